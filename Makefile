@@ -1,0 +1,76 @@
+# arbiter — build, test, demo. `make` needs nothing but scripts/deps.sh,
+# which every target that builds runs first (it installs what is missing).
+
+CC      ?= cc
+BUILD   ?= build
+SAN     ?=
+OPT     ?= -O2 -g
+PKGS    := jansson cmocka
+CFLAGS  := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(OPT) $(SAN) -I$(BUILD)/gen -Idsl -Icore
+LDFLAGS := $(SAN)
+LIBS     = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
+TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+CORE := util diag graph expr ruleset builtins bridge eval scenario output testrun dot arbiter
+DSL  := compile check
+OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
+        $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \
+        $(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+DEPS_OK   := $(BUILD)/.deps-ok
+
+.PHONY: all deps demo test test-asan check-rulesets clean format
+all: $(BUILD)/arbiter $(BUILD)/libarbiter.a
+
+$(DEPS_OK): scripts/deps.sh
+	@scripts/deps.sh
+	@mkdir -p $(BUILD) && touch $@
+
+deps:
+	@scripts/deps.sh
+
+$(BUILD)/gen/parser.c $(BUILD)/gen/parser.h &: dsl/parser.y $(DEPS_OK)
+	@mkdir -p $(BUILD)/gen
+	bison -Wall -Werror -d -o $(BUILD)/gen/parser.c dsl/parser.y
+
+$(BUILD)/gen/lexer.c: dsl/lexer.re $(BUILD)/gen/parser.h
+	re2c -W -Werror -o $@ dsl/lexer.re
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Wno-unused-function -c $< -o $@
+
+$(BUILD)/obj/%.o: %.c $(BUILD)/gen/parser.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libarbiter.a: $(OBJS)
+	ar rcs $@ $^
+
+$(BUILD)/arbiter: $(BUILD)/obj/core/cli.o $(BUILD)/libarbiter.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libarbiter.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libarbiter.a $(TESTLIBS)
+
+# The demo: a director's insufficient bid, ruled under the 2017 laws.
+demo: $(BUILD)/arbiter
+	$(BUILD)/arbiter rule --ruleset bridge-2017 examples/insufficient-bid.json
+
+# Every suite (unit, rulesets, scenarios, CLI); the last line sums them all.
+test: $(BUILD)/arbiter $(UNIT_BINS)
+	@scripts/run-tests.sh $(BUILD)
+
+# The same suites under AddressSanitizer and UBSan, in a build of their own.
+test-asan:
+	$(MAKE) test BUILD=build/asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+
+format:
+	clang-format -i core/*.c core/*.h dsl/*.c dsl/*.h tests/unit/*.c
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

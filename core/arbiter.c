@@ -1,0 +1,148 @@
+/* arbiter.c — the library API over the compiler and the evaluator. */
+#include "arbiter.h"
+
+#include "../dsl/compile.h"
+#include "eval.h"
+#include "output.h"
+#include "scenario.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool is_dir(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static char *try_dir(const char *base, const char *name) {
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", base, name) >= (int)sizeof path) return NULL;
+    return is_dir(path) ? strdup(path) : NULL;
+}
+
+char *arb_find_ruleset(const char *name) {
+    if (strchr(name, '/') || is_dir(name)) {
+        struct stat st;
+        return stat(name, &st) == 0 ? strdup(name) : NULL;
+    }
+    char *found = NULL;
+    const char *env = getenv("ARBITER_RULESETS");
+    if (env) {
+        char *copy = strdup(env), *save = NULL;
+        for (char *p = strtok_r(copy, ":", &save); p && !found; p = strtok_r(NULL, ":", &save))
+            found = try_dir(p, name);
+        free(copy);
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (!found && n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = 0;
+        char base[PATH_MAX + 32];
+        snprintf(base, sizeof base, "%s/../rulesets", exe);
+        found = try_dir(base, name);
+        if (!found) {
+            snprintf(base, sizeof base, "%s/../share/arbiter/rulesets", exe);
+            found = try_dir(base, name);
+        }
+    }
+    if (!found) found = try_dir("rulesets", name);
+    return found;
+}
+
+arb_ruleset *arb_load(const char *name, FILE *errors) {
+    char *path = arb_find_ruleset(name);
+    diag *d = diag_new(errors ? errors : stderr);
+    if (!errors) diag_mute(d, 1);
+    ruleset *rs = NULL;
+    if (!path) {
+        src_loc none = {name, 0, 0};
+        ERR(d, none, "`arbiter rulesets` lists the installed ones", "no ruleset named or at '%s'", name);
+    } else {
+        rs = dsl_compile(path, d);
+    }
+    free(path);
+    diag_free(d);
+    return rs;
+}
+
+void arb_free(arb_ruleset *rs) {
+    ruleset_free(rs);
+}
+
+const char *arb_name(const arb_ruleset *rs) {
+    return rs->name;
+}
+
+const char *arb_title(const arb_ruleset *rs) {
+    return rs->title;
+}
+
+void arb_hash(const arb_ruleset *rs, char buf[32]) {
+    output_hash(rs, buf);
+}
+
+static char *error_json(const char *status, const char *msg, long line) {
+    json_t *o = json_object();
+    if (line > 0) json_object_set_new(o, "line", json_integer(line));
+    json_object_set_new(o, "status", json_string(status));
+    json_object_set_new(o, "error", json_string(msg));
+    char *s = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return s;
+}
+
+static enum arb_status rule_one(const arb_ruleset *rs, const char *text, size_t len, long line, char **json) {
+    scenario sc;
+    scenario_init(&sc, rs);
+    strbuf err;
+    sb_init(&err);
+    enum arb_status st;
+    if (!scenario_read_json(&sc, text, len, &err)) {
+        *json = error_json("bad_input", err.data, line);
+        st = ARB_BAD_INPUT;
+    } else {
+        ruling r;
+        eval_rule(rs, rs->root, &sc.fv, &r);
+        json_t *o = output_json(&r, &sc);
+        if (line > 0) json_object_set_new(o, "line", json_integer(line));
+        *json = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        json_decref(o);
+        st = r.status == RULING_OK ? ARB_OK
+             : (r.status == RULING_NEEDS || r.status == RULING_REJECTED) ? ARB_BAD_INPUT
+                                                                          : ARB_NO_RULING;
+        ruling_clear(&r);
+    }
+    sb_free(&err);
+    scenario_free(&sc);
+    return st;
+}
+
+enum arb_status arb_rule_json(const arb_ruleset *rs, const char *scenario, size_t len, char **json) {
+    return rule_one(rs, scenario, len, 0, json);
+}
+
+enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *text, size_t len, FILE *out) {
+    enum arb_status worst = ARB_OK;
+    long line = 0;
+    for (size_t at = 0; at < len;) {
+        const char *start = text + at;
+        const char *nl = memchr(start, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - start) : len - at;
+        at += n + 1;
+        line++;
+        size_t k = 0;
+        while (k < n && (start[k] == ' ' || start[k] == '\t' || start[k] == '\r')) k++;
+        if (k == n) continue; /* blank lines are not scenarios */
+        char *json;
+        enum arb_status st = rule_one(rs, start, n, line, &json);
+        fprintf(out, "%s\n", json);
+        free(json);
+        if (st > worst) worst = st;
+    }
+    return worst;
+}

@@ -1,0 +1,45 @@
+/* arbiter.h — the public interface of libarbiter.
+ *
+ * Load a ruleset once, then rule on as many scenarios as you like; a loaded
+ * ruleset is read-only and may be shared between threads. Every function
+ * that can fail returns a status: ARB_OK, ARB_NO_RULING (the rules give no
+ * ruling, or a test failed) or ARB_BAD_INPUT (a malformed rule file,
+ * scenario or argument), which are also the CLI's exit statuses.
+ */
+#ifndef ARBITER_H
+#define ARBITER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define ARB_VERSION "0.1.0"
+
+enum arb_status { ARB_OK = 0, ARB_NO_RULING = 1, ARB_BAD_INPUT = 2 };
+
+typedef struct ruleset arb_ruleset;
+
+/* Finds a ruleset by name (searching $ARBITER_RULESETS, the rulesets/
+ * directory beside the program, and ./rulesets) or takes a path. Returns a
+ * malloc'd path, or NULL. */
+char *arb_find_ruleset(const char *name_or_path);
+
+/* Loads and compiles a ruleset; errors (file:line:col, expected, hint) are
+ * written to errors (NULL: not written). NULL on failure. */
+arb_ruleset *arb_load(const char *name_or_path, FILE *errors);
+void arb_free(arb_ruleset *rs);
+
+const char *arb_name(const arb_ruleset *rs);
+const char *arb_title(const arb_ruleset *rs);
+/* "fnv1a64:…", the hash of the rule files' names and contents. */
+void arb_hash(const arb_ruleset *rs, char buf[32]);
+
+/* Rules on one scenario (a JSON object). *json receives the ruling as a
+ * JSON object (malloc'd; free it) — on failure, an object with "status" and
+ * "error". */
+enum arb_status arb_rule_json(const arb_ruleset *rs, const char *scenario, size_t len, char **json);
+
+/* Rules on a JSON Lines batch, one ruling (or error record with its line
+ * number) per line written to out. Returns ARB_OK when every line ruled. */
+enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *jsonl, size_t len, FILE *out);
+
+#endif

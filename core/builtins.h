@@ -1,0 +1,38 @@
+/* builtins.h — the facts the core settles from a scenario's own records
+ * (for bridge, the auction), named `auction.NAME` in rule files. A rule file
+ * decides which of them it uses and under which fact name. */
+#ifndef ARBITER_BUILTINS_H
+#define ARBITER_BUILTINS_H
+
+#include "bridge.h"
+
+#include <stdint.h>
+
+enum builtin_type { BT_BOOL, BT_SYMBOL, BT_CALL };
+
+typedef struct builtin_desc {
+    const char *ns, *name;
+    enum builtin_type type;
+    const char *const *symbols; /* BT_SYMBOL: the names it may return */
+    int nsymbols;
+} builtin_desc;
+
+int builtin_count(void);
+const builtin_desc *builtin_at(int i);
+int builtin_find(const char *ns, const char *name); /* -1 if unknown */
+
+/* The value of built-in i for an analysed auction. For BT_SYMBOL, *symbol
+ * is set; otherwise *value. Returns false when the record does not settle it
+ * (e.g. the lowest sufficient bid of a call that is not a bid). */
+bool builtin_value(int i, const bridge_auction *a, const bridge_facts *bf, int64_t *value,
+                   const char **symbol);
+
+/* Calls as fact values: 0 pass, 1 double, 2 redouble, then the bids in
+ * rank order (3 = 1C … 37 = 7NT), so that a decision can test a call like
+ * an enum of CALL_DECISION_VALUES values. Bids above seven get values past
+ * that range: a ruling can name them, a decision cannot test them. */
+#define CALL_DECISION_VALUES 38
+int64_t call_to_value(const bridge_call *c);
+bridge_call call_from_value(int64_t v);
+
+#endif

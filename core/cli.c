@@ -1,0 +1,419 @@
+/* cli.c — the `arbiter` command. Exit status: 0 ruling / all tests pass,
+ * 1 no ruling or a test failed, 2 bad input or usage. */
+#include "../dsl/check.h"
+#include "../dsl/compile.h"
+#include "arbiter.h"
+#include "dot.h"
+#include "eval.h"
+#include "output.h"
+#include "scenario.h"
+#include "testrun.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct options {
+    const char *ruleset, *article, *input;
+    bool json, verbose, coverage, help;
+} options;
+
+typedef struct command {
+    const char *name, *usage, *help;
+    int (*run)(const options *o);
+} command;
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg) {
+    fprintf(stderr, "arbiter %s: ", cmd);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n    hint: arbiter %s --help\n", cmd);
+    return ARB_BAD_INPUT;
+}
+
+static int parse_options(const char *cmd, int argc, char **argv, options *o) {
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_next = i + 1 < argc;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) o->help = true;
+        else if (strcmp(a, "--json") == 0) o->json = true;
+        else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) o->verbose = true;
+        else if (strcmp(a, "--coverage") == 0) o->coverage = true;
+        else if (strcmp(a, "--ruleset") == 0 && has_next) o->ruleset = argv[++i];
+        else if (strcmp(a, "--article") == 0 && has_next) o->article = argv[++i];
+        else if (a[0] == '-' && a[1] == '-') return usage_error(cmd, "unknown or incomplete option '%s'", a);
+        else if (!o->input) o->input = a;
+        else return usage_error(cmd, "unexpected argument '%s'", a);
+    }
+    return ARB_OK;
+}
+
+static int compare_strings(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static ruleset *load_or_report(const char *name) {
+    return arb_load(name, stderr);
+}
+
+static char *read_input(const char *path, size_t *len) {
+    if (strcmp(path, "-") == 0) {
+        strbuf sb;
+        sb_init(&sb);
+        char buf[8192];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) sb_putn(&sb, buf, n);
+        *len = sb.len;
+        return sb_take(&sb);
+    }
+    return read_file(path, len);
+}
+
+/* One JSON document, or JSON Lines: one scenario per non-blank line. Text
+ * that is neither is read as one document, so its syntax error is shown. */
+static bool is_single_document(const char *text, size_t len) {
+    json_error_t je;
+    json_t *j = json_loadb(text, len, 0, &je);
+    if (j) {
+        json_decref(j);
+        return true;
+    }
+    int lines = 0;
+    for (size_t i = 0, start = 0; i <= len; i++) {
+        if (i < len && text[i] != '\n') continue;
+        for (size_t k = start; k < i; k++)
+            if (text[k] != ' ' && text[k] != '\t' && text[k] != '\r') {
+                lines++;
+                break;
+            }
+        start = i + 1;
+    }
+    return lines <= 1 || text[0] != '{';
+}
+
+static int rule_single(ruleset *rs, const char *path, const char *text, size_t len, bool json) {
+    scenario sc;
+    scenario_init(&sc, rs);
+    strbuf err;
+    sb_init(&err);
+    int status = ARB_OK;
+    if (!scenario_read_json(&sc, text, len, &err)) {
+        if (sc.err_line > 0) fprintf(stderr, "%s:%d:%d: error: %s\n", path, sc.err_line, sc.err_col, err.data);
+        else fprintf(stderr, "%s: error: %s\n", path, err.data);
+        status = ARB_BAD_INPUT;
+    } else {
+        ruling r;
+        eval_rule(rs, rs->root, &sc.fv, &r);
+        if (json) {
+            json_t *o = output_json(&r, &sc);
+            char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+            puts(s);
+            free(s);
+            json_decref(o);
+        } else if (r.status == RULING_OK) {
+            output_text(&r, &sc, stdout);
+        }
+        if (r.status != RULING_OK) {
+            sb_free(&err);
+            output_problem(&r, &err);
+            fprintf(stderr, "%s: error: %s\n", path, err.data);
+            if (r.status == RULING_NEEDS) fprintf(stderr, "    hint: add it to the scenario, or use `arbiter ask`\n");
+            status = r.status == RULING_NEEDS || r.status == RULING_REJECTED ? ARB_BAD_INPUT : ARB_NO_RULING;
+        }
+        ruling_clear(&r);
+    }
+    sb_free(&err);
+    scenario_free(&sc);
+    return status;
+}
+
+static int cmd_rule(const options *o) {
+    if (!o->ruleset || !o->input) return usage_error("rule", "%s", "needs --ruleset NAME and a SCENARIO file (or -)");
+    size_t len;
+    char *text = read_input(o->input, &len);
+    if (!text) return usage_error("rule", "cannot read '%s'", o->input);
+    ruleset *rs = load_or_report(o->ruleset);
+    int status = ARB_BAD_INPUT;
+    if (rs) {
+        if (is_single_document(text, len)) {
+            status = rule_single(rs, o->input, text, len, o->json);
+        } else {
+            status = arb_rule_batch(rs, text, len, stdout);
+            if (status != ARB_OK) fprintf(stderr, "%s: some scenarios were not ruled (see their error records)\n", o->input);
+        }
+    }
+    free(text);
+    arb_free(rs);
+    return status;
+}
+
+static void print_choices(const rs_type *t) {
+    if (t->kind == TY_BOOL) {
+        puts("  (ja/nee)");
+        return;
+    }
+    for (int i = 0; t->kind == TY_ENUM && i < t->nvalues; i++)
+        printf("  %d) %s\n", i + 1, t->labels[i] ? t->labels[i] : t->values[i]);
+    if (t->kind == TY_INT && t->bounded) printf("  (%lld..%lld)\n", (long long)t->lo, (long long)t->hi);
+}
+
+/* Asks one question until it is answered; false at end of input. */
+static bool ask_fact(const ruleset *rs, int f, scenario *sc) {
+    const rs_fact *fact = &rs->facts[f];
+    for (;;) {
+        printf("%s\n", fact->ask ? fact->ask : fact->name);
+        print_choices(fact->type);
+        printf("> ");
+        fflush(stdout);
+        char line[512];
+        if (!fgets(line, sizeof line, stdin)) return false;
+        line[strcspn(line, "\r\n")] = 0;
+        if (!isatty(STDIN_FILENO)) printf("%s\n", line); /* piped answers show in the transcript */
+        int64_t v;
+        strbuf err;
+        sb_init(&err);
+        bool ok = scenario_parse_answer(rs, f, line, &v, &err);
+        if (!ok) printf("  %s\n", err.data);
+        sb_free(&err);
+        if (ok) {
+            scenario_give(sc, f, v);
+            return true;
+        }
+    }
+}
+
+static int cmd_ask(const options *o) {
+    if (!o->ruleset) return usage_error("ask", "%s", "needs --ruleset NAME");
+    ruleset *rs = load_or_report(o->ruleset);
+    if (!rs) return ARB_BAD_INPUT;
+    scenario sc;
+    scenario_init(&sc, rs);
+    int status = ARB_OK;
+    if (o->input) {
+        size_t len;
+        char *text = read_input(o->input, &len);
+        strbuf err;
+        sb_init(&err);
+        if (!text || !scenario_read_json(&sc, text, len, &err)) {
+            fprintf(stderr, "%s: error: %s\n", o->input, text ? err.data : "cannot read the file");
+            status = ARB_BAD_INPUT;
+        }
+        sb_free(&err);
+        free(text);
+    }
+    ruling r = {0};
+    while (status == ARB_OK) {
+        eval_rule(rs, rs->root, &sc.fv, &r);
+        if (r.status != RULING_NEEDS) break;
+        int f = r.fact;
+        ruling_clear(&r);
+        if (!ask_fact(rs, f, &sc)) {
+            fprintf(stderr, "arbiter ask: no answer for '%s' (end of input)\n", rs->facts[f].name);
+            status = ARB_BAD_INPUT;
+        }
+    }
+    if (status == ARB_OK) {
+        putchar('\n');
+        if (o->json) {
+            json_t *j = output_json(&r, &sc);
+            char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+            puts(s);
+            free(s);
+            json_decref(j);
+        } else {
+            output_text(&r, &sc, stdout);
+        }
+        status = r.status == RULING_OK ? ARB_OK : r.status == RULING_REJECTED ? ARB_BAD_INPUT : ARB_NO_RULING;
+    }
+    ruling_clear(&r);
+    scenario_free(&sc);
+    arb_free(rs);
+    return status;
+}
+
+static int cmd_check(const options *o) {
+    const char *name = o->input ? o->input : o->ruleset;
+    if (!name) return usage_error("check", "%s", "needs a ruleset NAME or PATH");
+    char *path = arb_find_ruleset(name);
+    if (!path) return usage_error("check", "no ruleset named or at '%s'", name);
+    diag *d = diag_new(stderr);
+    ruleset *rs = dsl_compile(path, d);
+    int problems = rs ? dsl_check(rs, d) : 0;
+    int status = ARB_BAD_INPUT;
+    if (rs && problems == 0) {
+        printf("%s: complete — %d articles, %d clauses, %d facts asked or derived from the record, "
+               "%d graph nodes, %d tests\n",
+               rs->name, rs->narticles, rs->nclauses - rs->narticles, rs->nvars, graph_size(rs->graph, rs->root),
+               rs->ntests);
+        status = ARB_OK;
+    } else {
+        fprintf(stderr, "%s: %d error%s\n", path, diag_errors(d), diag_errors(d) == 1 ? "" : "s");
+    }
+    diag_free(d);
+    ruleset_free(rs);
+    free(path);
+    return status;
+}
+
+static int cmd_test(const options *o) {
+    const char *name = o->input ? o->input : o->ruleset;
+    if (!name) return usage_error("test", "%s", "needs a ruleset NAME or PATH");
+    ruleset *rs = load_or_report(name);
+    if (!rs) {
+        puts("0 passed, 1 failed");
+        return ARB_BAD_INPUT;
+    }
+    /* The completeness proof counts as one test: a ruleset with a gap is
+     * not green, whatever its test blocks say. */
+    diag *d = diag_new(stdout);
+    int problems = dsl_check(rs, d);
+    diag_free(d);
+    test_totals t = testrun_all(rs, stdout, o->verbose, o->coverage);
+    if (problems) t.failed++;
+    else t.passed++;
+    if (rs->ntests == 0) printf("%s: warning: the ruleset has no test blocks\n", rs->name);
+    if (o->coverage) printf("%d of %d clauses reached by a test\n", t.clauses - t.uncovered, t.clauses);
+    printf("%d passed, %d failed\n", t.passed, t.failed);
+    arb_free(rs);
+    if (problems) return ARB_BAD_INPUT;
+    return t.failed || (o->coverage && t.uncovered) ? ARB_NO_RULING : ARB_OK;
+}
+
+/* A directory is a ruleset when one of its files has a `ruleset` header;
+ * shared vocabularies (bridge-common) have none and are not listed. */
+static bool has_header(const char *dir) {
+    char cmd[PATH_MAX + 64];
+    snprintf(cmd, sizeof cmd, "%s", dir);
+    DIR *dp = opendir(dir);
+    if (!dp) return false;
+    bool found = false;
+    struct dirent *e;
+    while (!found && (e = readdir(dp))) {
+        size_t n = strlen(e->d_name);
+        if (n < 7 || strcmp(e->d_name + n - 6, ".rules") != 0) continue;
+        snprintf(cmd, sizeof cmd, "%s/%s", dir, e->d_name);
+        char *text = read_file(cmd, NULL);
+        for (const char *p = text; p && *p && !found; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
+            found = strncmp(p, "ruleset ", 8) == 0;
+        free(text);
+    }
+    closedir(dp);
+    return found;
+}
+
+static int list_rulesets_in(const char *base, int *shown) {
+    DIR *dp = opendir(base);
+    if (!dp) return 0;
+    char *names[256];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dp)) && n < 256)
+        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
+    closedir(dp);
+    qsort(names, (size_t)n, sizeof *names, compare_strings);
+    int broken = 0;
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", base, names[i]);
+        if (has_header(path)) {
+            ruleset *rs = arb_load(path, NULL);
+            char hash[32] = "";
+            if (rs) arb_hash(rs, hash);
+            printf("%-22s %-24s %s\n", names[i], rs ? hash : "(errors: arbiter check)", rs ? rs->title : "");
+            broken += !rs;
+            (*shown)++;
+            arb_free(rs);
+        }
+        free(names[i]);
+    }
+    return broken;
+}
+
+static int cmd_rulesets(const options *o) {
+    char *any = arb_find_ruleset(o->input ? o->input : "bridge-2017");
+    char base[PATH_MAX] = "rulesets";
+    if (any) { /* the directory the search found rulesets in */
+        snprintf(base, sizeof base, "%s", any);
+        char *slash = strrchr(base, '/');
+        if (slash) *slash = 0;
+    }
+    free(any);
+    int shown = 0, broken = list_rulesets_in(base, &shown);
+    if (!shown) fprintf(stderr, "arbiter rulesets: none found in %s\n", base);
+    return shown && !broken ? ARB_OK : ARB_BAD_INPUT;
+}
+
+static int cmd_graph(const options *o) {
+    if (!o->ruleset || !o->article) return usage_error("graph", "%s", "needs --ruleset NAME and --article N");
+    ruleset *rs = load_or_report(o->ruleset);
+    if (!rs) return ARB_BAD_INPUT;
+    int a = rs_find_article(rs, o->article);
+    int status = ARB_OK;
+    if (a < 0) {
+        fprintf(stderr, "arbiter graph: %s has no article %s\n", rs->name, o->article);
+        status = ARB_BAD_INPUT;
+    } else {
+        dot_write(rs, rs->articles[a].root, &rs->articles[a], stdout);
+    }
+    arb_free(rs);
+    return status;
+}
+
+static const command commands[] = {
+    {"rule", "rule --ruleset NAME|DIR SCENARIO.json|- [--json]",
+     "Rules on a scenario: a JSON object of facts, optionally with \"dealer\" and \"auction\".\n"
+     "A file of several lines is read as JSON Lines: one ruling (or error record) per line.",
+     cmd_rule},
+    {"ask", "ask --ruleset NAME|DIR [SCENARIO.json] [--json]",
+     "Asks only the questions the decision needs, in the ruleset's own words, then rules.\n"
+     "Answers come from the terminal or from stdin (one per line).",
+     cmd_ask},
+    {"check", "check NAME|DIR",
+     "Compiles a ruleset and proves it complete: every situation gets a ruling. Reports\n"
+     "syntax and type errors, unknown names, apply cycles, unreachable clauses and gaps.",
+     cmd_check},
+    {"test", "test NAME|DIR [--verbose] [--coverage]",
+     "Runs the ruleset's test blocks, and its completeness proof as one more test, and prints\n"
+     "`N passed, N failed`. With --coverage, lists the clauses no test reaches (and fails if\n"
+     "there are any).",
+     cmd_test},
+    {"rulesets", "rulesets", "Lists the installed rulesets with their title and hash.", cmd_rulesets},
+    {"graph", "graph --ruleset NAME|DIR --article N",
+     "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).", cmd_graph},
+};
+
+#define NCOMMANDS (int)(sizeof commands / sizeof *commands)
+
+static void general_help(FILE *out) {
+    fprintf(out, "arbiter %s — rulings from card-game regulations, with the article trail\n\nusage:\n", ARB_VERSION);
+    for (int i = 0; i < NCOMMANDS; i++) fprintf(out, "  arbiter %s\n", commands[i].usage);
+    fputs("\n`arbiter COMMAND --help` explains a command. Exit status: 0 ok, 1 no ruling or a test\n"
+          "failed, 2 bad input or usage.\n",
+          out);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        general_help(argc < 2 ? stderr : stdout);
+        return argc < 2 ? ARB_BAD_INPUT : ARB_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("arbiter %s\n", ARB_VERSION);
+        return ARB_OK;
+    }
+    for (int i = 0; i < NCOMMANDS; i++) {
+        if (strcmp(argv[1], commands[i].name) != 0) continue;
+        options o;
+        if (parse_options(commands[i].name, argc - 2, argv + 2, &o) != ARB_OK) return ARB_BAD_INPUT;
+        if (o.help) {
+            printf("usage: arbiter %s\n\n%s\n", commands[i].usage, commands[i].help);
+            return ARB_OK;
+        }
+        return commands[i].run(&o);
+    }
+    fprintf(stderr, "arbiter: unknown command '%s'\n", argv[1]);
+    general_help(stderr);
+    return ARB_BAD_INPUT;
+}

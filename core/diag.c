@@ -1,0 +1,88 @@
+/* diag.c — error reporting with file:line:col, the source line and a caret. */
+#include "diag.h"
+
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DIAG_MAX_SOURCES 256
+
+struct diag {
+    FILE *out;
+    int errors, muted;
+    int nsources;
+    const char *files[DIAG_MAX_SOURCES];
+    const char *texts[DIAG_MAX_SOURCES];
+    char last[512];
+};
+
+diag *diag_new(FILE *out) {
+    diag *d = calloc(1, sizeof *d);
+    if (!d) abort();
+    d->out = out;
+    return d;
+}
+
+void diag_free(diag *d) {
+    free(d);
+}
+
+void diag_add_source(diag *d, const char *file, const char *text) {
+    if (d->nsources < DIAG_MAX_SOURCES) {
+        d->files[d->nsources] = file;
+        d->texts[d->nsources++] = text;
+    }
+}
+
+static const char *source_line(const diag *d, src_loc at, int *len) {
+    for (int i = d->nsources - 1; i >= 0; i--) {
+        if (!at.file || strcmp(d->files[i], at.file) != 0) continue;
+        const char *p = d->texts[i];
+        for (int line = 1; line < at.line && *p; p++)
+            if (*p == '\n') line++;
+        const char *e = strchr(p, '\n');
+        *len = e ? (int)(e - p) : (int)strlen(p);
+        return p;
+    }
+    return NULL;
+}
+
+static void show_caret(const diag *d, src_loc at) {
+    int len;
+    const char *line = source_line(d, at, &len);
+    if (!line || at.col <= 0) return;
+    fprintf(d->out, "    %.*s\n    ", len, line);
+    for (int i = 1; i < at.col && i <= len; i++) fputc(line[i - 1] == '\t' ? '\t' : ' ', d->out);
+    fputs("^\n", d->out);
+}
+
+void diag_report(diag *d, enum diag_level lvl, src_loc at, const char *hint, const char *fmt, ...) {
+    static const char *names[] = {"error", "warning", "note"};
+    if (lvl == DIAG_ERROR) d->errors++;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->last, sizeof d->last, fmt, ap);
+    va_end(ap);
+    if (d->muted) return;
+    if (at.file && at.line > 0)
+        fprintf(d->out, "%s:%d:%d: ", at.file, at.line, at.col);
+    else if (at.file)
+        fprintf(d->out, "%s: ", at.file);
+    fprintf(d->out, "%s: %s\n", names[lvl], d->last);
+    if (at.file && at.line > 0) show_caret(d, at);
+    if (hint) fprintf(d->out, "    hint: %s\n", hint);
+}
+
+int diag_errors(const diag *d) {
+    return d->errors;
+}
+
+void diag_mute(diag *d, int muted) {
+    d->muted = muted;
+}
+
+const char *diag_last(const diag *d) {
+    return d->last;
+}

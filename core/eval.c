@@ -1,0 +1,93 @@
+/* eval.c — the evaluator: a loop of dependent loads down the graph. */
+#include "eval.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void *xcalloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size);
+    if (!p) abort();
+    return p;
+}
+
+void ruling_clear(ruling *r) {
+    for (int i = 0; i < r->nactions; i++) free(r->actions[i].args);
+    free(r->actions);
+    free(r->path_fact);
+    free(r->path_value);
+    memset(r, 0, sizeof *r);
+}
+
+const char *eval_clause_cite(const ruleset *rs, int clause) {
+    return rs->clauses[clause].cite;
+}
+
+/* Walks the graph; stops at a terminal or at a fact that is not known. */
+static graph_term walk(const ruleset *rs, gref r, const fact_values *fv, ruling *out) {
+    const graph *g = rs->graph;
+    while (!GRAPH_IS_TERM(r)) {
+        const graph_node *nd = &g->nodes[r];
+        int f = rs->var_fact[nd->var];
+        if (!fv->known[f]) {
+            out->status = RULING_NEEDS;
+            out->fact = f;
+            return (graph_term){-1, 0};
+        }
+        int64_t i = fv->value[f] - g->lo[nd->var];
+        if (i < 0 || i >= g->domain[nd->var]) { /* the scenario reader validates values; be safe */
+            out->status = RULING_ERROR;
+            out->error = EXPR_NO_ROW;
+            return (graph_term){-1, 0};
+        }
+        out->path_fact[out->npath] = f;
+        out->path_value[out->npath++] = fv->value[f];
+        r = g->kids[nd->kids + i];
+    }
+    return *graph_term_at(g, r);
+}
+
+static void eval_actions(const ruleset *rs, const fact_values *fv, ruling *out) {
+    const rs_outcome *o = rs_outcome_at(rs, out->outcome);
+    out->actions = xcalloc((size_t)o->nactions, sizeof *out->actions);
+    for (int i = 0; i < o->nactions; i++) {
+        const rs_action_use *u = rs_use_at(rs, o->actions[i]);
+        const rs_action *a = &rs->actions[u->action];
+        ruling_action *ra = &out->actions[out->nactions++];
+        ra->use = o->actions[i];
+        ra->args = xcalloc((size_t)a->nparams, sizeof(int64_t));
+        for (int p = 0; p < a->nparams; p++) {
+            int missing = -1;
+            enum expr_status s = expr_eval(rs, rs_arg(rs, u->args + p), fv, &ra->args[p], &missing);
+            if (s == EXPR_UNKNOWN) {
+                out->status = RULING_NEEDS;
+                out->fact = missing;
+                return;
+            }
+            if (s != EXPR_OK) {
+                out->status = RULING_ERROR;
+                out->error = s;
+                return;
+            }
+        }
+    }
+}
+
+void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out) {
+    memset(out, 0, sizeof *out);
+    out->rs = rs;
+    out->path_fact = xcalloc((size_t)rs->nvars + 1, sizeof(int));
+    out->path_value = xcalloc((size_t)rs->nvars + 1, sizeof(int64_t));
+    graph_term t = walk(rs, root, fv, out);
+    switch (t.kind) {
+    case TERM_OUTCOME:
+        out->status = RULING_OK;
+        out->outcome = (int)t.v;
+        eval_actions(rs, fv, out);
+        break;
+    case TERM_REJECT: out->status = RULING_REJECTED; out->invariant = (int)t.v; break;
+    case TERM_GAP: out->status = RULING_GAP; out->block = (int)t.v; break;
+    case TERM_ERROR: out->status = RULING_ERROR; out->error = (enum expr_status)t.v; break;
+    case TERM_NOT_APPLICABLE: out->status = RULING_GAP; out->block = -1; break;
+    default: break; /* status already set by walk */
+    }
+}

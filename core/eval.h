@@ -1,0 +1,47 @@
+/* eval.h — ruling on one situation: walk the decision graph with the fact
+ * values, then evaluate the arguments of the actions the ruling names. */
+#ifndef ARBITER_EVAL_H
+#define ARBITER_EVAL_H
+
+#include "expr.h"
+#include "ruleset.h"
+
+enum ruling_status {
+    RULING_OK,       /* a ruling */
+    RULING_NEEDS,    /* a fact the decision needs is not known: ask it */
+    RULING_REJECTED, /* the situation breaks an invariant */
+    RULING_GAP,      /* the rule files give no ruling (the checker reports these) */
+    RULING_ERROR     /* a condition or argument could not be evaluated */
+};
+
+typedef struct ruling_action {
+    int use;       /* rs_action_use */
+    int64_t *args; /* evaluated, one per parameter */
+} ruling_action;
+
+typedef struct ruling {
+    const ruleset *rs;
+    enum ruling_status status;
+    int outcome;   /* RULING_OK */
+    int fact;      /* RULING_NEEDS */
+    int invariant; /* RULING_REJECTED */
+    int block;     /* RULING_GAP: block id, -1 when no article applies */
+    enum expr_status error;
+    /* the facts the decision tested, in order: the audit of the ruling */
+    int npath;
+    int *path_fact;
+    int64_t *path_value;
+    int nactions;
+    ruling_action *actions;
+} ruling;
+
+/* Rule on fv with the graph rooted at root (rs->root for the whole ruleset).
+ * The ruling owns its memory: release it with ruling_clear. */
+void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out);
+void ruling_clear(ruling *r);
+
+/* The citation of clause i as the trail shows it (NULL for a clause that
+ * cites nothing). */
+const char *eval_clause_cite(const ruleset *rs, int clause);
+
+#endif

@@ -1,0 +1,129 @@
+/* expr.c — operators and expression evaluation. */
+#include "expr.h"
+
+#include "ops.h"
+
+const char *expr_status_text(enum expr_status s) {
+    switch (s) {
+    case EXPR_OK: return "ok";
+    case EXPR_OVERFLOW: return "integer overflow";
+    case EXPR_DIV_ZERO: return "division by zero";
+    case EXPR_NO_ROW: return "no table row for this key";
+    case EXPR_UNKNOWN: return "a fact is not known";
+    }
+    return "?";
+}
+
+enum expr_status expr_unop(int op, int64_t a, int64_t *out) {
+    if (op == OP_NOT) {
+        *out = !a;
+        return EXPR_OK;
+    }
+    if (a == INT64_MIN) return EXPR_OVERFLOW;
+    *out = -a;
+    return EXPR_OK;
+}
+
+enum expr_status expr_binop(int op, int64_t a, int64_t b, int64_t *out) {
+    switch (op) {
+    case OP_AND: *out = a && b; break;
+    case OP_OR: *out = a || b; break;
+    case OP_IMPLIES: *out = !a || b; break;
+    case OP_EQ: *out = a == b; break;
+    case OP_NE: *out = a != b; break;
+    case OP_LT: *out = a < b; break;
+    case OP_LE: *out = a <= b; break;
+    case OP_GT: *out = a > b; break;
+    case OP_GE: *out = a >= b; break;
+    case OP_ADD: if (__builtin_add_overflow(a, b, out)) return EXPR_OVERFLOW; break;
+    case OP_SUB: if (__builtin_sub_overflow(a, b, out)) return EXPR_OVERFLOW; break;
+    case OP_MUL: if (__builtin_mul_overflow(a, b, out)) return EXPR_OVERFLOW; break;
+    case OP_DIV:
+    case OP_MOD:
+        if (b == 0) return EXPR_DIV_ZERO;
+        if (a == INT64_MIN && b == -1) return EXPR_OVERFLOW;
+        *out = op == OP_DIV ? a / b : a % b;
+        break;
+    default: return EXPR_OVERFLOW;
+    }
+    return EXPR_OK;
+}
+
+static bool key_offset(const rs_type *t, int64_t v, int64_t *off, int64_t *size) {
+    int64_t lo = t->kind == TY_INT ? t->lo : 0;
+    *size = t->kind == TY_BOOL ? 2 : t->kind == TY_ENUM ? t->nvalues : t->hi - t->lo + 1;
+    *off = v - lo;
+    return *off >= 0 && *off < *size;
+}
+
+enum expr_status expr_table(const rs_table *t, const int64_t *keys, int64_t *out) {
+    int64_t index = 0;
+    for (int i = 0; i < t->nkeys; i++) {
+        int64_t off, size;
+        if (!key_offset(t->keys[i], keys[i], &off, &size)) return EXPR_NO_ROW;
+        index = index * size + off;
+    }
+    if (index >= t->ncells || t->cells[index] == INT64_MIN) return EXPR_NO_ROW;
+    *out = t->cells[index];
+    return EXPR_OK;
+}
+
+/* Tables hold at most this many keys; the compiler enforces it. */
+#define EXPR_MAX_KEYS 4
+
+enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int64_t *out,
+                           int *missing) {
+    const rs_expr *x = rs_expr_at(rs, e);
+    int64_t a, b;
+    enum expr_status s;
+    switch (x->kind) {
+    case EX_CONST: *out = x->k; return EXPR_OK;
+    case EX_FACT: {
+        const rs_fact *f = &rs->facts[x->a];
+        if (f->derived >= 0) return expr_eval(rs, f->derived, fv, out, missing);
+        if (!fv->known[x->a]) {
+            *missing = x->a;
+            return EXPR_UNKNOWN;
+        }
+        *out = fv->value[x->a];
+        return EXPR_OK;
+    }
+    case EX_UNARY:
+        if ((s = expr_eval(rs, x->a, fv, &a, missing))) return s;
+        return expr_unop(x->op, a, out);
+    case EX_BINARY:
+        if ((s = expr_eval(rs, x->a, fv, &a, missing))) return s;
+        /* `and`/`or`/`implies` decide on their left side when they can, as a
+         * reader expects: `x != 0 and 10 / x > 2` never divides by zero. */
+        if ((x->op == OP_AND && !a) || (x->op == OP_OR && a) || (x->op == OP_IMPLIES && !a)) {
+            *out = x->op != OP_AND;
+            return EXPR_OK;
+        }
+        if ((s = expr_eval(rs, x->b, fv, &b, missing))) return s;
+        return expr_binop(x->op, a, b, out);
+    case EX_IN:
+        if ((s = expr_eval(rs, x->a, fv, &a, missing))) return s;
+        *out = 0;
+        for (int i = 0; i < x->nargs; i++)
+            if (rs_expr_at(rs, rs_arg(rs, x->args + i))->k == a) *out = 1;
+        return EXPR_OK;
+    case EX_TABLE: {
+        int64_t keys[EXPR_MAX_KEYS];
+        for (int i = 0; i < x->nargs && i < EXPR_MAX_KEYS; i++)
+            if ((s = expr_eval(rs, rs_arg(rs, x->args + i), fv, &keys[i], missing))) return s;
+        return expr_table(&rs->tables[x->a], keys, out);
+    }
+    case EX_MIN:
+    case EX_MAX:
+        if ((s = expr_eval(rs, x->a, fv, &a, missing))) return s;
+        if ((s = expr_eval(rs, x->b, fv, &b, missing))) return s;
+        *out = (x->kind == EX_MIN) == (a < b) ? a : b;
+        return EXPR_OK;
+    case EX_ABS:
+        if ((s = expr_eval(rs, x->a, fv, &a, missing))) return s;
+        if (a == INT64_MIN) return EXPR_OVERFLOW;
+        *out = a < 0 ? -a : a;
+        return EXPR_OK;
+    }
+    return EXPR_OVERFLOW;
+}

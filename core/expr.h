@@ -1,0 +1,35 @@
+/* expr.h — the meaning of the rule language's operators and the evaluation
+ * of compiled expressions. The compiler folds the same operators over
+ * decision graphs, so a condition means one thing at compile time and at
+ * ruling time. */
+#ifndef ARBITER_EXPR_H
+#define ARBITER_EXPR_H
+
+#include "ruleset.h"
+
+enum expr_status {
+    EXPR_OK,
+    EXPR_OVERFLOW,  /* 64-bit integer overflow */
+    EXPR_DIV_ZERO,  /* division or remainder by zero */
+    EXPR_NO_ROW,    /* a table has no row for the key */
+    EXPR_UNKNOWN    /* a fact the expression needs is not known */
+};
+
+const char *expr_status_text(enum expr_status s);
+
+/* a OP b for the binary operators of ast.h (and/or/implies on 0/1). */
+enum expr_status expr_binop(int op, int64_t a, int64_t b, int64_t *out);
+enum expr_status expr_unop(int op, int64_t a, int64_t *out);
+enum expr_status expr_table(const rs_table *t, const int64_t *keys, int64_t *out);
+
+/* The fact values of one situation: value[f] is meaningful where known[f]. */
+typedef struct fact_values {
+    int64_t *value;
+    bool *known;
+} fact_values;
+
+/* On EXPR_UNKNOWN, *missing is the fact that is needed. */
+enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int64_t *out,
+                           int *missing);
+
+#endif

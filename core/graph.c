@@ -1,0 +1,283 @@
+/* graph.c — building reduced ordered decision graphs. */
+#include "graph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The operation cache may forget: a miss only costs a recomputation, so a
+ * fixed size bounds memory without affecting results. */
+#define CACHE_SIZE (1 << 16)
+
+typedef struct graph_cache_entry {
+    uint64_t op;
+    gref a, b, c, result;
+} graph_cache_entry;
+
+static void *xrealloc(void *p, size_t n) {
+    p = realloc(p, n ? n : 1);
+    if (!p) {
+        fputs("arbiter: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+graph *graph_new(int nvars, const int *domain, const int64_t *lo) {
+    graph *g = calloc(1, sizeof *g);
+    if (!g) abort();
+    g->nvars = nvars;
+    g->domain = xrealloc(NULL, sizeof(int) * (size_t)(nvars + 1));
+    g->lo = xrealloc(NULL, sizeof(int64_t) * (size_t)(nvars + 1));
+    for (int i = 0; i < nvars; i++) {
+        g->domain[i] = domain[i];
+        g->lo[i] = lo[i];
+    }
+    g->capcache = CACHE_SIZE;
+    g->cache = xrealloc(NULL, sizeof *g->cache * CACHE_SIZE);
+    for (int i = 0; i < CACHE_SIZE; i++) g->cache[i].op = UINT64_MAX;
+    return g;
+}
+
+void graph_free(graph *g) {
+    if (!g) return;
+    free(g->domain);
+    free(g->lo);
+    free(g->nodes);
+    free(g->kids);
+    free(g->terms);
+    free(g->unique);
+    free(g->termhash);
+    free(g->cache);
+    free(g);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdULL;
+}
+
+/* --- terminals ---------------------------------------------------------- */
+
+static uint64_t term_hash(int kind, int64_t v) {
+    return mix(mix(0, (uint64_t)kind), (uint64_t)v);
+}
+
+static void term_rehash(graph *g) {
+    int cap = g->captermhash ? g->captermhash * 2 : 64;
+    free(g->termhash);
+    g->termhash = xrealloc(NULL, sizeof(int32_t) * (size_t)cap);
+    memset(g->termhash, -1, sizeof(int32_t) * (size_t)cap);
+    g->captermhash = cap;
+    for (int i = 0; i < g->nterms; i++) {
+        uint64_t h = term_hash(g->terms[i].kind, g->terms[i].v) & (uint64_t)(cap - 1);
+        while (g->termhash[h] >= 0) h = (h + 1) & (uint64_t)(cap - 1);
+        g->termhash[h] = i;
+    }
+}
+
+gref graph_term_ref(graph *g, int kind, int64_t v) {
+    if (2 * (g->nterms + 1) > g->captermhash) term_rehash(g);
+    uint64_t mask = (uint64_t)g->captermhash - 1;
+    uint64_t h = term_hash(kind, v) & mask;
+    for (; g->termhash[h] >= 0; h = (h + 1) & mask) {
+        graph_term *t = &g->terms[g->termhash[h]];
+        if (t->kind == kind && t->v == v) return -1 - g->termhash[h];
+    }
+    if (g->nterms == g->capterms) {
+        g->capterms = g->capterms ? g->capterms * 2 : 64;
+        g->terms = xrealloc(g->terms, sizeof *g->terms * (size_t)g->capterms);
+    }
+    g->terms[g->nterms] = (graph_term){kind, v};
+    g->termhash[h] = g->nterms;
+    return -1 - g->nterms++;
+}
+
+/* --- nodes ---------------------------------------------------------------- */
+
+static uint64_t node_hash(int var, const gref *kids, int n) {
+    uint64_t h = mix(1, (uint64_t)var);
+    for (int i = 0; i < n; i++) h = mix(h, (uint64_t)(uint32_t)kids[i]);
+    return h;
+}
+
+static void node_rehash(graph *g) {
+    int cap = g->capunique ? g->capunique * 2 : 256;
+    free(g->unique);
+    g->unique = xrealloc(NULL, sizeof(int32_t) * (size_t)cap);
+    memset(g->unique, -1, sizeof(int32_t) * (size_t)cap);
+    g->capunique = cap;
+    for (int i = 0; i < g->nnodes; i++) {
+        const graph_node *nd = &g->nodes[i];
+        uint64_t h = node_hash(nd->var, &g->kids[nd->kids], g->domain[nd->var]) & (uint64_t)(cap - 1);
+        while (g->unique[h] >= 0) h = (h + 1) & (uint64_t)(cap - 1);
+        g->unique[h] = i;
+    }
+}
+
+gref graph_node_ref(graph *g, int var, const gref *kids) {
+    int n = g->domain[var];
+    int same = 1;
+    for (int i = 1; i < n && same; i++) same = kids[i] == kids[0];
+    if (same) return kids[0]; /* the test cannot change the result */
+    if (2 * (g->nnodes + 1) > g->capunique) node_rehash(g);
+    uint64_t mask = (uint64_t)g->capunique - 1;
+    uint64_t h = node_hash(var, kids, n) & mask;
+    for (; g->unique[h] >= 0; h = (h + 1) & mask) {
+        const graph_node *nd = &g->nodes[g->unique[h]];
+        if (nd->var == var && memcmp(&g->kids[nd->kids], kids, sizeof(gref) * (size_t)n) == 0)
+            return g->unique[h];
+    }
+    if (g->nkids + n > g->capkids) {
+        while (g->nkids + n > g->capkids) g->capkids = g->capkids ? g->capkids * 2 : 256;
+        g->kids = xrealloc(g->kids, sizeof(gref) * (size_t)g->capkids);
+    }
+    if (g->nnodes == g->capnodes) {
+        g->capnodes = g->capnodes ? g->capnodes * 2 : 128;
+        g->nodes = xrealloc(g->nodes, sizeof *g->nodes * (size_t)g->capnodes);
+    }
+    memcpy(&g->kids[g->nkids], kids, sizeof(gref) * (size_t)n);
+    g->nodes[g->nnodes] = (graph_node){var, g->nkids};
+    g->nkids += n;
+    g->unique[h] = g->nnodes;
+    return g->nnodes++;
+}
+
+gref graph_var(graph *g, int var) {
+    int n = g->domain[var];
+    gref *kids = xrealloc(NULL, sizeof(gref) * (size_t)n);
+    for (int i = 0; i < n; i++) kids[i] = graph_term_ref(g, TERM_VALUE, g->lo[var] + i);
+    gref r = graph_node_ref(g, var, kids);
+    free(kids);
+    return r;
+}
+
+/* --- operations ----------------------------------------------------------- */
+
+static graph_cache_entry *cache_slot(graph *g, uint64_t op, gref a, gref b, gref c) {
+    uint64_t h = mix(mix(mix(op, (uint64_t)(uint32_t)a), (uint64_t)(uint32_t)b), (uint64_t)(uint32_t)c);
+    return &g->cache[h & (uint64_t)(g->capcache - 1)];
+}
+
+static bool cache_get(graph *g, uint64_t op, gref a, gref b, gref c, gref *out) {
+    graph_cache_entry *e = cache_slot(g, op, a, b, c);
+    if (e->op != op || e->a != a || e->b != b || e->c != c) return false;
+    *out = e->result;
+    return true;
+}
+
+static gref cache_put(graph *g, uint64_t op, gref a, gref b, gref c, gref r) {
+    *cache_slot(g, op, a, b, c) = (graph_cache_entry){op, a, b, c, r};
+    return r;
+}
+
+static int top_var(const graph *g, gref r) {
+    return GRAPH_IS_TERM(r) ? g->nvars : g->nodes[r].var;
+}
+
+/* The child of r for value i of var, where var is at or above r's top. */
+static gref cofactor(const graph *g, gref r, int var, int i) {
+    if (GRAPH_IS_TERM(r) || g->nodes[r].var != var) return r;
+    return g->kids[g->nodes[r].kids + i];
+}
+
+/* Children are built into a scratch array on the heap: recursion depth is
+ * bounded by the number of variables, not by the size of the graph. */
+#define EXPAND(g, var, expr_for_i)                                                                 \
+    do {                                                                                           \
+        int n_ = (g)->domain[var];                                                                 \
+        gref *kids_ = xrealloc(NULL, sizeof(gref) * (size_t)n_);                                   \
+        for (int i = 0; i < n_; i++) kids_[i] = (expr_for_i);                                      \
+        result = graph_node_ref((g), (var), kids_);                                                \
+        free(kids_);                                                                               \
+    } while (0)
+
+gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
+    gref result;
+    if (GRAPH_IS_TERM(a)) {
+        graph_term t = fn(ctx, *graph_term_at(g, a));
+        return graph_term_ref(g, t.kind, t.v);
+    }
+    if (cache_get(g, op, a, 0, 1, &result)) return result;
+    int var = g->nodes[a].var;
+    EXPAND(g, var, graph_apply1(g, op, cofactor(g, a, var, i), fn, ctx));
+    return cache_put(g, op, a, 0, 1, result);
+}
+
+gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx) {
+    gref result;
+    if (GRAPH_IS_TERM(a) && GRAPH_IS_TERM(b)) {
+        graph_term t = fn(ctx, *graph_term_at(g, a), *graph_term_at(g, b));
+        return graph_term_ref(g, t.kind, t.v);
+    }
+    if (cache_get(g, op, a, b, 2, &result)) return result;
+    int va = top_var(g, a), vb = top_var(g, b);
+    int var = va < vb ? va : vb;
+    EXPAND(g, var, graph_apply2(g, op, cofactor(g, a, var, i), cofactor(g, b, var, i), fn, ctx));
+    return cache_put(g, op, a, b, 2, result);
+}
+
+#define OP_ITE UINT64_C(0xffff000000000001)
+#define OP_REPLACE UINT64_C(0xffff000000000002)
+
+gref graph_ite(graph *g, gref c, gref t, gref e) {
+    gref result;
+    if (GRAPH_IS_TERM(c)) {
+        const graph_term *ct = graph_term_at(g, c);
+        if (ct->kind != TERM_VALUE) return c;
+        return ct->v ? t : e;
+    }
+    if (t == e) return t;
+    if (cache_get(g, OP_ITE, c, t, e, &result)) return result;
+    int var = top_var(g, c);
+    int vt = top_var(g, t), ve = top_var(g, e);
+    if (vt < var) var = vt;
+    if (ve < var) var = ve;
+    EXPAND(g, var, graph_ite(g, cofactor(g, c, var, i), cofactor(g, t, var, i), cofactor(g, e, var, i)));
+    return cache_put(g, OP_ITE, c, t, e, result);
+}
+
+gref graph_replace_kind(graph *g, gref a, int from, gref to) {
+    gref result;
+    if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
+    uint64_t op = OP_REPLACE ^ ((uint64_t)from << 32);
+    if (cache_get(g, op, a, to, 3, &result)) return result;
+    int var = g->nodes[a].var;
+    EXPAND(g, var, graph_replace_kind(g, cofactor(g, a, var, i), from, to));
+    return cache_put(g, op, a, to, 3, result);
+}
+
+static int walk_mark(const graph *g, gref r, unsigned char *seen) {
+    if (GRAPH_IS_TERM(r) || seen[r]) return 0;
+    seen[r] = 1;
+    int n = 1;
+    const graph_node *nd = &g->nodes[r];
+    for (int i = 0; i < g->domain[nd->var]; i++) n += walk_mark(g, g->kids[nd->kids + i], seen);
+    return n;
+}
+
+int graph_size(const graph *g, gref r) {
+    unsigned char *seen = calloc((size_t)g->nnodes + 1, 1);
+    if (!seen) abort();
+    int n = walk_mark(g, r, seen);
+    free(seen);
+    return n;
+}
+
+static bool reaches(graph *g, gref r, int kind, unsigned char *seen) {
+    if (GRAPH_IS_TERM(r)) return graph_term_at(g, r)->kind == kind;
+    if (seen[r]) return false;
+    seen[r] = 1;
+    const graph_node *nd = &g->nodes[r];
+    for (int i = 0; i < g->domain[nd->var]; i++)
+        if (reaches(g, g->kids[nd->kids + i], kind, seen)) return true;
+    return false;
+}
+
+bool graph_reaches_kind(graph *g, gref r, int kind) {
+    unsigned char *seen = calloc((size_t)g->nnodes + 1, 1);
+    if (!seen) abort();
+    bool found = reaches(g, r, kind, seen);
+    free(seen);
+    return found;
+}

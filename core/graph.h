@@ -1,0 +1,100 @@
+/* graph.h — reduced, ordered decision graphs stored flat.
+ *
+ * A graph is a DAG over numbered variables (the input facts of a ruleset,
+ * in declaration order). An inner node tests one variable and has one child
+ * per value of its domain; leaves are terminals (a value, an outcome, a gap,
+ * …). Nodes are hash-consed, so identical subgraphs are stored once, and a
+ * node whose children are all the same is never made: no test that cannot
+ * change the result survives. Variables are tested in increasing order on
+ * every path, which makes the representation canonical — two graphs mean
+ * the same thing exactly when they are the same reference — and lets two
+ * graphs be walked together (apply, diff).
+ *
+ * Everything lives in arrays indexed by int32 references: evaluation is a
+ * short loop of dependent loads.
+ */
+#ifndef ARBITER_GRAPH_H
+#define ARBITER_GRAPH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* >= 0: an inner node; < 0: terminal number -1 - ref. */
+typedef int32_t gref;
+
+#define GRAPH_IS_TERM(r) ((r) < 0)
+#define GRAPH_TERM_INDEX(r) (-1 - (r))
+
+enum term_kind {
+    TERM_VALUE,       /* an expression's value */
+    TERM_OUTCOME,     /* a ruling: v indexes the ruleset's outcome table */
+    TERM_FALLTHROUGH, /* no clause of a block taken (yet): compile-time only */
+    TERM_GAP,         /* a block whose clauses leave this situation unruled: v = block id */
+    TERM_REJECT,      /* the situation breaks invariant v */
+    TERM_ERROR,       /* evaluating an expression failed: v = error code */
+    TERM_NOT_APPLICABLE /* outside an article's `when` (per-article graphs) */
+};
+
+typedef struct graph_term {
+    int32_t kind;
+    int64_t v;
+} graph_term;
+
+typedef struct graph_node {
+    int32_t var;
+    int32_t kids; /* index of the first child in graph.kids */
+} graph_node;
+
+typedef struct graph {
+    int nvars;
+    int *domain;   /* number of values of each variable */
+    int64_t *lo;   /* the value of child 0 of each variable */
+    graph_node *nodes;
+    int nnodes, capnodes;
+    gref *kids;
+    int nkids, capkids;
+    graph_term *terms;
+    int nterms, capterms;
+    /* hash-consing and operation cache (build time) */
+    int32_t *unique;
+    int capunique;
+    int32_t *termhash;
+    int captermhash;
+    struct graph_cache_entry *cache;
+    int capcache;
+} graph;
+
+graph *graph_new(int nvars, const int *domain, const int64_t *lo);
+void graph_free(graph *g);
+
+gref graph_term_ref(graph *g, int kind, int64_t v);
+gref graph_node_ref(graph *g, int var, const gref *kids);
+/* The graph of a variable itself: a node whose children are its values. */
+gref graph_var(graph *g, int var);
+
+static inline const graph_term *graph_term_at(const graph *g, gref r) {
+    return &g->terms[GRAPH_TERM_INDEX(r)];
+}
+
+/* Combine terminals pointwise. The function returns the combined terminal;
+ * op identifies the function together with its context (results are cached
+ * under it), so two different functions must never share an op. */
+typedef graph_term (*graph_fn1)(void *ctx, graph_term a);
+typedef graph_term (*graph_fn2)(void *ctx, graph_term a, graph_term b);
+gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx);
+gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx);
+
+/* if c then t else e; c's terminals are values (0 false, else true); any
+ * other terminal of c is passed through. */
+gref graph_ite(graph *g, gref c, gref t, gref e);
+
+/* Replace every terminal of kind `from` by `to`. */
+gref graph_replace_kind(graph *g, gref a, int from, gref to);
+
+/* Number of inner nodes reachable from r. */
+int graph_size(const graph *g, gref r);
+
+/* Whether some path from r reaches a terminal of this kind. */
+bool graph_reaches_kind(graph *g, gref r, int kind);
+
+#endif

@@ -1,0 +1,179 @@
+/* output.c — rulings as text and JSON. */
+#include "output.h"
+
+#include "expr.h"
+
+#include <string.h>
+
+void output_hash(const ruleset *rs, char buf[32]) {
+    snprintf(buf, 32, "fnv1a64:%016llx", (unsigned long long)rs->hash);
+}
+
+void output_message(const ruleset *rs, const ruling_action *ra, bool english, strbuf *out) {
+    const rs_action *a = &rs->actions[rs_use_at(rs, ra->use)->action];
+    const char *t = english && a->text_en ? a->text_en : a->text;
+    while (t && *t) {
+        const char *open = strchr(t, '{'), *close = open ? strchr(open, '}') : NULL;
+        if (!close) {
+            sb_puts(out, t);
+            break;
+        }
+        sb_putn(out, t, (size_t)(open - t));
+        int p = 0;
+        while (p < a->nparams && !(strlen(a->params[p].name) == (size_t)(close - open - 1) &&
+                                   strncmp(a->params[p].name, open + 1, (size_t)(close - open - 1)) == 0))
+            p++;
+        if (p < a->nparams) rs_format_value(rs, a->params[p].type, ra->args[p], !english, out);
+        t = close + 1;
+    }
+}
+
+static const char *action_cite(const ruleset *rs, int use) {
+    const rs_action_use *u = rs_use_at(rs, use);
+    if (u->clause < 0) return "";
+    const char *cite = rs->clauses[u->clause].cite;
+    return cite ? cite : rs->articles[rs->clauses[u->clause].article].id;
+}
+
+json_t *output_trail_json(const ruling *r) {
+    json_t *trail = json_array();
+    if (r->status != RULING_OK) return trail;
+    const rs_outcome *o = rs_outcome_at(r->rs, r->outcome);
+    for (int i = 0; i < o->ntrail; i++) {
+        const char *cite = r->rs->clauses[o->trail[i]].cite;
+        if (cite) json_array_append_new(trail, json_string(cite));
+    }
+    return trail;
+}
+
+static json_t *value_json(const ruleset *rs, const rs_type *t, int64_t v) {
+    if (t->kind == TY_BOOL) return json_boolean(v);
+    if (t->kind == TY_INT) return json_integer(v);
+    strbuf sb;
+    sb_init(&sb);
+    rs_format_value(rs, t, v, false, &sb);
+    json_t *j = json_string(sb.data ? sb.data : "");
+    sb_free(&sb);
+    return j;
+}
+
+void output_problem(const ruling *r, strbuf *out) {
+    const ruleset *rs = r->rs;
+    switch (r->status) {
+    case RULING_OK: break;
+    case RULING_NEEDS: {
+        const rs_fact *f = &rs->facts[r->fact];
+        sb_printf(out, "the scenario does not say '%s'", f->name);
+        if (f->ask) sb_printf(out, " (%s)", f->ask);
+        break;
+    }
+    case RULING_REJECTED: sb_printf(out, "impossible situation: %s", rs->invariants[r->invariant].message); break;
+    case RULING_GAP:
+        if (r->block < 0)
+            sb_puts(out, "no article of this ruleset rules on this situation");
+        else
+            sb_printf(out, "article %s gives no ruling for this situation (%s:%d)",
+                      rs->articles[rs->blocks[r->block].article].id, rs->blocks[r->block].loc.file,
+                      rs->blocks[r->block].loc.line);
+        break;
+    case RULING_ERROR: sb_printf(out, "the ruling could not be evaluated: %s", expr_status_text(r->error)); break;
+    }
+}
+
+static const char *status_name(enum ruling_status s) {
+    static const char *const names[] = {"ruling", "needs", "rejected", "gap", "error"};
+    return names[s];
+}
+
+json_t *output_json(const ruling *r, const scenario *sc) {
+    const ruleset *rs = r->rs;
+    char hash[32];
+    output_hash(rs, hash);
+    json_t *o = json_object();
+    json_object_set_new(o, "ruleset", json_string(rs->name));
+    json_object_set_new(o, "ruleset_hash", json_string(hash));
+    json_object_set_new(o, "status", json_string(status_name(r->status)));
+    if (r->status != RULING_OK) {
+        strbuf sb;
+        sb_init(&sb);
+        output_problem(r, &sb);
+        json_object_set_new(o, "error", json_string(sb.data));
+        sb_free(&sb);
+        if (r->status == RULING_NEEDS) json_object_set_new(o, "needs", json_string(rs->facts[r->fact].name));
+    }
+    json_object_set_new(o, "articles", output_trail_json(r));
+    json_t *actions = json_array(), *messages = json_array(), *messages_en = json_array();
+    for (int i = 0; r->status == RULING_OK && i < r->nactions; i++) {
+        const ruling_action *ra = &r->actions[i];
+        const rs_action *a = &rs->actions[rs_use_at(rs, ra->use)->action];
+        json_t *act = json_object(), *args = json_object();
+        json_object_set_new(act, "name", json_string(a->name));
+        for (int p = 0; p < a->nparams; p++)
+            json_object_set_new(args, a->params[p].name, value_json(rs, a->params[p].type, ra->args[p]));
+        json_object_set_new(act, "args", args);
+        json_object_set_new(act, "article", json_string(action_cite(rs, ra->use)));
+        json_array_append_new(actions, act);
+        strbuf m;
+        sb_init(&m);
+        output_message(rs, ra, false, &m);
+        json_array_append_new(messages, json_string(m.data ? m.data : ""));
+        sb_free(&m);
+        output_message(rs, ra, true, &m);
+        json_array_append_new(messages_en, json_string(m.data ? m.data : ""));
+        sb_free(&m);
+    }
+    json_object_set_new(o, "actions", actions);
+    json_object_set_new(o, "messages", messages);
+    json_object_set_new(o, "messages_en", messages_en);
+    json_t *path = json_array();
+    for (int i = 0; i < r->npath; i++) {
+        const rs_fact *f = &rs->facts[r->path_fact[i]];
+        json_t *step = json_object();
+        json_object_set_new(step, "fact", json_string(f->name));
+        json_object_set_new(step, "value", value_json(rs, f->type, r->path_value[i]));
+        json_object_set_new(step, "source", json_string(sc && !sc->given[r->path_fact[i]] ? "auction" : "given"));
+        json_array_append_new(path, step);
+    }
+    json_object_set_new(o, "decided_by", path);
+    return o;
+}
+
+void output_text(const ruling *r, const scenario *sc, FILE *out) {
+    const ruleset *rs = r->rs;
+    char hash[32];
+    output_hash(rs, hash);
+    fprintf(out, "Uitspraak volgens %s (%s)\n", rs->title, rs->name);
+    if (r->status != RULING_OK) {
+        strbuf sb;
+        sb_init(&sb);
+        output_problem(r, &sb);
+        fprintf(out, "Geen uitspraak: %s\n", sb.data);
+        sb_free(&sb);
+        return;
+    }
+    const rs_outcome *o = rs_outcome_at(rs, r->outcome);
+    fputs("Artikelen:", out);
+    for (int i = 0, n = 0; i < o->ntrail; i++) {
+        const char *cite = rs->clauses[o->trail[i]].cite;
+        if (cite) fprintf(out, "%s%s", n++ ? " > " : " ", cite);
+    }
+    fputs("\nUitspraak:\n", out);
+    for (int i = 0; i < r->nactions; i++) {
+        strbuf m;
+        sb_init(&m);
+        output_message(rs, &r->actions[i], false, &m);
+        fprintf(out, "  [%s] %s\n", action_cite(rs, r->actions[i].use), m.data ? m.data : "");
+        sb_free(&m);
+    }
+    if (r->npath) fputs("Beslist op grond van:\n", out);
+    for (int i = 0; i < r->npath; i++) {
+        const rs_fact *f = &rs->facts[r->path_fact[i]];
+        strbuf v;
+        sb_init(&v);
+        rs_format_value(rs, f->type, r->path_value[i], true, &v);
+        fprintf(out, "  %s: %s%s\n", f->ask ? f->ask : f->name, v.data,
+                sc && !sc->given[r->path_fact[i]] ? " (uit het biedverloop)" : "");
+        sb_free(&v);
+    }
+    fprintf(out, "Regelset: %s\n", hash);
+}

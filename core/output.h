@@ -1,0 +1,27 @@
+/* output.h — a ruling for people (Dutch text) and for machines (JSON). */
+#ifndef ARBITER_OUTPUT_H
+#define ARBITER_OUTPUT_H
+
+#include "eval.h"
+#include "scenario.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* "fnv1a64:0123456789abcdef", over the names and contents of the rule files. */
+void output_hash(const ruleset *rs, char buf[32]);
+
+/* An action's message with its arguments filled in (Dutch, or English when
+ * the ruleset has it and english is set). */
+void output_message(const ruleset *rs, const ruling_action *ra, bool english, strbuf *out);
+
+/* The trail as citations, in order: ["27", "27B", "27B2"]. */
+json_t *output_trail_json(const ruling *r);
+
+json_t *output_json(const ruling *r, const scenario *sc);
+void output_text(const ruling *r, const scenario *sc, FILE *out);
+
+/* Why a ruling could not be made, in one line (for every non-OK status). */
+void output_problem(const ruling *r, strbuf *out);
+
+#endif

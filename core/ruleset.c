@@ -1,0 +1,65 @@
+/* ruleset.c — lookups on a compiled ruleset and value formatting. */
+#include "ruleset.h"
+
+#include "builtins.h"
+
+#include <string.h>
+
+void ruleset_free(ruleset *rs) {
+    if (!rs) return;
+    vec_free(&rs->exprs);
+    vec_free(&rs->expr_args);
+    vec_free(&rs->strings);
+    vec_free(&rs->uses);
+    vec_free(&rs->outcomes);
+    graph_free(rs->graph);
+    arena_free(rs->arena); /* rs itself lives in its arena */
+}
+
+int rs_find_fact(const ruleset *rs, const char *name) {
+    for (int i = 0; i < rs->nfacts; i++)
+        if (strcmp(rs->facts[i].name, name) == 0) return i;
+    return -1;
+}
+
+int rs_find_action(const ruleset *rs, const char *name) {
+    for (int i = 0; i < rs->nactions; i++)
+        if (strcmp(rs->actions[i].name, name) == 0) return i;
+    return -1;
+}
+
+int rs_find_article(const ruleset *rs, const char *id) {
+    for (int i = 0; i < rs->narticles; i++)
+        if (strcmp(rs->articles[i].id, id) == 0) return i;
+    return -1;
+}
+
+int rs_enum_index(const rs_type *t, const char *name) {
+    for (int i = 0; i < t->nvalues; i++)
+        if (strcmp(t->values[i], name) == 0) return i;
+    return -1;
+}
+
+void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, bool human, strbuf *out) {
+    switch (t->kind) {
+    case TY_BOOL: sb_puts(out, v ? (human ? "ja" : "true") : (human ? "nee" : "false")); break;
+    case TY_ENUM:
+        if (v < 0 || v >= t->nvalues)
+            sb_puts(out, "?");
+        else if (human && t->labels[v])
+            sb_puts(out, t->labels[v]);
+        else
+            sb_puts(out, t->values[v]);
+        break;
+    case TY_INT: sb_printf(out, "%lld", (long long)v); break;
+    case TY_CALL: {
+        char buf[8];
+        bridge_call c = call_from_value(v);
+        bridge_format_call(&c, buf);
+        sb_puts(out, buf);
+        break;
+    }
+    case TY_CITE:
+    case TY_STRING: sb_puts(out, rs_string(rs, v)); break;
+    }
+}

@@ -1,0 +1,211 @@
+/* ruleset.h — a compiled ruleset: types, facts, actions, tables, the
+ * decision graphs of its articles and its tests. The compiler (dsl/) builds
+ * it; the evaluator, the checker's reports and the CLI read it. Everything
+ * is owned by the ruleset's arena, except the graph. */
+#ifndef ARBITER_RULESET_H
+#define ARBITER_RULESET_H
+
+#include "diag.h"
+#include "graph.h"
+#include "util.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Limits on what one ruleset may declare; each well above what a real body
+ * of regulations needs, so that a runaway file fails with a message. */
+#define RS_MAX_DOMAIN 256 /* values of a fact that a decision may test */
+
+enum type_kind { TY_BOOL, TY_ENUM, TY_INT, TY_CALL, TY_CITE, TY_STRING };
+
+typedef struct rs_type {
+    const char *name; /* NULL for an anonymous type */
+    enum type_kind kind;
+    int nvalues;         /* enum */
+    const char **values; /* enum value names */
+    const char **labels; /* enum value labels (NULL where none) */
+    bool bounded;        /* int: lo..hi given */
+    int64_t lo, hi;
+} rs_type;
+
+/* Expressions as the evaluator runs them (action arguments, derived facts). */
+enum expr_op {
+    EX_CONST, /* k (a string or citation: k indexes rs.strings) */
+    EX_FACT,  /* a = fact index */
+    EX_UNARY, /* op (OP_NOT, OP_NEG), a */
+    EX_BINARY, /* op, a, b */
+    EX_IN,    /* a in args[0..nargs) (constants) */
+    EX_TABLE, /* a = table, args = key expressions */
+    EX_MIN, EX_MAX, EX_ABS
+};
+
+typedef struct rs_expr {
+    enum expr_op kind;
+    int op;
+    int a, b;
+    int args, nargs; /* into rs.expr_args */
+    int64_t k;
+    const struct rs_type *type;
+    src_loc loc;
+} rs_expr;
+
+typedef struct rs_fact {
+    const char *name;
+    src_loc loc;
+    const rs_type *type;
+    const char *ask, *ask_en;
+    int builtin;      /* index into the auction built-ins, or -1 */
+    bool overridable; /* a value the scenario gives wins over the built-in */
+    int derived;      /* expression, or -1 for an input fact */
+    int var;          /* graph variable (input facts that may be tested), or -1 */
+} rs_fact;
+
+typedef struct rs_param {
+    const char *name;
+    const rs_type *type;
+} rs_param;
+
+typedef struct rs_action {
+    const char *name;
+    src_loc loc;
+    int nparams;
+    rs_param *params;
+    const char *text, *text_en;
+} rs_action;
+
+typedef struct rs_table {
+    const char *name;
+    src_loc loc;
+    int nkeys;
+    const rs_type **keys;
+    const rs_type *value;
+    int64_t *cells; /* row-major over the key domains */
+    int ncells;
+} rs_table;
+
+typedef struct rs_clause {
+    const char *cite;  /* NULL when the clause cites nothing */
+    src_loc loc;
+    int article;       /* the article it belongs to */
+    bool is_article;   /* the entry of an article (cites its number) */
+} rs_clause;
+
+/* An action as a ruling names it, with argument expressions, attached to the
+ * clause that gives it. */
+typedef struct rs_action_use {
+    int action;
+    int clause;
+    int args; /* into rs.expr_args, action->nparams of them */
+} rs_action_use;
+
+/* A ruling as a graph leaf: the clauses passed and the actions named, in
+ * order. Outcomes are interned: the same ruling is the same index. */
+typedef struct rs_outcome {
+    int ntrail, nactions;
+    int *trail;   /* clause ids */
+    int *actions; /* action-use ids */
+} rs_outcome;
+
+typedef struct rs_article {
+    const char *id, *title;
+    src_loc loc;
+    int entry_clause;
+    bool has_when;
+    gref root; /* its own graph: body where `when` holds, TERM_NOT_APPLICABLE elsewhere */
+} rs_article;
+
+typedef struct rs_invariant {
+    const char *message;
+    src_loc loc;
+} rs_invariant;
+
+typedef struct rs_block {
+    src_loc loc;
+    int article;
+} rs_block;
+
+enum expect_kind { EXP_CITE, EXP_ACTION, EXP_TRAIL, EXP_ASKS, EXP_REJECTED };
+
+typedef struct rs_expect {
+    src_loc loc;
+    enum expect_kind kind;
+    bool negated;
+    const char *cite; /* EXP_CITE */
+    int action;       /* EXP_ACTION */
+    bool has_args;
+    int64_t *args;    /* EXP_ACTION with args: values */
+    int ntrail;       /* EXP_TRAIL */
+    const char **trail;
+    int fact;         /* EXP_ASKS */
+} rs_expect;
+
+typedef struct rs_test {
+    const char *name;
+    src_loc loc;
+    int ngiven;
+    int *given_fact;
+    int64_t *given_value;
+    const char *auction; /* compact notation, or NULL */
+    int nexpect;
+    rs_expect *expect;
+} rs_test;
+
+typedef struct ruleset {
+    arena *arena;
+    const char *name, *title, *game, *dir;
+    src_loc loc;
+    uint64_t hash;
+    int nfiles;
+    const char **files;
+
+    int ntypes, nfacts, nactions, ntables, nclauses, narticles, ninvariants, nblocks, ntests;
+    rs_type **types;
+    rs_fact *facts;
+    rs_action *actions;
+    rs_table *tables;
+    rs_clause *clauses;
+    rs_article *articles;
+    rs_invariant *invariants;
+    rs_block *blocks;
+    rs_test *tests;
+
+    vec exprs;     /* rs_expr */
+    vec expr_args; /* int: expression ids */
+    vec strings;   /* const char*: string and citation constants */
+    vec uses;      /* rs_action_use */
+    vec outcomes;  /* rs_outcome */
+
+    int nvars;
+    int *var_fact; /* graph variable -> fact */
+    graph *graph;
+    gref root; /* the whole ruleset: every applicable article, in order */
+} ruleset;
+
+void ruleset_free(ruleset *rs);
+
+static inline const rs_expr *rs_expr_at(const ruleset *rs, int e) {
+    return &VEC_AT(&rs->exprs, rs_expr, e);
+}
+static inline int rs_arg(const ruleset *rs, int i) {
+    return VEC_AT(&rs->expr_args, int, i);
+}
+static inline const char *rs_string(const ruleset *rs, int64_t k) {
+    return VEC_AT(&rs->strings, const char *, k);
+}
+static inline const rs_outcome *rs_outcome_at(const ruleset *rs, int64_t i) {
+    return &VEC_AT(&rs->outcomes, rs_outcome, i);
+}
+static inline const rs_action_use *rs_use_at(const ruleset *rs, int i) {
+    return &VEC_AT(&rs->uses, rs_action_use, i);
+}
+
+int rs_find_fact(const ruleset *rs, const char *name);
+int rs_find_action(const ruleset *rs, const char *name);
+int rs_find_article(const ruleset *rs, const char *id);
+int rs_enum_index(const rs_type *t, const char *name);
+
+/* Formats a value of a type for people ("ja", the enum label, "1S") or for
+ * JSON/test text (the enum name). */
+void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, bool human, strbuf *out);
+
+#endif

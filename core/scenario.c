@@ -1,0 +1,317 @@
+/* scenario.c — reading situations. */
+#include "scenario.h"
+
+#include "builtins.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void scenario_init(scenario *sc, const ruleset *rs) {
+    memset(sc, 0, sizeof *sc);
+    sc->rs = rs;
+    size_t n = (size_t)rs->nfacts + 1;
+    sc->fv.value = calloc(n, sizeof(int64_t));
+    sc->fv.known = calloc(n, sizeof(bool));
+    sc->given = calloc(n, sizeof(bool));
+    if (!sc->fv.value || !sc->fv.known || !sc->given) abort();
+}
+
+void scenario_free(scenario *sc) {
+    free(sc->fv.value);
+    free(sc->fv.known);
+    free(sc->given);
+    memset(sc, 0, sizeof *sc);
+}
+
+void scenario_give(scenario *sc, int fact, int64_t value) {
+    sc->fv.value[fact] = value;
+    sc->fv.known[fact] = true;
+    sc->given[fact] = true;
+}
+
+static void list_values(const rs_type *t, strbuf *err) {
+    for (int i = 0; i < t->nvalues; i++) sb_printf(err, "%s%s", i ? ", " : "", t->values[i]);
+}
+
+static bool int_in_range(const rs_type *t, int64_t v) {
+    return !t->bounded || (v >= t->lo && v <= t->hi);
+}
+
+/* A value from text: enum names, calls, citations and strings. */
+static bool value_from_text(const ruleset *rs, const rs_fact *f, const char *s, int64_t *out, strbuf *err) {
+    const rs_type *t = f->type;
+    switch (t->kind) {
+    case TY_ENUM: {
+        int i = rs_enum_index(t, s);
+        if (i >= 0) {
+            *out = i;
+            return true;
+        }
+        sb_printf(err, "'%s' is not a value of fact '%s'; expected one of: ", s, f->name);
+        list_values(t, err);
+        return false;
+    }
+    case TY_CALL: {
+        bridge_call c;
+        char msg[160];
+        if (!bridge_parse_call(s, &c, msg, sizeof msg)) {
+            sb_printf(err, "fact '%s': %s", f->name, msg);
+            return false;
+        }
+        *out = call_to_value(&c);
+        return true;
+    }
+    case TY_CITE:
+    case TY_STRING:
+        for (int i = 0; i < rs->strings.len; i++)
+            if (strcmp(rs_string(rs, i), s) == 0) {
+                *out = i;
+                return true;
+            }
+        sb_printf(err, "fact '%s': '%s' is not a text this ruleset knows", f->name, s);
+        return false;
+    default:
+        sb_printf(err, "fact '%s' is %s, not a string", f->name, t->kind == TY_BOOL ? "true or false" : "a number");
+        return false;
+    }
+}
+
+static bool value_from_json(const ruleset *rs, const rs_fact *f, json_t *j, int64_t *out, strbuf *err) {
+    const rs_type *t = f->type;
+    if (json_is_string(j)) return value_from_text(rs, f, json_string_value(j), out, err);
+    if (t->kind == TY_BOOL && json_is_boolean(j)) {
+        *out = json_is_true(j);
+        return true;
+    }
+    if (t->kind == TY_INT && json_is_integer(j)) {
+        *out = json_integer_value(j);
+        if (int_in_range(t, *out)) return true;
+        sb_printf(err, "fact '%s' is %lld, outside %lld..%lld", f->name, (long long)*out, (long long)t->lo,
+                  (long long)t->hi);
+        return false;
+    }
+    sb_printf(err, "fact '%s' expects %s", f->name,
+              t->kind == TY_BOOL ? "true or false" : t->kind == TY_INT ? "an integer" : "a string");
+    if (t->kind == TY_ENUM) {
+        sb_puts(err, " (one of: ");
+        list_values(t, err);
+        sb_puts(err, ")");
+    }
+    return false;
+}
+
+static bool read_call_entry(json_t *item, int index, bridge_auction_entry *e, strbuf *err) {
+    const char *key;
+    json_t *v;
+    if (!json_is_object(item)) {
+        sb_printf(err, "auction call %d: expected an object like {\"seat\": \"N\", \"call\": \"1S\"}", index + 1);
+        return false;
+    }
+    bool has_seat = false, has_call = false;
+    json_object_foreach(item, key, v) {
+        char msg[160];
+        if (strcmp(key, "seat") == 0 && json_is_string(v)) {
+            if (!bridge_parse_seat(json_string_value(v), &e->seat)) {
+                sb_printf(err, "auction call %d: '%s' is not a seat (N, E, S or W)", index + 1, json_string_value(v));
+                return false;
+            }
+            has_seat = true;
+        } else if (strcmp(key, "call") == 0 && json_is_string(v)) {
+            if (!bridge_parse_call(json_string_value(v), &e->call, msg, sizeof msg)) {
+                sb_printf(err, "auction call %d: %s", index + 1, msg);
+                return false;
+            }
+            has_call = true;
+        } else if (strcmp(key, "irregular") == 0 && json_is_boolean(v)) {
+            e->marked_irregular = json_is_true(v);
+        } else {
+            sb_printf(err, "auction call %d: unexpected key '%s' (known: seat, call, irregular)", index + 1, key);
+            return false;
+        }
+    }
+    if (!has_seat || !has_call) {
+        sb_printf(err, "auction call %d: needs both \"seat\" and \"call\"", index + 1);
+        return false;
+    }
+    return true;
+}
+
+static bool read_auction(json_t *obj, bridge_auction *a, strbuf *err) {
+    json_t *au = json_object_get(obj, "auction"), *dealer = json_object_get(obj, "dealer");
+    char msg[200];
+    memset(a, 0, sizeof *a);
+    if (json_is_string(au)) {
+        if (!bridge_parse_auction(json_string_value(au), a, msg, sizeof msg)) {
+            sb_printf(err, "auction: %s", msg);
+            return false;
+        }
+        enum bridge_seat d;
+        if (dealer && (!json_is_string(dealer) || !bridge_parse_seat(json_string_value(dealer), &d) || d != a->dealer)) {
+            sb_puts(err, "\"dealer\" disagrees with the dealer the auction string names");
+            return false;
+        }
+        return true;
+    }
+    if (!json_is_array(au)) {
+        sb_puts(err, "\"auction\" is a list of {\"seat\", \"call\"} objects or a string such as \"N: 1S 1H\"");
+        return false;
+    }
+    if (!json_is_string(dealer) || !bridge_parse_seat(json_string_value(dealer), &a->dealer)) {
+        sb_puts(err, "an auction needs \"dealer\": \"N\", \"E\", \"S\" or \"W\"");
+        return false;
+    }
+    if (json_array_size(au) == 0 || json_array_size(au) > BRIDGE_MAX_CALLS) {
+        sb_printf(err, "an auction has 1 to %d calls", BRIDGE_MAX_CALLS);
+        return false;
+    }
+    size_t i;
+    json_t *item;
+    json_array_foreach(au, i, item) {
+        if (!read_call_entry(item, (int)i, &a->calls[i], err)) return false;
+    }
+    a->ncalls = (int)json_array_size(au);
+    return true;
+}
+
+static const char *nearest_fact(const ruleset *rs, const char *name) {
+    int best = 3;
+    const char *found = NULL;
+    for (int i = 0; i < rs->nfacts; i++) {
+        int d = edit_distance(name, rs->facts[i].name);
+        if (d < best) {
+            best = d;
+            found = rs->facts[i].name;
+        }
+    }
+    return found;
+}
+
+bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
+    const ruleset *rs = sc->rs;
+    if (!json_is_object(obj)) {
+        sb_puts(err, "a scenario is a JSON object of facts, e.g. {\"irregularity\": \"insufficient_bid\"}");
+        return false;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v) {
+        if (key[0] == '_' || strcmp(key, "auction") == 0 || strcmp(key, "dealer") == 0) continue;
+        int f = rs_find_fact(rs, key);
+        if (f < 0) {
+            const char *near = nearest_fact(rs, key);
+            sb_printf(err, "unknown fact '%s'", key);
+            if (near) sb_printf(err, "; did you mean '%s'?", near);
+            else sb_printf(err, " (`arbiter ask --ruleset %s` lists the questions)", rs->name);
+            return false;
+        }
+        if (rs->facts[f].derived >= 0) {
+            sb_printf(err, "'%s' is derived from other facts; give those instead", key);
+            return false;
+        }
+        int64_t value;
+        if (!value_from_json(rs, &rs->facts[f], v, &value, err)) return false;
+        scenario_give(sc, f, value);
+    }
+    if (json_object_get(obj, "auction")) {
+        bridge_auction a;
+        if (!read_auction(obj, &a, err)) return false;
+        return scenario_set_auction(sc, &a, err);
+    }
+    if (json_object_get(obj, "dealer")) {
+        sb_puts(err, "\"dealer\" without \"auction\": give the calls too, or leave both out");
+        return false;
+    }
+    return true;
+}
+
+bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err) {
+    json_error_t je;
+    json_t *obj = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!obj) {
+        sc->err_line = je.line;
+        sc->err_col = je.column > 0 ? je.column : 1; /* jansson says 0 at a line's start */
+        sb_printf(err, "invalid JSON: %s", je.text);
+        return false;
+    }
+    bool ok = scenario_read_object(sc, obj, err);
+    json_decref(obj);
+    return ok;
+}
+
+static bool record_value(const ruleset *rs, const rs_fact *f, int b, const scenario *sc, int64_t *out) {
+    const char *symbol = NULL;
+    if (!builtin_value(b, &sc->auction, &sc->record, out, &symbol)) return false;
+    if (symbol) *out = rs_enum_index(f->type, symbol); /* the compiler checked that it is listed */
+    (void)rs;
+    return *out >= 0;
+}
+
+bool scenario_set_auction(scenario *sc, const bridge_auction *a, strbuf *err) {
+    const ruleset *rs = sc->rs;
+    char msg[300];
+    sc->auction = *a;
+    if (!bridge_analyse(a, &sc->record, msg, sizeof msg)) {
+        sb_printf(err, "impossible auction: %s", msg);
+        return false;
+    }
+    sc->has_auction = true;
+    for (int f = 0; f < rs->nfacts; f++) {
+        const rs_fact *fact = &rs->facts[f];
+        int64_t v;
+        if (fact->builtin < 0 || !record_value(rs, fact, fact->builtin, sc, &v)) continue;
+        if (sc->given[f]) {
+            if (fact->overridable || sc->fv.value[f] == v) continue;
+            strbuf shown;
+            sb_init(&shown);
+            rs_format_value(rs, fact->type, v, false, &shown);
+            sb_printf(err, "the auction settles '%s' as %s, the scenario says otherwise", fact->name, shown.data);
+            sb_free(&shown);
+            return false;
+        }
+        sc->fv.value[f] = v;
+        sc->fv.known[f] = true;
+    }
+    return true;
+}
+
+static bool answer_bool(const char *s, int64_t *out) {
+    static const char *const yes[] = {"ja", "j", "yes", "y", "true", "1"};
+    static const char *const no[] = {"nee", "n", "no", "false", "0"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        if (strcasecmp(s, yes[i]) == 0) return (*out = 1), true;
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        if (strcasecmp(s, no[i]) == 0) return (*out = 0), true;
+    return false;
+}
+
+bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_t *out, strbuf *err) {
+    const rs_fact *f = &rs->facts[fact];
+    const rs_type *t = f->type;
+    if (t->kind == TY_BOOL) {
+        if (answer_bool(text, out)) return true;
+        sb_puts(err, "answer ja or nee");
+        return false;
+    }
+    if (t->kind == TY_ENUM) {
+        char *end;
+        long n = strtol(text, &end, 10);
+        if (*text && !*end && n >= 1 && n <= t->nvalues) return (*out = n - 1), true;
+        for (int i = 0; i < t->nvalues; i++)
+            if (strcasecmp(text, t->values[i]) == 0 || (t->labels[i] && strcasecmp(text, t->labels[i]) == 0))
+                return (*out = i), true;
+        sb_printf(err, "answer a number from 1 to %d or one of: ", t->nvalues);
+        list_values(t, err);
+        return false;
+    }
+    if (t->kind == TY_INT) {
+        char *end;
+        long long n = strtoll(text, &end, 10);
+        if (*text && !*end && int_in_range(t, n)) return (*out = n), true;
+        if (t->bounded) sb_printf(err, "answer a whole number from %lld to %lld", (long long)t->lo, (long long)t->hi);
+        else sb_puts(err, "answer a whole number");
+        return false;
+    }
+    return value_from_text(rs, f, text, out, err);
+}

@@ -1,0 +1,41 @@
+/* scenario.h — a situation to rule on: fact values from a JSON object, from
+ * a director's answers, and from the auction record (which the core
+ * analyses itself). Every value is checked against its fact's type. */
+#ifndef ARBITER_SCENARIO_H
+#define ARBITER_SCENARIO_H
+
+#include "bridge.h"
+#include "expr.h"
+#include "ruleset.h"
+
+#include <jansson.h>
+
+typedef struct scenario {
+    const ruleset *rs;
+    fact_values fv;
+    bool *given;  /* given explicitly (not derived from the record) */
+    bool has_auction;
+    bridge_auction auction;
+    bridge_facts record;
+    int err_line, err_col; /* position of a JSON syntax error, else 0 */
+} scenario;
+
+void scenario_init(scenario *sc, const ruleset *rs);
+void scenario_free(scenario *sc);
+
+/* Set a fact the director or a test gives. */
+void scenario_give(scenario *sc, int fact, int64_t value);
+
+/* Read one JSON object of facts (and optionally "dealer"/"auction"). */
+bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err);
+bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err);
+
+/* Analyse an auction record and fill the facts that come from it. A value
+ * given explicitly must agree, unless the fact is overridable. */
+bool scenario_set_auction(scenario *sc, const bridge_auction *a, strbuf *err);
+
+/* A director's answer to a fact's question: a value name, its label, its
+ * number in the list of choices (1-based), ja/nee, a number or a call. */
+bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_t *out, strbuf *err);
+
+#endif

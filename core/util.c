@@ -1,0 +1,226 @@
+/* util.c — arenas, buffers, files. */
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Arena blocks are chained; large requests get a block of their own. */
+#define ARENA_BLOCK 65536
+
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t used, size;
+    max_align_t data[];
+} arena_block;
+
+struct arena {
+    arena_block *head;
+};
+
+static void *xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fputs("arbiter: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+arena *arena_new(void) {
+    arena *a = xmalloc(sizeof *a);
+    a->head = NULL;
+    return a;
+}
+
+void arena_free(arena *a) {
+    if (!a) return;
+    for (arena_block *b = a->head, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(a);
+}
+
+void *arena_alloc(arena *a, size_t size) {
+    size_t align = sizeof(max_align_t);
+    size = (size + align - 1) / align * align;
+    arena_block *b = a->head;
+    if (!b || b->size - b->used < size) {
+        size_t cap = size > ARENA_BLOCK ? size : ARENA_BLOCK;
+        b = xmalloc(sizeof *b + cap);
+        b->size = cap;
+        b->used = 0;
+        b->next = a->head;
+        a->head = b;
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+char *arena_strndup(arena *a, const char *s, size_t n) {
+    char *p = arena_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *arena_strdup(arena *a, const char *s) {
+    return arena_strndup(a, s, strlen(s));
+}
+
+char *arena_printf(arena *a, const char *fmt, ...) {
+    strbuf sb;
+    sb_init(&sb);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    char *r = arena_strndup(a, sb.data, sb.len);
+    sb_free(&sb);
+    return r;
+}
+
+void sb_init(strbuf *sb) {
+    sb->data = NULL;
+    sb->len = sb->cap = 0;
+}
+
+void sb_free(strbuf *sb) {
+    free(sb->data);
+    sb_init(sb);
+}
+
+static void sb_reserve(strbuf *sb, size_t extra) {
+    if (sb->len + extra + 1 <= sb->cap) return;
+    size_t cap = sb->cap ? sb->cap * 2 : 64;
+    while (cap < sb->len + extra + 1) cap *= 2;
+    char *p = realloc(sb->data, cap);
+    if (!p) {
+        fputs("arbiter: out of memory\n", stderr);
+        abort();
+    }
+    sb->data = p;
+    sb->cap = cap;
+}
+
+void sb_putn(strbuf *sb, const char *s, size_t n) {
+    sb_reserve(sb, n);
+    memcpy(sb->data + sb->len, s, n);
+    sb->len += n;
+    sb->data[sb->len] = 0;
+}
+
+void sb_putc(strbuf *sb, char c) {
+    sb_putn(sb, &c, 1);
+}
+
+void sb_puts(strbuf *sb, const char *s) {
+    sb_putn(sb, s, strlen(s));
+}
+
+void sb_vprintf(strbuf *sb, const char *fmt, va_list ap) {
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0) return;
+    sb_reserve(sb, (size_t)n);
+    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    sb->len += (size_t)n;
+}
+
+void sb_printf(strbuf *sb, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(sb, fmt, ap);
+    va_end(ap);
+}
+
+char *sb_take(strbuf *sb) {
+    char *p = sb->data;
+    if (!p) {
+        p = xmalloc(1);
+        *p = 0;
+    }
+    sb_init(sb);
+    return p;
+}
+
+void vec_init(vec *v, size_t elem) {
+    v->data = NULL;
+    v->len = v->cap = 0;
+    v->elem = elem;
+}
+
+void vec_free(vec *v) {
+    free(v->data);
+    v->data = NULL;
+    v->len = v->cap = 0;
+}
+
+void *vec_push(vec *v) {
+    if (v->len == v->cap) {
+        int cap = v->cap ? v->cap * 2 : 8;
+        void *p = realloc(v->data, (size_t)cap * v->elem);
+        if (!p) {
+            fputs("arbiter: out of memory\n", stderr);
+            abort();
+        }
+        v->data = p;
+        v->cap = cap;
+    }
+    void *e = (char *)v->data + (size_t)v->len++ * v->elem;
+    memset(e, 0, v->elem);
+    return e;
+}
+
+char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    strbuf sb;
+    sb_init(&sb);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&sb, buf, n);
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        sb_free(&sb);
+        errno = EIO;
+        return NULL;
+    }
+    if (len) *len = sb.len;
+    return sb_take(&sb);
+}
+
+int edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64) return 99;
+    int row[65];
+    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int prev = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int cur = row[j];
+            int sub = prev + (a[i - 1] != b[j - 1]);
+            int del = row[j] + 1, ins = row[j - 1] + 1;
+            row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            prev = cur;
+        }
+    }
+    return row[lb];
+}
+
+uint64_t fnv1a64(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}

@@ -1,0 +1,56 @@
+/* util.h — memory arenas, growable buffers and text helpers shared by every
+ * module. Nothing here knows about rules or cards. */
+#ifndef ARBITER_UTIL_H
+#define ARBITER_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An arena owns every allocation of one loaded ruleset (AST, compiled
+ * tables, strings): freeing the arena frees them all, so no stage has to
+ * clean up piecemeal after an error. */
+typedef struct arena arena;
+arena *arena_new(void);
+void arena_free(arena *a);
+void *arena_alloc(arena *a, size_t size); /* zeroed */
+char *arena_strdup(arena *a, const char *s);
+char *arena_strndup(arena *a, const char *s, size_t n);
+char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A growable byte buffer (malloc-backed). */
+typedef struct strbuf {
+    char *data;
+    size_t len, cap;
+} strbuf;
+void sb_init(strbuf *sb);
+void sb_free(strbuf *sb);
+void sb_putc(strbuf *sb, char c);
+void sb_puts(strbuf *sb, const char *s);
+void sb_putn(strbuf *sb, const char *s, size_t n);
+void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(strbuf *sb, const char *fmt, va_list ap);
+char *sb_take(strbuf *sb); /* caller frees; buffer reset */
+
+/* A growable array of fixed-size elements (malloc-backed). */
+typedef struct vec {
+    void *data;
+    int len, cap;
+    size_t elem;
+} vec;
+void vec_init(vec *v, size_t elem);
+void vec_free(vec *v);
+void *vec_push(vec *v); /* zeroed new element */
+#define VEC_AT(v, type, i) (((type *)(v)->data)[i])
+
+/* Reads a whole file; NULL with errno set on failure. Caller frees. */
+char *read_file(const char *path, size_t *len);
+
+/* Levenshtein distance, for "did you mean" hints. */
+int edit_distance(const char *a, const char *b);
+
+uint64_t fnv1a64(uint64_t h, const void *data, size_t n);
+#define FNV1A64_INIT 0xcbf29ce484222325ULL
+
+#endif

@@ -1,0 +1,117 @@
+/* check.c — completeness, proved on the graphs. */
+#include "check.h"
+
+#include "../core/expr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct path_search {
+    const ruleset *rs;
+    check_want want;
+    void *ctx;
+    unsigned char *dead; /* nodes from which no wanted terminal is reachable */
+    int *var_value;      /* the child taken at each variable on the current path */
+    graph_term found;
+} path_search;
+
+static bool search(path_search *ps, gref r) {
+    const graph *g = ps->rs->graph;
+    if (GRAPH_IS_TERM(r)) {
+        if (!ps->want(graph_term_at(g, r), ps->ctx)) return false;
+        ps->found = *graph_term_at(g, r);
+        return true;
+    }
+    if (ps->dead[r]) return false;
+    const graph_node *nd = &g->nodes[r];
+    for (int i = 0; i < g->domain[nd->var]; i++) {
+        ps->var_value[nd->var] = i;
+        if (search(ps, g->kids[nd->kids + i])) return true;
+    }
+    ps->var_value[nd->var] = -1;
+    ps->dead[r] = 1;
+    return false;
+}
+
+bool check_find_path(const ruleset *rs, gref root, check_want want, void *ctx, strbuf *given, graph_term *found) {
+    const graph *g = rs->graph;
+    path_search ps = {rs, want, ctx, calloc((size_t)g->nnodes + 1, 1), malloc(sizeof(int) * (size_t)(g->nvars + 1)),
+                      {0, 0}};
+    if (!ps.dead || !ps.var_value) abort();
+    for (int v = 0; v < g->nvars; v++) ps.var_value[v] = -1;
+    bool ok = search(&ps, root);
+    if (ok) {
+        int n = 0;
+        for (int v = 0; v < g->nvars; v++) {
+            if (ps.var_value[v] < 0) continue;
+            const rs_fact *f = &rs->facts[rs->var_fact[v]];
+            sb_printf(given, "%s%s = ", n++ ? ", " : "", f->name);
+            rs_format_value(rs, f->type, g->lo[v] + ps.var_value[v], false, given);
+        }
+        if (found) *found = ps.found;
+    }
+    free(ps.dead);
+    free(ps.var_value);
+    return ok;
+}
+
+typedef struct seen_set {
+    int kind;
+    unsigned char *seen_gap; /* per block id, +1 for "no article" */
+    unsigned char seen_error[8];
+} seen_set;
+
+static bool want_new_problem(const graph_term *t, void *ctx) {
+    seen_set *s = ctx;
+    if (t->kind == TERM_GAP) return !s->seen_gap[t->v + 1];
+    if (t->kind == TERM_ERROR) return !s->seen_error[t->v & 7];
+    return false;
+}
+
+static void report(const ruleset *rs, diag *d, const graph_term *t, const char *given) {
+    strbuf hint;
+    sb_init(&hint);
+    if (t->kind == TERM_GAP && t->v < 0) {
+        sb_printf(&hint, "give an article a `when` that covers it, or an invariant that excludes it; as a test:\n"
+                         "      test \"…\" { given %s expect … }", given);
+        diag_report(d, DIAG_ERROR, rs->loc, hint.data, "no article rules on the situation %s", given);
+    } else if (t->kind == TERM_GAP) {
+        const rs_block *b = &rs->blocks[t->v];
+        sb_printf(&hint, "add a clause or `otherwise` for it; as a test:\n      test \"…\" { given %s expect … }", given);
+        diag_report(d, DIAG_ERROR, b->loc, hint.data, "article %s gives no ruling when %s",
+                    rs->articles[b->article].id, given);
+    } else {
+        sb_printf(&hint, "the situation: given %s", given);
+        diag_report(d, DIAG_ERROR, rs->loc, hint.data, "a condition fails while deciding: %s",
+                    expr_status_text((enum expr_status)t->v));
+    }
+    sb_free(&hint);
+}
+
+static int check_graph(const ruleset *rs, gref root, diag *d, seen_set *seen) {
+    int problems = 0;
+    for (;;) {
+        strbuf given;
+        sb_init(&given);
+        graph_term t;
+        bool found = check_find_path(rs, root, want_new_problem, seen, &given, &t);
+        if (found) {
+            report(rs, d, &t, given.len ? given.data : "(any situation)");
+            if (t.kind == TERM_GAP) seen->seen_gap[t.v + 1] = 1;
+            else seen->seen_error[t.v & 7] = 1;
+            problems++;
+        }
+        sb_free(&given);
+        if (!found) return problems;
+    }
+}
+
+int dsl_check(const ruleset *rs, diag *d) {
+    seen_set seen = {0, calloc((size_t)rs->nblocks + 2, 1), {0}};
+    if (!seen.seen_gap) abort();
+    /* Articles reached through `apply` are inlined in the root: they are
+     * proved in every context that can hand a situation to them. */
+    int problems = check_graph(rs, rs->root, d, &seen);
+    free(seen.seen_gap);
+    return problems;
+}

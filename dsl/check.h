@@ -1,0 +1,19 @@
+/* check.h — what the finished decision graphs prove: every situation that
+ * satisfies the invariants gets a ruling (completeness), and no condition
+ * can fail while deciding. Each problem is reported with the fact
+ * assignment that reaches it, printed as a ready-to-run test block. */
+#ifndef ARBITER_CHECK_H
+#define ARBITER_CHECK_H
+
+#include "../core/ruleset.h"
+
+/* Returns the number of problems reported to d. */
+int dsl_check(const ruleset *rs, diag *d);
+
+/* Writes `given f = v, …` for the path from root to the first terminal that
+ * `want` accepts; false if there is none. */
+typedef bool (*check_want)(const graph_term *t, void *ctx);
+bool check_find_path(const ruleset *rs, gref root, check_want want, void *ctx, strbuf *given,
+                     graph_term *found);
+
+#endif

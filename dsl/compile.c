@@ -1,0 +1,1470 @@
+/* compile.c — from syntax trees to a compiled ruleset.
+ *
+ * Passes, in order (later passes rely on the tables earlier ones fill):
+ *   load     read the files of the ruleset and what they include
+ *   declare  header, types, facts, actions, tables
+ *   derive   derived facts and invariants (expressions over facts)
+ *   articles each article to a decision graph; `apply` inlines the target
+ *   root     the whole ruleset: every applicable article, in file order
+ *   tests    the test blocks, checked against the names they use
+ */
+#include "compile.h"
+
+#include "../core/builtins.h"
+#include "../core/expr.h"
+#include "ast.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Include depth: a chain longer than this is a cycle or a mistake. */
+#define MAX_INCLUDE_DEPTH 8
+/* Bounds on one ruleset, far above any body of regulations. */
+#define MAX_FILES 256
+#define MAX_FILE_SIZE (4 << 20)
+#define MAX_TABLE_CELLS 100000
+
+typedef struct compiler {
+    arena *a;
+    diag *d;
+    ruleset *rs;
+    ast_list files;    /* ast_file* */
+    ast_list included; /* canonical paths already read */
+    ast_list decls;    /* every ast_decl*, in load order */
+    gref *fact_graph;  /* memo: graph of each fact (0 = not yet) */
+    char *fact_state;  /* derived-fact cycle detection: 0 new, 1 busy, 2 done */
+    char *art_state;
+    gref *art_full;
+    ast_decl **art_decl;
+    gref invariants;   /* bool graph: every invariant holds */
+    gref *inv_conds;   /* each invariant's condition */
+    gref t_true, t_false, t_fallthrough;
+    int32_t *outcome_slots; /* open-addressing table over rs->outcomes */
+    int outcome_cap;
+    vec clauses, blocks; /* rs_clause, rs_block; copied into rs at the end */
+    uint64_t next_op;    /* fresh operation ids for one-off folds */
+    gref *when;          /* each article's `when` (t_true when it has none) */
+    char *applied;       /* articles some clause applies */
+    int errors_before;   /* after other errors, "never applies" would only echo them */
+} compiler;
+
+static src_loc no_loc(const char *file) {
+    src_loc l = {file, 0, 0};
+    return l;
+}
+
+/* Suggest the nearest name from a list, for "did you mean" hints. */
+static const char *nearest(compiler *c, const char *name, const char **names, int n) {
+    int best = 3;
+    const char *found = NULL;
+    for (int i = 0; i < n; i++) {
+        int dist = edit_distance(name, names[i]);
+        if (dist < best) {
+            best = dist;
+            found = names[i];
+        }
+    }
+    return found ? arena_printf(c->a, "did you mean '%s'?", found) : NULL;
+}
+
+/* ---- load ---------------------------------------------------------------- */
+
+static void load_path(compiler *c, const char *path, src_loc from, int depth);
+
+static int compare_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static const char *dir_of(compiler *c, const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? arena_strndup(c->a, path, (size_t)(slash - path)) : ".";
+}
+
+static void load_file(compiler *c, const char *path, src_loc from, int depth) {
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text) {
+        ERR(c->d, from, NULL, "cannot read %s: %s", path, strerror(errno));
+        return;
+    }
+    char *copy = arena_strndup(c->a, text, len);
+    free(text);
+    if (len > MAX_FILE_SIZE) {
+        ERR(c->d, no_loc(path), "split the rules over several files", "file is larger than %d bytes",
+            MAX_FILE_SIZE);
+        return;
+    }
+    if (strlen(copy) != len) {
+        ERR(c->d, no_loc(path), "rule files are text", "file contains a NUL byte");
+        return;
+    }
+    if (c->files.n >= MAX_FILES) {
+        ERR(c->d, from, NULL, "more than %d rule files", MAX_FILES);
+        return;
+    }
+    const char *p = arena_strdup(c->a, path);
+    diag_add_source(c->d, p, copy);
+    c->rs->hash = fnv1a64(c->rs->hash, strrchr(p, '/') ? strrchr(p, '/') + 1 : p, strlen(p) - (size_t)((strrchr(p, '/') ? strrchr(p, '/') + 1 : p) - p));
+    c->rs->hash = fnv1a64(c->rs->hash, copy, len);
+    ast_file *f = dsl_parse(c->a, c->d, p, copy);
+    ast_push(c->a, &c->files, f);
+    for (int i = 0; i < f->decls.n; i++) {
+        ast_decl *d = f->decls.items[i];
+        if (d->kind == AD_INCLUDE) {
+            const char *target = d->name[0] == '/' ? d->name : arena_printf(c->a, "%s/%s", dir_of(c, p), d->name);
+            load_path(c, target, d->loc, depth + 1);
+        } else {
+            ast_push(c->a, &c->decls, d);
+        }
+    }
+}
+
+static void load_dir(compiler *c, const char *dir, src_loc from, int depth) {
+    DIR *dp = opendir(dir);
+    if (!dp) {
+        ERR(c->d, from, NULL, "cannot open %s: %s", dir, strerror(errno));
+        return;
+    }
+    vec names;
+    vec_init(&names, sizeof(char *));
+    struct dirent *e;
+    while ((e = readdir(dp)))
+        if (e->d_name[0] != '.' && ends_with(e->d_name, ".rules"))
+            *(char **)vec_push(&names) = arena_printf(c->a, "%s/%s", dir, e->d_name);
+    closedir(dp);
+    qsort(names.data, (size_t)names.len, sizeof(char *), compare_names);
+    if (names.len == 0) ERR(c->d, from, "a ruleset is a directory of *.rules files", "no .rules files in %s", dir);
+    for (int i = 0; i < names.len; i++) load_file(c, VEC_AT(&names, char *, i), from, depth);
+    vec_free(&names);
+}
+
+static void load_path(compiler *c, const char *path, src_loc from, int depth) {
+    if (depth > MAX_INCLUDE_DEPTH) {
+        ERR(c->d, from, "includes nest too deep; is there an include cycle?", "cannot include %s", path);
+        return;
+    }
+    char real[PATH_MAX];
+    if (!realpath(path, real)) {
+        ERR(c->d, from, NULL, "cannot find %s: %s", path, strerror(errno));
+        return;
+    }
+    for (int i = 0; i < c->included.n; i++)
+        if (strcmp(c->included.items[i], real) == 0) return; /* read once */
+    ast_push(c->a, &c->included, arena_strdup(c->a, real));
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        load_dir(c, path, from, depth);
+    else
+        load_file(c, path, from, depth);
+}
+
+/* ---- types ----------------------------------------------------------------- */
+
+static rs_type *type_new(compiler *c, const char *name, enum type_kind kind) {
+    rs_type *t = arena_alloc(c->a, sizeof *t);
+    t->name = name;
+    t->kind = kind;
+    return t;
+}
+
+/* Named types, the built-in ones (seat, call, cite, string) first. */
+static const rs_type *builtin_type(compiler *c, const char *name) {
+    for (int i = 0; i < c->rs->ntypes; i++)
+        if (c->rs->types[i]->name && strcmp(c->rs->types[i]->name, name) == 0) return c->rs->types[i];
+    return NULL;
+}
+
+static void add_type(compiler *c, rs_type *t) {
+    rs_type **types = arena_alloc(c->a, sizeof *types * (size_t)(c->rs->ntypes + 1));
+    if (c->rs->ntypes) memcpy(types, c->rs->types, sizeof *types * (size_t)c->rs->ntypes);
+    types[c->rs->ntypes++] = t;
+    c->rs->types = types;
+}
+
+static void declare_builtin_types(compiler *c) {
+    static const char *const seats[] = {"N", "E", "S", "W"};
+    rs_type *seat = type_new(c, "seat", TY_ENUM);
+    seat->nvalues = 4;
+    seat->values = (const char **)seats;
+    seat->labels = arena_alloc(c->a, sizeof(char *) * 4);
+    add_type(c, seat);
+    add_type(c, type_new(c, "call", TY_CALL));
+    add_type(c, type_new(c, "cite", TY_CITE));
+    add_type(c, type_new(c, "string", TY_STRING));
+}
+
+static const rs_type *resolve_type(compiler *c, const ast_type *at, const char *name) {
+    rs_type *t;
+    switch (at->kind) {
+    case AT_BOOL: t = type_new(c, name, TY_BOOL); break;
+    case AT_INT: t = type_new(c, name, TY_INT); break;
+    case AT_RANGE:
+        t = type_new(c, name, TY_INT);
+        t->bounded = true;
+        t->lo = at->lo;
+        t->hi = at->hi;
+        if (at->lo > at->hi) ERR(c->d, at->loc, "write the range low..high", "empty range %lld..%lld", (long long)at->lo, (long long)at->hi);
+        break;
+    case AT_ENUM:
+        t = type_new(c, name, TY_ENUM);
+        t->nvalues = at->values.n;
+        t->values = arena_alloc(c->a, sizeof(char *) * (size_t)at->values.n);
+        t->labels = arena_alloc(c->a, sizeof(char *) * (size_t)at->values.n);
+        for (int i = 0; i < at->values.n; i++) {
+            ast_enumval *v = at->values.items[i];
+            for (int j = 0; j < i; j++)
+                if (strcmp(t->values[j], v->name) == 0) ERR(c->d, v->loc, NULL, "'%s' is listed twice", v->name);
+            t->values[i] = v->name;
+            t->labels[i] = v->label;
+        }
+        if (t->nvalues > RS_MAX_DOMAIN)
+            ERR(c->d, at->loc, NULL, "an enum may have at most %d values", RS_MAX_DOMAIN);
+        break;
+    default: {
+        const rs_type *found = builtin_type(c, at->name);
+        if (!found) {
+            const char *names[64];
+            int n = 0;
+            for (int i = 0; i < c->rs->ntypes && n < 64; i++)
+                if (c->rs->types[i]->name) names[n++] = c->rs->types[i]->name;
+            ERR(c->d, at->loc, nearest(c, at->name, names, n), "unknown type '%s'", at->name);
+            return type_new(c, NULL, TY_BOOL);
+        }
+        return found;
+    }
+    }
+    return t;
+}
+
+static bool branchable(const rs_type *t) {
+    return t->kind == TY_BOOL || t->kind == TY_ENUM || t->kind == TY_CALL ||
+           (t->kind == TY_INT && t->bounded && t->hi - t->lo < RS_MAX_DOMAIN);
+}
+
+static int domain_size(const rs_type *t) {
+    if (t->kind == TY_CALL) return CALL_DECISION_VALUES;
+    return t->kind == TY_BOOL ? 2 : t->kind == TY_ENUM ? t->nvalues : (int)(t->hi - t->lo + 1);
+}
+
+static const char *type_text(compiler *c, const rs_type *t) {
+    static const char *const kinds[] = {"bool", "enum", "int", "call", "cite", "string"};
+    if (t->name) return t->name;
+    if (t->kind == TY_ENUM) {
+        strbuf sb;
+        sb_init(&sb);
+        sb_puts(&sb, "enum {");
+        for (int i = 0; i < t->nvalues && i < 6; i++) sb_printf(&sb, "%s %s", i ? "," : "", t->values[i]);
+        sb_puts(&sb, t->nvalues > 6 ? ", … }" : " }");
+        const char *r = arena_strdup(c->a, sb.data);
+        sb_free(&sb);
+        return r;
+    }
+    if (t->kind == TY_INT && t->bounded) return arena_printf(c->a, "int %lld..%lld", (long long)t->lo, (long long)t->hi);
+    return kinds[t->kind];
+}
+
+static bool same_type(const rs_type *a, const rs_type *b) {
+    if (a == b) return true;
+    if (a->kind != b->kind) return false;
+    if (a->kind != TY_ENUM) return true;
+    if (a->nvalues != b->nvalues) return false;
+    for (int i = 0; i < a->nvalues; i++)
+        if (strcmp(a->values[i], b->values[i]) != 0) return false;
+    return true;
+}
+
+/* ---- expressions ------------------------------------------------------------ */
+
+static int new_expr(compiler *c, enum expr_op kind, const rs_type *type, src_loc loc) {
+    rs_expr *e = vec_push(&c->rs->exprs);
+    e->kind = kind;
+    e->type = type;
+    e->loc = loc;
+    e->a = e->b = -1;
+    return c->rs->exprs.len - 1;
+}
+
+static rs_expr *X(compiler *c, int e) {
+    return &VEC_AT(&c->rs->exprs, rs_expr, e);
+}
+
+static int add_string(compiler *c, const char *s) {
+    for (int i = 0; i < c->rs->strings.len; i++)
+        if (strcmp(VEC_AT(&c->rs->strings, const char *, i), s) == 0) return i;
+    *(const char **)vec_push(&c->rs->strings) = s;
+    return c->rs->strings.len - 1;
+}
+
+static int const_expr(compiler *c, const rs_type *t, int64_t k, src_loc loc) {
+    int e = new_expr(c, EX_CONST, t, loc);
+    X(c, e)->k = k;
+    return e;
+}
+
+static const rs_type *T(compiler *c, enum type_kind kind) {
+    static const char *const names[] = {"bool", "", "int", "call", "cite", "string"};
+    if (kind == TY_CALL || kind == TY_CITE || kind == TY_STRING) return builtin_type(c, names[kind]);
+    return type_new(c, NULL, kind);
+}
+
+static int compile_expr(compiler *c, const ast_expr *e, const rs_type *want);
+
+/* A bad expression still yields an expression (a constant) so that
+ * compiling goes on and reports the next error too. */
+static int bad_expr(compiler *c, const ast_expr *e, const rs_type *want) {
+    return const_expr(c, want ? want : T(c, TY_BOOL), 0, e->loc);
+}
+
+static int call_literal(compiler *c, const ast_expr *e, const rs_type *want);
+
+static int name_expr(compiler *c, const ast_expr *e, const rs_type *want) {
+    if (want && want->kind == TY_ENUM) {
+        int v = rs_enum_index(want, e->text);
+        if (v >= 0) return const_expr(c, want, v, e->loc);
+    }
+    int f = rs_find_fact(c->rs, e->text);
+    if (f >= 0) {
+        int x = new_expr(c, EX_FACT, c->rs->facts[f].type, e->loc);
+        X(c, x)->a = f;
+        return x;
+    }
+    if (want && want->kind == TY_CALL) return call_literal(c, e, want);
+    if (want && want->kind == TY_ENUM) {
+        ERR(c->d, e->loc, nearest(c, e->text, want->values, want->nvalues),
+            "'%s' is neither a value of %s nor a fact", e->text, type_text(c, want));
+    } else {
+        const char **names = arena_alloc(c->a, sizeof(char *) * (size_t)(c->rs->nfacts + 1));
+        for (int i = 0; i < c->rs->nfacts; i++) names[i] = c->rs->facts[i].name;
+        ERR(c->d, e->loc, nearest(c, e->text, names, c->rs->nfacts), "unknown fact '%s'", e->text);
+    }
+    return bad_expr(c, e, want);
+}
+
+static bool expect_type(compiler *c, int x, const rs_type *want, src_loc loc) {
+    const rs_type *got = X(c, x)->type;
+    if (!want || same_type(got, want)) return true;
+    ERR(c->d, loc, NULL, "expected %s, found %s", type_text(c, want), type_text(c, got));
+    return false;
+}
+
+static int binary_expr(compiler *c, const ast_expr *e, const rs_type *want) {
+    int a, b;
+    const rs_type *result;
+    switch (e->op) {
+    case OP_AND:
+    case OP_OR:
+    case OP_IMPLIES:
+        a = compile_expr(c, e->a, T(c, TY_BOOL));
+        b = compile_expr(c, e->b, T(c, TY_BOOL));
+        result = T(c, TY_BOOL);
+        break;
+    case OP_EQ:
+    case OP_NE:
+        /* A bare name on the left may be a value of the right side's type. */
+        if (e->a->kind == AE_NAME && rs_find_fact(c->rs, e->a->text) < 0) {
+            b = compile_expr(c, e->b, NULL);
+            a = compile_expr(c, e->a, X(c, b)->type);
+        } else {
+            a = compile_expr(c, e->a, NULL);
+            b = compile_expr(c, e->b, X(c, a)->type);
+        }
+        result = T(c, TY_BOOL);
+        break;
+    case OP_LT:
+    case OP_LE:
+    case OP_GT:
+    case OP_GE:
+        a = compile_expr(c, e->a, T(c, TY_INT));
+        b = compile_expr(c, e->b, T(c, TY_INT));
+        result = T(c, TY_BOOL);
+        break;
+    default:
+        a = compile_expr(c, e->a, T(c, TY_INT));
+        b = compile_expr(c, e->b, T(c, TY_INT));
+        result = T(c, TY_INT);
+        break;
+    }
+    int x = new_expr(c, EX_BINARY, result, e->loc);
+    X(c, x)->op = e->op;
+    X(c, x)->a = a;
+    X(c, x)->b = b;
+    expect_type(c, x, want, e->loc);
+    return x;
+}
+
+static int push_args(compiler *c, const int *ids, int n) {
+    int at = c->rs->expr_args.len;
+    for (int i = 0; i < n; i++) *(int *)vec_push(&c->rs->expr_args) = ids[i];
+    return at;
+}
+
+static int find_table(compiler *c, const char *name) {
+    for (int i = 0; i < c->rs->ntables; i++)
+        if (strcmp(c->rs->tables[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int call_expr(compiler *c, const ast_expr *e, const rs_type *want) {
+    int ids[8], n = e->args.n;
+    if (n > 8) n = 8;
+    bool minmax = strcmp(e->text, "min") == 0 || strcmp(e->text, "max") == 0;
+    if (minmax || strcmp(e->text, "abs") == 0) {
+        if (e->args.n != (minmax ? 2 : 1)) {
+            ERR(c->d, e->loc, NULL, "%s takes %d argument%s", e->text, minmax ? 2 : 1, minmax ? "s" : "");
+            return bad_expr(c, e, want);
+        }
+        for (int i = 0; i < n; i++) ids[i] = compile_expr(c, e->args.items[i], T(c, TY_INT));
+        int x = new_expr(c, minmax ? (e->text[1] == 'i' ? EX_MIN : EX_MAX) : EX_ABS, T(c, TY_INT), e->loc);
+        X(c, x)->a = ids[0];
+        X(c, x)->b = minmax ? ids[1] : -1;
+        expect_type(c, x, want, e->loc);
+        return x;
+    }
+    int t = find_table(c, e->text);
+    if (t < 0) {
+        ERR(c->d, e->loc, "tables and min, max, abs can be called", "unknown table or function '%s'", e->text);
+        return bad_expr(c, e, want);
+    }
+    const rs_table *tb = &c->rs->tables[t];
+    if (e->args.n != tb->nkeys) {
+        ERR(c->d, e->loc, NULL, "table '%s' takes %d key%s, given %d", tb->name, tb->nkeys,
+            tb->nkeys == 1 ? "" : "s", e->args.n);
+        return bad_expr(c, e, want);
+    }
+    for (int i = 0; i < n; i++) ids[i] = compile_expr(c, e->args.items[i], tb->keys[i]);
+    int x = new_expr(c, EX_TABLE, tb->value, e->loc);
+    X(c, x)->a = t;
+    X(c, x)->args = push_args(c, ids, n);
+    X(c, x)->nargs = n;
+    expect_type(c, x, want, e->loc);
+    return x;
+}
+
+static bool is_constant(compiler *c, int x) {
+    const rs_expr *e = X(c, x);
+    if (e->kind == EX_CONST) return true;
+    if (e->kind == EX_UNARY && e->op == OP_NEG) return is_constant(c, e->a);
+    return false;
+}
+
+static int64_t constant_value(compiler *c, int x) {
+    const rs_expr *e = X(c, x);
+    return e->kind == EX_CONST ? e->k : -constant_value(c, e->a);
+}
+
+static int in_expr(compiler *c, const ast_expr *e, const rs_type *want) {
+    int a = compile_expr(c, e->a, NULL);
+    int ids[RS_MAX_DOMAIN], n = 0;
+    for (int i = 0; i < e->args.n && n < RS_MAX_DOMAIN; i++) {
+        int v = compile_expr(c, e->args.items[i], X(c, a)->type);
+        if (!is_constant(c, v)) {
+            ERR(c->d, ((ast_expr *)e->args.items[i])->loc, NULL, "the set after 'in' holds values, not expressions");
+            continue;
+        }
+        ids[n++] = const_expr(c, X(c, a)->type, constant_value(c, v), X(c, v)->loc);
+    }
+    int x = new_expr(c, EX_IN, T(c, TY_BOOL), e->loc);
+    X(c, x)->a = a;
+    X(c, x)->args = push_args(c, ids, n);
+    X(c, x)->nargs = n;
+    expect_type(c, x, want, e->loc);
+    return x;
+}
+
+/* A call written as 3H, "3H", P, X or XX. */
+static int call_literal(compiler *c, const ast_expr *e, const rs_type *want) {
+    bridge_call call;
+    char err[160];
+    if (!bridge_parse_call(e->text, &call, err, sizeof err)) {
+        ERR(c->d, e->loc, "a call is P, X, XX or a bid such as 1S or 3NT", "%s", err);
+        return bad_expr(c, e, want);
+    }
+    return const_expr(c, want, call_to_value(&call), e->loc);
+}
+
+static int literal_expr(compiler *c, const ast_expr *e, const rs_type *want) {
+    switch (e->kind) {
+    case AE_INT:
+        if (want && want->kind == TY_CITE) return const_expr(c, want, add_string(c, e->text), e->loc);
+        {
+            int x = const_expr(c, T(c, TY_INT), e->ival, e->loc);
+            expect_type(c, x, want, e->loc);
+            return x;
+        }
+    case AE_BOOL: {
+        int x = const_expr(c, T(c, TY_BOOL), e->ival, e->loc);
+        expect_type(c, x, want, e->loc);
+        return x;
+    }
+    case AE_CITE:
+        if (want && want->kind == TY_CALL) return call_literal(c, e, want);
+        if (want && want->kind != TY_CITE && want->kind != TY_STRING) {
+            ERR(c->d, e->loc, NULL, "expected %s, found the citation %s", type_text(c, want), e->text);
+            return bad_expr(c, e, want);
+        }
+        return const_expr(c, want ? want : T(c, TY_CITE), add_string(c, e->text), e->loc);
+    default: /* AE_STRING */
+        if (want && want->kind == TY_CALL) return call_literal(c, e, want);
+        if (want && want->kind != TY_STRING && want->kind != TY_CITE) {
+            ERR(c->d, e->loc, "names of values and facts are written without quotes", "expected %s, found a string",
+                type_text(c, want));
+            return bad_expr(c, e, want);
+        }
+        return const_expr(c, want ? want : T(c, TY_STRING), add_string(c, e->text), e->loc);
+    }
+}
+
+/* Type-checks e against want (NULL: any type) and compiles it. */
+static int compile_expr(compiler *c, const ast_expr *e, const rs_type *want) {
+    switch (e->kind) {
+    case AE_NAME: {
+        int x = name_expr(c, e, want);
+        expect_type(c, x, want, e->loc);
+        return x;
+    }
+    case AE_UNARY: {
+        const rs_type *t = T(c, e->op == OP_NOT ? TY_BOOL : TY_INT);
+        int a = compile_expr(c, e->a, t);
+        int x = new_expr(c, EX_UNARY, t, e->loc);
+        X(c, x)->op = e->op;
+        X(c, x)->a = a;
+        expect_type(c, x, want, e->loc);
+        return x;
+    }
+    case AE_BINARY: return binary_expr(c, e, want);
+    case AE_CALL: return call_expr(c, e, want);
+    case AE_IN: return in_expr(c, e, want);
+    default: return literal_expr(c, e, want);
+    }
+}
+
+/* ---- expressions as decision graphs ------------------------------------------ */
+
+enum { OPK_UNARY = 1, OPK_BINARY, OPK_IN, OPK_TABLE, OPK_MINMAX, OPK_CONCAT, OPK_PATTERN };
+#define OPID(kind, n) (((uint64_t)(kind) << 40) | (uint64_t)(uint32_t)(n))
+
+static graph_term err_term(enum expr_status s) {
+    return (graph_term){TERM_ERROR, s};
+}
+
+typedef struct fold_ctx {
+    compiler *c;
+    int op;
+    const rs_expr *e;
+} fold_ctx;
+
+static graph_term fold_unary(void *ctx, graph_term a) {
+    fold_ctx *f = ctx;
+    if (a.kind != TERM_VALUE) return a;
+    int64_t v = 0;
+    enum expr_status s = f->e->kind == EX_ABS ? (a.v == INT64_MIN ? EXPR_OVERFLOW : EXPR_OK)
+                                              : expr_unop(f->op, a.v, &v);
+    if (f->e->kind == EX_ABS) v = a.v < 0 ? -a.v : a.v;
+    return s ? err_term(s) : (graph_term){TERM_VALUE, v};
+}
+
+static graph_term fold_binary(void *ctx, graph_term a, graph_term b) {
+    fold_ctx *f = ctx;
+    if (a.kind != TERM_VALUE) return a;
+    if (f->e->kind == EX_BINARY) {
+        if ((f->op == OP_AND && !a.v) || (f->op == OP_OR && a.v) || (f->op == OP_IMPLIES && !a.v))
+            return (graph_term){TERM_VALUE, f->op != OP_AND};
+    }
+    if (b.kind != TERM_VALUE) return b;
+    int64_t v;
+    if (f->e->kind == EX_MIN || f->e->kind == EX_MAX)
+        return (graph_term){TERM_VALUE, (f->e->kind == EX_MIN) == (a.v < b.v) ? a.v : b.v};
+    if (f->e->kind == EX_TABLE) {
+        int64_t keys[2] = {a.v, b.v};
+        enum expr_status s = expr_table(&f->c->rs->tables[f->e->a], keys, &v);
+        return s ? err_term(s) : (graph_term){TERM_VALUE, v};
+    }
+    enum expr_status s = expr_binop(f->op, a.v, b.v, &v);
+    return s ? err_term(s) : (graph_term){TERM_VALUE, v};
+}
+
+static graph_term fold_in(void *ctx, graph_term a) {
+    fold_ctx *f = ctx;
+    if (a.kind != TERM_VALUE) return a;
+    const ruleset *rs = f->c->rs;
+    if (f->e->kind == EX_TABLE) {
+        int64_t v;
+        enum expr_status s = expr_table(&rs->tables[f->e->a], &a.v, &v);
+        return s ? err_term(s) : (graph_term){TERM_VALUE, v};
+    }
+    for (int i = 0; i < f->e->nargs; i++)
+        if (rs_expr_at(rs, rs_arg(rs, f->e->args + i))->k == a.v) return (graph_term){TERM_VALUE, 1};
+    return (graph_term){TERM_VALUE, 0};
+}
+
+static gref fact_graph(compiler *c, int f, src_loc use);
+
+/* The decision graph of an expression's value over the input facts. */
+static gref expr_graph(compiler *c, int x) {
+    rs_expr e = *X(c, x);
+    fold_ctx f = {c, e.op, X(c, x)};
+    switch (e.kind) {
+    case EX_CONST: return graph_term_ref(c->rs->graph, TERM_VALUE, e.k);
+    case EX_FACT: return fact_graph(c, e.a, e.loc);
+    case EX_UNARY: return graph_apply1(c->rs->graph, OPID(OPK_UNARY, e.op), expr_graph(c, e.a), fold_unary, &f);
+    case EX_ABS: return graph_apply1(c->rs->graph, OPID(OPK_UNARY, 99), expr_graph(c, e.a), fold_unary, &f);
+    case EX_BINARY:
+        return graph_apply2(c->rs->graph, OPID(OPK_BINARY, e.op), expr_graph(c, e.a), expr_graph(c, e.b),
+                            fold_binary, &f);
+    case EX_MIN:
+    case EX_MAX:
+        return graph_apply2(c->rs->graph, OPID(OPK_MINMAX, e.kind), expr_graph(c, e.a), expr_graph(c, e.b),
+                            fold_binary, &f);
+    case EX_IN: return graph_apply1(c->rs->graph, OPID(OPK_IN, x), expr_graph(c, e.a), fold_in, &f);
+    case EX_TABLE:
+        if (e.nargs == 1)
+            return graph_apply1(c->rs->graph, OPID(OPK_TABLE, x), expr_graph(c, rs_arg(c->rs, e.args)), fold_in, &f);
+        if (e.nargs == 2)
+            return graph_apply2(c->rs->graph, OPID(OPK_TABLE, x), expr_graph(c, rs_arg(c->rs, e.args)),
+                                expr_graph(c, rs_arg(c->rs, e.args + 1)), fold_binary, &f);
+        ERR(c->d, e.loc, "compute the value in a derived fact with fewer keys",
+            "a decision can look up tables with at most two keys");
+        return graph_term_ref(c->rs->graph, TERM_VALUE, 0);
+    }
+    return graph_term_ref(c->rs->graph, TERM_VALUE, 0);
+}
+
+static gref fact_graph(compiler *c, int f, src_loc use) {
+    if (c->fact_graph[f]) return c->fact_graph[f] - 1;
+    rs_fact *fact = &c->rs->facts[f];
+    gref g;
+    if (fact->derived >= 0) {
+        if (c->fact_state[f] == 1) {
+            ERR(c->d, fact->loc, NULL, "derived fact '%s' is defined in terms of itself", fact->name);
+            return graph_term_ref(c->rs->graph, TERM_VALUE, 0);
+        }
+        c->fact_state[f] = 1;
+        g = expr_graph(c, fact->derived);
+        c->fact_state[f] = 2;
+    } else if (fact->var >= 0) {
+        g = graph_var(c->rs->graph, fact->var);
+    } else {
+        ERR(c->d, use, "derive a bool or an enum from it and test that",
+            "fact '%s' (%s) cannot be tested in a decision", fact->name, type_text(c, fact->type));
+        return graph_term_ref(c->rs->graph, TERM_VALUE, 0);
+    }
+    c->fact_graph[f] = g + 1; /* 0 means "not yet"; references may be 0 */
+    return g;
+}
+
+/* A condition: an expression of type bool, as a graph with 0/1 terminals. */
+static gref cond_graph(compiler *c, const ast_expr *e) {
+    return expr_graph(c, compile_expr(c, e, T(c, TY_BOOL)));
+}
+
+/* ---- declarations ------------------------------------------------------------ */
+
+static void declare_header(compiler *c) {
+    ast_decl *header = NULL;
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind != AD_RULESET) continue;
+        if (header) {
+            ERR(c->d, d->loc, arena_printf(c->a, "the first is at %s:%d", header->loc.file, header->loc.line),
+                "a ruleset has one 'ruleset' header");
+            continue;
+        }
+        header = d;
+    }
+    if (!header) {
+        ERR(c->d, no_loc(c->rs->dir), "start one file with: ruleset \"name\" { title \"…\" }",
+            "no 'ruleset' header in %s", c->rs->dir);
+        c->rs->name = "?";
+        return;
+    }
+    c->rs->name = header->name;
+    c->rs->loc = header->loc;
+    for (int i = 0; i < header->params.n; i++) {
+        ast_given *g = header->params.items[i];
+        if (strcmp(g->name, "title") == 0)
+            c->rs->title = g->value->text;
+        else if (strcmp(g->name, "game") == 0)
+            c->rs->game = g->value->text;
+        else if (strcmp(g->name, "edition") != 0 && strcmp(g->name, "language") != 0)
+            diag_report(c->d, DIAG_WARNING, g->loc, "known keys: title, game, edition, language",
+                        "unknown ruleset header key '%s'", g->name);
+    }
+    if (!c->rs->title) c->rs->title = c->rs->name;
+    if (!c->rs->game) c->rs->game = "";
+}
+
+static void declare_types(compiler *c) {
+    declare_builtin_types(c);
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind != AD_TYPE) continue;
+        if (builtin_type(c, d->name)) {
+            ERR(c->d, d->loc, NULL, "type '%s' is already declared", d->name);
+            continue;
+        }
+        const rs_type *t = resolve_type(c, d->type, d->name);
+        if (t->name != d->name) { /* an alias of a named type: copy under the new name */
+            rs_type *copy = type_new(c, d->name, t->kind);
+            *copy = *t;
+            copy->name = d->name;
+            t = copy;
+        }
+        add_type(c, (rs_type *)t);
+    }
+}
+
+static void check_builtin_fit(compiler *c, ast_decl *d, rs_fact *f) {
+    int b = builtin_find(d->from_ns, d->from_name);
+    if (b < 0) {
+        const char *names[64];
+        int n = 0;
+        for (int i = 0; i < builtin_count() && n < 64; i++) names[n++] = builtin_at(i)->name;
+        ERR(c->d, d->from_loc, nearest(c, d->from_name, names, n), "unknown record fact '%s.%s'", d->from_ns,
+            d->from_name);
+        return;
+    }
+    const builtin_desc *bd = builtin_at(b);
+    f->builtin = b;
+    bool fits = (bd->type == BT_BOOL && f->type->kind == TY_BOOL) ||
+                (bd->type == BT_CALL && f->type->kind == TY_CALL) ||
+                (bd->type == BT_SYMBOL && f->type->kind == TY_ENUM);
+    if (!fits) {
+        ERR(c->d, d->from_loc, NULL, "'%s.%s' does not fit the type of '%s'", d->from_ns, d->from_name, f->name);
+        return;
+    }
+    for (int i = 0; i < bd->nsymbols; i++)
+        if (rs_enum_index(f->type, bd->symbols[i]) < 0)
+            ERR(c->d, d->from_loc, arena_printf(c->a, "add '%s' to the enum", bd->symbols[i]),
+                "'%s.%s' can be '%s', which '%s' does not list", d->from_ns, d->from_name, bd->symbols[i], f->name);
+}
+
+static void declare_facts(compiler *c) {
+    int n = 0;
+    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_FACT;
+    c->rs->facts = arena_alloc(c->a, sizeof(rs_fact) * (size_t)(n + 1));
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind != AD_FACT) continue;
+        if (rs_find_fact(c->rs, d->name) >= 0) {
+            ERR(c->d, d->loc, NULL, "fact '%s' is declared twice", d->name);
+            continue;
+        }
+        rs_fact *f = &c->rs->facts[c->rs->nfacts++];
+        f->name = d->name;
+        f->loc = d->loc;
+        f->type = resolve_type(c, d->type, NULL);
+        f->ask = d->ask;
+        f->ask_en = d->ask_en;
+        f->overridable = d->overridable;
+        f->builtin = -1;
+        f->derived = -1;
+        f->var = -1;
+        if (d->from_ns) check_builtin_fit(c, d, f);
+        if (d->overridable && !d->from_ns)
+            ERR(c->d, d->loc, "overridable says that a scenario may overrule 'from auction.…'",
+                "'%s' is overridable but not filled from a record", d->name);
+    }
+    /* Graph variables: the input facts a decision can test, in order. */
+    c->rs->var_fact = arena_alloc(c->a, sizeof(int) * (size_t)(c->rs->nfacts + 1));
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        int f = d->kind == AD_FACT ? rs_find_fact(c->rs, d->name) : -1;
+        if (f < 0 || d->expr || c->rs->facts[f].var >= 0 || !branchable(c->rs->facts[f].type)) continue;
+        c->rs->facts[f].var = c->rs->nvars;
+        c->rs->var_fact[c->rs->nvars++] = f;
+    }
+}
+
+static void declare_actions(compiler *c) {
+    int n = 0;
+    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_ACTION;
+    c->rs->actions = arena_alloc(c->a, sizeof(rs_action) * (size_t)(n + 1));
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind != AD_ACTION) continue;
+        if (rs_find_action(c->rs, d->name) >= 0) {
+            ERR(c->d, d->loc, NULL, "action '%s' is declared twice", d->name);
+            continue;
+        }
+        rs_action *a = &c->rs->actions[c->rs->nactions++];
+        a->name = d->name;
+        a->loc = d->loc;
+        a->text = d->text;
+        a->text_en = d->text_en;
+        a->nparams = d->params.n;
+        a->params = arena_alloc(c->a, sizeof(rs_param) * (size_t)(d->params.n + 1));
+        for (int j = 0; j < d->params.n; j++) {
+            ast_param *p = d->params.items[j];
+            a->params[j].name = p->name;
+            a->params[j].type = resolve_type(c, p->type, NULL);
+        }
+        if (!d->text)
+            ERR(c->d, d->loc, "add: text \"…\" (Dutch), and en \"…\" for English", "action '%s' has no message",
+                d->name);
+        /* Every {placeholder} must name a parameter. */
+        for (const char *t = d->text; t && (t = strchr(t, '{')); t++) {
+            const char *end = strchr(t, '}');
+            if (!end) break;
+            bool known = false;
+            for (int j = 0; j < a->nparams; j++)
+                known |= strlen(a->params[j].name) == (size_t)(end - t - 1) &&
+                         strncmp(a->params[j].name, t + 1, (size_t)(end - t - 1)) == 0;
+            if (!known)
+                ERR(c->d, d->loc, NULL, "the message of '%s' uses {%.*s}, which is not a parameter", d->name,
+                    (int)(end - t - 1), t + 1);
+        }
+    }
+}
+
+static int64_t key_count(const rs_type *t) {
+    return t->kind == TY_BOOL ? 2 : t->kind == TY_ENUM ? t->nvalues : t->hi - t->lo + 1;
+}
+
+static void fill_table(compiler *c, ast_decl *d, rs_table *t) {
+    int64_t defval = INT64_MIN;
+    bool has_default = false;
+    for (int r = 0; r < d->rows.n; r++) {
+        ast_row *row = d->rows.items[r];
+        int v = compile_expr(c, row->value, t->value);
+        if (!is_constant(c, v)) {
+            ERR(c->d, row->value->loc, NULL, "a table cell is a value");
+            continue;
+        }
+        int64_t value = constant_value(c, v);
+        if (row->keys.n == 0) {
+            has_default = true;
+            defval = value;
+            continue;
+        }
+        if (row->keys.n != t->nkeys) {
+            ERR(c->d, row->loc, NULL, "table '%s' has %d key%s, this row gives %d", t->name, t->nkeys,
+                t->nkeys == 1 ? "" : "s", row->keys.n);
+            continue;
+        }
+        int64_t index = 0;
+        bool ok = true;
+        for (int k = 0; k < t->nkeys; k++) {
+            int kx = compile_expr(c, row->keys.items[k], t->keys[k]);
+            int64_t kv = is_constant(c, kx) ? constant_value(c, kx) : INT64_MIN;
+            int64_t off = kv - (t->keys[k]->kind == TY_INT ? t->keys[k]->lo : 0);
+            if (off < 0 || off >= key_count(t->keys[k])) {
+                ERR(c->d, ((ast_expr *)row->keys.items[k])->loc, NULL, "key outside %s", type_text(c, t->keys[k]));
+                ok = false;
+                break;
+            }
+            index = index * key_count(t->keys[k]) + off;
+        }
+        if (!ok) continue;
+        if (t->cells[index] != INT64_MIN) ERR(c->d, row->loc, NULL, "this key already has a row");
+        t->cells[index] = value;
+    }
+    for (int i = 0; i < t->ncells; i++) {
+        if (t->cells[i] != INT64_MIN) continue;
+        if (has_default) {
+            t->cells[i] = defval;
+            continue;
+        }
+        strbuf sb;
+        sb_init(&sb);
+        int64_t rest = i;
+        int64_t offs[8];
+        for (int k = t->nkeys - 1; k >= 0; k--) {
+            offs[k] = rest % key_count(t->keys[k]);
+            rest /= key_count(t->keys[k]);
+        }
+        for (int k = 0; k < t->nkeys; k++) {
+            if (k) sb_puts(&sb, ", ");
+            rs_format_value(c->rs, t->keys[k], offs[k] + (t->keys[k]->kind == TY_INT ? t->keys[k]->lo : 0), false, &sb);
+        }
+        ERR(c->d, d->loc, "add the row, or a default row `_ => value`", "table '%s' has no row for %s", t->name,
+            sb.data);
+        sb_free(&sb);
+        break;
+    }
+}
+
+static void declare_tables(compiler *c) {
+    int n = 0;
+    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_TABLE;
+    c->rs->tables = arena_alloc(c->a, sizeof(rs_table) * (size_t)(n + 1));
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind != AD_TABLE) continue;
+        if (find_table(c, d->name) >= 0) {
+            ERR(c->d, d->loc, NULL, "table '%s' is declared twice", d->name);
+            continue;
+        }
+        rs_table *t = &c->rs->tables[c->rs->ntables];
+        t->name = d->name;
+        t->loc = d->loc;
+        t->nkeys = d->params.n;
+        t->keys = arena_alloc(c->a, sizeof(rs_type *) * (size_t)(t->nkeys + 1));
+        t->value = resolve_type(c, d->type, NULL);
+        int64_t cells = 1;
+        bool ok = t->nkeys >= 1 && t->nkeys <= 4;
+        if (!ok) ERR(c->d, d->loc, NULL, "a table has one to four keys");
+        for (int k = 0; k < t->nkeys && ok; k++) {
+            ast_param *p = d->params.items[k];
+            t->keys[k] = resolve_type(c, p->type, NULL);
+            if (!branchable(t->keys[k])) {
+                ERR(c->d, p->loc, "use bool, an enum or a bounded int such as int 1..13",
+                    "key '%s' of table '%s' has no finite set of values", p->name, d->name);
+                ok = false;
+            } else {
+                cells *= key_count(t->keys[k]);
+            }
+        }
+        if (ok && cells > MAX_TABLE_CELLS) {
+            ERR(c->d, d->loc, NULL, "table '%s' would have %lld cells; the limit is %d", d->name, (long long)cells,
+                MAX_TABLE_CELLS);
+            ok = false;
+        }
+        if (!ok) continue;
+        t->ncells = (int)cells;
+        t->cells = arena_alloc(c->a, sizeof(int64_t) * (size_t)cells);
+        for (int64_t j = 0; j < cells; j++) t->cells[j] = INT64_MIN;
+        c->rs->ntables++; /* visible to its own rows' expressions only after this */
+        fill_table(c, d, t);
+    }
+}
+
+static void declare_derived(compiler *c) {
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind != AD_FACT || !d->expr) continue;
+        int f = rs_find_fact(c->rs, d->name);
+        if (f < 0 || c->rs->facts[f].derived >= 0) continue;
+        if (d->ask || d->from_ns)
+            ERR(c->d, d->loc, "a derived fact is computed, never asked", "'%s' has both '=' and ask/from", d->name);
+        c->rs->facts[f].derived = compile_expr(c, d->expr, c->rs->facts[f].type);
+    }
+}
+
+static void declare_invariants(compiler *c) {
+    int n = 0;
+    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_INVARIANT;
+    c->rs->invariants = arena_alloc(c->a, sizeof(rs_invariant) * (size_t)(n + 1));
+    c->inv_conds = arena_alloc(c->a, sizeof(gref) * (size_t)(n + 1));
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind != AD_INVARIANT) continue;
+        rs_invariant *inv = &c->rs->invariants[c->rs->ninvariants];
+        inv->message = d->title;
+        inv->loc = d->loc;
+        c->inv_conds[c->rs->ninvariants++] = cond_graph(c, d->expr);
+    }
+    c->invariants = c->t_true;
+    for (int i = c->rs->ninvariants - 1; i >= 0; i--)
+        c->invariants = graph_ite(c->rs->graph, c->inv_conds[i], c->invariants, c->t_false);
+}
+
+/* ---- outcomes -------------------------------------------------------------- */
+
+static uint64_t outcome_hash(const int *trail, int nt, const int *acts, int na) {
+    uint64_t h = fnv1a64(FNV1A64_INIT, trail, sizeof(int) * (size_t)nt);
+    h = fnv1a64(h, &nt, sizeof nt);
+    return fnv1a64(h, acts, sizeof(int) * (size_t)na);
+}
+
+static bool outcome_equal(const rs_outcome *o, const int *trail, int nt, const int *acts, int na) {
+    return o->ntrail == nt && o->nactions == na && (nt == 0 || memcmp(o->trail, trail, sizeof(int) * (size_t)nt) == 0) &&
+           (na == 0 || memcmp(o->actions, acts, sizeof(int) * (size_t)na) == 0);
+}
+
+static void outcome_rehash(compiler *c) {
+    int cap = c->outcome_cap ? c->outcome_cap * 2 : 256;
+    free(c->outcome_slots);
+    c->outcome_slots = malloc(sizeof(int32_t) * (size_t)cap);
+    if (!c->outcome_slots) abort();
+    memset(c->outcome_slots, -1, sizeof(int32_t) * (size_t)cap);
+    c->outcome_cap = cap;
+    for (int i = 0; i < c->rs->outcomes.len; i++) {
+        const rs_outcome *o = rs_outcome_at(c->rs, i);
+        uint64_t h = outcome_hash(o->trail, o->ntrail, o->actions, o->nactions) & (uint64_t)(cap - 1);
+        while (c->outcome_slots[h] >= 0) h = (h + 1) & (uint64_t)(cap - 1);
+        c->outcome_slots[h] = i;
+    }
+}
+
+static int intern_outcome(compiler *c, const int *trail, int nt, const int *acts, int na) {
+    if (2 * (c->rs->outcomes.len + 1) > c->outcome_cap) outcome_rehash(c);
+    uint64_t mask = (uint64_t)c->outcome_cap - 1;
+    uint64_t h = outcome_hash(trail, nt, acts, na) & mask;
+    for (; c->outcome_slots[h] >= 0; h = (h + 1) & mask)
+        if (outcome_equal(rs_outcome_at(c->rs, c->outcome_slots[h]), trail, nt, acts, na)) return c->outcome_slots[h];
+    rs_outcome *o = vec_push(&c->rs->outcomes);
+    o->ntrail = nt;
+    o->nactions = na;
+    o->trail = arena_alloc(c->a, sizeof(int) * (size_t)(nt + 1));
+    o->actions = arena_alloc(c->a, sizeof(int) * (size_t)(na + 1));
+    if (nt) memcpy(o->trail, trail, sizeof(int) * (size_t)nt);
+    if (na) memcpy(o->actions, acts, sizeof(int) * (size_t)na);
+    c->outcome_slots[h] = c->rs->outcomes.len - 1;
+    return c->rs->outcomes.len - 1;
+}
+
+static gref outcome_term(compiler *c, const int *trail, int nt, const int *acts, int na) {
+    return graph_term_ref(c->rs->graph, TERM_OUTCOME, intern_outcome(c, trail, nt, acts, na));
+}
+
+/* One ruling followed by another: trails and actions joined. Anything that
+ * is not a ruling (a gap, a rejection) wins over what follows it. */
+static graph_term fold_concat(void *ctx, graph_term a, graph_term b) {
+    compiler *c = ctx;
+    if (a.kind != TERM_OUTCOME) return a;
+    if (b.kind != TERM_OUTCOME) return b;
+    rs_outcome x = *rs_outcome_at(c->rs, a.v), y = *rs_outcome_at(c->rs, b.v);
+    if (y.ntrail == 0 && y.nactions == 0) return a;
+    if (x.ntrail == 0 && x.nactions == 0) return b;
+    int nt = x.ntrail + y.ntrail, na = x.nactions + y.nactions;
+    int *trail = malloc(sizeof(int) * (size_t)(nt + 1)), *acts = malloc(sizeof(int) * (size_t)(na + 1));
+    if (!trail || !acts) abort();
+    memcpy(trail, x.trail, sizeof(int) * (size_t)x.ntrail);
+    memcpy(trail + x.ntrail, y.trail, sizeof(int) * (size_t)y.ntrail);
+    memcpy(acts, x.actions, sizeof(int) * (size_t)x.nactions);
+    memcpy(acts + x.nactions, y.actions, sizeof(int) * (size_t)y.nactions);
+    int id = intern_outcome(c, trail, nt, acts, na);
+    free(trail);
+    free(acts);
+    return (graph_term){TERM_OUTCOME, id};
+}
+
+static gref concat(compiler *c, gref a, gref b) {
+    return graph_apply2(c->rs->graph, OPID(OPK_CONCAT, 0), a, b, fold_concat, c);
+}
+
+static int new_clause(compiler *c, const char *cite, src_loc loc, int article, bool is_article) {
+    rs_clause *cl = vec_push(&c->clauses);
+    cl->cite = cite;
+    cl->loc = loc;
+    cl->article = article;
+    cl->is_article = is_article;
+    return c->clauses.len - 1;
+}
+
+/* ---- articles ---------------------------------------------------------------- */
+
+static int action_use(compiler *c, const ast_item *it, int clause) {
+    int a = rs_find_action(c->rs, it->name);
+    if (a < 0) {
+        const char **names = arena_alloc(c->a, sizeof(char *) * (size_t)(c->rs->nactions + 1));
+        for (int i = 0; i < c->rs->nactions; i++) names[i] = c->rs->actions[i].name;
+        ERR(c->d, it->loc, nearest(c, it->name, names, c->rs->nactions), "unknown action '%s'", it->name);
+        return -1;
+    }
+    const rs_action *act = &c->rs->actions[a];
+    if (it->args.n != act->nparams) {
+        ERR(c->d, it->loc, NULL, "action '%s' takes %d argument%s, given %d", act->name, act->nparams,
+            act->nparams == 1 ? "" : "s", it->args.n);
+        return -1;
+    }
+    int ids[16], n = act->nparams < 16 ? act->nparams : 16;
+    for (int i = 0; i < n; i++) ids[i] = compile_expr(c, it->args.items[i], act->params[i].type);
+    rs_action_use *u = vec_push(&c->rs->uses);
+    u->action = a;
+    u->clause = clause;
+    u->args = push_args(c, ids, n);
+    return c->rs->uses.len - 1;
+}
+
+static gref compile_block(compiler *c, const ast_block *b, gref reach, int clause, int art);
+static gref article_full(compiler *c, int art, src_loc from);
+
+static int find_article(compiler *c, const char *id, src_loc at) {
+    int i = rs_find_article(c->rs, id);
+    if (i < 0) {
+        const char **names = arena_alloc(c->a, sizeof(char *) * (size_t)(c->rs->narticles + 1));
+        for (int j = 0; j < c->rs->narticles; j++) names[j] = c->rs->articles[j].id;
+        ERR(c->d, at, nearest(c, id, names, c->rs->narticles), "no article %s in this ruleset", id);
+    }
+    return i;
+}
+
+static gref compile_clause(compiler *c, const ast_clause *cl, gref taken, int art) {
+    int id = new_clause(c, cl->cite, cl->loc, art, false);
+    gref body;
+    if (cl->apply) {
+        int target = find_article(c, cl->apply, cl->apply_loc);
+        if (target >= 0) c->applied[target] = 1;
+        body = target < 0 ? c->t_false : article_full(c, target, cl->apply_loc);
+    } else {
+        body = compile_block(c, cl->block, taken, id, art);
+    }
+    return concat(c, outcome_term(c, &id, 1, NULL, 0), body);
+}
+
+typedef struct pattern_ctx {
+    int64_t lo, hi;
+    bool any;
+} pattern_ctx;
+
+static graph_term fold_pattern(void *ctx, graph_term a) {
+    pattern_ctx *p = ctx;
+    if (a.kind != TERM_VALUE) return a;
+    return (graph_term){TERM_VALUE, p->any || (a.v >= p->lo && a.v <= p->hi)};
+}
+
+static gref pattern_cond(compiler *c, const ast_pattern *p, gref subject, const rs_type *t) {
+    pattern_ctx ctx = {0, 0, p->kind == AP_ANY};
+    if (!ctx.any) {
+        int lo = compile_expr(c, p->lo, t), hi = p->hi ? compile_expr(c, p->hi, t) : lo;
+        if (!is_constant(c, lo) || !is_constant(c, hi)) {
+            ERR(c->d, p->loc, "a pattern is a value, a range lo..hi or _", "pattern is not a constant");
+            return c->t_false;
+        }
+        ctx.lo = constant_value(c, lo);
+        ctx.hi = constant_value(c, hi);
+    }
+    return graph_apply1(c->rs->graph, OPID(OPK_PATTERN, c->next_op++), subject, fold_pattern, &ctx);
+}
+
+static gref and_graph(compiler *c, gref a, gref b) {
+    return graph_ite(c->rs->graph, a, b, c->t_false);
+}
+
+static gref not_graph(compiler *c, gref a) {
+    return graph_ite(c->rs->graph, a, c->t_false, c->t_true);
+}
+
+typedef struct decision {
+    gref cond, body;
+} decision;
+
+/* Adds one clause: it is taken where it applies and no earlier one was. */
+static void add_decision(compiler *c, vec *ds, gref *reach, gref cond, const ast_clause *cl, src_loc at, int art,
+                         int clause) {
+    gref taken = and_graph(c, *reach, cond);
+    if (taken == c->t_false && diag_errors(c->d) == c->errors_before)
+        ERR(c->d, at, "an earlier clause, the article's `when` or an invariant already covers every such situation",
+            "this clause can never apply");
+    decision *d = vec_push(ds);
+    d->cond = cond;
+    d->body = cl ? compile_clause(c, cl, taken, art) : outcome_term(c, &clause, 0, NULL, 0);
+    *reach = and_graph(c, *reach, not_graph(c, cond));
+}
+
+static void match_decisions(compiler *c, vec *ds, gref *reach, const ast_item *it, int art) {
+    int x = compile_expr(c, it->cond, NULL);
+    const rs_type *t = X(c, x)->type;
+    gref subject = expr_graph(c, x);
+    if (!branchable(t)) return; /* expr_graph has said why */
+    for (int i = 0; i < it->arms.n; i++) {
+        ast_arm *arm = it->arms.items[i];
+        gref cond = c->t_false;
+        for (int j = 0; j < arm->patterns.n; j++)
+            cond = graph_ite(c->rs->graph, pattern_cond(c, arm->patterns.items[j], subject, t), c->t_true, cond);
+        add_decision(c, ds, reach, cond, arm->clause, arm->loc, art, -1);
+    }
+}
+
+static gref compile_block(compiler *c, const ast_block *b, gref reach, int clause, int art) {
+    vec acts, ds;
+    vec_init(&acts, sizeof(int));
+    vec_init(&ds, sizeof(decision));
+    for (int i = 0; i < b->items.n; i++) {
+        const ast_item *it = b->items.items[i];
+        switch (it->kind) {
+        case AI_ACTION: {
+            int u = action_use(c, it, clause);
+            if (u >= 0) *(int *)vec_push(&acts) = u;
+            break;
+        }
+        case AI_IF: add_decision(c, &ds, &reach, cond_graph(c, it->cond), it->clause, it->loc, art, -1); break;
+        case AI_OTHERWISE: add_decision(c, &ds, &reach, c->t_true, it->clause, it->loc, art, -1); break;
+        case AI_MATCH: match_decisions(c, &ds, &reach, it, art); break;
+        case AI_APPLY: {
+            ast_clause cl = {it->loc, NULL, NULL, it->name, it->loc};
+            add_decision(c, &ds, &reach, c->t_true, &cl, it->loc, art, -1);
+            break;
+        }
+        }
+    }
+    gref prefix = outcome_term(c, NULL, 0, (int *)acts.data, acts.len);
+    gref result = prefix;
+    if (ds.len > 0) {
+        rs_block *blk = vec_push(&c->blocks);
+        blk->loc = b->loc;
+        blk->article = art;
+        gref rest = graph_term_ref(c->rs->graph, TERM_GAP, c->blocks.len - 1);
+        for (int i = ds.len - 1; i >= 0; i--) {
+            decision *d = &VEC_AT(&ds, decision, i);
+            rest = graph_ite(c->rs->graph, d->cond, d->body, rest);
+        }
+        result = concat(c, prefix, rest);
+    }
+    vec_free(&acts);
+    vec_free(&ds);
+    return result;
+}
+
+enum { ART_NEW, ART_BUSY, ART_DONE };
+
+/* An article entered: its number in the trail, then its body. `apply`
+ * enters an article this way too, whatever its `when`. */
+static gref article_full(compiler *c, int art, src_loc from) {
+    if (c->art_state[art] == ART_DONE) return c->art_full[art];
+    rs_article *a = &c->rs->articles[art];
+    if (c->art_state[art] == ART_BUSY) {
+        ERR(c->d, from, "an article may not hand a situation back to itself, directly or through others",
+            "apply cycle: article %s is applied again while it is being ruled on", a->id);
+        return c->t_false;
+    }
+    c->art_state[art] = ART_BUSY;
+    ast_decl *d = c->art_decl[art];
+    gref reach = and_graph(c, c->when[art], c->invariants);
+    if (reach == c->t_false && diag_errors(c->d) == c->errors_before)
+        ERR(c->d, d->loc, "check the `when` against the invariants", "article %s can never apply", a->id);
+    gref body = compile_block(c, d->body, reach, a->entry_clause, art);
+    c->art_full[art] = concat(c, outcome_term(c, &a->entry_clause, 1, NULL, 0), body);
+    c->art_state[art] = ART_DONE;
+    return c->art_full[art];
+}
+
+/* Situations that break an invariant are rejected, whatever the rest says. */
+static gref with_invariants(compiler *c, gref g) {
+    for (int i = c->rs->ninvariants - 1; i >= 0; i--)
+        g = graph_ite(c->rs->graph, c->inv_conds[i], g, graph_term_ref(c->rs->graph, TERM_REJECT, i));
+    return g;
+}
+
+static void declare_articles(compiler *c) {
+    int n = 0;
+    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_ARTICLE;
+    c->rs->articles = arena_alloc(c->a, sizeof(rs_article) * (size_t)(n + 1));
+    c->art_decl = arena_alloc(c->a, sizeof(ast_decl *) * (size_t)(n + 1));
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind != AD_ARTICLE) continue;
+        if (rs_find_article(c->rs, d->name) >= 0) {
+            ERR(c->d, d->loc, "one article per number; put its sub-articles in its clauses",
+                "article %s is declared twice", d->name);
+            continue;
+        }
+        rs_article *a = &c->rs->articles[c->rs->narticles];
+        a->id = d->name;
+        a->title = d->title ? d->title : "";
+        a->loc = d->loc;
+        a->has_when = d->expr != NULL;
+        a->entry_clause = new_clause(c, d->name, d->loc, c->rs->narticles, true);
+        c->art_decl[c->rs->narticles++] = d;
+    }
+    c->art_state = arena_alloc(c->a, (size_t)(n + 1));
+    c->applied = arena_alloc(c->a, (size_t)(n + 1));
+    c->art_full = arena_alloc(c->a, sizeof(gref) * (size_t)(n + 1));
+    c->when = arena_alloc(c->a, sizeof(gref) * (size_t)(n + 1));
+    for (int i = 0; i < c->rs->narticles; i++)
+        c->when[i] = c->art_decl[i]->expr ? cond_graph(c, c->art_decl[i]->expr) : c->t_true;
+}
+
+static void compile_articles(compiler *c) {
+    graph *g = c->rs->graph;
+    gref na = graph_term_ref(g, TERM_NOT_APPLICABLE, 0);
+    gref empty = outcome_term(c, NULL, 0, NULL, 0);
+    for (int i = 0; i < c->rs->narticles; i++) {
+        gref full = article_full(c, i, c->rs->articles[i].loc);
+        c->rs->articles[i].root = with_invariants(c, graph_ite(g, c->when[i], full, na));
+    }
+    for (int i = 0; i < c->rs->narticles; i++)
+        if (!c->rs->articles[i].has_when && !c->applied[i])
+            diag_report(c->d, DIAG_WARNING, c->rs->articles[i].loc, "give it a `when`, or `apply` it from another article",
+                        "article %s is never ruled on", c->rs->articles[i].id);
+    /* The whole ruleset: every article whose `when` holds, in file order. */
+    gref root = empty, any = c->t_false;
+    for (int i = c->rs->narticles - 1; i >= 0; i--) {
+        if (!c->rs->articles[i].has_when) continue;
+        root = graph_ite(g, c->when[i], concat(c, c->art_full[i], root), root);
+        any = graph_ite(g, c->when[i], c->t_true, any);
+    }
+    if (any == c->t_false && c->rs->narticles > 0 && diag_errors(c->d) == c->errors_before)
+        ERR(c->d, c->rs->loc, "give the articles a director starts from a `when`",
+            "no article has a `when`: nothing is ever ruled on");
+    root = graph_ite(g, any, root, graph_term_ref(g, TERM_GAP, -1));
+    c->rs->root = with_invariants(c, root);
+}
+
+/* ---- tests --------------------------------------------------------------------- */
+
+static bool cite_known(compiler *c, const char *cite) {
+    for (int i = 0; i < c->clauses.len; i++) {
+        const char *s = VEC_AT(&c->clauses, rs_clause, i).cite;
+        if (s && strcmp(s, cite) == 0) return true;
+    }
+    return false;
+}
+
+static void compile_given(compiler *c, rs_test *t, const ast_given *g) {
+    if (strcmp(g->name, "auction") == 0 && g->value->kind == AE_STRING) {
+        bridge_auction au;
+        char err[200];
+        if (!bridge_parse_auction(g->value->text, &au, err, sizeof err))
+            ERR(c->d, g->value->loc, "write e.g. given auction \"N: 1S 1H\"", "%s", err);
+        t->auction = g->value->text;
+        return;
+    }
+    int f = rs_find_fact(c->rs, g->name);
+    if (f < 0) {
+        name_expr(c, &(ast_expr){.loc = g->loc, .kind = AE_NAME, .text = g->name}, NULL);
+        return;
+    }
+    if (c->rs->facts[f].derived >= 0) {
+        ERR(c->d, g->loc, "give the facts it is derived from", "'%s' is derived, not given", g->name);
+        return;
+    }
+    int x = compile_expr(c, g->value, c->rs->facts[f].type);
+    if (!is_constant(c, x)) {
+        ERR(c->d, g->value->loc, NULL, "a test gives values, not expressions");
+        return;
+    }
+    t->given_fact[t->ngiven] = f;
+    t->given_value[t->ngiven++] = constant_value(c, x);
+}
+
+static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
+    x->loc = e->loc;
+    x->negated = e->negated;
+    x->kind = (enum expect_kind)e->kind;
+    switch (e->kind) {
+    case AX_CITE:
+        x->cite = e->name;
+        if (!cite_known(c, e->name)) ERR(c->d, e->loc, NULL, "no clause or article cites %s", e->name);
+        break;
+    case AX_ACTION: {
+        ast_item it = {.loc = e->loc, .kind = AI_ACTION, .name = e->name, .args = e->args};
+        x->action = rs_find_action(c->rs, e->name);
+        if (x->action < 0 || !e->has_args) {
+            if (x->action < 0) action_use(c, &it, -1);
+            break;
+        }
+        const rs_action *a = &c->rs->actions[x->action];
+        if (e->args.n != a->nparams) {
+            ERR(c->d, e->loc, NULL, "action '%s' takes %d argument%s", a->name, a->nparams, a->nparams == 1 ? "" : "s");
+            break;
+        }
+        x->has_args = true;
+        x->args = arena_alloc(c->a, sizeof(int64_t) * (size_t)(a->nparams + 1));
+        for (int i = 0; i < a->nparams; i++) {
+            int v = compile_expr(c, e->args.items[i], a->params[i].type);
+            if (!is_constant(c, v)) ERR(c->d, X(c, v)->loc, NULL, "an expected argument is a value");
+            x->args[i] = is_constant(c, v) ? constant_value(c, v) : 0;
+        }
+        break;
+    }
+    case AX_TRAIL:
+        x->ntrail = e->args.n;
+        x->trail = arena_alloc(c->a, sizeof(char *) * (size_t)(e->args.n + 1));
+        for (int i = 0; i < e->args.n; i++) {
+            x->trail[i] = ((ast_expr *)e->args.items[i])->text;
+            if (!cite_known(c, x->trail[i]))
+                ERR(c->d, ((ast_expr *)e->args.items[i])->loc, NULL, "no clause or article cites %s", x->trail[i]);
+        }
+        break;
+    case AX_ASKS:
+        x->fact = rs_find_fact(c->rs, e->name);
+        if (x->fact < 0) name_expr(c, &(ast_expr){.loc = e->loc, .kind = AE_NAME, .text = e->name}, NULL);
+        break;
+    case AX_REJECTED: break;
+    }
+}
+
+static void compile_tests(compiler *c) {
+    int n = 0;
+    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_TEST;
+    c->rs->tests = arena_alloc(c->a, sizeof(rs_test) * (size_t)(n + 1));
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind != AD_TEST) continue;
+        rs_test *t = &c->rs->tests[c->rs->ntests++];
+        t->name = d->name;
+        t->loc = d->loc;
+        t->given_fact = arena_alloc(c->a, sizeof(int) * (size_t)(d->givens.n + 1));
+        t->given_value = arena_alloc(c->a, sizeof(int64_t) * (size_t)(d->givens.n + 1));
+        for (int j = 0; j < d->givens.n; j++) compile_given(c, t, d->givens.items[j]);
+        t->expect = arena_alloc(c->a, sizeof(rs_expect) * (size_t)(d->expects.n + 1));
+        t->nexpect = d->expects.n;
+        for (int j = 0; j < d->expects.n; j++) compile_expect(c, &t->expect[j], d->expects.items[j]);
+        if (d->expects.n == 0) ERR(c->d, d->loc, "add: expect CITATION, action, …", "test '%s' expects nothing", d->name);
+    }
+}
+
+/* ---- driver ---------------------------------------------------------------------- */
+
+static void make_graph(compiler *c) {
+    int n = c->rs->nvars;
+    int *domain = malloc(sizeof(int) * (size_t)(n + 1));
+    int64_t *lo = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    if (!domain || !lo) abort();
+    for (int v = 0; v < n; v++) {
+        const rs_type *t = c->rs->facts[c->rs->var_fact[v]].type;
+        domain[v] = domain_size(t);
+        lo[v] = t->kind == TY_INT ? t->lo : 0;
+    }
+    c->rs->graph = graph_new(n, domain, lo);
+    free(domain);
+    free(lo);
+    c->t_true = graph_term_ref(c->rs->graph, TERM_VALUE, 1);
+    c->t_false = graph_term_ref(c->rs->graph, TERM_VALUE, 0);
+    c->fact_graph = arena_alloc(c->a, sizeof(gref) * (size_t)(c->rs->nfacts + 1));
+    c->fact_state = arena_alloc(c->a, (size_t)(c->rs->nfacts + 1));
+}
+
+static void finish(compiler *c) {
+    c->rs->nclauses = c->clauses.len;
+    c->rs->clauses = arena_alloc(c->a, sizeof(rs_clause) * (size_t)(c->clauses.len + 1));
+    if (c->clauses.len) memcpy(c->rs->clauses, c->clauses.data, sizeof(rs_clause) * (size_t)c->clauses.len);
+    c->rs->nblocks = c->blocks.len;
+    c->rs->blocks = arena_alloc(c->a, sizeof(rs_block) * (size_t)(c->blocks.len + 1));
+    if (c->blocks.len) memcpy(c->rs->blocks, c->blocks.data, sizeof(rs_block) * (size_t)c->blocks.len);
+    c->rs->nfiles = c->files.n;
+    c->rs->files = arena_alloc(c->a, sizeof(char *) * (size_t)(c->files.n + 1));
+    for (int i = 0; i < c->files.n; i++) c->rs->files[i] = ((ast_file *)c->files.items[i])->path;
+}
+
+ruleset *dsl_compile(const char *path, diag *d) {
+    arena *a = arena_new();
+    ruleset *rs = arena_alloc(a, sizeof *rs);
+    rs->arena = a;
+    rs->dir = arena_strdup(a, path);
+    rs->hash = FNV1A64_INIT;
+    vec_init(&rs->exprs, sizeof(rs_expr));
+    vec_init(&rs->expr_args, sizeof(int));
+    vec_init(&rs->strings, sizeof(const char *));
+    vec_init(&rs->uses, sizeof(rs_action_use));
+    vec_init(&rs->outcomes, sizeof(rs_outcome));
+    compiler c = {.a = a, .d = d, .rs = rs};
+    vec_init(&c.clauses, sizeof(rs_clause));
+    vec_init(&c.blocks, sizeof(rs_block));
+    int before = diag_errors(d);
+    c.errors_before = before;
+    load_path(&c, path, no_loc(path), 0);
+    if (diag_errors(d) == before) { /* after syntax errors the rest would only echo them */
+        declare_header(&c);
+        declare_types(&c);
+        declare_facts(&c);
+        declare_actions(&c);
+        declare_tables(&c);
+        make_graph(&c);
+        declare_derived(&c);
+        declare_invariants(&c);
+        declare_articles(&c);
+        compile_articles(&c);
+        compile_tests(&c);
+        finish(&c);
+    }
+    free(c.outcome_slots);
+    vec_free(&c.clauses);
+    vec_free(&c.blocks);
+    if (diag_errors(d) != before) {
+        ruleset_free(rs);
+        return NULL;
+    }
+    return rs;
+}

@@ -1,0 +1,14 @@
+/* compile.h — rule files to a compiled ruleset: name resolution, type
+ * checking, decision graphs, and the checks that come out of building them
+ * (unreachable clauses, apply cycles). Completeness is proved afterwards by
+ * check.h on the finished graphs. */
+#ifndef ARBITER_COMPILE_H
+#define ARBITER_COMPILE_H
+
+#include "../core/ruleset.h"
+
+/* Load and compile the ruleset in dir (a directory of *.rules files, or a
+ * single .rules file). Errors go to d; returns NULL if there were any. */
+ruleset *dsl_compile(const char *path, diag *d);
+
+#endif

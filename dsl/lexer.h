@@ -1,0 +1,18 @@
+/* lexer.h — the re2c lexer's interface to the parser. */
+#ifndef ARBITER_LEXER_H
+#define ARBITER_LEXER_H
+
+#include "ast.h"
+
+typedef struct dsl_lexer {
+    arena *arena;
+    diag *diag;
+    const char *path;
+    const char *cur, *line_start, *tok;
+    int line;
+    ast_file *file; /* what the parser builds */
+} dsl_lexer;
+
+void dsl_lexer_init(dsl_lexer *lx, arena *a, diag *d, const char *path, const char *text);
+
+#endif

@@ -1,0 +1,440 @@
+/* parser.y — the grammar of rule files (Bison). Actions stay one-liners that
+ * call the small constructors at the end of this file; errors recover at
+ * the next declaration or block item so that one run reports them all. */
+%define api.pure full
+%locations
+%define parse.error custom
+%param { dsl_lexer *lx }
+
+%code requires {
+#include "ast.h"
+typedef struct dsl_lexer dsl_lexer;
+}
+
+%code {
+#include "lexer.h"
+#include <stdlib.h>
+#include <string.h>
+
+int yylex(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx);
+static void yyerror(YYLTYPE *loc, dsl_lexer *lx, const char *msg);
+static src_loc L(dsl_lexer *lx, YYLTYPE l);
+static void *node(dsl_lexer *lx, size_t size, YYLTYPE l);
+static ast_list list1(dsl_lexer *lx, void *item);
+static ast_list push(dsl_lexer *lx, ast_list l, void *item);
+static ast_expr *expr_leaf(dsl_lexer *lx, YYLTYPE l, int kind, int64_t ival, const char *text);
+static ast_expr *expr_op(dsl_lexer *lx, YYLTYPE l, int kind, int op, ast_expr *a, ast_expr *b);
+static ast_decl *decl(dsl_lexer *lx, YYLTYPE l, int kind, const char *name);
+static ast_type *type_new(dsl_lexer *lx, YYLTYPE l, int kind);
+static ast_item *item_new(dsl_lexer *lx, YYLTYPE l, int kind);
+static ast_clause *clause_new(dsl_lexer *lx, YYLTYPE l, const char *cite, ast_block *b, const char *apply, YYLTYPE al);
+static ast_expect *expect_new(dsl_lexer *lx, YYLTYPE l, int kind, const char *name);
+static void add_decl(dsl_lexer *lx, ast_decl *d);
+static void append(dsl_lexer *lx, ast_list *to, ast_list from);
+#define MK(type, l) ((type *)node(lx, sizeof(type), (l)))
+}
+
+%union {
+    int64_t ival;
+    const char *text;
+    ast_list list;
+    ast_expr *expr;
+    ast_type *type;
+    ast_decl *decl;
+    ast_block *block;
+    ast_item *item;
+    ast_clause *clause;
+    ast_arm *arm;
+    ast_pattern *pattern;
+    ast_expect *expect;
+    ast_given *given;
+    ast_row *row;
+    ast_param *param;
+    ast_enumval *enumval;
+}
+
+%token RULESET "'ruleset'" INCLUDE "'include'" TYPE "'type'" FACT "'fact'" ASK "'ask'" EN "'en'"
+%token FROM "'from'" OVERRIDABLE "'overridable'" ACTION "'action'" TEXT "'text'" TABLE "'table'"
+%token INVARIANT "'invariant'" ARTICLE "'article'" WHEN "'when'" IF "'if'" MATCH "'match'"
+%token OTHERWISE "'otherwise'" APPLY "'apply'" TEST "'test'" GIVEN "'given'" EXPECT "'expect'"
+%token ASKS "'asks'" REJECTED "'rejected'" TRAIL "'trail'" BOOL "'bool'" ENUM "'enum'" INTKW "'int'"
+%token AND "'and'" OR "'or'" NOT "'not'" IMPLIES "'implies'" IN "'in'" UNDERSCORE "'_'"
+%token ARROW "'=>'" DOTDOT "'..'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='"
+%token <ival> BOOLLIT "true or false"
+%token <text> IDENT "name" CITE "citation" STRING "string"
+%token <text> INTLIT "number"
+
+%type <decl> decl ruleset_decl fact_decl fact_opts action_decl action_opts table_decl article_decl test_decl test_body
+%type <type> type
+%type <list> enumvals params params_opt args args_opt header_items items arms patterns rows keys
+%type <list> givens expects cites
+%type <enumval> enumval
+%type <param> param
+%type <expr> expr when_opt cell
+%type <text> artid cite_opt pname
+%type <block> block
+%type <item> item
+%type <clause> clause
+%type <arm> arm
+%type <pattern> pattern
+%type <given> given header_item
+%type <expect> expect expect_atom
+%type <row> row
+
+%right IMPLIES
+%left OR
+%left AND
+%precedence NOT
+%nonassoc EQ NE '<' LE '>' GE IN
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UMINUS
+
+%%
+
+file: %empty
+    | file decl          { if ($2) add_decl(lx, $2); }
+    | file error         { }
+    ;
+
+decl: ruleset_decl
+    | INCLUDE STRING                 { $$ = decl(lx, @1, AD_INCLUDE, $2); }
+    | TYPE IDENT '=' type            { $$ = decl(lx, @2, AD_TYPE, $2); $$->type = $4; }
+    | fact_decl
+    | action_decl
+    | table_decl
+    | INVARIANT STRING expr          { $$ = decl(lx, @1, AD_INVARIANT, NULL); $$->title = $2; $$->expr = $3; }
+    | article_decl
+    | test_decl
+    ;
+
+ruleset_decl: RULESET STRING '{' header_items '}'  { $$ = decl(lx, @2, AD_RULESET, $2); $$->params = $4; }
+    ;
+header_items: %empty                 { $$ = (ast_list){0}; }
+    | header_items header_item       { $$ = push(lx, $1, $2); }
+    ;
+header_item: IDENT STRING            { $$ = MK(ast_given, @1); $$->name = $1; $$->value = expr_leaf(lx, @2, AE_STRING, 0, $2); }
+    | IDENT IDENT                    { $$ = MK(ast_given, @1); $$->name = $1; $$->value = expr_leaf(lx, @2, AE_STRING, 0, $2); }
+    | IDENT INTLIT                   { $$ = MK(ast_given, @1); $$->name = $1; $$->value = expr_leaf(lx, @2, AE_STRING, 0, $2); }
+    ;
+
+type: BOOL                           { $$ = type_new(lx, @1, AT_BOOL); }
+    | ENUM '{' enumvals opt_comma '}' { $$ = type_new(lx, @1, AT_ENUM); $$->values = $3; }
+    | INTKW                          { $$ = type_new(lx, @1, AT_INT); }
+    | INTKW INTLIT DOTDOT INTLIT     { $$ = type_new(lx, @1, AT_RANGE); $$->lo = strtoll($2, NULL, 10); $$->hi = strtoll($4, NULL, 10); }
+    | INTKW '-' INTLIT DOTDOT INTLIT { $$ = type_new(lx, @1, AT_RANGE); $$->lo = -strtoll($3, NULL, 10); $$->hi = strtoll($5, NULL, 10); }
+    | IDENT                          { $$ = type_new(lx, @1, AT_NAMED); $$->name = $1; }
+    ;
+enumvals: enumval                    { $$ = list1(lx, $1); }
+    | enumvals ',' enumval           { $$ = push(lx, $1, $3); }
+    ;
+enumval: IDENT                       { $$ = MK(ast_enumval, @1); $$->name = $1; }
+    | IDENT STRING                   { $$ = MK(ast_enumval, @1); $$->name = $1; $$->label = $2; }
+    ;
+opt_comma: %empty | ',' ;
+
+fact_decl: FACT IDENT ':' type fact_opts  { $$ = $5; $$->loc = L(lx, @2); $$->name = $2; $$->type = $4; }
+    | FACT IDENT ':' type '=' expr        { $$ = decl(lx, @2, AD_FACT, $2); $$->type = $4; $$->expr = $6; }
+    ;
+fact_opts: %empty                    { $$ = decl(lx, @$, AD_FACT, NULL); }
+    | fact_opts ASK STRING           { $$ = $1; $$->ask = $3; }
+    | fact_opts EN STRING            { $$ = $1; $$->ask_en = $3; }
+    | fact_opts FROM IDENT '.' IDENT { $$ = $1; $$->from_ns = $3; $$->from_name = $5; $$->from_loc = L(lx, @3); }
+    | fact_opts OVERRIDABLE          { $$ = $1; $$->overridable = true; }
+    ;
+
+action_decl: ACTION IDENT params_opt action_opts { $$ = $4; $$->loc = L(lx, @2); $$->name = $2; $$->params = $3; }
+    ;
+action_opts: %empty                  { $$ = decl(lx, @$, AD_ACTION, NULL); }
+    | action_opts TEXT STRING        { $$ = $1; $$->text = $3; }
+    | action_opts EN STRING          { $$ = $1; $$->text_en = $3; }
+    ;
+params_opt: %empty                   { $$ = (ast_list){0}; }
+    | '(' ')'                        { $$ = (ast_list){0}; }
+    | '(' params ')'                 { $$ = $2; }
+    ;
+params: param                        { $$ = list1(lx, $1); }
+    | params ',' param               { $$ = push(lx, $1, $3); }
+    ;
+param: pname ':' type                { $$ = MK(ast_param, @1); $$->name = $1; $$->type = $3; }
+    ;
+/* A parameter may be called after a keyword: see(article: cite). */
+pname: IDENT
+    | ARTICLE { $$ = "article"; } | TEXT { $$ = "text"; } | TYPE { $$ = "type"; } | TABLE { $$ = "table"; }
+    | TEST { $$ = "test"; } | FACT { $$ = "fact"; } | ACTION { $$ = "action"; } | TRAIL { $$ = "trail"; }
+    ;
+
+table_decl: TABLE IDENT '(' params ')' ':' type '{' rows '}'
+                                     { $$ = decl(lx, @2, AD_TABLE, $2); $$->params = $4; $$->type = $7; $$->rows = $9; }
+    ;
+rows: %empty                         { $$ = (ast_list){0}; }
+    | rows row                       { $$ = push(lx, $1, $2); }
+    | rows ','                       { $$ = $1; }
+    | rows ';'                       { $$ = $1; }
+    | rows error                     { $$ = $1; }
+    ;
+row: keys ARROW cell                 { $$ = MK(ast_row, @1); $$->keys = $1; $$->value = $3; }
+    | UNDERSCORE ARROW cell          { $$ = MK(ast_row, @1); $$->value = $3; }
+    ;
+/* A cell is an atom so that rows need no separator: `a => 1 b => -2`. */
+cell: INTLIT                         { $$ = expr_leaf(lx, @1, AE_INT, strtoll($1, NULL, 10), $1); }
+    | '-' INTLIT                     { $$ = expr_op(lx, @1, AE_UNARY, OP_NEG, expr_leaf(lx, @2, AE_INT, strtoll($2, NULL, 10), $2), NULL); }
+    | IDENT                          { $$ = expr_leaf(lx, @1, AE_NAME, 0, $1); }
+    | BOOLLIT                        { $$ = expr_leaf(lx, @1, AE_BOOL, $1, NULL); }
+    | '(' expr ')'                   { $$ = $2; }
+    ;
+keys: expr                           { $$ = list1(lx, $1); }
+    | keys ',' expr                  { $$ = push(lx, $1, $3); }
+    ;
+
+article_decl: ARTICLE artid STRING when_opt block
+                                     { $$ = decl(lx, @2, AD_ARTICLE, $2); $$->title = $3; $$->expr = $4; $$->body = $5; }
+    | ARTICLE artid when_opt block   { $$ = decl(lx, @2, AD_ARTICLE, $2); $$->expr = $3; $$->body = $4; }
+    ;
+artid: INTLIT | CITE ;
+when_opt: %empty                     { $$ = NULL; }
+    | WHEN expr                      { $$ = $2; }
+    ;
+
+block: '{' items '}'                 { $$ = MK(ast_block, @1); $$->items = $2; }
+    ;
+items: %empty                        { $$ = (ast_list){0}; }
+    | items item                     { $$ = push(lx, $1, $2); }
+    | items ';'                      { $$ = $1; }
+    | items ','                      { $$ = $1; }
+    | items error                    { $$ = $1; }
+    ;
+item: IDENT                          { $$ = item_new(lx, @1, AI_ACTION); $$->name = $1; }
+    | IDENT '(' args_opt ')'         { $$ = item_new(lx, @1, AI_ACTION); $$->name = $1; $$->args = $3; }
+    | IF expr clause                 { $$ = item_new(lx, @1, AI_IF); $$->cond = $2; $$->clause = $3; }
+    | IF expr block                  { $$ = item_new(lx, @1, AI_IF); $$->cond = $2; $$->clause = clause_new(lx, @3, NULL, $3, NULL, @3); }
+    | MATCH expr '{' arms '}'        { $$ = item_new(lx, @1, AI_MATCH); $$->cond = $2; $$->arms = $4; }
+    | OTHERWISE clause               { $$ = item_new(lx, @1, AI_OTHERWISE); $$->clause = $2; }
+    | APPLY artid                    { $$ = item_new(lx, @1, AI_APPLY); $$->name = $2; }
+    ;
+clause: ARROW cite_opt block         { $$ = clause_new(lx, @1, $2, $3, NULL, @1); }
+    | ARROW cite_opt APPLY artid     { $$ = clause_new(lx, @1, $2, NULL, $4, @4); }
+    ;
+cite_opt: %empty                     { $$ = NULL; }
+    | INTLIT | CITE | STRING
+    ;
+arms: %empty                         { $$ = (ast_list){0}; }
+    | arms arm                       { $$ = push(lx, $1, $2); }
+    | arms ','                       { $$ = $1; }
+    | arms ';'                       { $$ = $1; }
+    | arms error                     { $$ = $1; }
+    ;
+arm: patterns clause                 { $$ = MK(ast_arm, @1); $$->patterns = $1; $$->clause = $2; }
+    ;
+patterns: pattern                    { $$ = list1(lx, $1); }
+    | patterns ',' pattern           { $$ = push(lx, $1, $3); }
+    ;
+pattern: expr                        { $$ = MK(ast_pattern, @1); $$->kind = AP_VALUE; $$->lo = $1; }
+    | expr DOTDOT expr               { $$ = MK(ast_pattern, @1); $$->kind = AP_RANGE; $$->lo = $1; $$->hi = $3; }
+    | UNDERSCORE                     { $$ = MK(ast_pattern, @1); $$->kind = AP_ANY; }
+    ;
+
+test_decl: TEST STRING '{' test_body '}' { $$ = $4; $$->loc = L(lx, @1); $$->name = $2; }
+    ;
+test_body: %empty                    { $$ = decl(lx, @$, AD_TEST, NULL); }
+    | test_body GIVEN givens         { $$ = $1; append(lx, &$$->givens, $3); }
+    | test_body EXPECT expects       { $$ = $1; append(lx, &$$->expects, $3); }
+    | test_body error                { $$ = $1; }
+    ;
+givens: given                        { $$ = list1(lx, $1); }
+    | givens ',' given               { $$ = push(lx, $1, $3); }
+    ;
+given: IDENT '=' expr                { $$ = MK(ast_given, @1); $$->name = $1; $$->value = $3; }
+    | IDENT STRING                   { $$ = MK(ast_given, @1); $$->name = $1; $$->value = expr_leaf(lx, @2, AE_STRING, 0, $2); }
+    ;
+expects: expect                      { $$ = list1(lx, $1); }
+    | expects ',' expect             { $$ = push(lx, $1, $3); }
+    ;
+expect: expect_atom
+    | NOT expect_atom                { $$ = $2; $$->negated = true; }
+    | TRAIL '[' cites ']'            { $$ = expect_new(lx, @1, AX_TRAIL, NULL); $$->args = $3; }
+    | ASKS IDENT                     { $$ = expect_new(lx, @1, AX_ASKS, $2); }
+    | REJECTED                       { $$ = expect_new(lx, @1, AX_REJECTED, NULL); }
+    ;
+expect_atom: artid                   { $$ = expect_new(lx, @1, AX_CITE, $1); }
+    | IDENT                          { $$ = expect_new(lx, @1, AX_ACTION, $1); }
+    | IDENT '(' args_opt ')'         { $$ = expect_new(lx, @1, AX_ACTION, $1); $$->has_args = true; $$->args = $3; }
+    ;
+cites: artid                         { $$ = list1(lx, expr_leaf(lx, @1, AE_CITE, 0, $1)); }
+    | cites ',' artid                { $$ = push(lx, $1, expr_leaf(lx, @3, AE_CITE, 0, $3)); }
+    ;
+
+args_opt: %empty                     { $$ = (ast_list){0}; }
+    | args
+    ;
+args: expr                           { $$ = list1(lx, $1); }
+    | args ',' expr                  { $$ = push(lx, $1, $3); }
+    ;
+
+expr: INTLIT                         { $$ = expr_leaf(lx, @1, AE_INT, strtoll($1, NULL, 10), $1); }
+    | BOOLLIT                        { $$ = expr_leaf(lx, @1, AE_BOOL, $1, NULL); }
+    | IDENT                          { $$ = expr_leaf(lx, @1, AE_NAME, 0, $1); }
+    | CITE                           { $$ = expr_leaf(lx, @1, AE_CITE, 0, $1); }
+    | STRING                         { $$ = expr_leaf(lx, @1, AE_STRING, 0, $1); }
+    | IDENT '(' args_opt ')'         { $$ = expr_leaf(lx, @1, AE_CALL, 0, $1); $$->args = $3; }
+    | '(' expr ')'                   { $$ = $2; }
+    | NOT expr                       { $$ = expr_op(lx, @1, AE_UNARY, OP_NOT, $2, NULL); }
+    | '-' expr %prec UMINUS          { $$ = expr_op(lx, @1, AE_UNARY, OP_NEG, $2, NULL); }
+    | expr AND expr                  { $$ = expr_op(lx, @2, AE_BINARY, OP_AND, $1, $3); }
+    | expr OR expr                   { $$ = expr_op(lx, @2, AE_BINARY, OP_OR, $1, $3); }
+    | expr IMPLIES expr              { $$ = expr_op(lx, @2, AE_BINARY, OP_IMPLIES, $1, $3); }
+    | expr EQ expr                   { $$ = expr_op(lx, @2, AE_BINARY, OP_EQ, $1, $3); }
+    | expr NE expr                   { $$ = expr_op(lx, @2, AE_BINARY, OP_NE, $1, $3); }
+    | expr '<' expr                  { $$ = expr_op(lx, @2, AE_BINARY, OP_LT, $1, $3); }
+    | expr LE expr                   { $$ = expr_op(lx, @2, AE_BINARY, OP_LE, $1, $3); }
+    | expr '>' expr                  { $$ = expr_op(lx, @2, AE_BINARY, OP_GT, $1, $3); }
+    | expr GE expr                   { $$ = expr_op(lx, @2, AE_BINARY, OP_GE, $1, $3); }
+    | expr '+' expr                  { $$ = expr_op(lx, @2, AE_BINARY, OP_ADD, $1, $3); }
+    | expr '-' expr                  { $$ = expr_op(lx, @2, AE_BINARY, OP_SUB, $1, $3); }
+    | expr '*' expr                  { $$ = expr_op(lx, @2, AE_BINARY, OP_MUL, $1, $3); }
+    | expr '/' expr                  { $$ = expr_op(lx, @2, AE_BINARY, OP_DIV, $1, $3); }
+    | expr '%' expr                  { $$ = expr_op(lx, @2, AE_BINARY, OP_MOD, $1, $3); }
+    | expr IN '{' args opt_comma '}' { $$ = expr_op(lx, @2, AE_IN, 0, $1, NULL); $$->args = $4; }
+    ;
+
+%%
+
+static src_loc L(dsl_lexer *lx, YYLTYPE l) {
+    src_loc s = {lx->path, l.first_line, l.first_column};
+    return s;
+}
+
+static void *node(dsl_lexer *lx, size_t size, YYLTYPE l) {
+    src_loc *p = arena_alloc(lx->arena, size);
+    *p = L(lx, l); /* every node starts with its location */
+    return p;
+}
+
+static ast_list list1(dsl_lexer *lx, void *item) {
+    ast_list l = {0};
+    ast_push(lx->arena, &l, item);
+    return l;
+}
+
+static ast_list push(dsl_lexer *lx, ast_list l, void *item) {
+    ast_push(lx->arena, &l, item);
+    return l;
+}
+
+static ast_expr *expr_leaf(dsl_lexer *lx, YYLTYPE l, int kind, int64_t ival, const char *text) {
+    ast_expr *e = MK(ast_expr, l);
+    e->kind = kind;
+    e->ival = ival;
+    e->text = text;
+    return e;
+}
+
+static ast_expr *expr_op(dsl_lexer *lx, YYLTYPE l, int kind, int op, ast_expr *a, ast_expr *b) {
+    ast_expr *e = MK(ast_expr, l);
+    e->kind = kind;
+    e->op = op;
+    e->a = a;
+    e->b = b;
+    return e;
+}
+
+static ast_decl *decl(dsl_lexer *lx, YYLTYPE l, int kind, const char *name) {
+    ast_decl *d = MK(ast_decl, l);
+    d->kind = kind;
+    d->name = name;
+    return d;
+}
+
+static ast_type *type_new(dsl_lexer *lx, YYLTYPE l, int kind) {
+    ast_type *t = MK(ast_type, l);
+    t->kind = kind;
+    return t;
+}
+
+static ast_item *item_new(dsl_lexer *lx, YYLTYPE l, int kind) {
+    ast_item *i = MK(ast_item, l);
+    i->kind = kind;
+    return i;
+}
+
+static ast_clause *clause_new(dsl_lexer *lx, YYLTYPE l, const char *cite, ast_block *b,
+                              const char *apply, YYLTYPE al) {
+    ast_clause *c = MK(ast_clause, l);
+    c->cite = cite;
+    c->block = b;
+    c->apply = apply;
+    c->apply_loc = L(lx, al);
+    return c;
+}
+
+static ast_expect *expect_new(dsl_lexer *lx, YYLTYPE l, int kind, const char *name) {
+    ast_expect *x = MK(ast_expect, l);
+    x->kind = kind;
+    x->name = name;
+    return x;
+}
+
+static void add_decl(dsl_lexer *lx, ast_decl *d) {
+    ast_push(lx->arena, &lx->file->decls, d);
+}
+
+static void append(dsl_lexer *lx, ast_list *to, ast_list from) {
+    for (int i = 0; i < from.n; i++) ast_push(lx->arena, to, from.items[i]);
+}
+
+static const char *token_hint(yysymbol_kind_t expected[], int n, yysymbol_kind_t got) {
+    for (int i = 0; i < n; i++)
+        if (expected[i] == YYSYMBOL_ARROW && got == YYSYMBOL_IDENT)
+            return "a clause reads `if CONDITION => CITATION { actions }`";
+    if (got == YYSYMBOL_CITE) return "a citation follows `=>`: `if CONDITION => 27B1a { actions }`";
+    if (got == YYSYMBOL_YYEOF) return "a '{' or '(' may be missing its closing partner";
+    if (got == YYSYMBOL_STRING) return "strings are titles, questions and messages; names have no quotes";
+    return NULL;
+}
+
+static int yyreport_syntax_error(const yypcontext_t *ctx, dsl_lexer *lx) {
+    enum { MAX_EXPECTED = 8 };
+    yysymbol_kind_t expected[MAX_EXPECTED];
+    int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
+    yysymbol_kind_t got = yypcontext_token(ctx);
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "unexpected %s", yysymbol_name(got));
+    if (got == YYSYMBOL_IDENT || got == YYSYMBOL_CITE || got == YYSYMBOL_INTLIT) {
+        int len = (int)(lx->cur - lx->tok);
+        sb_printf(&sb, " '%.*s'", len > 40 ? 40 : len, lx->tok);
+    }
+    if (n > 0) {
+        sb_puts(&sb, ", expected ");
+        for (int i = 0; i < n; i++)
+            sb_printf(&sb, "%s%s", i == 0 ? "" : (i == n - 1 ? " or " : ", "), yysymbol_name(expected[i]));
+    }
+    src_loc at = L(lx, *yypcontext_location(ctx));
+    diag_report(lx->diag, DIAG_ERROR, at, token_hint(expected, n < 0 ? 0 : n, got), "%s", sb.data);
+    sb_free(&sb);
+    return 0;
+}
+
+static void yyerror(YYLTYPE *loc, dsl_lexer *lx, const char *msg) {
+    diag_report(lx->diag, DIAG_ERROR, L(lx, *loc), NULL, "%s", msg);
+}
+
+void ast_push(arena *a, ast_list *l, void *item) {
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 4;
+        void **items = arena_alloc(a, (size_t)cap * sizeof *items);
+        if (l->n) memcpy(items, l->items, (size_t)l->n * sizeof *items);
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->n++] = item;
+}
+
+ast_file *dsl_parse(arena *a, diag *d, const char *path, const char *text) {
+    dsl_lexer lx;
+    dsl_lexer_init(&lx, a, d, path, text);
+    lx.file = arena_alloc(a, sizeof *lx.file);
+    lx.file->path = path;
+    yyparse(&lx);
+    return lx.file;
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Runs every suite — unit (cmocka), rulesets (their own test blocks and the
+# completeness proof), CLI — and ends with one line that sums them all, so a
+# run that tested nothing cannot look green.
+BUILD=${1:-build}
+ARBITER=$BUILD/arbiter
+passed=0
+failed=0
+
+add() { passed=$((passed + $1)); failed=$((failed + $2)); }
+
+echo "== unit"
+for t in "$BUILD"/tests/test_*; do
+    [ -x "$t" ] || continue
+    out=$("$t" 2>&1)
+    rc=$?
+    p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+    f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+    p=${p:-0}
+    f=${f:-0}
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # crashed before its summary
+    [ "$f" -ne 0 ] && printf '%s\n' "$out"
+    echo "  $(basename "$t"): $p passed, $f failed"
+    add "$p" "$f"
+done
+
+echo "== rulesets"
+for dir in rulesets/* tests/rules/*; do
+    [ -d "$dir" ] || continue
+    grep -qs '^ruleset ' "$dir"/*.rules || continue # shared vocabularies have no header
+    out=$("$ARBITER" test "$dir" 2>&1)
+    line=$(printf '%s\n' "$out" | tail -n 1)
+    p=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+    f=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+    if [ -z "$p" ]; then p=0; f=1; fi
+    [ "$f" -ne 0 ] && printf '%s\n' "$out"
+    echo "  $dir: $p passed, $f failed (test blocks and the completeness proof)"
+    add "$p" "$f"
+done
+
+echo "== cli"
+out=$(tests/cli.sh "$ARBITER" 2>&1)
+line=$(printf '%s\n' "$out" | tail -n 1)
+p=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+f=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -z "$p" ]; then p=0; f=1; fi
+printf '%s\n' "$out" | grep -v '^ok ' | sed '$d'
+echo "  cli: $p passed, $f failed"
+add "$p" "$f"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,101 @@
+#!/bin/sh
+# The command line as a director and a rules editor meet it: every bad input
+# gets a clear error and exit status 2, and nothing crashes. Bad rule files
+# carry their expected errors in `# expect:` lines at the top.
+ARBITER=${1:-build/arbiter}
+TOY=tests/rules/toy
+passed=0
+failed=0
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+pass() { passed=$((passed + 1)); echo "ok $1"; }
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL $1: $2"
+    sed 's/^/    | /' "$err" | head -n 20
+}
+
+# expect NAME STATUS [PATTERN…] -- COMMAND…: exit status and stdout/stderr patterns
+expect() {
+    name=$1 status=$2
+    shift 2
+    patterns=""
+    while [ "$1" != "--" ]; do
+        patterns="$patterns
+$1"
+        shift
+    done
+    shift
+    "$@" >"$out" 2>"$err" </dev/null
+    rc=$?
+    if [ "$rc" -ne "$status" ]; then
+        cat "$out" >>"$err"
+        fail "$name" "exit status $rc, expected $status"
+        return
+    fi
+    if [ "$rc" -ge 128 ]; then fail "$name" "crashed"; return; fi
+    missing=$(printf '%s\n' "$patterns" | while IFS= read -r p; do
+        [ -z "$p" ] && continue
+        grep -qF -- "$p" "$out" "$err" || printf '%s' "$p"
+    done)
+    if [ -n "$missing" ]; then
+        cat "$out" >>"$err"
+        fail "$name" "output lacks: $missing"
+    else
+        pass "$name"
+    fi
+}
+
+# Bad rule files: exit 2 and the errors their header pins.
+for f in tests/bad/*.rules; do
+    set --
+    while IFS= read -r line; do
+        case $line in "# expect: "*) set -- "$@" "${line#\# expect: }" ;; *) break ;; esac
+    done <"$f"
+    expect "check $f" 2 "$@" -- "$ARBITER" check "$f"
+    expect "test $f" 2 " failed" -- "$ARBITER" test "$f"
+done
+
+# Bad scenarios: a clear message, exit 2.
+expect "bad JSON" 2 "bad-json.json:2:1: error: invalid JSON" -- "$ARBITER" rule --ruleset $TOY tests/bad/bad-json.json
+expect "unknown fact" 2 "unknown fact 'minuts'; did you mean 'minutes'?" -- "$ARBITER" rule --ruleset $TOY tests/bad/unknown-fact.json
+expect "value out of range" 2 "fact 'minutes' is 99, outside 0..60" -- "$ARBITER" rule --ruleset $TOY tests/bad/out-of-range.json
+expect "value not listed" 2 "'asleep' is not a value of fact 'irregularity'; expected one of: late, noise" -- "$ARBITER" rule --ruleset $TOY tests/bad/bad-enum.json
+expect "impossible auction" 2 "auction call 2" -- "$ARBITER" rule --ruleset $TOY tests/bad/impossible-auction.json
+expect "missing fact" 2 "does not say 'repeated' (Is het eerder gebeurd?)" "arbiter ask" -- "$ARBITER" rule --ruleset $TOY tests/bad/missing-fact.json
+expect "batch keeps going" 2 '"line":2' '"status":"bad_input"' '"articles":["1","1A"]' '"articles":["2","2A"]' -- "$ARBITER" rule --ruleset $TOY --json tests/bad/batch.jsonl
+expect "missing file" 2 "cannot read" -- "$ARBITER" rule --ruleset $TOY tests/bad/nonexistent.json
+expect "unknown ruleset" 2 "no ruleset named or at 'bridge-1850'" -- "$ARBITER" rule --ruleset bridge-1850 tests/bad/bad-enum.json
+
+# Usage.
+expect "no command" 2 "usage:" -- "$ARBITER"
+expect "unknown command" 2 "unknown command 'rul'" -- "$ARBITER" rul
+expect "unknown option" 2 "unknown or incomplete option '--jsno'" -- "$ARBITER" rule --jsno
+for c in rule ask check test rulesets graph; do
+    expect "$c --help" 0 "usage: arbiter $c" -- "$ARBITER" "$c" --help
+done
+
+# The toy ruleset end to end.
+echo '{"irregularity": "late", "minutes": 20, "repeated": true}' >"$TOY.tmp.json"
+expect "rule text" 0 "Artikelen: 1 > 1B" "Aftrek van 40 punten." -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp.json"
+expect "rule json" 0 '"articles": [' '"1B"' '"name": "penalty"' '"points": 40' '"ruleset_hash": "fnv1a64:' -- "$ARBITER" rule --ruleset $TOY --json "$TOY.tmp.json"
+rm -f "$TOY.tmp.json"
+expect "rule stdin" 0 "Artikelen: 2 > 2A" -- sh -c "echo '{\"irregularity\":\"noise\",\"minutes\":0,\"volume\":\"small\"}' | $ARBITER rule --ruleset $TOY -"
+expect "ask piped" 0 "Wat is er gebeurd?" "Hoe hard?" "Artikelen: 2 > 2B" "Aftrek van 3 punten." -- sh -c "printf '2\n0\ngroot\nnee\n' | $ARBITER ask --ruleset $TOY"
+expect "ask re-asks a bad answer" 0 "answer ja or nee" "Artikelen: 2 > 2B" -- sh -c "printf 'lawaai\n0\n2\nmisschien\nja\n' | $ARBITER ask --ruleset $TOY"
+expect "ask end of input" 2 "no answer for 'volume'" -- sh -c "printf 'lawaai\n0\n' | $ARBITER ask --ruleset $TOY"
+expect "graph" 0 "digraph article" '"volume"' "2B" -- "$ARBITER" graph --ruleset $TOY --article 2
+expect "graph unknown article" 2 "has no article 9" -- "$ARBITER" graph --ruleset $TOY --article 9
+expect "test coverage" 1 "no test reaches clause 3C" -- "$ARBITER" test $TOY --coverage
+
+# The shipped examples under the 2017 laws.
+if [ -f examples/insufficient-bid.json ]; then
+    expect "demo example" 0 "Artikelen: 27" -- "$ARBITER" rule --ruleset bridge-2017 examples/insufficient-bid.json
+    expect "demo example json" 0 '"articles": [' '"27"' '"actions": [' '"messages": [' -- "$ARBITER" rule --ruleset bridge-2017 --json examples/insufficient-bid.json
+    expect "rulesets" 0 "bridge-2017" "fnv1a64:" -- "$ARBITER" rulesets
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
