@@ -284,8 +284,6 @@ static int cmd_test(const options *o) {
 /* A directory is a ruleset when one of its files has a `ruleset` header;
  * shared vocabularies (bridge-common) have none and are not listed. */
 static bool has_header(const char *dir) {
-    char cmd[PATH_MAX + 64];
-    snprintf(cmd, sizeof cmd, "%s", dir);
     DIR *dp = opendir(dir);
     if (!dp) return false;
     bool found = false;
@@ -293,8 +291,11 @@ static bool has_header(const char *dir) {
     while (!found && (e = readdir(dp))) {
         size_t n = strlen(e->d_name);
         if (n < 7 || strcmp(e->d_name + n - 6, ".rules") != 0) continue;
-        snprintf(cmd, sizeof cmd, "%s/%s", dir, e->d_name);
-        char *text = read_file(cmd, NULL);
+        strbuf path;
+        sb_init(&path);
+        sb_printf(&path, "%s/%s", dir, e->d_name);
+        char *text = read_file(path.data, NULL);
+        sb_free(&path);
         for (const char *p = text; p && *p && !found; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
             found = strncmp(p, "ruleset ", 8) == 0;
         free(text);
@@ -315,10 +316,11 @@ static int list_rulesets_in(const char *base, int *shown) {
     qsort(names, (size_t)n, sizeof *names, compare_strings);
     int broken = 0;
     for (int i = 0; i < n; i++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", base, names[i]);
-        if (has_header(path)) {
-            ruleset *rs = arb_load(path, NULL);
+        strbuf path;
+        sb_init(&path);
+        sb_printf(&path, "%s/%s", base, names[i]);
+        if (has_header(path.data)) {
+            ruleset *rs = arb_load(path.data, NULL);
             char hash[32] = "";
             if (rs) arb_hash(rs, hash);
             printf("%-22s %-24s %s\n", names[i], rs ? hash : "(errors: arbiter check)", rs ? rs->title : "");
@@ -326,6 +328,7 @@ static int list_rulesets_in(const char *base, int *shown) {
             (*shown)++;
             arb_free(rs);
         }
+        sb_free(&path);
         free(names[i]);
     }
     return broken;

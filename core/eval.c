@@ -72,11 +72,28 @@ static void eval_actions(const ruleset *rs, const fact_values *fv, ruling *out) 
     }
 }
 
+/* An invariant is checked as far as the known facts settle it: a director
+ * is never asked a question only to prove a situation possible. */
+static int broken_invariant(const ruleset *rs, const fact_values *fv) {
+    for (int i = 0; i < rs->ninvariants; i++) {
+        int64_t holds;
+        int missing;
+        if (expr_eval(rs, rs->invariants[i].expr, fv, &holds, &missing) == EXPR_OK && !holds) return i;
+    }
+    return -1;
+}
+
 void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out) {
     memset(out, 0, sizeof *out);
     out->rs = rs;
     out->path_fact = xcalloc((size_t)rs->nvars + 1, sizeof(int));
     out->path_value = xcalloc((size_t)rs->nvars + 1, sizeof(int64_t));
+    int broken = broken_invariant(rs, fv);
+    if (broken >= 0) {
+        out->status = RULING_REJECTED;
+        out->invariant = broken;
+        return;
+    }
     graph_term t = walk(rs, root, fv, out);
     switch (t.kind) {
     case TERM_OUTCOME:

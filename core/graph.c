@@ -219,6 +219,8 @@ gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx
 
 #define OP_ITE UINT64_C(0xffff000000000001)
 #define OP_REPLACE UINT64_C(0xffff000000000002)
+#define OP_RESTRICT UINT64_C(0xffff000000000003)
+#define OP_EXISTS UINT64_C(0xffff000000000004)
 
 gref graph_ite(graph *g, gref c, gref t, gref e) {
     gref result;
@@ -235,6 +237,45 @@ gref graph_ite(graph *g, gref c, gref t, gref e) {
     if (ve < var) var = ve;
     EXPAND(g, var, graph_ite(g, cofactor(g, c, var, i), cofactor(g, t, var, i), cofactor(g, e, var, i)));
     return cache_put(g, OP_ITE, c, t, e, result);
+}
+
+static bool is_false(const graph *g, gref r) {
+    return GRAPH_IS_TERM(r) && graph_term_at(g, r)->kind == TERM_VALUE && graph_term_at(g, r)->v == 0;
+}
+
+/* The care set with its top variable forgotten: true where some value of it
+ * makes care true. */
+static gref exists_top(graph *g, gref care) {
+    gref result;
+    if (cache_get(g, OP_EXISTS, care, 0, 4, &result)) return result;
+    const graph_node nd = g->nodes[care];
+    gref one = graph_term_ref(g, TERM_VALUE, 1);
+    result = graph_term_ref(g, TERM_VALUE, 0);
+    for (int i = g->domain[nd.var] - 1; i >= 0; i--) result = graph_ite(g, g->kids[nd.kids + i], one, result);
+    return cache_put(g, OP_EXISTS, care, 0, 4, result);
+}
+
+gref graph_restrict(graph *g, gref f, gref care) {
+    gref result;
+    if (GRAPH_IS_TERM(f) || GRAPH_IS_TERM(care)) return f; /* false care: anything will do; keep f */
+    if (cache_get(g, OP_RESTRICT, f, care, 5, &result)) return result;
+    int vf = g->nodes[f].var, vc = g->nodes[care].var;
+    if (vc < vf) return cache_put(g, OP_RESTRICT, f, care, 5, graph_restrict(g, f, exists_top(g, care)));
+    int n = g->domain[vf];
+    gref *kids = malloc(sizeof(gref) * (size_t)n);
+    if (!kids) abort();
+    int first_care = -1;
+    for (int i = 0; i < n; i++) {
+        gref ci = cofactor(g, care, vf, i);
+        kids[i] = is_false(g, ci) ? -1 : graph_restrict(g, cofactor(g, f, vf, i), ci);
+        if (!is_false(g, ci) && first_care < 0) first_care = i;
+    }
+    /* Values that cannot occur follow a value that can, so the test may vanish. */
+    for (int i = 0; i < n; i++)
+        if (is_false(g, cofactor(g, care, vf, i))) kids[i] = first_care >= 0 ? kids[first_care] : cofactor(g, f, vf, i);
+    result = graph_node_ref(g, vf, kids);
+    free(kids);
+    return cache_put(g, OP_RESTRICT, f, care, 5, result);
 }
 
 gref graph_replace_kind(graph *g, gref a, int from, gref to) {

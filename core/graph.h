@@ -88,6 +88,12 @@ gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx
  * other terminal of c is passed through. */
 gref graph_ite(graph *g, gref c, gref t, gref e);
 
+/* f simplified where care is false (care's terminals are values 0/1): the
+ * result agrees with f wherever care holds and tests no more variables than
+ * f, often fewer (the generalized cofactor of Coudert and Madre). This is
+ * how invariants keep `ask` from asking about impossible situations. */
+gref graph_restrict(graph *g, gref f, gref care);
+
 /* Replace every terminal of kind `from` by `to`. */
 gref graph_replace_kind(graph *g, gref a, int from, gref to);
 

@@ -111,12 +111,14 @@ typedef struct rs_article {
     src_loc loc;
     int entry_clause;
     bool has_when;
-    gref root; /* its own graph: body where `when` holds, TERM_NOT_APPLICABLE elsewhere */
+    gref root; /* its own graph: body where `when` holds, TERM_NOT_APPLICABLE elsewhere
+                  (simplified where an invariant fails, as rs.root) */
 } rs_article;
 
 typedef struct rs_invariant {
     const char *message;
     src_loc loc;
+    int expr; /* checked on the known facts before a ruling */
 } rs_invariant;
 
 typedef struct rs_block {
@@ -178,7 +180,10 @@ typedef struct ruleset {
     int nvars;
     int *var_fact; /* graph variable -> fact */
     graph *graph;
-    gref root; /* the whole ruleset: every applicable article, in order */
+    gref root;         /* the whole ruleset: every applicable article, in order, simplified
+                          where an invariant fails (the evaluator checks those first) */
+    gref checked_root; /* the same, with every situation breaking an invariant rejected:
+                          what the checker proves and the diff compares */
 } ruleset;
 
 void ruleset_free(ruleset *rs);

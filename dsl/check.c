@@ -111,7 +111,7 @@ int dsl_check(const ruleset *rs, diag *d) {
     if (!seen.seen_gap) abort();
     /* Articles reached through `apply` are inlined in the root: they are
      * proved in every context that can hand a situation to them. */
-    int problems = check_graph(rs, rs->root, d, &seen);
+    int problems = check_graph(rs, rs->checked_root, d, &seen);
     free(seen.seen_gap);
     return problems;
 }

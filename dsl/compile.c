@@ -960,7 +960,8 @@ static void declare_invariants(compiler *c) {
         rs_invariant *inv = &c->rs->invariants[c->rs->ninvariants];
         inv->message = d->title;
         inv->loc = d->loc;
-        c->inv_conds[c->rs->ninvariants++] = cond_graph(c, d->expr);
+        inv->expr = compile_expr(c, d->expr, T(c, TY_BOOL));
+        c->inv_conds[c->rs->ninvariants++] = expr_graph(c, inv->expr);
     }
     c->invariants = c->t_true;
     for (int i = c->rs->ninvariants - 1; i >= 0; i--)
@@ -1271,7 +1272,7 @@ static void compile_articles(compiler *c) {
     gref empty = outcome_term(c, NULL, 0, NULL, 0);
     for (int i = 0; i < c->rs->narticles; i++) {
         gref full = article_full(c, i, c->rs->articles[i].loc);
-        c->rs->articles[i].root = with_invariants(c, graph_ite(g, c->when[i], full, na));
+        c->rs->articles[i].root = graph_restrict(g, graph_ite(g, c->when[i], full, na), c->invariants);
     }
     for (int i = 0; i < c->rs->narticles; i++)
         if (!c->rs->articles[i].has_when && !c->applied[i])
@@ -1288,7 +1289,8 @@ static void compile_articles(compiler *c) {
         ERR(c->d, c->rs->loc, "give the articles a director starts from a `when`",
             "no article has a `when`: nothing is ever ruled on");
     root = graph_ite(g, any, root, graph_term_ref(g, TERM_GAP, -1));
-    c->rs->root = with_invariants(c, root);
+    c->rs->checked_root = with_invariants(c, root);
+    c->rs->root = graph_restrict(g, root, c->invariants);
 }
 
 /* ---- tests --------------------------------------------------------------------- */
