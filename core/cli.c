@@ -8,6 +8,7 @@
 #include "output.h"
 #include "scenario.h"
 #include "testrun.h"
+#include "whynot.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -16,7 +17,7 @@
 #include <unistd.h>
 
 typedef struct options {
-    const char *ruleset, *article, *input;
+    const char *ruleset, *article, *input, *why_not;
     bool json, verbose, coverage, help;
 } options;
 
@@ -43,6 +44,7 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--coverage") == 0) o->coverage = true;
         else if (strcmp(a, "--ruleset") == 0 && has_next) o->ruleset = argv[++i];
         else if (strcmp(a, "--article") == 0 && has_next) o->article = argv[++i];
+        else if (strcmp(a, "--why-not") == 0 && has_next) o->why_not = argv[++i];
         else if (a[0] == '-' && a[1] == '-') return usage_error(cmd, "unknown or incomplete option '%s'", a);
         else if (!o->input) o->input = a;
         else return usage_error(cmd, "unexpected argument '%s'", a);
@@ -93,7 +95,41 @@ static bool is_single_document(const char *text, size_t len) {
     return lines <= 1 || text[0] != '{';
 }
 
-static int rule_single(ruleset *rs, const char *path, const char *text, size_t len, bool json) {
+/* Which facts would have to differ for the ruling to name the action. */
+static int explain_why_not(const ruleset *rs, const scenario *sc, const char *name) {
+    int action = rs_find_action(rs, name);
+    if (action < 0) return usage_error("rule", "--why-not: the ruleset has no action '%s'", name);
+    whynot w;
+    whynot_find(rs, rs->root, &sc->fv, action, &w);
+    if (!w.reachable) {
+        printf("Waarom niet %s? Geen enkele situatie leidt in deze regelset tot die maatregel.\n", name);
+        return ARB_OK;
+    }
+    if (w.nchanges == 0) {
+        printf("Waarom niet %s? Met de gegeven feiten kan die maatregel wel volgen; de nog niet gegeven feiten beslissen.\n", name);
+        return ARB_OK;
+    }
+    printf("Waarom niet %s? Die maatregel zou volgen (", name);
+    const rs_outcome *o = rs_outcome_at(rs, w.outcome);
+    for (int i = 0, n = 0; i < o->ntrail; i++)
+        if (rs->clauses[o->trail[i]].cite) printf("%s%s", n++ ? " > " : "", rs->clauses[o->trail[i]].cite);
+    puts(") als:");
+    for (int i = 0; i < w.nchanges; i++) {
+        const rs_fact *f = &rs->facts[w.fact[i]];
+        strbuf want, had;
+        sb_init(&want);
+        sb_init(&had);
+        rs_format_value(rs, f->type, w.value[i], false, &want);
+        rs_format_value(rs, f->type, sc->fv.value[w.fact[i]], false, &had);
+        printf("  %s = %s (niet %s)\n", f->name, want.data, had.data);
+        sb_free(&want);
+        sb_free(&had);
+    }
+    return ARB_OK;
+}
+
+static int rule_single(ruleset *rs, const char *path, const char *text, size_t len, bool json,
+                       const char *why_not) {
     scenario sc;
     scenario_init(&sc, rs);
     strbuf err;
@@ -115,12 +151,14 @@ static int rule_single(ruleset *rs, const char *path, const char *text, size_t l
         } else if (r.status == RULING_OK) {
             output_text(&r, &sc, stdout);
         }
+        if (why_not && explain_why_not(rs, &sc, why_not) != ARB_OK) status = ARB_BAD_INPUT;
         if (r.status != RULING_OK) {
             sb_free(&err);
             output_problem(&r, &err);
             fprintf(stderr, "%s: error: %s\n", path, err.data);
             if (r.status == RULING_NEEDS) fprintf(stderr, "    hint: add it to the scenario, or use `arbiter ask`\n");
-            status = r.status == RULING_NEEDS || r.status == RULING_REJECTED ? ARB_BAD_INPUT : ARB_NO_RULING;
+            if (status == ARB_OK)
+                status = r.status == RULING_NEEDS || r.status == RULING_REJECTED ? ARB_BAD_INPUT : ARB_NO_RULING;
         }
         ruling_clear(&r);
     }
@@ -138,7 +176,7 @@ static int cmd_rule(const options *o) {
     int status = ARB_BAD_INPUT;
     if (rs) {
         if (is_single_document(text, len)) {
-            status = rule_single(rs, o->input, text, len, o->json);
+            status = rule_single(rs, o->input, text, len, o->json, o->why_not);
         } else {
             status = arb_rule_batch(rs, text, len, stdout);
             if (status != ARB_OK) fprintf(stderr, "%s: some scenarios were not ruled (see their error records)\n", o->input);
@@ -365,9 +403,10 @@ static int cmd_graph(const options *o) {
 }
 
 static const command commands[] = {
-    {"rule", "rule --ruleset NAME|DIR SCENARIO.json|- [--json]",
+    {"rule", "rule --ruleset NAME|DIR SCENARIO.json|- [--json] [--why-not ACTION]",
      "Rules on a scenario: a JSON object of facts, optionally with \"dealer\" and \"auction\".\n"
-     "A file of several lines is read as JSON Lines: one ruling (or error record) per line.",
+     "A file of several lines is read as JSON Lines: one ruling (or error record) per line.\n"
+     "--why-not ACTION says which facts kept the ruling from naming that action.",
      cmd_rule},
     {"ask", "ask --ruleset NAME|DIR [SCENARIO.json] [--json]",
      "Asks only the questions the decision needs, in the ruleset's own words, then rules.\n"

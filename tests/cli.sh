@@ -81,6 +81,9 @@ done
 echo '{"irregularity": "late", "minutes": 20, "repeated": true}' >"$TOY.tmp.json"
 expect "rule text" 0 "Artikelen: 1 > 1B" "Aftrek van 40 punten." -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp.json"
 expect "rule json" 0 '"articles": [' '"1B"' '"name": "penalty"' '"points": 40' '"ruleset_hash": "fnv1a64:' -- "$ARBITER" rule --ruleset $TOY --json "$TOY.tmp.json"
+echo '{"irregularity": "late", "minutes": 5}' >"$TOY.tmp.json"
+expect "why not" 0 "Waarom niet penalty?" "minutes = 16 (niet 5)" -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp.json" --why-not penalty
+expect "why not unknown action" 2 "no action 'fine'" -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp.json" --why-not fine
 rm -f "$TOY.tmp.json"
 expect "rule stdin" 0 "Artikelen: 2 > 2A" -- sh -c "echo '{\"irregularity\":\"noise\",\"minutes\":0,\"volume\":\"small\"}' | $ARBITER rule --ruleset $TOY -"
 expect "ask piped" 0 "Wat is er gebeurd?" "Hoe hard?" "Artikelen: 2 > 2B" "Aftrek van 3 punten." -- sh -c "printf '2\n0\ngroot\nnee\n' | $ARBITER ask --ruleset $TOY"
