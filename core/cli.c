@@ -119,8 +119,8 @@ static int explain_why_not(const ruleset *rs, const scenario *sc, const char *na
         strbuf want, had;
         sb_init(&want);
         sb_init(&had);
-        rs_format_value(rs, f->type, w.value[i], false, &want);
-        rs_format_value(rs, f->type, sc->fv.value[w.fact[i]], false, &had);
+        rs_format_value(rs, f->type, w.value[i], FMT_NAME, &want);
+        rs_format_value(rs, f->type, sc->fv.value[w.fact[i]], FMT_NAME, &had);
         printf("  %s = %s (niet %s)\n", f->name, want.data, had.data);
         sb_free(&want);
         sb_free(&had);

@@ -64,7 +64,7 @@ static void write_node(const ruleset *rs, gref r, unsigned char *seen, unsigned 
         for (int j = i; j < n; j++) {
             if (g->kids[nd->kids + j] != kid) continue;
             if (label.len) sb_puts(&label, ", ");
-            rs_format_value(rs, f->type, g->lo[nd->var] + j, false, &label);
+            rs_format_value(rs, f->type, g->lo[nd->var] + j, FMT_NAME, &label);
         }
         if (GRAPH_IS_TERM(kid)) fprintf(out, "  n%d -> t%d [label=", r, GRAPH_TERM_INDEX(kid));
         else fprintf(out, "  n%d -> n%d [label=", r, kid);

@@ -23,7 +23,7 @@ void output_message(const ruleset *rs, const ruling_action *ra, bool english, st
         while (p < a->nparams && !(strlen(a->params[p].name) == (size_t)(close - open - 1) &&
                                    strncmp(a->params[p].name, open + 1, (size_t)(close - open - 1)) == 0))
             p++;
-        if (p < a->nparams) rs_format_value(rs, a->params[p].type, ra->args[p], !english, out);
+        if (p < a->nparams) rs_format_value(rs, a->params[p].type, ra->args[p], english ? FMT_ENGLISH : FMT_DUTCH, out);
         t = close + 1;
     }
 }
@@ -51,7 +51,7 @@ static json_t *value_json(const ruleset *rs, const rs_type *t, int64_t v) {
     if (t->kind == TY_INT) return json_integer(v);
     strbuf sb;
     sb_init(&sb);
-    rs_format_value(rs, t, v, false, &sb);
+    rs_format_value(rs, t, v, FMT_NAME, &sb);
     json_t *j = json_string(sb.data ? sb.data : "");
     sb_free(&sb);
     return j;
@@ -170,7 +170,7 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
         const rs_fact *f = &rs->facts[r->path_fact[i]];
         strbuf v;
         sb_init(&v);
-        rs_format_value(rs, f->type, r->path_value[i], true, &v);
+        rs_format_value(rs, f->type, r->path_value[i], FMT_DUTCH, &v);
         fprintf(out, "  %s: %s%s\n", f->ask ? f->ask : f->name, v.data,
                 sc && !sc->given[r->path_fact[i]] ? " (uit het biedverloop)" : "");
         sb_free(&v);

@@ -40,14 +40,17 @@ int rs_enum_index(const rs_type *t, const char *name) {
     return -1;
 }
 
-void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, bool human, strbuf *out) {
+void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, enum value_format fmt, strbuf *out) {
+    static const char *const bools[3][2] = {{"false", "true"}, {"nee", "ja"}, {"no", "yes"}};
     switch (t->kind) {
-    case TY_BOOL: sb_puts(out, v ? (human ? "ja" : "true") : (human ? "nee" : "false")); break;
+    case TY_BOOL: sb_puts(out, bools[fmt][v != 0]); break;
     case TY_ENUM:
         if (v < 0 || v >= t->nvalues)
             sb_puts(out, "?");
-        else if (human && t->labels[v])
+        else if (fmt == FMT_DUTCH && t->labels[v])
             sb_puts(out, t->labels[v]);
+        else if (fmt == FMT_ENGLISH && t->labels_en[v])
+            sb_puts(out, t->labels_en[v]);
         else
             sb_puts(out, t->values[v]);
         break;

@@ -24,6 +24,7 @@ typedef struct rs_type {
     int nvalues;         /* enum */
     const char **values; /* enum value names */
     const char **labels; /* enum value labels (NULL where none) */
+    const char **labels_en; /* English labels (NULL where none) */
     bool bounded;        /* int: lo..hi given */
     int64_t lo, hi;
 } rs_type;
@@ -209,8 +210,9 @@ int rs_find_action(const ruleset *rs, const char *name);
 int rs_find_article(const ruleset *rs, const char *id);
 int rs_enum_index(const rs_type *t, const char *name);
 
-/* Formats a value of a type for people ("ja", the enum label, "1S") or for
- * JSON/test text (the enum name). */
-void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, bool human, strbuf *out);
+/* How a value is shown: by name (JSON, tests, `given` lines), or for
+ * people in Dutch or English (labels, ja/nee, yes/no). */
+enum value_format { FMT_NAME, FMT_DUTCH, FMT_ENGLISH };
+void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, enum value_format fmt, strbuf *out);
 
 #endif

@@ -265,7 +265,7 @@ bool scenario_set_auction(scenario *sc, const bridge_auction *a, strbuf *err) {
             if (fact->overridable || sc->fv.value[f] == v) continue;
             strbuf shown;
             sb_init(&shown);
-            rs_format_value(rs, fact->type, v, false, &shown);
+            rs_format_value(rs, fact->type, v, FMT_NAME, &shown);
             sb_printf(err, "the auction settles '%s' as %s, the scenario says otherwise", fact->name, shown.data);
             sb_free(&shown);
             return false;

@@ -56,7 +56,7 @@ static void describe_ruling(const ruling *r, strbuf *out) {
         sb_printf(out, " %s", a->name);
         for (int p = 0; p < a->nparams; p++) {
             sb_puts(out, p ? ", " : "(");
-            rs_format_value(r->rs, a->params[p].type, r->actions[i].args[p], false, out);
+            rs_format_value(r->rs, a->params[p].type, r->actions[i].args[p], FMT_NAME, out);
         }
         if (a->nparams) sb_putc(out, ')');
     }

@@ -20,7 +20,7 @@ void ast_push(arena *a, ast_list *l, void *item);
 
 typedef struct ast_enumval {
     src_loc loc;
-    const char *name, *label;
+    const char *name, *label, *label_en;
 } ast_enumval;
 
 enum ast_type_kind { AT_BOOL, AT_ENUM, AT_INT, AT_RANGE, AT_NAMED };

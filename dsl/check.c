@@ -46,7 +46,7 @@ bool check_find_path(const ruleset *rs, gref root, check_want want, void *ctx, s
             if (ps.var_value[v] < 0) continue;
             const rs_fact *f = &rs->facts[rs->var_fact[v]];
             sb_printf(given, "%s%s = ", n++ ? ", " : "", f->name);
-            rs_format_value(rs, f->type, g->lo[v] + ps.var_value[v], false, given);
+            rs_format_value(rs, f->type, g->lo[v] + ps.var_value[v], FMT_NAME, given);
         }
         if (found) *found = ps.found;
     }

@@ -196,6 +196,7 @@ static void declare_builtin_types(compiler *c) {
     seat->nvalues = 4;
     seat->values = (const char **)seats;
     seat->labels = arena_alloc(c->a, sizeof(char *) * 4);
+    seat->labels_en = arena_alloc(c->a, sizeof(char *) * 4);
     add_type(c, seat);
     add_type(c, type_new(c, "call", TY_CALL));
     add_type(c, type_new(c, "cite", TY_CITE));
@@ -219,12 +220,14 @@ static const rs_type *resolve_type(compiler *c, const ast_type *at, const char *
         t->nvalues = at->values.n;
         t->values = arena_alloc(c->a, sizeof(char *) * (size_t)at->values.n);
         t->labels = arena_alloc(c->a, sizeof(char *) * (size_t)at->values.n);
+        t->labels_en = arena_alloc(c->a, sizeof(char *) * (size_t)at->values.n);
         for (int i = 0; i < at->values.n; i++) {
             ast_enumval *v = at->values.items[i];
             for (int j = 0; j < i; j++)
                 if (strcmp(t->values[j], v->name) == 0) ERR(c->d, v->loc, NULL, "'%s' is listed twice", v->name);
             t->values[i] = v->name;
             t->labels[i] = v->label;
+            t->labels_en[i] = v->label_en;
         }
         if (t->nvalues > RS_MAX_DOMAIN)
             ERR(c->d, at->loc, NULL, "an enum may have at most %d values", RS_MAX_DOMAIN);
@@ -883,7 +886,7 @@ static void fill_table(compiler *c, ast_decl *d, rs_table *t) {
         }
         for (int k = 0; k < t->nkeys; k++) {
             if (k) sb_puts(&sb, ", ");
-            rs_format_value(c->rs, t->keys[k], offs[k] + (t->keys[k]->kind == TY_INT ? t->keys[k]->lo : 0), false, &sb);
+            rs_format_value(c->rs, t->keys[k], offs[k] + (t->keys[k]->kind == TY_INT ? t->keys[k]->lo : 0), FMT_NAME, &sb);
         }
         ERR(c->d, d->loc, "add the row, or a default row `_ => value`", "table '%s' has no row for %s", t->name,
             sb.data);

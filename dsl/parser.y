@@ -130,6 +130,7 @@ enumvals: enumval                    { $$ = list1(lx, $1); }
     ;
 enumval: IDENT                       { $$ = MK(ast_enumval, @1); $$->name = $1; }
     | IDENT STRING                   { $$ = MK(ast_enumval, @1); $$->name = $1; $$->label = $2; }
+    | IDENT STRING EN STRING         { $$ = MK(ast_enumval, @1); $$->name = $1; $$->label = $2; $$->label_en = $4; }
     ;
 opt_comma: %empty | ',' ;
 
