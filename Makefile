@@ -6,7 +6,8 @@ BUILD   ?= build
 SAN     ?=
 OPT     ?= -O2 -g
 PKGS    := jansson cmocka
-CFLAGS  := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(OPT) $(SAN) -I$(BUILD)/gen -Idsl -Icore
+PREFIX  ?= /usr/local
+CFLAGS  := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -fPIC $(OPT) $(SAN) -I$(BUILD)/gen -Idsl -Icore
 LDFLAGS := $(SAN)
 LIBS     = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -20,8 +21,8 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 DEPS_OK   := $(BUILD)/.deps-ok
 
-.PHONY: all deps demo test test-asan check-rulesets clean format
-all: $(BUILD)/arbiter $(BUILD)/libarbiter.a
+.PHONY: all deps demo test test-asan install clean format
+all: $(BUILD)/arbiter $(BUILD)/libarbiter.a $(BUILD)/libarbiter.so
 
 $(DEPS_OK): scripts/deps.sh
 	@scripts/deps.sh
@@ -48,6 +49,9 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/gen/parser.h
 $(BUILD)/libarbiter.a: $(OBJS)
 	ar rcs $@ $^
 
+$(BUILD)/libarbiter.so: $(OBJS)
+	$(CC) $(LDFLAGS) -shared -o $@ $^ $(LIBS)
+
 $(BUILD)/arbiter: $(BUILD)/obj/core/cli.o $(BUILD)/libarbiter.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -66,6 +70,14 @@ test: $(BUILD)/arbiter $(UNIT_BINS)
 # The same suites under AddressSanitizer and UBSan, in a build of their own.
 test-asan:
 	$(MAKE) test BUILD=build/asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	    $(DESTDIR)$(PREFIX)/share/arbiter
+	install -m 755 $(BUILD)/arbiter $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(BUILD)/libarbiter.a $(BUILD)/libarbiter.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 core/arbiter.h $(DESTDIR)$(PREFIX)/include/
+	cp -r rulesets $(DESTDIR)$(PREFIX)/share/arbiter/
 
 format:
 	clang-format -i core/*.c core/*.h dsl/*.c dsl/*.h tests/unit/*.c
