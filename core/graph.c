@@ -33,10 +33,16 @@ graph *graph_new(int nvars, const int *domain, const int64_t *lo) {
         g->domain[i] = domain[i];
         g->lo[i] = lo[i];
     }
-    g->capcache = CACHE_SIZE;
-    g->cache = xrealloc(NULL, sizeof *g->cache * CACHE_SIZE);
-    for (int i = 0; i < CACHE_SIZE; i++) g->cache[i].op = UINT64_MAX;
     return g;
+}
+
+void graph_done_building(graph *g) {
+    free(g->cache);
+    free(g->unique);
+    free(g->termhash);
+    g->cache = NULL;
+    g->unique = g->termhash = NULL;
+    g->capcache = g->capunique = g->captermhash = 0;
 }
 
 void graph_free(graph *g) {
@@ -65,6 +71,7 @@ static uint64_t term_hash(int kind, int64_t v) {
 
 static void term_rehash(graph *g) {
     int cap = g->captermhash ? g->captermhash * 2 : 64;
+    while (cap < 4 * (g->nterms + 1)) cap *= 2; /* also after graph_done_building */
     free(g->termhash);
     g->termhash = xrealloc(NULL, sizeof(int32_t) * (size_t)cap);
     memset(g->termhash, -1, sizeof(int32_t) * (size_t)cap);
@@ -103,6 +110,7 @@ static uint64_t node_hash(int var, const gref *kids, int n) {
 
 static void node_rehash(graph *g) {
     int cap = g->capunique ? g->capunique * 2 : 256;
+    while (cap < 4 * (g->nnodes + 1)) cap *= 2; /* also after graph_done_building */
     free(g->unique);
     g->unique = xrealloc(NULL, sizeof(int32_t) * (size_t)cap);
     memset(g->unique, -1, sizeof(int32_t) * (size_t)cap);
@@ -155,6 +163,11 @@ gref graph_var(graph *g, int var) {
 /* --- operations ----------------------------------------------------------- */
 
 static graph_cache_entry *cache_slot(graph *g, uint64_t op, gref a, gref b, gref c) {
+    if (!g->cache) {
+        g->capcache = CACHE_SIZE;
+        g->cache = xrealloc(NULL, sizeof *g->cache * CACHE_SIZE);
+        for (int i = 0; i < CACHE_SIZE; i++) g->cache[i].op = UINT64_MAX;
+    }
     uint64_t h = mix(mix(mix(op, (uint64_t)(uint32_t)a), (uint64_t)(uint32_t)b), (uint64_t)(uint32_t)c);
     return &g->cache[h & (uint64_t)(g->capcache - 1)];
 }

@@ -97,6 +97,10 @@ gref graph_restrict(graph *g, gref f, gref care);
 /* Replace every terminal of kind `from` by `to`. */
 gref graph_replace_kind(graph *g, gref a, int from, gref to);
 
+/* Frees the build-time tables (operation cache, hash-consing index); they
+ * are made again if the graph is built on later. */
+void graph_done_building(graph *g);
+
 /* Number of inner nodes reachable from r. */
 int graph_size(const graph *g, gref r);
 

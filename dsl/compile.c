@@ -1465,6 +1465,7 @@ ruleset *dsl_compile(const char *path, diag *d) {
         finish(&c);
     }
     free(c.outcome_slots);
+    if (rs->graph) graph_done_building(rs->graph);
     vec_free(&c.clauses);
     vec_free(&c.blocks);
     if (diag_errors(d) != before) {
