@@ -71,6 +71,34 @@ enum expr_status expr_table(const rs_table *t, const int64_t *keys, int64_t *out
 /* Tables hold at most this many keys; the compiler enforces it. */
 #define EXPR_MAX_KEYS 4
 
+/* The value that settles `and` (false), `or` and `implies` (true) on either side. */
+static bool settles(int op, bool left, int64_t v) {
+    if (op == OP_AND) return !v;
+    if (op == OP_OR) return v;
+    return left ? !v : v; /* implies: a false premise or a true conclusion */
+}
+
+/* `and`, `or` and `implies` decide on the left side when they can, as a
+ * reader expects (`x != 0 and 10 / x > 2` never divides by zero), and on
+ * the right side when the left is not known: an invariant is settled by
+ * whichever facts are given. */
+static enum expr_status eval_logic(const ruleset *rs, const rs_expr *x, const fact_values *fv, int64_t *out,
+                                   int *missing) {
+    int64_t a, b;
+    enum expr_status sa = expr_eval(rs, x->a, fv, &a, missing);
+    if (sa == EXPR_OK && settles(x->op, true, a)) return (*out = x->op != OP_AND), EXPR_OK;
+    if (sa != EXPR_OK && sa != EXPR_UNKNOWN) return sa;
+    int missing_b = -1;
+    enum expr_status sb = expr_eval(rs, x->b, fv, &b, &missing_b);
+    if (sb == EXPR_OK && settles(x->op, false, b)) return (*out = x->op != OP_AND), EXPR_OK;
+    if (sa == EXPR_UNKNOWN) return EXPR_UNKNOWN; /* *missing names the left side's fact */
+    if (sb != EXPR_OK) {
+        *missing = missing_b;
+        return sb;
+    }
+    return expr_binop(x->op, a, b, out);
+}
+
 enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int64_t *out,
                            int *missing) {
     const rs_expr *x = rs_expr_at(rs, e);
@@ -92,13 +120,8 @@ enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int6
         if ((s = expr_eval(rs, x->a, fv, &a, missing))) return s;
         return expr_unop(x->op, a, out);
     case EX_BINARY:
+        if (x->op == OP_AND || x->op == OP_OR || x->op == OP_IMPLIES) return eval_logic(rs, x, fv, out, missing);
         if ((s = expr_eval(rs, x->a, fv, &a, missing))) return s;
-        /* `and`/`or`/`implies` decide on their left side when they can, as a
-         * reader expects: `x != 0 and 10 / x > 2` never divides by zero. */
-        if ((x->op == OP_AND && !a) || (x->op == OP_OR && a) || (x->op == OP_IMPLIES && !a)) {
-            *out = x->op != OP_AND;
-            return EXPR_OK;
-        }
         if ((s = expr_eval(rs, x->b, fv, &b, missing))) return s;
         return expr_binop(x->op, a, b, out);
     case EX_IN:

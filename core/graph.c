@@ -296,8 +296,11 @@ gref graph_replace_kind(graph *g, gref a, int from, gref to) {
     if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
     uint64_t op = OP_REPLACE ^ ((uint64_t)from << 32);
     if (cache_get(g, op, a, to, 3, &result)) return result;
-    int var = g->nodes[a].var;
-    EXPAND(g, var, graph_replace_kind(g, cofactor(g, a, var, i), from, to));
+    /* Walk `to` alongside: where a has tested a variable, `to` follows the
+     * same value, so no path tests a variable twice. */
+    int var = g->nodes[a].var, vt = top_var(g, to);
+    if (vt < var) var = vt;
+    EXPAND(g, var, graph_replace_kind(g, cofactor(g, a, var, i), from, cofactor(g, to, var, i)));
     return cache_put(g, op, a, to, 3, result);
 }
 

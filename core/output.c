@@ -11,7 +11,8 @@ void output_hash(const ruleset *rs, char buf[32]) {
 
 void output_message(const ruleset *rs, const ruling_action *ra, bool english, strbuf *out) {
     const rs_action *a = &rs->actions[rs_use_at(rs, ra->use)->action];
-    const char *t = english && a->text_en ? a->text_en : a->text;
+    english = english && a->text_en; /* without an English text, the Dutch one with Dutch values */
+    const char *t = english ? a->text_en : a->text;
     while (t && *t) {
         const char *open = strchr(t, '{'), *close = open ? strchr(open, '}') : NULL;
         if (!close) {

@@ -36,7 +36,6 @@ typedef struct compiler {
     ast_list included; /* canonical paths already read */
     ast_list decls;    /* every ast_decl*, in load order */
     gref *fact_graph;  /* memo: graph of each fact (0 = not yet) */
-    char *fact_state;  /* derived-fact cycle detection: 0 new, 1 busy, 2 done */
     char *art_state;
     gref *art_full;
     ast_decl **art_decl;
@@ -50,6 +49,7 @@ typedef struct compiler {
     gref *when;          /* each article's `when` (t_true when it has none) */
     char *applied;       /* articles some clause applies */
     int errors_before;   /* after other errors, "never applies" would only echo them */
+    int proof_errors;    /* the "never applies" errors reported so far */
 } compiler;
 
 static src_loc no_loc(const char *file) {
@@ -89,7 +89,21 @@ static const char *dir_of(compiler *c, const char *path) {
     return slash ? arena_strndup(c->a, path, (size_t)(slash - path)) : ".";
 }
 
+/* Each file and directory is read once, however it is reached. */
+static bool first_visit(compiler *c, const char *path, src_loc from) {
+    char real[PATH_MAX];
+    if (!realpath(path, real)) {
+        ERR(c->d, from, NULL, "cannot find %s: %s", path, strerror(errno));
+        return false;
+    }
+    for (int i = 0; i < c->included.n; i++)
+        if (strcmp(c->included.items[i], real) == 0) return false;
+    ast_push(c->a, &c->included, arena_strdup(c->a, real));
+    return true;
+}
+
 static void load_file(compiler *c, const char *path, src_loc from, int depth) {
+    if (!first_visit(c, path, from)) return;
     size_t len;
     char *text = read_file(path, &len);
     if (!text) {
@@ -152,19 +166,12 @@ static void load_path(compiler *c, const char *path, src_loc from, int depth) {
         ERR(c->d, from, "includes nest too deep; is there an include cycle?", "cannot include %s", path);
         return;
     }
-    char real[PATH_MAX];
-    if (!realpath(path, real)) {
-        ERR(c->d, from, NULL, "cannot find %s: %s", path, strerror(errno));
-        return;
-    }
-    for (int i = 0; i < c->included.n; i++)
-        if (strcmp(c->included.items[i], real) == 0) return; /* read once */
-    ast_push(c->a, &c->included, arena_strdup(c->a, real));
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        load_dir(c, path, from, depth);
-    else
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (first_visit(c, path, from)) load_dir(c, path, from, depth);
+    } else {
         load_file(c, path, from, depth);
+    }
 }
 
 /* ---- types ----------------------------------------------------------------- */
@@ -646,13 +653,7 @@ static gref fact_graph(compiler *c, int f, src_loc use) {
     rs_fact *fact = &c->rs->facts[f];
     gref g;
     if (fact->derived >= 0) {
-        if (c->fact_state[f] == 1) {
-            ERR(c->d, fact->loc, NULL, "derived fact '%s' is defined in terms of itself", fact->name);
-            return graph_term_ref(c->rs->graph, TERM_VALUE, 0);
-        }
-        c->fact_state[f] = 1;
-        g = expr_graph(c, fact->derived);
-        c->fact_state[f] = 2;
+        g = expr_graph(c, fact->derived); /* check_derived_cycles broke every cycle */
     } else if (fact->var >= 0) {
         g = graph_var(c->rs->graph, fact->var);
     } else {
@@ -787,6 +788,21 @@ static void declare_facts(compiler *c) {
     }
 }
 
+/* Every {placeholder} of a message must name a parameter. */
+static void check_placeholders(compiler *c, const ast_decl *d, const rs_action *a, const char *text) {
+    for (const char *t = text; t && (t = strchr(t, '{')); t++) {
+        const char *end = strchr(t, '}');
+        if (!end) break;
+        bool known = false;
+        for (int j = 0; j < a->nparams; j++)
+            known |= strlen(a->params[j].name) == (size_t)(end - t - 1) &&
+                     strncmp(a->params[j].name, t + 1, (size_t)(end - t - 1)) == 0;
+        if (!known)
+            ERR(c->d, d->loc, NULL, "the message of '%s' uses {%.*s}, which is not a parameter", d->name,
+                (int)(end - t - 1), t + 1);
+    }
+}
+
 static void declare_actions(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_ACTION;
@@ -813,18 +829,8 @@ static void declare_actions(compiler *c) {
         if (!d->text)
             ERR(c->d, d->loc, "add: text \"…\" (Dutch), and en \"…\" for English", "action '%s' has no message",
                 d->name);
-        /* Every {placeholder} must name a parameter. */
-        for (const char *t = d->text; t && (t = strchr(t, '{')); t++) {
-            const char *end = strchr(t, '}');
-            if (!end) break;
-            bool known = false;
-            for (int j = 0; j < a->nparams; j++)
-                known |= strlen(a->params[j].name) == (size_t)(end - t - 1) &&
-                         strncmp(a->params[j].name, t + 1, (size_t)(end - t - 1)) == 0;
-            if (!known)
-                ERR(c->d, d->loc, NULL, "the message of '%s' uses {%.*s}, which is not a parameter", d->name,
-                    (int)(end - t - 1), t + 1);
-        }
+        check_placeholders(c, d, a, d->text);
+        check_placeholders(c, d, a, d->text_en);
     }
 }
 
@@ -940,6 +946,41 @@ static void declare_tables(compiler *c) {
     }
 }
 
+/* A derived fact may not depend on itself, whether or not a decision tests
+ * it: an action argument would otherwise evaluate forever. */
+static bool derived_cycle(compiler *c, int e, char *state) {
+    const rs_expr *x = X(c, e);
+    if (x->kind == EX_FACT) {
+        int f = x->a, d = c->rs->facts[f].derived;
+        if (d < 0 || state[f] == 2) return false;
+        if (state[f] == 1) return true;
+        state[f] = 1;
+        bool cyc = derived_cycle(c, d, state);
+        state[f] = 2;
+        return cyc;
+    }
+    if (x->a >= 0 && x->kind != EX_TABLE && derived_cycle(c, x->a, state)) return true;
+    if (x->b >= 0 && derived_cycle(c, x->b, state)) return true;
+    for (int i = 0; i < x->nargs; i++)
+        if (x->kind != EX_IN && derived_cycle(c, rs_arg(c->rs, x->args + i), state)) return true;
+    return false;
+}
+
+static void check_derived_cycles(compiler *c) {
+    char *state = arena_alloc(c->a, (size_t)c->rs->nfacts + 1);
+    for (int f = 0; f < c->rs->nfacts; f++) {
+        const rs_fact *fact = &c->rs->facts[f];
+        if (fact->derived < 0 || state[f] == 2) continue;
+        memset(state, 0, (size_t)c->rs->nfacts);
+        state[f] = 1;
+        if (derived_cycle(c, fact->derived, state)) {
+            ERR(c->d, fact->loc, "a derived fact is computed from the facts it names; none may lead back to it",
+                "derived fact '%s' is defined in terms of itself", fact->name);
+            c->rs->facts[f].derived = const_expr(c, fact->type, 0, fact->loc); /* so nothing loops later */
+        }
+    }
+}
+
 static void declare_derived(compiler *c) {
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
@@ -950,6 +991,7 @@ static void declare_derived(compiler *c) {
             ERR(c->d, d->loc, "a derived fact is computed, never asked", "'%s' has both '=' and ask/from", d->name);
         c->rs->facts[f].derived = compile_expr(c, d->expr, c->rs->facts[f].type);
     }
+    check_derived_cycles(c);
 }
 
 static void declare_invariants(compiler *c) {
@@ -1147,9 +1189,11 @@ typedef struct decision {
 static void add_decision(compiler *c, vec *ds, gref *reach, gref cond, const ast_clause *cl, src_loc at, int art,
                          int clause) {
     gref taken = and_graph(c, *reach, cond);
-    if (taken == c->t_false && diag_errors(c->d) == c->errors_before)
+    if (taken == c->t_false && diag_errors(c->d) - c->proof_errors == c->errors_before) {
         ERR(c->d, at, "an earlier clause, the article's `when` or an invariant already covers every such situation",
             "this clause can never apply");
+        c->proof_errors++;
+    }
     decision *d = vec_push(ds);
     d->cond = cond;
     d->body = cl ? compile_clause(c, cl, taken, art) : outcome_term(c, &clause, 0, NULL, 0);
@@ -1225,8 +1269,10 @@ static gref article_full(compiler *c, int art, src_loc from) {
     c->art_state[art] = ART_BUSY;
     ast_decl *d = c->art_decl[art];
     gref reach = and_graph(c, c->when[art], c->invariants);
-    if (reach == c->t_false && diag_errors(c->d) == c->errors_before)
+    if (reach == c->t_false && diag_errors(c->d) - c->proof_errors == c->errors_before) {
         ERR(c->d, d->loc, "check the `when` against the invariants", "article %s can never apply", a->id);
+        c->proof_errors++;
+    }
     gref body = compile_block(c, d->body, reach, a->entry_clause, art);
     c->art_full[art] = concat(c, outcome_term(c, &a->entry_clause, 1, NULL, 0), body);
     c->art_state[art] = ART_DONE;
@@ -1418,7 +1464,6 @@ static void make_graph(compiler *c) {
     c->t_true = graph_term_ref(c->rs->graph, TERM_VALUE, 1);
     c->t_false = graph_term_ref(c->rs->graph, TERM_VALUE, 0);
     c->fact_graph = arena_alloc(c->a, sizeof(gref) * (size_t)(c->rs->nfacts + 1));
-    c->fact_state = arena_alloc(c->a, (size_t)(c->rs->nfacts + 1));
 }
 
 static void finish(compiler *c) {

@@ -209,6 +209,7 @@ item: IDENT                          { $$ = item_new(lx, @1, AI_ACTION); $$->nam
     | IDENT '(' args_opt ')'         { $$ = item_new(lx, @1, AI_ACTION); $$->name = $1; $$->args = $3; }
     | IF expr clause                 { $$ = item_new(lx, @1, AI_IF); $$->cond = $2; $$->clause = $3; }
     | IF expr block                  { $$ = item_new(lx, @1, AI_IF); $$->cond = $2; $$->clause = clause_new(lx, @3, NULL, $3, NULL, @3); }
+    | IF expr error block            { $$ = item_new(lx, @1, AI_IF); $$->cond = $2; $$->clause = clause_new(lx, @4, NULL, $4, NULL, @4); yyerrok; }
     | MATCH expr '{' arms '}'        { $$ = item_new(lx, @1, AI_MATCH); $$->cond = $2; $$->arms = $4; }
     | OTHERWISE clause               { $$ = item_new(lx, @1, AI_OTHERWISE); $$->clause = $2; }
     | APPLY artid                    { $$ = item_new(lx, @1, AI_APPLY); $$->name = $2; }
