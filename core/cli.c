@@ -73,8 +73,9 @@ static char *read_input(const char *path, size_t *len) {
     return read_file(path, len);
 }
 
-/* One JSON document, or JSON Lines: one scenario per non-blank line. Text
- * that is neither is read as one document, so its syntax error is shown. */
+/* One JSON document, or JSON Lines: one scenario per line. Text that is
+ * neither is a broken document when its first line is not a whole JSON
+ * value, so that its syntax error is shown where it is. */
 static bool is_single_document(const char *text, size_t len) {
     json_error_t je;
     json_t *j = json_loadb(text, len, 0, &je);
@@ -82,17 +83,14 @@ static bool is_single_document(const char *text, size_t len) {
         json_decref(j);
         return true;
     }
-    int lines = 0;
-    for (size_t i = 0, start = 0; i <= len; i++) {
-        if (i < len && text[i] != '\n') continue;
-        for (size_t k = start; k < i; k++)
-            if (text[k] != ' ' && text[k] != '\t' && text[k] != '\r') {
-                lines++;
-                break;
-            }
-        start = i + 1;
-    }
-    return lines <= 1 || text[0] != '{';
+    size_t start = 0;
+    while (start < len && (text[start] == ' ' || text[start] == '\t' || text[start] == '\r' || text[start] == '\n'))
+        start++;
+    const char *nl = memchr(text + start, '\n', len - start);
+    size_t first = nl ? (size_t)(nl - (text + start)) : len - start;
+    j = json_loadb(text + start, first, 0, &je);
+    if (j) json_decref(j);
+    return j == NULL;
 }
 
 /* Which facts would have to differ for the ruling to name the action. */

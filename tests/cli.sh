@@ -60,6 +60,7 @@ done
 
 # Bad scenarios: a clear message, exit 2.
 expect "bad JSON" 2 "bad-json.json:2:1: error: invalid JSON" -- "$ARBITER" rule --ruleset $TOY tests/bad/bad-json.json
+expect "broken pretty JSON is one document" 2 "broken-pretty.json:3:16: error: invalid JSON" -- "$ARBITER" rule --ruleset $TOY tests/bad/broken-pretty.json
 expect "unknown fact" 2 "unknown fact 'minuts'; did you mean 'minutes'?" -- "$ARBITER" rule --ruleset $TOY tests/bad/unknown-fact.json
 expect "value out of range" 2 "fact 'minutes' is 99, outside 0..60" -- "$ARBITER" rule --ruleset $TOY tests/bad/out-of-range.json
 expect "value not listed" 2 "'asleep' is not a value of fact 'irregularity'; expected one of: late, noise" -- "$ARBITER" rule --ruleset $TOY tests/bad/bad-enum.json
