@@ -193,6 +193,7 @@ static void print_choices(const rs_type *t) {
     for (int i = 0; t->kind == TY_ENUM && i < t->nvalues; i++)
         printf("  %d) %s\n", i + 1, t->labels[i] ? t->labels[i] : t->values[i]);
     if (t->kind == TY_INT && t->bounded) printf("  (%lld..%lld)\n", (long long)t->lo, (long long)t->hi);
+    if (t->kind == TY_CALL) puts("  (een bieding: P, X, XX of een bod zoals 2H of 3SA)");
 }
 
 /* Asks one question until it is answered; false at end of input. */
@@ -240,8 +241,16 @@ static int cmd_ask(const options *o) {
         free(text);
     }
     ruling r = {0};
+    int answered = -1;
     while (status == ARB_OK) {
         eval_rule(rs, rs->root, &sc.fv, &r);
+        if (r.status == RULING_REJECTED && answered >= 0) {
+            /* the last answer made the situation impossible: ask it again */
+            printf("  Dat kan niet: %s\n", rs->invariants[r.invariant].message);
+            scenario_forget(&sc, answered);
+            r.status = RULING_NEEDS;
+            r.fact = answered;
+        }
         if (r.status != RULING_NEEDS) break;
         int f = r.fact;
         ruling_clear(&r);
@@ -249,6 +258,7 @@ static int cmd_ask(const options *o) {
             fprintf(stderr, "arbiter ask: no answer for '%s' (end of input)\n", rs->facts[f].name);
             status = ARB_BAD_INPUT;
         }
+        answered = f;
     }
     if (status == ARB_OK) {
         putchar('\n');

@@ -4,6 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Steps spent proving that a missing fact cannot matter before asking it
+ * anyway: far above what real rulesets need, and a bound on pathological
+ * graphs. */
+#define EVAL_ALIKE_BUDGET 100000L
+
 static void *xcalloc(size_t n, size_t size) {
     void *p = calloc(n ? n : 1, size);
     if (!p) abort();
@@ -22,12 +27,45 @@ const char *eval_clause_cite(const ruleset *rs, int clause) {
     return rs->clauses[clause].cite;
 }
 
-/* Walks the graph; stops at a terminal or at a fact that is not known. */
+/* Whether two subgraphs rule alike in every situation that agrees with the
+ * known facts. Graphs are ordered, so both are walked together; depth is
+ * bounded by the number of facts. */
+static bool alike(const ruleset *rs, gref a, gref b, const fact_values *fv, long *budget) {
+    const graph *g = rs->graph;
+    if (a == b) return true;
+    if (--*budget < 0) return false; /* past the budget, assume it matters: ask */
+    if (GRAPH_IS_TERM(a) && GRAPH_IS_TERM(b)) return false; /* terminals are interned */
+    int va = GRAPH_IS_TERM(a) ? g->nvars : g->nodes[a].var, vb = GRAPH_IS_TERM(b) ? g->nvars : g->nodes[b].var;
+    int var = va < vb ? va : vb, f = rs->var_fact[var];
+    for (int i = 0; i < g->domain[var]; i++) {
+        if (fv->known[f] && fv->value[f] - g->lo[var] != i) continue;
+        gref ca = va == var ? g->kids[g->nodes[a].kids + i] : a, cb = vb == var ? g->kids[g->nodes[b].kids + i] : b;
+        if (!alike(rs, ca, cb, fv, budget)) return false;
+    }
+    return true;
+}
+
+/* A fact is needed when its value can change the ruling, given the facts
+ * that are known — even those the graph tests only further down. */
+static bool needed(const ruleset *rs, const graph_node *nd, const fact_values *fv) {
+    const graph *g = rs->graph;
+    long budget = EVAL_ALIKE_BUDGET;
+    for (int i = 1; i < g->domain[nd->var]; i++)
+        if (!alike(rs, g->kids[nd->kids], g->kids[nd->kids + i], fv, &budget)) return true;
+    return false;
+}
+
+/* Walks the graph; stops at a terminal or at a fact that is not known and
+ * matters. */
 static graph_term walk(const ruleset *rs, gref r, const fact_values *fv, ruling *out) {
     const graph *g = rs->graph;
     while (!GRAPH_IS_TERM(r)) {
         const graph_node *nd = &g->nodes[r];
         int f = rs->var_fact[nd->var];
+        if (!fv->known[f] && !needed(rs, nd, fv)) {
+            r = g->kids[nd->kids];
+            continue;
+        }
         if (!fv->known[f]) {
             out->status = RULING_NEEDS;
             out->fact = f;

@@ -68,7 +68,12 @@ void output_problem(const ruling *r, strbuf *out) {
         if (f->ask) sb_printf(out, " (%s)", f->ask);
         break;
     }
-    case RULING_REJECTED: sb_printf(out, "impossible situation: %s", rs->invariants[r->invariant].message); break;
+    case RULING_REJECTED: {
+        const rs_invariant *inv = &rs->invariants[r->invariant];
+        sb_printf(out, "impossible situation: %s", inv->message_en ? inv->message_en : inv->message);
+        if (inv->message_en) sb_printf(out, " (%s)", inv->message);
+        break;
+    }
     case RULING_GAP:
         if (r->block < 0)
             sb_puts(out, "no article of this ruleset rules on this situation");

@@ -117,7 +117,7 @@ typedef struct rs_article {
 } rs_article;
 
 typedef struct rs_invariant {
-    const char *message;
+    const char *message, *message_en;
     src_loc loc;
     int expr; /* checked on the known facts before a ruling */
 } rs_invariant;

@@ -31,6 +31,11 @@ void scenario_give(scenario *sc, int fact, int64_t value) {
     sc->given[fact] = true;
 }
 
+void scenario_forget(scenario *sc, int fact) {
+    sc->fv.known[fact] = false;
+    sc->given[fact] = false;
+}
+
 static void list_values(const rs_type *t, strbuf *err) {
     for (int i = 0; i < t->nvalues; i++) sb_printf(err, "%s%s", i ? ", " : "", t->values[i]);
 }

@@ -23,8 +23,9 @@ typedef struct scenario {
 void scenario_init(scenario *sc, const ruleset *rs);
 void scenario_free(scenario *sc);
 
-/* Set a fact the director or a test gives. */
+/* Set a fact the director or a test gives; forget it again. */
 void scenario_give(scenario *sc, int fact, int64_t value);
+void scenario_forget(scenario *sc, int fact);
 
 /* Read one JSON object of facts (and optionally "dealer"/"auction"). */
 bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err);

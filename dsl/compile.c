@@ -392,11 +392,15 @@ static int binary_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     case OP_LT:
     case OP_LE:
     case OP_GT:
-    case OP_GE:
-        a = compile_expr(c, e->a, T(c, TY_INT));
-        b = compile_expr(c, e->b, T(c, TY_INT));
+    case OP_GE: {
+        /* Integers compare by value, calls by rank (P < X < XX < 1C < … < 7NT). */
+        a = compile_expr(c, e->a, NULL);
+        const rs_type *t = X(c, a)->type->kind == TY_CALL ? X(c, a)->type : T(c, TY_INT);
+        expect_type(c, a, t, e->a->loc);
+        b = compile_expr(c, e->b, t);
         result = T(c, TY_BOOL);
         break;
+    }
     default:
         a = compile_expr(c, e->a, T(c, TY_INT));
         b = compile_expr(c, e->b, T(c, TY_INT));
@@ -1004,6 +1008,7 @@ static void declare_invariants(compiler *c) {
         if (d->kind != AD_INVARIANT) continue;
         rs_invariant *inv = &c->rs->invariants[c->rs->ninvariants];
         inv->message = d->title;
+        inv->message_en = d->text_en;
         inv->loc = d->loc;
         inv->expr = compile_expr(c, d->expr, T(c, TY_BOOL));
         c->inv_conds[c->rs->ninvariants++] = expr_graph(c, inv->expr);

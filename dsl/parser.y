@@ -104,6 +104,7 @@ decl: ruleset_decl
     | action_decl
     | table_decl
     | INVARIANT STRING expr          { $$ = decl(lx, @1, AD_INVARIANT, NULL); $$->title = $2; $$->expr = $3; }
+    | INVARIANT STRING EN STRING expr { $$ = decl(lx, @1, AD_INVARIANT, NULL); $$->title = $2; $$->text_en = $4; $$->expr = $5; }
     | article_decl
     | test_decl
     ;

@@ -98,6 +98,7 @@ expect "test coverage" 1 "no test reaches clause 3C" -- "$ARBITER" test $TOY --c
 if [ -f examples/insufficient-bid.json ]; then
     expect "demo example" 0 "Artikelen: 27" -- "$ARBITER" rule --ruleset bridge-2017 examples/insufficient-bid.json
     expect "demo example json" 0 '"articles": [' '"27"' '"actions": [' '"messages": [' -- "$ARBITER" rule --ruleset bridge-2017 --json examples/insufficient-bid.json
+    expect "ask re-asks an impossible answer" 0 "Dat kan niet:" "Artikelen: 27 > 27B1a" -- sh -c "printf '1\n1\nnee\n2\nP\n2H\n2H\n' | $ARBITER ask --ruleset bridge-2017"
     expect "rulesets" 0 "bridge-2017" "fnv1a64:" -- "$ARBITER" rulesets
 fi
 

@@ -448,6 +448,62 @@ static void test_invariant_settled_by_right_operand(void **state) {
     ruleset_free(rs);
 }
 
+/* A fact the graph tests first is not asked when a fact tested further down
+ * is known and makes it irrelevant: b decides alone when it is true. */
+#define ORDER_RULES                                                                                \
+    "ruleset \"order\" { }\n"                                                                       \
+    "fact a : bool ask \"a?\"\n"                                                                      \
+    "fact b : bool ask \"b?\"\n"                                                                      \
+    "action x text \"x\"\n"                                                                           \
+    "action y text \"y\"\n"                                                                           \
+    "action z text \"z\"\n"                                                                           \
+    "article 1 when true {\n"                                                                     \
+    "  if b => 1A { x }\n"                                                                         \
+    "  if a => 1B { y }\n"                                                                         \
+    "  otherwise => 1C { z }\n"                                                                    \
+    "}\n"
+
+static void test_unknown_fact_made_irrelevant_by_later_fact(void **state) {
+    (void)state;
+    ruleset *rs = compile_text(ORDER_RULES);
+    scenario sc;
+    ruling r;
+    rule(rs, "{\"b\": true}", &sc, &r);
+    assert_int_equal(r.status, RULING_OK);
+    assert_trail(&r, "1,1A");
+    assert_false(path_has(&r, "a"));
+    done(&sc, &r);
+    rule(rs, "{\"b\": false}", &sc, &r);
+    assert_needs(&r, "a");
+    done(&sc, &r);
+    ruleset_free(rs);
+}
+
+/* Calls compare by rank: P < X < XX < 1C < … < 7NT. */
+static void test_calls_compare_by_rank(void **state) {
+    (void)state;
+    ruleset *rs = compile_text("ruleset \"calls\" { }\n"
+                               "fact c : call ask \"c?\"\n"
+                               "action high text \"high\"\n"
+                               "action low text \"low\"\n"
+                               "article 1 when true {\n"
+                               "  if c >= 3NT => 1A { high }\n"
+                               "  otherwise => 1B { low }\n"
+                               "}\n");
+    scenario sc;
+    ruling r;
+    rule(rs, "{\"c\": \"4C\"}", &sc, &r);
+    assert_trail(&r, "1,1A");
+    done(&sc, &r);
+    rule(rs, "{\"c\": \"3S\"}", &sc, &r);
+    assert_trail(&r, "1,1B");
+    done(&sc, &r);
+    rule(rs, "{\"c\": \"XX\"}", &sc, &r);
+    assert_trail(&r, "1,1B");
+    done(&sc, &r);
+    ruleset_free(rs);
+}
+
 static void test_fact_needed_only_by_invariant_is_not_asked(void **state) {
     const ruleset *rs = *state;
     scenario sc;
@@ -953,6 +1009,8 @@ int main(void) {
         cmocka_unit_test(test_batch_statuses),
         cmocka_unit_test(test_rule_json_gap_is_no_ruling),
         cmocka_unit_test(test_invariant_settled_by_right_operand),
+        cmocka_unit_test(test_unknown_fact_made_irrelevant_by_later_fact),
+        cmocka_unit_test(test_calls_compare_by_rank),
     };
     return cmocka_run_group_tests_name("eval", tests, group_setup, group_teardown);
 }
