@@ -19,7 +19,11 @@ for t in "$BUILD"/tests/test_*; do
     p=${p:-0}
     f=${f:-0}
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # crashed before its summary
-    [ "$f" -ne 0 ] && printf '%s\n' "$out"
+    if [ "$f" -ne 0 ]; then
+        printf '%s\n' "$out"
+    else # cmocka's own summary
+        printf '%s\n' "$out" | grep -E '^\[(==========|  PASSED  )\] [0-9]+ test' | sed 's/^/  /'
+    fi
     echo "  $(basename "$t"): $p passed, $f failed"
     add "$p" "$f"
 done
