@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SEAT_COUNT 4
@@ -233,6 +234,55 @@ bool bridge_parse_call(const char *text, bridge_call *out, char *err, size_t err
     if (text == NULL) return fail(err, errsz, "no call text given");
     if (parse_call_text(text, out, why, sizeof why)) return true;
     return fail(err, errsz, "\"%s\": %s", excerpt(text, strlen(text), shown), why);
+}
+
+/* The denomination at the start of text; the longest spelling wins (NT
+ * before N, SA before S). */
+static const char *take_denomination(const char *text, enum bridge_denom *out) {
+    size_t best = 0;
+    for (size_t i = 0; i < COUNT_OF(denom_words); i++) {
+        size_t n = strlen(denom_words[i].word);
+        bool same = n > best;
+        for (size_t k = 0; same && k < n; k++) same = ascii_upper(text[k]) == denom_words[i].word[k];
+        if (same) {
+            best = n;
+            *out = denom_words[i].denom;
+        }
+    }
+    return best ? text + best : NULL;
+}
+
+bool bridge_parse_contract(const char *text, bridge_contract *out, char *err, size_t errsz) {
+    static const char *const expect = "expected a contract such as 4S=, 4SX+1, 3NTXX-2 or PASS";
+    char shown[EXCERPT_SIZE];
+    memset(out, 0, sizeof *out);
+    if (text == NULL) return fail(err, errsz, "no contract given; %s", expect);
+    const char *p = text;
+    for (size_t i = 0; i < COUNT_OF(call_words); i++)
+        if (call_words[i].kind == CALL_PASS && equals_ignoring_case(p, call_words[i].word)) {
+            out->passed_out = true;
+            return true;
+        }
+    if (*p < '1' || *p > '7' || is_digit(p[1]))
+        return fail(err, errsz, "\"%s\": the level is 1 to 7; %s", excerpt(text, strlen(text), shown), expect);
+    out->level = *p++ - '0';
+    if (!(p = take_denomination(p, &out->denom)))
+        return fail(err, errsz, "\"%s\": no denomination after the level; %s", excerpt(text, strlen(text), shown), expect);
+    while (out->doubling < 2 && ascii_upper(*p) == 'X') {
+        out->doubling++;
+        p++;
+    }
+    char sign = *p++;
+    if (sign == '=' && *p == '\0') return true;
+    if ((sign != '+' && sign != '-') || !is_digit(*p) || (p[1] && !(is_digit(p[1]) && !p[2])))
+        return fail(err, errsz, "\"%s\": the result is =, +N or -N; %s", excerpt(text, strlen(text), shown), expect);
+    int n = atoi(p);
+    out->result = sign == '+' ? n : -n;
+    int tricks = out->level + 6 + out->result;
+    if (tricks < 0 || tricks > 13 || n == 0)
+        return fail(err, errsz, "\"%s\": %d tricks is not a result of a %d-level contract", excerpt(text, strlen(text), shown),
+                    tricks, out->level);
+    return true;
 }
 
 static const char *skip_space(const char *p) {

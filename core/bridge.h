@@ -75,6 +75,18 @@ bool bridge_parse_call(const char *text, bridge_call *out, char *err, size_t err
  * rotation continues from there); a trailing '*' marks the irregular call. */
 bool bridge_parse_auction(const char *text, bridge_auction *out, char *err, size_t errsz);
 
+/* A contract and its result, as a scorer writes it: "4S=", "4SX+1",
+ * "3NTXX-2", "6H+1", "PASS" (Dutch K, R, SA understood). */
+typedef struct bridge_contract {
+    bool passed_out;
+    int level;               /* 1..7 */
+    enum bridge_denom denom;
+    int doubling;            /* 0 undoubled, 1 doubled, 2 redoubled */
+    int result;              /* tricks over (+) or under (-) the contract */
+} bridge_contract;
+
+bool bridge_parse_contract(const char *text, bridge_contract *out, char *err, size_t errsz);
+
 /* Formatting: "N", "1S", "3NT", "P", "X", "XX". buf must hold 8 bytes. */
 const char *bridge_seat_name(enum bridge_seat s);
 void bridge_format_call(const bridge_call *c, char buf[8]);

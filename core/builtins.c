@@ -6,11 +6,15 @@
 static const char *const seat_names[] = {"N", "E", "S", "W"};
 static const char *const relative_names[] = {"offender", "lho", "partner", "rho"};
 static const char *const kind_names[] = {"pass", "bid", "double", "redouble"};
+static const char *const denom_names[] = {"clubs", "diamonds", "hearts", "spades", "notrump"};
+static const char *const doubling_names[] = {"undoubled", "doubled", "redoubled"};
 
 enum {
     B_OFFENDER, B_TURN, B_TURN_WAS, B_CALL_KIND, B_INSUFFICIENT, B_OVER_SEVEN, B_DOUBLE_ADMISSIBLE,
     B_AFTER_FINAL_PASS, B_OFFENDER_CALLED_BEFORE, B_LHO_CALLED, B_LOWEST_SUFFICIENT,
-    B_IRREGULAR_CALL, B_DEALER, B_COUNT
+    B_IRREGULAR_CALL, B_DEALER,
+    B_PASSED_OUT, B_LEVEL, B_DENOMINATION, B_DOUBLING, B_RESULT, B_TRICKS, B_VULNERABLE,
+    B_BEATEN, B_EQUALLED, B_OTHERS, B_DIFFERENCE, B_COUNT
 };
 
 static const builtin_desc builtins[B_COUNT] = {
@@ -27,6 +31,17 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_LOWEST_SUFFICIENT] = {"auction", "lowest_sufficient", BT_CALL, NULL, 0},
     [B_IRREGULAR_CALL] = {"auction", "irregular_call", BT_CALL, NULL, 0},
     [B_DEALER] = {"auction", "dealer", BT_SYMBOL, seat_names, 4},
+    [B_PASSED_OUT] = {"contract", "passed_out", BT_BOOL, NULL, 0},
+    [B_LEVEL] = {"contract", "level", BT_INT, NULL, 0},
+    [B_DENOMINATION] = {"contract", "denomination", BT_SYMBOL, denom_names, 5},
+    [B_DOUBLING] = {"contract", "doubling", BT_SYMBOL, doubling_names, 3},
+    [B_RESULT] = {"contract", "result", BT_INT, NULL, 0},
+    [B_TRICKS] = {"contract", "tricks", BT_INT, NULL, 0},
+    [B_VULNERABLE] = {"contract", "vulnerable", BT_BOOL, NULL, 0},
+    [B_BEATEN] = {"scoring", "beaten", BT_INT, NULL, 0},
+    [B_EQUALLED] = {"scoring", "equalled", BT_INT, NULL, 0},
+    [B_OTHERS] = {"scoring", "others", BT_INT, NULL, 0},
+    [B_DIFFERENCE] = {"scoring", "difference", BT_INT, NULL, 0},
 };
 
 int builtin_count(void) {
@@ -58,8 +73,8 @@ bridge_call call_from_value(int64_t v) {
     return (bridge_call){CALL_BID, (int)((v - 3) / 5 + 1), (enum bridge_denom)((v - 3) % 5)};
 }
 
-bool builtin_value(int i, const bridge_auction *a, const bridge_facts *bf, int64_t *value,
-                   const char **symbol) {
+static bool auction_value(int i, const record *rec, int64_t *value, const char **symbol) {
+    const bridge_facts *bf = &rec->auction_facts;
     switch (i) {
     case B_OFFENDER: *symbol = seat_names[bf->offender]; return true;
     case B_TURN: *symbol = seat_names[bf->turn]; return true;
@@ -76,7 +91,30 @@ bool builtin_value(int i, const bridge_auction *a, const bridge_facts *bf, int64
         *value = call_to_value(&bf->lowest_sufficient);
         return true;
     case B_IRREGULAR_CALL: *value = call_to_value(&bf->irregular_call); return true;
-    case B_DEALER: *symbol = seat_names[a->dealer]; return true;
+    case B_DEALER: *symbol = seat_names[rec->auction.dealer]; return true;
+    default: return false;
     }
-    return false;
+}
+
+static bool contract_value(int i, const record *rec, int64_t *value, const char **symbol) {
+    const bridge_contract *c = &rec->contract;
+    if (i == B_PASSED_OUT) return (*value = c->passed_out), true;
+    if (c->passed_out) return false; /* a passed-out board has no contract to speak of */
+    switch (i) {
+    case B_LEVEL: *value = c->level; return true;
+    case B_DENOMINATION: *symbol = denom_names[c->denom]; return true;
+    case B_DOUBLING: *symbol = doubling_names[c->doubling]; return true;
+    case B_RESULT: *value = c->result; return true;
+    case B_TRICKS: *value = c->level + 6 + c->result; return true;
+    default: return false;
+    }
+}
+
+bool builtin_value(int i, const record *rec, int64_t *value, const char **symbol) {
+    if (i <= B_DEALER) return rec->has_auction && auction_value(i, rec, value, symbol);
+    if (i == B_VULNERABLE) return rec->has_vulnerable && ((*value = rec->vulnerable), true);
+    if (i <= B_TRICKS) return rec->has_contract && contract_value(i, rec, value, symbol);
+    if (!rec->has_scoring) return false;
+    *value = i == B_BEATEN ? rec->beaten : i == B_EQUALLED ? rec->equalled : i == B_OTHERS ? rec->others : rec->difference;
+    return true;
 }

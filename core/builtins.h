@@ -1,5 +1,6 @@
-/* builtins.h — the facts the core settles from a scenario's own records
- * (for bridge, the auction), named `auction.NAME` in rule files. A rule file
+/* builtins.h — the facts the core settles from a scenario's own records:
+ * the auction (auction.NAME), the contract and its result (contract.NAME),
+ * and the numbers a scoring method works on (scoring.NAME). A rule file
  * decides which of them it uses and under which fact name. */
 #ifndef ARBITER_BUILTINS_H
 #define ARBITER_BUILTINS_H
@@ -8,7 +9,7 @@
 
 #include <stdint.h>
 
-enum builtin_type { BT_BOOL, BT_SYMBOL, BT_CALL };
+enum builtin_type { BT_BOOL, BT_SYMBOL, BT_CALL, BT_INT };
 
 typedef struct builtin_desc {
     const char *ns, *name;
@@ -17,15 +18,28 @@ typedef struct builtin_desc {
     int nsymbols;
 } builtin_desc;
 
+/* What a scenario's records hold; each part is optional. */
+typedef struct record {
+    bool has_auction;
+    bridge_auction auction;
+    bridge_facts auction_facts;
+    bool has_contract;
+    bridge_contract contract;
+    bool has_vulnerable;
+    bool vulnerable;
+    bool has_scoring; /* one score among the others on the same board, or two scores compared */
+    int64_t beaten, equalled, others, difference;
+} record;
+
 int builtin_count(void);
 const builtin_desc *builtin_at(int i);
 int builtin_find(const char *ns, const char *name); /* -1 if unknown */
 
-/* The value of built-in i for an analysed auction. For BT_SYMBOL, *symbol
- * is set; otherwise *value. Returns false when the record does not settle it
- * (e.g. the lowest sufficient bid of a call that is not a bid). */
-bool builtin_value(int i, const bridge_auction *a, const bridge_facts *bf, int64_t *value,
-                   const char **symbol);
+/* The value of built-in i in a record. For BT_SYMBOL, *symbol is set;
+ * otherwise *value. Returns false when the record does not settle it (its
+ * part is missing, or e.g. the lowest sufficient bid of a call that is not
+ * a bid, or the result of a passed-out board). */
+bool builtin_value(int i, const record *rec, int64_t *value, const char **symbol);
 
 /* Calls as fact values: 0 pass, 1 double, 2 redouble, then the bids in
  * rank order (3 = 1C … 37 = 7NT), so that a decision can test a call like

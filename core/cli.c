@@ -7,6 +7,7 @@
 #include "eval.h"
 #include "output.h"
 #include "scenario.h"
+#include "scoring.h"
 #include "testrun.h"
 #include "whynot.h"
 
@@ -17,8 +18,8 @@
 #include <unistd.h>
 
 typedef struct options {
-    const char *ruleset, *article, *input, *why_not;
-    bool json, verbose, coverage, help;
+    const char *ruleset, *article, *input, *input2, *why_not;
+    bool json, verbose, coverage, help, vul, nonvul;
 } options;
 
 typedef struct command {
@@ -42,11 +43,14 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--json") == 0) o->json = true;
         else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) o->verbose = true;
         else if (strcmp(a, "--coverage") == 0) o->coverage = true;
+        else if (strcmp(a, "--vul") == 0) o->vul = true;
+        else if (strcmp(a, "--nonvul") == 0) o->nonvul = true;
         else if (strcmp(a, "--ruleset") == 0 && has_next) o->ruleset = argv[++i];
         else if (strcmp(a, "--article") == 0 && has_next) o->article = argv[++i];
         else if (strcmp(a, "--why-not") == 0 && has_next) o->why_not = argv[++i];
         else if (a[0] == '-' && a[1] == '-') return usage_error(cmd, "unknown or incomplete option '%s'", a);
         else if (!o->input) o->input = a;
+        else if (!o->input2) o->input2 = a;
         else return usage_error(cmd, "unexpected argument '%s'", a);
     }
     return ARB_OK;
@@ -394,6 +398,218 @@ static int cmd_rulesets(const options *o) {
     return shown && !broken ? ARB_OK : ARB_BAD_INPUT;
 }
 
+/* The scoring components as text: each action's message with its article. */
+static void print_components(const ruleset *rs, const ruling *r) {
+    for (int i = 0; i < r->nactions; i++) {
+        strbuf m;
+        sb_init(&m);
+        output_message(rs, &r->actions[i], false, &m);
+        const rs_action_use *u = rs_use_at(rs, r->actions[i].use);
+        printf("  [%s] %s\n", u->clause >= 0 && rs->clauses[u->clause].cite ? rs->clauses[u->clause].cite : "", m.data ? m.data : "");
+        sb_free(&m);
+    }
+}
+
+static void print_json(json_t *o) {
+    char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    puts(s);
+    free(s);
+    json_decref(o);
+}
+
+static int cmd_score(const options *o) {
+    if (!o->ruleset || !o->input) return usage_error("score", "%s", "needs --ruleset NAME and a CONTRACT such as 4SX+1");
+    if (o->input2) return usage_error("score", "unexpected argument '%s'", o->input2);
+    ruleset *rs = load_or_report(o->ruleset);
+    if (!rs) return ARB_BAD_INPUT;
+    scenario sc;
+    scenario_init(&sc, rs);
+    strbuf err;
+    sb_init(&err);
+    char msg[200];
+    int status = ARB_BAD_INPUT, article = scoring_article(rs, SCORE_CONTRACT, &err);
+    ruling r = {0};
+    int64_t total = 0;
+    if (article >= 0 && !bridge_parse_contract(o->input, &sc.rec.contract, msg, sizeof msg)) {
+        sb_puts(&err, msg);
+    } else if (article >= 0) {
+        sc.rec.has_contract = true;
+        sc.rec.has_vulnerable = o->vul || o->nonvul;
+        sc.rec.vulnerable = o->vul;
+        if (scenario_apply_record(&sc, &err) && scoring_rule(rs, article, &sc, &r, &total, &err)) status = ARB_OK;
+        else if (r.status == RULING_NEEDS && !sc.rec.has_vulnerable) sb_puts(&err, "; say --vul or --nonvul");
+    }
+    if (status != ARB_OK) {
+        fprintf(stderr, "arbiter score: %s\n", err.data);
+    } else if (o->json) {
+        json_t *j = output_json(&r, &sc);
+        json_object_set_new(j, "contract", json_string(o->input));
+        if (sc.rec.has_vulnerable) json_object_set_new(j, "vulnerable", json_boolean(sc.rec.vulnerable));
+        json_object_set_new(j, "score", json_integer(total));
+        print_json(j);
+    } else {
+        printf("%s%s — %s\n", o->input, !sc.rec.has_vulnerable ? "" : o->vul ? ", kwetsbaar" : ", niet kwetsbaar", rs->title);
+        print_components(rs, &r);
+        printf("Score van de leider: %lld\n", (long long)total);
+    }
+    ruling_clear(&r);
+    sb_free(&err);
+    scenario_free(&sc);
+    arb_free(rs);
+    return status;
+}
+
+static int cmd_imps(const options *o) {
+    if (!o->ruleset || !o->input || !o->input2) return usage_error("imps", "%s", "needs --ruleset NAME and two scores A B");
+    char *end1, *end2;
+    long long a = strtoll(o->input, &end1, 10), b = strtoll(o->input2, &end2, 10);
+    if (*end1 || *end2 || !*o->input || !*o->input2 || a < -100000 || a > 100000 || b < -100000 || b > 100000)
+        return usage_error("imps", "scores are whole numbers between -100000 and 100000, not '%s'", *end1 ? o->input : o->input2);
+    ruleset *rs = load_or_report(o->ruleset);
+    if (!rs) return ARB_BAD_INPUT;
+    scenario sc;
+    scenario_init(&sc, rs);
+    strbuf err;
+    sb_init(&err);
+    ruling r = {0};
+    int64_t imps = 0;
+    int status = ARB_BAD_INPUT, article = scoring_article(rs, SCORE_IMPS, &err);
+    sc.rec.has_scoring = true;
+    sc.rec.difference = a - b;
+    if (article >= 0 && scenario_apply_record(&sc, &err) && scoring_rule(rs, article, &sc, &r, &imps, &err)) status = ARB_OK;
+    if (status != ARB_OK) {
+        fprintf(stderr, "arbiter imps: %s\n", err.data);
+    } else if (o->json) {
+        json_t *j = output_json(&r, &sc);
+        json_object_set_new(j, "difference", json_integer(a - b));
+        json_object_set_new(j, "imps", json_integer(imps));
+        print_json(j);
+    } else {
+        printf("%lld tegen %lld: verschil %lld — %s\n", a, b, a - b, rs->title);
+        print_components(rs, &r);
+        printf("IMP's: %lld\n", (long long)imps);
+    }
+    ruling_clear(&r);
+    sb_free(&err);
+    scenario_free(&sc);
+    arb_free(rs);
+    return status;
+}
+
+/* One board's scores: a score per line, or CSV lines board,pair,score (a
+ * header line is skipped). Boards are matchpointed separately. */
+typedef struct score_line {
+    char board[32], pair[32];
+    int64_t score, mp;
+    int line;
+} score_line;
+
+static bool parse_score_lines(const char *text, vec *rows, strbuf *err) {
+    int line = 0;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        char buf[256];
+        line++;
+        if (n >= sizeof buf) {
+            sb_printf(err, "line %d: too long", line);
+            return false;
+        }
+        memcpy(buf, p, n);
+        buf[n] = 0;
+        p += n + (nl ? 1 : 0);
+        buf[strcspn(buf, "\r")] = 0;
+        char *f[3] = {buf, NULL, NULL};
+        int nf = 1;
+        for (char *c = buf; *c && nf < 3; c++)
+            if (*c == ',') *c = 0, f[nf++] = c + 1;
+        char *score = f[nf - 1], *end;
+        while (*score == ' ') score++;
+        if (!*score && nf == 1) continue; /* blank line */
+        long long v = strtoll(score, &end, 10);
+        while (*end == ' ') end++;
+        if (*end || !*score || nf == 2 || v < -100000 || v > 100000) {
+            if (line == 1 && nf == 3) continue; /* a CSV header */
+            sb_printf(err, "line %d: expected a score (a whole number) or board,pair,score", line);
+            return false;
+        }
+        score_line *row = vec_push(rows);
+        row->score = v;
+        row->line = line;
+        snprintf(row->board, sizeof row->board, "%.31s", nf == 3 ? f[0] : "");
+        snprintf(row->pair, sizeof row->pair, "%.31s", nf == 3 ? f[1] : "");
+    }
+    if (rows->len == 0) sb_puts(err, "no scores");
+    return rows->len > 0;
+}
+
+static bool matchpoint_boards(const ruleset *rs, vec *rows, strbuf *err) {
+    int n = rows->len;
+    int64_t *scores = malloc(sizeof(int64_t) * (size_t)n), *mp = malloc(sizeof(int64_t) * (size_t)n);
+    int *index = malloc(sizeof(int) * (size_t)n);
+    bool ok = scores && mp && index;
+    char *done = calloc((size_t)n + 1, 1);
+    for (int i = 0; ok && i < n; i++) {
+        if (done[i]) continue;
+        int m = 0;
+        for (int j = i; j < n; j++) {
+            score_line *rj = &VEC_AT(rows, score_line, j);
+            if (done[j] || strcmp(rj->board, VEC_AT(rows, score_line, i).board) != 0) continue;
+            done[j] = 1;
+            index[m] = j;
+            scores[m++] = rj->score;
+        }
+        ok = scoring_matchpoints(rs, scores, m, mp, err);
+        for (int k = 0; ok && k < m; k++) VEC_AT(rows, score_line, index[k]).mp = mp[k];
+    }
+    free(scores);
+    free(mp);
+    free(index);
+    free(done);
+    return ok;
+}
+
+static int cmd_matchpoints(const options *o) {
+    if (!o->ruleset || !o->input) return usage_error("matchpoints", "%s", "needs --ruleset NAME and a FILE of scores (or -)");
+    size_t len;
+    char *text = read_input(o->input, &len);
+    if (!text) return usage_error("matchpoints", "cannot read '%s'", o->input);
+    ruleset *rs = load_or_report(o->ruleset);
+    vec rows;
+    vec_init(&rows, sizeof(score_line));
+    strbuf err;
+    sb_init(&err);
+    int status = ARB_BAD_INPUT;
+    if (rs && strlen(text) == len && parse_score_lines(text, &rows, &err) && matchpoint_boards(rs, &rows, &err)) {
+        status = ARB_OK;
+        json_t *all = json_array();
+        for (int i = 0; i < rows.len; i++) {
+            score_line *r = &VEC_AT(&rows, score_line, i);
+            if (o->json) {
+                json_t *j = json_object();
+                if (r->board[0]) json_object_set_new(j, "board", json_string(r->board));
+                if (r->pair[0]) json_object_set_new(j, "pair", json_string(r->pair));
+                json_object_set_new(j, "score", json_integer(r->score));
+                json_object_set_new(j, "matchpoints", json_integer(r->mp));
+                json_array_append_new(all, j);
+            } else if (r->board[0]) {
+                printf("%s,%s,%lld,%lld\n", r->board, r->pair, (long long)r->score, (long long)r->mp);
+            } else {
+                printf("%6lld  %lld\n", (long long)r->score, (long long)r->mp);
+            }
+        }
+        if (o->json) print_json(all);
+        else json_decref(all);
+    } else if (rs) {
+        fprintf(stderr, "%s: error: %s\n", o->input, err.len ? err.data : "the file is not text");
+    }
+    sb_free(&err);
+    vec_free(&rows);
+    free(text);
+    arb_free(rs);
+    return status;
+}
+
 static int cmd_graph(const options *o) {
     if (!o->ruleset || !o->article) return usage_error("graph", "%s", "needs --ruleset NAME and --article N");
     ruleset *rs = load_or_report(o->ruleset);
@@ -429,6 +645,16 @@ static const command commands[] = {
      "`N passed, N failed`. With --coverage, lists the clauses no test reaches (and fails if\n"
      "there are any).",
      cmd_test},
+    {"score", "score --ruleset NAME|DIR CONTRACT [--vul|--nonvul] [--json]",
+     "Scores a contract and its result for the declaring side (negative when it went down):\n"
+     "4S=, 4SX+1, 3NTXX-2, 6H+1, PASS. The ruleset's own scoring table decides.",
+     cmd_score},
+    {"matchpoints", "matchpoints --ruleset NAME|DIR FILE|- [--json]",
+     "Matchpoints one board's scores (one per line), or several boards as CSV lines\n"
+     "board,pair,score, by the ruleset's own scale.",
+     cmd_matchpoints},
+    {"imps", "imps --ruleset NAME|DIR A B [--json]",
+     "The IMPs for score A against score B (negative when B is higher), by the ruleset's scale.", cmd_imps},
     {"rulesets", "rulesets", "Lists the installed rulesets with their title and hash.", cmd_rulesets},
     {"graph", "graph --ruleset NAME|DIR --article N",
      "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).", cmd_graph},

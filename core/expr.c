@@ -147,6 +147,10 @@ enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int6
         if (a == INT64_MIN) return EXPR_OVERFLOW;
         *out = a < 0 ? -a : a;
         return EXPR_OK;
+    case EX_SIGN:
+        if ((s = expr_eval(rs, x->a, fv, &a, missing))) return s;
+        *out = (a > 0) - (a < 0);
+        return EXPR_OK;
     }
     return EXPR_OVERFLOW;
 }

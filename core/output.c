@@ -1,6 +1,7 @@
 /* output.c — rulings as text and JSON. */
 #include "output.h"
 
+#include "builtins.h"
 #include "expr.h"
 
 #include <string.h>
@@ -86,6 +87,19 @@ void output_problem(const ruling *r, strbuf *out) {
     }
 }
 
+/* Where a fact's value came from: "given", or the record that settled it. */
+static const char *fact_source(const ruleset *rs, const scenario *sc, int f) {
+    if (!sc || sc->given[f] || rs->facts[f].builtin < 0) return "given";
+    return builtin_at(rs->facts[f].builtin)->ns;
+}
+
+static const char *source_text(const char *source) {
+    if (strcmp(source, "auction") == 0) return " (uit het biedverloop)";
+    if (strcmp(source, "contract") == 0) return " (uit het contract)";
+    if (strcmp(source, "scoring") == 0) return " (uit de scores)";
+    return "";
+}
+
 static const char *status_name(enum ruling_status s) {
     static const char *const names[] = {"ruling", "needs", "rejected", "gap", "error"};
     return names[s];
@@ -137,7 +151,7 @@ json_t *output_json(const ruling *r, const scenario *sc) {
         json_t *step = json_object();
         json_object_set_new(step, "fact", json_string(f->name));
         json_object_set_new(step, "value", value_json(rs, f->type, r->path_value[i]));
-        json_object_set_new(step, "source", json_string(sc && !sc->given[r->path_fact[i]] ? "auction" : "given"));
+        json_object_set_new(step, "source", json_string(fact_source(rs, sc, r->path_fact[i])));
         json_array_append_new(path, step);
     }
     json_object_set_new(o, "decided_by", path);
@@ -178,7 +192,7 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
         sb_init(&v);
         rs_format_value(rs, f->type, r->path_value[i], FMT_DUTCH, &v);
         fprintf(out, "  %s: %s%s\n", f->ask ? f->ask : f->name, v.data,
-                sc && !sc->given[r->path_fact[i]] ? " (uit het biedverloop)" : "");
+                source_text(fact_source(rs, sc, r->path_fact[i])));
         sb_free(&v);
     }
     fprintf(out, "Regelset: %s\n", hash);

@@ -37,7 +37,7 @@ enum expr_op {
     EX_BINARY, /* op, a, b */
     EX_IN,    /* a in args[0..nargs) (constants) */
     EX_TABLE, /* a = table, args = key expressions */
-    EX_MIN, EX_MAX, EX_ABS
+    EX_MIN, EX_MAX, EX_ABS, EX_SIGN
 };
 
 typedef struct rs_expr {
@@ -156,6 +156,9 @@ typedef struct rs_test {
 typedef struct ruleset {
     arena *arena;
     const char *name, *title, *game, *dir;
+    /* the articles that score a contract, matchpoint a board and convert a
+     * difference to IMPs (header keys score, matchpoints, imps), or -1 */
+    int score_article, matchpoints_article, imps_article;
     src_loc loc;
     uint64_t hash;
     int nfiles;

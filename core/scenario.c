@@ -193,6 +193,35 @@ static const char *nearest_fact(const ruleset *rs, const char *name) {
     return found;
 }
 
+/* Keys the core reads itself rather than as facts. */
+static bool is_record_key(const char *key) {
+    static const char *const keys[] = {"auction", "dealer", "contract", "vulnerable"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strcmp(key, keys[i]) == 0) return true;
+    return false;
+}
+
+static bool read_contract(scenario *sc, json_t *obj, strbuf *err) {
+    json_t *c = json_object_get(obj, "contract"), *v = json_object_get(obj, "vulnerable");
+    if (c) {
+        char msg[200];
+        if (!json_is_string(c) || !bridge_parse_contract(json_string_value(c), &sc->rec.contract, msg, sizeof msg)) {
+            sb_printf(err, "contract: %s", json_is_string(c) ? msg : "a string such as \"4SX+1\" or \"PASS\"");
+            return false;
+        }
+        sc->rec.has_contract = true;
+    }
+    if (v) {
+        if (!json_is_boolean(v)) {
+            sb_puts(err, "\"vulnerable\" is true or false (the declaring side's vulnerability)");
+            return false;
+        }
+        sc->rec.has_vulnerable = true;
+        sc->rec.vulnerable = json_is_true(v);
+    }
+    return true;
+}
+
 bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
     const ruleset *rs = sc->rs;
     if (!json_is_object(obj)) {
@@ -202,7 +231,7 @@ bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
     const char *key;
     json_t *v;
     json_object_foreach(obj, key, v) {
-        if (key[0] == '_' || strcmp(key, "auction") == 0 || strcmp(key, "dealer") == 0) continue;
+        if (key[0] == '_' || is_record_key(key)) continue;
         int f = rs_find_fact(rs, key);
         if (f < 0) {
             const char *near = nearest_fact(rs, key);
@@ -219,6 +248,7 @@ bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
         if (!value_from_json(rs, &rs->facts[f], v, &value, err)) return false;
         scenario_give(sc, f, value);
     }
+    if (!read_contract(sc, obj, err)) return false;
     if (json_object_get(obj, "auction")) {
         bridge_auction a;
         if (!read_auction(obj, &a, err)) return false;
@@ -228,7 +258,7 @@ bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
         sb_puts(err, "\"dealer\" without \"auction\": give the calls too, or leave both out");
         return false;
     }
-    return true;
+    return scenario_apply_record(sc, err);
 }
 
 bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err) {
@@ -245,33 +275,32 @@ bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err)
     return ok;
 }
 
-static bool record_value(const ruleset *rs, const rs_fact *f, int b, const scenario *sc, int64_t *out) {
+static bool record_value(const rs_fact *f, const scenario *sc, int64_t *out) {
     const char *symbol = NULL;
-    if (!builtin_value(b, &sc->auction, &sc->record, out, &symbol)) return false;
-    if (symbol) *out = rs_enum_index(f->type, symbol); /* the compiler checked that it is listed */
-    (void)rs;
+    if (!builtin_value(f->builtin, &sc->rec, out, &symbol)) return false;
+    if (!symbol) return true;
+    *out = rs_enum_index(f->type, symbol); /* the compiler checked that it is listed */
     return *out >= 0;
 }
 
-bool scenario_set_auction(scenario *sc, const bridge_auction *a, strbuf *err) {
+bool scenario_apply_record(scenario *sc, strbuf *err) {
     const ruleset *rs = sc->rs;
-    char msg[300];
-    sc->auction = *a;
-    if (!bridge_analyse(a, &sc->record, msg, sizeof msg)) {
-        sb_printf(err, "impossible auction: %s", msg);
-        return false;
-    }
-    sc->has_auction = true;
     for (int f = 0; f < rs->nfacts; f++) {
         const rs_fact *fact = &rs->facts[f];
         int64_t v;
-        if (fact->builtin < 0 || !record_value(rs, fact, fact->builtin, sc, &v)) continue;
+        if (fact->builtin < 0 || !record_value(fact, sc, &v)) continue;
+        if (fact->type->kind == TY_INT && !int_in_range(fact->type, v)) {
+            sb_printf(err, "the %s settles '%s' as %lld, outside %lld..%lld", builtin_at(fact->builtin)->ns, fact->name, (long long)v,
+                      (long long)fact->type->lo, (long long)fact->type->hi);
+            return false;
+        }
         if (sc->given[f]) {
             if (fact->overridable || sc->fv.value[f] == v) continue;
             strbuf shown;
             sb_init(&shown);
             rs_format_value(rs, fact->type, v, FMT_NAME, &shown);
-            sb_printf(err, "the auction settles '%s' as %s, the scenario says otherwise", fact->name, shown.data);
+            sb_printf(err, "the %s settles '%s' as %s, the scenario says otherwise", builtin_at(fact->builtin)->ns,
+                      fact->name, shown.data);
             sb_free(&shown);
             return false;
         }
@@ -279,6 +308,17 @@ bool scenario_set_auction(scenario *sc, const bridge_auction *a, strbuf *err) {
         sc->fv.known[f] = true;
     }
     return true;
+}
+
+bool scenario_set_auction(scenario *sc, const bridge_auction *a, strbuf *err) {
+    char msg[300];
+    sc->rec.auction = *a;
+    if (!bridge_analyse(a, &sc->rec.auction_facts, msg, sizeof msg)) {
+        sb_printf(err, "impossible auction: %s", msg);
+        return false;
+    }
+    sc->rec.has_auction = true;
+    return scenario_apply_record(sc, err);
 }
 
 static bool answer_bool(const char *s, int64_t *out) {

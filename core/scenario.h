@@ -4,7 +4,7 @@
 #ifndef ARBITER_SCENARIO_H
 #define ARBITER_SCENARIO_H
 
-#include "bridge.h"
+#include "builtins.h"
 #include "expr.h"
 #include "ruleset.h"
 
@@ -14,9 +14,7 @@ typedef struct scenario {
     const ruleset *rs;
     fact_values fv;
     bool *given;  /* given explicitly (not derived from the record) */
-    bool has_auction;
-    bridge_auction auction;
-    bridge_facts record;
+    record rec;   /* the auction, contract, … the scenario carries */
     int err_line, err_col; /* position of a JSON syntax error, else 0 */
 } scenario;
 
@@ -27,13 +25,17 @@ void scenario_free(scenario *sc);
 void scenario_give(scenario *sc, int fact, int64_t value);
 void scenario_forget(scenario *sc, int fact);
 
-/* Read one JSON object of facts (and optionally "dealer"/"auction"). */
+/* Read one JSON object of facts, and optionally the records the core reads
+ * itself: "dealer" + "auction", "contract" (e.g. "4SX+1"), "vulnerable". */
 bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err);
 bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err);
 
 /* Analyse an auction record and fill the facts that come from it. A value
  * given explicitly must agree, unless the fact is overridable. */
 bool scenario_set_auction(scenario *sc, const bridge_auction *a, strbuf *err);
+
+/* Fill the facts that come from sc->rec after its parts were set. */
+bool scenario_apply_record(scenario *sc, strbuf *err);
 
 /* A director's answer to a fact's question: a value name, its label, its
  * number in the list of choices (1-based), ja/nee, a number or a call. */

@@ -106,7 +106,7 @@ typedef struct ast_param {
 
 typedef struct ast_row {
     src_loc loc;
-    ast_list keys; /* ast_expr*; empty for the default row `_` */
+    ast_list keys; /* ast_pattern* (a value or a range lo..hi); empty for the default row `_` */
     ast_expr *value;
 } ast_row;
 

@@ -48,6 +48,7 @@ typedef struct compiler {
     uint64_t next_op;    /* fresh operation ids for one-off folds */
     gref *when;          /* each article's `when` (t_true when it has none) */
     char *applied;       /* articles some clause applies */
+    ast_decl *header;    /* the ruleset header */
     int errors_before;   /* after other errors, "never applies" would only echo them */
     int proof_errors;    /* the "never applies" errors reported so far */
 } compiler;
@@ -431,13 +432,14 @@ static int call_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     int ids[8], n = e->args.n;
     if (n > 8) n = 8;
     bool minmax = strcmp(e->text, "min") == 0 || strcmp(e->text, "max") == 0;
-    if (minmax || strcmp(e->text, "abs") == 0) {
+    bool sign = strcmp(e->text, "sign") == 0;
+    if (minmax || sign || strcmp(e->text, "abs") == 0) {
         if (e->args.n != (minmax ? 2 : 1)) {
             ERR(c->d, e->loc, NULL, "%s takes %d argument%s", e->text, minmax ? 2 : 1, minmax ? "s" : "");
             return bad_expr(c, e, want);
         }
         for (int i = 0; i < n; i++) ids[i] = compile_expr(c, e->args.items[i], T(c, TY_INT));
-        int x = new_expr(c, minmax ? (e->text[1] == 'i' ? EX_MIN : EX_MAX) : EX_ABS, T(c, TY_INT), e->loc);
+        int x = new_expr(c, minmax ? (e->text[1] == 'i' ? EX_MIN : EX_MAX) : sign ? EX_SIGN : EX_ABS, T(c, TY_INT), e->loc);
         X(c, x)->a = ids[0];
         X(c, x)->b = minmax ? ids[1] : -1;
         expect_type(c, x, want, e->loc);
@@ -445,7 +447,7 @@ static int call_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     }
     int t = find_table(c, e->text);
     if (t < 0) {
-        ERR(c->d, e->loc, "tables and min, max, abs can be called", "unknown table or function '%s'", e->text);
+        ERR(c->d, e->loc, "tables and min, max, abs, sign can be called", "unknown table or function '%s'", e->text);
         return bad_expr(c, e, want);
     }
     const rs_table *tb = &c->rs->tables[t];
@@ -580,6 +582,7 @@ static graph_term fold_unary(void *ctx, graph_term a) {
     fold_ctx *f = ctx;
     if (a.kind != TERM_VALUE) return a;
     int64_t v = 0;
+    if (f->e->kind == EX_SIGN) return (graph_term){TERM_VALUE, (a.v > 0) - (a.v < 0)};
     enum expr_status s = f->e->kind == EX_ABS ? (a.v == INT64_MIN ? EXPR_OVERFLOW : EXPR_OK)
                                               : expr_unop(f->op, a.v, &v);
     if (f->e->kind == EX_ABS) v = a.v < 0 ? -a.v : a.v;
@@ -631,6 +634,7 @@ static gref expr_graph(compiler *c, int x) {
     case EX_FACT: return fact_graph(c, e.a, e.loc);
     case EX_UNARY: return graph_apply1(c->rs->graph, OPID(OPK_UNARY, e.op), expr_graph(c, e.a), fold_unary, &f);
     case EX_ABS: return graph_apply1(c->rs->graph, OPID(OPK_UNARY, 99), expr_graph(c, e.a), fold_unary, &f);
+    case EX_SIGN: return graph_apply1(c->rs->graph, OPID(OPK_UNARY, 98), expr_graph(c, e.a), fold_unary, &f);
     case EX_BINARY:
         return graph_apply2(c->rs->graph, OPID(OPK_BINARY, e.op), expr_graph(c, e.a), expr_graph(c, e.b),
                             fold_binary, &f);
@@ -696,14 +700,17 @@ static void declare_header(compiler *c) {
     }
     c->rs->name = header->name;
     c->rs->loc = header->loc;
+    c->header = header;
     for (int i = 0; i < header->params.n; i++) {
         ast_given *g = header->params.items[i];
         if (strcmp(g->name, "title") == 0)
             c->rs->title = g->value->text;
         else if (strcmp(g->name, "game") == 0)
             c->rs->game = g->value->text;
+        else if (strcmp(g->name, "score") == 0 || strcmp(g->name, "matchpoints") == 0 || strcmp(g->name, "imps") == 0)
+            ; /* scoring articles: resolved once the articles are declared */
         else if (strcmp(g->name, "edition") != 0 && strcmp(g->name, "language") != 0)
-            diag_report(c->d, DIAG_WARNING, g->loc, "known keys: title, game, edition, language",
+            diag_report(c->d, DIAG_WARNING, g->loc, "known keys: title, game, edition, language, score, matchpoints, imps",
                         "unknown ruleset header key '%s'", g->name);
     }
     if (!c->rs->title) c->rs->title = c->rs->name;
@@ -744,6 +751,7 @@ static void check_builtin_fit(compiler *c, ast_decl *d, rs_fact *f) {
     f->builtin = b;
     bool fits = (bd->type == BT_BOOL && f->type->kind == TY_BOOL) ||
                 (bd->type == BT_CALL && f->type->kind == TY_CALL) ||
+                (bd->type == BT_INT && f->type->kind == TY_INT) ||
                 (bd->type == BT_SYMBOL && f->type->kind == TY_ENUM);
     if (!fits) {
         ERR(c->d, d->from_loc, NULL, "'%s.%s' does not fit the type of '%s'", d->from_ns, d->from_name, f->name);
@@ -842,6 +850,61 @@ static int64_t key_count(const rs_type *t) {
     return t->kind == TY_BOOL ? 2 : t->kind == TY_ENUM ? t->nvalues : t->hi - t->lo + 1;
 }
 
+/* A row key as offsets into its key type: one value, or a range lo..hi. */
+static bool key_span(compiler *c, const ast_pattern *k, const rs_type *t, int64_t *lo, int64_t *hi) {
+    int64_t base = t->kind == TY_INT ? t->lo : 0;
+    int x = compile_expr(c, k->lo, t), y = k->hi ? compile_expr(c, k->hi, t) : x;
+    if (!is_constant(c, x) || !is_constant(c, y)) {
+        ERR(c->d, k->loc, NULL, "a table key is a value or a range lo..hi");
+        return false;
+    }
+    *lo = constant_value(c, x) - base;
+    *hi = constant_value(c, y) - base;
+    if (*lo < 0 || *hi >= key_count(t) || *lo > *hi) {
+        ERR(c->d, k->loc, NULL, "key outside %s", type_text(c, t));
+        return false;
+    }
+    return true;
+}
+
+/* Fills every cell a row's keys cover (ranges expand to each value). */
+static void fill_row(compiler *c, rs_table *t, const ast_row *row, int64_t value) {
+    int64_t lo[8], hi[8], at[8];
+    for (int k = 0; k < t->nkeys; k++) {
+        if (!key_span(c, row->keys.items[k], t->keys[k], &lo[k], &hi[k])) return;
+        at[k] = lo[k];
+    }
+    for (;;) {
+        int64_t index = 0;
+        for (int k = 0; k < t->nkeys; k++) index = index * key_count(t->keys[k]) + at[k];
+        if (t->cells[index] != INT64_MIN) {
+            ERR(c->d, row->loc, NULL, "this key already has a row");
+            return;
+        }
+        t->cells[index] = value;
+        int k = t->nkeys - 1;
+        while (k >= 0 && at[k] == hi[k]) at[k] = lo[k], k--;
+        if (k < 0) return;
+        at[k]++;
+    }
+}
+
+static void report_missing_row(compiler *c, const ast_decl *d, const rs_table *t, int64_t cell) {
+    strbuf sb;
+    sb_init(&sb);
+    int64_t offs[8];
+    for (int k = t->nkeys - 1; k >= 0; k--) {
+        offs[k] = cell % key_count(t->keys[k]);
+        cell /= key_count(t->keys[k]);
+    }
+    for (int k = 0; k < t->nkeys; k++) {
+        if (k) sb_puts(&sb, ", ");
+        rs_format_value(c->rs, t->keys[k], offs[k] + (t->keys[k]->kind == TY_INT ? t->keys[k]->lo : 0), FMT_NAME, &sb);
+    }
+    ERR(c->d, d->loc, "add the row, or a default row `_ => value`", "table '%s' has no row for %s", t->name, sb.data);
+    sb_free(&sb);
+}
+
 static void fill_table(compiler *c, ast_decl *d, rs_table *t) {
     int64_t defval = INT64_MIN;
     bool has_default = false;
@@ -852,56 +915,23 @@ static void fill_table(compiler *c, ast_decl *d, rs_table *t) {
             ERR(c->d, row->value->loc, NULL, "a table cell is a value");
             continue;
         }
-        int64_t value = constant_value(c, v);
         if (row->keys.n == 0) {
             has_default = true;
-            defval = value;
-            continue;
-        }
-        if (row->keys.n != t->nkeys) {
+            defval = constant_value(c, v);
+        } else if (row->keys.n != t->nkeys) {
             ERR(c->d, row->loc, NULL, "table '%s' has %d key%s, this row gives %d", t->name, t->nkeys,
                 t->nkeys == 1 ? "" : "s", row->keys.n);
-            continue;
+        } else {
+            fill_row(c, t, row, constant_value(c, v));
         }
-        int64_t index = 0;
-        bool ok = true;
-        for (int k = 0; k < t->nkeys; k++) {
-            int kx = compile_expr(c, row->keys.items[k], t->keys[k]);
-            int64_t kv = is_constant(c, kx) ? constant_value(c, kx) : INT64_MIN;
-            int64_t off = kv - (t->keys[k]->kind == TY_INT ? t->keys[k]->lo : 0);
-            if (off < 0 || off >= key_count(t->keys[k])) {
-                ERR(c->d, ((ast_expr *)row->keys.items[k])->loc, NULL, "key outside %s", type_text(c, t->keys[k]));
-                ok = false;
-                break;
-            }
-            index = index * key_count(t->keys[k]) + off;
-        }
-        if (!ok) continue;
-        if (t->cells[index] != INT64_MIN) ERR(c->d, row->loc, NULL, "this key already has a row");
-        t->cells[index] = value;
     }
     for (int i = 0; i < t->ncells; i++) {
         if (t->cells[i] != INT64_MIN) continue;
-        if (has_default) {
-            t->cells[i] = defval;
-            continue;
+        if (!has_default) {
+            report_missing_row(c, d, t, i);
+            return;
         }
-        strbuf sb;
-        sb_init(&sb);
-        int64_t rest = i;
-        int64_t offs[8];
-        for (int k = t->nkeys - 1; k >= 0; k--) {
-            offs[k] = rest % key_count(t->keys[k]);
-            rest /= key_count(t->keys[k]);
-        }
-        for (int k = 0; k < t->nkeys; k++) {
-            if (k) sb_puts(&sb, ", ");
-            rs_format_value(c->rs, t->keys[k], offs[k] + (t->keys[k]->kind == TY_INT ? t->keys[k]->lo : 0), FMT_NAME, &sb);
-        }
-        ERR(c->d, d->loc, "add the row, or a default row `_ => value`", "table '%s' has no row for %s", t->name,
-            sb.data);
-        sb_free(&sb);
-        break;
+        t->cells[i] = defval;
     }
 }
 
@@ -1320,6 +1350,20 @@ static void declare_articles(compiler *c) {
         c->when[i] = c->art_decl[i]->expr ? cond_graph(c, c->art_decl[i]->expr) : c->t_true;
 }
 
+/* The header names the articles that score, matchpoint and give IMPs. */
+static void resolve_scoring_articles(compiler *c) {
+    static const char *const keys[] = {"score", "matchpoints", "imps"};
+    int *slots[] = {&c->rs->score_article, &c->rs->matchpoints_article, &c->rs->imps_article};
+    for (int k = 0; k < 3; k++) *slots[k] = -1;
+    for (int i = 0; c->header && i < c->header->params.n; i++) {
+        ast_given *g = c->header->params.items[i];
+        for (int k = 0; k < 3; k++)
+            if (strcmp(g->name, keys[k]) == 0) *slots[k] = find_article(c, g->value->text, g->value->loc);
+    }
+    for (int k = 0; k < 3; k++)
+        if (*slots[k] >= 0) c->applied[*slots[k]] = 1; /* ruled on by its command */
+}
+
 static void compile_articles(compiler *c) {
     graph *g = c->rs->graph;
     gref na = graph_term_ref(g, TERM_NOT_APPLICABLE, 0);
@@ -1510,6 +1554,7 @@ ruleset *dsl_compile(const char *path, diag *d) {
         declare_derived(&c);
         declare_invariants(&c);
         declare_articles(&c);
+        resolve_scoring_articles(&c);
         compile_articles(&c);
         compile_tests(&c);
         finish(&c);

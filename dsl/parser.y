@@ -76,7 +76,7 @@ static void append(dsl_lexer *lx, ast_list *to, ast_list from);
 %type <item> item
 %type <clause> clause
 %type <arm> arm
-%type <pattern> pattern
+%type <pattern> pattern key
 %type <given> given header_item
 %type <expect> expect expect_atom
 %type <row> row
@@ -117,6 +117,7 @@ header_items: %empty                 { $$ = (ast_list){0}; }
 header_item: IDENT STRING            { $$ = MK(ast_given, @1); $$->name = $1; $$->value = expr_leaf(lx, @2, AE_STRING, 0, $2); }
     | IDENT IDENT                    { $$ = MK(ast_given, @1); $$->name = $1; $$->value = expr_leaf(lx, @2, AE_STRING, 0, $2); }
     | IDENT INTLIT                   { $$ = MK(ast_given, @1); $$->name = $1; $$->value = expr_leaf(lx, @2, AE_STRING, 0, $2); }
+    | IDENT CITE                     { $$ = MK(ast_given, @1); $$->name = $1; $$->value = expr_leaf(lx, @2, AE_STRING, 0, $2); }
     ;
 
 type: BOOL                           { $$ = type_new(lx, @1, AT_BOOL); }
@@ -185,8 +186,11 @@ cell: INTLIT                         { $$ = expr_leaf(lx, @1, AE_INT, strtoll($1
     | BOOLLIT                        { $$ = expr_leaf(lx, @1, AE_BOOL, $1, NULL); }
     | '(' expr ')'                   { $$ = $2; }
     ;
-keys: expr                           { $$ = list1(lx, $1); }
-    | keys ',' expr                  { $$ = push(lx, $1, $3); }
+keys: key                            { $$ = list1(lx, $1); }
+    | keys ',' key                   { $$ = push(lx, $1, $3); }
+    ;
+key: expr                            { $$ = MK(ast_pattern, @1); $$->kind = AP_VALUE; $$->lo = $1; }
+    | expr DOTDOT expr               { $$ = MK(ast_pattern, @1); $$->kind = AP_RANGE; $$->lo = $1; $$->hi = $3; }
     ;
 
 article_decl: ARTICLE artid STRING when_opt block

@@ -74,7 +74,7 @@ expect "unknown ruleset" 2 "no ruleset named or at 'bridge-1850'" -- "$ARBITER" 
 expect "no command" 2 "usage:" -- "$ARBITER"
 expect "unknown command" 2 "unknown command 'rul'" -- "$ARBITER" rul
 expect "unknown option" 2 "unknown or incomplete option '--jsno'" -- "$ARBITER" rule --jsno
-for c in rule ask check test rulesets graph; do
+for c in rule ask check test rulesets graph score matchpoints imps; do
     expect "$c --help" 0 "usage: arbiter $c" -- "$ARBITER" "$c" --help
 done
 
@@ -93,6 +93,30 @@ expect "ask end of input" 2 "no answer for 'volume'" -- sh -c "printf 'lawaai\n0
 expect "graph" 0 "digraph article" '"volume"' "2B" -- "$ARBITER" graph --ruleset $TOY --article 2
 expect "graph unknown article" 2 "has no article 9" -- "$ARBITER" graph --ruleset $TOY --article 9
 expect "test coverage" 1 "no test reaches clause 3C" -- "$ARBITER" test $TOY --coverage
+
+# Scoring through the toy ruleset's invented articles 5-7: ten a level plus
+# overtricks; down: ten a trick, twenty vulnerable; 2 per score beaten and 1
+# per score equalled; IMPs 0 / 1 / 2 from differences 0-9 / 10-29 / 30+.
+expect "score made" 0 "[5B] 31 punten" "Score van de leider: 31" -- "$ARBITER" score --ruleset $TOY 3S+1
+expect "score down vulnerable" 0 "Score van de leider: -40" -- "$ARBITER" score --ruleset $TOY 3S-2 --vul
+expect "score down json" 0 '"score": -20' '"contract": "3S-2"' -- "$ARBITER" score --ruleset $TOY 3S-2 --nonvul --json
+expect "score needs vulnerability" 2 "say --vul or --nonvul" -- "$ARBITER" score --ruleset $TOY 3S-2
+expect "score passed out" 0 "Score van de leider: 0" -- "$ARBITER" score --ruleset $TOY PASS
+expect "score bad contract" 2 "the level is 1 to 7" -- "$ARBITER" score --ruleset $TOY 8S=
+expect "score impossible result" 2 "14 tricks is not a result" -- "$ARBITER" score --ruleset $TOY 7S+1
+printf 'ruleset "plain" { title "Zonder scoretabel" }\nfact a : bool ask "a?"\naction ok text "ok"\narticle 1 when true { otherwise => 1A { ok } }\n' >"$TOY.tmp.rules"
+expect "score without scoring article" 2 "names no article for this" -- "$ARBITER" score --ruleset "$TOY.tmp.rules" 3S=
+rm -f "$TOY.tmp.rules"
+printf '100\n50\n50\n-10\n' >"$TOY.tmp.txt"
+expect "matchpoints" 0 "   100  6" "    50  3" "   -10  0" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+printf 'board,pair,score\n1,A,100\n1,B,-10\n2,A,50\n2,B,50\n' >"$TOY.tmp.txt"
+expect "matchpoints csv" 0 "1,A,100,2" "1,B,-10,0" "2,A,50,1" "2,B,50,1" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+printf '100\nlots\n' >"$TOY.tmp.txt"
+expect "matchpoints bad line" 2 "line 2: expected a score" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+rm -f "$TOY.tmp.txt"
+expect "imps" 0 "IMP's: 2" -- "$ARBITER" imps --ruleset $TOY 30 0
+expect "imps negative" 0 "IMP's: -1" -- "$ARBITER" imps --ruleset $TOY 0 15
+expect "imps bad score" 2 "whole numbers" -- "$ARBITER" imps --ruleset $TOY 0 lots
 
 # The shipped examples under the 2017 laws.
 if [ -f examples/insufficient-bid.json ]; then

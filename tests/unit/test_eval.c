@@ -684,7 +684,7 @@ static void test_auction_compact_fills_facts(void **state) {
     /* N opens 1S, E bids 1H in turn: insufficient, E is the offender and
      * was in turn; nobody called after it; lowest sufficient heart bid 2H */
     rule(rs, "{\"irregularity\": \"late\", \"minutes\": 30, \"repeated\": false, \"auction\": \"N: 1S 1H\"}", &sc, &r);
-    assert_true(sc.has_auction);
+    assert_true(sc.rec.has_auction);
     assert_int_equal(fact_value(&sc, "turn_was"), 0); /* offender */
     assert_int_equal(fact_value(&sc, "offender"), 1); /* E */
     assert_int_equal(fact_value(&sc, "lho_called"), 0);

@@ -260,6 +260,20 @@ static void test_keywords_as_parameter_names(void **state) {
     parsed_free(&p);
 }
 
+/* A row key may be a range: `20..40 => 1`. */
+static void test_table_row_with_range_key(void **state) {
+    (void)state;
+    parsed p;
+    parse_ok(&p, "table imp(d: int 0..100) : int { 0..1 => 0  2..4 => 1 }\n");
+    ast_decl *t = decl_at(&p, 0);
+    assert_int_equal(t->rows.n, 2);
+    ast_pattern *k = item(&((ast_row *)item(&t->rows, 1))->keys, 0);
+    assert_int_equal(k->kind, AP_RANGE);
+    assert_int_equal(k->lo->ival, 2);
+    assert_int_equal(k->hi->ival, 4);
+    parsed_free(&p);
+}
+
 static void test_table_rows_and_default(void **state) {
     (void)state;
     parsed p;
@@ -278,9 +292,10 @@ static void test_table_rows_and_default(void **state) {
     assert_int_equal(t->rows.n, 4);
     ast_row *r0 = item(&t->rows, 0);
     assert_int_equal(r0->keys.n, 2);
-    assert_name(item(&r0->keys, 0), "undoubled");
-    assert_int_equal(((ast_expr *)item(&r0->keys, 1))->kind, AE_INT);
-    assert_int_equal(((ast_expr *)item(&r0->keys, 1))->ival, 1);
+    assert_name(((ast_pattern *)item(&r0->keys, 0))->lo, "undoubled");
+    assert_int_equal(((ast_pattern *)item(&r0->keys, 1))->kind, AP_VALUE);
+    assert_int_equal(((ast_pattern *)item(&r0->keys, 1))->lo->kind, AE_INT);
+    assert_int_equal(((ast_pattern *)item(&r0->keys, 1))->lo->ival, 1);
     assert_int_equal(r0->value->kind, AE_INT);
     assert_int_equal(r0->value->ival, 50);
     assert_loc(r0->loc, 2, 3);
@@ -289,7 +304,7 @@ static void test_table_rows_and_default(void **state) {
     assert_int_equal(r1->value->op, OP_NEG);
     assert_int_equal(r1->value->a->ival, 100);
     ast_row *r2 = item(&t->rows, 2);
-    assert_name(item(&r2->keys, 0), "redoubled");
+    assert_name(((ast_pattern *)item(&r2->keys, 0))->lo, "redoubled");
     assert_int_equal(r2->value->kind, AE_BINARY);
     assert_int_equal(r2->value->op, OP_MUL);
     ast_row *def = item(&t->rows, 3);
@@ -802,6 +817,7 @@ int main(void) {
         cmocka_unit_test(test_action_with_params_and_texts),
         cmocka_unit_test(test_keywords_as_parameter_names),
         cmocka_unit_test(test_table_rows_and_default),
+        cmocka_unit_test(test_table_row_with_range_key),
         cmocka_unit_test(test_invariant),
         cmocka_unit_test(test_article_with_every_item),
         cmocka_unit_test(test_article_without_when_and_groups),
