@@ -297,6 +297,9 @@ static int cmd_check(const options *o) {
                "%d graph nodes, %d tests\n",
                rs->name, rs->narticles, rs->nclauses - rs->narticles, rs->nvars, graph_size(rs->graph, rs->root),
                rs->ntests);
+        for (int i = 0; i < rs->noutside; i++)
+            printf("  declared outside its scope (%s:%d): %s\n", rs->outside[i].loc.file, rs->outside[i].loc.line,
+                   rs->outside[i].message);
         status = ARB_OK;
     } else {
         fprintf(stderr, "%s: %d error%s\n", path, diag_errors(d), diag_errors(d) == 1 ? "" : "s");

@@ -27,6 +27,7 @@ static void terminal_label(const ruleset *rs, const graph_term *t, strbuf *sb) {
     case TERM_REJECT: sb_printf(sb, "onmogelijk:\n%s", rs->invariants[t->v].message); break;
     case TERM_NOT_APPLICABLE: sb_puts(sb, "niet van toepassing"); break;
     case TERM_GAP: sb_puts(sb, "GEEN UITSPRAAK"); break;
+    case TERM_OUTSIDE: sb_printf(sb, "buiten deze regelset:\n%s", rs->outside[t->v].message); break;
     default: sb_puts(sb, "fout"); break;
     }
 }

@@ -143,6 +143,7 @@ void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out)
     case TERM_GAP: out->status = RULING_GAP; out->block = (int)t.v; break;
     case TERM_ERROR: out->status = RULING_ERROR; out->error = (enum expr_status)t.v; break;
     case TERM_NOT_APPLICABLE: out->status = RULING_GAP; out->block = -1; break;
+    case TERM_OUTSIDE: out->status = RULING_OUTSIDE; out->outside = (int)t.v; break;
     default: break; /* status already set by walk */
     }
 }

@@ -11,7 +11,8 @@ enum ruling_status {
     RULING_NEEDS,    /* a fact the decision needs is not known: ask it */
     RULING_REJECTED, /* the situation breaks an invariant */
     RULING_GAP,      /* the rule files give no ruling (the checker reports these) */
-    RULING_ERROR     /* a condition or argument could not be evaluated */
+    RULING_ERROR,    /* a condition or argument could not be evaluated */
+    RULING_OUTSIDE   /* the ruleset declares the situation outside its scope */
 };
 
 typedef struct ruling_action {
@@ -26,6 +27,7 @@ typedef struct ruling {
     int fact;      /* RULING_NEEDS */
     int invariant; /* RULING_REJECTED */
     int block;     /* RULING_GAP: block id, -1 when no article applies */
+    int outside;   /* RULING_OUTSIDE: the declaration */
     enum expr_status error;
     /* the facts the decision tested, in order: the audit of the ruling */
     int npath;

@@ -32,7 +32,8 @@ enum term_kind {
     TERM_GAP,         /* a block whose clauses leave this situation unruled: v = block id */
     TERM_REJECT,      /* the situation breaks invariant v */
     TERM_ERROR,       /* evaluating an expression failed: v = error code */
-    TERM_NOT_APPLICABLE /* outside an article's `when` (per-article graphs) */
+    TERM_NOT_APPLICABLE, /* outside an article's `when` (per-article graphs) */
+    TERM_OUTSIDE        /* a situation the ruleset declares outside its scope: v = declaration */
 };
 
 typedef struct graph_term {

@@ -84,6 +84,12 @@ void output_problem(const ruling *r, strbuf *out) {
                       rs->blocks[r->block].loc.line);
         break;
     case RULING_ERROR: sb_printf(out, "the ruling could not be evaluated: %s", expr_status_text(r->error)); break;
+    case RULING_OUTSIDE: {
+        const rs_outside *o = &rs->outside[r->outside];
+        sb_printf(out, "%s does not rule on this: %s", rs->name, o->message_en ? o->message_en : o->message);
+        if (o->message_en) sb_printf(out, " (%s)", o->message);
+        break;
+    }
     }
 }
 
@@ -101,7 +107,7 @@ static const char *source_text(const char *source) {
 }
 
 static const char *status_name(enum ruling_status s) {
-    static const char *const names[] = {"ruling", "needs", "rejected", "gap", "error"};
+    static const char *const names[] = {"ruling", "needs", "rejected", "gap", "error", "outside"};
     return names[s];
 }
 

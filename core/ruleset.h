@@ -122,12 +122,19 @@ typedef struct rs_invariant {
     int expr; /* checked on the known facts before a ruling */
 } rs_invariant;
 
+/* Situations a ruleset declares it does not (yet) rule on, with the reason:
+ * a partial ruleset says so instead of having gaps. */
+typedef struct rs_outside {
+    const char *message, *message_en;
+    src_loc loc;
+} rs_outside;
+
 typedef struct rs_block {
     src_loc loc;
     int article;
 } rs_block;
 
-enum expect_kind { EXP_CITE, EXP_ACTION, EXP_TRAIL, EXP_ASKS, EXP_REJECTED };
+enum expect_kind { EXP_CITE, EXP_ACTION, EXP_TRAIL, EXP_ASKS, EXP_REJECTED, EXP_OUTSIDE };
 
 typedef struct rs_expect {
     src_loc loc;
@@ -164,7 +171,7 @@ typedef struct ruleset {
     int nfiles;
     const char **files;
 
-    int ntypes, nfacts, nactions, ntables, nclauses, narticles, ninvariants, nblocks, ntests;
+    int ntypes, nfacts, nactions, ntables, nclauses, narticles, ninvariants, nblocks, ntests, noutside;
     rs_type **types;
     rs_fact *facts;
     rs_action *actions;
@@ -172,6 +179,7 @@ typedef struct ruleset {
     rs_clause *clauses;
     rs_article *articles;
     rs_invariant *invariants;
+    rs_outside *outside;
     rs_block *blocks;
     rs_test *tests;
 

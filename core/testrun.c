@@ -71,6 +71,10 @@ static bool expectation_holds(const ruleset *rs, const ruling *r, const rs_expec
         holds = record_failed || r->status == RULING_REJECTED;
         if (!holds) sb_puts(why, "expected the situation to be rejected");
         return holds != x->negated;
+    case EXP_OUTSIDE:
+        holds = r->status == RULING_OUTSIDE;
+        if (holds == x->negated) sb_printf(why, "expected the situation %sto be outside the ruleset's scope", x->negated ? "not " : "");
+        return holds != x->negated;
     case EXP_ASKS:
         holds = r->status == RULING_NEEDS && r->fact == x->fact;
         if (holds == x->negated) sb_printf(why, "expected %sthe question for '%s'", x->negated ? "not " : "", rs->facts[x->fact].name);

@@ -110,7 +110,7 @@ typedef struct ast_row {
     ast_expr *value;
 } ast_row;
 
-enum ast_expect_kind { AX_CITE, AX_ACTION, AX_TRAIL, AX_ASKS, AX_REJECTED };
+enum ast_expect_kind { AX_CITE, AX_ACTION, AX_TRAIL, AX_ASKS, AX_REJECTED, AX_OUTSIDE };
 
 typedef struct ast_expect {
     src_loc loc;
@@ -128,7 +128,7 @@ typedef struct ast_given {
 } ast_given;
 
 enum ast_decl_kind {
-    AD_RULESET, AD_INCLUDE, AD_TYPE, AD_FACT, AD_ACTION, AD_TABLE, AD_INVARIANT, AD_ARTICLE, AD_TEST
+    AD_RULESET, AD_INCLUDE, AD_TYPE, AD_FACT, AD_ACTION, AD_TABLE, AD_INVARIANT, AD_ARTICLE, AD_TEST, AD_OUTSIDE
 };
 
 typedef struct ast_decl {

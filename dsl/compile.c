@@ -1364,6 +1364,28 @@ static void resolve_scoring_articles(compiler *c) {
         if (*slots[k] >= 0) c->applied[*slots[k]] = 1; /* ruled on by its command */
 }
 
+/* Declared scope: where an `outside` condition holds, the ruling says that
+ * this ruleset does not rule on it, and why; the checker counts that as
+ * covered. The first declaration that holds gives the reason. */
+static gref with_scope(compiler *c, gref g) {
+    int n = 0;
+    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_OUTSIDE;
+    c->rs->outside = arena_alloc(c->a, sizeof(rs_outside) * (size_t)(n + 1));
+    gref *conds = arena_alloc(c->a, sizeof(gref) * (size_t)(n + 1));
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind != AD_OUTSIDE) continue;
+        rs_outside *o = &c->rs->outside[c->rs->noutside];
+        o->message = d->title;
+        o->message_en = d->text_en;
+        o->loc = d->loc;
+        conds[c->rs->noutside++] = cond_graph(c, d->expr);
+    }
+    for (int i = c->rs->noutside - 1; i >= 0; i--)
+        g = graph_ite(c->rs->graph, conds[i], graph_term_ref(c->rs->graph, TERM_OUTSIDE, i), g);
+    return g;
+}
+
 static void compile_articles(compiler *c) {
     graph *g = c->rs->graph;
     gref na = graph_term_ref(g, TERM_NOT_APPLICABLE, 0);
@@ -1387,6 +1409,7 @@ static void compile_articles(compiler *c) {
         ERR(c->d, c->rs->loc, "give the articles a director starts from a `when`",
             "no article has a `when`: nothing is ever ruled on");
     root = graph_ite(g, any, root, graph_term_ref(g, TERM_GAP, -1));
+    root = with_scope(c, root);
     c->rs->checked_root = with_invariants(c, root);
     c->rs->root = graph_restrict(g, root, c->invariants);
 }
@@ -1471,7 +1494,8 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
         x->fact = rs_find_fact(c->rs, e->name);
         if (x->fact < 0) name_expr(c, &(ast_expr){.loc = e->loc, .kind = AE_NAME, .text = e->name}, NULL);
         break;
-    case AX_REJECTED: break;
+    case AX_REJECTED:
+    case AX_OUTSIDE: break;
     }
 }
 

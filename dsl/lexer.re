@@ -78,6 +78,7 @@ int yylex(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
             "text"        { set_loc(lx, loc); return TEXT; }
             "table"       { set_loc(lx, loc); return TABLE; }
             "invariant"   { set_loc(lx, loc); return INVARIANT; }
+            "outside"     { set_loc(lx, loc); return OUTSIDE; }
             "article"     { set_loc(lx, loc); return ARTICLE; }
             "when"        { set_loc(lx, loc); return WHEN; }
             "if"          { set_loc(lx, loc); return IF; }

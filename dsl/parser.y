@@ -55,6 +55,7 @@ static void append(dsl_lexer *lx, ast_list *to, ast_list from);
 
 %token RULESET "'ruleset'" INCLUDE "'include'" TYPE "'type'" FACT "'fact'" ASK "'ask'" EN "'en'"
 %token FROM "'from'" OVERRIDABLE "'overridable'" ACTION "'action'" TEXT "'text'" TABLE "'table'"
+%token OUTSIDE "'outside'"
 %token INVARIANT "'invariant'" ARTICLE "'article'" WHEN "'when'" IF "'if'" MATCH "'match'"
 %token OTHERWISE "'otherwise'" APPLY "'apply'" TEST "'test'" GIVEN "'given'" EXPECT "'expect'"
 %token ASKS "'asks'" REJECTED "'rejected'" TRAIL "'trail'" BOOL "'bool'" ENUM "'enum'" INTKW "'int'"
@@ -105,6 +106,8 @@ decl: ruleset_decl
     | table_decl
     | INVARIANT STRING expr          { $$ = decl(lx, @1, AD_INVARIANT, NULL); $$->title = $2; $$->expr = $3; }
     | INVARIANT STRING EN STRING expr { $$ = decl(lx, @1, AD_INVARIANT, NULL); $$->title = $2; $$->text_en = $4; $$->expr = $5; }
+    | OUTSIDE STRING expr            { $$ = decl(lx, @1, AD_OUTSIDE, NULL); $$->title = $2; $$->expr = $3; }
+    | OUTSIDE STRING EN STRING expr  { $$ = decl(lx, @1, AD_OUTSIDE, NULL); $$->title = $2; $$->text_en = $4; $$->expr = $5; }
     | article_decl
     | test_decl
     ;
@@ -262,6 +265,9 @@ expect: expect_atom
     | TRAIL '[' cites ']'            { $$ = expect_new(lx, @1, AX_TRAIL, NULL); $$->args = $3; }
     | ASKS IDENT                     { $$ = expect_new(lx, @1, AX_ASKS, $2); }
     | REJECTED                       { $$ = expect_new(lx, @1, AX_REJECTED, NULL); }
+    | OUTSIDE                        { $$ = expect_new(lx, @1, AX_OUTSIDE, NULL); }
+    | NOT OUTSIDE                    { $$ = expect_new(lx, @1, AX_OUTSIDE, NULL); $$->negated = true; }
+    | NOT REJECTED                   { $$ = expect_new(lx, @1, AX_REJECTED, NULL); $$->negated = true; }
     ;
 expect_atom: artid                   { $$ = expect_new(lx, @1, AX_CITE, $1); }
     | IDENT                          { $$ = expect_new(lx, @1, AX_ACTION, $1); }
