@@ -17,8 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#define MAX_COMPARED 8
+
 typedef struct options {
     const char *ruleset, *article, *input, *input2, *why_not;
+    const char *rulesets[MAX_COMPARED]; /* every --ruleset, for compare */
+    int nrulesets;
     bool json, verbose, coverage, help, vul, nonvul;
 } options;
 
@@ -45,7 +49,10 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--coverage") == 0) o->coverage = true;
         else if (strcmp(a, "--vul") == 0) o->vul = true;
         else if (strcmp(a, "--nonvul") == 0) o->nonvul = true;
-        else if (strcmp(a, "--ruleset") == 0 && has_next) o->ruleset = argv[++i];
+        else if (strcmp(a, "--ruleset") == 0 && has_next) {
+            if (o->nrulesets == MAX_COMPARED) return usage_error(cmd, "at most 8 rulesets, not '%s'", argv[i + 1]);
+            o->ruleset = o->rulesets[o->nrulesets++] = argv[++i];
+        }
         else if (strcmp(a, "--article") == 0 && has_next) o->article = argv[++i];
         else if (strcmp(a, "--why-not") == 0 && has_next) o->why_not = argv[++i];
         else if (a[0] == '-' && a[1] == '-') return usage_error(cmd, "unknown or incomplete option '%s'", a);
@@ -613,6 +620,201 @@ static int cmd_matchpoints(const options *o) {
     return status;
 }
 
+/* One ruleset's ruling on the scenario as JSON, with the score of the
+ * scenario's contract when the ruleset scores; status as for `rule`. */
+static int compare_one(const char *name, const char *text, size_t len, json_t **out) {
+    ruleset *rs = load_or_report(name);
+    if (!rs) return ARB_BAD_INPUT;
+    scenario sc;
+    scenario_init(&sc, rs);
+    strbuf err;
+    sb_init(&err);
+    int status = ARB_OK;
+    ruling r = {0};
+    if (!scenario_read_json(&sc, text, len, &err)) {
+        *out = json_object();
+        json_object_set_new(*out, "ruleset", json_string(rs->name));
+        json_object_set_new(*out, "title", json_string(rs->title));
+        json_object_set_new(*out, "status", json_string("bad_input"));
+        json_object_set_new(*out, "error", json_string(err.data));
+        status = ARB_BAD_INPUT;
+    } else {
+        eval_rule(rs, rs->root, &sc.fv, &r);
+        *out = output_json(&r, &sc);
+        json_object_set_new(*out, "title", json_string(rs->title));
+        status = r.status == RULING_OK ? ARB_OK : r.status == RULING_NEEDS || r.status == RULING_REJECTED ? ARB_BAD_INPUT : ARB_NO_RULING;
+        int article = sc.rec.has_contract ? scoring_article(rs, SCORE_CONTRACT, &err) : -1;
+        ruling sr = {0};
+        int64_t total;
+        if (article >= 0 && scoring_rule(rs, article, &sc, &sr, &total, &err)) {
+            json_object_set_new(*out, "score", json_integer(total));
+            json_object_set_new(*out, "score_articles", output_trail_json(&sr));
+        }
+        ruling_clear(&sr);
+    }
+    ruling_clear(&r);
+    sb_free(&err);
+    scenario_free(&sc);
+    arb_free(rs);
+    return status;
+}
+
+static bool action_in(json_t *action, json_t *actions) {
+    size_t i;
+    json_t *other;
+    json_array_foreach(actions, i, other) {
+        if (json_equal(json_object_get(action, "name"), json_object_get(other, "name")) &&
+            json_equal(json_object_get(action, "args"), json_object_get(other, "args")))
+            return true;
+    }
+    return false;
+}
+
+/* What differs between two rulings: the trail, the actions on one side
+ * only, the score. */
+static json_t *differences(json_t *a, json_t *b) {
+    json_t *d = json_object();
+    if (!json_equal(json_object_get(a, "status"), json_object_get(b, "status")))
+        json_object_set(d, "status", json_pack("[OO]", json_object_get(a, "status"), json_object_get(b, "status")));
+    if (!json_equal(json_object_get(a, "articles"), json_object_get(b, "articles")))
+        json_object_set_new(d, "articles", json_pack("[OO]", json_object_get(a, "articles"), json_object_get(b, "articles")));
+    json_t *sides[2] = {a, b}, *only = json_array();
+    for (int s = 0; s < 2; s++) {
+        json_t *mine = json_array(), *acts = json_object_get(sides[s], "actions");
+        size_t i;
+        json_t *act;
+        json_array_foreach(acts, i, act)
+            if (!action_in(act, json_object_get(sides[1 - s], "actions"))) json_array_append(mine, act);
+        json_array_append_new(only, mine);
+    }
+    if (json_array_size(json_array_get(only, 0)) || json_array_size(json_array_get(only, 1)))
+        json_object_set(d, "actions_only_in", only);
+    json_decref(only);
+    json_t *sa = json_object_get(a, "score"), *sb = json_object_get(b, "score");
+    if ((sa || sb) && !json_equal(sa, sb)) json_object_set_new(d, "score", json_pack("[OO]", sa ? sa : json_null(), sb ? sb : json_null()));
+    return d;
+}
+
+static void print_trail(json_t *trail) {
+    size_t i;
+    json_t *c;
+    json_array_foreach(trail, i, c) printf("%s%s", i ? " > " : "", json_string_value(c));
+}
+
+static void print_actions(json_t *actions, const char *indent) {
+    size_t i;
+    json_t *a;
+    json_array_foreach(actions, i, a) {
+        char *args = json_dumps(json_object_get(a, "args"), JSON_COMPACT | JSON_PRESERVE_ORDER);
+        printf("%s[%s] %s%s\n", indent, json_string_value(json_object_get(a, "article")), json_string_value(json_object_get(a, "name")),
+               strcmp(args, "{}") ? args : "");
+        free(args);
+    }
+}
+
+static void print_compared(json_t *ruling) {
+    printf("== %s — %s\n", json_string_value(json_object_get(ruling, "ruleset")),
+           json_string_value(json_object_get(ruling, "title")) ? json_string_value(json_object_get(ruling, "title")) : "");
+    if (json_object_get(ruling, "error")) {
+        printf("Geen uitspraak: %s\n\n", json_string_value(json_object_get(ruling, "error")));
+        return;
+    }
+    printf("Artikelen: ");
+    print_trail(json_object_get(ruling, "articles"));
+    puts("\nUitspraak:");
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(ruling, "messages"), i, m) {
+        json_t *a = json_array_get(json_object_get(ruling, "actions"), i);
+        printf("  [%s] %s\n", json_string_value(json_object_get(a, "article")), json_string_value(m));
+    }
+    if (json_object_get(ruling, "score"))
+        printf("Score van de leider: %lld\n", (long long)json_integer_value(json_object_get(ruling, "score")));
+    json_t *unused = json_object_get(ruling, "unused");
+    json_array_foreach(unused, i, m) printf("%s%s", i ? ", " : "Speelde geen rol: ", json_string_value(m));
+    if (json_array_size(unused)) putchar('\n');
+    putchar('\n');
+}
+
+static void print_differences(json_t *rulings, json_t *diff) {
+    const char *na = json_string_value(json_object_get(json_array_get(rulings, 0), "ruleset"));
+    const char *nb = json_string_value(json_object_get(json_array_get(rulings, 1), "ruleset"));
+    if (json_object_size(diff) == 0) {
+        printf("Geen verschil tussen %s en %s.\n", na, nb);
+        return;
+    }
+    printf("Verschillen tussen %s en %s:\n", na, nb);
+    json_t *arts = json_object_get(diff, "articles");
+    if (arts) {
+        printf("  Artikelen: %s ", na);
+        print_trail(json_array_get(arts, 0));
+        printf(" | %s ", nb);
+        print_trail(json_array_get(arts, 1));
+        putchar('\n');
+    }
+    json_t *only = json_object_get(diff, "actions_only_in");
+    for (int s = 0; only && s < 2; s++) {
+        if (!json_array_size(json_array_get(only, s))) continue;
+        printf("  Alleen in %s:\n", s ? nb : na);
+        print_actions(json_array_get(only, s), "    ");
+    }
+    json_t *score = json_object_get(diff, "score");
+    if (score) {
+        char *s = json_dumps(score, JSON_COMPACT | JSON_ENCODE_ANY);
+        printf("  Score: %s (%s, %s)\n", s, na, nb);
+        free(s);
+    }
+    json_t *st = json_object_get(diff, "status");
+    if (st) {
+        char *s = json_dumps(st, JSON_COMPACT);
+        printf("  Status: %s\n", s);
+        free(s);
+    }
+}
+
+static int cmd_compare(const options *o) {
+    if (o->nrulesets < 2 || !o->input) return usage_error("compare", "%s", "needs two --ruleset and a SCENARIO file (or -)");
+    size_t len;
+    char *text = read_input(o->input, &len);
+    if (!text) return usage_error("compare", "cannot read '%s'", o->input);
+    json_t *rulings = json_array();
+    int status = ARB_OK;
+    for (int i = 0; i < o->nrulesets; i++) {
+        json_t *one = NULL;
+        int st = compare_one(o->rulesets[i], text, len, &one);
+        if (!one) {
+            status = ARB_BAD_INPUT;
+            break;
+        }
+        json_array_append_new(rulings, one);
+        if (st > status) status = st;
+    }
+    if ((int)json_array_size(rulings) == o->nrulesets) {
+        json_t *diffs = json_array();
+        for (int i = 1; i < o->nrulesets; i++)
+            json_array_append_new(diffs, differences(json_array_get(rulings, 0), json_array_get(rulings, i)));
+        if (o->json) {
+            json_t *all = json_object();
+            json_object_set_new(all, "scenario", json_string(o->input));
+            json_object_set(all, "rulings", rulings);
+            json_object_set(all, "differences", diffs);
+            print_json(all);
+        } else {
+            printf("Vergelijking voor %s\n\n", o->input);
+            for (size_t i = 0; i < json_array_size(rulings); i++) print_compared(json_array_get(rulings, i));
+            for (int i = 1; i < o->nrulesets; i++) {
+                json_t *pair = json_pack("[OO]", json_array_get(rulings, 0), json_array_get(rulings, i));
+                print_differences(pair, json_array_get(diffs, (size_t)i - 1));
+                json_decref(pair);
+            }
+        }
+        json_decref(diffs);
+    }
+    json_decref(rulings);
+    free(text);
+    return status;
+}
+
 static int cmd_graph(const options *o) {
     if (!o->ruleset || !o->article) return usage_error("graph", "%s", "needs --ruleset NAME and --article N");
     ruleset *rs = load_or_report(o->ruleset);
@@ -658,6 +860,11 @@ static const command commands[] = {
      cmd_matchpoints},
     {"imps", "imps --ruleset NAME|DIR A B [--json]",
      "The IMPs for score A against score B (negative when B is higher), by the ruleset's scale.", cmd_imps},
+    {"compare", "compare --ruleset A --ruleset B [--ruleset C …] SCENARIO.json|- [--json]",
+     "Rules on one scenario under several rulesets (editions) and shows the rulings side by side,\n"
+     "marking what differs: the article trail, the actions on one side only, the score of the\n"
+     "scenario's contract.",
+     cmd_compare},
     {"rulesets", "rulesets", "Lists the installed rulesets with their title and hash.", cmd_rulesets},
     {"graph", "graph --ruleset NAME|DIR --article N",
      "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).", cmd_graph},

@@ -106,6 +106,40 @@ static const char *source_text(const char *source) {
     return "";
 }
 
+static bool expr_uses(const ruleset *rs, int e, int fact, int depth) {
+    const rs_expr *x = rs_expr_at(rs, e);
+    if (depth > 64) return true; /* derived facts cannot loop (the compiler refuses cycles); be safe */
+    if (x->kind == EX_FACT)
+        return x->a == fact || (rs->facts[x->a].derived >= 0 && expr_uses(rs, rs->facts[x->a].derived, fact, depth + 1));
+    if (x->kind == EX_CONST) return false;
+    if (x->a >= 0 && x->kind != EX_TABLE && expr_uses(rs, x->a, fact, depth + 1)) return true;
+    if (x->b >= 0 && expr_uses(rs, x->b, fact, depth + 1)) return true;
+    for (int i = 0; x->kind == EX_TABLE && i < x->nargs; i++)
+        if (expr_uses(rs, rs_arg(rs, x->args + i), fact, depth + 1)) return true;
+    return false;
+}
+
+/* Whether a given fact took part in the ruling: the decision tested it, or
+ * an action's argument reads it. */
+static bool fact_used(const ruling *r, int f) {
+    const ruleset *rs = r->rs;
+    for (int i = 0; i < r->npath; i++)
+        if (r->path_fact[i] == f) return true;
+    for (int i = 0; i < r->nactions; i++) {
+        const rs_action_use *u = rs_use_at(rs, r->actions[i].use);
+        for (int p = 0; p < rs->actions[u->action].nparams; p++)
+            if (expr_uses(rs, rs_arg(rs, u->args + p), f, 0)) return true;
+    }
+    return false;
+}
+
+json_t *output_unused_json(const ruling *r, const scenario *sc) {
+    json_t *unused = json_array();
+    for (int f = 0; sc && r->status == RULING_OK && f < r->rs->nfacts; f++)
+        if (sc->given[f] && !fact_used(r, f)) json_array_append_new(unused, json_string(r->rs->facts[f].name));
+    return unused;
+}
+
 static const char *status_name(enum ruling_status s) {
     static const char *const names[] = {"ruling", "needs", "rejected", "gap", "error", "outside"};
     return names[s];
@@ -161,6 +195,7 @@ json_t *output_json(const ruling *r, const scenario *sc) {
         json_array_append_new(path, step);
     }
     json_object_set_new(o, "decided_by", path);
+    json_object_set_new(o, "unused", output_unused_json(r, sc));
     return o;
 }
 
@@ -201,5 +236,11 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
                 source_text(fact_source(rs, sc, r->path_fact[i])));
         sb_free(&v);
     }
+    json_t *unused = output_unused_json(r, sc);
+    size_t i;
+    json_t *name;
+    json_array_foreach(unused, i, name) fprintf(out, "%s%s", i ? ", " : "Speelde geen rol: ", json_string_value(name));
+    if (json_array_size(unused)) fputc('\n', out);
+    json_decref(unused);
     fprintf(out, "Regelset: %s\n", hash);
 }

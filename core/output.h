@@ -19,6 +19,9 @@ void output_message(const ruleset *rs, const ruling_action *ra, bool english, st
 json_t *output_trail_json(const ruling *r);
 
 json_t *output_json(const ruling *r, const scenario *sc);
+/* The facts the scenario gave that played no part in the ruling (the
+ * decision did not test them and no action reads them). */
+json_t *output_unused_json(const ruling *r, const scenario *sc);
 void output_text(const ruling *r, const scenario *sc, FILE *out);
 
 /* Why a ruling could not be made, in one line (for every non-OK status). */

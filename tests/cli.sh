@@ -74,7 +74,7 @@ expect "unknown ruleset" 2 "no ruleset named or at 'bridge-1850'" -- "$ARBITER" 
 expect "no command" 2 "usage:" -- "$ARBITER"
 expect "unknown command" 2 "unknown command 'rul'" -- "$ARBITER" rul
 expect "unknown option" 2 "unknown or incomplete option '--jsno'" -- "$ARBITER" rule --jsno
-for c in rule ask check test rulesets graph score matchpoints imps; do
+for c in rule ask check test rulesets graph score matchpoints imps compare; do
     expect "$c --help" 0 "usage: arbiter $c" -- "$ARBITER" "$c" --help
 done
 
@@ -83,6 +83,7 @@ echo '{"irregularity": "late", "minutes": 20, "repeated": true}' >"$TOY.tmp.json
 expect "rule text" 0 "Artikelen: 1 > 1B" "Aftrek van 40 punten." -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp.json"
 expect "rule json" 0 '"articles": [' '"1B"' '"name": "penalty"' '"points": 40' '"ruleset_hash": "fnv1a64:' -- "$ARBITER" rule --ruleset $TOY --json "$TOY.tmp.json"
 echo '{"irregularity": "late", "minutes": 5}' >"$TOY.tmp.json"
+expect "unused facts" 0 "Speelde geen rol: volume" -- sh -c "echo '{\"irregularity\":\"late\",\"minutes\":3,\"volume\":\"large\"}' | $ARBITER rule --ruleset $TOY -"
 expect "why not" 0 "Waarom niet penalty?" "minutes = 16 (niet 5)" -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp.json" --why-not penalty
 expect "why not unknown action" 2 "no action 'fine'" -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp.json" --why-not fine
 rm -f "$TOY.tmp.json"
@@ -123,6 +124,10 @@ if [ -f examples/insufficient-bid.json ]; then
     expect "demo example" 0 "Artikelen: 27" -- "$ARBITER" rule --ruleset bridge-2017 examples/insufficient-bid.json
     expect "demo example json" 0 '"articles": [' '"27"' '"actions": [' '"messages": [' -- "$ARBITER" rule --ruleset bridge-2017 --json examples/insufficient-bid.json
     expect "ask re-asks an impossible answer" 0 "Dat kan niet:" "Artikelen: 27 > 27B1a" -- sh -c "printf '1\n1\nnee\n2\nP\n2H\n2H\n' | $ARBITER ask --ruleset bridge-2017"
+    expect "compare, no difference" 0 "== bridge-2017" "Geen verschil tussen bridge-2017 en bridge-2017." -- "$ARBITER" compare --ruleset bridge-2017 --ruleset rulesets/bridge-2017 examples/insufficient-bid.json
+    expect "compare, other ruleset" 2 "Alleen in bridge-2017:" "[27B1a] no_further_rectification" "is not a value of fact 'irregularity'" -- "$ARBITER" compare --ruleset bridge-2017 --ruleset $TOY examples/insufficient-bid.json
+    expect "compare json" 0 '"differences": [' '"rulings": [' -- "$ARBITER" compare --ruleset bridge-2017 --ruleset bridge-2017 --json examples/insufficient-bid.json
+    expect "compare needs two" 2 "needs two --ruleset" -- "$ARBITER" compare --ruleset bridge-2017 examples/insufficient-bid.json
     expect "rulesets" 0 "bridge-2017" "fnv1a64:" -- "$ARBITER" rulesets
 fi
 
