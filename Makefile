@@ -12,7 +12,7 @@ LDFLAGS := $(SAN)
 LIBS     = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
-CORE := util diag graph expr ruleset builtins bridge eval scenario output testrun dot whynot scoring arbiter
+CORE := util diag graph expr ruleset builtins bridge cards eval scenario output testrun dot whynot scoring diff arbiter
 DSL  := compile check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \

@@ -3,6 +3,7 @@
 #include "../dsl/check.h"
 #include "../dsl/compile.h"
 #include "arbiter.h"
+#include "diff.h"
 #include "dot.h"
 #include "eval.h"
 #include "output.h"
@@ -20,7 +21,7 @@
 #define MAX_COMPARED 8
 
 typedef struct options {
-    const char *ruleset, *article, *input, *input2, *why_not;
+    const char *ruleset, *article, *input, *input2, *why_not, *cases;
     const char *rulesets[MAX_COMPARED]; /* every --ruleset, for compare */
     int nrulesets;
     bool json, verbose, coverage, help, vul, nonvul;
@@ -55,6 +56,7 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         }
         else if (strcmp(a, "--article") == 0 && has_next) o->article = argv[++i];
         else if (strcmp(a, "--why-not") == 0 && has_next) o->why_not = argv[++i];
+        else if (strcmp(a, "--cases") == 0 && has_next) o->cases = argv[++i];
         else if (a[0] == '-' && a[1] == '-') return usage_error(cmd, "unknown or incomplete option '%s'", a);
         else if (!o->input) o->input = a;
         else if (!o->input2) o->input2 = a;
@@ -815,6 +817,149 @@ static int cmd_compare(const options *o) {
     return status;
 }
 
+static void print_count(double n) {
+    if (n < 1e15) printf("%.0f", n);
+    else printf("%.3g", n);
+}
+
+static json_t *diff_json(const ruleset *a, const ruleset *b, const diff_result *d) {
+    json_t *o = json_object(), *regions = json_array(), *only_a = json_array(), *only_b = json_array();
+    json_object_set_new(o, "a", json_string(a->name));
+    json_object_set_new(o, "b", json_string(b->name));
+    if (d->article) json_object_set_new(o, "article", json_string(d->article));
+    for (int f = 0; f < d->nfacts; f++) {
+        if (d->facts[f].fb < 0) json_array_append_new(only_a, json_string(d->facts[f].name));
+        if (d->facts[f].fa < 0) json_array_append_new(only_b, json_string(d->facts[f].name));
+    }
+    json_object_set_new(o, "facts_only_in_a", only_a);
+    json_object_set_new(o, "facts_only_in_b", only_b);
+    json_object_set_new(o, "differing", json_real(d->differing));
+    json_object_set_new(o, "equal", json_real(d->equal));
+    for (int i = 0; i < d->nregions; i++) {
+        const diff_region *r = &d->regions[i];
+        json_t *j = json_object(), *constraints = json_object();
+        for (int f = 0; f < d->nfacts; f++) {
+            if (!r->allowed[f]) continue;
+            json_t *vals = json_array();
+            for (int v = 0; v < d->facts[f].nvalues; v++)
+                if (r->allowed[f][v]) json_array_append(vals, d->facts[f].json[v]);
+            json_object_set_new(constraints, d->facts[f].name, vals);
+        }
+        json_object_set_new(j, "region", constraints);
+        json_object_set_new(j, "count", json_real(r->count));
+        json_object_set_new(j, "example", diff_region_example(d, r));
+        json_object_set(j, "a", r->json_a);
+        json_object_set(j, "b", r->json_b);
+        json_array_append_new(regions, j);
+    }
+    json_object_set_new(o, "regions", regions);
+    return o;
+}
+
+static void print_diff(const ruleset *a, const ruleset *b, const diff_result *d) {
+    printf("Verschil %s → %s", a->name, b->name);
+    if (d->article) printf(" (situaties waarin artikel %s meedoet)", d->article);
+    putchar('\n');
+    for (int side = 0; side < 2; side++) {
+        int n = 0;
+        for (int f = 0; f < d->nfacts; f++)
+            if ((side ? d->facts[f].fa : d->facts[f].fb) < 0)
+                printf("%s%s", n++ ? ", " : (side ? "Feiten alleen in %s: " : "Feiten alleen in %s: "), d->facts[f].name);
+        if (n) printf("   (%s)\n", side ? b->name : a->name);
+    }
+    printf("%d gebied%s met een andere uitspraak: ", d->nregions, d->nregions == 1 ? "" : "en");
+    print_count(d->differing);
+    printf(" situaties; gelijk: ");
+    print_count(d->equal);
+    puts(" situaties.");
+    for (int i = 0; i < d->nregions; i++) {
+        const diff_region *r = &d->regions[i];
+        strbuf text;
+        sb_init(&text);
+        diff_region_text(d, r, &text);
+        printf("\n%d. %s  (", i + 1, text.data);
+        print_count(r->count);
+        printf(" situaties)\n   %s: %s\n   %s: %s\n", a->name, r->ruling_a, b->name, r->ruling_b);
+        json_t *ex = diff_region_example(d, r);
+        char *s = json_dumps(ex, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        printf("   voorbeeld: %s\n", s);
+        free(s);
+        json_decref(ex);
+        sb_free(&text);
+    }
+}
+
+/* Every scenario of a corpus under both rulesets; the ones whose ruling
+ * changes are listed with both rulings. */
+static int diff_cases(ruleset *a, ruleset *b, const char *path, bool json) {
+    size_t len;
+    char *text = read_input(path, &len);
+    if (!text) return usage_error("diff", "cannot read '%s'", path);
+    int changed = 0, total = 0, status = ARB_OK;
+    long line = 0;
+    json_t *all = json_array();
+    for (char *p = text, *next; p && *p; p = next) {
+        next = strchr(p, '\n');
+        if (next) *next++ = 0;
+        line++;
+        if (strspn(p, " \t\r") == strlen(p)) continue;
+        total++;
+        char *ra = NULL, *rb = NULL;
+        enum arb_status sa = arb_rule_json(a, p, strlen(p), &ra), sb = arb_rule_json(b, p, strlen(p), &rb);
+        json_t *ja = json_loads(ra, 0, NULL), *jb = json_loads(rb, 0, NULL);
+        json_t *d = differences(ja, jb);
+        if (sa == ARB_BAD_INPUT && sb == ARB_BAD_INPUT) status = ARB_BAD_INPUT;
+        if (json_object_size(d)) {
+            changed++;
+            json_t *c = json_pack("{sIsOsOsO}", "line", (json_int_t)line, "a", ja, "b", jb, "differences", d);
+            if (!json) {
+                printf("regel %ld: %s\n", line, p);
+                json_t *pair = json_pack("[OO]", ja, jb);
+                print_differences(pair, d);
+                json_decref(pair);
+            }
+            json_array_append_new(all, c);
+        }
+        json_decref(d);
+        json_decref(ja);
+        json_decref(jb);
+        free(ra);
+        free(rb);
+    }
+    if (json) {
+        json_t *o = json_pack("{sisiso}", "cases", total, "changed", changed, "rulings", all);
+        print_json(o);
+    } else {
+        json_decref(all);
+        printf("%d van %d zaken krijgen een andere uitspraak.\n", changed, total);
+    }
+    free(text);
+    return status;
+}
+
+static int cmd_diff(const options *o) {
+    if (!o->input || !o->input2) return usage_error("diff", "%s", "needs two rulesets A B");
+    ruleset *a = load_or_report(o->input), *b = a ? load_or_report(o->input2) : NULL;
+    int status = ARB_BAD_INPUT;
+    if (a && b && o->cases) {
+        status = diff_cases(a, b, o->cases, o->json);
+    } else if (a && b) {
+        if (o->article && rs_find_article(a, o->article) < 0 && rs_find_article(b, o->article) < 0) {
+            fprintf(stderr, "arbiter diff: neither %s nor %s has an article %s\n", a->name, b->name, o->article);
+        } else {
+            diff_result d;
+            diff_rulesets(a, b, o->article, &d);
+            if (o->json) print_json(diff_json(a, b, &d));
+            else print_diff(a, b, &d);
+            diff_free(&d);
+            status = ARB_OK;
+        }
+    }
+    arb_free(a);
+    arb_free(b);
+    return status;
+}
+
 static int cmd_graph(const options *o) {
     if (!o->ruleset || !o->article) return usage_error("graph", "%s", "needs --ruleset NAME and --article N");
     ruleset *rs = load_or_report(o->ruleset);
@@ -865,6 +1010,13 @@ static const command commands[] = {
      "marking what differs: the article trail, the actions on one side only, the score of the\n"
      "scenario's contract.",
      cmd_compare},
+    {"diff", "diff A B [--article N] [--json] [--cases FILE.jsonl]",
+     "Every region of situations that rulesets A and B rule differently, found by walking their\n"
+     "decision graphs together: the region's fact constraints, how many fact combinations it\n"
+     "covers, an example scenario and both rulings. --article N limits it to the situations in\n"
+     "which either ruling passes through article N. With --cases, rules every scenario of a\n"
+     "JSON Lines file under both and lists those whose ruling changes.",
+     cmd_diff},
     {"rulesets", "rulesets", "Lists the installed rulesets with their title and hash.", cmd_rulesets},
     {"graph", "graph --ruleset NAME|DIR --article N",
      "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).", cmd_graph},

@@ -1,0 +1,507 @@
+/* diff.c — the joint walk of two rulesets' decision graphs. */
+#include "diff.h"
+
+#include "builtins.h"
+#include "ops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A value a ruleset does not have (an enum value only the other lists). */
+#define GREF_ABSENT INT32_MIN
+
+static void *xcalloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size);
+    if (!p) abort();
+    return p;
+}
+
+/* ---- joining the facts ----------------------------------------------------- */
+
+static int64_t type_lo(const rs_type *t) {
+    return t->kind == TY_INT ? t->lo : 0;
+}
+
+static int type_size(const rs_type *t) {
+    if (t->kind == TY_BOOL) return 2;
+    if (t->kind == TY_ENUM) return t->nvalues;
+    if (t->kind == TY_CALL) return CALL_DECISION_VALUES;
+    return (int)(t->hi - t->lo + 1);
+}
+
+static bool joinable(const rs_type *x, const rs_type *y) {
+    return x->kind == y->kind;
+}
+
+static json_t *value_json(const ruleset *rs, const rs_type *t, int64_t v, strbuf *name) {
+    rs_format_value(rs, t, v, FMT_NAME, name);
+    if (t->kind == TY_BOOL) return json_boolean(v);
+    if (t->kind == TY_INT) return json_integer(v);
+    return json_string(name->data);
+}
+
+/* Values of one side's fact, or of two facts joined by value name. */
+static void join_values(diff_fact *f, const ruleset *a, const ruleset *b) {
+    const rs_type *ta = f->fa >= 0 ? a->facts[f->fa].type : NULL, *tb = f->fb >= 0 ? b->facts[f->fb].type : NULL;
+    const rs_type *t = ta ? ta : tb;
+    int64_t lo = type_lo(t), hi = lo + type_size(t) - 1;
+    if (ta && tb && t->kind == TY_INT) {
+        lo = ta->lo < tb->lo ? ta->lo : tb->lo;
+        hi = ta->hi > tb->hi ? ta->hi : tb->hi;
+    }
+    int cap = (int)(hi - lo + 1) + (tb && t->kind == TY_ENUM ? tb->nvalues : 0);
+    f->names = xcalloc((size_t)cap, sizeof(char *));
+    f->va = xcalloc((size_t)cap, sizeof(int64_t));
+    f->vb = xcalloc((size_t)cap, sizeof(int64_t));
+    f->json = xcalloc((size_t)cap, sizeof(json_t *));
+    const ruleset *rs = ta ? a : b;
+    for (int64_t v = lo; v <= hi; v++) {
+        strbuf name;
+        sb_init(&name);
+        int i = f->nvalues++;
+        f->json[i] = value_json(rs, t, v, &name);
+        f->names[i] = sb_take(&name);
+        f->va[i] = ta && v >= type_lo(ta) && v < type_lo(ta) + type_size(ta) ? v : DIFF_ABSENT;
+        f->vb[i] = DIFF_ABSENT;
+        if (tb && t->kind == TY_ENUM) f->vb[i] = rs_enum_index(tb, f->names[i]) >= 0 ? rs_enum_index(tb, f->names[i]) : DIFF_ABSENT;
+        else if (tb) f->vb[i] = v >= type_lo(tb) && v < type_lo(tb) + type_size(tb) ? v : DIFF_ABSENT;
+    }
+    for (int j = 0; tb && ta && t->kind == TY_ENUM && j < tb->nvalues; j++) {
+        if (rs_enum_index(ta, tb->values[j]) >= 0) continue;
+        int i = f->nvalues++; /* a value only B lists */
+        f->names[i] = strdup(tb->values[j]);
+        f->json[i] = json_string(tb->values[j]);
+        f->va[i] = DIFF_ABSENT;
+        f->vb[i] = j;
+    }
+}
+
+static void join_facts(const ruleset *a, const ruleset *b, diff_result *d) {
+    d->facts = xcalloc((size_t)(a->nvars + b->nvars + 1), sizeof(diff_fact));
+    for (int v = 0; v < a->nvars; v++) {
+        diff_fact *f = &d->facts[d->nfacts++];
+        f->fa = a->var_fact[v];
+        f->name = a->facts[f->fa].name;
+        int fb = rs_find_fact(b, f->name);
+        f->fb = fb >= 0 && b->facts[fb].var >= 0 && joinable(a->facts[f->fa].type, b->facts[fb].type) ? fb : -1;
+    }
+    for (int v = 0; v < b->nvars; v++) {
+        int fb = b->var_fact[v];
+        bool joined = false;
+        for (int i = 0; i < d->nfacts; i++) joined |= d->facts[i].fb == fb;
+        if (joined) continue;
+        diff_fact *f = &d->facts[d->nfacts++];
+        f->fa = -1;
+        f->fb = fb;
+        f->name = b->facts[fb].name;
+    }
+    for (int i = 0; i < d->nfacts; i++) join_values(&d->facts[i], a, b);
+}
+
+/* ---- rulings in words ---------------------------------------------------------- */
+
+static void dump_expr(const ruleset *rs, int e, strbuf *out) {
+    static const char *const ops[] = {"not ", "-", " and ", " or ", " implies ", " == ", " != ", " < ", " <= ",
+                                      " > ", " >= ", " + ", " - ", " * ", " / ", " % "};
+    const rs_expr *x = rs_expr_at(rs, e);
+    switch (x->kind) {
+    case EX_CONST: rs_format_value(rs, x->type, x->k, FMT_NAME, out); break;
+    case EX_FACT: sb_puts(out, rs->facts[x->a].name); break;
+    case EX_UNARY:
+        sb_puts(out, ops[x->op]);
+        dump_expr(rs, x->a, out);
+        break;
+    case EX_BINARY:
+        sb_putc(out, '(');
+        dump_expr(rs, x->a, out);
+        sb_puts(out, ops[x->op]);
+        dump_expr(rs, x->b, out);
+        sb_putc(out, ')');
+        break;
+    default: {
+        static const char *const fns[] = {[EX_IN] = "in", [EX_MIN] = "min", [EX_MAX] = "max", [EX_ABS] = "abs", [EX_SIGN] = "sign"};
+        sb_puts(out, x->kind == EX_TABLE ? rs->tables[x->a].name : fns[x->kind]);
+        sb_putc(out, '(');
+        if (x->kind != EX_TABLE) dump_expr(rs, x->a, out);
+        if (x->b >= 0 && x->kind != EX_TABLE) {
+            sb_puts(out, ", ");
+            dump_expr(rs, x->b, out);
+        }
+        for (int i = 0; i < x->nargs; i++) {
+            if (i || x->kind != EX_TABLE) sb_puts(out, ", ");
+            dump_expr(rs, rs_arg(rs, x->args + i), out);
+        }
+        sb_putc(out, ')');
+    }
+    }
+}
+
+/* A terminal as words and JSON; two rulings are the same when the words are. */
+static void describe_terminal(const ruleset *rs, gref r, strbuf *words, json_t **json) {
+    *json = json_object();
+    if (r == GREF_ABSENT) {
+        sb_puts(words, "(this value does not exist in this ruleset)");
+        json_object_set_new(*json, "status", json_string("unknown_value"));
+        return;
+    }
+    const graph_term *t = graph_term_at(rs->graph, r);
+    static const char *const status[] = {[TERM_REJECT] = "rejected", [TERM_GAP] = "gap", [TERM_ERROR] = "error",
+                                         [TERM_NOT_APPLICABLE] = "not_applicable", [TERM_OUTSIDE] = "outside"};
+    if (t->kind != TERM_OUTCOME) {
+        sb_printf(words, "(%s)", t->kind < (int)(sizeof status / sizeof *status) && status[t->kind] ? status[t->kind] : "?");
+        json_object_set_new(*json, "status", json_string(status[t->kind] ? status[t->kind] : "?"));
+        return;
+    }
+    const rs_outcome *o = rs_outcome_at(rs, t->v);
+    json_t *trail = json_array(), *actions = json_array();
+    for (int i = 0, n = 0; i < o->ntrail; i++) {
+        const char *cite = rs->clauses[o->trail[i]].cite;
+        if (!cite) continue;
+        sb_printf(words, "%s%s", n++ ? " > " : "", cite);
+        json_array_append_new(trail, json_string(cite));
+    }
+    for (int i = 0; i < o->nactions; i++) {
+        const rs_action_use *u = rs_use_at(rs, o->actions[i]);
+        const rs_action *a = &rs->actions[u->action];
+        strbuf one;
+        sb_init(&one);
+        sb_puts(&one, a->name);
+        json_t *args = json_object();
+        for (int p = 0; p < a->nparams; p++) {
+            size_t at = one.len;
+            sb_puts(&one, p ? ", " : "(");
+            size_t start = one.len;
+            dump_expr(rs, rs_arg(rs, u->args + p), &one);
+            json_object_set_new(args, a->params[p].name, json_string(one.data + start));
+            (void)at;
+        }
+        if (a->nparams) sb_putc(&one, ')');
+        sb_printf(words, "%s%s", i ? ", " : ": ", one.data);
+        json_t *act = json_object();
+        json_object_set_new(act, "name", json_string(a->name));
+        json_object_set_new(act, "args", args);
+        json_array_append_new(actions, act);
+        sb_free(&one);
+    }
+    json_object_set_new(*json, "status", json_string("ruling"));
+    json_object_set_new(*json, "articles", trail);
+    json_object_set_new(*json, "actions", actions);
+}
+
+/* ---- the joint graph --------------------------------------------------------------
+ *
+ * Both rulesets' graphs are rebuilt in one graph over the joined facts (A's
+ * order, then B's own facts), each terminal replaced by the number of its
+ * ruling's words: equal rulings get the same number whichever ruleset gave
+ * them. Pairing the two rebuilt graphs terminal by terminal gives a graph
+ * whose paths are exactly the regions, already reduced. */
+
+typedef struct joint {
+    const ruleset *a, *b;
+    diff_result *d;
+    const char *article;
+    graph *g;
+    vec words;  /* char*: the distinct rulings, in words */
+    vec json;   /* json_t*: the same as JSON */
+    vec passes; /* bool: the ruling passes through the article */
+    vec pairs;  /* int[2]: the distinct pairs of differing rulings */
+    int capregions;
+} joint;
+
+enum { PAIR_EQUAL = -1, PAIR_EXCLUDED = -2 };
+
+static bool passes_article(const ruleset *rs, gref r, const char *article) {
+    if (r == GREF_ABSENT || !GRAPH_IS_TERM(r) || graph_term_at(rs->graph, r)->kind != TERM_OUTCOME) return false;
+    const rs_outcome *o = rs_outcome_at(rs, graph_term_at(rs->graph, r)->v);
+    for (int i = 0; i < o->ntrail; i++) {
+        const rs_clause *c = &rs->clauses[o->trail[i]];
+        if (c->is_article && strcmp(c->cite, article) == 0) return true;
+    }
+    return false;
+}
+
+static int ruling_id(joint *j, const ruleset *rs, gref r) {
+    strbuf words;
+    sb_init(&words);
+    json_t *js;
+    describe_terminal(rs, r, &words, &js);
+    const char *w = words.data ? words.data : "";
+    for (int i = 0; i < j->words.len; i++)
+        if (strcmp(VEC_AT(&j->words, char *, i), w) == 0) {
+            sb_free(&words);
+            json_decref(js);
+            return i;
+        }
+    *(char **)vec_push(&j->words) = sb_take(&words);
+    *(json_t **)vec_push(&j->json) = js;
+    *(bool *)vec_push(&j->passes) = j->article && passes_article(rs, r, j->article);
+    return j->words.len - 1;
+}
+
+/* graph of "fact f has joint value i" */
+static gref value_is(joint *j, int f, int i) {
+    int n = j->d->facts[f].nvalues;
+    gref *kids = xcalloc((size_t)n, sizeof(gref));
+    for (int k = 0; k < n; k++) kids[k] = graph_term_ref(j->g, TERM_VALUE, k == i);
+    gref r = graph_node_ref(j->g, f, kids);
+    free(kids);
+    return r;
+}
+
+/* A ruleset's graph rebuilt over the joined facts (memo: gref + 1, 0 = not yet). */
+static gref rebuild(joint *j, const ruleset *rs, gref r, const int *var_fact, bool side_b, gref *memo) {
+    if (GRAPH_IS_TERM(r)) return graph_term_ref(j->g, TERM_VALUE, ruling_id(j, rs, r));
+    if (memo[r]) return memo[r] - 1;
+    const graph *src = rs->graph;
+    const graph_node nd = src->nodes[r];
+    int f = var_fact[nd.var];
+    gref out = graph_term_ref(j->g, TERM_VALUE, ruling_id(j, rs, GREF_ABSENT));
+    for (int i = j->d->facts[f].nvalues - 1; i >= 0; i--) {
+        int64_t v = side_b ? j->d->facts[f].vb[i] : j->d->facts[f].va[i];
+        if (v == DIFF_ABSENT) continue;
+        gref kid = rebuild(j, rs, src->kids[nd.kids + (v - src->lo[nd.var])], var_fact, side_b, memo);
+        out = graph_ite(j->g, value_is(j, f, i), kid, out);
+    }
+    memo[r] = out + 1;
+    return out;
+}
+
+static graph_term fold_pair(void *ctx, graph_term x, graph_term y) {
+    joint *j = ctx;
+    bool passes = !j->article || VEC_AT(&j->passes, bool, x.v) || VEC_AT(&j->passes, bool, y.v);
+    if (!passes) return (graph_term){TERM_VALUE, PAIR_EXCLUDED};
+    if (x.v == y.v) return (graph_term){TERM_VALUE, PAIR_EQUAL};
+    for (int i = 0; i < j->pairs.len; i++) {
+        int *p = &VEC_AT(&j->pairs, int, 2 * i);
+        if (p[0] == x.v && p[1] == y.v) return (graph_term){TERM_VALUE, i};
+    }
+    if (j->pairs.len % 2) abort();
+    *(int *)vec_push(&j->pairs) = (int)x.v;
+    *(int *)vec_push(&j->pairs) = (int)y.v;
+    return (graph_term){TERM_VALUE, j->pairs.len / 2 - 1};
+}
+
+/* Situations under r (its variables and every later one) of a kind. */
+static double count_from(joint *j, gref r, int from, int64_t want, double *memo) {
+    double n = 1;
+    int var = GRAPH_IS_TERM(r) ? j->g->nvars : j->g->nodes[r].var;
+    for (int v = from; v < var; v++) n *= j->g->domain[v];
+    if (GRAPH_IS_TERM(r)) return graph_term_at(j->g, r)->v == want ? n : 0;
+    if (memo[r] < 0) {
+        double sum = 0;
+        const graph_node *nd = &j->g->nodes[r];
+        for (int i = 0; i < j->g->domain[var]; i++) sum += count_from(j, j->g->kids[nd->kids + i], var + 1, want, memo);
+        memo[r] = sum;
+    }
+    return n * memo[r];
+}
+
+static void add_region(joint *j, const int *on_path, unsigned char **allowed, int64_t pair) {
+    diff_result *d = j->d;
+    if (d->nregions == j->capregions) {
+        j->capregions = j->capregions ? 2 * j->capregions : 64;
+        d->regions = realloc(d->regions, sizeof *d->regions * (size_t)j->capregions);
+        if (!d->regions) abort();
+    }
+    diff_region *r = &d->regions[d->nregions++];
+    r->allowed = xcalloc((size_t)d->nfacts, sizeof(unsigned char *));
+    r->count = 1;
+    for (int f = 0; f < d->nfacts; f++) {
+        int n = d->facts[f].nvalues, k = 0;
+        if (!on_path[f]) {
+            r->count *= n;
+            continue;
+        }
+        r->allowed[f] = xcalloc((size_t)n, 1);
+        memcpy(r->allowed[f], allowed[f], (size_t)n);
+        for (int i = 0; i < n; i++) k += allowed[f][i];
+        r->count *= k;
+    }
+    int *p = &VEC_AT(&j->pairs, int, 2 * pair);
+    r->ruling_a = strdup(VEC_AT(&j->words, char *, p[0]));
+    r->ruling_b = strdup(VEC_AT(&j->words, char *, p[1]));
+    r->json_a = json_incref(VEC_AT(&j->json, json_t *, p[0]));
+    r->json_b = json_incref(VEC_AT(&j->json, json_t *, p[1]));
+}
+
+/* Every path to a pair of differing rulings; the values that lead from a
+ * node to the same child form one constraint. */
+static void collect(joint *j, gref r, int *on_path, unsigned char **allowed) {
+    if (GRAPH_IS_TERM(r)) {
+        int64_t v = graph_term_at(j->g, r)->v;
+        if (v >= 0) add_region(j, on_path, allowed, v);
+        return;
+    }
+    const graph_node *nd = &j->g->nodes[r];
+    int f = nd->var, n = j->g->domain[f];
+    on_path[f] = 1;
+    for (int i = 0; i < n; i++) {
+        gref kid = j->g->kids[nd->kids + i];
+        bool first = true;
+        for (int k = 0; k < i && first; k++) first = j->g->kids[nd->kids + k] != kid;
+        if (!first) continue;
+        for (int k = 0; k < n; k++) allowed[f][k] = j->g->kids[nd->kids + k] == kid;
+        collect(j, kid, on_path, allowed);
+    }
+    on_path[f] = 0;
+}
+
+/* ---- merging --------------------------------------------------------------------- */
+
+static void region_free(diff_region *r, int nfacts) {
+    for (int f = 0; f < nfacts; f++) free(r->allowed[f]);
+    free(r->allowed);
+    free(r->ruling_a);
+    free(r->ruling_b);
+    json_decref(r->json_a);
+    json_decref(r->json_b);
+}
+
+/* Two regions with the same pair of rulings that differ in one fact only
+ * become one. */
+static bool try_merge(diff_result *d, diff_region *x, diff_region *y) {
+    if (strcmp(x->ruling_a, y->ruling_a) != 0 || strcmp(x->ruling_b, y->ruling_b) != 0) return false;
+    int differ = -1;
+    for (int f = 0; f < d->nfacts; f++) {
+        unsigned char *p = x->allowed[f], *q = y->allowed[f];
+        if (!p && !q) continue;
+        if (!p || !q) return false;
+        if (memcmp(p, q, (size_t)d->facts[f].nvalues) == 0) continue;
+        if (differ >= 0) return false;
+        differ = f;
+    }
+    if (differ < 0) return false;
+    bool all = true;
+    for (int i = 0; i < d->facts[differ].nvalues; i++) {
+        x->allowed[differ][i] |= y->allowed[differ][i];
+        all &= x->allowed[differ][i];
+    }
+    if (all) {
+        free(x->allowed[differ]);
+        x->allowed[differ] = NULL;
+    }
+    x->count += y->count;
+    return true;
+}
+
+static void merge_regions(diff_result *d) {
+    for (bool merged = true; merged;) {
+        merged = false;
+        for (int i = 0; i < d->nregions; i++)
+            for (int j = i + 1; j < d->nregions; j++) {
+                if (!try_merge(d, &d->regions[i], &d->regions[j])) continue;
+                region_free(&d->regions[j], d->nfacts);
+                d->regions[j] = d->regions[--d->nregions];
+                merged = true;
+                j--;
+            }
+    }
+}
+
+void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff_result *out) {
+    memset(out, 0, sizeof *out);
+    out->article = article;
+    join_facts(a, b, out);
+    int *domain = xcalloc((size_t)out->nfacts + 1, sizeof(int)), *var_fact_a = xcalloc((size_t)a->nvars + 1, sizeof(int)),
+        *var_fact_b = xcalloc((size_t)b->nvars + 1, sizeof(int));
+    int64_t *lo = xcalloc((size_t)out->nfacts + 1, sizeof(int64_t));
+    for (int f = 0; f < out->nfacts; f++) {
+        domain[f] = out->facts[f].nvalues;
+        if (out->facts[f].fa >= 0) var_fact_a[a->facts[out->facts[f].fa].var] = f;
+        if (out->facts[f].fb >= 0) var_fact_b[b->facts[out->facts[f].fb].var] = f;
+    }
+    joint j = {a, b, out, article, graph_new(out->nfacts, domain, lo), {0}, {0}, {0}, {0}, 0};
+    vec_init(&j.words, sizeof(char *));
+    vec_init(&j.json, sizeof(json_t *));
+    vec_init(&j.passes, sizeof(bool));
+    vec_init(&j.pairs, sizeof(int));
+    gref *memo_a = xcalloc((size_t)a->graph->nnodes + 1, sizeof(gref)), *memo_b = xcalloc((size_t)b->graph->nnodes + 1, sizeof(gref));
+    gref ga = rebuild(&j, a, a->checked_root, var_fact_a, false, memo_a);
+    gref gb = rebuild(&j, b, b->checked_root, var_fact_b, true, memo_b);
+    gref pairs = graph_apply2(j.g, 1, ga, gb, fold_pair, &j);
+    double *memo = xcalloc((size_t)j.g->nnodes + 1, sizeof(double));
+    for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
+    out->equal = count_from(&j, pairs, 0, PAIR_EQUAL, memo);
+    int *on_path = xcalloc((size_t)out->nfacts + 1, sizeof(int));
+    unsigned char **allowed = xcalloc((size_t)out->nfacts + 1, sizeof(unsigned char *));
+    for (int f = 0; f < out->nfacts; f++) allowed[f] = xcalloc((size_t)domain[f] + 1, 1);
+    collect(&j, pairs, on_path, allowed);
+    for (int i = 0; i < out->nregions; i++) out->differing += out->regions[i].count;
+    merge_regions(out);
+    for (int f = 0; f < out->nfacts; f++) free(allowed[f]);
+    free(allowed);
+    free(on_path);
+    free(memo);
+    free(memo_a);
+    free(memo_b);
+    for (int i = 0; i < j.words.len; i++) {
+        free(VEC_AT(&j.words, char *, i));
+        json_decref(VEC_AT(&j.json, json_t *, i));
+    }
+    vec_free(&j.words);
+    vec_free(&j.json);
+    vec_free(&j.passes);
+    vec_free(&j.pairs);
+    graph_free(j.g);
+    free(domain);
+    free(lo);
+    free(var_fact_a);
+    free(var_fact_b);
+}
+
+void diff_free(diff_result *d) {
+    for (int i = 0; i < d->nregions; i++) region_free(&d->regions[i], d->nfacts);
+    free(d->regions);
+    for (int f = 0; f < d->nfacts; f++) {
+        for (int i = 0; i < d->facts[f].nvalues; i++) {
+            free((char *)d->facts[f].names[i]);
+            json_decref(d->facts[f].json[i]);
+        }
+        free(d->facts[f].names);
+        free(d->facts[f].va);
+        free(d->facts[f].vb);
+        free(d->facts[f].json);
+    }
+    free(d->facts);
+    memset(d, 0, sizeof *d);
+}
+
+void diff_region_text(const diff_result *d, const diff_region *r, strbuf *out) {
+    int n = 0;
+    for (int f = 0; f < d->nfacts; f++) {
+        const unsigned char *al = r->allowed[f];
+        if (!al) continue;
+        int k = 0, last = -1;
+        for (int i = 0; i < d->facts[f].nvalues; i++)
+            if (al[i]) k++, last = i;
+        sb_printf(out, "%s%s ", n++ ? ", " : "", d->facts[f].name);
+        if (k == 1) {
+            sb_printf(out, "= %s", d->facts[f].names[last]);
+            continue;
+        }
+        sb_puts(out, "in {");
+        bool numeric = json_is_integer(d->facts[f].json[0]);
+        for (int i = 0, m = 0; i < d->facts[f].nvalues; i++) {
+            if (!al[i]) continue;
+            int j = i;
+            while (numeric && j + 1 < d->facts[f].nvalues && al[j + 1]) j++;
+            sb_printf(out, "%s%s", m++ ? ", " : "", d->facts[f].names[i]);
+            if (j >= i + 2) sb_printf(out, "..%s", d->facts[f].names[j]), i = j; /* a run of numbers */
+        }
+        sb_putc(out, '}');
+    }
+    if (!n) sb_puts(out, "(every situation)");
+}
+
+json_t *diff_region_example(const diff_result *d, const diff_region *r) {
+    json_t *ex = json_object();
+    for (int f = 0; f < d->nfacts; f++) {
+        if (!r->allowed[f]) continue;
+        for (int i = 0; i < d->facts[f].nvalues; i++)
+            if (r->allowed[f][i]) {
+                json_object_set(ex, d->facts[f].name, d->facts[f].json[i]);
+                break;
+            }
+    }
+    return ex;
+}
