@@ -55,6 +55,10 @@ char *arb_find_ruleset(const char *name) {
 }
 
 arb_ruleset *arb_load(const char *name, FILE *errors) {
+    return arb_load_amended(name, NULL, 0, errors);
+}
+
+arb_ruleset *arb_load_amended(const char *name, const char *const *amendments, int namendments, FILE *errors) {
     char *path = arb_find_ruleset(name);
     diag *d = diag_new(errors ? errors : stderr);
     if (!errors) diag_mute(d, 1);
@@ -63,7 +67,7 @@ arb_ruleset *arb_load(const char *name, FILE *errors) {
         src_loc none = {name, 0, 0};
         ERR(d, none, "`arbiter rulesets` lists the installed ones", "no ruleset named or at '%s'", name);
     } else {
-        rs = dsl_compile(path, d);
+        rs = dsl_compile_amended(path, amendments, namendments, d);
     }
     free(path);
     diag_free(d);

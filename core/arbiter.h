@@ -26,6 +26,9 @@ char *arb_find_ruleset(const char *name_or_path);
 /* Loads and compiles a ruleset; errors (file:line:col, expected, hint) are
  * written to errors (NULL: not written). NULL on failure. */
 arb_ruleset *arb_load(const char *name_or_path, FILE *errors);
+/* The same with amendment files applied in order (see docs/committee.md). */
+arb_ruleset *arb_load_amended(const char *name_or_path, const char *const *amendments, int namendments,
+                              FILE *errors);
 void arb_free(arb_ruleset *rs);
 
 const char *arb_name(const arb_ruleset *rs);

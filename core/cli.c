@@ -24,6 +24,8 @@ typedef struct options {
     const char *ruleset, *article, *input, *input2, *why_not, *cases;
     const char *rulesets[MAX_COMPARED]; /* every --ruleset, for compare */
     int nrulesets;
+    const char *amends[MAX_COMPARED]; /* --amend files, applied in order */
+    int namends;
     bool json, verbose, coverage, help, vul, nonvul;
 } options;
 
@@ -57,6 +59,10 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--article") == 0 && has_next) o->article = argv[++i];
         else if (strcmp(a, "--why-not") == 0 && has_next) o->why_not = argv[++i];
         else if (strcmp(a, "--cases") == 0 && has_next) o->cases = argv[++i];
+        else if (strcmp(a, "--amend") == 0 && has_next) {
+            if (o->namends == MAX_COMPARED) return usage_error(cmd, "at most 8 amendments, not '%s'", argv[i + 1]);
+            o->amends[o->namends++] = argv[++i];
+        }
         else if (a[0] == '-' && a[1] == '-') return usage_error(cmd, "unknown or incomplete option '%s'", a);
         else if (!o->input) o->input = a;
         else if (!o->input2) o->input2 = a;
@@ -69,7 +75,15 @@ static int compare_strings(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Every command that takes a ruleset takes --amend too. */
+static const options *current;
+
 static ruleset *load_or_report(const char *name) {
+    return arb_load_amended(name, current ? current->amends : NULL, current ? current->namends : 0, stderr);
+}
+
+/* For compare and diff, the amendments apply to the last ruleset named. */
+static ruleset *load_plain(const char *name) {
     return arb_load(name, stderr);
 }
 
@@ -298,7 +312,7 @@ static int cmd_check(const options *o) {
     char *path = arb_find_ruleset(name);
     if (!path) return usage_error("check", "no ruleset named or at '%s'", name);
     diag *d = diag_new(stderr);
-    ruleset *rs = dsl_compile(path, d);
+    ruleset *rs = dsl_compile_amended(path, o->amends, o->namends, d);
     int problems = rs ? dsl_check(rs, d) : 0;
     int status = ARB_BAD_INPUT;
     if (rs && problems == 0) {
@@ -624,8 +638,8 @@ static int cmd_matchpoints(const options *o) {
 
 /* One ruleset's ruling on the scenario as JSON, with the score of the
  * scenario's contract when the ruleset scores; status as for `rule`. */
-static int compare_one(const char *name, const char *text, size_t len, json_t **out) {
-    ruleset *rs = load_or_report(name);
+static int compare_one(const char *name, bool amended, const char *text, size_t len, json_t **out) {
+    ruleset *rs = amended ? load_or_report(name) : load_plain(name);
     if (!rs) return ARB_BAD_INPUT;
     scenario sc;
     scenario_init(&sc, rs);
@@ -783,7 +797,7 @@ static int cmd_compare(const options *o) {
     int status = ARB_OK;
     for (int i = 0; i < o->nrulesets; i++) {
         json_t *one = NULL;
-        int st = compare_one(o->rulesets[i], text, len, &one);
+        int st = compare_one(o->rulesets[i], i == o->nrulesets - 1, text, len, &one);
         if (!one) {
             status = ARB_BAD_INPUT;
             break;
@@ -939,7 +953,7 @@ static int diff_cases(ruleset *a, ruleset *b, const char *path, bool json) {
 
 static int cmd_diff(const options *o) {
     if (!o->input || !o->input2) return usage_error("diff", "%s", "needs two rulesets A B");
-    ruleset *a = load_or_report(o->input), *b = a ? load_or_report(o->input2) : NULL;
+    ruleset *a = load_plain(o->input), *b = a ? load_or_report(o->input2) : NULL;
     int status = ARB_BAD_INPUT;
     if (a && b && o->cases) {
         status = diff_cases(a, b, o->cases, o->json);
@@ -1045,6 +1059,7 @@ int main(int argc, char **argv) {
         if (strcmp(argv[1], commands[i].name) != 0) continue;
         options o;
         if (parse_options(commands[i].name, argc - 2, argv + 2, &o) != ARB_OK) return ARB_BAD_INPUT;
+        current = &o;
         if (o.help) {
             printf("usage: arbiter %s\n\n%s\n", commands[i].usage, commands[i].help);
             return ARB_OK;

@@ -128,8 +128,14 @@ typedef struct ast_given {
 } ast_given;
 
 enum ast_decl_kind {
-    AD_RULESET, AD_INCLUDE, AD_TYPE, AD_FACT, AD_ACTION, AD_TABLE, AD_INVARIANT, AD_ARTICLE, AD_TEST, AD_OUTSIDE
+    AD_RULESET, AD_INCLUDE, AD_TYPE, AD_FACT, AD_ACTION, AD_TABLE, AD_INVARIANT, AD_ARTICLE, AD_TEST, AD_OUTSIDE,
+    AD_AMENDMENT, /* an amendment's header */
+    AD_CHANGE     /* an amendment's change to its base: see change_op, change_target */
 };
+
+enum change_op { CHANGE_REPLACE = 1, CHANGE_ADD, CHANGE_REMOVE };
+/* What a change names: a declaration kind (AD_FACT, AD_ARTICLE, …), or: */
+enum { CHANGE_CLAUSE = 100, CHANGE_ROW };
 
 typedef struct ast_decl {
     src_loc loc;
@@ -153,6 +159,11 @@ typedef struct ast_decl {
     /* test */
     ast_list givens;  /* ast_given* */
     ast_list expects; /* ast_expect* */
+    /* amendment change: op, target kind, the new declaration, clause or row */
+    int change_op, change_target;
+    struct ast_decl *inner;
+    ast_clause *clause;
+    ast_row *row;
 } ast_decl;
 
 typedef struct ast_file {

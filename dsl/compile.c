@@ -49,6 +49,7 @@ typedef struct compiler {
     gref *when;          /* each article's `when` (t_true when it has none) */
     char *applied;       /* articles some clause applies */
     ast_decl *header;    /* the ruleset header */
+    ast_list amendments; /* the amendment headers applied, in order */
     int errors_before;   /* after other errors, "never applies" would only echo them */
     int proof_errors;    /* the "never applies" errors reported so far */
 } compiler;
@@ -103,35 +104,45 @@ static bool first_visit(compiler *c, const char *path, src_loc from) {
     return true;
 }
 
-static void load_file(compiler *c, const char *path, src_loc from, int depth) {
-    if (!first_visit(c, path, from)) return;
+/* Reads and parses one file; its text joins the hash and the sources that
+ * errors quote. */
+static ast_file *read_and_parse(compiler *c, const char *path, src_loc from) {
     size_t len;
     char *text = read_file(path, &len);
     if (!text) {
         ERR(c->d, from, NULL, "cannot read %s: %s", path, strerror(errno));
-        return;
+        return NULL;
     }
     char *copy = arena_strndup(c->a, text, len);
     free(text);
     if (len > MAX_FILE_SIZE) {
         ERR(c->d, no_loc(path), "split the rules over several files", "file is larger than %d bytes",
             MAX_FILE_SIZE);
-        return;
+        return NULL;
     }
     if (strlen(copy) != len) {
         ERR(c->d, no_loc(path), "rule files are text", "file contains a NUL byte");
-        return;
+        return NULL;
     }
     if (c->files.n >= MAX_FILES) {
         ERR(c->d, from, NULL, "more than %d rule files", MAX_FILES);
-        return;
+        return NULL;
     }
     const char *p = arena_strdup(c->a, path);
     diag_add_source(c->d, p, copy);
-    c->rs->hash = fnv1a64(c->rs->hash, strrchr(p, '/') ? strrchr(p, '/') + 1 : p, strlen(p) - (size_t)((strrchr(p, '/') ? strrchr(p, '/') + 1 : p) - p));
+    const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p; /* the hash does not depend on where it is installed */
+    c->rs->hash = fnv1a64(c->rs->hash, base, strlen(base));
     c->rs->hash = fnv1a64(c->rs->hash, copy, len);
     ast_file *f = dsl_parse(c->a, c->d, p, copy);
     ast_push(c->a, &c->files, f);
+    return f;
+}
+
+static void load_file(compiler *c, const char *path, src_loc from, int depth) {
+    if (!first_visit(c, path, from)) return;
+    ast_file *f = read_and_parse(c, path, from);
+    if (!f) return;
+    const char *p = f->path;
     for (int i = 0; i < f->decls.n; i++) {
         ast_decl *d = f->decls.items[i];
         if (d->kind == AD_INCLUDE) {
@@ -172,6 +183,159 @@ static void load_path(compiler *c, const char *path, src_loc from, int depth) {
         if (first_visit(c, path, from)) load_dir(c, path, from, depth);
     } else {
         load_file(c, path, from, depth);
+    }
+}
+
+/* ---- amendments ------------------------------------------------------------
+ * An amendment edits the base's syntax trees before anything is compiled,
+ * so the amended ruleset is checked exactly as if it had been written so,
+ * and every error in a replaced part points into the amendment. */
+
+static const char *const kind_words[] = {[AD_TYPE] = "type", [AD_FACT] = "fact", [AD_ACTION] = "action",
+                                         [AD_TABLE] = "table", [AD_ARTICLE] = "article", [AD_TEST] = "test"};
+
+static void list_remove(ast_list *l, int i) {
+    memmove(&l->items[i], &l->items[i + 1], sizeof(void *) * (size_t)(l->n - i - 1));
+    l->n--;
+}
+
+static int find_decl(compiler *c, int kind, const char *name) {
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if ((int)d->kind == kind && d->name && strcmp(d->name, name) == 0) return i;
+    }
+    return -1;
+}
+
+/* Where a clause with this citation sits: the item (if/otherwise) or the
+ * match arm that holds it, in the list it can be removed from. */
+typedef struct clause_site {
+    ast_list *list;
+    int index;
+    ast_clause *clause;
+} clause_site;
+
+static int find_clause(ast_block *b, const char *cite, clause_site *found, int nfound) {
+    for (int i = 0; b && i < b->items.n; i++) {
+        ast_item *it = b->items.items[i];
+        ast_clause *cl = it->clause;
+        if (cl && cl->cite && strcmp(cl->cite, cite) == 0) found[nfound < 2 ? nfound : 1] = (clause_site){&b->items, i, cl}, nfound++;
+        if (cl) nfound = find_clause(cl->block, cite, found, nfound);
+        for (int k = 0; k < it->arms.n; k++) {
+            ast_arm *arm = it->arms.items[k];
+            if (arm->clause->cite && strcmp(arm->clause->cite, cite) == 0)
+                found[nfound < 2 ? nfound : 1] = (clause_site){&it->arms, k, arm->clause}, nfound++;
+            nfound = find_clause(arm->clause->block, cite, found, nfound);
+        }
+    }
+    return nfound;
+}
+
+static void change_clause(compiler *c, ast_decl *ch) {
+    clause_site found[2];
+    int n = 0;
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind == AD_ARTICLE) n = find_clause(d->body, ch->name, found, n);
+    }
+    if (n == 0) {
+        ERR(c->d, ch->loc, NULL, "no clause of the base ruleset cites %s", ch->name);
+        return;
+    }
+    if (n > 1) {
+        ERR(c->d, ch->loc, "name a clause by a citation only it carries", "%d clauses cite %s in the base ruleset", n,
+            ch->name);
+        return;
+    }
+    if (ch->change_op == CHANGE_REMOVE) list_remove(found[0].list, found[0].index);
+    else *found[0].clause = *ch->clause;
+}
+
+static bool same_keys(const ast_row *x, const ast_row *y) {
+    if (x->keys.n != y->keys.n) return false;
+    for (int k = 0; k < x->keys.n; k++) {
+        const ast_pattern *p = x->keys.items[k], *q = y->keys.items[k];
+        const ast_expr *a[2] = {p->lo, p->hi}, *b[2] = {q->lo, q->hi};
+        for (int e = 0; e < 2; e++) {
+            if (!a[e] || !b[e]) {
+                if (a[e] != b[e]) return false;
+                continue;
+            }
+            if (a[e]->kind != b[e]->kind || a[e]->ival != b[e]->ival ||
+                (a[e]->text && b[e]->text && strcmp(a[e]->text, b[e]->text) != 0))
+                return false;
+        }
+    }
+    return true;
+}
+
+static void change_row(compiler *c, ast_decl *ch) {
+    int t = find_decl(c, AD_TABLE, ch->name);
+    if (t < 0) {
+        ERR(c->d, ch->loc, NULL, "the base ruleset has no table '%s'", ch->name);
+        return;
+    }
+    ast_decl *table = c->decls.items[t];
+    for (int r = 0; r < table->rows.n; r++) {
+        ast_row *row = table->rows.items[r];
+        if (!same_keys(row, ch->row)) continue;
+        if (ch->change_op == CHANGE_ADD) ERR(c->d, ch->loc, "use `replace row`", "table '%s' already has this row", ch->name);
+        else if (ch->change_op == CHANGE_REMOVE) list_remove(&table->rows, r);
+        else table->rows.items[r] = ch->row;
+        return;
+    }
+    if (ch->change_op == CHANGE_ADD) ast_push(c->a, &table->rows, ch->row);
+    else ERR(c->d, ch->loc, "a row is named by its keys exactly as the base writes them", "table '%s' has no such row", ch->name);
+}
+
+static void apply_change(compiler *c, ast_decl *ch) {
+    if (ch->change_target == CHANGE_CLAUSE) return change_clause(c, ch);
+    if (ch->change_target == CHANGE_ROW) return change_row(c, ch);
+    int at = find_decl(c, ch->change_target, ch->name);
+    const char *what = kind_words[ch->change_target];
+    if (ch->change_op == CHANGE_ADD) {
+        if (at >= 0) ERR(c->d, ch->loc, "use `replace`", "the base ruleset already has %s %s", what, ch->name);
+        else ast_push(c->a, &c->decls, ch->inner);
+    } else if (at < 0) {
+        ERR(c->d, ch->loc, NULL, "the base ruleset has no %s %s", what, ch->name);
+    } else if (ch->change_op == CHANGE_REMOVE) {
+        list_remove(&c->decls, at);
+    } else {
+        c->decls.items[at] = ch->inner;
+    }
+}
+
+static void apply_amendment(compiler *c, const char *path) {
+    ast_file *f = read_and_parse(c, path, no_loc(path));
+    if (!f) return;
+    ast_decl *header = NULL;
+    for (int i = 0; i < f->decls.n; i++) {
+        ast_decl *d = f->decls.items[i];
+        if (d->kind == AD_AMENDMENT && !header) header = d;
+        else if (d->kind == AD_AMENDMENT || d->kind == AD_RULESET)
+            ERR(c->d, d->loc, NULL, "an amendment has one `amendment` header and no `ruleset` header");
+    }
+    if (!header) {
+        ERR(c->d, no_loc(path), "start it with: amendment \"title\" { base \"bridge-2017\" cite \"…\" }",
+            "%s is not an amendment", path);
+        return;
+    }
+    const char *base = NULL;
+    for (int i = 0; i < header->params.n; i++) {
+        ast_given *g = header->params.items[i];
+        if (strcmp(g->name, "base") == 0) base = g->value->text;
+    }
+    int r = find_decl(c, AD_RULESET, base ? base : "");
+    if (r < 0) {
+        ERR(c->d, header->loc, NULL, "this amendment is for %s, not for the ruleset it is applied to", base ? base : "(no base)");
+        return;
+    }
+    ast_push(c->a, &c->amendments, header);
+    for (int i = 0; i < f->decls.n; i++) {
+        ast_decl *d = f->decls.items[i];
+        if (d->kind == AD_CHANGE) apply_change(c, d);
+        else if (d->kind == AD_INCLUDE) load_path(c, d->name, d->loc, 1);
+        else if (d->kind != AD_AMENDMENT && d->kind != AD_RULESET) ast_push(c->a, &c->decls, d);
     }
 }
 
@@ -680,11 +844,25 @@ static gref cond_graph(compiler *c, const ast_expr *e) {
 
 /* ---- declarations ------------------------------------------------------------ */
 
+/* An amended ruleset is named after its base and each amendment. */
+static void amended_names(compiler *c) {
+    for (int i = 0; i < c->amendments.n; i++) {
+        ast_decl *am = c->amendments.items[i];
+        const char *label = am->name;
+        for (int k = 0; k < am->params.n; k++) {
+            ast_given *g = am->params.items[k];
+            if (strcmp(g->name, "cite") == 0) label = g->value->text;
+        }
+        c->rs->name = arena_printf(c->a, "%s+%s", c->rs->name, label);
+    }
+}
+
 static void declare_header(compiler *c) {
     ast_decl *header = NULL;
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_RULESET) continue;
+        if (d->kind == AD_RULESET && c->amendments.n && header) continue;
         if (header) {
             ERR(c->d, d->loc, arena_printf(c->a, "the first is at %s:%d", header->loc.file, header->loc.line),
                 "a ruleset has one 'ruleset' header");
@@ -701,6 +879,7 @@ static void declare_header(compiler *c) {
     c->rs->name = header->name;
     c->rs->loc = header->loc;
     c->header = header;
+    amended_names(c);
     for (int i = 0; i < header->params.n; i++) {
         ast_given *g = header->params.items[i];
         if (strcmp(g->name, "title") == 0)
@@ -714,6 +893,8 @@ static void declare_header(compiler *c) {
                         "unknown ruleset header key '%s'", g->name);
     }
     if (!c->rs->title) c->rs->title = c->rs->name;
+    for (int i = 0; i < c->amendments.n; i++)
+        c->rs->title = arena_printf(c->a, "%s, gewijzigd door %s", c->rs->title, ((ast_decl *)c->amendments.items[i])->name);
     if (!c->rs->game) c->rs->game = "";
 }
 
@@ -1552,6 +1733,10 @@ static void finish(compiler *c) {
 }
 
 ruleset *dsl_compile(const char *path, diag *d) {
+    return dsl_compile_amended(path, NULL, 0, d);
+}
+
+ruleset *dsl_compile_amended(const char *path, const char *const *amendments, int namendments, diag *d) {
     arena *a = arena_new();
     ruleset *rs = arena_alloc(a, sizeof *rs);
     rs->arena = a;
@@ -1568,6 +1753,7 @@ ruleset *dsl_compile(const char *path, diag *d) {
     int before = diag_errors(d);
     c.errors_before = before;
     load_path(&c, path, no_loc(path), 0);
+    for (int i = 0; i < namendments && diag_errors(d) == before; i++) apply_amendment(&c, amendments[i]);
     if (diag_errors(d) == before) { /* after syntax errors the rest would only echo them */
         declare_header(&c);
         declare_types(&c);

@@ -79,6 +79,12 @@ int yylex(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
             "table"       { set_loc(lx, loc); return TABLE; }
             "invariant"   { set_loc(lx, loc); return INVARIANT; }
             "outside"     { set_loc(lx, loc); return OUTSIDE; }
+            "amendment"   { set_loc(lx, loc); return AMENDMENT; }
+            "replace"     { set_loc(lx, loc); return REPLACE; }
+            "add"         { set_loc(lx, loc); return ADD; }
+            "remove"      { set_loc(lx, loc); return REMOVE; }
+            "clause"      { set_loc(lx, loc); return CLAUSE; }
+            "row"         { set_loc(lx, loc); return ROW; }
             "article"     { set_loc(lx, loc); return ARTICLE; }
             "when"        { set_loc(lx, loc); return WHEN; }
             "if"          { set_loc(lx, loc); return IF; }

@@ -30,6 +30,7 @@ static ast_item *item_new(dsl_lexer *lx, YYLTYPE l, int kind);
 static ast_clause *clause_new(dsl_lexer *lx, YYLTYPE l, const char *cite, ast_block *b, const char *apply, YYLTYPE al);
 static ast_expect *expect_new(dsl_lexer *lx, YYLTYPE l, int kind, const char *name);
 static void add_decl(dsl_lexer *lx, ast_decl *d);
+static ast_decl *change(dsl_lexer *lx, YYLTYPE l, int op, int target, const char *name);
 static void append(dsl_lexer *lx, ast_list *to, ast_list from);
 #define MK(type, l) ((type *)node(lx, sizeof(type), (l)))
 }
@@ -55,7 +56,8 @@ static void append(dsl_lexer *lx, ast_list *to, ast_list from);
 
 %token RULESET "'ruleset'" INCLUDE "'include'" TYPE "'type'" FACT "'fact'" ASK "'ask'" EN "'en'"
 %token FROM "'from'" OVERRIDABLE "'overridable'" ACTION "'action'" TEXT "'text'" TABLE "'table'"
-%token OUTSIDE "'outside'"
+%token OUTSIDE "'outside'" AMENDMENT "'amendment'" REPLACE "'replace'" ADD "'add'" REMOVE "'remove'"
+%token CLAUSE "'clause'" ROW "'row'"
 %token INVARIANT "'invariant'" ARTICLE "'article'" WHEN "'when'" IF "'if'" MATCH "'match'"
 %token OTHERWISE "'otherwise'" APPLY "'apply'" TEST "'test'" GIVEN "'given'" EXPECT "'expect'"
 %token ASKS "'asks'" REJECTED "'rejected'" TRAIL "'trail'" BOOL "'bool'" ENUM "'enum'" INTKW "'int'"
@@ -65,6 +67,7 @@ static void append(dsl_lexer *lx, ast_list *to, ast_list from);
 %token <text> IDENT "name" CITE "citation" STRING "string"
 %token <text> INTLIT "number"
 
+%type <decl> changeable change
 %type <decl> decl ruleset_decl fact_decl fact_opts action_decl action_opts table_decl article_decl test_decl test_body
 %type <type> type
 %type <list> enumvals params params_opt args args_opt header_items items arms patterns rows keys
@@ -110,6 +113,26 @@ decl: ruleset_decl
     | OUTSIDE STRING EN STRING expr  { $$ = decl(lx, @1, AD_OUTSIDE, NULL); $$->title = $2; $$->text_en = $4; $$->expr = $5; }
     | article_decl
     | test_decl
+    | AMENDMENT STRING '{' header_items '}' { $$ = decl(lx, @2, AD_AMENDMENT, $2); $$->params = $4; }
+    | change
+    ;
+
+/* An amendment's changes to its base ruleset. */
+changeable: fact_decl | action_decl | table_decl | article_decl | test_decl
+    | TYPE IDENT '=' type            { $$ = decl(lx, @2, AD_TYPE, $2); $$->type = $4; }
+    ;
+change: REPLACE changeable           { $$ = change(lx, @1, CHANGE_REPLACE, $2->kind, $2->name); $$->inner = $2; }
+    | ADD changeable                 { $$ = change(lx, @1, CHANGE_ADD, $2->kind, $2->name); $$->inner = $2; }
+    | REMOVE ARTICLE artid           { $$ = change(lx, @3, CHANGE_REMOVE, AD_ARTICLE, $3); }
+    | REMOVE FACT IDENT              { $$ = change(lx, @3, CHANGE_REMOVE, AD_FACT, $3); }
+    | REMOVE ACTION IDENT            { $$ = change(lx, @3, CHANGE_REMOVE, AD_ACTION, $3); }
+    | REMOVE TABLE IDENT             { $$ = change(lx, @3, CHANGE_REMOVE, AD_TABLE, $3); }
+    | REMOVE TEST STRING             { $$ = change(lx, @3, CHANGE_REMOVE, AD_TEST, $3); }
+    | REMOVE CLAUSE artid            { $$ = change(lx, @3, CHANGE_REMOVE, CHANGE_CLAUSE, $3); }
+    | REPLACE CLAUSE artid clause    { $$ = change(lx, @3, CHANGE_REPLACE, CHANGE_CLAUSE, $3); $$->clause = $4; }
+    | REPLACE ROW IDENT row          { $$ = change(lx, @3, CHANGE_REPLACE, CHANGE_ROW, $3); $$->row = $4; }
+    | ADD ROW IDENT row              { $$ = change(lx, @3, CHANGE_ADD, CHANGE_ROW, $3); $$->row = $4; }
+    | REMOVE ROW IDENT keys          { $$ = change(lx, @3, CHANGE_REMOVE, CHANGE_ROW, $3); $$->row = MK(ast_row, @4); $$->row->keys = $4; }
     ;
 
 ruleset_decl: RULESET STRING '{' header_items '}'  { $$ = decl(lx, @2, AD_RULESET, $2); $$->params = $4; }
@@ -385,6 +408,13 @@ static ast_expect *expect_new(dsl_lexer *lx, YYLTYPE l, int kind, const char *na
     x->kind = kind;
     x->name = name;
     return x;
+}
+
+static ast_decl *change(dsl_lexer *lx, YYLTYPE l, int op, int target, const char *name) {
+    ast_decl *d = decl(lx, l, AD_CHANGE, name);
+    d->change_op = op;
+    d->change_target = target;
+    return d;
 }
 
 static void add_decl(dsl_lexer *lx, ast_decl *d) {
