@@ -1,4 +1,4 @@
-/* builtins.c — auction facts by name. */
+/* builtins.c — record facts by name. */
 #include "builtins.h"
 
 #include <string.h>
@@ -8,13 +8,21 @@ static const char *const relative_names[] = {"offender", "lho", "partner", "rho"
 static const char *const kind_names[] = {"pass", "bid", "double", "redouble"};
 static const char *const denom_names[] = {"clubs", "diamonds", "hearts", "spades", "notrump"};
 static const char *const doubling_names[] = {"undoubled", "doubled", "redoubled"};
+static const char *const role_names[] = {"declarer", "dummy", "defender"};          /* enum play_role */
+static const char *const won_by_names[] = {"offender", "partner", "opponents"}; /* enum revoke_trick_winner */
 
 enum {
     B_OFFENDER, B_TURN, B_TURN_WAS, B_CALL_KIND, B_INSUFFICIENT, B_OVER_SEVEN, B_DOUBLE_ADMISSIBLE,
     B_AFTER_FINAL_PASS, B_OFFENDER_CALLED_BEFORE, B_LHO_CALLED, B_LOWEST_SUFFICIENT,
     B_IRREGULAR_CALL, B_DEALER,
     B_PASSED_OUT, B_LEVEL, B_DENOMINATION, B_DOUBLING, B_RESULT, B_TRICKS, B_VULNERABLE,
-    B_BEATEN, B_EQUALLED, B_OTHERS, B_DIFFERENCE, B_COUNT
+    B_BEATEN, B_EQUALLED, B_OTHERS, B_DIFFERENCE,
+    B_TRICKS_COMPLETE, B_DECLARER_TRICKS, B_LEAD_OUT_OF_TURN,
+    B_LEAD_OUT_OF_TURN_TRICK, B_WRONG_LEADER_ROLE, B_OPENING_LEAD_OUT_OF_TURN, /* only with a lead out of turn */
+    B_REVOKE,
+    B_REVOKE_TRICK, B_REVOKER, B_REVOKER_ROLE, B_REVOKE_ESTABLISHED, B_REVOKE_TRICK_WON_BY, /* only with a revoke */
+    B_OFFENDING_SIDE_TRICKS_AFTER, B_SECOND_REVOKE_SAME_SUIT, B_REVOKE_IN_TWELFTH_TRICK,
+    B_COUNT
 };
 
 static const builtin_desc builtins[B_COUNT] = {
@@ -42,6 +50,21 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_EQUALLED] = {"scoring", "equalled", BT_INT, NULL, 0},
     [B_OTHERS] = {"scoring", "others", BT_INT, NULL, 0},
     [B_DIFFERENCE] = {"scoring", "difference", BT_INT, NULL, 0},
+    [B_TRICKS_COMPLETE] = {"play", "tricks_complete", BT_INT, NULL, 0},
+    [B_DECLARER_TRICKS] = {"play", "declarer_tricks", BT_INT, NULL, 0},
+    [B_LEAD_OUT_OF_TURN] = {"play", "lead_out_of_turn", BT_BOOL, NULL, 0},
+    [B_LEAD_OUT_OF_TURN_TRICK] = {"play", "lead_out_of_turn_trick", BT_INT, NULL, 0},
+    [B_WRONG_LEADER_ROLE] = {"play", "wrong_leader_role", BT_SYMBOL, role_names, 3},
+    [B_OPENING_LEAD_OUT_OF_TURN] = {"play", "opening_lead_out_of_turn", BT_BOOL, NULL, 0},
+    [B_REVOKE] = {"play", "revoke", BT_BOOL, NULL, 0},
+    [B_REVOKE_TRICK] = {"play", "revoke_trick", BT_INT, NULL, 0},
+    [B_REVOKER] = {"play", "revoker", BT_SYMBOL, seat_names, 4},
+    [B_REVOKER_ROLE] = {"play", "revoker_role", BT_SYMBOL, role_names, 3},
+    [B_REVOKE_ESTABLISHED] = {"play", "revoke_established", BT_BOOL, NULL, 0},
+    [B_REVOKE_TRICK_WON_BY] = {"play", "revoke_trick_won_by", BT_SYMBOL, won_by_names, 3},
+    [B_OFFENDING_SIDE_TRICKS_AFTER] = {"play", "offending_side_tricks_after", BT_INT, NULL, 0},
+    [B_SECOND_REVOKE_SAME_SUIT] = {"play", "second_revoke_same_suit", BT_BOOL, NULL, 0},
+    [B_REVOKE_IN_TWELFTH_TRICK] = {"play", "revoke_in_twelfth_trick", BT_BOOL, NULL, 0},
 };
 
 int builtin_count(void) {
@@ -110,10 +133,56 @@ static bool contract_value(int i, const record *rec, int64_t *value, const char 
     }
 }
 
+/* "No revoke" needs the hands: a card of another suit from a hand the deal
+ * does not give may have been one. Three known hands give the fourth. */
+static bool every_hand_known(const bridge_play *p) {
+    int known = 0;
+    for (int s = 0; s < 4; s++) known += p->has_deal && p->deal.known[s];
+    return known >= 3;
+}
+
+static bool play_value(int i, const record *rec, int64_t *value, const char **symbol) {
+    const play_facts *pf = &rec->play_facts;
+    switch (i) {
+    case B_TRICKS_COMPLETE: *value = pf->tricks_complete; return true;
+    case B_DECLARER_TRICKS: *value = pf->declarer_tricks; return true;
+    case B_LEAD_OUT_OF_TURN: *value = pf->lead_out_of_turn; return true;
+    case B_REVOKE:
+        if (!pf->revoke && !every_hand_known(&rec->play)) return false;
+        *value = pf->revoke;
+        return true;
+    default: break;
+    }
+    if (i <= B_OPENING_LEAD_OUT_OF_TURN) {
+        if (!pf->lead_out_of_turn) return false; /* nothing to say about a lead that did not happen */
+        switch (i) {
+        case B_LEAD_OUT_OF_TURN_TRICK: *value = pf->lead_out_of_turn_trick; return true;
+        case B_WRONG_LEADER_ROLE: *symbol = role_names[pf->wrong_leader_role]; return true;
+        default: *value = pf->lead_out_of_turn_trick == 1; return true;
+        }
+    }
+    if (!pf->revoke) return false; /* likewise for a revoke */
+    switch (i) {
+    case B_REVOKE_TRICK: *value = pf->revoke_trick; return true;
+    case B_REVOKER: *symbol = seat_names[pf->revoker]; return true;
+    case B_REVOKER_ROLE: *symbol = role_names[pf->revoker_role]; return true;
+    case B_REVOKE_ESTABLISHED: *value = pf->revoke_established; return true;
+    case B_REVOKE_TRICK_WON_BY:
+        if (pf->tricks_complete < pf->revoke_trick) return false; /* the revoke trick is not complete */
+        *symbol = won_by_names[pf->revoke_trick_won_by];
+        return true;
+    case B_OFFENDING_SIDE_TRICKS_AFTER: *value = pf->offending_side_tricks_after; return true;
+    case B_SECOND_REVOKE_SAME_SUIT: *value = pf->second_revoke_same_suit; return true;
+    case B_REVOKE_IN_TWELFTH_TRICK: *value = pf->revoke_trick == 12; return true;
+    default: return false;
+    }
+}
+
 bool builtin_value(int i, const record *rec, int64_t *value, const char **symbol) {
     if (i <= B_DEALER) return rec->has_auction && auction_value(i, rec, value, symbol);
     if (i == B_VULNERABLE) return rec->has_vulnerable && ((*value = rec->vulnerable), true);
     if (i <= B_TRICKS) return rec->has_contract && contract_value(i, rec, value, symbol);
+    if (i >= B_TRICKS_COMPLETE) return rec->has_play && play_value(i, rec, value, symbol);
     if (!rec->has_scoring) return false;
     *value = i == B_BEATEN ? rec->beaten : i == B_EQUALLED ? rec->equalled : i == B_OTHERS ? rec->others : rec->difference;
     return true;

@@ -1,11 +1,13 @@
 /* builtins.h — the facts the core settles from a scenario's own records:
  * the auction (auction.NAME), the contract and its result (contract.NAME),
- * and the numbers a scoring method works on (scoring.NAME). A rule file
- * decides which of them it uses and under which fact name. */
+ * the numbers a scoring method works on (scoring.NAME) and the play of the
+ * cards (play.NAME). A rule file decides which of them it uses and under
+ * which fact name. */
 #ifndef ARBITER_BUILTINS_H
 #define ARBITER_BUILTINS_H
 
 #include "bridge.h"
+#include "cards.h"
 
 #include <stdint.h>
 
@@ -29,6 +31,9 @@ typedef struct record {
     bool vulnerable;
     bool has_scoring; /* one score among the others on the same board, or two scores compared */
     int64_t beaten, equalled, others, difference;
+    bool has_play;
+    bridge_play play; /* the cards played, with the deal when it is known */
+    play_facts play_facts;
 } record;
 
 int builtin_count(void);
@@ -38,7 +43,8 @@ int builtin_find(const char *ns, const char *name); /* -1 if unknown */
 /* The value of built-in i in a record. For BT_SYMBOL, *symbol is set;
  * otherwise *value. Returns false when the record does not settle it (its
  * part is missing, or e.g. the lowest sufficient bid of a call that is not
- * a bid, or the result of a passed-out board). */
+ * a bid, the result of a passed-out board, or a revoke fact of a play
+ * without a revoke). */
 bool builtin_value(int i, const record *rec, int64_t *value, const char **symbol);
 
 /* Calls as fact values: 0 pass, 1 double, 2 redouble, then the bids in

@@ -691,7 +691,7 @@ static bool action_in(json_t *action, json_t *actions) {
 static json_t *differences(json_t *a, json_t *b) {
     json_t *d = json_object();
     if (!json_equal(json_object_get(a, "status"), json_object_get(b, "status")))
-        json_object_set(d, "status", json_pack("[OO]", json_object_get(a, "status"), json_object_get(b, "status")));
+        json_object_set_new(d, "status", json_pack("[OO]", json_object_get(a, "status"), json_object_get(b, "status")));
     if (!json_equal(json_object_get(a, "articles"), json_object_get(b, "articles")))
         json_object_set_new(d, "articles", json_pack("[OO]", json_object_get(a, "articles"), json_object_get(b, "articles")));
     json_t *sides[2] = {a, b}, *only = json_array();

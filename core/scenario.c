@@ -195,7 +195,8 @@ static const char *nearest_fact(const ruleset *rs, const char *name) {
 
 /* Keys the core reads itself rather than as facts. */
 static bool is_record_key(const char *key) {
-    static const char *const keys[] = {"auction", "dealer", "contract", "vulnerable"};
+    static const char *const keys[] = {"auction", "dealer", "contract", "vulnerable",
+                                       "deal",    "play",   "declarer", "trump"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (strcmp(key, keys[i]) == 0) return true;
     return false;
@@ -220,6 +221,134 @@ static bool read_contract(scenario *sc, json_t *obj, strbuf *err) {
         sc->rec.vulnerable = json_is_true(v);
     }
     return true;
+}
+
+/* "trump": a denomination as a bid names it (C, D, H, S, NT; Dutch K, R, SA). */
+static bool read_trump(const scenario *sc, json_t *tr, int *trump, strbuf *err) {
+    static const struct { const char *word; enum bridge_denom denom; } words[] = {
+        {"C", DENOM_C}, {"K", DENOM_C}, {"D", DENOM_D}, {"R", DENOM_D}, {"H", DENOM_H},
+        {"S", DENOM_S}, {"NT", DENOM_NT}, {"SA", DENOM_NT},
+    };
+    const record *rec = &sc->rec;
+    if (rec->has_contract && rec->contract.passed_out) {
+        sb_puts(err, "\"play\" with a passed-out \"contract\": a board passed out is not played");
+        return false;
+    }
+    if (!tr) {
+        if (!rec->has_contract) {
+            sb_puts(err, "\"play\" needs \"trump\" (C, D, H, S or NT) or a \"contract\" to take it from");
+            return false;
+        }
+        *trump = (int)rec->contract.denom;
+        return true;
+    }
+    for (size_t i = 0; json_is_string(tr) && i < sizeof words / sizeof *words; i++)
+        if (strcasecmp(json_string_value(tr), words[i].word) == 0) {
+            *trump = (int)words[i].denom;
+            if (rec->has_contract && *trump != (int)rec->contract.denom) {
+                sb_puts(err, "\"trump\" disagrees with the denomination of the \"contract\"");
+                return false;
+            }
+            return true;
+        }
+    sb_puts(err, "\"trump\" is \"C\", \"D\", \"H\", \"S\" or \"NT\"");
+    return false;
+}
+
+static bool read_card_entry(json_t *item, int index, bridge_play *p, strbuf *err) {
+    const char *key;
+    json_t *v;
+    if (!json_is_object(item)) {
+        sb_printf(err, "play %d: expected an object like {\"seat\": \"W\", \"card\": \"SK\"}", index + 1);
+        return false;
+    }
+    bool has_seat = false, has_card = false;
+    json_object_foreach(item, key, v) {
+        char msg[160];
+        if (strcmp(key, "seat") == 0 && json_is_string(v)) {
+            if (!bridge_parse_seat(json_string_value(v), &p->plays[index].seat)) {
+                sb_printf(err, "play %d: '%s' is not a seat (N, E, S or W)", index + 1, json_string_value(v));
+                return false;
+            }
+            has_seat = true;
+        } else if (strcmp(key, "card") == 0 && json_is_string(v)) {
+            if (!bridge_parse_card(json_string_value(v), &p->plays[index].card, msg, sizeof msg)) {
+                sb_printf(err, "play %d: %s", index + 1, msg);
+                return false;
+            }
+            has_card = true;
+        } else {
+            sb_printf(err, "play %d: unexpected key '%s' (known: seat, card)", index + 1, key);
+            return false;
+        }
+    }
+    if (!has_seat || !has_card) {
+        sb_printf(err, "play %d: needs both \"seat\" and \"card\"", index + 1);
+        return false;
+    }
+    return true;
+}
+
+static bool read_cards_played(json_t *pl, bridge_play *p, strbuf *err) {
+    char msg[200];
+    if (json_is_string(pl)) {
+        if (bridge_parse_play(json_string_value(pl), p, msg, sizeof msg)) return true;
+        sb_printf(err, "play: %s", msg);
+        return false;
+    }
+    if (!json_is_array(pl)) {
+        sb_puts(err, "\"play\" is a string such as \"W:SK N:S2 E:S5 S:SA\" or a list of {\"seat\", \"card\"} objects");
+        return false;
+    }
+    if (json_array_size(pl) == 0 || json_array_size(pl) > BRIDGE_MAX_PLAYS) {
+        sb_printf(err, "a play record has 1 to %d cards", BRIDGE_MAX_PLAYS);
+        return false;
+    }
+    size_t i;
+    json_t *item;
+    json_array_foreach(pl, i, item) {
+        if (!read_card_entry(item, (int)i, p, err)) return false;
+    }
+    p->nplays = (int)json_array_size(pl);
+    return true;
+}
+
+static bool analyse_play(scenario *sc, strbuf *err) {
+    char msg[300];
+    if (!bridge_analyse_play(&sc->rec.play, &sc->rec.play_facts, msg, sizeof msg)) {
+        sb_printf(err, "impossible play: %s", msg);
+        return false;
+    }
+    sc->rec.has_play = true;
+    return true;
+}
+
+/* "play" with "declarer", "trump" (or "contract") and, optionally, "deal". */
+static bool read_play(scenario *sc, json_t *obj, strbuf *err) {
+    json_t *pl = json_object_get(obj, "play"), *deal = json_object_get(obj, "deal");
+    json_t *declarer = json_object_get(obj, "declarer"), *trump = json_object_get(obj, "trump");
+    if (!pl) {
+        const char *stray = deal ? "deal" : declarer ? "declarer" : trump ? "trump" : NULL;
+        if (stray) sb_printf(err, "\"%s\" without \"play\": give the cards played too, or leave it out", stray);
+        return stray == NULL;
+    }
+    bridge_play *p = &sc->rec.play;
+    memset(p, 0, sizeof *p);
+    if (!json_is_string(declarer) || !bridge_parse_seat(json_string_value(declarer), &p->declarer)) {
+        sb_puts(err, "\"play\" needs \"declarer\": \"N\", \"E\", \"S\" or \"W\"");
+        return false;
+    }
+    p->first_leader = bridge_seat_at(p->declarer, REL_LHO); /* Art. 41A: declarer's LHO leads to trick 1 */
+    if (!read_trump(sc, trump, &p->trump, err)) return false;
+    if (deal) {
+        char msg[200];
+        if (!json_is_string(deal) || !bridge_parse_deal(json_string_value(deal), &p->deal, msg, sizeof msg)) {
+            sb_printf(err, "deal: %s", json_is_string(deal) ? msg : "a PBN string such as \"N:AKQ2.JT9.876.543 - - -\"");
+            return false;
+        }
+        p->has_deal = true;
+    }
+    return read_cards_played(pl, p, err) && analyse_play(sc, err);
 }
 
 bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
@@ -248,7 +377,7 @@ bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
         if (!value_from_json(rs, &rs->facts[f], v, &value, err)) return false;
         scenario_give(sc, f, value);
     }
-    if (!read_contract(sc, obj, err)) return false;
+    if (!read_contract(sc, obj, err) || !read_play(sc, obj, err)) return false;
     if (json_object_get(obj, "auction")) {
         bridge_auction a;
         if (!read_auction(obj, &a, err)) return false;
@@ -319,6 +448,11 @@ bool scenario_set_auction(scenario *sc, const bridge_auction *a, strbuf *err) {
     }
     sc->rec.has_auction = true;
     return scenario_apply_record(sc, err);
+}
+
+bool scenario_set_play(scenario *sc, const bridge_play *p, strbuf *err) {
+    if (p != &sc->rec.play) sc->rec.play = *p;
+    return analyse_play(sc, err) && scenario_apply_record(sc, err);
 }
 
 static bool answer_bool(const char *s, int64_t *out) {

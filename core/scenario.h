@@ -26,13 +26,18 @@ void scenario_give(scenario *sc, int fact, int64_t value);
 void scenario_forget(scenario *sc, int fact);
 
 /* Read one JSON object of facts, and optionally the records the core reads
- * itself: "dealer" + "auction", "contract" (e.g. "4SX+1"), "vulnerable". */
+ * itself: "dealer" + "auction", "contract" (e.g. "4SX+1"), "vulnerable",
+ * and "play" + "declarer" (+ "trump" unless the contract names it, + "deal"
+ * when the hands are known). */
 bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err);
 bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err);
 
 /* Analyse an auction record and fill the facts that come from it. A value
  * given explicitly must agree, unless the fact is overridable. */
 bool scenario_set_auction(scenario *sc, const bridge_auction *a, strbuf *err);
+
+/* Analyse a play record and fill the facts that come from it, likewise. */
+bool scenario_set_play(scenario *sc, const bridge_play *p, strbuf *err);
 
 /* Fill the facts that come from sc->rec after its parts were set. */
 bool scenario_apply_record(scenario *sc, strbuf *err);
