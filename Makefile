@@ -7,15 +7,17 @@ SAN     ?=
 OPT     ?= -O2 -g
 PKGS    := jansson cmocka
 PREFIX  ?= /usr/local
-CFLAGS  := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -fPIC $(OPT) $(SAN) -I$(BUILD)/gen -Idsl -Icore
+CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -fPIC $(OPT) $(SAN) -I$(BUILD)/gen -Idsl -Icore -Iplugins $(LUA_CFLAGS)
 LDFLAGS := $(SAN)
-LIBS     = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
+LUA_CFLAGS = $(shell pkg-config --cflags lua5.4 2>/dev/null || echo -I/usr/include/lua5.4)
+LIBS     = $(shell pkg-config --libs jansson lua5.4 2>/dev/null || echo -ljansson -llua5.4) -lm
 TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 CORE := util diag graph expr ruleset builtins bridge cards eval scenario output testrun dot whynot scoring diff arbiter
 DSL  := compile check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \
+        $(BUILD)/obj/plugins/plugin.o \
         $(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))

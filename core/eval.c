@@ -16,6 +16,15 @@ static void *xcalloc(size_t n, size_t size) {
 }
 
 void ruling_clear(ruling *r) {
+    for (int i = 0; i < r->nextra; i++) {
+        ruling_extra *e = &r->extra[i];
+        free(e->name), free(e->cite), free(e->message), free(e->message_en), free(e->args);
+    }
+    free(r->extra);
+    for (int i = 0; i < r->nextra_cites; i++) free(r->extra_cites[i]);
+    free(r->extra_cites);
+    for (int i = 0; i < r->nnotes; i++) free(r->notes[i].plugin), free(r->notes[i].cite), free(r->notes[i].what);
+    free(r->notes);
     for (int i = 0; i < r->nactions; i++) free(r->actions[i].args);
     free(r->actions);
     free(r->path_fact);

@@ -20,6 +20,16 @@ typedef struct ruling_action {
     int64_t *args; /* evaluated, one per parameter */
 } ruling_action;
 
+/* An action a plugin named, already in words, and what a plugin did. */
+typedef struct ruling_extra {
+    char *name, *cite, *message, *message_en;
+    char *args; /* a JSON object */
+} ruling_extra;
+
+typedef struct ruling_note {
+    char *plugin, *cite, *what;
+} ruling_note;
+
 typedef struct ruling {
     const ruleset *rs;
     enum ruling_status status;
@@ -35,6 +45,13 @@ typedef struct ruling {
     int64_t *path_value;
     int nactions;
     ruling_action *actions;
+    /* what plugins changed: the ruleset's actions dropped, actions added,
+     * citations added to the trail, and a note per change for the audit */
+    bool replaced;
+    int nextra, nextra_cites, nnotes;
+    ruling_extra *extra;
+    char **extra_cites;
+    ruling_note *notes;
 } ruling;
 
 /* Rule on fv with the graph rooted at root (rs->root for the whole ruleset).

@@ -1,0 +1,60 @@
+/* plugin.h — club regulations in Lua 5.4, run in a sandbox.
+ *
+ * A plugin is a Lua file that returns a table: the API version it was
+ * written for, its name and citation, and the hooks it fills (facts of its
+ * own, input validation, overriding the outcome of a named article or
+ * clause, adjusting a score or a matchpoint scale). It runs with no io, os,
+ * package, debug, binary chunks, dofile, loadfile or garbage-collector
+ * control, under an instruction budget per call and a memory cap; any
+ * failure is reported with the plugin's name, the line and the limit, and
+ * leaves the engine and the other plugins usable. docs/plugins.md is the
+ * reference for plugin authors.
+ */
+#ifndef ARBITER_PLUGIN_H
+#define ARBITER_PLUGIN_H
+
+#include "../core/eval.h"
+#include "../core/scenario.h"
+
+#include <jansson.h>
+
+#define PLUGIN_API_VERSION 1
+
+/* Defaults; both can be set per plugin. A real club rule needs a few
+ * thousand instructions and kilobytes. */
+#define PLUGIN_DEFAULT_INSTRUCTIONS 1000000L
+#define PLUGIN_DEFAULT_MEMORY (8u << 20)
+
+typedef struct plugin_limits {
+    long instructions; /* per call */
+    size_t memory;     /* bytes, for the plugin's whole life */
+} plugin_limits;
+
+typedef struct plugin plugin;
+
+/* Loads and checks a plugin for a ruleset: the API version must match, the
+ * articles and clauses it overrides must exist, the actions it names must
+ * be the ruleset's or its own. NULL with err on failure. */
+plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, strbuf *err);
+void plugin_free(plugin *p);
+const char *plugin_name(const plugin *p);
+
+/* Facts of the plugin's own that a scenario may give (e.g. minutes_late). */
+bool plugin_has_fact(const plugin *p, const char *name);
+bool plugin_set_fact(plugin *p, const char *name, json_t *value, strbuf *err);
+void plugin_clear_facts(plugin *p);
+
+/* What a plugin did to a ruling, for the audit trail. */
+typedef struct plugin_note {
+    char *plugin, *cite, *what;
+} plugin_note;
+
+/* Each returns false with err (naming the plugin, the line, the limit) when
+ * the plugin fails; the caller reports it and stops with exit status 2. */
+bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err);
+bool plugin_override(plugin *p, const scenario *sc, ruling *r, strbuf *err);
+bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *err);
+bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                               strbuf *err);
+
+#endif

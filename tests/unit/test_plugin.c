@@ -1,0 +1,349 @@
+/* test_plugin.c — the Lua host: every sandbox limit gives a clear error
+ * naming the plugin, the line and the limit; nothing crashes; the plugin
+ * and the engine stay usable afterwards. The hooks change rulings, scores
+ * and matchpoints as documented, against the toy ruleset. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "eval.h"
+#include "plugin.h"
+#include "scenario.h"
+
+static char *write_plugin(const char *lua) {
+    char *path = strdup("/tmp/arbiter-plugin-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, lua, strlen(lua)), (ssize_t)strlen(lua));
+    close(fd);
+    return path;
+}
+
+static const ruleset *toy(void **state) {
+    return *state;
+}
+
+static int setup(void **state) {
+    diag *d = diag_new(stderr);
+    *state = dsl_compile("tests/rules/toy", d);
+    diag_free(d);
+    return *state ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    ruleset_free(*state);
+    return 0;
+}
+
+/* Loads a plugin from text; NULL (with err) when it fails to load. */
+static plugin *load(const ruleset *rs, const char *lua, long budget, size_t memory, strbuf *err) {
+    char *path = write_plugin(lua);
+    plugin *p = plugin_load(path, rs, (plugin_limits){budget, memory}, err);
+    unlink(path);
+    free(path);
+    return p;
+}
+
+static void rule(const ruleset *rs, const char *json, scenario *sc, ruling *r) {
+    strbuf err;
+    sb_init(&err);
+    scenario_init(sc, rs);
+    assert_true(scenario_read_json(sc, json, strlen(json), &err));
+    eval_rule(rs, rs->root, &sc->fv, r);
+    sb_free(&err);
+}
+
+#define HEADER "return { api = 1, name = \"test\", cite = \"Clubreglement art. 1\",\n"
+
+static void test_loads_and_names_itself(void **state) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load(toy(state), HEADER "}\n", 0, 0, &err);
+    assert_non_null(p);
+    assert_string_equal(plugin_name(p), "test");
+    plugin_free(p);
+    sb_free(&err);
+}
+
+static void test_api_version_mismatch(void **state) {
+    strbuf err;
+    sb_init(&err);
+    assert_null(load(toy(state), "return { api = 2, name = \"old\" }\n", 0, 0, &err));
+    assert_non_null(strstr(err.data, "plugin old: written for API version 2; this arbiter speaks version 1"));
+    sb_free(&err);
+}
+
+static void test_unknown_override_citation(void **state) {
+    strbuf err;
+    sb_init(&err);
+    assert_null(load(toy(state), HEADER "override = { [\"9Z\"] = function(r) end } }\n", 0, 0, &err));
+    assert_non_null(strstr(err.data, "override \"9Z\": no article or clause of the ruleset has this citation"));
+    sb_free(&err);
+}
+
+/* An error while loading names the file and the line. */
+static void test_syntax_error(void **state) {
+    strbuf err;
+    sb_init(&err);
+    assert_null(load(toy(state), "return { api = 1,\n name = }\n", 0, 0, &err));
+    assert_non_null(strstr(err.data, ":2:"));
+    sb_free(&err);
+}
+
+/* Each removed function is simply not there: calling it is a runtime error
+ * on the plugin's own line. */
+static void check_forbidden(void **state, const char *call) {
+    char lua[512];
+    snprintf(lua, sizeof lua, HEADER "validate = function(f)\n  %s\nend }\n", call);
+    strbuf err, rejection;
+    sb_init(&err);
+    sb_init(&rejection);
+    plugin *p = load(toy(state), lua, 0, 0, &err);
+    assert_non_null(p);
+    scenario sc;
+    scenario_init(&sc, toy(state));
+    assert_false(plugin_validate(p, &sc, &rejection, &err));
+    assert_non_null(strstr(err.data, "plugin test: "));
+    assert_non_null(strstr(err.data, ":3:")); /* the line of the call */
+    assert_non_null(strstr(err.data, "nil value"));
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+    sb_free(&rejection);
+}
+
+static void test_no_os(void **state) {
+    check_forbidden(state, "os.execute(\"true\")");
+}
+
+static void test_no_io(void **state) {
+    check_forbidden(state, "io.open(\"/etc/passwd\")");
+}
+
+static void test_no_require(void **state) {
+    check_forbidden(state, "require(\"os\")");
+}
+
+static void test_no_dofile_load_or_gc(void **state) {
+    check_forbidden(state, "dofile(\"/etc/passwd\")");
+    check_forbidden(state, "load(\"return 1\")");
+    check_forbidden(state, "collectgarbage(\"stop\")");
+    check_forbidden(state, "string.dump(print)");
+    check_forbidden(state, "debug.getinfo(1)");
+}
+
+static void test_infinite_loop_hits_budget_and_plugin_stays_usable(void **state) {
+    strbuf err, rejection;
+    sb_init(&err);
+    sb_init(&rejection);
+    plugin *p = load(toy(state),
+                     HEADER "validate = function(f)\n  if f.minutes == 1 then while true do end end\n"
+                            "  if f.minutes == 2 then return \"te laat\" end\nend }\n",
+                     100000, 0, &err);
+    assert_non_null(p);
+    scenario sc;
+    scenario_init(&sc, toy(state));
+    scenario_give(&sc, rs_find_fact(toy(state), "minutes"), 1);
+    assert_false(plugin_validate(p, &sc, &rejection, &err));
+    assert_non_null(strstr(err.data, "instruction budget of 100000 exceeded"));
+    assert_non_null(strstr(err.data, ":3:")); /* the loop's line: the header is line 1 */
+    /* the same plugin answers the next call */
+    scenario_give(&sc, rs_find_fact(toy(state), "minutes"), 2);
+    sb_free(&err);
+    assert_true(plugin_validate(p, &sc, &rejection, &err));
+    assert_string_equal(rejection.data, "te laat (Clubreglement art. 1)");
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+    sb_free(&rejection);
+}
+
+static void test_memory_bomb_hits_cap_and_plugin_stays_usable(void **state) {
+    strbuf err, rejection;
+    sb_init(&err);
+    sb_init(&rejection);
+    plugin *p = load(toy(state),
+                     HEADER "validate = function(f)\n  if f.minutes == 1 then local t = {} for i = 1, 1e9 do t[i] = "
+                            "string.rep('x', 1000) .. i end end\n  return nil\nend }\n",
+                     0, 4u << 20, &err);
+    assert_non_null(p);
+    scenario sc;
+    scenario_init(&sc, toy(state));
+    scenario_give(&sc, rs_find_fact(toy(state), "minutes"), 1);
+    assert_false(plugin_validate(p, &sc, &rejection, &err));
+    assert_non_null(strstr(err.data, "plugin test: memory limit of 4194304 bytes exceeded"));
+    scenario_give(&sc, rs_find_fact(toy(state), "minutes"), 3);
+    sb_free(&err);
+    assert_true(plugin_validate(p, &sc, &rejection, &err));
+    assert_int_equal(rejection.len, 0);
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+    sb_free(&rejection);
+}
+
+static void test_runtime_error_names_line(void **state) {
+    strbuf err, rejection;
+    sb_init(&err);
+    sb_init(&rejection);
+    plugin *p = load(toy(state), HEADER "validate = function(f)\n  return f.nothing.here\nend }\n", 0, 0, &err);
+    assert_non_null(p);
+    scenario sc;
+    scenario_init(&sc, toy(state));
+    assert_false(plugin_validate(p, &sc, &rejection, &err));
+    assert_non_null(strstr(err.data, ":3: attempt to index a nil value"));
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+    sb_free(&rejection);
+}
+
+/* The toy's 1B: a repeated late arrival costs two points a minute; the club
+ * caps it at 30 points, citing its own rule. */
+static void test_override_replaces_ruling(void **state) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load(toy(state),
+                     HEADER "override = { [\"1B\"] = function(r)\n"
+                            "  local pts = r.actions[1].args.points\n"
+                            "  if pts <= 30 then return nil end\n"
+                            "  return { actions = { { name = \"penalty\", args = { points = 30 } } }, note = \"ten hoogste 30\" }\n"
+                            "end } }\n",
+                     0, 0, &err);
+    assert_non_null(p);
+    scenario sc;
+    ruling r;
+    rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}", &sc, &r);
+    assert_int_equal(r.status, RULING_OK);
+    assert_true(plugin_override(p, &sc, &r, &err));
+    assert_true(r.replaced);
+    assert_int_equal(r.nextra, 1);
+    assert_string_equal(r.extra[0].name, "penalty");
+    assert_string_equal(r.extra[0].message, "Aftrek van 30 punten.");
+    assert_string_equal(r.extra[0].cite, "Clubreglement art. 1");
+    assert_int_equal(r.nnotes, 1);
+    assert_non_null(strstr(r.notes[0].what, "replaced the ruling at 1B: ten hoogste 30"));
+    ruling_clear(&r);
+    scenario_free(&sc);
+    /* 1A is not 1B: the plugin does not touch it */
+    rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 5}", &sc, &r);
+    assert_true(plugin_override(p, &sc, &r, &err));
+    assert_false(r.replaced);
+    assert_int_equal(r.nextra, 0);
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+}
+
+/* A plugin's own fact and action: a club deduction added to every ruling. */
+static void test_own_fact_and_action_added(void **state) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load(toy(state),
+                     HEADER "facts = { table_fee = \"int\" },\n"
+                            "actions = { fee = { text = \"Tafelgeld: {euro} euro.\", en = \"Table fee: {euro} euro.\" } },\n"
+                            "override = { [\"*\"] = function(r)\n"
+                            "  if not r.facts.table_fee then return nil end\n"
+                            "  return { replace = false, actions = { { name = \"fee\", args = { euro = r.facts.table_fee } } } }\n"
+                            "end } }\n",
+                     0, 0, &err);
+    assert_non_null(p);
+    assert_true(plugin_has_fact(p, "table_fee"));
+    assert_false(plugin_has_fact(p, "minutes"));
+    json_t *v = json_integer(2);
+    assert_true(plugin_set_fact(p, "table_fee", v, &err));
+    json_decref(v);
+    scenario sc;
+    ruling r;
+    rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 5}", &sc, &r);
+    assert_true(plugin_override(p, &sc, &r, &err));
+    assert_false(r.replaced);
+    assert_int_equal(r.nextra, 1);
+    assert_string_equal(r.extra[0].message, "Tafelgeld: 2 euro.");
+    assert_string_equal(r.extra[0].message_en, "Table fee: 2 euro.");
+    assert_string_equal(r.extra[0].args, "{\"euro\":2}");
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+}
+
+static void test_unknown_action_is_an_error(void **state) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load(toy(state), HEADER "override = { [\"1A\"] = function(r) return { actions = { { name = \"fine\" } } } end } }\n", 0, 0, &err);
+    assert_non_null(p);
+    scenario sc;
+    ruling r;
+    rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 5}", &sc, &r);
+    assert_false(plugin_override(p, &sc, &r, &err));
+    assert_non_null(strstr(err.data, "action 'fine' is neither the ruleset's nor declared"));
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+}
+
+static void test_score_and_matchpoint_hooks(void **state) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load(toy(state),
+                     HEADER "score = function(s, f) return s - 10 end,\n"
+                            "matchpoints = function(beaten, equalled, others, mp)\n"
+                            "  return (100 * (2 * beaten + equalled)) // (2 * others)\nend }\n",
+                     0, 0, &err);
+    assert_non_null(p);
+    int64_t score = 420;
+    assert_true(plugin_adjust_score(p, NULL, &score, &err));
+    assert_int_equal(score, 410);
+    /* beats 3 of 4 others and ties 1: (2*3 + 1) / 8 = 87.5% -> 87 */
+    int64_t mp = 7;
+    assert_true(plugin_adjust_matchpoints(p, 3, 1, 4, &mp, &err));
+    assert_int_equal(mp, 87);
+    plugin_free(p);
+    sb_free(&err);
+}
+
+static void test_hook_must_return_a_whole_number(void **state) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load(toy(state), HEADER "score = function(s, f) return \"veel\" end }\n", 0, 0, &err);
+    assert_non_null(p);
+    int64_t score = 420;
+    assert_false(plugin_adjust_score(p, NULL, &score, &err));
+    assert_non_null(strstr(err.data, "plugin test: `score` returns a whole number"));
+    assert_int_equal(score, 420);
+    plugin_free(p);
+    sb_free(&err);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_loads_and_names_itself),
+        cmocka_unit_test(test_api_version_mismatch),
+        cmocka_unit_test(test_unknown_override_citation),
+        cmocka_unit_test(test_syntax_error),
+        cmocka_unit_test(test_no_os),
+        cmocka_unit_test(test_no_io),
+        cmocka_unit_test(test_no_require),
+        cmocka_unit_test(test_no_dofile_load_or_gc),
+        cmocka_unit_test(test_infinite_loop_hits_budget_and_plugin_stays_usable),
+        cmocka_unit_test(test_memory_bomb_hits_cap_and_plugin_stays_usable),
+        cmocka_unit_test(test_runtime_error_names_line),
+        cmocka_unit_test(test_override_replaces_ruling),
+        cmocka_unit_test(test_own_fact_and_action_added),
+        cmocka_unit_test(test_unknown_action_is_an_error),
+        cmocka_unit_test(test_score_and_matchpoint_hooks),
+        cmocka_unit_test(test_hook_must_return_a_whole_number),
+    };
+    return cmocka_run_group_tests_name("plugin", tests, setup, teardown);
+}
