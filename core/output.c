@@ -45,7 +45,28 @@ json_t *output_trail_json(const ruling *r) {
         const char *cite = r->rs->clauses[o->trail[i]].cite;
         if (cite) json_array_append_new(trail, json_string(cite));
     }
+    for (int i = 0; i < r->nextra_cites; i++) json_array_append_new(trail, json_string(r->extra_cites[i]));
     return trail;
+}
+
+/* What plugins added: actions, and for the audit what each did. */
+static void extras_json(const ruling *r, json_t *actions, json_t *messages, json_t *messages_en, json_t *o) {
+    for (int i = 0; i < r->nextra; i++) {
+        const ruling_extra *e = &r->extra[i];
+        json_t *act = json_object();
+        json_object_set_new(act, "name", json_string(e->name));
+        json_object_set_new(act, "args", json_loads(e->args, 0, NULL));
+        json_object_set_new(act, "article", json_string(e->cite));
+        json_array_append_new(actions, act);
+        json_array_append_new(messages, json_string(e->message));
+        json_array_append_new(messages_en, json_string(e->message_en));
+    }
+    if (!r->nnotes) return;
+    json_t *plugins = json_array();
+    for (int i = 0; i < r->nnotes; i++)
+        json_array_append_new(plugins, json_pack("{ssssss}", "plugin", r->notes[i].plugin, "cite", r->notes[i].cite,
+                                                 "changed", r->notes[i].what));
+    json_object_set_new(o, "plugins", plugins);
 }
 
 static json_t *value_json(const ruleset *rs, const rs_type *t, int64_t v) {
@@ -163,7 +184,7 @@ json_t *output_json(const ruling *r, const scenario *sc) {
     }
     json_object_set_new(o, "articles", output_trail_json(r));
     json_t *actions = json_array(), *messages = json_array(), *messages_en = json_array();
-    for (int i = 0; r->status == RULING_OK && i < r->nactions; i++) {
+    for (int i = 0; r->status == RULING_OK && !r->replaced && i < r->nactions; i++) {
         const ruling_action *ra = &r->actions[i];
         const rs_action *a = &rs->actions[rs_use_at(rs, ra->use)->action];
         json_t *act = json_object(), *args = json_object();
@@ -182,6 +203,7 @@ json_t *output_json(const ruling *r, const scenario *sc) {
         json_array_append_new(messages_en, json_string(m.data ? m.data : ""));
         sb_free(&m);
     }
+    extras_json(r, actions, messages, messages_en, o);
     json_object_set_new(o, "actions", actions);
     json_object_set_new(o, "messages", messages);
     json_object_set_new(o, "messages_en", messages_en);
@@ -218,14 +240,18 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
         const char *cite = rs->clauses[o->trail[i]].cite;
         if (cite) fprintf(out, "%s%s", n++ ? " > " : " ", cite);
     }
+    for (int i = 0; i < r->nextra_cites; i++) fprintf(out, " > %s", r->extra_cites[i]);
     fputs("\nUitspraak:\n", out);
-    for (int i = 0; i < r->nactions; i++) {
+    for (int i = 0; !r->replaced && i < r->nactions; i++) {
         strbuf m;
         sb_init(&m);
         output_message(rs, &r->actions[i], false, &m);
         fprintf(out, "  [%s] %s\n", action_cite(rs, r->actions[i].use), m.data ? m.data : "");
         sb_free(&m);
     }
+    for (int i = 0; i < r->nextra; i++) fprintf(out, "  [%s] %s\n", r->extra[i].cite, r->extra[i].message);
+    for (int i = 0; i < r->nnotes; i++)
+        fprintf(out, "Plugin %s (%s): %s\n", r->notes[i].plugin, r->notes[i].cite, r->notes[i].what);
     if (r->npath) fputs("Beslist op grond van:\n", out);
     for (int i = 0; i < r->npath; i++) {
         const rs_fact *f = &rs->facts[r->path_fact[i]];
