@@ -878,8 +878,8 @@ static void print_diff(const ruleset *a, const ruleset *b, const diff_result *d)
         int n = 0;
         for (int f = 0; f < d->nfacts; f++)
             if ((side ? d->facts[f].fa : d->facts[f].fb) < 0)
-                printf("%s%s", n++ ? ", " : (side ? "Feiten alleen in %s: " : "Feiten alleen in %s: "), d->facts[f].name);
-        if (n) printf("   (%s)\n", side ? b->name : a->name);
+                printf("%s%s", n++ ? ", " : "Feiten alleen in ", d->facts[f].name);
+        if (n) printf(" (alleen in %s)\n", side ? b->name : a->name);
     }
     printf("%d gebied%s met een andere uitspraak: ", d->nregions, d->nregions == 1 ? "" : "en");
     print_count(d->differing);

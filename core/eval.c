@@ -54,14 +54,42 @@ static bool alike(const ruleset *rs, gref a, gref b, const fact_values *fv, long
     return true;
 }
 
+static int broken_invariant(const ruleset *rs, const fact_values *fv);
+
+/* Whether value i of a missing fact is possible: no invariant is broken by
+ * the known facts together with it. */
+static bool possible(const ruleset *rs, int f, int64_t v, const fact_values *fv) {
+    fact_values *w = (fact_values *)fv; /* restored below: the caller's values are not changed */
+    int64_t old = w->value[f];
+    w->value[f] = v;
+    w->known[f] = true;
+    bool ok = broken_invariant(rs, w) < 0;
+    w->known[f] = false;
+    w->value[f] = old;
+    return ok;
+}
+
 /* A fact is needed when its value can change the ruling, given the facts
- * that are known — even those the graph tests only further down. */
+ * that are known — even those the graph tests only further down — among
+ * the values the invariants leave possible. */
 static bool needed(const ruleset *rs, const graph_node *nd, const fact_values *fv) {
     const graph *g = rs->graph;
+    int f = rs->var_fact[nd->var], first = -1;
     long budget = EVAL_ALIKE_BUDGET;
-    for (int i = 1; i < g->domain[nd->var]; i++)
-        if (!alike(rs, g->kids[nd->kids], g->kids[nd->kids + i], fv, &budget)) return true;
+    for (int i = 0; i < g->domain[nd->var]; i++) {
+        if (!possible(rs, f, g->lo[nd->var] + i, fv)) continue;
+        if (first < 0) first = i;
+        else if (!alike(rs, g->kids[nd->kids + first], g->kids[nd->kids + i], fv, &budget)) return true;
+    }
     return false;
+}
+
+/* The child to follow past a fact that is not needed: one of a possible value. */
+static int some_possible(const ruleset *rs, const graph_node *nd, const fact_values *fv) {
+    const graph *g = rs->graph;
+    for (int i = 0; i < g->domain[nd->var]; i++)
+        if (possible(rs, rs->var_fact[nd->var], g->lo[nd->var] + i, fv)) return i;
+    return 0;
 }
 
 /* Walks the graph; stops at a terminal or at a fact that is not known and
@@ -72,7 +100,7 @@ static graph_term walk(const ruleset *rs, gref r, const fact_values *fv, ruling 
         const graph_node *nd = &g->nodes[r];
         int f = rs->var_fact[nd->var];
         if (!fv->known[f] && !needed(rs, nd, fv)) {
-            r = g->kids[nd->kids];
+            r = g->kids[nd->kids + some_possible(rs, nd, fv)];
             continue;
         }
         if (!fv->known[f]) {

@@ -154,3 +154,90 @@ enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int6
     }
     return EXPR_OVERFLOW;
 }
+
+/* ---- expressions as decision graphs ------------------------------------------ */
+
+enum { OPK_UNARY = 8, OPK_BINARY, OPK_IN, OPK_TABLE, OPK_MINMAX };
+
+static uint64_t op_id(unsigned salt, int kind, int n) {
+    return ((uint64_t)salt << 56) | ((uint64_t)kind << 40) | (uint64_t)(uint32_t)n;
+}
+
+static graph_term err_term(enum expr_status s) {
+    return (graph_term){TERM_ERROR, s};
+}
+
+typedef struct fold_ctx {
+    const ruleset *rs;
+    const rs_expr *e;
+} fold_ctx;
+
+static graph_term fold_unary(void *ctx, graph_term a) {
+    const rs_expr *e = ((fold_ctx *)ctx)->e;
+    if (a.kind != TERM_VALUE) return a;
+    int64_t v = 0;
+    enum expr_status s = EXPR_OK;
+    if (e->kind == EX_SIGN) v = (a.v > 0) - (a.v < 0);
+    else if (e->kind == EX_ABS) s = a.v == INT64_MIN ? EXPR_OVERFLOW : ((v = a.v < 0 ? -a.v : a.v), EXPR_OK);
+    else s = expr_unop(e->op, a.v, &v);
+    return s ? err_term(s) : (graph_term){TERM_VALUE, v};
+}
+
+static graph_term fold_binary(void *ctx, graph_term a, graph_term b) {
+    fold_ctx *f = ctx;
+    const rs_expr *e = f->e;
+    if (a.kind != TERM_VALUE) return a;
+    if (e->kind == EX_BINARY && ((e->op == OP_AND && !a.v) || (e->op == OP_OR && a.v) || (e->op == OP_IMPLIES && !a.v)))
+        return (graph_term){TERM_VALUE, e->op != OP_AND};
+    if (b.kind != TERM_VALUE) return b;
+    int64_t v;
+    enum expr_status s;
+    if (e->kind == EX_MIN || e->kind == EX_MAX) return (graph_term){TERM_VALUE, (e->kind == EX_MIN) == (a.v < b.v) ? a.v : b.v};
+    if (e->kind == EX_TABLE) {
+        int64_t keys[2] = {a.v, b.v};
+        s = expr_table(&f->rs->tables[e->a], keys, &v);
+    } else {
+        s = expr_binop(e->op, a.v, b.v, &v);
+    }
+    return s ? err_term(s) : (graph_term){TERM_VALUE, v};
+}
+
+static graph_term fold_in(void *ctx, graph_term a) {
+    fold_ctx *f = ctx;
+    if (a.kind != TERM_VALUE) return a;
+    if (f->e->kind == EX_TABLE) {
+        int64_t v;
+        enum expr_status s = expr_table(&f->rs->tables[f->e->a], &a.v, &v);
+        return s ? err_term(s) : (graph_term){TERM_VALUE, v};
+    }
+    for (int i = 0; i < f->e->nargs; i++)
+        if (rs_expr_at(f->rs, rs_arg(f->rs, f->e->args + i))->k == a.v) return (graph_term){TERM_VALUE, 1};
+    return (graph_term){TERM_VALUE, 0};
+}
+
+gref expr_to_graph(graph *g, const ruleset *rs, int x, expr_fact_graph fact_graph, void *ctx, unsigned salt,
+                   bool *too_many_keys) {
+    const rs_expr *e = rs_expr_at(rs, x);
+    fold_ctx f = {rs, e};
+#define SUB(i) expr_to_graph(g, rs, (i), fact_graph, ctx, salt, too_many_keys)
+    switch (e->kind) {
+    case EX_CONST: return graph_term_ref(g, TERM_VALUE, e->k);
+    case EX_FACT: return fact_graph(ctx, e->a, e->loc);
+    case EX_UNARY: return graph_apply1(g, op_id(salt, OPK_UNARY, e->op), SUB(e->a), fold_unary, &f);
+    case EX_ABS: return graph_apply1(g, op_id(salt, OPK_UNARY, 99), SUB(e->a), fold_unary, &f);
+    case EX_SIGN: return graph_apply1(g, op_id(salt, OPK_UNARY, 98), SUB(e->a), fold_unary, &f);
+    case EX_BINARY: return graph_apply2(g, op_id(salt, OPK_BINARY, e->op), SUB(e->a), SUB(e->b), fold_binary, &f);
+    case EX_MIN:
+    case EX_MAX: return graph_apply2(g, op_id(salt, OPK_MINMAX, e->kind), SUB(e->a), SUB(e->b), fold_binary, &f);
+    case EX_IN: return graph_apply1(g, op_id(salt, OPK_IN, x), SUB(e->a), fold_in, &f);
+    case EX_TABLE:
+        if (e->nargs == 1) return graph_apply1(g, op_id(salt, OPK_TABLE, x), SUB(rs_arg(rs, e->args)), fold_in, &f);
+        if (e->nargs == 2)
+            return graph_apply2(g, op_id(salt, OPK_TABLE, x), SUB(rs_arg(rs, e->args)), SUB(rs_arg(rs, e->args + 1)),
+                                fold_binary, &f);
+        *too_many_keys = true;
+        return graph_term_ref(g, TERM_ERROR, EXPR_NO_ROW);
+    }
+#undef SUB
+    return graph_term_ref(g, TERM_VALUE, 0);
+}

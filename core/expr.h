@@ -32,4 +32,13 @@ typedef struct fact_values {
 enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int64_t *out,
                            int *missing);
 
+/* The decision graph of expression e's value over the variables of g: the
+ * operators folded over terminals, exactly as expr_eval computes them.
+ * fact_graph gives the graph of each fact the expression reads; salt keeps
+ * apart the cached operations of two rulesets that share one graph. A
+ * table looked up with more than two keys sets *too_many_keys. */
+typedef gref (*expr_fact_graph)(void *ctx, int fact, src_loc use);
+gref expr_to_graph(graph *g, const ruleset *rs, int e, expr_fact_graph fact_graph, void *ctx, unsigned salt,
+                   bool *too_many_keys);
+
 #endif

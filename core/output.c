@@ -41,9 +41,11 @@ json_t *output_trail_json(const ruling *r) {
     json_t *trail = json_array();
     if (r->status != RULING_OK) return trail;
     const rs_outcome *o = rs_outcome_at(r->rs, r->outcome);
+    const char *last = NULL;
     for (int i = 0; i < o->ntrail; i++) {
         const char *cite = r->rs->clauses[o->trail[i]].cite;
-        if (cite) json_array_append_new(trail, json_string(cite));
+        if (cite && !(last && strcmp(last, cite) == 0)) json_array_append_new(trail, json_string(cite));
+        if (cite) last = cite; /* a clause citing its own article's number is one step */
     }
     for (int i = 0; i < r->nextra_cites; i++) json_array_append_new(trail, json_string(r->extra_cites[i]));
     return trail;
@@ -124,6 +126,7 @@ static const char *source_text(const char *source) {
     if (strcmp(source, "auction") == 0) return " (uit het biedverloop)";
     if (strcmp(source, "contract") == 0) return " (uit het contract)";
     if (strcmp(source, "scoring") == 0) return " (uit de scores)";
+    if (strcmp(source, "play") == 0) return " (uit het spelverloop)";
     return "";
 }
 
@@ -234,13 +237,12 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
         sb_free(&sb);
         return;
     }
-    const rs_outcome *o = rs_outcome_at(rs, r->outcome);
     fputs("Artikelen:", out);
-    for (int i = 0, n = 0; i < o->ntrail; i++) {
-        const char *cite = rs->clauses[o->trail[i]].cite;
-        if (cite) fprintf(out, "%s%s", n++ ? " > " : " ", cite);
-    }
-    for (int i = 0; i < r->nextra_cites; i++) fprintf(out, " > %s", r->extra_cites[i]);
+    json_t *trail = output_trail_json(r);
+    size_t k;
+    json_t *cite;
+    json_array_foreach(trail, k, cite) fprintf(out, "%s%s", k ? " > " : " ", json_string_value(cite));
+    json_decref(trail);
     fputs("\nUitspraak:\n", out);
     for (int i = 0; !r->replaced && i < r->nactions; i++) {
         strbuf m;

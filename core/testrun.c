@@ -18,15 +18,12 @@ static bool trail_has(const ruleset *rs, const ruling *r, const char *cite) {
 }
 
 static bool trail_is(const ruleset *rs, const ruling *r, const rs_expect *x) {
-    const rs_outcome *o = rs_outcome_at(rs, r->outcome);
-    int n = 0;
-    for (int i = 0; i < o->ntrail; i++) {
-        const char *c = rs->clauses[o->trail[i]].cite;
-        if (!c) continue;
-        if (n >= x->ntrail || strcmp(c, x->trail[n]) != 0) return false;
-        n++;
-    }
-    return n == x->ntrail;
+    (void)rs;
+    json_t *trail = output_trail_json(r); /* as the ruling shows it */
+    bool same = (int)json_array_size(trail) == x->ntrail;
+    for (int i = 0; same && i < x->ntrail; i++) same = strcmp(json_string_value(json_array_get(trail, (size_t)i)), x->trail[i]) == 0;
+    json_decref(trail);
+    return same;
 }
 
 static bool has_action(const ruleset *rs, const ruling *r, const rs_expect *x) {

@@ -729,95 +729,23 @@ static int compile_expr(compiler *c, const ast_expr *e, const rs_type *want) {
 
 /* ---- expressions as decision graphs ------------------------------------------ */
 
-enum { OPK_UNARY = 1, OPK_BINARY, OPK_IN, OPK_TABLE, OPK_MINMAX, OPK_CONCAT, OPK_PATTERN };
+enum { OPK_CONCAT = 1, OPK_PATTERN };
 #define OPID(kind, n) (((uint64_t)(kind) << 40) | (uint64_t)(uint32_t)(n))
-
-static graph_term err_term(enum expr_status s) {
-    return (graph_term){TERM_ERROR, s};
-}
-
-typedef struct fold_ctx {
-    compiler *c;
-    int op;
-    const rs_expr *e;
-} fold_ctx;
-
-static graph_term fold_unary(void *ctx, graph_term a) {
-    fold_ctx *f = ctx;
-    if (a.kind != TERM_VALUE) return a;
-    int64_t v = 0;
-    if (f->e->kind == EX_SIGN) return (graph_term){TERM_VALUE, (a.v > 0) - (a.v < 0)};
-    enum expr_status s = f->e->kind == EX_ABS ? (a.v == INT64_MIN ? EXPR_OVERFLOW : EXPR_OK)
-                                              : expr_unop(f->op, a.v, &v);
-    if (f->e->kind == EX_ABS) v = a.v < 0 ? -a.v : a.v;
-    return s ? err_term(s) : (graph_term){TERM_VALUE, v};
-}
-
-static graph_term fold_binary(void *ctx, graph_term a, graph_term b) {
-    fold_ctx *f = ctx;
-    if (a.kind != TERM_VALUE) return a;
-    if (f->e->kind == EX_BINARY) {
-        if ((f->op == OP_AND && !a.v) || (f->op == OP_OR && a.v) || (f->op == OP_IMPLIES && !a.v))
-            return (graph_term){TERM_VALUE, f->op != OP_AND};
-    }
-    if (b.kind != TERM_VALUE) return b;
-    int64_t v;
-    if (f->e->kind == EX_MIN || f->e->kind == EX_MAX)
-        return (graph_term){TERM_VALUE, (f->e->kind == EX_MIN) == (a.v < b.v) ? a.v : b.v};
-    if (f->e->kind == EX_TABLE) {
-        int64_t keys[2] = {a.v, b.v};
-        enum expr_status s = expr_table(&f->c->rs->tables[f->e->a], keys, &v);
-        return s ? err_term(s) : (graph_term){TERM_VALUE, v};
-    }
-    enum expr_status s = expr_binop(f->op, a.v, b.v, &v);
-    return s ? err_term(s) : (graph_term){TERM_VALUE, v};
-}
-
-static graph_term fold_in(void *ctx, graph_term a) {
-    fold_ctx *f = ctx;
-    if (a.kind != TERM_VALUE) return a;
-    const ruleset *rs = f->c->rs;
-    if (f->e->kind == EX_TABLE) {
-        int64_t v;
-        enum expr_status s = expr_table(&rs->tables[f->e->a], &a.v, &v);
-        return s ? err_term(s) : (graph_term){TERM_VALUE, v};
-    }
-    for (int i = 0; i < f->e->nargs; i++)
-        if (rs_expr_at(rs, rs_arg(rs, f->e->args + i))->k == a.v) return (graph_term){TERM_VALUE, 1};
-    return (graph_term){TERM_VALUE, 0};
-}
 
 static gref fact_graph(compiler *c, int f, src_loc use);
 
+static gref fact_graph_cb(void *ctx, int fact, src_loc use) {
+    return fact_graph(ctx, fact, use);
+}
+
 /* The decision graph of an expression's value over the input facts. */
 static gref expr_graph(compiler *c, int x) {
-    rs_expr e = *X(c, x);
-    fold_ctx f = {c, e.op, X(c, x)};
-    switch (e.kind) {
-    case EX_CONST: return graph_term_ref(c->rs->graph, TERM_VALUE, e.k);
-    case EX_FACT: return fact_graph(c, e.a, e.loc);
-    case EX_UNARY: return graph_apply1(c->rs->graph, OPID(OPK_UNARY, e.op), expr_graph(c, e.a), fold_unary, &f);
-    case EX_ABS: return graph_apply1(c->rs->graph, OPID(OPK_UNARY, 99), expr_graph(c, e.a), fold_unary, &f);
-    case EX_SIGN: return graph_apply1(c->rs->graph, OPID(OPK_UNARY, 98), expr_graph(c, e.a), fold_unary, &f);
-    case EX_BINARY:
-        return graph_apply2(c->rs->graph, OPID(OPK_BINARY, e.op), expr_graph(c, e.a), expr_graph(c, e.b),
-                            fold_binary, &f);
-    case EX_MIN:
-    case EX_MAX:
-        return graph_apply2(c->rs->graph, OPID(OPK_MINMAX, e.kind), expr_graph(c, e.a), expr_graph(c, e.b),
-                            fold_binary, &f);
-    case EX_IN: return graph_apply1(c->rs->graph, OPID(OPK_IN, x), expr_graph(c, e.a), fold_in, &f);
-    case EX_TABLE:
-        if (e.nargs == 1)
-            return graph_apply1(c->rs->graph, OPID(OPK_TABLE, x), expr_graph(c, rs_arg(c->rs, e.args)), fold_in, &f);
-        if (e.nargs == 2)
-            return graph_apply2(c->rs->graph, OPID(OPK_TABLE, x), expr_graph(c, rs_arg(c->rs, e.args)),
-                                expr_graph(c, rs_arg(c->rs, e.args + 1)), fold_binary, &f);
-        ERR(c->d, e.loc, "compute the value in a derived fact with fewer keys",
+    bool too_many_keys = false;
+    gref g = expr_to_graph(c->rs->graph, c->rs, x, fact_graph_cb, c, 0, &too_many_keys);
+    if (too_many_keys)
+        ERR(c->d, rs_expr_at(c->rs, x)->loc, "compute the value in a derived fact with fewer keys",
             "a decision can look up tables with at most two keys");
-        return graph_term_ref(c->rs->graph, TERM_VALUE, 0);
-    }
-    return graph_term_ref(c->rs->graph, TERM_VALUE, 0);
+    return g;
 }
 
 static gref fact_graph(compiler *c, int f, src_loc use) {
