@@ -876,10 +876,12 @@ static void print_diff(const ruleset *a, const ruleset *b, const diff_result *d)
     putchar('\n');
     for (int side = 0; side < 2; side++) {
         int n = 0;
-        for (int f = 0; f < d->nfacts; f++)
-            if ((side ? d->facts[f].fa : d->facts[f].fb) < 0)
-                printf("%s%s", n++ ? ", " : "Feiten alleen in ", d->facts[f].name);
-        if (n) printf(" (alleen in %s)\n", side ? b->name : a->name);
+        for (int f = 0; f < d->nfacts; f++) {
+            if ((side ? d->facts[f].fa : d->facts[f].fb) >= 0) continue;
+            if (n++) printf(", %s", d->facts[f].name);
+            else printf("Feiten alleen in %s: %s", side ? b->name : a->name, d->facts[f].name);
+        }
+        if (n) putchar('\n');
     }
     printf("%d gebied%s met een andere uitspraak: ", d->nregions, d->nregions == 1 ? "" : "en");
     print_count(d->differing);

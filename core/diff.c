@@ -2,6 +2,7 @@
 #include "diff.h"
 
 #include "builtins.h"
+#include "expr.h"
 #include "ops.h"
 
 #include <stdlib.h>
@@ -206,6 +207,7 @@ typedef struct joint {
     vec passes; /* bool: the ruling passes through the article */
     vec pairs;  /* int[2]: the distinct pairs of differing rulings */
     int capregions;
+    unsigned appends; /* fresh operation ids for building rulings' words */
 } joint;
 
 enum { PAIR_EQUAL = -1, PAIR_EXCLUDED = -2 };
@@ -220,22 +222,28 @@ static bool passes_article(const ruleset *rs, gref r, const char *article) {
     return false;
 }
 
+/* Rulings are numbered by their words: the same words, the same number,
+ * whichever ruleset gave them. */
+static int intern_words(joint *j, char *words, json_t *js, bool passes) {
+    for (int i = 0; i < j->words.len; i++)
+        if (strcmp(VEC_AT(&j->words, char *, i), words) == 0) {
+            free(words);
+            json_decref(js);
+            return i;
+        }
+    *(char **)vec_push(&j->words) = words;
+    *(json_t **)vec_push(&j->json) = js;
+    *(bool *)vec_push(&j->passes) = passes;
+    return j->words.len - 1;
+}
+
 static int ruling_id(joint *j, const ruleset *rs, gref r) {
     strbuf words;
     sb_init(&words);
     json_t *js;
     describe_terminal(rs, r, &words, &js);
-    const char *w = words.data ? words.data : "";
-    for (int i = 0; i < j->words.len; i++)
-        if (strcmp(VEC_AT(&j->words, char *, i), w) == 0) {
-            sb_free(&words);
-            json_decref(js);
-            return i;
-        }
-    *(char **)vec_push(&j->words) = sb_take(&words);
-    *(json_t **)vec_push(&j->json) = js;
-    *(bool *)vec_push(&j->passes) = j->article && passes_article(rs, r, j->article);
-    return j->words.len - 1;
+    bool passes = j->article && passes_article(rs, r, j->article);
+    return intern_words(j, sb_take(&words), js, passes);
 }
 
 /* graph of "fact f has joint value i" */
@@ -248,22 +256,181 @@ static gref value_is(joint *j, int f, int i) {
     return r;
 }
 
+/* ---- a ruling's arguments by value ----------------------------------------------
+ * Two rulings are the same only if their actions' arguments have the same
+ * values in the same situation: an argument's expression is turned into a
+ * graph over the joined facts (a changed table row or derived fact shows),
+ * and the ruling's words are built up terminal by terminal. */
+
+typedef struct side {
+    joint *j;
+    const ruleset *rs;
+    const int *var_fact;
+    bool b;
+} side;
+
+/* A fact of one ruleset as a graph over the joined facts; a fact no decision
+ * can test stands for itself (a symbolic terminal). */
+static gref side_fact_graph(void *ctx, int fact, src_loc use) {
+    side *s = ctx;
+    const rs_fact *f = &s->rs->facts[fact];
+    bool too_many = false;
+    if (f->derived >= 0) return expr_to_graph(s->j->g, s->rs, f->derived, side_fact_graph, s, s->b ? 2 : 1, &too_many);
+    if (f->var < 0) return graph_term_ref(s->j->g, TERM_NOT_APPLICABLE, fact);
+    int jf = s->var_fact[f->var];
+    const diff_fact *df = &s->j->d->facts[jf];
+    gref *kids = xcalloc((size_t)df->nvalues, sizeof(gref));
+    for (int i = 0; i < df->nvalues; i++) {
+        int64_t v = s->b ? df->vb[i] : df->va[i];
+        kids[i] = v == DIFF_ABSENT ? graph_term_ref(s->j->g, TERM_ERROR, 0) : graph_term_ref(s->j->g, TERM_VALUE, v);
+    }
+    gref r = graph_node_ref(s->j->g, jf, kids);
+    free(kids);
+    (void)use;
+    return r;
+}
+
+typedef struct append_ctx {
+    joint *j;
+    const ruleset *rs;
+    const char *text;      /* text to append, or NULL to append a value */
+    const rs_type *type;   /* the value's type */
+    const char *param;     /* its parameter, for the JSON */
+} append_ctx;
+
+static graph_term fold_append(void *ctx, graph_term label, graph_term value) {
+    append_ctx *a = ctx;
+    joint *j = a->j;
+    strbuf words;
+    sb_init(&words);
+    sb_puts(&words, VEC_AT(&j->words, char *, label.v));
+    json_t *js = json_deep_copy(VEC_AT(&j->json, json_t *, label.v));
+    json_t *acts = json_object_get(js, "actions");
+    if (a->text) {
+        sb_puts(&words, a->text);
+    } else {
+        strbuf v;
+        sb_init(&v);
+        if (value.kind == TERM_VALUE) rs_format_value(a->rs, a->type, value.v, FMT_NAME, &v);
+        else sb_puts(&v, "(error)");
+        sb_puts(&words, v.data ? v.data : "");
+        json_t *last = json_array_get(acts, json_array_size(acts) - 1);
+        json_object_set_new(json_object_get(last, "args"), a->param, json_string(v.data ? v.data : ""));
+        sb_free(&v);
+    }
+    int id = intern_words(j, sb_take(&words), js, VEC_AT(&j->passes, bool, label.v));
+    return (graph_term){TERM_VALUE, id};
+}
+
+static unsigned next_salt(joint *j) {
+    return 16 + (unsigned)(j->appends++ & 0x3fffff);
+}
+
+static gref append_text(joint *j, const ruleset *rs, gref label, const char *text) {
+    append_ctx a = {j, rs, text, NULL, NULL};
+    gref zero = graph_term_ref(j->g, TERM_VALUE, 0);
+    return graph_apply2(j->g, ((uint64_t)next_salt(j) << 40) | 1, label, zero, fold_append, &a);
+}
+
+static gref append_value(joint *j, const ruleset *rs, gref label, gref value, const rs_type *type, const char *param) {
+    append_ctx a = {j, rs, NULL, type, param};
+    return graph_apply2(j->g, ((uint64_t)next_salt(j) << 40) | 2, label, value, fold_append, &a);
+}
+
+/* Adds {"name": …, "args": {}} to every label's JSON. */
+typedef struct start_ctx {
+    joint *j;
+    const char *name;
+} start_ctx;
+
+static graph_term fold_start_action(void *ctx, graph_term label) {
+    start_ctx *sc = ctx;
+    joint *j = sc->j;
+    json_t *js = json_deep_copy(VEC_AT(&j->json, json_t *, label.v));
+    json_array_append_new(json_object_get(js, "actions"), json_pack("{sss{}}", "name", sc->name, "args"));
+    strbuf words;
+    sb_init(&words);
+    sb_puts(&words, VEC_AT(&j->words, char *, label.v));
+    sb_printf(&words, "%s%s", json_array_size(json_object_get(js, "actions")) > 1 ? ", " : ": ", sc->name);
+    return (graph_term){TERM_VALUE, intern_words(j, sb_take(&words), js, VEC_AT(&j->passes, bool, label.v))};
+}
+
+/* An outcome terminal of one ruleset as a graph of ruling numbers. */
+static gref outcome_graph(side *s, gref r) {
+    joint *j = s->j;
+    const ruleset *rs = s->rs;
+    const rs_outcome *o = rs_outcome_at(rs, graph_term_at(rs->graph, r)->v);
+    strbuf words;
+    sb_init(&words);
+    json_t *trail = json_array();
+    for (int i = 0, n = 0; i < o->ntrail; i++) {
+        const char *cite = rs->clauses[o->trail[i]].cite;
+        if (!cite) continue;
+        sb_printf(&words, "%s%s", n++ ? " > " : "", cite);
+        json_array_append_new(trail, json_string(cite));
+    }
+    json_t *js = json_pack("{sssos[]}", "status", "ruling", "articles", trail, "actions");
+    gref label = graph_term_ref(j->g, TERM_VALUE, intern_words(j, sb_take(&words), js, j->article && passes_article(rs, r, j->article)));
+    for (int i = 0; i < o->nactions; i++) {
+        const rs_action_use *u = rs_use_at(rs, o->actions[i]);
+        const rs_action *a = &rs->actions[u->action];
+        start_ctx st = {j, a->name};
+        label = graph_apply1(j->g, ((uint64_t)next_salt(j) << 40) | 3, label, fold_start_action, &st);
+        for (int p = 0; p < a->nparams; p++) {
+            label = append_text(j, rs, label, p ? ", " : "(");
+            bool too_many = false;
+            gref value = expr_to_graph(j->g, rs, rs_arg(rs, u->args + p), side_fact_graph, s, s->b ? 2 : 1, &too_many);
+            if (graph_reaches_kind(j->g, value, TERM_NOT_APPLICABLE)) {
+                /* it reads a fact no decision tests: compare the expression itself */
+                strbuf text;
+                sb_init(&text);
+                dump_expr(rs, rs_arg(rs, u->args + p), &text);
+                label = append_text(j, rs, label, text.data);
+                sb_free(&text);
+            } else {
+                label = append_value(j, rs, label, value, a->params[p].type, a->params[p].name);
+            }
+        }
+        if (a->nparams) label = append_text(j, rs, label, ")");
+    }
+    return label;
+}
+
 /* A ruleset's graph rebuilt over the joined facts (memo: gref + 1, 0 = not yet). */
-static gref rebuild(joint *j, const ruleset *rs, gref r, const int *var_fact, bool side_b, gref *memo) {
-    if (GRAPH_IS_TERM(r)) return graph_term_ref(j->g, TERM_VALUE, ruling_id(j, rs, r));
+static gref rebuild(side *s, gref r, gref *memo) {
+    joint *j = s->j;
+    const ruleset *rs = s->rs;
+    if (GRAPH_IS_TERM(r)) {
+        if (graph_term_at(rs->graph, r)->kind == TERM_OUTCOME) return outcome_graph(s, r);
+        return graph_term_ref(j->g, TERM_VALUE, ruling_id(j, rs, r));
+    }
     if (memo[r]) return memo[r] - 1;
     const graph *src = rs->graph;
     const graph_node nd = src->nodes[r];
-    int f = var_fact[nd.var];
+    int f = s->var_fact[nd.var];
     gref out = graph_term_ref(j->g, TERM_VALUE, ruling_id(j, rs, GREF_ABSENT));
     for (int i = j->d->facts[f].nvalues - 1; i >= 0; i--) {
-        int64_t v = side_b ? j->d->facts[f].vb[i] : j->d->facts[f].va[i];
+        int64_t v = s->b ? j->d->facts[f].vb[i] : j->d->facts[f].va[i];
         if (v == DIFF_ABSENT) continue;
-        gref kid = rebuild(j, rs, src->kids[nd.kids + (v - src->lo[nd.var])], var_fact, side_b, memo);
+        gref kid = rebuild(s, src->kids[nd.kids + (v - src->lo[nd.var])], memo);
         out = graph_ite(j->g, value_is(j, f, i), kid, out);
     }
     memo[r] = out + 1;
     return out;
+}
+
+/* A value one ruleset lacks makes its ruling "(this value does not exist)"
+ * wherever that value is given, whether or not its graph tests the fact. */
+static gref mark_absent(side *s, gref g) {
+    joint *j = s->j;
+    gref absent = graph_term_ref(j->g, TERM_VALUE, ruling_id(j, s->rs, GREF_ABSENT));
+    for (int f = 0; f < j->d->nfacts; f++) {
+        const diff_fact *df = &j->d->facts[f];
+        if (df->fa < 0 || df->fb < 0) continue;
+        for (int i = 0; i < df->nvalues; i++)
+            if ((s->b ? df->vb[i] : df->va[i]) == DIFF_ABSENT) g = graph_ite(j->g, value_is(j, f, i), absent, g);
+    }
+    return g;
 }
 
 static graph_term fold_pair(void *ctx, graph_term x, graph_term y) {
@@ -410,14 +577,15 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
         if (out->facts[f].fa >= 0) var_fact_a[a->facts[out->facts[f].fa].var] = f;
         if (out->facts[f].fb >= 0) var_fact_b[b->facts[out->facts[f].fb].var] = f;
     }
-    joint j = {a, b, out, article, graph_new(out->nfacts, domain, lo), {0}, {0}, {0}, {0}, 0};
+    joint j = {a, b, out, article, graph_new(out->nfacts, domain, lo), {0}, {0}, {0}, {0}, 0, 0};
     vec_init(&j.words, sizeof(char *));
     vec_init(&j.json, sizeof(json_t *));
     vec_init(&j.passes, sizeof(bool));
     vec_init(&j.pairs, sizeof(int));
     gref *memo_a = xcalloc((size_t)a->graph->nnodes + 1, sizeof(gref)), *memo_b = xcalloc((size_t)b->graph->nnodes + 1, sizeof(gref));
-    gref ga = rebuild(&j, a, a->checked_root, var_fact_a, false, memo_a);
-    gref gb = rebuild(&j, b, b->checked_root, var_fact_b, true, memo_b);
+    side sa = {&j, a, var_fact_a, false}, sb = {&j, b, var_fact_b, true};
+    gref ga = mark_absent(&sa, rebuild(&sa, a->checked_root, memo_a));
+    gref gb = mark_absent(&sb, rebuild(&sb, b->checked_root, memo_b));
     gref pairs = graph_apply2(j.g, 1, ga, gb, fold_pair, &j);
     double *memo = xcalloc((size_t)j.g->nnodes + 1, sizeof(double));
     for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;

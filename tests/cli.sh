@@ -131,5 +131,56 @@ if [ -f examples/insufficient-bid.json ]; then
     expect "rulesets" 0 "bridge-2017" "fnv1a64:" -- "$ARBITER" rulesets
 fi
 
+# diff: tests/rules/diff-late-strict is tests/rules/diff-late with 1B
+# deducting 4 points instead of 2. Of the 31 * 2 = 62 combinations of
+# minutes (0..30) and repeated, one region differs: minutes 6..30 with
+# repeated = true, 25 * 1 = 25; the other 62 - 25 = 37 are equal.
+LATE=tests/rules/diff-late
+STRICT=tests/rules/diff-late-strict
+CHANGES=tests/rules/diff-changes
+expect "diff --help" 0 "usage: arbiter diff" -- "$ARBITER" diff --help
+expect "diff needs two rulesets" 2 "needs two rulesets A B" -- "$ARBITER" diff $LATE
+expect "diff, no difference" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties." -- "$ARBITER" diff $LATE $LATE
+expect "diff one region" 0 "Verschil late → late-strict" "1 gebied met een andere uitspraak: 25 situaties; gelijk: 37 situaties." \
+    "1. minutes in {6..30}, repeated = true  (25 situaties)" "   late: 1 > 1B: penalty(2)" "   late-strict: 1 > 1B: penalty(4)" \
+    'voorbeeld: {"minutes":6,"repeated":true}' -- "$ARBITER" diff $LATE $STRICT
+expect "diff json" 0 '"a": "late"' '"b": "late-strict"' '"facts_only_in_b": []' '"differing": 25' '"equal": 37' '"regions": [' \
+    '"count": 25' '"example": {' '"repeated": true' '"articles": [' '"1B"' '"points": "4"' -- "$ARBITER" diff $LATE $STRICT --json
+expect "diff --article" 0 "(situaties waarin artikel 1 meedoet)" "1 gebied met een andere uitspraak: 25 situaties; gelijk: 37 situaties." -- "$ARBITER" diff $LATE $STRICT --article 1
+expect "diff unknown article" 2 "neither late nor late-strict has an article 2" -- "$ARBITER" diff $LATE $STRICT --article 2
+# Of the three past cases, the second (minutes 10, repeated) changes: 1B.
+expect "diff --cases" 0 'regel 2: {"minutes": 10, "repeated": true}' "Alleen in late:" '[1B] penalty{"points":2}' \
+    "Alleen in late-strict:" '[1B] penalty{"points":4}' "1 van 3 zaken krijgen een andere uitspraak." -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/cases.jsonl
+expect "diff --cases json" 0 '"cases": 3' '"changed": 1' '"line": 2' -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/cases.jsonl --json
+expect "diff --cases missing file" 2 "cannot read" -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/nonexistent.jsonl
+# A fact only the amended toy ruleset has, used by no clause: every one of
+# toy's 41538560 combinations (see test_diff.c) times 2 is equal.
+expect "diff fact only in B" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 83077120 situaties." -- "$ARBITER" diff $TOY $TOY --amend $CHANGES/witness.amend
+expect "diff fact only in B json" 0 '"facts_only_in_b": [' '"witness"' '"b": "toy+W1"' -- "$ARBITER" diff $TOY $TOY --amend $CHANGES/witness.amend --json
+expect "diff names the fact only in B" 0 "Feiten alleen in toy+W1: witness" -- "$ARBITER" diff $TOY $TOY --amend $CHANGES/witness.amend
+
+# --amend: $CHANGES/strict.amend turns diff-late into diff-late-strict (and
+# replaces the test of 1B it makes obsolete); the amended ruleset is named
+# late+S1, after its cite.
+echo '{"minutes": 10, "repeated": true}' >"$LATE.tmp.json"
+expect "rule --amend" 0 "(late+S1)" "Artikelen: 1 > 1B" "Aftrek van 4 punten." -- "$ARBITER" rule --ruleset $LATE --amend $CHANGES/strict.amend "$LATE.tmp.json"
+expect "rule without --amend" 0 "Aftrek van 2 punten." -- "$ARBITER" rule --ruleset $LATE "$LATE.tmp.json"
+expect "compare --amend applies to the last" 0 "== late — " "== late+S1 — " "Alleen in late:" '[1B] penalty{"points":2}' \
+    "Alleen in late+S1:" '[1B] penalty{"points":4}' -- "$ARBITER" compare --ruleset $LATE --ruleset $LATE --amend $CHANGES/strict.amend "$LATE.tmp.json"
+rm -f "$LATE.tmp.json"
+expect "check --amend" 0 "late+S1: complete" -- "$ARBITER" check $LATE --amend $CHANGES/strict.amend
+expect "test --amend" 0 "4 passed, 0 failed" -- "$ARBITER" test $LATE --amend $CHANGES/strict.amend
+expect "diff --amend" 0 "Verschil late → late+S1" "1. minutes in {6..30}, repeated = true  (25 situaties)" "   late+S1: 1 > 1B: penalty(4)" \
+    "gelijk: 37 situaties." -- "$ARBITER" diff $LATE $LATE --amend $CHANGES/strict.amend
+expect "diff --amend same as hand-edited" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties." -- "$ARBITER" diff $STRICT $LATE --amend $CHANGES/strict.amend
+# A broken amendment: exit 2, the error at file:line:col in the amendment.
+expect "amend syntax error" 2 "$CHANGES/broken.amend:2:37: error:" -- "$ARBITER" check $LATE --amend $CHANGES/broken.amend
+expect "amend unknown clause" 2 "$CHANGES/unknown-clause.amend:2:16: error:" "1Z" -- "$ARBITER" check $LATE --amend $CHANGES/unknown-clause.amend
+expect "amend type clash" 2 "$CHANGES/type-clash.amend:2:35: error:" "bool" -- "$ARBITER" check $LATE --amend $CHANGES/type-clash.amend
+expect "amend wrong base" 2 "$CHANGES/wrong-base.amend:1:" "bridge-2017" -- "$ARBITER" check $LATE --amend $CHANGES/wrong-base.amend
+expect "amend on rule, broken" 2 "$CHANGES/unknown-clause.amend:2:16: error:" -- "$ARBITER" rule --ruleset $LATE --amend $CHANGES/unknown-clause.amend tests/bad/bad-json.json
+expect "amend on diff, broken" 2 "$CHANGES/broken.amend:2:37: error:" -- "$ARBITER" diff $LATE $LATE --amend $CHANGES/broken.amend
+expect "amend missing file" 2 "cannot read" -- "$ARBITER" check $LATE --amend $CHANGES/nonexistent.amend
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
