@@ -18,6 +18,7 @@ enum ruling_status {
 typedef struct ruling_action {
     int use;       /* rs_action_use */
     int64_t *args; /* evaluated, one per parameter */
+    bool dropped;  /* a plugin took it out of the ruling */
 } ruling_action;
 
 /* An action a plugin named, already in words, and what a plugin did. */

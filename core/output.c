@@ -189,6 +189,7 @@ json_t *output_json(const ruling *r, const scenario *sc) {
     json_t *actions = json_array(), *messages = json_array(), *messages_en = json_array();
     for (int i = 0; r->status == RULING_OK && !r->replaced && i < r->nactions; i++) {
         const ruling_action *ra = &r->actions[i];
+        if (ra->dropped) continue;
         const rs_action *a = &rs->actions[rs_use_at(rs, ra->use)->action];
         json_t *act = json_object(), *args = json_object();
         json_object_set_new(act, "name", json_string(a->name));
@@ -245,6 +246,7 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
     json_decref(trail);
     fputs("\nUitspraak:\n", out);
     for (int i = 0; !r->replaced && i < r->nactions; i++) {
+        if (r->actions[i].dropped) continue;
         strbuf m;
         sb_init(&m);
         output_message(rs, &r->actions[i], false, &m);

@@ -443,8 +443,16 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     const char *cite = field_string(L, -1, "cite");
     cite = cite ? cite : p->cite;
     lua_getfield(L, -1, "replace");
-    bool replace = lua_isnil(L, -1) || lua_toboolean(L, -1);
-    lua_pop(L, 1);
+    lua_getfield(L, -2, "remove");
+    bool removes = lua_istable(L, -1);
+    bool replace = lua_isnil(L, -2) ? !removes : lua_toboolean(L, -2);
+    for (lua_Integer i = 1; removes && lua_rawgeti(L, -1, i) == LUA_TSTRING; i++) { /* the actions it takes out */
+        for (int k = 0; k < r->nactions; k++)
+            if (strcmp(p->rs->actions[rs_use_at(p->rs, r->actions[k].use)->action].name, lua_tostring(L, -1)) == 0)
+                r->actions[k].dropped = true;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, removes ? 3 : 2);
     r->replaced |= replace;
     lua_getfield(L, -1, "actions");
     bool ok = true;

@@ -277,6 +277,33 @@ static void test_own_fact_and_action_added(void **state) {
     sb_free(&err);
 }
 
+/* `remove` takes named actions out and keeps the rest: 1B's see(3) stays,
+ * its penalty goes, and the club's own penalty comes in. */
+static void test_override_removes_one_action(void **state) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load(toy(state),
+                     HEADER "override = { [\"1B\"] = function(r)\n"
+                            "  return { remove = { \"penalty\" }, actions = { { name = \"penalty\", args = { points = 5 } } } }\n"
+                            "end } }\n",
+                     0, 0, &err);
+    assert_non_null(p);
+    scenario sc;
+    ruling r;
+    rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}", &sc, &r);
+    assert_true(plugin_override(p, &sc, &r, &err));
+    assert_false(r.replaced);
+    assert_int_equal(r.nactions, 2); /* penalty(40), see(3) */
+    assert_true(r.actions[0].dropped);
+    assert_false(r.actions[1].dropped);
+    assert_int_equal(r.nextra, 1);
+    assert_string_equal(r.extra[0].message, "Aftrek van 5 punten.");
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+}
+
 static void test_unknown_action_is_an_error(void **state) {
     strbuf err;
     sb_init(&err);
@@ -341,6 +368,7 @@ int main(void) {
         cmocka_unit_test(test_runtime_error_names_line),
         cmocka_unit_test(test_override_replaces_ruling),
         cmocka_unit_test(test_own_fact_and_action_added),
+        cmocka_unit_test(test_override_removes_one_action),
         cmocka_unit_test(test_unknown_action_is_an_error),
         cmocka_unit_test(test_score_and_matchpoint_hooks),
         cmocka_unit_test(test_hook_must_return_a_whole_number),
