@@ -13,7 +13,7 @@ LUA_CFLAGS = $(shell pkg-config --cflags lua5.4 2>/dev/null || echo -I/usr/inclu
 LIBS     = $(shell pkg-config --libs jansson lua5.4 2>/dev/null || echo -ljansson -llua5.4) -lm
 TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
-CORE := util diag graph expr ruleset builtins bridge cards eval scenario output testrun dot whynot scoring diff arbiter
+CORE := util diag graph expr ruleset builtins bridge cards klaverjas eval scenario output testrun dot whynot scoring diff arbiter
 DSL  := compile check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \

@@ -10,6 +10,10 @@ static const char *const denom_names[] = {"clubs", "diamonds", "hearts", "spades
 static const char *const doubling_names[] = {"undoubled", "doubled", "redoubled"};
 static const char *const role_names[] = {"declarer", "dummy", "defender"};          /* enum play_role */
 static const char *const won_by_names[] = {"offender", "partner", "opponents"}; /* enum revoke_trick_winner */
+static const char *const side_names[] = {"takers", "defenders"};                /* enum kj_side */
+static const char *const revoke_by_names[] = {"none", "takers", "defenders"};    /* enum kj_revoke_by */
+static const char *const rank_names[] = {"seven", "eight", "nine", "ten",
+                                         "jack",  "queen", "king", "ace"}; /* enum kj_rank */
 
 enum {
     B_OFFENDER, B_TURN, B_TURN_WAS, B_CALL_KIND, B_INSUFFICIENT, B_OVER_SEVEN, B_DOUBLE_ADMISSIBLE,
@@ -22,6 +26,13 @@ enum {
     B_REVOKE,
     B_REVOKE_TRICK, B_REVOKER, B_REVOKER_ROLE, B_REVOKE_ESTABLISHED, B_REVOKE_TRICK_WON_BY, /* only with a revoke */
     B_OFFENDING_SIDE_TRICKS_AFTER, B_SECOND_REVOKE_SAME_SUIT, B_REVOKE_IN_TWELFTH_TRICK,
+    B_CARD_FOLLOWS_SUIT, B_CARD_IS_TRUMP, B_CARD_LEADS, B_CARD_OVERTRUMPS, B_CARD_UNDERTRUMPS,
+    B_POS_CAN_FOLLOW, B_POS_HAS_TRUMP, B_POS_CAN_OVERTRUMP, B_POS_TRUMP_LED, B_POS_TRUMP_IN_TRICK,
+    B_POS_PARTNER_WINNING, B_POS_ONLY_TRUMPS, B_POS_IS_TAKER_SIDE,
+    B_TRICK_NUMBER, B_TRICK_LAST, B_TRICK_WON_BY, B_TRICK_CARD_POINTS, B_TRICK_SEQUENCE,
+    B_TRICK_FOUR_OF_A_KIND, B_TRICK_FOUR_RANK, B_TRICK_STUK, B_TRICK_STUK_IN_SEQUENCE, B_TRICK_ROEM_CLAIMED,
+    B_HAND_TAKERS_POINTS, B_HAND_DEFENDERS_POINTS, B_HAND_TAKERS_ROEM, B_HAND_DEFENDERS_ROEM,
+    B_HAND_TAKERS_TRICKS, B_HAND_DEFENDERS_TRICKS, B_HAND_COMPLETE, B_HAND_REVOKE_BY,
     B_COUNT
 };
 
@@ -65,6 +76,37 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_OFFENDING_SIDE_TRICKS_AFTER] = {"play", "offending_side_tricks_after", BT_INT, NULL, 0},
     [B_SECOND_REVOKE_SAME_SUIT] = {"play", "second_revoke_same_suit", BT_BOOL, NULL, 0},
     [B_REVOKE_IN_TWELFTH_TRICK] = {"play", "revoke_in_twelfth_trick", BT_BOOL, NULL, 0},
+    [B_CARD_FOLLOWS_SUIT] = {"card", "follows_suit", BT_BOOL, NULL, 0},
+    [B_CARD_IS_TRUMP] = {"card", "is_trump", BT_BOOL, NULL, 0},
+    [B_CARD_LEADS] = {"card", "leads", BT_BOOL, NULL, 0},
+    [B_CARD_OVERTRUMPS] = {"card", "overtrumps", BT_BOOL, NULL, 0},
+    [B_CARD_UNDERTRUMPS] = {"card", "undertrumps", BT_BOOL, NULL, 0},
+    [B_POS_CAN_FOLLOW] = {"position", "can_follow", BT_BOOL, NULL, 0},
+    [B_POS_HAS_TRUMP] = {"position", "has_trump", BT_BOOL, NULL, 0},
+    [B_POS_CAN_OVERTRUMP] = {"position", "can_overtrump", BT_BOOL, NULL, 0},
+    [B_POS_TRUMP_LED] = {"position", "trump_led", BT_BOOL, NULL, 0},
+    [B_POS_TRUMP_IN_TRICK] = {"position", "trump_in_trick", BT_BOOL, NULL, 0},
+    [B_POS_PARTNER_WINNING] = {"position", "partner_winning", BT_BOOL, NULL, 0},
+    [B_POS_ONLY_TRUMPS] = {"position", "only_trumps", BT_BOOL, NULL, 0},
+    [B_POS_IS_TAKER_SIDE] = {"position", "is_taker_side", BT_BOOL, NULL, 0},
+    [B_TRICK_NUMBER] = {"trick", "number", BT_INT, NULL, 0},
+    [B_TRICK_LAST] = {"trick", "last", BT_BOOL, NULL, 0},
+    [B_TRICK_WON_BY] = {"trick", "won_by", BT_SYMBOL, side_names, 2},
+    [B_TRICK_CARD_POINTS] = {"trick", "card_points", BT_INT, NULL, 0},
+    [B_TRICK_SEQUENCE] = {"trick", "sequence", BT_INT, NULL, 0},
+    [B_TRICK_FOUR_OF_A_KIND] = {"trick", "four_of_a_kind", BT_BOOL, NULL, 0},
+    [B_TRICK_FOUR_RANK] = {"trick", "four_rank", BT_SYMBOL, rank_names, 8},
+    [B_TRICK_STUK] = {"trick", "stuk", BT_BOOL, NULL, 0},
+    [B_TRICK_STUK_IN_SEQUENCE] = {"trick", "stuk_in_sequence", BT_BOOL, NULL, 0},
+    [B_TRICK_ROEM_CLAIMED] = {"trick", "roem_claimed", BT_BOOL, NULL, 0},
+    [B_HAND_TAKERS_POINTS] = {"hand", "takers_points", BT_INT, NULL, 0},
+    [B_HAND_DEFENDERS_POINTS] = {"hand", "defenders_points", BT_INT, NULL, 0},
+    [B_HAND_TAKERS_ROEM] = {"hand", "takers_roem", BT_INT, NULL, 0},
+    [B_HAND_DEFENDERS_ROEM] = {"hand", "defenders_roem", BT_INT, NULL, 0},
+    [B_HAND_TAKERS_TRICKS] = {"hand", "takers_tricks", BT_INT, NULL, 0},
+    [B_HAND_DEFENDERS_TRICKS] = {"hand", "defenders_tricks", BT_INT, NULL, 0},
+    [B_HAND_COMPLETE] = {"hand", "complete", BT_BOOL, NULL, 0},
+    [B_HAND_REVOKE_BY] = {"hand", "revoke_by", BT_SYMBOL, revoke_by_names, 3},
 };
 
 int builtin_count(void) {
@@ -178,7 +220,75 @@ static bool play_value(int i, const record *rec, int64_t *value, const char **sy
     }
 }
 
+static bool card_value(int i, const kj_card_facts *c, int64_t *value) {
+    switch (i) {
+    case B_CARD_FOLLOWS_SUIT: *value = c->follows_suit; return true;
+    case B_CARD_IS_TRUMP: *value = c->is_trump; return true;
+    case B_CARD_LEADS: *value = c->leads; return true;
+    case B_CARD_OVERTRUMPS: *value = c->overtrumps; return true;
+    case B_CARD_UNDERTRUMPS: *value = c->undertrumps; return true;
+    default: return false;
+    }
+}
+
+static bool position_value(int i, const record *rec, int64_t *value) {
+    const kj_position_facts *p = &rec->kj_position;
+    switch (i) {
+    case B_POS_CAN_FOLLOW: *value = p->can_follow; return true;
+    case B_POS_HAS_TRUMP: *value = p->has_trump; return true;
+    case B_POS_CAN_OVERTRUMP: *value = p->can_overtrump; return true;
+    case B_POS_TRUMP_LED: *value = p->trump_led; return true;
+    case B_POS_TRUMP_IN_TRICK: *value = p->trump_in_trick; return true;
+    case B_POS_PARTNER_WINNING: *value = p->partner_winning; return true;
+    case B_POS_ONLY_TRUMPS: *value = p->only_trumps; return true;
+    case B_POS_IS_TAKER_SIDE: /* the side needs the taker */
+        return rec->kj_position_record.has_taker && ((*value = p->is_taker_side), true);
+    default: return false;
+    }
+}
+
+static bool trick_value(int i, const kj_trick_facts *t, int64_t *value, const char **symbol) {
+    switch (i) {
+    case B_TRICK_NUMBER: *value = t->number; return true;
+    case B_TRICK_LAST: *value = t->last; return true;
+    case B_TRICK_WON_BY: *symbol = side_names[t->won_by]; return true;
+    case B_TRICK_CARD_POINTS: *value = t->card_points; return true;
+    case B_TRICK_SEQUENCE: *value = t->sequence; return true;
+    case B_TRICK_FOUR_OF_A_KIND: *value = t->four_of_a_kind; return true;
+    case B_TRICK_FOUR_RANK: /* the rank of four cards that are not of one rank is nothing */
+        return t->four_of_a_kind && ((*symbol = rank_names[t->four_rank]), true);
+    case B_TRICK_STUK: *value = t->stuk; return true;
+    case B_TRICK_STUK_IN_SEQUENCE: *value = t->stuk_in_sequence; return true;
+    case B_TRICK_ROEM_CLAIMED: *value = t->roem_claimed; return true;
+    default: return false;
+    }
+}
+
+static bool hand_value(int i, const kj_hand_facts *h, int64_t *value, const char **symbol) {
+    switch (i) {
+    case B_HAND_TAKERS_POINTS: *value = h->points[KJ_TAKERS]; return true;
+    case B_HAND_DEFENDERS_POINTS: *value = h->points[KJ_DEFENDERS]; return true;
+    case B_HAND_TAKERS_ROEM: *value = h->roem[KJ_TAKERS]; return true;
+    case B_HAND_DEFENDERS_ROEM: *value = h->roem[KJ_DEFENDERS]; return true;
+    case B_HAND_TAKERS_TRICKS: *value = h->tricks[KJ_TAKERS]; return true;
+    case B_HAND_DEFENDERS_TRICKS: *value = h->tricks[KJ_DEFENDERS]; return true;
+    case B_HAND_COMPLETE: *value = h->complete; return true;
+    case B_HAND_REVOKE_BY: /* "no revoke" needs every hand, as play.revoke does */
+        return h->revoke_settled && ((*symbol = revoke_by_names[h->revoke_by]), true);
+    default: return false;
+    }
+}
+
+/* The klaverjas namespaces, each settled only while a command has filled it. */
+static bool klaverjas_value(int i, const record *rec, int64_t *value, const char **symbol) {
+    if (i <= B_CARD_UNDERTRUMPS) return rec->has_kj_card && card_value(i, &rec->kj_card, value);
+    if (i <= B_POS_IS_TAKER_SIDE) return rec->has_kj_position && position_value(i, rec, value);
+    if (i <= B_TRICK_ROEM_CLAIMED) return rec->has_kj_trick && trick_value(i, &rec->kj_trick, value, symbol);
+    return rec->has_kj_hand && hand_value(i, &rec->kj_hand, value, symbol);
+}
+
 bool builtin_value(int i, const record *rec, int64_t *value, const char **symbol) {
+    if (i >= B_CARD_FOLLOWS_SUIT) return klaverjas_value(i, rec, value, symbol);
     if (i <= B_DEALER) return rec->has_auction && auction_value(i, rec, value, symbol);
     if (i == B_VULNERABLE) return rec->has_vulnerable && ((*value = rec->vulnerable), true);
     if (i <= B_TRICKS) return rec->has_contract && contract_value(i, rec, value, symbol);

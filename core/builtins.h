@@ -1,13 +1,16 @@
 /* builtins.h — the facts the core settles from a scenario's own records:
  * the auction (auction.NAME), the contract and its result (contract.NAME),
- * the numbers a scoring method works on (scoring.NAME) and the play of the
- * cards (play.NAME). A rule file decides which of them it uses and under
- * which fact name. */
+ * the numbers a scoring method works on (scoring.NAME), the play of the
+ * cards (play.NAME) and, in klaverjas, one card a player might play
+ * (card.NAME, position.NAME), one finished trick (trick.NAME) and the hand
+ * (hand.NAME). A rule file decides which of them it uses and under which
+ * fact name. */
 #ifndef ARBITER_BUILTINS_H
 #define ARBITER_BUILTINS_H
 
 #include "bridge.h"
 #include "cards.h"
+#include "klaverjas.h"
 
 #include <stdint.h>
 
@@ -34,6 +37,19 @@ typedef struct record {
     bool has_play;
     bridge_play play; /* the cards played, with the deal when it is known */
     play_facts play_facts;
+    /* klaverjas: the records a scenario gives (read and checked against the
+     * ruleset's tables) ... */
+    kj_tables kj_tables;
+    bool has_kj_position_record, has_kj_hand_record;
+    kj_position kj_position_record; /* a player about to play */
+    kj_hand kj_hand_record;         /* a hand as played */
+    /* ... and the facts a command settles from them, one card, one trick or
+     * the hand at a time */
+    bool has_kj_position, has_kj_card, has_kj_trick, has_kj_hand;
+    kj_position_facts kj_position;
+    kj_card_facts kj_card;
+    kj_trick_facts kj_trick;
+    kj_hand_facts kj_hand;
 } record;
 
 int builtin_count(void);
@@ -43,8 +59,8 @@ int builtin_find(const char *ns, const char *name); /* -1 if unknown */
 /* The value of built-in i in a record. For BT_SYMBOL, *symbol is set;
  * otherwise *value. Returns false when the record does not settle it (its
  * part is missing, or e.g. the lowest sufficient bid of a call that is not
- * a bid, the result of a passed-out board, or a revoke fact of a play
- * without a revoke). */
+ * a bid, the result of a passed-out board, a revoke fact of a play
+ * without a revoke, or trick.four_rank of a trick without four of a kind). */
 bool builtin_value(int i, const record *rec, int64_t *value, const char **symbol);
 
 /* Calls as fact values: 0 pass, 1 double, 2 redouble, then the bids in

@@ -443,11 +443,300 @@ static void print_json(json_t *o) {
     json_decref(o);
 }
 
+/* ---- klaverjas: legal and score ---- */
+
+static void print_trail(json_t *trail);
+
+static bool is_klaverjas(const ruleset *rs) {
+    return rs->game != NULL && strcmp(rs->game, "klaverjas") == 0;
+}
+
+/* Exit status of a command whose ruling failed: no ruling (1) when the rule
+ * files gave none, bad input (2) when the scenario lacked or broke
+ * something. */
+static int failed_status(enum ruling_status s) {
+    return s == RULING_GAP || s == RULING_ERROR || s == RULING_OUTSIDE ? ARB_NO_RULING : ARB_BAD_INPUT;
+}
+
+/* Reads a scenario file into sc (initialised here); reports and returns
+ * false on failure. */
+static bool read_scenario_file(ruleset *rs, const char *path, scenario *sc) {
+    size_t len;
+    strbuf err;
+    sb_init(&err);
+    scenario_init(sc, rs);
+    char *text = read_input(path, &len);
+    bool ok = text != NULL && scenario_read_json(sc, text, len, &err);
+    if (!ok) fprintf(stderr, "%s: error: %s\n", path, text ? err.data : "cannot read the file");
+    free(text);
+    sb_free(&err);
+    return ok;
+}
+
+/* A ruling inside a larger answer: without the ruleset's name and hash,
+ * which the answer gives once, nor the unused facts. */
+static json_t *ruling_part_json(const ruling *r, const scenario *sc) {
+    json_t *j = output_json(r, sc);
+    json_object_del(j, "ruleset");
+    json_object_del(j, "ruleset_hash");
+    json_object_del(j, "unused");
+    return j;
+}
+
+/* Adds the keys of part to j, and lets part go. */
+static void merge_json(json_t *j, json_t *part) {
+    json_object_update(j, part);
+    json_decref(part);
+}
+
+static json_t *answer_json(const ruleset *rs) {
+    char hash[32];
+    output_hash(rs, hash);
+    return json_pack("{ssss}", "ruleset", rs->name, "ruleset_hash", hash);
+}
+
+static json_t *card_json(kj_card c) {
+    char text[8];
+    kj_format_card(c, text);
+    return json_string(text);
+}
+
+/* "[12 > 12A] Message. Message." */
+static void print_trail_and_messages(json_t *ruling) {
+    printf("[");
+    print_trail(json_object_get(ruling, "articles"));
+    printf("]");
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(ruling, "messages"), i, m) printf(" %s", json_string_value(m));
+    putchar('\n');
+}
+
+static void print_legal(const ruleset *rs, json_t *answer) {
+    const char *seat = json_string_value(json_object_get(answer, "seat"));
+    const char *trick = json_string_value(json_object_get(answer, "trick"));
+    if (*trick) printf("%s aan slag, troef %s, slag %s — %s\n", seat, json_string_value(json_object_get(answer, "trump")), trick, rs->title);
+    else printf("%s komt uit, troef %s — %s\n", seat, json_string_value(json_object_get(answer, "trump")), rs->title);
+    size_t i;
+    json_t *card;
+    json_array_foreach(json_object_get(answer, "cards"), i, card) {
+        printf("  %-4s %-8s ", json_string_value(json_object_get(card, "card")),
+               json_string_value(json_object_get(card, "verdict")));
+        print_trail_and_messages(card);
+    }
+}
+
+/* Every card of the position's hand, ruled on by the legal article. */
+static int rule_every_card(const ruleset *rs, int article, scenario *sc, json_t *cards, strbuf *err) {
+    kj_position position = sc->rec.kj_position_record; /* the ruling loop rewrites the record's facts */
+    for (int i = 0; i < position.ncards; i++) {
+        ruling r;
+        bool legal = false;
+        char card[8];
+        strbuf why;
+        sb_init(&why);
+        kj_format_card(position.hand[i], card);
+        bool ok = scoring_rule_card(rs, article, sc, position.hand[i], &r, &legal, &why);
+        if (ok) {
+            json_t *j = json_object();
+            json_object_set_new(j, "card", json_string(card));
+            json_object_set_new(j, "verdict", json_string(legal ? "legal" : "illegal"));
+            json_object_set_new(j, "legal", json_boolean(legal));
+            merge_json(j, ruling_part_json(&r, sc));
+            json_array_append_new(cards, j);
+        } else {
+            sb_printf(err, "%s: %s", card, why.data ? why.data : "no ruling");
+        }
+        enum ruling_status status = r.status;
+        ruling_clear(&r);
+        sb_free(&why);
+        if (!ok) return failed_status(status == RULING_OK ? RULING_REJECTED : status);
+    }
+    return ARB_OK;
+}
+
+static int cmd_legal(const options *o) {
+    if (!o->ruleset || !o->input) return usage_error("legal", "%s", "needs --ruleset NAME and a POSITION file (or -)");
+    if (o->input2) return usage_error("legal", "unexpected argument '%s'", o->input2);
+    ruleset *rs = load_or_report(o->ruleset);
+    if (!rs) return ARB_BAD_INPUT;
+    scenario sc;
+    strbuf err;
+    sb_init(&err);
+    int status = ARB_BAD_INPUT, article = -1;
+    if (!read_scenario_file(rs, o->input, &sc)) {
+        /* reported */
+    } else if (!sc.rec.has_kj_position_record) {
+        sb_puts(&err, "no position to rule on: give \"trump\", \"seat\", \"hand\" and \"trick\"");
+    } else if ((article = scoring_article(rs, SCORE_LEGAL, &err)) >= 0) {
+        const kj_position *p = &sc.rec.kj_position_record;
+        char trick[64] = "";
+        if (p->trick.ncards > 0) kj_format_trick(&p->trick, trick, sizeof trick);
+        json_t *answer = answer_json(rs), *cards = json_array();
+        json_object_set_new(answer, "seat", json_string(bridge_seat_name(p->seat)));
+        json_object_set_new(answer, "trump", json_string(kj_suit_name(p->trump)));
+        json_object_set_new(answer, "trick", json_string(trick));
+        json_object_set_new(answer, "cards", cards);
+        status = rule_every_card(rs, article, &sc, cards, &err);
+        if (status == ARB_OK && o->json) print_json(json_incref(answer));
+        else if (status == ARB_OK) print_legal(rs, answer);
+        json_decref(answer);
+    }
+    if (status != ARB_OK && err.len) fprintf(stderr, "%s: error: %s\n", o->input, err.data);
+    sb_free(&err);
+    scenario_free(&sc);
+    arb_free(rs);
+    return status;
+}
+
+static const char *const side_words[] = {"spelers", "tegenspelers"}; /* enum kj_side */
+static const char *const side_keys[] = {"takers", "defenders"};
+
+static json_t *sides_json(const int64_t *v) {
+    return json_pack("{sIsI}", side_keys[KJ_TAKERS], (json_int_t)v[KJ_TAKERS], side_keys[KJ_DEFENDERS],
+                     (json_int_t)v[KJ_DEFENDERS]);
+}
+
+static json_t *trick_json(const kj_hand *h, int t, const kj_trick_ruling *tr, const scenario *sc) {
+    json_t *j = json_object(), *cards = json_array();
+    for (int i = 0; i < h->tricks[t].ncards; i++) json_array_append_new(cards, card_json(h->tricks[t].cards[i]));
+    json_object_set_new(j, "number", json_integer(t + 1));
+    json_object_set_new(j, "leader", json_string(bridge_seat_name(h->tricks[t].leader)));
+    json_object_set_new(j, "cards", cards);
+    json_object_set_new(j, "winner", json_string(bridge_seat_name(tr->facts.winner)));
+    json_object_set_new(j, "won_by", json_string(side_keys[tr->facts.won_by]));
+    json_object_set_new(j, "card_points", json_integer(tr->facts.card_points));
+    json_object_set_new(j, "points", sides_json(tr->sums.side));
+    json_object_set_new(j, "roem", sides_json(tr->sums.roem));
+    merge_json(j, ruling_part_json(&tr->r, sc));
+    return j;
+}
+
+static json_t *totals_json(const kj_hand_facts *f) {
+    json_t *j = json_object();
+    for (int s = 0; s < 2; s++)
+        json_object_set_new(j, side_keys[s], json_pack("{sisIsI}", "tricks", f->tricks[s], "points", (json_int_t)f->points[s],
+                                                       "roem", (json_int_t)f->roem[s]));
+    return j;
+}
+
+static json_t *revoke_json(const kj_hand *h, const kj_hand_score *hs, const scenario *sc) {
+    const kj_trick *t = &h->tricks[hs->revoke_trick];
+    json_t *j = json_object();
+    json_object_set_new(j, "trick", json_integer(hs->revoke_trick + 1));
+    json_object_set_new(j, "seat", json_string(bridge_seat_name(kj_trick_seat(t, hs->revoke_card))));
+    json_object_set_new(j, "card", card_json(t->cards[hs->revoke_card]));
+    merge_json(j, ruling_part_json(&hs->revoke, sc));
+    return j;
+}
+
+static json_t *hand_score_json(const ruleset *rs, const kj_hand_score *hs, const scenario *sc) {
+    static const char *const revoke_words[] = {"none", "takers", "defenders"}; /* enum kj_revoke_by */
+    const kj_hand *h = &sc->rec.kj_hand_record;
+    json_t *j = answer_json(rs), *tricks = json_array();
+    json_object_set_new(j, "trump", json_string(kj_suit_name(h->trump)));
+    json_object_set_new(j, "taker", json_string(bridge_seat_name(h->taker)));
+    for (int t = 0; t < hs->ntricks; t++) json_array_append_new(tricks, trick_json(h, t, &hs->tricks[t], sc));
+    json_object_set_new(j, "tricks", tricks);
+    json_object_set_new(j, "totals", totals_json(&hs->hand));
+    json_object_set_new(j, "revoke_by", hs->hand.revoke_settled ? json_string(revoke_words[hs->hand.revoke_by]) : json_null());
+    if (hs->revoke_trick >= 0) json_object_set_new(j, "revoke", revoke_json(h, hs, sc));
+    json_t *score = ruling_part_json(&hs->score, sc);
+    merge_json(score, sides_json(hs->score_sums.side));
+    json_object_set_new(j, "score", score);
+    return j;
+}
+
+static void print_tricks(const kj_hand *h, const kj_hand_score *hs, const scenario *sc) {
+    for (int t = 0; t < hs->ntricks; t++) {
+        const kj_trick_ruling *tr = &hs->tricks[t];
+        char trick[64];
+        kj_format_trick(&h->tricks[t], trick, sizeof trick);
+        printf("Slag %d  %s  → %s (%s), %lld kaartpunten, roem %lld  ", t + 1, trick, bridge_seat_name(tr->facts.winner),
+               side_words[tr->facts.won_by], (long long)tr->facts.card_points,
+               (long long)(tr->sums.roem[KJ_TAKERS] + tr->sums.roem[KJ_DEFENDERS]));
+        json_t *r = ruling_part_json(&tr->r, sc);
+        printf("[");
+        print_trail(json_object_get(r, "articles"));
+        puts("]");
+        json_decref(r);
+        print_components(sc->rs, &tr->r);
+    }
+}
+
+static void print_revoke(const ruleset *rs, const kj_hand *h, const kj_hand_score *hs, const scenario *sc) {
+    if (!hs->hand.revoke_settled) {
+        printf("Verzaking: niet uit het verloop vast te stellen (%s)\n",
+               rs->legal_article < 0 ? "de regelset noemt geen legal-artikel" : "niet alle handen zijn bekend");
+    } else if (hs->revoke_trick < 0) {
+        puts("Verzaking: geen");
+    } else {
+        json_t *j = revoke_json(h, hs, sc);
+        printf("Verzaking door de %s: slag %lld, %s speelde %s ",
+               side_words[hs->hand.revoke_by == KJ_REVOKE_TAKERS ? KJ_TAKERS : KJ_DEFENDERS],
+               (long long)json_integer_value(json_object_get(j, "trick")), json_string_value(json_object_get(j, "seat")),
+               json_string_value(json_object_get(j, "card")));
+        print_trail_and_messages(j);
+        json_decref(j);
+    }
+}
+
+static void print_hand_score(const ruleset *rs, const kj_hand_score *hs, const scenario *sc) {
+    const kj_hand *h = &sc->rec.kj_hand_record;
+    const kj_hand_facts *f = &hs->hand;
+    printf("Klaverjas volgens %s (%s): troef %s, speler %s\n", rs->title, rs->name, kj_suit_name(h->trump),
+           bridge_seat_name(h->taker));
+    print_tricks(h, hs, sc);
+    printf("Slagen: spelers %d, tegenspelers %d\n", f->tricks[KJ_TAKERS], f->tricks[KJ_DEFENDERS]);
+    printf("Uit de slagen: spelers %lld (roem %lld), tegenspelers %lld (roem %lld)\n", (long long)f->points[KJ_TAKERS],
+           (long long)f->roem[KJ_TAKERS], (long long)f->points[KJ_DEFENDERS], (long long)f->roem[KJ_DEFENDERS]);
+    print_revoke(rs, h, hs, sc);
+    json_t *score = ruling_part_json(&hs->score, sc);
+    printf("Score [");
+    print_trail(json_object_get(score, "articles"));
+    puts("]");
+    json_decref(score);
+    print_components(rs, &hs->score);
+    printf("Spelers: %lld   Tegenspelers: %lld\n", (long long)hs->score_sums.side[KJ_TAKERS],
+           (long long)hs->score_sums.side[KJ_DEFENDERS]);
+}
+
+/* `arbiter score` on a klaverjas ruleset: a hand record, trick by trick. */
+static int score_klaverjas(ruleset *rs, const options *o) {
+    scenario sc;
+    if (!read_scenario_file(rs, o->input, &sc)) {
+        scenario_free(&sc);
+        return ARB_BAD_INPUT;
+    }
+    strbuf err;
+    sb_init(&err);
+    kj_hand_score hs;
+    int status = ARB_OK;
+    if (!scoring_klaverjas_hand(rs, &sc, &hs, &err)) {
+        fprintf(stderr, "%s: error: %s\n", o->input, err.data);
+        status = failed_status(hs.failed);
+    } else if (o->json) {
+        print_json(hand_score_json(rs, &hs, &sc));
+    } else {
+        print_hand_score(rs, &hs, &sc);
+    }
+    kj_hand_score_clear(&hs);
+    sb_free(&err);
+    scenario_free(&sc);
+    return status;
+}
+
 static int cmd_score(const options *o) {
-    if (!o->ruleset || !o->input) return usage_error("score", "%s", "needs --ruleset NAME and a CONTRACT such as 4SX+1");
+    if (!o->ruleset || !o->input)
+        return usage_error("score", "%s", "needs --ruleset NAME and a CONTRACT such as 4SX+1 (klaverjas: a HAND file)");
     if (o->input2) return usage_error("score", "unexpected argument '%s'", o->input2);
     ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
+    if (is_klaverjas(rs)) {
+        int status = score_klaverjas(rs, o);
+        arb_free(rs);
+        return status;
+    }
     scenario sc;
     scenario_init(&sc, rs);
     strbuf err;
@@ -1011,10 +1300,17 @@ static const command commands[] = {
      "`N passed, N failed`. With --coverage, lists the clauses no test reaches (and fails if\n"
      "there are any).",
      cmd_test},
-    {"score", "score --ruleset NAME|DIR CONTRACT [--vul|--nonvul] [--json]",
+    {"score", "score --ruleset NAME|DIR CONTRACT|HAND.json [--vul|--nonvul] [--json]",
      "Scores a contract and its result for the declaring side (negative when it went down):\n"
-     "4S=, 4SX+1, 3NTXX-2, 6H+1, PASS. The ruleset's own scoring table decides.",
+     "4S=, 4SX+1, 3NTXX-2, 6H+1, PASS. The ruleset's own scoring table decides.\n"
+     "Under a klaverjas ruleset, scores a hand record (\"trump\", \"taker\", \"tricks\", …): each\n"
+     "trick by the header's trick article, then the hand by its score article, per side.",
      cmd_score},
+    {"legal", "legal --ruleset NAME|DIR POSITION.json|- [--json]",
+     "Klaverjas: rules on every card of a player's hand with the header's legal article and\n"
+     "lists each as legal or illegal, with the reason and the articles. The position gives\n"
+     "\"trump\", \"seat\", \"hand\", \"trick\" (e.g. \"E:S7 SA\") and, mostly, \"taker\".",
+     cmd_legal},
     {"matchpoints", "matchpoints --ruleset NAME|DIR FILE|- [--json]",
      "Matchpoints one board's scores (one per line), or several boards as CSV lines\n"
      "board,pair,score, by the ruleset's own scale.",

@@ -438,7 +438,7 @@ static graph_term fold_pair(void *ctx, graph_term x, graph_term y) {
     bool passes = !j->article || VEC_AT(&j->passes, bool, x.v) || VEC_AT(&j->passes, bool, y.v);
     if (!passes) return (graph_term){TERM_VALUE, PAIR_EXCLUDED};
     if (x.v == y.v) return (graph_term){TERM_VALUE, PAIR_EQUAL};
-    for (int i = 0; i < j->pairs.len; i++) {
+    for (int i = 0; i < j->pairs.len / 2; i++) {
         int *p = &VEC_AT(&j->pairs, int, 2 * i);
         if (p[0] == x.v && p[1] == y.v) return (graph_term){TERM_VALUE, i};
     }

@@ -126,7 +126,9 @@ static const char *source_text(const char *source) {
     if (strcmp(source, "auction") == 0) return " (uit het biedverloop)";
     if (strcmp(source, "contract") == 0) return " (uit het contract)";
     if (strcmp(source, "scoring") == 0) return " (uit de scores)";
-    if (strcmp(source, "play") == 0) return " (uit het spelverloop)";
+    if (strcmp(source, "play") == 0 || strcmp(source, "trick") == 0 || strcmp(source, "hand") == 0 ||
+        strcmp(source, "card") == 0 || strcmp(source, "position") == 0)
+        return " (uit het spelverloop)";
     return "";
 }
 

@@ -151,6 +151,7 @@ typedef struct rs_expect {
 
 typedef struct rs_test {
     const char *name;
+    int article; /* the article it rules with (e.g. a scoring article), or -1: the whole ruleset */
     src_loc loc;
     int ngiven;
     int *given_fact;
@@ -160,12 +161,22 @@ typedef struct rs_test {
     rs_expect *expect;
 } rs_test;
 
+/* The tables a `game klaverjas` ruleset declares (docs/klaverjas.md), each
+ * keyed by the type `rank`; core/klaverjas.c names them. */
+enum klaverjas_table { KJT_RANK_TRUMP, KJT_RANK_PLAIN, KJT_POINTS_TRUMP, KJT_POINTS_PLAIN, KJT_SEQUENCE_ORDER, KJT_COUNT };
+
 typedef struct ruleset {
     arena *arena;
     const char *name, *title, *game, *dir;
     /* the articles that score a contract, matchpoint a board and convert a
      * difference to IMPs (header keys score, matchpoints, imps), or -1 */
     int score_article, matchpoints_article, imps_article;
+    /* klaverjas: the articles that rule on one card a player might play and
+     * on one finished trick (header keys legal, trick), or -1 */
+    int legal_article, trick_article;
+    /* klaverjas: the tables the core ranks and counts cards by, indexed by
+     * enum klaverjas_table (-1 outside a `game klaverjas` ruleset) */
+    int klaverjas_tables[KJT_COUNT];
     src_loc loc;
     uint64_t hash;
     int nfiles;

@@ -193,13 +193,31 @@ static const char *nearest_fact(const ruleset *rs, const char *name) {
     return found;
 }
 
-/* Keys the core reads itself rather than as facts. */
-static bool is_record_key(const char *key) {
-    static const char *const keys[] = {"auction", "dealer", "contract", "vulnerable",
-                                       "deal",    "play",   "declarer", "trump"};
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+static bool is_klaverjas(const ruleset *rs) {
+    return rs->game != NULL && strcmp(rs->game, "klaverjas") == 0;
+}
+
+/* The records of a klaverjas scenario: a player about to play, and a hand
+ * as played; "trump" and "taker" belong to both. */
+static const char *const position_keys[] = {"seat", "hand", "trick", "card"};
+static const char *const hand_keys[] = {"tricks", "first_leader", "roem_claimed", "hands"};
+#define COUNT_OF(a) (sizeof(a) / sizeof *(a))
+
+static bool key_in(const char *key, const char *const *keys, size_t n) {
+    for (size_t i = 0; i < n; i++)
         if (strcmp(key, keys[i]) == 0) return true;
     return false;
+}
+
+/* Keys the core reads itself rather than as facts: the bridge play's in a
+ * bridge ruleset, the klaverjas records' in a klaverjas one. */
+static bool is_record_key(const ruleset *rs, const char *key) {
+    static const char *const common[] = {"auction", "dealer", "contract", "vulnerable"};
+    static const char *const bridge_play[] = {"deal", "play", "declarer", "trump"};
+    if (key_in(key, common, COUNT_OF(common))) return true;
+    if (!is_klaverjas(rs)) return key_in(key, bridge_play, COUNT_OF(bridge_play));
+    return strcmp(key, "trump") == 0 || strcmp(key, "taker") == 0 ||
+           key_in(key, position_keys, COUNT_OF(position_keys)) || key_in(key, hand_keys, COUNT_OF(hand_keys));
 }
 
 static bool read_contract(scenario *sc, json_t *obj, strbuf *err) {
@@ -351,6 +369,205 @@ static bool read_play(scenario *sc, json_t *obj, strbuf *err) {
     return read_cards_played(pl, p, err) && analyse_play(sc, err);
 }
 
+/* ---- klaverjas records ---- */
+
+static bool has_any_key(json_t *obj, const char *const *keys, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (json_object_get(obj, keys[i])) return true;
+    return false;
+}
+
+static bool read_kj_seat(json_t *v, const char *key, enum bridge_seat *out, strbuf *err) {
+    if (json_is_string(v) && bridge_parse_seat(json_string_value(v), out)) return true;
+    sb_printf(err, "\"%s\" is \"N\", \"E\", \"S\" or \"W\"", key);
+    return false;
+}
+
+/* A JSON string of cards, "HJ H9 SA", at most max of them. */
+static bool read_kj_cards(json_t *v, const char *what, kj_card *list, int max, int *n, strbuf *err) {
+    char msg[200];
+    if (!json_is_string(v)) {
+        sb_printf(err, "%s: a string of cards such as \"HJ H9 SA\"", what);
+        return false;
+    }
+    if (kj_parse_cards(json_string_value(v), list, max, n, msg, sizeof msg)) return true;
+    sb_printf(err, "%s: %s", what, msg);
+    return false;
+}
+
+static bool read_kj_trick(json_t *v, const char *what, kj_trick *t, strbuf *err) {
+    char msg[200];
+    if (!json_is_string(v)) {
+        sb_printf(err, "%s: a string such as \"E:S7 SA S8 S10\"", what);
+        return false;
+    }
+    if (kj_parse_trick(json_string_value(v), t, msg, sizeof msg)) return true;
+    sb_printf(err, "%s: %s", what, msg);
+    return false;
+}
+
+/* "seat", "hand", optionally "trick" (empty or absent: the player leads)
+ * and "card": the one card the position facts are settled for. */
+static bool read_kj_position(scenario *sc, json_t *obj, strbuf *err) {
+    kj_position *p = &sc->rec.kj_position_record;
+    json_t *trick = json_object_get(obj, "trick"), *card = json_object_get(obj, "card");
+    char msg[200];
+    if (!read_kj_seat(json_object_get(obj, "seat"), "seat", &p->seat, err)) return false;
+    if (!json_object_get(obj, "hand")) {
+        sb_puts(err, "a position needs \"hand\": the cards the player holds, e.g. \"S9 SK H7 D10\"");
+        return false;
+    }
+    if (!read_kj_cards(json_object_get(obj, "hand"), "hand", p->hand, KJ_HAND_SIZE, &p->ncards, err)) return false;
+    if (trick && !read_kj_trick(trick, "trick", &p->trick, err)) return false;
+    if (!trick || (p->trick.ncards == 0 && !strchr(json_string_value(trick), ':'))) p->trick.leader = p->seat;
+    if (!kj_check_position(p, msg, sizeof msg)) {
+        sb_printf(err, "impossible position: %s", msg);
+        return false;
+    }
+    kj_settle_position(p, &sc->rec.kj_tables, &sc->rec.kj_position);
+    sc->rec.has_kj_position_record = sc->rec.has_kj_position = true;
+    if (!card) return true;
+    kj_card c;
+    if (!json_is_string(card) || !kj_parse_card(json_string_value(card), &c, msg, sizeof msg)) {
+        sb_printf(err, "card: %s", json_is_string(card) ? msg : "a card such as \"SA\"");
+        return false;
+    }
+    if (!kj_holds(p, c)) {
+        sb_printf(err, "impossible position: %s does not hold %s", bridge_seat_name(p->seat), json_string_value(card));
+        return false;
+    }
+    kj_settle_card(p, c, &sc->rec.kj_tables, &sc->rec.kj_card);
+    sc->rec.has_kj_card = true;
+    return true;
+}
+
+static bool read_kj_roem_claims(json_t *v, kj_hand *h, strbuf *err) {
+    size_t i;
+    json_t *item;
+    if (!json_is_array(v)) {
+        sb_puts(err, "\"roem_claimed\" is a list of trick numbers, e.g. [3, 7]");
+        return false;
+    }
+    json_array_foreach(v, i, item) {
+        json_int_t n = json_is_integer(item) ? json_integer_value(item) : 0;
+        if (n < 1 || n > KJ_TRICKS || h->roem_claimed[n - 1]) {
+            sb_printf(err, "roem_claimed: entry %d is %s", (int)i + 1,
+                      n < 1 || n > KJ_TRICKS ? "not a trick number 1..8" : "a trick named twice");
+            return false;
+        }
+        h->roem_claimed[n - 1] = true;
+    }
+    return true;
+}
+
+/* "hands": {"N": "HJ H9 …", …}; a seat left out is not known. */
+static bool read_kj_dealt(json_t *v, kj_hand *h, strbuf *err) {
+    const char *key;
+    json_t *hand;
+    if (!json_is_object(v)) {
+        sb_puts(err, "\"hands\" is an object of the hands dealt, e.g. {\"N\": \"HJ H9 …\", \"E\": …}");
+        return false;
+    }
+    json_object_foreach(v, key, hand) {
+        enum bridge_seat seat;
+        kj_card cards[KJ_HAND_SIZE];
+        int n = 0;
+        char what[32];
+        if (!bridge_parse_seat(key, &seat)) {
+            sb_printf(err, "hands: '%s' is not a seat (N, E, S or W)", key);
+            return false;
+        }
+        snprintf(what, sizeof what, "%s's hand", bridge_seat_name(seat));
+        if (!read_kj_cards(hand, what, cards, KJ_HAND_SIZE, &n, err)) return false;
+        h->known[seat] = true;
+        h->dealt[seat] = 0;
+        for (int k = 0; k < n; k++) h->dealt[seat] |= kj_card_bit(cards[k]);
+    }
+    return true;
+}
+
+static bool read_kj_tricks(json_t *v, kj_hand *h, strbuf *err) {
+    size_t i;
+    json_t *item;
+    if (!json_is_array(v) || json_array_size(v) > KJ_TRICKS) {
+        sb_puts(err, "\"tricks\" is a list of up to eight tricks, e.g. [\"E:S7 SA S8 S10\", …]");
+        return false;
+    }
+    json_array_foreach(v, i, item) {
+        char what[24];
+        snprintf(what, sizeof what, "trick %d", (int)i + 1);
+        if (!read_kj_trick(item, what, &h->tricks[i], err)) return false;
+    }
+    h->ntricks = (int)json_array_size(v);
+    return true;
+}
+
+/* "taker", "tricks" and optionally "first_leader", "roem_claimed", "hands";
+ * the record is checked, but its trick.* and hand.* facts are settled only
+ * by `arbiter score`, one trick at a time. */
+static bool read_kj_hand(scenario *sc, json_t *obj, int trump, strbuf *err) {
+    kj_hand *h = &sc->rec.kj_hand_record;
+    json_t *leader = json_object_get(obj, "first_leader"), *roem = json_object_get(obj, "roem_claimed");
+    json_t *dealt = json_object_get(obj, "hands");
+    char msg[300];
+    memset(h, 0, sizeof *h);
+    h->trump = trump;
+    if (!json_object_get(obj, "taker")) {
+        sb_puts(err, "a hand record needs \"taker\": the player who plays the game");
+        return false;
+    }
+    if (!read_kj_seat(json_object_get(obj, "taker"), "taker", &h->taker, err)) return false;
+    if (!json_object_get(obj, "tricks")) {
+        sb_puts(err, "a hand record needs \"tricks\": the tricks played, e.g. [\"E:S7 SA S8 S10\", …]");
+        return false;
+    }
+    if (!read_kj_tricks(json_object_get(obj, "tricks"), h, err)) return false;
+    if (leader && !read_kj_seat(leader, "first_leader", &h->first_leader, err)) return false;
+    h->has_first_leader = leader != NULL;
+    if (roem && !read_kj_roem_claims(roem, h, err)) return false;
+    if (dealt && !read_kj_dealt(dealt, h, err)) return false;
+    if (!kj_check_hand(h, &sc->rec.kj_tables, msg, sizeof msg)) {
+        sb_printf(err, "impossible hand: %s", msg);
+        return false;
+    }
+    sc->rec.has_kj_hand_record = true;
+    return true;
+}
+
+/* A klaverjas scenario's records: a position ("seat", "hand", …), a hand
+ * as played ("tricks", …) or both, with "trump" and, mostly, "taker". */
+static bool read_klaverjas(scenario *sc, json_t *obj, strbuf *err) {
+    bool position = has_any_key(obj, position_keys, COUNT_OF(position_keys));
+    bool hand = has_any_key(obj, hand_keys, COUNT_OF(hand_keys));
+    json_t *trump = json_object_get(obj, "trump"), *taker = json_object_get(obj, "taker");
+    char msg[200];
+    if (!position && !hand) {
+        const char *stray = trump ? "trump" : taker ? "taker" : NULL;
+        if (stray) sb_printf(err, "\"%s\" without \"tricks\" or a position (\"seat\", \"hand\"): give those too, or leave it out", stray);
+        return stray == NULL;
+    }
+    if (!kj_tables_load(sc->rs, &sc->rec.kj_tables, msg, sizeof msg)) {
+        sb_printf(err, "klaverjas: %s", msg);
+        return false;
+    }
+    int suit;
+    if (!json_is_string(trump) || !kj_parse_suit(json_string_value(trump), &suit)) {
+        sb_puts(err, "a klaverjas record needs \"trump\": \"H\", \"S\", \"D\" (or \"R\") or \"C\" (or \"K\")");
+        return false;
+    }
+    kj_position *p = &sc->rec.kj_position_record;
+    p->trump = suit;
+    p->has_taker = taker != NULL;
+    if (taker && !read_kj_seat(taker, "taker", &p->taker, err)) return false;
+    if (position && !read_kj_position(sc, obj, err)) return false;
+    return !hand || read_kj_hand(sc, obj, suit, err);
+}
+
+void scenario_forget_record(scenario *sc) {
+    for (int f = 0; f < sc->rs->nfacts; f++)
+        if (sc->rs->facts[f].builtin >= 0 && !sc->given[f]) sc->fv.known[f] = false;
+}
+
 bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
     const ruleset *rs = sc->rs;
     if (!json_is_object(obj)) {
@@ -360,7 +577,7 @@ bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
     const char *key;
     json_t *v;
     json_object_foreach(obj, key, v) {
-        if (key[0] == '_' || is_record_key(key)) continue;
+        if (key[0] == '_' || is_record_key(rs, key)) continue;
         int f = rs_find_fact(rs, key);
         if (f < 0) {
             const char *near = nearest_fact(rs, key);
@@ -377,7 +594,8 @@ bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
         if (!value_from_json(rs, &rs->facts[f], v, &value, err)) return false;
         scenario_give(sc, f, value);
     }
-    if (!read_contract(sc, obj, err) || !read_play(sc, obj, err)) return false;
+    if (!read_contract(sc, obj, err)) return false;
+    if (is_klaverjas(rs) ? !read_klaverjas(sc, obj, err) : !read_play(sc, obj, err)) return false;
     if (json_object_get(obj, "auction")) {
         bridge_auction a;
         if (!read_auction(obj, &a, err)) return false;

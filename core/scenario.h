@@ -28,7 +28,9 @@ void scenario_forget(scenario *sc, int fact);
 /* Read one JSON object of facts, and optionally the records the core reads
  * itself: "dealer" + "auction", "contract" (e.g. "4SX+1"), "vulnerable",
  * and "play" + "declarer" (+ "trump" unless the contract names it, + "deal"
- * when the hands are known). */
+ * when the hands are known); in a klaverjas ruleset, a position ("trump",
+ * "seat", "hand", "trick", "card", "taker") and a hand as played ("trump",
+ * "taker", "tricks", "first_leader", "roem_claimed", "hands"). */
 bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err);
 bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err);
 
@@ -41,6 +43,11 @@ bool scenario_set_play(scenario *sc, const bridge_play *p, strbuf *err);
 
 /* Fill the facts that come from sc->rec after its parts were set. */
 bool scenario_apply_record(scenario *sc, strbuf *err);
+
+/* Forget every fact the record settled (not those given explicitly): a
+ * command that rules on one card or one trick after another clears the
+ * last one's facts before it applies the next. */
+void scenario_forget_record(scenario *sc);
 
 /* A director's answer to a fact's question: a value name, its label, its
  * number in the list of choices (1-based), ja/nee, a number or a call. */

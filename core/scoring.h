@@ -3,14 +3,17 @@
  * rules on it with the article the ruleset's header names for the job
  * (`score`, `matchpoints`, `imps`). What the ruleset gives for it is the
  * sum of the `points` arguments of the actions the ruling names: the table
- * and its arithmetic stay in the rule file. */
+ * and its arithmetic stay in the rule file. A klaverjas hand is scored the
+ * same way, trick by trick, with each side's points kept apart. */
 #ifndef ARBITER_SCORING_H
 #define ARBITER_SCORING_H
 
 #include "eval.h"
 #include "scenario.h"
 
-enum scoring_job { SCORE_CONTRACT, SCORE_MATCHPOINTS, SCORE_IMPS };
+/* The jobs a header names an article for: bridge's score, matchpoints and
+ * imps, and klaverjas's legal (one card) and trick (one finished trick). */
+enum scoring_job { SCORE_CONTRACT, SCORE_MATCHPOINTS, SCORE_IMPS, SCORE_LEGAL, SCORE_TRICK };
 
 /* The article for a job, or -1 (with a message in err) when the ruleset
  * has none. */
@@ -19,6 +22,48 @@ int scoring_article(const ruleset *rs, enum scoring_job job, strbuf *err);
 /* Rules on sc with that article; *total is the sum of the `points`
  * arguments. False (with err) when no ruling could be made. */
 bool scoring_rule(const ruleset *rs, int article, scenario *sc, ruling *r, int64_t *total, strbuf *err);
+
+/* The same sum, and per side: an action with a `side` argument (an enum
+ * with the values takers and defenders) gives its points to that side, and
+ * when it also has `roem: bool` set, they count as that side's roem too. */
+typedef struct point_sums {
+    int64_t total;
+    int64_t side[2]; /* by enum kj_side */
+    int64_t roem[2];
+} point_sums;
+
+bool scoring_rule_sides(const ruleset *rs, int article, scenario *sc, ruling *r, point_sums *sums, strbuf *err);
+
+/* Klaverjas: rules with the legal article on card c of the position in
+ * sc->rec.kj_position_record; *legal says which of the actions `legal` and
+ * `illegal` the ruling names (false with err when it names neither). */
+bool scoring_rule_card(const ruleset *rs, int article, scenario *sc, kj_card c, ruling *r, bool *legal, strbuf *err);
+
+/* A hand scored: each trick ruled on by the trick article, the hand.* facts
+ * summed from them, the first card played that the legal article calls
+ * illegal (when hands are known), and the score article's ruling. */
+typedef struct kj_trick_ruling {
+    kj_trick_facts facts;
+    ruling r;
+    point_sums sums;
+} kj_trick_ruling;
+
+typedef struct kj_hand_score {
+    int ntricks; /* ruled on so far */
+    kj_trick_ruling tricks[KJ_TRICKS];
+    kj_hand_facts hand;
+    int revoke_trick, revoke_card; /* the revoke, 0-based; -1 when none was found */
+    ruling revoke;                 /* the legal article's ruling on it */
+    bool scored;
+    ruling score;
+    point_sums score_sums;
+    enum ruling_status failed; /* the status of a ruling that failed */
+} kj_hand_score;
+
+/* Scores the hand record of sc (read from a klaverjas scenario). False
+ * with err when a record is missing or a ruling could not be made. */
+bool scoring_klaverjas_hand(const ruleset *rs, scenario *sc, kj_hand_score *out, strbuf *err);
+void kj_hand_score_clear(kj_hand_score *s);
 
 /* The matchpoints of each of n scores on one board, compared with the
  * others; false with err on failure. */

@@ -113,7 +113,7 @@ static bool run_one(const ruleset *rs, const rs_test *t, FILE *out, bool verbose
         }
     }
     ruling r;
-    eval_rule(rs, rs->root, &sc.fv, &r);
+    eval_rule(rs, t->article >= 0 ? rs->articles[t->article].root : rs->root, &sc.fv, &r);
     if (record_failed) r.status = RULING_REJECTED;
     bool ok = true;
     for (int i = 0; i < t->nexpect && ok; i++) {

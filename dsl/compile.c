@@ -12,6 +12,7 @@
 
 #include "../core/builtins.h"
 #include "../core/expr.h"
+#include "../core/klaverjas.h"
 #include "ast.h"
 
 #include <dirent.h>
@@ -425,6 +426,11 @@ static bool branchable(const rs_type *t) {
            (t->kind == TY_INT && t->bounded && t->hi - t->lo < RS_MAX_DOMAIN);
 }
 
+/* A table key needs a finite set of values, not a small one. */
+static bool finite(const rs_type *t) {
+    return t->kind == TY_BOOL || t->kind == TY_ENUM || (t->kind == TY_INT && t->bounded);
+}
+
 static int domain_size(const rs_type *t) {
     if (t->kind == TY_CALL) return CALL_DECISION_VALUES;
     return t->kind == TY_BOOL ? 2 : t->kind == TY_ENUM ? t->nvalues : (int)(t->hi - t->lo + 1);
@@ -814,10 +820,11 @@ static void declare_header(compiler *c) {
             c->rs->title = g->value->text;
         else if (strcmp(g->name, "game") == 0)
             c->rs->game = g->value->text;
-        else if (strcmp(g->name, "score") == 0 || strcmp(g->name, "matchpoints") == 0 || strcmp(g->name, "imps") == 0)
+        else if (strcmp(g->name, "score") == 0 || strcmp(g->name, "matchpoints") == 0 || strcmp(g->name, "imps") == 0 ||
+                 strcmp(g->name, "legal") == 0 || strcmp(g->name, "trick") == 0)
             ; /* scoring articles: resolved once the articles are declared */
         else if (strcmp(g->name, "edition") != 0 && strcmp(g->name, "language") != 0)
-            diag_report(c->d, DIAG_WARNING, g->loc, "known keys: title, game, edition, language, score, matchpoints, imps",
+            diag_report(c->d, DIAG_WARNING, g->loc, "known keys: title, game, edition, language, score, matchpoints, imps, legal, trick",
                         "unknown ruleset header key '%s'", g->name);
     }
     if (!c->rs->title) c->rs->title = c->rs->name;
@@ -849,9 +856,9 @@ static void declare_types(compiler *c) {
 static void check_builtin_fit(compiler *c, ast_decl *d, rs_fact *f) {
     int b = builtin_find(d->from_ns, d->from_name);
     if (b < 0) {
-        const char *names[64];
+        const char *names[256];
         int n = 0;
-        for (int i = 0; i < builtin_count() && n < 64; i++) names[n++] = builtin_at(i)->name;
+        for (int i = 0; i < builtin_count() && n < 256; i++) names[n++] = builtin_at(i)->name;
         ERR(c->d, d->from_loc, nearest(c, d->from_name, names, n), "unknown record fact '%s.%s'", d->from_ns,
             d->from_name);
         return;
@@ -1067,7 +1074,7 @@ static void declare_tables(compiler *c) {
         for (int k = 0; k < t->nkeys && ok; k++) {
             ast_param *p = d->params.items[k];
             t->keys[k] = resolve_type(c, p->type, NULL);
-            if (!branchable(t->keys[k])) {
+            if (!finite(t->keys[k])) {
                 ERR(c->d, p->loc, "use bool, an enum or a bounded int such as int 1..13",
                     "key '%s' of table '%s' has no finite set of values", p->name, d->name);
                 ok = false;
@@ -1347,8 +1354,7 @@ static void add_decision(compiler *c, vec *ds, gref *reach, gref cond, const ast
 static void match_decisions(compiler *c, vec *ds, gref *reach, const ast_item *it, int art) {
     int x = compile_expr(c, it->cond, NULL);
     const rs_type *t = X(c, x)->type;
-    gref subject = expr_graph(c, x);
-    if (!branchable(t)) return; /* expr_graph has said why */
+    gref subject = expr_graph(c, x); /* says why if it reads a fact no decision can test */
     for (int i = 0; i < it->arms.n; i++) {
         ast_arm *arm = it->arms.items[i];
         gref cond = c->t_false;
@@ -1459,17 +1465,64 @@ static void declare_articles(compiler *c) {
         c->when[i] = c->art_decl[i]->expr ? cond_graph(c, c->art_decl[i]->expr) : c->t_true;
 }
 
-/* The header names the articles that score, matchpoint and give IMPs. */
+/* A klaverjas ruleset gives the core its rank orders and card values: the
+ * type `rank` (seven … ace, in that order: the core counts on it) and five
+ * tables keyed by it (docs/klaverjas.md). */
+static const rs_type *klaverjas_rank_type(compiler *c, src_loc *at) {
+    static const char *const ranks[] = {"seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"};
+    enum { NRANKS = sizeof ranks / sizeof *ranks };
+    const rs_type *rank = builtin_type(c, "rank");
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind == AD_TYPE && strcmp(d->name, "rank") == 0) *at = d->loc;
+    }
+    const char *hint = "declare: type rank = enum { seven, eight, nine, ten, jack, queen, king, ace }";
+    if (!rank) {
+        ERR(c->d, *at, hint, "a klaverjas ruleset declares the type 'rank'");
+        return NULL;
+    }
+    bool same = rank->kind == TY_ENUM && rank->nvalues == NRANKS;
+    for (int i = 0; same && i < NRANKS; i++) same = strcmp(rank->values[i], ranks[i]) == 0;
+    if (!same) ERR(c->d, *at, hint, "the type 'rank' of a klaverjas ruleset has exactly the values seven … ace, in that order");
+    return same ? rank : NULL;
+}
+
+static void check_klaverjas_vocabulary(compiler *c) {
+    for (int k = 0; k < KJT_COUNT; k++) c->rs->klaverjas_tables[k] = -1;
+    if (c->rs->game == NULL || strcmp(c->rs->game, "klaverjas") != 0) return; /* NULL: no header, reported */
+    src_loc at = c->rs->loc;
+    const rs_type *rank = klaverjas_rank_type(c, &at);
+    for (int k = 0; k < KJT_COUNT && rank; k++) {
+        const char *name = kj_table_name((enum klaverjas_table)k);
+        int t = find_table(c, name);
+        const char *hint = arena_printf(c->a, "declare: table %s(r: rank) : int { … }", name);
+        if (t < 0) {
+            ERR(c->d, c->rs->loc, hint, "a klaverjas ruleset declares the table '%s'", name);
+            continue;
+        }
+        const rs_table *tb = &c->rs->tables[t];
+        if (tb->nkeys != 1 || tb->keys[0] != rank || tb->value->kind != TY_INT) {
+            ERR(c->d, tb->loc, hint, "table '%s' of a klaverjas ruleset has one key of type rank and int values", name);
+            continue;
+        }
+        c->rs->klaverjas_tables[k] = t;
+    }
+}
+
+/* The header names the articles that score, matchpoint and give IMPs, and
+ * in klaverjas the ones that rule on one card and on one trick. */
 static void resolve_scoring_articles(compiler *c) {
-    static const char *const keys[] = {"score", "matchpoints", "imps"};
-    int *slots[] = {&c->rs->score_article, &c->rs->matchpoints_article, &c->rs->imps_article};
-    for (int k = 0; k < 3; k++) *slots[k] = -1;
+    static const char *const keys[] = {"score", "matchpoints", "imps", "legal", "trick"};
+    int *slots[] = {&c->rs->score_article, &c->rs->matchpoints_article, &c->rs->imps_article,
+                    &c->rs->legal_article, &c->rs->trick_article};
+    enum { NKEYS = sizeof keys / sizeof *keys };
+    for (int k = 0; k < NKEYS; k++) *slots[k] = -1;
     for (int i = 0; c->header && i < c->header->params.n; i++) {
         ast_given *g = c->header->params.items[i];
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < NKEYS; k++)
             if (strcmp(g->name, keys[k]) == 0) *slots[k] = find_article(c, g->value->text, g->value->loc);
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < NKEYS; k++)
         if (*slots[k] >= 0) c->applied[*slots[k]] = 1; /* ruled on by its command */
 }
 
@@ -1618,6 +1671,7 @@ static void compile_tests(compiler *c) {
         rs_test *t = &c->rs->tests[c->rs->ntests++];
         t->name = d->name;
         t->loc = d->loc;
+        t->article = d->title ? find_article(c, d->title, d->from_loc) : -1;
         t->given_fact = arena_alloc(c->a, sizeof(int) * (size_t)(d->givens.n + 1));
         t->given_value = arena_alloc(c->a, sizeof(int64_t) * (size_t)(d->givens.n + 1));
         for (int j = 0; j < d->givens.n; j++) compile_given(c, t, d->givens.items[j]);
@@ -1688,6 +1742,7 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
         declare_facts(&c);
         declare_actions(&c);
         declare_tables(&c);
+        check_klaverjas_vocabulary(&c);
         make_graph(&c);
         declare_derived(&c);
         declare_invariants(&c);

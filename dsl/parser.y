@@ -268,6 +268,8 @@ pattern: expr                        { $$ = MK(ast_pattern, @1); $$->kind = AP_V
     ;
 
 test_decl: TEST STRING '{' test_body '}' { $$ = $4; $$->loc = L(lx, @1); $$->name = $2; }
+    | TEST STRING ARTICLE artid '{' test_body '}'
+                                     { $$ = $6; $$->loc = L(lx, @1); $$->name = $2; $$->title = $4; $$->from_loc = L(lx, @4); }
     ;
 test_body: %empty                    { $$ = decl(lx, @$, AD_TEST, NULL); }
     | test_body GIVEN givens         { $$ = $1; append(lx, &$$->givens, $3); }

@@ -182,5 +182,50 @@ expect "amend on rule, broken" 2 "$CHANGES/unknown-clause.amend:2:16: error:" --
 expect "amend on diff, broken" 2 "$CHANGES/broken.amend:2:37: error:" -- "$ARBITER" diff $LATE $LATE --amend $CHANGES/broken.amend
 expect "amend missing file" 2 "cannot read" -- "$ARBITER" check $LATE --amend $CHANGES/nonexistent.amend
 
+# Klaverjas through tests/rules/klaverjas-mini (invented laws; see its header):
+# `legal` lists every card of a position, `score` rules trick by trick.
+KJ=tests/rules/klaverjas-mini
+expect "legal --help" 0 "usage: arbiter legal" -- "$ARBITER" legal --help
+expect "legal must follow" 0 "W aan slag, troef H, slag E:S7 SA" "  S9   legal    [1 > 1C] Toegestaan." \
+    "  H7   illegal  [1 > 1D] Niet toegestaan: wie kan bekennen, moet bekennen." -- "$ARBITER" legal --ruleset $KJ $KJ/position-follow.json
+expect "legal overtrump" 0 "  H7   illegal  [1 > 1G]" "  H9   legal    [1 > 1H]" "  D10  illegal  [1 > 1F] Niet toegestaan: wie niet kan bekennen, moet troeven." \
+    -- "$ARBITER" legal --ruleset $KJ $KJ/position-overtrump.json
+expect "legal json" 0 '"card": "H7"' '"verdict": "illegal"' '"legal": false' '"articles": [' '"source": "position"' \
+    -- "$ARBITER" legal --ruleset $KJ --json $KJ/position-overtrump.json
+expect "legal lead from stdin" 0 "S komt uit, troef H" "  HK   legal    [1 > 1A]" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"S\",\"hand\":\"HK HQ\"}' | $ARBITER legal --ruleset $KJ -"
+expect "legal impossible position" 2 "impossible position: it is S's turn in the trick, not W's" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"S9\",\"trick\":\"E:S7\"}' | $ARBITER legal --ruleset $KJ -"
+expect "legal without a position" 2 "no position to rule on" -- "$ARBITER" legal --ruleset $KJ $KJ/hand.json
+mkdir -p "$KJ.tmp" && sed '/^  legal 1$/d' $KJ/mini.rules >"$KJ.tmp/mini.rules"
+expect "legal without a legal article" 2 "names no article for this (header key \`legal ARTICLE\`)" -- "$ARBITER" legal --ruleset "$KJ.tmp" $KJ/position-follow.json
+expect "score without a legal article" 0 "Verzaking: niet uit het verloop vast te stellen (de regelset noemt geen legal-artikel)" \
+    "Score [3 > 3E]" -- sh -c "sed '/\"hands\"/d; s/\"roem_claimed\": \[2, 5, 7\],/\"roem_claimed\": [2, 5, 7], \"revoke_by\": \"none\" }/' $KJ/hand.json | $ARBITER score --ruleset $KJ.tmp -"
+rm -rf "$KJ.tmp"
+expect "rule one card" 0 "Artikelen: 1 > 1G" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"H7 H9 D10\",\"trick\":\"N:S7 SA H8\",\"card\":\"H7\"}' | $ARBITER rule --ruleset $KJ -"
+expect "score klaverjas" 0 "Slag 2  N:HJ H10 HQ H7  → N (spelers), 6 kaartpunten, roem 10  [2 > 2D]" \
+    "Slag 8  E:CK CQ CJ C7  → E (tegenspelers), 6 kaartpunten, roem 0  [2 > 2A]" "  [2] 11 punten voor de tegenspelers." \
+    "Uit de slagen: spelers 58 (roem 20), tegenspelers 27 (roem 10)" "Verzaking: geen" "Score [3 > 3E]" \
+    "Spelers: 58   Tegenspelers: 27" -- "$ARBITER" score --ruleset $KJ $KJ/hand.json
+expect "score klaverjas json" 0 '"won_by": "takers"' '"card_points": 14' '"revoke_by": "none"' '"takers": 58' '"defenders": 27' \
+    -- "$ARBITER" score --ruleset $KJ --json $KJ/hand.json
+expect "score klaverjas revoke" 0 "Verzaking door de spelers: slag 7, N speelde C7 [1 > 1D]" "Score [3 > 3A]" \
+    "Spelers: 0   Tegenspelers: 100" -- "$ARBITER" score --ruleset $KJ $KJ/revoke.json
+expect "score klaverjas revoke json" 0 '"revoke_by": "takers"' '"trick": 7' '"seat": "N"' '"card": "C7"' \
+    -- "$ARBITER" score --ruleset $KJ --json $KJ/revoke.json
+expect "score klaverjas unfinished" 0 "Verzaking: niet uit het verloop vast te stellen (niet alle handen zijn bekend)" "Score [3 > 3C]" \
+    -- "$ARBITER" score --ruleset $KJ $KJ/unfinished.json
+expect "score klaverjas roem" 0 "Slag 1  N:HJ DJ CJ SJ  → W (tegenspelers), 5 kaartpunten, roem 50  [2 > 2B]" \
+    "Uit de slagen: spelers 18 (roem 10), tegenspelers 75 (roem 60)" -- "$ARBITER" score --ruleset $KJ $KJ/four.json
+expect "score klaverjas needs the revoke" 2 "the hand: the scenario does not say 'revoke_by'" \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"tricks\":[\"E:SK S9 S10 SA\"]}' | $ARBITER score --ruleset $KJ -"
+expect "score klaverjas wrong leader" 2 "impossible hand: trick 2 (E:HJ H10 HQ H7) is led by E; N won trick 1 and leads" \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"tricks\":[\"E:SK S9 S10 SA\",\"E:HJ H10 HQ H7\"]}' | $ARBITER score --ruleset $KJ -"
+expect "score klaverjas card not held" 2 "trick 1 (E:SK S9 S10 S8): N does not hold S8" \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"tricks\":[\"E:SK S9 S10 S8\"],\"hands\":{\"N\":\"SA S7 HJ H9 DA D7 CA C7\"}}' | $ARBITER score --ruleset $KJ -"
+expect "score klaverjas no hand" 2 "no hand to score" -- "$ARBITER" score --ruleset $KJ $KJ/position-follow.json
+expect "score klaverjas missing file" 2 "cannot read the file" -- "$ARBITER" score --ruleset $KJ $KJ/nonexistent.json
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
