@@ -5,6 +5,7 @@
 #include "eval.h"
 #include "output.h"
 #include "scenario.h"
+#include "../plugins/plugin.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -100,9 +101,11 @@ static char *error_json(const char *status, const char *msg, long line) {
     return s;
 }
 
-static enum arb_status rule_one(const arb_ruleset *rs, const char *text, size_t len, long line, char **json) {
+static enum arb_status rule_one(const arb_ruleset *rs, const arb_plugins *plugins, const char *text, size_t len,
+                                long line, char **json) {
     scenario sc;
     scenario_init(&sc, rs);
+    sc.hooks = plugins ? plugin_set_hooks(plugins) : NULL;
     strbuf err;
     sb_init(&err);
     enum arb_status st;
@@ -111,7 +114,13 @@ static enum arb_status rule_one(const arb_ruleset *rs, const char *text, size_t 
         st = ARB_BAD_INPUT;
     } else {
         ruling r;
-        eval_rule(rs, rs->root, &sc.fv, &r);
+        if (!scenario_rule(rs, rs->root, &sc, &r, &err)) {
+            *json = error_json("plugin_error", err.data, line);
+            ruling_clear(&r);
+            sb_free(&err);
+            scenario_free(&sc);
+            return ARB_BAD_INPUT;
+        }
         json_t *o = output_json(&r, &sc);
         if (line > 0) json_object_set_new(o, "line", json_integer(line));
         *json = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -127,10 +136,39 @@ static enum arb_status rule_one(const arb_ruleset *rs, const char *text, size_t 
 }
 
 enum arb_status arb_rule_json(const arb_ruleset *rs, const char *scenario, size_t len, char **json) {
-    return rule_one(rs, scenario, len, 0, json);
+    return rule_one(rs, NULL, scenario, len, 0, json);
+}
+
+enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *p, const char *scenario, size_t len,
+                                      char **json) {
+    return rule_one(rs, p, scenario, len, 0, json);
 }
 
 enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *text, size_t len, FILE *out) {
+    return arb_rule_batch_plugins(rs, NULL, text, len, out);
+}
+
+arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, int n, FILE *errors) {
+    arb_plugins *p = malloc(sizeof *p);
+    strbuf err;
+    sb_init(&err);
+    if (p && !plugin_set_load(p, rs, paths, n, (plugin_limits){0, 0}, &err)) {
+        if (errors) fprintf(errors, "arbiter: %s\n", err.data);
+        free(p);
+        p = NULL;
+    }
+    sb_free(&err);
+    return p;
+}
+
+void arb_free_plugins(arb_plugins *p) {
+    if (!p) return;
+    plugin_set_free(p);
+    free(p);
+}
+
+enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *plugins, const char *text, size_t len,
+                                       FILE *out) {
     enum arb_status worst = ARB_OK;
     long line = 0;
     for (size_t at = 0; at < len;) {
@@ -143,7 +181,7 @@ enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *text, size_t l
         while (k < n && (start[k] == ' ' || start[k] == '\t' || start[k] == '\r')) k++;
         if (k == n) continue; /* blank lines are not scenarios */
         char *json;
-        enum arb_status st = rule_one(rs, start, n, line, &json);
+        enum arb_status st = rule_one(rs, plugins, start, n, line, &json);
         fprintf(out, "%s\n", json);
         free(json);
         if (st > worst) worst = st;

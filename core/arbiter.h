@@ -45,4 +45,15 @@ enum arb_status arb_rule_json(const arb_ruleset *rs, const char *scenario, size_
  * number) per line written to out. Returns ARB_OK when every line ruled. */
 enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *jsonl, size_t len, FILE *out);
 
+/* Club plugins (Lua, sandboxed; see docs/plugins.md) loaded for a ruleset,
+ * and the two calls above with them around every ruling. NULL (with the
+ * reason written to errors) when a plugin cannot be loaded. */
+typedef struct plugin_set arb_plugins;
+arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, int n, FILE *errors);
+void arb_free_plugins(arb_plugins *p);
+enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *p, const char *scenario, size_t len,
+                                      char **json);
+enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *p, const char *jsonl, size_t len,
+                                       FILE *out);
+
 #endif

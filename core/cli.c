@@ -11,6 +11,7 @@
 #include "scoring.h"
 #include "testrun.h"
 #include "whynot.h"
+#include "../plugins/plugin.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -26,6 +27,9 @@ typedef struct options {
     int nrulesets;
     const char *amends[MAX_COMPARED]; /* --amend files, applied in order */
     int namends;
+    const char *plugins[PLUGIN_MAX]; /* --plugin files, in order */
+    int nplugins;
+    plugin_limits limits;
     bool json, verbose, coverage, help, vul, nonvul;
 } options;
 
@@ -59,7 +63,16 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--article") == 0 && has_next) o->article = argv[++i];
         else if (strcmp(a, "--why-not") == 0 && has_next) o->why_not = argv[++i];
         else if (strcmp(a, "--cases") == 0 && has_next) o->cases = argv[++i];
-        else if (strcmp(a, "--amend") == 0 && has_next) {
+        else if (strcmp(a, "--plugin") == 0 && has_next) {
+            if (o->nplugins == PLUGIN_MAX) return usage_error(cmd, "at most 8 plugins, not '%s'", argv[i + 1]);
+            o->plugins[o->nplugins++] = argv[++i];
+        } else if ((strcmp(a, "--plugin-instructions") == 0 || strcmp(a, "--plugin-memory") == 0) && has_next) {
+            char *end;
+            long long v = strtoll(argv[++i], &end, 10);
+            if (*end || v <= 0) return usage_error(cmd, "%s needs a positive whole number", a);
+            if (a[9] == 'i') o->limits.instructions = (long)v;
+            else o->limits.memory = (size_t)v;
+        } else if (strcmp(a, "--amend") == 0 && has_next) {
             if (o->namends == MAX_COMPARED) return usage_error(cmd, "at most 8 amendments, not '%s'", argv[i + 1]);
             o->amends[o->namends++] = argv[++i];
         }
@@ -75,11 +88,35 @@ static int compare_strings(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every command that takes a ruleset takes --amend too. */
+/* Every command that takes a ruleset takes --amend and --plugin too; the
+ * plugins are bound to the ruleset the command rules with. */
 static const options *current;
+static plugin_set plugins;
+static const scenario_hooks *hooks; /* NULL without plugins */
 
 static ruleset *load_or_report(const char *name) {
-    return arb_load_amended(name, current ? current->amends : NULL, current ? current->namends : 0, stderr);
+    ruleset *rs = arb_load_amended(name, current ? current->amends : NULL, current ? current->namends : 0, stderr);
+    if (!rs || !current || !current->nplugins) return rs;
+    strbuf err;
+    sb_init(&err);
+    if (!plugin_set_load(&plugins, rs, current->plugins, current->nplugins, current->limits, &err)) {
+        fprintf(stderr, "arbiter: %s\n", err.data);
+        arb_free(rs);
+        rs = NULL;
+    }
+    hooks = plugin_set_hooks(&plugins);
+    sb_free(&err);
+    return rs;
+}
+
+/* A ruling with the plugins around it; false (reported) when a plugin failed. */
+static bool rule_with_plugins(const ruleset *rs, gref root, scenario *sc, ruling *r) {
+    strbuf err;
+    sb_init(&err);
+    bool ok = scenario_rule(rs, root, sc, r, &err);
+    if (!ok) fprintf(stderr, "arbiter: %s\n", err.data);
+    sb_free(&err);
+    return ok;
 }
 
 /* For compare and diff, the amendments apply to the last ruleset named. */
@@ -157,6 +194,7 @@ static int rule_single(ruleset *rs, const char *path, const char *text, size_t l
                        const char *why_not) {
     scenario sc;
     scenario_init(&sc, rs);
+    sc.hooks = hooks;
     strbuf err;
     sb_init(&err);
     int status = ARB_OK;
@@ -166,7 +204,12 @@ static int rule_single(ruleset *rs, const char *path, const char *text, size_t l
         status = ARB_BAD_INPUT;
     } else {
         ruling r;
-        eval_rule(rs, rs->root, &sc.fv, &r);
+        if (!rule_with_plugins(rs, rs->root, &sc, &r)) {
+            ruling_clear(&r);
+            sb_free(&err);
+            scenario_free(&sc);
+            return ARB_BAD_INPUT;
+        }
         if (json) {
             json_t *o = output_json(&r, &sc);
             char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -203,7 +246,7 @@ static int cmd_rule(const options *o) {
         if (is_single_document(text, len)) {
             status = rule_single(rs, o->input, text, len, o->json, o->why_not);
         } else {
-            status = arb_rule_batch(rs, text, len, stdout);
+            status = arb_rule_batch_plugins(rs, hooks ? &plugins : NULL, text, len, stdout);
             if (status != ARB_OK) fprintf(stderr, "%s: some scenarios were not ruled (see their error records)\n", o->input);
         }
     }
@@ -254,6 +297,7 @@ static int cmd_ask(const options *o) {
     if (!rs) return ARB_BAD_INPUT;
     scenario sc;
     scenario_init(&sc, rs);
+    sc.hooks = hooks;
     int status = ARB_OK;
     if (o->input) {
         size_t len;
@@ -270,7 +314,10 @@ static int cmd_ask(const options *o) {
     ruling r = {0};
     int answered = -1;
     while (status == ARB_OK) {
-        eval_rule(rs, rs->root, &sc.fv, &r);
+        if (!rule_with_plugins(rs, rs->root, &sc, &r)) {
+            status = ARB_BAD_INPUT;
+            break;
+        }
         if (r.status == RULING_REJECTED && answered >= 0) {
             /* the last answer made the situation impossible: ask it again */
             printf("  Dat kan niet: %s\n", rs->invariants[r.invariant].message);
@@ -346,7 +393,7 @@ static int cmd_test(const options *o) {
     diag *d = diag_new(stdout);
     int problems = dsl_check(rs, d);
     diag_free(d);
-    test_totals t = testrun_all(rs, stdout, o->verbose, o->coverage);
+    test_totals t = testrun_all(rs, hooks, stdout, o->verbose, o->coverage);
     if (problems) t.failed++;
     else t.passed++;
     if (rs->ntests == 0) printf("%s: warning: the ruleset has no test blocks\n", rs->name);
@@ -465,6 +512,7 @@ static bool read_scenario_file(ruleset *rs, const char *path, scenario *sc) {
     strbuf err;
     sb_init(&err);
     scenario_init(sc, rs);
+    sc->hooks = hooks;
     char *text = read_input(path, &len);
     bool ok = text != NULL && scenario_read_json(sc, text, len, &err);
     if (!ok) fprintf(stderr, "%s: error: %s\n", path, text ? err.data : "cannot read the file");
@@ -739,6 +787,7 @@ static int cmd_score(const options *o) {
     }
     scenario sc;
     scenario_init(&sc, rs);
+    sc.hooks = hooks;
     strbuf err;
     sb_init(&err);
     char msg[200];
@@ -751,8 +800,11 @@ static int cmd_score(const options *o) {
         sc.rec.has_contract = true;
         sc.rec.has_vulnerable = o->vul || o->nonvul;
         sc.rec.vulnerable = o->vul;
-        if (scenario_apply_record(&sc, &err) && scoring_rule(rs, article, &sc, &r, &total, &err)) status = ARB_OK;
-        else if (r.status == RULING_NEEDS && !sc.rec.has_vulnerable) sb_puts(&err, "; say --vul or --nonvul");
+        if (scenario_apply_record(&sc, &err) && scoring_rule(rs, article, &sc, &r, &total, &err) &&
+            (!hooks || hooks->adjust_score(hooks->ctx, &sc, &total, &err)))
+            status = ARB_OK;
+        else if (r.status == RULING_NEEDS && !sc.rec.has_vulnerable)
+            sb_puts(&err, "; say --vul or --nonvul");
     }
     if (status != ARB_OK) {
         fprintf(stderr, "arbiter score: %s\n", err.data);
@@ -784,6 +836,7 @@ static int cmd_imps(const options *o) {
     if (!rs) return ARB_BAD_INPUT;
     scenario sc;
     scenario_init(&sc, rs);
+    sc.hooks = hooks;
     strbuf err;
     sb_init(&err);
     ruling r = {0};
@@ -874,7 +927,7 @@ static bool matchpoint_boards(const ruleset *rs, vec *rows, strbuf *err) {
             index[m] = j;
             scores[m++] = rj->score;
         }
-        ok = scoring_matchpoints(rs, scores, m, mp, err);
+        ok = scoring_matchpoints(rs, hooks, scores, m, mp, err);
         for (int k = 0; ok && k < m; k++) VEC_AT(rows, score_line, index[k]).mp = mp[k];
     }
     free(scores);
@@ -932,6 +985,7 @@ static int compare_one(const char *name, bool amended, const char *text, size_t 
     if (!rs) return ARB_BAD_INPUT;
     scenario sc;
     scenario_init(&sc, rs);
+    sc.hooks = amended ? hooks : NULL;
     strbuf err;
     sb_init(&err);
     int status = ARB_OK;
@@ -944,10 +998,11 @@ static int compare_one(const char *name, bool amended, const char *text, size_t 
         json_object_set_new(*out, "error", json_string(err.data));
         status = ARB_BAD_INPUT;
     } else {
-        eval_rule(rs, rs->root, &sc.fv, &r);
+        if (!rule_with_plugins(rs, rs->root, &sc, &r)) status = ARB_BAD_INPUT;
         *out = output_json(&r, &sc);
         json_object_set_new(*out, "title", json_string(rs->title));
-        status = r.status == RULING_OK ? ARB_OK : r.status == RULING_NEEDS || r.status == RULING_REJECTED ? ARB_BAD_INPUT : ARB_NO_RULING;
+        if (status == ARB_OK)
+            status = r.status == RULING_OK ? ARB_OK : r.status == RULING_NEEDS || r.status == RULING_REJECTED ? ARB_BAD_INPUT : ARB_NO_RULING;
         int article = sc.rec.has_contract ? scoring_article(rs, SCORE_CONTRACT, &err) : -1;
         ruling sr = {0};
         int64_t total;
@@ -1362,7 +1417,9 @@ int main(int argc, char **argv) {
             printf("usage: arbiter %s\n\n%s\n", commands[i].usage, commands[i].help);
             return ARB_OK;
         }
-        return commands[i].run(&o);
+        int status = commands[i].run(&o);
+        plugin_set_free(&plugins);
+        return status;
     }
     fprintf(stderr, "arbiter: unknown command '%s'\n", argv[1]);
     general_help(stderr);

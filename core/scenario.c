@@ -31,6 +31,18 @@ void scenario_give(scenario *sc, int fact, int64_t value) {
     sc->given[fact] = true;
 }
 
+bool scenario_rule(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf *err) {
+    const scenario_hooks *h = sc->hooks;
+    if (h && h->validate && !h->validate(h->ctx, sc, err)) {
+        memset(r, 0, sizeof *r);
+        r->rs = rs;
+        r->status = RULING_ERROR;
+        return false;
+    }
+    eval_rule(rs, root, &sc->fv, r);
+    return !(h && h->after_ruling && r->status == RULING_OK && !h->after_ruling(h->ctx, sc, r, err));
+}
+
 void scenario_forget(scenario *sc, int fact) {
     sc->fv.known[fact] = false;
     sc->given[fact] = false;
@@ -579,6 +591,11 @@ bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
     json_object_foreach(obj, key, v) {
         if (key[0] == '_' || is_record_key(rs, key)) continue;
         int f = rs_find_fact(rs, key);
+        if (f < 0 && sc->hooks && sc->hooks->own_fact) {
+            bool taken = false;
+            if (!sc->hooks->own_fact(sc->hooks->ctx, key, v, &taken, err)) return false;
+            if (taken) continue;
+        }
         if (f < 0) {
             const char *near = nearest_fact(rs, key);
             sb_printf(err, "unknown fact '%s'", key);

@@ -5,10 +5,30 @@
 #define ARBITER_SCENARIO_H
 
 #include "builtins.h"
+#include "eval.h"
 #include "expr.h"
 #include "ruleset.h"
 
 #include <jansson.h>
+
+struct scenario;
+
+/* What the program that embeds the core does around each ruling on a
+ * scenario — the CLI's club plugins: facts of its own, validating the
+ * situation, changing the ruling, adjusting a score or a matchpoint. The
+ * core calls them at those moments and never knows what they do. Each
+ * returns false (with err) to stop with an error. */
+typedef struct scenario_hooks {
+    void *ctx;
+    /* a scenario key that is not one of the ruleset's facts: *taken says
+     * whether the hooks know it */
+    bool (*own_fact)(void *ctx, const char *key, json_t *value, bool *taken, strbuf *err);
+    bool (*validate)(void *ctx, const struct scenario *sc, strbuf *err);
+    bool (*after_ruling)(void *ctx, const struct scenario *sc, ruling *r, strbuf *err);
+    bool (*adjust_score)(void *ctx, const struct scenario *sc, int64_t *score, strbuf *err);
+    bool (*adjust_matchpoints)(void *ctx, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                               strbuf *err);
+} scenario_hooks;
 
 typedef struct scenario {
     const ruleset *rs;
@@ -16,10 +36,16 @@ typedef struct scenario {
     bool *given;  /* given explicitly (not derived from the record) */
     record rec;   /* the auction, contract, … the scenario carries */
     int err_line, err_col; /* position of a JSON syntax error, else 0 */
+    const scenario_hooks *hooks; /* NULL: none */
 } scenario;
 
 void scenario_init(scenario *sc, const ruleset *rs);
 void scenario_free(scenario *sc);
+
+/* Rules on sc with the graph at root, with the hooks around it: validate
+ * first, change the ruling after. False (with err) when a hook failed; a
+ * ruling that could not be made is a ruling with its status, not false. */
+bool scenario_rule(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf *err);
 
 /* Set a fact the director or a test gives; forget it again. */
 void scenario_give(scenario *sc, int fact, int64_t value);

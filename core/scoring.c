@@ -51,15 +51,33 @@ static bool sum_action(const ruleset *rs, const ruling_action *ra, point_sums *s
     return roem < 0 || !ra->args[roem] || add_points(&sums->roem[s], ra->args[points], err);
 }
 
+/* An action a plugin added: its points and side from its arguments. */
+static bool sum_extra(const ruling_extra *e, point_sums *sums, strbuf *err) {
+    json_t *args = json_loads(e->args, 0, NULL), *points = json_object_get(args, "points");
+    json_t *side = json_object_get(args, "side"), *roem = json_object_get(args, "roem");
+    bool ok = true;
+    if (json_is_integer(points)) {
+        int64_t v = json_integer_value(points);
+        int s = !json_is_string(side) ? -1 : strcmp(json_string_value(side), "takers") == 0 ? 0
+                                            : strcmp(json_string_value(side), "defenders") == 0 ? 1 : -1;
+        ok = add_points(&sums->total, v, err) && (s < 0 || add_points(&sums->side[s], v, err)) &&
+             (s < 0 || !json_is_true(roem) || add_points(&sums->roem[s], v, err));
+    }
+    json_decref(args);
+    return ok;
+}
+
 bool scoring_rule_sides(const ruleset *rs, int article, scenario *sc, ruling *r, point_sums *sums, strbuf *err) {
     memset(sums, 0, sizeof *sums);
-    eval_rule(rs, rs->articles[article].root, &sc->fv, r);
+    if (!scenario_rule(rs, rs->articles[article].root, sc, r, err)) return false;
     if (r->status != RULING_OK) {
         output_problem(r, err);
         return false;
     }
-    for (int i = 0; i < r->nactions; i++)
-        if (!sum_action(rs, &r->actions[i], sums, err)) return false;
+    for (int i = 0; !r->replaced && i < r->nactions; i++)
+        if (!r->actions[i].dropped && !sum_action(rs, &r->actions[i], sums, err)) return false;
+    for (int i = 0; i < r->nextra; i++)
+        if (!sum_extra(&r->extra[i], sums, err)) return false;
     return true;
 }
 
@@ -70,7 +88,8 @@ bool scoring_rule(const ruleset *rs, int article, scenario *sc, ruling *r, int64
     return true;
 }
 
-bool scoring_matchpoints(const ruleset *rs, const int64_t *scores, int n, int64_t *mp, strbuf *err) {
+bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores, int n, int64_t *mp,
+                         strbuf *err) {
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     if (article < 0) return false;
     bool ok = true;
@@ -85,7 +104,10 @@ bool scoring_matchpoints(const ruleset *rs, const int64_t *scores, int n, int64_
             sc.rec.equalled += scores[i] == scores[j];
         }
         ruling r = {0};
-        ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &mp[i], err);
+        sc.hooks = hooks;
+        ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &mp[i], err) &&
+             (!hooks || !hooks->adjust_matchpoints ||
+              hooks->adjust_matchpoints(hooks->ctx, sc.rec.beaten, sc.rec.equalled, sc.rec.others, &mp[i], err));
         ruling_clear(&r);
         scenario_free(&sc);
     }
@@ -97,8 +119,10 @@ bool scoring_matchpoints(const ruleset *rs, const int64_t *scores, int n, int64_
 /* Which of `legal` and `illegal` a ruling on one card names. */
 static bool card_verdict(const ruleset *rs, const ruling *r, bool *legal, strbuf *err) {
     bool said_legal = false, said_illegal = false;
-    for (int i = 0; i < r->nactions; i++) {
-        const char *name = rs->actions[rs_use_at(rs, r->actions[i].use)->action].name;
+    for (int i = 0; i < r->nactions + r->nextra; i++) {
+        if (i < r->nactions && (r->replaced || r->actions[i].dropped)) continue; /* a plugin took it out */
+        const char *name = i < r->nactions ? rs->actions[rs_use_at(rs, r->actions[i].use)->action].name
+                                           : r->extra[i - r->nactions].name;
         said_legal = said_legal || strcmp(name, "legal") == 0;
         said_illegal = said_illegal || strcmp(name, "illegal") == 0;
     }
@@ -123,7 +147,7 @@ bool scoring_rule_card(const ruleset *rs, int article, scenario *sc, kj_card c, 
     kj_settle_card(&rec->kj_position_record, c, &rec->kj_tables, &rec->kj_card);
     rec->has_kj_position = rec->has_kj_card = true;
     if (!settle_record(sc, err)) return false;
-    eval_rule(rs, rs->articles[article].root, &sc->fv, r);
+    if (!scenario_rule(rs, rs->articles[article].root, sc, r, err)) return false;
     if (r->status == RULING_OK) return card_verdict(rs, r, legal, err);
     output_problem(r, err);
     return false;

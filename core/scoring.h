@@ -67,6 +67,7 @@ void kj_hand_score_clear(kj_hand_score *s);
 
 /* The matchpoints of each of n scores on one board, compared with the
  * others; false with err on failure. */
-bool scoring_matchpoints(const ruleset *rs, const int64_t *scores, int n, int64_t *mp, strbuf *err);
+bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores, int n, int64_t *mp,
+                         strbuf *err);
 
 #endif

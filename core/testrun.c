@@ -94,9 +94,11 @@ static bool expectation_holds(const ruleset *rs, const ruling *r, const rs_expec
     return holds != x->negated;
 }
 
-static bool run_one(const ruleset *rs, const rs_test *t, FILE *out, bool verbose, char *covered) {
+static bool run_one(const ruleset *rs, const scenario_hooks *hooks, const rs_test *t, FILE *out, bool verbose,
+                    char *covered) {
     scenario sc;
     scenario_init(&sc, rs);
+    sc.hooks = hooks;
     for (int i = 0; i < t->ngiven; i++) scenario_give(&sc, t->given_fact[i], t->given_value[i]);
     strbuf err, why;
     sb_init(&err);
@@ -113,7 +115,8 @@ static bool run_one(const ruleset *rs, const rs_test *t, FILE *out, bool verbose
         }
     }
     ruling r;
-    eval_rule(rs, t->article >= 0 ? rs->articles[t->article].root : rs->root, &sc.fv, &r);
+    if (!scenario_rule(rs, t->article >= 0 ? rs->articles[t->article].root : rs->root, &sc, &r, &err))
+        record_failed = true; /* a plugin refused or failed: the message is in err */
     if (record_failed) r.status = RULING_REJECTED;
     bool ok = true;
     for (int i = 0; i < t->nexpect && ok; i++) {
@@ -140,12 +143,12 @@ static bool run_one(const ruleset *rs, const rs_test *t, FILE *out, bool verbose
     return ok;
 }
 
-test_totals testrun_all(const ruleset *rs, FILE *out, bool verbose, bool coverage) {
+test_totals testrun_all(const ruleset *rs, const scenario_hooks *hooks, FILE *out, bool verbose, bool coverage) {
     test_totals tt = {0, 0, 0, 0};
     char *covered = calloc((size_t)rs->nclauses + 1, 1);
     if (!covered) abort();
     for (int i = 0; i < rs->ntests; i++) {
-        if (run_one(rs, &rs->tests[i], out, verbose, covered)) tt.passed++;
+        if (run_one(rs, hooks, &rs->tests[i], out, verbose, covered)) tt.passed++;
         else tt.failed++;
     }
     for (int i = 0; i < rs->nclauses; i++) {

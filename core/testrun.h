@@ -4,6 +4,8 @@
 
 #include "ruleset.h"
 
+struct scenario_hooks;
+
 #include <stdio.h>
 
 typedef struct test_totals {
@@ -13,6 +15,6 @@ typedef struct test_totals {
 
 /* Runs every test; failures are written to out with file:line:col. With
  * coverage, the clauses no test reaches are listed too. */
-test_totals testrun_all(const ruleset *rs, FILE *out, bool verbose, bool coverage);
+test_totals testrun_all(const ruleset *rs, const struct scenario_hooks *hooks, FILE *out, bool verbose, bool coverage);
 
 #endif

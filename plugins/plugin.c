@@ -553,3 +553,77 @@ bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int6
     lua_pushinteger(p->L, (lua_Integer)*mp);
     return call_protected(p, 4, 1, err) && integer_result(p, "matchpoints", mp, err);
 }
+
+/* ---- a set of plugins as the core's hooks ------------------------------------------- */
+
+static bool set_own_fact(void *ctx, const char *key, json_t *value, bool *taken, strbuf *err) {
+    plugin_set *s = ctx;
+    for (int i = 0; i < s->n; i++)
+        if (plugin_has_fact(s->list[i], key)) {
+            *taken = true;
+            if (!plugin_set_fact(s->list[i], key, value, err)) return false;
+        }
+    return true;
+}
+
+static bool set_validate(void *ctx, const scenario *sc, strbuf *err) {
+    plugin_set *s = ctx;
+    for (int i = 0; i < s->n; i++) {
+        strbuf rejection;
+        sb_init(&rejection);
+        bool ok = plugin_validate(s->list[i], sc, &rejection, err);
+        if (ok && rejection.len) {
+            sb_printf(err, "plugin %s refuses the scenario: %s", plugin_name(s->list[i]), rejection.data);
+            ok = false;
+        }
+        sb_free(&rejection);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+static bool set_after_ruling(void *ctx, const scenario *sc, ruling *r, strbuf *err) {
+    plugin_set *s = ctx;
+    for (int i = 0; i < s->n; i++)
+        if (!plugin_override(s->list[i], sc, r, err)) return false;
+    return true;
+}
+
+static bool set_adjust_score(void *ctx, const scenario *sc, int64_t *score, strbuf *err) {
+    plugin_set *s = ctx;
+    for (int i = 0; i < s->n; i++)
+        if (!plugin_adjust_score(s->list[i], sc, score, err)) return false;
+    return true;
+}
+
+static bool set_adjust_matchpoints(void *ctx, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                                   strbuf *err) {
+    plugin_set *s = ctx;
+    for (int i = 0; i < s->n; i++)
+        if (!plugin_adjust_matchpoints(s->list[i], beaten, equalled, others, mp, err)) return false;
+    return true;
+}
+
+bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths, int n, plugin_limits limits,
+                     strbuf *err) {
+    memset(s, 0, sizeof *s);
+    s->hooks = (scenario_hooks){s, set_own_fact, set_validate, set_after_ruling, set_adjust_score, set_adjust_matchpoints};
+    for (int i = 0; i < n && i < PLUGIN_MAX; i++) {
+        plugin *p = plugin_load(paths[i], rs, limits, err);
+        if (!p) {
+            plugin_set_free(s);
+            return false;
+        }
+        s->list[s->n++] = p;
+    }
+    return true;
+}
+
+void plugin_set_free(plugin_set *s) {
+    for (int i = 0; i < s->n; i++) plugin_free(s->list[i]);
+    s->n = 0;
+}
+
+const scenario_hooks *plugin_set_hooks(const plugin_set *s) {
+    return s->n ? &s->hooks : NULL;
+}

@@ -52,5 +52,15 @@ printf '%s\n' "$out" | grep -v '^ok ' | sed '$d'
 echo "  cli: $p passed, $f failed"
 add "$p" "$f"
 
+echo "== plugins"
+out=$(tests/plugins.sh "$ARBITER" 2>&1)
+line=$(printf '%s\n' "$out" | tail -n 1)
+p=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+f=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -z "$p" ]; then p=0; f=1; fi
+printf '%s\n' "$out" | grep -v '^ok ' | sed '$d'
+echo "  plugins: $p passed, $f failed"
+add "$p" "$f"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
