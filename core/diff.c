@@ -208,6 +208,10 @@ typedef struct joint {
     vec pairs;  /* int[2]: the distinct pairs of differing rulings */
     int capregions;
     unsigned appends; /* fresh operation ids for building rulings' words */
+    uint64_t *sig;    /* per node of the paired graph: its terminals' signature, 0 = not yet */
+    double *prefix;   /* prefix[v]: the product of the domains of the variables before v */
+    int *slots;       /* open addressing over words */
+    int capslots;
 } joint;
 
 enum { PAIR_EQUAL = -1, PAIR_EXCLUDED = -2 };
@@ -224,13 +228,31 @@ static bool passes_article(const ruleset *rs, gref r, const char *article) {
 
 /* Rulings are numbered by their words: the same words, the same number,
  * whichever ruleset gave them. */
+static void words_rehash(joint *j) {
+    int cap = j->capslots ? 2 * j->capslots : 1024;
+    free(j->slots);
+    j->slots = malloc(sizeof(int) * (size_t)cap);
+    if (!j->slots) abort();
+    memset(j->slots, -1, sizeof(int) * (size_t)cap);
+    j->capslots = cap;
+    for (int i = 0; i < j->words.len; i++) {
+        const char *w = VEC_AT(&j->words, char *, i);
+        uint64_t h = fnv1a64(FNV1A64_INIT, w, strlen(w)) & (uint64_t)(cap - 1);
+        while (j->slots[h] >= 0) h = (h + 1) & (uint64_t)(cap - 1);
+        j->slots[h] = i;
+    }
+}
+
 static int intern_words(joint *j, char *words, json_t *js, bool passes) {
-    for (int i = 0; i < j->words.len; i++)
-        if (strcmp(VEC_AT(&j->words, char *, i), words) == 0) {
+    if (2 * (j->words.len + 1) > j->capslots) words_rehash(j);
+    uint64_t mask = (uint64_t)j->capslots - 1, h = fnv1a64(FNV1A64_INIT, words, strlen(words)) & mask;
+    for (; j->slots[h] >= 0; h = (h + 1) & mask)
+        if (strcmp(VEC_AT(&j->words, char *, j->slots[h]), words) == 0) {
             free(words);
             json_decref(js);
-            return i;
+            return j->slots[h];
         }
+    j->slots[h] = j->words.len;
     *(char **)vec_push(&j->words) = words;
     *(json_t **)vec_push(&j->json) = js;
     *(bool *)vec_push(&j->passes) = passes;
@@ -308,6 +330,10 @@ static graph_term fold_append(void *ctx, graph_term label, graph_term value) {
     json_t *acts = json_object_get(js, "actions");
     if (a->text) {
         sb_puts(&words, a->text);
+        if (a->param) { /* an argument compared as written */
+            json_t *last = json_array_get(acts, json_array_size(acts) - 1);
+            json_object_set_new(json_object_get(last, "args"), a->param, json_string(a->text));
+        }
     } else {
         strbuf v;
         sb_init(&v);
@@ -326,8 +352,8 @@ static unsigned next_salt(joint *j) {
     return 16 + (unsigned)(j->appends++ & 0x3fffff);
 }
 
-static gref append_text(joint *j, const ruleset *rs, gref label, const char *text) {
-    append_ctx a = {j, rs, text, NULL, NULL};
+static gref append_text(joint *j, const ruleset *rs, gref label, const char *text, const char *param) {
+    append_ctx a = {j, rs, text, NULL, param};
     gref zero = graph_term_ref(j->g, TERM_VALUE, 0);
     return graph_apply2(j->g, ((uint64_t)next_salt(j) << 40) | 1, label, zero, fold_append, &a);
 }
@@ -355,6 +381,22 @@ static graph_term fold_start_action(void *ctx, graph_term label) {
     return (graph_term){TERM_VALUE, intern_words(j, sb_take(&words), js, VEC_AT(&j->passes, bool, label.v))};
 }
 
+/* Whether an argument reads something whose text does not show its value
+ * — a table or a derived fact, which the other ruleset may define
+ * differently. Those are compared by value, situation by situation; an
+ * argument that reads only facts is compared as written, which keeps the
+ * regions few (one per difference, not one per value). */
+static bool reads_hidden(const ruleset *rs, int e, int depth) {
+    const rs_expr *x = rs_expr_at(rs, e);
+    if (depth > 64) return true;
+    if (x->kind == EX_TABLE) return true;
+    if (x->kind == EX_FACT) return rs->facts[x->a].derived >= 0;
+    if (x->kind == EX_CONST) return false;
+    if (x->a >= 0 && reads_hidden(rs, x->a, depth + 1)) return true;
+    if (x->b >= 0 && reads_hidden(rs, x->b, depth + 1)) return true;
+    return false;
+}
+
 /* An outcome terminal of one ruleset as a graph of ruling numbers. */
 static gref outcome_graph(side *s, gref r) {
     joint *j = s->j;
@@ -377,21 +419,24 @@ static gref outcome_graph(side *s, gref r) {
         start_ctx st = {j, a->name};
         label = graph_apply1(j->g, ((uint64_t)next_salt(j) << 40) | 3, label, fold_start_action, &st);
         for (int p = 0; p < a->nparams; p++) {
-            label = append_text(j, rs, label, p ? ", " : "(");
+            label = append_text(j, rs, label, p ? ", " : "(", NULL);
             bool too_many = false;
-            gref value = expr_to_graph(j->g, rs, rs_arg(rs, u->args + p), side_fact_graph, s, s->b ? 2 : 1, &too_many);
+            int arg = rs_arg(rs, u->args + p);
+            gref value = reads_hidden(rs, arg, 0)
+                             ? expr_to_graph(j->g, rs, arg, side_fact_graph, s, s->b ? 2 : 1, &too_many)
+                             : graph_term_ref(j->g, TERM_NOT_APPLICABLE, 0);
             if (graph_reaches_kind(j->g, value, TERM_NOT_APPLICABLE)) {
                 /* it reads a fact no decision tests: compare the expression itself */
                 strbuf text;
                 sb_init(&text);
                 dump_expr(rs, rs_arg(rs, u->args + p), &text);
-                label = append_text(j, rs, label, text.data);
+                label = append_text(j, rs, label, text.data, a->params[p].name);
                 sb_free(&text);
             } else {
                 label = append_value(j, rs, label, value, a->params[p].type, a->params[p].name);
             }
         }
-        if (a->nparams) label = append_text(j, rs, label, ")");
+        if (a->nparams) label = append_text(j, rs, label, ")", NULL);
     }
     return label;
 }
@@ -449,10 +494,31 @@ static graph_term fold_pair(void *ctx, graph_term x, graph_term y) {
 }
 
 /* Situations under r (its variables and every later one) of a kind. */
+/* A signature of the terminals a node leads to, one bit per terminal value
+ * modulo 64: a missing bit proves a value unreachable without a walk. */
+static uint64_t sig_bit(int64_t v) {
+    return UINT64_C(1) << ((uint64_t)v & 63);
+}
+
+static uint64_t signature(joint *j, gref r) {
+    graph *g = j->g;
+    if (GRAPH_IS_TERM(r)) return sig_bit(graph_term_at(g, r)->v);
+    if (j->sig[r]) return j->sig[r];
+    uint64_t s = 0;
+    const graph_node *nd = &g->nodes[r];
+    for (int i = 0; i < g->domain[nd->var]; i++) s |= signature(j, g->kids[nd->kids + i]);
+    return j->sig[r] = s;
+}
+
+/* The product of the domains of the variables from..to-1. */
+static double span(const joint *j, int from, int to) {
+    return j->prefix[to] / j->prefix[from];
+}
+
 static double count_from(joint *j, gref r, int from, int64_t want, double *memo) {
-    double n = 1;
     int var = GRAPH_IS_TERM(r) ? j->g->nvars : j->g->nodes[r].var;
-    for (int v = from; v < var; v++) n *= j->g->domain[v];
+    if (!(signature(j, r) & sig_bit(want))) return 0;
+    double n = span(j, from, var);
     if (GRAPH_IS_TERM(r)) return graph_term_at(j->g, r)->v == want ? n : 0;
     if (memo[r] < 0) {
         double sum = 0;
@@ -463,106 +529,122 @@ static double count_from(joint *j, gref r, int from, int64_t want, double *memo)
     return n * memo[r];
 }
 
-static void add_region(joint *j, const int *on_path, unsigned char **allowed, int64_t pair) {
+/* ---- regions ------------------------------------------------------------------------
+ * One region per pair of differing rulings: the situations where A rules
+ * the one and B the other. Its count is exact (counted on the graph, not
+ * by enumerating paths, which can be exponentially many); its constraints
+ * are, per fact, the values some situation of the region has — the
+ * region's box, exact when the box holds no other situation. */
+
+typedef struct region_walk {
+    joint *j;
+    int64_t pair;
+    signed char *reaches; /* per node: -1 unknown, 0 no, 1 yes */
+    unsigned char **allowed;
+    unsigned char *free; /* a fact some path skips: every value */
+    int *example;        /* one situation: a value per fact, -1 free */
+    bool found;
+} region_walk;
+
+static bool reaches_pair(region_walk *w, gref r) {
+    graph *g = w->j->g;
+    if (!(signature(w->j, r) & sig_bit(w->pair))) return false;
+    if (GRAPH_IS_TERM(r)) return graph_term_at(g, r)->v == w->pair;
+    if (w->reaches[r] >= 0) return w->reaches[r];
+    bool any = false;
+    const graph_node *nd = &g->nodes[r];
+    for (int i = 0; i < g->domain[nd->var]; i++) any |= reaches_pair(w, g->kids[nd->kids + i]);
+    w->reaches[r] = any;
+    return any;
+}
+
+static int var_of(const graph *g, gref r) {
+    return GRAPH_IS_TERM(r) ? g->nvars : g->nodes[r].var;
+}
+
+/* Marks the values of every edge on a path to the pair, and the facts a
+ * path skips; `seen` keeps each node visited once. */
+static void project(region_walk *w, gref r, unsigned char *seen) {
+    graph *g = w->j->g;
+    if (GRAPH_IS_TERM(r) || seen[r]) return;
+    seen[r] = 1;
+    const graph_node *nd = &g->nodes[r];
+    for (int i = 0; i < g->domain[nd->var]; i++) {
+        gref kid = g->kids[nd->kids + i];
+        if (!reaches_pair(w, kid)) continue;
+        w->allowed[nd->var][i] = 1;
+        for (int v = nd->var + 1; v < var_of(g, kid); v++) w->free[v] = 1;
+        project(w, kid, seen);
+    }
+}
+
+static void find_example(region_walk *w, gref r) {
+    graph *g = w->j->g;
+    while (!GRAPH_IS_TERM(r)) {
+        const graph_node *nd = &g->nodes[r];
+        int i = 0;
+        while (!reaches_pair(w, g->kids[nd->kids + i])) i++;
+        w->example[nd->var] = i;
+        r = g->kids[nd->kids + i];
+    }
+}
+
+static void add_region(joint *j, gref pairs, int64_t pair, double *count_memo) {
     diff_result *d = j->d;
+    graph *g = j->g;
     if (d->nregions == j->capregions) {
         j->capregions = j->capregions ? 2 * j->capregions : 64;
         d->regions = realloc(d->regions, sizeof *d->regions * (size_t)j->capregions);
         if (!d->regions) abort();
     }
+    region_walk w = {j, pair, malloc((size_t)g->nnodes + 1), xcalloc((size_t)d->nfacts + 1, sizeof(unsigned char *)),
+                     xcalloc((size_t)d->nfacts + 1, 1), xcalloc((size_t)d->nfacts + 1, sizeof(int)), false};
+    if (!w.reaches) abort();
+    memset(w.reaches, -1, (size_t)g->nnodes + 1);
+    for (int f = 0; f < d->nfacts; f++) {
+        w.allowed[f] = xcalloc((size_t)d->facts[f].nvalues, 1);
+        w.example[f] = -1;
+    }
+    for (int v = 0; v < var_of(g, pairs); v++) w.free[v] = 1;
+    unsigned char *seen = xcalloc((size_t)g->nnodes + 1, 1);
+    project(&w, pairs, seen);
+    find_example(&w, pairs);
     diff_region *r = &d->regions[d->nregions++];
     r->allowed = xcalloc((size_t)d->nfacts, sizeof(unsigned char *));
-    r->count = 1;
+    r->example = w.example;
+    double box = 1;
     for (int f = 0; f < d->nfacts; f++) {
         int n = d->facts[f].nvalues, k = 0;
-        if (!on_path[f]) {
-            r->count *= n;
+        for (int i = 0; i < n; i++) k += w.allowed[f][i];
+        if (w.free[f] || k == n) {
+            box *= n;
+            free(w.allowed[f]);
             continue;
         }
-        r->allowed[f] = xcalloc((size_t)n, 1);
-        memcpy(r->allowed[f], allowed[f], (size_t)n);
-        for (int i = 0; i < n; i++) k += allowed[f][i];
-        r->count *= k;
+        r->allowed[f] = w.allowed[f];
+        box *= k;
     }
+    r->count = count_from(j, pairs, 0, pair, count_memo);
+    r->exact = box <= r->count * (1 + 1e-12); /* counts beyond 2^53 are rounded */
     int *p = &VEC_AT(&j->pairs, int, 2 * pair);
     r->ruling_a = strdup(VEC_AT(&j->words, char *, p[0]));
     r->ruling_b = strdup(VEC_AT(&j->words, char *, p[1]));
     r->json_a = json_incref(VEC_AT(&j->json, json_t *, p[0]));
     r->json_b = json_incref(VEC_AT(&j->json, json_t *, p[1]));
+    free(seen);
+    free(w.reaches);
+    free(w.allowed);
+    free(w.free);
 }
-
-/* Every path to a pair of differing rulings; the values that lead from a
- * node to the same child form one constraint. */
-static void collect(joint *j, gref r, int *on_path, unsigned char **allowed) {
-    if (GRAPH_IS_TERM(r)) {
-        int64_t v = graph_term_at(j->g, r)->v;
-        if (v >= 0) add_region(j, on_path, allowed, v);
-        return;
-    }
-    const graph_node *nd = &j->g->nodes[r];
-    int f = nd->var, n = j->g->domain[f];
-    on_path[f] = 1;
-    for (int i = 0; i < n; i++) {
-        gref kid = j->g->kids[nd->kids + i];
-        bool first = true;
-        for (int k = 0; k < i && first; k++) first = j->g->kids[nd->kids + k] != kid;
-        if (!first) continue;
-        for (int k = 0; k < n; k++) allowed[f][k] = j->g->kids[nd->kids + k] == kid;
-        collect(j, kid, on_path, allowed);
-    }
-    on_path[f] = 0;
-}
-
-/* ---- merging --------------------------------------------------------------------- */
 
 static void region_free(diff_region *r, int nfacts) {
     for (int f = 0; f < nfacts; f++) free(r->allowed[f]);
     free(r->allowed);
+    free(r->example);
     free(r->ruling_a);
     free(r->ruling_b);
     json_decref(r->json_a);
     json_decref(r->json_b);
-}
-
-/* Two regions with the same pair of rulings that differ in one fact only
- * become one. */
-static bool try_merge(diff_result *d, diff_region *x, diff_region *y) {
-    if (strcmp(x->ruling_a, y->ruling_a) != 0 || strcmp(x->ruling_b, y->ruling_b) != 0) return false;
-    int differ = -1;
-    for (int f = 0; f < d->nfacts; f++) {
-        unsigned char *p = x->allowed[f], *q = y->allowed[f];
-        if (!p && !q) continue;
-        if (!p || !q) return false;
-        if (memcmp(p, q, (size_t)d->facts[f].nvalues) == 0) continue;
-        if (differ >= 0) return false;
-        differ = f;
-    }
-    if (differ < 0) return false;
-    bool all = true;
-    for (int i = 0; i < d->facts[differ].nvalues; i++) {
-        x->allowed[differ][i] |= y->allowed[differ][i];
-        all &= x->allowed[differ][i];
-    }
-    if (all) {
-        free(x->allowed[differ]);
-        x->allowed[differ] = NULL;
-    }
-    x->count += y->count;
-    return true;
-}
-
-static void merge_regions(diff_result *d) {
-    for (bool merged = true; merged;) {
-        merged = false;
-        for (int i = 0; i < d->nregions; i++)
-            for (int j = i + 1; j < d->nregions; j++) {
-                if (!try_merge(d, &d->regions[i], &d->regions[j])) continue;
-                region_free(&d->regions[j], d->nfacts);
-                d->regions[j] = d->regions[--d->nregions];
-                merged = true;
-                j--;
-            }
-    }
 }
 
 void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff_result *out) {
@@ -577,7 +659,7 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
         if (out->facts[f].fa >= 0) var_fact_a[a->facts[out->facts[f].fa].var] = f;
         if (out->facts[f].fb >= 0) var_fact_b[b->facts[out->facts[f].fb].var] = f;
     }
-    joint j = {a, b, out, article, graph_new(out->nfacts, domain, lo), {0}, {0}, {0}, {0}, 0, 0};
+    joint j = {a, b, out, article, graph_new(out->nfacts, domain, lo), {0}, {0}, {0}, {0}, 0, 0, NULL, NULL, NULL, 0};
     vec_init(&j.words, sizeof(char *));
     vec_init(&j.json, sizeof(json_t *));
     vec_init(&j.passes, sizeof(bool));
@@ -587,19 +669,22 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     gref ga = mark_absent(&sa, rebuild(&sa, a->checked_root, memo_a));
     gref gb = mark_absent(&sb, rebuild(&sb, b->checked_root, memo_b));
     gref pairs = graph_apply2(j.g, 1, ga, gb, fold_pair, &j);
+    j.sig = xcalloc((size_t)j.g->nnodes + 1, sizeof(uint64_t));
+    j.prefix = xcalloc((size_t)out->nfacts + 2, sizeof(double));
+    j.prefix[0] = 1;
+    for (int f = 0; f < out->nfacts; f++) j.prefix[f + 1] = j.prefix[f] * domain[f];
     double *memo = xcalloc((size_t)j.g->nnodes + 1, sizeof(double));
     for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
     out->equal = count_from(&j, pairs, 0, PAIR_EQUAL, memo);
-    int *on_path = xcalloc((size_t)out->nfacts + 1, sizeof(int));
-    unsigned char **allowed = xcalloc((size_t)out->nfacts + 1, sizeof(unsigned char *));
-    for (int f = 0; f < out->nfacts; f++) allowed[f] = xcalloc((size_t)domain[f] + 1, 1);
-    collect(&j, pairs, on_path, allowed);
-    for (int i = 0; i < out->nregions; i++) out->differing += out->regions[i].count;
-    merge_regions(out);
-    for (int f = 0; f < out->nfacts; f++) free(allowed[f]);
-    free(allowed);
-    free(on_path);
+    for (int64_t k = 0; k < j.pairs.len / 2; k++) {
+        for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
+        add_region(&j, pairs, k, memo);
+        out->differing += out->regions[out->nregions - 1].count;
+    }
     free(memo);
+    free(j.sig);
+    free(j.prefix);
+    free(j.slots);
     free(memo_a);
     free(memo_b);
     for (int i = 0; i < j.words.len; i++) {
@@ -663,13 +748,7 @@ void diff_region_text(const diff_result *d, const diff_region *r, strbuf *out) {
 
 json_t *diff_region_example(const diff_result *d, const diff_region *r) {
     json_t *ex = json_object();
-    for (int f = 0; f < d->nfacts; f++) {
-        if (!r->allowed[f]) continue;
-        for (int i = 0; i < d->facts[f].nvalues; i++)
-            if (r->allowed[f][i]) {
-                json_object_set(ex, d->facts[f].name, d->facts[f].json[i]);
-                break;
-            }
-    }
+    for (int f = 0; f < d->nfacts; f++)
+        if (r->example[f] >= 0) json_object_set(ex, d->facts[f].name, d->facts[f].json[r->example[f]]);
     return ex;
 }

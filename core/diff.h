@@ -29,7 +29,9 @@ typedef struct diff_fact {
 
 typedef struct diff_region {
     unsigned char **allowed; /* per fact: NULL when free, else one flag per joint value */
-    double count;            /* fact combinations it covers */
+    double count;            /* fact combinations it covers, exactly */
+    bool exact;              /* the constraints hold no situation outside the region */
+    int *example;            /* one situation of the region: a joint value per fact, -1 free */
     char *ruling_a, *ruling_b; /* the two rulings, in words */
     json_t *json_a, *json_b;   /* and as JSON (trail, actions, status) */
 } diff_region;
