@@ -45,6 +45,7 @@ static json_t *value_json(const ruleset *rs, const rs_type *t, int64_t v, strbuf
 static void join_values(diff_fact *f, const ruleset *a, const ruleset *b) {
     const rs_type *ta = f->fa >= 0 ? a->facts[f->fa].type : NULL, *tb = f->fb >= 0 ? b->facts[f->fb].type : NULL;
     const rs_type *t = ta ? ta : tb;
+    f->ordered = t->kind == TY_INT || t->kind == TY_CALL;
     int64_t lo = type_lo(t), hi = lo + type_size(t) - 1;
     if (ta && tb && t->kind == TY_INT) {
         lo = ta->lo < tb->lo ? ta->lo : tb->lo;
@@ -733,7 +734,7 @@ void diff_region_text(const diff_result *d, const diff_region *r, strbuf *out) {
             continue;
         }
         sb_puts(out, "in {");
-        bool numeric = json_is_integer(d->facts[f].json[0]);
+        bool numeric = d->facts[f].ordered;
         for (int i = 0, m = 0; i < d->facts[f].nvalues; i++) {
             if (!al[i]) continue;
             int j = i;

@@ -20,6 +20,7 @@ typedef struct diff_fact {
     const char *name;
     int fa, fb;          /* fact index in A and B, or -1 when the ruleset lacks it */
     int nvalues;
+    bool ordered;        /* ints and calls: a run of values reads as a range */
     const char **names;  /* joint values as written in scenarios */
     int64_t *va, *vb;    /* the value in A / B, or DIFF_ABSENT */
     json_t **json;       /* each value as a scenario would give it */
