@@ -382,20 +382,17 @@ static graph_term fold_start_action(void *ctx, graph_term label) {
     return (graph_term){TERM_VALUE, intern_words(j, sb_take(&words), js, VEC_AT(&j->passes, bool, label.v))};
 }
 
-/* Whether an argument reads something whose text does not show its value
- * — a table or a derived fact, which the other ruleset may define
- * differently. Those are compared by value, situation by situation; an
- * argument that reads only facts is compared as written, which keeps the
- * regions few (one per difference, not one per value). */
-static bool reads_hidden(const ruleset *rs, int e, int depth) {
+/* Whether an argument is compared by value, situation by situation: any
+ * computation, table or derived fact is (the other ruleset may compute it
+ * differently, and equal values may be written differently). A constant
+ * or a plain fact is compared as written: the same fact gives the same
+ * value in both rulesets, and one difference stays one region instead of
+ * one per value. */
+static bool by_value(const ruleset *rs, int e) {
     const rs_expr *x = rs_expr_at(rs, e);
-    if (depth > 64) return true;
-    if (x->kind == EX_TABLE) return true;
-    if (x->kind == EX_FACT) return rs->facts[x->a].derived >= 0;
     if (x->kind == EX_CONST) return false;
-    if (x->a >= 0 && reads_hidden(rs, x->a, depth + 1)) return true;
-    if (x->b >= 0 && reads_hidden(rs, x->b, depth + 1)) return true;
-    return false;
+    if (x->kind == EX_FACT) return rs->facts[x->a].derived >= 0;
+    return true;
 }
 
 /* An outcome terminal of one ruleset as a graph of ruling numbers. */
@@ -423,7 +420,7 @@ static gref outcome_graph(side *s, gref r) {
             label = append_text(j, rs, label, p ? ", " : "(", NULL);
             bool too_many = false;
             int arg = rs_arg(rs, u->args + p);
-            gref value = reads_hidden(rs, arg, 0)
+            gref value = by_value(rs, arg)
                              ? expr_to_graph(j->g, rs, arg, side_fact_graph, s, s->b ? 2 : 1, &too_many)
                              : graph_term_ref(j->g, TERM_NOT_APPLICABLE, 0);
             if (graph_reaches_kind(j->g, value, TERM_NOT_APPLICABLE)) {

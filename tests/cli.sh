@@ -227,5 +227,26 @@ expect "score klaverjas card not held" 2 "trick 1 (E:SK S9 S10 S8): N does not h
 expect "score klaverjas no hand" 2 "no hand to score" -- "$ARBITER" score --ruleset $KJ $KJ/position-follow.json
 expect "score klaverjas missing file" 2 "cannot read the file" -- "$ARBITER" score --ruleset $KJ $KJ/nonexistent.json
 
+# The shipped amendment of 64A1 (transfer only the revoke trick) changes
+# exactly the situations where 64A1 gave two tricks: the revoker won the
+# revoke trick and his side won at least one later trick. Every region says
+# so, and nothing else changes anywhere in the ruleset.
+AMEND=examples/amendments/64A1-one-trick.rules
+if [ -f "$AMEND" ]; then
+    "$ARBITER" diff bridge-2017 bridge-2017 --amend "$AMEND" >"$out" 2>"$err"
+    regions=$(sed -n 's/^\([0-9]*\) gebieden met een andere uitspraak.*/\1/p' "$out")
+    two=$(grep -c '^   bridge-2017: .*64A1: .*transfer_tricks(2)$' "$out")
+    one=$(grep -c '^   bridge-2017+Voorstel 64A1: .*64A1: .*transfer_tricks(1)$' "$out")
+    later=$(grep -c 'offending_side_tricks_after in {1..12}' "$out")
+    won=$(grep -c 'revoke_trick_won_by = offender' "$out")
+    if [ -n "$regions" ] && [ "$regions" -gt 0 ] && [ "$two" = "$regions" ] && [ "$one" = "$regions" ] &&
+        [ "$later" = "$regions" ] && [ "$won" = "$regions" ]; then
+        pass "amendment of 64A1: $regions regions, each two tricks becoming one"
+    else
+        fail "amendment of 64A1" "regions=$regions two=$two one=$one later=$later won=$won"
+    fi
+    expect "amendment of 64A1: its tests pass" 0 " passed, 0 failed" -- "$ARBITER" test bridge-2017 --amend "$AMEND"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
