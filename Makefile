@@ -7,13 +7,14 @@ SAN     ?=
 OPT     ?= -O2 -g
 PKGS    := jansson cmocka
 PREFIX  ?= /usr/local
-CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -fPIC $(OPT) $(SAN) -I$(BUILD)/gen -Idsl -Icore -Iplugins $(LUA_CFLAGS)
+CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -fPIC $(OPT) $(SAN) -I$(BUILD)/gen -Idsl -Icore -Iplugins $(LUA_CFLAGS) $(MHD_CFLAGS)
 LDFLAGS := $(SAN)
 LUA_CFLAGS = $(shell pkg-config --cflags lua5.4 2>/dev/null || echo -I/usr/include/lua5.4)
-LIBS     = $(shell pkg-config --libs jansson lua5.4 2>/dev/null || echo -ljansson -llua5.4) -lm
+MHD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
+LIBS     = $(shell pkg-config --libs jansson lua5.4 libmicrohttpd 2>/dev/null || echo -ljansson -llua5.4 -lmicrohttpd) -lm
 TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
-CORE := util diag graph expr ruleset builtins bridge cards klaverjas eval scenario output testrun dot whynot scoring diff arbiter
+CORE := util diag graph expr ruleset builtins bridge cards klaverjas eval scenario output testrun dot whynot scoring diff arbiter serve
 DSL  := compile check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \
@@ -69,6 +70,17 @@ demo: $(BUILD)/arbiter
 test: $(BUILD)/arbiter $(UNIT_BINS)
 	@scripts/run-tests.sh $(BUILD)
 
+# The web app and its JSON API on 127.0.0.1:8080, with the shipped rulesets (Ctrl-C stops it).
+.PHONY: serve test-web
+serve: $(BUILD)/arbiter
+	$(BUILD)/arbiter serve --listen 127.0.0.1:8080
+
+# The API (curl) and the web app in headless Chromium, against servers the
+# tests start on loopback ports; kept out of `make test`, which needs no browser.
+test-web: $(BUILD)/arbiter
+	@scripts/deps.sh
+	@tests/web/run.sh $(BUILD)
+
 # The same suites under AddressSanitizer and UBSan, in a build of their own.
 test-asan:
 	$(MAKE) test BUILD=build/asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
@@ -88,3 +100,69 @@ clean:
 	rm -rf build
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- fuzzing (tests/fuzz; docs/robustness.md) -----------------------------
+# libFuzzer targets, built with clang against a library of their own,
+# instrumented for coverage and AddressSanitizer + UBSan. `make fuzz` runs
+# each target FUZZ_SECONDS (default 60) from its seeds in tests/fuzz/corpus
+# and fails on the first crash, hang, leak or sanitizer report; the
+# offending input is kept in build/fuzz/crashes/.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build/fuzz
+FUZZ_LIB     := $(FUZZ_BUILD)/lib
+FUZZ_TARGETS := rules amend scenario batch contract auction play matchpoints
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_BINS    := $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_TARGETS))
+
+.PHONY: fuzz fuzz-build
+fuzz-build:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_LIB) CC=clang OPT="-O1 -g" \
+	    SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_LIB)/libarbiter.a
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB)/libarbiter.a
+	clang -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
+	    -DARB_SRCDIR='"$(CURDIR)"' -I$(FUZZ_LIB)/gen -Idsl -Icore -Iplugins $(LUA_CFLAGS) \
+	    -o $@ $< $(FUZZ_LIB)/libarbiter.a $(LIBS)
+
+# Each target in turn; a JSON target gets the JSON dictionary, a rule
+# target the language's. New inputs go to build/fuzz/corpus, never to the seeds.
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_BUILD)/crashes
+	@for t in $(FUZZ_TARGETS); do \
+	    case $$t in rules|amend) dict=-dict=tests/fuzz/rules.dict ;; scenario|batch) dict=-dict=tests/fuzz/json.dict ;; *) dict= ;; esac; \
+	    mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
+	    if $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	        -print_final_stats=1 $$dict -artifact_prefix=$(FUZZ_BUILD)/crashes/$$t- \
+	        $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t >$(FUZZ_BUILD)/$$t.log 2>&1; then \
+	        echo "fuzz $$t: $$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_BUILD)/$$t.log) runs in $(FUZZ_SECONDS)s, no crash"; \
+	    else \
+	        tail -n 60 $(FUZZ_BUILD)/$$t.log; echo "fuzz $$t: FAILED (input in $(FUZZ_BUILD)/crashes/)"; exit 1; \
+	    fi; \
+	done
+
+# ---- benchmark (tests/bench; docs/performance.md) ---------------------------
+# `make bench` builds the benchmark with -O2 (BENCH_OPT) against a library of
+# its own (build/bench/lib) and runs it: a table on stdout, the figures in
+# build/bench.json. It times; it tests nothing, and nothing in `make test`
+# times. BENCH_ONLY=ruling,scoring,compile,start,diff,plugin runs some parts.
+BENCH_BUILD  := $(BUILD)/bench
+BENCH_OPT    ?= -O2 -g
+BENCH_SRCS   := tests/bench/bench.c tests/bench/handtree.c tests/bench/memsize.c
+BENCH_HDRS   := tests/bench/handtree.h tests/bench/segments.h tests/bench/memsize.h
+CLIPS_CFLAGS := -isystem /usr/include/clips
+CLIPS_LIBS   := -lclips
+
+.PHONY: bench
+bench: $(DEPS_OK) $(BUILD)/arbiter
+	@$(MAKE) --no-print-directory BUILD=$(BENCH_BUILD)/lib OPT="$(BENCH_OPT)" SAN= $(BENCH_BUILD)/lib/libarbiter.a
+	@$(MAKE) --no-print-directory $(BENCH_BUILD)/bench
+	$(BENCH_BUILD)/bench $(BUILD)/bench.json
+
+$(BENCH_BUILD)/lib/libarbiter.a:
+	@$(MAKE) --no-print-directory BUILD=$(BENCH_BUILD)/lib OPT="$(BENCH_OPT)" SAN= $@
+
+$(BENCH_BUILD)/bench: $(BENCH_SRCS) $(BENCH_HDRS) $(BENCH_BUILD)/lib/libarbiter.a
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(BENCH_OPT) -I$(BENCH_BUILD)/lib/gen -Idsl -Icore -Iplugins \
+	    -Itests/bench $(LUA_CFLAGS) $(CLIPS_CFLAGS) -o $@ $(BENCH_SRCS) $(BENCH_BUILD)/lib/libarbiter.a $(LIBS) \
+	    $(CLIPS_LIBS) -lm

@@ -7,6 +7,7 @@
 #include "scenario.h"
 #include "../plugins/plugin.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,17 +25,17 @@ static char *try_dir(const char *base, const char *name) {
     return is_dir(path) ? strdup(path) : NULL;
 }
 
-char *arb_find_ruleset(const char *name) {
-    if (strchr(name, '/') || is_dir(name)) {
-        struct stat st;
-        return stat(name, &st) == 0 ? strdup(name) : NULL;
-    }
+/* Where installed rulesets are looked for, in order: $ARBITER_RULESETS,
+ * rulesets/ beside the program (a build tree) and share/arbiter/rulesets
+ * (an installation), ./rulesets. The first place that has `name` (or, for
+ * NULL, the first that exists) wins. */
+static char *search_rulesets(const char *name) {
     char *found = NULL;
     const char *env = getenv("ARBITER_RULESETS");
     if (env) {
         char *copy = strdup(env), *save = NULL;
         for (char *p = strtok_r(copy, ":", &save); p && !found; p = strtok_r(NULL, ":", &save))
-            found = try_dir(p, name);
+            found = try_dir(p, name ? name : ".");
         free(copy);
     }
     char exe[PATH_MAX];
@@ -45,14 +46,76 @@ char *arb_find_ruleset(const char *name) {
         if (slash) *slash = 0;
         char base[PATH_MAX + 32];
         snprintf(base, sizeof base, "%s/../rulesets", exe);
-        found = try_dir(base, name);
+        found = try_dir(base, name ? name : ".");
         if (!found) {
             snprintf(base, sizeof base, "%s/../share/arbiter/rulesets", exe);
-            found = try_dir(base, name);
+            found = try_dir(base, name ? name : ".");
         }
     }
-    if (!found) found = try_dir("rulesets", name);
+    if (!found) found = try_dir("rulesets", name ? name : ".");
     return found;
+}
+
+char *arb_find_ruleset(const char *name) {
+    if (strchr(name, '/') || is_dir(name)) {
+        struct stat st;
+        return stat(name, &st) == 0 ? strdup(name) : NULL;
+    }
+    return search_rulesets(name);
+}
+
+char *arb_rulesets_dir(void) {
+    char *dir = search_rulesets(NULL);
+    size_t n = dir ? strlen(dir) : 0;
+    if (n >= 2 && strcmp(dir + n - 2, "/.") == 0) dir[n - 2] = 0; /* try_dir's "base/." */
+    return dir;
+}
+
+/* A directory is a ruleset when one of its files has a `ruleset` header. */
+static bool has_header(const char *dir) {
+    DIR *dp = opendir(dir);
+    if (!dp) return false;
+    bool found = false;
+    struct dirent *e;
+    while (!found && (e = readdir(dp))) {
+        size_t n = strlen(e->d_name);
+        if (n < 7 || strcmp(e->d_name + n - 6, ".rules") != 0) continue;
+        char path[PATH_MAX];
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
+        char *text = read_file(path, NULL);
+        for (const char *p = text; p && *p && !found; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
+            found = strncmp(p, "ruleset ", 8) == 0;
+        free(text);
+    }
+    closedir(dp);
+    return found;
+}
+
+static int compare_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int arb_list_rulesets(const char *dir, char ***names) {
+    *names = NULL;
+    DIR *dp = opendir(dir);
+    if (!dp) return 0;
+    int n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        char path[PATH_MAX];
+        if (e->d_name[0] == '.' || snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
+        if (!has_header(path)) continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **grown = realloc(*names, sizeof **names * (size_t)cap);
+            if (!grown) break;
+            *names = grown;
+        }
+        (*names)[n++] = strdup(e->d_name);
+    }
+    closedir(dp);
+    if (n) qsort(*names, (size_t)n, sizeof **names, compare_names);
+    return n;
 }
 
 arb_ruleset *arb_load(const char *name, FILE *errors) {
@@ -103,6 +166,13 @@ static char *error_json(const char *status, const char *msg, long line) {
 
 static enum arb_status rule_one(const arb_ruleset *rs, const arb_plugins *plugins, const char *text, size_t len,
                                 long line, char **json) {
+    if (len > ARB_MAX_LINE) { /* not parsed: a JSON tree takes many times the text's memory */
+        char msg[120];
+        snprintf(msg, sizeof msg, "the scenario is longer than %d bytes; a scenario is one JSON object (per line)",
+                 ARB_MAX_LINE);
+        *json = error_json("bad_input", msg, line);
+        return ARB_BAD_INPUT;
+    }
     scenario sc;
     scenario_init(&sc, rs);
     sc.hooks = plugins ? plugin_set_hooks(plugins) : NULL;

@@ -23,6 +23,14 @@ typedef struct ruleset arb_ruleset;
  * malloc'd path, or NULL. */
 char *arb_find_ruleset(const char *name_or_path);
 
+/* The directory of installed rulesets: the first of those places that
+ * exists. A malloc'd path, or NULL. */
+char *arb_rulesets_dir(void);
+/* The rulesets in a directory: its subdirectories with a `ruleset` header
+ * (shared vocabularies have none), sorted by name. Returns how many;
+ * *names (malloc'd, as is each name; NULL when none) receives them. */
+int arb_list_rulesets(const char *dir, char ***names);
+
 /* Loads and compiles a ruleset; errors (file:line:col, expected, hint) are
  * written to errors (NULL: not written). NULL on failure. */
 arb_ruleset *arb_load(const char *name_or_path, FILE *errors);
@@ -42,7 +50,11 @@ void arb_hash(const arb_ruleset *rs, char buf[32]);
 enum arb_status arb_rule_json(const arb_ruleset *rs, const char *scenario, size_t len, char **json);
 
 /* Rules on a JSON Lines batch, one ruling (or error record with its line
- * number) per line written to out. Returns ARB_OK when every line ruled. */
+ * number) per line written to out. Returns ARB_OK when every line ruled.
+ * A scenario (a line, or the text given to arb_rule_json) longer than
+ * ARB_MAX_LINE bytes is not parsed but answered with an error record: a
+ * real one is far shorter, and this bounds the memory one line takes. */
+#define ARB_MAX_LINE (1 << 20)
 enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *jsonl, size_t len, FILE *out);
 
 /* Club plugins (Lua, sandboxed; see docs/plugins.md) loaded for a ruleset,

@@ -9,11 +9,11 @@
 #include "output.h"
 #include "scenario.h"
 #include "scoring.h"
+#include "serve.h"
 #include "testrun.h"
 #include "whynot.h"
 #include "../plugins/plugin.h"
 
-#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +23,7 @@
 
 typedef struct options {
     const char *ruleset, *article, *input, *input2, *why_not, *cases;
+    const char *listen; /* serve: ADDRESS:PORT */
     const char *rulesets[MAX_COMPARED]; /* every --ruleset, for compare */
     int nrulesets;
     const char *amends[MAX_COMPARED]; /* --amend files, applied in order */
@@ -63,6 +64,7 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--article") == 0 && has_next) o->article = argv[++i];
         else if (strcmp(a, "--why-not") == 0 && has_next) o->why_not = argv[++i];
         else if (strcmp(a, "--cases") == 0 && has_next) o->cases = argv[++i];
+        else if (strcmp(a, "--listen") == 0 && has_next) o->listen = argv[++i];
         else if (strcmp(a, "--plugin") == 0 && has_next) {
             if (o->nplugins == PLUGIN_MAX) return usage_error(cmd, "at most 8 plugins, not '%s'", argv[i + 1]);
             o->plugins[o->nplugins++] = argv[++i];
@@ -82,10 +84,6 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else return usage_error(cmd, "unexpected argument '%s'", a);
     }
     return ARB_OK;
-}
-
-static int compare_strings(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Every command that takes a ruleset takes --amend and --plugin too; the
@@ -404,56 +402,26 @@ static int cmd_test(const options *o) {
     return t.failed || (o->coverage && t.uncovered) ? ARB_NO_RULING : ARB_OK;
 }
 
-/* A directory is a ruleset when one of its files has a `ruleset` header;
- * shared vocabularies (bridge-common) have none and are not listed. */
-static bool has_header(const char *dir) {
-    DIR *dp = opendir(dir);
-    if (!dp) return false;
-    bool found = false;
-    struct dirent *e;
-    while (!found && (e = readdir(dp))) {
-        size_t n = strlen(e->d_name);
-        if (n < 7 || strcmp(e->d_name + n - 6, ".rules") != 0) continue;
-        strbuf path;
-        sb_init(&path);
-        sb_printf(&path, "%s/%s", dir, e->d_name);
-        char *text = read_file(path.data, NULL);
-        sb_free(&path);
-        for (const char *p = text; p && *p && !found; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
-            found = strncmp(p, "ruleset ", 8) == 0;
-        free(text);
-    }
-    closedir(dp);
-    return found;
-}
-
+/* The rulesets of a directory (arb_list_rulesets: shared vocabularies such
+ * as bridge-common have no header and are not listed), each compiled. */
 static int list_rulesets_in(const char *base, int *shown) {
-    DIR *dp = opendir(base);
-    if (!dp) return 0;
-    char *names[256];
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(dp)) && n < 256)
-        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
-    closedir(dp);
-    qsort(names, (size_t)n, sizeof *names, compare_strings);
-    int broken = 0;
+    char **names;
+    int n = arb_list_rulesets(base, &names), broken = 0;
     for (int i = 0; i < n; i++) {
         strbuf path;
         sb_init(&path);
         sb_printf(&path, "%s/%s", base, names[i]);
-        if (has_header(path.data)) {
-            ruleset *rs = arb_load(path.data, NULL);
-            char hash[32] = "";
-            if (rs) arb_hash(rs, hash);
-            printf("%-22s %-24s %s\n", names[i], rs ? hash : "(errors: arbiter check)", rs ? rs->title : "");
-            broken += !rs;
-            (*shown)++;
-            arb_free(rs);
-        }
+        ruleset *rs = arb_load(path.data, NULL);
+        char hash[32] = "";
+        if (rs) arb_hash(rs, hash);
+        printf("%-22s %-24s %s\n", names[i], rs ? hash : "(errors: arbiter check)", rs ? rs->title : "");
+        broken += !rs;
+        (*shown)++;
+        arb_free(rs);
         sb_free(&path);
         free(names[i]);
     }
+    free(names);
     return broken;
 }
 
@@ -474,6 +442,7 @@ static int cmd_rulesets(const options *o) {
 /* The scoring components as text: each action's message with its article. */
 static void print_components(const ruleset *rs, const ruling *r) {
     for (int i = 0; i < r->nactions; i++) {
+        if (r->replaced || r->actions[i].dropped) continue; /* a plugin took it out */
         strbuf m;
         sb_init(&m);
         output_message(rs, &r->actions[i], false, &m);
@@ -481,6 +450,8 @@ static void print_components(const ruleset *rs, const ruling *r) {
         printf("  [%s] %s\n", u->clause >= 0 && rs->clauses[u->clause].cite ? rs->clauses[u->clause].cite : "", m.data ? m.data : "");
         sb_free(&m);
     }
+    for (int i = 0; i < r->nextra; i++) printf("  [%s] %s\n", r->extra[i].cite, r->extra[i].message);
+    for (int i = 0; i < r->nnotes; i++) printf("  Plugin %s (%s): %s\n", r->notes[i].plugin, r->notes[i].cite, r->notes[i].what);
 }
 
 static void print_json(json_t *o) {
@@ -521,32 +492,10 @@ static bool read_scenario_file(ruleset *rs, const char *path, scenario *sc) {
     return ok;
 }
 
-/* A ruling inside a larger answer: without the ruleset's name and hash,
- * which the answer gives once, nor the unused facts. */
-static json_t *ruling_part_json(const ruling *r, const scenario *sc) {
-    json_t *j = output_json(r, sc);
-    json_object_del(j, "ruleset");
-    json_object_del(j, "ruleset_hash");
-    json_object_del(j, "unused");
-    return j;
-}
-
 /* Adds the keys of part to j, and lets part go. */
 static void merge_json(json_t *j, json_t *part) {
     json_object_update(j, part);
     json_decref(part);
-}
-
-static json_t *answer_json(const ruleset *rs) {
-    char hash[32];
-    output_hash(rs, hash);
-    return json_pack("{ssss}", "ruleset", rs->name, "ruleset_hash", hash);
-}
-
-static json_t *card_json(kj_card c) {
-    char text[8];
-    kj_format_card(c, text);
-    return json_string(text);
 }
 
 /* "[12 > 12A] Message. Message." */
@@ -590,7 +539,7 @@ static int rule_every_card(const ruleset *rs, int article, scenario *sc, json_t 
             json_object_set_new(j, "card", json_string(card));
             json_object_set_new(j, "verdict", json_string(legal ? "legal" : "illegal"));
             json_object_set_new(j, "legal", json_boolean(legal));
-            merge_json(j, ruling_part_json(&r, sc));
+            merge_json(j, output_ruling_part_json(&r, sc));
             json_array_append_new(cards, j);
         } else {
             sb_printf(err, "%s: %s", card, why.data ? why.data : "no ruling");
@@ -620,7 +569,7 @@ static int cmd_legal(const options *o) {
         const kj_position *p = &sc.rec.kj_position_record;
         char trick[64] = "";
         if (p->trick.ncards > 0) kj_format_trick(&p->trick, trick, sizeof trick);
-        json_t *answer = answer_json(rs), *cards = json_array();
+        json_t *answer = output_answer_json(rs), *cards = json_array();
         json_object_set_new(answer, "seat", json_string(bridge_seat_name(p->seat)));
         json_object_set_new(answer, "trump", json_string(kj_suit_name(p->trump)));
         json_object_set_new(answer, "trick", json_string(trick));
@@ -638,62 +587,6 @@ static int cmd_legal(const options *o) {
 }
 
 static const char *const side_words[] = {"spelers", "tegenspelers"}; /* enum kj_side */
-static const char *const side_keys[] = {"takers", "defenders"};
-
-static json_t *sides_json(const int64_t *v) {
-    return json_pack("{sIsI}", side_keys[KJ_TAKERS], (json_int_t)v[KJ_TAKERS], side_keys[KJ_DEFENDERS],
-                     (json_int_t)v[KJ_DEFENDERS]);
-}
-
-static json_t *trick_json(const kj_hand *h, int t, const kj_trick_ruling *tr, const scenario *sc) {
-    json_t *j = json_object(), *cards = json_array();
-    for (int i = 0; i < h->tricks[t].ncards; i++) json_array_append_new(cards, card_json(h->tricks[t].cards[i]));
-    json_object_set_new(j, "number", json_integer(t + 1));
-    json_object_set_new(j, "leader", json_string(bridge_seat_name(h->tricks[t].leader)));
-    json_object_set_new(j, "cards", cards);
-    json_object_set_new(j, "winner", json_string(bridge_seat_name(tr->facts.winner)));
-    json_object_set_new(j, "won_by", json_string(side_keys[tr->facts.won_by]));
-    json_object_set_new(j, "card_points", json_integer(tr->facts.card_points));
-    json_object_set_new(j, "points", sides_json(tr->sums.side));
-    json_object_set_new(j, "roem", sides_json(tr->sums.roem));
-    merge_json(j, ruling_part_json(&tr->r, sc));
-    return j;
-}
-
-static json_t *totals_json(const kj_hand_facts *f) {
-    json_t *j = json_object();
-    for (int s = 0; s < 2; s++)
-        json_object_set_new(j, side_keys[s], json_pack("{sisIsI}", "tricks", f->tricks[s], "points", (json_int_t)f->points[s],
-                                                       "roem", (json_int_t)f->roem[s]));
-    return j;
-}
-
-static json_t *revoke_json(const kj_hand *h, const kj_hand_score *hs, const scenario *sc) {
-    const kj_trick *t = &h->tricks[hs->revoke_trick];
-    json_t *j = json_object();
-    json_object_set_new(j, "trick", json_integer(hs->revoke_trick + 1));
-    json_object_set_new(j, "seat", json_string(bridge_seat_name(kj_trick_seat(t, hs->revoke_card))));
-    json_object_set_new(j, "card", card_json(t->cards[hs->revoke_card]));
-    merge_json(j, ruling_part_json(&hs->revoke, sc));
-    return j;
-}
-
-static json_t *hand_score_json(const ruleset *rs, const kj_hand_score *hs, const scenario *sc) {
-    static const char *const revoke_words[] = {"none", "takers", "defenders"}; /* enum kj_revoke_by */
-    const kj_hand *h = &sc->rec.kj_hand_record;
-    json_t *j = answer_json(rs), *tricks = json_array();
-    json_object_set_new(j, "trump", json_string(kj_suit_name(h->trump)));
-    json_object_set_new(j, "taker", json_string(bridge_seat_name(h->taker)));
-    for (int t = 0; t < hs->ntricks; t++) json_array_append_new(tricks, trick_json(h, t, &hs->tricks[t], sc));
-    json_object_set_new(j, "tricks", tricks);
-    json_object_set_new(j, "totals", totals_json(&hs->hand));
-    json_object_set_new(j, "revoke_by", hs->hand.revoke_settled ? json_string(revoke_words[hs->hand.revoke_by]) : json_null());
-    if (hs->revoke_trick >= 0) json_object_set_new(j, "revoke", revoke_json(h, hs, sc));
-    json_t *score = ruling_part_json(&hs->score, sc);
-    merge_json(score, sides_json(hs->score_sums.side));
-    json_object_set_new(j, "score", score);
-    return j;
-}
 
 static void print_tricks(const kj_hand *h, const kj_hand_score *hs, const scenario *sc) {
     for (int t = 0; t < hs->ntricks; t++) {
@@ -703,7 +596,7 @@ static void print_tricks(const kj_hand *h, const kj_hand_score *hs, const scenar
         printf("Slag %d  %s  → %s (%s), %lld kaartpunten, roem %lld  ", t + 1, trick, bridge_seat_name(tr->facts.winner),
                side_words[tr->facts.won_by], (long long)tr->facts.card_points,
                (long long)(tr->sums.roem[KJ_TAKERS] + tr->sums.roem[KJ_DEFENDERS]));
-        json_t *r = ruling_part_json(&tr->r, sc);
+        json_t *r = output_ruling_part_json(&tr->r, sc);
         printf("[");
         print_trail(json_object_get(r, "articles"));
         puts("]");
@@ -719,7 +612,7 @@ static void print_revoke(const ruleset *rs, const kj_hand *h, const kj_hand_scor
     } else if (hs->revoke_trick < 0) {
         puts("Verzaking: geen");
     } else {
-        json_t *j = revoke_json(h, hs, sc);
+        json_t *j = scoring_revoke_json(h, hs, sc);
         printf("Verzaking door de %s: slag %lld, %s speelde %s ",
                side_words[hs->hand.revoke_by == KJ_REVOKE_TAKERS ? KJ_TAKERS : KJ_DEFENDERS],
                (long long)json_integer_value(json_object_get(j, "trick")), json_string_value(json_object_get(j, "seat")),
@@ -739,7 +632,7 @@ static void print_hand_score(const ruleset *rs, const kj_hand_score *hs, const s
     printf("Uit de slagen: spelers %lld (roem %lld), tegenspelers %lld (roem %lld)\n", (long long)f->points[KJ_TAKERS],
            (long long)f->roem[KJ_TAKERS], (long long)f->points[KJ_DEFENDERS], (long long)f->roem[KJ_DEFENDERS]);
     print_revoke(rs, h, hs, sc);
-    json_t *score = ruling_part_json(&hs->score, sc);
+    json_t *score = output_ruling_part_json(&hs->score, sc);
     printf("Score [");
     print_trail(json_object_get(score, "articles"));
     puts("]");
@@ -764,7 +657,7 @@ static int score_klaverjas(ruleset *rs, const options *o) {
         fprintf(stderr, "%s: error: %s\n", o->input, err.data);
         status = failed_status(hs.failed);
     } else if (o->json) {
-        print_json(hand_score_json(rs, &hs, &sc));
+        print_json(scoring_hand_json(rs, &hs, &sc));
     } else {
         print_hand_score(rs, &hs, &sc);
     }
@@ -790,30 +683,17 @@ static int cmd_score(const options *o) {
     sc.hooks = hooks;
     strbuf err;
     sb_init(&err);
-    char msg[200];
-    int status = ARB_BAD_INPUT, article = scoring_article(rs, SCORE_CONTRACT, &err);
-    ruling r = {0};
+    ruling r;
     int64_t total = 0;
-    if (article >= 0 && !bridge_parse_contract(o->input, &sc.rec.contract, msg, sizeof msg)) {
-        sb_puts(&err, msg);
-    } else if (article >= 0) {
-        sc.rec.has_contract = true;
-        sc.rec.has_vulnerable = o->vul || o->nonvul;
-        sc.rec.vulnerable = o->vul;
-        if (scenario_apply_record(&sc, &err) && scoring_rule(rs, article, &sc, &r, &total, &err) &&
-            (!hooks || hooks->adjust_score(hooks->ctx, &sc, &total, &err)))
-            status = ARB_OK;
-        else if (r.status == RULING_NEEDS && !sc.rec.has_vulnerable)
-            sb_puts(&err, "; say --vul or --nonvul");
-    }
+    int status = ARB_BAD_INPUT;
+    if (scoring_contract(rs, &sc, o->input, o->vul ? 1 : o->nonvul ? 0 : -1, &r, &total, &err))
+        status = ARB_OK;
+    else if (r.status == RULING_NEEDS && !sc.rec.has_vulnerable)
+        sb_puts(&err, "; say --vul or --nonvul");
     if (status != ARB_OK) {
         fprintf(stderr, "arbiter score: %s\n", err.data);
     } else if (o->json) {
-        json_t *j = output_json(&r, &sc);
-        json_object_set_new(j, "contract", json_string(o->input));
-        if (sc.rec.has_vulnerable) json_object_set_new(j, "vulnerable", json_boolean(sc.rec.vulnerable));
-        json_object_set_new(j, "score", json_integer(total));
-        print_json(j);
+        print_json(scoring_contract_json(&r, &sc, o->input, total));
     } else {
         printf("%s%s — %s\n", o->input, !sc.rec.has_vulnerable ? "" : o->vul ? ", kwetsbaar" : ", niet kwetsbaar", rs->title);
         print_components(rs, &r);
@@ -865,76 +745,15 @@ static int cmd_imps(const options *o) {
 }
 
 /* One board's scores: a score per line, or CSV lines board,pair,score (a
- * header line is skipped). Boards are matchpointed separately. */
-typedef struct score_line {
-    char board[32], pair[32];
-    int64_t score, mp;
-    int line;
-} score_line;
-
+ * header line is skipped). Boards are matchpointed separately, with the
+ * CLI's plugins. (tests/fuzz/fuzz_matchpoints.c compiles this file and
+ * calls these two by name.) */
 static bool parse_score_lines(const char *text, vec *rows, strbuf *err) {
-    int line = 0;
-    for (const char *p = text; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        char buf[256];
-        line++;
-        if (n >= sizeof buf) {
-            sb_printf(err, "line %d: too long", line);
-            return false;
-        }
-        memcpy(buf, p, n);
-        buf[n] = 0;
-        p += n + (nl ? 1 : 0);
-        buf[strcspn(buf, "\r")] = 0;
-        char *f[3] = {buf, NULL, NULL};
-        int nf = 1;
-        for (char *c = buf; *c && nf < 3; c++)
-            if (*c == ',') *c = 0, f[nf++] = c + 1;
-        char *score = f[nf - 1], *end;
-        while (*score == ' ') score++;
-        if (!*score && nf == 1) continue; /* blank line */
-        long long v = strtoll(score, &end, 10);
-        while (*end == ' ') end++;
-        if (*end || !*score || nf == 2 || v < -100000 || v > 100000) {
-            if (line == 1 && nf == 3) continue; /* a CSV header */
-            sb_printf(err, "line %d: expected a score (a whole number) or board,pair,score", line);
-            return false;
-        }
-        score_line *row = vec_push(rows);
-        row->score = v;
-        row->line = line;
-        snprintf(row->board, sizeof row->board, "%.31s", nf == 3 ? f[0] : "");
-        snprintf(row->pair, sizeof row->pair, "%.31s", nf == 3 ? f[1] : "");
-    }
-    if (rows->len == 0) sb_puts(err, "no scores");
-    return rows->len > 0;
+    return scoring_parse_score_lines(text, rows, err);
 }
 
 static bool matchpoint_boards(const ruleset *rs, vec *rows, strbuf *err) {
-    int n = rows->len;
-    int64_t *scores = malloc(sizeof(int64_t) * (size_t)n), *mp = malloc(sizeof(int64_t) * (size_t)n);
-    int *index = malloc(sizeof(int) * (size_t)n);
-    bool ok = scores && mp && index;
-    char *done = calloc((size_t)n + 1, 1);
-    for (int i = 0; ok && i < n; i++) {
-        if (done[i]) continue;
-        int m = 0;
-        for (int j = i; j < n; j++) {
-            score_line *rj = &VEC_AT(rows, score_line, j);
-            if (done[j] || strcmp(rj->board, VEC_AT(rows, score_line, i).board) != 0) continue;
-            done[j] = 1;
-            index[m] = j;
-            scores[m++] = rj->score;
-        }
-        ok = scoring_matchpoints(rs, hooks, scores, m, mp, err);
-        for (int k = 0; ok && k < m; k++) VEC_AT(rows, score_line, index[k]).mp = mp[k];
-    }
-    free(scores);
-    free(mp);
-    free(index);
-    free(done);
-    return ok;
+    return scoring_matchpoint_lines(rs, hooks, rows, err);
 }
 
 static int cmd_matchpoints(const options *o) {
@@ -950,24 +769,15 @@ static int cmd_matchpoints(const options *o) {
     int status = ARB_BAD_INPUT;
     if (rs && strlen(text) == len && parse_score_lines(text, &rows, &err) && matchpoint_boards(rs, &rows, &err)) {
         status = ARB_OK;
-        json_t *all = json_array();
-        for (int i = 0; i < rows.len; i++) {
+        for (int i = 0; !o->json && i < rows.len; i++) {
             score_line *r = &VEC_AT(&rows, score_line, i);
-            if (o->json) {
-                json_t *j = json_object();
-                if (r->board[0]) json_object_set_new(j, "board", json_string(r->board));
-                if (r->pair[0]) json_object_set_new(j, "pair", json_string(r->pair));
-                json_object_set_new(j, "score", json_integer(r->score));
-                json_object_set_new(j, "matchpoints", json_integer(r->mp));
-                json_array_append_new(all, j);
-            } else if (r->board[0]) {
+            if (r->board[0]) {
                 printf("%s,%s,%lld,%lld\n", r->board, r->pair, (long long)r->score, (long long)r->mp);
             } else {
                 printf("%6lld  %lld\n", (long long)r->score, (long long)r->mp);
             }
         }
-        if (o->json) print_json(all);
-        else json_decref(all);
+        if (o->json) print_json(scoring_lines_json(&rows));
     } else if (rs) {
         fprintf(stderr, "%s: error: %s\n", o->input, err.len ? err.data : "the file is not text");
     }
@@ -983,76 +793,13 @@ static int cmd_matchpoints(const options *o) {
 static int compare_one(const char *name, bool amended, const char *text, size_t len, json_t **out) {
     ruleset *rs = amended ? load_or_report(name) : load_plain(name);
     if (!rs) return ARB_BAD_INPUT;
-    scenario sc;
-    scenario_init(&sc, rs);
-    sc.hooks = amended ? hooks : NULL;
     strbuf err;
     sb_init(&err);
-    int status = ARB_OK;
-    ruling r = {0};
-    if (!scenario_read_json(&sc, text, len, &err)) {
-        *out = json_object();
-        json_object_set_new(*out, "ruleset", json_string(rs->name));
-        json_object_set_new(*out, "title", json_string(rs->title));
-        json_object_set_new(*out, "status", json_string("bad_input"));
-        json_object_set_new(*out, "error", json_string(err.data));
-        status = ARB_BAD_INPUT;
-    } else {
-        if (!rule_with_plugins(rs, rs->root, &sc, &r)) status = ARB_BAD_INPUT;
-        *out = output_json(&r, &sc);
-        json_object_set_new(*out, "title", json_string(rs->title));
-        if (status == ARB_OK)
-            status = r.status == RULING_OK ? ARB_OK : r.status == RULING_NEEDS || r.status == RULING_REJECTED ? ARB_BAD_INPUT : ARB_NO_RULING;
-        int article = sc.rec.has_contract ? scoring_article(rs, SCORE_CONTRACT, &err) : -1;
-        ruling sr = {0};
-        int64_t total;
-        if (article >= 0 && scoring_rule(rs, article, &sc, &sr, &total, &err)) {
-            json_object_set_new(*out, "score", json_integer(total));
-            json_object_set_new(*out, "score_articles", output_trail_json(&sr));
-        }
-        ruling_clear(&sr);
-    }
-    ruling_clear(&r);
+    int status = output_compared_json(rs, amended ? hooks : NULL, text, len, out, &err);
+    if (err.len) fprintf(stderr, "arbiter: %s\n", err.data);
     sb_free(&err);
-    scenario_free(&sc);
     arb_free(rs);
     return status;
-}
-
-static bool action_in(json_t *action, json_t *actions) {
-    size_t i;
-    json_t *other;
-    json_array_foreach(actions, i, other) {
-        if (json_equal(json_object_get(action, "name"), json_object_get(other, "name")) &&
-            json_equal(json_object_get(action, "args"), json_object_get(other, "args")))
-            return true;
-    }
-    return false;
-}
-
-/* What differs between two rulings: the trail, the actions on one side
- * only, the score. */
-static json_t *differences(json_t *a, json_t *b) {
-    json_t *d = json_object();
-    if (!json_equal(json_object_get(a, "status"), json_object_get(b, "status")))
-        json_object_set_new(d, "status", json_pack("[OO]", json_object_get(a, "status"), json_object_get(b, "status")));
-    if (!json_equal(json_object_get(a, "articles"), json_object_get(b, "articles")))
-        json_object_set_new(d, "articles", json_pack("[OO]", json_object_get(a, "articles"), json_object_get(b, "articles")));
-    json_t *sides[2] = {a, b}, *only = json_array();
-    for (int s = 0; s < 2; s++) {
-        json_t *mine = json_array(), *acts = json_object_get(sides[s], "actions");
-        size_t i;
-        json_t *act;
-        json_array_foreach(acts, i, act)
-            if (!action_in(act, json_object_get(sides[1 - s], "actions"))) json_array_append(mine, act);
-        json_array_append_new(only, mine);
-    }
-    if (json_array_size(json_array_get(only, 0)) || json_array_size(json_array_get(only, 1)))
-        json_object_set(d, "actions_only_in", only);
-    json_decref(only);
-    json_t *sa = json_object_get(a, "score"), *sb = json_object_get(b, "score");
-    if ((sa || sb) && !json_equal(sa, sb)) json_object_set_new(d, "score", json_pack("[OO]", sa ? sa : json_null(), sb ? sb : json_null()));
-    return d;
 }
 
 static void print_trail(json_t *trail) {
@@ -1152,7 +899,7 @@ static int cmd_compare(const options *o) {
     if ((int)json_array_size(rulings) == o->nrulesets) {
         json_t *diffs = json_array();
         for (int i = 1; i < o->nrulesets; i++)
-            json_array_append_new(diffs, differences(json_array_get(rulings, 0), json_array_get(rulings, i)));
+            json_array_append_new(diffs, output_differences_json(json_array_get(rulings, 0), json_array_get(rulings, i)));
         if (o->json) {
             json_t *all = json_object();
             json_object_set_new(all, "scenario", json_string(o->input));
@@ -1267,7 +1014,7 @@ static int diff_cases(ruleset *a, ruleset *b, const char *path, bool json) {
         char *ra = NULL, *rb = NULL;
         enum arb_status sa = arb_rule_json(a, p, strlen(p), &ra), sb = arb_rule_json(b, p, strlen(p), &rb);
         json_t *ja = json_loads(ra, 0, NULL), *jb = json_loads(rb, 0, NULL);
-        json_t *d = differences(ja, jb);
+        json_t *d = output_differences_json(ja, jb);
         if (sa == ARB_BAD_INPUT && sb == ARB_BAD_INPUT) status = ARB_BAD_INPUT;
         if (json_object_size(d)) {
             changed++;
@@ -1336,6 +1083,12 @@ static int cmd_graph(const options *o) {
     return status;
 }
 
+static int cmd_serve(const options *o) {
+    if (o->input) return usage_error("serve", "unexpected argument '%s'", o->input);
+    serve_config c = {o->listen, o->rulesets, o->nrulesets, o->plugins, o->nplugins, o->limits, NULL, o->verbose};
+    return serve_run(&c);
+}
+
 static const command commands[] = {
     {"rule", "rule --ruleset NAME|DIR SCENARIO.json|- [--json] [--why-not ACTION]",
      "Rules on a scenario: a JSON object of facts, optionally with \"dealer\" and \"auction\".\n"
@@ -1387,6 +1140,11 @@ static const command commands[] = {
     {"rulesets", "rulesets", "Lists the installed rulesets with their title and hash.", cmd_rulesets},
     {"graph", "graph --ruleset NAME|DIR --article N",
      "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).", cmd_graph},
+    {"serve", "serve [--listen HOST:PORT] [--ruleset NAME …] [--plugin FILE …] [--verbose]",
+     "Serves the rulings in the browser (core/web) and as a JSON API, on 127.0.0.1:8080 unless\n"
+     "--listen says otherwise, with the rulesets named (default: every installed one). Stops on\n"
+     "Ctrl-C. docs/guide.md, \"In de browser\", shows the app; core/serve.c lists the endpoints.",
+     cmd_serve},
 };
 
 #define NCOMMANDS (int)(sizeof commands / sizeof *commands)

@@ -9,9 +9,15 @@
 
 #define DIAG_MAX_SOURCES 256
 
+/* A runaway file can make thousands of errors, each quoting its line: after
+ * this many messages the rest are counted, not shown, and a quoted line is
+ * cut to a window around the caret. */
+#define DIAG_MAX_SHOWN 100
+#define DIAG_LINE_WINDOW 160
+
 struct diag {
     FILE *out;
-    int errors, muted;
+    int errors, muted, shown;
     int nsources;
     const char *files[DIAG_MAX_SOURCES];
     const char *texts[DIAG_MAX_SOURCES];
@@ -49,12 +55,19 @@ static const char *source_line(const diag *d, src_loc at, int *len) {
     return NULL;
 }
 
+/* The line, or DIAG_LINE_WINDOW bytes of it around the caret ("..." where
+ * it is cut), and the caret under the column. */
 static void show_caret(const diag *d, src_loc at) {
     int len;
     const char *line = source_line(d, at, &len);
     if (!line || at.col <= 0) return;
-    fprintf(d->out, "    %.*s\n    ", len, line);
-    for (int i = 1; i < at.col && i <= len; i++) fputc(line[i - 1] == '\t' ? '\t' : ' ', d->out);
+    int from = at.col > DIAG_LINE_WINDOW / 2 ? at.col - DIAG_LINE_WINDOW / 2 : 1;
+    if (from > len) from = len > 0 ? len : 1;
+    int shown = len - (from - 1) < DIAG_LINE_WINDOW ? len - (from - 1) : DIAG_LINE_WINDOW;
+    const char *lead = from > 1 ? "..." : "";
+    fprintf(d->out, "    %s%.*s%s\n    %s", lead, shown, line + from - 1, from - 1 + shown < len ? "..." : "",
+            from > 1 ? "   " : "");
+    for (int i = from; i < at.col && i - from < shown; i++) fputc(line[i - 1] == '\t' ? '\t' : ' ', d->out);
     fputs("^\n", d->out);
 }
 
@@ -65,7 +78,11 @@ void diag_report(diag *d, enum diag_level lvl, src_loc at, const char *hint, con
     va_start(ap, fmt);
     vsnprintf(d->last, sizeof d->last, fmt, ap);
     va_end(ap);
-    if (d->muted) return;
+    if (d->muted || d->shown > DIAG_MAX_SHOWN) return;
+    if (++d->shown > DIAG_MAX_SHOWN) {
+        fprintf(d->out, "note: more than %d messages; the rest are not shown\n", DIAG_MAX_SHOWN);
+        return;
+    }
     if (at.file && at.line > 0)
         fprintf(d->out, "%s:%d:%d: ", at.file, at.line, at.col);
     else if (at.file)

@@ -52,7 +52,7 @@ enum expr_status expr_binop(int op, int64_t a, int64_t b, int64_t *out) {
 static bool key_offset(const rs_type *t, int64_t v, int64_t *off, int64_t *size) {
     int64_t lo = t->kind == TY_INT ? t->lo : 0;
     *size = t->kind == TY_BOOL ? 2 : t->kind == TY_ENUM ? t->nvalues : t->hi - t->lo + 1;
-    *off = v - lo;
+    if (__builtin_sub_overflow(v, lo, off)) return false; /* a value far outside the range */
     return *off >= 0 && *off < *size;
 }
 
@@ -61,15 +61,39 @@ enum expr_status expr_table(const rs_table *t, const int64_t *keys, int64_t *out
     for (int i = 0; i < t->nkeys; i++) {
         int64_t off, size;
         if (!key_offset(t->keys[i], keys[i], &off, &size)) return EXPR_NO_ROW;
-        index = index * size + off;
+        /* checked: a table whose key ranges multiply past 64 bits must not
+         * turn into a wild index */
+        if (__builtin_mul_overflow(index, size, &index) || __builtin_add_overflow(index, off, &index))
+            return EXPR_NO_ROW;
     }
-    if (index >= t->ncells || t->cells[index] == INT64_MIN) return EXPR_NO_ROW;
+    if (index < 0 || index >= t->ncells || !t->cells || t->cells[index] == INT64_MIN) return EXPR_NO_ROW;
     *out = t->cells[index];
     return EXPR_OK;
 }
 
 /* Tables hold at most this many keys; the compiler enforces it. */
 #define EXPR_MAX_KEYS 4
+
+enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int64_t *out, int *missing);
+
+/* A constant or an input fact without a call: most operands are one, and
+ * an invariant check evaluates dozens of them per ruling. */
+static inline enum expr_status operand(const ruleset *rs, int e, const fact_values *fv, int64_t *out, int *missing) {
+    const rs_expr *x = rs_expr_at(rs, e);
+    if (x->kind == EX_CONST) {
+        *out = x->k;
+        return EXPR_OK;
+    }
+    if (x->kind == EX_FACT && rs->facts[x->a].derived < 0) {
+        if (!fv->known[x->a]) {
+            *missing = x->a;
+            return EXPR_UNKNOWN;
+        }
+        *out = fv->value[x->a];
+        return EXPR_OK;
+    }
+    return expr_eval(rs, e, fv, out, missing);
+}
 
 /* The value that settles `and` (false), `or` and `implies` (true) on either side. */
 static bool settles(int op, bool left, int64_t v) {
@@ -85,11 +109,11 @@ static bool settles(int op, bool left, int64_t v) {
 static enum expr_status eval_logic(const ruleset *rs, const rs_expr *x, const fact_values *fv, int64_t *out,
                                    int *missing) {
     int64_t a, b;
-    enum expr_status sa = expr_eval(rs, x->a, fv, &a, missing);
+    enum expr_status sa = operand(rs, x->a, fv, &a, missing);
     if (sa == EXPR_OK && settles(x->op, true, a)) return (*out = x->op != OP_AND), EXPR_OK;
     if (sa != EXPR_OK && sa != EXPR_UNKNOWN) return sa;
     int missing_b = -1;
-    enum expr_status sb = expr_eval(rs, x->b, fv, &b, &missing_b);
+    enum expr_status sb = operand(rs, x->b, fv, &b, &missing_b);
     if (sb == EXPR_OK && settles(x->op, false, b)) return (*out = x->op != OP_AND), EXPR_OK;
     if (sa == EXPR_UNKNOWN) return EXPR_UNKNOWN; /* *missing names the left side's fact */
     if (sb != EXPR_OK) {
@@ -121,11 +145,11 @@ enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int6
         return expr_unop(x->op, a, out);
     case EX_BINARY:
         if (x->op == OP_AND || x->op == OP_OR || x->op == OP_IMPLIES) return eval_logic(rs, x, fv, out, missing);
-        if ((s = expr_eval(rs, x->a, fv, &a, missing))) return s;
-        if ((s = expr_eval(rs, x->b, fv, &b, missing))) return s;
+        if ((s = operand(rs, x->a, fv, &a, missing))) return s;
+        if ((s = operand(rs, x->b, fv, &b, missing))) return s;
         return expr_binop(x->op, a, b, out);
     case EX_IN:
-        if ((s = expr_eval(rs, x->a, fv, &a, missing))) return s;
+        if ((s = operand(rs, x->a, fv, &a, missing))) return s;
         *out = 0;
         for (int i = 0; i < x->nargs; i++)
             if (rs_expr_at(rs, rs_arg(rs, x->args + i))->k == a) *out = 1;

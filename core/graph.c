@@ -30,7 +30,9 @@ graph *graph_new(int nvars, const int *domain, const int64_t *lo) {
     g->domain = xrealloc(NULL, sizeof(int) * (size_t)(nvars + 1));
     g->lo = xrealloc(NULL, sizeof(int64_t) * (size_t)(nvars + 1));
     for (int i = 0; i < nvars; i++) {
-        g->domain[i] = domain[i];
+        /* A variable has at least one value: after an error (an empty range)
+         * the compiler still builds on, and a node needs a child to read. */
+        g->domain[i] = domain[i] > 0 ? domain[i] : 1;
         g->lo[i] = lo[i];
     }
     return g;
@@ -194,24 +196,27 @@ static gref cofactor(const graph *g, gref r, int var, int i) {
     return g->kids[g->nodes[r].kids + i];
 }
 
-/* Children are built into a scratch array on the heap: recursion depth is
- * bounded by the number of variables, not by the size of the graph. */
+/* Children are built into a scratch array, on the stack for the usual
+ * small domains and on the heap for wide ones: recursion depth is bounded
+ * by the number of variables, not by the size of the graph. */
+#define EXPAND_ON_STACK 32
 #define EXPAND(g, var, expr_for_i)                                                                 \
     do {                                                                                           \
         int n_ = (g)->domain[var];                                                                 \
-        gref *kids_ = xrealloc(NULL, sizeof(gref) * (size_t)n_);                                   \
+        gref stack_[EXPAND_ON_STACK];                                                              \
+        gref *kids_ = n_ <= EXPAND_ON_STACK ? stack_ : xrealloc(NULL, sizeof(gref) * (size_t)n_);  \
         for (int i = 0; i < n_; i++) kids_[i] = (expr_for_i);                                      \
         result = graph_node_ref((g), (var), kids_);                                                \
-        free(kids_);                                                                               \
+        if (kids_ != stack_) free(kids_);                                                          \
     } while (0)
 
 gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
     gref result;
+    if (cache_get(g, op, a, 0, 1, &result)) return result;
     if (GRAPH_IS_TERM(a)) {
         graph_term t = fn(ctx, *graph_term_at(g, a));
-        return graph_term_ref(g, t.kind, t.v);
+        return cache_put(g, op, a, 0, 1, graph_term_ref(g, t.kind, t.v));
     }
-    if (cache_get(g, op, a, 0, 1, &result)) return result;
     int var = g->nodes[a].var;
     EXPAND(g, var, graph_apply1(g, op, cofactor(g, a, var, i), fn, ctx));
     return cache_put(g, op, a, 0, 1, result);
@@ -219,11 +224,11 @@ gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
 
 gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx) {
     gref result;
+    if (cache_get(g, op, a, b, 2, &result)) return result;
     if (GRAPH_IS_TERM(a) && GRAPH_IS_TERM(b)) {
         graph_term t = fn(ctx, *graph_term_at(g, a), *graph_term_at(g, b));
-        return graph_term_ref(g, t.kind, t.v);
+        return cache_put(g, op, a, b, 2, graph_term_ref(g, t.kind, t.v));
     }
-    if (cache_get(g, op, a, b, 2, &result)) return result;
     int va = top_var(g, a), vb = top_var(g, b);
     int var = va < vb ? va : vb;
     EXPAND(g, var, graph_apply2(g, op, cofactor(g, a, var, i), cofactor(g, b, var, i), fn, ctx));
@@ -337,4 +342,93 @@ bool graph_reaches_kind(graph *g, gref r, int kind) {
     bool found = reaches(g, r, kind, seen);
     free(seen);
     return found;
+}
+
+/* --- compaction ----------------------------------------------------------- */
+
+static void *shrink(void *p, size_t n) {
+    return xrealloc(p, n);
+}
+
+int graph_compact(graph *g, gref *const *roots, int nroots) {
+    /* Nodes reachable from the roots: children are made before their
+     * parents, so one pass from the highest index down marks them all. */
+    int32_t *node_map = xrealloc(NULL, sizeof(int32_t) * (size_t)(g->nnodes + 1));
+    int32_t *term_map = xrealloc(NULL, sizeof(int32_t) * (size_t)(g->nterms + 1));
+    for (int i = 0; i < g->nnodes; i++) node_map[i] = -1;
+    for (int i = 0; i < g->nterms; i++) term_map[i] = -1;
+    unsigned char *live = calloc((size_t)g->nnodes + 1, 1);
+    if (!live) abort();
+    for (int k = 0; k < nroots; k++)
+        if (!GRAPH_IS_TERM(*roots[k])) live[*roots[k]] = 1;
+    for (int i = g->nnodes - 1; i >= 0; i--) {
+        if (!live[i]) continue;
+        const graph_node *nd = &g->nodes[i];
+        for (int c = 0; c < g->domain[nd->var]; c++) {
+            gref kid = g->kids[nd->kids + c];
+            if (!GRAPH_IS_TERM(kid)) live[kid] = 1;
+        }
+    }
+    /* Terminals in order of first use by a kept node (or a root), nodes in
+     * their old order: a child still comes before its parents. */
+    int nnodes = 0, nkids = 0, nterms = 0;
+    graph_term *terms = xrealloc(NULL, sizeof(graph_term) * (size_t)(g->nterms + 1));
+    for (int k = 0; k < nroots; k++)
+        if (GRAPH_IS_TERM(*roots[k]) && term_map[GRAPH_TERM_INDEX(*roots[k])] < 0) {
+            term_map[GRAPH_TERM_INDEX(*roots[k])] = nterms;
+            terms[nterms++] = g->terms[GRAPH_TERM_INDEX(*roots[k])];
+        }
+    for (int i = 0; i < g->nnodes; i++) {
+        if (!live[i]) continue;
+        const graph_node nd = g->nodes[i];
+        int n = g->domain[nd.var];
+        for (int c = 0; c < n; c++) {
+            gref kid = g->kids[nd.kids + c];
+            if (GRAPH_IS_TERM(kid)) {
+                int t = GRAPH_TERM_INDEX(kid);
+                if (term_map[t] < 0) {
+                    term_map[t] = nterms;
+                    terms[nterms++] = g->terms[t];
+                }
+                kid = -1 - term_map[t];
+            } else {
+                kid = node_map[kid];
+            }
+            g->kids[nkids + c] = kid; /* nkids <= nd.kids: the copy never overtakes what it reads */
+        }
+        g->nodes[nnodes] = (graph_node){nd.var, nkids};
+        node_map[i] = nnodes++;
+        nkids += n;
+    }
+    for (int k = 0; k < nroots; k++)
+        *roots[k] = GRAPH_IS_TERM(*roots[k]) ? -1 - term_map[GRAPH_TERM_INDEX(*roots[k])] : node_map[*roots[k]];
+    free(g->terms);
+    g->terms = terms;
+    g->nnodes = nnodes;
+    g->nkids = nkids;
+    g->nterms = nterms;
+    g->capnodes = nnodes;
+    g->capkids = nkids;
+    g->capterms = nterms;
+    g->nodes = shrink(g->nodes, sizeof *g->nodes * (size_t)(nnodes + 1));
+    g->kids = shrink(g->kids, sizeof *g->kids * (size_t)(nkids + 1));
+    g->terms = shrink(g->terms, sizeof *g->terms * (size_t)(nterms + 1));
+    graph_done_building(g); /* the indexes named the old numbers: made again when needed */
+    free(live);
+    free(node_map);
+    free(term_map);
+    return nnodes;
+}
+
+int graph_renumber_kind(graph *g, int kind, int64_t *old) {
+    int n = 0;
+    for (int i = 0; i < g->nterms; i++) {
+        if (g->terms[i].kind != kind) continue;
+        old[n] = g->terms[i].v;
+        g->terms[i].v = n++;
+    }
+    free(g->termhash); /* it hashed the old values */
+    g->termhash = NULL;
+    g->captermhash = 0;
+    return n;
 }

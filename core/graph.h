@@ -102,6 +102,21 @@ gref graph_replace_kind(graph *g, gref a, int from, gref to);
  * are made again if the graph is built on later. */
 void graph_done_building(graph *g);
 
+/* Keeps only the nodes and terminals reachable from the roots, in arrays of
+ * exactly that size, and updates each *roots[k] to its new reference:
+ * what building left behind (the intermediate results of every operation)
+ * is freed. Every other reference into g is invalid afterwards, and so are
+ * the build-time tables (made again if g is built on). Returns the number
+ * of inner nodes kept. */
+int graph_compact(graph *g, gref *const *roots, int nroots);
+
+/* Renumbers the values of the terminals of one kind to 0..n-1, in terminal
+ * order, and writes the old value of each to old[new] (room for
+ * g->nterms): after graph_compact, how a caller drops the entries of a
+ * table the terminals index (a ruleset's outcomes) that no root reaches.
+ * Returns n. */
+int graph_renumber_kind(graph *g, int kind, int64_t *old);
+
 /* Number of inner nodes reachable from r. */
 int graph_size(const graph *g, gref r);
 

@@ -4,7 +4,7 @@
 #include "output.h"
 
 #include <stdio.h>
-
+#include <stdlib.h>
 #include <string.h>
 
 int scoring_article(const ruleset *rs, enum scoring_job job, strbuf *err) {
@@ -267,4 +267,174 @@ void kj_hand_score_clear(kj_hand_score *s) {
     ruling_clear(&s->revoke);
     ruling_clear(&s->score);
     memset(s, 0, sizeof *s);
+}
+
+/* ---- the answers of `arbiter score` and `matchpoints` (and the server's) ---- */
+
+bool scoring_contract(const ruleset *rs, scenario *sc, const char *contract, int vulnerable, ruling *r, int64_t *total,
+                      strbuf *err) {
+    char msg[200];
+    memset(r, 0, sizeof *r);
+    int article = scoring_article(rs, SCORE_CONTRACT, err);
+    if (article < 0) return false;
+    if (!bridge_parse_contract(contract, &sc->rec.contract, msg, sizeof msg)) {
+        sb_puts(err, msg);
+        return false;
+    }
+    sc->rec.has_contract = true;
+    sc->rec.has_vulnerable = vulnerable >= 0;
+    sc->rec.vulnerable = vulnerable > 0;
+    const scenario_hooks *hooks = sc->hooks;
+    return scenario_apply_record(sc, err) && scoring_rule(rs, article, sc, r, total, err) &&
+           (!hooks || hooks->adjust_score(hooks->ctx, sc, total, err));
+}
+
+json_t *scoring_contract_json(const ruling *r, const scenario *sc, const char *contract, int64_t total) {
+    json_t *j = output_json(r, sc);
+    json_object_set_new(j, "contract", json_string(contract));
+    if (sc->rec.has_vulnerable) json_object_set_new(j, "vulnerable", json_boolean(sc->rec.vulnerable));
+    json_object_set_new(j, "score", json_integer(total));
+    return j;
+}
+
+static const char *const side_keys[] = {"takers", "defenders"}; /* enum kj_side */
+
+static json_t *card_json(kj_card c) {
+    char text[8];
+    kj_format_card(c, text);
+    return json_string(text);
+}
+
+static json_t *sides_json(const int64_t *v) {
+    return json_pack("{sIsI}", side_keys[KJ_TAKERS], (json_int_t)v[KJ_TAKERS], side_keys[KJ_DEFENDERS],
+                     (json_int_t)v[KJ_DEFENDERS]);
+}
+
+static json_t *trick_json(const kj_hand *h, int t, const kj_trick_ruling *tr, const scenario *sc) {
+    json_t *j = json_object(), *cards = json_array();
+    for (int i = 0; i < h->tricks[t].ncards; i++) json_array_append_new(cards, card_json(h->tricks[t].cards[i]));
+    json_object_set_new(j, "number", json_integer(t + 1));
+    json_object_set_new(j, "leader", json_string(bridge_seat_name(h->tricks[t].leader)));
+    json_object_set_new(j, "cards", cards);
+    json_object_set_new(j, "winner", json_string(bridge_seat_name(tr->facts.winner)));
+    json_object_set_new(j, "won_by", json_string(side_keys[tr->facts.won_by]));
+    json_object_set_new(j, "card_points", json_integer(tr->facts.card_points));
+    json_object_set_new(j, "points", sides_json(tr->sums.side));
+    json_object_set_new(j, "roem", sides_json(tr->sums.roem));
+    json_object_update_new(j, output_ruling_part_json(&tr->r, sc));
+    return j;
+}
+
+static json_t *totals_json(const kj_hand_facts *f) {
+    json_t *j = json_object();
+    for (int s = 0; s < 2; s++)
+        json_object_set_new(j, side_keys[s], json_pack("{sisIsI}", "tricks", f->tricks[s], "points", (json_int_t)f->points[s],
+                                                       "roem", (json_int_t)f->roem[s]));
+    return j;
+}
+
+json_t *scoring_revoke_json(const kj_hand *h, const kj_hand_score *hs, const scenario *sc) {
+    const kj_trick *t = &h->tricks[hs->revoke_trick];
+    json_t *j = json_object();
+    json_object_set_new(j, "trick", json_integer(hs->revoke_trick + 1));
+    json_object_set_new(j, "seat", json_string(bridge_seat_name(kj_trick_seat(t, hs->revoke_card))));
+    json_object_set_new(j, "card", card_json(t->cards[hs->revoke_card]));
+    json_object_update_new(j, output_ruling_part_json(&hs->revoke, sc));
+    return j;
+}
+
+json_t *scoring_hand_json(const ruleset *rs, const kj_hand_score *hs, const scenario *sc) {
+    static const char *const revoke_words[] = {"none", "takers", "defenders"}; /* enum kj_revoke_by */
+    const kj_hand *h = &sc->rec.kj_hand_record;
+    json_t *j = output_answer_json(rs), *tricks = json_array();
+    json_object_set_new(j, "trump", json_string(kj_suit_name(h->trump)));
+    json_object_set_new(j, "taker", json_string(bridge_seat_name(h->taker)));
+    for (int t = 0; t < hs->ntricks; t++) json_array_append_new(tricks, trick_json(h, t, &hs->tricks[t], sc));
+    json_object_set_new(j, "tricks", tricks);
+    json_object_set_new(j, "totals", totals_json(&hs->hand));
+    json_object_set_new(j, "revoke_by", hs->hand.revoke_settled ? json_string(revoke_words[hs->hand.revoke_by]) : json_null());
+    if (hs->revoke_trick >= 0) json_object_set_new(j, "revoke", scoring_revoke_json(h, hs, sc));
+    json_t *score = output_ruling_part_json(&hs->score, sc);
+    json_object_update_new(score, sides_json(hs->score_sums.side));
+    json_object_set_new(j, "score", score);
+    return j;
+}
+
+bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
+    int line = 0;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        char buf[256];
+        line++;
+        if (n >= sizeof buf) {
+            sb_printf(err, "line %d: too long", line);
+            return false;
+        }
+        memcpy(buf, p, n);
+        buf[n] = 0;
+        p += n + (nl ? 1 : 0);
+        buf[strcspn(buf, "\r")] = 0;
+        char *f[3] = {buf, NULL, NULL};
+        int nf = 1;
+        for (char *c = buf; *c && nf < 3; c++)
+            if (*c == ',') *c = 0, f[nf++] = c + 1;
+        char *score = f[nf - 1], *end;
+        while (*score == ' ') score++;
+        if (!*score && nf == 1) continue; /* blank line */
+        long long v = strtoll(score, &end, 10);
+        while (*end == ' ') end++;
+        if (*end || !*score || nf == 2 || v < -100000 || v > 100000) {
+            if (line == 1 && nf == 3) continue; /* a CSV header */
+            sb_printf(err, "line %d: expected a score (a whole number) or board,pair,score", line);
+            return false;
+        }
+        score_line *row = vec_push(rows);
+        row->score = v;
+        row->line = line;
+        snprintf(row->board, sizeof row->board, "%.31s", nf == 3 ? f[0] : "");
+        snprintf(row->pair, sizeof row->pair, "%.31s", nf == 3 ? f[1] : "");
+    }
+    if (rows->len == 0) sb_puts(err, "no scores");
+    return rows->len > 0;
+}
+
+bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, vec *rows, strbuf *err) {
+    int n = rows->len;
+    int64_t *scores = malloc(sizeof(int64_t) * (size_t)n), *mp = malloc(sizeof(int64_t) * (size_t)n);
+    int *index = malloc(sizeof(int) * (size_t)n);
+    bool ok = scores && mp && index;
+    char *done = calloc((size_t)n + 1, 1);
+    for (int i = 0; ok && i < n; i++) {
+        if (done[i]) continue;
+        int m = 0;
+        for (int j = i; j < n; j++) {
+            score_line *rj = &VEC_AT(rows, score_line, j);
+            if (done[j] || strcmp(rj->board, VEC_AT(rows, score_line, i).board) != 0) continue;
+            done[j] = 1;
+            index[m] = j;
+            scores[m++] = rj->score;
+        }
+        ok = scoring_matchpoints(rs, hooks, scores, m, mp, err);
+        for (int k = 0; ok && k < m; k++) VEC_AT(rows, score_line, index[k]).mp = mp[k];
+    }
+    free(scores);
+    free(mp);
+    free(index);
+    free(done);
+    return ok;
+}
+
+json_t *scoring_lines_json(const vec *rows) {
+    json_t *all = json_array();
+    for (int i = 0; i < rows->len; i++) {
+        const score_line *r = &VEC_AT(rows, score_line, i);
+        json_t *j = json_object();
+        if (r->board[0]) json_object_set_new(j, "board", json_string(r->board));
+        if (r->pair[0]) json_object_set_new(j, "pair", json_string(r->pair));
+        json_object_set_new(j, "score", json_integer(r->score));
+        json_object_set_new(j, "matchpoints", json_integer(r->mp));
+        json_array_append_new(all, j);
+    }
+    return all;
 }

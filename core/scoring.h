@@ -70,4 +70,39 @@ void kj_hand_score_clear(kj_hand_score *s);
 bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores, int n, int64_t *mp,
                          strbuf *err);
 
+/* ---- the answers `arbiter score` and `matchpoints` give, shared with
+ * `arbiter serve` so that both say the same ---- */
+
+/* A bridge contract and its result ("4SX+1", "PASS") scored with the score
+ * article: the record is set in sc (initialised by the caller, its hooks
+ * set) from the text and the vulnerability (1, 0, or -1 when not known),
+ * and the hooks adjust the score. False with err; r is then cleared or
+ * holds the failed ruling. */
+bool scoring_contract(const ruleset *rs, scenario *sc, const char *contract, int vulnerable, ruling *r, int64_t *total,
+                      strbuf *err);
+/* The ruling with "contract", "vulnerable" (when known) and "score". */
+json_t *scoring_contract_json(const ruling *r, const scenario *sc, const char *contract, int64_t total);
+
+/* A scored klaverjas hand as `arbiter score --json` gives it: "tricks",
+ * "totals", "revoke_by", "revoke", "score"; and the revoke on its own. */
+json_t *scoring_hand_json(const ruleset *rs, const kj_hand_score *hs, const scenario *sc);
+json_t *scoring_revoke_json(const kj_hand *h, const kj_hand_score *hs, const scenario *sc);
+
+/* A matchpoint sheet: one board's scores (a score per line), or CSV lines
+ * board,pair,score (a header line is skipped). */
+typedef struct score_line {
+    char board[32], pair[32];
+    int64_t score, mp;
+    int line;
+} score_line;
+
+/* Reads the sheet into rows (a vec of score_line); false with err naming
+ * the line. */
+bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err);
+/* Matchpoints each board of the sheet on its own (rows[i].mp). */
+bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, vec *rows, strbuf *err);
+/* The rows as JSON: [{"board", "pair", "score", "matchpoints"}] (board and
+ * pair only when the sheet gives them). */
+json_t *scoring_lines_json(const vec *rows);
+
 #endif

@@ -185,12 +185,12 @@ char *read_file(const char *path, size_t *len) {
     sb_init(&sb);
     char buf[8192];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&sb, buf, n);
-    int failed = ferror(f);
+    while (sb.len <= READ_FILE_MAX && (n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&sb, buf, n);
+    int failed = ferror(f) ? EIO : sb.len > READ_FILE_MAX ? EFBIG : 0;
     fclose(f);
     if (failed) {
         sb_free(&sb);
-        errno = EIO;
+        errno = failed;
         return NULL;
     }
     if (len) *len = sb.len;

@@ -44,7 +44,10 @@ void vec_free(vec *v);
 void *vec_push(vec *v); /* zeroed new element */
 #define VEC_AT(v, type, i) (((type *)(v)->data)[i])
 
-/* Reads a whole file; NULL with errno set on failure. Caller frees. */
+/* Reads a whole file; NULL with errno set on failure. Caller frees. A file
+ * (or device, or pipe) longer than READ_FILE_MAX bytes fails with EFBIG
+ * instead of taking all memory: no input arbiter reads is nearly as long. */
+#define READ_FILE_MAX ((size_t)16 << 20)
 char *read_file(const char *path, size_t *len);
 
 /* Levenshtein distance, for "did you mean" hints. */

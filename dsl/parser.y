@@ -26,6 +26,7 @@ static ast_expr *expr_leaf(dsl_lexer *lx, YYLTYPE l, int kind, int64_t ival, con
 static ast_expr *expr_op(dsl_lexer *lx, YYLTYPE l, int kind, int op, ast_expr *a, ast_expr *b);
 static ast_decl *decl(dsl_lexer *lx, YYLTYPE l, int kind, const char *name);
 static ast_type *type_new(dsl_lexer *lx, YYLTYPE l, int kind);
+static ast_type *range_type(dsl_lexer *lx, YYLTYPE l, int64_t lo, int64_t hi);
 static ast_item *item_new(dsl_lexer *lx, YYLTYPE l, int kind);
 static ast_clause *clause_new(dsl_lexer *lx, YYLTYPE l, const char *cite, ast_block *b, const char *apply, YYLTYPE al);
 static ast_expect *expect_new(dsl_lexer *lx, YYLTYPE l, int kind, const char *name);
@@ -149,8 +150,8 @@ header_item: IDENT STRING            { $$ = MK(ast_given, @1); $$->name = $1; $$
 type: BOOL                           { $$ = type_new(lx, @1, AT_BOOL); }
     | ENUM '{' enumvals opt_comma '}' { $$ = type_new(lx, @1, AT_ENUM); $$->values = $3; }
     | INTKW                          { $$ = type_new(lx, @1, AT_INT); }
-    | INTKW INTLIT DOTDOT INTLIT     { $$ = type_new(lx, @1, AT_RANGE); $$->lo = strtoll($2, NULL, 10); $$->hi = strtoll($4, NULL, 10); }
-    | INTKW '-' INTLIT DOTDOT INTLIT { $$ = type_new(lx, @1, AT_RANGE); $$->lo = -strtoll($3, NULL, 10); $$->hi = strtoll($5, NULL, 10); }
+    | INTKW INTLIT DOTDOT INTLIT     { $$ = range_type(lx, @1, strtoll($2, NULL, 10), strtoll($4, NULL, 10)); }
+    | INTKW '-' INTLIT DOTDOT INTLIT { $$ = range_type(lx, @1, -strtoll($3, NULL, 10), strtoll($5, NULL, 10)); }
     | IDENT                          { $$ = type_new(lx, @1, AT_NAMED); $$->name = $1; }
     ;
 enumvals: enumval                    { $$ = list1(lx, $1); }
@@ -419,8 +420,171 @@ static ast_decl *change(dsl_lexer *lx, YYLTYPE l, int op, int target, const char
     return d;
 }
 
+/* ---- limits (docs/language.md, "Limits") ------------------------------------
+ * The compiler, the checker and the evaluator walk blocks, clauses and
+ * expressions recursively; nesting is bounded here, before anything deep
+ * reaches them, so that a runaway file gets an error instead of overflowing
+ * the stack. The counts bound what one file can make the compiler do. */
+#define DSL_MAX_NESTING 256
+#define DSL_MAX_DECLS 2000
+#define DSL_MAX_TABLES 100
+/* A derived fact is evaluated through the derived facts it names, so the
+ * levels of all of a file's derived facts together bound that recursion. */
+#define DSL_MAX_DERIVED_LEVELS 4096
+
+static ast_type *range_type(dsl_lexer *lx, YYLTYPE l, int64_t lo, int64_t hi) {
+    ast_type *t = type_new(lx, l, AT_RANGE);
+    t->lo = lo;
+    t->hi = hi;
+    int64_t width; /* decisions and tables are sized hi - lo + 1 */
+    if (lo > hi)
+        diag_report(lx->diag, DIAG_ERROR, L(lx, l), "write the range low..high", "empty range %lld..%lld",
+                    (long long)lo, (long long)hi);
+    else if (__builtin_sub_overflow(hi, lo, &width) || width == INT64_MAX)
+        diag_report(lx->diag, DIAG_ERROR, L(lx, l), "write `int` for a number without bounds",
+                    "the range %lld..%lld is too wide", (long long)lo, (long long)hi);
+    return t;
+}
+
+/* Each walk stops one level past the limit, so it is bounded itself; *at
+ * receives the first node that is too deep. */
+static bool too_deep(int depth, src_loc loc, src_loc *at) {
+    if (depth <= DSL_MAX_NESTING) return false;
+    *at = loc;
+    return true;
+}
+
+static bool expr_deep(const ast_expr *e, int depth, src_loc *at);
+
+static bool exprs_deep(const ast_list *l, int depth, src_loc *at) {
+    for (int i = 0; i < l->n; i++)
+        if (expr_deep(l->items[i], depth, at)) return true;
+    return false;
+}
+
+static bool expr_deep(const ast_expr *e, int depth, src_loc *at) {
+    if (!e) return false;
+    if (too_deep(depth, e->loc, at)) return true;
+    return expr_deep(e->a, depth + 1, at) || expr_deep(e->b, depth + 1, at) || exprs_deep(&e->args, depth + 1, at);
+}
+
+static bool patterns_deep(const ast_list *l, int depth, src_loc *at) {
+    for (int i = 0; i < l->n; i++) {
+        const ast_pattern *p = l->items[i];
+        if (expr_deep(p->lo, depth, at) || expr_deep(p->hi, depth, at)) return true;
+    }
+    return false;
+}
+
+static bool block_deep(const ast_block *b, int depth, src_loc *at);
+
+static bool clause_deep(const ast_clause *c, int depth, src_loc *at) {
+    return c && block_deep(c->block, depth, at);
+}
+
+static bool item_deep(const ast_item *it, int depth, src_loc *at) {
+    if (exprs_deep(&it->args, depth, at) || expr_deep(it->cond, depth, at) || clause_deep(it->clause, depth, at))
+        return true;
+    for (int i = 0; i < it->arms.n; i++) {
+        const ast_arm *arm = it->arms.items[i];
+        if (patterns_deep(&arm->patterns, depth, at) || clause_deep(arm->clause, depth, at)) return true;
+    }
+    return false;
+}
+
+/* A block is one level; what its items hold is one level further in. */
+static bool block_deep(const ast_block *b, int depth, src_loc *at) {
+    if (!b) return false;
+    if (too_deep(depth, b->loc, at)) return true;
+    for (int i = 0; i < b->items.n; i++)
+        if (item_deep(b->items.items[i], depth + 1, at)) return true;
+    return false;
+}
+
+static bool row_deep(const ast_row *r, src_loc *at) {
+    return r && (patterns_deep(&r->keys, 1, at) || expr_deep(r->value, 1, at));
+}
+
+static bool decl_deep(const ast_decl *d, src_loc *at) {
+    if (expr_deep(d->expr, 1, at) || block_deep(d->body, 1, at) || clause_deep(d->clause, 1, at) || row_deep(d->row, at))
+        return true;
+    for (int i = 0; i < d->rows.n; i++)
+        if (row_deep(d->rows.items[i], at)) return true;
+    for (int i = 0; i < d->givens.n; i++)
+        if (expr_deep(((ast_given *)d->givens.items[i])->value, 1, at)) return true;
+    for (int i = 0; i < d->expects.n; i++)
+        if (exprs_deep(&((ast_expect *)d->expects.items[i])->args, 1, at)) return true;
+    return d->inner && decl_deep(d->inner, at);
+}
+
+/* The depth of an expression, counted up to one past the limit. */
+static int expr_depth(const ast_expr *e, int depth) {
+    if (!e || depth > DSL_MAX_NESTING) return e ? depth : depth - 1;
+    int deepest = depth;
+    const ast_expr *kids[2] = {e->a, e->b};
+    for (int i = 0; i < 2; i++) {
+        int d = expr_depth(kids[i], depth + 1);
+        if (d > deepest) deepest = d;
+    }
+    for (int i = 0; i < e->args.n; i++) {
+        int d = expr_depth(e->args.items[i], depth + 1);
+        if (d > deepest) deepest = d;
+    }
+    return deepest;
+}
+
+/* Called once the file is parsed: reports the derived fact at which the
+ * file's derived facts pass DSL_MAX_DERIVED_LEVELS together. */
+static void check_derived_levels(dsl_lexer *lx) {
+    long levels = 0;
+    for (int i = 0; i < lx->file->decls.n; i++) {
+        const ast_decl *d = lx->file->decls.items[i];
+        if (d->kind == AD_CHANGE && d->inner) d = d->inner;
+        if (d->kind != AD_FACT || !d->expr) continue;
+        levels += expr_depth(d->expr, 1);
+        if (levels <= DSL_MAX_DERIVED_LEVELS) continue;
+        diag_report(lx->diag, DIAG_ERROR, d->loc, "compute fewer steps in derived facts, or move some to another file",
+                    "the derived facts of this file nest more than %d levels together (each counts the levels of "
+                    "its expression)", DSL_MAX_DERIVED_LEVELS);
+        return;
+    }
+}
+
+static bool is_table(const ast_decl *d) {
+    return d->kind == AD_TABLE || (d->kind == AD_CHANGE && d->inner && d->inner->kind == AD_TABLE);
+}
+
+/* Whether one more declaration of d's kind fits in the file. The one that
+ * reaches a limit is reported and kept (the file has an error, so nothing
+ * is compiled); those after it are dropped without a word. */
+static bool within_counts(dsl_lexer *lx, const ast_decl *d) {
+    const ast_list *decls = &lx->file->decls;
+    if (decls->n > DSL_MAX_DECLS) return false;
+    if (decls->n == DSL_MAX_DECLS) {
+        diag_report(lx->diag, DIAG_ERROR, d->loc, "split the rules over several files",
+                    "more than %d declarations in one file", DSL_MAX_DECLS);
+        return true;
+    }
+    if (!is_table(d)) return true;
+    int tables = 0;
+    for (int i = 0; i < decls->n; i++) tables += is_table(decls->items[i]);
+    if (tables == DSL_MAX_TABLES)
+        diag_report(lx->diag, DIAG_ERROR, d->loc, "split the rules over several files",
+                    "more than %d tables in one file", DSL_MAX_TABLES);
+    return tables <= DSL_MAX_TABLES;
+}
+
 static void add_decl(dsl_lexer *lx, ast_decl *d) {
-    ast_push(lx->arena, &lx->file->decls, d);
+    src_loc at;
+    if (decl_deep(d, &at)) {
+        diag_report(lx->diag, DIAG_ERROR, at,
+                    "split it: give a part a derived fact of its own, or an article of its own and `apply` it",
+                    "nested more than %d levels deep (each block and each operator counts, also every "
+                    "operator of a chain such as `a and b and c`)",
+                    DSL_MAX_NESTING);
+        return;
+    }
+    if (within_counts(lx, d)) ast_push(lx->arena, &lx->file->decls, d);
 }
 
 static void append(dsl_lexer *lx, ast_list *to, ast_list from) {
@@ -460,8 +624,15 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, dsl_lexer *lx) {
     return 0;
 }
 
+/* Bison's only other message is "memory exhausted": its stack is full,
+ * which takes nesting far past DSL_MAX_NESTING (parentheses, blocks, `not`
+ * or `implies` chains); the parse stops there. */
 static void yyerror(YYLTYPE *loc, dsl_lexer *lx, const char *msg) {
-    diag_report(lx->diag, DIAG_ERROR, L(lx, *loc), NULL, "%s", msg);
+    if (strcmp(msg, "memory exhausted") == 0)
+        diag_report(lx->diag, DIAG_ERROR, L(lx, *loc), "split it: give a part a derived fact or an article of its own",
+                    "nested more than %d levels deep; the rest of the file is not read", DSL_MAX_NESTING);
+    else
+        diag_report(lx->diag, DIAG_ERROR, L(lx, *loc), NULL, "%s", msg);
 }
 
 void ast_push(arena *a, ast_list *l, void *item) {
@@ -481,5 +652,6 @@ ast_file *dsl_parse(arena *a, diag *d, const char *path, const char *text) {
     lx.file = arena_alloc(a, sizeof *lx.file);
     lx.file->path = path;
     yyparse(&lx);
+    check_derived_levels(&lx);
     return lx.file;
 }

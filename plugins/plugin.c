@@ -336,8 +336,26 @@ static char *arg_text(lua_State *L, int idx) {
     return strdup(s ? s : "");
 }
 
-/* A message template with {name} filled from the args table at the top. */
-static char *fill_template(lua_State *L, const char *t) {
+/* An argument for a ruleset action's parameter: an enum value shows its
+ * label (Dutch or English), a bool ja/nee or yes/no, the rest as written. */
+static char *typed_arg(lua_State *L, int idx, const ruleset *rs, const rs_type *t, bool english) {
+    if (t && t->kind == TY_ENUM && lua_type(L, idx) == LUA_TSTRING) {
+        int v = rs_enum_index(t, lua_tostring(L, idx));
+        if (v >= 0) {
+            strbuf sb;
+            sb_init(&sb);
+            rs_format_value(rs, t, v, english ? FMT_ENGLISH : FMT_DUTCH, &sb);
+            return sb_take(&sb);
+        }
+    }
+    if (t && t->kind == TY_BOOL && lua_isboolean(L, idx))
+        return strdup(lua_toboolean(L, idx) ? (english ? "yes" : "ja") : (english ? "no" : "nee"));
+    return arg_text(L, idx);
+}
+
+/* A message template with {name} filled from the args table at the top;
+ * for a ruleset action, a (its parameters give the arguments' types). */
+static char *fill_template(lua_State *L, const char *t, const ruleset *rs, const rs_action *a, bool english) {
     strbuf sb;
     sb_init(&sb);
     while (t && *t) {
@@ -350,7 +368,10 @@ static char *fill_template(lua_State *L, const char *t) {
         char key[64];
         snprintf(key, sizeof key, "%.*s", (int)(close - open - 1), open + 1);
         lua_getfield(L, -1, key);
-        char *v = arg_text(L, -1);
+        const rs_type *type = NULL;
+        for (int i = 0; a && i < a->nparams; i++)
+            if (strcmp(a->params[i].name, key) == 0) type = a->params[i].type;
+        char *v = typed_arg(L, -1, rs, type, english);
         sb_puts(&sb, v);
         free(v);
         lua_pop(L, 1);
@@ -393,14 +414,15 @@ static bool action_message(plugin *p, const char *name, char **nl, char **en, st
     }
     lua_pop(L, 2);
     int a = rs_find_action(p->rs, name);
-    if (!text && a >= 0) text = p->rs->actions[a].text, text_en = p->rs->actions[a].text_en;
+    const rs_action *act = !text && a >= 0 ? &p->rs->actions[a] : NULL;
+    if (act) text = act->text, text_en = act->text_en;
     if (!text) {
         sb_printf(err, "plugin %s: action '%s' is neither the ruleset's nor declared in the plugin's `actions`", p->name,
                   name);
         return false;
     }
-    *nl = fill_template(L, text);
-    *en = fill_template(L, text_en ? text_en : text);
+    *nl = fill_template(L, text, p->rs, act, false);
+    *en = fill_template(L, text_en ? text_en : text, p->rs, act, text_en != NULL);
     return true;
 }
 
@@ -471,7 +493,8 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     const char *note = field_string(L, -1, "note");
     strbuf what;
     sb_init(&what);
-    sb_printf(&what, "%s the ruling at %s%s%s", replace ? "replaced" : "added to", key, note ? ": " : "", note ? note : "");
+    sb_printf(&what, "%s the ruling at %s%s%s", replace ? "replaced" : removes ? "changed" : "added to", key,
+              note ? ": " : "", note ? note : "");
     add_note(p, r, cite, what.data);
     sb_free(&what);
     return ok;

@@ -3,13 +3,27 @@
 # Runs apt-get as root (directly, or through sudo when available).
 set -eu
 
-PACKAGES="re2c bison pkg-config libjansson-dev libcmocka-dev liblua5.4-dev make gcc clang"
+# libclang-rt-14-dev: the fuzzer and sanitizer runtimes `make fuzz` links
+# (clang only recommends it); valgrind: the CI's memory check of the demo.
+PACKAGES="re2c bison pkg-config libjansson-dev libcmocka-dev liblua5.4-dev libclips-dev libmicrohttpd-dev make gcc clang libclang-rt-14-dev valgrind curl jq chromium"
+# node and npm drive the browser tests (tests/web); a machine that has them
+# from elsewhere (e.g. NodeSource's nodejs) keeps them.
+command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
 
+# playwright-core for the browser tests, from npm at the version the
+# lock file pins; it never downloads a browser (Debian's chromium is used).
+npm_ci() {
+    [ -d tests/web/node_modules/playwright-core ] && return 0
+    echo "deps: npm ci in tests/web"
+    (cd tests/web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+}
+
+cd "$(dirname "$0")/.."
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && { npm_ci; exit; }
 
 echo "deps: installing$missing"
 if [ "$(id -u)" -eq 0 ]; then
@@ -26,3 +40,4 @@ $SUDO apt-get install -y --no-install-recommends $missing >/dev/null 2>&1 || {
     $SUDO apt-get update -qq
     $SUDO apt-get install -y --no-install-recommends $missing
 }
+npm_ci

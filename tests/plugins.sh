@@ -54,6 +54,23 @@ expect "the club's fact needs the plugin" 2 "unknown fact 'beginners_drive'" \
 expect "club percentages" 0 "1,1,620,70" "1,2,650,100" "1,3,620,70" "1,4,170,40" "1,5,-100,0" "1,6,140,20" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 --plugin $P/club-percentages.lua examples/board-1.csv
 
+# Rotterdams: West cannot follow spades, holds trumps, and the trick lies
+# with his partner East (SA). Amsterdam (the NKF text, 12d/12i2) lets him
+# discard; Rotterdam makes him trump.
+expect "Amsterdam: a discard is legal" 0 "D7   legal    [12 > 12d > 12i2]" "H7   legal" \
+    -- "$ARBITER" legal --ruleset klaverjas-nkf-1976 $T/klaverjas-partner-holds.json
+expect "Rotterdam: he must trump" 0 "D7   illegal  [12 > 12d > 12i2 > Rotterdams art. 1]" "in het Rotterdamse spel moet hij introeven" \
+    "DK   illegal" "H7   legal" "HA   legal" \
+    -- "$ARBITER" legal --ruleset klaverjas-nkf-1976 --plugin $P/rotterdams-klaverjassen.lua $T/klaverjas-partner-holds.json
+
+# A failed hand: the takers have 9 card points and 20 roem against 153.
+# The ruleset (19i10): the defenders 162 and all roem, 182. The club: the
+# defenders 162 and their own roem (none): 162.
+expect "nat under the NKF text" 0 "Kolom roem voor de tegenspelers: 20." "Spelers: 0   Tegenspelers: 182" \
+    -- "$ARBITER" score --ruleset klaverjas-nkf-1976 $T/klaverjas-nat.json
+expect "nat at the club" 0 "[Clubreglement klaverjassen art. 5] Kolom roem voor de tegenspelers: 0." "Spelers: 0   Tegenspelers: 162" \
+    "changed the ruling at 19" -- "$ARBITER" score --ruleset klaverjas-nkf-1976 --plugin $P/klaverjas-nat-club.lua $T/klaverjas-nat.json
+
 # The sandbox, through the CLI: each limit a clear error, exit 2.
 header='return { api = 1, name = "proef", cite = "Proef art. 1",'
 echo "$header validate = function(f) while true do end end }" >"$tmp/loop.lua"

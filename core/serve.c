@@ -1,0 +1,795 @@
+/* serve.c — `arbiter serve`: the library over HTTP.
+ *
+ * One thread (libmicrohttpd's internal polling thread) answers every
+ * request in turn: a loaded ruleset could be shared between threads, but a
+ * plugin's Lua state cannot, and a ruling takes well under a millisecond.
+ * Bodies, connections and idle time are limited, so that one bad client
+ * cannot hold the table up; every bad request is answered with a status
+ * and {"error": "…"}, never with a crash.
+ *
+ * The endpoints (JSON in, JSON out; the answers are those of the CLI's
+ * --json, built by the same library functions):
+ *   GET  /api/rulesets                    each ruleset served: name, title, hash, game, what it scores
+ *   GET  /api/rulesets/NAME               the same, with its articles and its facts (questions, choices)
+ *   POST /api/next         {ruleset, scenario}             the ruling, or the next question it needs
+ *   POST /api/rule         {ruleset, scenario}             the ruling (`arbiter rule --json`)
+ *   POST /api/compare      {rulesets: [A, B…], scenario}   `arbiter compare --json`
+ *   POST /api/score        {ruleset, contract, vulnerable} `arbiter score --json`
+ *   POST /api/klaverjas    {ruleset, hand}                 `arbiter score --json` on a klaverjas hand
+ *   POST /api/matchpoints  {ruleset, csv}                  the rows of `arbiter matchpoints --json`
+ *   GET  /api/graph?ruleset=NAME&article=N                 the article's decision graph as DOT
+ *   GET  /, /FILE                                          the web app (core/web)
+ */
+#include "serve.h"
+
+#include "arbiter.h"
+#include "dot.h"
+#include "output.h"
+#include "scenario.h"
+#include "scoring.h"
+
+#include <microhttpd.h>
+
+#include <limits.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_BODY (256 * 1024)    /* a scenario is a few hundred bytes; a big matchpoint sheet fits */
+#define MAX_SCORE_LINES 5000     /* matchpointing is quadratic in the scores of a board */
+#define MAX_SERVED 64
+#define MAX_COMPARED 8
+#define IDLE_SECONDS 10          /* a client that sends nothing for this long is dropped */
+#define MAX_CONNECTIONS 64
+#define MAX_PER_CLIENT 32
+
+typedef struct served {
+    ruleset *rs;
+    plugin_set plugins; /* loaded for this ruleset (a plugin checks the names it uses) */
+} served;
+
+typedef struct server {
+    served sets[MAX_SERVED];
+    int n;
+    char *web;
+    bool verbose;
+} server;
+
+/* A request's body as it arrives. */
+typedef struct request {
+    strbuf body;
+    bool too_big;
+    struct timespec start;
+} request;
+
+/* What an endpoint answers. */
+typedef struct reply {
+    unsigned status;
+    json_t *body;
+} reply;
+
+/* ---- replies ---- */
+
+static reply ok(json_t *body) {
+    return (reply){MHD_HTTP_OK, body};
+}
+
+static reply fail(unsigned status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static reply fail(unsigned status, const char *fmt, ...) {
+    strbuf sb;
+    sb_init(&sb);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    reply r = {status, json_pack("{ss}", "error", sb.data ? sb.data : "")};
+    sb_free(&sb);
+    return r;
+}
+
+/* A failed ruling: the rule files gave none (422), or the request lacked or
+ * broke something (400) — the CLI's exit statuses 1 and 2. */
+static unsigned failed_http(enum ruling_status s) {
+    return s == RULING_GAP || s == RULING_ERROR || s == RULING_OUTSIDE ? MHD_HTTP_UNPROCESSABLE_CONTENT
+                                                                       : MHD_HTTP_BAD_REQUEST;
+}
+
+/* ---- the request's JSON ---- */
+
+/* The first key of the request that the endpoint does not take, or NULL. */
+static const char *unknown_key(json_t *in, const char *const *keys) {
+    const char *key;
+    json_t *v;
+    json_object_foreach(in, key, v) {
+        int i = 0;
+        while (keys[i] && strcmp(keys[i], key) != 0) i++;
+        if (!keys[i]) return key;
+    }
+    return NULL;
+}
+
+static bool check_keys(json_t *in, const char *const *keys, reply *out) {
+    const char *bad = unknown_key(in, keys);
+    if (!bad) return true;
+    strbuf list;
+    sb_init(&list);
+    for (int i = 0; keys[i]; i++) sb_printf(&list, "%s%s", i ? ", " : "", keys[i]);
+    *out = fail(MHD_HTTP_BAD_REQUEST, "unknown key '%s' (this endpoint takes: %s)", bad, list.data);
+    sb_free(&list);
+    return false;
+}
+
+static served *find_served(server *s, const char *name) {
+    for (int i = 0; name && i < s->n; i++)
+        if (strcmp(s->sets[i].rs->name, name) == 0) return &s->sets[i];
+    return NULL;
+}
+
+static served *served_by_name(server *s, const char *name, reply *out) {
+    served *sv = find_served(s, name);
+    if (!sv) *out = fail(MHD_HTTP_NOT_FOUND, "no ruleset '%s' is served (GET /api/rulesets lists them)", name);
+    return sv;
+}
+
+/* The ruleset a request names under "ruleset". */
+static served *request_ruleset(server *s, json_t *in, reply *out) {
+    json_t *name = json_object_get(in, "ruleset");
+    if (!json_is_string(name)) {
+        *out = fail(MHD_HTTP_BAD_REQUEST, "give \"ruleset\": the name of a ruleset (GET /api/rulesets lists them)");
+        return NULL;
+    }
+    return served_by_name(s, json_string_value(name), out);
+}
+
+static const scenario_hooks *hooks_of(const served *sv) {
+    return plugin_set_hooks(&sv->plugins);
+}
+
+static bool is_klaverjas(const ruleset *rs) {
+    return rs->game && strcmp(rs->game, "klaverjas") == 0;
+}
+
+/* ---- facts and rulesets as the web app reads them ---- */
+
+static json_t *choice_json(const ruleset *rs, const rs_type *t, json_t *value, int64_t v) {
+    strbuf nl, en;
+    sb_init(&nl);
+    sb_init(&en);
+    rs_format_value(rs, t, v, FMT_DUTCH, &nl);
+    rs_format_value(rs, t, v, FMT_ENGLISH, &en);
+    json_t *j = json_pack("{soss?ss?}", "value", value, "label", nl.data, "label_en", en.data);
+    sb_free(&nl);
+    sb_free(&en);
+    return j;
+}
+
+/* A fact with its question, the kind of answer and, for a yes/no or a
+ * list, the choices with their labels. */
+static json_t *fact_json(const ruleset *rs, int f) {
+    static const char *const kinds[] = {"bool", "enum", "int", "call", "cite", "string"}; /* enum type_kind */
+    const rs_fact *fact = &rs->facts[f];
+    const rs_type *t = fact->type;
+    json_t *j = json_pack("{ssssss?sssb}", "name", fact->name, "question", fact->ask ? fact->ask : fact->name,
+                          "question_en", fact->ask_en, "type", kinds[t->kind], "asked", fact->ask != NULL);
+    json_t *choices = json_array();
+    if (t->kind == TY_BOOL) {
+        json_array_append_new(choices, choice_json(rs, t, json_true(), 1));
+        json_array_append_new(choices, choice_json(rs, t, json_false(), 0));
+    }
+    for (int i = 0; t->kind == TY_ENUM && i < t->nvalues; i++)
+        json_array_append_new(choices, choice_json(rs, t, json_string(t->values[i]), i));
+    json_object_set_new(j, "choices", choices);
+    if (t->kind == TY_INT && t->bounded) {
+        json_object_set_new(j, "min", json_integer(t->lo));
+        json_object_set_new(j, "max", json_integer(t->hi));
+    }
+    return j;
+}
+
+static bool has_english(const ruleset *rs) {
+    for (int i = 0; i < rs->nactions; i++)
+        if (rs->actions[i].text_en) return true;
+    return false;
+}
+
+static json_t *ruleset_json(const ruleset *rs) {
+    char hash[32];
+    output_hash(rs, hash);
+    json_t *j = json_pack("{ssssss}", "name", rs->name, "title", rs->title, "hash", hash);
+    json_object_set_new(j, "game", json_string(rs->game ? rs->game : "bridge"));
+    json_object_set_new(j, "english", json_boolean(has_english(rs)));
+    json_object_set_new(j, "scores", json_pack("{sbsbsbsb}", "contract", rs->score_article >= 0 && !is_klaverjas(rs),
+                                               "hand", is_klaverjas(rs) && rs->trick_article >= 0,
+                                               "matchpoints", rs->matchpoints_article >= 0, "imps",
+                                               rs->imps_article >= 0));
+    return j;
+}
+
+static reply api_rulesets(server *s) {
+    json_t *list = json_array();
+    for (int i = 0; i < s->n; i++) json_array_append_new(list, ruleset_json(s->sets[i].rs));
+    return ok(json_pack("{so}", "rulesets", list));
+}
+
+static reply api_ruleset(server *s, const char *name) {
+    reply out;
+    served *sv = served_by_name(s, name, &out);
+    if (!sv) return out;
+    const ruleset *rs = sv->rs;
+    json_t *j = ruleset_json(rs), *articles = json_array(), *facts = json_array();
+    for (int a = 0; a < rs->narticles; a++)
+        json_array_append_new(articles, json_pack("{sssssb}", "id", rs->articles[a].id, "title",
+                                                  rs->articles[a].title ? rs->articles[a].title : "", "ruled",
+                                                  rs->articles[a].has_when));
+    for (int f = 0; f < rs->nfacts; f++)
+        if (rs->facts[f].derived < 0) json_array_append_new(facts, fact_json(rs, f));
+    json_object_set_new(j, "articles", articles);
+    json_object_set_new(j, "facts", facts);
+    return ok(j);
+}
+
+/* ---- rulings ---- */
+
+/* The request's "scenario" read for the ruleset into sc (initialised
+ * here); false with the reply. */
+static bool read_scenario(const served *sv, json_t *obj, scenario *sc, reply *out) {
+    scenario_init(sc, sv->rs);
+    sc->hooks = hooks_of(sv);
+    if (!json_is_object(obj)) {
+        *out = fail(MHD_HTTP_BAD_REQUEST, "give \"scenario\": an object of facts, as in a scenario file");
+        return false;
+    }
+    strbuf err;
+    sb_init(&err);
+    bool good = scenario_read_object(sc, obj, &err);
+    if (!good) *out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data);
+    sb_free(&err);
+    return good;
+}
+
+/* What the web app shows beside a ruling that is not made yet: the
+ * question it needs, or why the situation is impossible. */
+static void add_next(const ruleset *rs, const ruling *r, json_t *j) {
+    if (r->status == RULING_NEEDS) json_object_set_new(j, "question", fact_json(rs, r->fact));
+    if (r->status == RULING_REJECTED) {
+        const rs_invariant *inv = &rs->invariants[r->invariant];
+        json_object_set_new(j, "impossible", json_pack("{ssss?}", "message", inv->message, "message_en", inv->message_en));
+    }
+}
+
+static reply rule_scenario(server *s, json_t *in, bool next) {
+    static const char *const keys[] = {"ruleset", "scenario", NULL};
+    reply out;
+    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
+    scenario sc;
+    if (!sv) return out;
+    if (read_scenario(sv, json_object_get(in, "scenario"), &sc, &out)) {
+        ruling r;
+        strbuf err;
+        sb_init(&err);
+        if (!scenario_rule(sv->rs, sv->rs->root, &sc, &r, &err)) {
+            out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data); /* a plugin refused the scenario, or failed */
+        } else {
+            json_t *j = output_json(&r, &sc);
+            json_object_set_new(j, "title", json_string(sv->rs->title));
+            if (next) add_next(sv->rs, &r, j);
+            out = ok(j);
+        }
+        sb_free(&err);
+        ruling_clear(&r);
+    }
+    scenario_free(&sc);
+    return out;
+}
+
+static reply api_next(server *s, json_t *in) {
+    return rule_scenario(s, in, true);
+}
+
+static reply api_rule(server *s, json_t *in) {
+    return rule_scenario(s, in, false);
+}
+
+/* The rulesets a comparison names, 2 to 8 of them. */
+static int compared_rulesets(server *s, json_t *in, served **out, reply *err) {
+    json_t *names = json_object_get(in, "rulesets");
+    size_t n = json_array_size(names);
+    if (n < 2 || n > MAX_COMPARED) {
+        *err = fail(MHD_HTTP_BAD_REQUEST, "give \"rulesets\": a list of 2 to %d ruleset names", MAX_COMPARED);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_t *name = json_array_get(names, i);
+        if (!json_is_string(name)) {
+            *err = fail(MHD_HTTP_BAD_REQUEST, "\"rulesets\" holds names (strings)");
+            return -1;
+        }
+        if (!(out[i] = served_by_name(s, json_string_value(name), err))) return -1;
+    }
+    return (int)n;
+}
+
+static reply api_compare(server *s, json_t *in) {
+    static const char *const keys[] = {"rulesets", "scenario", NULL};
+    served *sets[MAX_COMPARED];
+    reply out;
+    int n = check_keys(in, keys, &out) ? compared_rulesets(s, in, sets, &out) : -1;
+    if (n < 0) return out;
+    json_t *obj = json_object_get(in, "scenario");
+    if (!json_is_object(obj)) return fail(MHD_HTTP_BAD_REQUEST, "give \"scenario\": an object of facts");
+    char *text = json_dumps(obj, JSON_COMPACT);
+    json_t *rulings = json_array(), *diffs = json_array();
+    strbuf err;
+    sb_init(&err);
+    for (int i = 0; i < n && !err.len; i++) {
+        json_t *one;
+        output_compared_json(sets[i]->rs, hooks_of(sets[i]), text, strlen(text), &one, &err);
+        const char *needs = json_string_value(json_object_get(one, "needs"));
+        if (needs) json_object_set_new(one, "question", fact_json(sets[i]->rs, rs_find_fact(sets[i]->rs, needs)));
+        json_array_append_new(rulings, one);
+    }
+    for (int i = 1; i < n && !err.len; i++)
+        json_array_append_new(diffs, output_differences_json(json_array_get(rulings, 0), json_array_get(rulings, i)));
+    out = err.len ? fail(MHD_HTTP_BAD_REQUEST, "%s", err.data) : ok(json_pack("{sOsO}", "rulings", rulings, "differences", diffs));
+    json_decref(rulings);
+    json_decref(diffs);
+    sb_free(&err);
+    free(text);
+    return out;
+}
+
+/* ---- scores ---- */
+
+static reply api_score(server *s, json_t *in) {
+    static const char *const keys[] = {"ruleset", "contract", "vulnerable", NULL};
+    reply out;
+    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
+    if (!sv) return out;
+    const char *contract = json_string_value(json_object_get(in, "contract"));
+    json_t *vul = json_object_get(in, "vulnerable");
+    if (!contract) return fail(MHD_HTTP_BAD_REQUEST, "give \"contract\": a contract and its result, such as \"4SX+1\"");
+    if (vul && !json_is_boolean(vul)) return fail(MHD_HTTP_BAD_REQUEST, "\"vulnerable\" is true or false");
+    if (is_klaverjas(sv->rs)) return fail(MHD_HTTP_BAD_REQUEST, "%s scores hands: POST /api/klaverjas", sv->rs->name);
+    scenario sc;
+    scenario_init(&sc, sv->rs);
+    sc.hooks = hooks_of(sv);
+    strbuf err;
+    sb_init(&err);
+    ruling r;
+    int64_t total = 0;
+    if (scoring_contract(sv->rs, &sc, contract, vul ? json_is_true(vul) : -1, &r, &total, &err)) {
+        out = ok(scoring_contract_json(&r, &sc, contract, total));
+    } else {
+        if (r.status == RULING_NEEDS && !sc.rec.has_vulnerable) sb_puts(&err, "; give \"vulnerable\": true or false");
+        out = fail(failed_http(r.status), "%s", err.data);
+    }
+    ruling_clear(&r);
+    sb_free(&err);
+    scenario_free(&sc);
+    return out;
+}
+
+static reply api_klaverjas(server *s, json_t *in) {
+    static const char *const keys[] = {"ruleset", "hand", NULL};
+    reply out;
+    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
+    if (!sv) return out;
+    if (!is_klaverjas(sv->rs)) return fail(MHD_HTTP_BAD_REQUEST, "%s is not a klaverjas ruleset", sv->rs->name);
+    scenario sc;
+    if (read_scenario(sv, json_object_get(in, "hand"), &sc, &out)) {
+        kj_hand_score hs;
+        strbuf err;
+        sb_init(&err);
+        if (scoring_klaverjas_hand(sv->rs, &sc, &hs, &err)) out = ok(scoring_hand_json(sv->rs, &hs, &sc));
+        else out = fail(failed_http(hs.failed), "%s", err.data);
+        kj_hand_score_clear(&hs);
+        sb_free(&err);
+    }
+    scenario_free(&sc);
+    return out;
+}
+
+static reply api_matchpoints(server *s, json_t *in) {
+    static const char *const keys[] = {"ruleset", "csv", NULL};
+    reply out;
+    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
+    if (!sv) return out;
+    json_t *csv = json_object_get(in, "csv");
+    if (!json_is_string(csv)) return fail(MHD_HTTP_BAD_REQUEST, "give \"csv\": the scores, one per line, or board,pair,score");
+    if (strlen(json_string_value(csv)) != json_string_length(csv))
+        return fail(MHD_HTTP_BAD_REQUEST, "the sheet is not text (it holds a NUL character)");
+    vec rows;
+    vec_init(&rows, sizeof(score_line));
+    strbuf err;
+    sb_init(&err);
+    if (!scoring_parse_score_lines(json_string_value(csv), &rows, &err)) out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data);
+    else if (rows.len > MAX_SCORE_LINES) out = fail(MHD_HTTP_CONTENT_TOO_LARGE, "at most %d scores in one sheet", MAX_SCORE_LINES);
+    else if (!scoring_matchpoint_lines(sv->rs, hooks_of(sv), &rows, &err)) out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data);
+    else out = ok(json_pack("{ssso}", "ruleset", sv->rs->name, "rows", scoring_lines_json(&rows)));
+    vec_free(&rows);
+    sb_free(&err);
+    return out;
+}
+
+/* ---- the decision graph ---- */
+
+static reply api_graph(server *s, struct MHD_Connection *c) {
+    const char *name = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "ruleset");
+    const char *id = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "article");
+    reply out;
+    if (!name || !id) return fail(MHD_HTTP_BAD_REQUEST, "give ?ruleset=NAME&article=N");
+    served *sv = served_by_name(s, name, &out);
+    if (!sv) return out;
+    const ruleset *rs = sv->rs;
+    int a = rs_find_article(rs, id);
+    if (a < 0) return fail(MHD_HTTP_NOT_FOUND, "%s has no article %s", rs->name, id);
+    char *dot = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&dot, &len);
+    if (!f) return fail(MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+    dot_write(rs, rs->articles[a].root, &rs->articles[a], f);
+    fclose(f);
+    out = ok(json_pack("{ssssssss}", "ruleset", rs->name, "article", rs->articles[a].id, "title",
+                       rs->articles[a].title ? rs->articles[a].title : "", "dot", dot));
+    free(dot);
+    return out;
+}
+
+/* ---- routing ---- */
+
+typedef reply (*post_fn)(server *s, json_t *in);
+
+static const struct post_route {
+    const char *path;
+    post_fn fn;
+} post_routes[] = {
+    {"/api/next", api_next},           {"/api/rule", api_rule},           {"/api/compare", api_compare},
+    {"/api/score", api_score},         {"/api/klaverjas", api_klaverjas}, {"/api/matchpoints", api_matchpoints},
+};
+
+#define NPOST (int)(sizeof post_routes / sizeof *post_routes)
+
+static reply post_json(server *s, post_fn fn, const request *rq) {
+    if (rq->too_big) return fail(MHD_HTTP_CONTENT_TOO_LARGE, "the request is larger than %d bytes", MAX_BODY);
+    json_error_t je;
+    json_t *in = json_loadb(rq->body.data ? rq->body.data : "", rq->body.len, JSON_REJECT_DUPLICATES, &je);
+    if (!in) return fail(MHD_HTTP_BAD_REQUEST, "malformed JSON at line %d, column %d: %s", je.line, je.column, je.text);
+    reply out = json_is_object(in) ? fn(s, in) : fail(MHD_HTTP_BAD_REQUEST, "the request is a JSON object");
+    json_decref(in);
+    return out;
+}
+
+static bool is_method(const char *method, const char *want) {
+    return strcmp(method, want) == 0;
+}
+
+static reply method_not_allowed(const char *method, const char *allowed, const char **allow) {
+    *allow = allowed;
+    return fail(MHD_HTTP_METHOD_NOT_ALLOWED, "%s is not allowed here; use %s", method, allowed);
+}
+
+/* An /api/ request; *allow is set for a 405. */
+static reply route_api(server *s, struct MHD_Connection *c, const char *url, const char *method, const request *rq,
+                       const char **allow) {
+    bool get = is_method(method, "GET") || is_method(method, "HEAD");
+    for (int i = 0; i < NPOST; i++) {
+        if (strcmp(url, post_routes[i].path) != 0) continue;
+        if (!is_method(method, "POST")) return method_not_allowed(method, "POST", allow);
+        return post_json(s, post_routes[i].fn, rq);
+    }
+    bool known = strcmp(url, "/api/rulesets") == 0 || strncmp(url, "/api/rulesets/", 14) == 0 ||
+                 strcmp(url, "/api/graph") == 0;
+    if (!known) return fail(MHD_HTTP_NOT_FOUND, "no endpoint %s (see core/serve.c or docs/guide.md)", url);
+    if (!get) return method_not_allowed(method, "GET, HEAD", allow);
+    if (strcmp(url, "/api/rulesets") == 0) return api_rulesets(s);
+    if (strcmp(url, "/api/graph") == 0) return api_graph(s, c);
+    return api_ruleset(s, url + 14);
+}
+
+/* ---- answering ---- */
+
+static void common_headers(struct MHD_Response *r) {
+    /* The app loads nothing from elsewhere (no CDN): say so to the browser. */
+    MHD_add_response_header(r, "Content-Security-Policy",
+                            "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+                            "frame-ancestors 'none'; form-action 'none'");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+}
+
+static enum MHD_Result respond(struct MHD_Connection *c, unsigned status, const char *type, char *data, size_t len,
+                               const char *allow, bool cache) {
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, data, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(data);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", type);
+    MHD_add_response_header(r, "Cache-Control", cache ? "no-cache" : "no-store");
+    if (allow) MHD_add_response_header(r, "Allow", allow);
+    common_headers(r);
+    enum MHD_Result res = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return res;
+}
+
+static enum MHD_Result respond_json(struct MHD_Connection *c, reply out, const char *allow) {
+    char *text = json_dumps(out.body, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(out.body);
+    if (!text) return MHD_NO;
+    size_t len = strlen(text);
+    return respond(c, out.status, "application/json; charset=utf-8", text, len, allow, false);
+}
+
+static const char *content_type(const char *name) {
+    static const char *const types[][2] = {
+        {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},   {".svg", "image/svg+xml"},
+        {".png", "image/png"},                 {".json", "application/json; charset=utf-8"},
+        {".ico", "image/x-icon"},              {".txt", "text/plain; charset=utf-8"},
+    };
+    const char *dot = strrchr(name, '.');
+    for (size_t i = 0; dot && i < sizeof types / sizeof *types; i++)
+        if (strcmp(dot, types[i][0]) == 0) return types[i][1];
+    return "application/octet-stream";
+}
+
+/* A file name of the app: letters, digits, '.', '-', '_', not starting
+ * with '.' — so that no URL reaches outside core/web. */
+static bool is_app_file(const char *name) {
+    if (!*name || *name == '.' || strlen(name) > 64) return false;
+    for (const char *p = name; *p; p++)
+        if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') || *p == '.' ||
+              *p == '-' || *p == '_'))
+            return false;
+    return true;
+}
+
+static enum MHD_Result serve_file(server *s, struct MHD_Connection *c, const char *url, const char *method) {
+    if (!is_method(method, "GET") && !is_method(method, "HEAD"))
+        return respond_json(c, fail(MHD_HTTP_METHOD_NOT_ALLOWED, "%s is not allowed here; use GET", method), "GET, HEAD");
+    const char *name = strcmp(url, "/") == 0 ? "index.html" : url + 1;
+    char path[PATH_MAX];
+    size_t len = 0;
+    char *data = NULL;
+    if (s->web && is_app_file(name) && snprintf(path, sizeof path, "%s/%s", s->web, name) < (int)sizeof path)
+        data = read_file(path, &len);
+    if (!data) return respond_json(c, fail(MHD_HTTP_NOT_FOUND, "no page %s", url), NULL);
+    return respond(c, MHD_HTTP_OK, content_type(name), data, len, NULL, true);
+}
+
+static double elapsed_ms(const struct timespec *start) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) * 1e3 + (double)(now.tv_nsec - start->tv_nsec) / 1e6;
+}
+
+static enum MHD_Result answer(server *s, struct MHD_Connection *c, const char *url, const char *method,
+                              const request *rq) {
+    if (strncmp(url, "/api/", 5) != 0) return serve_file(s, c, url, method);
+    const char *allow = NULL;
+    reply out = route_api(s, c, url, method, rq, &allow);
+    unsigned status = out.status;
+    enum MHD_Result res = respond_json(c, out, allow);
+    if (s->verbose) fprintf(stderr, "%s %s %u %.1f ms\n", method, url, status, elapsed_ms(&rq->start));
+    return res;
+}
+
+/* Called for each piece of a request: first with no body, then with the
+ * body in pieces, then once more to answer. */
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                  const char *version, const char *upload, size_t *upload_size, void **con_cls) {
+    (void)version;
+    server *s = cls;
+    request *rq = *con_cls;
+    if (!rq) {
+        if (!(rq = calloc(1, sizeof *rq))) return MHD_NO;
+        sb_init(&rq->body);
+        clock_gettime(CLOCK_MONOTONIC, &rq->start);
+        *con_cls = rq;
+        const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (length && strtoull(length, NULL, 10) > MAX_BODY) {
+            rq->too_big = true; /* refuse at once, without reading it */
+            if (s->verbose) fprintf(stderr, "%s %s 413 (Content-Length %s)\n", method, url, length);
+            return respond_json(c, fail(MHD_HTTP_CONTENT_TOO_LARGE, "the request is larger than %d bytes", MAX_BODY), NULL);
+        }
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        if (!rq->too_big && rq->body.len + *upload_size <= MAX_BODY) sb_putn(&rq->body, upload, *upload_size);
+        else rq->too_big = true;
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    return answer(s, c, url, method, rq);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode why) {
+    (void)cls, (void)c, (void)why;
+    request *rq = *con_cls;
+    if (!rq) return;
+    sb_free(&rq->body);
+    free(rq);
+    *con_cls = NULL;
+}
+
+/* ---- starting ---- */
+
+static void free_server(server *s) {
+    for (int i = 0; i < s->n; i++) {
+        plugin_set_free(&s->sets[i].plugins);
+        arb_free(s->sets[i].rs);
+    }
+    free(s->web);
+}
+
+static bool add_ruleset(server *s, const serve_config *c, const char *name, bool must) {
+    ruleset *rs = arb_load(name, stderr);
+    if (!rs) {
+        fprintf(stderr, "arbiter serve: %s %s\n", must ? "cannot serve" : "skipped (it does not compile):", name);
+        return !must;
+    }
+    if (find_served(s, rs->name) || s->n == MAX_SERVED) {
+        fprintf(stderr, "arbiter serve: %s served once (or too many rulesets), %s skipped\n", rs->name, name);
+        arb_free(rs);
+        return !must;
+    }
+    served *sv = &s->sets[s->n];
+    memset(sv, 0, sizeof *sv);
+    strbuf err;
+    sb_init(&err);
+    bool loaded = plugin_set_load(&sv->plugins, rs, c->plugins, c->nplugins, c->limits, &err);
+    if (!loaded) fprintf(stderr, "arbiter serve: %s: %s\n", rs->name, err.data);
+    sb_free(&err);
+    if (!loaded) {
+        arb_free(rs);
+        return false;
+    }
+    sv->rs = rs;
+    s->n++;
+    return true;
+}
+
+/* The rulesets named, or every installed one; one that does not compile is
+ * skipped then (a director still gets the others), but not when named. */
+static bool load_rulesets(server *s, const serve_config *c) {
+    for (int i = 0; i < c->nrulesets; i++)
+        if (!add_ruleset(s, c, c->rulesets[i], true)) return false;
+    if (c->nrulesets) return true;
+    char *dir = arb_rulesets_dir(), **names = NULL;
+    int n = dir ? arb_list_rulesets(dir, &names) : 0;
+    bool good = true;
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        good = good && add_ruleset(s, c, path, false);
+        free(names[i]);
+    }
+    free(names);
+    free(dir);
+    if (good && s->n == 0) fprintf(stderr, "arbiter serve: no ruleset found (give --ruleset NAME)\n");
+    return good && s->n > 0;
+}
+
+static bool is_web_dir(const char *dir) {
+    char path[PATH_MAX];
+    struct stat st;
+    return snprintf(path, sizeof path, "%s/index.html", dir) < (int)sizeof path && stat(path, &st) == 0;
+}
+
+/* core/web beside the program (a build tree), share/arbiter/web (an
+ * installation), or ./core/web. */
+static char *find_web(const char *given) {
+    if (given) return is_web_dir(given) ? strdup(given) : NULL;
+    char exe[PATH_MAX], dir[PATH_MAX + 32];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        *strrchr(exe, '/') = 0;
+        snprintf(dir, sizeof dir, "%s/../core/web", exe);
+        if (is_web_dir(dir)) return strdup(dir);
+        snprintf(dir, sizeof dir, "%s/../share/arbiter/web", exe);
+        if (is_web_dir(dir)) return strdup(dir);
+    }
+    return is_web_dir("core/web") ? strdup("core/web") : NULL;
+}
+
+/* "HOST:PORT", "[V6]:PORT" or ":PORT" (loopback) to a socket address. */
+static bool parse_listen(const char *spec, struct sockaddr_storage *ss, strbuf *err) {
+    char host[256];
+    const char *colon = spec[0] == '[' ? strstr(spec, "]:") : strrchr(spec, ':');
+    const char *start = spec[0] == '[' ? spec + 1 : spec;
+    if (!colon || (size_t)(colon - start) >= sizeof host) {
+        sb_printf(err, "--listen takes HOST:PORT, such as 127.0.0.1:8080, not '%s'", spec);
+        return false;
+    }
+    snprintf(host, sizeof host, "%.*s", (int)(colon - start), start);
+    const char *port = colon + (spec[0] == '[' ? 2 : 1);
+    char *end;
+    long p = strtol(port, &end, 10);
+    if (!*port || *end || p < 0 || p > 65535) {
+        sb_printf(err, "--listen: '%s' is not a port number", port);
+        return false;
+    }
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV}, *ai;
+    int rc = getaddrinfo(*host ? host : "127.0.0.1", port, &hints, &ai);
+    if (rc != 0) {
+        sb_printf(err, "--listen: %s: %s", host, gai_strerror(rc));
+        return false;
+    }
+    memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+    freeaddrinfo(ai);
+    return true;
+}
+
+static bool is_loopback(const struct sockaddr_storage *ss) {
+    if (ss->ss_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr) >> 24) == 127;
+    return ss->ss_family == AF_INET6 && IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ss)->sin6_addr);
+}
+
+static struct MHD_Daemon *start_daemon(server *s, struct sockaddr_storage *ss) {
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG;
+    if (ss->ss_family == AF_INET6) flags |= MHD_USE_IPv6;
+    return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)ss,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_SECONDS, MHD_OPTION_CONNECTION_LIMIT,
+                            (unsigned)MAX_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)MAX_PER_CLIENT,
+                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_END);
+}
+
+static void announce(server *s, struct MHD_Daemon *d, const char *listen, const struct sockaddr_storage *ss) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    char host[256];
+    const char *colon = listen[0] == '[' ? strstr(listen, "]:") + 1 : strrchr(listen, ':');
+    snprintf(host, sizeof host, "%.*s", (int)(colon - listen), listen);
+    printf("arbiter serve: http://%s:%u/ —", *host ? host : "127.0.0.1", info ? (unsigned)info->port : 0);
+    for (int i = 0; i < s->n; i++) printf(" %s", s->sets[i].rs->name);
+    printf("%s\n", s->web ? "" : " (no web app found: the API only)");
+    fflush(stdout);
+    if (!is_loopback(ss))
+        fprintf(stderr, "arbiter serve: warning: %s is reachable from other machines; anyone who can reach it can "
+                        "use it\n", listen);
+}
+
+int serve_run(const serve_config *c) {
+    const char *listen = c->listen ? c->listen : "127.0.0.1:8080";
+    struct sockaddr_storage ss;
+    strbuf err;
+    sb_init(&err);
+    bool parsed = parse_listen(listen, &ss, &err);
+    if (!parsed) fprintf(stderr, "arbiter serve: %s\n", err.data);
+    sb_free(&err);
+    static server s; /* large (the plugin sets), and the daemon's thread points into it */
+    memset(&s, 0, sizeof s);
+    s.verbose = c->verbose;
+    if (!parsed || !load_rulesets(&s, c)) {
+        free_server(&s);
+        return ARB_BAD_INPUT;
+    }
+    s.web = find_web(c->web);
+    /* The signals are waited for here; the daemon's thread inherits the mask. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigprocmask(SIG_BLOCK, &stop, NULL);
+    struct MHD_Daemon *d = start_daemon(&s, &ss);
+    if (!d) {
+        fprintf(stderr, "arbiter serve: cannot listen on %s (in use, or not an address of this machine?)\n", listen);
+        free_server(&s);
+        return ARB_BAD_INPUT;
+    }
+    announce(&s, d, listen, &ss);
+    int sig;
+    sigwait(&stop, &sig);
+    MHD_stop_daemon(d);
+    free_server(&s);
+    return ARB_OK;
+}

@@ -1,0 +1,611 @@
+/* app.js — the web app of `arbiter serve`: a ruling question by question,
+ * editions compared, an article's decision graph, a klaverjas score sheet,
+ * a matchpoint sheet and a contract score. Everything it shows comes from
+ * the server's JSON API (core/serve.c); nothing is loaded from elsewhere.
+ * Text is always set with textContent, never parsed as HTML. */
+'use strict';
+
+/* ---- words: the app's own (the rulings come in the ruleset's words) ---- */
+
+const WORDS = {
+  nl: {
+    tab_ruling: 'Uitspraak', tab_klaverjas: 'Klaverjas', tab_matchpoints: 'Matchpoints', tab_score: 'Score',
+    edition: 'Regelset (uitgave)', auction_optional: 'Biedverloop (optioneel)',
+    auction_hint: 'Gever, dubbele punt, dan de biedingen: N: 1S 1H',
+    restart: 'Opnieuw beginnen', ok: 'OK', back: '← Terug', decided_by: 'Beslist op grond van',
+    compare_title: 'Een andere uitgave', compare_with: 'Vergelijk met', compare: 'Vergelijk',
+    graph_hint: 'De beslisboom van het artikel; het pad van deze uitspraak is gemarkeerd.',
+    close: 'Sluiten', graph_list: 'De beslissingen als lijst',
+    kj_title: 'Klaverjas: een spel tellen', trump: 'Troef', taker: 'Speler (speelt het spel)',
+    kj_hint: 'Per slag: wie uitkwam en de vier kaarten in volgorde (SA H10 KB DV …), en of er roem gemeld is.',
+    leader: 'Uit', cards: 'Kaarten', roem: 'Roem',
+    kj_hands: 'Handen (optioneel: dan wordt ook op verzaken gecontroleerd)',
+    count: 'Tel het spel', example: 'Voorbeeld', clear: 'Leeg',
+    mp_title: 'Matchpoints voor een spel', mp_hint: 'Scores, één per regel, of CSV: spel,paar,score',
+    mp_file: 'Of kies een CSV-bestand', mp_go: 'Reken uit',
+    sc_title: 'De score van een contract', contract: 'Contract en resultaat', vulnerable: 'Kwetsbaar?',
+    no: 'nee', yes: 'ja', sc_go: 'Bereken',
+    footer: 'arbiter — uitspraken met het spoor van de artikelen.',
+    ruling_by: 'Uitspraak volgens', no_ruling: 'Geen uitspraak', change: 'wijzig',
+    from_auction: 'uit het biedverloop', from_record: 'uit het verloop',
+    call_hint: 'Een bieding: P, X, XX of een bod zoals 2H of 3SA.', number_hint: 'Een getal',
+    impossible: 'Dat kan niet', articles: 'Artikelen', ruleset_hash: 'Regelset',
+    same: 'Geen verschil tussen de uitgaven voor deze situatie.', only_in: 'Alleen in',
+    differs: 'verschilt', needs_more: 'heeft nog een antwoord nodig:', continue_under: 'Verder onder',
+    unreadable: 'kan deze situatie niet lezen:', show_graph: 'beslisboom',
+    trick: 'Slag', winner: 'Wint', points: 'Punten', takers: 'Spelers', defenders: 'Tegenspelers',
+    card_points: 'kaartpunten', tricks_won: 'Slagen', revoke: 'Verzaking', revoke_none: 'geen',
+    revoke_unknown: 'niet vast te stellen zonder alle handen', score: 'Score', total: 'Totaal',
+    board: 'Spel', pair: 'Paar', matchpoints: 'Matchpoints', score_of: 'Score van de leider',
+    needs_server: 'De server antwoordt niet', hand_of: 'Hand van', taker_short: 'speler',
+  },
+  en: {
+    tab_ruling: 'Ruling', tab_klaverjas: 'Klaverjas', tab_matchpoints: 'Matchpoints', tab_score: 'Score',
+    edition: 'Ruleset (edition)', auction_optional: 'Auction (optional)',
+    auction_hint: 'Dealer, a colon, then the calls: N: 1S 1H',
+    restart: 'Start again', ok: 'OK', back: '← Back', decided_by: 'Decided on',
+    compare_title: 'Another edition', compare_with: 'Compare with', compare: 'Compare',
+    graph_hint: "The article's decision graph; this ruling's path is marked.",
+    close: 'Close', graph_list: 'The decisions as a list',
+    kj_title: 'Klaverjas: scoring a hand', trump: 'Trumps', taker: 'Taker (plays the game)',
+    kj_hint: 'Per trick: who led and the four cards in order (SA H10 CJ DQ …), and whether roem was claimed.',
+    leader: 'Led', cards: 'Cards', roem: 'Roem',
+    kj_hands: 'Hands (optional: then revokes are checked too)',
+    count: 'Score the hand', example: 'Example', clear: 'Clear',
+    mp_title: 'Matchpoints for a board', mp_hint: 'Scores, one per line, or CSV: board,pair,score',
+    mp_file: 'Or choose a CSV file', mp_go: 'Calculate',
+    sc_title: 'The score of a contract', contract: 'Contract and result', vulnerable: 'Vulnerable?',
+    no: 'no', yes: 'yes', sc_go: 'Calculate',
+    footer: 'arbiter — rulings with the trail of articles.',
+    ruling_by: 'Ruling under', no_ruling: 'No ruling', change: 'change',
+    from_auction: 'from the auction', from_record: 'from the record',
+    call_hint: 'A call: P, X, XX or a bid such as 2H or 3NT.', number_hint: 'A number',
+    impossible: 'That cannot be', articles: 'Articles', ruleset_hash: 'Ruleset',
+    same: 'The editions rule this situation alike.', only_in: 'Only in',
+    differs: 'differs', needs_more: 'needs one more answer:', continue_under: 'Continue under',
+    unreadable: 'cannot read this situation:', show_graph: 'decision graph',
+    trick: 'Trick', winner: 'Won by', points: 'Points', takers: 'Takers', defenders: 'Defenders',
+    card_points: 'card points', tricks_won: 'Tricks', revoke: 'Revoke', revoke_none: 'none',
+    revoke_unknown: 'cannot be told without every hand', score: 'Score', total: 'Total',
+    board: 'Board', pair: 'Pair', matchpoints: 'Matchpoints', score_of: "Declarer's score",
+    needs_server: 'The server does not answer', hand_of: 'Hand of', taker_short: 'taker',
+  },
+};
+
+const SEATS = ['N', 'E', 'S', 'W'];
+const EXAMPLE_HAND = { /* examples/klaverjas-hand.json */
+  trump: 'H', taker: 'N',
+  tricks: ['E:SA S7 S8 SK', 'E:SQ H8 S9 HJ', 'N:H9 D8 H10 H7', 'N:DQ D9 DK DJ',
+           'S:DA D10 D7 C9', 'S:CA CK C7 C8', 'S:C10 CQ HA S10', 'N:HK SJ HQ CJ'],
+  roem_claimed: [4, 8],
+  hands: { N: 'SK HJ H9 HA HK DQ D7 C7', E: 'SA SQ SJ S10 C8 C9 D8 D9',
+           S: 'S7 H8 H10 HQ DK DA CA C10', W: 'S8 S9 H7 DJ D10 CK CQ CJ' },
+};
+
+const state = {
+  lang: localStorage.getItem('arbiter-lang') === 'en' ? 'en' : 'nl',
+  rulesets: [],        /* GET /api/rulesets */
+  details: {},         /* name → GET /api/rulesets/NAME */
+  ruleset: null,       /* the ruling's edition */
+  answers: [],         /* [{fact, value}] in the order asked */
+  question: null,      /* the fact the server asks now */
+  answer: null,        /* the last /api/next answer */
+  graph: null,         /* {article, dot, zoom} */
+};
+
+/* ---- small helpers ---- */
+
+const $ = (id) => document.getElementById(id);
+const t = (key) => WORDS[state.lang][key] || WORDS.nl[key] || key;
+
+function el(tag, props, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const kid of kids.flat(Infinity)) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+}
+
+function show(node, visible) { node.hidden = !visible; }
+
+function showError(node, message) {
+  node.textContent = message || '';
+  show(node, !!message);
+}
+
+/* POST (with a body) or GET; resolves to {ok, status, body} and never
+ * throws, so that every screen can show the server's own message. */
+async function api(path, body) {
+  try {
+    const res = await fetch(path, body === undefined ? {} : {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    });
+    const json = await res.json().catch(() => ({ error: res.statusText }));
+    return { ok: res.ok, status: res.status, body: json };
+  } catch (e) {
+    return { ok: false, status: 0, body: { error: t('needs_server') } };
+  }
+}
+
+/* The English text when the language is English and the ruleset has it. */
+function pick(nl, en) { return state.lang === 'en' && en ? en : nl; }
+
+function details(name) { return state.details[name]; }
+
+async function loadDetails(name) {
+  if (!state.details[name]) {
+    const r = await api('/api/rulesets/' + encodeURIComponent(name));
+    if (r.ok) state.details[name] = r.body;
+  }
+  return state.details[name];
+}
+
+function factOf(name, fact) {
+  const d = details(name);
+  return d && d.facts.find((f) => f.name === fact);
+}
+
+function articleTitle(name, id) {
+  const d = details(name);
+  const a = d && d.articles.find((x) => x.id === id);
+  return a ? a.title : '';
+}
+
+/* A value as people read it: the choice's label, else the value. */
+function valueLabel(fact, value) {
+  const c = fact && fact.choices.find((x) => x.value === value);
+  if (c) return pick(c.label, c.label_en);
+  return String(value);
+}
+
+function fillSelect(select, rulesets, chosen) {
+  select.replaceChildren(...rulesets.map((r) => el('option', { value: r.name, selected: r.name === chosen }, r.name + ' — ' + r.title)));
+}
+
+/* ---- language ---- */
+
+function applyLanguage() {
+  document.documentElement.lang = state.lang;
+  for (const node of document.querySelectorAll('[data-t]')) node.textContent = t(node.dataset.t);
+  for (const b of document.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === state.lang));
+  if (state.answer) renderAnswer();
+  renderAnswers();
+}
+
+/* ---- tabs ---- */
+
+function showTab() {
+  const name = (location.hash || '#uitspraak').slice(1);
+  const known = ['uitspraak', 'klaverjas', 'matchpoints', 'score'].includes(name) ? name : 'uitspraak';
+  for (const v of document.querySelectorAll('.view')) show(v, v.dataset.view === known);
+  for (const a of document.querySelectorAll('[data-tab]')) a.setAttribute('aria-current', a.dataset.tab === known ? 'page' : 'false');
+}
+
+/* ---- a ruling, question by question ---- */
+
+function scenario(answers) {
+  const s = {};
+  const auction = $('auction').value.trim();
+  if (auction) s.auction = auction;
+  for (const a of answers || state.answers) s[a.fact] = a.value;
+  return s;
+}
+
+/* Asks the server what comes next for the answers so far. */
+async function next() {
+  const r = await api('/api/next', { ruleset: state.ruleset, scenario: scenario() });
+  if (!r.ok) {
+    /* The last answer (or the auction) was not accepted: say why, ask again. */
+    const last = state.answers.pop();
+    if (!last) { showStart(r.body.error); return; }
+    await next();
+    showError($('question-error'), r.body.error);
+    return;
+  }
+  if (r.body.status === 'rejected' && state.answers.length) {
+    const last = state.answers.pop();
+    await next();
+    const why = r.body.impossible || {};
+    showError($('question-error'), t('impossible') + ': ' + pick(why.message, why.message_en) + ' (' + last.fact + ')');
+    return;
+  }
+  state.answer = r.body;
+  renderAnswer();
+  renderAnswers();
+}
+
+function showStart(message) {
+  state.answer = null;
+  show($('question'), false);
+  show($('result'), false);
+  showError($('load-error'), message);
+}
+
+function answerWith(value) {
+  state.answers.push({ fact: state.question.name, value });
+  next();
+}
+
+function renderAnswer() {
+  const a = state.answer;
+  const needs = a.status === 'needs' && a.question;
+  show($('question'), !!needs);
+  show($('result'), !needs);
+  show($('compare'), !needs && a.status !== 'bad_input');
+  showError($('question-error'), '');
+  if (needs) renderQuestion(a.question);
+  else renderResult(a);
+  $('back').disabled = state.answers.length === 0;
+}
+
+function renderQuestion(q) {
+  state.question = q;
+  $('question').dataset.fact = q.name;
+  $('question-text').textContent = pick(q.question, q.question_en);
+  const choices = $('choices');
+  choices.replaceChildren(...q.choices.map((c) =>
+    el('button', { type: 'button', class: 'choice', 'data-value': String(c.value), onclick: () => answerWith(c.value) },
+      pick(c.label, c.label_en))));
+  const free = q.choices.length === 0;
+  show($('free-answer'), free);
+  if (free) {
+    const input = $('free-input');
+    input.value = '';
+    input.type = q.type === 'int' ? 'number' : 'text';
+    input.inputMode = q.type === 'int' ? 'numeric' : 'text';
+    if (q.min !== undefined) { input.min = q.min; input.max = q.max; }
+    $('free-hint').textContent = q.type === 'call' ? t('call_hint')
+      : q.type === 'int' ? t('number_hint') + (q.min !== undefined ? ` (${q.min}..${q.max})` : '') : '';
+    input.focus();
+  }
+}
+
+function freeAnswer(ev) {
+  ev.preventDefault();
+  const text = $('free-input').value.trim();
+  if (!text) return;
+  answerWith(state.question.type === 'int' ? Number(text) : text);
+}
+
+/* The answers given so far, each a step to go back to. */
+function renderAnswers() {
+  const list = $('answers');
+  list.replaceChildren(...state.answers.map((a, i) => {
+    const fact = factOf(state.ruleset, a.fact);
+    return el('li', {},
+      el('span', { class: 'q' }, fact ? pick(fact.question, fact.question_en) : a.fact),
+      el('span', { class: 'a' }, valueLabel(fact, a.value)),
+      el('button', { type: 'button', class: 'link', onclick: () => goBackTo(i) }, t('change')));
+  }));
+}
+
+function goBackTo(i) {
+  state.answers = state.answers.slice(0, i);
+  next();
+}
+
+function back() {
+  state.answers.pop();
+  next();
+}
+
+function trailNode(name, trail) {
+  const arts = new Set((details(name) || { articles: [] }).articles.map((a) => a.id));
+  return el('div', { class: 'trail' }, el('span', { class: 'label' }, t('articles') + ': '),
+    trail.map((cite, i) => {
+      const parts = [i ? el('span', { class: 'sep' }, ' › ') : null];
+      if (arts.has(cite)) {
+        parts.push(el('button', { type: 'button', class: 'cite article', title: t('show_graph'), onclick: () => openGraph(name, cite) },
+          cite + ' ' + articleTitle(name, cite)));
+      } else {
+        parts.push(el('span', { class: 'cite' }, cite));
+      }
+      return parts;
+    }));
+}
+
+function messageList(r, only) {
+  const msgs = r.messages || [];
+  return msgs.map((m, i) => {
+    const act = (r.actions || [])[i] || {};
+    const text = pick(m, (r.messages_en || [])[i]);
+    const differs = only && only.some((o) => o.name === act.name && JSON.stringify(o.args) === JSON.stringify(act.args));
+    return el('li', { class: differs ? 'only' : null }, el('span', { class: 'cite' }, act.article || ''), ' ', text);
+  });
+}
+
+function renderResult(a) {
+  const ok = a.status === 'ruling';
+  $('result-title').textContent = (ok ? t('ruling_by') : t('no_ruling')) + ' ' + (a.title || a.ruleset);
+  showError($('result-problem'), ok ? '' : a.error);
+  $('trail').replaceWith(Object.assign(trailNode(a.ruleset, a.articles || []), { id: 'trail' }));
+  $('messages').replaceChildren(...messageList(a));
+  $('decided').replaceChildren(...(a.decided_by || []).flatMap((d) => {
+    const fact = factOf(a.ruleset, d.fact);
+    const source = d.source === 'given' ? '' : ' (' + (d.source === 'auction' ? t('from_auction') : t('from_record')) + ')';
+    return [el('dt', {}, fact ? pick(fact.question, fact.question_en) : d.fact), el('dd', {}, valueLabel(fact, d.value) + source)];
+  }));
+  $('result-hash').textContent = t('ruleset_hash') + ': ' + a.ruleset + ' ' + a.ruleset_hash;
+  const others = state.rulesets.filter((r) => r.name !== a.ruleset && r.game === gameOf(a.ruleset));
+  fillSelect($('compare-with'), others, $('compare-with').value);
+  show($('compare'), others.length > 0);
+  $('compare-out').replaceChildren();
+}
+
+function gameOf(name) {
+  const r = state.rulesets.find((x) => x.name === name);
+  return r ? r.game : '';
+}
+
+async function start(name) {
+  state.ruleset = name;
+  await loadDetails(name);
+  closeGraph();
+  await next();
+}
+
+/* Another edition, keeping the answers it knows. */
+async function switchEdition(name) {
+  const d = await loadDetails(name);
+  const known = new Set(d ? d.facts.map((f) => f.name) : []);
+  state.answers = state.answers.filter((a) => known.has(a.fact));
+  $('ruleset').value = name;
+  await start(name);
+}
+
+/* ---- editions compared ---- */
+
+async function compare() {
+  const other = $('compare-with').value;
+  const out = $('compare-out');
+  await loadDetails(other);
+  const r = await api('/api/compare', { rulesets: [state.ruleset, other], scenario: scenario() });
+  if (!r.ok) { out.replaceChildren(el('p', { class: 'error' }, r.body.error)); return; }
+  const diff = r.body.differences[0] || {};
+  const only = diff.actions_only_in || [[], []];
+  const columns = r.body.rulings.map((ruling, side) => comparedColumn(ruling, only[side], diff));
+  out.replaceChildren(
+    el('p', { class: Object.keys(diff).length ? 'differs' : 'same' },
+      Object.keys(diff).length ? differenceSummary(r.body.rulings, diff) : t('same')),
+    el('div', { class: 'columns' }, columns));
+}
+
+function differenceSummary(rulings, diff) {
+  const parts = [];
+  if (diff.status) parts.push('status: ' + diff.status.join(' / '));
+  if (diff.articles) parts.push(t('articles') + ': ' + diff.articles.map((a) => a.join(' › ')).join('  ≠  '));
+  if (diff.score) parts.push(t('score') + ': ' + diff.score.join(' / '));
+  (diff.actions_only_in || []).forEach((acts, side) => {
+    if (acts.length) parts.push(t('only_in') + ' ' + rulings[side].ruleset + ': ' + acts.map((x) => x.name).join(', '));
+  });
+  return parts.join(' · ');
+}
+
+function comparedColumn(ruling, only, diff) {
+  const col = el('div', { class: 'column' }, el('h3', {}, ruling.ruleset), el('p', { class: 'hint' }, ruling.title || ''));
+  if (ruling.status === 'bad_input') {
+    col.append(el('p', { class: 'error' }, ruling.ruleset + ' ' + t('unreadable') + ' ' + ruling.error));
+    return col;
+  }
+  if (ruling.status === 'needs' && ruling.question) {
+    col.append(el('p', {}, ruling.ruleset + ' ' + t('needs_more') + ' ', el('em', {}, pick(ruling.question.question, ruling.question.question_en))),
+      el('button', { type: 'button', onclick: () => switchEdition(ruling.ruleset) }, t('continue_under') + ' ' + ruling.ruleset));
+    return col;
+  }
+  if (ruling.status !== 'ruling') col.append(el('p', { class: 'error' }, ruling.error || ruling.status));
+  const trail = trailNode(ruling.ruleset, ruling.articles || []);
+  if (diff.articles) trail.classList.add('only');
+  col.append(trail, el('ul', { class: 'messages' }, messageList(ruling, only)));
+  if (ruling.ruleset !== state.ruleset)
+    col.append(el('button', { type: 'button', class: 'secondary', onclick: () => switchEdition(ruling.ruleset) }, t('continue_under') + ' ' + ruling.ruleset));
+  return col;
+}
+
+/* ---- the decision graph ---- */
+
+async function openGraph(name, article) {
+  const r = await api('/api/graph?ruleset=' + encodeURIComponent(name) + '&article=' + encodeURIComponent(article));
+  if (!r.ok) { showError($('load-error'), r.body.error); return; }
+  state.graph = { name, article, dot: r.body.dot, zoom: 1 };
+  $('graph-title').textContent = name + ' — ' + article + ' ' + r.body.title;
+  $('graph-dot').textContent = r.body.dot;
+  drawGraph();
+  show($('graph'), true);
+  $('graph').scrollIntoView({ behavior: 'smooth', block: 'start' });
+}
+
+function drawGraph() {
+  const g = ArbiterGraph.parse(state.graph.dot);
+  const decided = state.answer && state.answer.ruleset === state.graph.name ? state.answer.decided_by || [] : [];
+  const path = ArbiterGraph.path(g, decided);
+  $('graph-drawing').replaceChildren(ArbiterGraph.svg(g, path, state.graph.zoom));
+  $('graph-list').replaceChildren(...ArbiterGraph.list(g, path).map((line) => el('li', { class: line.onPath ? 'on-path' : null }, line.text)));
+}
+
+function zoom(factor) {
+  if (!state.graph) return;
+  state.graph.zoom = Math.min(3, Math.max(0.25, state.graph.zoom * factor));
+  drawGraph();
+}
+
+function closeGraph() {
+  state.graph = null;
+  show($('graph'), false);
+}
+
+/* ---- klaverjas ---- */
+
+function seatSelect(id, withEmpty) {
+  return el('select', { id, class: 'seat' }, withEmpty ? el('option', { value: '' }, '—') : null,
+    SEATS.map((s) => el('option', { value: s }, s)));
+}
+
+function buildKlaverjasForm() {
+  $('kj-taker').replaceChildren(...SEATS.map((s) => el('option', { value: s }, s)));
+  const rows = [];
+  for (let i = 1; i <= 8; i++) {
+    rows.push(el('tr', {},
+      el('td', {}, String(i)),
+      el('td', {}, seatSelect('kj-lead-' + i, true)),
+      el('td', {}, el('input', { id: 'kj-cards-' + i, class: 'cards', autocomplete: 'off', spellcheck: 'false', 'aria-label': t('trick') + ' ' + i, placeholder: i === 1 ? 'SA S7 S8 SK' : '' })),
+      el('td', {}, el('input', { type: 'checkbox', id: 'kj-roem-' + i, 'aria-label': t('roem') + ' ' + i }))));
+  }
+  $('kj-tricks').replaceChildren(...rows);
+  $('kj-hands').replaceChildren(...SEATS.map((s) => el('label', { class: 'field' }, el('span', {}, t('hand_of') + ' ' + s),
+    el('input', { id: 'kj-hand-' + s, autocomplete: 'off', spellcheck: 'false' }))));
+}
+
+function fillKlaverjas(hand) {
+  $('kj-trump').value = hand.trump;
+  $('kj-taker').value = hand.taker;
+  for (let i = 1; i <= 8; i++) {
+    const trick = hand.tricks[i - 1] || '';
+    const [lead, cards] = trick.includes(':') ? trick.split(':') : ['', trick];
+    $('kj-lead-' + i).value = lead;
+    $('kj-cards-' + i).value = (cards || '').trim();
+    $('kj-roem-' + i).checked = (hand.roem_claimed || []).includes(i);
+  }
+  for (const s of SEATS) $('kj-hand-' + s).value = (hand.hands || {})[s] || '';
+}
+
+function klaverjasHand() {
+  const hand = { trump: $('kj-trump').value, taker: $('kj-taker').value, tricks: [], roem_claimed: [] };
+  for (let i = 1; i <= 8; i++) {
+    const cards = $('kj-cards-' + i).value.trim();
+    if (!cards) continue;
+    const lead = $('kj-lead-' + i).value;
+    hand.tricks.push(lead ? lead + ':' + cards : cards);
+    if ($('kj-roem-' + i).checked) hand.roem_claimed.push(hand.tricks.length);
+  }
+  const hands = {};
+  for (const s of SEATS) if ($('kj-hand-' + s).value.trim()) hands[s] = $('kj-hand-' + s).value.trim();
+  if (Object.keys(hands).length) hand.hands = hands;
+  return hand;
+}
+
+async function scoreKlaverjas(ev) {
+  ev.preventDefault();
+  const r = await api('/api/klaverjas', { ruleset: $('kj-ruleset').value, hand: klaverjasHand() });
+  showError($('kj-error'), r.ok ? '' : r.body.error);
+  show($('kj-result'), r.ok);
+  if (r.ok) renderKlaverjas(r.body);
+}
+
+const sideWord = (side) => t(side === 'takers' ? 'takers' : 'defenders');
+
+function renderKlaverjas(h) {
+  const rows = h.tricks.map((tr) => el('tr', {},
+    el('td', {}, String(tr.number)), el('td', {}, tr.leader + ': ' + tr.cards.join(' ')),
+    el('td', {}, tr.winner + ' (' + sideWord(tr.won_by) + ')'),
+    el('td', { class: 'num' }, String(tr.points.takers)), el('td', { class: 'num' }, String(tr.points.defenders)),
+    el('td', { class: 'num' }, String(tr.roem.takers + tr.roem.defenders)),
+    el('td', { class: 'cites' }, (tr.articles || []).join(' › '))));
+  const totals = h.totals;
+  const revoke = h.revoke ? h.revoke.seat + ' ' + h.revoke.card + ' (' + t('trick') + ' ' + h.revoke.trick + '): ' + pick((h.revoke.messages || []).join(' '), (h.revoke.messages_en || []).join(' '))
+    : h.revoke_by === 'none' ? t('revoke_none') : t('revoke_unknown');
+  $('kj-result').replaceChildren(
+    el('h2', {}, h.ruleset + ': ' + t('trump') + ' ' + h.trump + ', ' + t('taker_short') + ' ' + h.taker),
+    el('div', { class: 'scroll' }, el('table', { class: 'sheet' },
+      el('thead', {}, el('tr', {}, [t('trick'), t('cards'), t('winner'), t('takers'), t('defenders'), t('roem'), t('articles')].map((x, i) => el('th', { class: i >= 3 && i <= 5 ? 'num' : null }, x)))),
+      el('tbody', {}, rows),
+      el('tfoot', {}, el('tr', {}, el('td', {}, ''), el('td', {}, t('tricks_won') + ': ' + totals.takers.tricks + ' – ' + totals.defenders.tricks), el('td', {}, ''),
+        el('td', { class: 'num' }, String(totals.takers.points)), el('td', { class: 'num' }, String(totals.defenders.points)),
+        el('td', { class: 'num' }, String(totals.takers.roem + totals.defenders.roem)), el('td', {}, ''))))),
+    el('p', {}, el('strong', {}, t('revoke') + ': '), revoke),
+    el('h3', {}, t('score') + ' ', el('span', { class: 'cites' }, (h.score.articles || []).join(' › '))),
+    el('ul', { class: 'messages' }, messageList(h.score)),
+    el('p', { class: 'final' }, el('span', {}, t('takers') + ': ', el('strong', { id: 'kj-takers' }, String(h.score.takers))),
+      el('span', {}, t('defenders') + ': ', el('strong', { id: 'kj-defenders' }, String(h.score.defenders)))));
+}
+
+/* ---- matchpoints ---- */
+
+async function matchpoints(ev) {
+  ev.preventDefault();
+  const r = await api('/api/matchpoints', { ruleset: $('mp-ruleset').value, csv: $('mp-csv').value });
+  showError($('mp-error'), r.ok ? '' : r.body.error);
+  show($('mp-result'), r.ok);
+  if (!r.ok) return;
+  const rows = r.body.rows;
+  const boards = rows.some((x) => x.board !== undefined);
+  const head = boards ? [t('board'), t('pair'), t('score'), t('matchpoints')] : [t('score'), t('matchpoints')];
+  $('mp-result').replaceChildren(el('h2', {}, r.body.ruleset), el('div', { class: 'scroll' }, el('table', { class: 'sheet', id: 'mp-table' },
+    el('thead', {}, el('tr', {}, head.map((x, i) => el('th', { class: i >= head.length - 2 ? 'num' : null }, x)))),
+    el('tbody', {}, rows.map((x) => el('tr', {},
+      boards ? [el('td', {}, x.board || ''), el('td', {}, x.pair || '')] : [],
+      el('td', { class: 'num' }, String(x.score)), el('td', { class: 'num mp' }, String(x.matchpoints))))))));
+}
+
+function readFile(ev) {
+  const file = ev.target.files[0];
+  if (!file) return;
+  const reader = new FileReader();
+  reader.onload = () => { $('mp-csv').value = reader.result; };
+  reader.readAsText(file);
+}
+
+/* ---- contract score ---- */
+
+async function contractScore(ev) {
+  ev.preventDefault();
+  const vul = document.querySelector('input[name="vul"]:checked').value === 'true';
+  const r = await api('/api/score', { ruleset: $('sc-ruleset').value, contract: $('sc-contract').value.trim(), vulnerable: vul });
+  showError($('sc-error'), r.ok ? '' : r.body.error);
+  show($('sc-result'), r.ok);
+  if (!r.ok) return;
+  $('sc-result').replaceChildren(el('h2', {}, r.body.contract + (vul ? ' (' + t('vulnerable') + ' ' + t('yes') + ')' : '')),
+    el('ul', { class: 'messages' }, messageList(r.body)),
+    el('p', { class: 'final' }, t('score_of') + ': ', el('strong', { id: 'sc-total' }, String(r.body.score))));
+}
+
+/* ---- start ---- */
+
+function bind() {
+  for (const b of document.querySelectorAll('[data-lang]')) b.addEventListener('click', () => {
+    state.lang = b.dataset.lang;
+    localStorage.setItem('arbiter-lang', state.lang);
+    applyLanguage();
+    if (state.graph) drawGraph();
+  });
+  window.addEventListener('hashchange', showTab);
+  $('ruleset').addEventListener('change', () => switchEdition($('ruleset').value));
+  $('restart').addEventListener('click', () => { state.answers = []; start($('ruleset').value); });
+  $('auction').addEventListener('change', () => { state.answers = []; start($('ruleset').value); });
+  $('free-answer').addEventListener('submit', freeAnswer);
+  $('back').addEventListener('click', back);
+  $('result-back').addEventListener('click', back);
+  $('compare-go').addEventListener('click', compare);
+  $('graph-close').addEventListener('click', closeGraph);
+  $('zoom-in').addEventListener('click', () => zoom(1.25));
+  $('zoom-out').addEventListener('click', () => zoom(0.8));
+  $('kj-form').addEventListener('submit', scoreKlaverjas);
+  $('kj-example').addEventListener('click', () => fillKlaverjas(EXAMPLE_HAND));
+  $('kj-clear').addEventListener('click', () => fillKlaverjas({ trump: 'H', taker: 'N', tricks: [] }));
+  $('mp-form').addEventListener('submit', matchpoints);
+  $('mp-file').addEventListener('change', readFile);
+  $('sc-form').addEventListener('submit', contractScore);
+}
+
+async function main() {
+  bind();
+  buildKlaverjasForm();
+  applyLanguage();
+  showTab();
+  const r = await api('/api/rulesets');
+  if (!r.ok) { showError($('load-error'), r.body.error); return; }
+  state.rulesets = r.body.rulesets;
+  const bridge = state.rulesets.filter((x) => x.game !== 'klaverjas');
+  const rulings = bridge.length ? bridge : state.rulesets;
+  const preferred = rulings.find((x) => x.name === 'bridge-2017') || rulings[0];
+  fillSelect($('ruleset'), state.rulesets, preferred && preferred.name);
+  fillSelect($('kj-ruleset'), state.rulesets.filter((x) => x.scores.hand));
+  fillSelect($('mp-ruleset'), state.rulesets.filter((x) => x.scores.matchpoints));
+  fillSelect($('sc-ruleset'), state.rulesets.filter((x) => x.scores.contract));
+  document.body.dataset.ready = 'true';
+  if (preferred) await start(preferred.name);
+}
+
+main();
