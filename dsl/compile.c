@@ -1714,6 +1714,19 @@ static void finish(compiler *c) {
     for (int i = 0; i < c->files.n; i++) c->rs->files[i] = ((ast_file *)c->files.items[i])->path;
 }
 
+/* Building leaves intermediate nodes behind; only what the roots reach is
+ * kept, so a loaded ruleset holds its decisions and nothing else. */
+static void keep_reachable(ruleset *rs) {
+    int n = 2 + rs->narticles;
+    gref **roots = malloc(sizeof(gref *) * (size_t)n);
+    if (!roots) abort();
+    roots[0] = &rs->root;
+    roots[1] = &rs->checked_root;
+    for (int i = 0; i < rs->narticles; i++) roots[2 + i] = &rs->articles[i].root;
+    graph_compact(rs->graph, (gref *const *)roots, n);
+    free(roots);
+}
+
 ruleset *dsl_compile(const char *path, diag *d) {
     return dsl_compile_amended(path, NULL, 0, d);
 }
@@ -1753,6 +1766,7 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
         finish(&c);
     }
     free(c.outcome_slots);
+    if (rs->graph && diag_errors(d) == before) keep_reachable(rs);
     if (rs->graph) graph_done_building(rs->graph);
     vec_free(&c.clauses);
     vec_free(&c.blocks);

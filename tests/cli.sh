@@ -248,5 +248,34 @@ if [ -f "$AMEND" ]; then
     expect "amendment of 64A1: its tests pass" 0 " passed, 0 failed" -- "$ARBITER" test bridge-2017 --amend "$AMEND"
 fi
 
+# Robustness (docs/robustness.md): the same input gives the same bytes out,
+# run after run, for a ruling, a batch and a check; a runaway input gets an
+# error record or message, never a crash.
+same_bytes() {
+    name=$1
+    shift
+    "$@" >"$out.1" 2>&1
+    "$@" >"$out.2" 2>&1
+    if cmp -s "$out.1" "$out.2" && [ -s "$out.1" ]; then pass "$name"; else fail "$name" "two runs differ"; fi
+    rm -f "$out.1" "$out.2"
+}
+same_bytes "same bytes: rule --json" "$ARBITER" rule --ruleset bridge-2017 --json examples/insufficient-bid.json
+same_bytes "same bytes: rule (text)" "$ARBITER" rule --ruleset bridge-2017 examples/revoke.json
+same_bytes "same bytes: batch" "$ARBITER" rule --ruleset bridge-2017 examples/batch.jsonl
+same_bytes "same bytes: check with errors" "$ARBITER" check tests/bad/missing-case.rules
+same_bytes "same bytes: graph" "$ARBITER" graph --ruleset bridge-2017 --article 27
+long=$(mktemp)
+{ echo '{"irregularity": "late", "minutes": 5}'
+  printf '{"x": "'; head -c 1100000 /dev/zero | tr '\0' y; echo '"}'
+  echo '{"irregularity": "late", "minutes": 5}'; } >"$long"
+expect "batch: a line over 1 MiB gets an error record, the others a ruling" 2 \
+    '{"line":2,"status":"bad_input","error":"the scenario is longer than 1048576 bytes' '{"ruleset":"toy"' \
+    -- "$ARBITER" rule --ruleset $TOY "$long"
+rm -f "$long"
+mkdir -p "$out.d"
+echo 'include "/dev/zero"' >"$out.d/a.rules"
+expect "include of /dev/zero: an error, not all memory" 2 "cannot read /dev/zero: File too large" -- "$ARBITER" check "$out.d"
+rm -rf "$out.d"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,251 @@
+; articles.clp — Art. 17, 25-39 and 61-64 of bridge-2017 as CLIPS rules, the
+; same decisions as tests/bench/handtree.c: a baseline of `make bench`.
+;
+; The situation is one `s` fact (enum values and booleans as symbols, calls
+; and counts as integers). An article to rule is a goal fact (art aNN); its
+; clauses are rules in order of salience (the first clause that holds wins,
+; as in the rule files) that retract the goal, add the ruling's segments
+; (tests/bench/segments.h) to ?*segs* and may set a goal for an applied
+; article. ?*arg* is the ruling's dynamic argument.
+
+(deftemplate s
+  (slot irregularity) (slot call_kind) (slot turn_was) (slot offender_role) (slot pass_obligation)
+  (slot rho_next_call) (slot replacement)
+  (slot double_admissible) (slot lho_called) (slot offender_called_before) (slot auction_period_over)
+  (slot rho_must_pass) (slot rho_called) (slot pass_artificial) (slot partner_called_since)
+  (slot second_insufficient_accepted) (slot unintended_call) (slot replacement_comparable)
+  (slot replacement_call) (slot lowest_same_denomination)
+  (slot no_revoke_finding) (slot revoker_role) (slot revoke_noticed) (slot revoke_established_otherwise)
+  (slot other_side_revoked) (slot revoke_trick_won_by) (slot offending_side_tricks_after)
+  (slot revoke_occurred) (slot revoke_in_twelfth_trick) (slot revoke_established_by_play)
+  (slot other_revoke_established) (slot revoke_card_faced) (slot revoker_partner_yet_to_play)
+  (slot revoke_failed_penalty_card) (slot second_revoke_same_suit) (slot play_over))
+
+(defglobal ?*segs* = (create$) ?*arg* = 0)
+
+(deffunction push ($?x) (bind ?*segs* (create$ ?*segs* ?x)))
+
+(deffunction inadmissible (?ck ?da)
+  (and (or (eq ?ck double) (eq ?ck redouble)) (eq ?da FALSE)))
+
+(deffunction deemed (?tw ?ck ?da ?rmp ?lc ?ocb ?rc)
+  (and (not (inadmissible ?ck ?da))
+       (or (and (eq ?tw rho) (eq ?rmp TRUE))
+           (and (eq ?tw lho) (eq ?lc TRUE) (eq ?ocb FALSE))
+           (and (eq ?tw rho) (eq ?rc TRUE)))))
+
+; ---- which article rules (the articles' `when`)
+
+(defrule when-27 (s (irregularity insufficient_bid)) => (push a27) (assert (art a27)))
+
+(defrule when-28
+  (s (irregularity call_out_of_rotation) (turn_was ?tw) (call_kind ?ck) (double_admissible ?da)
+     (rho_must_pass ?rmp) (lho_called ?lc) (offender_called_before ?ocb) (rho_called ?rc))
+  (test (deemed ?tw ?ck ?da ?rmp ?lc ?ocb ?rc))
+  => (push a28) (assert (art a28)))
+
+(defrule when-29
+  (s (irregularity call_out_of_rotation) (turn_was ?tw) (call_kind ?ck) (double_admissible ?da)
+     (rho_must_pass ?rmp) (lho_called ?lc) (offender_called_before ?ocb) (rho_called ?rc))
+  (test (not (deemed ?tw ?ck ?da ?rmp ?lc ?ocb ?rc)))
+  => (push a29) (assert (art a29)))
+
+(defrule when-33 (s (irregularity simultaneous_call) (turn_was ?tw))
+  => (if (eq ?tw rho) then (push a33 c33rho) else (push a33 c33other)))
+
+(defrule when-34 (s (irregularity turn_missed_by_passes)) => (push a34 a17 c17D3))
+
+(defrule when-35
+  (s (irregularity inadmissible_double|call_when_obliged_to_pass|bid_above_seven|call_after_final_pass))
+  => (push a35) (assert (art a35)))
+
+(defrule when-61 (s (irregularity revoke)) => (push a61) (assert (art a61)))
+
+; ---- Art. 25, 26
+
+(defrule r25A1 (declare (salience 90)) ?g <- (art a25)
+  (s (unintended_call TRUE) (partner_called_since FALSE) (auction_period_over FALSE))
+  => (retract ?g) (push c25A1))
+(defrule r25B1 (declare (salience 89)) ?g <- (art a25) (s (lho_called TRUE))
+  => (retract ?g) (push c25B1 a26) (assert (art a26)))
+(defrule r25B2 (declare (salience 88)) ?g <- (art a25)
+  => (retract ?g) (push c25B2 a26) (assert (art a26)))
+
+(defrule r26A (declare (salience 90)) ?g <- (art a26) (s (replacement_comparable TRUE)) => (retract ?g) (push c26A))
+(defrule r26B (declare (salience 89)) ?g <- (art a26) => (retract ?g) (push c26B))
+
+; ---- Art. 27
+
+(defrule r27A1 (declare (salience 90)) ?g <- (art a27) (s (lho_called TRUE)) => (retract ?g) (push c27A1))
+(defrule r27A2 (declare (salience 89)) ?g <- (art a27) (s (turn_was ~offender))
+  => (retract ?g) (push c27A2 a31) (assert (art a31)))
+(defrule r27B (declare (salience 88)) ?g <- (art a27) (s (replacement not_yet) (lowest_same_denomination ?l))
+  => (retract ?g) (push c27B) (bind ?*arg* ?l))
+(defrule r27B4 (declare (salience 87)) ?g <- (art a27)
+  (s (replacement insufficient_bid) (second_insufficient_accepted ?a))
+  => (retract ?g) (if (eq ?a TRUE) then (push c27B4 c27A1) else (push c27B4 c27B3)))
+(defrule r27B1a (declare (salience 86)) ?g <- (art a27)
+  (s (replacement bid) (replacement_call ?c) (lowest_same_denomination ?c))
+  => (retract ?g) (push c27B1a))
+(defrule r27B1b (declare (salience 85)) ?g <- (art a27) (s (replacement_comparable TRUE)) => (retract ?g) (push c27B1b))
+(defrule r27B2 (declare (salience 84)) ?g <- (art a27) (s (replacement bid|pass)) => (retract ?g) (push c27B2))
+(defrule r27B3 (declare (salience 83)) ?g <- (art a27) => (retract ?g) (push c27B3))
+
+; ---- Art. 28, 29
+
+(defrule r28A (declare (salience 90)) ?g <- (art a28) (s (turn_was rho) (rho_must_pass TRUE)) => (retract ?g) (push c28A))
+(defrule r28B (declare (salience 89)) ?g <- (art a28) => (retract ?g) (push c28B))
+
+(defrule r29-32 (declare (salience 90)) ?g <- (art a29) (s (call_kind double|redouble) (double_admissible FALSE))
+  => (retract ?g) (push c29_32 a36) (assert (art a36)))
+(defrule r29A (declare (salience 89)) ?g <- (art a29) (s (lho_called TRUE)) => (retract ?g) (push c29A))
+(defrule r29B-pass (declare (salience 88)) ?g <- (art a29) (s (call_kind pass))
+  => (retract ?g) (push c29B a30) (assert (art a30)))
+(defrule r29B-bid (declare (salience 87)) ?g <- (art a29) (s (call_kind bid))
+  => (retract ?g) (push c29B a31) (assert (art a31)))
+(defrule r29B-double (declare (salience 86)) ?g <- (art a29) (s (call_kind double|redouble))
+  => (retract ?g) (push c29B a32) (assert (art a32)))
+
+; ---- Art. 30
+
+(defrule r30C (declare (salience 90)) ?g <- (art a30) (s (pass_artificial TRUE))
+  => (retract ?g) (push c30C a31) (assert (art a31)))
+(defrule r30A (declare (salience 89)) ?g <- (art a30) (s (turn_was rho)) => (retract ?g) (push c30A))
+(defrule r30B2 (declare (salience 88)) ?g <- (art a30) (s (turn_was lho) (offender_called_before TRUE))
+  => (retract ?g) (push c30B2 a25) (assert (art a25)))
+(defrule r30B1b (declare (salience 87)) ?g <- (art a30) (s (replacement not_yet)) => (retract ?g) (push c30B1 c30B1b))
+(defrule r30B1bi (declare (salience 86)) ?g <- (art a30) (s (replacement_comparable TRUE))
+  => (retract ?g) (push c30B1 c30B1bi))
+(defrule r30B1bii (declare (salience 85)) ?g <- (art a30) => (retract ?g) (push c30B1 c30B1bii))
+
+; ---- Art. 31
+
+(defrule r31A (declare (salience 90)) ?g <- (art a31) (s (turn_was rho) (rho_next_call not_yet))
+  => (retract ?g) (push g_rho c31A))
+(defrule r31A1 (declare (salience 89)) ?g <- (art a31) (s (turn_was rho) (rho_next_call pass))
+  => (retract ?g) (push g_rho c31A1))
+(defrule r31A2 (declare (salience 88)) ?g <- (art a31) (s (turn_was rho) (replacement not_yet))
+  => (retract ?g) (push g_rho c31A2))
+(defrule r31A2a (declare (salience 87)) ?g <- (art a31) (s (turn_was rho) (replacement_comparable TRUE))
+  => (retract ?g) (push g_rho c31A2a))
+(defrule r31A2b (declare (salience 86)) ?g <- (art a31) (s (turn_was rho)) => (retract ?g) (push g_rho c31A2b))
+(defrule r31C (declare (salience 85)) ?g <- (art a31) (s (turn_was lho) (offender_called_before TRUE))
+  => (retract ?g) (push c31C a25) (assert (art a25)))
+(defrule r31B2 (declare (salience 84)) ?g <- (art a31) (s (replacement not_yet)) => (retract ?g) (push c31B c31B2))
+(defrule r31B-comparable (declare (salience 83)) ?g <- (art a31) (s (replacement_comparable TRUE))
+  => (retract ?g) (push c31B c31A2a))
+(defrule r31B-other (declare (salience 82)) ?g <- (art a31) => (retract ?g) (push c31B c31A2b))
+
+; ---- Art. 32
+
+(defrule r32A (declare (salience 90)) ?g <- (art a32) (s (turn_was rho) (rho_next_call not_yet))
+  => (retract ?g) (push g_rho c32A))
+(defrule r32A1 (declare (salience 89)) ?g <- (art a32) (s (turn_was rho) (rho_next_call pass))
+  => (retract ?g) (push g_rho c32A1))
+(defrule r32A2 (declare (salience 88)) ?g <- (art a32) (s (turn_was rho) (replacement not_yet))
+  => (retract ?g) (push g_rho c32A2))
+(defrule r32A2a (declare (salience 87)) ?g <- (art a32) (s (turn_was rho) (replacement_comparable TRUE))
+  => (retract ?g) (push g_rho c32A2a))
+(defrule r32A2b (declare (salience 86)) ?g <- (art a32) (s (turn_was rho)) => (retract ?g) (push g_rho c32A2b))
+(defrule r32B2 (declare (salience 85)) ?g <- (art a32) (s (turn_was partner) (replacement not_yet))
+  => (retract ?g) (push c32B c32B2))
+(defrule r32B-comparable (declare (salience 84)) ?g <- (art a32) (s (turn_was partner) (replacement_comparable TRUE))
+  => (retract ?g) (push c32B c32A2a))
+(defrule r32B-other (declare (salience 83)) ?g <- (art a32) (s (turn_was partner)) => (retract ?g) (push c32B c32A2b))
+(defrule r32C (declare (salience 82)) ?g <- (art a32) => (retract ?g) (push c32C a25) (assert (art a25)))
+
+; ---- Art. 35-39
+
+(defrule r35A (declare (salience 90)) ?g <- (art a35) (s (irregularity inadmissible_double))
+  => (retract ?g) (push c35A a36) (assert (art a36)))
+(defrule r35A-obliged (declare (salience 89)) ?g <- (art a35)
+  (s (irregularity call_when_obliged_to_pass) (call_kind double|redouble) (double_admissible FALSE))
+  => (retract ?g) (push c35A a36) (assert (art a36)))
+(defrule r35B (declare (salience 88)) ?g <- (art a35) (s (irregularity call_when_obliged_to_pass))
+  => (retract ?g) (push c35B a37) (assert (art a37)))
+(defrule r35C (declare (salience 87)) ?g <- (art a35) (s (irregularity bid_above_seven))
+  => (retract ?g) (push c35C a38) (assert (art a38)))
+(defrule r35D (declare (salience 86)) ?g <- (art a35) (s (irregularity call_after_final_pass))
+  => (retract ?g) (push c35D a39) (assert (art a39)))
+
+(defrule r36C (declare (salience 90)) ?g <- (art a36) (s (auction_period_over TRUE)) => (retract ?g) (push c36C))
+(defrule r36A (declare (salience 89)) ?g <- (art a36) (s (lho_called TRUE)) => (retract ?g) (push c36A))
+(defrule r36B4 (declare (salience 88)) ?g <- (art a36) (s (turn_was ~offender)) => (retract ?g) (push c36B4))
+(defrule r36B (declare (salience 87)) ?g <- (art a36) => (retract ?g) (push c36B))
+
+(defrule r37A-rest (declare (salience 90)) ?g <- (art a37) (s (lho_called TRUE) (pass_obligation rest_of_auction))
+  => (retract ?g) (push c37A_rest))
+(defrule r37A (declare (salience 89)) ?g <- (art a37) (s (lho_called TRUE)) => (retract ?g) (push c37A))
+(defrule r37B (declare (salience 88)) ?g <- (art a37) => (retract ?g) (push c37B))
+
+(defrule r38D-lho (declare (salience 90)) ?g <- (art a38) (s (lho_called TRUE)) => (retract ?g) (push c38D_lho))
+(defrule r38D (declare (salience 89)) ?g <- (art a38) => (retract ?g) (push c38D))
+
+(defrule r39B-lho (declare (salience 90)) ?g <- (art a39) (s (lho_called TRUE)) => (retract ?g) (push c39B_lho))
+(defrule r22B (declare (salience 89)) ?g <- (art a39) (s (offender_role none)) => (retract ?g) (push c22B))
+(defrule r39B-declarer (declare (salience 88)) ?g <- (art a39) (s (offender_role declarer_or_dummy))
+  => (retract ?g) (push c39B))
+(defrule r39B-pass (declare (salience 87)) ?g <- (art a39) (s (call_kind pass)) => (retract ?g) (push c39B))
+(defrule r39C (declare (salience 86)) ?g <- (art a39) => (retract ?g) (push c39C))
+
+; ---- Art. 61-64 (the revoke)
+
+(defrule r61A (declare (salience 90)) ?g <- (art a61) (s (revoke_occurred TRUE))
+  => (retract ?g) (push c61A a63) (assert (art a63)))
+(defrule r66D-assumed (declare (salience 89)) ?g <- (art a61) (s (no_revoke_finding unclear_revoker_side_mixed))
+  => (retract ?g) (push c66D_assumed a63) (assert (art a63)))
+(defrule r66D-not (declare (salience 88)) ?g <- (art a61) (s (no_revoke_finding unclear_other_side_mixed))
+  => (retract ?g) (push c66D_not))
+(defrule r85A1 (declare (salience 87)) ?g <- (art a61) (s (no_revoke_finding unclear)) => (retract ?g) (push c85A1))
+(defrule r61A-unable (declare (salience 86)) ?g <- (art a61) (s (no_revoke_finding unable_to_comply))
+  => (retract ?g) (push c61A_unable))
+(defrule r61A-none (declare (salience 85)) ?g <- (art a61) => (retract ?g) (push c61A_none))
+
+(defrule r62D2 (declare (salience 90)) ?g <- (art a63)
+  (s (revoke_in_twelfth_trick TRUE) (revoke_noticed before_hands_returned) (revoker_role defender)
+     (revoker_partner_yet_to_play TRUE))
+  => (retract ?g) (push c62D2 a62) (assert (art a62)))
+(defrule r62D1 (declare (salience 89)) ?g <- (art a63)
+  (s (revoke_in_twelfth_trick TRUE) (revoke_noticed before_hands_returned))
+  => (retract ?g) (push c62D1 a62) (assert (art a62)))
+(defrule r62C3 (declare (salience 88)) ?g <- (art a63)
+  (s (other_side_revoked same_trick) (revoke_established_by_play ?p) (revoke_established_otherwise ?o)
+     (other_revoke_established ?e))
+  (test (neq (or (eq ?p TRUE) (neq ?o no)) (eq ?e TRUE)))
+  => (retract ?g) (push c62C3))
+(defrule r63A1 (declare (salience 87)) ?g <- (art a63) (s (revoke_established_by_play TRUE))
+  => (retract ?g) (push c63A1 a64) (assert (art a64)))
+(defrule r63A2 (declare (salience 86)) ?g <- (art a63) (s (revoke_established_otherwise card_named))
+  => (retract ?g) (push c63A2 a64) (assert (art a64)))
+(defrule r63A3 (declare (salience 85)) ?g <- (art a63) (s (revoke_established_otherwise claim_or_concession))
+  => (retract ?g) (push c63A3 a64) (assert (art a64)))
+(defrule r63A4 (declare (salience 84)) ?g <- (art a63) (s (revoke_established_otherwise agreed_to_claim))
+  => (retract ?g) (push c63A4 a64) (assert (art a64)))
+(defrule r62A (declare (salience 83)) ?g <- (art a63) => (retract ?g) (push c62A a62) (assert (art a62)))
+
+(defrule r62B1 (declare (salience 90)) ?g <- (art a62) (s (revoker_role defender) (revoke_card_faced FALSE))
+  => (retract ?g) (push c62B1))
+(defrule r62B2-declarer (declare (salience 89)) ?g <- (art a62) (s (revoker_role declarer))
+  => (retract ?g) (push c62B2_decl))
+(defrule r62B2 (declare (salience 88)) ?g <- (art a62) => (retract ?g) (push c62B2))
+
+(defrule r64B5 (declare (salience 90)) ?g <- (art a64) (s (revoke_noticed after_round)) => (retract ?g) (push c64B5))
+(defrule r64B4 (declare (salience 89)) ?g <- (art a64) (s (revoke_noticed after_next_board_call))
+  => (retract ?g) (push c64B4))
+(defrule r64B6 (declare (salience 88)) ?g <- (art a64) (s (revoke_in_twelfth_trick TRUE)) => (retract ?g) (push c64B6))
+(defrule r64B7 (declare (salience 87)) ?g <- (art a64) (s (other_side_revoked ~no) (other_revoke_established TRUE))
+  => (retract ?g) (push c64B7))
+(defrule r64B3-dummy (declare (salience 86)) ?g <- (art a64) (s (revoker_role dummy)) => (retract ?g) (push c64B3))
+(defrule r64B3-penalty (declare (salience 85)) ?g <- (art a64) (s (revoker_role defender) (revoke_failed_penalty_card TRUE))
+  => (retract ?g) (push c64B3))
+(defrule r64B2 (declare (salience 84)) ?g <- (art a64) (s (second_revoke_same_suit TRUE))
+  => (retract ?g) (push c64B2 a64A) (assert (art a64A)))
+(defrule r64-transfer (declare (salience 83)) ?g <- (art a64) => (retract ?g) (push a64A) (assert (art a64A)))
+
+(defrule r64A-during (declare (salience 90)) ?g <- (art a64A) (s (play_over FALSE)) => (retract ?g) (push c64A_during))
+(defrule r64A1 (declare (salience 89)) ?g <- (art a64A) (s (revoke_trick_won_by offender) (offending_side_tricks_after ?t))
+  => (retract ?g) (push c64A1) (bind ?*arg* (+ 1 (min 1 ?t))))
+(defrule r64A2-partner (declare (salience 88)) ?g <- (art a64A) (s (revoke_trick_won_by partner))
+  => (retract ?g) (push c64A2))
+(defrule r64B1 (declare (salience 87)) ?g <- (art a64A) (s (offending_side_tricks_after 0)) => (retract ?g) (push c64B1))
+(defrule r64A2 (declare (salience 86)) ?g <- (art a64A) => (retract ?g) (push c64A2))

@@ -1,0 +1,227 @@
+-- articles.lua — Art. 17, 25-39 and 61-64 of bridge-2017 in plain Lua, the
+-- same decisions as tests/bench/handtree.c: a baseline of `make bench`.
+-- rule(f, out) reads the facts of one situation from f (enum values as
+-- strings, booleans, calls and counts as integers), writes the names of the
+-- ruling's segments (tests/bench/segments.h) to out[1..n] and returns n and
+-- the ruling's dynamic argument.
+
+local n, arg, out
+
+local function push(s) n = n + 1; out[n] = s end
+
+local function inadmissible_call(f)
+  return (f.call_kind == "double" or f.call_kind == "redouble") and not f.double_admissible
+end
+
+local function deemed_in_rotation(f)
+  local skipped = (f.turn_was == "lho" and f.lho_called and not f.offender_called_before)
+               or (f.turn_was == "rho" and f.rho_called)
+  return not inadmissible_call(f) and ((f.turn_was == "rho" and f.rho_must_pass) or skipped)
+end
+
+local function art26(f)
+  push("a26")
+  if f.replacement_comparable then push("c26A") else push("c26B") end
+end
+
+local function art25(f)
+  push("a25")
+  if f.unintended_call and not f.partner_called_since and not f.auction_period_over then
+    push("c25A1")
+  elseif f.lho_called then
+    push("c25B1"); art26(f)
+  else
+    push("c25B2"); art26(f)
+  end
+end
+
+local function art31(f)
+  push("a31")
+  if f.turn_was == "rho" then
+    push("g_rho")
+    if f.rho_next_call == "not_yet" then push("c31A")
+    elseif f.rho_next_call == "pass" then push("c31A1")
+    elseif f.replacement == "not_yet" then push("c31A2")
+    elseif f.replacement_comparable then push("c31A2a")
+    else push("c31A2b") end
+  elseif f.turn_was == "lho" and f.offender_called_before then
+    push("c31C"); art25(f)
+  else
+    push("c31B")
+    if f.replacement == "not_yet" then push("c31B2")
+    elseif f.replacement_comparable then push("c31A2a")
+    else push("c31A2b") end
+  end
+end
+
+local function art30(f)
+  push("a30")
+  if f.pass_artificial then push("c30C"); art31(f)
+  elseif f.turn_was == "rho" then push("c30A")
+  elseif f.turn_was == "lho" and f.offender_called_before then push("c30B2"); art25(f)
+  else
+    push("c30B1")
+    if f.replacement == "not_yet" then push("c30B1b")
+    elseif f.replacement_comparable then push("c30B1bi")
+    else push("c30B1bii") end
+  end
+end
+
+local function art32(f)
+  push("a32")
+  if f.turn_was == "rho" then
+    push("g_rho")
+    if f.rho_next_call == "not_yet" then push("c32A")
+    elseif f.rho_next_call == "pass" then push("c32A1")
+    elseif f.replacement == "not_yet" then push("c32A2")
+    elseif f.replacement_comparable then push("c32A2a")
+    else push("c32A2b") end
+  elseif f.turn_was == "partner" then
+    push("c32B")
+    if f.replacement == "not_yet" then push("c32B2")
+    elseif f.replacement_comparable then push("c32A2a")
+    else push("c32A2b") end
+  else
+    push("c32C"); art25(f)
+  end
+end
+
+local function art36(f)
+  push("a36")
+  if f.auction_period_over then push("c36C")
+  elseif f.lho_called then push("c36A")
+  elseif f.turn_was ~= "offender" then push("c36B4")
+  else push("c36B") end
+end
+
+local function art37(f)
+  push("a37")
+  if f.lho_called and f.pass_obligation == "rest_of_auction" then push("c37A_rest")
+  elseif f.lho_called then push("c37A")
+  else push("c37B") end
+end
+
+local function art38(f)
+  push("a38")
+  if f.lho_called then push("c38D_lho") else push("c38D") end
+end
+
+local function art39(f)
+  push("a39")
+  if f.lho_called then push("c39B_lho")
+  elseif f.offender_role == "none" then push("c22B")
+  elseif f.offender_role == "declarer_or_dummy" then push("c39B")
+  elseif f.call_kind == "pass" then push("c39B")
+  else push("c39C") end
+end
+
+local function art27(f)
+  push("a27")
+  if f.lho_called then push("c27A1")
+  elseif f.turn_was ~= "offender" then push("c27A2"); art31(f)
+  elseif f.replacement == "not_yet" then push("c27B"); arg = f.lowest_same_denomination
+  elseif f.replacement == "insufficient_bid" then
+    push("c27B4")
+    if f.second_insufficient_accepted then push("c27A1") else push("c27B3") end
+  elseif f.replacement == "bid" and f.replacement_call == f.lowest_same_denomination then push("c27B1a")
+  elseif f.replacement_comparable then push("c27B1b")
+  elseif f.replacement == "bid" or f.replacement == "pass" then push("c27B2")
+  else push("c27B3") end
+end
+
+local function art29(f)
+  push("a29")
+  if inadmissible_call(f) then push("c29_32"); art36(f)
+  elseif f.lho_called then push("c29A")
+  else
+    push("c29B")
+    if f.call_kind == "pass" then art30(f)
+    elseif f.call_kind == "bid" then art31(f)
+    else art32(f) end
+  end
+end
+
+local function art35(f)
+  push("a35")
+  local irr = f.irregularity
+  if irr == "inadmissible_double" then push("c35A"); art36(f)
+  elseif irr == "call_when_obliged_to_pass" and inadmissible_call(f) then push("c35A"); art36(f)
+  elseif irr == "call_when_obliged_to_pass" then push("c35B"); art37(f)
+  elseif irr == "bid_above_seven" then push("c35C"); art38(f)
+  else push("c35D"); art39(f) end
+end
+
+local function art62(f)
+  push("a62")
+  if f.revoker_role == "defender" and not f.revoke_card_faced then push("c62B1")
+  elseif f.revoker_role == "declarer" then push("c62B2_decl")
+  else push("c62B2") end
+end
+
+local function art64A(f)
+  push("a64A")
+  if not f.play_over then push("c64A_during"); return end
+  local won = f.revoke_trick_won_by
+  if won == "offender" then push("c64A1"); arg = 1 + math.min(1, f.offending_side_tricks_after)
+  elseif won == "partner" then push("c64A2")
+  elseif f.offending_side_tricks_after == 0 then push("c64B1")
+  else push("c64A2") end
+end
+
+local function art64(f)
+  push("a64")
+  if f.revoke_noticed == "after_round" then push("c64B5")
+  elseif f.revoke_noticed == "after_next_board_call" then push("c64B4")
+  elseif f.revoke_in_twelfth_trick then push("c64B6")
+  elseif f.other_side_revoked ~= "no" and f.other_revoke_established then push("c64B7")
+  elseif f.revoker_role == "dummy" then push("c64B3")
+  elseif f.revoker_role == "defender" and f.revoke_failed_penalty_card then push("c64B3")
+  elseif f.second_revoke_same_suit then push("c64B2"); art64A(f)
+  else art64A(f) end
+end
+
+local function art63(f)
+  push("a63")
+  local established = f.revoke_established_by_play or f.revoke_established_otherwise ~= "no"
+  if f.revoke_in_twelfth_trick and f.revoke_noticed == "before_hands_returned" then
+    if f.revoker_role == "defender" and f.revoker_partner_yet_to_play then push("c62D2") else push("c62D1") end
+    art62(f)
+  elseif f.other_side_revoked == "same_trick" and established ~= f.other_revoke_established then push("c62C3")
+  elseif f.revoke_established_by_play then push("c63A1"); art64(f)
+  else
+    local other = f.revoke_established_otherwise
+    if other == "card_named" then push("c63A2"); art64(f)
+    elseif other == "claim_or_concession" then push("c63A3"); art64(f)
+    elseif other == "agreed_to_claim" then push("c63A4"); art64(f)
+    else push("c62A"); art62(f) end
+  end
+end
+
+local function art61(f)
+  push("a61")
+  if f.revoke_occurred then push("c61A"); art63(f); return end
+  local finding = f.no_revoke_finding
+  if finding == "unclear_revoker_side_mixed" then push("c66D_assumed"); art63(f)
+  elseif finding == "unclear_other_side_mixed" then push("c66D_not")
+  elseif finding == "unclear" then push("c85A1")
+  elseif finding == "unable_to_comply" then push("c61A_unable")
+  else push("c61A_none") end
+end
+
+return function(f, o)
+  n, arg, out = 0, 0, o
+  local irr = f.irregularity
+  if irr == "insufficient_bid" then art27(f)
+  elseif irr == "call_out_of_rotation" then
+    if deemed_in_rotation(f) then
+      push("a28")
+      if f.turn_was == "rho" and f.rho_must_pass then push("c28A") else push("c28B") end
+    else art29(f) end
+  elseif irr == "simultaneous_call" then
+    push("a33")
+    if f.turn_was == "rho" then push("c33rho") else push("c33other") end
+  elseif irr == "turn_missed_by_passes" then push("a34"); push("a17"); push("c17D3")
+  elseif irr == "revoke" then art61(f)
+  else art35(f) end
+  return n, arg
+end

@@ -1,0 +1,161 @@
+/* segments.h — the pieces a ruling on Art. 17, 25-39 and 61-64 of
+ * bridge-2017 is made of, for the baselines of `make bench`.
+ *
+ * A segment is one step of a ruling: the citation it adds to the trail
+ * (empty for a step that cites nothing, or whose citation repeats the one
+ * before) and the actions it names, in the canonical form the benchmark
+ * compares arbiter's rulings in: `name` or `name(arg, arg)`, joined by "; ".
+ * `%C` stands for the ruling's dynamic call argument, `%I` for its integer
+ * argument. The hand-written C tree, the Lua version and the CLIPS version
+ * each give a ruling as a list of segments, named as here.
+ */
+#ifndef BENCH_SEGMENTS_H
+#define BENCH_SEGMENTS_H
+
+#define A31A2A "no_further_rectification; no_lead_restriction(26A); adjusted_score_if_damaged(23C)"
+#define A31A2B "partner_must_pass(next_turn); unauthorised_information(16C); lead_restriction(26B); could_have_known(72C)"
+#define A27B3                                                                                      \
+    "call_cancelled; offender_must_replace; partner_must_pass(rest_of_auction); "                  \
+    "unauthorised_information(16C); lead_restriction(26B); could_have_known(72C)"
+#define ANOXFER(x) "no_automatic_transfer(" x "); revoke_compensation_check(64C1)"
+
+#define BENCH_SEGMENTS(S)                                                                          \
+    /* article entries, with the actions their block names before any clause */                  \
+    S(a17, "17", "")                                                                               \
+    S(a25, "25", "")                                                                               \
+    S(a26, "26", "")                                                                               \
+    S(a27, "27", "")                                                                               \
+    S(a28, "28", "")                                                                               \
+    S(a29, "29", "")                                                                               \
+    S(a30, "30", "")                                                                               \
+    S(a31, "31", "")                                                                               \
+    S(a32, "32", "")                                                                               \
+    S(a33, "33", "call_deemed_subsequent")                                                         \
+    S(a34, "34", "")                                                                               \
+    S(a35, "35", "")                                                                               \
+    S(a36, "36", "")                                                                               \
+    S(a37, "37", "")                                                                               \
+    S(a38, "38",                                                                                   \
+      "no_contract_above_seven; bid_and_later_calls_cancelled; replaced_by_pass; "                 \
+      "offending_side_must_pass(rest_of_auction)")                                                 \
+    S(a39, "39", "calls_after_final_pass_cancelled")                                               \
+    S(a61, "61", "quitted_tricks_inspection(61C)")                                                 \
+    S(a62, "62", "revoke_corrected; later_cards_may_be_withdrawn(62C)")                            \
+    S(a63, "63", "")                                                                               \
+    S(a64, "64", "revoke_trick_stands(63B)")                                                       \
+    S(a64A, "64A", "revoke_compensation_check(64C1)")                                              \
+    /* groups of clauses without a citation of their own */                                       \
+    S(g_rho, "", "call_cancelled; turn_reverts_to_rightful_caller; artificial_call_shows")         \
+    /* clauses */                                                                                  \
+    S(c17D3, "17D3",                                                                               \
+      "auction_reverts_to_missed_player; unauthorised_information(16C); pass_out_of_rotation_is_infraction") \
+    S(c25A1, "25A1", "intended_call_replaces; no_lead_restriction(25A1); lho_may_withdraw_call")   \
+    S(c25B1, "25B1", "change_accepted; unauthorised_information(16C)")                             \
+    S(c25B2, "25B2", "change_cancelled; unauthorised_information(16C)")                            \
+    S(c26A, "26A", "no_lead_restriction(26A); adjusted_score_if_damaged(23C)")                     \
+    S(c26B, "26B", "lead_restriction(26B)")                                                        \
+    S(c27A1, "27A1", "call_accepted")                                                              \
+    S(c27A2, "27A2", "")                                                                           \
+    S(c27B, "27B", "insufficient_bid_options(%C)")                                                 \
+    S(c27B4, "27B4", "")                                                                           \
+    S(c27B3, "27B3", A27B3)                                                                        \
+    S(c27B1a, "27B1a", "no_further_rectification; no_lead_restriction(27B1a); adjusted_score_if_damaged(27D)") \
+    S(c27B1b, "27B1b", "no_further_rectification; no_lead_restriction(26A); adjusted_score_if_damaged(27D)") \
+    S(c27B2, "27B2",                                                                               \
+      "partner_must_pass(rest_of_auction); unauthorised_information(16C); lead_restriction(26B); could_have_known(72C)") \
+    S(c28A, "28A", "call_deemed_in_rotation")                                                      \
+    S(c28B, "28B", "call_out_of_rotation_void; unauthorised_information(16C2); no_lead_restriction(28B)") \
+    S(c29_32, "32", "")                                                                            \
+    S(c29A, "29A", "call_accepted")                                                                \
+    S(c29B, "29B", "")                                                                             \
+    S(c30A, "30A",                                                                                 \
+      "call_cancelled; turn_reverts_to_rightful_caller; offender_must_pass(next_turn); could_have_known(72C)") \
+    S(c30B1, "30B1", "call_cancelled; turn_reverts_to_rightful_caller; partner_may_call_freely(16C2)") \
+    S(c30B1b, "30B1b", "later_call_options(30B1bi, 30B1bii)")                                      \
+    S(c30B1bi, "30B1bi", A31A2A)                                                                   \
+    S(c30B1bii, "30B1bii", A31A2B)                                                                 \
+    S(c30B2, "30B2", "")                                                                           \
+    S(c30C, "30C", "")                                                                             \
+    S(c31A, "31A", "rho_call_options(31A1, 31A2)")                                                 \
+    S(c31A1, "31A1", "offender_must_repeat_call")                                                  \
+    S(c31A2, "31A2", "later_call_options(31A2a, 31A2b)")                                           \
+    S(c31A2a, "31A2a", A31A2A)                                                                     \
+    S(c31A2b, "31A2b", A31A2B)                                                                     \
+    S(c31B, "31B",                                                                                 \
+      "call_cancelled; turn_reverts_to_rightful_caller; partner_may_call_freely(16C2); artificial_call_shows") \
+    S(c31B2, "31B2", "later_call_options(31A2a, 31A2b)")                                           \
+    S(c31C, "31C", "")                                                                             \
+    S(c32A, "32A", "rho_call_options(32A1, 32A2)")                                                 \
+    S(c32A1, "32A1", "offender_must_repeat_call")                                                  \
+    S(c32A2, "32A2", "later_call_options(32A2a, 32A2b)")                                           \
+    S(c32A2a, "32A2a", A31A2A)                                                                     \
+    S(c32A2b, "32A2b", A31A2B)                                                                     \
+    S(c32B, "32B",                                                                                 \
+      "call_cancelled; turn_reverts_to_rightful_caller; partner_may_call_freely(16C2); artificial_call_shows") \
+    S(c32B2, "32B2", "later_call_options(32A2a, 32A2b)")                                           \
+    S(c32C, "32C", "")                                                                             \
+    S(c33rho, "", "auction_continues")                                                             \
+    S(c33other, "", "rule_as_call_out_of_rotation")                                                \
+    S(c35A, "35A", "")                                                                             \
+    S(c35B, "35B", "")                                                                             \
+    S(c35C, "35C", "")                                                                             \
+    S(c35D, "35D", "")                                                                             \
+    S(c36A, "36A", "calls_cancelled_back_to_turn; no_lead_restriction(36A)")                       \
+    S(c36B, "36B",                                                                                 \
+      "call_cancelled; offender_must_replace; partner_must_pass(rest_of_auction); could_have_known(72C); lead_restriction(26B)") \
+    S(c36B4, "36B4",                                                                               \
+      "call_cancelled; turn_reverts_to_rightful_caller; offender_may_call_freely; "                \
+      "partner_must_pass(rest_of_auction); could_have_known(72C); lead_restriction(26B)")          \
+    S(c36C, "36C", "contract_recorded_without_call")                                               \
+    S(c37A_rest, "37A", "calls_stand; offender_must_pass(rest_of_auction); no_lead_restriction(37A)") \
+    S(c37A, "37A", "calls_stand; no_lead_restriction(37A)")                                        \
+    S(c37B, "37B",                                                                                 \
+      "call_cancelled; replaced_by_pass; offending_side_must_pass(rest_of_auction); could_have_known(72C); lead_restriction(26B)") \
+    S(c38D_lho, "38D", "no_lead_restriction(38D)")                                                 \
+    S(c38D, "38D", "lead_restriction(26B); could_have_known(72C)")                                 \
+    S(c39B_lho, "39B", "no_further_rectification; could_have_known(72C)")                          \
+    S(c22B, "22B", "hands_returned_unplayed")                                                      \
+    S(c39B, "39B", "no_further_rectification")                                                     \
+    S(c39C, "39C", "lead_restriction(26B)")                                                        \
+    S(c61A, "61A", "")                                                                             \
+    S(c61A_unable, "61A", "not_a_revoke; see(59)")                                                 \
+    S(c61A_none, "61A", "not_a_revoke")                                                            \
+    S(c66D_assumed, "66D", "revoke_assumed(66D)")                                                  \
+    S(c66D_not, "66D", "no_revoke_assumed(66D)")                                                   \
+    S(c85A1, "85A1", "revoke_facts_judgment(85A1)")                                                \
+    S(c62A, "62A", "")                                                                             \
+    S(c62B1, "62B1", "withdrawn_card_major_penalty(62B1)")                                         \
+    S(c62B2_decl, "62B2", "withdrawn_card_no_rectification(62B2); dummy_forfeited_rights_note(43B2b)") \
+    S(c62B2, "62B2", "withdrawn_card_no_rectification(62B2)")                                      \
+    S(c62C3, "62C3", "both_revokes_corrected(62C3); no_automatic_transfer(64B8); revoke_compensation_check(64C1)") \
+    S(c62D1, "62D1", "twelfth_trick_revoke_corrected(62D1)")                                       \
+    S(c62D2, "62D2", "twelfth_trick_revoke_corrected(62D1); unauthorised_information(16C)")        \
+    S(c63A1, "63A1", "")                                                                           \
+    S(c63A2, "63A2", "")                                                                           \
+    S(c63A3, "63A3", "")                                                                           \
+    S(c63A4, "63A4", "")                                                                           \
+    S(c64A_during, "", "transfer_after_play(64A)")                                                 \
+    S(c64A1, "64A1", "transfer_tricks(%I)")                                                        \
+    S(c64A2, "64A2", "transfer_tricks(1)")                                                         \
+    S(c64B1, "64B1", "no_automatic_transfer(64B1)")                                                \
+    S(c64B2, "64B2", "repeated_revoke_adjustment(64C2a)")                                          \
+    S(c64B3, "64B3", ANOXFER("64B3"))                                                              \
+    S(c64B4, "64B4", ANOXFER("64B4"))                                                              \
+    S(c64B5, "64B5", ANOXFER("64B5"))                                                              \
+    S(c64B6, "64B6", ANOXFER("64B6"))                                                              \
+    S(c64B7, "64B7", "no_automatic_transfer(64B7); both_sides_revoked_adjustment(64C2b)")
+
+#define BENCH_SEG_ENUM(name, trail, actions) SEG_##name,
+enum bench_segment { BENCH_SEGMENTS(BENCH_SEG_ENUM) SEG_COUNT };
+#undef BENCH_SEG_ENUM
+
+typedef struct bench_segment_text {
+    const char *name, *trail, *actions;
+} bench_segment_text;
+
+extern const bench_segment_text bench_segments[SEG_COUNT];
+
+/* The segment named so, or -1. */
+int bench_segment_find(const char *name);
+
+#endif
