@@ -3,6 +3,8 @@
 
 #include "ops.h"
 
+_Static_assert(EXPR_TOO_LARGE == GRAPH_ERROR_TOO_LARGE, "graph.c marks a graph too large with this code");
+
 const char *expr_status_text(enum expr_status s) {
     switch (s) {
     case EXPR_OK: return "ok";
@@ -10,6 +12,9 @@ const char *expr_status_text(enum expr_status s) {
     case EXPR_DIV_ZERO: return "division by zero";
     case EXPR_NO_ROW: return "no table row for this key";
     case EXPR_UNKNOWN: return "a fact is not known";
+    case EXPR_TOO_LARGE:
+        return "the decisions grew too large to build (a condition such as a product of several facts "
+               "has too many outcomes; compute it in fewer steps)";
     }
     return "?";
 }

@@ -12,7 +12,8 @@ enum expr_status {
     EXPR_OVERFLOW,  /* 64-bit integer overflow */
     EXPR_DIV_ZERO,  /* division or remainder by zero */
     EXPR_NO_ROW,    /* a table has no row for the key */
-    EXPR_UNKNOWN    /* a fact the expression needs is not known */
+    EXPR_UNKNOWN,   /* a fact the expression needs is not known */
+    EXPR_TOO_LARGE  /* the decision graph grew past its budget (= GRAPH_ERROR_TOO_LARGE) */
 };
 
 const char *expr_status_text(enum expr_status s);

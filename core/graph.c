@@ -39,6 +39,7 @@ graph *graph_new(int nvars, const int *domain, const int64_t *lo) {
 }
 
 void graph_done_building(graph *g) {
+    g->work = 0; /* the next build has a budget of its own */
     free(g->cache);
     free(g->unique);
     free(g->termhash);
@@ -125,6 +126,16 @@ static void node_rehash(graph *g) {
     }
 }
 
+/* Counts one computed operation; false once the build is over budget, and
+ * then every operation ends at once in the "too large" error leaf. */
+static bool spend(graph *g) {
+    return ++g->work <= GRAPH_MAX_WORK;
+}
+
+static gref too_large(graph *g) {
+    return graph_term_ref(g, TERM_ERROR, GRAPH_ERROR_TOO_LARGE);
+}
+
 gref graph_node_ref(graph *g, int var, const gref *kids) {
     int n = g->domain[var];
     int same = 1;
@@ -138,6 +149,7 @@ gref graph_node_ref(graph *g, int var, const gref *kids) {
         if (nd->var == var && memcmp(&g->kids[nd->kids], kids, sizeof(gref) * (size_t)n) == 0)
             return g->unique[h];
     }
+    if (g->nkids > GRAPH_MAX_KIDS - n) return too_large(g); /* past the budget: an error leaf, not an OOM kill */
     if (g->nkids + n > g->capkids) {
         while (g->nkids + n > g->capkids) g->capkids = g->capkids ? g->capkids * 2 : 256;
         g->kids = xrealloc(g->kids, sizeof(gref) * (size_t)g->capkids);
@@ -213,6 +225,7 @@ static gref cofactor(const graph *g, gref r, int var, int i) {
 gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
     gref result;
     if (cache_get(g, op, a, 0, 1, &result)) return result;
+    if (!spend(g)) return too_large(g);
     if (GRAPH_IS_TERM(a)) {
         graph_term t = fn(ctx, *graph_term_at(g, a));
         return cache_put(g, op, a, 0, 1, graph_term_ref(g, t.kind, t.v));
@@ -225,6 +238,7 @@ gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
 gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx) {
     gref result;
     if (cache_get(g, op, a, b, 2, &result)) return result;
+    if (!spend(g)) return too_large(g);
     if (GRAPH_IS_TERM(a) && GRAPH_IS_TERM(b)) {
         graph_term t = fn(ctx, *graph_term_at(g, a), *graph_term_at(g, b));
         return cache_put(g, op, a, b, 2, graph_term_ref(g, t.kind, t.v));
@@ -249,6 +263,7 @@ gref graph_ite(graph *g, gref c, gref t, gref e) {
     }
     if (t == e) return t;
     if (cache_get(g, OP_ITE, c, t, e, &result)) return result;
+    if (!spend(g)) return too_large(g);
     int var = top_var(g, c);
     int vt = top_var(g, t), ve = top_var(g, e);
     if (vt < var) var = vt;
@@ -266,6 +281,7 @@ static bool is_false(const graph *g, gref r) {
 static gref exists_top(graph *g, gref care) {
     gref result;
     if (cache_get(g, OP_EXISTS, care, 0, 4, &result)) return result;
+    if (!spend(g)) return too_large(g);
     const graph_node nd = g->nodes[care];
     gref one = graph_term_ref(g, TERM_VALUE, 1);
     result = graph_term_ref(g, TERM_VALUE, 0);
@@ -277,6 +293,7 @@ gref graph_restrict(graph *g, gref f, gref care) {
     gref result;
     if (GRAPH_IS_TERM(f) || GRAPH_IS_TERM(care)) return f; /* false care: anything will do; keep f */
     if (cache_get(g, OP_RESTRICT, f, care, 5, &result)) return result;
+    if (!spend(g)) return too_large(g);
     int vf = g->nodes[f].var, vc = g->nodes[care].var;
     if (vc < vf) return cache_put(g, OP_RESTRICT, f, care, 5, graph_restrict(g, f, exists_top(g, care)));
     int n = g->domain[vf];
@@ -301,6 +318,7 @@ gref graph_replace_kind(graph *g, gref a, int from, gref to) {
     if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
     uint64_t op = OP_REPLACE ^ ((uint64_t)from << 32);
     if (cache_get(g, op, a, to, 3, &result)) return result;
+    if (!spend(g)) return too_large(g);
     /* Walk `to` alongside: where a has tested a variable, `to` follows the
      * same value, so no path tests a variable twice. */
     int var = g->nodes[a].var, vt = top_var(g, to);

@@ -36,6 +36,27 @@ enum term_kind {
     TERM_OUTSIDE        /* a situation the ruleset declares outside its scope: v = declaration */
 };
 
+/* A graph holds at most this many children in all (one per value of each
+ * node's variable: 4 bytes each): some conditions are exponential as
+ * decisions (a product of four facts of 256 values each), and a ruleset
+ * that needs more is a runaway one. Past it, graph_node_ref gives the
+ * terminal {TERM_ERROR, GRAPH_ERROR_TOO_LARGE} instead of a node, so the
+ * build ends quickly and the checker and the evaluator report it (expr.h:
+ * EXPR_TOO_LARGE). The largest shipped ruleset peaks at about 17 million
+ * (klaverjas-nkf-1976, before the graph is compacted). */
+#ifndef GRAPH_MAX_KIDS
+#define GRAPH_MAX_KIDS (1 << 27)
+#endif
+#define GRAPH_ERROR_TOO_LARGE 5
+/* The same for time: operations computed (not found in the cache) between
+ * two graph_done_building calls. A blow-up revisits far more than it keeps,
+ * so this bounds what the size budget does not: the shipped rulesets take
+ * under 400 000 each, and a product of four 256-valued facts reaches the
+ * budget in about five seconds instead of running for many minutes. */
+#ifndef GRAPH_MAX_WORK
+#define GRAPH_MAX_WORK (UINT64_C(1) << 26)
+#endif
+
 typedef struct graph_term {
     int32_t kind;
     int64_t v;
@@ -63,6 +84,7 @@ typedef struct graph {
     int captermhash;
     struct graph_cache_entry *cache;
     int capcache;
+    uint64_t work; /* operations computed (cache misses), against GRAPH_MAX_WORK */
 } graph;
 
 graph *graph_new(int nvars, const int *domain, const int64_t *lo);

@@ -237,6 +237,21 @@ static void test_derived_fact_levels(void **state) {
     sb_free(&sb);
 }
 
+/* A 300-byte file ran for hours: the decision graph of a product of four
+ * 256-valued facts has millions of outcomes, and building it revisited far
+ * more than the operation cache holds. The graph's work and size budgets
+ * (core/graph.h) end it in seconds with an error the checker reports. */
+static void test_graph_blowup_ends_in_an_error(void **state) {
+    (void)state;
+    compiled c = {0};
+    compile_text(&c, HEADER "fact p : int 0..255 ask \"p?\"\nfact q : int 0..255 ask \"q?\"\n"
+                            "fact r : int 0..255 ask \"r?\"\nfact s : int 0..255 ask \"s?\"\n"
+                            "article 1 when p * q * r * s == 7 { x }\narticle 2 when p * q * r * s != 7 { x }\n");
+    assert_true(c.errors > 0);
+    assert_contains(c.out, "the decisions grew too large to build");
+    compiled_free(&c);
+}
+
 /* ----------------------------------------------------------- messages */
 
 /* 100 000 match arms that can never apply printed 100 000 errors, each
@@ -422,6 +437,7 @@ int main(void) {
         cmocka_unit_test(test_declarations_per_file),
         cmocka_unit_test(test_tables_per_file),
         cmocka_unit_test(test_derived_fact_levels),
+        cmocka_unit_test(test_graph_blowup_ends_in_an_error),
         cmocka_unit_test(test_error_flood_is_cut),
         cmocka_unit_test(test_read_file_is_bounded),
         cmocka_unit_test(test_batch_line_too_long),
