@@ -1078,8 +1078,8 @@ static void declare_tables(compiler *c) {
                 ERR(c->d, p->loc, "use bool, an enum or a bounded int such as int 1..13",
                     "key '%s' of table '%s' has no finite set of values", p->name, d->name);
                 ok = false;
-            } else {
-                cells *= key_count(t->keys[k]);
+            } else if (__builtin_mul_overflow(cells, key_count(t->keys[k]), &cells)) {
+                cells = INT64_MAX; /* beyond any limit: reported below, never allocated */
             }
         }
         if (ok && cells > MAX_TABLE_CELLS) {
