@@ -6,6 +6,7 @@
  * business.
  */
 #include "bridge.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,8 +17,6 @@
 #define BID_LEVEL_MAX 7    /* Art. 18A: a bid names one to seven odd tricks */
 #define PARSE_LEVEL_MAX 99 /* read beyond seven so that such a bid can be ruled on */
 
-#define EXCERPT_MAX 32 /* longest piece of user text quoted in a message */
-#define EXCERPT_SIZE (EXCERPT_MAX + 4)
 #define TOKEN_SIZE 32 /* a valid token ("S:REDOUBLET*") is far shorter */
 #define REASON_SIZE 160
 #define DESCRIPTION_SIZE 40
@@ -25,48 +24,6 @@
 #define CALL_EXPECTATION "expected P, X, XX or a bid such as 1S, 3NT"
 #define DENOM_EXPECTATION "expected C, D, H, S or NT"
 #define SEAT_EXPECTATION "expected N, E, S or W"
-
-#if defined(__GNUC__)
-#define BRIDGE_PRINTF(fmt_index, first_arg) __attribute__((format(printf, fmt_index, first_arg)))
-#else
-#define BRIDGE_PRINTF(fmt_index, first_arg)
-#endif
-
-/* ---------------------------------------------------------------- messages */
-
-static bool fail(char *err, size_t errsz, const char *fmt, ...) BRIDGE_PRINTF(3, 4);
-
-/* Returns false so that a failing path reads `return fail(...)`. */
-static bool fail(char *err, size_t errsz, const char *fmt, ...) {
-    if (err != NULL && errsz > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errsz, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
-static bool is_utf8_continuation(unsigned char c) {
-    return (c & 0xC0) == 0x80;
-}
-
-/* Messages are one line and must show the reason, not bury it: control
- * characters become '?', and a long text is cut (never inside a UTF-8
- * character, so a quoted suit symbol stays whole) and marked with "...". */
-static const char *excerpt(const char *text, size_t len, char out[EXCERPT_SIZE]) {
-    size_t n = len < EXCERPT_MAX ? len : EXCERPT_MAX;
-    if (n < len) {
-        while (n > 0 && is_utf8_continuation((unsigned char)text[n]))
-            n--;
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)text[i];
-        out[i] = (c < 0x20 || c == 0x7F) ? '?' : (char)c;
-    }
-    strcpy(out + n, n < len ? "..." : "");
-    return out;
-}
 
 /* ------------------------------------------------------------------- seats */
 
@@ -188,15 +145,15 @@ bool bridge_parse_seat(const char *text, enum bridge_seat *out) {
 static bool parse_denomination(const char *text, enum bridge_denom *out, char *why, size_t whysz) {
     char shown[EXCERPT_SIZE];
     if (*text == '\0')
-        return fail(why, whysz, "no denomination after the level; " DENOM_EXPECTATION);
+        return fail_with(why, whysz, "no denomination after the level; " DENOM_EXPECTATION);
     for (size_t i = 0; i < COUNT_OF(denom_words); i++) {
         if (equals_ignoring_case(text, denom_words[i].word)) {
             *out = denom_words[i].denom;
             return true;
         }
     }
-    return fail(why, whysz, "unknown denomination \"%s\"; " DENOM_EXPECTATION,
-                excerpt(text, strlen(text), shown));
+    return fail_with(why, whysz, "unknown denomination \"%s\"; " DENOM_EXPECTATION,
+                     text_excerpt(text, strlen(text), shown));
 }
 
 static bool parse_bid(const char *text, bridge_call *out, char *why, size_t whysz) {
@@ -206,8 +163,8 @@ static bool parse_bid(const char *text, bridge_call *out, char *why, size_t whys
         /* Stop accumulating once past the limit: no overflow on long digit runs. */
         if (level <= PARSE_LEVEL_MAX) level = level * 10 + (*p - '0');
     }
-    if (level == 0) return fail(why, whysz, "level 0; a bid needs a level of 1 or more");
-    if (level > PARSE_LEVEL_MAX) return fail(why, whysz, "level above %d", PARSE_LEVEL_MAX);
+    if (level == 0) return fail_with(why, whysz, "level 0; a bid needs a level of 1 or more");
+    if (level > PARSE_LEVEL_MAX) return fail_with(why, whysz, "level above %d", PARSE_LEVEL_MAX);
     enum bridge_denom denom = DENOM_C;
     if (!parse_denomination(p, &denom, why, whysz)) return false;
     *out = (bridge_call){.kind = CALL_BID, .level = level, .denom = denom};
@@ -217,7 +174,7 @@ static bool parse_bid(const char *text, bridge_call *out, char *why, size_t whys
 /* Writes the reason without the text, so that callers can name the text in
  * their own terms (the call itself, or a token of a compact record). */
 static bool parse_call_text(const char *text, bridge_call *out, char *why, size_t whysz) {
-    if (*text == '\0') return fail(why, whysz, "empty call; " CALL_EXPECTATION);
+    if (*text == '\0') return fail_with(why, whysz, "empty call; " CALL_EXPECTATION);
     if (is_digit(*text)) return parse_bid(text, out, why, whysz);
     for (size_t i = 0; i < COUNT_OF(call_words); i++) {
         if (equals_ignoring_case(text, call_words[i].word)) {
@@ -225,15 +182,15 @@ static bool parse_call_text(const char *text, bridge_call *out, char *why, size_
             return true;
         }
     }
-    return fail(why, whysz, "not a call; " CALL_EXPECTATION);
+    return fail_with(why, whysz, "not a call; " CALL_EXPECTATION);
 }
 
 bool bridge_parse_call(const char *text, bridge_call *out, char *err, size_t errsz) {
     char why[REASON_SIZE];
     char shown[EXCERPT_SIZE];
-    if (text == NULL) return fail(err, errsz, "no call text given");
+    if (text == NULL) return fail_with(err, errsz, "no call text given");
     if (parse_call_text(text, out, why, sizeof why)) return true;
-    return fail(err, errsz, "\"%s\": %s", excerpt(text, strlen(text), shown), why);
+    return fail_with(err, errsz, "\"%s\": %s", text_excerpt(text, strlen(text), shown), why);
 }
 
 /* The denomination at the start of text; the longest spelling wins (NT
@@ -243,7 +200,8 @@ static const char *take_denomination(const char *text, enum bridge_denom *out) {
     for (size_t i = 0; i < COUNT_OF(denom_words); i++) {
         size_t n = strlen(denom_words[i].word);
         bool same = n > best;
-        for (size_t k = 0; same && k < n; k++) same = ascii_upper(text[k]) == denom_words[i].word[k];
+        for (size_t k = 0; same && k < n; k++)
+            same = ascii_upper(text[k]) == denom_words[i].word[k];
         if (same) {
             best = n;
             *out = denom_words[i].denom;
@@ -256,7 +214,7 @@ bool bridge_parse_contract(const char *text, bridge_contract *out, char *err, si
     static const char *const expect = "expected a contract such as 4S=, 4SX+1, 3NTXX-2 or PASS";
     char shown[EXCERPT_SIZE];
     memset(out, 0, sizeof *out);
-    if (text == NULL) return fail(err, errsz, "no contract given; %s", expect);
+    if (text == NULL) return fail_with(err, errsz, "no contract given; %s", expect);
     const char *p = text;
     for (size_t i = 0; i < COUNT_OF(call_words); i++)
         if (call_words[i].kind == CALL_PASS && equals_ignoring_case(p, call_words[i].word)) {
@@ -264,10 +222,12 @@ bool bridge_parse_contract(const char *text, bridge_contract *out, char *err, si
             return true;
         }
     if (*p < '1' || *p > '7' || is_digit(p[1]))
-        return fail(err, errsz, "\"%s\": the level is 1 to 7; %s", excerpt(text, strlen(text), shown), expect);
+        return fail_with(err, errsz, "\"%s\": the level is 1 to 7; %s",
+                         text_excerpt(text, strlen(text), shown), expect);
     out->level = *p++ - '0';
     if (!(p = take_denomination(p, &out->denom)))
-        return fail(err, errsz, "\"%s\": no denomination after the level; %s", excerpt(text, strlen(text), shown), expect);
+        return fail_with(err, errsz, "\"%s\": no denomination after the level; %s",
+                         text_excerpt(text, strlen(text), shown), expect);
     while (out->doubling < 2 && ascii_upper(*p) == 'X') {
         out->doubling++;
         p++;
@@ -275,13 +235,14 @@ bool bridge_parse_contract(const char *text, bridge_contract *out, char *err, si
     char sign = *p++;
     if (sign == '=' && *p == '\0') return true;
     if ((sign != '+' && sign != '-') || !is_digit(*p) || (p[1] && !(is_digit(p[1]) && !p[2])))
-        return fail(err, errsz, "\"%s\": the result is =, +N or -N; %s", excerpt(text, strlen(text), shown), expect);
+        return fail_with(err, errsz, "\"%s\": the result is =, +N or -N; %s",
+                         text_excerpt(text, strlen(text), shown), expect);
     int n = atoi(p);
     out->result = sign == '+' ? n : -n;
     int tricks = out->level + 6 + out->result;
     if (tricks < 0 || tricks > 13 || n == 0)
-        return fail(err, errsz, "\"%s\": %d tricks is not a result of a %d-level contract", excerpt(text, strlen(text), shown),
-                    tricks, out->level);
+        return fail_with(err, errsz, "\"%s\": %d tricks is not a result of a %d-level contract",
+                         text_excerpt(text, strlen(text), shown), tricks, out->level);
     return true;
 }
 
@@ -308,15 +269,15 @@ static bool parse_token(char *token, enum bridge_seat turn, bridge_auction_entry
     if (colon != NULL) {
         *colon = '\0';
         if (!bridge_parse_seat(token, &out->seat))
-            return fail(why, whysz, "\"%s\" is not a seat; " SEAT_EXPECTATION,
-                        excerpt(token, strlen(token), shown));
+            return fail_with(why, whysz, "\"%s\" is not a seat; " SEAT_EXPECTATION,
+                             text_excerpt(token, strlen(token), shown));
         call_text = colon + 1;
     }
     size_t n = strlen(call_text);
     out->marked_irregular = n > 0 && call_text[n - 1] == '*';
     if (out->marked_irregular) call_text[n - 1] = '\0';
     if (*call_text == '\0')
-        return fail(why, whysz, "no call; expected [SEAT:]CALL[*], e.g. 1S, E:X or 1H*");
+        return fail_with(why, whysz, "no call; expected [SEAT:]CALL[*], e.g. 1S, E:X or 1H*");
     return parse_call_text(call_text, &out->call, why, whysz);
 }
 
@@ -329,9 +290,9 @@ static bool parse_dealer(const char *text, enum bridge_seat *dealer, const char 
     const char *colon = strchr(start, ':');
     size_t len = colon != NULL ? (size_t)(colon - start) : 0;
     if (colon == NULL || len == 0 || token_length(start) < len)
-        return fail(err, errsz,
-                    "auction \"%s\": begin with the dealer and a colon, e.g. \"N: 1S P\"",
-                    excerpt(text, strlen(text), shown));
+        return fail_with(err, errsz,
+                         "auction \"%s\": begin with the dealer and a colon, e.g. \"N: 1S P\"",
+                         text_excerpt(text, strlen(text), shown));
     char seat_text[TOKEN_SIZE];
     bool fits = len < sizeof seat_text;
     if (fits) {
@@ -339,8 +300,8 @@ static bool parse_dealer(const char *text, enum bridge_seat *dealer, const char 
         seat_text[len] = '\0';
     }
     if (!fits || !bridge_parse_seat(seat_text, dealer))
-        return fail(err, errsz, "dealer \"%s\": not a seat; " SEAT_EXPECTATION,
-                    excerpt(start, len, shown));
+        return fail_with(err, errsz, "dealer \"%s\": not a seat; " SEAT_EXPECTATION,
+                         text_excerpt(start, len, shown));
     *rest = colon + 1;
     return true;
 }
@@ -349,7 +310,7 @@ bool bridge_parse_auction(const char *text, bridge_auction *out, char *err, size
     char shown[EXCERPT_SIZE];
     char why[REASON_SIZE];
     const char *p = text;
-    if (text == NULL) return fail(err, errsz, "no auction text given");
+    if (text == NULL) return fail_with(err, errsz, "no auction text given");
     if (!parse_dealer(text, &out->dealer, &p, err, errsz)) return false;
     out->ncalls = 0;
     enum bridge_seat turn = out->dealer;
@@ -358,22 +319,23 @@ bool bridge_parse_auction(const char *text, bridge_auction *out, char *err, size
         size_t len = token_length(p);
         char token[TOKEN_SIZE];
         if (out->ncalls == BRIDGE_MAX_CALLS)
-            return fail(err, errsz, "auction has more than %d calls", BRIDGE_MAX_CALLS);
+            return fail_with(err, errsz, "auction has more than %d calls", BRIDGE_MAX_CALLS);
         if (len >= sizeof token)
-            return fail(err, errsz, "token %d \"%s\": too long to be a call", number,
-                        excerpt(p, len, shown));
+            return fail_with(err, errsz, "token %d \"%s\": too long to be a call", number,
+                             text_excerpt(p, len, shown));
         memcpy(token, p, len);
         token[len] = '\0';
         bridge_auction_entry *entry = &out->calls[out->ncalls];
         if (!parse_token(token, turn, entry, why, sizeof why))
-            return fail(err, errsz, "token %d \"%s\": %s", number, excerpt(p, len, shown), why);
+            return fail_with(err, errsz, "token %d \"%s\": %s", number, text_excerpt(p, len, shown),
+                             why);
         out->ncalls++;
         turn = seat_after(entry->seat); /* the rotation continues from whoever called */
         p += len;
     }
     if (out->ncalls == 0)
-        return fail(err, errsz, "auction \"%s\": no calls after the dealer",
-                    excerpt(text, strlen(text), shown));
+        return fail_with(err, errsz, "auction \"%s\": no calls after the dealer",
+                         text_excerpt(text, strlen(text), shown));
     return true;
 }
 
@@ -583,15 +545,16 @@ static bool fail_irregular_before(const bridge_auction *a, int i, enum irregular
     char earlier[DESCRIPTION_SIZE];
     char irregular[DESCRIPTION_SIZE];
     describe_irregularity(irr, st, &a->calls[i].call, why, sizeof why);
-    return fail(err, errsz, "%s is %s; the record must be regular up to the irregular %s",
-                describe_call(a, i, earlier), why, describe_call(a, marked, irregular));
+    return fail_with(err, errsz, "%s is %s; the record must be regular up to the irregular %s",
+                     describe_call(a, i, earlier), why, describe_call(a, marked, irregular));
 }
 
 /* The record may come from a scenario reader rather than our parser, so
  * every value is checked before it indexes anything. */
 static bool validate_entry(const bridge_auction_entry *e, int number, char *err, size_t errsz) {
     if (!seat_is_valid(e->seat))
-        return fail(err, errsz, "call %d: seat value %d is not N, E, S or W", number, (int)e->seat);
+        return fail_with(err, errsz, "call %d: seat value %d is not N, E, S or W", number,
+                         (int)e->seat);
     switch (e->call.kind) {
     case CALL_PASS:
     case CALL_DOUBLE:
@@ -599,24 +562,25 @@ static bool validate_entry(const bridge_auction_entry *e, int number, char *err,
         return true;
     case CALL_BID:
         if (e->call.level < 1 || e->call.level > PARSE_LEVEL_MAX)
-            return fail(err, errsz, "call %d: bid level %d is outside 1..%d", number, e->call.level,
-                        PARSE_LEVEL_MAX);
+            return fail_with(err, errsz, "call %d: bid level %d is outside 1..%d", number,
+                             e->call.level, PARSE_LEVEL_MAX);
         if (!denom_is_valid(e->call.denom))
-            return fail(err, errsz, "call %d: denomination value %d is not C, D, H, S or NT",
-                        number, (int)e->call.denom);
+            return fail_with(err, errsz, "call %d: denomination value %d is not C, D, H, S or NT",
+                             number, (int)e->call.denom);
         return true;
     }
-    return fail(err, errsz, "call %d: call kind value %d is not a pass, bid, double or redouble",
-                number, (int)e->call.kind);
+    return fail_with(err, errsz,
+                     "call %d: call kind value %d is not a pass, bid, double or redouble", number,
+                     (int)e->call.kind);
 }
 
 static bool validate_auction(const bridge_auction *a, char *err, size_t errsz) {
-    if (a->ncalls < 1) return fail(err, errsz, "the auction record has no calls");
+    if (a->ncalls < 1) return fail_with(err, errsz, "the auction record has no calls");
     if (a->ncalls > BRIDGE_MAX_CALLS)
-        return fail(err, errsz, "the auction record has %d calls; at most %d are read", a->ncalls,
-                    BRIDGE_MAX_CALLS);
+        return fail_with(err, errsz, "the auction record has %d calls; at most %d are read",
+                         a->ncalls, BRIDGE_MAX_CALLS);
     if (!seat_is_valid(a->dealer))
-        return fail(err, errsz, "dealer value %d is not N, E, S or W", (int)a->dealer);
+        return fail_with(err, errsz, "dealer value %d is not N, E, S or W", (int)a->dealer);
     for (int i = 0; i < a->ncalls; i++) {
         if (!validate_entry(&a->calls[i], i + 1, err, errsz)) return false;
     }
@@ -631,8 +595,8 @@ static bool find_marked_call(const bridge_auction *a, int *marked, char *err, si
     for (int i = 0; i < a->ncalls; i++) {
         if (!a->calls[i].marked_irregular) continue;
         if (*marked >= 0)
-            return fail(err, errsz, "%s and %s are both marked irregular; mark only one",
-                        describe_call(a, *marked, first), describe_call(a, i, second));
+            return fail_with(err, errsz, "%s and %s are both marked irregular; mark only one",
+                             describe_call(a, *marked, first), describe_call(a, i, second));
         *marked = i;
     }
     return true;
@@ -640,7 +604,7 @@ static bool find_marked_call(const bridge_auction *a, int *marked, char *err, si
 
 bool bridge_analyse(const bridge_auction *a, bridge_facts *out, char *err, size_t errsz) {
     int marked;
-    if (a == NULL) return fail(err, errsz, "no auction record given");
+    if (a == NULL) return fail_with(err, errsz, "no auction record given");
     if (!validate_auction(a, err, errsz) || !find_marked_call(a, &marked, err, errsz)) return false;
     auction_state st;
     state_start(&st, a->dealer);
@@ -654,7 +618,7 @@ bool bridge_analyse(const bridge_auction *a, bridge_facts *out, char *err, size_
             return fail_irregular_before(a, i, irr, &st, marked, err, errsz);
         state_advance(&st, &a->calls[i]);
     }
-    return fail(
+    return fail_with(
         err, errsz,
         "the auction record has no irregular call; mark one with \"irregular\": true or '*'");
 }

@@ -6,6 +6,7 @@
  * not our business.
  */
 #include "cards.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,8 +22,6 @@
 #define TRICK_SIZE 4                             /* Law 44A: one card from each player */
 #define PACK ((((uint64_t)1) << CARD_COUNT) - 1) /* every card index */
 
-#define EXCERPT_MAX 32 /* longest piece of user text quoted in a message */
-#define EXCERPT_SIZE (EXCERPT_MAX + 4)
 #define TOKEN_SIZE 40 /* a valid token ("W:" and a suit symbol and "10") is far shorter */
 #define REASON_SIZE 160
 #define DESCRIPTION_SIZE 40
@@ -33,47 +32,7 @@
 #define SEAT_EXPECTATION "expected N, E, S or W"
 #define HAND_EXPECTATION "expected spades.hearts.diamonds.clubs, e.g. AKQ2.JT9.876.543, or \"-\""
 
-#if defined(__GNUC__)
-#define CARDS_PRINTF(fmt_index, first_arg) __attribute__((format(printf, fmt_index, first_arg)))
-#else
-#define CARDS_PRINTF(fmt_index, first_arg)
-#endif
-
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
-
-/* ---------------------------------------------------------------- messages */
-
-static bool fail(char *err, size_t errsz, const char *fmt, ...) CARDS_PRINTF(3, 4);
-
-/* Returns false so that a failing path reads `return fail(...)`. */
-static bool fail(char *err, size_t errsz, const char *fmt, ...) {
-    if (err != NULL && errsz > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errsz, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
-static bool is_utf8_continuation(unsigned char c) {
-    return (c & 0xC0) == 0x80;
-}
-
-/* One line, cut short (never inside a UTF-8 character) and marked "...". */
-static const char *excerpt(const char *text, size_t len, char out[EXCERPT_SIZE]) {
-    size_t n = len < EXCERPT_MAX ? len : EXCERPT_MAX;
-    if (n < len) {
-        while (n > 0 && is_utf8_continuation((unsigned char)text[n]))
-            n--;
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)text[i];
-        out[i] = (c < 0x20 || c == 0x7F) ? '?' : (char)c;
-    }
-    strcpy(out + n, n < len ? "..." : "");
-    return out;
-}
 
 /* ------------------------------------------------------------------- seats */
 
@@ -227,26 +186,27 @@ static const char *take_suit(const char *text, int *suit) {
 static bool parse_card_text(const char *text, bridge_card *out, char *why, size_t whysz) {
     char shown[EXCERPT_SIZE];
     int suit = 0;
-    if (*text == '\0') return fail(why, whysz, "empty card; " CARD_EXPECTATION);
+    if (*text == '\0') return fail_with(why, whysz, "empty card; " CARD_EXPECTATION);
     const char *rank_text = take_suit(text, &suit);
-    if (rank_text == NULL) return fail(why, whysz, "no suit first; " SUIT_EXPECTATION);
-    if (*rank_text == '\0') return fail(why, whysz, "no rank after the suit; " RANK_EXPECTATION);
+    if (rank_text == NULL) return fail_with(why, whysz, "no suit first; " SUIT_EXPECTATION);
+    if (*rank_text == '\0')
+        return fail_with(why, whysz, "no rank after the suit; " RANK_EXPECTATION);
     for (size_t i = 0; i < COUNT_OF(rank_words); i++) {
         if (equals_ignoring_case(rank_text, rank_words[i].word)) {
             *out = (bridge_card){.suit = (uint8_t)suit, .rank = (uint8_t)rank_words[i].rank};
             return true;
         }
     }
-    return fail(why, whysz, "unknown rank \"%s\"; " RANK_EXPECTATION,
-                excerpt(rank_text, strlen(rank_text), shown));
+    return fail_with(why, whysz, "unknown rank \"%s\"; " RANK_EXPECTATION,
+                     text_excerpt(rank_text, strlen(rank_text), shown));
 }
 
 bool bridge_parse_card(const char *text, bridge_card *out, char *err, size_t errsz) {
     char why[REASON_SIZE];
     char shown[EXCERPT_SIZE];
-    if (text == NULL) return fail(err, errsz, "no card text given");
+    if (text == NULL) return fail_with(err, errsz, "no card text given");
     if (parse_card_text(text, out, why, sizeof why)) return true;
-    return fail(err, errsz, "\"%s\": %s", excerpt(text, strlen(text), shown), why);
+    return fail_with(err, errsz, "\"%s\": %s", text_excerpt(text, strlen(text), shown), why);
 }
 
 /* ------------------------------------------------------------------- deals */
@@ -274,7 +234,7 @@ static bool parse_hand(const char *text, size_t len, uint64_t *hand, char *why, 
     for (size_t i = 0; i < len;) {
         if (text[i] == '.') {
             if (++part == SUIT_COUNT)
-                return fail(why, whysz, "more than four suits; " HAND_EXPECTATION);
+                return fail_with(why, whysz, "more than four suits; " HAND_EXPECTATION);
             i++;
             continue;
         }
@@ -284,20 +244,21 @@ static bool parse_hand(const char *text, size_t len, uint64_t *hand, char *why, 
             size_t bad = 1; /* the whole character, when it is a UTF-8 one */
             while (i + bad < len && is_utf8_continuation((unsigned char)text[i + bad]))
                 bad++;
-            return fail(why, whysz, "\"%s\" is not a rank; expected AKQJT98765432",
-                        excerpt(text + i, bad, shown));
+            return fail_with(why, whysz, "\"%s\" is not a rank; expected AKQJT98765432",
+                             text_excerpt(text + i, bad, shown));
         }
         bridge_card c = {.suit = (uint8_t)pbn_suit_order[part], .rank = (uint8_t)rank};
         if (*hand & card_bit(c)) {
             bridge_format_card(c, card);
-            return fail(why, whysz, "%s twice", card);
+            return fail_with(why, whysz, "%s twice", card);
         }
         *hand |= card_bit(c);
         i += n;
     }
-    if (part != SUIT_COUNT - 1) return fail(why, whysz, "%d suits; " HAND_EXPECTATION, part + 1);
+    if (part != SUIT_COUNT - 1)
+        return fail_with(why, whysz, "%d suits; " HAND_EXPECTATION, part + 1);
     int n = card_count(*hand);
-    if (n != HAND_SIZE) return fail(why, whysz, "%d cards; a known hand has %d", n, HAND_SIZE);
+    if (n != HAND_SIZE) return fail_with(why, whysz, "%d cards; a known hand has %d", n, HAND_SIZE);
     return true;
 }
 
@@ -325,53 +286,53 @@ static bool fail_card_in_two_hands(const bridge_deal *d, char *err, size_t errsz
     if (index < 0) return true;
     char card[8];
     bridge_format_card(card_at(index), card);
-    return fail(err, errsz, "%s is in both %s's and %s's hand", card, bridge_seat_name(a),
-                bridge_seat_name(b));
+    return fail_with(err, errsz, "%s is in both %s's and %s's hand", card, bridge_seat_name(a),
+                     bridge_seat_name(b));
 }
 
 bool bridge_parse_deal(const char *pbn, bridge_deal *out, char *err, size_t errsz) {
     char shown[EXCERPT_SIZE];
     char why[REASON_SIZE];
     memset(out, 0, sizeof *out);
-    if (pbn == NULL) return fail(err, errsz, "no deal given");
+    if (pbn == NULL) return fail_with(err, errsz, "no deal given");
     const char *start = skip_space(pbn);
     const char *colon = strchr(start, ':');
     size_t len = colon != NULL ? (size_t)(colon - start) : 0;
     char seat_text[8];
     enum bridge_seat seat = SEAT_N;
     if (colon == NULL || len == 0 || len >= sizeof seat_text || token_length(start) < len)
-        return fail(err, errsz,
-                    "deal \"%s\": begin with the first seat and a colon, e.g. "
-                    "\"N:AKQ2.JT9.876.543 …\"",
-                    excerpt(pbn, strlen(pbn), shown));
+        return fail_with(err, errsz,
+                         "deal \"%s\": begin with the first seat and a colon, e.g. "
+                         "\"N:AKQ2.JT9.876.543 …\"",
+                         text_excerpt(pbn, strlen(pbn), shown));
     memcpy(seat_text, start, len);
     seat_text[len] = '\0';
     if (!bridge_parse_seat(seat_text, &seat))
-        return fail(err, errsz, "deal: first seat \"%s\" is not a seat; " SEAT_EXPECTATION,
-                    excerpt(start, len, shown));
+        return fail_with(err, errsz, "deal: first seat \"%s\" is not a seat; " SEAT_EXPECTATION,
+                         text_excerpt(start, len, shown));
     const char *p = colon + 1;
     for (int k = 0; k < SEAT_COUNT; k++, seat = seat_after(seat)) {
         p = skip_space(p);
         size_t n = token_length(p);
         if (n == 0)
-            return fail(err, errsz,
-                        "deal \"%s\": %d hand%s after the first seat; expected four "
-                        "(\"-\" for an unknown hand)",
-                        excerpt(pbn, strlen(pbn), shown), k, k == 1 ? "" : "s");
+            return fail_with(err, errsz,
+                             "deal \"%s\": %d hand%s after the first seat; expected four "
+                             "(\"-\" for an unknown hand)",
+                             text_excerpt(pbn, strlen(pbn), shown), k, k == 1 ? "" : "s");
         if (n == 1 && *p == '-') {
             p += n; /* an unknown hand */
             continue;
         }
         if (!parse_hand(p, n, &out->hand[seat], why, sizeof why))
-            return fail(err, errsz, "%s's hand \"%s\": %s", bridge_seat_name(seat),
-                        excerpt(p, n, shown), why);
+            return fail_with(err, errsz, "%s's hand \"%s\": %s", bridge_seat_name(seat),
+                             text_excerpt(p, n, shown), why);
         out->known[seat] = true;
         p += n;
     }
     p = skip_space(p);
     if (*p != '\0')
-        return fail(err, errsz, "deal: \"%s\" after the fourth hand; a deal has four hands",
-                    excerpt(p, strlen(p), shown));
+        return fail_with(err, errsz, "deal: \"%s\" after the fourth hand; a deal has four hands",
+                         text_excerpt(p, strlen(p), shown));
     return fail_card_in_two_hands(out, err, errsz);
 }
 
@@ -397,11 +358,12 @@ static enum bridge_seat leader_for(const bridge_play *p, int first) {
 
 static bool play_header_is_valid(const bridge_play *p, char *err, size_t errsz) {
     if (!seat_is_valid(p->first_leader))
-        return fail(err, errsz, "first leader value %d is not N, E, S or W", (int)p->first_leader);
+        return fail_with(err, errsz, "first leader value %d is not N, E, S or W",
+                         (int)p->first_leader);
     if (!seat_is_valid(p->declarer))
-        return fail(err, errsz, "declarer value %d is not N, E, S or W", (int)p->declarer);
+        return fail_with(err, errsz, "declarer value %d is not N, E, S or W", (int)p->declarer);
     if (p->trump < DENOM_C || p->trump > DENOM_NT)
-        return fail(err, errsz, "trump value %d is not C, D, H, S or NT", p->trump);
+        return fail_with(err, errsz, "trump value %d is not C, D, H, S or NT", p->trump);
     return true;
 }
 
@@ -415,19 +377,19 @@ static bool parse_play_token(char *token, enum bridge_seat turn, enum bridge_sea
     if (colon != NULL) {
         *colon = '\0';
         if (!bridge_parse_seat(token, seat))
-            return fail(why, whysz, "\"%s\" is not a seat; " SEAT_EXPECTATION,
-                        excerpt(token, strlen(token), shown));
+            return fail_with(why, whysz, "\"%s\" is not a seat; " SEAT_EXPECTATION,
+                             text_excerpt(token, strlen(token), shown));
         card_text = colon + 1;
     }
     if (*card_text == '\0')
-        return fail(why, whysz, "no card; expected [SEAT:]CARD, e.g. SA or W:SK");
+        return fail_with(why, whysz, "no card; expected [SEAT:]CARD, e.g. SA or W:SK");
     return parse_card_text(card_text, card, why, whysz);
 }
 
 bool bridge_parse_play(const char *text, bridge_play *out, char *err, size_t errsz) {
     char shown[EXCERPT_SIZE];
     char why[REASON_SIZE];
-    if (text == NULL) return fail(err, errsz, "no play record given");
+    if (text == NULL) return fail_with(err, errsz, "no play record given");
     /* A card without a seat may lead, and its player is then the winner of
      * the previous trick: that needs the trump suit and the first leader. */
     if (!play_header_is_valid(out, err, errsz)) return false;
@@ -437,11 +399,11 @@ bool bridge_parse_play(const char *text, bridge_play *out, char *err, size_t err
         size_t len = token_length(p);
         char token[TOKEN_SIZE];
         if (out->nplays == BRIDGE_MAX_PLAYS)
-            return fail(err, errsz, "play %d \"%s\": more than %d plays; a deal has %d cards",
-                        number, excerpt(p, len, shown), BRIDGE_MAX_PLAYS, CARD_COUNT);
+            return fail_with(err, errsz, "play %d \"%s\": more than %d plays; a deal has %d cards",
+                             number, text_excerpt(p, len, shown), BRIDGE_MAX_PLAYS, CARD_COUNT);
         if (len >= sizeof token)
-            return fail(err, errsz, "play %d \"%s\": too long to be a card", number,
-                        excerpt(p, len, shown));
+            return fail_with(err, errsz, "play %d \"%s\": too long to be a card", number,
+                             text_excerpt(p, len, shown));
         memcpy(token, p, len);
         token[len] = '\0';
         int i = out->nplays;
@@ -449,12 +411,14 @@ bool bridge_parse_play(const char *text, bridge_play *out, char *err, size_t err
             i % TRICK_SIZE == 0 ? leader_for(out, i) : seat_after(out->plays[i - 1].seat);
         if (!parse_play_token(token, turn, &out->plays[i].seat, &out->plays[i].card, why,
                               sizeof why))
-            return fail(err, errsz, "play %d \"%s\": %s", number, excerpt(p, len, shown), why);
+            return fail_with(err, errsz, "play %d \"%s\": %s", number, text_excerpt(p, len, shown),
+                             why);
         out->nplays++;
         p += len;
     }
     if (out->nplays == 0)
-        return fail(err, errsz, "play record \"%s\": no cards", excerpt(text, strlen(text), shown));
+        return fail_with(err, errsz, "play record \"%s\": no cards",
+                         text_excerpt(text, strlen(text), shown));
     return true;
 }
 
@@ -486,11 +450,11 @@ static bool deal_hands(const bridge_play *p, hands *h, char *err, size_t errsz) 
         if (!d->known[s]) continue;
         int n = card_count(d->hand[s]);
         if ((d->hand[s] & ~PACK) != 0)
-            return fail(err, errsz, "the deal gives %s a card index above %d",
-                        bridge_seat_name((enum bridge_seat)s), CARD_COUNT - 1);
+            return fail_with(err, errsz, "the deal gives %s a card index above %d",
+                             bridge_seat_name((enum bridge_seat)s), CARD_COUNT - 1);
         if (n != HAND_SIZE)
-            return fail(err, errsz, "the deal gives %s %d cards; a known hand has %d",
-                        bridge_seat_name((enum bridge_seat)s), n, HAND_SIZE);
+            return fail_with(err, errsz, "the deal gives %s %d cards; a known hand has %d",
+                             bridge_seat_name((enum bridge_seat)s), n, HAND_SIZE);
         h->hand[s] = d->hand[s];
         h->known[s] = true;
         all |= d->hand[s];
@@ -528,25 +492,27 @@ static bool check_play(const bridge_play *p, int i, int first, walk *w, char *er
     enum bridge_seat seat = p->plays[i].seat;
     bridge_card c = p->plays[i].card;
     if (!seat_is_valid(seat))
-        return fail(err, errsz, "play %d: seat value %d is not N, E, S or W", i + 1, (int)seat);
+        return fail_with(err, errsz, "play %d: seat value %d is not N, E, S or W", i + 1,
+                         (int)seat);
     if (!card_is_valid(c))
-        return fail(err, errsz, "play %d: suit %d, rank %d is not a card", i + 1, c.suit, c.rank);
+        return fail_with(err, errsz, "play %d: suit %d, rank %d is not a card", i + 1, c.suit,
+                         c.rank);
     describe_play(p, i, what);
     bridge_format_card(c, card);
     int index = bridge_card_index(c);
     if (w->played & card_bit(c))
-        return fail(err, errsz, "%s: %s was played before (play %d)", what, card,
-                    w->played_at[index] + 1);
+        return fail_with(err, errsz, "%s: %s was played before (play %d)", what, card,
+                         w->played_at[index] + 1);
     for (int k = first; k < i; k++)
         if (p->plays[k].seat == seat)
-            return fail(err, errsz, "%s: %s played twice to trick %d", what, bridge_seat_name(seat),
-                        first / TRICK_SIZE + 1);
+            return fail_with(err, errsz, "%s: %s played twice to trick %d", what,
+                             bridge_seat_name(seat), first / TRICK_SIZE + 1);
     int holder = holder_of(&w->h, card_bit(c));
     if (w->h.known[seat] && holder != (int)seat)
-        return fail(err, errsz, "%s: %s does not hold %s", what, bridge_seat_name(seat), card);
+        return fail_with(err, errsz, "%s: %s does not hold %s", what, bridge_seat_name(seat), card);
     if (holder >= 0 && holder != (int)seat)
-        return fail(err, errsz, "%s: %s does not hold %s, %s does", what, bridge_seat_name(seat),
-                    card, bridge_seat_name((enum bridge_seat)holder));
+        return fail_with(err, errsz, "%s: %s does not hold %s, %s does", what,
+                         bridge_seat_name(seat), card, bridge_seat_name((enum bridge_seat)holder));
     return true;
 }
 
@@ -599,11 +565,11 @@ static void settle_lead(const bridge_play *p, int first, play_facts *f) {
 }
 
 bool bridge_analyse_play(const bridge_play *p, play_facts *out, char *err, size_t errsz) {
-    if (p == NULL) return fail(err, errsz, "no play record given");
+    if (p == NULL) return fail_with(err, errsz, "no play record given");
     if (!play_header_is_valid(p, err, errsz)) return false;
     if (p->nplays < 0 || p->nplays > BRIDGE_MAX_PLAYS)
-        return fail(err, errsz, "the play record has %d plays; a deal has %d cards", p->nplays,
-                    CARD_COUNT);
+        return fail_with(err, errsz, "the play record has %d plays; a deal has %d cards", p->nplays,
+                         CARD_COUNT);
     walk w;
     memset(&w, 0, sizeof w);
     if (!deal_hands(p, &w.h, err, errsz)) return false;

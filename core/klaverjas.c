@@ -5,6 +5,7 @@
  * roem is worth — is the rule file's business, not ours.
  */
 #include "klaverjas.h"
+#include "util.h"
 
 #include "cards.h"
 #include "expr.h"
@@ -13,33 +14,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#define LOWEST_BRIDGE_RANK 7 /* bridge ranks 7..14 are the klaverjas pack */
+#define LOWEST_BRIDGE_RANK 7       /* bridge ranks 7..14 are the klaverjas pack */
 #define SUIT_MASK ((kj_cards)0xFF) /* the eight cards of suit 0 */
 #define FULL_PACK ((kj_cards)0xFFFFFFFFu)
 #define SEAT_TEXT_SIZE 8
 #define TRICK_TEXT_SIZE 48
 
-#define CARD_EXPECTATION                                                                                               \
-    "expected a suit (H, S, D or R, C or K) and a rank (7, 8, 9, 10, J or B, Q or V, K or H, A), e.g. SA, H10, KB"
-
-#if defined(__GNUC__)
-#define KJ_PRINTF(fmt_index, first_arg) __attribute__((format(printf, fmt_index, first_arg)))
-#else
-#define KJ_PRINTF(fmt_index, first_arg)
-#endif
-
-static bool fail(char *err, size_t errsz, const char *fmt, ...) KJ_PRINTF(3, 4);
-
-/* Returns false so that a failing path reads `return fail(...)`. */
-static bool fail(char *err, size_t errsz, const char *fmt, ...) {
-    if (err != NULL && errsz > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errsz, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
+#define CARD_EXPECTATION                                                                           \
+    "expected a suit (H, S, D or R, C or K) and a rank (7, 8, 9, 10, J or B, Q or V, K or H, A), " \
+    "e.g. SA, H10, KB"
 
 /* ------------------------------------------------------------------- cards */
 
@@ -85,18 +68,20 @@ const char *kj_suit_name(int suit) {
 
 void kj_format_card(kj_card c, char buf[8]) {
     static const char *const ranks[KJ_RANKS] = {"7", "8", "9", "10", "J", "Q", "K", "A"};
-    if (!card_is_valid(c)) snprintf(buf, 8, "?");
-    else snprintf(buf, 8, "%s%s", suit_letters[c.suit], ranks[c.rank]);
+    if (!card_is_valid(c))
+        snprintf(buf, 8, "?");
+    else
+        snprintf(buf, 8, "%s%s", suit_letters[c.suit], ranks[c.rank]);
 }
 
 /* A klaverjas card reads like a bridge card; the pack is its seven to ace. */
 bool kj_parse_card(const char *text, kj_card *out, char *err, size_t errsz) {
     bridge_card b;
-    if (text == NULL) return fail(err, errsz, "no card text given");
+    if (text == NULL) return fail_with(err, errsz, "no card text given");
     if (!bridge_parse_card(text, &b, NULL, 0))
-        return fail(err, errsz, "\"%.24s\" is not a card; " CARD_EXPECTATION, text);
+        return fail_with(err, errsz, "\"%.24s\" is not a card; " CARD_EXPECTATION, text);
     if (b.rank < LOWEST_BRIDGE_RANK)
-        return fail(err, errsz, "\"%.24s\" is not in the klaverjas pack (seven to ace)", text);
+        return fail_with(err, errsz, "\"%.24s\" is not in the klaverjas pack (seven to ace)", text);
     *out = (kj_card){.suit = b.suit, .rank = (uint8_t)(b.rank - LOWEST_BRIDGE_RANK)};
     return true;
 }
@@ -112,8 +97,16 @@ bool kj_parse_suit(const char *text, int *suit) {
         const char *word;
         int suit;
     } words[] = {
-        {"C", DENOM_C}, {"K", DENOM_C}, {"\xE2\x99\xA3", DENOM_C}, {"D", DENOM_D}, {"R", DENOM_D},
-        {"\xE2\x99\xA6", DENOM_D}, {"H", DENOM_H}, {"\xE2\x99\xA5", DENOM_H}, {"S", DENOM_S}, {"\xE2\x99\xA0", DENOM_S},
+        {"C", DENOM_C},
+        {"K", DENOM_C},
+        {"\xE2\x99\xA3", DENOM_C},
+        {"D", DENOM_D},
+        {"R", DENOM_D},
+        {"\xE2\x99\xA6", DENOM_D},
+        {"H", DENOM_H},
+        {"\xE2\x99\xA5", DENOM_H},
+        {"S", DENOM_S},
+        {"\xE2\x99\xA0", DENOM_S},
     };
     if (text == NULL) return false;
     for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
@@ -150,18 +143,21 @@ static const char *next_token(const char **p, size_t *len) {
 bool kj_parse_cards(const char *text, kj_card *list, int max, int *n, char *err, size_t errsz) {
     kj_cards seen = 0;
     *n = 0;
-    if (text == NULL) return fail(err, errsz, "no cards given");
+    if (text == NULL) return fail_with(err, errsz, "no cards given");
     size_t len;
-    for (const char *p = text, *token = next_token(&p, &len); len > 0; token = next_token(&p, &len)) {
+    for (const char *p = text, *token = next_token(&p, &len); len > 0;
+         token = next_token(&p, &len)) {
         char word[16], shown[8];
         kj_card c;
-        if (len >= sizeof word) return fail(err, errsz, "\"%.*s\" is not a card; " CARD_EXPECTATION, (int)(len < 24 ? len : 24), token);
+        if (len >= sizeof word)
+            return fail_with(err, errsz, "\"%.*s\" is not a card; " CARD_EXPECTATION,
+                             (int)(len < 24 ? len : 24), token);
         memcpy(word, token, len);
         word[len] = '\0';
         if (!kj_parse_card(word, &c, err, errsz)) return false;
         kj_format_card(c, shown);
-        if (seen & kj_card_bit(c)) return fail(err, errsz, "%s twice", shown);
-        if (*n == max) return fail(err, errsz, "more than %d cards", max);
+        if (seen & kj_card_bit(c)) return fail_with(err, errsz, "%s twice", shown);
+        if (*n == max) return fail_with(err, errsz, "more than %d cards", max);
         seen |= kj_card_bit(c);
         list[(*n)++] = c;
     }
@@ -179,8 +175,8 @@ static kj_card first_card(kj_cards set) {
 /* ------------------------------------------------------------------ tables */
 
 static const char *const table_names[KJT_COUNT] = {
-    [KJT_RANK_TRUMP] = "rank_trump",     [KJT_RANK_PLAIN] = "rank_plain",
-    [KJT_POINTS_TRUMP] = "points_trump", [KJT_POINTS_PLAIN] = "points_plain",
+    [KJT_RANK_TRUMP] = "rank_trump",         [KJT_RANK_PLAIN] = "rank_plain",
+    [KJT_POINTS_TRUMP] = "points_trump",     [KJT_POINTS_PLAIN] = "points_plain",
     [KJT_SEQUENCE_ORDER] = "sequence_order",
 };
 
@@ -192,12 +188,14 @@ bool kj_tables_load(const ruleset *rs, kj_tables *out, char *err, size_t errsz) 
     for (int k = 0; k < KJT_COUNT; k++) {
         int table = rs->klaverjas_tables[k];
         if (table < 0 || table >= rs->ntables)
-            return fail(err, errsz, "ruleset %s declares no table %s (a `game klaverjas` ruleset needs it)", rs->name,
-                        table_names[k]);
+            return fail_with(
+                err, errsz, "ruleset %s declares no table %s (a `game klaverjas` ruleset needs it)",
+                rs->name, table_names[k]);
         for (int r = 0; r < KJ_RANKS; r++) {
             int64_t key = r;
             if (expr_table(&rs->tables[table], &key, &out->value[k][r]) != EXPR_OK)
-                return fail(err, errsz, "table %s has no value for rank %d", table_names[k], r);
+                return fail_with(err, errsz, "table %s has no value for rank %d", table_names[k],
+                                 r);
         }
     }
     return true;
@@ -243,7 +241,7 @@ static enum bridge_seat winner_seat(const kj_trick *t, int trump, const kj_table
 
 bool kj_parse_trick(const char *text, kj_trick *out, char *err, size_t errsz) {
     memset(out, 0, sizeof *out);
-    if (text == NULL) return fail(err, errsz, "no trick given");
+    if (text == NULL) return fail_with(err, errsz, "no trick given");
     while (is_space(*text))
         text++;
     if (*text == '\0') return true;
@@ -251,11 +249,13 @@ bool kj_parse_trick(const char *text, kj_trick *out, char *err, size_t errsz) {
     size_t len = colon != NULL ? (size_t)(colon - text) : 0;
     char seat[SEAT_TEXT_SIZE];
     if (colon == NULL || len == 0 || len >= sizeof seat)
-        return fail(err, errsz, "\"%.24s\": begin with the leader's seat and a colon, e.g. \"E:S7 SA S8 S10\"", text);
+        return fail_with(
+            err, errsz,
+            "\"%.24s\": begin with the leader's seat and a colon, e.g. \"E:S7 SA S8 S10\"", text);
     memcpy(seat, text, len);
     seat[len] = '\0';
     if (!bridge_parse_seat(seat, &out->leader))
-        return fail(err, errsz, "\"%s\" is not a seat; expected N, E, S or W", seat);
+        return fail_with(err, errsz, "\"%s\" is not a seat; expected N, E, S or W", seat);
     return kj_parse_cards(colon + 1, out->cards, KJ_TRICK_SIZE, &out->ncards, err, errsz);
 }
 
@@ -290,32 +290,41 @@ static bool check_trick_cards(const kj_trick *t, kj_cards *played, char *err, si
     for (int i = 0; i < t->ncards; i++) {
         char card[8];
         kj_format_card(t->cards[i], card);
-        if (!card_is_valid(t->cards[i])) return fail(err, errsz, "card %d of the trick is not a card", i + 1);
-        if (*played & kj_card_bit(t->cards[i])) return fail(err, errsz, "%s is in the trick twice", card);
+        if (!card_is_valid(t->cards[i]))
+            return fail_with(err, errsz, "card %d of the trick is not a card", i + 1);
+        if (*played & kj_card_bit(t->cards[i]))
+            return fail_with(err, errsz, "%s is in the trick twice", card);
         *played |= kj_card_bit(t->cards[i]);
     }
     return true;
 }
 
 bool kj_check_position(const kj_position *p, char *err, size_t errsz) {
-    if (!suit_is_valid(p->trump)) return fail(err, errsz, "trump value %d is not a suit", p->trump);
-    if (!seat_is_valid(p->seat)) return fail(err, errsz, "seat value %d is not N, E, S or W", (int)p->seat);
+    if (!suit_is_valid(p->trump))
+        return fail_with(err, errsz, "trump value %d is not a suit", p->trump);
+    if (!seat_is_valid(p->seat))
+        return fail_with(err, errsz, "seat value %d is not N, E, S or W", (int)p->seat);
     if (p->has_taker && !seat_is_valid(p->taker))
-        return fail(err, errsz, "taker value %d is not N, E, S or W", (int)p->taker);
+        return fail_with(err, errsz, "taker value %d is not N, E, S or W", (int)p->taker);
     if (p->ncards < 1 || p->ncards > KJ_HAND_SIZE)
-        return fail(err, errsz, "the hand has %d cards; a player about to play holds 1 to %d", p->ncards, KJ_HAND_SIZE);
-    if (count_cards(set_of(p->hand, p->ncards)) != p->ncards) return fail(err, errsz, "the hand holds a card twice");
-    if (p->trick.ncards >= KJ_TRICK_SIZE) return fail(err, errsz, "the trick is finished: nobody is to play to it");
+        return fail_with(err, errsz, "the hand has %d cards; a player about to play holds 1 to %d",
+                         p->ncards, KJ_HAND_SIZE);
+    if (count_cards(set_of(p->hand, p->ncards)) != p->ncards)
+        return fail_with(err, errsz, "the hand holds a card twice");
+    if (p->trick.ncards >= KJ_TRICK_SIZE)
+        return fail_with(err, errsz, "the trick is finished: nobody is to play to it");
     enum bridge_seat next = kj_trick_seat(&p->trick, p->trick.ncards);
     if (next != p->seat)
-        return fail(err, errsz, "it is %s's turn in the trick, not %s's", bridge_seat_name(next), bridge_seat_name(p->seat));
+        return fail_with(err, errsz, "it is %s's turn in the trick, not %s's",
+                         bridge_seat_name(next), bridge_seat_name(p->seat));
     kj_cards in_trick = 0;
     if (!check_trick_cards(&p->trick, &in_trick, err, errsz)) return false;
     kj_cards both = in_trick & set_of(p->hand, p->ncards);
     if (both == 0) return true;
     char card[8];
     kj_format_card(first_card(both), card);
-    return fail(err, errsz, "%s is both in the trick and in %s's hand", card, bridge_seat_name(p->seat));
+    return fail_with(err, errsz, "%s is both in the trick and in %s's hand", card,
+                     bridge_seat_name(p->seat));
 }
 
 /* The highest trump in the first n cards of a trick by rank_trump; false
@@ -334,7 +343,8 @@ static bool top_trump(const kj_trick *t, int trump, const kj_tables *tb, int64_t
  * holds none: the first trump in a trick is above all the others there). */
 static bool is_over_trump(kj_card c, const kj_position *p, const kj_tables *tb) {
     int64_t top = 0;
-    return is_trump(c, p->trump) && (!top_trump(&p->trick, p->trump, tb, &top) || trump_rank(c, tb) > top);
+    return is_trump(c, p->trump) &&
+           (!top_trump(&p->trick, p->trump, tb, &top) || trump_rank(c, tb) > top);
 }
 
 void kj_settle_position(const kj_position *p, const kj_tables *tb, kj_position_facts *out) {
@@ -349,7 +359,8 @@ void kj_settle_position(const kj_position *p, const kj_tables *tb, kj_position_f
         out->can_overtrump = out->can_overtrump || is_over_trump(p->hand[i], p, tb);
     out->trump_led = t->ncards > 0 && is_trump(t->cards[0], p->trump);
     out->trump_in_trick = top_trump(t, p->trump, tb, &top);
-    out->partner_winning = t->ncards > 0 && winner_seat(t, p->trump, tb) == bridge_seat_at(p->seat, REL_PARTNER);
+    out->partner_winning =
+        t->ncards > 0 && winner_seat(t, p->trump, tb) == bridge_seat_at(p->seat, REL_PARTNER);
     out->only_trumps = (hand & ~trumps) == 0;
     out->is_taker_side = p->has_taker && kj_side_of(p->seat, p->taker) == KJ_TAKERS;
 }
@@ -377,14 +388,18 @@ static const char *describe_trick(const kj_hand *h, int t, char *buf, size_t buf
 }
 
 static bool check_header(const kj_hand *h, char *err, size_t errsz) {
-    if (!suit_is_valid(h->trump)) return fail(err, errsz, "trump value %d is not a suit", h->trump);
-    if (!seat_is_valid(h->taker)) return fail(err, errsz, "taker value %d is not N, E, S or W", (int)h->taker);
+    if (!suit_is_valid(h->trump))
+        return fail_with(err, errsz, "trump value %d is not a suit", h->trump);
+    if (!seat_is_valid(h->taker))
+        return fail_with(err, errsz, "taker value %d is not N, E, S or W", (int)h->taker);
     if (h->has_first_leader && !seat_is_valid(h->first_leader))
-        return fail(err, errsz, "first leader value %d is not N, E, S or W", (int)h->first_leader);
+        return fail_with(err, errsz, "first leader value %d is not N, E, S or W",
+                         (int)h->first_leader);
     if (h->ntricks < 0 || h->ntricks > KJ_TRICKS)
-        return fail(err, errsz, "%d tricks; a hand has at most %d", h->ntricks, KJ_TRICKS);
+        return fail_with(err, errsz, "%d tricks; a hand has at most %d", h->ntricks, KJ_TRICKS);
     for (int t = h->ntricks; t < KJ_TRICKS; t++)
-        if (h->roem_claimed[t]) return fail(err, errsz, "roem claimed on trick %d, which was not played", t + 1);
+        if (h->roem_claimed[t])
+            return fail_with(err, errsz, "roem claimed on trick %d, which was not played", t + 1);
     return true;
 }
 
@@ -397,12 +412,12 @@ static bool check_dealt(kj_hand *h, char *err, size_t errsz) {
         if (!h->known[s]) continue;
         int n = count_cards(h->dealt[s]);
         if (n != KJ_HAND_SIZE)
-            return fail(err, errsz, "%s's hand has %d cards; a hand is dealt %d", bridge_seat_name((enum bridge_seat)s), n,
-                        KJ_HAND_SIZE);
+            return fail_with(err, errsz, "%s's hand has %d cards; a hand is dealt %d",
+                             bridge_seat_name((enum bridge_seat)s), n, KJ_HAND_SIZE);
         if (all & h->dealt[s]) {
             char card[8];
             kj_format_card(first_card(all & h->dealt[s]), card);
-            return fail(err, errsz, "%s is dealt to two hands", card);
+            return fail_with(err, errsz, "%s is dealt to two hands", card);
         }
         all |= h->dealt[s];
         known++;
@@ -421,13 +436,13 @@ static bool check_leader(const kj_hand *h, int t, const kj_tables *tb, char *err
     describe_trick(h, t, what, sizeof what);
     if (t == 0) {
         if (!h->has_first_leader || led == h->first_leader) return true;
-        return fail(err, errsz, "%s is led by %s; %s was to lead", what, bridge_seat_name(led),
-                    bridge_seat_name(h->first_leader));
+        return fail_with(err, errsz, "%s is led by %s; %s was to lead", what, bridge_seat_name(led),
+                         bridge_seat_name(h->first_leader));
     }
     enum bridge_seat won = winner_seat(&h->tricks[t - 1], h->trump, tb);
     if (led == won) return true;
-    return fail(err, errsz, "%s is led by %s; %s won trick %d and leads", what, bridge_seat_name(led),
-                bridge_seat_name(won), t);
+    return fail_with(err, errsz, "%s is led by %s; %s won trick %d and leads", what,
+                     bridge_seat_name(led), bridge_seat_name(won), t);
 }
 
 /* The trick (0-based) in which a card was played; -1 when it was not. */
@@ -450,18 +465,20 @@ static bool check_card(const kj_hand *h, int t, int i, char *err, size_t errsz) 
     kj_card c = tr->cards[i];
     enum bridge_seat seat = kj_trick_seat(tr, i);
     describe_trick(h, t, what, sizeof what);
-    if (!card_is_valid(c)) return fail(err, errsz, "%s: card %d is not a card", what, i + 1);
+    if (!card_is_valid(c)) return fail_with(err, errsz, "%s: card %d is not a card", what, i + 1);
     kj_format_card(c, card);
     for (int k = 0; k < i; k++)
-        if (kj_card_index(tr->cards[k]) == kj_card_index(c)) return fail(err, errsz, "%s: %s twice", what, card);
+        if (kj_card_index(tr->cards[k]) == kj_card_index(c))
+            return fail_with(err, errsz, "%s: %s twice", what, card);
     int before = trick_of(h, t, c);
-    if (before >= 0) return fail(err, errsz, "%s: %s was played before (trick %d)", what, card, before + 1);
+    if (before >= 0)
+        return fail_with(err, errsz, "%s: %s was played before (trick %d)", what, card, before + 1);
     int holder = holder_of(h, c);
     if (h->known[seat] && holder != (int)seat)
-        return fail(err, errsz, "%s: %s does not hold %s", what, bridge_seat_name(seat), card);
+        return fail_with(err, errsz, "%s: %s does not hold %s", what, bridge_seat_name(seat), card);
     if (holder >= 0 && holder != (int)seat)
-        return fail(err, errsz, "%s: %s does not hold %s, %s does", what, bridge_seat_name(seat), card,
-                    bridge_seat_name((enum bridge_seat)holder));
+        return fail_with(err, errsz, "%s: %s does not hold %s, %s does", what,
+                         bridge_seat_name(seat), card, bridge_seat_name((enum bridge_seat)holder));
     return true;
 }
 
@@ -470,9 +487,11 @@ bool kj_check_hand(kj_hand *h, const kj_tables *tb, char *err, size_t errsz) {
     for (int t = 0; t < h->ntricks; t++) {
         char what[TRICK_TEXT_SIZE + 16];
         if (h->tricks[t].ncards != KJ_TRICK_SIZE)
-            return fail(err, errsz, "%s has %d cards; a finished trick has %d", describe_trick(h, t, what, sizeof what),
-                        h->tricks[t].ncards, KJ_TRICK_SIZE);
-        if (!seat_is_valid(h->tricks[t].leader)) return fail(err, errsz, "trick %d: the leader is not a seat", t + 1);
+            return fail_with(err, errsz, "%s has %d cards; a finished trick has %d",
+                             describe_trick(h, t, what, sizeof what), h->tricks[t].ncards,
+                             KJ_TRICK_SIZE);
+        if (!seat_is_valid(h->tricks[t].leader))
+            return fail_with(err, errsz, "trick %d: the leader is not a seat", t + 1);
         if (!check_leader(h, t, tb, err, errsz)) return false;
         for (int i = 0; i < KJ_TRICK_SIZE; i++)
             if (!check_card(h, t, i, err, errsz)) return false;
@@ -487,14 +506,16 @@ bool kj_position_before(const kj_hand *h, int t, int i, kj_position *out) {
     kj_cards left = h->dealt[seat];
     for (int k = 0; k < t; k++)
         for (int j = 0; j < KJ_TRICK_SIZE; j++)
-            if (kj_trick_seat(&h->tricks[k], j) == seat) left &= ~kj_card_bit(h->tricks[k].cards[j]);
+            if (kj_trick_seat(&h->tricks[k], j) == seat)
+                left &= ~kj_card_bit(h->tricks[k].cards[j]);
     memset(out, 0, sizeof *out);
     out->trump = h->trump;
     out->seat = seat;
     out->has_taker = true;
     out->taker = h->taker;
     for (int c = 0; c < KJ_CARDS; c++)
-        if ((left & ((kj_cards)1 << c)) && out->ncards < KJ_HAND_SIZE) out->hand[out->ncards++] = card_at(c);
+        if ((left & ((kj_cards)1 << c)) && out->ncards < KJ_HAND_SIZE)
+            out->hand[out->ncards++] = card_at(c);
     out->trick = *tr;
     out->trick.ncards = i;
     return true;
@@ -511,7 +532,8 @@ typedef struct runs {
 } runs;
 
 /* The ranks of one suit's cards in the trick, sorted by sequence_order. */
-static int sorted_ranks(const kj_trick *t, int suit, const kj_tables *tb, int ranks[KJ_TRICK_SIZE]) {
+static int sorted_ranks(const kj_trick *t, int suit, const kj_tables *tb,
+                        int ranks[KJ_TRICK_SIZE]) {
     const int64_t *order = tb->value[KJT_SEQUENCE_ORDER];
     int n = 0;
     for (int i = 0; i < t->ncards; i++) {

@@ -224,3 +224,34 @@ uint64_t fnv1a64(uint64_t h, const void *data, size_t n) {
     }
     return h;
 }
+
+bool fail_with(char *err, size_t errsz, const char *fmt, ...) {
+    if (err != NULL && errsz > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errsz, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+bool is_utf8_continuation(unsigned char c) {
+    return (c & 0xC0) == 0x80;
+}
+
+/* Messages are one line and must show the reason, not bury it: control
+ * characters become '?', and a long text is cut (never inside a UTF-8
+ * character, so a quoted suit symbol stays whole) and marked with "...". */
+const char *text_excerpt(const char *text, size_t len, char out[EXCERPT_SIZE]) {
+    size_t n = len < EXCERPT_MAX ? len : EXCERPT_MAX;
+    if (n < len) {
+        while (n > 0 && is_utf8_continuation((unsigned char)text[n]))
+            n--;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)text[i];
+        out[i] = (c < 0x20 || c == 0x7F) ? '?' : (char)c;
+    }
+    strcpy(out + n, n < len ? "..." : "");
+    return out;
+}

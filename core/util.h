@@ -50,6 +50,18 @@ void *vec_push(vec *v); /* zeroed new element */
 #define READ_FILE_MAX ((size_t)16 << 20)
 char *read_file(const char *path, size_t *len);
 
+/* Writes a formatted message into err (if given) and returns false, so that
+ * a failing path reads `return fail_with(err, errsz, ...)`. */
+bool fail_with(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A piece of user text fit to quote in a one-line message: control
+ * characters become '?', and a long text is cut (never inside a UTF-8
+ * character) and marked with "...". Returns out. */
+bool is_utf8_continuation(unsigned char c);
+#define EXCERPT_MAX 32
+#define EXCERPT_SIZE (EXCERPT_MAX + 4)
+const char *text_excerpt(const char *text, size_t len, char out[EXCERPT_SIZE]);
+
 /* Levenshtein distance, for "did you mean" hints. */
 int edit_distance(const char *a, const char *b);
 
