@@ -23,9 +23,11 @@ void ruling_clear(ruling *r) {
         free(e->name), free(e->cite), free(e->message), free(e->message_en), free(e->args);
     }
     free(r->extra);
-    for (int i = 0; i < r->nextra_cites; i++) free(r->extra_cites[i]);
+    for (int i = 0; i < r->nextra_cites; i++)
+        free(r->extra_cites[i]);
     free(r->extra_cites);
-    for (int i = 0; i < r->nnotes; i++) free(r->notes[i].plugin), free(r->notes[i].cite), free(r->notes[i].what);
+    for (int i = 0; i < r->nnotes; i++)
+        free(r->notes[i].plugin), free(r->notes[i].cite), free(r->notes[i].what);
     free(r->notes);
     /* the path, the actions and their arguments are one block (eval_rule) */
     free(r->path_value);
@@ -44,11 +46,13 @@ static bool alike(const ruleset *rs, gref a, gref b, const fact_values *fv, long
     if (a == b) return true;
     if (--*budget < 0) return false; /* past the budget, assume it matters: ask */
     if (GRAPH_IS_TERM(a) && GRAPH_IS_TERM(b)) return false; /* terminals are interned */
-    int va = GRAPH_IS_TERM(a) ? g->nvars : g->nodes[a].var, vb = GRAPH_IS_TERM(b) ? g->nvars : g->nodes[b].var;
+    int va = GRAPH_IS_TERM(a) ? g->nvars : g->nodes[a].var,
+        vb = GRAPH_IS_TERM(b) ? g->nvars : g->nodes[b].var;
     int var = va < vb ? va : vb, f = rs->var_fact[var];
     for (int i = 0; i < g->domain[var]; i++) {
         if (fv->known[f] && fv->value[f] - g->lo[var] != i) continue;
-        gref ca = va == var ? g->kids[g->nodes[a].kids + i] : a, cb = vb == var ? g->kids[g->nodes[b].kids + i] : b;
+        gref ca = va == var ? g->kids[g->nodes[a].kids + i] : a,
+             cb = vb == var ? g->kids[g->nodes[b].kids + i] : b;
         if (!alike(rs, ca, cb, fv, budget)) return false;
     }
     return true;
@@ -78,8 +82,10 @@ static bool needed(const ruleset *rs, const graph_node *nd, const fact_values *f
     long budget = EVAL_ALIKE_BUDGET;
     for (int i = 0; i < g->domain[nd->var]; i++) {
         if (!possible(rs, f, g->lo[nd->var] + i, fv)) continue;
-        if (first < 0) first = i;
-        else if (!alike(rs, g->kids[nd->kids + first], g->kids[nd->kids + i], fv, &budget)) return true;
+        if (first < 0)
+            first = i;
+        else if (!alike(rs, g->kids[nd->kids + first], g->kids[nd->kids + i], fv, &budget))
+            return true;
     }
     return false;
 }
@@ -93,61 +99,64 @@ static int some_possible(const ruleset *rs, const graph_node *nd, const fact_val
 }
 
 /* Walks the graph; stops at a terminal or at a fact that is not known and
- * matters. The facts tested go to path_fact/path_value (out->npath). */
-static graph_term walk(const ruleset *rs, gref r, const fact_values *fv, ruling *out, int *path_fact,
-                       int64_t *path_value) {
+ * matters (out->status is then set). The facts tested go to
+ * path_fact/path_value (*npath of them) unless path_fact is NULL. */
+static graph_term walk(const ruleset *rs, gref r, const fact_values *fv, ruling_brief *out,
+                       int *path_fact, int64_t *path_value, int *npath) {
     const graph *g = rs->graph;
     while (!GRAPH_IS_TERM(r)) {
         const graph_node *nd = &g->nodes[r];
         int f = rs->var_fact[nd->var];
-        if (!fv->known[f] && !needed(rs, nd, fv)) {
+        if (!fv->known[f]) {
+            if (needed(rs, nd, fv)) {
+                out->status = RULING_NEEDS;
+                out->detail = f;
+                return (graph_term){-1, 0};
+            }
             r = g->kids[nd->kids + some_possible(rs, nd, fv)];
             continue;
-        }
-        if (!fv->known[f]) {
-            out->status = RULING_NEEDS;
-            out->fact = f;
-            return (graph_term){-1, 0};
         }
         int64_t i = fv->value[f] - g->lo[nd->var];
         if (i < 0 || i >= g->domain[nd->var]) { /* the scenario reader validates values; be safe */
             out->status = RULING_ERROR;
-            out->error = EXPR_NO_ROW;
+            out->detail = EXPR_NO_ROW;
             return (graph_term){-1, 0};
         }
-        path_fact[out->npath] = f;
-        path_value[out->npath++] = fv->value[f];
+        if (path_fact) {
+            path_fact[*npath] = f;
+            path_value[(*npath)++] = fv->value[f];
+        }
         r = g->kids[nd->kids + i];
     }
     return *graph_term_at(g, r);
 }
 
-/* Fills out->actions (room for o->nactions of them, made by eval_rule) and
- * their arguments (args: room for every parameter, in order). */
-static void eval_actions(const ruleset *rs, const fact_values *fv, ruling *out, int64_t *args) {
-    const rs_outcome *o = rs_outcome_at(rs, out->outcome);
+/* The number of arguments the actions of an outcome take, in all. */
+static int outcome_nargs(const ruleset *rs, const rs_outcome *o) {
+    int n = 0;
+    for (int i = 0; i < o->nactions; i++)
+        n += rs->actions[rs_use_at(rs, o->actions[i])->action].nparams;
+    return n;
+}
+
+/* Evaluates the arguments of every action of out->detail's outcome, in
+ * order, into args; a fact not known or an error changes out's status and
+ * stops there. Returns the number of actions reached (the one that
+ * stopped included). */
+static int eval_args(const ruleset *rs, const fact_values *fv, ruling_brief *out, int64_t *args) {
+    const rs_outcome *o = rs_outcome_at(rs, out->detail);
     for (int i = 0; i < o->nactions; i++) {
         const rs_action_use *u = rs_use_at(rs, o->actions[i]);
-        const rs_action *a = &rs->actions[u->action];
-        ruling_action *ra = &out->actions[out->nactions++];
-        ra->use = o->actions[i];
-        ra->args = args;
-        args += a->nparams;
-        for (int p = 0; p < a->nparams; p++) {
+        for (int p = 0; p < rs->actions[u->action].nparams; p++) {
             int missing = -1;
-            enum expr_status s = expr_eval(rs, rs_arg(rs, u->args + p), fv, &ra->args[p], &missing);
-            if (s == EXPR_UNKNOWN) {
-                out->status = RULING_NEEDS;
-                out->fact = missing;
-                return;
-            }
-            if (s != EXPR_OK) {
-                out->status = RULING_ERROR;
-                out->error = s;
-                return;
-            }
+            enum expr_status s = expr_eval(rs, rs_arg(rs, u->args + p), fv, args++, &missing);
+            if (s == EXPR_OK) continue;
+            out->status = s == EXPR_UNKNOWN ? RULING_NEEDS : RULING_ERROR;
+            out->detail = s == EXPR_UNKNOWN ? missing : (int)s;
+            return i + 1;
         }
     }
+    return o->nactions;
 }
 
 /* Whether the premise of invariant e (`P implies Q`) may be settled true by
@@ -161,7 +170,8 @@ static bool premise_may_hold(const ruleset *rs, int e, const fact_values *fv) {
     const rs_expr *x = rs_expr_at(rs, e);
     if (x->kind != EX_BINARY || x->op != OP_IMPLIES) return true;
     x = rs_expr_at(rs, x->a);
-    while (x->kind == EX_BINARY && x->op == OP_AND) x = rs_expr_at(rs, x->a);
+    while (x->kind == EX_BINARY && x->op == OP_AND)
+        x = rs_expr_at(rs, x->a);
     if (x->kind == EX_BINARY && (x->op == OP_EQ || x->op == OP_NE)) {
         const rs_expr *f = rs_expr_at(rs, x->a), *k = rs_expr_at(rs, x->b);
         if (f->kind != EX_FACT || k->kind != EX_CONST || rs->facts[f->a].derived >= 0) return true;
@@ -180,19 +190,138 @@ static bool premise_may_hold(const ruleset *rs, int e, const fact_values *fv) {
 
 /* An invariant is checked as far as the known facts settle it: a director
  * is never asked a question only to prove a situation possible. */
-static int broken_invariant(const ruleset *rs, const fact_values *fv) {
+static int broken_by_expressions(const ruleset *rs, const fact_values *fv) {
     for (int i = 0; i < rs->ninvariants; i++) {
         int64_t holds;
         int missing;
         if (!premise_may_hold(rs, rs->invariants[i].expr, fv)) continue;
-        if (expr_eval(rs, rs->invariants[i].expr, fv, &holds, &missing) == EXPR_OK && !holds) return i;
+        if (expr_eval(rs, rs->invariants[i].expr, fv, &holds, &missing) == EXPR_OK && !holds)
+            return i;
     }
     return -1;
+}
+
+/* Whether some values of the facts that are not known make every
+ * invariant hold: a depth-first search of the invariants' graph that
+ * follows the known facts. 1 yes, 0 no, -1 when *budget ran out. */
+static int all_may_hold(const ruleset *rs, gref r, const fact_values *fv, long *budget) {
+    const graph *g = rs->graph;
+    while (!GRAPH_IS_TERM(r)) {
+        if (--*budget < 0) return -1;
+        const graph_node *nd = &g->nodes[r];
+        int f = rs->var_fact[nd->var];
+        if (!fv->known[f]) {
+            const gref *kids = &g->kids[nd->kids];
+            for (int i = 0; i < g->domain[nd->var]; i++) {
+                if (i > 0 && kids[i] == kids[i - 1]) continue; /* the same subgraph again */
+                int k = all_may_hold(rs, kids[i], fv, budget);
+                if (k != 0) return k;
+            }
+            return 0;
+        }
+        int64_t i = fv->value[f] - g->lo[nd->var];
+        if (i < 0 || i >= g->domain[nd->var]) return -1;
+        r = g->kids[nd->kids + i];
+    }
+    const graph_term *t = graph_term_at(g, r);
+    return t->kind == TERM_VALUE && t->v == 1;
+}
+
+/* The invariants' own graph settles most situations in a short walk: when
+ * some values of the unknown facts make every invariant hold, no
+ * invariant is broken whatever they are, so no expression can be settled
+ * false either. Otherwise (every completion breaks one, an error, or the
+ * search gave up) the expressions settle it, so that the answer is
+ * exactly theirs. */
+static int broken_invariant(const ruleset *rs, const fact_values *fv) {
+    long budget = EVAL_ALIKE_BUDGET;
+    return all_may_hold(rs, rs->invariant_root, fv, &budget) == 1 ? -1
+                                                                  : broken_by_expressions(rs, fv);
+}
+
+/* What the graph decides for fv, without the actions' arguments. */
+static void decide(const ruleset *rs, gref root, const fact_values *fv, ruling_brief *out,
+                   int *path_fact, int64_t *path_value, int *npath) {
+    out->status = RULING_ERROR;
+    out->detail = 0;
+    out->args = out->nargs = 0;
+    int broken = broken_invariant(rs, fv);
+    if (broken >= 0) {
+        out->status = RULING_REJECTED;
+        out->detail = broken;
+        return;
+    }
+    graph_term t = walk(rs, root, fv, out, path_fact, path_value, npath);
+    switch (t.kind) {
+    case TERM_OUTCOME:
+        out->status = RULING_OK;
+        break;
+    case TERM_REJECT:
+        out->status = RULING_REJECTED;
+        break;
+    case TERM_GAP:
+        out->status = RULING_GAP;
+        break;
+    case TERM_ERROR:
+        out->status = RULING_ERROR;
+        break;
+    case TERM_NOT_APPLICABLE:
+        out->status = RULING_GAP;
+        t.v = -1;
+        break;
+    case TERM_OUTSIDE:
+        out->status = RULING_OUTSIDE;
+        break;
+    default:
+        return; /* status already set by walk */
+    }
+    out->detail = (int)t.v;
+}
+
+int eval_batch(const ruleset *rs, gref root, const fact_values *fv, int n, ruling_brief *out,
+               int64_t *args, size_t args_cap) {
+    size_t used = 0;
+    for (int i = 0; i < n; i++) {
+        decide(rs, root, &fv[i], &out[i], NULL, NULL, NULL);
+        if (out[i].status != RULING_OK) continue;
+        int nargs = outcome_nargs(rs, rs_outcome_at(rs, out[i].detail));
+        if ((size_t)nargs > args_cap - used) return i;
+        out[i].args = (int)used;
+        out[i].nargs = nargs;
+        eval_args(rs, &fv[i], &out[i], args + used);
+        used += (size_t)nargs;
+    }
+    return n;
 }
 
 /* Paths up to this many facts are walked into the stack; eval_rule then
  * makes one block for the path, the actions and their arguments. */
 #define PATH_ON_STACK 256
+
+/* A ruling as eval_rule gives it, from the brief decision. */
+static void fill_ruling(ruling *out, const ruling_brief *b) {
+    out->status = b->status;
+    switch (b->status) {
+    case RULING_OK:
+        out->outcome = b->detail;
+        break;
+    case RULING_NEEDS:
+        out->fact = b->detail;
+        break;
+    case RULING_REJECTED:
+        out->invariant = b->detail;
+        break;
+    case RULING_GAP:
+        out->block = b->detail;
+        break;
+    case RULING_ERROR:
+        out->error = (enum expr_status)b->detail;
+        break;
+    case RULING_OUTSIDE:
+        out->outside = b->detail;
+        break;
+    }
+}
 
 void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out) {
     memset(out, 0, sizeof *out);
@@ -202,21 +331,16 @@ void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out)
     size_t cap = (size_t)rs->nvars + 1;
     int *path_fact = cap <= PATH_ON_STACK ? fact_stack : xcalloc(cap, sizeof(int));
     int64_t *path_value = cap <= PATH_ON_STACK ? value_stack : xcalloc(cap, sizeof(int64_t));
-    graph_term t = {-1, 0};
-    int broken = broken_invariant(rs, fv);
-    if (broken >= 0) {
-        out->status = RULING_REJECTED;
-        out->invariant = broken;
-    } else {
-        t = walk(rs, root, fv, out, path_fact, path_value);
-    }
+    ruling_brief b;
+    decide(rs, root, fv, &b, path_fact, path_value, &out->npath);
     /* One block: the path's values, the actions' arguments, the actions,
      * the path's facts (in that order, for alignment); ruling_clear frees it
      * through path_value. */
-    const rs_outcome *o = t.kind == TERM_OUTCOME ? rs_outcome_at(rs, t.v) : NULL;
-    size_t nargs = 0, nact = o ? (size_t)o->nactions : 0, npath = (size_t)out->npath;
-    for (size_t i = 0; i < nact; i++) nargs += (size_t)rs->actions[rs_use_at(rs, o->actions[i])->action].nparams;
-    char *block = xcalloc(1, (npath + nargs) * sizeof(int64_t) + nact * sizeof(ruling_action) + npath * sizeof(int));
+    const rs_outcome *o = b.status == RULING_OK ? rs_outcome_at(rs, b.detail) : NULL;
+    size_t nargs = o ? (size_t)outcome_nargs(rs, o) : 0, nact = o ? (size_t)o->nactions : 0;
+    size_t npath = (size_t)out->npath;
+    char *block = xcalloc(1, (npath + nargs) * sizeof(int64_t) + nact * sizeof(ruling_action) +
+                                 npath * sizeof(int));
     out->path_value = (int64_t *)block;
     int64_t *args = out->path_value + npath;
     out->actions = (ruling_action *)(args + nargs);
@@ -225,18 +349,14 @@ void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out)
     memcpy(out->path_fact, path_fact, npath * sizeof(int));
     if (path_fact != fact_stack) free(path_fact);
     if (path_value != value_stack) free(path_value);
-    if (broken >= 0) return;
-    switch (t.kind) {
-    case TERM_OUTCOME:
-        out->status = RULING_OK;
-        out->outcome = (int)t.v;
-        eval_actions(rs, fv, out, args);
-        break;
-    case TERM_REJECT: out->status = RULING_REJECTED; out->invariant = (int)t.v; break;
-    case TERM_GAP: out->status = RULING_GAP; out->block = (int)t.v; break;
-    case TERM_ERROR: out->status = RULING_ERROR; out->error = (enum expr_status)t.v; break;
-    case TERM_NOT_APPLICABLE: out->status = RULING_GAP; out->block = -1; break;
-    case TERM_OUTSIDE: out->status = RULING_OUTSIDE; out->outside = (int)t.v; break;
-    default: break; /* status already set by walk */
+    if (o) {
+        out->outcome = b.detail; /* kept when an argument cannot be evaluated */
+        out->nactions = eval_args(rs, fv, &b, args);
+        for (int i = 0; i < out->nactions; i++) {
+            out->actions[i].use = o->actions[i];
+            out->actions[i].args = args;
+            args += rs->actions[rs_use_at(rs, o->actions[i])->action].nparams;
+        }
     }
+    fill_ruling(out, &b);
 }

@@ -55,6 +55,25 @@ typedef struct ruling {
     ruling_note *notes;
 } ruling;
 
+/* A ruling in brief: what eval_rule decides, without the audit path. */
+typedef struct ruling_brief {
+    enum ruling_status status;
+    /* the outcome (RULING_OK), the fact to ask (NEEDS), the invariant
+     * (REJECTED), the block or -1 (GAP), the declaration (OUTSIDE), or the
+     * enum expr_status (ERROR) */
+    int detail;
+    int args, nargs; /* RULING_OK: its actions' arguments, in order, in eval_batch's args */
+} ruling_brief;
+
+/* Rules on n situations (fv[0..n)) with the graph at root, without the
+ * audit path and without allocating memory: rulings in bulk, e.g. a
+ * season's scores. The arguments of every action of ruling i go to
+ * args[out[i].args .. out[i].args + out[i].nargs). Returns how many
+ * situations it ruled: fewer than n when the next one's arguments would not
+ * fit in the args_cap slots left (call again with the rest). */
+int eval_batch(const ruleset *rs, gref root, const fact_values *fv, int n, ruling_brief *out,
+               int64_t *args, size_t args_cap);
+
 /* Rule on fv with the graph rooted at root (rs->root for the whole ruleset).
  * The ruling owns its memory: release it with ruling_clear. */
 void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out);

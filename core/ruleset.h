@@ -207,6 +207,8 @@ typedef struct ruleset {
                           where an invariant fails (the evaluator checks those first) */
     gref checked_root; /* the same, with every situation breaking an invariant rejected:
                           what the checker proves and the diff compares */
+    gref invariant_root; /* the invariants alone: TERM_REJECT i where invariant i is the first broken,
+                            the value 1 where all hold; the evaluator's quick check */
 } ruleset;
 
 void ruleset_free(ruleset *rs);

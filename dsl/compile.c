@@ -1573,6 +1573,7 @@ static void compile_articles(compiler *c) {
     root = graph_ite(g, any, root, graph_term_ref(g, TERM_GAP, -1));
     root = with_scope(c, root);
     c->rs->checked_root = with_invariants(c, root);
+    c->rs->invariant_root = with_invariants(c, c->t_true);
     c->rs->root = graph_restrict(g, root, c->invariants);
 }
 
@@ -1717,12 +1718,13 @@ static void finish(compiler *c) {
 /* Building leaves intermediate nodes behind; only what the roots reach is
  * kept, so a loaded ruleset holds its decisions and nothing else. */
 static void keep_reachable(ruleset *rs) {
-    int n = 2 + rs->narticles;
+    int n = 3 + rs->narticles;
     gref **roots = malloc(sizeof(gref *) * (size_t)n);
     if (!roots) abort();
     roots[0] = &rs->root;
     roots[1] = &rs->checked_root;
-    for (int i = 0; i < rs->narticles; i++) roots[2 + i] = &rs->articles[i].root;
+    roots[2] = &rs->invariant_root;
+    for (int i = 0; i < rs->narticles; i++) roots[3 + i] = &rs->articles[i].root;
     graph_compact(rs->graph, (gref *const *)roots, n);
     free(roots);
 }

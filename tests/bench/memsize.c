@@ -53,7 +53,8 @@ void ruleset_measure(const ruleset *rs, ruleset_bytes *out) {
     out->outcome_count = rs->outcomes.len;
     unsigned char *seen = calloc((size_t)g->nnodes + 1, 1);
     if (!seen) abort();
-    out->reachable_nodes = mark(g, rs->root, seen) + mark(g, rs->checked_root, seen);
+    out->reachable_nodes = mark(g, rs->root, seen) + mark(g, rs->checked_root, seen) +
+                          mark(g, rs->invariant_root, seen);
     for (int i = 0; i < rs->narticles; i++) out->reachable_nodes += mark(g, rs->articles[i].root, seen);
     free(seen);
     /* Each outcome's two arrays are arena allocations rounded up to
