@@ -67,10 +67,13 @@
     "  small, false => 1  small, true => 2  large, false => 3  large, true => 6\n"                 \
     "}\n"                                                                                          \
     "action warning text \"Waarschuwing.\" en \"Warning.\"\n"                                      \
-    "action penalty(points: int) text \"Aftrek van {points} punten.\" en \"A deduction of {points} points.\"\n" \
+    "action penalty(points: int) text \"Aftrek van {points} punten.\" en \"A deduction of "        \
+    "{points} points.\"\n"                                                                         \
     "action see(article: cite) text \"Zie artikel {article}.\"\n"                                  \
-    "action must_pass(span: enum { next_turn \"bij zijn eerstvolgende beurt\" en \"at the next turn\",\n" \
-    "                              rest \"gedurende de rest van het bieden\" en \"for the rest of the auction\" })\n" \
+    "action must_pass(span: enum { next_turn \"bij zijn eerstvolgende beurt\" en \"at the next "   \
+    "turn\",\n"                                                                                    \
+    "                              rest \"gedurende de rest van het bieden\" en \"for the rest "   \
+    "of the auction\" })\n"                                                                        \
     "  text \"De partner moet {span} passen.\" en \"Partner must pass {span}.\"\n"                 \
     "action replace_with(c: call) text \"Vervang door {c}.\"\n"                                    \
     "action noted(flag: bool, who: seat) text \"Genoteerd: {flag} voor {who}.\"\n"                 \
@@ -83,7 +86,8 @@
     "article 2 \"Lawaai\" when irregularity == noise {\n"                                          \
     "  match volume {\n"                                                                           \
     "    small => 2A { penalty(fine(volume, repeated)) }\n"                                        \
-    "    large => 2B { penalty(max(fine(volume, repeated), 5)), penalty(min(fine(volume, repeated), 5)),\n" \
+    "    large => 2B { penalty(max(fine(volume, repeated), 5)), penalty(min(fine(volume, "         \
+    "repeated), 5)),\n"                                                                            \
     "                  penalty(abs(minutes - 7)) }\n"                                              \
     "  }\n"                                                                                        \
     "}\n"                                                                                          \
@@ -106,7 +110,7 @@
     "fact a : bool\n  ask \"a?\"\n"                                                                \
     "fact n : int 0..5\n  ask \"n?\"\n"                                                            \
     "action w text \"w\"\n"                                                                        \
-    "invariant \"n klein\" (a implies n < 2) and n < 4\n"                                           \
+    "invariant \"n klein\" (a implies n < 2) and n < 4\n"                                          \
     "article 1 when a { w }\n"                                                                     \
     "article 2 when not a { w }\n"
 
@@ -167,7 +171,8 @@ static void rule(const ruleset *rs, const char *json, scenario *sc, ruling *r) {
     scenario_init(sc, rs);
     strbuf err;
     sb_init(&err);
-    if (!scenario_read_json(sc, json, strlen(json), &err)) fail_msg("scenario %s: %s", json, err.data);
+    if (!scenario_read_json(sc, json, strlen(json), &err))
+        fail_msg("scenario %s: %s", json, err.data);
     sb_free(&err);
     eval_rule(rs, rs->root, &sc->fv, r);
 }
@@ -219,7 +224,8 @@ static void assert_scenario_error(const ruleset *rs, const char *json, const cha
     strbuf err;
     sb_init(&err);
     assert_false(scenario_read_json(&sc, json, strlen(json), &err));
-    if (!err.data || !strstr(err.data, want)) fail_msg("error \"%s\", expected \"%s\"", err.data, want);
+    if (!err.data || !strstr(err.data, want))
+        fail_msg("error \"%s\", expected \"%s\"", err.data, want);
     sb_free(&err);
     scenario_free(&sc);
 }
@@ -248,7 +254,10 @@ static void test_trail_through_apply(void **state) {
     const ruleset *rs = *state;
     scenario sc;
     ruling r;
-    rule(rs, "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": false, \"turn_was\": \"offender\"}", &sc, &r);
+    rule(rs,
+         "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": false, \"turn_was\": "
+         "\"offender\"}",
+         &sc, &r);
     /* 1 entered, 1C taken, 3 entered through apply, 3A taken */
     assert_trail(&r, "1,1C,3,3A");
     /* article 3's own action comes before the one of its clause */
@@ -263,7 +272,10 @@ static void test_trail_of_other_apply_arm(void **state) {
     const ruleset *rs = *state;
     scenario sc;
     ruling r;
-    rule(rs, "{\"irregularity\": \"late\", \"minutes\": 60, \"repeated\": false, \"turn_was\": \"rho\"}", &sc, &r);
+    rule(
+        rs,
+        "{\"irregularity\": \"late\", \"minutes\": 60, \"repeated\": false, \"turn_was\": \"rho\"}",
+        &sc, &r);
     assert_trail(&r, "1,1C,3,3C");
     assert_int_equal(r.nactions, 2);
     assert_string_equal(action_name(&r, 1), "see");
@@ -292,7 +304,9 @@ static void test_table_min_max_abs_arguments(void **state) {
     scenario sc;
     ruling r;
     /* large, repeated: fine = 6; max(6, 5) = 6, min(6, 5) = 5, abs(0 - 7) = 7 */
-    rule(rs, "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"large\", \"repeated\": true}", &sc, &r);
+    rule(rs,
+         "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"large\", \"repeated\": true}",
+         &sc, &r);
     assert_trail(&r, "2,2B");
     assert_int_equal(r.nactions, 3);
     assert_int_equal(r.actions[0].args[0], 6);
@@ -300,12 +314,17 @@ static void test_table_min_max_abs_arguments(void **state) {
     assert_int_equal(r.actions[2].args[0], 7);
     done(&sc, &r);
     /* large, not repeated: fine = 3; max(3, 5) = 5, min(3, 5) = 3 */
-    rule(rs, "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"large\", \"repeated\": false}", &sc, &r);
+    rule(
+        rs,
+        "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"large\", \"repeated\": false}",
+        &sc, &r);
     assert_int_equal(r.actions[0].args[0], 5);
     assert_int_equal(r.actions[1].args[0], 3);
     done(&sc, &r);
     /* small, repeated: fine = 2 */
-    rule(rs, "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"small\", \"repeated\": true}", &sc, &r);
+    rule(rs,
+         "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"small\", \"repeated\": true}",
+         &sc, &r);
     assert_trail(&r, "2,2A");
     assert_int_equal(r.actions[0].args[0], 2);
     done(&sc, &r);
@@ -322,7 +341,9 @@ static void test_argument_needs_a_fact_the_graph_does_not_test(void **state) {
     rule(rs, "{\"irregularity\": \"call\", \"lho_called\": false, \"offender\": \"W\"}", &sc, &r);
     assert_needs(&r, "extra");
     done(&sc, &r);
-    rule(rs, "{\"irregularity\": \"call\", \"lho_called\": false, \"offender\": \"W\", \"extra\": -4}", &sc, &r);
+    rule(rs,
+         "{\"irregularity\": \"call\", \"lho_called\": false, \"offender\": \"W\", \"extra\": -4}",
+         &sc, &r);
     assert_trail(&r, "9,9B");
     assert_int_equal(r.nactions, 3);
     assert_int_equal(r.actions[0].args[0], 1); /* rest */
@@ -336,11 +357,99 @@ static void test_argument_overflow_is_an_error(void **state) {
     const ruleset *rs = *state;
     scenario sc;
     ruling r;
-    rule(rs, "{\"irregularity\": \"call\", \"lho_called\": false, \"offender\": \"N\", \"extra\": 4611686018427387904}",
+    rule(rs,
+         "{\"irregularity\": \"call\", \"lho_called\": false, \"offender\": \"N\", \"extra\": "
+         "4611686018427387904}",
          &sc, &r);
     assert_int_equal(r.status, RULING_ERROR);
     assert_int_equal(r.error, EXPR_OVERFLOW);
     done(&sc, &r);
+}
+
+/* ----------------------------------------------------------- eval_batch */
+
+/* Reads scenarios that must be valid into sc[0..n) and their fact values. */
+static void read_all(const ruleset *rs, const char *const *json, int n, scenario *sc,
+                     fact_values *fv) {
+    for (int i = 0; i < n; i++) {
+        scenario_init(&sc[i], rs);
+        strbuf err;
+        sb_init(&err);
+        if (!scenario_read_json(&sc[i], json[i], strlen(json[i]), &err))
+            fail_msg("scenario %s: %s", json[i], err.data);
+        sb_free(&err);
+        fv[i] = sc[i].fv;
+    }
+}
+
+static void test_batch_rules_like_one_at_a_time(void **state) {
+    const ruleset *rs = *state;
+    const char *json[] = {
+        "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}",
+        "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"large\", \"repeated\": true}",
+        "{\"irregularity\": \"call\", \"lho_called\": false}",
+        "{\"irregularity\": \"noise\", \"minutes\": 5, \"volume\": \"small\", \"repeated\": false}",
+        "{\"irregularity\": \"call\", \"lho_called\": false, \"offender\": \"N\", \"extra\": "
+        "4611686018427387904}",
+        "{\"irregularity\": \"late\", \"minutes\": 3}",
+    };
+    enum { N = 6 };
+    scenario sc[N];
+    fact_values fv[N];
+    ruling_brief b[N];
+    int64_t args[16];
+    read_all(rs, json, N, sc, fv);
+    assert_int_equal(eval_batch(rs, rs->root, fv, N, b, args, 16), N);
+    /* 1B: penalty(20 * 2 + 1), see(3) */
+    assert_int_equal(b[0].status, RULING_OK);
+    assert_int_equal(b[0].nargs, 2);
+    assert_int_equal(args[b[0].args], 41);
+    assert_string_equal(rs_string(rs, args[b[0].args + 1]), "3");
+    /* 2B: max(6, 5), min(6, 5), abs(0 - 7) */
+    assert_int_equal(b[1].status, RULING_OK);
+    assert_int_equal(b[1].nargs, 3);
+    assert_int_equal(args[b[1].args], 6);
+    assert_int_equal(args[b[1].args + 1], 5);
+    assert_int_equal(args[b[1].args + 2], 7);
+    assert_int_equal(b[2].status, RULING_NEEDS);
+    assert_string_equal(rs->facts[b[2].detail].name, "offender");
+    assert_int_equal(b[3].status, RULING_REJECTED);
+    assert_int_equal(b[3].detail, 0);
+    assert_int_equal(b[4].status, RULING_ERROR);
+    assert_int_equal(b[4].detail, EXPR_OVERFLOW);
+    /* 1A: a warning, no arguments */
+    assert_int_equal(b[5].status, RULING_OK);
+    assert_int_equal(b[5].nargs, 0);
+    /* the same outcomes as eval_rule */
+    for (int i = 0; i < N; i++) {
+        ruling r;
+        eval_rule(rs, rs->root, &fv[i], &r);
+        assert_int_equal(r.status, b[i].status);
+        if (r.status == RULING_OK) assert_int_equal(r.outcome, b[i].detail);
+        ruling_clear(&r);
+        scenario_free(&sc[i]);
+    }
+}
+
+static void test_batch_stops_where_arguments_do_not_fit(void **state) {
+    const ruleset *rs = *state;
+    const char *json[] = {
+        "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}",
+        "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"large\", \"repeated\": true}",
+    };
+    scenario sc[2];
+    fact_values fv[2];
+    ruling_brief b[2];
+    int64_t args[4];
+    read_all(rs, json, 2, sc, fv);
+    /* 2 arguments fit, the next ruling's 3 do not */
+    assert_int_equal(eval_batch(rs, rs->root, fv, 2, b, args, 4), 1);
+    assert_int_equal(b[0].nargs, 2);
+    assert_int_equal(eval_batch(rs, rs->root, fv + 1, 1, b + 1, args, 4), 1);
+    assert_int_equal(args[b[1].args + 2], 7);
+    assert_int_equal(eval_batch(rs, rs->root, fv + 1, 1, b + 1, args, 2), 0);
+    for (int i = 0; i < 2; i++)
+        scenario_free(&sc[i]);
 }
 
 /* ----------------------------------------------------------------- needs */
@@ -388,7 +497,9 @@ static void test_facts_given_but_irrelevant_are_not_in_path(void **state) {
     const ruleset *rs = *state;
     scenario sc;
     ruling r;
-    rule(rs, "{\"irregularity\": \"late\", \"minutes\": 3, \"repeated\": true, \"volume\": \"large\"}", &sc, &r);
+    rule(rs,
+         "{\"irregularity\": \"late\", \"minutes\": 3, \"repeated\": true, \"volume\": \"large\"}",
+         &sc, &r);
     assert_trail(&r, "1,1A");
     assert_false(path_has(&r, "repeated"));
     assert_false(path_has(&r, "volume"));
@@ -406,7 +517,10 @@ static void test_rejected_by_invariant(void **state) {
     const ruleset *rs = *state;
     scenario sc;
     ruling r;
-    rule(rs, "{\"irregularity\": \"noise\", \"minutes\": 5, \"volume\": \"small\", \"repeated\": false}", &sc, &r);
+    rule(
+        rs,
+        "{\"irregularity\": \"noise\", \"minutes\": 5, \"volume\": \"small\", \"repeated\": false}",
+        &sc, &r);
     assert_int_equal(r.status, RULING_REJECTED);
     assert_int_equal(r.invariant, 0);
     strbuf sb;
@@ -448,16 +562,46 @@ static void test_invariant_settled_by_right_operand(void **state) {
     ruleset_free(rs);
 }
 
+/* An invariant that every value of an unknown fact breaks, but whose
+ * operands the known facts do not settle one by one: it is not settled by
+ * the facts given, so the situation is not rejected (docs/language.md,
+ * "Invariants"); it is once the fact is given. */
+#define SPLIT_INV_RULES                                                                            \
+    "ruleset \"split\" { }\n"                                                                      \
+    "fact a : bool\n  ask \"a?\"\n"                                                                \
+    "fact n : int 0..5\n  ask \"n?\"\n"                                                            \
+    "action w text \"w\"\n"                                                                        \
+    "invariant \"n klein\" (a implies n < 2) and (not a implies n < 2)\n"                          \
+    "article 1 when a { w }\n"                                                                     \
+    "article 2 when not a { w }\n"
+
+static void test_invariant_broken_by_every_value_but_not_settled(void **state) {
+    (void)state;
+    ruleset *rs = compile_text(SPLIT_INV_RULES);
+    scenario sc;
+    ruling r;
+    rule(rs, "{\"n\": 3}", &sc, &r);
+    assert_int_not_equal(r.status, RULING_REJECTED);
+    done(&sc, &r);
+    rule(rs, "{\"n\": 3, \"a\": false}", &sc, &r);
+    assert_int_equal(r.status, RULING_REJECTED);
+    done(&sc, &r);
+    rule(rs, "{\"n\": 1}", &sc, &r);
+    assert_needs(&r, "a");
+    done(&sc, &r);
+    ruleset_free(rs);
+}
+
 /* A fact the graph tests first is not asked when a fact tested further down
  * is known and makes it irrelevant: b decides alone when it is true. */
 #define ORDER_RULES                                                                                \
-    "ruleset \"order\" { }\n"                                                                       \
-    "fact a : bool ask \"a?\"\n"                                                                      \
-    "fact b : bool ask \"b?\"\n"                                                                      \
-    "action x text \"x\"\n"                                                                           \
-    "action y text \"y\"\n"                                                                           \
-    "action z text \"z\"\n"                                                                           \
-    "article 1 when true {\n"                                                                     \
+    "ruleset \"order\" { }\n"                                                                      \
+    "fact a : bool ask \"a?\"\n"                                                                   \
+    "fact b : bool ask \"b?\"\n"                                                                   \
+    "action x text \"x\"\n"                                                                        \
+    "action y text \"y\"\n"                                                                        \
+    "action z text \"z\"\n"                                                                        \
+    "article 1 when true {\n"                                                                      \
     "  if b => 1A { x }\n"                                                                         \
     "  if a => 1B { y }\n"                                                                         \
     "  otherwise => 1C { z }\n"                                                                    \
@@ -595,8 +739,9 @@ static void test_articles_of_several_files_in_name_order(void **state) {
 
 static void test_gap_when_no_article_applies(void **state) {
     (void)state;
-    ruleset *rs = compile_text("ruleset \"gap\" { }\nfact a : bool\n  ask \"a?\"\naction w text \"w\"\n"
-                               "article 1 when a { w }\n");
+    ruleset *rs =
+        compile_text("ruleset \"gap\" { }\nfact a : bool\n  ask \"a?\"\naction w text \"w\"\n"
+                     "article 1 when a { w }\n");
     scenario sc;
     ruling r;
     rule(rs, "{\"a\": false}", &sc, &r);
@@ -630,8 +775,9 @@ static void test_scenario_int_out_of_range(void **state) {
 
 static void test_scenario_enum_value_not_listed(void **state) {
     const ruleset *rs = *state;
-    assert_scenario_error(rs, "{\"irregularity\": \"laat\"}",
-                          "'laat' is not a value of fact 'irregularity'; expected one of: late, noise, call");
+    assert_scenario_error(
+        rs, "{\"irregularity\": \"laat\"}",
+        "'laat' is not a value of fact 'irregularity'; expected one of: late, noise, call");
     /* a label is not a value */
     assert_scenario_error(rs, "{\"volume\": \"groot\"}", "'groot' is not a value of fact 'volume'");
 }
@@ -663,8 +809,9 @@ static void test_scenario_valid_values(void **state) {
     scenario_init(&sc, rs);
     strbuf err;
     sb_init(&err);
-    const char *text = "{\"irregularity\": \"call\", \"minutes\": 60, \"volume\": \"small\", \"offender\": \"S\","
-                       " \"lowest\": \"3NT\", \"_comment\": \"keys with _ are ignored\"}";
+    const char *text =
+        "{\"irregularity\": \"call\", \"minutes\": 60, \"volume\": \"small\", \"offender\": \"S\","
+        " \"lowest\": \"3NT\", \"_comment\": \"keys with _ are ignored\"}";
     if (!scenario_read_json(&sc, text, strlen(text), &err)) fail_msg("%s", err.data);
     assert_int_equal(fact_value(&sc, "irregularity"), 2);
     assert_int_equal(fact_value(&sc, "minutes"), 60);
@@ -683,7 +830,10 @@ static void test_auction_compact_fills_facts(void **state) {
     ruling r;
     /* N opens 1S, E bids 1H in turn: insufficient, E is the offender and
      * was in turn; nobody called after it; lowest sufficient heart bid 2H */
-    rule(rs, "{\"irregularity\": \"late\", \"minutes\": 30, \"repeated\": false, \"auction\": \"N: 1S 1H\"}", &sc, &r);
+    rule(rs,
+         "{\"irregularity\": \"late\", \"minutes\": 30, \"repeated\": false, \"auction\": \"N: 1S "
+         "1H\"}",
+         &sc, &r);
     assert_true(sc.rec.has_auction);
     assert_int_equal(fact_value(&sc, "turn_was"), 0); /* offender */
     assert_int_equal(fact_value(&sc, "offender"), 1); /* E */
@@ -697,10 +847,11 @@ static void test_auction_array_fills_facts(void **state) {
     scenario sc;
     ruling r;
     /* W bids out of rotation when it was E's turn: E is W's partner */
-    rule(rs,
-         "{\"irregularity\": \"late\", \"minutes\": 30, \"repeated\": false, \"dealer\": \"N\","
-         " \"auction\": [{\"seat\": \"N\", \"call\": \"1S\"}, {\"seat\": \"W\", \"call\": \"2H\"}]}",
-         &sc, &r);
+    rule(
+        rs,
+        "{\"irregularity\": \"late\", \"minutes\": 30, \"repeated\": false, \"dealer\": \"N\","
+        " \"auction\": [{\"seat\": \"N\", \"call\": \"1S\"}, {\"seat\": \"W\", \"call\": \"2H\"}]}",
+        &sc, &r);
     assert_int_equal(fact_value(&sc, "turn_was"), 2); /* partner */
     assert_int_equal(fact_value(&sc, "offender"), 3); /* W */
     assert_trail(&r, "1,1C,3,3B");
@@ -715,14 +866,20 @@ static void test_auction_lowest_sufficient_in_message(void **state) {
     ruling r;
     /* S bids 1H out of rotation when it was E's turn; seen from S, E is
      * the right-hand opponent */
-    rule(rs, "{\"irregularity\": \"late\", \"minutes\": 30, \"repeated\": false, \"auction\": \"N: 1S S:1H\"}", &sc, &r);
+    rule(rs,
+         "{\"irregularity\": \"late\", \"minutes\": 30, \"repeated\": false, \"auction\": \"N: 1S "
+         "S:1H\"}",
+         &sc, &r);
     assert_int_equal(fact_value(&sc, "turn_was"), 3); /* rho */
     assert_int_equal(fact_value(&sc, "offender"), 2); /* S */
     assert_trail(&r, "1,1C,3,3C");
     done(&sc, &r);
     /* W bids 1H out of rotation when it was E's turn (W's partner); the
      * lowest sufficient heart bid over 1S is 2H */
-    rule(rs, "{\"irregularity\": \"late\", \"minutes\": 30, \"repeated\": false, \"auction\": \"N: 1S W:1H\"}", &sc, &r);
+    rule(rs,
+         "{\"irregularity\": \"late\", \"minutes\": 30, \"repeated\": false, \"auction\": \"N: 1S "
+         "W:1H\"}",
+         &sc, &r);
     assert_int_equal(fact_value(&sc, "turn_was"), 2); /* partner: E */
     assert_trail(&r, "1,1C,3,3B");
     strbuf m;
@@ -735,8 +892,9 @@ static void test_auction_lowest_sufficient_in_message(void **state) {
 
 static void test_auction_conflict_with_given_fact(void **state) {
     const ruleset *rs = *state;
-    assert_scenario_error(rs, "{\"turn_was\": \"lho\", \"auction\": \"N: 1S 1H\"}",
-                          "the auction settles 'turn_was' as offender, the scenario says otherwise");
+    assert_scenario_error(
+        rs, "{\"turn_was\": \"lho\", \"auction\": \"N: 1S 1H\"}",
+        "the auction settles 'turn_was' as offender, the scenario says otherwise");
     /* agreeing is fine */
     scenario sc;
     scenario_init(&sc, rs);
@@ -753,7 +911,8 @@ static void test_overridable_fact_given_wins(void **state) {
     scenario sc;
     ruling r;
     /* the record says the LHO has not called; the scenario says it has */
-    rule(rs, "{\"irregularity\": \"call\", \"lho_called\": true, \"auction\": \"N: 1S 1H\"}", &sc, &r);
+    rule(rs, "{\"irregularity\": \"call\", \"lho_called\": true, \"auction\": \"N: 1S 1H\"}", &sc,
+         &r);
     assert_int_equal(fact_value(&sc, "lho_called"), 1);
     assert_trail(&r, "9,9A");
     done(&sc, &r);
@@ -766,8 +925,10 @@ static void test_overridable_fact_given_wins(void **state) {
 
 static void test_auction_errors(void **state) {
     const ruleset *rs = *state;
-    assert_scenario_error(rs, "{\"dealer\": \"E\", \"auction\": \"N: 1S 1H\"}", "\"dealer\" disagrees");
-    assert_scenario_error(rs, "{\"auction\": [{\"seat\": \"N\", \"call\": \"1S\"}]}", "an auction needs \"dealer\"");
+    assert_scenario_error(rs, "{\"dealer\": \"E\", \"auction\": \"N: 1S 1H\"}",
+                          "\"dealer\" disagrees");
+    assert_scenario_error(rs, "{\"auction\": [{\"seat\": \"N\", \"call\": \"1S\"}]}",
+                          "an auction needs \"dealer\"");
     assert_scenario_error(rs, "{\"dealer\": \"N\"}", "\"dealer\" without \"auction\"");
     assert_scenario_error(rs, "{\"auction\": \"N: 1S 2H\"}", "impossible auction");
 }
@@ -778,7 +939,9 @@ static void test_output_json_fields(void **state) {
     const ruleset *rs = *state;
     scenario sc;
     ruling r;
-    rule(rs, "{\"irregularity\": \"call\", \"lho_called\": false, \"offender\": \"W\", \"extra\": 2}", &sc, &r);
+    rule(rs,
+         "{\"irregularity\": \"call\", \"lho_called\": false, \"offender\": \"W\", \"extra\": 2}",
+         &sc, &r);
     json_t *o = output_json(&r, &sc);
     assert_string_equal(json_string_value(json_object_get(o, "ruleset")), "evalset");
     const char *hash = json_string_value(json_object_get(o, "ruleset_hash"));
@@ -795,12 +958,15 @@ static void test_output_json_fields(void **state) {
 
     json_t *acts = json_object_get(o, "actions");
     assert_int_equal(json_array_size(acts), 3);
-    json_t *a0 = json_array_get(acts, 0), *a1 = json_array_get(acts, 1), *a2 = json_array_get(acts, 2);
+    json_t *a0 = json_array_get(acts, 0), *a1 = json_array_get(acts, 1),
+           *a2 = json_array_get(acts, 2);
     assert_string_equal(json_string_value(json_object_get(a0, "name")), "must_pass");
-    assert_string_equal(json_string_value(json_object_get(json_object_get(a0, "args"), "span")), "rest");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(a0, "args"), "span")),
+                        "rest");
     assert_string_equal(json_string_value(json_object_get(a1, "name")), "noted");
     assert_true(json_is_false(json_object_get(json_object_get(a1, "args"), "flag")));
-    assert_string_equal(json_string_value(json_object_get(json_object_get(a1, "args"), "who")), "W");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(a1, "args"), "who")),
+                        "W");
     assert_int_equal(json_integer_value(json_object_get(json_object_get(a2, "args"), "points")), 6);
 
     json_t *msgs = json_object_get(o, "messages");
@@ -814,7 +980,8 @@ static void test_output_json_fields(void **state) {
     json_t *en = json_object_get(o, "messages_en");
     assert_int_equal(json_array_size(en), 3);
     /* the English text with the English label */
-    assert_string_equal(json_string_value(json_array_get(en, 0)), "Partner must pass for the rest of the auction.");
+    assert_string_equal(json_string_value(json_array_get(en, 0)),
+                        "Partner must pass for the rest of the auction.");
     assert_string_equal(json_string_value(json_array_get(en, 2)), "A deduction of 6 points.");
     /* the clause that names each action */
     assert_string_equal(json_string_value(json_object_get(a0, "article")), "9B");
@@ -831,12 +998,16 @@ static void test_output_json_cite_argument_and_path(void **state) {
     json_t *acts = json_object_get(o, "actions");
     json_t *see = json_array_get(acts, 1);
     assert_string_equal(json_string_value(json_object_get(see, "name")), "see");
-    assert_string_equal(json_string_value(json_object_get(json_object_get(see, "args"), "article")), "3");
-    assert_string_equal(json_string_value(json_array_get(json_object_get(o, "messages"), 0)), "Aftrek van 41 punten.");
-    assert_string_equal(json_string_value(json_array_get(json_object_get(o, "messages"), 1)), "Zie artikel 3.");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(see, "args"), "article")),
+                        "3");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(o, "messages"), 0)),
+                        "Aftrek van 41 punten.");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(o, "messages"), 1)),
+                        "Zie artikel 3.");
     json_t *path = json_object_get(o, "decided_by");
     assert_int_equal(json_array_size(path), 3);
-    json_t *p0 = json_array_get(path, 0), *p1 = json_array_get(path, 1), *p2 = json_array_get(path, 2);
+    json_t *p0 = json_array_get(path, 0), *p1 = json_array_get(path, 1),
+           *p2 = json_array_get(path, 2);
     assert_string_equal(json_string_value(json_object_get(p0, "fact")), "irregularity");
     assert_string_equal(json_string_value(json_object_get(p0, "value")), "late");
     assert_string_equal(json_string_value(json_object_get(p0, "source")), "given");
@@ -860,7 +1031,10 @@ static void test_output_json_needs_and_auction_source(void **state) {
     json_decref(o);
     done(&sc, &r);
 
-    rule(rs, "{\"irregularity\": \"late\", \"minutes\": 30, \"repeated\": false, \"auction\": \"N: 1S 1H\"}", &sc, &r);
+    rule(rs,
+         "{\"irregularity\": \"late\", \"minutes\": 30, \"repeated\": false, \"auction\": \"N: 1S "
+         "1H\"}",
+         &sc, &r);
     o = output_json(&r, &sc);
     json_t *path = json_object_get(o, "decided_by");
     json_t *last = json_array_get(path, json_array_size(path) - 1);
@@ -913,7 +1087,8 @@ static void test_batch_with_bad_line_in_the_middle(void **state) {
     fclose(mem);
     assert_int_equal(st, ARB_BAD_INPUT);
     int lines = 0;
-    for (const char *p = out; *p; p++) lines += *p == '\n';
+    for (const char *p = out; *p; p++)
+        lines += *p == '\n';
     assert_int_equal(lines, 3); /* the blank line is no scenario */
 
     json_t *a = line_json(out, 0), *b = line_json(out, 1), *c = line_json(out, 2);
@@ -937,14 +1112,16 @@ static void test_batch_statuses(void **state) {
     char *out = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&out, &len);
-    const char *good = "{\"irregularity\": \"late\", \"minutes\": 5}\n{\"irregularity\": \"late\", \"minutes\": 6}";
+    const char *good = "{\"irregularity\": \"late\", \"minutes\": 5}\n{\"irregularity\": \"late\", "
+                       "\"minutes\": 6}";
     assert_int_equal(arb_rule_batch(rs, good, strlen(good), mem), ARB_OK);
     const char *needs = "{\"irregularity\": \"late\"}\n";
     assert_int_equal(arb_rule_batch(rs, needs, strlen(needs), mem), ARB_BAD_INPUT);
     fclose(mem);
     free(out);
     char *json = NULL;
-    const char *one = "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"small\", \"repeated\": false}";
+    const char *one =
+        "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"small\", \"repeated\": false}";
     assert_int_equal(arb_rule_json(rs, one, strlen(one), &json), ARB_OK);
     json_error_t je;
     json_t *j = json_loads(json, 0, &je);
@@ -957,8 +1134,9 @@ static void test_batch_statuses(void **state) {
 
 static void test_rule_json_gap_is_no_ruling(void **state) {
     (void)state;
-    ruleset *rs = compile_text("ruleset \"gap\" { }\nfact a : bool\n  ask \"a?\"\naction w text \"w\"\n"
-                               "article 1 when true { if a => 1A { w } }\n");
+    ruleset *rs =
+        compile_text("ruleset \"gap\" { }\nfact a : bool\n  ask \"a?\"\naction w text \"w\"\n"
+                     "article 1 when true { if a => 1A { w } }\n");
     char *json = NULL;
     const char *in = "{\"a\": false}";
     assert_int_equal(arb_rule_json(rs, in, strlen(in), &json), ARB_NO_RULING);
@@ -978,6 +1156,8 @@ int main(void) {
         cmocka_unit_test(test_table_min_max_abs_arguments),
         cmocka_unit_test(test_argument_needs_a_fact_the_graph_does_not_test),
         cmocka_unit_test(test_argument_overflow_is_an_error),
+        cmocka_unit_test(test_batch_rules_like_one_at_a_time),
+        cmocka_unit_test(test_batch_stops_where_arguments_do_not_fit),
         cmocka_unit_test(test_needs_first_fact_in_order),
         cmocka_unit_test(test_irrelevant_facts_are_never_needed),
         cmocka_unit_test(test_facts_given_but_irrelevant_are_not_in_path),
@@ -1009,6 +1189,7 @@ int main(void) {
         cmocka_unit_test(test_batch_statuses),
         cmocka_unit_test(test_rule_json_gap_is_no_ruling),
         cmocka_unit_test(test_invariant_settled_by_right_operand),
+        cmocka_unit_test(test_invariant_broken_by_every_value_but_not_settled),
         cmocka_unit_test(test_unknown_fact_made_irrelevant_by_later_fact),
         cmocka_unit_test(test_calls_compare_by_rank),
     };
