@@ -14,6 +14,7 @@
 #include "whynot.h"
 #include "../plugins/plugin.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,13 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg) {
     fprintf(stderr, "arbiter %s: ", cmd);
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\n    hint: arbiter %s --help\n", cmd);
+    return ARB_BAD_INPUT;
+}
+
+/* An input file (or stdin) that cannot be read, with the reason. */
+static int cannot_read(const char *cmd, const char *path) {
+    const char *why = strerror(errno);
+    fprintf(stderr, "arbiter %s: cannot read '%s': %s\n    hint: arbiter %s --help\n", cmd, path, why, cmd);
     return ARB_BAD_INPUT;
 }
 
@@ -123,16 +131,7 @@ static ruleset *load_plain(const char *name) {
 }
 
 static char *read_input(const char *path, size_t *len) {
-    if (strcmp(path, "-") == 0) {
-        strbuf sb;
-        sb_init(&sb);
-        char buf[8192];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) sb_putn(&sb, buf, n);
-        *len = sb.len;
-        return sb_take(&sb);
-    }
-    return read_file(path, len);
+    return strcmp(path, "-") == 0 ? read_stream(stdin, len) : read_file(path, len);
 }
 
 /* One JSON document, or JSON Lines: one scenario per line. Text that is
@@ -237,7 +236,7 @@ static int cmd_rule(const options *o) {
     if (!o->ruleset || !o->input) return usage_error("rule", "%s", "needs --ruleset NAME and a SCENARIO file (or -)");
     size_t len;
     char *text = read_input(o->input, &len);
-    if (!text) return usage_error("rule", "cannot read '%s'", o->input);
+    if (!text) return cannot_read("rule", o->input);
     ruleset *rs = load_or_report(o->ruleset);
     int status = ARB_BAD_INPUT;
     if (rs) {
@@ -303,7 +302,7 @@ static int cmd_ask(const options *o) {
         strbuf err;
         sb_init(&err);
         if (!text || !scenario_read_json(&sc, text, len, &err)) {
-            fprintf(stderr, "%s: error: %s\n", o->input, text ? err.data : "cannot read the file");
+            fprintf(stderr, "%s: error: %s\n", o->input, text ? err.data : strerror(errno));
             status = ARB_BAD_INPUT;
         }
         sb_free(&err);
@@ -486,7 +485,7 @@ static bool read_scenario_file(ruleset *rs, const char *path, scenario *sc) {
     sc->hooks = hooks;
     char *text = read_input(path, &len);
     bool ok = text != NULL && scenario_read_json(sc, text, len, &err);
-    if (!ok) fprintf(stderr, "%s: error: %s\n", path, text ? err.data : "cannot read the file");
+    if (!ok) fprintf(stderr, "%s: error: %s\n", path, text ? err.data : strerror(errno));
     free(text);
     sb_free(&err);
     return ok;
@@ -760,7 +759,7 @@ static int cmd_matchpoints(const options *o) {
     if (!o->ruleset || !o->input) return usage_error("matchpoints", "%s", "needs --ruleset NAME and a FILE of scores (or -)");
     size_t len;
     char *text = read_input(o->input, &len);
-    if (!text) return usage_error("matchpoints", "cannot read '%s'", o->input);
+    if (!text) return cannot_read("matchpoints", o->input);
     ruleset *rs = load_or_report(o->ruleset);
     vec rows;
     vec_init(&rows, sizeof(score_line));
@@ -883,7 +882,7 @@ static int cmd_compare(const options *o) {
     if (o->nrulesets < 2 || !o->input) return usage_error("compare", "%s", "needs two --ruleset and a SCENARIO file (or -)");
     size_t len;
     char *text = read_input(o->input, &len);
-    if (!text) return usage_error("compare", "cannot read '%s'", o->input);
+    if (!text) return cannot_read("compare", o->input);
     json_t *rulings = json_array();
     int status = ARB_OK;
     for (int i = 0; i < o->nrulesets; i++) {
@@ -1001,7 +1000,7 @@ static void print_diff(const ruleset *a, const ruleset *b, const diff_result *d)
 static int diff_cases(ruleset *a, ruleset *b, const char *path, bool json) {
     size_t len;
     char *text = read_input(path, &len);
-    if (!text) return usage_error("diff", "cannot read '%s'", path);
+    if (!text) return cannot_read("diff", path);
     int changed = 0, total = 0, status = ARB_OK;
     long line = 0;
     json_t *all = json_array();

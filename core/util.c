@@ -97,7 +97,8 @@ void sb_free(strbuf *sb) {
 static void sb_reserve(strbuf *sb, size_t extra) {
     if (sb->len + extra + 1 <= sb->cap) return;
     size_t cap = sb->cap ? sb->cap * 2 : 64;
-    while (cap < sb->len + extra + 1) cap *= 2;
+    while (cap < sb->len + extra + 1)
+        cap *= 2;
     char *p = realloc(sb->data, cap);
     if (!p) {
         fputs("arbiter: out of memory\n", stderr);
@@ -178,16 +179,14 @@ void *vec_push(vec *v) {
     return e;
 }
 
-char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+char *read_stream(FILE *f, size_t *len) {
     strbuf sb;
     sb_init(&sb);
     char buf[8192];
     size_t n;
-    while (sb.len <= READ_FILE_MAX && (n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&sb, buf, n);
+    while (sb.len <= READ_FILE_MAX && (n = fread(buf, 1, sizeof buf, f)) > 0)
+        sb_putn(&sb, buf, n);
     int failed = ferror(f) ? EIO : sb.len > READ_FILE_MAX ? EFBIG : 0;
-    fclose(f);
     if (failed) {
         sb_free(&sb);
         errno = failed;
@@ -197,11 +196,22 @@ char *read_file(const char *path, size_t *len) {
     return sb_take(&sb);
 }
 
+char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *text = read_stream(f, len);
+    int saved = errno;
+    fclose(f);
+    errno = saved;
+    return text;
+}
+
 int edit_distance(const char *a, const char *b) {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 64 || lb > 64) return 99;
     int row[65];
-    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
     for (size_t i = 1; i <= la; i++) {
         int prev = row[0];
         row[0] = (int)i;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* An arena owns every allocation of one loaded ruleset (AST, compiled
  * tables, strings): freeing the arena frees them all, so no stage has to
@@ -49,6 +50,8 @@ void *vec_push(vec *v); /* zeroed new element */
  * instead of taking all memory: no input arbiter reads is nearly as long. */
 #define READ_FILE_MAX ((size_t)16 << 20)
 char *read_file(const char *path, size_t *len);
+/* The same for an open stream (stdin): at most READ_FILE_MAX bytes. */
+char *read_stream(FILE *f, size_t *len);
 
 /* Writes a formatted message into err (if given) and returns false, so that
  * a failing path reads `return fail_with(err, errsz, ...)`. */

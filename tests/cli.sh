@@ -67,7 +67,7 @@ expect "value not listed" 2 "'asleep' is not a value of fact 'irregularity'; exp
 expect "impossible auction" 2 "auction call 2" -- "$ARBITER" rule --ruleset $TOY tests/bad/impossible-auction.json
 expect "missing fact" 2 "does not say 'repeated' (Is het eerder gebeurd?)" "arbiter ask" -- "$ARBITER" rule --ruleset $TOY tests/bad/missing-fact.json
 expect "batch keeps going" 2 '"line":2' '"status":"bad_input"' '"articles":["1","1A"]' '"articles":["2","2A"]' -- "$ARBITER" rule --ruleset $TOY --json tests/bad/batch.jsonl
-expect "missing file" 2 "cannot read" -- "$ARBITER" rule --ruleset $TOY tests/bad/nonexistent.json
+expect "missing file, with the reason" 2 "cannot read 'tests/bad/nonexistent.json': No such file or directory" -- "$ARBITER" rule --ruleset $TOY tests/bad/nonexistent.json
 expect "unknown ruleset" 2 "no ruleset named or at 'bridge-1850'" -- "$ARBITER" rule --ruleset bridge-1850 tests/bad/bad-enum.json
 
 # Usage.
@@ -225,7 +225,7 @@ expect "score klaverjas wrong leader" 2 "impossible hand: trick 2 (E:HJ H10 HQ H
 expect "score klaverjas card not held" 2 "trick 1 (E:SK S9 S10 S8): N does not hold S8" \
     -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"tricks\":[\"E:SK S9 S10 S8\"],\"hands\":{\"N\":\"SA S7 HJ H9 DA D7 CA C7\"}}' | $ARBITER score --ruleset $KJ -"
 expect "score klaverjas no hand" 2 "no hand to score" -- "$ARBITER" score --ruleset $KJ $KJ/position-follow.json
-expect "score klaverjas missing file" 2 "cannot read the file" -- "$ARBITER" score --ruleset $KJ $KJ/nonexistent.json
+expect "score klaverjas missing file" 2 "No such file or directory" -- "$ARBITER" score --ruleset $KJ $KJ/nonexistent.json
 
 # The shipped amendment of 64A1 (transfer only the revoke trick) changes
 # exactly the situations where 64A1 gave two tricks: the revoker won the
@@ -276,6 +276,8 @@ mkdir -p "$out.d"
 echo 'include "/dev/zero"' >"$out.d/a.rules"
 expect "include of /dev/zero: an error, not all memory" 2 "cannot read /dev/zero: File too large" -- "$ARBITER" check "$out.d"
 rm -rf "$out.d"
+expect "stdin: an error past 16 MiB, not all memory" 2 "cannot read '-': File too large" \
+    -- sh -c "head -c 17000000 /dev/zero | '$ARBITER' rule --ruleset $TOY -"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
