@@ -10,7 +10,8 @@
 #include "../../core/testrun.h"
 
 static void put64(uint8_t *p, uint64_t v) {
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
 }
 
 /* A header for the body, as image_encode writes one. */
