@@ -91,7 +91,7 @@ serve: $(BUILD)/arbiter
 # tests start on loopback ports; kept out of `make test`, which needs no browser.
 test-web: $(BUILD)/arbiter
 	@scripts/deps.sh
-	@tests/web/run.sh $(BUILD)
+	@ARBITER_CACHE=$(BUILD)/cache tests/web/run.sh $(BUILD)
 
 # The same suites under AddressSanitizer and UBSan, in a build of their own.
 test-asan:

@@ -1319,6 +1319,7 @@ ruleset *image_decode(const void *data, size_t len, const char *dir, const char 
     for (int i = 0; i < r.ntypes && !r.bad; i++)
         r.bad = !valid_type(r.types[i]);
     if (!r.bad) get_ruleset(&r, extra);
+    if (!r.bad && dir) rs->dir = arena_strdup(a, dir); /* as a compile of dir sets it */
     const char *wrong = r.bad ? "its layout" : r.p != r.end ? "its length" : validate(rs);
     if (wrong) {
         fail_with(err, errsz, "the image is inconsistent (%s)", wrong);

@@ -32,9 +32,9 @@ const char *image_build_id(void);
 void image_encode(const ruleset *rs, const char *extra, strbuf *out);
 
 /* A ruleset read from an image, owned as a compiled one (ruleset_free).
- * dir is the path it is loaded as: source file names that were under the
- * directory it was compiled from are moved under dir, so that messages
- * name the files as a compile of dir would. *extra (may be NULL) receives
+ * dir is the path it is loaded as (rs->dir): source file names that were
+ * under the directory it was compiled from are moved under dir, so that
+ * messages name the files as a compile of dir would. *extra (may be NULL) receives
  * the text given to image_encode, in rs's arena. NULL, with the reason in
  * err, when the image is not a whole, valid image of this build. */
 ruleset *image_decode(const void *data, size_t len, const char *dir, const char **extra, char *err,

@@ -31,7 +31,8 @@ static uint8_t *with_header(const uint8_t *body, size_t n) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
     bool fit = data[0] & 1;
-    uint8_t *img = fit ? with_header(data + 1, size - 1) : fuzz_cstring(data + 1, size - 1);
+    uint8_t *img =
+        fit ? with_header(data + 1, size - 1) : (uint8_t *)fuzz_cstring(data + 1, size - 1);
     size_t len = fit ? IMAGE_HEADER_SIZE + size - 1 : size - 1;
     const char *extra;
     ruleset *rs = image_decode(img, len, "tests/rules/toy", &extra, NULL, 0);
