@@ -14,7 +14,7 @@ MHD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
 LIBS     = $(shell pkg-config --libs jansson lua5.4 libmicrohttpd 2>/dev/null || echo -ljansson -llua5.4 -lmicrohttpd) -lm
 TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
-CORE := util diag graph expr ruleset builtins bridge cards klaverjas eval scenario output testrun dot whynot scoring diff arbiter serve
+CORE := util diag graph expr ruleset builtins bridge cards klaverjas eval scenario output testrun dot whynot scoring diff image cache arbiter serve
 DSL  := compile check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \
@@ -40,6 +40,18 @@ $(BUILD)/gen/parser.c $(BUILD)/gen/parser.h &: dsl/parser.y $(DEPS_OK)
 
 $(BUILD)/gen/lexer.c: dsl/lexer.re $(BUILD)/gen/parser.h
 	re2c -W -Werror -o $@ dsl/lexer.re
+
+# The build's identity, written into every ruleset image (core/image.h): a
+# hash of the compiler's sources, so that no build trusts an image another
+# one made. The header is rewritten only when the hash changes, and
+# core/image.c depends on it.
+ARB_BUILD_ID := $(shell cat $(sort $(wildcard dsl/* core/*.c core/*.h)) | sha256sum | cut -c1-24)
+.PHONY: FORCE
+$(BUILD)/gen/build_id.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define ARB_BUILD_ID "$(ARB_BUILD_ID)"' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/obj/core/image.o: $(BUILD)/gen/build_id.h
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
@@ -79,7 +91,7 @@ serve: $(BUILD)/arbiter
 # tests start on loopback ports; kept out of `make test`, which needs no browser.
 test-web: $(BUILD)/arbiter
 	@scripts/deps.sh
-	@tests/web/run.sh $(BUILD)
+	@ARBITER_CACHE=$(BUILD)/cache tests/web/run.sh $(BUILD)
 
 # The same suites under AddressSanitizer and UBSan, in a build of their own.
 test-asan:
@@ -110,7 +122,7 @@ clean:
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
 FUZZ_LIB     := $(FUZZ_BUILD)/lib
-FUZZ_TARGETS := rules amend scenario batch contract auction play matchpoints
+FUZZ_TARGETS := rules amend scenario batch contract auction play matchpoints image
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_BINS    := $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_TARGETS))
 # Smaller graph budgets (core/graph.h) than a release: a blow-up then ends in
@@ -135,7 +147,7 @@ fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
 	    case $$t in rules|amend) dict=-dict=tests/fuzz/rules.dict ;; scenario|batch) dict=-dict=tests/fuzz/json.dict ;; *) dict= ;; esac; \
 	    mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
-	    if $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    if ARBITER_CACHE=off $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	        -print_final_stats=1 $$dict -artifact_prefix=$(FUZZ_BUILD)/crashes/$$t- \
 	        $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t >$(FUZZ_BUILD)/$$t.log 2>&1; then \
 	        echo "fuzz $$t: $$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_BUILD)/$$t.log) runs in $(FUZZ_SECONDS)s, no crash"; \

@@ -1,7 +1,7 @@
 /* arbiter.c — the library API over the compiler and the evaluator. */
 #include "arbiter.h"
 
-#include "../dsl/compile.h"
+#include "cache.h"
 #include "eval.h"
 #include "output.h"
 #include "scenario.h"
@@ -131,7 +131,7 @@ arb_ruleset *arb_load_amended(const char *name, const char *const *amendments, i
         src_loc none = {name, 0, 0};
         ERR(d, none, "`arbiter rulesets` lists the installed ones", "no ruleset named or at '%s'", name);
     } else {
-        rs = dsl_compile_amended(path, amendments, namendments, d);
+        rs = cache_compile(path, amendments, namendments, d, NULL);
     }
     free(path);
     diag_free(d);

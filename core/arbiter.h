@@ -32,7 +32,14 @@ char *arb_rulesets_dir(void);
 int arb_list_rulesets(const char *dir, char ***names);
 
 /* Loads and compiles a ruleset; errors (file:line:col, expected, hint) are
- * written to errors (NULL: not written). NULL on failure. */
+ * written to errors (NULL: not written). NULL on failure.
+ *
+ * Without amendments, a ruleset compiled before is loaded from its image
+ * in the cache instead ($ARBITER_CACHE, else $XDG_CACHE_HOME/arbiter, else
+ * ~/.cache/arbiter; ARBITER_CACHE=off: never) while its rule files are
+ * unchanged; one compiled without errors or warnings is saved there. The
+ * result is the same either way; a cache that cannot be read or written
+ * only costs the compile. */
 arb_ruleset *arb_load(const char *name_or_path, FILE *errors);
 /* The same with amendment files applied in order (see docs/committee.md). */
 arb_ruleset *arb_load_amended(const char *name_or_path, const char *const *amendments, int namendments,

@@ -3,6 +3,7 @@
 #include "../dsl/check.h"
 #include "../dsl/compile.h"
 #include "arbiter.h"
+#include "cache.h"
 #include "diff.h"
 #include "dot.h"
 #include "eval.h"
@@ -350,14 +351,28 @@ static int cmd_ask(const options *o) {
     return status;
 }
 
+static int quiet_check(const ruleset *rs) {
+    diag *d = diag_new(stderr);
+    diag_mute(d, 1);
+    int problems = dsl_check(rs, d);
+    diag_free(d);
+    return problems;
+}
+
 static int cmd_check(const options *o) {
     const char *name = o->input ? o->input : o->ruleset;
     if (!name) return usage_error("check", "%s", "needs a ruleset NAME or PATH");
     char *path = arb_find_ruleset(name);
     if (!path) return usage_error("check", "no ruleset named or at '%s'", name);
     diag *d = diag_new(stderr);
-    ruleset *rs = dsl_compile_amended(path, o->amends, o->namends, d);
-    int problems = rs ? dsl_check(rs, d) : 0;
+    bool cached;
+    ruleset *rs = cache_compile(path, o->amends, o->namends, d, &cached);
+    int problems = rs && cached ? quiet_check(rs) : 0;
+    if (problems) { /* an image holds no source lines to quote: report from the files */
+        ruleset_free(rs);
+        rs = dsl_compile_amended(path, o->amends, o->namends, d);
+    }
+    if (rs && (!cached || problems)) problems = dsl_check(rs, d);
     int status = ARB_BAD_INPUT;
     if (rs && problems == 0) {
         printf("%s: complete — %d articles, %d clauses, %d facts asked or derived from the record, "

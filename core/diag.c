@@ -17,7 +17,7 @@
 
 struct diag {
     FILE *out;
-    int errors, muted, shown;
+    int errors, reports, muted, shown;
     int nsources;
     const char *files[DIAG_MAX_SOURCES];
     const char *texts[DIAG_MAX_SOURCES];
@@ -74,6 +74,7 @@ static void show_caret(const diag *d, src_loc at) {
 void diag_report(diag *d, enum diag_level lvl, src_loc at, const char *hint, const char *fmt, ...) {
     static const char *names[] = {"error", "warning", "note"};
     if (lvl == DIAG_ERROR) d->errors++;
+    d->reports++;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(d->last, sizeof d->last, fmt, ap);
@@ -94,6 +95,10 @@ void diag_report(diag *d, enum diag_level lvl, src_loc at, const char *hint, con
 
 int diag_errors(const diag *d) {
     return d->errors;
+}
+
+int diag_reports(const diag *d) {
+    return d->reports;
 }
 
 void diag_mute(diag *d, int muted) {

@@ -22,6 +22,8 @@ void diag_add_source(diag *d, const char *file, const char *text);
 void diag_report(diag *d, enum diag_level lvl, src_loc at, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 int diag_errors(const diag *d);
+/* Every message reported so far, errors, warnings and notes (muted or not). */
+int diag_reports(const diag *d);
 /* Stop printing; count only (tests, batch runs that collect errors). */
 void diag_mute(diag *d, int muted);
 /* The text of the last error reported (without location), for API callers. */

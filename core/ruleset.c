@@ -63,6 +63,6 @@ void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, enum value_
         break;
     }
     case TY_CITE:
-    case TY_STRING: sb_puts(out, rs_string(rs, v)); break;
+    case TY_STRING: sb_puts(out, v >= 0 && v < rs->strings.len ? rs_string(rs, v) : "?"); break;
     }
 }

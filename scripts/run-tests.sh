@@ -4,6 +4,11 @@
 # run that tested nothing cannot look green.
 BUILD=${1:-build}
 ARBITER=$BUILD/arbiter
+# Ruleset images (core/cache.h) go under the build directory, never into
+# the user's home; emptied first, so that every run compiles once.
+ARBITER_CACHE=$BUILD/cache
+export ARBITER_CACHE
+rm -rf "$ARBITER_CACHE"
 passed=0
 failed=0
 
@@ -53,6 +58,16 @@ f=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/
 if [ -z "$p" ]; then p=0; f=1; fi
 printf '%s\n' "$out" | grep -v '^ok ' | sed '$d'
 echo "  cli: $p passed, $f failed"
+add "$p" "$f"
+
+echo "== images"
+out=$(tests/image.sh "$ARBITER" 2>&1)
+line=$(printf '%s\n' "$out" | tail -n 1)
+p=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+f=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -z "$p" ]; then p=0; f=1; fi
+printf '%s\n' "$out" | grep -v '^ok ' | sed '$d'
+echo "  images: $p passed, $f failed"
 add "$p" "$f"
 
 echo "== plugins"
