@@ -421,6 +421,39 @@ static void test_facts_pairs_gives_every_known_fact(void **state) {
     sb_free(&rejection);
 }
 
+/* A fact of the plugin's own stands in for a ruleset fact of the same name,
+ * in reading and in pairs alike (and pairs gives it once). */
+static void test_own_fact_shadows_a_ruleset_fact(void **state) {
+    strbuf err, rejection;
+    sb_init(&err);
+    sb_init(&rejection);
+    plugin *p = load(toy(state),
+                     HEADER "facts = { minutes = \"int\", table_fee = \"int\" },\n"
+                            "validate = function(f)\n"
+                            "  local seen = {}\n"
+                            "  for k, v in pairs(f) do seen[#seen + 1] = k .. \"=\" .. tostring(v) end\n"
+                            "  table.sort(seen)\n"
+                            "  return f.minutes .. \" \" .. table.concat(seen, \",\")\n"
+                            "end }\n",
+                     0, 0, &err);
+    assert_non_null(p);
+    json_t *v = json_integer(99);
+    assert_true(plugin_set_fact(p, "minutes", v, &err));
+    assert_true(plugin_set_fact(p, "table_fee", v, &err));
+    json_decref(v);
+    scenario sc;
+    ruling r;
+    rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 5, \"repeated\": true}", &sc, &r);
+    assert_true(plugin_validate(p, &sc, &rejection, &err));
+    assert_string_equal(rejection.data,
+                        "99 irregularity=late,minutes=99,repeated=true,table_fee=99 (Clubreglement art. 1)");
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+    sb_free(&rejection);
+}
+
 /* Writing to the facts is an error on the plugin's line, in validate and
  * in an override alike; the plugin answers the next call. */
 static void test_facts_are_read_only(void **state) {
@@ -653,6 +686,7 @@ int main(void) {
         cmocka_unit_test(test_hook_must_return_a_whole_number),
         cmocka_unit_test(test_facts_unknown_name_and_unknown_fact_read_nil),
         cmocka_unit_test(test_facts_pairs_gives_every_known_fact),
+        cmocka_unit_test(test_own_fact_shadows_a_ruleset_fact),
         cmocka_unit_test(test_facts_are_read_only),
         cmocka_unit_test(test_view_kept_after_its_call_is_an_error),
         cmocka_unit_test(test_ruling_fields_and_pairs),
