@@ -1,11 +1,21 @@
 /* plugin.c — the Lua host: loading, the sandbox, and the hooks.
  *
- * Every call into a plugin goes through call_protected(): a fresh
+ * Every call into a plugin's state goes through call_protected(): a fresh
  * instruction budget, lua_pcall, and one error path that names the plugin,
  * the line (Lua puts "file:line:" in front of its messages) and the limit
- * that was hit. Memory is capped by the allocator for the plugin's whole
+ * that was hit. Whatever can run the plugin's code (a metamethod too) or
+ * allocate in its state happens inside such a call, most of it in a C
+ * function run() calls protected, so that a failure is an error and never
+ * a Lua panic. Memory is capped by the allocator for the plugin's whole
  * life; when it refuses, Lua raises a memory error and the state stays
- * usable. */
+ * usable.
+ *
+ * What a hook sees is made when it is read: `ruling` gets its articles,
+ * actions and facts the first time the plugin reads them, and `facts` is a
+ * read-only view that converts only the fact read. A ruling that none of a
+ * plugin's overrides applies to does not enter Lua at all. The views hold
+ * pointers into the call's scenario and ruling, so they refuse to be read
+ * after their call. */
 #include "plugin.h"
 
 #include "../core/builtins.h"
@@ -23,9 +33,40 @@ struct plugin {
     size_t used, cap;
     long budget, left;
     bool budget_hit;
-    int table; /* registry reference to the table the plugin returned */
-    int given; /* registry reference to the plugin's own facts for this scenario */
+    /* registry references, made once at load */
+    int table;                        /* the table the plugin returned */
+    int given;                        /* the plugin's own facts for this scenario */
+    int validate, score, matchpoints; /* its hooks; LUA_NOREF where it has none */
+    int facts_mt, ruling_mt;          /* the views' metatables */
+    int cur_facts, cur_ruling;        /* slots: the views of the call under way (false between calls) */
+    /* the facts it declares */
+    char **own;
+    int nown;
+    /* override[cite]: the citations in calling order, their functions, and
+     * for each clause of the ruleset the citation naming it (-1: none) */
+    int nkeys, star;
+    char **keys;
+    int *key_fn;
+    int *clause_key;
+    bool *hit; /* per citation: the ruling's trail passes it */
+    /* the call under way, for the views and the C functions run() calls */
+    const scenario *sc;
+    ruling *r;
+    unsigned made; /* which of the ruling view's fields exist (or were set) */
+    int key;
+    int64_t num;
+    const char *set_name;
+    json_t *set_value;
+    bool changed_ok;
+    strbuf *err;
+    strbuf value_text, message; /* reused between calls */
 };
+
+static plugin *host(lua_State *L) {
+    void *ud;
+    lua_getallocf(L, &ud);
+    return ud;
+}
 
 /* ---- the sandbox -------------------------------------------------------- */
 
@@ -44,8 +85,7 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 }
 
 static void count_hook(lua_State *L, lua_Debug *ar) {
-    plugin *p;
-    lua_getallocf(L, (void **)&p);
+    plugin *p = host(L);
     p->left -= 1000;
     if (p->left <= 0) {
         p->budget_hit = true;
@@ -76,12 +116,26 @@ static void open_sandbox(lua_State *L) {
     lua_pop(L, 1);
 }
 
+/* The views of a finished call point at a scenario and a ruling that may be
+ * gone: their slots go back to false (a slot never holds nil, so that
+ * setting it never allocates). */
+static void end_call(plugin *p) {
+    p->sc = NULL;
+    p->r = NULL;
+    if (p->cur_facts == LUA_NOREF) return; /* still loading */
+    lua_pushboolean(p->L, 0);
+    lua_rawseti(p->L, LUA_REGISTRYINDEX, p->cur_facts);
+    lua_pushboolean(p->L, 0);
+    lua_rawseti(p->L, LUA_REGISTRYINDEX, p->cur_ruling);
+}
+
 /* Runs the function on the stack with nargs arguments; on failure err gets
  * "plugin NAME: FILE:LINE: message" (and the limit hit, if one was). */
 static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
     p->left = p->budget;
     p->budget_hit = false;
     int status = lua_pcall(p->L, nargs, nresults, 0);
+    end_call(p);
     if (status == LUA_OK) return true;
     const char *msg = lua_tostring(p->L, -1);
     sb_printf(err, "plugin %s: ", p->name ? p->name : p->path);
@@ -92,13 +146,295 @@ static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
     return false;
 }
 
+/* Calls fn protected, with the nargs values on the stack as its arguments
+ * (pushing a C function without upvalues allocates nothing). */
+static bool run(plugin *p, lua_CFunction fn, int nargs, int nresults, strbuf *err) {
+    lua_pushcfunction(p->L, fn);
+    lua_insert(p->L, -1 - nargs);
+    return call_protected(p, nargs, nresults, err);
+}
+
+/* ---- what a plugin sees: the views ----------------------------------------- */
+
+/* A value as the plugin sees it: bool and int as Lua's, the rest by name. */
+static void push_value(lua_State *L, plugin *p, const rs_type *t, int64_t v) {
+    if (t->kind == TY_BOOL) {
+        lua_pushboolean(L, v != 0);
+    } else if (t->kind == TY_INT) {
+        lua_pushinteger(L, (lua_Integer)v);
+    } else {
+        p->value_text.len = 0;
+        rs_format_value(p->rs, t, v, FMT_NAME, &p->value_text);
+        lua_pushlstring(L, p->value_text.data ? p->value_text.data : "", p->value_text.len);
+    }
+}
+
+/* Whether the view (argument 1) is the one in the slot: given to the call under way. */
+static bool is_current(lua_State *L, int slot) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, slot);
+    bool current = lua_rawequal(L, 1, -1);
+    lua_pop(L, 1);
+    return current;
+}
+
+/* A view may only be read during the call it was given to. */
+static void check_current(lua_State *L, int slot, const char *what) {
+    if (!is_current(L, slot))
+        luaL_error(L, "the %s table was given to an earlier call: keep its values, not the table", what);
+}
+
+/* Whether the plugin's own facts (at given) have the key at idx: those
+ * stand in for a ruleset fact of the same name. */
+static bool own_has(lua_State *L, int given, int idx) {
+    lua_pushvalue(L, idx);
+    bool has = lua_rawget(L, given) != LUA_TNIL;
+    lua_pop(L, 1);
+    return has;
+}
+
+/* facts[name]: upvalue 1 maps a fact's name to its index + 1 (and back). */
+static int facts_index(lua_State *L) {
+    plugin *p = host(L);
+    check_current(L, p->cur_facts, "facts");
+    lua_settop(L, 2);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->given);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, 3) != LUA_TNIL) return 1;
+    lua_pushvalue(L, 2);
+    if (!p->sc || lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) return 0;
+    int f = (int)lua_tointeger(L, -1) - 1;
+    if (!p->sc->fv.known[f]) return 0;
+    push_value(L, p, p->rs->facts[f].type, p->sc->fv.value[f]);
+    return 1;
+}
+
+/* The iterator pairs(facts) returns: the scenario's known facts in the
+ * ruleset's order, then the plugin's own. */
+static int facts_next(lua_State *L) {
+    plugin *p = host(L);
+    check_current(L, p->cur_facts, "facts");
+    lua_settop(L, 2);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->given); /* 3 */
+    int f = 0, nfacts = p->sc ? p->rs->nfacts : 0;
+    bool own = false;
+    if (!lua_isnil(L, 2)) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, lua_upvalueindex(1)) == LUA_TNUMBER && !own_has(L, 3, 2)) f = (int)lua_tointeger(L, -1);
+        else own = true;
+        lua_settop(L, 3);
+    }
+    for (; !own && f < nfacts; f++) {
+        if (!p->sc->fv.known[f]) continue;
+        lua_rawgeti(L, lua_upvalueindex(1), f + 1);
+        if (own_has(L, 3, 4)) {
+            lua_pop(L, 1);
+            continue;
+        }
+        push_value(L, p, p->rs->facts[f].type, p->sc->fv.value[f]);
+        return 2;
+    }
+    if (!own) lua_pushnil(L); /* the plugin's own facts from their start */
+    else lua_pushvalue(L, 2);
+    return lua_next(L, 3) ? 2 : 0;
+}
+
+static int facts_pairs(lua_State *L) {
+    check_current(L, host(L)->cur_facts, "facts");
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+static int facts_read_only(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TSTRING) return luaL_error(L, "facts are read-only (facts.%s)", lua_tostring(L, 2));
+    return luaL_error(L, "facts are read-only");
+}
+
+/* A new view of the call's facts, at the top. */
+static void push_facts_view(lua_State *L, plugin *p) {
+    lua_createtable(L, 0, 0);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->facts_mt);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, LUA_REGISTRYINDEX, p->cur_facts);
+}
+
+/* articles = { "61", "63", … }: the citations on the ruling's trail. */
+static void push_articles(lua_State *L, plugin *p) {
+    const rs_outcome *o = rs_outcome_at(p->rs, p->r->outcome);
+    lua_createtable(L, o->ntrail, 0);
+    for (int i = 0, n = 0; i < o->ntrail; i++) {
+        const char *cite = p->rs->clauses[o->trail[i]].cite;
+        if (!cite) continue;
+        lua_pushstring(L, cite);
+        lua_rawseti(L, -2, ++n);
+    }
+}
+
+/* actions = { { name = …, args = { … } }, … } */
+static void push_actions(lua_State *L, plugin *p) {
+    const ruling *r = p->r;
+    lua_createtable(L, r->nactions, 0);
+    for (int i = 0; i < r->nactions; i++) {
+        const rs_action *a = &p->rs->actions[rs_use_at(p->rs, r->actions[i].use)->action];
+        lua_createtable(L, 0, 2);
+        lua_pushstring(L, a->name);
+        lua_setfield(L, -2, "name");
+        lua_createtable(L, 0, a->nparams);
+        for (int k = 0; k < a->nparams; k++) {
+            push_value(L, p, a->params[k].type, r->actions[i].args[k]);
+            lua_setfield(L, -2, a->params[k].name);
+        }
+        lua_setfield(L, -2, "args");
+        lua_rawseti(L, -2, i + 1);
+    }
+}
+
+static const char *const ruling_fields[] = {"articles", "actions", "facts"};
+
+/* Makes the ruling's field (an index into ruling_fields), stores it in the
+ * ruling at idx (an absolute index) and leaves it at the top. */
+static void fill_ruling(lua_State *L, plugin *p, int idx, int field) {
+    lua_pushstring(L, ruling_fields[field]);
+    if (field == 0) push_articles(L, p);
+    else if (field == 1) push_actions(L, p);
+    else push_facts_view(L, p);
+    lua_pushvalue(L, -1);
+    lua_insert(L, -3);
+    lua_rawset(L, idx);
+    p->made |= 1u << field;
+}
+
+/* Which of ruling_fields the key at idx is, or -1. */
+static int ruling_field(lua_State *L, int idx) {
+    const char *key = lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx) : "";
+    for (int field = 0; field < 3; field++)
+        if (strcmp(key, ruling_fields[field]) == 0) return field;
+    return -1;
+}
+
+/* A field is made once: one the plugin has set, even to nil, stays as set. */
+static int ruling_index(lua_State *L) {
+    plugin *p = host(L);
+    int field = ruling_field(L, 2);
+    if (field < 0) return 0;
+    check_current(L, p->cur_ruling, "ruling");
+    if (p->made & 1u << field) return 0;
+    fill_ruling(L, p, 1, field);
+    return 1;
+}
+
+static int ruling_newindex(lua_State *L) {
+    plugin *p = host(L);
+    int field = ruling_field(L, 2);
+    if (field >= 0 && is_current(L, p->cur_ruling)) p->made |= 1u << field;
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 0;
+}
+
+static int raw_next(lua_State *L) {
+    lua_settop(L, 2);
+    if (lua_next(L, 1)) return 2;
+    lua_pushnil(L);
+    return 1;
+}
+
+/* pairs(ruling): every field, made first if it was not read or set yet. */
+static int ruling_pairs(lua_State *L) {
+    plugin *p = host(L);
+    check_current(L, p->cur_ruling, "ruling");
+    for (int field = 0; field < 3; field++)
+        if (!(p->made & 1u << field)) {
+            fill_ruling(L, p, 1, field);
+            lua_pop(L, 1);
+        }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+/* A new ruling for the call, at the top: a table whose fields are made when
+ * read (and then stay, writable like any table's). */
+static void push_ruling_view(lua_State *L, plugin *p) {
+    p->made = 0;
+    lua_createtable(L, 0, 0);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->ruling_mt);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, LUA_REGISTRYINDEX, p->cur_ruling);
+}
+
+/* The views' metatables (protected: getmetatable gives false), made once. */
+static void make_view_metatables(lua_State *L, plugin *p) {
+    lua_createtable(L, 0, 4);
+    lua_createtable(L, p->rs->nfacts, p->rs->nfacts); /* name -> index + 1, index + 1 -> name */
+    for (int f = 0; f < p->rs->nfacts; f++) {
+        lua_pushstring(L, p->rs->facts[f].name);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, -3, f + 1);
+        lua_pushinteger(L, f + 1);
+        lua_rawset(L, -3);
+    }
+    lua_pushvalue(L, -1);
+    lua_pushcclosure(L, facts_index, 1);
+    lua_setfield(L, -3, "__index");
+    lua_pushcclosure(L, facts_next, 1);
+    lua_pushcclosure(L, facts_pairs, 1);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushcfunction(L, facts_read_only);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    p->facts_mt = luaL_ref(L, LUA_REGISTRYINDEX);
+
+    lua_createtable(L, 0, 4);
+    lua_pushcfunction(L, ruling_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, ruling_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, raw_next);
+    lua_pushcclosure(L, ruling_pairs, 1);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    p->ruling_mt = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
 /* ---- loading ----------------------------------------------------------------- */
+
+static int open_host(lua_State *L) {
+    plugin *p = host(L);
+    open_sandbox(L);
+    lua_newtable(L);
+    p->given = luaL_ref(L, LUA_REGISTRYINDEX);
+    make_view_metatables(L, p);
+    lua_pushboolean(L, 0);
+    p->cur_ruling = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pushboolean(L, 0);
+    p->cur_facts = luaL_ref(L, LUA_REGISTRYINDEX); /* last: end_call's sign that loading is done */
+    return 0;
+}
 
 static const char *field_string(lua_State *L, int t, const char *key) {
     lua_getfield(L, t, key);
     const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
     lua_pop(L, 1);
     return s;
+}
+
+static int load_error(lua_State *L, const char *msg) {
+    lua_pushstring(L, msg);
+    return lua_error(L);
+}
+
+/* A registry reference to the function t[key], or LUA_NOREF. */
+static int hook_ref(lua_State *L, int t, const char *key) {
+    if (lua_getfield(L, t, key) == LUA_TFUNCTION) return luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pop(L, 1);
+    return LUA_NOREF;
 }
 
 static bool cite_exists(const ruleset *rs, const char *cite) {
@@ -108,49 +444,106 @@ static bool cite_exists(const ruleset *rs, const char *cite) {
     return false;
 }
 
-/* The overrides must name citations the ruleset has. */
-static bool check_overrides(plugin *p, strbuf *err) {
-    lua_getfield(p->L, -1, "override");
-    bool ok = true;
-    if (lua_istable(p->L, -1)) {
-        lua_pushnil(p->L);
-        while (ok && lua_next(p->L, -2)) {
-            const char *cite = lua_type(p->L, -2) == LUA_TSTRING ? lua_tostring(p->L, -2) : NULL;
-            if (!cite || !cite_exists(p->rs, cite) || !lua_isfunction(p->L, -1)) {
-                sb_printf(err, "plugin %s: override \"%s\": %s", p->name, cite ? cite : "?",
-                          !cite || lua_isfunction(p->L, -1) ? "no article or clause of the ruleset has this citation"
-                                                            : "expected a function");
-                ok = false;
-            }
-            lua_pop(p->L, 1);
-        }
-    } else if (!lua_isnil(p->L, -1)) {
-        sb_printf(err, "plugin %s: `override` is a table of citation = function", p->name);
-        ok = false;
+static int table_count(lua_State *L, int t) {
+    int n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        n++;
     }
-    lua_pop(p->L, 1);
-    return ok;
+    return n;
 }
 
-static bool read_header(plugin *p, strbuf *err) {
-    lua_State *L = p->L;
-    if (!lua_istable(L, -1)) {
-        sb_printf(err, "plugin %s: the file must return a table (return { api = %d, name = \"…\", … })", p->path,
-                  PLUGIN_API_VERSION);
-        return false;
+/* The citations in a fixed order, so that rulings are the same run after run. */
+static void sort_keys(plugin *p) {
+    for (int i = 0; i < p->nkeys; i++)
+        for (int k = i + 1; k < p->nkeys; k++)
+            if (strcmp(p->keys[k], p->keys[i]) < 0) {
+                char *t = p->keys[i];
+                int fn = p->key_fn[i];
+                p->keys[i] = p->keys[k], p->key_fn[i] = p->key_fn[k];
+                p->keys[k] = t, p->key_fn[k] = fn;
+            }
+}
+
+/* Which override each clause of the ruleset sets off. */
+static void map_clauses(plugin *p) {
+    p->clause_key = malloc(sizeof *p->clause_key * (size_t)(p->rs->nclauses + 1));
+    p->hit = calloc((size_t)p->nkeys + 1, sizeof *p->hit);
+    if (!p->clause_key || !p->hit) abort();
+    for (int c = 0; c < p->rs->nclauses; c++) {
+        p->clause_key[c] = -1;
+        for (int k = 0; p->rs->clauses[c].cite && k < p->nkeys; k++)
+            if (strcmp(p->keys[k], p->rs->clauses[c].cite) == 0) p->clause_key[c] = k;
     }
-    const char *name = field_string(L, -1, "name"), *cite = field_string(L, -1, "cite");
+    for (int k = 0; k < p->nkeys; k++)
+        if (strcmp(p->keys[k], "*") == 0) p->star = k;
+}
+
+/* override = { [cite] = function, … }: each citation must be the ruleset's. */
+static void read_overrides(lua_State *L, plugin *p) {
+    int t = lua_getfield(L, 1, "override") == LUA_TTABLE ? lua_gettop(L) : 0;
+    if (!t && !lua_isnil(L, -1)) load_error(L, "`override` is a table of citation = function");
+    int n = t ? table_count(L, t) : 0;
+    p->keys = calloc((size_t)n + 1, sizeof *p->keys);
+    p->key_fn = calloc((size_t)n + 1, sizeof *p->key_fn);
+    if (!p->keys || !p->key_fn) abort();
+    lua_pushnil(L);
+    while (t && lua_next(L, t)) {
+        const char *cite = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        if (!cite || !cite_exists(p->rs, cite) || !lua_isfunction(L, -1)) {
+            lua_pushfstring(L, "override \"%s\": %s", cite ? cite : "?",
+                            !cite || lua_isfunction(L, -1) ? "no article or clause of the ruleset has this citation"
+                                                           : "expected a function");
+            lua_error(L);
+        }
+        p->keys[p->nkeys++] = strdup(cite); /* the plugin's to free before anything can fail */
+        p->key_fn[p->nkeys - 1] = luaL_ref(L, LUA_REGISTRYINDEX); /* pops the function */
+    }
+    lua_settop(L, 1);
+    sort_keys(p);
+    map_clauses(p);
+}
+
+/* facts = { name = kind, … }: the facts of its own a scenario may give. */
+static void read_own_facts(lua_State *L, plugin *p) {
+    if (lua_getfield(L, 1, "facts") == LUA_TTABLE) {
+        p->own = calloc((size_t)table_count(L, 2) + 1, sizeof *p->own);
+        if (!p->own) abort();
+        lua_pushnil(L);
+        while (lua_next(L, 2)) {
+            if (lua_type(L, -2) == LUA_TSTRING) p->own[p->nown++] = strdup(lua_tostring(L, -2));
+            lua_pop(L, 1);
+        }
+    }
+    lua_settop(L, 1);
+}
+
+/* The table the file returned (argument 1), read once: its header, its
+ * hooks and the citations it overrides. */
+static int read_plugin(lua_State *L) {
+    plugin *p = host(L);
+    if (!lua_istable(L, 1))
+        return load_error(L, "the file must return a table (return { api = 1, name = \"…\", … })");
+    const char *name = field_string(L, 1, "name");
     p->name = strdup(name ? name : p->path);
+    const char *cite = field_string(L, 1, "cite");
     p->cite = strdup(cite ? cite : p->name);
-    lua_getfield(L, -1, "api");
+    lua_getfield(L, 1, "api");
     lua_Integer api = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : -1;
     lua_pop(L, 1);
     if (api != PLUGIN_API_VERSION) {
-        sb_printf(err, "plugin %s: written for API version %lld; this arbiter speaks version %d", p->name,
-                  (long long)api, PLUGIN_API_VERSION);
-        return false;
+        lua_pushfstring(L, "written for API version %I; this arbiter speaks version %d", api, PLUGIN_API_VERSION);
+        return lua_error(L);
     }
-    return check_overrides(p, err);
+    read_overrides(L, p);
+    read_own_facts(L, p);
+    p->validate = hook_ref(L, 1, "validate");
+    p->score = hook_ref(L, 1, "score");
+    p->matchpoints = hook_ref(L, 1, "matchpoints");
+    lua_pushvalue(L, 1);
+    p->table = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
 }
 
 plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, strbuf *err) {
@@ -160,33 +553,45 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
     p->rs = rs;
     p->cap = limits.memory ? limits.memory : PLUGIN_DEFAULT_MEMORY;
     p->budget = limits.instructions ? limits.instructions : PLUGIN_DEFAULT_INSTRUCTIONS;
+    p->table = p->given = p->validate = p->score = p->matchpoints = LUA_NOREF;
+    p->facts_mt = p->ruling_mt = p->cur_facts = p->cur_ruling = LUA_NOREF;
+    p->star = -1;
     p->L = lua_newstate(capped_alloc, p);
     if (!p->L) {
         sb_printf(err, "plugin %s: cannot start Lua within the memory limit", path);
         plugin_free(p);
         return NULL;
     }
-    open_sandbox(p->L);
     lua_sethook(p->L, count_hook, LUA_MASKCOUNT, 1000);
+    if (!run(p, open_host, 0, 0, err)) {
+        plugin_free(p);
+        return NULL;
+    }
     int status = luaL_loadfilex(p->L, path, "t"); /* text only: no binary chunks */
     if (status != LUA_OK) {
         sb_printf(err, "plugin %s: %s", path, lua_tostring(p->L, -1));
         plugin_free(p);
         return NULL;
     }
-    if (!call_protected(p, 0, 1, err) || !read_header(p, err)) {
+    if (!call_protected(p, 0, 1, err) || !run(p, read_plugin, 1, 0, err)) {
         plugin_free(p);
         return NULL;
     }
-    p->table = luaL_ref(p->L, LUA_REGISTRYINDEX);
-    lua_newtable(p->L);
-    p->given = luaL_ref(p->L, LUA_REGISTRYINDEX);
     return p;
 }
 
 void plugin_free(plugin *p) {
     if (!p) return;
     if (p->L) lua_close(p->L);
+    for (int i = 0; i < p->nkeys; i++) free(p->keys[i]);
+    for (int i = 0; i < p->nown; i++) free(p->own[i]);
+    free(p->keys);
+    free(p->key_fn);
+    free(p->clause_key);
+    free(p->hit);
+    free(p->own);
+    sb_free(&p->value_text);
+    sb_free(&p->message);
     free(p->path);
     free(p->name);
     free(p->cite);
@@ -200,16 +605,9 @@ const char *plugin_name(const plugin *p) {
 /* ---- the plugin's own facts ---------------------------------------------------- */
 
 bool plugin_has_fact(const plugin *p, const char *name) {
-    lua_rawgeti(p->L, LUA_REGISTRYINDEX, p->table);
-    lua_getfield(p->L, -1, "facts");
-    bool has = false;
-    if (lua_istable(p->L, -1)) {
-        lua_getfield(p->L, -1, name);
-        has = !lua_isnil(p->L, -1);
-        lua_pop(p->L, 1);
-    }
-    lua_pop(p->L, 2);
-    return has;
+    for (int i = 0; i < p->nown; i++)
+        if (strcmp(p->own[i], name) == 0) return true;
+    return false;
 }
 
 static void push_json(lua_State *L, json_t *v) {
@@ -220,111 +618,52 @@ static void push_json(lua_State *L, json_t *v) {
     else lua_pushnil(L);
 }
 
+static int set_fact_call(lua_State *L) {
+    plugin *p = host(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->given);
+    push_json(L, p->set_value);
+    lua_setfield(L, -2, p->set_name);
+    return 0;
+}
+
 bool plugin_set_fact(plugin *p, const char *name, json_t *value, strbuf *err) {
     if (!json_is_boolean(value) && !json_is_number(value) && !json_is_string(value)) {
         sb_printf(err, "plugin %s: fact '%s' is true/false, a number or a string", p->name, name);
         return false;
     }
-    lua_rawgeti(p->L, LUA_REGISTRYINDEX, p->given);
-    push_json(p->L, value);
-    lua_setfield(p->L, -2, name);
-    lua_pop(p->L, 1);
-    return true;
+    p->set_name = name;
+    p->set_value = value;
+    return run(p, set_fact_call, 0, 0, err);
 }
 
+/* Emptied in place: setting a field that exists to nil never allocates. */
 void plugin_clear_facts(plugin *p) {
-    luaL_unref(p->L, LUA_REGISTRYINDEX, p->given);
-    lua_newtable(p->L);
-    p->given = luaL_ref(p->L, LUA_REGISTRYINDEX);
-}
-
-/* ---- what a plugin sees ------------------------------------------------------------ */
-
-static void push_value(lua_State *L, const ruleset *rs, const rs_type *t, int64_t v) {
-    if (t->kind == TY_BOOL) {
-        lua_pushboolean(L, v != 0);
-    } else if (t->kind == TY_INT) {
-        lua_pushinteger(L, (lua_Integer)v);
-    } else {
-        strbuf sb;
-        sb_init(&sb);
-        rs_format_value(rs, t, v, FMT_NAME, &sb);
-        lua_pushstring(L, sb.data ? sb.data : "");
-        sb_free(&sb);
-    }
-}
-
-/* facts = { name = value, … }: the scenario's known facts and the plugin's own. */
-static void push_facts(plugin *p, const scenario *sc) {
     lua_State *L = p->L;
-    lua_newtable(L);
-    for (int f = 0; sc && f < p->rs->nfacts; f++) {
-        if (!sc->fv.known[f]) continue;
-        push_value(L, p->rs, p->rs->facts[f].type, sc->fv.value[f]);
-        lua_setfield(L, -2, p->rs->facts[f].name);
-    }
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->given);
     lua_pushnil(L);
     while (lua_next(L, -2)) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_settable(L, -5);
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, -4);
     }
     lua_pop(L, 1);
 }
 
-/* ruling = { articles = {…}, actions = { {name=…, args={…}}, … }, facts = {…} } */
-static void push_ruling(plugin *p, const scenario *sc, const ruling *r) {
-    lua_State *L = p->L;
-    const ruleset *rs = p->rs;
-    lua_newtable(L);
-    lua_newtable(L);
-    const rs_outcome *o = rs_outcome_at(rs, r->outcome);
-    for (int i = 0, n = 0; i < o->ntrail; i++) {
-        if (!rs->clauses[o->trail[i]].cite) continue;
-        lua_pushstring(L, rs->clauses[o->trail[i]].cite);
-        lua_rawseti(L, -2, ++n);
-    }
-    lua_setfield(L, -2, "articles");
-    lua_newtable(L);
-    for (int i = 0; i < r->nactions; i++) {
-        const rs_action *a = &rs->actions[rs_use_at(rs, r->actions[i].use)->action];
-        lua_newtable(L);
-        lua_pushstring(L, a->name);
-        lua_setfield(L, -2, "name");
-        lua_newtable(L);
-        for (int k = 0; k < a->nparams; k++) {
-            push_value(L, rs, a->params[k].type, r->actions[i].args[k]);
-            lua_setfield(L, -2, a->params[k].name);
-        }
-        lua_setfield(L, -2, "args");
-        lua_rawseti(L, -2, i + 1);
-    }
-    lua_setfield(L, -2, "actions");
-    push_facts(p, sc);
-    lua_setfield(L, -2, "facts");
-}
-
-/* Pushes the hook's function; false when the plugin has none. */
-static bool push_hook(plugin *p, const char *hook, const char *key) {
-    lua_rawgeti(p->L, LUA_REGISTRYINDEX, p->table);
-    lua_getfield(p->L, -1, hook);
-    if (key && lua_istable(p->L, -1)) {
-        lua_getfield(p->L, -1, key);
-        lua_remove(p->L, -2);
-    }
-    lua_remove(p->L, -2);
-    if (lua_isfunction(p->L, -1)) return true;
-    lua_pop(p->L, 1);
-    return false;
-}
-
 /* ---- hooks ------------------------------------------------------------------------- */
 
+static int validate_call(lua_State *L) {
+    plugin *p = host(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->validate);
+    push_facts_view(L, p);
+    lua_call(L, 1, 1);
+    return 1;
+}
+
 bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
-    if (!push_hook(p, "validate", NULL)) return true;
-    push_facts(p, sc);
-    if (!call_protected(p, 1, 1, err)) return false;
+    if (p->validate == LUA_NOREF) return true;
+    p->sc = sc;
+    if (!run(p, validate_call, 0, 1, err)) return false;
     if (lua_type(p->L, -1) == LUA_TSTRING) sb_printf(rejection, "%s (%s)", lua_tostring(p->L, -1), p->cite);
     lua_pop(p->L, 1);
     return true;
@@ -353,41 +692,52 @@ static char *typed_arg(lua_State *L, int idx, const ruleset *rs, const rs_type *
     return arg_text(L, idx);
 }
 
-/* A message template with {name} filled from the args table at the top;
- * for a ruleset action, a (its parameters give the arguments' types). */
-static char *fill_template(lua_State *L, const char *t, const ruleset *rs, const rs_action *a, bool english) {
-    strbuf sb;
-    sb_init(&sb);
+/* A message template with {name} filled from the args table at args; for a
+ * ruleset action, a (its parameters give the arguments' types). The text
+ * grows in the plugin's buffer: a Lua error on the way leaks nothing. */
+static char *fill_template(plugin *p, int args, const char *t, const rs_action *a, bool english) {
+    lua_State *L = p->L;
+    strbuf *sb = &p->message;
+    sb->len = 0;
     while (t && *t) {
         const char *open = strchr(t, '{'), *close = open ? strchr(open, '}') : NULL;
         if (!close) {
-            sb_puts(&sb, t);
+            sb_puts(sb, t);
             break;
         }
-        sb_putn(&sb, t, (size_t)(open - t));
+        sb_putn(sb, t, (size_t)(open - t));
         char key[64];
         snprintf(key, sizeof key, "%.*s", (int)(close - open - 1), open + 1);
-        lua_getfield(L, -1, key);
+        lua_getfield(L, args, key);
         const rs_type *type = NULL;
         for (int i = 0; a && i < a->nparams; i++)
             if (strcmp(a->params[i].name, key) == 0) type = a->params[i].type;
-        char *v = typed_arg(L, -1, rs, type, english);
-        sb_puts(&sb, v);
+        char *v = typed_arg(L, -1, p->rs, type, english);
+        sb_puts(sb, v);
         free(v);
         lua_pop(L, 1);
         t = close + 1;
     }
-    return sb_take(&sb);
+    return strdup(sb->len ? sb->data : "");
 }
 
-static char *args_json(lua_State *L) {
+/* A float as Lua's tostring writes it, without converting on the stack. */
+static void number_text(lua_Number x, char buf[48]) {
+    lua_number2str(buf, 48, x);
+    if (buf[strspn(buf, "-0123456789")] == '\0') strcat(buf, ".0"); /* looks like an int */
+}
+
+static char *args_json(lua_State *L, int args) {
     json_t *o = json_object();
     lua_pushnil(L);
-    while (lua_next(L, -2)) {
+    while (lua_next(L, args)) {
         if (lua_type(L, -2) == LUA_TSTRING) {
-            json_t *v = lua_isboolean(L, -1) ? json_boolean(lua_toboolean(L, -1))
-                        : lua_isinteger(L, -1) ? json_integer(lua_tointeger(L, -1))
-                        : json_string(lua_tostring(L, -1) ? lua_tostring(L, -1) : "");
+            char num[48];
+            json_t *v;
+            if (lua_isboolean(L, -1)) v = json_boolean(lua_toboolean(L, -1));
+            else if (lua_isinteger(L, -1)) v = json_integer(lua_tointeger(L, -1));
+            else if (lua_type(L, -1) == LUA_TNUMBER) number_text(lua_tonumber(L, -1), num), v = json_string(num);
+            else v = json_string(lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "");
             json_object_set_new(o, lua_tostring(L, -2), v);
         }
         lua_pop(L, 1);
@@ -398,53 +748,52 @@ static char *args_json(lua_State *L) {
 }
 
 /* The message of an action the plugin names: the plugin's own template, or
- * the ruleset action's (with the arguments as the plugin wrote them). */
-static bool action_message(plugin *p, const char *name, char **nl, char **en, strbuf *err) {
+ * the ruleset action's (with the arguments as the plugin wrote them). The
+ * template strings stay on the stack while they are used. */
+static bool action_message(plugin *p, const char *name, int args, char **nl, char **en, strbuf *err) {
     lua_State *L = p->L;
+    int top = lua_gettop(L);
     const char *text = NULL, *text_en = NULL;
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->table);
-    lua_getfield(L, -1, "actions");
-    if (lua_istable(L, -1)) {
-        lua_getfield(L, -1, name);
-        if (lua_istable(L, -1)) {
-            text = field_string(L, -1, "text");
-            text_en = field_string(L, -1, "en");
-        }
-        lua_pop(L, 1);
+    if (lua_getfield(L, top + 1, "actions") == LUA_TTABLE && lua_getfield(L, top + 2, name) == LUA_TTABLE) {
+        if (lua_getfield(L, top + 3, "text") == LUA_TSTRING) text = lua_tostring(L, -1);
+        if (lua_getfield(L, top + 3, "en") == LUA_TSTRING) text_en = lua_tostring(L, -1);
     }
-    lua_pop(L, 2);
     int a = rs_find_action(p->rs, name);
     const rs_action *act = !text && a >= 0 ? &p->rs->actions[a] : NULL;
     if (act) text = act->text, text_en = act->text_en;
     if (!text) {
         sb_printf(err, "plugin %s: action '%s' is neither the ruleset's nor declared in the plugin's `actions`", p->name,
                   name);
+        lua_settop(L, top);
         return false;
     }
-    *nl = fill_template(L, text, p->rs, act, false);
-    *en = fill_template(L, text_en ? text_en : text, p->rs, act, text_en != NULL);
+    *nl = fill_template(p, args, text, act, false);
+    *en = fill_template(p, args, text_en ? text_en : text, act, text_en != NULL);
+    lua_settop(L, top);
     return true;
 }
 
+/* One action { name = …, args = { … } } at the top, added to the ruling.
+ * The entry belongs to the ruling before anything can fail. */
 static bool add_extra(plugin *p, ruling *r, const char *cite, strbuf *err) {
     lua_State *L = p->L;
-    const char *name = field_string(L, -1, "name");
-    if (!name) {
+    int action = lua_gettop(L);
+    if (lua_getfield(L, action, "name") != LUA_TSTRING) {
         sb_printf(err, "plugin %s: an action is { name = \"…\", args = { … } }", p->name);
         return false;
     }
-    lua_getfield(L, -1, "args");
-    if (!lua_istable(L, -1)) {
+    const char *name = lua_tostring(L, action + 1);
+    if (lua_getfield(L, action, "args") != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_newtable(L);
     }
-    ruling_extra e = {strdup(name), strdup(cite), NULL, NULL, NULL};
-    bool ok = action_message(p, name, &e.message, &e.message_en, err);
-    e.args = args_json(L);
-    lua_pop(L, 1);
     r->extra = realloc(r->extra, sizeof *r->extra * (size_t)(r->nextra + 1));
     if (!r->extra) abort();
-    r->extra[r->nextra++] = e;
+    ruling_extra *e = &r->extra[r->nextra++];
+    *e = (ruling_extra){strdup(name), strdup(cite), NULL, NULL, NULL};
+    bool ok = action_message(p, name, action + 2, &e->message, &e->message_en, err);
+    e->args = args_json(L, action + 2);
     return ok;
 }
 
@@ -454,100 +803,92 @@ static void add_note(plugin *p, ruling *r, const char *cite, const char *what) {
     r->notes[r->nnotes++] = (ruling_note){strdup(p->name), strdup(cite), strdup(what)};
 }
 
-/* What an override returned: nil (no change) or { cite, replace, actions, note }. */
+/* What an override returned (at the top): nil (no change) or { cite,
+ * replace, remove, actions, note }. The citation stays on the stack while
+ * the plugin's code may run (a metamethod), so that it cannot be collected. */
 static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     lua_State *L = p->L;
-    if (lua_isnil(L, -1)) return true;
-    if (!lua_istable(L, -1)) {
+    int t = lua_gettop(L);
+    if (lua_isnil(L, t)) return true;
+    if (!lua_istable(L, t)) {
         sb_printf(err, "plugin %s: override \"%s\" returns nil or a table { actions = …, replace = … }", p->name, key);
         return false;
     }
-    const char *cite = field_string(L, -1, "cite");
-    cite = cite ? cite : p->cite;
-    lua_getfield(L, -1, "replace");
-    lua_getfield(L, -2, "remove");
-    bool removes = lua_istable(L, -1);
-    bool replace = lua_isnil(L, -2) ? !removes : lua_toboolean(L, -2);
-    for (lua_Integer i = 1; removes && lua_rawgeti(L, -1, i) == LUA_TSTRING; i++) { /* the actions it takes out */
+    if (lua_getfield(L, t, "cite") != LUA_TSTRING) {
+        lua_pop(L, 1);
+        lua_pushstring(L, p->cite);
+    }
+    const char *cite = lua_tostring(L, t + 1);
+    lua_getfield(L, t, "replace");
+    bool removes = lua_getfield(L, t, "remove") == LUA_TTABLE;
+    bool replace = lua_isnil(L, t + 2) ? !removes : lua_toboolean(L, t + 2);
+    for (lua_Integer i = 1; removes && lua_rawgeti(L, t + 3, i) == LUA_TSTRING; i++) { /* the actions it takes out */
         for (int k = 0; k < r->nactions; k++)
             if (strcmp(p->rs->actions[rs_use_at(p->rs, r->actions[k].use)->action].name, lua_tostring(L, -1)) == 0)
                 r->actions[k].dropped = true;
         lua_pop(L, 1);
     }
-    lua_pop(L, removes ? 3 : 2);
+    lua_settop(L, t + 1);
     r->replaced |= replace;
-    lua_getfield(L, -1, "actions");
     bool ok = true;
-    for (lua_Integer i = 1; ok && lua_istable(L, -1); i++) {
-        if (lua_rawgeti(L, -1, i) == LUA_TNIL) {
-            lua_pop(L, 1);
-            break;
-        }
+    lua_getfield(L, t, "actions");
+    for (lua_Integer i = 1; ok && lua_istable(L, t + 2) && lua_rawgeti(L, t + 2, i) != LUA_TNIL; i++) {
         ok = add_extra(p, r, cite, err);
-        lua_pop(L, 1);
+        lua_settop(L, t + 2);
     }
-    lua_pop(L, 1);
+    lua_settop(L, t + 1);
     r->extra_cites = realloc(r->extra_cites, sizeof *r->extra_cites * (size_t)(r->nextra_cites + 1));
     if (!r->extra_cites) abort();
     r->extra_cites[r->nextra_cites++] = strdup(cite);
-    const char *note = field_string(L, -1, "note");
+    const char *note = lua_getfield(L, t, "note") == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
     strbuf what;
     sb_init(&what);
     sb_printf(&what, "%s the ruling at %s%s%s", replace ? "replaced" : removes ? "changed" : "added to", key,
               note ? ": " : "", note ? note : "");
     add_note(p, r, cite, what.data);
     sb_free(&what);
+    lua_settop(L, t);
     return ok;
 }
 
-static bool ruling_passes(const ruleset *rs, const ruling *r, const char *cite) {
-    if (strcmp(cite, "*") == 0) return true;
-    const rs_outcome *o = rs_outcome_at(rs, r->outcome);
-    for (int i = 0; i < o->ntrail; i++)
-        if (rs->clauses[o->trail[i]].cite && strcmp(rs->clauses[o->trail[i]].cite, cite) == 0) return true;
-    return false;
+/* One override: the function, a new ruling view, the call, and what it
+ * returned applied to the ruling, all inside the protected call. */
+static int override_call(lua_State *L) {
+    plugin *p = host(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->key_fn[p->key]);
+    push_ruling_view(L, p);
+    lua_call(L, 1, 1);
+    p->changed_ok = apply_change(p, p->r, p->keys[p->key], p->err);
+    return 0;
+}
+
+/* Marks the citations whose override applies to the ruling; false when
+ * none does. A clause's citation names at most one override. */
+static bool find_hits(plugin *p, const ruling *r) {
+    memset(p->hit, 0, sizeof *p->hit * (size_t)p->nkeys);
+    bool any = p->star >= 0;
+    if (any) p->hit[p->star] = true;
+    if (p->nkeys == (p->star >= 0)) return any;
+    const rs_outcome *o = rs_outcome_at(p->rs, r->outcome);
+    for (int i = 0; i < o->ntrail; i++) {
+        int k = p->clause_key[o->trail[i]];
+        if (k >= 0) p->hit[k] = any = true;
+    }
+    return any;
 }
 
 bool plugin_override(plugin *p, const scenario *sc, ruling *r, strbuf *err) {
-    if (r->status != RULING_OK) return true;
-    lua_State *L = p->L;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, p->table);
-    lua_getfield(L, -1, "override");
-    lua_remove(L, -2);
-    if (!lua_istable(L, -1)) {
-        lua_pop(L, 1);
-        return true;
+    if (r->status != RULING_OK || !p->nkeys || !find_hits(p, r)) return true;
+    for (int k = 0; k < p->nkeys; k++) {
+        if (!p->hit[k]) continue;
+        p->sc = sc;
+        p->r = r;
+        p->key = k;
+        p->err = err;
+        p->changed_ok = true;
+        if (!run(p, override_call, 0, 0, err) || !p->changed_ok) return false;
     }
-    /* the citations first, in a fixed order, so that rulings are the same run after run */
-    vec keys;
-    vec_init(&keys, sizeof(char *));
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-        if (lua_type(L, -2) == LUA_TSTRING) *(char **)vec_push(&keys) = strdup(lua_tostring(L, -2));
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-    bool ok = true;
-    for (int i = 0; i < keys.len; i++)
-        for (int k = i + 1; k < keys.len; k++)
-            if (strcmp(VEC_AT(&keys, char *, k), VEC_AT(&keys, char *, i)) < 0) {
-                char *t = VEC_AT(&keys, char *, i);
-                VEC_AT(&keys, char *, i) = VEC_AT(&keys, char *, k);
-                VEC_AT(&keys, char *, k) = t;
-            }
-    for (int i = 0; ok && i < keys.len; i++) {
-        const char *key = VEC_AT(&keys, char *, i);
-        if (!ruling_passes(p->rs, r, key) || !push_hook(p, "override", key)) continue;
-        push_ruling(p, sc, r);
-        ok = call_protected(p, 1, 1, err);
-        if (ok) {
-            ok = apply_change(p, r, key, err);
-            lua_pop(L, 1);
-        }
-    }
-    for (int i = 0; i < keys.len; i++) free(VEC_AT(&keys, char *, i));
-    vec_free(&keys);
-    return ok;
+    return true;
 }
 
 static bool integer_result(plugin *p, const char *hook, int64_t *out, strbuf *err) {
@@ -561,15 +902,26 @@ static bool integer_result(plugin *p, const char *hook, int64_t *out, strbuf *er
     return true;
 }
 
-bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *err) {
-    if (!push_hook(p, "score", NULL)) return true;
-    lua_pushinteger(p->L, (lua_Integer)*score);
-    push_facts(p, sc);
-    return call_protected(p, 2, 1, err) && integer_result(p, "score", score, err);
+static int score_call(lua_State *L) {
+    plugin *p = host(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->score);
+    lua_pushinteger(L, (lua_Integer)p->num);
+    push_facts_view(L, p);
+    lua_call(L, 2, 1);
+    return 1;
 }
 
+bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *err) {
+    if (p->score == LUA_NOREF) return true;
+    p->sc = sc;
+    p->num = *score;
+    return run(p, score_call, 0, 1, err) && integer_result(p, "score", score, err);
+}
+
+/* Only integers go in: nothing to allocate, so the function is called directly. */
 bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp, strbuf *err) {
-    if (!push_hook(p, "matchpoints", NULL)) return true;
+    if (p->matchpoints == LUA_NOREF) return true;
+    lua_rawgeti(p->L, LUA_REGISTRYINDEX, p->matchpoints);
     lua_pushinteger(p->L, (lua_Integer)beaten);
     lua_pushinteger(p->L, (lua_Integer)equalled);
     lua_pushinteger(p->L, (lua_Integer)others);

@@ -353,6 +353,318 @@ static void test_hook_must_return_a_whole_number(void **state) {
     sb_free(&err);
 }
 
+/* ---- the views a hook gets: `facts` and `ruling` ------------------------ */
+
+/* The rejection validate returns for the scenario, with the plugin's own
+ * table_fee = 2; false (with err) when the plugin fails. */
+static bool validate_on(const ruleset *rs, const char *lua, const char *json, strbuf *rejection, strbuf *err) {
+    plugin *p = load(rs, lua, 0, 0, err);
+    assert_non_null(p);
+    json_t *fee = json_integer(2);
+    if (plugin_has_fact(p, "table_fee")) assert_true(plugin_set_fact(p, "table_fee", fee, err));
+    json_decref(fee);
+    scenario sc;
+    ruling r;
+    rule(rs, json, &sc, &r);
+    bool ok = plugin_validate(p, &sc, rejection, err);
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_free(p);
+    return ok;
+}
+
+/* A name the ruleset does not have, a fact the scenario does not give and
+ * a key that is not a name all read nil; the facts given read as before. */
+static void test_facts_unknown_name_and_unknown_fact_read_nil(void **state) {
+    strbuf err, rejection;
+    sb_init(&err);
+    sb_init(&rejection);
+    assert_true(validate_on(toy(state),
+                            HEADER "facts = { table_fee = \"int\", badge = \"string\" },\n"
+                                   "validate = function(f)\n"
+                                   "  if f.no_such_fact ~= nil or f.volume ~= nil then return \"niet nil\" end\n"
+                                   "  if f.badge ~= nil then return \"niet nil\" end\n"
+                                   "  if f[1] ~= nil or f[true] ~= nil or #f ~= 0 then return \"niet nil\" end\n"
+                                   "  return f.irregularity .. \" \" .. f.minutes .. \" \" .. f.table_fee .. \" \" ..\n"
+                                   "    math.type(f.minutes)\n"
+                                   "end }\n",
+                            "{\"irregularity\": \"late\", \"minutes\": 5}", &rejection, &err));
+    assert_string_equal(rejection.data, "late 5 2 integer (Clubreglement art. 1)");
+    sb_free(&err);
+    sb_free(&rejection);
+}
+
+/* pairs gives every known fact once, the plugin's own too, each with the
+ * value indexing gives; next on the view is not the way (it is empty). */
+static void test_facts_pairs_gives_every_known_fact(void **state) {
+    strbuf err, rejection;
+    sb_init(&err);
+    sb_init(&rejection);
+    assert_true(validate_on(toy(state),
+                            HEADER "facts = { table_fee = \"int\" },\n"
+                                   "validate = function(f)\n"
+                                   "  local seen = {}\n"
+                                   "  for k, v in pairs(f) do\n"
+                                   "    if f[k] ~= v or seen[k] then return \"pairs and index differ at \" .. k end\n"
+                                   "    seen[k] = true\n"
+                                   "    seen[#seen + 1] = k .. \"=\" .. tostring(v)\n"
+                                   "  end\n"
+                                   "  table.sort(seen)\n"
+                                   "  return table.concat(seen, \",\")\n"
+                                   "end }\n",
+                            "{\"irregularity\": \"late\", \"minutes\": 5, \"repeated\": false,"
+                            " \"auction\": \"N: 1S 1H\"}",
+                            &rejection, &err));
+    assert_string_equal(rejection.data, "irregularity=late,lowest=2H,minutes=5,repeated=false,table_fee=2,"
+                                        "turn_was=offender (Clubreglement art. 1)");
+    sb_free(&err);
+    sb_free(&rejection);
+}
+
+/* A fact of the plugin's own stands in for a ruleset fact of the same name,
+ * in reading and in pairs alike (and pairs gives it once). */
+static void test_own_fact_shadows_a_ruleset_fact(void **state) {
+    strbuf err, rejection;
+    sb_init(&err);
+    sb_init(&rejection);
+    plugin *p = load(toy(state),
+                     HEADER "facts = { minutes = \"int\", table_fee = \"int\" },\n"
+                            "validate = function(f)\n"
+                            "  local seen = {}\n"
+                            "  for k, v in pairs(f) do seen[#seen + 1] = k .. \"=\" .. tostring(v) end\n"
+                            "  table.sort(seen)\n"
+                            "  return f.minutes .. \" \" .. table.concat(seen, \",\")\n"
+                            "end }\n",
+                     0, 0, &err);
+    assert_non_null(p);
+    json_t *v = json_integer(99);
+    assert_true(plugin_set_fact(p, "minutes", v, &err));
+    assert_true(plugin_set_fact(p, "table_fee", v, &err));
+    json_decref(v);
+    scenario sc;
+    ruling r;
+    rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 5, \"repeated\": true}", &sc, &r);
+    assert_true(plugin_validate(p, &sc, &rejection, &err));
+    assert_string_equal(rejection.data,
+                        "99 irregularity=late,minutes=99,repeated=true,table_fee=99 (Clubreglement art. 1)");
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+    sb_free(&rejection);
+}
+
+/* Writing to the facts is an error on the plugin's line, in validate and
+ * in an override alike; the plugin answers the next call. */
+static void test_facts_are_read_only(void **state) {
+    strbuf err, rejection;
+    sb_init(&err);
+    sb_init(&rejection);
+    assert_false(validate_on(toy(state), HEADER "validate = function(f)\n  f.minutes = 3\nend }\n",
+                             "{\"irregularity\": \"late\", \"minutes\": 5}", &rejection, &err));
+    assert_non_null(strstr(err.data, "plugin test: "));
+    assert_non_null(strstr(err.data, ":3: facts are read-only (facts.minutes)"));
+    sb_free(&err);
+    assert_false(validate_on(toy(state), HEADER "validate = function(f)\n  setmetatable(f, nil)\nend }\n",
+                             "{\"irregularity\": \"late\", \"minutes\": 5}", &rejection, &err));
+    assert_non_null(strstr(err.data, "cannot change a protected metatable"));
+    sb_free(&err);
+
+    plugin *p = load(toy(state),
+                     HEADER "override = { [\"*\"] = function(r)\n"
+                            "  if r.facts.minutes == 5 then r.facts.extra = 1 end\n"
+                            "end } }\n",
+                     0, 0, &err);
+    assert_non_null(p);
+    scenario sc;
+    ruling r;
+    rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 5}", &sc, &r);
+    assert_false(plugin_override(p, &sc, &r, &err));
+    assert_non_null(strstr(err.data, ":3: facts are read-only (facts.extra)"));
+    ruling_clear(&r);
+    scenario_free(&sc);
+    sb_free(&err);
+    rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}", &sc, &r);
+    assert_true(plugin_override(p, &sc, &r, &err));
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+    sb_free(&rejection);
+}
+
+/* A view kept past its call (here in an upvalue) refuses to be read in a
+ * later one: the scenario it showed may be gone. */
+static void test_view_kept_after_its_call_is_an_error(void **state) {
+    strbuf err, rejection;
+    sb_init(&err);
+    sb_init(&rejection);
+    plugin *p = load(toy(state),
+                     "local kept\n" HEADER "validate = function(f)\n"
+                                           "  if kept then return tostring(kept.minutes) end\n"
+                                           "  kept = f\nend }\n",
+                     0, 0, &err);
+    assert_non_null(p);
+    scenario sc;
+    scenario_init(&sc, toy(state));
+    scenario_give(&sc, rs_find_fact(toy(state), "minutes"), 1);
+    assert_true(plugin_validate(p, &sc, &rejection, &err));
+    assert_int_equal(rejection.len, 0);
+    assert_false(plugin_validate(p, &sc, &rejection, &err));
+    assert_non_null(strstr(err.data, ":4: the facts table was given to an earlier call"));
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+
+    p = load(toy(state),
+             "local kept\n" HEADER "override = { [\"*\"] = function(r)\n"
+                                   "  if kept then return { note = kept.articles[1] } end\n"
+                                   "  kept = r\nend } }\n",
+             0, 0, &err);
+    assert_non_null(p);
+    ruling r;
+    rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 5}", &sc, &r);
+    assert_true(plugin_override(p, &sc, &r, &err));
+    assert_false(plugin_override(p, &sc, &r, &err));
+    assert_non_null(strstr(err.data, ":4: the ruling table was given to an earlier call"));
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+    sb_free(&rejection);
+}
+
+/* The note of the one change an override made. */
+static char *override_note(const ruleset *rs, const char *lua, const char *json) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load(rs, lua, 0, 0, &err);
+    assert_non_null(p);
+    scenario sc;
+    ruling r;
+    rule(rs, json, &sc, &r);
+    if (!plugin_override(p, &sc, &r, &err)) fail_msg("%s", err.data);
+    assert_int_equal(r.nnotes, 1);
+    char *what = strdup(r.notes[0].what);
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+    return what;
+}
+
+/* The ruling shows its articles, actions and facts, pairs gives all three,
+ * and it and its tables stay the plugin's to change. */
+static void test_ruling_fields_and_pairs(void **state) {
+    char *what = override_note(toy(state),
+                               HEADER "override = { [\"1B\"] = function(r)\n"
+                                      "  local fields = {}\n"
+                                      "  for k in pairs(r) do fields[#fields + 1] = k end\n"
+                                      "  table.sort(fields)\n"
+                                      "  local a = r.actions[1]\n"
+                                      "  r.articles[#r.articles + 1] = \"club\"\n"
+                                      "  r.actions = nil\n"
+                                      "  r.mine = true\n"
+                                      "  return { replace = false, note = table.concat(fields, \",\") .. \" \" ..\n"
+                                      "    table.concat(r.articles, \",\") .. \" \" ..\n"
+                                      "    a.name .. \"(\" .. a.args.points .. \") \" ..\n"
+                                      "    r.facts.irregularity .. \" \" ..\n"
+                                      "    tostring(r.actions) .. \" \" .. #r.articles }\n"
+                                      "end } }\n",
+                               "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}");
+    assert_string_equal(what, "added to the ruling at 1B: actions,articles,facts 1,1B,club penalty(40) late nil 3");
+    free(what);
+}
+
+/* An override that does not apply is not called at all. */
+static void test_override_not_called_when_trail_misses_it(void **state) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p =
+        load(toy(state), HEADER "override = { [\"1B\"] = function(r) error(\"geroepen\") end } }\n", 0, 0, &err);
+    assert_non_null(p);
+    scenario sc;
+    ruling r;
+    rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 5}", &sc, &r);
+    assert_true(plugin_override(p, &sc, &r, &err));
+    assert_int_equal(r.nnotes, 0);
+    ruling_clear(&r);
+    scenario_free(&sc);
+    rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}", &sc, &r);
+    assert_false(plugin_override(p, &sc, &r, &err));
+    assert_non_null(strstr(err.data, ":2: geroepen"));
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+}
+
+/* Returning the ruling itself reads its fields as any table's: its actions
+ * come back as the plugin's. */
+static void test_override_may_return_the_ruling(void **state) {
+    char *what = override_note(toy(state), HEADER "override = { [\"1A\"] = function(r) return r end } }\n",
+                               "{\"irregularity\": \"late\", \"minutes\": 5}");
+    assert_string_equal(what, "replaced the ruling at 1A");
+    free(what);
+}
+
+/* What the plugin returns is read inside the sandbox: a metamethod that
+ * fails there is the plugin's error, with its line, and not a crash. */
+static void test_failing_metamethod_on_the_result_is_an_error(void **state) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load(toy(state),
+                     HEADER "override = { [\"*\"] = function(r)\n"
+                            "  return setmetatable({}, { __index = function(t, k)\n"
+                            "    error(\"geen \" .. k) end })\n"
+                            "end } }\n",
+                     0, 0, &err);
+    assert_non_null(p);
+    scenario sc;
+    ruling r;
+    rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 5}", &sc, &r);
+    assert_false(plugin_override(p, &sc, &r, &err));
+    assert_non_null(strstr(err.data, ":4: geen cite"));
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+}
+
+/* Too little memory to open the sandbox is the memory error, not a crash. */
+static void test_memory_cap_too_small_to_start(void **state) {
+    strbuf err;
+    sb_init(&err);
+    assert_null(load(toy(state), HEADER "}\n", 0, 8000, &err));
+    assert_non_null(strstr(err.data, "memory limit of 8000 bytes exceeded"));
+    sb_free(&err);
+}
+
+/* score's facts without a scenario: only the plugin's own. */
+static void test_score_facts_without_a_scenario(void **state) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load(toy(state),
+                     HEADER "facts = { table_fee = \"int\" },\n"
+                            "score = function(s, f)\n"
+                            "  local n = 0\n"
+                            "  for k, v in pairs(f) do n = n + 1 end\n"
+                            "  return s - n * (f.table_fee or 0) - (f.minutes or 0)\nend }\n",
+                     0, 0, &err);
+    assert_non_null(p);
+    json_t *fee = json_integer(7);
+    assert_true(plugin_set_fact(p, "table_fee", fee, &err));
+    json_decref(fee);
+    int64_t score = 420;
+    assert_true(plugin_adjust_score(p, NULL, &score, &err));
+    assert_int_equal(score, 413);
+    plugin_clear_facts(p);
+    assert_true(plugin_adjust_score(p, NULL, &score, &err));
+    assert_int_equal(score, 413);
+    plugin_free(p);
+    sb_free(&err);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_loads_and_names_itself),
@@ -372,6 +684,17 @@ int main(void) {
         cmocka_unit_test(test_unknown_action_is_an_error),
         cmocka_unit_test(test_score_and_matchpoint_hooks),
         cmocka_unit_test(test_hook_must_return_a_whole_number),
+        cmocka_unit_test(test_facts_unknown_name_and_unknown_fact_read_nil),
+        cmocka_unit_test(test_facts_pairs_gives_every_known_fact),
+        cmocka_unit_test(test_own_fact_shadows_a_ruleset_fact),
+        cmocka_unit_test(test_facts_are_read_only),
+        cmocka_unit_test(test_view_kept_after_its_call_is_an_error),
+        cmocka_unit_test(test_ruling_fields_and_pairs),
+        cmocka_unit_test(test_override_not_called_when_trail_misses_it),
+        cmocka_unit_test(test_override_may_return_the_ruling),
+        cmocka_unit_test(test_failing_metamethod_on_the_result_is_an_error),
+        cmocka_unit_test(test_memory_cap_too_small_to_start),
+        cmocka_unit_test(test_score_facts_without_a_scenario),
     };
     return cmocka_run_group_tests_name("plugin", tests, setup, teardown);
 }
