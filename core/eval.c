@@ -48,7 +48,7 @@ static bool alike(const ruleset *rs, gref a, gref b, const fact_values *fv, long
     int var = va < vb ? va : vb, f = rs->var_fact[var];
     for (int i = 0; i < g->domain[var]; i++) {
         if (fv->known[f] && fv->value[f] - g->lo[var] != i) continue;
-        gref ca = va == var ? g->kids[g->nodes[a].kids + i] : a, cb = vb == var ? g->kids[g->nodes[b].kids + i] : b;
+        gref ca = va == var ? graph_kid(g, &g->nodes[a], i) : a, cb = vb == var ? graph_kid(g, &g->nodes[b], i) : b;
         if (!alike(rs, ca, cb, fv, budget)) return false;
     }
     return true;
@@ -79,7 +79,7 @@ static bool needed(const ruleset *rs, const graph_node *nd, const fact_values *f
     for (int i = 0; i < g->domain[nd->var]; i++) {
         if (!possible(rs, f, g->lo[nd->var] + i, fv)) continue;
         if (first < 0) first = i;
-        else if (!alike(rs, g->kids[nd->kids + first], g->kids[nd->kids + i], fv, &budget)) return true;
+        else if (!alike(rs, graph_kid(g, nd, first), graph_kid(g, nd, i), fv, &budget)) return true;
     }
     return false;
 }
@@ -101,7 +101,7 @@ static graph_term walk(const ruleset *rs, gref r, const fact_values *fv, ruling 
         const graph_node *nd = &g->nodes[r];
         int f = rs->var_fact[nd->var];
         if (!fv->known[f] && !needed(rs, nd, fv)) {
-            r = g->kids[nd->kids + some_possible(rs, nd, fv)];
+            r = graph_kid(g, nd, some_possible(rs, nd, fv));
             continue;
         }
         if (!fv->known[f]) {
@@ -117,7 +117,7 @@ static graph_term walk(const ruleset *rs, gref r, const fact_values *fv, ruling 
         }
         path_fact[out->npath] = f;
         path_value[out->npath++] = fv->value[f];
-        r = g->kids[nd->kids + i];
+        r = graph_kid(g, nd, i);
     }
     return *graph_term_at(g, r);
 }
