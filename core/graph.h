@@ -96,10 +96,12 @@ typedef struct graph {
     int npacked;   /* nodes stored as runs */
 } graph;
 
-/* Packed is chosen for nodes of at least this many children, and only
- * where the runs take at most half the room: narrow nodes, the hot path
- * of the bridge rulesets, stay one load. */
-#define GRAPH_PACK_MIN_DOMAIN 17
+/* Packed is chosen for nodes of at least this many children (ranged ints:
+ * klaverjas's roem, counts of scores and tops), and only where the runs
+ * take at most half the room. Enums and narrow ints stay one load: the
+ * bridge rulesets' hot path (the 27 irregularities at the root, the 38
+ * calls, a contract's 20 results) never meets a packed node. */
+#define GRAPH_PACK_MIN_DOMAIN 64
 
 /* Child i of a packed node: the run whose last value is the first at or
  * above i (a binary search over the runs' last values). */
