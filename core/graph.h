@@ -42,8 +42,8 @@ enum term_kind {
  * that needs more is a runaway one. Past it, graph_node_ref gives the
  * terminal {TERM_ERROR, GRAPH_ERROR_TOO_LARGE} instead of a node, so the
  * build ends quickly and the checker and the evaluator report it (expr.h:
- * EXPR_TOO_LARGE). The largest shipped ruleset peaks at about 17 million
- * (klaverjas-nkf-1976, before the graph is compacted). */
+ * EXPR_TOO_LARGE). The largest shipped rulesets peak at about 2 million
+ * (bridge-1963 and klaverjas-nkf-1976, before the graph is compacted). */
 #ifndef GRAPH_MAX_KIDS
 #define GRAPH_MAX_KIDS (1 << 27)
 #endif
