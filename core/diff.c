@@ -455,7 +455,7 @@ static gref rebuild(side *s, gref r, gref *memo) {
     for (int i = j->d->facts[f].nvalues - 1; i >= 0; i--) {
         int64_t v = s->b ? j->d->facts[f].vb[i] : j->d->facts[f].va[i];
         if (v == DIFF_ABSENT) continue;
-        gref kid = rebuild(s, src->kids[nd.kids + (v - src->lo[nd.var])], memo);
+        gref kid = rebuild(s, graph_kid(src, &nd, (int)(v - src->lo[nd.var])), memo);
         out = graph_ite(j->g, value_is(j, f, i), kid, out);
     }
     memo[r] = out + 1;
@@ -504,7 +504,7 @@ static uint64_t signature(joint *j, gref r) {
     if (j->sig[r]) return j->sig[r];
     uint64_t s = 0;
     const graph_node *nd = &g->nodes[r];
-    for (int i = 0; i < g->domain[nd->var]; i++) s |= signature(j, g->kids[nd->kids + i]);
+    for (int i = 0; i < g->domain[nd->var]; i++) s |= signature(j, graph_kid(g, nd, i));
     return j->sig[r] = s;
 }
 
@@ -521,7 +521,7 @@ static double count_from(joint *j, gref r, int from, int64_t want, double *memo)
     if (memo[r] < 0) {
         double sum = 0;
         const graph_node *nd = &j->g->nodes[r];
-        for (int i = 0; i < j->g->domain[var]; i++) sum += count_from(j, j->g->kids[nd->kids + i], var + 1, want, memo);
+        for (int i = 0; i < j->g->domain[var]; i++) sum += count_from(j, graph_kid(j->g, nd, i), var + 1, want, memo);
         memo[r] = sum;
     }
     return n * memo[r];
@@ -551,7 +551,7 @@ static bool reaches_pair(region_walk *w, gref r) {
     if (w->reaches[r] >= 0) return w->reaches[r];
     bool any = false;
     const graph_node *nd = &g->nodes[r];
-    for (int i = 0; i < g->domain[nd->var]; i++) any |= reaches_pair(w, g->kids[nd->kids + i]);
+    for (int i = 0; i < g->domain[nd->var]; i++) any |= reaches_pair(w, graph_kid(g, nd, i));
     w->reaches[r] = any;
     return any;
 }
@@ -568,7 +568,7 @@ static void project(region_walk *w, gref r, unsigned char *seen) {
     seen[r] = 1;
     const graph_node *nd = &g->nodes[r];
     for (int i = 0; i < g->domain[nd->var]; i++) {
-        gref kid = g->kids[nd->kids + i];
+        gref kid = graph_kid(g, nd, i);
         if (!reaches_pair(w, kid)) continue;
         w->allowed[nd->var][i] = 1;
         for (int v = nd->var + 1; v < var_of(g, kid); v++) w->free[v] = 1;
@@ -581,9 +581,9 @@ static void find_example(region_walk *w, gref r) {
     while (!GRAPH_IS_TERM(r)) {
         const graph_node *nd = &g->nodes[r];
         int i = 0;
-        while (!reaches_pair(w, g->kids[nd->kids + i])) i++;
+        while (!reaches_pair(w, graph_kid(g, nd, i))) i++;
         w->example[nd->var] = i;
-        r = g->kids[nd->kids + i];
+        r = graph_kid(g, nd, i);
     }
 }
 

@@ -56,14 +56,14 @@ static void write_node(const ruleset *rs, gref r, unsigned char *seen, unsigned 
     fputs("];\n", out);
     int n = g->domain[nd->var];
     for (int i = 0; i < n; i++) {
-        gref kid = g->kids[nd->kids + i];
+        gref kid = graph_kid(g, nd, i);
         bool first = true;
-        for (int j = 0; j < i && first; j++) first = g->kids[nd->kids + j] != kid;
+        for (int j = 0; j < i && first; j++) first = graph_kid(g, nd, j) != kid;
         if (!first) continue;
         strbuf label;
         sb_init(&label);
         for (int j = i; j < n; j++) {
-            if (g->kids[nd->kids + j] != kid) continue;
+            if (graph_kid(g, nd, j) != kid) continue;
             if (label.len) sb_puts(&label, ", ");
             rs_format_value(rs, f->type, g->lo[nd->var] + j, FMT_NAME, &label);
         }

@@ -51,8 +51,8 @@ static bool alike(const ruleset *rs, gref a, gref b, const fact_values *fv, long
     int var = va < vb ? va : vb, f = rs->var_fact[var];
     for (int i = 0; i < g->domain[var]; i++) {
         if (fv->known[f] && fv->value[f] - g->lo[var] != i) continue;
-        gref ca = va == var ? g->kids[g->nodes[a].kids + i] : a,
-             cb = vb == var ? g->kids[g->nodes[b].kids + i] : b;
+        gref ca = va == var ? graph_kid(g, &g->nodes[a], i) : a,
+             cb = vb == var ? graph_kid(g, &g->nodes[b], i) : b;
         if (!alike(rs, ca, cb, fv, budget)) return false;
     }
     return true;
@@ -84,7 +84,7 @@ static bool needed(const ruleset *rs, const graph_node *nd, const fact_values *f
         if (!possible(rs, f, g->lo[nd->var] + i, fv)) continue;
         if (first < 0)
             first = i;
-        else if (!alike(rs, g->kids[nd->kids + first], g->kids[nd->kids + i], fv, &budget))
+        else if (!alike(rs, graph_kid(g, nd, first), graph_kid(g, nd, i), fv, &budget))
             return true;
     }
     return false;
@@ -113,7 +113,7 @@ static graph_term walk(const ruleset *rs, gref r, const fact_values *fv, ruling_
                 out->detail = f;
                 return (graph_term){-1, 0};
             }
-            r = g->kids[nd->kids + some_possible(rs, nd, fv)];
+            r = graph_kid(g, nd, some_possible(rs, nd, fv));
             continue;
         }
         int64_t i = fv->value[f] - g->lo[nd->var];
@@ -126,7 +126,7 @@ static graph_term walk(const ruleset *rs, gref r, const fact_values *fv, ruling_
             path_fact[*npath] = f;
             path_value[(*npath)++] = fv->value[f];
         }
-        r = g->kids[nd->kids + i];
+        r = graph_kid(g, nd, i);
     }
     return *graph_term_at(g, r);
 }
@@ -211,17 +211,17 @@ static int all_may_hold(const ruleset *rs, gref r, const fact_values *fv, long *
         const graph_node *nd = &g->nodes[r];
         int f = rs->var_fact[nd->var];
         if (!fv->known[f]) {
-            const gref *kids = &g->kids[nd->kids];
             for (int i = 0; i < g->domain[nd->var]; i++) {
-                if (i > 0 && kids[i] == kids[i - 1]) continue; /* the same subgraph again */
-                int k = all_may_hold(rs, kids[i], fv, budget);
+                gref kid = graph_kid(g, nd, i);
+                if (i > 0 && kid == graph_kid(g, nd, i - 1)) continue; /* the same subgraph again */
+                int k = all_may_hold(rs, kid, fv, budget);
                 if (k != 0) return k;
             }
             return 0;
         }
         int64_t i = fv->value[f] - g->lo[nd->var];
         if (i < 0 || i >= g->domain[nd->var]) return -1;
-        r = g->kids[nd->kids + i];
+        r = graph_kid(g, nd, i);
     }
     const graph_term *t = graph_term_at(g, r);
     return t->kind == TERM_VALUE && t->v == 1;

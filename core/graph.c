@@ -141,6 +141,7 @@ gref graph_node_ref(graph *g, int var, const gref *kids) {
     int same = 1;
     for (int i = 1; i < n && same; i++) same = kids[i] == kids[0];
     if (same) return kids[0]; /* the test cannot change the result */
+    if (g->npacked) graph_unpack(g); /* hash-consing compares direct children */
     if (2 * (g->nnodes + 1) > g->capunique) node_rehash(g);
     uint64_t mask = (uint64_t)g->capunique - 1;
     uint64_t h = node_hash(var, kids, n) & mask;
@@ -205,7 +206,7 @@ static int top_var(const graph *g, gref r) {
 /* The child of r for value i of var, where var is at or above r's top. */
 static gref cofactor(const graph *g, gref r, int var, int i) {
     if (GRAPH_IS_TERM(r) || g->nodes[r].var != var) return r;
-    return g->kids[g->nodes[r].kids + i];
+    return graph_kid(g, &g->nodes[r], i);
 }
 
 /* Children are built into a scratch array, on the stack for the usual
@@ -282,10 +283,11 @@ static gref exists_top(graph *g, gref care) {
     gref result;
     if (cache_get(g, OP_EXISTS, care, 0, 4, &result)) return result;
     if (!spend(g)) return too_large(g);
-    const graph_node nd = g->nodes[care];
+    int var = g->nodes[care].var;
     gref one = graph_term_ref(g, TERM_VALUE, 1);
     result = graph_term_ref(g, TERM_VALUE, 0);
-    for (int i = g->domain[nd.var] - 1; i >= 0; i--) result = graph_ite(g, g->kids[nd.kids + i], one, result);
+    /* the node is read afresh each time: building may unpack the graph */
+    for (int i = g->domain[var] - 1; i >= 0; i--) result = graph_ite(g, graph_kid(g, &g->nodes[care], i), one, result);
     return cache_put(g, OP_EXISTS, care, 0, 4, result);
 }
 
@@ -332,7 +334,7 @@ static int walk_mark(const graph *g, gref r, unsigned char *seen) {
     seen[r] = 1;
     int n = 1;
     const graph_node *nd = &g->nodes[r];
-    for (int i = 0; i < g->domain[nd->var]; i++) n += walk_mark(g, g->kids[nd->kids + i], seen);
+    for (int i = 0; i < g->domain[nd->var]; i++) n += walk_mark(g, graph_kid(g, nd, i), seen);
     return n;
 }
 
@@ -350,7 +352,7 @@ static bool reaches(graph *g, gref r, int kind, unsigned char *seen) {
     seen[r] = 1;
     const graph_node *nd = &g->nodes[r];
     for (int i = 0; i < g->domain[nd->var]; i++)
-        if (reaches(g, g->kids[nd->kids + i], kind, seen)) return true;
+        if (reaches(g, graph_kid(g, nd, i), kind, seen)) return true;
     return false;
 }
 
@@ -369,6 +371,7 @@ static void *shrink(void *p, size_t n) {
 }
 
 int graph_compact(graph *g, gref *const *roots, int nroots) {
+    graph_unpack(g);
     /* Nodes reachable from the roots: children are made before their
      * parents, so one pass from the highest index down marks them all. */
     int32_t *node_map = xrealloc(NULL, sizeof(int32_t) * (size_t)(g->nnodes + 1));
@@ -435,7 +438,80 @@ int graph_compact(graph *g, gref *const *roots, int nroots) {
     free(live);
     free(node_map);
     free(term_map);
+    graph_pack(g);
     return nnodes;
+}
+
+/* --- packed children ------------------------------------------------------ */
+
+static int count_runs(const gref *kids, int n) {
+    int r = 1;
+    for (int i = 1; i < n; i++) r += kids[i] != kids[i - 1];
+    return r;
+}
+
+/* Writes the runs of kids[0..n) to out as graph_node describes; returns the
+ * number of words written. */
+static int write_runs(const gref *kids, int n, int r, gref *out) {
+    out[0] = r;
+    for (int i = 0, j = 0; i < n; i++)
+        if (i == n - 1 || kids[i + 1] != kids[i]) {
+            out[1 + j] = i;
+            out[1 + r + j++] = kids[i];
+        }
+    return 1 + 2 * r;
+}
+
+int graph_pack(graph *g) {
+    graph_unpack(g); /* packing reads direct children */
+    int widest = 1;
+    for (int v = 0; v < g->nvars; v++)
+        if (g->domain[v] > widest) widest = g->domain[v];
+    gref *runs = xrealloc(NULL, sizeof(gref) * (size_t)(2 * widest + 1));
+    /* Children lie in node order and no node grows, so the new layout is
+     * written over the old one, never ahead of what is still to be read. */
+    int w = 0;
+    for (int i = 0; i < g->nnodes; i++) {
+        graph_node *nd = &g->nodes[i];
+        int n = g->domain[nd->var];
+        const gref *kids = &g->kids[nd->kids];
+        int r = count_runs(kids, n);
+        if (n >= GRAPH_PACK_MIN_DOMAIN && 2 * (1 + 2 * r) <= n) {
+            int len = write_runs(kids, n, r, runs);
+            memcpy(&g->kids[w], runs, sizeof(gref) * (size_t)len);
+            nd->kids = -1 - w;
+            w += len;
+            g->npacked++;
+        } else {
+            memmove(&g->kids[w], kids, sizeof(gref) * (size_t)n);
+            nd->kids = w;
+            w += n;
+        }
+    }
+    free(runs);
+    g->nkids = g->capkids = w;
+    g->kids = shrink(g->kids, sizeof *g->kids * (size_t)(w + 1));
+    return g->npacked;
+}
+
+int graph_unpack(graph *g) {
+    if (!g->npacked) return 0;
+    size_t total = 0;
+    for (int i = 0; i < g->nnodes; i++) total += (size_t)g->domain[g->nodes[i].var];
+    gref *kids = xrealloc(NULL, sizeof(gref) * (total + 1));
+    int w = 0;
+    for (int i = 0; i < g->nnodes; i++) {
+        graph_node *nd = &g->nodes[i];
+        int n = g->domain[nd->var];
+        for (int c = 0; c < n; c++) kids[w + c] = graph_kid(g, nd, c);
+        nd->kids = w;
+        w += n;
+    }
+    free(g->kids);
+    g->kids = kids;
+    g->nkids = g->capkids = w;
+    g->npacked = 0;
+    return 0;
 }
 
 int graph_renumber_kind(graph *g, int kind, int64_t *old) {

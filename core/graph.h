@@ -42,8 +42,8 @@ enum term_kind {
  * that needs more is a runaway one. Past it, graph_node_ref gives the
  * terminal {TERM_ERROR, GRAPH_ERROR_TOO_LARGE} instead of a node, so the
  * build ends quickly and the checker and the evaluator report it (expr.h:
- * EXPR_TOO_LARGE). The largest shipped ruleset peaks at about 17 million
- * (klaverjas-nkf-1976, before the graph is compacted). */
+ * EXPR_TOO_LARGE). The largest shipped rulesets peak at about 2 million
+ * (bridge-1963 and klaverjas-nkf-1976, before the graph is compacted). */
 #ifndef GRAPH_MAX_KIDS
 #define GRAPH_MAX_KIDS (1 << 27)
 #endif
@@ -62,9 +62,17 @@ typedef struct graph_term {
     int64_t v;
 } graph_term;
 
+/* A node's children, one per value of its variable, are read with
+ * graph_kid. They are stored one of two ways (graph_compact chooses):
+ * kids >= 0 — directly: child i is graph.kids[kids + i];
+ * kids < 0 — packed, for a wide node whose children form few runs of
+ *   equal children (a comparison of a 0..255 fact with a constant is two
+ *   runs): at p = -1 - kids, graph.kids[p] is the number of runs r, then r
+ *   last values of the runs (indexes, increasing, the last one domain - 1),
+ *   then the r children. */
 typedef struct graph_node {
     int32_t var;
-    int32_t kids; /* index of the first child in graph.kids */
+    int32_t kids;
 } graph_node;
 
 typedef struct graph {
@@ -85,7 +93,33 @@ typedef struct graph {
     struct graph_cache_entry *cache;
     int capcache;
     uint64_t work; /* operations computed (cache misses), against GRAPH_MAX_WORK */
+    int npacked;   /* nodes stored as runs */
 } graph;
+
+/* Packed is chosen for nodes of at least this many children (ranged ints:
+ * klaverjas's roem, counts of scores and tops), and only where the runs
+ * take at most half the room. Enums and narrow ints stay one load: the
+ * bridge rulesets' hot path (the 27 irregularities at the root, the 38
+ * calls, a contract's 20 results) never meets a packed node. */
+#define GRAPH_PACK_MIN_DOMAIN 64
+
+/* Child i of a packed node: the run whose last value is the first at or
+ * above i (a binary search over the runs' last values). */
+static inline gref graph_kid_packed(const graph *g, int32_t kids, int i) {
+    const gref *p = &g->kids[-1 - kids];
+    int lo = 0, hi = p[0] - 1; /* the last run ends at domain - 1 >= i */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (p[1 + mid] < i) lo = mid + 1;
+        else hi = mid;
+    }
+    return p[1 + p[0] + lo];
+}
+
+/* Child i (value lo[var] + i) of a node, however it is stored. */
+static inline gref graph_kid(const graph *g, const graph_node *nd, int i) {
+    return nd->kids >= 0 ? g->kids[nd->kids + i] : graph_kid_packed(g, nd->kids, i);
+}
 
 graph *graph_new(int nvars, const int *domain, const int64_t *lo);
 void graph_free(graph *g);
@@ -128,9 +162,18 @@ void graph_done_building(graph *g);
  * exactly that size, and updates each *roots[k] to its new reference:
  * what building left behind (the intermediate results of every operation)
  * is freed. Every other reference into g is invalid afterwards, and so are
- * the build-time tables (made again if g is built on). Returns the number
+ * the build-time tables (made again if g is built on). Wide nodes whose
+ * children form few runs are then packed (graph_pack). Returns the number
  * of inner nodes kept. */
 int graph_compact(graph *g, gref *const *roots, int nroots);
+
+/* The storage of children only, references and meaning unchanged:
+ * graph_pack stores as runs the nodes where that pays (see graph_node),
+ * graph_unpack stores every node directly again. Building on a packed
+ * graph unpacks it first (graph_node_ref): nodes are hash-consed on their
+ * direct children. Both return the number of nodes packed afterwards. */
+int graph_pack(graph *g);
+int graph_unpack(graph *g);
 
 /* Renumbers the values of the terminals of one kind to 0..n-1, in terminal
  * order, and writes the old value of each to old[new] (room for

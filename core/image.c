@@ -1033,6 +1033,21 @@ static bool valid_gref(const graph *g, gref r) {
     return GRAPH_IS_TERM(r) ? GRAPH_TERM_INDEX(r) < g->nterms : r < g->nnodes;
 }
 
+/* A packed node's runs (core/graph.h, graph_node): inside the children
+ * array, at least one, their last values increasing up to the last value
+ * of the domain, so that graph_kid's search stays among them. */
+static bool valid_runs(const graph *g, const graph_node *nd) {
+    int64_t p = -1 - (int64_t)nd->kids;
+    if (p >= g->nkids) return false;
+    int64_t runs = g->kids[p];
+    if (runs < 1 || runs > g->domain[nd->var] || p + 1 + 2 * runs > g->nkids) return false;
+    for (int64_t k = 0; k < runs; k++) {
+        gref last = g->kids[p + 1 + k];
+        if (last < (k ? g->kids[p + k] + 1 : 0)) return false;
+    }
+    return g->kids[p + runs] == g->domain[nd->var] - 1;
+}
+
 /* Ordered and acyclic: a child is an earlier node (as graph_compact and
  * hash-consing make them) testing a later variable, so every walk ends. */
 static bool valid_graph(const ruleset *rs, const graph *g) {
@@ -1044,10 +1059,10 @@ static bool valid_graph(const ruleset *rs, const graph *g) {
     }
     for (int i = 0; i < g->nnodes; i++) {
         const graph_node *nd = &g->nodes[i];
-        if (!in(nd->var, g->nvars) || nd->kids < 0 || nd->kids > g->nkids - g->domain[nd->var])
-            return false;
+        if (!in(nd->var, g->nvars)) return false;
+        if (nd->kids >= 0 ? nd->kids > g->nkids - g->domain[nd->var] : !valid_runs(g, nd)) return false;
         for (int c = 0; c < g->domain[nd->var]; c++) {
-            gref k = g->kids[nd->kids + c];
+            gref k = graph_kid(g, nd, c);
             if (GRAPH_IS_TERM(k) ? GRAPH_TERM_INDEX(k) >= g->nterms
                                  : (k >= i || g->nodes[k].var <= nd->var))
                 return false;

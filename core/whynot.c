@@ -35,7 +35,7 @@ static int cost_of(search *s, gref r) {
     const graph_node *nd = &g->nodes[r];
     int best = UNREACHABLE;
     for (int i = 0; i < g->domain[nd->var]; i++) {
-        int c = cost_of(s, g->kids[nd->kids + i]);
+        int c = cost_of(s, graph_kid(g, nd, i));
         if (c < UNREACHABLE && c + edge_cost(s, nd, i) < best) best = c + edge_cost(s, nd, i);
     }
     return s->cost[r] = best;
@@ -53,8 +53,8 @@ void whynot_find(const ruleset *rs, gref root, const fact_values *fv, int action
         const graph_node *nd = &g->nodes[r];
         int want = cost_of(&s, r), i = 0;
         while (i < g->domain[nd->var] - 1 &&
-               !(cost_of(&s, g->kids[nd->kids + i]) < UNREACHABLE &&
-                 cost_of(&s, g->kids[nd->kids + i]) + edge_cost(&s, nd, i) == want))
+               !(cost_of(&s, graph_kid(g, nd, i)) < UNREACHABLE &&
+                 cost_of(&s, graph_kid(g, nd, i)) + edge_cost(&s, nd, i) == want))
             i++;
         int f = rs->var_fact[nd->var];
         if (edge_cost(&s, nd, i) && out->nchanges < WHYNOT_MAX_CHANGES) {
@@ -62,7 +62,7 @@ void whynot_find(const ruleset *rs, gref root, const fact_values *fv, int action
             out->value[out->nchanges] = g->lo[nd->var] + i;
             out->was_known[out->nchanges++] = fv->known[f];
         }
-        r = g->kids[nd->kids + i];
+        r = graph_kid(g, nd, i);
     }
     if (out->reachable) out->outcome = (int)graph_term_at(g, r)->v;
     free(s.cost);

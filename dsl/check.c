@@ -26,7 +26,7 @@ static bool search(path_search *ps, gref r) {
     const graph_node *nd = &g->nodes[r];
     for (int i = 0; i < g->domain[nd->var]; i++) {
         ps->var_value[nd->var] = i;
-        if (search(ps, g->kids[nd->kids + i])) return true;
+        if (search(ps, graph_kid(g, nd, i))) return true;
     }
     ps->var_value[nd->var] = -1;
     ps->dead[r] = 1;

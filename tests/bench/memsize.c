@@ -30,7 +30,7 @@ static int mark(const graph *g, gref r, unsigned char *seen) {
     seen[r] = 1;
     int n = 1;
     const graph_node *nd = &g->nodes[r];
-    for (int i = 0; i < g->domain[nd->var]; i++) n += mark(g, g->kids[nd->kids + i], seen);
+    for (int i = 0; i < g->domain[nd->var]; i++) n += mark(g, graph_kid(g, nd, i), seen);
     return n;
 }
 

@@ -49,7 +49,7 @@ static graph_term walk(const graph *g, gref r, const int *idx) {
         const graph_node *nd = &g->nodes[r];
         if (nd->var <= last) fail_msg("variable %d tested after variable %d", nd->var, last);
         last = nd->var;
-        r = g->kids[nd->kids + idx[nd->var]];
+        r = graph_kid(g, nd, idx[nd->var]);
     }
     return *graph_term_at(g, r);
 }
@@ -71,9 +71,9 @@ static void assert_reduced(const graph *g, gref r) {
     const graph_node *nd = &g->nodes[r];
     int n = g->domain[nd->var];
     int same = 1;
-    for (int i = 1; i < n; i++) same &= g->kids[nd->kids + i] == g->kids[nd->kids];
+    for (int i = 1; i < n; i++) same &= graph_kid(g, nd, i) == graph_kid(g, nd, 0);
     if (same) fail_msg("node %d tests variable %d but all children are equal", r, nd->var);
-    for (int i = 0; i < n; i++) assert_reduced(g, g->kids[nd->kids + i]);
+    for (int i = 0; i < n; i++) assert_reduced(g, graph_kid(g, nd, i));
 }
 
 static void assert_no_duplicate_nodes(const graph *g) {
@@ -81,8 +81,9 @@ static void assert_no_duplicate_nodes(const graph *g) {
         for (int b = a + 1; b < g->nnodes; b++) {
             const graph_node *x = &g->nodes[a], *y = &g->nodes[b];
             if (x->var != y->var) continue;
-            if (memcmp(&g->kids[x->kids], &g->kids[y->kids], sizeof(gref) * (size_t)g->domain[x->var]) == 0)
-                fail_msg("nodes %d and %d are identical", a, b);
+            bool same = true;
+            for (int i = 0; i < g->domain[x->var] && same; i++) same = graph_kid(g, x, i) == graph_kid(g, y, i);
+            if (same) fail_msg("nodes %d and %d are identical", a, b);
         }
 }
 
@@ -223,7 +224,7 @@ static void test_graph_var_children_are_values_from_lo(void **state) {
     assert_false(GRAPH_IS_TERM(x));
     assert_int_equal(g->nodes[x].var, 1);
     for (int i = 0; i < 4; i++) {
-        gref k = g->kids[g->nodes[x].kids + i];
+        gref k = graph_kid(g, &g->nodes[x], i);
         assert_true(GRAPH_IS_TERM(k));
         assert_int_equal(graph_term_at(g, k)->kind, TERM_VALUE);
         assert_int_equal(graph_term_at(g, k)->v, -1 + i);
@@ -361,12 +362,12 @@ static void test_apply2_sum_of_two_int_vars(void **state) {
     assert_false(GRAPH_IS_TERM(sum));
     assert_int_equal(g->nodes[sum].var, 0);
     for (int i = 0; i < 3; i++) {
-        gref cof = g->kids[g->nodes[sum].kids + i];
+        gref cof = graph_kid(g, &g->nodes[sum], i);
         /* each cofactor x = 1 + i is a node on y with values (1 + i) + (-2 + j) */
         assert_false(GRAPH_IS_TERM(cof));
         assert_int_equal(g->nodes[cof].var, 1);
         for (int j = 0; j < 4; j++) {
-            gref leaf = g->kids[g->nodes[cof].kids + j];
+            gref leaf = graph_kid(g, &g->nodes[cof], j);
             assert_true(GRAPH_IS_TERM(leaf));
             assert_int_equal(graph_term_at(g, leaf)->kind, TERM_VALUE);
             assert_int_equal(graph_term_at(g, leaf)->v, (1 + i) + (-2 + j));
@@ -640,7 +641,7 @@ static unsigned support(const graph *g, gref r) {
     if (GRAPH_IS_TERM(r)) return 0;
     const graph_node *nd = &g->nodes[r];
     unsigned s = 1u << nd->var;
-    for (int i = 0; i < g->domain[nd->var]; i++) s |= support(g, g->kids[nd->kids + i]);
+    for (int i = 0; i < g->domain[nd->var]; i++) s |= support(g, graph_kid(g, nd, i));
     return s;
 }
 

@@ -43,7 +43,7 @@ static gref val(graph *g, int64_t v) {
 static graph_term at(const graph *g, gref r, unsigned bits) {
     while (!GRAPH_IS_TERM(r)) {
         const graph_node *nd = &g->nodes[r];
-        r = g->kids[nd->kids + ((bits >> nd->var) & 1)];
+        r = graph_kid(g, nd, ((bits >> nd->var) & 1));
     }
     return *graph_term_at(g, r);
 }
@@ -53,7 +53,7 @@ static int mark(const graph *g, gref r, unsigned char *seen) {
     if (GRAPH_IS_TERM(r) || seen[r]) return 0;
     seen[r] = 1;
     const graph_node *nd = &g->nodes[r];
-    return 1 + mark(g, g->kids[nd->kids], seen) + mark(g, g->kids[nd->kids + 1], seen);
+    return 1 + mark(g, graph_kid(g, nd, 0), seen) + mark(g, graph_kid(g, nd, 1), seen);
 }
 
 static graph_term sum(void *ctx, graph_term a, graph_term b) {
@@ -114,7 +114,7 @@ static void test_building_on_stays_canonical(void **state) {
     int nodes = g->nnodes;
     /* hash-consing finds a kept node again, without making a new one */
     const graph_node top = g->nodes[ones];
-    gref kids[2] = {g->kids[top.kids], g->kids[top.kids + 1]};
+    gref kids[2] = {graph_kid(g, &top, 0), graph_kid(g, &top, 1)};
     assert_int_equal(graph_node_ref(g, top.var, kids), ones);
     assert_int_equal(g->nnodes, nodes);
     /* building the same function again (with the partial sums the
@@ -137,8 +137,8 @@ static void test_shared_nodes_stay_shared(void **state) {
     count_ones(g); /* garbage */
     gref *roots[] = {&b, &c, &a};
     graph_compact(g, roots, 3);
-    assert_int_equal(g->kids[g->nodes[b].kids + 1], a);
-    assert_int_equal(g->kids[g->nodes[c].kids + 1], a);
+    assert_int_equal(graph_kid(g, &g->nodes[b], 1), a);
+    assert_int_equal(graph_kid(g, &g->nodes[c], 1), a);
     assert_int_equal(g->nnodes, 4); /* a (x2), its x3 child, b, c */
     graph_free(g);
 }
@@ -169,7 +169,7 @@ static void test_renumber_kind(void **state) {
         }
     }
     /* interning still finds the renumbered terminals */
-    assert_int_equal(graph_term_ref(g, TERM_OUTCOME, at(g, r, 2).v), g->kids[g->nodes[r].kids + 1]);
+    assert_int_equal(graph_term_ref(g, TERM_OUTCOME, at(g, r, 2).v), graph_kid(g, &g->nodes[r], 1));
     graph_free(g);
 }
 
