@@ -389,8 +389,8 @@ static void test_batch_rules_like_one_at_a_time(void **state) {
         "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"large\", \"repeated\": true}",
         "{\"irregularity\": \"call\", \"lho_called\": false}",
         "{\"irregularity\": \"noise\", \"minutes\": 5, \"volume\": \"small\", \"repeated\": false}",
-        "{\"irregularity\": \"call\", \"lho_called\": false, \"offender\": \"N\", \"extra\": "
-        "4611686018427387904}",
+        ("{\"irregularity\": \"call\", \"lho_called\": false, \"offender\": \"N\", \"extra\": "
+         "4611686018427387904}"),
         "{\"irregularity\": \"late\", \"minutes\": 3}",
     };
     enum { N = 6 };
@@ -723,8 +723,8 @@ static void test_articles_of_several_files_in_name_order(void **state) {
     const char *names[] = {"20-late.rules", "00-head.rules", "10-early.rules"};
     const char *texts[] = {
         "article 1 when a { w }\n",
-        "ruleset \"files\" { }\nfact a : bool\n  ask \"a?\"\naction w text \"w\"\n"
-        "article 30 when not a { w }\n",
+        ("ruleset \"files\" { }\nfact a : bool\n  ask \"a?\"\naction w text \"w\"\n"
+         "article 30 when not a { w }\n"),
         "article 2 when a { w }\n",
     };
     ruleset *rs = compile_files(names, texts, 3);
