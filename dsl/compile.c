@@ -29,6 +29,15 @@
 #define MAX_FILE_SIZE (4 << 20)
 #define MAX_TABLE_CELLS 100000
 
+/* Interned pairs of ints: a list cell (prev, item) or an outcome (trail,
+ * actions), numbered in the order they were made. */
+typedef struct pair_table {
+    int32_t (*pairs)[2];
+    int n, cap;
+    int32_t *slots;
+    int capslots;
+} pair_table;
+
 typedef struct compiler {
     arena *a;
     diag *d;
@@ -43,8 +52,9 @@ typedef struct compiler {
     gref invariants;   /* bool graph: every invariant holds */
     gref *inv_conds;   /* each invariant's condition */
     gref t_true, t_false, t_fallthrough;
-    int32_t *outcome_slots; /* open-addressing table over rs->outcomes */
-    int outcome_cap;
+    gref t_empty;      /* the empty ruling */
+    pair_table cells;    /* list cells (see "outcomes") */
+    pair_table outs;     /* outcomes while compiling: (trail list, action list) */
     vec clauses, blocks; /* rs_clause, rs_block; copied into rs at the end */
     uint64_t next_op;    /* fresh operation ids for one-off folds */
     gref *when;          /* each article's `when` (t_true when it has none) */
@@ -1164,53 +1174,93 @@ static void declare_invariants(compiler *c) {
         c->invariants = graph_ite(c->rs->graph, c->inv_conds[i], c->invariants, c->t_false);
 }
 
-/* ---- outcomes -------------------------------------------------------------- */
+/* ---- outcomes --------------------------------------------------------------
+ * While compiling, a ruling is a pair of lists (its trail, its actions), and
+ * a list is a chain of cells (the list before it, one more item), both
+ * interned: the same ruling is the same number, as the graph needs, and
+ * joining two rulings copies and hashes nothing but the items of the second.
+ * Only the rulings the finished graph reaches become rs_outcome arrays
+ * (flatten_outcomes). */
 
-static uint64_t outcome_hash(const int *trail, int nt, const int *acts, int na) {
-    uint64_t h = fnv1a64(FNV1A64_INIT, trail, sizeof(int) * (size_t)nt);
-    h = fnv1a64(h, &nt, sizeof nt);
-    return fnv1a64(h, acts, sizeof(int) * (size_t)na);
+
+static uint64_t pair_hash(int32_t x, int32_t y) {
+    return hash_step(HASH_INIT, (uint64_t)(uint32_t)x | (uint64_t)(uint32_t)y << 32);
 }
 
-static bool outcome_equal(const rs_outcome *o, const int *trail, int nt, const int *acts, int na) {
-    return o->ntrail == nt && o->nactions == na && (nt == 0 || memcmp(o->trail, trail, sizeof(int) * (size_t)nt) == 0) &&
-           (na == 0 || memcmp(o->actions, acts, sizeof(int) * (size_t)na) == 0);
-}
-
-static void outcome_rehash(compiler *c) {
-    int cap = c->outcome_cap ? c->outcome_cap * 2 : 256;
-    free(c->outcome_slots);
-    c->outcome_slots = malloc(sizeof(int32_t) * (size_t)cap);
-    if (!c->outcome_slots) abort();
-    memset(c->outcome_slots, -1, sizeof(int32_t) * (size_t)cap);
-    c->outcome_cap = cap;
-    for (int i = 0; i < c->rs->outcomes.len; i++) {
-        const rs_outcome *o = rs_outcome_at(c->rs, i);
-        uint64_t h = outcome_hash(o->trail, o->ntrail, o->actions, o->nactions) & (uint64_t)(cap - 1);
-        while (c->outcome_slots[h] >= 0) h = (h + 1) & (uint64_t)(cap - 1);
-        c->outcome_slots[h] = i;
+static void pair_rehash(pair_table *t) {
+    int cap = t->capslots ? t->capslots * 2 : 1024;
+    free(t->slots);
+    t->slots = malloc(sizeof(int32_t) * (size_t)cap);
+    if (!t->slots) abort();
+    memset(t->slots, -1, sizeof(int32_t) * (size_t)cap);
+    t->capslots = cap;
+    uint64_t mask = (uint64_t)cap - 1;
+    for (int i = 0; i < t->n; i++) {
+        uint64_t h = pair_hash(t->pairs[i][0], t->pairs[i][1]) & mask;
+        while (t->slots[h] >= 0) h = (h + 1) & mask;
+        t->slots[h] = i;
     }
 }
 
-static int intern_outcome(compiler *c, const int *trail, int nt, const int *acts, int na) {
-    if (2 * (c->rs->outcomes.len + 1) > c->outcome_cap) outcome_rehash(c);
-    uint64_t mask = (uint64_t)c->outcome_cap - 1;
-    uint64_t h = outcome_hash(trail, nt, acts, na) & mask;
-    for (; c->outcome_slots[h] >= 0; h = (h + 1) & mask)
-        if (outcome_equal(rs_outcome_at(c->rs, c->outcome_slots[h]), trail, nt, acts, na)) return c->outcome_slots[h];
-    rs_outcome *o = vec_push(&c->rs->outcomes);
-    o->ntrail = nt;
-    o->nactions = na;
-    o->trail = arena_alloc(c->a, sizeof(int) * (size_t)(nt + 1));
-    o->actions = arena_alloc(c->a, sizeof(int) * (size_t)(na + 1));
-    if (nt) memcpy(o->trail, trail, sizeof(int) * (size_t)nt);
-    if (na) memcpy(o->actions, acts, sizeof(int) * (size_t)na);
-    c->outcome_slots[h] = c->rs->outcomes.len - 1;
-    return c->rs->outcomes.len - 1;
+static int pair_intern(pair_table *t, int32_t x, int32_t y) {
+    if (2 * (t->n + 1) > t->capslots) pair_rehash(t);
+    uint64_t mask = (uint64_t)t->capslots - 1;
+    uint64_t h = pair_hash(x, y) & mask;
+    for (; t->slots[h] >= 0; h = (h + 1) & mask)
+        if (t->pairs[t->slots[h]][0] == x && t->pairs[t->slots[h]][1] == y) return t->slots[h];
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 1024;
+        t->pairs = realloc(t->pairs, sizeof *t->pairs * (size_t)t->cap);
+        if (!t->pairs) abort();
+    }
+    t->pairs[t->n][0] = x;
+    t->pairs[t->n][1] = y;
+    t->slots[h] = t->n;
+    return t->n++;
+}
+
+static void pair_free(pair_table *t) {
+    free(t->pairs);
+    free(t->slots);
+}
+
+/* Lists: 0 is the empty list, cell i is list i + 1. */
+static int32_t list_add(compiler *c, int32_t list, int item) {
+    return 1 + pair_intern(&c->cells, list, item);
+}
+
+static int list_len(const compiler *c, int32_t list) {
+    int n = 0;
+    for (; list; list = c->cells.pairs[list - 1][0]) n++;
+    return n;
+}
+
+/* The items of a list, in order, into out (list_len of them). */
+static void list_items(const compiler *c, int32_t list, int *out) {
+    for (int i = list_len(c, list); list; list = c->cells.pairs[list - 1][0]) out[--i] = c->cells.pairs[list - 1][1];
+}
+
+static int32_t list_append(compiler *c, int32_t x, int32_t y) {
+    if (!y) return x;
+    int n = list_len(c, y), stack[64];
+    int *items = n <= 64 ? stack : malloc(sizeof(int) * (size_t)n);
+    if (!items) abort();
+    list_items(c, y, items);
+    for (int i = 0; i < n; i++) x = list_add(c, x, items[i]);
+    if (items != stack) free(items);
+    return x;
+}
+
+/* A ruling: the outcome `o` (0: the empty one) followed by clauses and actions. */
+static int outcome_extend(compiler *c, int o, const int *trail, int nt, const int *acts, int na) {
+    int32_t t = c->outs.pairs[o][0], a = c->outs.pairs[o][1];
+    for (int i = 0; i < nt; i++) t = list_add(c, t, trail[i]);
+    for (int i = 0; i < na; i++) a = list_add(c, a, acts[i]);
+    return pair_intern(&c->outs, t, a);
 }
 
 static gref outcome_term(compiler *c, const int *trail, int nt, const int *acts, int na) {
-    return graph_term_ref(c->rs->graph, TERM_OUTCOME, intern_outcome(c, trail, nt, acts, na));
+    return graph_term_ref(c->rs->graph, TERM_OUTCOME, outcome_extend(c, 0, trail, nt, acts, na));
 }
 
 /* One ruling followed by another: trails and actions joined. Anything that
@@ -1219,20 +1269,12 @@ static graph_term fold_concat(void *ctx, graph_term a, graph_term b) {
     compiler *c = ctx;
     if (a.kind != TERM_OUTCOME) return a;
     if (b.kind != TERM_OUTCOME) return b;
-    rs_outcome x = *rs_outcome_at(c->rs, a.v), y = *rs_outcome_at(c->rs, b.v);
-    if (y.ntrail == 0 && y.nactions == 0) return a;
-    if (x.ntrail == 0 && x.nactions == 0) return b;
-    int nt = x.ntrail + y.ntrail, na = x.nactions + y.nactions;
-    int *trail = malloc(sizeof(int) * (size_t)(nt + 1)), *acts = malloc(sizeof(int) * (size_t)(na + 1));
-    if (!trail || !acts) abort();
-    memcpy(trail, x.trail, sizeof(int) * (size_t)x.ntrail);
-    memcpy(trail + x.ntrail, y.trail, sizeof(int) * (size_t)y.ntrail);
-    memcpy(acts, x.actions, sizeof(int) * (size_t)x.nactions);
-    memcpy(acts + x.nactions, y.actions, sizeof(int) * (size_t)y.nactions);
-    int id = intern_outcome(c, trail, nt, acts, na);
-    free(trail);
-    free(acts);
-    return (graph_term){TERM_OUTCOME, id};
+    if (b.v == 0) return a;
+    if (a.v == 0) return b;
+    int32_t xt = c->outs.pairs[a.v][0], xa = c->outs.pairs[a.v][1];
+    int32_t yt = c->outs.pairs[b.v][0], ya = c->outs.pairs[b.v][1];
+    int32_t t = list_append(c, xt, yt), acts = list_append(c, xa, ya);
+    return (graph_term){TERM_OUTCOME, pair_intern(&c->outs, t, acts)};
 }
 
 static gref concat(compiler *c, gref a, gref b) {
@@ -1551,7 +1593,6 @@ static gref with_scope(compiler *c, gref g) {
 static void compile_articles(compiler *c) {
     graph *g = c->rs->graph;
     gref na = graph_term_ref(g, TERM_NOT_APPLICABLE, 0);
-    gref empty = outcome_term(c, NULL, 0, NULL, 0);
     for (int i = 0; i < c->rs->narticles; i++) {
         gref full = article_full(c, i, c->rs->articles[i].loc);
         c->rs->articles[i].root = graph_restrict(g, graph_ite(g, c->when[i], full, na), c->invariants);
@@ -1561,7 +1602,7 @@ static void compile_articles(compiler *c) {
             diag_report(c->d, DIAG_WARNING, c->rs->articles[i].loc, "give it a `when`, or `apply` it from another article",
                         "article %s is never ruled on", c->rs->articles[i].id);
     /* The whole ruleset: every article whose `when` holds, in file order. */
-    gref root = empty, any = c->t_false;
+    gref root = c->t_empty, any = c->t_false;
     for (int i = c->rs->narticles - 1; i >= 0; i--) {
         if (!c->rs->articles[i].has_when) continue;
         root = graph_ite(g, c->when[i], concat(c, c->art_full[i], root), root);
@@ -1700,6 +1741,7 @@ static void make_graph(compiler *c) {
     c->t_true = graph_term_ref(c->rs->graph, TERM_VALUE, 1);
     c->t_false = graph_term_ref(c->rs->graph, TERM_VALUE, 0);
     c->fact_graph = arena_alloc(c->a, sizeof(gref) * (size_t)(c->rs->nfacts + 1));
+    c->t_empty = outcome_term(c, NULL, 0, NULL, 0);
 }
 
 static void finish(compiler *c) {
@@ -1727,6 +1769,32 @@ static void keep_reachable(ruleset *rs) {
     free(roots);
 }
 
+/* The rulings the kept graph reaches become the ruleset's outcome table,
+ * numbered in the order the graph names them, their arrays in one block of
+ * the ruleset's arena. */
+static void flatten_outcomes(compiler *c) {
+    ruleset *rs = c->rs;
+    int64_t *old = malloc(sizeof(int64_t) * (size_t)(rs->graph->nterms + 1));
+    if (!old) abort();
+    int n = graph_renumber_kind(rs->graph, TERM_OUTCOME, old);
+    size_t items = 0;
+    for (int i = 0; i < n; i++) items += (size_t)list_len(c, c->outs.pairs[old[i]][0]) + (size_t)list_len(c, c->outs.pairs[old[i]][1]);
+    int *pool = arena_alloc(rs->arena, sizeof(int) * (items + 1));
+    for (int i = 0; i < n; i++) {
+        rs_outcome *o = vec_push(&rs->outcomes);
+        int32_t trail = c->outs.pairs[old[i]][0], acts = c->outs.pairs[old[i]][1];
+        o->ntrail = list_len(c, trail);
+        o->trail = pool;
+        list_items(c, trail, pool);
+        pool += o->ntrail;
+        o->nactions = list_len(c, acts);
+        o->actions = pool;
+        list_items(c, acts, pool);
+        pool += o->nactions;
+    }
+    free(old);
+}
+
 ruleset *dsl_compile(const char *path, diag *d) {
     return dsl_compile_amended(path, NULL, 0, d);
 }
@@ -1745,6 +1813,7 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
     compiler c = {.a = a, .d = d, .rs = rs};
     vec_init(&c.clauses, sizeof(rs_clause));
     vec_init(&c.blocks, sizeof(rs_block));
+    pair_intern(&c.outs, 0, 0); /* outcome 0: the empty ruling */
     int before = diag_errors(d);
     c.errors_before = before;
     load_path(&c, path, no_loc(path), 0);
@@ -1765,8 +1834,12 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
         compile_tests(&c);
         finish(&c);
     }
-    free(c.outcome_slots);
-    if (rs->graph && diag_errors(d) == before) keep_reachable(rs);
+    if (rs->graph && diag_errors(d) == before) {
+        keep_reachable(rs);
+        flatten_outcomes(&c);
+    }
+    pair_free(&c.cells);
+    pair_free(&c.outs);
     if (rs->graph) graph_done_building(rs->graph);
     vec_free(&c.clauses);
     vec_free(&c.blocks);
