@@ -235,8 +235,23 @@ gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
     return cache_put(g, op, a, 0, 1, result);
 }
 
-gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx) {
+/* The result without a walk, where the laws give it. */
+static bool by_law(const graph *g, const graph_laws *laws, gref a, gref b, gref *out) {
+    if (!laws) return false;
+    if (a == laws->unit || (GRAPH_IS_TERM(a) && (laws->absorbing >> graph_term_at(g, a)->kind & 1))) {
+        *out = a == laws->unit ? b : a;
+        return true;
+    }
+    if (b == laws->unit) {
+        *out = a;
+        return true;
+    }
+    return false;
+}
+
+static gref apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx, const graph_laws *laws) {
     gref result;
+    if (by_law(g, laws, a, b, &result)) return result;
     if (cache_get(g, op, a, b, 2, &result)) return result;
     if (!spend(g)) return too_large(g);
     if (GRAPH_IS_TERM(a) && GRAPH_IS_TERM(b)) {
@@ -245,8 +260,16 @@ gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx
     }
     int va = top_var(g, a), vb = top_var(g, b);
     int var = va < vb ? va : vb;
-    EXPAND(g, var, graph_apply2(g, op, cofactor(g, a, var, i), cofactor(g, b, var, i), fn, ctx));
+    EXPAND(g, var, apply2(g, op, cofactor(g, a, var, i), cofactor(g, b, var, i), fn, ctx, laws));
     return cache_put(g, op, a, b, 2, result);
+}
+
+gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx) {
+    return apply2(g, op, a, b, fn, ctx, NULL);
+}
+
+gref graph_apply2_laws(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx, const graph_laws *laws) {
+    return apply2(g, op, a, b, fn, ctx, laws);
 }
 
 #define OP_ITE UINT64_C(0xffff000000000001)

@@ -107,6 +107,19 @@ typedef graph_term (*graph_fn2)(void *ctx, graph_term a, graph_term b);
 gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx);
 gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx);
 
+/* What graph_apply2_laws may take for granted about fn, so that it returns
+ * at once where they settle the result instead of walking the other graph:
+ * fn(unit, b) is b and fn(a, unit) is a (unit a terminal, or
+ * GRAPH_NO_UNIT), and fn(a, b) is a for a terminal a whose kind k has bit
+ * 1 << k set in absorbing. Joining rulings obeys such laws: the empty
+ * ruling is a unit, a gap absorbs what follows. */
+#define GRAPH_NO_UNIT INT32_MAX
+typedef struct graph_laws {
+    gref unit;
+    unsigned absorbing;
+} graph_laws;
+gref graph_apply2_laws(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx, const graph_laws *laws);
+
 /* if c then t else e; c's terminals are values (0 false, else true); any
  * other terminal of c is passed through. */
 gref graph_ite(graph *g, gref c, gref t, gref e);

@@ -1278,7 +1278,9 @@ static graph_term fold_concat(void *ctx, graph_term a, graph_term b) {
 }
 
 static gref concat(compiler *c, gref a, gref b) {
-    return graph_apply2(c->rs->graph, OPID(OPK_CONCAT, 0), a, b, fold_concat, c);
+    /* the empty ruling joins as nothing; what is not a ruling ends the ruling */
+    graph_laws laws = {c->t_empty, ~(1u << TERM_OUTCOME)};
+    return graph_apply2_laws(c->rs->graph, OPID(OPK_CONCAT, 0), a, b, fold_concat, c, &laws);
 }
 
 static int new_clause(compiler *c, const char *cite, src_loc loc, int article, bool is_article) {
@@ -1605,7 +1607,9 @@ static void compile_articles(compiler *c) {
     gref root = c->t_empty, any = c->t_false;
     for (int i = c->rs->narticles - 1; i >= 0; i--) {
         if (!c->rs->articles[i].has_when) continue;
-        root = graph_ite(g, c->when[i], concat(c, c->art_full[i], root), root);
+        /* where the article does not apply it adds the empty ruling, which
+         * concat passes over without walking the rest */
+        root = concat(c, graph_ite(g, c->when[i], c->art_full[i], c->t_empty), root);
         any = graph_ite(g, c->when[i], c->t_true, any);
     }
     if (any == c->t_false && c->rs->narticles > 0 && diag_errors(c->d) == c->errors_before)
