@@ -1259,8 +1259,8 @@ static int outcome_extend(compiler *c, int o, const int *trail, int nt, const in
     return pair_intern(&c->outs, t, a);
 }
 
-static gref outcome_term(compiler *c, const int *trail, int nt, const int *acts, int na) {
-    return graph_term_ref(c->rs->graph, TERM_OUTCOME, outcome_extend(c, 0, trail, nt, acts, na));
+static gref outcome_ref(compiler *c, int o) {
+    return graph_term_ref(c->rs->graph, TERM_OUTCOME, o);
 }
 
 /* One ruling followed by another: trails and actions joined. Anything that
@@ -1317,7 +1317,7 @@ static int action_use(compiler *c, const ast_item *it, int clause) {
     return c->rs->uses.len - 1;
 }
 
-static gref compile_block(compiler *c, const ast_block *b, gref reach, int clause, int art);
+static gref compile_block(compiler *c, const ast_block *b, gref reach, int clause, int art, int prefix);
 static gref article_full(compiler *c, int art, src_loc from);
 
 static int find_article(compiler *c, const char *id, src_loc at) {
@@ -1330,17 +1330,18 @@ static int find_article(compiler *c, const char *id, src_loc at) {
     return i;
 }
 
-static gref compile_clause(compiler *c, const ast_clause *cl, gref taken, int art) {
+/* A clause taken after the ruling `prefix`: its rulings start with prefix
+ * and the clause itself, so its leaves are made whole and no graph is
+ * walked again to put them in front (except an applied article's, which is
+ * compiled once for every place that applies it). */
+static gref compile_clause(compiler *c, const ast_clause *cl, gref taken, int art, int prefix) {
     int id = new_clause(c, cl->cite, cl->loc, art, false);
-    gref body;
-    if (cl->apply) {
-        int target = find_article(c, cl->apply, cl->apply_loc);
-        if (target >= 0) c->applied[target] = 1;
-        body = target < 0 ? c->t_false : article_full(c, target, cl->apply_loc);
-    } else {
-        body = compile_block(c, cl->block, taken, id, art);
-    }
-    return concat(c, outcome_term(c, &id, 1, NULL, 0), body);
+    int here = outcome_extend(c, prefix, &id, 1, NULL, 0);
+    if (!cl->apply) return compile_block(c, cl->block, taken, id, art, here);
+    int target = find_article(c, cl->apply, cl->apply_loc);
+    if (target >= 0) c->applied[target] = 1;
+    gref body = target < 0 ? c->t_false : article_full(c, target, cl->apply_loc);
+    return concat(c, outcome_ref(c, here), body);
 }
 
 typedef struct pattern_ctx {
@@ -1382,7 +1383,7 @@ typedef struct decision {
 
 /* Adds one clause: it is taken where it applies and no earlier one was. */
 static void add_decision(compiler *c, vec *ds, gref *reach, gref cond, const ast_clause *cl, src_loc at, int art,
-                         int clause) {
+                         int prefix) {
     gref taken = and_graph(c, *reach, cond);
     if (taken == c->t_false && diag_errors(c->d) - c->proof_errors == c->errors_before) {
         ERR(c->d, at, "an earlier clause, the article's `when` or an invariant already covers every such situation",
@@ -1391,11 +1392,11 @@ static void add_decision(compiler *c, vec *ds, gref *reach, gref cond, const ast
     }
     decision *d = vec_push(ds);
     d->cond = cond;
-    d->body = cl ? compile_clause(c, cl, taken, art) : outcome_term(c, &clause, 0, NULL, 0);
+    d->body = cl ? compile_clause(c, cl, taken, art, prefix) : outcome_ref(c, prefix);
     *reach = and_graph(c, *reach, not_graph(c, cond));
 }
 
-static void match_decisions(compiler *c, vec *ds, gref *reach, const ast_item *it, int art) {
+static void match_decisions(compiler *c, vec *ds, gref *reach, const ast_item *it, int art, int prefix) {
     int x = compile_expr(c, it->cond, NULL);
     const rs_type *t = X(c, x)->type;
     gref subject = expr_graph(c, x); /* says why if it reads a fact no decision can test */
@@ -1404,44 +1405,47 @@ static void match_decisions(compiler *c, vec *ds, gref *reach, const ast_item *i
         gref cond = c->t_false;
         for (int j = 0; j < arm->patterns.n; j++)
             cond = graph_ite(c->rs->graph, pattern_cond(c, arm->patterns.items[j], subject, t), c->t_true, cond);
-        add_decision(c, ds, reach, cond, arm->clause, arm->loc, art, -1);
+        add_decision(c, ds, reach, cond, arm->clause, arm->loc, art, prefix);
     }
 }
 
-static gref compile_block(compiler *c, const ast_block *b, gref reach, int clause, int art) {
+/* A block's rulings: prefix, then its actions (all of them, wherever they
+ * stand in the block), then what its first clause that applies rules. */
+static gref compile_block(compiler *c, const ast_block *b, gref reach, int clause, int art, int prefix) {
     vec acts, ds;
     vec_init(&acts, sizeof(int));
     vec_init(&ds, sizeof(decision));
     for (int i = 0; i < b->items.n; i++) {
         const ast_item *it = b->items.items[i];
+        if (it->kind != AI_ACTION) continue;
+        int u = action_use(c, it, clause);
+        if (u >= 0) *(int *)vec_push(&acts) = u;
+    }
+    int here = outcome_extend(c, prefix, NULL, 0, (int *)acts.data, acts.len);
+    for (int i = 0; i < b->items.n; i++) {
+        const ast_item *it = b->items.items[i];
         switch (it->kind) {
-        case AI_ACTION: {
-            int u = action_use(c, it, clause);
-            if (u >= 0) *(int *)vec_push(&acts) = u;
-            break;
-        }
-        case AI_IF: add_decision(c, &ds, &reach, cond_graph(c, it->cond), it->clause, it->loc, art, -1); break;
-        case AI_OTHERWISE: add_decision(c, &ds, &reach, c->t_true, it->clause, it->loc, art, -1); break;
-        case AI_MATCH: match_decisions(c, &ds, &reach, it, art); break;
+        case AI_ACTION: break;
+        case AI_IF: add_decision(c, &ds, &reach, cond_graph(c, it->cond), it->clause, it->loc, art, here); break;
+        case AI_OTHERWISE: add_decision(c, &ds, &reach, c->t_true, it->clause, it->loc, art, here); break;
+        case AI_MATCH: match_decisions(c, &ds, &reach, it, art, here); break;
         case AI_APPLY: {
             ast_clause cl = {it->loc, NULL, NULL, it->name, it->loc};
-            add_decision(c, &ds, &reach, c->t_true, &cl, it->loc, art, -1);
+            add_decision(c, &ds, &reach, c->t_true, &cl, it->loc, art, here);
             break;
         }
         }
     }
-    gref prefix = outcome_term(c, NULL, 0, (int *)acts.data, acts.len);
-    gref result = prefix;
+    gref result = outcome_ref(c, here);
     if (ds.len > 0) {
         rs_block *blk = vec_push(&c->blocks);
         blk->loc = b->loc;
         blk->article = art;
-        gref rest = graph_term_ref(c->rs->graph, TERM_GAP, c->blocks.len - 1);
+        result = graph_term_ref(c->rs->graph, TERM_GAP, c->blocks.len - 1);
         for (int i = ds.len - 1; i >= 0; i--) {
             decision *d = &VEC_AT(&ds, decision, i);
-            rest = graph_ite(c->rs->graph, d->cond, d->body, rest);
+            result = graph_ite(c->rs->graph, d->cond, d->body, result);
         }
-        result = concat(c, prefix, rest);
     }
     vec_free(&acts);
     vec_free(&ds);
@@ -1467,8 +1471,8 @@ static gref article_full(compiler *c, int art, src_loc from) {
         ERR(c->d, d->loc, "check the `when` against the invariants", "article %s can never apply", a->id);
         c->proof_errors++;
     }
-    gref body = compile_block(c, d->body, reach, a->entry_clause, art);
-    c->art_full[art] = concat(c, outcome_term(c, &a->entry_clause, 1, NULL, 0), body);
+    int entered = outcome_extend(c, 0, &a->entry_clause, 1, NULL, 0);
+    c->art_full[art] = compile_block(c, d->body, reach, a->entry_clause, art, entered);
     c->art_state[art] = ART_DONE;
     return c->art_full[art];
 }
@@ -1745,7 +1749,7 @@ static void make_graph(compiler *c) {
     c->t_true = graph_term_ref(c->rs->graph, TERM_VALUE, 1);
     c->t_false = graph_term_ref(c->rs->graph, TERM_VALUE, 0);
     c->fact_graph = arena_alloc(c->a, sizeof(gref) * (size_t)(c->rs->nfacts + 1));
-    c->t_empty = outcome_term(c, NULL, 0, NULL, 0);
+    c->t_empty = outcome_ref(c, 0);
 }
 
 static void finish(compiler *c) {
