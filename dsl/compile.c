@@ -38,8 +38,23 @@ typedef struct pair_table {
     int capslots;
 } pair_table;
 
+/* Text the ruleset keeps (names, messages, citations), each distinct
+ * string once, packed into blocks of the ruleset's arena. */
+typedef struct string_pool {
+    const char **slots;
+    int n, capslots;
+    char *free; /* room left in the current block */
+    size_t left;
+} string_pool;
+
+/* Two arenas: `a` holds what only compiling needs (the syntax trees, the
+ * compiler's tables) and is freed when compiling ends; `keep` is the
+ * ruleset's own, with only what a compiled ruleset is read by. */
 typedef struct compiler {
     arena *a;
+    arena *keep;
+    string_pool strings;
+    rs_type *bool_type, *int_type; /* the anonymous ones, shared */
     diag *d;
     ruleset *rs;
     ast_list files;    /* ast_file* */
@@ -64,6 +79,46 @@ typedef struct compiler {
     int errors_before;   /* after other errors, "never applies" would only echo them */
     int proof_errors;    /* the "never applies" errors reported so far */
 } compiler;
+
+/* A copy of s in the ruleset's arena (NULL stays NULL): every text a
+ * ruleset keeps from the syntax trees goes through here. */
+static const char *keep_str(compiler *c, const char *s) {
+    if (!s) return NULL;
+    string_pool *p = &c->strings;
+    if (2 * (p->n + 1) > p->capslots) {
+        int cap = p->capslots ? p->capslots * 2 : 1024;
+        const char **slots = calloc((size_t)cap, sizeof *slots);
+        if (!slots) abort();
+        for (int i = 0; i < p->capslots; i++) {
+            if (!p->slots[i]) continue;
+            uint64_t h = fnv1a64(FNV1A64_INIT, p->slots[i], strlen(p->slots[i])) & (uint64_t)(cap - 1);
+            while (slots[h]) h = (h + 1) & (uint64_t)(cap - 1);
+            slots[h] = p->slots[i];
+        }
+        free(p->slots);
+        p->slots = slots;
+        p->capslots = cap;
+    }
+    size_t len = strlen(s);
+    uint64_t mask = (uint64_t)p->capslots - 1, h = fnv1a64(FNV1A64_INIT, s, len) & mask;
+    for (; p->slots[h]; h = (h + 1) & mask)
+        if (strcmp(p->slots[h], s) == 0) return p->slots[h];
+    char *copy;
+    if (len + 1 > 1024) {
+        copy = arena_strndup(c->keep, s, len);
+    } else {
+        if (p->left < len + 1) {
+            p->left = 4096;
+            p->free = arena_alloc(c->keep, p->left);
+        }
+        copy = p->free;
+        memcpy(copy, s, len + 1);
+        p->free += len + 1;
+        p->left -= len + 1;
+    }
+    p->n++;
+    return p->slots[h] = copy;
+}
 
 static src_loc no_loc(const char *file) {
     src_loc l = {file, 0, 0};
@@ -115,6 +170,23 @@ static bool first_visit(compiler *c, const char *path, src_loc from) {
     return true;
 }
 
+static bool fit_to_parse(compiler *c, const char *path, src_loc from, const char *text, size_t len) {
+    if (len > MAX_FILE_SIZE) {
+        ERR(c->d, no_loc(path), "split the rules over several files", "file is larger than %d bytes",
+            MAX_FILE_SIZE);
+        return false;
+    }
+    if (strlen(text) != len) {
+        ERR(c->d, no_loc(path), "rule files are text", "file contains a NUL byte");
+        return false;
+    }
+    if (c->files.n >= MAX_FILES) {
+        ERR(c->d, from, NULL, "more than %d rule files", MAX_FILES);
+        return false;
+    }
+    return true;
+}
+
 /* Reads and parses one file; its text joins the hash and the sources that
  * errors quote. */
 static ast_file *read_and_parse(compiler *c, const char *path, src_loc from) {
@@ -124,27 +196,17 @@ static ast_file *read_and_parse(compiler *c, const char *path, src_loc from) {
         ERR(c->d, from, NULL, "cannot read %s: %s", path, strerror(errno));
         return NULL;
     }
-    char *copy = arena_strndup(c->a, text, len);
-    free(text);
-    if (len > MAX_FILE_SIZE) {
-        ERR(c->d, no_loc(path), "split the rules over several files", "file is larger than %d bytes",
-            MAX_FILE_SIZE);
+    if (!fit_to_parse(c, path, from, text, len)) {
+        free(text);
         return NULL;
     }
-    if (strlen(copy) != len) {
-        ERR(c->d, no_loc(path), "rule files are text", "file contains a NUL byte");
-        return NULL;
-    }
-    if (c->files.n >= MAX_FILES) {
-        ERR(c->d, from, NULL, "more than %d rule files", MAX_FILES);
-        return NULL;
-    }
-    const char *p = arena_strdup(c->a, path);
-    diag_add_source(c->d, p, copy);
+    const char *p = keep_str(c, path); /* every location in the file names it */
+    diag_add_source(c->d, p, text);
     const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p; /* the hash does not depend on where it is installed */
     c->rs->hash = fnv1a64(c->rs->hash, base, strlen(base));
-    c->rs->hash = fnv1a64(c->rs->hash, copy, len);
-    ast_file *f = dsl_parse(c->a, c->d, p, copy);
+    c->rs->hash = fnv1a64(c->rs->hash, text, len);
+    ast_file *f = dsl_parse(c->a, c->d, p, text); /* the tree holds copies of what it names */
+    free(text);
     ast_push(c->a, &c->files, f);
     return f;
 }
@@ -353,8 +415,8 @@ static void apply_amendment(compiler *c, const char *path) {
 /* ---- types ----------------------------------------------------------------- */
 
 static rs_type *type_new(compiler *c, const char *name, enum type_kind kind) {
-    rs_type *t = arena_alloc(c->a, sizeof *t);
-    t->name = name;
+    rs_type *t = arena_alloc(c->keep, sizeof *t);
+    t->name = keep_str(c, name);
     t->kind = kind;
     return t;
 }
@@ -367,7 +429,7 @@ static const rs_type *builtin_type(compiler *c, const char *name) {
 }
 
 static void add_type(compiler *c, rs_type *t) {
-    rs_type **types = arena_alloc(c->a, sizeof *types * (size_t)(c->rs->ntypes + 1));
+    rs_type **types = arena_alloc(c->a, /* the ruleset's own copy is made by finish */ sizeof *types * (size_t)(c->rs->ntypes + 1));
     if (c->rs->ntypes) memcpy(types, c->rs->types, sizeof *types * (size_t)c->rs->ntypes);
     types[c->rs->ntypes++] = t;
     c->rs->types = types;
@@ -378,8 +440,8 @@ static void declare_builtin_types(compiler *c) {
     rs_type *seat = type_new(c, "seat", TY_ENUM);
     seat->nvalues = 4;
     seat->values = (const char **)seats;
-    seat->labels = arena_alloc(c->a, sizeof(char *) * 4);
-    seat->labels_en = arena_alloc(c->a, sizeof(char *) * 4);
+    seat->labels = arena_alloc(c->keep, sizeof(char *) * 4);
+    seat->labels_en = arena_alloc(c->keep, sizeof(char *) * 4);
     add_type(c, seat);
     add_type(c, type_new(c, "call", TY_CALL));
     add_type(c, type_new(c, "cite", TY_CITE));
@@ -401,16 +463,16 @@ static const rs_type *resolve_type(compiler *c, const ast_type *at, const char *
     case AT_ENUM:
         t = type_new(c, name, TY_ENUM);
         t->nvalues = at->values.n;
-        t->values = arena_alloc(c->a, sizeof(char *) * (size_t)at->values.n);
-        t->labels = arena_alloc(c->a, sizeof(char *) * (size_t)at->values.n);
-        t->labels_en = arena_alloc(c->a, sizeof(char *) * (size_t)at->values.n);
+        t->values = arena_alloc(c->keep, sizeof(char *) * (size_t)at->values.n);
+        t->labels = arena_alloc(c->keep, sizeof(char *) * (size_t)at->values.n);
+        t->labels_en = arena_alloc(c->keep, sizeof(char *) * (size_t)at->values.n);
         for (int i = 0; i < at->values.n; i++) {
             ast_enumval *v = at->values.items[i];
             for (int j = 0; j < i; j++)
                 if (strcmp(t->values[j], v->name) == 0) ERR(c->d, v->loc, NULL, "'%s' is listed twice", v->name);
-            t->values[i] = v->name;
-            t->labels[i] = v->label;
-            t->labels_en[i] = v->label_en;
+            t->values[i] = keep_str(c, v->name);
+            t->labels[i] = keep_str(c, v->label);
+            t->labels_en[i] = keep_str(c, v->label_en);
         }
         if (t->nvalues > RS_MAX_DOMAIN)
             ERR(c->d, at->loc, NULL, "an enum may have at most %d values", RS_MAX_DOMAIN);
@@ -491,7 +553,7 @@ static rs_expr *X(compiler *c, int e) {
 static int add_string(compiler *c, const char *s) {
     for (int i = 0; i < c->rs->strings.len; i++)
         if (strcmp(VEC_AT(&c->rs->strings, const char *, i), s) == 0) return i;
-    *(const char **)vec_push(&c->rs->strings) = s;
+    *(const char **)vec_push(&c->rs->strings) = keep_str(c, s);
     return c->rs->strings.len - 1;
 }
 
@@ -504,7 +566,9 @@ static int const_expr(compiler *c, const rs_type *t, int64_t k, src_loc loc) {
 static const rs_type *T(compiler *c, enum type_kind kind) {
     static const char *const names[] = {"bool", "", "int", "call", "cite", "string"};
     if (kind == TY_CALL || kind == TY_CITE || kind == TY_STRING) return builtin_type(c, names[kind]);
-    return type_new(c, NULL, kind);
+    rs_type **shared = kind == TY_BOOL ? &c->bool_type : &c->int_type; /* TY_ENUM is never asked for */
+    if (!*shared) *shared = type_new(c, NULL, kind);
+    return *shared;
 }
 
 static int compile_expr(compiler *c, const ast_expr *e, const rs_type *want);
@@ -797,7 +861,7 @@ static void amended_names(compiler *c) {
             ast_given *g = am->params.items[k];
             if (strcmp(g->name, "cite") == 0) label = g->value->text;
         }
-        c->rs->name = arena_printf(c->a, "%s+%s", c->rs->name, label);
+        c->rs->name = keep_str(c, arena_printf(c->a, "%s+%s", c->rs->name, label));
     }
 }
 
@@ -820,16 +884,16 @@ static void declare_header(compiler *c) {
         c->rs->name = "?";
         return;
     }
-    c->rs->name = header->name;
+    c->rs->name = keep_str(c, header->name);
     c->rs->loc = header->loc;
     c->header = header;
     amended_names(c);
     for (int i = 0; i < header->params.n; i++) {
         ast_given *g = header->params.items[i];
         if (strcmp(g->name, "title") == 0)
-            c->rs->title = g->value->text;
+            c->rs->title = keep_str(c, g->value->text);
         else if (strcmp(g->name, "game") == 0)
-            c->rs->game = g->value->text;
+            c->rs->game = keep_str(c, g->value->text);
         else if (strcmp(g->name, "score") == 0 || strcmp(g->name, "matchpoints") == 0 || strcmp(g->name, "imps") == 0 ||
                  strcmp(g->name, "legal") == 0 || strcmp(g->name, "trick") == 0)
             ; /* scoring articles: resolved once the articles are declared */
@@ -839,7 +903,7 @@ static void declare_header(compiler *c) {
     }
     if (!c->rs->title) c->rs->title = c->rs->name;
     for (int i = 0; i < c->amendments.n; i++)
-        c->rs->title = arena_printf(c->a, "%s, gewijzigd door %s", c->rs->title, ((ast_decl *)c->amendments.items[i])->name);
+        c->rs->title = keep_str(c, arena_printf(c->a, "%s, gewijzigd door %s", c->rs->title, ((ast_decl *)c->amendments.items[i])->name));
     if (!c->rs->game) c->rs->game = "";
 }
 
@@ -853,10 +917,10 @@ static void declare_types(compiler *c) {
             continue;
         }
         const rs_type *t = resolve_type(c, d->type, d->name);
-        if (t->name != d->name) { /* an alias of a named type: copy under the new name */
+        if (!t->name || strcmp(t->name, d->name) != 0) { /* an alias of a named type: copy under the new name */
             rs_type *copy = type_new(c, d->name, t->kind);
             *copy = *t;
-            copy->name = d->name;
+            copy->name = keep_str(c, d->name);
             t = copy;
         }
         add_type(c, (rs_type *)t);
@@ -892,7 +956,7 @@ static void check_builtin_fit(compiler *c, ast_decl *d, rs_fact *f) {
 static void declare_facts(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_FACT;
-    c->rs->facts = arena_alloc(c->a, sizeof(rs_fact) * (size_t)(n + 1));
+    c->rs->facts = arena_alloc(c->keep, sizeof(rs_fact) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_FACT) continue;
@@ -901,11 +965,11 @@ static void declare_facts(compiler *c) {
             continue;
         }
         rs_fact *f = &c->rs->facts[c->rs->nfacts++];
-        f->name = d->name;
+        f->name = keep_str(c, d->name);
         f->loc = d->loc;
         f->type = resolve_type(c, d->type, NULL);
-        f->ask = d->ask;
-        f->ask_en = d->ask_en;
+        f->ask = keep_str(c, d->ask);
+        f->ask_en = keep_str(c, d->ask_en);
         f->overridable = d->overridable;
         f->builtin = -1;
         f->derived = -1;
@@ -916,7 +980,7 @@ static void declare_facts(compiler *c) {
                 "'%s' is overridable but not filled from a record", d->name);
     }
     /* Graph variables: the input facts a decision can test, in order. */
-    c->rs->var_fact = arena_alloc(c->a, sizeof(int) * (size_t)(c->rs->nfacts + 1));
+    c->rs->var_fact = arena_alloc(c->keep, sizeof(int) * (size_t)(c->rs->nfacts + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         int f = d->kind == AD_FACT ? rs_find_fact(c->rs, d->name) : -1;
@@ -944,7 +1008,7 @@ static void check_placeholders(compiler *c, const ast_decl *d, const rs_action *
 static void declare_actions(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_ACTION;
-    c->rs->actions = arena_alloc(c->a, sizeof(rs_action) * (size_t)(n + 1));
+    c->rs->actions = arena_alloc(c->keep, sizeof(rs_action) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_ACTION) continue;
@@ -953,15 +1017,15 @@ static void declare_actions(compiler *c) {
             continue;
         }
         rs_action *a = &c->rs->actions[c->rs->nactions++];
-        a->name = d->name;
+        a->name = keep_str(c, d->name);
         a->loc = d->loc;
-        a->text = d->text;
-        a->text_en = d->text_en;
+        a->text = keep_str(c, d->text);
+        a->text_en = keep_str(c, d->text_en);
         a->nparams = d->params.n;
-        a->params = arena_alloc(c->a, sizeof(rs_param) * (size_t)(d->params.n + 1));
+        a->params = arena_alloc(c->keep, sizeof(rs_param) * (size_t)(d->params.n + 1));
         for (int j = 0; j < d->params.n; j++) {
             ast_param *p = d->params.items[j];
-            a->params[j].name = p->name;
+            a->params[j].name = keep_str(c, p->name);
             a->params[j].type = resolve_type(c, p->type, NULL);
         }
         if (!d->text)
@@ -1064,7 +1128,7 @@ static void fill_table(compiler *c, ast_decl *d, rs_table *t) {
 static void declare_tables(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_TABLE;
-    c->rs->tables = arena_alloc(c->a, sizeof(rs_table) * (size_t)(n + 1));
+    c->rs->tables = arena_alloc(c->keep, sizeof(rs_table) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_TABLE) continue;
@@ -1073,10 +1137,10 @@ static void declare_tables(compiler *c) {
             continue;
         }
         rs_table *t = &c->rs->tables[c->rs->ntables];
-        t->name = d->name;
+        t->name = keep_str(c, d->name);
         t->loc = d->loc;
         t->nkeys = d->params.n;
-        t->keys = arena_alloc(c->a, sizeof(rs_type *) * (size_t)(t->nkeys + 1));
+        t->keys = arena_alloc(c->keep, sizeof(rs_type *) * (size_t)(t->nkeys + 1));
         t->value = resolve_type(c, d->type, NULL);
         int64_t cells = 1;
         bool ok = t->nkeys >= 1 && t->nkeys <= 4;
@@ -1099,7 +1163,7 @@ static void declare_tables(compiler *c) {
         }
         if (!ok) continue;
         t->ncells = (int)cells;
-        t->cells = arena_alloc(c->a, sizeof(int64_t) * (size_t)cells);
+        t->cells = arena_alloc(c->keep, sizeof(int64_t) * (size_t)cells);
         for (int64_t j = 0; j < cells; j++) t->cells[j] = INT64_MIN;
         c->rs->ntables++; /* visible to its own rows' expressions only after this */
         fill_table(c, d, t);
@@ -1157,14 +1221,14 @@ static void declare_derived(compiler *c) {
 static void declare_invariants(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_INVARIANT;
-    c->rs->invariants = arena_alloc(c->a, sizeof(rs_invariant) * (size_t)(n + 1));
+    c->rs->invariants = arena_alloc(c->keep, sizeof(rs_invariant) * (size_t)(n + 1));
     c->inv_conds = arena_alloc(c->a, sizeof(gref) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_INVARIANT) continue;
         rs_invariant *inv = &c->rs->invariants[c->rs->ninvariants];
-        inv->message = d->title;
-        inv->message_en = d->text_en;
+        inv->message = keep_str(c, d->title);
+        inv->message_en = keep_str(c, d->text_en);
         inv->loc = d->loc;
         inv->expr = compile_expr(c, d->expr, T(c, TY_BOOL));
         c->inv_conds[c->rs->ninvariants++] = expr_graph(c, inv->expr);
@@ -1285,7 +1349,7 @@ static gref concat(compiler *c, gref a, gref b) {
 
 static int new_clause(compiler *c, const char *cite, src_loc loc, int article, bool is_article) {
     rs_clause *cl = vec_push(&c->clauses);
-    cl->cite = cite;
+    cl->cite = keep_str(c, cite);
     cl->loc = loc;
     cl->article = article;
     cl->is_article = is_article;
@@ -1487,7 +1551,7 @@ static gref with_invariants(compiler *c, gref g) {
 static void declare_articles(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_ARTICLE;
-    c->rs->articles = arena_alloc(c->a, sizeof(rs_article) * (size_t)(n + 1));
+    c->rs->articles = arena_alloc(c->keep, sizeof(rs_article) * (size_t)(n + 1));
     c->art_decl = arena_alloc(c->a, sizeof(ast_decl *) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
@@ -1498,8 +1562,8 @@ static void declare_articles(compiler *c) {
             continue;
         }
         rs_article *a = &c->rs->articles[c->rs->narticles];
-        a->id = d->name;
-        a->title = d->title ? d->title : "";
+        a->id = keep_str(c, d->name);
+        a->title = d->title ? keep_str(c, d->title) : "";
         a->loc = d->loc;
         a->has_when = d->expr != NULL;
         a->entry_clause = new_clause(c, d->name, d->loc, c->rs->narticles, true);
@@ -1580,14 +1644,14 @@ static void resolve_scoring_articles(compiler *c) {
 static gref with_scope(compiler *c, gref g) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_OUTSIDE;
-    c->rs->outside = arena_alloc(c->a, sizeof(rs_outside) * (size_t)(n + 1));
+    c->rs->outside = arena_alloc(c->keep, sizeof(rs_outside) * (size_t)(n + 1));
     gref *conds = arena_alloc(c->a, sizeof(gref) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_OUTSIDE) continue;
         rs_outside *o = &c->rs->outside[c->rs->noutside];
-        o->message = d->title;
-        o->message_en = d->text_en;
+        o->message = keep_str(c, d->title);
+        o->message_en = keep_str(c, d->text_en);
         o->loc = d->loc;
         conds[c->rs->noutside++] = cond_graph(c, d->expr);
     }
@@ -1641,7 +1705,7 @@ static void compile_given(compiler *c, rs_test *t, const ast_given *g) {
         char err[200];
         if (!bridge_parse_auction(g->value->text, &au, err, sizeof err))
             ERR(c->d, g->value->loc, "write e.g. given auction \"N: 1S 1H\"", "%s", err);
-        t->auction = g->value->text;
+        t->auction = keep_str(c, g->value->text);
         return;
     }
     int f = rs_find_fact(c->rs, g->name);
@@ -1668,7 +1732,7 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
     x->kind = (enum expect_kind)e->kind;
     switch (e->kind) {
     case AX_CITE:
-        x->cite = e->name;
+        x->cite = keep_str(c, e->name);
         if (!cite_known(c, e->name)) ERR(c->d, e->loc, NULL, "no clause or article cites %s", e->name);
         break;
     case AX_ACTION: {
@@ -1684,7 +1748,7 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
             break;
         }
         x->has_args = true;
-        x->args = arena_alloc(c->a, sizeof(int64_t) * (size_t)(a->nparams + 1));
+        x->args = arena_alloc(c->keep, sizeof(int64_t) * (size_t)(a->nparams + 1));
         for (int i = 0; i < a->nparams; i++) {
             int v = compile_expr(c, e->args.items[i], a->params[i].type);
             if (!is_constant(c, v)) ERR(c->d, X(c, v)->loc, NULL, "an expected argument is a value");
@@ -1694,9 +1758,9 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
     }
     case AX_TRAIL:
         x->ntrail = e->args.n;
-        x->trail = arena_alloc(c->a, sizeof(char *) * (size_t)(e->args.n + 1));
+        x->trail = arena_alloc(c->keep, sizeof(char *) * (size_t)(e->args.n + 1));
         for (int i = 0; i < e->args.n; i++) {
-            x->trail[i] = ((ast_expr *)e->args.items[i])->text;
+            x->trail[i] = keep_str(c, ((ast_expr *)e->args.items[i])->text);
             if (!cite_known(c, x->trail[i]))
                 ERR(c->d, ((ast_expr *)e->args.items[i])->loc, NULL, "no clause or article cites %s", x->trail[i]);
         }
@@ -1713,18 +1777,18 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
 static void compile_tests(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_TEST;
-    c->rs->tests = arena_alloc(c->a, sizeof(rs_test) * (size_t)(n + 1));
+    c->rs->tests = arena_alloc(c->keep, sizeof(rs_test) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_TEST) continue;
         rs_test *t = &c->rs->tests[c->rs->ntests++];
-        t->name = d->name;
+        t->name = keep_str(c, d->name);
         t->loc = d->loc;
         t->article = d->title ? find_article(c, d->title, d->from_loc) : -1;
-        t->given_fact = arena_alloc(c->a, sizeof(int) * (size_t)(d->givens.n + 1));
-        t->given_value = arena_alloc(c->a, sizeof(int64_t) * (size_t)(d->givens.n + 1));
+        t->given_fact = arena_alloc(c->keep, sizeof(int) * (size_t)(d->givens.n + 1));
+        t->given_value = arena_alloc(c->keep, sizeof(int64_t) * (size_t)(d->givens.n + 1));
         for (int j = 0; j < d->givens.n; j++) compile_given(c, t, d->givens.items[j]);
-        t->expect = arena_alloc(c->a, sizeof(rs_expect) * (size_t)(d->expects.n + 1));
+        t->expect = arena_alloc(c->keep, sizeof(rs_expect) * (size_t)(d->expects.n + 1));
         t->nexpect = d->expects.n;
         for (int j = 0; j < d->expects.n; j++) compile_expect(c, &t->expect[j], d->expects.items[j]);
         if (d->expects.n == 0) ERR(c->d, d->loc, "add: expect CITATION, action, …", "test '%s' expects nothing", d->name);
@@ -1752,15 +1816,19 @@ static void make_graph(compiler *c) {
     c->t_empty = outcome_ref(c, 0);
 }
 
+/* What the ruleset keeps of the compiler's tables, copied into its arena. */
 static void finish(compiler *c) {
+    rs_type **types = arena_alloc(c->keep, sizeof *types * (size_t)(c->rs->ntypes + 1));
+    if (c->rs->ntypes) memcpy(types, c->rs->types, sizeof *types * (size_t)c->rs->ntypes);
+    c->rs->types = types;
     c->rs->nclauses = c->clauses.len;
-    c->rs->clauses = arena_alloc(c->a, sizeof(rs_clause) * (size_t)(c->clauses.len + 1));
+    c->rs->clauses = arena_alloc(c->keep, sizeof(rs_clause) * (size_t)(c->clauses.len + 1));
     if (c->clauses.len) memcpy(c->rs->clauses, c->clauses.data, sizeof(rs_clause) * (size_t)c->clauses.len);
     c->rs->nblocks = c->blocks.len;
-    c->rs->blocks = arena_alloc(c->a, sizeof(rs_block) * (size_t)(c->blocks.len + 1));
+    c->rs->blocks = arena_alloc(c->keep, sizeof(rs_block) * (size_t)(c->blocks.len + 1));
     if (c->blocks.len) memcpy(c->rs->blocks, c->blocks.data, sizeof(rs_block) * (size_t)c->blocks.len);
     c->rs->nfiles = c->files.n;
-    c->rs->files = arena_alloc(c->a, sizeof(char *) * (size_t)(c->files.n + 1));
+    c->rs->files = arena_alloc(c->keep, sizeof(char *) * (size_t)(c->files.n + 1));
     for (int i = 0; i < c->files.n; i++) c->rs->files[i] = ((ast_file *)c->files.items[i])->path;
 }
 
@@ -1818,7 +1886,7 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
     vec_init(&rs->strings, sizeof(const char *));
     vec_init(&rs->uses, sizeof(rs_action_use));
     vec_init(&rs->outcomes, sizeof(rs_outcome));
-    compiler c = {.a = a, .d = d, .rs = rs};
+    compiler c = {.a = arena_new(), .keep = a, .d = d, .rs = rs};
     vec_init(&c.clauses, sizeof(rs_clause));
     vec_init(&c.blocks, sizeof(rs_block));
     pair_intern(&c.outs, 0, 0); /* outcome 0: the empty ruling */
@@ -1848,6 +1916,8 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
     }
     pair_free(&c.cells);
     pair_free(&c.outs);
+    free(c.strings.slots);
+    arena_free(c.a); /* the syntax trees and the compiler's tables */
     if (rs->graph) graph_done_building(rs->graph);
     vec_free(&c.clauses);
     vec_free(&c.blocks);
