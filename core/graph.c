@@ -350,6 +350,66 @@ gref graph_replace_kind(graph *g, gref a, int from, gref to) {
     return cache_put(g, op, a, to, 3, result);
 }
 
+/* --- a conjunction tested without building it ---------------------------- */
+
+/* The pairs already searched without finding a situation: each is searched
+ * once, so a search is bounded by the product of the two graphs' sizes. */
+typedef struct pair_set {
+    uint64_t *slots; /* (a, b) + 1; 0 is empty */
+    size_t n, cap;
+} pair_set;
+
+static bool pair_seen(pair_set *s, gref a, gref b) {
+    if (2 * (s->n + 1) > s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        uint64_t *slots = xrealloc(NULL, sizeof *slots * cap);
+        memset(slots, 0, sizeof *slots * cap);
+        for (size_t i = 0; i < s->cap; i++) {
+            if (!s->slots[i]) continue;
+            uint64_t h = mix(0, s->slots[i]) & (cap - 1);
+            while (slots[h]) h = (h + 1) & (cap - 1);
+            slots[h] = s->slots[i];
+        }
+        free(s->slots);
+        s->slots = slots;
+        s->cap = cap;
+    }
+    uint64_t key = ((uint64_t)(uint32_t)a << 32 | (uint32_t)b) + 1;
+    uint64_t h = mix(0, key) & (s->cap - 1);
+    for (; s->slots[h]; h = (h + 1) & (s->cap - 1))
+        if (s->slots[h] == key) return true;
+    s->slots[h] = key;
+    s->n++;
+    return false;
+}
+
+/* Whether graph_ite(a, b, false) is anything but the value 0 somewhere,
+ * following graph_ite step by step: a terminal a that is not a value is
+ * passed through, a value chooses b or 0, and where b is 0 the result is 0
+ * whatever a is (graph_ite's t == e). A graph other than the terminal 0 is
+ * not 0 somewhere: it is reduced. */
+static bool and_somewhere(graph *g, gref a, gref b, pair_set *seen) {
+    if (GRAPH_IS_TERM(a)) {
+        if (graph_term_at(g, a)->kind != TERM_VALUE) return true;
+        return graph_term_at(g, a)->v != 0 && !is_false(g, b);
+    }
+    if (is_false(g, b)) return false;
+    if (GRAPH_IS_TERM(b)) return true;
+    if (pair_seen(seen, a, b)) return false;
+    int var = top_var(g, a), vb = top_var(g, b);
+    if (vb < var) var = vb;
+    for (int i = 0; i < g->domain[var]; i++)
+        if (and_somewhere(g, cofactor(g, a, var, i), cofactor(g, b, var, i), seen)) return true;
+    return false;
+}
+
+bool graph_and_is_false(graph *g, gref a, gref b) {
+    pair_set seen = {NULL, 0, 0};
+    bool somewhere = and_somewhere(g, a, b, &seen);
+    free(seen.slots);
+    return !somewhere;
+}
+
 static int walk_mark(const graph *g, gref r, unsigned char *seen) {
     if (GRAPH_IS_TERM(r) || seen[r]) return 0;
     seen[r] = 1;

@@ -130,6 +130,12 @@ gref graph_ite(graph *g, gref c, gref t, gref e);
  * how invariants keep `ask` from asking about impossible situations. */
 gref graph_restrict(graph *g, gref f, gref care);
 
+/* Whether graph_ite(g, a, b, false), "a and b", is the value 0 in every
+ * situation, found by a search that makes no node and stops at the first
+ * situation where it is not: cheaper than building the conjunction to
+ * compare it with 0, when only that is asked. */
+bool graph_and_is_false(graph *g, gref a, gref b);
+
 /* Replace every terminal of kind `from` by `to`. */
 gref graph_replace_kind(graph *g, gref a, int from, gref to);
 

@@ -1381,7 +1381,16 @@ static int action_use(compiler *c, const ast_item *it, int clause) {
     return c->rs->uses.len - 1;
 }
 
-static gref compile_block(compiler *c, const ast_block *b, gref reach, int clause, int art, int prefix);
+/* Where a clause can be reached: base (the article's `when` and the
+ * invariants) and conds (the clauses on the way, taken or passed). The two
+ * are kept apart, and joined only to ask whether they meet: the base is as
+ * large as the invariants, conds is a few tests, and "base and conds" made
+ * as a graph for every clause cost half the compiling. */
+typedef struct reach_set {
+    gref base, conds;
+} reach_set;
+
+static gref compile_block(compiler *c, const ast_block *b, const reach_set *reach, int clause, int art, int prefix);
 static gref article_full(compiler *c, int art, src_loc from);
 
 static int find_article(compiler *c, const char *id, src_loc at) {
@@ -1398,7 +1407,7 @@ static int find_article(compiler *c, const char *id, src_loc at) {
  * and the clause itself, so its leaves are made whole and no graph is
  * walked again to put them in front (except an applied article's, which is
  * compiled once for every place that applies it). */
-static gref compile_clause(compiler *c, const ast_clause *cl, gref taken, int art, int prefix) {
+static gref compile_clause(compiler *c, const ast_clause *cl, const reach_set *taken, int art, int prefix) {
     int id = new_clause(c, cl->cite, cl->loc, art, false);
     int here = outcome_extend(c, prefix, &id, 1, NULL, 0);
     if (!cl->apply) return compile_block(c, cl->block, taken, id, art, here);
@@ -1446,21 +1455,21 @@ typedef struct decision {
 } decision;
 
 /* Adds one clause: it is taken where it applies and no earlier one was. */
-static void add_decision(compiler *c, vec *ds, gref *reach, gref cond, const ast_clause *cl, src_loc at, int art,
+static void add_decision(compiler *c, vec *ds, reach_set *reach, gref cond, const ast_clause *cl, src_loc at, int art,
                          int prefix) {
-    gref taken = and_graph(c, *reach, cond);
-    if (taken == c->t_false && diag_errors(c->d) - c->proof_errors == c->errors_before) {
+    reach_set taken = {reach->base, and_graph(c, reach->conds, cond)};
+    if (diag_errors(c->d) - c->proof_errors == c->errors_before && graph_and_is_false(c->rs->graph, taken.base, taken.conds)) {
         ERR(c->d, at, "an earlier clause, the article's `when` or an invariant already covers every such situation",
             "this clause can never apply");
         c->proof_errors++;
     }
     decision *d = vec_push(ds);
     d->cond = cond;
-    d->body = cl ? compile_clause(c, cl, taken, art, prefix) : outcome_ref(c, prefix);
-    *reach = and_graph(c, *reach, not_graph(c, cond));
+    d->body = cl ? compile_clause(c, cl, &taken, art, prefix) : outcome_ref(c, prefix);
+    reach->conds = and_graph(c, reach->conds, not_graph(c, cond));
 }
 
-static void match_decisions(compiler *c, vec *ds, gref *reach, const ast_item *it, int art, int prefix) {
+static void match_decisions(compiler *c, vec *ds, reach_set *reach, const ast_item *it, int art, int prefix) {
     int x = compile_expr(c, it->cond, NULL);
     const rs_type *t = X(c, x)->type;
     gref subject = expr_graph(c, x); /* says why if it reads a fact no decision can test */
@@ -1475,7 +1484,8 @@ static void match_decisions(compiler *c, vec *ds, gref *reach, const ast_item *i
 
 /* A block's rulings: prefix, then its actions (all of them, wherever they
  * stand in the block), then what its first clause that applies rules. */
-static gref compile_block(compiler *c, const ast_block *b, gref reach, int clause, int art, int prefix) {
+static gref compile_block(compiler *c, const ast_block *b, const reach_set *from, int clause, int art, int prefix) {
+    reach_set reach = *from;
     vec acts, ds;
     vec_init(&acts, sizeof(int));
     vec_init(&ds, sizeof(decision));
@@ -1530,13 +1540,13 @@ static gref article_full(compiler *c, int art, src_loc from) {
     }
     c->art_state[art] = ART_BUSY;
     ast_decl *d = c->art_decl[art];
-    gref reach = and_graph(c, c->when[art], c->invariants);
-    if (reach == c->t_false && diag_errors(c->d) - c->proof_errors == c->errors_before) {
+    reach_set reach = {and_graph(c, c->when[art], c->invariants), c->t_true};
+    if (reach.base == c->t_false && diag_errors(c->d) - c->proof_errors == c->errors_before) {
         ERR(c->d, d->loc, "check the `when` against the invariants", "article %s can never apply", a->id);
         c->proof_errors++;
     }
     int entered = outcome_extend(c, 0, &a->entry_clause, 1, NULL, 0);
-    c->art_full[art] = compile_block(c, d->body, reach, a->entry_clause, art, entered);
+    c->art_full[art] = compile_block(c, d->body, &reach, a->entry_clause, art, entered);
     c->art_state[art] = ART_DONE;
     return c->art_full[art];
 }

@@ -6,7 +6,8 @@
  * reference); graph_var; graph_ite truth tables and its pass-through of
  * non-value terminals; graph_apply1/graph_apply2 with small fold functions,
  * checked on every assignment by walking the graph; graph_apply2_laws (the
- * same graph as without its laws, with fewer calls); canonicity (different
+ * same graph as without its laws, with fewer calls); graph_and_is_false
+ * (the same answer as building the conjunction); canonicity (different
  * constructions of one function give one reference); graph_replace_kind;
  * graph_restrict (agrees with f where the care set holds, tests no new
  * variable); graph_done_building; graph_size and graph_reaches_kind.
@@ -473,6 +474,32 @@ static void test_apply2_laws_give_the_same_graph_with_fewer_calls(void **state) 
     graph_free(g);
 }
 
+/* graph_and_is_false answers what building "a and b" and comparing it with
+ * the terminal 0 answers, also where a condition is an error terminal. */
+static void test_and_is_false_agrees_with_building_the_conjunction(void **state) {
+    (void)state;
+    int domain[] = {3, 2, 3};
+    int64_t lo[] = {0, 0, 0};
+    graph *g = graph_new(3, domain, lo);
+    gref zero = val(g, 0), one = val(g, 1), err = graph_term_ref(g, TERM_ERROR, 2);
+    gref k0[] = {one, zero, zero}, k2[] = {zero, zero, one}, ke[] = {zero, err, one};
+    gref x0 = graph_node_ref(g, 0, k0), z2 = graph_node_ref(g, 2, k2), xe = graph_node_ref(g, 0, ke);
+    gref y = graph_var(g, 1);
+    gref set[] = {zero, one, err, x0, z2, xe, y, not_(g, x0), and_(g, y, z2), or_(g, x0, z2), and_(g, xe, y),
+                  and_(g, not_(g, y), z2), graph_ite(g, y, xe, z2)};
+    int n = (int)(sizeof set / sizeof *set), agreed = 0, disjoint = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            bool built = graph_ite(g, set[i], set[j], zero) == zero;
+            if (graph_and_is_false(g, set[i], set[j]) != built) fail_msg("set[%d] and set[%d]: built %d", i, j, built);
+            agreed++;
+            disjoint += built;
+        }
+    assert_int_equal(agreed, n * n);
+    assert_true(disjoint > n && disjoint < n * n); /* both answers are tried */
+    graph_free(g);
+}
+
 static void test_apply1_reduces_to_what_matters(void **state) {
     (void)state;
     int domain[] = {2, 5};
@@ -797,6 +824,7 @@ int main(void) {
         cmocka_unit_test(test_apply2_constant_result_reduces_to_terminal),
         cmocka_unit_test(test_apply2_results_are_cached),
         cmocka_unit_test(test_apply2_laws_give_the_same_graph_with_fewer_calls),
+        cmocka_unit_test(test_and_is_false_agrees_with_building_the_conjunction),
         cmocka_unit_test(test_apply1_reduces_to_what_matters),
         cmocka_unit_test(test_de_morgan_gives_the_same_ref),
         cmocka_unit_test(test_construction_order_does_not_matter),
