@@ -47,6 +47,15 @@ typedef struct string_pool {
     size_t left;
 } string_pool;
 
+/* Names to their first declaration's number, made once a pass has declared
+ * them all: a ruleset has hundreds of facts, actions and citations, and its
+ * tests and clauses name them thousands of times. */
+typedef struct name_index {
+    const char **names;
+    int *ids;
+    int cap; /* 0: not made yet */
+} name_index;
+
 /* Two arenas: `a` holds what only compiling needs (the syntax trees, the
  * compiler's tables) and is freed when compiling ends; `keep` is the
  * ruleset's own, with only what a compiled ruleset is read by. */
@@ -55,6 +64,7 @@ typedef struct compiler {
     arena *keep;
     string_pool strings;
     rs_type *bool_type, *int_type; /* the anonymous ones, shared */
+    name_index fact_ix, action_ix, cite_ix;
     diag *d;
     ruleset *rs;
     ast_list files;    /* ast_file* */
@@ -118,6 +128,53 @@ static const char *keep_str(compiler *c, const char *s) {
     }
     p->n++;
     return p->slots[h] = copy;
+}
+
+static uint64_t name_hash(const char *s) {
+    return fnv1a64(FNV1A64_INIT, s, strlen(s));
+}
+
+/* An index of n names (names[i] may be NULL: not indexed); a name given
+ * twice keeps its first number, as a search from the start would. */
+static void index_make(compiler *c, name_index *ix, int n, const char *(*name_at)(compiler *, int)) {
+    ix->cap = 16;
+    while (ix->cap < 2 * n + 2) ix->cap *= 2;
+    ix->names = arena_alloc(c->a, sizeof *ix->names * (size_t)ix->cap);
+    ix->ids = arena_alloc(c->a, sizeof *ix->ids * (size_t)ix->cap);
+    uint64_t mask = (uint64_t)ix->cap - 1;
+    for (int i = 0; i < n; i++) {
+        const char *name = name_at(c, i);
+        if (!name) continue;
+        uint64_t h = name_hash(name) & mask;
+        while (ix->names[h] && strcmp(ix->names[h], name) != 0) h = (h + 1) & mask;
+        if (ix->names[h]) continue;
+        ix->names[h] = name;
+        ix->ids[h] = i;
+    }
+}
+
+static int index_find(const name_index *ix, const char *name) {
+    uint64_t mask = (uint64_t)ix->cap - 1;
+    for (uint64_t h = name_hash(name) & mask; ix->names[h]; h = (h + 1) & mask)
+        if (strcmp(ix->names[h], name) == 0) return ix->ids[h];
+    return -1;
+}
+
+static const char *fact_name_at(compiler *c, int i) {
+    return c->rs->facts[i].name;
+}
+static const char *action_name_at(compiler *c, int i) {
+    return c->rs->actions[i].name;
+}
+static const char *cite_at(compiler *c, int i) {
+    return VEC_AT(&c->clauses, rs_clause, i).cite;
+}
+
+static int find_fact(compiler *c, const char *name) {
+    return c->fact_ix.cap ? index_find(&c->fact_ix, name) : rs_find_fact(c->rs, name);
+}
+static int find_action(compiler *c, const char *name) {
+    return c->action_ix.cap ? index_find(&c->action_ix, name) : rs_find_action(c->rs, name);
 }
 
 static src_loc no_loc(const char *file) {
@@ -586,7 +643,7 @@ static int name_expr(compiler *c, const ast_expr *e, const rs_type *want) {
         int v = rs_enum_index(want, e->text);
         if (v >= 0) return const_expr(c, want, v, e->loc);
     }
-    int f = rs_find_fact(c->rs, e->text);
+    int f = find_fact(c, e->text);
     if (f >= 0) {
         int x = new_expr(c, EX_FACT, c->rs->facts[f].type, e->loc);
         X(c, x)->a = f;
@@ -625,7 +682,7 @@ static int binary_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     case OP_EQ:
     case OP_NE:
         /* A bare name on the left may be a value of the right side's type. */
-        if (e->a->kind == AE_NAME && rs_find_fact(c->rs, e->a->text) < 0) {
+        if (e->a->kind == AE_NAME && find_fact(c, e->a->text) < 0) {
             b = compile_expr(c, e->b, NULL);
             a = compile_expr(c, e->a, X(c, b)->type);
         } else {
@@ -960,7 +1017,7 @@ static void declare_facts(compiler *c) {
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_FACT) continue;
-        if (rs_find_fact(c->rs, d->name) >= 0) {
+        if (find_fact(c, d->name) >= 0) {
             ERR(c->d, d->loc, NULL, "fact '%s' is declared twice", d->name);
             continue;
         }
@@ -979,11 +1036,12 @@ static void declare_facts(compiler *c) {
             ERR(c->d, d->loc, "overridable says that a scenario may overrule 'from auction.…'",
                 "'%s' is overridable but not filled from a record", d->name);
     }
+    index_make(c, &c->fact_ix, c->rs->nfacts, fact_name_at);
     /* Graph variables: the input facts a decision can test, in order. */
     c->rs->var_fact = arena_alloc(c->keep, sizeof(int) * (size_t)(c->rs->nfacts + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
-        int f = d->kind == AD_FACT ? rs_find_fact(c->rs, d->name) : -1;
+        int f = d->kind == AD_FACT ? find_fact(c, d->name) : -1;
         if (f < 0 || d->expr || c->rs->facts[f].var >= 0 || !branchable(c->rs->facts[f].type)) continue;
         c->rs->facts[f].var = c->rs->nvars;
         c->rs->var_fact[c->rs->nvars++] = f;
@@ -1012,7 +1070,7 @@ static void declare_actions(compiler *c) {
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_ACTION) continue;
-        if (rs_find_action(c->rs, d->name) >= 0) {
+        if (find_action(c, d->name) >= 0) {
             ERR(c->d, d->loc, NULL, "action '%s' is declared twice", d->name);
             continue;
         }
@@ -1034,6 +1092,7 @@ static void declare_actions(compiler *c) {
         check_placeholders(c, d, a, d->text);
         check_placeholders(c, d, a, d->text_en);
     }
+    index_make(c, &c->action_ix, c->rs->nactions, action_name_at);
 }
 
 static int64_t key_count(const rs_type *t) {
@@ -1209,7 +1268,7 @@ static void declare_derived(compiler *c) {
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_FACT || !d->expr) continue;
-        int f = rs_find_fact(c->rs, d->name);
+        int f = find_fact(c, d->name);
         if (f < 0 || c->rs->facts[f].derived >= 0) continue;
         if (d->ask || d->from_ns)
             ERR(c->d, d->loc, "a derived fact is computed, never asked", "'%s' has both '=' and ask/from", d->name);
@@ -1359,7 +1418,7 @@ static int new_clause(compiler *c, const char *cite, src_loc loc, int article, b
 /* ---- articles ---------------------------------------------------------------- */
 
 static int action_use(compiler *c, const ast_item *it, int clause) {
-    int a = rs_find_action(c->rs, it->name);
+    int a = find_action(c, it->name);
     if (a < 0) {
         const char **names = arena_alloc(c->a, sizeof(char *) * (size_t)(c->rs->nactions + 1));
         for (int i = 0; i < c->rs->nactions; i++) names[i] = c->rs->actions[i].name;
@@ -1702,11 +1761,8 @@ static void compile_articles(compiler *c) {
 /* ---- tests --------------------------------------------------------------------- */
 
 static bool cite_known(compiler *c, const char *cite) {
-    for (int i = 0; i < c->clauses.len; i++) {
-        const char *s = VEC_AT(&c->clauses, rs_clause, i).cite;
-        if (s && strcmp(s, cite) == 0) return true;
-    }
-    return false;
+    if (!c->cite_ix.cap) index_make(c, &c->cite_ix, c->clauses.len, cite_at); /* the tests come after every clause */
+    return index_find(&c->cite_ix, cite) >= 0;
 }
 
 static void compile_given(compiler *c, rs_test *t, const ast_given *g) {
@@ -1718,7 +1774,7 @@ static void compile_given(compiler *c, rs_test *t, const ast_given *g) {
         t->auction = keep_str(c, g->value->text);
         return;
     }
-    int f = rs_find_fact(c->rs, g->name);
+    int f = find_fact(c, g->name);
     if (f < 0) {
         name_expr(c, &(ast_expr){.loc = g->loc, .kind = AE_NAME, .text = g->name}, NULL);
         return;
@@ -1747,7 +1803,7 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
         break;
     case AX_ACTION: {
         ast_item it = {.loc = e->loc, .kind = AI_ACTION, .name = e->name, .args = e->args};
-        x->action = rs_find_action(c->rs, e->name);
+        x->action = find_action(c, e->name);
         if (x->action < 0 || !e->has_args) {
             if (x->action < 0) action_use(c, &it, -1);
             break;
@@ -1776,7 +1832,7 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
         }
         break;
     case AX_ASKS:
-        x->fact = rs_find_fact(c->rs, e->name);
+        x->fact = find_fact(c, e->name);
         if (x->fact < 0) name_expr(c, &(ast_expr){.loc = e->loc, .kind = AE_NAME, .text = e->name}, NULL);
         break;
     case AX_REJECTED:
