@@ -76,7 +76,7 @@ typedef struct compiler {
     ast_decl **art_decl;
     gref invariants;   /* bool graph: every invariant holds */
     gref *inv_conds;   /* each invariant's condition */
-    gref t_true, t_false, t_fallthrough;
+    gref t_true, t_false;
     gref t_empty;      /* the empty ruling */
     pair_table cells;    /* list cells (see "outcomes") */
     pair_table outs;     /* outcomes while compiling: (trail list, action list) */
@@ -1612,9 +1612,16 @@ static gref article_full(compiler *c, int art, src_loc from) {
 
 /* Situations that break an invariant are rejected, whatever the rest says. */
 static gref with_invariants(compiler *c, gref g) {
+    /* The first invariant that fails, or a placeholder where none does, is
+     * one graph the size of the invariants; g goes in the placeholder's place
+     * in one walk, where an ite per invariant walked all of g each time. g
+     * holds no placeholder (TERM_FALLTHROUGH is never a ruling's) and no
+     * rejection, so this is the same function as the ites and the same graph. */
+    graph *gr = c->rs->graph;
+    gref first_broken = graph_term_ref(gr, TERM_FALLTHROUGH, 0);
     for (int i = c->rs->ninvariants - 1; i >= 0; i--)
-        g = graph_ite(c->rs->graph, c->inv_conds[i], g, graph_term_ref(c->rs->graph, TERM_REJECT, i));
-    return g;
+        first_broken = graph_ite(gr, c->inv_conds[i], first_broken, graph_term_ref(gr, TERM_REJECT, i));
+    return graph_replace_kind(gr, first_broken, TERM_FALLTHROUGH, g);
 }
 
 static void declare_articles(compiler *c) {
