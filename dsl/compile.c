@@ -1944,6 +1944,83 @@ static void flatten_outcomes(compiler *c) {
     free(old);
 }
 
+/* ---- what the compiled ruleset evaluates ------------------------------------
+ * Expressions are compiled for everything that names a value: derived
+ * facts, invariants and action arguments, which a ruling evaluates, but also
+ * conditions, patterns, table rows and test values, which compiling has
+ * turned into graphs and tables. Only the first kind is kept, renumbered in
+ * their old order. */
+
+static void mark_expr(const ruleset *rs, int e, int *map) {
+    if (e < 0 || map[e] >= 0) return;
+    map[e] = 0;
+    const rs_expr *x = rs_expr_at(rs, e);
+    if (x->kind == EX_CONST || x->kind == EX_FACT) return;
+    if (x->kind != EX_TABLE) mark_expr(rs, x->a, map); /* a table's a is the table */
+    mark_expr(rs, x->b, map);
+    for (int i = 0; i < x->nargs; i++) mark_expr(rs, rs_arg(rs, x->args + i), map);
+}
+
+static int use_nargs(const ruleset *rs, const rs_action_use *u) {
+    int n = rs->actions[u->action].nparams;
+    return n < rs->expr_args.len - u->args ? n : rs->expr_args.len - u->args;
+}
+
+/* Appends the renumbered expression ids args[0..n) to out; returns where. */
+static int copy_args(const ruleset *rs, int args, int n, const int *map, vec *out) {
+    int at = out->len;
+    for (int i = 0; i < n; i++) *(int *)vec_push(out) = map[rs_arg(rs, args + i)];
+    return at;
+}
+
+static void keep_evaluated_exprs(ruleset *rs) {
+    int n = rs->exprs.len;
+    int *map = malloc(sizeof(int) * (size_t)(n + 1));
+    if (!map) abort();
+    for (int e = 0; e < n; e++) map[e] = -1;
+    for (int f = 0; f < rs->nfacts; f++) mark_expr(rs, rs->facts[f].derived, map);
+    for (int i = 0; i < rs->ninvariants; i++) mark_expr(rs, rs->invariants[i].expr, map);
+    for (int u = 0; u < rs->uses.len; u++) {
+        const rs_action_use *use = rs_use_at(rs, u);
+        for (int i = 0; i < use_nargs(rs, use); i++) mark_expr(rs, rs_arg(rs, use->args + i), map);
+    }
+    int kept = 0;
+    for (int e = 0; e < n; e++)
+        if (map[e] >= 0) map[e] = kept++;
+    vec exprs, args;
+    vec_init(&exprs, sizeof(rs_expr));
+    vec_init(&args, sizeof(int));
+    for (int e = 0; e < n; e++) {
+        if (map[e] < 0) continue;
+        rs_expr *x = vec_push(&exprs);
+        *x = *rs_expr_at(rs, e);
+        if (x->kind != EX_CONST && x->kind != EX_FACT && x->kind != EX_TABLE && x->a >= 0) x->a = map[x->a];
+        if (x->kind != EX_CONST && x->kind != EX_FACT && x->b >= 0) x->b = map[x->b];
+        if (x->nargs) x->args = copy_args(rs, x->args, x->nargs, map, &args);
+    }
+    for (int f = 0; f < rs->nfacts; f++)
+        if (rs->facts[f].derived >= 0) rs->facts[f].derived = map[rs->facts[f].derived];
+    for (int i = 0; i < rs->ninvariants; i++) rs->invariants[i].expr = map[rs->invariants[i].expr];
+    for (int u = 0; u < rs->uses.len; u++) {
+        rs_action_use *use = &VEC_AT(&rs->uses, rs_action_use, u);
+        use->args = copy_args(rs, use->args, use_nargs(rs, use), map, &args);
+    }
+    vec_free(&rs->exprs);
+    vec_free(&rs->expr_args);
+    rs->exprs = exprs;
+    rs->expr_args = args;
+    free(map);
+}
+
+/* The ruleset's vectors are done growing: each keeps only what it holds. */
+static void shrink_vectors(ruleset *rs) {
+    vec_shrink(&rs->exprs);
+    vec_shrink(&rs->expr_args);
+    vec_shrink(&rs->strings);
+    vec_shrink(&rs->uses);
+    vec_shrink(&rs->outcomes);
+}
+
 ruleset *dsl_compile(const char *path, diag *d) {
     return dsl_compile_amended(path, NULL, 0, d);
 }
@@ -1986,6 +2063,8 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
     if (rs->graph && diag_errors(d) == before) {
         keep_reachable(rs);
         flatten_outcomes(&c);
+        keep_evaluated_exprs(rs);
+        shrink_vectors(rs);
     }
     pair_free(&c.cells);
     pair_free(&c.outs);
