@@ -8,9 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* An arena owns every allocation of one loaded ruleset (AST, compiled
- * tables, strings): freeing the arena frees them all, so no stage has to
- * clean up piecemeal after an error. */
+/* An arena owns a set of allocations that end together (a loaded
+ * ruleset's tables and strings; the compiler's syntax trees and tables):
+ * freeing the arena frees them all, so no stage has to clean up piecemeal
+ * after an error. */
 typedef struct arena arena;
 arena *arena_new(void);
 void arena_free(arena *a);
