@@ -120,7 +120,8 @@ gref graph_term_ref(graph *g, int kind, int64_t v) {
 /* --- nodes ---------------------------------------------------------------- */
 
 static uint64_t node_hash(int var, const gref *kids, int n) {
-    return hash_ints(HASH_INIT + (uint64_t)var, kids, (size_t)n); /* two children a step: nodes may have 256 */
+    return hash_ints(HASH_INIT + (uint64_t)var, kids,
+                     (size_t)n); /* two children a step: nodes may have 256 */
 }
 
 static void node_rehash(graph *g) {
@@ -195,7 +196,8 @@ static uint64_t cache_hash(uint64_t op, gref a, gref b, gref c) {
 /* A larger table for a longer build, keeping what the smaller one held. */
 static void cache_grow(graph *g) {
     int cap = g->capcache ? g->capcache : CACHE_FIRST;
-    while (cap < CACHE_SIZE && (uint64_t)cap < g->work) cap *= 4;
+    while (cap < CACHE_SIZE && (uint64_t)cap < g->work)
+        cap *= 4;
     graph_cache_entry *cache = calloc((size_t)cap, sizeof *cache);
     if (!cache) abort();
     for (int i = 0; i < g->capcache; i++) {
@@ -266,7 +268,8 @@ gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
 /* The result without a walk, where the laws give it. */
 static bool by_law(const graph *g, const graph_laws *laws, gref a, gref b, gref *out) {
     if (!laws) return false;
-    if (a == laws->unit || (GRAPH_IS_TERM(a) && (laws->absorbing >> graph_term_at(g, a)->kind & 1))) {
+    if (a == laws->unit ||
+        (GRAPH_IS_TERM(a) && (laws->absorbing >> graph_term_at(g, a)->kind & 1))) {
         *out = a == laws->unit ? b : a;
         return true;
     }
@@ -277,7 +280,8 @@ static bool by_law(const graph *g, const graph_laws *laws, gref a, gref b, gref 
     return false;
 }
 
-static gref apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx, const graph_laws *laws) {
+static gref apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx,
+                   const graph_laws *laws) {
     gref result;
     if (by_law(g, laws, a, b, &result)) return result;
     cache_key key = {op, a, b, 2, 0};
@@ -297,7 +301,8 @@ gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx
     return apply2(g, op, a, b, fn, ctx, NULL);
 }
 
-gref graph_apply2_laws(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx, const graph_laws *laws) {
+gref graph_apply2_laws(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx,
+                       const graph_laws *laws) {
     return apply2(g, op, a, b, fn, ctx, laws);
 }
 
@@ -400,7 +405,8 @@ static bool pair_seen(pair_set *s, gref a, gref b) {
         for (size_t i = 0; i < s->cap; i++) {
             if (!s->slots[i]) continue;
             uint64_t h = mix(0, s->slots[i]) & (cap - 1);
-            while (slots[h]) h = (h + 1) & (cap - 1);
+            while (slots[h])
+                h = (h + 1) & (cap - 1);
             slots[h] = s->slots[i];
         }
         free(s->slots);

@@ -118,7 +118,8 @@ typedef struct graph_laws {
     gref unit;
     unsigned absorbing;
 } graph_laws;
-gref graph_apply2_laws(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx, const graph_laws *laws);
+gref graph_apply2_laws(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx,
+                       const graph_laws *laws);
 
 /* if c then t else e; c's terminals are values (0 false, else true); any
  * other terminal of c is passed through. */

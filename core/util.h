@@ -80,7 +80,8 @@ static inline uint64_t hash_step(uint64_t h, uint64_t w) {
 }
 static inline uint64_t hash_ints(uint64_t h, const int32_t *p, size_t n) {
     size_t i = 0;
-    for (; i + 1 < n; i += 2) h = hash_step(h, (uint64_t)(uint32_t)p[i] | (uint64_t)(uint32_t)p[i + 1] << 32);
+    for (; i + 1 < n; i += 2)
+        h = hash_step(h, (uint64_t)(uint32_t)p[i] | (uint64_t)(uint32_t)p[i + 1] << 32);
     if (i < n) h = hash_step(h, (uint64_t)(uint32_t)p[i] | UINT64_C(1) << 63);
     return hash_step(h, (uint64_t)n);
 }

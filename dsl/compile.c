@@ -77,7 +77,7 @@ typedef struct compiler {
     gref invariants;   /* bool graph: every invariant holds */
     gref *inv_conds;   /* each invariant's condition */
     gref t_true, t_false;
-    gref t_empty;      /* the empty ruling */
+    gref t_empty;        /* the empty ruling */
     pair_table cells;    /* list cells (see "outcomes") */
     pair_table outs;     /* outcomes while compiling: (trail list, action list) */
     vec clauses, blocks; /* rs_clause, rs_block; copied into rs at the end */
@@ -101,8 +101,10 @@ static const char *keep_str(compiler *c, const char *s) {
         if (!slots) abort();
         for (int i = 0; i < p->capslots; i++) {
             if (!p->slots[i]) continue;
-            uint64_t h = fnv1a64(FNV1A64_INIT, p->slots[i], strlen(p->slots[i])) & (uint64_t)(cap - 1);
-            while (slots[h]) h = (h + 1) & (uint64_t)(cap - 1);
+            uint64_t h =
+                fnv1a64(FNV1A64_INIT, p->slots[i], strlen(p->slots[i])) & (uint64_t)(cap - 1);
+            while (slots[h])
+                h = (h + 1) & (uint64_t)(cap - 1);
             slots[h] = p->slots[i];
         }
         free(p->slots);
@@ -136,9 +138,11 @@ static uint64_t name_hash(const char *s) {
 
 /* An index of n names (names[i] may be NULL: not indexed); a name given
  * twice keeps its first number, as a search from the start would. */
-static void index_make(compiler *c, name_index *ix, int n, const char *(*name_at)(compiler *, int)) {
+static void index_make(compiler *c, name_index *ix, int n,
+                       const char *(*name_at)(compiler *, int)) {
     ix->cap = 16;
-    while (ix->cap < 2 * n + 2) ix->cap *= 2;
+    while (ix->cap < 2 * n + 2)
+        ix->cap *= 2;
     ix->names = arena_alloc(c->a, sizeof *ix->names * (size_t)ix->cap);
     ix->ids = arena_alloc(c->a, sizeof *ix->ids * (size_t)ix->cap);
     uint64_t mask = (uint64_t)ix->cap - 1;
@@ -146,7 +150,8 @@ static void index_make(compiler *c, name_index *ix, int n, const char *(*name_at
         const char *name = name_at(c, i);
         if (!name) continue;
         uint64_t h = name_hash(name) & mask;
-        while (ix->names[h] && strcmp(ix->names[h], name) != 0) h = (h + 1) & mask;
+        while (ix->names[h] && strcmp(ix->names[h], name) != 0)
+            h = (h + 1) & mask;
         if (ix->names[h]) continue;
         ix->names[h] = name;
         ix->ids[h] = i;
@@ -227,10 +232,11 @@ static bool first_visit(compiler *c, const char *path, src_loc from) {
     return true;
 }
 
-static bool fit_to_parse(compiler *c, const char *path, src_loc from, const char *text, size_t len) {
+static bool fit_to_parse(compiler *c, const char *path, src_loc from, const char *text,
+                         size_t len) {
     if (len > MAX_FILE_SIZE) {
-        ERR(c->d, no_loc(path), "split the rules over several files", "file is larger than %d bytes",
-            MAX_FILE_SIZE);
+        ERR(c->d, no_loc(path), "split the rules over several files",
+            "file is larger than %d bytes", MAX_FILE_SIZE);
         return false;
     }
     if (strlen(text) != len) {
@@ -485,8 +491,10 @@ static const rs_type *builtin_type(compiler *c, const char *name) {
     return NULL;
 }
 
+/* The array grows a copy at a time in the compiler's arena; finish makes
+ * the ruleset's own. */
 static void add_type(compiler *c, rs_type *t) {
-    rs_type **types = arena_alloc(c->a, /* the ruleset's own copy is made by finish */ sizeof *types * (size_t)(c->rs->ntypes + 1));
+    rs_type **types = arena_alloc(c->a, sizeof *types * (size_t)(c->rs->ntypes + 1));
     if (c->rs->ntypes) memcpy(types, c->rs->types, sizeof *types * (size_t)c->rs->ntypes);
     types[c->rs->ntypes++] = t;
     c->rs->types = types;
@@ -623,7 +631,8 @@ static int const_expr(compiler *c, const rs_type *t, int64_t k, src_loc loc) {
 static const rs_type *T(compiler *c, enum type_kind kind) {
     static const char *const names[] = {"bool", "", "int", "call", "cite", "string"};
     if (kind == TY_CALL || kind == TY_CITE || kind == TY_STRING) return builtin_type(c, names[kind]);
-    rs_type **shared = kind == TY_BOOL ? &c->bool_type : &c->int_type; /* TY_ENUM is never asked for */
+    rs_type **shared =
+        kind == TY_BOOL ? &c->bool_type : &c->int_type; /* TY_ENUM is never asked for */
     if (!*shared) *shared = type_new(c, NULL, kind);
     return *shared;
 }
@@ -960,7 +969,8 @@ static void declare_header(compiler *c) {
     }
     if (!c->rs->title) c->rs->title = c->rs->name;
     for (int i = 0; i < c->amendments.n; i++)
-        c->rs->title = keep_str(c, arena_printf(c->a, "%s, gewijzigd door %s", c->rs->title, ((ast_decl *)c->amendments.items[i])->name));
+        c->rs->title = keep_str(c, arena_printf(c->a, "%s, gewijzigd door %s", c->rs->title,
+                                                ((ast_decl *)c->amendments.items[i])->name));
     if (!c->rs->game) c->rs->game = "";
 }
 
@@ -974,7 +984,8 @@ static void declare_types(compiler *c) {
             continue;
         }
         const rs_type *t = resolve_type(c, d->type, d->name);
-        if (!t->name || strcmp(t->name, d->name) != 0) { /* an alias of a named type: copy under the new name */
+        if (!t->name ||
+            strcmp(t->name, d->name) != 0) { /* an alias of a named type: copy under the new name */
             rs_type *copy = type_new(c, d->name, t->kind);
             *copy = *t;
             copy->name = keep_str(c, d->name);
@@ -1305,7 +1316,6 @@ static void declare_invariants(compiler *c) {
  * Only the rulings the finished graph reaches become rs_outcome arrays
  * (flatten_outcomes). */
 
-
 static uint64_t pair_hash(int32_t x, int32_t y) {
     return hash_step(HASH_INIT, (uint64_t)(uint32_t)x | (uint64_t)(uint32_t)y << 32);
 }
@@ -1320,7 +1330,8 @@ static void pair_rehash(pair_table *t) {
     uint64_t mask = (uint64_t)cap - 1;
     for (int i = 0; i < t->n; i++) {
         uint64_t h = pair_hash(t->pairs[i][0], t->pairs[i][1]) & mask;
-        while (t->slots[h] >= 0) h = (h + 1) & mask;
+        while (t->slots[h] >= 0)
+            h = (h + 1) & mask;
         t->slots[h] = i;
     }
 }
@@ -1354,13 +1365,15 @@ static int32_t list_add(compiler *c, int32_t list, int item) {
 
 static int list_len(const compiler *c, int32_t list) {
     int n = 0;
-    for (; list; list = c->cells.pairs[list - 1][0]) n++;
+    for (; list; list = c->cells.pairs[list - 1][0])
+        n++;
     return n;
 }
 
 /* The items of a list, in order, into out (list_len of them). */
 static void list_items(const compiler *c, int32_t list, int *out) {
-    for (int i = list_len(c, list); list; list = c->cells.pairs[list - 1][0]) out[--i] = c->cells.pairs[list - 1][1];
+    for (int i = list_len(c, list); list; list = c->cells.pairs[list - 1][0])
+        out[--i] = c->cells.pairs[list - 1][1];
 }
 
 static int32_t list_append(compiler *c, int32_t x, int32_t y) {
@@ -1369,7 +1382,8 @@ static int32_t list_append(compiler *c, int32_t x, int32_t y) {
     int *items = n <= 64 ? stack : malloc(sizeof(int) * (size_t)n);
     if (!items) abort();
     list_items(c, y, items);
-    for (int i = 0; i < n; i++) x = list_add(c, x, items[i]);
+    for (int i = 0; i < n; i++)
+        x = list_add(c, x, items[i]);
     if (items != stack) free(items);
     return x;
 }
@@ -1377,8 +1391,10 @@ static int32_t list_append(compiler *c, int32_t x, int32_t y) {
 /* A ruling: the outcome `o` (0: the empty one) followed by clauses and actions. */
 static int outcome_extend(compiler *c, int o, const int *trail, int nt, const int *acts, int na) {
     int32_t t = c->outs.pairs[o][0], a = c->outs.pairs[o][1];
-    for (int i = 0; i < nt; i++) t = list_add(c, t, trail[i]);
-    for (int i = 0; i < na; i++) a = list_add(c, a, acts[i]);
+    for (int i = 0; i < nt; i++)
+        t = list_add(c, t, trail[i]);
+    for (int i = 0; i < na; i++)
+        a = list_add(c, a, acts[i]);
     return pair_intern(&c->outs, t, a);
 }
 
@@ -1449,7 +1465,8 @@ typedef struct reach_set {
     gref base, conds;
 } reach_set;
 
-static gref compile_block(compiler *c, const ast_block *b, const reach_set *reach, int clause, int art, int prefix);
+static gref compile_block(compiler *c, const ast_block *b, const reach_set *reach, int clause,
+                          int art, int prefix);
 static gref article_full(compiler *c, int art, src_loc from);
 
 static int find_article(compiler *c, const char *id, src_loc at) {
@@ -1466,7 +1483,8 @@ static int find_article(compiler *c, const char *id, src_loc at) {
  * and the clause itself, so its leaves are made whole and no graph is
  * walked again to put them in front (except an applied article's, which is
  * compiled once for every place that applies it). */
-static gref compile_clause(compiler *c, const ast_clause *cl, const reach_set *taken, int art, int prefix) {
+static gref compile_clause(compiler *c, const ast_clause *cl, const reach_set *taken, int art,
+                           int prefix) {
     int id = new_clause(c, cl->cite, cl->loc, art, false);
     int here = outcome_extend(c, prefix, &id, 1, NULL, 0);
     if (!cl->apply) return compile_block(c, cl->block, taken, id, art, here);
@@ -1514,10 +1532,11 @@ typedef struct decision {
 } decision;
 
 /* Adds one clause: it is taken where it applies and no earlier one was. */
-static void add_decision(compiler *c, vec *ds, reach_set *reach, gref cond, const ast_clause *cl, src_loc at, int art,
-                         int prefix) {
+static void add_decision(compiler *c, vec *ds, reach_set *reach, gref cond, const ast_clause *cl,
+                         src_loc at, int art, int prefix) {
     reach_set taken = {reach->base, and_graph(c, reach->conds, cond)};
-    if (diag_errors(c->d) - c->proof_errors == c->errors_before && graph_and_is_false(c->rs->graph, taken.base, taken.conds)) {
+    if (diag_errors(c->d) - c->proof_errors == c->errors_before &&
+        graph_and_is_false(c->rs->graph, taken.base, taken.conds)) {
         ERR(c->d, at, "an earlier clause, the article's `when` or an invariant already covers every such situation",
             "this clause can never apply");
         c->proof_errors++;
@@ -1528,7 +1547,8 @@ static void add_decision(compiler *c, vec *ds, reach_set *reach, gref cond, cons
     reach->conds = and_graph(c, reach->conds, not_graph(c, cond));
 }
 
-static void match_decisions(compiler *c, vec *ds, reach_set *reach, const ast_item *it, int art, int prefix) {
+static void match_decisions(compiler *c, vec *ds, reach_set *reach, const ast_item *it, int art,
+                            int prefix) {
     int x = compile_expr(c, it->cond, NULL);
     const rs_type *t = X(c, x)->type;
     gref subject = expr_graph(c, x); /* says why if it reads a fact no decision can test */
@@ -1543,7 +1563,8 @@ static void match_decisions(compiler *c, vec *ds, reach_set *reach, const ast_it
 
 /* A block's rulings: prefix, then its actions (all of them, wherever they
  * stand in the block), then what its first clause that applies rules. */
-static gref compile_block(compiler *c, const ast_block *b, const reach_set *from, int clause, int art, int prefix) {
+static gref compile_block(compiler *c, const ast_block *b, const reach_set *from, int clause,
+                          int art, int prefix) {
     reach_set reach = *from;
     vec acts, ds;
     vec_init(&acts, sizeof(int));
@@ -1558,10 +1579,17 @@ static gref compile_block(compiler *c, const ast_block *b, const reach_set *from
     for (int i = 0; i < b->items.n; i++) {
         const ast_item *it = b->items.items[i];
         switch (it->kind) {
-        case AI_ACTION: break;
-        case AI_IF: add_decision(c, &ds, &reach, cond_graph(c, it->cond), it->clause, it->loc, art, here); break;
-        case AI_OTHERWISE: add_decision(c, &ds, &reach, c->t_true, it->clause, it->loc, art, here); break;
-        case AI_MATCH: match_decisions(c, &ds, &reach, it, art, here); break;
+        case AI_ACTION:
+            break;
+        case AI_IF:
+            add_decision(c, &ds, &reach, cond_graph(c, it->cond), it->clause, it->loc, art, here);
+            break;
+        case AI_OTHERWISE:
+            add_decision(c, &ds, &reach, c->t_true, it->clause, it->loc, art, here);
+            break;
+        case AI_MATCH:
+            match_decisions(c, &ds, &reach, it, art, here);
+            break;
         case AI_APPLY: {
             ast_clause cl = {it->loc, NULL, NULL, it->name, it->loc};
             add_decision(c, &ds, &reach, c->t_true, &cl, it->loc, art, here);
@@ -1620,7 +1648,8 @@ static gref with_invariants(compiler *c, gref g) {
     graph *gr = c->rs->graph;
     gref first_broken = graph_term_ref(gr, TERM_FALLTHROUGH, 0);
     for (int i = c->rs->ninvariants - 1; i >= 0; i--)
-        first_broken = graph_ite(gr, c->inv_conds[i], first_broken, graph_term_ref(gr, TERM_REJECT, i));
+        first_broken =
+            graph_ite(gr, c->inv_conds[i], first_broken, graph_term_ref(gr, TERM_REJECT, i));
     return graph_replace_kind(gr, first_broken, TERM_FALLTHROUGH, g);
 }
 
@@ -1768,7 +1797,8 @@ static void compile_articles(compiler *c) {
 /* ---- tests --------------------------------------------------------------------- */
 
 static bool cite_known(compiler *c, const char *cite) {
-    if (!c->cite_ix.cap) index_make(c, &c->cite_ix, c->clauses.len, cite_at); /* the tests come after every clause */
+    if (!c->cite_ix.cap)
+        index_make(c, &c->cite_ix, c->clauses.len, cite_at); /* the tests come after every clause */
     return index_find(&c->cite_ix, cite) >= 0;
 }
 
@@ -1927,7 +1957,9 @@ static void flatten_outcomes(compiler *c) {
     if (!old) abort();
     int n = graph_renumber_kind(rs->graph, TERM_OUTCOME, old);
     size_t items = 0;
-    for (int i = 0; i < n; i++) items += (size_t)list_len(c, c->outs.pairs[old[i]][0]) + (size_t)list_len(c, c->outs.pairs[old[i]][1]);
+    for (int i = 0; i < n; i++)
+        items += (size_t)list_len(c, c->outs.pairs[old[i]][0]) +
+                 (size_t)list_len(c, c->outs.pairs[old[i]][1]);
     int *pool = arena_alloc(rs->arena, sizeof(int) * (items + 1));
     for (int i = 0; i < n; i++) {
         rs_outcome *o = vec_push(&rs->outcomes);
@@ -1958,7 +1990,8 @@ static void mark_expr(const ruleset *rs, int e, int *map) {
     if (x->kind == EX_CONST || x->kind == EX_FACT) return;
     if (x->kind != EX_TABLE) mark_expr(rs, x->a, map); /* a table's a is the table */
     mark_expr(rs, x->b, map);
-    for (int i = 0; i < x->nargs; i++) mark_expr(rs, rs_arg(rs, x->args + i), map);
+    for (int i = 0; i < x->nargs; i++)
+        mark_expr(rs, rs_arg(rs, x->args + i), map);
 }
 
 static int use_nargs(const ruleset *rs, const rs_action_use *u) {
@@ -1969,7 +2002,8 @@ static int use_nargs(const ruleset *rs, const rs_action_use *u) {
 /* Appends the renumbered expression ids args[0..n) to out; returns where. */
 static int copy_args(const ruleset *rs, int args, int n, const int *map, vec *out) {
     int at = out->len;
-    for (int i = 0; i < n; i++) *(int *)vec_push(out) = map[rs_arg(rs, args + i)];
+    for (int i = 0; i < n; i++)
+        *(int *)vec_push(out) = map[rs_arg(rs, args + i)];
     return at;
 }
 
@@ -1977,12 +2011,16 @@ static void keep_evaluated_exprs(ruleset *rs) {
     int n = rs->exprs.len;
     int *map = malloc(sizeof(int) * (size_t)(n + 1));
     if (!map) abort();
-    for (int e = 0; e < n; e++) map[e] = -1;
-    for (int f = 0; f < rs->nfacts; f++) mark_expr(rs, rs->facts[f].derived, map);
-    for (int i = 0; i < rs->ninvariants; i++) mark_expr(rs, rs->invariants[i].expr, map);
+    for (int e = 0; e < n; e++)
+        map[e] = -1;
+    for (int f = 0; f < rs->nfacts; f++)
+        mark_expr(rs, rs->facts[f].derived, map);
+    for (int i = 0; i < rs->ninvariants; i++)
+        mark_expr(rs, rs->invariants[i].expr, map);
     for (int u = 0; u < rs->uses.len; u++) {
         const rs_action_use *use = rs_use_at(rs, u);
-        for (int i = 0; i < use_nargs(rs, use); i++) mark_expr(rs, rs_arg(rs, use->args + i), map);
+        for (int i = 0; i < use_nargs(rs, use); i++)
+            mark_expr(rs, rs_arg(rs, use->args + i), map);
     }
     int kept = 0;
     for (int e = 0; e < n; e++)
@@ -1994,13 +2032,15 @@ static void keep_evaluated_exprs(ruleset *rs) {
         if (map[e] < 0) continue;
         rs_expr *x = vec_push(&exprs);
         *x = *rs_expr_at(rs, e);
-        if (x->kind != EX_CONST && x->kind != EX_FACT && x->kind != EX_TABLE && x->a >= 0) x->a = map[x->a];
+        if (x->kind != EX_CONST && x->kind != EX_FACT && x->kind != EX_TABLE && x->a >= 0)
+            x->a = map[x->a];
         if (x->kind != EX_CONST && x->kind != EX_FACT && x->b >= 0) x->b = map[x->b];
         if (x->nargs) x->args = copy_args(rs, x->args, x->nargs, map, &args);
     }
     for (int f = 0; f < rs->nfacts; f++)
         if (rs->facts[f].derived >= 0) rs->facts[f].derived = map[rs->facts[f].derived];
-    for (int i = 0; i < rs->ninvariants; i++) rs->invariants[i].expr = map[rs->invariants[i].expr];
+    for (int i = 0; i < rs->ninvariants; i++)
+        rs->invariants[i].expr = map[rs->invariants[i].expr];
     for (int u = 0; u < rs->uses.len; u++) {
         rs_action_use *use = &VEC_AT(&rs->uses, rs_action_use, u);
         use->args = copy_args(rs, use->args, use_nargs(rs, use), map, &args);

@@ -448,7 +448,8 @@ static void test_apply2_laws_give_the_same_graph_with_fewer_calls(void **state) 
     gref z = graph_var(g, 2);
     gref err = graph_term_ref(g, TERM_ERROR, 1);
     /* a: 0 where x = 0, an error where x = 1, x + z where x = 2 */
-    gref kids[3] = {val(g, 0), err, graph_apply2(g, OP_SUM, graph_term_ref(g, TERM_VALUE, 2), z, fold_sum, NULL)};
+    gref kids[3] = {val(g, 0), err,
+                    graph_apply2(g, OP_SUM, graph_term_ref(g, TERM_VALUE, 2), z, fold_sum, NULL)};
     gref a = graph_node_ref(g, 0, kids);
     gref b = graph_apply2(g, OP_SUM, graph_var(g, 1), z, fold_sum, NULL); /* y + z */
     int plain = 0, lawful = 0;
@@ -483,15 +484,28 @@ static void test_and_is_false_agrees_with_building_the_conjunction(void **state)
     graph *g = graph_new(3, domain, lo);
     gref zero = val(g, 0), one = val(g, 1), err = graph_term_ref(g, TERM_ERROR, 2);
     gref k0[] = {one, zero, zero}, k2[] = {zero, zero, one}, ke[] = {zero, err, one};
-    gref x0 = graph_node_ref(g, 0, k0), z2 = graph_node_ref(g, 2, k2), xe = graph_node_ref(g, 0, ke);
+    gref x0 = graph_node_ref(g, 0, k0), z2 = graph_node_ref(g, 2, k2),
+         xe = graph_node_ref(g, 0, ke);
     gref y = graph_var(g, 1);
-    gref set[] = {zero, one, err, x0, z2, xe, y, not_(g, x0), and_(g, y, z2), or_(g, x0, z2), and_(g, xe, y),
-                  and_(g, not_(g, y), z2), graph_ite(g, y, xe, z2)};
+    gref set[] = {zero,
+                  one,
+                  err,
+                  x0,
+                  z2,
+                  xe,
+                  y,
+                  not_(g, x0),
+                  and_(g, y, z2),
+                  or_(g, x0, z2),
+                  and_(g, xe, y),
+                  and_(g, not_(g, y), z2),
+                  graph_ite(g, y, xe, z2)};
     int n = (int)(sizeof set / sizeof *set), agreed = 0, disjoint = 0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             bool built = graph_ite(g, set[i], set[j], zero) == zero;
-            if (graph_and_is_false(g, set[i], set[j]) != built) fail_msg("set[%d] and set[%d]: built %d", i, j, built);
+            if (graph_and_is_false(g, set[i], set[j]) != built)
+                fail_msg("set[%d] and set[%d]: built %d", i, j, built);
             agreed++;
             disjoint += built;
         }
