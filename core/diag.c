@@ -19,8 +19,8 @@ struct diag {
     FILE *out;
     int errors, reports, muted, shown;
     int nsources;
-    const char *files[DIAG_MAX_SOURCES];
-    const char *texts[DIAG_MAX_SOURCES];
+    char *files[DIAG_MAX_SOURCES]; /* copies: a source outlives what registered it */
+    char *texts[DIAG_MAX_SOURCES];
     char last[512];
 };
 
@@ -32,13 +32,25 @@ diag *diag_new(FILE *out) {
 }
 
 void diag_free(diag *d) {
+    if (!d) return;
+    for (int i = 0; i < d->nsources; i++) {
+        free(d->files[i]);
+        free(d->texts[i]);
+    }
     free(d);
+}
+
+static char *copy_of(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (!p) abort();
+    return memcpy(p, s, n);
 }
 
 void diag_add_source(diag *d, const char *file, const char *text) {
     if (d->nsources < DIAG_MAX_SOURCES) {
-        d->files[d->nsources] = file;
-        d->texts[d->nsources++] = text;
+        d->files[d->nsources] = copy_of(file);
+        d->texts[d->nsources++] = copy_of(text);
     }
 }
 

@@ -15,7 +15,9 @@ enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
 
 typedef struct diag diag;
 
-/* Source texts are registered so that an error can show its line and caret. */
+/* Source texts are registered so that an error can show its line and caret;
+ * the diag keeps its own copy of each (the compiler frees the file it read
+ * once it is done, and the checker still reports on it afterwards). */
 diag *diag_new(FILE *out);
 void diag_free(diag *d);
 void diag_add_source(diag *d, const char *file, const char *text);

@@ -1,18 +1,32 @@
 /* graph.c — building reduced ordered decision graphs. */
 #include "graph.h"
 
+#include "util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The operation cache may forget: a miss only costs a recomputation, so a
- * fixed size bounds memory without affecting results. */
+ * bounded size bounds memory without affecting results. It starts small
+ * (a small build has few operations to remember, and a large table is
+ * mostly page faults for it) and grows with the operations computed, up to
+ * CACHE_SIZE, keeping its entries. */
 #define CACHE_SIZE (1 << 16)
+#define CACHE_FIRST (1 << 12)
 
 typedef struct graph_cache_entry {
-    uint64_t op;
+    uint64_t op; /* the operation + 1: a zeroed entry is empty */
     gref a, b, c, result;
 } graph_cache_entry;
+
+/* An operation as the cache knows it, with its hash computed once for the
+ * lookup and the store. */
+typedef struct cache_key {
+    uint64_t op;
+    gref a, b, c;
+    uint64_t h;
+} cache_key;
 
 static void *xrealloc(void *p, size_t n) {
     p = realloc(p, n ? n : 1);
@@ -106,9 +120,8 @@ gref graph_term_ref(graph *g, int kind, int64_t v) {
 /* --- nodes ---------------------------------------------------------------- */
 
 static uint64_t node_hash(int var, const gref *kids, int n) {
-    uint64_t h = mix(1, (uint64_t)var);
-    for (int i = 0; i < n; i++) h = mix(h, (uint64_t)(uint32_t)kids[i]);
-    return h;
+    return hash_ints(HASH_INIT + (uint64_t)var, kids,
+                     (size_t)n); /* two children a step: nodes may have 256 */
 }
 
 static void node_rehash(graph *g) {
@@ -177,25 +190,41 @@ gref graph_var(graph *g, int var) {
 
 /* --- operations ----------------------------------------------------------- */
 
-static graph_cache_entry *cache_slot(graph *g, uint64_t op, gref a, gref b, gref c) {
-    if (!g->cache) {
-        g->capcache = CACHE_SIZE;
-        g->cache = xrealloc(NULL, sizeof *g->cache * CACHE_SIZE);
-        for (int i = 0; i < CACHE_SIZE; i++) g->cache[i].op = UINT64_MAX;
-    }
-    uint64_t h = mix(mix(mix(op, (uint64_t)(uint32_t)a), (uint64_t)(uint32_t)b), (uint64_t)(uint32_t)c);
-    return &g->cache[h & (uint64_t)(g->capcache - 1)];
+static uint64_t cache_hash(uint64_t op, gref a, gref b, gref c) {
+    return mix(mix(mix(op, (uint64_t)(uint32_t)a), (uint64_t)(uint32_t)b), (uint64_t)(uint32_t)c);
 }
 
-static bool cache_get(graph *g, uint64_t op, gref a, gref b, gref c, gref *out) {
-    graph_cache_entry *e = cache_slot(g, op, a, b, c);
-    if (e->op != op || e->a != a || e->b != b || e->c != c) return false;
+/* A larger table for a longer build, keeping what the smaller one held. */
+static void cache_grow(graph *g) {
+    int cap = g->capcache ? g->capcache : CACHE_FIRST;
+    while (cap < CACHE_SIZE && (uint64_t)cap < g->work)
+        cap *= 4;
+    graph_cache_entry *cache = calloc((size_t)cap, sizeof *cache);
+    if (!cache) abort();
+    for (int i = 0; i < g->capcache; i++) {
+        const graph_cache_entry *e = &g->cache[i];
+        if (e->op) cache[cache_hash(e->op - 1, e->a, e->b, e->c) & (uint64_t)(cap - 1)] = *e;
+    }
+    free(g->cache);
+    g->cache = cache;
+    g->capcache = cap;
+}
+
+static graph_cache_entry *cache_slot(graph *g, const cache_key *k) {
+    if (!g->cache || (g->capcache < CACHE_SIZE && g->work > (uint64_t)g->capcache)) cache_grow(g);
+    return &g->cache[k->h & (uint64_t)(g->capcache - 1)];
+}
+
+static bool cache_get(graph *g, cache_key *k, gref *out) {
+    k->h = cache_hash(k->op, k->a, k->b, k->c);
+    const graph_cache_entry *e = cache_slot(g, k);
+    if (e->op != k->op + 1 || e->a != k->a || e->b != k->b || e->c != k->c) return false;
     *out = e->result;
     return true;
 }
 
-static gref cache_put(graph *g, uint64_t op, gref a, gref b, gref c, gref r) {
-    *cache_slot(g, op, a, b, c) = (graph_cache_entry){op, a, b, c, r};
+static gref cache_put(graph *g, const cache_key *k, gref r) {
+    *cache_slot(g, k) = (graph_cache_entry){k->op + 1, k->a, k->b, k->c, r};
     return r;
 }
 
@@ -225,29 +254,57 @@ static gref cofactor(const graph *g, gref r, int var, int i) {
 
 gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
     gref result;
-    if (cache_get(g, op, a, 0, 1, &result)) return result;
+    cache_key key = {op, a, 0, 1, 0};
+    if (cache_get(g, &key, &result)) return result;
     if (!spend(g)) return too_large(g);
     if (GRAPH_IS_TERM(a)) {
         graph_term t = fn(ctx, *graph_term_at(g, a));
-        return cache_put(g, op, a, 0, 1, graph_term_ref(g, t.kind, t.v));
+        return cache_put(g, &key, graph_term_ref(g, t.kind, t.v));
     }
     int var = g->nodes[a].var;
     EXPAND(g, var, graph_apply1(g, op, cofactor(g, a, var, i), fn, ctx));
-    return cache_put(g, op, a, 0, 1, result);
+    return cache_put(g, &key, result);
 }
 
-gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx) {
+/* The result without a walk, where the laws give it. */
+static bool by_law(const graph *g, const graph_laws *laws, gref a, gref b, gref *out) {
+    if (!laws) return false;
+    if (a == laws->unit ||
+        (GRAPH_IS_TERM(a) && (laws->absorbing >> graph_term_at(g, a)->kind & 1))) {
+        *out = a == laws->unit ? b : a;
+        return true;
+    }
+    if (b == laws->unit) {
+        *out = a;
+        return true;
+    }
+    return false;
+}
+
+static gref apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx,
+                   const graph_laws *laws) {
     gref result;
-    if (cache_get(g, op, a, b, 2, &result)) return result;
+    if (by_law(g, laws, a, b, &result)) return result;
+    cache_key key = {op, a, b, 2, 0};
+    if (cache_get(g, &key, &result)) return result;
     if (!spend(g)) return too_large(g);
     if (GRAPH_IS_TERM(a) && GRAPH_IS_TERM(b)) {
         graph_term t = fn(ctx, *graph_term_at(g, a), *graph_term_at(g, b));
-        return cache_put(g, op, a, b, 2, graph_term_ref(g, t.kind, t.v));
+        return cache_put(g, &key, graph_term_ref(g, t.kind, t.v));
     }
     int va = top_var(g, a), vb = top_var(g, b);
     int var = va < vb ? va : vb;
-    EXPAND(g, var, graph_apply2(g, op, cofactor(g, a, var, i), cofactor(g, b, var, i), fn, ctx));
-    return cache_put(g, op, a, b, 2, result);
+    EXPAND(g, var, apply2(g, op, cofactor(g, a, var, i), cofactor(g, b, var, i), fn, ctx, laws));
+    return cache_put(g, &key, result);
+}
+
+gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx) {
+    return apply2(g, op, a, b, fn, ctx, NULL);
+}
+
+gref graph_apply2_laws(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx,
+                       const graph_laws *laws) {
+    return apply2(g, op, a, b, fn, ctx, laws);
 }
 
 #define OP_ITE UINT64_C(0xffff000000000001)
@@ -263,14 +320,15 @@ gref graph_ite(graph *g, gref c, gref t, gref e) {
         return ct->v ? t : e;
     }
     if (t == e) return t;
-    if (cache_get(g, OP_ITE, c, t, e, &result)) return result;
+    cache_key key = {OP_ITE, c, t, e, 0};
+    if (cache_get(g, &key, &result)) return result;
     if (!spend(g)) return too_large(g);
     int var = top_var(g, c);
     int vt = top_var(g, t), ve = top_var(g, e);
     if (vt < var) var = vt;
     if (ve < var) var = ve;
     EXPAND(g, var, graph_ite(g, cofactor(g, c, var, i), cofactor(g, t, var, i), cofactor(g, e, var, i)));
-    return cache_put(g, OP_ITE, c, t, e, result);
+    return cache_put(g, &key, result);
 }
 
 static bool is_false(const graph *g, gref r) {
@@ -281,23 +339,25 @@ static bool is_false(const graph *g, gref r) {
  * makes care true. */
 static gref exists_top(graph *g, gref care) {
     gref result;
-    if (cache_get(g, OP_EXISTS, care, 0, 4, &result)) return result;
+    cache_key key = {OP_EXISTS, care, 0, 4, 0};
+    if (cache_get(g, &key, &result)) return result;
     if (!spend(g)) return too_large(g);
     int var = g->nodes[care].var;
     gref one = graph_term_ref(g, TERM_VALUE, 1);
     result = graph_term_ref(g, TERM_VALUE, 0);
     /* the node is read afresh each time: building may unpack the graph */
     for (int i = g->domain[var] - 1; i >= 0; i--) result = graph_ite(g, graph_kid(g, &g->nodes[care], i), one, result);
-    return cache_put(g, OP_EXISTS, care, 0, 4, result);
+    return cache_put(g, &key, result);
 }
 
 gref graph_restrict(graph *g, gref f, gref care) {
     gref result;
     if (GRAPH_IS_TERM(f) || GRAPH_IS_TERM(care)) return f; /* false care: anything will do; keep f */
-    if (cache_get(g, OP_RESTRICT, f, care, 5, &result)) return result;
+    cache_key key = {OP_RESTRICT, f, care, 5, 0};
+    if (cache_get(g, &key, &result)) return result;
     if (!spend(g)) return too_large(g);
     int vf = g->nodes[f].var, vc = g->nodes[care].var;
-    if (vc < vf) return cache_put(g, OP_RESTRICT, f, care, 5, graph_restrict(g, f, exists_top(g, care)));
+    if (vc < vf) return cache_put(g, &key, graph_restrict(g, f, exists_top(g, care)));
     int n = g->domain[vf];
     gref *kids = malloc(sizeof(gref) * (size_t)n);
     if (!kids) abort();
@@ -312,21 +372,83 @@ gref graph_restrict(graph *g, gref f, gref care) {
         if (is_false(g, cofactor(g, care, vf, i))) kids[i] = first_care >= 0 ? kids[first_care] : cofactor(g, f, vf, i);
     result = graph_node_ref(g, vf, kids);
     free(kids);
-    return cache_put(g, OP_RESTRICT, f, care, 5, result);
+    return cache_put(g, &key, result);
 }
 
 gref graph_replace_kind(graph *g, gref a, int from, gref to) {
     gref result;
     if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
     uint64_t op = OP_REPLACE ^ ((uint64_t)from << 32);
-    if (cache_get(g, op, a, to, 3, &result)) return result;
+    cache_key key = {op, a, to, 3, 0};
+    if (cache_get(g, &key, &result)) return result;
     if (!spend(g)) return too_large(g);
     /* Walk `to` alongside: where a has tested a variable, `to` follows the
      * same value, so no path tests a variable twice. */
     int var = g->nodes[a].var, vt = top_var(g, to);
     if (vt < var) var = vt;
     EXPAND(g, var, graph_replace_kind(g, cofactor(g, a, var, i), from, cofactor(g, to, var, i)));
-    return cache_put(g, op, a, to, 3, result);
+    return cache_put(g, &key, result);
+}
+
+/* --- a conjunction tested without building it ---------------------------- */
+
+/* The pairs already searched without finding a situation: each is searched
+ * once, so a search is bounded by the product of the two graphs' sizes. */
+typedef struct pair_set {
+    uint64_t *slots; /* (a, b) + 1; 0 is empty */
+    size_t n, cap;
+} pair_set;
+
+static bool pair_seen(pair_set *s, gref a, gref b) {
+    if (2 * (s->n + 1) > s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        uint64_t *slots = xrealloc(NULL, sizeof *slots * cap);
+        memset(slots, 0, sizeof *slots * cap);
+        for (size_t i = 0; i < s->cap; i++) {
+            if (!s->slots[i]) continue;
+            uint64_t h = mix(0, s->slots[i]) & (cap - 1);
+            while (slots[h])
+                h = (h + 1) & (cap - 1);
+            slots[h] = s->slots[i];
+        }
+        free(s->slots);
+        s->slots = slots;
+        s->cap = cap;
+    }
+    uint64_t key = ((uint64_t)(uint32_t)a << 32 | (uint32_t)b) + 1;
+    uint64_t h = mix(0, key) & (s->cap - 1);
+    for (; s->slots[h]; h = (h + 1) & (s->cap - 1))
+        if (s->slots[h] == key) return true;
+    s->slots[h] = key;
+    s->n++;
+    return false;
+}
+
+/* Whether graph_ite(a, b, false) is anything but the value 0 somewhere,
+ * following graph_ite step by step: a terminal a that is not a value is
+ * passed through, a value chooses b or 0, and where b is 0 the result is 0
+ * whatever a is (graph_ite's t == e). A graph other than the terminal 0 is
+ * not 0 somewhere: it is reduced. */
+static bool and_somewhere(graph *g, gref a, gref b, pair_set *seen) {
+    if (GRAPH_IS_TERM(a)) {
+        if (graph_term_at(g, a)->kind != TERM_VALUE) return true;
+        return graph_term_at(g, a)->v != 0 && !is_false(g, b);
+    }
+    if (is_false(g, b)) return false;
+    if (GRAPH_IS_TERM(b)) return true;
+    if (pair_seen(seen, a, b)) return false;
+    int var = top_var(g, a), vb = top_var(g, b);
+    if (vb < var) var = vb;
+    for (int i = 0; i < g->domain[var]; i++)
+        if (and_somewhere(g, cofactor(g, a, var, i), cofactor(g, b, var, i), seen)) return true;
+    return false;
+}
+
+bool graph_and_is_false(graph *g, gref a, gref b) {
+    pair_set seen = {NULL, 0, 0};
+    bool somewhere = and_somewhere(g, a, b, &seen);
+    free(seen.slots);
+    return !somewhere;
 }
 
 static int walk_mark(const graph *g, gref r, unsigned char *seen) {

@@ -141,6 +141,20 @@ typedef graph_term (*graph_fn2)(void *ctx, graph_term a, graph_term b);
 gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx);
 gref graph_apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx);
 
+/* What graph_apply2_laws may take for granted about fn, so that it returns
+ * at once where they settle the result instead of walking the other graph:
+ * fn(unit, b) is b and fn(a, unit) is a (unit a terminal, or
+ * GRAPH_NO_UNIT), and fn(a, b) is a for a terminal a whose kind k has bit
+ * 1 << k set in absorbing. Joining rulings obeys such laws: the empty
+ * ruling is a unit, a gap absorbs what follows. */
+#define GRAPH_NO_UNIT INT32_MAX
+typedef struct graph_laws {
+    gref unit;
+    unsigned absorbing;
+} graph_laws;
+gref graph_apply2_laws(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx,
+                       const graph_laws *laws);
+
 /* if c then t else e; c's terminals are values (0 false, else true); any
  * other terminal of c is passed through. */
 gref graph_ite(graph *g, gref c, gref t, gref e);
@@ -150,6 +164,12 @@ gref graph_ite(graph *g, gref c, gref t, gref e);
  * f, often fewer (the generalized cofactor of Coudert and Madre). This is
  * how invariants keep `ask` from asking about impossible situations. */
 gref graph_restrict(graph *g, gref f, gref care);
+
+/* Whether graph_ite(g, a, b, false), "a and b", is the value 0 in every
+ * situation, found by a search that makes no node and stops at the first
+ * situation where it is not: cheaper than building the conjunction to
+ * compare it with 0, when only that is asked. */
+bool graph_and_is_false(graph *g, gref a, gref b);
 
 /* Replace every terminal of kind `from` by `to`. */
 gref graph_replace_kind(graph *g, gref a, int from, gref to);

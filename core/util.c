@@ -179,6 +179,14 @@ void *vec_push(vec *v) {
     return e;
 }
 
+void vec_shrink(vec *v) {
+    if (v->cap == v->len) return;
+    void *p = realloc(v->data, (size_t)(v->len ? v->len : 1) * v->elem);
+    if (!p) return; /* keeping the larger block is as good */
+    v->data = p;
+    v->cap = v->len ? v->len : 1;
+}
+
 char *read_stream(FILE *f, size_t *len) {
     strbuf sb;
     sb_init(&sb);

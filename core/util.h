@@ -9,9 +9,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* An arena owns every allocation of one loaded ruleset (AST, compiled
- * tables, strings): freeing the arena frees them all, so no stage has to
- * clean up piecemeal after an error. */
+/* An arena owns a set of allocations that end together (a loaded
+ * ruleset's tables and strings; the compiler's syntax trees and tables):
+ * freeing the arena frees them all, so no stage has to clean up piecemeal
+ * after an error. */
 typedef struct arena arena;
 arena *arena_new(void);
 void arena_free(arena *a);
@@ -43,6 +44,7 @@ typedef struct vec {
 void vec_init(vec *v, size_t elem);
 void vec_free(vec *v);
 void *vec_push(vec *v); /* zeroed new element */
+void vec_shrink(vec *v); /* capacity down to the length: a vector that is done growing */
 #define VEC_AT(v, type, i) (((type *)(v)->data)[i])
 
 /* Reads a whole file; NULL with errno set on failure. Caller frees. A file
@@ -70,5 +72,22 @@ int edit_distance(const char *a, const char *b);
 
 uint64_t fnv1a64(uint64_t h, const void *data, size_t n);
 #define FNV1A64_INIT 0xcbf29ce484222325ULL
+
+/* A hash of 32-bit integers for the tables of one run (hash-consing,
+ * interning): two integers a step, a multiply and a shift each, where
+ * fnv1a64 takes a step per byte. Its values are never stored; fnv1a64's
+ * are (a ruleset's hash), so the two stay apart. */
+static inline uint64_t hash_step(uint64_t h, uint64_t w) {
+    h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 32);
+}
+static inline uint64_t hash_ints(uint64_t h, const int32_t *p, size_t n) {
+    size_t i = 0;
+    for (; i + 1 < n; i += 2)
+        h = hash_step(h, (uint64_t)(uint32_t)p[i] | (uint64_t)(uint32_t)p[i + 1] << 32);
+    if (i < n) h = hash_step(h, (uint64_t)(uint32_t)p[i] | UINT64_C(1) << 63);
+    return hash_step(h, (uint64_t)n);
+}
+#define HASH_INIT 0x243f6a8885a308d3ULL
 
 #endif

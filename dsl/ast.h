@@ -1,6 +1,7 @@
 /* ast.h — the syntax tree of rule files, as the parser builds it. Every node
  * carries its source location so that the compiler's errors can point at it.
- * All nodes live in the ruleset's arena. */
+ * All nodes live in the arena given to dsl_parse (the compiler's own, freed
+ * when compiling ends: a compiled ruleset keeps copies of what it names). */
 #ifndef ARBITER_AST_H
 #define ARBITER_AST_H
 

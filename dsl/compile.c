@@ -29,8 +29,42 @@
 #define MAX_FILE_SIZE (4 << 20)
 #define MAX_TABLE_CELLS 100000
 
+/* Interned pairs of ints: a list cell (prev, item) or an outcome (trail,
+ * actions), numbered in the order they were made. */
+typedef struct pair_table {
+    int32_t (*pairs)[2];
+    int n, cap;
+    int32_t *slots;
+    int capslots;
+} pair_table;
+
+/* Text the ruleset keeps (names, messages, citations), each distinct
+ * string once, packed into blocks of the ruleset's arena. */
+typedef struct string_pool {
+    const char **slots;
+    int n, capslots;
+    char *free; /* room left in the current block */
+    size_t left;
+} string_pool;
+
+/* Names to their first declaration's number, made once a pass has declared
+ * them all: a ruleset has hundreds of facts, actions and citations, and its
+ * tests and clauses name them thousands of times. */
+typedef struct name_index {
+    const char **names;
+    int *ids;
+    int cap; /* 0: not made yet */
+} name_index;
+
+/* Two arenas: `a` holds what only compiling needs (the syntax trees, the
+ * compiler's tables) and is freed when compiling ends; `keep` is the
+ * ruleset's own, with only what a compiled ruleset is read by. */
 typedef struct compiler {
     arena *a;
+    arena *keep;
+    string_pool strings;
+    rs_type *bool_type, *int_type; /* the anonymous ones, shared */
+    name_index fact_ix, action_ix, cite_ix;
     diag *d;
     ruleset *rs;
     ast_list files;    /* ast_file* */
@@ -42,9 +76,10 @@ typedef struct compiler {
     ast_decl **art_decl;
     gref invariants;   /* bool graph: every invariant holds */
     gref *inv_conds;   /* each invariant's condition */
-    gref t_true, t_false, t_fallthrough;
-    int32_t *outcome_slots; /* open-addressing table over rs->outcomes */
-    int outcome_cap;
+    gref t_true, t_false;
+    gref t_empty;        /* the empty ruling */
+    pair_table cells;    /* list cells (see "outcomes") */
+    pair_table outs;     /* outcomes while compiling: (trail list, action list) */
     vec clauses, blocks; /* rs_clause, rs_block; copied into rs at the end */
     uint64_t next_op;    /* fresh operation ids for one-off folds */
     gref *when;          /* each article's `when` (t_true when it has none) */
@@ -54,6 +89,98 @@ typedef struct compiler {
     int errors_before;   /* after other errors, "never applies" would only echo them */
     int proof_errors;    /* the "never applies" errors reported so far */
 } compiler;
+
+/* A copy of s in the ruleset's arena (NULL stays NULL): every text a
+ * ruleset keeps from the syntax trees goes through here. */
+static const char *keep_str(compiler *c, const char *s) {
+    if (!s) return NULL;
+    string_pool *p = &c->strings;
+    if (2 * (p->n + 1) > p->capslots) {
+        int cap = p->capslots ? p->capslots * 2 : 1024;
+        const char **slots = calloc((size_t)cap, sizeof *slots);
+        if (!slots) abort();
+        for (int i = 0; i < p->capslots; i++) {
+            if (!p->slots[i]) continue;
+            uint64_t h =
+                fnv1a64(FNV1A64_INIT, p->slots[i], strlen(p->slots[i])) & (uint64_t)(cap - 1);
+            while (slots[h])
+                h = (h + 1) & (uint64_t)(cap - 1);
+            slots[h] = p->slots[i];
+        }
+        free(p->slots);
+        p->slots = slots;
+        p->capslots = cap;
+    }
+    size_t len = strlen(s);
+    uint64_t mask = (uint64_t)p->capslots - 1, h = fnv1a64(FNV1A64_INIT, s, len) & mask;
+    for (; p->slots[h]; h = (h + 1) & mask)
+        if (strcmp(p->slots[h], s) == 0) return p->slots[h];
+    char *copy;
+    if (len + 1 > 1024) {
+        copy = arena_strndup(c->keep, s, len);
+    } else {
+        if (p->left < len + 1) {
+            p->left = 4096;
+            p->free = arena_alloc(c->keep, p->left);
+        }
+        copy = p->free;
+        memcpy(copy, s, len + 1);
+        p->free += len + 1;
+        p->left -= len + 1;
+    }
+    p->n++;
+    return p->slots[h] = copy;
+}
+
+static uint64_t name_hash(const char *s) {
+    return fnv1a64(FNV1A64_INIT, s, strlen(s));
+}
+
+/* An index of n names (names[i] may be NULL: not indexed); a name given
+ * twice keeps its first number, as a search from the start would. */
+static void index_make(compiler *c, name_index *ix, int n,
+                       const char *(*name_at)(compiler *, int)) {
+    ix->cap = 16;
+    while (ix->cap < 2 * n + 2)
+        ix->cap *= 2;
+    ix->names = arena_alloc(c->a, sizeof *ix->names * (size_t)ix->cap);
+    ix->ids = arena_alloc(c->a, sizeof *ix->ids * (size_t)ix->cap);
+    uint64_t mask = (uint64_t)ix->cap - 1;
+    for (int i = 0; i < n; i++) {
+        const char *name = name_at(c, i);
+        if (!name) continue;
+        uint64_t h = name_hash(name) & mask;
+        while (ix->names[h] && strcmp(ix->names[h], name) != 0)
+            h = (h + 1) & mask;
+        if (ix->names[h]) continue;
+        ix->names[h] = name;
+        ix->ids[h] = i;
+    }
+}
+
+static int index_find(const name_index *ix, const char *name) {
+    uint64_t mask = (uint64_t)ix->cap - 1;
+    for (uint64_t h = name_hash(name) & mask; ix->names[h]; h = (h + 1) & mask)
+        if (strcmp(ix->names[h], name) == 0) return ix->ids[h];
+    return -1;
+}
+
+static const char *fact_name_at(compiler *c, int i) {
+    return c->rs->facts[i].name;
+}
+static const char *action_name_at(compiler *c, int i) {
+    return c->rs->actions[i].name;
+}
+static const char *cite_at(compiler *c, int i) {
+    return VEC_AT(&c->clauses, rs_clause, i).cite;
+}
+
+static int find_fact(compiler *c, const char *name) {
+    return c->fact_ix.cap ? index_find(&c->fact_ix, name) : rs_find_fact(c->rs, name);
+}
+static int find_action(compiler *c, const char *name) {
+    return c->action_ix.cap ? index_find(&c->action_ix, name) : rs_find_action(c->rs, name);
+}
 
 static src_loc no_loc(const char *file) {
     src_loc l = {file, 0, 0};
@@ -105,6 +232,24 @@ static bool first_visit(compiler *c, const char *path, src_loc from) {
     return true;
 }
 
+static bool fit_to_parse(compiler *c, const char *path, src_loc from, const char *text,
+                         size_t len) {
+    if (len > MAX_FILE_SIZE) {
+        ERR(c->d, no_loc(path), "split the rules over several files",
+            "file is larger than %d bytes", MAX_FILE_SIZE);
+        return false;
+    }
+    if (strlen(text) != len) {
+        ERR(c->d, no_loc(path), "rule files are text", "file contains a NUL byte");
+        return false;
+    }
+    if (c->files.n >= MAX_FILES) {
+        ERR(c->d, from, NULL, "more than %d rule files", MAX_FILES);
+        return false;
+    }
+    return true;
+}
+
 /* Reads and parses one file; its text joins the hash and the sources that
  * errors quote. */
 static ast_file *read_and_parse(compiler *c, const char *path, src_loc from) {
@@ -114,27 +259,17 @@ static ast_file *read_and_parse(compiler *c, const char *path, src_loc from) {
         ERR(c->d, from, NULL, "cannot read %s: %s", path, strerror(errno));
         return NULL;
     }
-    char *copy = arena_strndup(c->a, text, len);
-    free(text);
-    if (len > MAX_FILE_SIZE) {
-        ERR(c->d, no_loc(path), "split the rules over several files", "file is larger than %d bytes",
-            MAX_FILE_SIZE);
+    if (!fit_to_parse(c, path, from, text, len)) {
+        free(text);
         return NULL;
     }
-    if (strlen(copy) != len) {
-        ERR(c->d, no_loc(path), "rule files are text", "file contains a NUL byte");
-        return NULL;
-    }
-    if (c->files.n >= MAX_FILES) {
-        ERR(c->d, from, NULL, "more than %d rule files", MAX_FILES);
-        return NULL;
-    }
-    const char *p = arena_strdup(c->a, path);
-    diag_add_source(c->d, p, copy);
+    const char *p = keep_str(c, path); /* every location in the file names it */
+    diag_add_source(c->d, p, text);
     const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p; /* the hash does not depend on where it is installed */
     c->rs->hash = fnv1a64(c->rs->hash, base, strlen(base));
-    c->rs->hash = fnv1a64(c->rs->hash, copy, len);
-    ast_file *f = dsl_parse(c->a, c->d, p, copy);
+    c->rs->hash = fnv1a64(c->rs->hash, text, len);
+    ast_file *f = dsl_parse(c->a, c->d, p, text); /* the tree holds copies of what it names */
+    free(text);
     ast_push(c->a, &c->files, f);
     return f;
 }
@@ -343,8 +478,8 @@ static void apply_amendment(compiler *c, const char *path) {
 /* ---- types ----------------------------------------------------------------- */
 
 static rs_type *type_new(compiler *c, const char *name, enum type_kind kind) {
-    rs_type *t = arena_alloc(c->a, sizeof *t);
-    t->name = name;
+    rs_type *t = arena_alloc(c->keep, sizeof *t);
+    t->name = keep_str(c, name);
     t->kind = kind;
     return t;
 }
@@ -356,6 +491,8 @@ static const rs_type *builtin_type(compiler *c, const char *name) {
     return NULL;
 }
 
+/* The array grows a copy at a time in the compiler's arena; finish makes
+ * the ruleset's own. */
 static void add_type(compiler *c, rs_type *t) {
     rs_type **types = arena_alloc(c->a, sizeof *types * (size_t)(c->rs->ntypes + 1));
     if (c->rs->ntypes) memcpy(types, c->rs->types, sizeof *types * (size_t)c->rs->ntypes);
@@ -368,8 +505,8 @@ static void declare_builtin_types(compiler *c) {
     rs_type *seat = type_new(c, "seat", TY_ENUM);
     seat->nvalues = 4;
     seat->values = (const char **)seats;
-    seat->labels = arena_alloc(c->a, sizeof(char *) * 4);
-    seat->labels_en = arena_alloc(c->a, sizeof(char *) * 4);
+    seat->labels = arena_alloc(c->keep, sizeof(char *) * 4);
+    seat->labels_en = arena_alloc(c->keep, sizeof(char *) * 4);
     add_type(c, seat);
     add_type(c, type_new(c, "call", TY_CALL));
     add_type(c, type_new(c, "cite", TY_CITE));
@@ -391,16 +528,16 @@ static const rs_type *resolve_type(compiler *c, const ast_type *at, const char *
     case AT_ENUM:
         t = type_new(c, name, TY_ENUM);
         t->nvalues = at->values.n;
-        t->values = arena_alloc(c->a, sizeof(char *) * (size_t)at->values.n);
-        t->labels = arena_alloc(c->a, sizeof(char *) * (size_t)at->values.n);
-        t->labels_en = arena_alloc(c->a, sizeof(char *) * (size_t)at->values.n);
+        t->values = arena_alloc(c->keep, sizeof(char *) * (size_t)at->values.n);
+        t->labels = arena_alloc(c->keep, sizeof(char *) * (size_t)at->values.n);
+        t->labels_en = arena_alloc(c->keep, sizeof(char *) * (size_t)at->values.n);
         for (int i = 0; i < at->values.n; i++) {
             ast_enumval *v = at->values.items[i];
             for (int j = 0; j < i; j++)
                 if (strcmp(t->values[j], v->name) == 0) ERR(c->d, v->loc, NULL, "'%s' is listed twice", v->name);
-            t->values[i] = v->name;
-            t->labels[i] = v->label;
-            t->labels_en[i] = v->label_en;
+            t->values[i] = keep_str(c, v->name);
+            t->labels[i] = keep_str(c, v->label);
+            t->labels_en[i] = keep_str(c, v->label_en);
         }
         if (t->nvalues > RS_MAX_DOMAIN)
             ERR(c->d, at->loc, NULL, "an enum may have at most %d values", RS_MAX_DOMAIN);
@@ -481,7 +618,7 @@ static rs_expr *X(compiler *c, int e) {
 static int add_string(compiler *c, const char *s) {
     for (int i = 0; i < c->rs->strings.len; i++)
         if (strcmp(VEC_AT(&c->rs->strings, const char *, i), s) == 0) return i;
-    *(const char **)vec_push(&c->rs->strings) = s;
+    *(const char **)vec_push(&c->rs->strings) = keep_str(c, s);
     return c->rs->strings.len - 1;
 }
 
@@ -494,7 +631,10 @@ static int const_expr(compiler *c, const rs_type *t, int64_t k, src_loc loc) {
 static const rs_type *T(compiler *c, enum type_kind kind) {
     static const char *const names[] = {"bool", "", "int", "call", "cite", "string"};
     if (kind == TY_CALL || kind == TY_CITE || kind == TY_STRING) return builtin_type(c, names[kind]);
-    return type_new(c, NULL, kind);
+    rs_type **shared =
+        kind == TY_BOOL ? &c->bool_type : &c->int_type; /* TY_ENUM is never asked for */
+    if (!*shared) *shared = type_new(c, NULL, kind);
+    return *shared;
 }
 
 static int compile_expr(compiler *c, const ast_expr *e, const rs_type *want);
@@ -512,7 +652,7 @@ static int name_expr(compiler *c, const ast_expr *e, const rs_type *want) {
         int v = rs_enum_index(want, e->text);
         if (v >= 0) return const_expr(c, want, v, e->loc);
     }
-    int f = rs_find_fact(c->rs, e->text);
+    int f = find_fact(c, e->text);
     if (f >= 0) {
         int x = new_expr(c, EX_FACT, c->rs->facts[f].type, e->loc);
         X(c, x)->a = f;
@@ -551,7 +691,7 @@ static int binary_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     case OP_EQ:
     case OP_NE:
         /* A bare name on the left may be a value of the right side's type. */
-        if (e->a->kind == AE_NAME && rs_find_fact(c->rs, e->a->text) < 0) {
+        if (e->a->kind == AE_NAME && find_fact(c, e->a->text) < 0) {
             b = compile_expr(c, e->b, NULL);
             a = compile_expr(c, e->a, X(c, b)->type);
         } else {
@@ -787,7 +927,7 @@ static void amended_names(compiler *c) {
             ast_given *g = am->params.items[k];
             if (strcmp(g->name, "cite") == 0) label = g->value->text;
         }
-        c->rs->name = arena_printf(c->a, "%s+%s", c->rs->name, label);
+        c->rs->name = keep_str(c, arena_printf(c->a, "%s+%s", c->rs->name, label));
     }
 }
 
@@ -810,16 +950,16 @@ static void declare_header(compiler *c) {
         c->rs->name = "?";
         return;
     }
-    c->rs->name = header->name;
+    c->rs->name = keep_str(c, header->name);
     c->rs->loc = header->loc;
     c->header = header;
     amended_names(c);
     for (int i = 0; i < header->params.n; i++) {
         ast_given *g = header->params.items[i];
         if (strcmp(g->name, "title") == 0)
-            c->rs->title = g->value->text;
+            c->rs->title = keep_str(c, g->value->text);
         else if (strcmp(g->name, "game") == 0)
-            c->rs->game = g->value->text;
+            c->rs->game = keep_str(c, g->value->text);
         else if (strcmp(g->name, "score") == 0 || strcmp(g->name, "matchpoints") == 0 || strcmp(g->name, "imps") == 0 ||
                  strcmp(g->name, "legal") == 0 || strcmp(g->name, "trick") == 0)
             ; /* scoring articles: resolved once the articles are declared */
@@ -829,7 +969,8 @@ static void declare_header(compiler *c) {
     }
     if (!c->rs->title) c->rs->title = c->rs->name;
     for (int i = 0; i < c->amendments.n; i++)
-        c->rs->title = arena_printf(c->a, "%s, gewijzigd door %s", c->rs->title, ((ast_decl *)c->amendments.items[i])->name);
+        c->rs->title = keep_str(c, arena_printf(c->a, "%s, gewijzigd door %s", c->rs->title,
+                                                ((ast_decl *)c->amendments.items[i])->name));
     if (!c->rs->game) c->rs->game = "";
 }
 
@@ -843,10 +984,11 @@ static void declare_types(compiler *c) {
             continue;
         }
         const rs_type *t = resolve_type(c, d->type, d->name);
-        if (t->name != d->name) { /* an alias of a named type: copy under the new name */
+        if (!t->name ||
+            strcmp(t->name, d->name) != 0) { /* an alias of a named type: copy under the new name */
             rs_type *copy = type_new(c, d->name, t->kind);
             *copy = *t;
-            copy->name = d->name;
+            copy->name = keep_str(c, d->name);
             t = copy;
         }
         add_type(c, (rs_type *)t);
@@ -882,20 +1024,20 @@ static void check_builtin_fit(compiler *c, ast_decl *d, rs_fact *f) {
 static void declare_facts(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_FACT;
-    c->rs->facts = arena_alloc(c->a, sizeof(rs_fact) * (size_t)(n + 1));
+    c->rs->facts = arena_alloc(c->keep, sizeof(rs_fact) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_FACT) continue;
-        if (rs_find_fact(c->rs, d->name) >= 0) {
+        if (find_fact(c, d->name) >= 0) {
             ERR(c->d, d->loc, NULL, "fact '%s' is declared twice", d->name);
             continue;
         }
         rs_fact *f = &c->rs->facts[c->rs->nfacts++];
-        f->name = d->name;
+        f->name = keep_str(c, d->name);
         f->loc = d->loc;
         f->type = resolve_type(c, d->type, NULL);
-        f->ask = d->ask;
-        f->ask_en = d->ask_en;
+        f->ask = keep_str(c, d->ask);
+        f->ask_en = keep_str(c, d->ask_en);
         f->overridable = d->overridable;
         f->builtin = -1;
         f->derived = -1;
@@ -905,11 +1047,12 @@ static void declare_facts(compiler *c) {
             ERR(c->d, d->loc, "overridable says that a scenario may overrule 'from auction.…'",
                 "'%s' is overridable but not filled from a record", d->name);
     }
+    index_make(c, &c->fact_ix, c->rs->nfacts, fact_name_at);
     /* Graph variables: the input facts a decision can test, in order. */
-    c->rs->var_fact = arena_alloc(c->a, sizeof(int) * (size_t)(c->rs->nfacts + 1));
+    c->rs->var_fact = arena_alloc(c->keep, sizeof(int) * (size_t)(c->rs->nfacts + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
-        int f = d->kind == AD_FACT ? rs_find_fact(c->rs, d->name) : -1;
+        int f = d->kind == AD_FACT ? find_fact(c, d->name) : -1;
         if (f < 0 || d->expr || c->rs->facts[f].var >= 0 || !branchable(c->rs->facts[f].type)) continue;
         c->rs->facts[f].var = c->rs->nvars;
         c->rs->var_fact[c->rs->nvars++] = f;
@@ -934,24 +1077,24 @@ static void check_placeholders(compiler *c, const ast_decl *d, const rs_action *
 static void declare_actions(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_ACTION;
-    c->rs->actions = arena_alloc(c->a, sizeof(rs_action) * (size_t)(n + 1));
+    c->rs->actions = arena_alloc(c->keep, sizeof(rs_action) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_ACTION) continue;
-        if (rs_find_action(c->rs, d->name) >= 0) {
+        if (find_action(c, d->name) >= 0) {
             ERR(c->d, d->loc, NULL, "action '%s' is declared twice", d->name);
             continue;
         }
         rs_action *a = &c->rs->actions[c->rs->nactions++];
-        a->name = d->name;
+        a->name = keep_str(c, d->name);
         a->loc = d->loc;
-        a->text = d->text;
-        a->text_en = d->text_en;
+        a->text = keep_str(c, d->text);
+        a->text_en = keep_str(c, d->text_en);
         a->nparams = d->params.n;
-        a->params = arena_alloc(c->a, sizeof(rs_param) * (size_t)(d->params.n + 1));
+        a->params = arena_alloc(c->keep, sizeof(rs_param) * (size_t)(d->params.n + 1));
         for (int j = 0; j < d->params.n; j++) {
             ast_param *p = d->params.items[j];
-            a->params[j].name = p->name;
+            a->params[j].name = keep_str(c, p->name);
             a->params[j].type = resolve_type(c, p->type, NULL);
         }
         if (!d->text)
@@ -960,6 +1103,7 @@ static void declare_actions(compiler *c) {
         check_placeholders(c, d, a, d->text);
         check_placeholders(c, d, a, d->text_en);
     }
+    index_make(c, &c->action_ix, c->rs->nactions, action_name_at);
 }
 
 static int64_t key_count(const rs_type *t) {
@@ -1054,7 +1198,7 @@ static void fill_table(compiler *c, ast_decl *d, rs_table *t) {
 static void declare_tables(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_TABLE;
-    c->rs->tables = arena_alloc(c->a, sizeof(rs_table) * (size_t)(n + 1));
+    c->rs->tables = arena_alloc(c->keep, sizeof(rs_table) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_TABLE) continue;
@@ -1063,10 +1207,10 @@ static void declare_tables(compiler *c) {
             continue;
         }
         rs_table *t = &c->rs->tables[c->rs->ntables];
-        t->name = d->name;
+        t->name = keep_str(c, d->name);
         t->loc = d->loc;
         t->nkeys = d->params.n;
-        t->keys = arena_alloc(c->a, sizeof(rs_type *) * (size_t)(t->nkeys + 1));
+        t->keys = arena_alloc(c->keep, sizeof(rs_type *) * (size_t)(t->nkeys + 1));
         t->value = resolve_type(c, d->type, NULL);
         int64_t cells = 1;
         bool ok = t->nkeys >= 1 && t->nkeys <= 4;
@@ -1089,7 +1233,7 @@ static void declare_tables(compiler *c) {
         }
         if (!ok) continue;
         t->ncells = (int)cells;
-        t->cells = arena_alloc(c->a, sizeof(int64_t) * (size_t)cells);
+        t->cells = arena_alloc(c->keep, sizeof(int64_t) * (size_t)cells);
         for (int64_t j = 0; j < cells; j++) t->cells[j] = INT64_MIN;
         c->rs->ntables++; /* visible to its own rows' expressions only after this */
         fill_table(c, d, t);
@@ -1135,7 +1279,7 @@ static void declare_derived(compiler *c) {
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_FACT || !d->expr) continue;
-        int f = rs_find_fact(c->rs, d->name);
+        int f = find_fact(c, d->name);
         if (f < 0 || c->rs->facts[f].derived >= 0) continue;
         if (d->ask || d->from_ns)
             ERR(c->d, d->loc, "a derived fact is computed, never asked", "'%s' has both '=' and ask/from", d->name);
@@ -1147,14 +1291,14 @@ static void declare_derived(compiler *c) {
 static void declare_invariants(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_INVARIANT;
-    c->rs->invariants = arena_alloc(c->a, sizeof(rs_invariant) * (size_t)(n + 1));
+    c->rs->invariants = arena_alloc(c->keep, sizeof(rs_invariant) * (size_t)(n + 1));
     c->inv_conds = arena_alloc(c->a, sizeof(gref) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_INVARIANT) continue;
         rs_invariant *inv = &c->rs->invariants[c->rs->ninvariants];
-        inv->message = d->title;
-        inv->message_en = d->text_en;
+        inv->message = keep_str(c, d->title);
+        inv->message_en = keep_str(c, d->text_en);
         inv->loc = d->loc;
         inv->expr = compile_expr(c, d->expr, T(c, TY_BOOL));
         c->inv_conds[c->rs->ninvariants++] = expr_graph(c, inv->expr);
@@ -1164,53 +1308,98 @@ static void declare_invariants(compiler *c) {
         c->invariants = graph_ite(c->rs->graph, c->inv_conds[i], c->invariants, c->t_false);
 }
 
-/* ---- outcomes -------------------------------------------------------------- */
+/* ---- outcomes --------------------------------------------------------------
+ * While compiling, a ruling is a pair of lists (its trail, its actions), and
+ * a list is a chain of cells (the list before it, one more item), both
+ * interned: the same ruling is the same number, as the graph needs, and
+ * joining two rulings copies and hashes nothing but the items of the second.
+ * Only the rulings the finished graph reaches become rs_outcome arrays
+ * (flatten_outcomes). */
 
-static uint64_t outcome_hash(const int *trail, int nt, const int *acts, int na) {
-    uint64_t h = fnv1a64(FNV1A64_INIT, trail, sizeof(int) * (size_t)nt);
-    h = fnv1a64(h, &nt, sizeof nt);
-    return fnv1a64(h, acts, sizeof(int) * (size_t)na);
+static uint64_t pair_hash(int32_t x, int32_t y) {
+    return hash_step(HASH_INIT, (uint64_t)(uint32_t)x | (uint64_t)(uint32_t)y << 32);
 }
 
-static bool outcome_equal(const rs_outcome *o, const int *trail, int nt, const int *acts, int na) {
-    return o->ntrail == nt && o->nactions == na && (nt == 0 || memcmp(o->trail, trail, sizeof(int) * (size_t)nt) == 0) &&
-           (na == 0 || memcmp(o->actions, acts, sizeof(int) * (size_t)na) == 0);
-}
-
-static void outcome_rehash(compiler *c) {
-    int cap = c->outcome_cap ? c->outcome_cap * 2 : 256;
-    free(c->outcome_slots);
-    c->outcome_slots = malloc(sizeof(int32_t) * (size_t)cap);
-    if (!c->outcome_slots) abort();
-    memset(c->outcome_slots, -1, sizeof(int32_t) * (size_t)cap);
-    c->outcome_cap = cap;
-    for (int i = 0; i < c->rs->outcomes.len; i++) {
-        const rs_outcome *o = rs_outcome_at(c->rs, i);
-        uint64_t h = outcome_hash(o->trail, o->ntrail, o->actions, o->nactions) & (uint64_t)(cap - 1);
-        while (c->outcome_slots[h] >= 0) h = (h + 1) & (uint64_t)(cap - 1);
-        c->outcome_slots[h] = i;
+static void pair_rehash(pair_table *t) {
+    int cap = t->capslots ? t->capslots * 2 : 1024;
+    free(t->slots);
+    t->slots = malloc(sizeof(int32_t) * (size_t)cap);
+    if (!t->slots) abort();
+    memset(t->slots, -1, sizeof(int32_t) * (size_t)cap);
+    t->capslots = cap;
+    uint64_t mask = (uint64_t)cap - 1;
+    for (int i = 0; i < t->n; i++) {
+        uint64_t h = pair_hash(t->pairs[i][0], t->pairs[i][1]) & mask;
+        while (t->slots[h] >= 0)
+            h = (h + 1) & mask;
+        t->slots[h] = i;
     }
 }
 
-static int intern_outcome(compiler *c, const int *trail, int nt, const int *acts, int na) {
-    if (2 * (c->rs->outcomes.len + 1) > c->outcome_cap) outcome_rehash(c);
-    uint64_t mask = (uint64_t)c->outcome_cap - 1;
-    uint64_t h = outcome_hash(trail, nt, acts, na) & mask;
-    for (; c->outcome_slots[h] >= 0; h = (h + 1) & mask)
-        if (outcome_equal(rs_outcome_at(c->rs, c->outcome_slots[h]), trail, nt, acts, na)) return c->outcome_slots[h];
-    rs_outcome *o = vec_push(&c->rs->outcomes);
-    o->ntrail = nt;
-    o->nactions = na;
-    o->trail = arena_alloc(c->a, sizeof(int) * (size_t)(nt + 1));
-    o->actions = arena_alloc(c->a, sizeof(int) * (size_t)(na + 1));
-    if (nt) memcpy(o->trail, trail, sizeof(int) * (size_t)nt);
-    if (na) memcpy(o->actions, acts, sizeof(int) * (size_t)na);
-    c->outcome_slots[h] = c->rs->outcomes.len - 1;
-    return c->rs->outcomes.len - 1;
+static int pair_intern(pair_table *t, int32_t x, int32_t y) {
+    if (2 * (t->n + 1) > t->capslots) pair_rehash(t);
+    uint64_t mask = (uint64_t)t->capslots - 1;
+    uint64_t h = pair_hash(x, y) & mask;
+    for (; t->slots[h] >= 0; h = (h + 1) & mask)
+        if (t->pairs[t->slots[h]][0] == x && t->pairs[t->slots[h]][1] == y) return t->slots[h];
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 1024;
+        t->pairs = realloc(t->pairs, sizeof *t->pairs * (size_t)t->cap);
+        if (!t->pairs) abort();
+    }
+    t->pairs[t->n][0] = x;
+    t->pairs[t->n][1] = y;
+    t->slots[h] = t->n;
+    return t->n++;
 }
 
-static gref outcome_term(compiler *c, const int *trail, int nt, const int *acts, int na) {
-    return graph_term_ref(c->rs->graph, TERM_OUTCOME, intern_outcome(c, trail, nt, acts, na));
+static void pair_free(pair_table *t) {
+    free(t->pairs);
+    free(t->slots);
+}
+
+/* Lists: 0 is the empty list, cell i is list i + 1. */
+static int32_t list_add(compiler *c, int32_t list, int item) {
+    return 1 + pair_intern(&c->cells, list, item);
+}
+
+static int list_len(const compiler *c, int32_t list) {
+    int n = 0;
+    for (; list; list = c->cells.pairs[list - 1][0])
+        n++;
+    return n;
+}
+
+/* The items of a list, in order, into out (list_len of them). */
+static void list_items(const compiler *c, int32_t list, int *out) {
+    for (int i = list_len(c, list); list; list = c->cells.pairs[list - 1][0])
+        out[--i] = c->cells.pairs[list - 1][1];
+}
+
+static int32_t list_append(compiler *c, int32_t x, int32_t y) {
+    if (!y) return x;
+    int n = list_len(c, y), stack[64];
+    int *items = n <= 64 ? stack : malloc(sizeof(int) * (size_t)n);
+    if (!items) abort();
+    list_items(c, y, items);
+    for (int i = 0; i < n; i++)
+        x = list_add(c, x, items[i]);
+    if (items != stack) free(items);
+    return x;
+}
+
+/* A ruling: the outcome `o` (0: the empty one) followed by clauses and actions. */
+static int outcome_extend(compiler *c, int o, const int *trail, int nt, const int *acts, int na) {
+    int32_t t = c->outs.pairs[o][0], a = c->outs.pairs[o][1];
+    for (int i = 0; i < nt; i++)
+        t = list_add(c, t, trail[i]);
+    for (int i = 0; i < na; i++)
+        a = list_add(c, a, acts[i]);
+    return pair_intern(&c->outs, t, a);
+}
+
+static gref outcome_ref(compiler *c, int o) {
+    return graph_term_ref(c->rs->graph, TERM_OUTCOME, o);
 }
 
 /* One ruling followed by another: trails and actions joined. Anything that
@@ -1219,29 +1408,23 @@ static graph_term fold_concat(void *ctx, graph_term a, graph_term b) {
     compiler *c = ctx;
     if (a.kind != TERM_OUTCOME) return a;
     if (b.kind != TERM_OUTCOME) return b;
-    rs_outcome x = *rs_outcome_at(c->rs, a.v), y = *rs_outcome_at(c->rs, b.v);
-    if (y.ntrail == 0 && y.nactions == 0) return a;
-    if (x.ntrail == 0 && x.nactions == 0) return b;
-    int nt = x.ntrail + y.ntrail, na = x.nactions + y.nactions;
-    int *trail = malloc(sizeof(int) * (size_t)(nt + 1)), *acts = malloc(sizeof(int) * (size_t)(na + 1));
-    if (!trail || !acts) abort();
-    memcpy(trail, x.trail, sizeof(int) * (size_t)x.ntrail);
-    memcpy(trail + x.ntrail, y.trail, sizeof(int) * (size_t)y.ntrail);
-    memcpy(acts, x.actions, sizeof(int) * (size_t)x.nactions);
-    memcpy(acts + x.nactions, y.actions, sizeof(int) * (size_t)y.nactions);
-    int id = intern_outcome(c, trail, nt, acts, na);
-    free(trail);
-    free(acts);
-    return (graph_term){TERM_OUTCOME, id};
+    if (b.v == 0) return a;
+    if (a.v == 0) return b;
+    int32_t xt = c->outs.pairs[a.v][0], xa = c->outs.pairs[a.v][1];
+    int32_t yt = c->outs.pairs[b.v][0], ya = c->outs.pairs[b.v][1];
+    int32_t t = list_append(c, xt, yt), acts = list_append(c, xa, ya);
+    return (graph_term){TERM_OUTCOME, pair_intern(&c->outs, t, acts)};
 }
 
 static gref concat(compiler *c, gref a, gref b) {
-    return graph_apply2(c->rs->graph, OPID(OPK_CONCAT, 0), a, b, fold_concat, c);
+    /* the empty ruling joins as nothing; what is not a ruling ends the ruling */
+    graph_laws laws = {c->t_empty, ~(1u << TERM_OUTCOME)};
+    return graph_apply2_laws(c->rs->graph, OPID(OPK_CONCAT, 0), a, b, fold_concat, c, &laws);
 }
 
 static int new_clause(compiler *c, const char *cite, src_loc loc, int article, bool is_article) {
     rs_clause *cl = vec_push(&c->clauses);
-    cl->cite = cite;
+    cl->cite = keep_str(c, cite);
     cl->loc = loc;
     cl->article = article;
     cl->is_article = is_article;
@@ -1251,7 +1434,7 @@ static int new_clause(compiler *c, const char *cite, src_loc loc, int article, b
 /* ---- articles ---------------------------------------------------------------- */
 
 static int action_use(compiler *c, const ast_item *it, int clause) {
-    int a = rs_find_action(c->rs, it->name);
+    int a = find_action(c, it->name);
     if (a < 0) {
         const char **names = arena_alloc(c->a, sizeof(char *) * (size_t)(c->rs->nactions + 1));
         for (int i = 0; i < c->rs->nactions; i++) names[i] = c->rs->actions[i].name;
@@ -1273,7 +1456,17 @@ static int action_use(compiler *c, const ast_item *it, int clause) {
     return c->rs->uses.len - 1;
 }
 
-static gref compile_block(compiler *c, const ast_block *b, gref reach, int clause, int art);
+/* Where a clause can be reached: base (the article's `when` and the
+ * invariants) and conds (the clauses on the way, taken or passed). The two
+ * are kept apart, and joined only to ask whether they meet: the base is as
+ * large as the invariants, conds is a few tests, and "base and conds" made
+ * as a graph for every clause cost half the compiling. */
+typedef struct reach_set {
+    gref base, conds;
+} reach_set;
+
+static gref compile_block(compiler *c, const ast_block *b, const reach_set *reach, int clause,
+                          int art, int prefix);
 static gref article_full(compiler *c, int art, src_loc from);
 
 static int find_article(compiler *c, const char *id, src_loc at) {
@@ -1286,17 +1479,19 @@ static int find_article(compiler *c, const char *id, src_loc at) {
     return i;
 }
 
-static gref compile_clause(compiler *c, const ast_clause *cl, gref taken, int art) {
+/* A clause taken after the ruling `prefix`: its rulings start with prefix
+ * and the clause itself, so its leaves are made whole and no graph is
+ * walked again to put them in front (except an applied article's, which is
+ * compiled once for every place that applies it). */
+static gref compile_clause(compiler *c, const ast_clause *cl, const reach_set *taken, int art,
+                           int prefix) {
     int id = new_clause(c, cl->cite, cl->loc, art, false);
-    gref body;
-    if (cl->apply) {
-        int target = find_article(c, cl->apply, cl->apply_loc);
-        if (target >= 0) c->applied[target] = 1;
-        body = target < 0 ? c->t_false : article_full(c, target, cl->apply_loc);
-    } else {
-        body = compile_block(c, cl->block, taken, id, art);
-    }
-    return concat(c, outcome_term(c, &id, 1, NULL, 0), body);
+    int here = outcome_extend(c, prefix, &id, 1, NULL, 0);
+    if (!cl->apply) return compile_block(c, cl->block, taken, id, art, here);
+    int target = find_article(c, cl->apply, cl->apply_loc);
+    if (target >= 0) c->applied[target] = 1;
+    gref body = target < 0 ? c->t_false : article_full(c, target, cl->apply_loc);
+    return concat(c, outcome_ref(c, here), body);
 }
 
 typedef struct pattern_ctx {
@@ -1337,21 +1532,23 @@ typedef struct decision {
 } decision;
 
 /* Adds one clause: it is taken where it applies and no earlier one was. */
-static void add_decision(compiler *c, vec *ds, gref *reach, gref cond, const ast_clause *cl, src_loc at, int art,
-                         int clause) {
-    gref taken = and_graph(c, *reach, cond);
-    if (taken == c->t_false && diag_errors(c->d) - c->proof_errors == c->errors_before) {
+static void add_decision(compiler *c, vec *ds, reach_set *reach, gref cond, const ast_clause *cl,
+                         src_loc at, int art, int prefix) {
+    reach_set taken = {reach->base, and_graph(c, reach->conds, cond)};
+    if (diag_errors(c->d) - c->proof_errors == c->errors_before &&
+        graph_and_is_false(c->rs->graph, taken.base, taken.conds)) {
         ERR(c->d, at, "an earlier clause, the article's `when` or an invariant already covers every such situation",
             "this clause can never apply");
         c->proof_errors++;
     }
     decision *d = vec_push(ds);
     d->cond = cond;
-    d->body = cl ? compile_clause(c, cl, taken, art) : outcome_term(c, &clause, 0, NULL, 0);
-    *reach = and_graph(c, *reach, not_graph(c, cond));
+    d->body = cl ? compile_clause(c, cl, &taken, art, prefix) : outcome_ref(c, prefix);
+    reach->conds = and_graph(c, reach->conds, not_graph(c, cond));
 }
 
-static void match_decisions(compiler *c, vec *ds, gref *reach, const ast_item *it, int art) {
+static void match_decisions(compiler *c, vec *ds, reach_set *reach, const ast_item *it, int art,
+                            int prefix) {
     int x = compile_expr(c, it->cond, NULL);
     const rs_type *t = X(c, x)->type;
     gref subject = expr_graph(c, x); /* says why if it reads a fact no decision can test */
@@ -1360,44 +1557,56 @@ static void match_decisions(compiler *c, vec *ds, gref *reach, const ast_item *i
         gref cond = c->t_false;
         for (int j = 0; j < arm->patterns.n; j++)
             cond = graph_ite(c->rs->graph, pattern_cond(c, arm->patterns.items[j], subject, t), c->t_true, cond);
-        add_decision(c, ds, reach, cond, arm->clause, arm->loc, art, -1);
+        add_decision(c, ds, reach, cond, arm->clause, arm->loc, art, prefix);
     }
 }
 
-static gref compile_block(compiler *c, const ast_block *b, gref reach, int clause, int art) {
+/* A block's rulings: prefix, then its actions (all of them, wherever they
+ * stand in the block), then what its first clause that applies rules. */
+static gref compile_block(compiler *c, const ast_block *b, const reach_set *from, int clause,
+                          int art, int prefix) {
+    reach_set reach = *from;
     vec acts, ds;
     vec_init(&acts, sizeof(int));
     vec_init(&ds, sizeof(decision));
     for (int i = 0; i < b->items.n; i++) {
         const ast_item *it = b->items.items[i];
+        if (it->kind != AI_ACTION) continue;
+        int u = action_use(c, it, clause);
+        if (u >= 0) *(int *)vec_push(&acts) = u;
+    }
+    int here = outcome_extend(c, prefix, NULL, 0, (int *)acts.data, acts.len);
+    for (int i = 0; i < b->items.n; i++) {
+        const ast_item *it = b->items.items[i];
         switch (it->kind) {
-        case AI_ACTION: {
-            int u = action_use(c, it, clause);
-            if (u >= 0) *(int *)vec_push(&acts) = u;
+        case AI_ACTION:
             break;
-        }
-        case AI_IF: add_decision(c, &ds, &reach, cond_graph(c, it->cond), it->clause, it->loc, art, -1); break;
-        case AI_OTHERWISE: add_decision(c, &ds, &reach, c->t_true, it->clause, it->loc, art, -1); break;
-        case AI_MATCH: match_decisions(c, &ds, &reach, it, art); break;
+        case AI_IF:
+            add_decision(c, &ds, &reach, cond_graph(c, it->cond), it->clause, it->loc, art, here);
+            break;
+        case AI_OTHERWISE:
+            add_decision(c, &ds, &reach, c->t_true, it->clause, it->loc, art, here);
+            break;
+        case AI_MATCH:
+            match_decisions(c, &ds, &reach, it, art, here);
+            break;
         case AI_APPLY: {
             ast_clause cl = {it->loc, NULL, NULL, it->name, it->loc};
-            add_decision(c, &ds, &reach, c->t_true, &cl, it->loc, art, -1);
+            add_decision(c, &ds, &reach, c->t_true, &cl, it->loc, art, here);
             break;
         }
         }
     }
-    gref prefix = outcome_term(c, NULL, 0, (int *)acts.data, acts.len);
-    gref result = prefix;
+    gref result = outcome_ref(c, here);
     if (ds.len > 0) {
         rs_block *blk = vec_push(&c->blocks);
         blk->loc = b->loc;
         blk->article = art;
-        gref rest = graph_term_ref(c->rs->graph, TERM_GAP, c->blocks.len - 1);
+        result = graph_term_ref(c->rs->graph, TERM_GAP, c->blocks.len - 1);
         for (int i = ds.len - 1; i >= 0; i--) {
             decision *d = &VEC_AT(&ds, decision, i);
-            rest = graph_ite(c->rs->graph, d->cond, d->body, rest);
+            result = graph_ite(c->rs->graph, d->cond, d->body, result);
         }
-        result = concat(c, prefix, rest);
     }
     vec_free(&acts);
     vec_free(&ds);
@@ -1418,28 +1627,36 @@ static gref article_full(compiler *c, int art, src_loc from) {
     }
     c->art_state[art] = ART_BUSY;
     ast_decl *d = c->art_decl[art];
-    gref reach = and_graph(c, c->when[art], c->invariants);
-    if (reach == c->t_false && diag_errors(c->d) - c->proof_errors == c->errors_before) {
+    reach_set reach = {and_graph(c, c->when[art], c->invariants), c->t_true};
+    if (reach.base == c->t_false && diag_errors(c->d) - c->proof_errors == c->errors_before) {
         ERR(c->d, d->loc, "check the `when` against the invariants", "article %s can never apply", a->id);
         c->proof_errors++;
     }
-    gref body = compile_block(c, d->body, reach, a->entry_clause, art);
-    c->art_full[art] = concat(c, outcome_term(c, &a->entry_clause, 1, NULL, 0), body);
+    int entered = outcome_extend(c, 0, &a->entry_clause, 1, NULL, 0);
+    c->art_full[art] = compile_block(c, d->body, &reach, a->entry_clause, art, entered);
     c->art_state[art] = ART_DONE;
     return c->art_full[art];
 }
 
 /* Situations that break an invariant are rejected, whatever the rest says. */
 static gref with_invariants(compiler *c, gref g) {
+    /* The first invariant that fails, or a placeholder where none does, is
+     * one graph the size of the invariants; g goes in the placeholder's place
+     * in one walk, where an ite per invariant walked all of g each time. g
+     * holds no placeholder (TERM_FALLTHROUGH is never a ruling's) and no
+     * rejection, so this is the same function as the ites and the same graph. */
+    graph *gr = c->rs->graph;
+    gref first_broken = graph_term_ref(gr, TERM_FALLTHROUGH, 0);
     for (int i = c->rs->ninvariants - 1; i >= 0; i--)
-        g = graph_ite(c->rs->graph, c->inv_conds[i], g, graph_term_ref(c->rs->graph, TERM_REJECT, i));
-    return g;
+        first_broken =
+            graph_ite(gr, c->inv_conds[i], first_broken, graph_term_ref(gr, TERM_REJECT, i));
+    return graph_replace_kind(gr, first_broken, TERM_FALLTHROUGH, g);
 }
 
 static void declare_articles(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_ARTICLE;
-    c->rs->articles = arena_alloc(c->a, sizeof(rs_article) * (size_t)(n + 1));
+    c->rs->articles = arena_alloc(c->keep, sizeof(rs_article) * (size_t)(n + 1));
     c->art_decl = arena_alloc(c->a, sizeof(ast_decl *) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
@@ -1450,8 +1667,8 @@ static void declare_articles(compiler *c) {
             continue;
         }
         rs_article *a = &c->rs->articles[c->rs->narticles];
-        a->id = d->name;
-        a->title = d->title ? d->title : "";
+        a->id = keep_str(c, d->name);
+        a->title = d->title ? keep_str(c, d->title) : "";
         a->loc = d->loc;
         a->has_when = d->expr != NULL;
         a->entry_clause = new_clause(c, d->name, d->loc, c->rs->narticles, true);
@@ -1532,14 +1749,14 @@ static void resolve_scoring_articles(compiler *c) {
 static gref with_scope(compiler *c, gref g) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_OUTSIDE;
-    c->rs->outside = arena_alloc(c->a, sizeof(rs_outside) * (size_t)(n + 1));
+    c->rs->outside = arena_alloc(c->keep, sizeof(rs_outside) * (size_t)(n + 1));
     gref *conds = arena_alloc(c->a, sizeof(gref) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_OUTSIDE) continue;
         rs_outside *o = &c->rs->outside[c->rs->noutside];
-        o->message = d->title;
-        o->message_en = d->text_en;
+        o->message = keep_str(c, d->title);
+        o->message_en = keep_str(c, d->text_en);
         o->loc = d->loc;
         conds[c->rs->noutside++] = cond_graph(c, d->expr);
     }
@@ -1551,7 +1768,6 @@ static gref with_scope(compiler *c, gref g) {
 static void compile_articles(compiler *c) {
     graph *g = c->rs->graph;
     gref na = graph_term_ref(g, TERM_NOT_APPLICABLE, 0);
-    gref empty = outcome_term(c, NULL, 0, NULL, 0);
     for (int i = 0; i < c->rs->narticles; i++) {
         gref full = article_full(c, i, c->rs->articles[i].loc);
         c->rs->articles[i].root = graph_restrict(g, graph_ite(g, c->when[i], full, na), c->invariants);
@@ -1561,10 +1777,12 @@ static void compile_articles(compiler *c) {
             diag_report(c->d, DIAG_WARNING, c->rs->articles[i].loc, "give it a `when`, or `apply` it from another article",
                         "article %s is never ruled on", c->rs->articles[i].id);
     /* The whole ruleset: every article whose `when` holds, in file order. */
-    gref root = empty, any = c->t_false;
+    gref root = c->t_empty, any = c->t_false;
     for (int i = c->rs->narticles - 1; i >= 0; i--) {
         if (!c->rs->articles[i].has_when) continue;
-        root = graph_ite(g, c->when[i], concat(c, c->art_full[i], root), root);
+        /* where the article does not apply it adds the empty ruling, which
+         * concat passes over without walking the rest */
+        root = concat(c, graph_ite(g, c->when[i], c->art_full[i], c->t_empty), root);
         any = graph_ite(g, c->when[i], c->t_true, any);
     }
     if (any == c->t_false && c->rs->narticles > 0 && diag_errors(c->d) == c->errors_before)
@@ -1580,11 +1798,9 @@ static void compile_articles(compiler *c) {
 /* ---- tests --------------------------------------------------------------------- */
 
 static bool cite_known(compiler *c, const char *cite) {
-    for (int i = 0; i < c->clauses.len; i++) {
-        const char *s = VEC_AT(&c->clauses, rs_clause, i).cite;
-        if (s && strcmp(s, cite) == 0) return true;
-    }
-    return false;
+    if (!c->cite_ix.cap)
+        index_make(c, &c->cite_ix, c->clauses.len, cite_at); /* the tests come after every clause */
+    return index_find(&c->cite_ix, cite) >= 0;
 }
 
 static void compile_given(compiler *c, rs_test *t, const ast_given *g) {
@@ -1593,10 +1809,10 @@ static void compile_given(compiler *c, rs_test *t, const ast_given *g) {
         char err[200];
         if (!bridge_parse_auction(g->value->text, &au, err, sizeof err))
             ERR(c->d, g->value->loc, "write e.g. given auction \"N: 1S 1H\"", "%s", err);
-        t->auction = g->value->text;
+        t->auction = keep_str(c, g->value->text);
         return;
     }
-    int f = rs_find_fact(c->rs, g->name);
+    int f = find_fact(c, g->name);
     if (f < 0) {
         name_expr(c, &(ast_expr){.loc = g->loc, .kind = AE_NAME, .text = g->name}, NULL);
         return;
@@ -1620,12 +1836,12 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
     x->kind = (enum expect_kind)e->kind;
     switch (e->kind) {
     case AX_CITE:
-        x->cite = e->name;
+        x->cite = keep_str(c, e->name);
         if (!cite_known(c, e->name)) ERR(c->d, e->loc, NULL, "no clause or article cites %s", e->name);
         break;
     case AX_ACTION: {
         ast_item it = {.loc = e->loc, .kind = AI_ACTION, .name = e->name, .args = e->args};
-        x->action = rs_find_action(c->rs, e->name);
+        x->action = find_action(c, e->name);
         if (x->action < 0 || !e->has_args) {
             if (x->action < 0) action_use(c, &it, -1);
             break;
@@ -1636,7 +1852,7 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
             break;
         }
         x->has_args = true;
-        x->args = arena_alloc(c->a, sizeof(int64_t) * (size_t)(a->nparams + 1));
+        x->args = arena_alloc(c->keep, sizeof(int64_t) * (size_t)(a->nparams + 1));
         for (int i = 0; i < a->nparams; i++) {
             int v = compile_expr(c, e->args.items[i], a->params[i].type);
             if (!is_constant(c, v)) ERR(c->d, X(c, v)->loc, NULL, "an expected argument is a value");
@@ -1646,15 +1862,15 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
     }
     case AX_TRAIL:
         x->ntrail = e->args.n;
-        x->trail = arena_alloc(c->a, sizeof(char *) * (size_t)(e->args.n + 1));
+        x->trail = arena_alloc(c->keep, sizeof(char *) * (size_t)(e->args.n + 1));
         for (int i = 0; i < e->args.n; i++) {
-            x->trail[i] = ((ast_expr *)e->args.items[i])->text;
+            x->trail[i] = keep_str(c, ((ast_expr *)e->args.items[i])->text);
             if (!cite_known(c, x->trail[i]))
                 ERR(c->d, ((ast_expr *)e->args.items[i])->loc, NULL, "no clause or article cites %s", x->trail[i]);
         }
         break;
     case AX_ASKS:
-        x->fact = rs_find_fact(c->rs, e->name);
+        x->fact = find_fact(c, e->name);
         if (x->fact < 0) name_expr(c, &(ast_expr){.loc = e->loc, .kind = AE_NAME, .text = e->name}, NULL);
         break;
     case AX_REJECTED:
@@ -1665,18 +1881,18 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
 static void compile_tests(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_TEST;
-    c->rs->tests = arena_alloc(c->a, sizeof(rs_test) * (size_t)(n + 1));
+    c->rs->tests = arena_alloc(c->keep, sizeof(rs_test) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_TEST) continue;
         rs_test *t = &c->rs->tests[c->rs->ntests++];
-        t->name = d->name;
+        t->name = keep_str(c, d->name);
         t->loc = d->loc;
         t->article = d->title ? find_article(c, d->title, d->from_loc) : -1;
-        t->given_fact = arena_alloc(c->a, sizeof(int) * (size_t)(d->givens.n + 1));
-        t->given_value = arena_alloc(c->a, sizeof(int64_t) * (size_t)(d->givens.n + 1));
+        t->given_fact = arena_alloc(c->keep, sizeof(int) * (size_t)(d->givens.n + 1));
+        t->given_value = arena_alloc(c->keep, sizeof(int64_t) * (size_t)(d->givens.n + 1));
         for (int j = 0; j < d->givens.n; j++) compile_given(c, t, d->givens.items[j]);
-        t->expect = arena_alloc(c->a, sizeof(rs_expect) * (size_t)(d->expects.n + 1));
+        t->expect = arena_alloc(c->keep, sizeof(rs_expect) * (size_t)(d->expects.n + 1));
         t->nexpect = d->expects.n;
         for (int j = 0; j < d->expects.n; j++) compile_expect(c, &t->expect[j], d->expects.items[j]);
         if (d->expects.n == 0) ERR(c->d, d->loc, "add: expect CITATION, action, …", "test '%s' expects nothing", d->name);
@@ -1701,17 +1917,22 @@ static void make_graph(compiler *c) {
     c->t_true = graph_term_ref(c->rs->graph, TERM_VALUE, 1);
     c->t_false = graph_term_ref(c->rs->graph, TERM_VALUE, 0);
     c->fact_graph = arena_alloc(c->a, sizeof(gref) * (size_t)(c->rs->nfacts + 1));
+    c->t_empty = outcome_ref(c, 0);
 }
 
+/* What the ruleset keeps of the compiler's tables, copied into its arena. */
 static void finish(compiler *c) {
+    rs_type **types = arena_alloc(c->keep, sizeof *types * (size_t)(c->rs->ntypes + 1));
+    if (c->rs->ntypes) memcpy(types, c->rs->types, sizeof *types * (size_t)c->rs->ntypes);
+    c->rs->types = types;
     c->rs->nclauses = c->clauses.len;
-    c->rs->clauses = arena_alloc(c->a, sizeof(rs_clause) * (size_t)(c->clauses.len + 1));
+    c->rs->clauses = arena_alloc(c->keep, sizeof(rs_clause) * (size_t)(c->clauses.len + 1));
     if (c->clauses.len) memcpy(c->rs->clauses, c->clauses.data, sizeof(rs_clause) * (size_t)c->clauses.len);
     c->rs->nblocks = c->blocks.len;
-    c->rs->blocks = arena_alloc(c->a, sizeof(rs_block) * (size_t)(c->blocks.len + 1));
+    c->rs->blocks = arena_alloc(c->keep, sizeof(rs_block) * (size_t)(c->blocks.len + 1));
     if (c->blocks.len) memcpy(c->rs->blocks, c->blocks.data, sizeof(rs_block) * (size_t)c->blocks.len);
     c->rs->nfiles = c->files.n;
-    c->rs->files = arena_alloc(c->a, sizeof(char *) * (size_t)(c->files.n + 1));
+    c->rs->files = arena_alloc(c->keep, sizeof(char *) * (size_t)(c->files.n + 1));
     for (int i = 0; i < c->files.n; i++) c->rs->files[i] = ((ast_file *)c->files.items[i])->path;
 }
 
@@ -1729,6 +1950,119 @@ static void keep_reachable(ruleset *rs) {
     free(roots);
 }
 
+/* The rulings the kept graph reaches become the ruleset's outcome table,
+ * numbered in the order the graph names them, their arrays in one block of
+ * the ruleset's arena. */
+static void flatten_outcomes(compiler *c) {
+    ruleset *rs = c->rs;
+    int64_t *old = malloc(sizeof(int64_t) * (size_t)(rs->graph->nterms + 1));
+    if (!old) abort();
+    int n = graph_renumber_kind(rs->graph, TERM_OUTCOME, old);
+    size_t items = 0;
+    for (int i = 0; i < n; i++)
+        items += (size_t)list_len(c, c->outs.pairs[old[i]][0]) +
+                 (size_t)list_len(c, c->outs.pairs[old[i]][1]);
+    int *pool = arena_alloc(rs->arena, sizeof(int) * (items + 1));
+    for (int i = 0; i < n; i++) {
+        rs_outcome *o = vec_push(&rs->outcomes);
+        int32_t trail = c->outs.pairs[old[i]][0], acts = c->outs.pairs[old[i]][1];
+        o->ntrail = list_len(c, trail);
+        o->trail = pool;
+        list_items(c, trail, pool);
+        pool += o->ntrail;
+        o->nactions = list_len(c, acts);
+        o->actions = pool;
+        list_items(c, acts, pool);
+        pool += o->nactions;
+    }
+    free(old);
+}
+
+/* ---- what the compiled ruleset evaluates ------------------------------------
+ * Expressions are compiled for everything that names a value: derived
+ * facts, invariants and action arguments, which a ruling evaluates, but also
+ * conditions, patterns, table rows and test values, which compiling has
+ * turned into graphs and tables. Only the first kind is kept, renumbered in
+ * their old order. */
+
+static void mark_expr(const ruleset *rs, int e, int *map) {
+    if (e < 0 || map[e] >= 0) return;
+    map[e] = 0;
+    const rs_expr *x = rs_expr_at(rs, e);
+    if (x->kind == EX_CONST || x->kind == EX_FACT) return;
+    if (x->kind != EX_TABLE) mark_expr(rs, x->a, map); /* a table's a is the table */
+    mark_expr(rs, x->b, map);
+    for (int i = 0; i < x->nargs; i++)
+        mark_expr(rs, rs_arg(rs, x->args + i), map);
+}
+
+static int use_nargs(const ruleset *rs, const rs_action_use *u) {
+    int n = rs->actions[u->action].nparams;
+    return n < rs->expr_args.len - u->args ? n : rs->expr_args.len - u->args;
+}
+
+/* Appends the renumbered expression ids args[0..n) to out; returns where. */
+static int copy_args(const ruleset *rs, int args, int n, const int *map, vec *out) {
+    int at = out->len;
+    for (int i = 0; i < n; i++)
+        *(int *)vec_push(out) = map[rs_arg(rs, args + i)];
+    return at;
+}
+
+static void keep_evaluated_exprs(ruleset *rs) {
+    int n = rs->exprs.len;
+    int *map = malloc(sizeof(int) * (size_t)(n + 1));
+    if (!map) abort();
+    for (int e = 0; e < n; e++)
+        map[e] = -1;
+    for (int f = 0; f < rs->nfacts; f++)
+        mark_expr(rs, rs->facts[f].derived, map);
+    for (int i = 0; i < rs->ninvariants; i++)
+        mark_expr(rs, rs->invariants[i].expr, map);
+    for (int u = 0; u < rs->uses.len; u++) {
+        const rs_action_use *use = rs_use_at(rs, u);
+        for (int i = 0; i < use_nargs(rs, use); i++)
+            mark_expr(rs, rs_arg(rs, use->args + i), map);
+    }
+    int kept = 0;
+    for (int e = 0; e < n; e++)
+        if (map[e] >= 0) map[e] = kept++;
+    vec exprs, args;
+    vec_init(&exprs, sizeof(rs_expr));
+    vec_init(&args, sizeof(int));
+    for (int e = 0; e < n; e++) {
+        if (map[e] < 0) continue;
+        rs_expr *x = vec_push(&exprs);
+        *x = *rs_expr_at(rs, e);
+        if (x->kind != EX_CONST && x->kind != EX_FACT && x->kind != EX_TABLE && x->a >= 0)
+            x->a = map[x->a];
+        if (x->kind != EX_CONST && x->kind != EX_FACT && x->b >= 0) x->b = map[x->b];
+        if (x->nargs) x->args = copy_args(rs, x->args, x->nargs, map, &args);
+    }
+    for (int f = 0; f < rs->nfacts; f++)
+        if (rs->facts[f].derived >= 0) rs->facts[f].derived = map[rs->facts[f].derived];
+    for (int i = 0; i < rs->ninvariants; i++)
+        rs->invariants[i].expr = map[rs->invariants[i].expr];
+    for (int u = 0; u < rs->uses.len; u++) {
+        rs_action_use *use = &VEC_AT(&rs->uses, rs_action_use, u);
+        use->args = copy_args(rs, use->args, use_nargs(rs, use), map, &args);
+    }
+    vec_free(&rs->exprs);
+    vec_free(&rs->expr_args);
+    rs->exprs = exprs;
+    rs->expr_args = args;
+    free(map);
+}
+
+/* The ruleset's vectors are done growing: each keeps only what it holds. */
+static void shrink_vectors(ruleset *rs) {
+    vec_shrink(&rs->exprs);
+    vec_shrink(&rs->expr_args);
+    vec_shrink(&rs->strings);
+    vec_shrink(&rs->uses);
+    vec_shrink(&rs->outcomes);
+}
+
 ruleset *dsl_compile(const char *path, diag *d) {
     return dsl_compile_amended(path, NULL, 0, d);
 }
@@ -1744,9 +2078,10 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
     vec_init(&rs->strings, sizeof(const char *));
     vec_init(&rs->uses, sizeof(rs_action_use));
     vec_init(&rs->outcomes, sizeof(rs_outcome));
-    compiler c = {.a = a, .d = d, .rs = rs};
+    compiler c = {.a = arena_new(), .keep = a, .d = d, .rs = rs};
     vec_init(&c.clauses, sizeof(rs_clause));
     vec_init(&c.blocks, sizeof(rs_block));
+    pair_intern(&c.outs, 0, 0); /* outcome 0: the empty ruling */
     int before = diag_errors(d);
     c.errors_before = before;
     load_path(&c, path, no_loc(path), 0);
@@ -1767,8 +2102,16 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
         compile_tests(&c);
         finish(&c);
     }
-    free(c.outcome_slots);
-    if (rs->graph && diag_errors(d) == before) keep_reachable(rs);
+    if (rs->graph && diag_errors(d) == before) {
+        keep_reachable(rs);
+        flatten_outcomes(&c);
+        keep_evaluated_exprs(rs);
+        shrink_vectors(rs);
+    }
+    pair_free(&c.cells);
+    pair_free(&c.outs);
+    free(c.strings.slots);
+    arena_free(c.a); /* the syntax trees and the compiler's tables */
     if (rs->graph) graph_done_building(rs->graph);
     vec_free(&c.clauses);
     vec_free(&c.blocks);

@@ -5,7 +5,9 @@
  * children are all the same is that child; the same node twice is the same
  * reference); graph_var; graph_ite truth tables and its pass-through of
  * non-value terminals; graph_apply1/graph_apply2 with small fold functions,
- * checked on every assignment by walking the graph; canonicity (different
+ * checked on every assignment by walking the graph; graph_apply2_laws (the
+ * same graph as without its laws, with fewer calls); graph_and_is_false
+ * (the same answer as building the conjunction); canonicity (different
  * constructions of one function give one reference); graph_replace_kind;
  * graph_restrict (agrees with f where the care set holds, tests no new
  * variable); graph_done_building; graph_size and graph_reaches_kind.
@@ -430,6 +432,89 @@ static void test_apply2_results_are_cached(void **state) {
     graph_free(g);
 }
 
+/* A sum where 0 is the unit and an error terminal absorbs what follows. */
+static graph_term fold_sum_or_error(void *ctx, graph_term a, graph_term b) {
+    int *calls = ctx;
+    (*calls)++;
+    if (a.kind != TERM_VALUE) return a;
+    if (b.kind != TERM_VALUE) return b;
+    return (graph_term){TERM_VALUE, a.v + b.v};
+}
+
+static void test_apply2_laws_give_the_same_graph_with_fewer_calls(void **state) {
+    (void)state;
+    int domain[] = {3, 4, 5};
+    int64_t lo[] = {0, 0, 0};
+    graph *g = graph_new(3, domain, lo);
+    gref z = graph_var(g, 2);
+    gref err = graph_term_ref(g, TERM_ERROR, 1);
+    /* a: 0 where x = 0, an error where x = 1, x + z where x = 2 */
+    gref kids[3] = {val(g, 0), err,
+                    graph_apply2(g, OP_SUM, graph_term_ref(g, TERM_VALUE, 2), z, fold_sum, NULL)};
+    gref a = graph_node_ref(g, 0, kids);
+    gref b = graph_apply2(g, OP_SUM, graph_var(g, 1), z, fold_sum, NULL); /* y + z */
+    int plain = 0, lawful = 0;
+    gref expected = graph_apply2(g, 201, a, b, fold_sum_or_error, &plain);
+    graph_laws laws = {val(g, 0), 1u << TERM_ERROR};
+    gref got = graph_apply2_laws(g, 202, a, b, fold_sum_or_error, &lawful, &laws);
+    assert_int_equal(got, expected); /* canonical: the same function is the same reference */
+    assert_true(lawful < plain);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++)
+            for (int k = 0; k < 5; k++) {
+                int idx[] = {i, j, k};
+                graph_term t = walk(g, got, idx);
+                if (i == 1) {
+                    assert_int_equal(t.kind, TERM_ERROR);
+                } else {
+                    assert_int_equal(t.kind, TERM_VALUE);
+                    assert_int_equal(t.v, (i == 0 ? 0 : 2 + k) + j + k);
+                }
+            }
+    /* the unit on the right returns the left operand itself */
+    assert_int_equal(graph_apply2_laws(g, 202, a, val(g, 0), fold_sum_or_error, &lawful, &laws), a);
+    graph_free(g);
+}
+
+/* graph_and_is_false answers what building "a and b" and comparing it with
+ * the terminal 0 answers, also where a condition is an error terminal. */
+static void test_and_is_false_agrees_with_building_the_conjunction(void **state) {
+    (void)state;
+    int domain[] = {3, 2, 3};
+    int64_t lo[] = {0, 0, 0};
+    graph *g = graph_new(3, domain, lo);
+    gref zero = val(g, 0), one = val(g, 1), err = graph_term_ref(g, TERM_ERROR, 2);
+    gref k0[] = {one, zero, zero}, k2[] = {zero, zero, one}, ke[] = {zero, err, one};
+    gref x0 = graph_node_ref(g, 0, k0), z2 = graph_node_ref(g, 2, k2),
+         xe = graph_node_ref(g, 0, ke);
+    gref y = graph_var(g, 1);
+    gref set[] = {zero,
+                  one,
+                  err,
+                  x0,
+                  z2,
+                  xe,
+                  y,
+                  not_(g, x0),
+                  and_(g, y, z2),
+                  or_(g, x0, z2),
+                  and_(g, xe, y),
+                  and_(g, not_(g, y), z2),
+                  graph_ite(g, y, xe, z2)};
+    int n = (int)(sizeof set / sizeof *set), agreed = 0, disjoint = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            bool built = graph_ite(g, set[i], set[j], zero) == zero;
+            if (graph_and_is_false(g, set[i], set[j]) != built)
+                fail_msg("set[%d] and set[%d]: built %d", i, j, built);
+            agreed++;
+            disjoint += built;
+        }
+    assert_int_equal(agreed, n * n);
+    assert_true(disjoint > n && disjoint < n * n); /* both answers are tried */
+    graph_free(g);
+}
+
 static void test_apply1_reduces_to_what_matters(void **state) {
     (void)state;
     int domain[] = {2, 5};
@@ -753,6 +838,8 @@ int main(void) {
         cmocka_unit_test(test_apply2_with_a_terminal_operand),
         cmocka_unit_test(test_apply2_constant_result_reduces_to_terminal),
         cmocka_unit_test(test_apply2_results_are_cached),
+        cmocka_unit_test(test_apply2_laws_give_the_same_graph_with_fewer_calls),
+        cmocka_unit_test(test_and_is_false_agrees_with_building_the_conjunction),
         cmocka_unit_test(test_apply1_reduces_to_what_matters),
         cmocka_unit_test(test_de_morgan_gives_the_same_ref),
         cmocka_unit_test(test_construction_order_does_not_matter),
