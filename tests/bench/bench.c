@@ -235,23 +235,6 @@ static ruleset *compile_quiet(const char *path, const char *const *amend, int na
     return rs;
 }
 
-/* What dsl/compile.c would do once a ruleset is compiled (docs/performance.md
- * proposes the call): keep only the graph reachable from the ruleset's
- * roots. Returns the inner nodes kept. */
-static int compact_ruleset(ruleset *rs) {
-    gref **roots = calloc((size_t)rs->narticles + 3, sizeof *roots);
-    if (!roots) abort();
-    int n = 0;
-    roots[n++] = &rs->root;
-    roots[n++] = &rs->checked_root;
-    roots[n++] = &rs->invariant_root;
-    for (int i = 0; i < rs->narticles; i++)
-        roots[n++] = &rs->articles[i].root;
-    int kept = graph_compact(rs->graph, (gref *const *)roots, n);
-    free(roots);
-    return kept;
-}
-
 /* ---- the mix -------------------------------------------------------------------------------- */
 
 static uint64_t rng_state = MIX_SEED;
@@ -1237,7 +1220,7 @@ static void bench_compile(json_t *summary) {
     double load_ns[64];
     long image_bytes[64];
     int nloaded = 0;
-    size_t total_bytes = 0, total_compacted = 0, total_kept_outcomes = 0, total_outcome_bytes = 0;
+    size_t total_bytes = 0;
     int compiled = 0;
     bool all = true;
     json_t *mem = json_object();
@@ -1261,10 +1244,8 @@ static void bench_compile(json_t *summary) {
             continue;
         }
         image_bytes[nloaded] = store_image(rs, path);
-        ruleset_bytes b, bc;
+        ruleset_bytes b;
         ruleset_measure(rs, &b);
-        compact_ruleset(rs);
-        ruleset_measure(rs, &bc);
         ruleset_free(rs);
         compile_bench cb = {path};
         contender c[] = {{names[i], run_compile, &cb, 0, {0}, 0}};
@@ -1288,14 +1269,6 @@ static void bench_compile(json_t *summary) {
                  b.total / 1048576.0, (b.graph + b.build) / 1048576.0, b.outcomes / 1048576.0,
                  b.arena / 1048576.0, b.vecs / 1048576.0);
         report("memory", what, -1, cmp, NULL, NULL);
-        total_compacted += bc.total;
-        total_kept_outcomes += bc.outcome_bytes_reachable;
-        total_outcome_bytes += b.outcomes + b.outcome_arrays;
-        snprintf(what, sizeof what, "memory %s, graph compacted (proposed)", names[i]);
-        snprintf(cmp, sizeof cmp, "%.2f MiB: graph %.3f (%d nodes), outcomes %d reachable of %d",
-                 bc.total / 1048576.0, (bc.graph + bc.build) / 1048576.0, bc.nodes,
-                 bc.outcomes_reachable, bc.outcome_count);
-        report("memory", what, -1, cmp, NULL, NULL);
         json_object_set_new(mem, names[i],
                             json_pack("{sIsIsIsIsIsIsIsisisisisi}", "total", (json_int_t)b.total,
                                       "graph", (json_int_t)b.graph, "build_tables",
@@ -1304,12 +1277,6 @@ static void bench_compile(json_t *summary) {
                                       "heap_retained", (json_int_t)heap, "nodes", b.nodes,
                                       "reachable_nodes", b.reachable_nodes, "kids", b.kids, "terms",
                                       b.terms, "outcome_count", b.outcome_count));
-        json_t *mj = json_object_get(mem, names[i]);
-        json_object_set_new(mj, "compacted_total", json_integer((json_int_t)bc.total));
-        json_object_set_new(mj, "compacted_graph", json_integer((json_int_t)(bc.graph + bc.build)));
-        json_object_set_new(mj, "outcomes_reachable", json_integer(bc.outcomes_reachable));
-        json_object_set_new(mj, "outcome_bytes_reachable",
-                            json_integer((json_int_t)bc.outcome_bytes_reachable));
     }
     char cmp[128], what[96];
     snprintf(what, sizeof what, "all %d rulesets that compile, together", compiled);
@@ -1326,15 +1293,9 @@ static void bench_compile(json_t *summary) {
              total_load_ns > 0 ? total_ns / total_load_ns : 0);
     json_t *lo = report("compile", what, total_load_ns, cmp, "< 20 ms", met(all && total_load_ns < 20e6));
     json_object_set_new(lo, "image_bytes", json_integer(total_image));
+    snprintf(what, sizeof what, "all %d rulesets that compile, together", compiled);
     snprintf(cmp, sizeof cmp, "%.2f MiB (graph arrays, outcomes, arena)", total_bytes / 1048576.0);
     report("memory", what, -1, cmp, "< 1 MiB", met(all && total_bytes < 1048576));
-    /* With the graph compacted, and the outcome table (and the arena's trail
-     * and action arrays) cut to the outcomes a root reaches. */
-    size_t projected = total_compacted - total_outcome_bytes + total_kept_outcomes;
-    snprintf(cmp, sizeof cmp, "%.2f MiB; %.2f MiB with unreachable outcomes dropped too",
-             total_compacted / 1048576.0, projected / 1048576.0);
-    report("memory", "the same, graph compacted (proposed)", -1, cmp, "< 1 MiB",
-           met(all && projected < 1048576));
     json_object_set_new(summary, "memory_bytes", mem);
     for (int i = 0; i < n; i++)
         free(names[i]);
@@ -1363,21 +1324,6 @@ static double spawn_ns(char *const argv[], double *cpu) {
     return t;
 }
 
-/* What dsl/compile.c will do once it drops the outcomes no root reaches
- * (docs/performance.md, "Memory"): the outcome table renumbered to the
- * reachable ones. The rulings are the same. */
-static void drop_unreachable_outcomes(ruleset *rs) {
-    int64_t *old = calloc((size_t)rs->graph->nterms + 1, sizeof *old);
-    if (!old) abort();
-    int n = graph_renumber_kind(rs->graph, TERM_OUTCOME, old);
-    vec kept;
-    vec_init(&kept, sizeof(rs_outcome));
-    for (int i = 0; i < n; i++) *(rs_outcome *)vec_push(&kept) = *rs_outcome_at(rs, old[i]);
-    vec_free(&rs->outcomes);
-    rs->outcomes = kept;
-    free(old);
-}
-
 static void bench_cold_start(void) {
     char *rule[] = {"build/arbiter",
                     "rule",
@@ -1399,17 +1345,9 @@ static void bench_cold_start(void) {
     } runs[] = {
         {BENCH_CACHE, "arbiter rule --ruleset bridge-2017, image cached", "< 5 ms"},
         {"off", "the same, ARBITER_CACHE=off (compiles)", NULL},
-        {BENCH_CACHE "/proposed", "image cached, unreachable outcomes dropped (proposed)", "< 5 ms"},
     };
     for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
         setenv("ARBITER_CACHE", runs[k].cache, 1);
-        if (strstr(runs[k].cache, "proposed")) { /* the image such a compiler would write */
-            ruleset *rs = compile_quiet("rulesets/bridge-2017", NULL, 0, NULL);
-            if (!rs) fail("rulesets/bridge-2017 does not compile");
-            drop_unreachable_outcomes(rs);
-            store_image(rs, "rulesets/bridge-2017");
-            ruleset_free(rs);
-        }
         double a[COLD_RUNS], acpu[COLD_RUNS], t[COLD_RUNS], tcpu[COLD_RUNS];
         spawn_ns(rule, &acpu[0]); /* the page cache (and the image), not the process, is warm after this */
         for (int i = 0; i < COLD_RUNS; i++) {
