@@ -28,6 +28,12 @@
 #define MAX_FILES 256
 #define MAX_FILE_SIZE (4 << 20)
 #define MAX_TABLE_CELLS 100000
+/* The per-file limits (dsl/parser.y) still let 256 files declare more than
+ * the graph operations, which recurse once per fact, and the compiling of
+ * an `apply` chain, which recurses once per article, can take. */
+#define MAX_FACTS 4096
+#define MAX_ARTICLES 4096
+#define MAX_APPLY_DEPTH 256
 
 /* Interned pairs of ints: a list cell (prev, item) or an outcome (trail,
  * actions), numbered in the order they were made. */
@@ -88,6 +94,7 @@ typedef struct compiler {
     ast_list amendments; /* the amendment headers applied, in order */
     int errors_before;   /* after other errors, "never applies" would only echo them */
     int proof_errors;    /* the "never applies" errors reported so far */
+    int apply_depth;     /* articles being compiled inside one another (apply) */
 } compiler;
 
 /* A copy of s in the ruleset's arena (NULL stays NULL): every text a
@@ -1625,6 +1632,11 @@ static gref article_full(compiler *c, int art, src_loc from) {
             "apply cycle: article %s is applied again while it is being ruled on", a->id);
         return c->t_false;
     }
+    if (c->apply_depth >= MAX_APPLY_DEPTH) {
+        ERR(c->d, from, "let an article rule itself instead of handing the situation on so often",
+            "apply chain more than %d articles deep", MAX_APPLY_DEPTH);
+        return c->t_false;
+    }
     c->art_state[art] = ART_BUSY;
     ast_decl *d = c->art_decl[art];
     reach_set reach = {and_graph(c, c->when[art], c->invariants), c->t_true};
@@ -1633,7 +1645,9 @@ static gref article_full(compiler *c, int art, src_loc from) {
         c->proof_errors++;
     }
     int entered = outcome_extend(c, 0, &a->entry_clause, 1, NULL, 0);
+    c->apply_depth++;
     c->art_full[art] = compile_block(c, d->body, &reach, a->entry_clause, art, entered);
+    c->apply_depth--;
     c->art_state[art] = ART_DONE;
     return c->art_full[art];
 }
@@ -1651,6 +1665,20 @@ static gref with_invariants(compiler *c, gref g) {
         first_broken =
             graph_ite(gr, c->inv_conds[i], first_broken, graph_term_ref(gr, TERM_REJECT, i));
     return graph_replace_kind(gr, first_broken, TERM_FALLTHROUGH, g);
+}
+
+/* The ruleset-wide bounds, checked before anything is built. */
+static void check_totals(compiler *c) {
+    int facts = 0, articles = 0;
+    for (int i = 0; i < c->decls.n; i++) {
+        const ast_decl *d = c->decls.items[i];
+        if (d->kind == AD_FACT && ++facts == MAX_FACTS + 1)
+            ERR(c->d, d->loc, "split the regulations into rulesets of their own",
+                "more than %d facts in one ruleset", MAX_FACTS);
+        if (d->kind == AD_ARTICLE && ++articles == MAX_ARTICLES + 1)
+            ERR(c->d, d->loc, "split the regulations into rulesets of their own",
+                "more than %d articles in one ruleset", MAX_ARTICLES);
+    }
 }
 
 static void declare_articles(compiler *c) {
@@ -2086,6 +2114,7 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
     c.errors_before = before;
     load_path(&c, path, no_loc(path), 0);
     for (int i = 0; i < namendments && diag_errors(d) == before; i++) apply_amendment(&c, amendments[i]);
+    if (diag_errors(d) == before) check_totals(&c);
     if (diag_errors(d) == before) { /* after syntax errors the rest would only echo them */
         declare_header(&c);
         declare_types(&c);

@@ -45,13 +45,16 @@ static void write_text(const char *path, const char *text) {
     fclose(f);
 }
 
-/* Compiles text as the only file of a fresh ruleset directory, and proves
- * it complete when it compiles (what `arbiter check` does). */
-static void compile_text(compiled *c, const char *text) {
+/* Compiles texts as the files (00.rules, 01.rules, …) of a fresh ruleset
+ * directory, and proves it complete when it compiles (what `arbiter check`
+ * does). */
+static void compile_files(compiled *c, const char *const *texts, int n) {
     char dir[] = "/tmp/arbiter-unit-regress-XXXXXX", path[64];
     assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/a.rules", dir);
-    write_text(path, text);
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%02d.rules", dir, i);
+        write_text(path, texts[i]);
+    }
     size_t len = 0;
     FILE *mem = open_memstream(&c->out, &len);
     assert_non_null(mem);
@@ -61,8 +64,15 @@ static void compile_text(compiled *c, const char *text) {
     c->errors = diag_errors(d);
     diag_free(d);
     fclose(mem);
-    unlink(path);
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%02d.rules", dir, i);
+        unlink(path);
+    }
     rmdir(dir);
+}
+
+static void compile_text(compiled *c, const char *text) {
+    compile_files(c, &text, 1);
 }
 
 static void compiled_free(compiled *c) {
@@ -382,46 +392,79 @@ static void test_cli_and_library_agree(void **state) {
     arb_free(rs);
 }
 
-/* ------------------------------------- bugs in files owned elsewhere */
+/* ------------------------------------------------ limits per ruleset */
 
-/* BUG (dsl/compile.c, not fixed here): the limits above are per file; a
- * ruleset of many files can still chain `apply` through 20 000 articles
- * (article_full -> compile_block -> add_decision -> compile_clause ->
- * article_full recurses once per link: SIGSEGV at about 15 000). Proposed
- * fix: a depth counter in article_full (e.g. 256 applies deep, "apply
- * chain longer than 256 articles") and a total of 4096 facts and articles
- * per ruleset in declare_facts / declare_articles. */
-static void test_bug_apply_chain_across_files(void **state) {
+/* The limits above are per file; a ruleset of many files could still chain
+ * `apply` through 20 000 articles (the compiler recursed once per link:
+ * SIGSEGV at about 15 000) or declare half a million facts. */
+static void test_articles_per_ruleset(void **state) {
     (void)state;
-    char dir[] = "/tmp/arbiter-unit-regress-XXXXXX", path[96];
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/00.rules", dir);
-    write_text(path, HEADER "article 0 when a { apply 1 }\narticle 99999 when not a { x }\n");
+    char *texts[21];
+    strbuf sb;
+    sb_init(&sb);
+    sb_puts(&sb, HEADER "article 0 when a { apply 1 }\narticle 99999 when not a { x }\n");
+    texts[0] = sb_take(&sb);
     for (int f = 0; f < 20; f++) {
-        strbuf sb;
         sb_init(&sb);
         for (int i = f * 1000 + 1; i <= (f + 1) * 1000; i++) sb_printf(&sb, "article %d { apply %d }\n", i, i + 1);
         if (f == 19) sb_puts(&sb, "article 20001 { x }\n");
-        snprintf(path, sizeof path, "%s/%02d.rules", dir, f + 1);
-        write_text(path, sb.data);
-        sb_free(&sb);
+        texts[f + 1] = sb_take(&sb);
     }
-    diag *d = diag_new(stderr);
-    diag_mute(d, 1);
-    ruleset *rs = dsl_compile(dir, d); /* crashes today */
-    assert_true(rs == NULL || diag_errors(d) == 0);
-    ruleset_free(rs);
-    diag_free(d);
+    compiled c = {0};
+    compile_files(&c, (const char *const *)texts, 21);
+    assert_null(c.rs);
+    assert_contains(c.out, "more than 4096 articles in one ruleset");
+    compiled_free(&c);
+    for (int f = 0; f < 21; f++) free(texts[f]);
 }
 
-/* BUG (dsl/compile.c, declare_tables; not fixed here): the cell count of a
- * table is the product of its key ranges, multiplied unchecked: 2^62 * 2
- * overflows (UBSan: signed integer overflow at compile.c `cells *=`), the
- * wrapped count passed the 100 000-cell limit, no cells are allocated, and
- * fill_row writes the rows past them into the arena. Proposed fix:
- * `if (__builtin_mul_overflow(cells, key_count(k), &cells) || cells >
- * MAX_TABLE_CELLS)` report "table '%s' has more than %d cells". */
-static void test_bug_table_cells_overflow(void **state) {
+static void test_apply_chain_depth(void **state) {
+    (void)state;
+    strbuf sb;
+    sb_init(&sb);
+    sb_puts(&sb, HEADER "article 0 when a { apply 1 }\narticle 999 when not a { x }\n");
+    for (int i = 1; i <= 300; i++) sb_printf(&sb, "article %d { apply %d }\n", i, i + 1);
+    sb_puts(&sb, "article 301 { x }\n");
+    compiled c = {0};
+    compile_text(&c, sb.data);
+    assert_null(c.rs);
+    assert_contains(c.out, "apply chain more than 256 articles deep");
+    compiled_free(&c);
+    sb_free(&sb);
+    /* 200 deep is allowed */
+    sb_init(&sb);
+    sb_puts(&sb, HEADER "article 0 when a { apply 1 }\narticle 999 when not a { x }\n");
+    for (int i = 1; i <= 200; i++) sb_printf(&sb, "article %d { apply %d }\n", i, i + 1);
+    sb_puts(&sb, "article 201 { x }\n");
+    compile_text(&c, sb.data);
+    assert_non_null(c.rs);
+    assert_int_equal(c.errors, 0);
+    compiled_free(&c);
+    sb_free(&sb);
+}
+
+static void test_facts_per_ruleset(void **state) {
+    (void)state;
+    char *texts[3];
+    for (int f = 0; f < 3; f++) {
+        strbuf sb;
+        sb_init(&sb);
+        if (f == 0) sb_puts(&sb, HEADER TWO_ARTICLES);
+        for (int i = 0; i < 1500; i++) sb_printf(&sb, "fact f%d_%d : bool\n", f, i);
+        texts[f] = sb_take(&sb);
+    }
+    compiled c = {0};
+    compile_files(&c, (const char *const *)texts, 3);
+    assert_null(c.rs);
+    assert_contains(c.out, "more than 4096 facts in one ruleset");
+    compiled_free(&c);
+    for (int f = 0; f < 3; f++) free(texts[f]);
+}
+
+/* The cell count of a table is the product of its key ranges: 2^62 * 2
+ * overflowed unchecked (UBSan), the wrapped count passed the 100 000-cell
+ * limit, no cells were allocated, and the rows were written past them. */
+static void test_table_cells_overflow(void **state) {
     (void)state;
     assert_rejected(HEADER TWO_ARTICLES "table t(k: int 0..4611686018427387903, b: bool) : int { 0, true => 1 }\n",
                     "cells");
@@ -443,9 +486,10 @@ int main(void) {
         cmocka_unit_test(test_batch_line_too_long),
         cmocka_unit_test(test_same_input_same_bytes),
         cmocka_unit_test(test_cli_and_library_agree),
-        /* BUG: test_bug_apply_chain_across_files — dsl/compile.c, see above */
-        cmocka_unit_test(test_bug_table_cells_overflow),
+        cmocka_unit_test(test_articles_per_ruleset),
+        cmocka_unit_test(test_apply_chain_depth),
+        cmocka_unit_test(test_facts_per_ruleset),
+        cmocka_unit_test(test_table_cells_overflow),
     };
-    (void)test_bug_apply_chain_across_files;
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
