@@ -104,6 +104,14 @@ install: all
 	install -m 644 $(BUILD)/libarbiter.a $(BUILD)/libarbiter.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 core/arbiter.h $(DESTDIR)$(PREFIX)/include/
 	cp -r rulesets $(DESTDIR)$(PREFIX)/share/arbiter/
+	install -d $(DESTDIR)$(PREFIX)/share/arbiter/web
+	install -m 644 core/web/*.html core/web/*.js core/web/*.css core/web/*.svg $(DESTDIR)$(PREFIX)/share/arbiter/web/
+
+# `make install` into a scratch directory, and the installed program run
+# from elsewhere: its rulesets, a ruling, the web app.
+.PHONY: test-install
+test-install: all
+	@tests/install.sh $(BUILD)
 
 format:
 	clang-format -i core/*.c core/*.h dsl/*.c dsl/*.h tests/unit/*.c
