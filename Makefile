@@ -2,6 +2,11 @@
 # which every target that builds runs first (it installs what is missing).
 
 CC      ?= cc
+# clang builds in a directory of its own, so that `make CC=clang` after a
+# gcc build (or the other way round) builds rather than reusing objects.
+ifeq ($(notdir $(CC)),clang)
+BUILD   ?= build/clang
+endif
 BUILD   ?= build
 SAN     ?=
 OPT     ?= -O2 -g
@@ -186,6 +191,6 @@ $(BENCH_BUILD)/lib/libarbiter.a:
 	@$(MAKE) --no-print-directory BUILD=$(BENCH_BUILD)/lib OPT="$(BENCH_OPT)" SAN= $@
 
 $(BENCH_BUILD)/bench: $(BENCH_SRCS) $(BENCH_HDRS) $(BENCH_BUILD)/lib/libarbiter.a
-	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(BENCH_OPT) -I$(BENCH_BUILD)/lib/gen -Idsl -Icore -Iplugins \
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(BENCH_OPT) -DBENCH_DIR='"$(BUILD)"' -I$(BENCH_BUILD)/lib/gen -Idsl -Icore -Iplugins \
 	    -Itests/bench $(LUA_CFLAGS) $(CLIPS_CFLAGS) -o $@ $(BENCH_SRCS) $(BENCH_BUILD)/lib/libarbiter.a $(LIBS) \
 	    $(CLIPS_LIBS) -lm
