@@ -14,6 +14,15 @@ failed=0
 
 add() { passed=$((passed + $1)); failed=$((failed + $2)); }
 
+# counts OUTPUT: p and f from its last line, "N passed, N failed"; output
+# that does not end so (a crash) counts as one failure.
+counts() {
+    line=$(printf '%s\n' "$1" | tail -n 1)
+    p=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+    f=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+    if [ -z "$p" ]; then p=0; f=1; fi
+}
+
 echo "== unit"
 for t in "$BUILD"/tests/test_*; do
     [ -x "$t" ] || continue
@@ -40,45 +49,26 @@ for dir in rulesets/* tests/rules/*; do
     # the shipped rulesets must have every clause reached by a test
     case $dir in rulesets/*) cov=--coverage ;; *) cov= ;; esac
     out=$("$ARBITER" test "$dir" $cov 2>&1)
-    line=$(printf '%s\n' "$out" | tail -n 1)
-    p=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-    f=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-    if [ -z "$p" ]; then p=0; f=1; fi
+    counts "$out"
     if printf '%s\n' "$out" | grep -q 'no test reaches clause'; then f=$((f + 1)); fi # coverage counts as a test
     [ "$f" -ne 0 ] && printf '%s\n' "$out"
     echo "  $dir: $p passed, $f failed (test blocks, the completeness proof${cov:+, every clause reached})"
     add "$p" "$f"
 done
 
-echo "== cli"
-out=$(tests/cli.sh "$ARBITER" 2>&1)
-line=$(printf '%s\n' "$out" | tail -n 1)
-p=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-f=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-if [ -z "$p" ]; then p=0; f=1; fi
-printf '%s\n' "$out" | grep -v '^ok ' | sed '$d'
-echo "  cli: $p passed, $f failed"
-add "$p" "$f"
-
-echo "== images"
-out=$(tests/image.sh "$ARBITER" 2>&1)
-line=$(printf '%s\n' "$out" | tail -n 1)
-p=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-f=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-if [ -z "$p" ]; then p=0; f=1; fi
-printf '%s\n' "$out" | grep -v '^ok ' | sed '$d'
-echo "  images: $p passed, $f failed"
-add "$p" "$f"
-
-echo "== plugins"
-out=$(tests/plugins.sh "$ARBITER" 2>&1)
-line=$(printf '%s\n' "$out" | tail -n 1)
-p=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-f=$(printf '%s\n' "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-if [ -z "$p" ]; then p=0; f=1; fi
-printf '%s\n' "$out" | grep -v '^ok ' | sed '$d'
-echo "  plugins: $p passed, $f failed"
-add "$p" "$f"
+# suite NAME SCRIPT: a script that prints "ok …" lines, failures, and ends
+# with "N passed, N failed"; its failures are shown, its counts added.
+suite() {
+    echo "== $1"
+    out=$("$2" "$ARBITER" 2>&1)
+    counts "$out"
+    printf '%s\n' "$out" | grep -v '^ok ' | sed '$d'
+    echo "  $1: $p passed, $f failed"
+    add "$p" "$f"
+}
+suite cli tests/cli.sh
+suite images tests/image.sh
+suite plugins tests/plugins.sh
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
