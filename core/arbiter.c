@@ -91,10 +91,6 @@ static bool has_header(const char *dir) {
     return found;
 }
 
-static int compare_names(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int arb_list_rulesets(const char *dir, char ***names) {
     *names = NULL;
     DIR *dp = opendir(dir);
@@ -114,7 +110,7 @@ int arb_list_rulesets(const char *dir, char ***names) {
         (*names)[n++] = strdup(e->d_name);
     }
     closedir(dp);
-    if (n) qsort(*names, (size_t)n, sizeof **names, compare_names);
+    if (n) qsort(*names, (size_t)n, sizeof **names, compare_strings);
     return n;
 }
 

@@ -4,7 +4,6 @@
 #include "../dsl/compile.h"
 #include "image.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -43,32 +42,17 @@ static bool image_path(const char *path, char out[PATH_MAX]) {
     return n > 0 && n < PATH_MAX;
 }
 
-static int compare_names(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The rule files in dir as the compiler reads a directory (*.rules, not
- * hidden), sorted, each followed by '/'. */
+/* The rule files in dir as the compiler reads a directory, each followed
+ * by '/'. */
 static bool list_dir(const char *dir, strbuf *out) {
-    DIR *dp = opendir(dir);
-    if (!dp) return false;
-    vec names;
-    vec_init(&names, sizeof(char *));
-    struct dirent *e;
-    while ((e = readdir(dp))) {
-        size_t n = strlen(e->d_name);
-        if (e->d_name[0] != '.' && n > 6 && strcmp(e->d_name + n - 6, ".rules") == 0)
-            *(char **)vec_push(&names) = strdup(e->d_name);
+    char **names;
+    int n = list_rule_files(dir, &names);
+    for (int i = 0; i < n; i++) {
+        sb_printf(out, "%s/", names[i]);
+        free(names[i]);
     }
-    closedir(dp);
-    qsort(names.data, (size_t)names.len, sizeof(char *), compare_names);
-    for (int i = 0; i < names.len; i++) {
-        char *name = VEC_AT(&names, char *, i);
-        if (name) sb_printf(out, "%s/", name);
-        free(name);
-    }
-    vec_free(&names);
-    return true;
+    free(names);
+    return n >= 0;
 }
 
 /* The listing of every directory a rule file of rs was read from, in the

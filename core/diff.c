@@ -11,12 +11,6 @@
 /* A value a ruleset does not have (an enum value only the other lists). */
 #define GREF_ABSENT INT32_MIN
 
-static void *xcalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) abort();
-    return p;
-}
-
 /* ---- joining the facts ----------------------------------------------------- */
 
 static int64_t type_lo(const rs_type *t) {

@@ -11,12 +11,6 @@
  * graphs. */
 #define EVAL_ALIKE_BUDGET 100000L
 
-static void *xcalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) abort();
-    return p;
-}
-
 void ruling_clear(ruling *r) {
     for (int i = 0; i < r->nextra; i++) {
         ruling_extra *e = &r->extra[i];

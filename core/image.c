@@ -139,15 +139,6 @@ static void put_i32s(strbuf *b, const int *v, int n) {
         put_i32(b, v[i]);
 }
 
-static void *xcalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p) {
-        fputs("arbiter: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
-
 static uint64_t str_hash(const char *s, size_t len, int flag) {
     return fnv1a64(FNV1A64_INIT ^ (uint64_t)flag, s, len);
 }
@@ -1002,24 +993,6 @@ static void get_ruleset(reader *r, const char **extra) {
 
 /* ---- validation ---------------------------------------------------------- */
 
-/* The values of t a decision can test (as dsl/compile.c counts them), or
- * 0 when t is not such a type. */
-static int64_t domain_of(const rs_type *t) {
-    switch (t->kind) {
-    case TY_BOOL:
-        return 2;
-    case TY_ENUM:
-        return t->nvalues;
-    case TY_CALL:
-        return CALL_DECISION_VALUES;
-    case TY_INT:
-        if (!t->bounded || t->lo > t->hi || t->hi - t->lo >= RS_MAX_DOMAIN) return 0;
-        return t->hi - t->lo + 1;
-    default:
-        return 0;
-    }
-}
-
 static bool valid_type(const rs_type *t) {
     if (!in(t->kind, TY_STRING + 1) || (t->bounded && t->lo > t->hi)) return false;
     if (t->kind != TY_ENUM) return t->nvalues == 0 && !t->values && !t->labels && !t->labels_en;
@@ -1055,7 +1028,7 @@ static bool valid_graph(const ruleset *rs, const graph *g) {
     for (int v = 0; v < g->nvars; v++) {
         const rs_type *t = rs->facts[rs->var_fact[v]].type;
         int64_t lo = t->kind == TY_INT ? t->lo : 0;
-        if (g->domain[v] < 1 || g->domain[v] != domain_of(t) || g->lo[v] != lo) return false;
+        if (g->domain[v] < 1 || g->domain[v] != rs_decision_values(t) || g->lo[v] != lo) return false;
     }
     for (int i = 0; i < g->nnodes; i++) {
         const graph_node *nd = &g->nodes[i];

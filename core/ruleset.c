@@ -16,6 +16,19 @@ void ruleset_free(ruleset *rs) {
     arena_free(rs->arena); /* rs itself lives in its arena */
 }
 
+int rs_decision_values(const rs_type *t) {
+    int64_t span;
+    switch (t->kind) {
+    case TY_BOOL: return 2;
+    case TY_ENUM: return t->nvalues;
+    case TY_CALL: return CALL_DECISION_VALUES;
+    case TY_INT:
+        if (!t->bounded || __builtin_sub_overflow(t->hi, t->lo, &span)) return 0;
+        return span >= 0 && span < RS_MAX_DOMAIN ? (int)span + 1 : 0;
+    default: return 0;
+    }
+}
+
 int rs_find_fact(const ruleset *rs, const char *name) {
     for (int i = 0; i < rs->nfacts; i++)
         if (strcmp(rs->facts[i].name, name) == 0) return i;

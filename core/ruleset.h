@@ -229,6 +229,11 @@ static inline const rs_action_use *rs_use_at(const ruleset *rs, int i) {
     return &VEC_AT(&rs->uses, rs_action_use, i);
 }
 
+/* How many values of a fact of type t a decision can test (a graph
+ * variable's domain: bool, enum, call, an int range of at most
+ * RS_MAX_DOMAIN values), or 0 when a decision cannot test it. */
+int rs_decision_values(const rs_type *t);
+
 int rs_find_fact(const ruleset *rs, const char *name);
 int rs_find_action(const ruleset *rs, const char *name);
 int rs_find_article(const ruleset *rs, const char *id);

@@ -1,6 +1,8 @@
 /* util.c — arenas, buffers, files. */
 #include "util.h"
 
+#include <dirent.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,13 +21,43 @@ struct arena {
     arena_block *head;
 };
 
-static void *xmalloc(size_t n) {
+static void out_of_memory(void) {
+    fputs("arbiter: out of memory\n", stderr);
+    abort();
+}
+
+void *xmalloc(size_t n) {
     void *p = malloc(n ? n : 1);
-    if (!p) {
-        fputs("arbiter: out of memory\n", stderr);
-        abort();
-    }
+    if (!p) out_of_memory();
     return p;
+}
+
+void *xcalloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) out_of_memory();
+    return p;
+}
+
+int compare_strings(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int list_rule_files(const char *dir, char ***names) {
+    *names = NULL;
+    DIR *dp = opendir(dir);
+    if (!dp) return -1;
+    vec v;
+    vec_init(&v, sizeof(char *));
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        size_t n = strlen(e->d_name);
+        if (e->d_name[0] != '.' && n > 6 && strcmp(e->d_name + n - 6, ".rules") == 0)
+            *(char **)vec_push(&v) = strdup(e->d_name);
+    }
+    closedir(dp);
+    qsort(v.data, (size_t)v.len, sizeof(char *), compare_strings);
+    *names = v.data;
+    return v.len;
 }
 
 arena *arena_new(void) {

@@ -52,6 +52,19 @@ void vec_shrink(vec *v); /* capacity down to the length: a vector that is done g
  * instead of taking all memory: no input arbiter reads is nearly as long. */
 #define READ_FILE_MAX ((size_t)16 << 20)
 char *read_file(const char *path, size_t *len);
+
+/* malloc and calloc that never return NULL: out of memory, the program
+ * stops with a message (nothing arbiter does can go on without it). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+
+/* qsort's comparison of two char * by strcmp. */
+int compare_strings(const void *a, const void *b);
+
+/* The rule files of a directory as a ruleset reads them: the names ending
+ * in .rules that are not hidden, sorted. Returns how many (*names, the
+ * array and each name malloc'd), or -1 when dir cannot be opened. */
+int list_rule_files(const char *dir, char ***names);
 /* The same for an open stream (stdin): at most READ_FILE_MAX bytes. */
 char *read_stream(FILE *f, size_t *len);
 

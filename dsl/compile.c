@@ -15,7 +15,6 @@
 #include "../core/klaverjas.h"
 #include "ast.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -212,15 +211,6 @@ static const char *nearest(compiler *c, const char *name, const char **names, in
 
 static void load_path(compiler *c, const char *path, src_loc from, int depth);
 
-static int compare_names(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 static const char *dir_of(compiler *c, const char *path) {
     const char *slash = strrchr(path, '/');
     return slash ? arena_strndup(c->a, path, (size_t)(slash - path)) : ".";
@@ -298,22 +288,18 @@ static void load_file(compiler *c, const char *path, src_loc from, int depth) {
 }
 
 static void load_dir(compiler *c, const char *dir, src_loc from, int depth) {
-    DIR *dp = opendir(dir);
-    if (!dp) {
+    char **names;
+    int n = list_rule_files(dir, &names);
+    if (n < 0) {
         ERR(c->d, from, NULL, "cannot open %s: %s", dir, strerror(errno));
         return;
     }
-    vec names;
-    vec_init(&names, sizeof(char *));
-    struct dirent *e;
-    while ((e = readdir(dp)))
-        if (e->d_name[0] != '.' && ends_with(e->d_name, ".rules"))
-            *(char **)vec_push(&names) = arena_printf(c->a, "%s/%s", dir, e->d_name);
-    closedir(dp);
-    qsort(names.data, (size_t)names.len, sizeof(char *), compare_names);
-    if (names.len == 0) ERR(c->d, from, "a ruleset is a directory of *.rules files", "no .rules files in %s", dir);
-    for (int i = 0; i < names.len; i++) load_file(c, VEC_AT(&names, char *, i), from, depth);
-    vec_free(&names);
+    if (n == 0) ERR(c->d, from, "a ruleset is a directory of *.rules files", "no .rules files in %s", dir);
+    for (int i = 0; i < n; i++) {
+        load_file(c, arena_printf(c->a, "%s/%s", dir, names[i]), from, depth);
+        free(names[i]);
+    }
+    free(names);
 }
 
 static void load_path(compiler *c, const char *path, src_loc from, int depth) {
@@ -566,18 +552,12 @@ static const rs_type *resolve_type(compiler *c, const ast_type *at, const char *
 }
 
 static bool branchable(const rs_type *t) {
-    return t->kind == TY_BOOL || t->kind == TY_ENUM || t->kind == TY_CALL ||
-           (t->kind == TY_INT && t->bounded && t->hi - t->lo < RS_MAX_DOMAIN);
+    return rs_decision_values(t) > 0;
 }
 
 /* A table key needs a finite set of values, not a small one. */
 static bool finite(const rs_type *t) {
     return t->kind == TY_BOOL || t->kind == TY_ENUM || (t->kind == TY_INT && t->bounded);
-}
-
-static int domain_size(const rs_type *t) {
-    if (t->kind == TY_CALL) return CALL_DECISION_VALUES;
-    return t->kind == TY_BOOL ? 2 : t->kind == TY_ENUM ? t->nvalues : (int)(t->hi - t->lo + 1);
 }
 
 static const char *type_text(compiler *c, const rs_type *t) {
@@ -1936,7 +1916,7 @@ static void make_graph(compiler *c) {
     if (!domain || !lo) abort();
     for (int v = 0; v < n; v++) {
         const rs_type *t = c->rs->facts[c->rs->var_fact[v]].type;
-        domain[v] = domain_size(t);
+        domain[v] = rs_decision_values(t);
         lo[v] = t->kind == TY_INT ? t->lo : 0;
     }
     c->rs->graph = graph_new(n, domain, lo);
