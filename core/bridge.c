@@ -57,26 +57,8 @@ enum bridge_seat bridge_seat_at(enum bridge_seat from, enum bridge_relative rel)
 
 /* ----------------------------------------------------------------- parsing */
 
-/* ASCII only: the locale must not change what a call means, and bytes of a
- * UTF-8 suit symbol must pass through untouched. */
-static char ascii_upper(char c) {
-    return (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
-}
-
 static bool is_digit(char c) {
     return c >= '0' && c <= '9';
-}
-
-static bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-static bool equals_ignoring_case(const char *text, const char *upper_word) {
-    while (*text != '\0' && ascii_upper(*text) == *upper_word) {
-        text++;
-        upper_word++;
-    }
-    return *text == '\0' && *upper_word == '\0';
 }
 
 static const struct seat_word {

@@ -107,16 +107,6 @@ void bridge_format_card(bridge_card c, char buf[8]) {
 
 /* ----------------------------------------------------------------- parsing */
 
-/* ASCII only: the locale must not change what a card is, and bytes of a
- * UTF-8 suit symbol must pass through untouched. */
-static char ascii_upper(char c) {
-    return (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
-}
-
-static bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 static const char *skip_space(const char *p) {
     while (is_space(*p))
         p++;
@@ -128,14 +118,6 @@ static size_t token_length(const char *p) {
     while (p[n] != '\0' && !is_space(p[n]))
         n++;
     return n;
-}
-
-static bool equals_ignoring_case(const char *text, const char *upper_word) {
-    while (*text != '\0' && ascii_upper(*text) == *upper_word) {
-        text++;
-        upper_word++;
-    }
-    return *text == '\0' && *upper_word == '\0';
 }
 
 /* K(laveren) and R(uiten) are the Dutch letters; H and S read the same in

@@ -86,10 +86,6 @@ bool kj_parse_card(const char *text, kj_card *out, char *err, size_t errsz) {
     return true;
 }
 
-static char ascii_upper(char c) {
-    return (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
-}
-
 /* K(laveren) and R(uiten) are the Dutch letters; H and S read the same in
  * both languages. */
 bool kj_parse_suit(const char *text, int *suit) {
@@ -121,10 +117,6 @@ bool kj_parse_suit(const char *text, int *suit) {
         }
     }
     return false;
-}
-
-static bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 /* The next space-separated token of *p: its start and length (0 at the end). */

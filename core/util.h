@@ -76,6 +76,14 @@ bool fail_with(char *err, size_t errsz, const char *fmt, ...) __attribute__((for
  * characters become '?', and a long text is cut (never inside a UTF-8
  * character) and marked with "...". Returns out. */
 bool is_utf8_continuation(unsigned char c);
+
+/* The readers of cards, calls and contracts work in ASCII: the locale must
+ * not change what a card or a call is, and the bytes of a UTF-8 suit
+ * symbol must pass through untouched. */
+char ascii_upper(char c);
+bool is_space(char c);
+/* Whether text, upper-cased, is exactly upper_word. */
+bool equals_ignoring_case(const char *text, const char *upper_word);
 #define EXCERPT_MAX 32
 #define EXCERPT_SIZE (EXCERPT_MAX + 4)
 const char *text_excerpt(const char *text, size_t len, char out[EXCERPT_SIZE]);
