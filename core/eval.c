@@ -3,6 +3,7 @@
 
 #include "ops.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,10 +280,11 @@ int eval_batch(const ruleset *rs, gref root, const fact_values *fv, int n, rulin
         decide(rs, root, &fv[i], &out[i], NULL, NULL, NULL);
         if (out[i].status != RULING_OK) continue;
         int nargs = outcome_nargs(rs, rs_outcome_at(rs, out[i].detail));
-        if ((size_t)nargs > args_cap - used) return i;
+        if ((size_t)nargs > args_cap - used || used > INT_MAX) return i;
+        eval_args(rs, &fv[i], &out[i], args + used);
+        if (out[i].status != RULING_OK) continue; /* an argument needs a fact, or failed */
         out[i].args = (int)used;
         out[i].nargs = nargs;
-        eval_args(rs, &fv[i], &out[i], args + used);
         used += (size_t)nargs;
     }
     return n;

@@ -413,6 +413,7 @@ static void test_batch_rules_like_one_at_a_time(void **state) {
     assert_int_equal(args[b[1].args + 2], 7);
     assert_int_equal(b[2].status, RULING_NEEDS);
     assert_string_equal(rs->facts[b[2].detail].name, "offender");
+    assert_int_equal(b[2].nargs, 0); /* arguments only for a ruling */
     assert_int_equal(b[3].status, RULING_REJECTED);
     assert_int_equal(b[3].detail, 0);
     assert_int_equal(b[4].status, RULING_ERROR);
