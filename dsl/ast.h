@@ -82,13 +82,15 @@ typedef struct ast_arm {
     ast_clause *clause;
 } ast_arm;
 
-enum ast_item_kind { AI_ACTION, AI_IF, AI_MATCH, AI_OTHERWISE, AI_APPLY };
+/* AI_CITE: `cite 18D 16C1`, citations the block's rulings carry in their
+ * trail (the articles that decided them besides the clause's own). */
+enum ast_item_kind { AI_ACTION, AI_IF, AI_MATCH, AI_OTHERWISE, AI_APPLY, AI_CITE };
 
 typedef struct ast_item {
     src_loc loc;
     enum ast_item_kind kind;
     const char *name;  /* action name, or apply target */
-    ast_list args;     /* action arguments (ast_expr*) */
+    ast_list args;     /* action arguments, or AI_CITE's citations (ast_expr*) */
     ast_expr *cond;    /* if / match subject */
     ast_clause *clause; /* if / otherwise */
     ast_list arms;     /* ast_arm*, match */
@@ -150,6 +152,7 @@ typedef struct ast_decl {
     const char *from_ns, *from_name;
     src_loc from_loc;
     bool overridable;
+    ast_list cites; /* ast_expr* (AE_CITE): `cite …`, the articles the fact's value rests on */
     ast_expr *expr; /* derived fact; invariant; article `when` */
     /* action */
     const char *text, *text_en;

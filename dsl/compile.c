@@ -79,6 +79,7 @@ typedef struct compiler {
     char *art_state;
     gref *art_full;
     ast_decl **art_decl;
+    ast_decl **fact_decl; /* each fact's declaration: its citations, its expression */
     gref invariants;   /* bool graph: every invariant holds */
     gref *inv_conds;   /* each invariant's condition */
     gref t_true, t_false;
@@ -1012,6 +1013,7 @@ static void declare_facts(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_FACT;
     c->rs->facts = arena_alloc(c->keep, sizeof(rs_fact) * (size_t)(n + 1));
+    c->fact_decl = arena_alloc(c->a, sizeof(ast_decl *) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_FACT) continue;
@@ -1019,6 +1021,7 @@ static void declare_facts(compiler *c) {
             ERR(c->d, d->loc, NULL, "fact '%s' is declared twice", d->name);
             continue;
         }
+        c->fact_decl[c->rs->nfacts] = d;
         rs_fact *f = &c->rs->facts[c->rs->nfacts++];
         f->name = keep_str(c, d->name);
         f->loc = d->loc;
@@ -1466,14 +1469,77 @@ static int find_article(compiler *c, const char *id, src_loc at) {
     return i;
 }
 
+/* ---- citations besides the clauses' own ---------------------------------------
+ * `cite 18D` on a fact: a clause taken because of the fact's value (its
+ * condition, or the subject of its match, reads the fact, or a derived fact
+ * that reads it) carries 18D in its trail just before its own citation.
+ * `cite 18D` in a block: every ruling of the block carries 18D. A citation
+ * already on the trail is not repeated. */
+
+static bool trail_has(const compiler *c, int32_t list, const char *cite) {
+    for (; list; list = c->cells.pairs[list - 1][0]) {
+        const char *t = cite_at((compiler *)c, c->cells.pairs[list - 1][1]);
+        if (t && strcmp(t, cite) == 0) return true;
+    }
+    return false;
+}
+
+typedef struct cite_list {
+    const ast_expr *items[32]; /* AE_CITE; more than a clause ever needs */
+    int n;
+} cite_list;
+
+static void cite_add(cite_list *l, const ast_expr *e) {
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->items[i]->text, e->text) == 0) return;
+    if (l->n < (int)(sizeof l->items / sizeof *l->items)) l->items[l->n++] = e;
+}
+
+/* The citations of the facts e reads, in the order read; a derived fact's
+ * after those of the facts it reads. */
+static void fact_cites(compiler *c, const ast_expr *e, cite_list *out, char *seen) {
+    if (!e) return;
+    if (e->kind == AE_NAME) {
+        int f = find_fact(c, e->text);
+        if (f < 0 || seen[f]) return;
+        seen[f] = 1;
+        const ast_decl *d = c->fact_decl[f];
+        fact_cites(c, d->expr, out, seen); /* what it rests on first */
+        for (int i = 0; i < d->cites.n; i++) cite_add(out, d->cites.items[i]);
+        return;
+    }
+    fact_cites(c, e->a, out, seen);
+    fact_cites(c, e->b, out, seen);
+    for (int i = 0; i < e->args.n; i++) fact_cites(c, e->args.items[i], out, seen);
+}
+
+/* The ruling prefix, then the citations in `cites` it does not carry yet,
+ * then `last` (a clause, or -1). */
+static int extend_cited(compiler *c, int prefix, const cite_list *cites, int art, int last) {
+    int ids[33], n = 0;
+    for (int i = 0; i < cites->n; i++)
+        if (!trail_has(c, c->outs.pairs[prefix][0], cites->items[i]->text))
+            ids[n++] = new_clause(c, cites->items[i]->text, cites->items[i]->loc, art, false);
+    if (last >= 0) ids[n++] = last;
+    return outcome_extend(c, prefix, ids, n, NULL, 0);
+}
+
+/* The prefix, then what the facts `reads` reads cite, then the clause `last`. */
+static int extend_reading(compiler *c, int prefix, const ast_expr *reads, int art, int last) {
+    cite_list cites = {.n = 0};
+    if (reads) fact_cites(c, reads, &cites, arena_alloc(c->a, (size_t)c->rs->nfacts + 1));
+    return extend_cited(c, prefix, &cites, art, last);
+}
+
 /* A clause taken after the ruling `prefix`: its rulings start with prefix
  * and the clause itself, so its leaves are made whole and no graph is
  * walked again to put them in front (except an applied article's, which is
- * compiled once for every place that applies it). */
+ * compiled once for every place that applies it). `reads` is its condition
+ * (or its match's subject), for the citations of the facts it reads. */
 static gref compile_clause(compiler *c, const ast_clause *cl, const reach_set *taken, int art,
-                           int prefix) {
+                           int prefix, const ast_expr *reads) {
     int id = new_clause(c, cl->cite, cl->loc, art, false);
-    int here = outcome_extend(c, prefix, &id, 1, NULL, 0);
+    int here = extend_reading(c, prefix, reads, art, id);
     if (!cl->apply) return compile_block(c, cl->block, taken, id, art, here);
     int target = find_article(c, cl->apply, cl->apply_loc);
     if (target >= 0) c->applied[target] = 1;
@@ -1520,7 +1586,7 @@ typedef struct decision {
 
 /* Adds one clause: it is taken where it applies and no earlier one was. */
 static void add_decision(compiler *c, vec *ds, reach_set *reach, gref cond, const ast_clause *cl,
-                         src_loc at, int art, int prefix) {
+                         src_loc at, int art, int prefix, const ast_expr *reads) {
     reach_set taken = {reach->base, and_graph(c, reach->conds, cond)};
     if (diag_errors(c->d) - c->proof_errors == c->errors_before &&
         graph_and_is_false(c->rs->graph, taken.base, taken.conds)) {
@@ -1530,7 +1596,7 @@ static void add_decision(compiler *c, vec *ds, reach_set *reach, gref cond, cons
     }
     decision *d = vec_push(ds);
     d->cond = cond;
-    d->body = cl ? compile_clause(c, cl, &taken, art, prefix) : outcome_ref(c, prefix);
+    d->body = cl ? compile_clause(c, cl, &taken, art, prefix, reads) : outcome_ref(c, prefix);
     reach->conds = and_graph(c, reach->conds, not_graph(c, cond));
 }
 
@@ -1544,7 +1610,7 @@ static void match_decisions(compiler *c, vec *ds, reach_set *reach, const ast_it
         gref cond = c->t_false;
         for (int j = 0; j < arm->patterns.n; j++)
             cond = graph_ite(c->rs->graph, pattern_cond(c, arm->patterns.items[j], subject, t), c->t_true, cond);
-        add_decision(c, ds, reach, cond, arm->clause, arm->loc, art, prefix);
+        add_decision(c, ds, reach, cond, arm->clause, arm->loc, art, prefix, it->cond);
     }
 }
 
@@ -1562,24 +1628,31 @@ static gref compile_block(compiler *c, const ast_block *b, const reach_set *from
         int u = action_use(c, it, clause);
         if (u >= 0) *(int *)vec_push(&acts) = u;
     }
-    int here = outcome_extend(c, prefix, NULL, 0, (int *)acts.data, acts.len);
+    cite_list cites = {.n = 0};
+    for (int i = 0; i < b->items.n; i++) {
+        const ast_item *it = b->items.items[i];
+        for (int j = 0; it->kind == AI_CITE && j < it->args.n; j++) cite_add(&cites, it->args.items[j]);
+    }
+    int here = extend_cited(c, prefix, &cites, art, -1);
+    here = outcome_extend(c, here, NULL, 0, (int *)acts.data, acts.len);
     for (int i = 0; i < b->items.n; i++) {
         const ast_item *it = b->items.items[i];
         switch (it->kind) {
         case AI_ACTION:
+        case AI_CITE:
             break;
         case AI_IF:
-            add_decision(c, &ds, &reach, cond_graph(c, it->cond), it->clause, it->loc, art, here);
+            add_decision(c, &ds, &reach, cond_graph(c, it->cond), it->clause, it->loc, art, here, it->cond);
             break;
         case AI_OTHERWISE:
-            add_decision(c, &ds, &reach, c->t_true, it->clause, it->loc, art, here);
+            add_decision(c, &ds, &reach, c->t_true, it->clause, it->loc, art, here, NULL);
             break;
         case AI_MATCH:
             match_decisions(c, &ds, &reach, it, art, here);
             break;
         case AI_APPLY: {
             ast_clause cl = {it->loc, NULL, NULL, it->name, it->loc};
-            add_decision(c, &ds, &reach, c->t_true, &cl, it->loc, art, here);
+            add_decision(c, &ds, &reach, c->t_true, &cl, it->loc, art, here, NULL);
             break;
         }
         }
@@ -1624,7 +1697,7 @@ static gref article_full(compiler *c, int art, src_loc from) {
         ERR(c->d, d->loc, "check the `when` against the invariants", "article %s can never apply", a->id);
         c->proof_errors++;
     }
-    int entered = outcome_extend(c, 0, &a->entry_clause, 1, NULL, 0);
+    int entered = extend_reading(c, outcome_extend(c, 0, &a->entry_clause, 1, NULL, 0), d->expr, art, -1);
     c->apply_depth++;
     c->art_full[art] = compile_block(c, d->body, &reach, a->entry_clause, art, entered);
     c->apply_depth--;

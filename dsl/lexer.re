@@ -85,6 +85,7 @@ int yylex(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
             "remove"      { set_loc(lx, loc); return REMOVE; }
             "clause"      { set_loc(lx, loc); return CLAUSE; }
             "row"         { set_loc(lx, loc); return ROW; }
+            "cite"        { set_loc(lx, loc); return CITEKW; }
             "article"     { set_loc(lx, loc); return ARTICLE; }
             "when"        { set_loc(lx, loc); return WHEN; }
             "if"          { set_loc(lx, loc); return IF; }

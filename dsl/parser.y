@@ -58,7 +58,7 @@ static void append(dsl_lexer *lx, ast_list *to, ast_list from);
 %token RULESET "'ruleset'" INCLUDE "'include'" TYPE "'type'" FACT "'fact'" ASK "'ask'" EN "'en'"
 %token FROM "'from'" OVERRIDABLE "'overridable'" ACTION "'action'" TEXT "'text'" TABLE "'table'"
 %token OUTSIDE "'outside'" AMENDMENT "'amendment'" REPLACE "'replace'" ADD "'add'" REMOVE "'remove'"
-%token CLAUSE "'clause'" ROW "'row'"
+%token CLAUSE "'clause'" ROW "'row'" CITEKW "'cite'"
 %token INVARIANT "'invariant'" ARTICLE "'article'" WHEN "'when'" IF "'if'" MATCH "'match'"
 %token OTHERWISE "'otherwise'" APPLY "'apply'" TEST "'test'" GIVEN "'given'" EXPECT "'expect'"
 %token ASKS "'asks'" REJECTED "'rejected'" TRAIL "'trail'" BOOL "'bool'" ENUM "'enum'" INTKW "'int'"
@@ -72,7 +72,7 @@ static void append(dsl_lexer *lx, ast_list *to, ast_list from);
 %type <decl> decl ruleset_decl fact_decl fact_opts action_decl action_opts table_decl article_decl test_decl test_body
 %type <type> type
 %type <list> enumvals params params_opt args args_opt header_items items arms patterns rows keys
-%type <list> givens expects cites
+%type <list> givens expects cites citelist fact_cites
 %type <enumval> enumval
 %type <param> param
 %type <expr> expr when_opt cell
@@ -145,6 +145,8 @@ header_item: IDENT STRING            { $$ = MK(ast_given, @1); $$->name = $1; $$
     | IDENT IDENT                    { $$ = MK(ast_given, @1); $$->name = $1; $$->value = expr_leaf(lx, @2, AE_STRING, 0, $2); }
     | IDENT INTLIT                   { $$ = MK(ast_given, @1); $$->name = $1; $$->value = expr_leaf(lx, @2, AE_STRING, 0, $2); }
     | IDENT CITE                     { $$ = MK(ast_given, @1); $$->name = $1; $$->value = expr_leaf(lx, @2, AE_STRING, 0, $2); }
+    | CITEKW STRING                  { $$ = MK(ast_given, @1); $$->name = "cite"; $$->value = expr_leaf(lx, @2, AE_STRING, 0, $2); }
+    | CITEKW artid                   { $$ = MK(ast_given, @1); $$->name = "cite"; $$->value = expr_leaf(lx, @2, AE_STRING, 0, $2); }
     ;
 
 type: BOOL                           { $$ = type_new(lx, @1, AT_BOOL); }
@@ -153,6 +155,7 @@ type: BOOL                           { $$ = type_new(lx, @1, AT_BOOL); }
     | INTKW INTLIT DOTDOT INTLIT     { $$ = range_type(lx, @1, strtoll($2, NULL, 10), strtoll($4, NULL, 10)); }
     | INTKW '-' INTLIT DOTDOT INTLIT { $$ = range_type(lx, @1, -strtoll($3, NULL, 10), strtoll($5, NULL, 10)); }
     | IDENT                          { $$ = type_new(lx, @1, AT_NAMED); $$->name = $1; }
+    | CITEKW                         { $$ = type_new(lx, @1, AT_NAMED); $$->name = "cite"; }
     ;
 enumvals: enumval                    { $$ = list1(lx, $1); }
     | enumvals ',' enumval           { $$ = push(lx, $1, $3); }
@@ -164,13 +167,21 @@ enumval: IDENT                       { $$ = MK(ast_enumval, @1); $$->name = $1; 
 opt_comma: %empty | ',' ;
 
 fact_decl: FACT IDENT ':' type fact_opts  { $$ = $5; $$->loc = L(lx, @2); $$->name = $2; $$->type = $4; }
-    | FACT IDENT ':' type '=' expr        { $$ = decl(lx, @2, AD_FACT, $2); $$->type = $4; $$->expr = $6; }
+    | FACT IDENT ':' type '=' expr fact_cites { $$ = decl(lx, @2, AD_FACT, $2); $$->type = $4; $$->expr = $6; $$->cites = $7; }
+    ;
+/* cite 18D 16C1: the articles a fact's value rests on, cited by every clause it decides */
+fact_cites: %empty                   { $$ = (ast_list){0}; }
+    | CITEKW citelist                { $$ = $2; }
+    ;
+citelist: artid                      { $$ = list1(lx, expr_leaf(lx, @1, AE_CITE, 0, $1)); }
+    | citelist artid                 { $$ = push(lx, $1, expr_leaf(lx, @2, AE_CITE, 0, $2)); }
     ;
 fact_opts: %empty                    { $$ = decl(lx, @$, AD_FACT, NULL); }
     | fact_opts ASK STRING           { $$ = $1; $$->ask = $3; }
     | fact_opts EN STRING            { $$ = $1; $$->ask_en = $3; }
     | fact_opts FROM IDENT '.' IDENT { $$ = $1; $$->from_ns = $3; $$->from_name = $5; $$->from_loc = L(lx, @3); }
     | fact_opts OVERRIDABLE          { $$ = $1; $$->overridable = true; }
+    | fact_opts CITEKW citelist      { $$ = $1; append(lx, &$$->cites, $3); }
     ;
 
 action_decl: ACTION IDENT params_opt action_opts { $$ = $4; $$->loc = L(lx, @2); $$->name = $2; $$->params = $3; }
@@ -245,6 +256,7 @@ item: IDENT                          { $$ = item_new(lx, @1, AI_ACTION); $$->nam
     | MATCH expr '{' arms '}'        { $$ = item_new(lx, @1, AI_MATCH); $$->cond = $2; $$->arms = $4; }
     | OTHERWISE clause               { $$ = item_new(lx, @1, AI_OTHERWISE); $$->clause = $2; }
     | APPLY artid                    { $$ = item_new(lx, @1, AI_APPLY); $$->name = $2; }
+    | CITEKW citelist                { $$ = item_new(lx, @1, AI_CITE); $$->args = $2; }
     ;
 clause: ARROW cite_opt block         { $$ = clause_new(lx, @1, $2, $3, NULL, @1); }
     | ARROW cite_opt APPLY artid     { $$ = clause_new(lx, @1, $2, NULL, $4, @4); }
