@@ -58,6 +58,15 @@ $(BUILD)/gen/build_id.h: FORCE
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 $(BUILD)/obj/core/image.o: $(BUILD)/gen/build_id.h
 
+# Where an installed library looks for its rulesets (after $ARBITER_RULESETS
+# and the places beside the program): the prefix it is built for. Rewritten
+# only when PREFIX changes, so `make install PREFIX=…` rebuilds what needs it.
+$(BUILD)/gen/prefix.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define ARB_DATADIR "$(PREFIX)/share/arbiter"' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/obj/core/arbiter.o: $(BUILD)/gen/prefix.h
+
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Wno-unused-function -c $< -o $@
@@ -69,8 +78,16 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/gen/parser.h
 $(BUILD)/libarbiter.a: $(OBJS)
 	ar rcs $@ $^
 
+# The shared library's ABI version: its SONAME is libarbiter.so.$(SOMAJOR).
+SOMAJOR  := 0
+SOVERSION := $(SOMAJOR).1.0
 $(BUILD)/libarbiter.so: $(OBJS)
-	$(CC) $(LDFLAGS) -shared -o $@ $^ $(LIBS)
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libarbiter.so.$(SOMAJOR) -o $@ $^ $(LIBS)
+
+# pkg-config's description of the installed library; a static link also
+# needs what Requires.private and Libs.private name.
+$(BUILD)/arbiter.pc: core/arbiter.pc.in Makefile $(BUILD)/gen/prefix.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SOVERSION)|' core/arbiter.pc.in >$@
 
 $(BUILD)/arbiter: $(BUILD)/obj/core/cli.o $(BUILD)/libarbiter.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
@@ -102,11 +119,15 @@ test-web: $(BUILD)/arbiter
 test-asan:
 	$(MAKE) test BUILD=build/asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+install: all $(BUILD)/arbiter.pc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
 	    $(DESTDIR)$(PREFIX)/share/arbiter
 	install -m 755 $(BUILD)/arbiter $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(BUILD)/libarbiter.a $(BUILD)/libarbiter.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(BUILD)/libarbiter.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libarbiter.so $(DESTDIR)$(PREFIX)/lib/libarbiter.so.$(SOVERSION)
+	ln -sf libarbiter.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libarbiter.so.$(SOMAJOR)
+	ln -sf libarbiter.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libarbiter.so
+	install -m 644 $(BUILD)/arbiter.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	install -m 644 core/arbiter.h $(DESTDIR)$(PREFIX)/include/
 	cp -r rulesets $(DESTDIR)$(PREFIX)/share/arbiter/
 	install -d $(DESTDIR)$(PREFIX)/share/arbiter/web
