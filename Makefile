@@ -19,7 +19,7 @@ MHD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
 LIBS     = $(shell pkg-config --libs jansson lua5.4 libmicrohttpd 2>/dev/null || echo -ljansson -llua5.4 -lmicrohttpd) -lm
 TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
-CORE := util diag graph expr ruleset builtins bridge cards klaverjas eval scenario output testrun dot whynot scoring diff image cache arbiter serve
+CORE := util diag graph expr ruleset builtins bridge cards klaverjas eval scenario output testrun dot whynot scoring diff image cache arbiter api/ruling serve
 DSL  := compile check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \

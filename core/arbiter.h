@@ -75,4 +75,72 @@ enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *
 enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *p, const char *jsonl, size_t len,
                                        FILE *out);
 
+/* ---- A ruling read field by field -------------------------------------------
+ * A scenario is built from a JSON object (arb_scenario_read_json: the same
+ * text arb_rule_json reads) and from a director's answers, one fact at a
+ * time; arb_rule rules on it; the ruling is read through accessors. Every
+ * string returned is owned by the ruling (or the ruleset, for facts) and
+ * lives until arb_ruling_free (arb_free); a scenario must outlive the
+ * rulings made on it. An index out of range or a NULL gives NULL or 0, never
+ * a crash. Functions that take char **error set it to NULL, or on failure
+ * to a malloc'd message (free it), when error is not NULL. */
+typedef struct arb_scenario arb_scenario;
+typedef struct arb_ruling arb_ruling;
+
+enum arb_lang { ARB_NL, ARB_EN };
+enum arb_ruling_status {
+    ARB_RULED,      /* a ruling: read its trail and actions */
+    ARB_NEEDS,      /* a fact the decision needs is not known: arb_ruling_needs names it */
+    ARB_REJECTED,   /* the situation breaks an invariant of the ruleset */
+    ARB_GAP,        /* the rule files give no ruling */
+    ARB_EVAL_ERROR, /* a condition or an argument could not be evaluated */
+    ARB_OUTSIDE,    /* the ruleset declares the situation outside its scope */
+    ARB_FAILED      /* a plugin failed: arb_ruling_error says why */
+};
+
+arb_scenario *arb_scenario_new(const arb_ruleset *rs); /* NULL: no ruleset, or out of memory */
+void arb_scenario_free(arb_scenario *sc);
+enum arb_status arb_scenario_read_json(arb_scenario *sc, const char *json, size_t len, char **error);
+/* A director's answer to a fact's question: a value's name, its label, its
+ * number among the choices (from 1), ja/nee, a number or a call. */
+enum arb_status arb_scenario_answer(arb_scenario *sc, const char *fact, const char *answer, char **error);
+void arb_scenario_forget(arb_scenario *sc, const char *fact);
+
+/* Rules on sc, with plugins (NULL: none). NULL only for a NULL argument, a
+ * scenario of another ruleset, or out of memory. */
+arb_ruling *arb_rule(const arb_ruleset *rs, const arb_plugins *plugins, arb_scenario *sc);
+void arb_ruling_free(arb_ruling *r);
+enum arb_ruling_status arb_ruling_status(const arb_ruling *r);
+/* The status `arbiter rule` exits with for this ruling, and for a kind of ruling. */
+enum arb_status arb_ruling_exit_status(const arb_ruling *r);
+enum arb_status arb_status_of(enum arb_ruling_status s);
+/* Why there is no ruling, in one line (NULL for ARB_RULED). */
+const char *arb_ruling_error(const arb_ruling *r);
+/* ARB_NEEDS: the fact to ask next (see arb_fact_*); else NULL. */
+const char *arb_ruling_needs(const arb_ruling *r);
+/* The trail: the articles and sub-clauses that decided, in order. */
+int arb_ruling_trail_count(const arb_ruling *r);
+const char *arb_ruling_trail(const arb_ruling *r, int i);
+/* The actions: the ruleset's, then those plugins added. Arguments are
+ * given by name and as text (a value's name, a number, a call, a citation). */
+int arb_ruling_action_count(const arb_ruling *r);
+const char *arb_ruling_action(const arb_ruling *r, int i);
+const char *arb_ruling_action_cite(const arb_ruling *r, int i);
+const char *arb_ruling_message(const arb_ruling *r, int i, enum arb_lang lang);
+int arb_ruling_arg_count(const arb_ruling *r, int i);
+const char *arb_ruling_arg_name(const arb_ruling *r, int i, int j);
+const char *arb_ruling_arg(const arb_ruling *r, int i, int j);
+/* The ruling as the JSON object arb_rule_json gives (malloc'd; free it). */
+char *arb_ruling_json(const arb_ruling *r);
+
+/* The ruleset's facts, numbered from 0: their questions and choices (an
+ * enum's values, or ja/nee for a yes/no fact; none for numbers and calls). */
+int arb_fact_count(const arb_ruleset *rs);
+int arb_fact_find(const arb_ruleset *rs, const char *name); /* -1: no such fact */
+const char *arb_fact_name(const arb_ruleset *rs, int f);
+const char *arb_fact_question(const arb_ruleset *rs, int f, enum arb_lang lang);
+int arb_fact_choice_count(const arb_ruleset *rs, int f);
+const char *arb_fact_choice(const arb_ruleset *rs, int f, int k); /* the value's name, an answer */
+const char *arb_fact_choice_label(const arb_ruleset *rs, int f, int k, enum arb_lang lang);
+
 #endif
