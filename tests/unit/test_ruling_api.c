@@ -1,4 +1,4 @@
-/* test_api.c — the public ruling read field by field (core/arbiter.h, "A
+/* test_ruling_api.c — the public ruling read field by field (core/arbiter.h, "A
  * ruling read field by field"), through arbiter.h alone, as an embedder
  * would: a scenario from JSON, a director's answers one fact at a time
  * (the `ask` loop), the trail, the actions with their arguments and
@@ -196,5 +196,5 @@ int main(void) {
         cmocka_unit_test(test_rejected),      cmocka_unit_test(test_statuses),
         cmocka_unit_test(test_facts),         cmocka_unit_test(test_bad_arguments),
     };
-    return cmocka_run_group_tests_name("api", tests, group_setup, group_teardown);
+    return cmocka_run_group_tests_name("ruling_api", tests, group_setup, group_teardown);
 }
