@@ -42,8 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_BODY (256 * 1024)    /* a scenario is a few hundred bytes; a big matchpoint sheet fits */
-#define MAX_SCORE_LINES 5000     /* matchpointing is quadratic in the scores of a board */
+#define MAX_BODY (256 * 1024) /* a scenario is a few hundred bytes; a big matchpoint sheet fits */
 #define MAX_SERVED 64
 #define MAX_COMPARED 8
 #define IDLE_SECONDS 10          /* a client that sends nothing for this long is dropped */
@@ -410,7 +409,9 @@ static reply api_matchpoints(server *s, json_t *in) {
     strbuf err;
     sb_init(&err);
     if (!scoring_parse_score_lines(json_string_value(csv), &rows, &err)) out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data);
-    else if (rows.len > MAX_SCORE_LINES) out = fail(MHD_HTTP_CONTENT_TOO_LARGE, "at most %d scores in one sheet", MAX_SCORE_LINES);
+    else if (rows.len > SCORING_MAX_SCORES)
+        out =
+            fail(MHD_HTTP_CONTENT_TOO_LARGE, "at most %d scores in one sheet", SCORING_MAX_SCORES);
     else if (!scoring_matchpoint_lines(sv->rs, hooks_of(sv), &rows, &err)) out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data);
     else out = ok(json_pack("{ssso}", "ruleset", sv->rs->name, "rows", scoring_lines_json(&rows)));
     vec_free(&rows);
