@@ -60,6 +60,7 @@ static char *search_rulesets(const char *name) {
 }
 
 char *arb_find_ruleset(const char *name) {
+    if (!name) return NULL;
     if (strchr(name, '/') || is_dir(name)) {
         struct stat st;
         return stat(name, &st) == 0 ? strdup(name) : NULL;
@@ -95,7 +96,9 @@ static bool has_header(const char *dir) {
 }
 
 int arb_list_rulesets(const char *dir, char ***names) {
+    if (!names) return -1;
     *names = NULL;
+    if (!dir) return -1;
     DIR *dp = opendir(dir);
     if (!dp) return 0;
     int n = 0, cap = 0;
@@ -121,7 +124,26 @@ arb_ruleset *arb_load(const char *name, FILE *errors) {
     return arb_load_amended(name, NULL, 0, errors);
 }
 
+/* The amendments argument of arb_load_amended: a count that is not
+ * negative, with a path behind each. False with the reason in why. */
+static bool amendments_ok(const char *const *amendments, int n, char *why, size_t size) {
+    why[0] = 0;
+    if (n < 0)
+        snprintf(why, size, "the number of amendments is %d; it cannot be negative", n);
+    else if (n > 0 && !amendments)
+        snprintf(why, size, "%d amendments, but no list of them (NULL)", n);
+    for (int i = 0; !why[0] && i < n; i++)
+        if (!amendments[i]) snprintf(why, size, "amendment %d of %d is NULL, not a path", i + 1, n);
+    return !why[0];
+}
+
 arb_ruleset *arb_load_amended(const char *name, const char *const *amendments, int namendments, FILE *errors) {
+    char why[120];
+    if (!name || !amendments_ok(amendments, namendments, why, sizeof why)) {
+        if (errors)
+            fprintf(errors, "arbiter: %s\n", name ? why : "no ruleset named: the name is NULL");
+        return NULL;
+    }
     char *path = arb_find_ruleset(name);
     diag *d = diag_new(errors ? errors : stderr);
     if (!errors) diag_mute(d, 1);
@@ -165,6 +187,11 @@ static char *error_json(const char *status, const char *msg, long line) {
 
 static enum arb_status rule_one(const arb_ruleset *rs, const arb_plugins *plugins, const char *text, size_t len,
                                 long line, char **json) {
+    if (!rs || !text) {
+        *json = error_json("bad_input",
+                           rs ? "no scenario: the text is NULL" : "no ruleset: it is NULL", line);
+        return ARB_BAD_INPUT;
+    }
     if (len > ARB_MAX_LINE) { /* not parsed: a JSON tree takes many times the text's memory */
         char msg[120];
         snprintf(msg, sizeof msg, "the scenario is longer than %d bytes; a scenario is one JSON object (per line)",
@@ -205,11 +232,12 @@ static enum arb_status rule_one(const arb_ruleset *rs, const arb_plugins *plugin
 }
 
 enum arb_status arb_rule_json(const arb_ruleset *rs, const char *scenario, size_t len, char **json) {
-    return rule_one(rs, NULL, scenario, len, 0, json);
+    return arb_rule_json_plugins(rs, NULL, scenario, len, json);
 }
 
 enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *p, const char *scenario, size_t len,
                                       char **json) {
+    if (!json) return ARB_BAD_INPUT; /* nowhere to say more */
     return rule_one(rs, p, scenario, len, 0, json);
 }
 
@@ -217,7 +245,26 @@ enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *text, size_t l
     return arb_rule_batch_plugins(rs, NULL, text, len, out);
 }
 
+_Static_assert(ARB_MAX_PLUGINS == PLUGIN_MAX, "arbiter.h promises the plugin host's limit");
+
+/* The arguments of arb_load_plugins; false with the reason written. */
+static bool plugin_arguments_ok(const arb_ruleset *rs, const char *const *paths, int n,
+                                FILE *errors) {
+    char why[120] = "";
+    if (!rs)
+        snprintf(why, sizeof why, "no ruleset to load plugins for: it is NULL");
+    else if (n < 0 || n > ARB_MAX_PLUGINS)
+        snprintf(why, sizeof why, "%d plugins: give 0 to %d", n, ARB_MAX_PLUGINS);
+    else if (n > 0 && !paths)
+        snprintf(why, sizeof why, "%d plugins, but no list of paths (NULL)", n);
+    for (int i = 0; !why[0] && i < n; i++)
+        if (!paths[i]) snprintf(why, sizeof why, "plugin %d of %d is NULL, not a path", i + 1, n);
+    if (why[0] && errors) fprintf(errors, "arbiter: %s\n", why);
+    return !why[0];
+}
+
 arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, int n, FILE *errors) {
+    if (!plugin_arguments_ok(rs, paths, n, errors)) return NULL;
     arb_plugins *p = malloc(sizeof *p);
     strbuf err;
     sb_init(&err);
@@ -238,6 +285,14 @@ void arb_free_plugins(arb_plugins *p) {
 
 enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *plugins, const char *text, size_t len,
                                        FILE *out) {
+    if (!out) return ARB_BAD_INPUT; /* nowhere to say more */
+    if (!rs || !text) {             /* one error record */
+        char *json;
+        enum arb_status st = rule_one(rs, plugins, text, len, 0, &json);
+        fprintf(out, "%s\n", json);
+        free(json);
+        return st;
+    }
     enum arb_status worst = ARB_OK;
     long line = 0;
     for (size_t at = 0; at < len;) {

@@ -5,6 +5,26 @@
  * that can fail returns a status: ARB_OK, ARB_NO_RULING (the rules give no
  * ruling, or a test failed) or ARB_BAD_INPUT (a malformed rule file,
  * scenario or argument), which are also the CLI's exit statuses.
+ *
+ * Arguments. A NULL where a call needs a value, a negative count, or a
+ * count with no array behind it is refused with ARB_BAD_INPUT (or NULL, or
+ * -1, as each call says), never a crash. The exceptions are the accessors
+ * arb_name, arb_title and arb_hash, which have no way to say so: their
+ * arguments are declared non-null (ARB_NONNULL), so that a compiler that
+ * knows the attribute warns about a NULL it can see.
+ *
+ * Ownership and lifetime. What a call returns with "malloc'd" belongs to
+ * the caller, who frees it with free(). A ruleset lives from arb_load until
+ * arb_free; everything it gave out (arb_name's and arb_title's strings)
+ * and every plugin set loaded for it must not be used after that. A
+ * pointer passed to arb_free or arb_free_plugins must not be used again
+ * (that cannot be detected). Nothing keeps a pointer to the caller's
+ * strings, buffers or streams after the call returns.
+ *
+ * Threads. arb_rule_json and arb_rule_batch may run on one ruleset from
+ * many threads at once. A plugin set may not: its Lua states change with
+ * every ruling, so calls that use one plugin set must take turns (or each
+ * thread loads its own).
  */
 #ifndef ARBITER_H
 #define ARBITER_H
@@ -14,13 +34,20 @@
 
 #define ARB_VERSION "0.1.0"
 
+/* Marks arguments that must not be NULL, where the compiler knows how. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ARB_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
+#else
+#define ARB_NONNULL(...)
+#endif
+
 enum arb_status { ARB_OK = 0, ARB_NO_RULING = 1, ARB_BAD_INPUT = 2 };
 
 typedef struct ruleset arb_ruleset;
 
 /* Finds a ruleset by name (searching $ARBITER_RULESETS, the rulesets/
  * directory beside the program, and ./rulesets) or takes a path. Returns a
- * malloc'd path, or NULL. */
+ * malloc'd path, or NULL (also for a NULL name). */
 char *arb_find_ruleset(const char *name_or_path);
 
 /* The directory of installed rulesets: the first of those places that
@@ -28,45 +55,67 @@ char *arb_find_ruleset(const char *name_or_path);
 char *arb_rulesets_dir(void);
 /* The rulesets in a directory: its subdirectories with a `ruleset` header
  * (shared vocabularies have none), sorted by name. Returns how many;
- * *names (malloc'd, as is each name; NULL when none) receives them. */
+ * *names (malloc'd, as is each name; NULL when none) receives them. A
+ * directory that cannot be read has none. -1 when dir or names is NULL
+ * (*names, when it can be, is set to NULL). */
 int arb_list_rulesets(const char *dir, char ***names);
 
 /* Loads and compiles a ruleset; errors (file:line:col, expected, hint) are
- * written to errors (NULL: not written). NULL on failure.
+ * written to errors (NULL: not written). NULL on failure, and for a NULL
+ * name.
  *
  * Without amendments, a ruleset compiled before is loaded from its image
  * in the cache instead ($ARBITER_CACHE, else $XDG_CACHE_HOME/arbiter, else
  * ~/.cache/arbiter; ARBITER_CACHE=off: never) while its rule files are
  * unchanged; one compiled without errors or warnings is saved there. The
  * result is the same either way; a cache that cannot be read or written
- * only costs the compile. */
+ * only costs the compile. The result is the caller's: free it with
+ * arb_free. */
 arb_ruleset *arb_load(const char *name_or_path, FILE *errors);
-/* The same with amendment files applied in order (see docs/committee.md). */
+/* The same with amendment files applied in order (see docs/committee.md):
+ * amendments holds namendments paths, none of them NULL (amendments may be
+ * NULL when namendments is 0). A negative count, or a NULL where a path
+ * should be, is refused: NULL, with the reason written to errors. */
 arb_ruleset *arb_load_amended(const char *name_or_path, const char *const *amendments, int namendments,
                               FILE *errors);
+/* Frees a ruleset (NULL: nothing happens). Free its plugin sets first. */
 void arb_free(arb_ruleset *rs);
 
-const char *arb_name(const arb_ruleset *rs);
-const char *arb_title(const arb_ruleset *rs);
-/* "fnv1a64:…", the hash of the rule files' names and contents. */
-void arb_hash(const arb_ruleset *rs, char buf[32]);
+/* The ruleset's name and title, owned by it (valid until arb_free). */
+const char *arb_name(const arb_ruleset *rs) ARB_NONNULL(1);
+const char *arb_title(const arb_ruleset *rs) ARB_NONNULL(1);
+/* "fnv1a64:…", the hash of the rule files' names and contents, written to
+ * buf (32 bytes, terminated). */
+void arb_hash(const arb_ruleset *rs, char buf[32]) ARB_NONNULL(1, 2);
 
-/* Rules on one scenario (a JSON object). *json receives the ruling as a
- * JSON object (malloc'd; free it) — on failure, an object with "status" and
- * "error". */
+/* Rules on one scenario (a JSON object of len bytes; it need not be
+ * terminated). *json receives the ruling as a JSON object (malloc'd; free
+ * it) — on failure, an object with "status" and "error". A NULL rs or
+ * scenario gets ARB_BAD_INPUT and such an object; a NULL json gets
+ * ARB_BAD_INPUT and nothing. */
 enum arb_status arb_rule_json(const arb_ruleset *rs, const char *scenario, size_t len, char **json);
 
-/* Rules on a JSON Lines batch, one ruling (or error record with its line
- * number) per line written to out. Returns ARB_OK when every line ruled.
- * A scenario (a line, or the text given to arb_rule_json) longer than
+/* Rules on a JSON Lines batch (len bytes), one ruling (or error record with
+ * its line number) per line written to out. Returns ARB_OK when every line
+ * ruled. A scenario (a line, or the text given to arb_rule_json) longer than
  * ARB_MAX_LINE bytes is not parsed but answered with an error record: a
- * real one is far shorter, and this bounds the memory one line takes. */
+ * real one is far shorter, and this bounds the memory one line takes. A
+ * NULL rs or jsonl gets ARB_BAD_INPUT and one error record on out; a NULL
+ * out gets ARB_BAD_INPUT and nothing. */
 #define ARB_MAX_LINE (1 << 20)
 enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *jsonl, size_t len, FILE *out);
 
 /* Club plugins (Lua, sandboxed; see docs/plugins.md) loaded for a ruleset,
- * and the two calls above with them around every ruling. NULL (with the
- * reason written to errors) when a plugin cannot be loaded. */
+ * and the two calls above with them around every ruling. arb_load_plugins
+ * takes n paths (0 to ARB_MAX_PLUGINS, none NULL; paths may be NULL when n
+ * is 0) and returns NULL, with the reason written to errors (NULL: not
+ * written), when a plugin cannot be loaded or an argument is bad: a NULL
+ * rs, a negative n or one over ARB_MAX_PLUGINS, a NULL path. The set keeps
+ * a pointer to rs: use it only with that ruleset, and free it
+ * (arb_free_plugins; NULL: nothing happens) before the ruleset. A NULL p
+ * in the two calls below means no plugins; their other arguments are as
+ * for arb_rule_json and arb_rule_batch. */
+#define ARB_MAX_PLUGINS 8 /* PLUGIN_MAX in plugins/plugin.h */
 typedef struct plugin_set arb_plugins;
 arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, int n, FILE *errors);
 void arb_free_plugins(arb_plugins *p);

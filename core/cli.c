@@ -1135,7 +1135,8 @@ static const command commands[] = {
      cmd_legal},
     {"matchpoints", "matchpoints --ruleset NAME|DIR FILE|- [--json]",
      "Matchpoints one board's scores (one per line), or several boards as CSV lines\n"
-     "board,pair,score, by the ruleset's own scale.",
+     "board,pair,score, by the ruleset's own scale. A sheet holds at most 5000 scores\n"
+     "(core/scoring.h); a larger one is refused with exit status 2.",
      cmd_matchpoints},
     {"imps", "imps --ruleset NAME|DIR A B [--json]",
      "The IMPs for score A against score B (negative when B is higher), by the ruleset's scale.", cmd_imps},

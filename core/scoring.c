@@ -88,21 +88,66 @@ bool scoring_rule(const ruleset *rs, int article, scenario *sc, ruling *r, int64
     return true;
 }
 
+static int compare_scores(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* How many of the n sorted scores are below v: the first index whose score
+ * is at least v (a binary search). */
+static int scores_below(const int64_t *sorted, int n, int64_t v) {
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (sorted[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+bool scoring_rank_counts(const int64_t *scores, int n, int64_t *beaten, int64_t *equalled) {
+    int64_t *sorted = n > 0 ? malloc(sizeof *sorted * (size_t)n) : NULL;
+    if (n > 0 && !sorted) return false;
+    if (n > 0) memcpy(sorted, scores, sizeof *sorted * (size_t)n);
+    if (n > 1) qsort(sorted, (size_t)n, sizeof *sorted, compare_scores);
+    for (int i = 0; i < n; i++) {
+        int below = scores_below(sorted, n, scores[i]);
+        int not_above = scores[i] == INT64_MAX ? n : scores_below(sorted, n, scores[i] + 1);
+        beaten[i] = below;
+        equalled[i] = not_above - below - 1; /* the score itself is not a tie with itself */
+    }
+    free(sorted);
+    return true;
+}
+
+/* The cap of a sheet (SCORING_MAX_SCORES): true, with the message, past it. */
+static bool too_many_scores(int n, strbuf *err) {
+    if (n <= SCORING_MAX_SCORES) return false;
+    sb_printf(err,
+              "%d scores, more than the %d one sheet may hold: matchpoint it in parts, a board's "
+              "scores together",
+              n, SCORING_MAX_SCORES);
+    return true;
+}
+
 bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores, int n, int64_t *mp,
                          strbuf *err) {
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     if (article < 0) return false;
-    bool ok = true;
+    if (too_many_scores(n, err)) return false;
+    int64_t *beaten = malloc(sizeof *beaten * (size_t)(n > 0 ? n : 1));
+    int64_t *equalled = malloc(sizeof *equalled * (size_t)(n > 0 ? n : 1));
+    bool ok = beaten && equalled && scoring_rank_counts(scores, n, beaten, equalled);
+    if (!ok) sb_puts(err, "out of memory");
     for (int i = 0; i < n && ok; i++) {
         scenario sc;
         scenario_init(&sc, rs);
         sc.rec.has_scoring = true;
         sc.rec.others = n - 1;
-        for (int j = 0; j < n; j++) {
-            if (j == i) continue;
-            sc.rec.beaten += scores[i] > scores[j];
-            sc.rec.equalled += scores[i] == scores[j];
-        }
+        sc.rec.beaten = beaten[i];
+        sc.rec.equalled = equalled[i];
         ruling r = {0};
         sc.hooks = hooks;
         ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &mp[i], err) &&
@@ -111,6 +156,8 @@ bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const i
         ruling_clear(&r);
         scenario_free(&sc);
     }
+    free(beaten);
+    free(equalled);
     return ok;
 }
 
@@ -399,29 +446,65 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
     return rows->len > 0;
 }
 
+/* A row of the sheet as it is sorted to group the boards. */
+typedef struct board_row {
+    const char *board;
+    int row;
+} board_row;
+
+/* By board name, then by line: each board's rows become one run, in the
+ * order the sheet gives them. */
+static int compare_board_rows(const void *a, const void *b) {
+    const board_row *x = a, *y = b;
+    int c = strcmp(x->board, y->board);
+    return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+/* Runs by their first row: the boards in the order the sheet first names
+ * them, as they are matchpointed (and as a failure is reported). */
+static int compare_first_rows(const void *a, const void *b) {
+    const board_row *x = *(board_row *const *)a, *y = *(board_row *const *)b;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* Matchpoints one board: the run of n rows that starts at run. */
+static bool matchpoint_run(const ruleset *rs, const scenario_hooks *hooks, vec *rows,
+                           const board_row *run, int n, int64_t *scores, int64_t *mp, strbuf *err) {
+    for (int k = 0; k < n; k++)
+        scores[k] = VEC_AT(rows, score_line, run[k].row).score;
+    if (!scoring_matchpoints(rs, hooks, scores, n, mp, err)) return false;
+    for (int k = 0; k < n; k++)
+        VEC_AT(rows, score_line, run[k].row).mp = mp[k];
+    return true;
+}
+
+/* The sheet is sorted by board once (n log n), not scanned once per board. */
 bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, vec *rows, strbuf *err) {
     int n = rows->len;
-    int64_t *scores = malloc(sizeof(int64_t) * (size_t)n), *mp = malloc(sizeof(int64_t) * (size_t)n);
-    int *index = malloc(sizeof(int) * (size_t)n);
-    bool ok = scores && mp && index;
-    char *done = calloc((size_t)n + 1, 1);
-    for (int i = 0; ok && i < n; i++) {
-        if (done[i]) continue;
-        int m = 0;
-        for (int j = i; j < n; j++) {
-            score_line *rj = &VEC_AT(rows, score_line, j);
-            if (done[j] || strcmp(rj->board, VEC_AT(rows, score_line, i).board) != 0) continue;
-            done[j] = 1;
-            index[m] = j;
-            scores[m++] = rj->score;
-        }
-        ok = scoring_matchpoints(rs, hooks, scores, m, mp, err);
-        for (int k = 0; ok && k < m; k++) VEC_AT(rows, score_line, index[k]).mp = mp[k];
+    if (too_many_scores(n, err)) return false;
+    size_t count = (size_t)(n > 0 ? n : 1);
+    board_row *sorted = malloc(sizeof *sorted * count), **runs = malloc(sizeof *runs * count);
+    int64_t *scores = malloc(sizeof *scores * count), *mp = malloc(sizeof *mp * count);
+    bool ok = sorted && runs && scores && mp;
+    if (!ok) sb_puts(err, "out of memory");
+    int nruns = 0;
+    for (int i = 0; ok && i < n; i++)
+        sorted[i] = (board_row){VEC_AT(rows, score_line, i).board, i};
+    if (ok) qsort(sorted, (size_t)n, sizeof *sorted, compare_board_rows);
+    for (int i = 0; ok && i < n; i++)
+        if (i == 0 || strcmp(sorted[i].board, sorted[i - 1].board) != 0) runs[nruns++] = &sorted[i];
+    if (ok) qsort(runs, (size_t)nruns, sizeof *runs, compare_first_rows);
+    for (int r = 0; ok && r < nruns; r++) {
+        const board_row *end = sorted + n;
+        int len = 1;
+        while (runs[r] + len < end && strcmp(runs[r][len].board, runs[r]->board) == 0)
+            len++;
+        ok = matchpoint_run(rs, hooks, rows, runs[r], len, scores, mp, err);
     }
+    free(sorted);
+    free(runs);
     free(scores);
     free(mp);
-    free(index);
-    free(done);
     return ok;
 }
 

@@ -65,8 +65,23 @@ typedef struct kj_hand_score {
 bool scoring_klaverjas_hand(const ruleset *rs, scenario *sc, kj_hand_score *out, strbuf *err);
 void kj_hand_score_clear(kj_hand_score *s);
 
+/* The most scores one matchpoint sheet may hold, for `arbiter matchpoints`,
+ * POST /api/matchpoints and the two calls below alike. Sorting makes a
+ * sheet n log n, but every score is still a ruling through the rule files
+ * and the club's plugins (each under its own budget), so the time one
+ * sheet takes grows with its scores: the cap bounds it (a few hundred
+ * milliseconds). A real sheet is far smaller: a board is played by at most
+ * a few hundred pairs, and a session's sheet of 30 boards and 80 pairs
+ * holds 2400 scores. */
+#define SCORING_MAX_SCORES 5000
+
+/* For each of n scores, how many of the others it beats (is greater than)
+ * and how many it equals, from one sort: n log n. False when out of
+ * memory. */
+bool scoring_rank_counts(const int64_t *scores, int n, int64_t *beaten, int64_t *equalled);
+
 /* The matchpoints of each of n scores on one board, compared with the
- * others; false with err on failure. */
+ * others; false with err on failure (or more than SCORING_MAX_SCORES). */
 bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores, int n, int64_t *mp,
                          strbuf *err);
 
@@ -99,7 +114,8 @@ typedef struct score_line {
 /* Reads the sheet into rows (a vec of score_line); false with err naming
  * the line. */
 bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err);
-/* Matchpoints each board of the sheet on its own (rows[i].mp). */
+/* Matchpoints each board of the sheet on its own (rows[i].mp); false with
+ * err on failure, or when the sheet holds more than SCORING_MAX_SCORES. */
 bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, vec *rows, strbuf *err);
 /* The rows as JSON: [{"board", "pair", "score", "matchpoints"}] (board and
  * pair only when the sheet gives them). */

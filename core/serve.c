@@ -1,11 +1,16 @@
 /* serve.c — `arbiter serve`: the library over HTTP.
  *
- * One thread (libmicrohttpd's internal polling thread) answers every
- * request in turn: a loaded ruleset could be shared between threads, but a
- * plugin's Lua state cannot, and a ruling takes well under a millisecond.
- * Bodies, connections and idle time are limited, so that one bad client
- * cannot hold the table up; every bad request is answered with a status
- * and {"error": "…"}, never with a crash.
+ * A small pool of threads (libmicrohttpd's) answers requests in parallel:
+ * a loaded ruleset is read-only and shared by all of them (arbiter.h), and
+ * what a request builds is its own. A plugin set is not: its Lua states and
+ * the facts given to it change with every ruling, so requests that run the
+ * plugins take turns (plugin_lock). Bodies, connections, idle time and the
+ * time a whole request may take are limited, so that slow or many clients
+ * cannot hold the table up (the limits below; docs/robustness.md, "The
+ * server"); every bad request is answered with a status and
+ * {"error": "…"}, never with a crash. SIGINT or SIGTERM stops it: no new
+ * connection is taken, answers being made or sent are finished (for up to
+ * STOP_GRACE_MS), and it exits with status 0.
  *
  * The endpoints (JSON in, JSON out; the answers are those of the CLI's
  * --json, built by the same library functions):
@@ -30,8 +35,10 @@
 
 #include <microhttpd.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -42,24 +49,51 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_BODY (256 * 1024)    /* a scenario is a few hundred bytes; a big matchpoint sheet fits */
-#define MAX_SCORE_LINES 5000     /* matchpointing is quadratic in the scores of a board */
+#define MAX_BODY (256 * 1024) /* a scenario is a few hundred bytes; a big matchpoint sheet fits */
 #define MAX_SERVED 64
 #define MAX_COMPARED 8
-#define IDLE_SECONDS 10          /* a client that sends nothing for this long is dropped */
-#define MAX_CONNECTIONS 64
-#define MAX_PER_CLIENT 32
+#define SERVE_THREADS 4     /* requests answered in parallel (a ruling takes under a millisecond) */
+#define IDLE_SECONDS 10     /* a connection that sends or takes nothing for this long is dropped */
+#define REQUEST_SECONDS 10  /* a request must arrive whole, and its answer leave, within this */
+#define MAX_CONNECTIONS 256 /* open at once, from everyone */
+#define MAX_PER_CLIENT 64   /* open at once from one address (a reverse proxy is one address) */
+#define SLOW_AFTER_MS 1000  /* a request still arriving after this may be dropped for a newcomer */
+#define REAP_MS 200         /* how often the deadlines are checked */
+#define STOP_GRACE_MS 3000  /* at a stop signal, how long answers in progress may take to finish */
 
 typedef struct served {
     ruleset *rs;
     plugin_set plugins; /* loaded for this ruleset (a plugin checks the names it uses) */
 } served;
 
+/* An open connection as the deadline sees it. The list is shared by the
+ * pool's threads and the main thread (which enforces the deadline), under
+ * the tracker's lock; an entry is removed (under the lock) before
+ * libmicrohttpd closes its socket, so a shutdown() under the lock never
+ * reaches a socket number that was reused. */
+typedef struct tracked {
+    struct tracked *prev, *next;
+    int fd;
+    struct sockaddr_storage addr;
+    int64_t phase_start_ms; /* when the request began arriving, or its answer began */
+    int64_t deadline_ms;    /* past it the connection is shut down */
+    bool answering;         /* the request is whole: its answer is being made or sent */
+    bool dropped;           /* shut down, and waiting for libmicrohttpd to close it */
+} tracked;
+
+typedef struct tracker {
+    pthread_mutex_t lock;
+    tracked *head;
+} tracker;
+
 typedef struct server {
     served sets[MAX_SERVED];
     int n;
     char *web;
     bool verbose;
+    bool has_plugins; /* then plugin_lock is taken around every request that rules */
+    pthread_mutex_t plugin_lock;
+    tracker conns;
 } server;
 
 /* A request's body as it arrives. */
@@ -410,7 +444,9 @@ static reply api_matchpoints(server *s, json_t *in) {
     strbuf err;
     sb_init(&err);
     if (!scoring_parse_score_lines(json_string_value(csv), &rows, &err)) out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data);
-    else if (rows.len > MAX_SCORE_LINES) out = fail(MHD_HTTP_CONTENT_TOO_LARGE, "at most %d scores in one sheet", MAX_SCORE_LINES);
+    else if (rows.len > SCORING_MAX_SCORES)
+        out =
+            fail(MHD_HTTP_CONTENT_TOO_LARGE, "at most %d scores in one sheet", SCORING_MAX_SCORES);
     else if (!scoring_matchpoint_lines(sv->rs, hooks_of(sv), &rows, &err)) out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data);
     else out = ok(json_pack("{ssso}", "ruleset", sv->rs->name, "rows", scoring_lines_json(&rows)));
     vec_free(&rows);
@@ -461,7 +497,16 @@ static reply post_json(server *s, post_fn fn, const request *rq) {
     json_error_t je;
     json_t *in = json_loadb(rq->body.data ? rq->body.data : "", rq->body.len, JSON_REJECT_DUPLICATES, &je);
     if (!in) return fail(MHD_HTTP_BAD_REQUEST, "malformed JSON at line %d, column %d: %s", je.line, je.column, je.text);
-    reply out = json_is_object(in) ? fn(s, in) : fail(MHD_HTTP_BAD_REQUEST, "the request is a JSON object");
+    if (!json_is_object(in)) {
+        json_decref(in);
+        return fail(MHD_HTTP_BAD_REQUEST, "the request is a JSON object");
+    }
+    /* Every POST endpoint rules with the served set's plugins, whose Lua
+     * states are not safe to share between threads: with plugins loaded,
+     * these requests take turns (rulings without plugins do not). */
+    if (s->has_plugins) pthread_mutex_lock(&s->plugin_lock);
+    reply out = fn(s, in);
+    if (s->has_plugins) pthread_mutex_unlock(&s->plugin_lock);
     json_decref(in);
     return out;
 }
@@ -491,6 +536,135 @@ static reply route_api(server *s, struct MHD_Connection *c, const char *url, con
     if (strcmp(url, "/api/rulesets") == 0) return api_rulesets(s);
     if (strcmp(url, "/api/graph") == 0) return api_graph(s, c);
     return api_ruleset(s, url + 14);
+}
+
+/* ---- connections: the whole-request deadline and the limit per address ---- */
+
+static int64_t now_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+static bool same_address(const struct sockaddr_storage *a, const struct sockaddr *b) {
+    if (a->ss_family != b->sa_family) return false;
+    if (b->sa_family == AF_INET)
+        return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+               ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+    if (b->sa_family == AF_INET6)
+        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+                      &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)) == 0;
+    return false;
+}
+
+/* A new phase of a connection: its request arriving (answering false) or
+ * its answer being made and sent (true), each within REQUEST_SECONDS. */
+static void mark_answering(server *s, struct MHD_Connection *c, bool answering) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    tracked *t = info ? info->socket_context : NULL;
+    if (!t) return;
+    pthread_mutex_lock(&s->conns.lock);
+    t->answering = answering;
+    t->phase_start_ms = now_ms();
+    t->deadline_ms = t->phase_start_ms + REQUEST_SECONDS * 1000;
+    pthread_mutex_unlock(&s->conns.lock);
+}
+
+/* Shuts a connection down (under the lock): libmicrohttpd's thread sees
+ * it closed at once and closes it, which frees its place. */
+static void drop(tracked *t) {
+    shutdown(t->fd, SHUT_RDWR);
+    t->dropped = true;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode what) {
+    server *s = cls;
+    tracked *t = *socket_context;
+    if (what == MHD_CONNECTION_NOTIFY_CLOSED) {
+        if (!t) return;
+        pthread_mutex_lock(&s->conns.lock);
+        if (t->prev)
+            t->prev->next = t->next;
+        else
+            s->conns.head = t->next;
+        if (t->next) t->next->prev = t->prev;
+        pthread_mutex_unlock(&s->conns.lock);
+        free(t);
+        *socket_context = NULL;
+        return;
+    }
+    const union MHD_ConnectionInfo *fd =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *addr =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!fd || !(t = calloc(1, sizeof *t))) return; /* untracked: only the idle timeout applies */
+    t->fd = fd->connect_fd;
+    if (addr && addr->client_addr) {
+        socklen_t len = addr->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                                                 : sizeof(struct sockaddr_in);
+        memcpy(&t->addr, addr->client_addr, len);
+    }
+    t->phase_start_ms = now_ms();
+    t->deadline_ms = t->phase_start_ms + REQUEST_SECONDS * 1000;
+    pthread_mutex_lock(&s->conns.lock);
+    t->next = s->conns.head;
+    if (t->next) t->next->prev = t;
+    s->conns.head = t;
+    pthread_mutex_unlock(&s->conns.lock);
+    *socket_context = t;
+}
+
+/* Before a connection is accepted: an address may hold MAX_PER_CLIENT
+ * connections. Past that, its oldest connection whose request has been
+ * arriving for more than SLOW_AFTER_MS is dropped to make room (a slow
+ * client cannot keep a fast one out); when there is none, the newcomer is
+ * refused. */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t len) {
+    (void)len;
+    server *s = cls;
+    int64_t now = now_ms();
+    int open = 0;
+    tracked *slowest = NULL;
+    pthread_mutex_lock(&s->conns.lock);
+    for (tracked *t = s->conns.head; t; t = t->next) {
+        if (t->dropped || !same_address(&t->addr, addr)) continue;
+        open++;
+        bool slow = !t->answering && now - t->phase_start_ms > SLOW_AFTER_MS;
+        if (slow && (!slowest || t->phase_start_ms < slowest->phase_start_ms)) slowest = t;
+    }
+    bool room = open < MAX_PER_CLIENT;
+    if (!room && slowest) {
+        drop(slowest);
+        room = true;
+    }
+    pthread_mutex_unlock(&s->conns.lock);
+    if (!room && s->verbose)
+        fprintf(stderr, "refused a connection: %d open from that address\n", open);
+    return room ? MHD_YES : MHD_NO;
+}
+
+/* Shuts down the connections past their deadline; returns how many are
+ * answering (for the stop). */
+static int enforce_deadlines(server *s) {
+    int64_t now = now_ms();
+    int answering = 0, dropped = 0;
+    pthread_mutex_lock(&s->conns.lock);
+    for (tracked *t = s->conns.head; t; t = t->next) {
+        if (t->dropped) continue;
+        if (now > t->deadline_ms) {
+            drop(t);
+            dropped++;
+        } else {
+            answering += t->answering;
+        }
+    }
+    pthread_mutex_unlock(&s->conns.lock);
+    if (dropped && s->verbose)
+        fprintf(stderr, "dropped %d connection(s) past the %d s deadline\n", dropped,
+                REQUEST_SECONDS);
+    return answering;
 }
 
 /* ---- answering ---- */
@@ -608,11 +782,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *upload_size = 0;
         return MHD_YES;
     }
+    mark_answering(s, c, true);
     return answer(s, c, url, method, rq);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode why) {
-    (void)cls, (void)c, (void)why;
+    (void)why;
+    /* the next request on this connection has a deadline of its own */
+    mark_answering(cls, c, false);
     request *rq = *con_cls;
     if (!rq) return;
     sb_free(&rq->body);
@@ -735,13 +912,19 @@ static bool is_loopback(const struct sockaddr_storage *ss) {
     return ss->ss_family == AF_INET6 && IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ss)->sin6_addr);
 }
 
+/* The daemon: a pool of SERVE_THREADS, the limits above, the deadline's
+ * bookkeeping (on_connection, on_accept), and an inter-thread channel so
+ * that a stop can first close the door (MHD_quiesce_daemon). */
 static struct MHD_Daemon *start_daemon(server *s, struct sockaddr_storage *ss) {
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG;
+    unsigned flags =
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ITC | MHD_USE_ERROR_LOG;
     if (ss->ss_family == AF_INET6) flags |= MHD_USE_IPv6;
-    return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)ss,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_SECONDS, MHD_OPTION_CONNECTION_LIMIT,
-                            (unsigned)MAX_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)MAX_PER_CLIENT,
-                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_END);
+    return MHD_start_daemon(flags, 0, on_accept, s, on_request, s, MHD_OPTION_SOCK_ADDR,
+                            (struct sockaddr *)ss, MHD_OPTION_THREAD_POOL_SIZE,
+                            (unsigned)SERVE_THREADS, MHD_OPTION_CONNECTION_TIMEOUT,
+                            (unsigned)IDLE_SECONDS, MHD_OPTION_CONNECTION_LIMIT,
+                            (unsigned)MAX_CONNECTIONS, MHD_OPTION_NOTIFY_CONNECTION, on_connection,
+                            s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
 }
 
 static void announce(server *s, struct MHD_Daemon *d, const char *listen, const struct sockaddr_storage *ss) {
@@ -758,6 +941,31 @@ static void announce(server *s, struct MHD_Daemon *d, const char *listen, const 
                         "use it\n", listen);
 }
 
+/* Waits for SIGINT or SIGTERM, enforcing the deadlines every REAP_MS
+ * meanwhile. */
+static void wait_for_stop(server *s, const sigset_t *stop) {
+    const struct timespec tick = {0, REAP_MS * 1000000L};
+    for (;;) {
+        int sig = sigtimedwait(stop, NULL, &tick);
+        if (sig == SIGINT || sig == SIGTERM) return;
+        if (sig < 0 && errno != EAGAIN && errno != EINTR) return;
+        enforce_deadlines(s);
+    }
+}
+
+/* No new connection; the answers being made or sent get STOP_GRACE_MS to
+ * finish, the connections still waiting for a request are closed. */
+static void stop_daemon(server *s, struct MHD_Daemon *d) {
+    MHD_socket door = MHD_quiesce_daemon(d);
+    int64_t until = now_ms() + STOP_GRACE_MS;
+    while (enforce_deadlines(s) > 0 && now_ms() < until) {
+        const struct timespec pause = {0, 20 * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+    MHD_stop_daemon(d);
+    if (door != MHD_INVALID_SOCKET) close(door); /* quiesced: the daemon left it to us */
+}
+
 int serve_run(const serve_config *c) {
     const char *listen = c->listen ? c->listen : "127.0.0.1:8080";
     struct sockaddr_storage ss;
@@ -766,15 +974,18 @@ int serve_run(const serve_config *c) {
     bool parsed = parse_listen(listen, &ss, &err);
     if (!parsed) fprintf(stderr, "arbiter serve: %s\n", err.data);
     sb_free(&err);
-    static server s; /* large (the plugin sets), and the daemon's thread points into it */
+    static server s; /* large (the plugin sets), and the daemon's threads point into it */
     memset(&s, 0, sizeof s);
     s.verbose = c->verbose;
+    s.has_plugins = c->nplugins > 0;
+    pthread_mutex_init(&s.plugin_lock, NULL);
+    pthread_mutex_init(&s.conns.lock, NULL);
     if (!parsed || !load_rulesets(&s, c)) {
         free_server(&s);
         return ARB_BAD_INPUT;
     }
     s.web = find_web(c->web);
-    /* The signals are waited for here; the daemon's thread inherits the mask. */
+    /* The signals are waited for here; the daemon's threads inherit the mask. */
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
@@ -787,9 +998,9 @@ int serve_run(const serve_config *c) {
         return ARB_BAD_INPUT;
     }
     announce(&s, d, listen, &ss);
-    int sig;
-    sigwait(&stop, &sig);
-    MHD_stop_daemon(d);
+    wait_for_stop(&s, &stop);
+    stop_daemon(&s, d);
+    if (s.verbose) fprintf(stderr, "arbiter serve: stopped\n");
     free_server(&s);
     return ARB_OK;
 }

@@ -20,9 +20,13 @@ typedef struct serve_config {
     bool verbose;                  /* a line on stderr per request */
 } serve_config;
 
-/* Loads the rulesets, then serves until SIGINT or SIGTERM. Prints the
- * address it listens on ("arbiter serve: http://127.0.0.1:8080/") once it
- * does. Returns an exit status: 0 after a signal, 2 when it cannot start. */
+/* Loads the rulesets, then serves until SIGINT or SIGTERM, answering
+ * requests in parallel within the limits of core/serve.c (connections in
+ * all and per address, idle time, a deadline for each whole request).
+ * Prints the address it listens on ("arbiter serve:
+ * http://127.0.0.1:8080/") once it does. At the signal it takes no new
+ * connection and lets the answers in progress finish. Returns an exit
+ * status: 0 after a signal, 2 when it cannot start. */
 int serve_run(const serve_config *c);
 
 #endif

@@ -69,6 +69,7 @@ suite() {
 suite cli tests/cli.sh
 suite images tests/image.sh
 suite plugins tests/plugins.sh
+suite serve tests/serve.sh
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

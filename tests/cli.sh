@@ -114,6 +114,30 @@ printf 'board,pair,score\n1,A,100\n1,B,-10\n2,A,50\n2,B,50\n' >"$TOY.tmp.txt"
 expect "matchpoints csv" 0 "1,A,100,2" "1,B,-10,0" "2,A,50,1" "2,B,50,1" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
 printf '100\nlots\n' >"$TOY.tmp.txt"
 expect "matchpoints bad line" 2 "line 2: expected a score" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+# The sheet cap (SCORING_MAX_SCORES, core/scoring.h): 200 000 scores took
+# minutes when every score was compared with every other; past the cap the
+# sheet is refused at once, and a full sheet under it is ruled in seconds.
+# seconds_since T: whole seconds from T (date +%s) to now.
+seconds_since() { echo $(($(date +%s) - $1)); }
+awk 'BEGIN { for (i = 0; i < 200000; i++) print (i % 97) * 10 }' >"$TOY.tmp.txt"
+start=$(date +%s)
+expect "matchpoints: 200000 scores refused" 2 "200000 scores, more than the 5000 one sheet may hold" -- \
+    "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+took=$(seconds_since "$start")
+if [ "$took" -le 5 ]; then pass "matchpoints: refused in ${took}s"; else fail "matchpoints: refused" "took ${took}s"; fi
+head -n 5001 "$TOY.tmp.txt" >"$TOY.tmp.csv"
+expect "matchpoints: 5001 scores refused" 2 "5001 scores, more than the 5000" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.csv"
+head -n 5000 "$TOY.tmp.txt" >"$TOY.tmp.csv"
+start=$(date +%s)
+# 5000 scores in 97 values (0 to 520 52 times each, 530 to 960 51 times), at
+# 2 per score beaten and 1 per score equalled: 960 beats 4949 and equals 50
+# (9948), 0 beats none and equals 51
+expect "matchpoints: 5000 scores" 0 "   960  9948" "     0  51" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.csv"
+took=$(seconds_since "$start")
+if [ "$took" -le 10 ]; then pass "matchpoints: 5000 scores in ${took}s"; else fail "matchpoints: 5000 scores" "took ${took}s"; fi
+awk 'BEGIN { print "board,pair,score"; for (i = 0; i < 5000; i++) print (i % 7) "," i "," (i % 13) * 10 }' >"$TOY.tmp.csv"
+expect "matchpoints: 5000 csv rows over 7 boards" 0 "0,0,0," -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.csv"
+rm -f "$TOY.tmp.csv"
 rm -f "$TOY.tmp.txt"
 expect "imps" 0 "IMP's: 2" -- "$ARBITER" imps --ruleset $TOY 30 0
 expect "imps negative" 0 "IMP's: -1" -- "$ARBITER" imps --ruleset $TOY 0 15

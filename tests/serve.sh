@@ -1,0 +1,180 @@
+#!/bin/bash
+# `arbiter serve` under load, on 127.0.0.1 only (core/serve.c, the limits;
+# docs/robustness.md, "The server"): slow clients that dribble a request
+# byte by byte do not keep a normal request from being answered within two
+# seconds, not even past the limit per address; a request that does not
+# arrive whole within the deadline is dropped; parallel requests (with and
+# without plugins) get the answers one request alone gets; SIGTERM and
+# SIGINT stop the server promptly with status 0. Every client and loop is
+# bounded in count and time. Ends with "N passed, N failed".
+ARBITER=${1:-build/arbiter}
+REQUEST_SECONDS=10 # core/serve.c
+PER_CLIENT=64      # core/serve.c, MAX_PER_CLIENT
+passed=0
+failed=0
+work=$(mktemp -d)
+server_pid=
+clients=()
+
+pass() { passed=$((passed + 1)); echo "ok $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1: $2"; }
+
+stop_clients() {
+    [ ${#clients[@]} -gt 0 ] && kill "${clients[@]}" 2>/dev/null
+    wait "${clients[@]}" 2>/dev/null
+    clients=()
+}
+cleanup() {
+    stop_clients
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+ms() { date +%s%3N; }
+
+# start_server [OPTIONS…]: a server on a loopback port of its own; $port
+start_server() {
+    "$ARBITER" serve --listen 127.0.0.1:0 --verbose "$@" >"$work/stdout" 2>"$work/stderr" &
+    server_pid=$!
+    port=
+    for _ in $(seq 1 600); do # compiling takes a moment, more under ASan
+        port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$work/stdout")
+        [ -n "$port" ] && return 0
+        kill -0 "$server_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    cat "$work/stderr"
+    return 1
+}
+
+# stop_server SIGNAL NAME: the signal ends the server with status 0 within 2 s
+stop_server() {
+    local start took rc
+    start=$(ms)
+    kill "-$1" "$server_pid"
+    for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$server_pid" 2>/dev/null; then
+        fail "$2" "still running 5 s after SIG$1"
+        kill -KILL "$server_pid"
+        wait "$server_pid" 2>/dev/null
+    else
+        wait "$server_pid"
+        rc=$?
+        took=$(($(ms) - start))
+        if [ "$rc" -eq 0 ] && [ "$took" -le 2000 ]; then pass "$2 (status 0 in $took ms)"
+        else fail "$2" "status $rc after $took ms"; fi
+    fi
+    server_pid=
+}
+
+# slow_client SECONDS: sends a request's first line, then one header line
+# every 2 seconds, for at most SECONDS (a "slowloris" client).
+slow_client() {
+    trap '' PIPE
+    exec 3<>"/dev/tcp/127.0.0.1/$port" || return
+    printf 'POST /api/rule HTTP/1.1\r\nHost: 127.0.0.1\r\n' >&3 2>/dev/null || return # refused: closed at once
+    local end=$((SECONDS + $1))
+    while [ "$SECONDS" -lt "$end" ]; do
+        sleep 2
+        printf 'X-Slow: 1\r\n' >&3 2>/dev/null || return
+    done
+}
+
+start_slow_clients() { # COUNT SECONDS
+    for _ in $(seq 1 "$1"); do
+        slow_client "$2" &
+        clients+=($!)
+    done
+}
+
+# normal NAME: GET /api/rulesets is answered (200) within 2 seconds
+normal() {
+    local start took status
+    start=$(ms)
+    status=$(curl -s -m 2 -o "$work/body" -w '%{http_code}' "http://127.0.0.1:$port/api/rulesets")
+    took=$(($(ms) - start))
+    if [ "$status" = 200 ] && grep -q '"rulesets"' "$work/body"; then pass "$1 (in $took ms)"
+    else fail "$1" "status $status after $took ms"; fi
+}
+
+# ---- slow clients ----
+
+if ! start_server --ruleset tests/rules/toy; then
+    echo "FAIL start: the server did not start"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+pass "start: listening on 127.0.0.1:$port"
+
+start_slow_clients 40 14
+sleep 1
+normal "40 slow clients: a normal request is answered"
+normal "40 slow clients: and another"
+start_slow_clients $((PER_CLIENT + 16)) 12
+sleep 2 # the slow ones are then older than SLOW_AFTER_MS
+normal "$((PER_CLIENT + 56)) slow clients, more than an address may open: a normal request is answered"
+if grep -q '^POST /api/rule' "$work/stderr"; then fail "slow clients" "a dribbled request was answered"; else pass "slow clients: none answered"; fi
+stop_clients
+
+# ---- the whole-request deadline ----
+
+# A client that sends a header line every second is never idle, but its
+# request never ends: it is dropped REQUEST_SECONDS after it began.
+deadline_client() {
+    trap '' PIPE
+    exec 3<>"/dev/tcp/127.0.0.1/$port" || { echo "no connection"; return; }
+    printf 'GET /api/rulesets HTTP/1.1\r\nHost: 127.0.0.1\r\n' >&3 2>/dev/null
+    local start=$SECONDS
+    while [ $((SECONDS - start)) -lt $((REQUEST_SECONDS + 8)) ]; do
+        printf 'X-Slow: 1\r\n' >&3 2>/dev/null || break
+        read -r -t 1 -u 3 _
+        [ $? -eq 1 ] && break # end of file: the server closed it
+    done
+    echo $((SECONDS - start))
+}
+took=$(deadline_client)
+if [ "$took" -ge $((REQUEST_SECONDS - 1)) ] && [ "$took" -le $((REQUEST_SECONDS + 3)) ]; then
+    pass "a request still arriving after ${REQUEST_SECONDS} s is dropped (after ${took} s)"
+else
+    fail "deadline" "the connection lasted ${took} s (expected about ${REQUEST_SECONDS})"
+fi
+if grep -q "past the $REQUEST_SECONDS s deadline" "$work/stderr"; then pass "deadline: logged"
+else fail "deadline" "no line in --verbose's log"; fi
+normal "after the deadline: a normal request is answered"
+
+# ---- parallel requests ----
+
+# parallel NAME N FILE: N requests of FILE at once, each answered as the first one
+parallel() {
+    local name=$1 n=$2 body=$3 pids=() i bad=0
+    curl -s -m 10 -o "$work/want" --data-binary "@$body" "http://127.0.0.1:$port/api/rule"
+    for i in $(seq 1 "$n"); do
+        curl -s -m 10 -o "$work/got.$i" --data-binary "@$body" "http://127.0.0.1:$port/api/rule" &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+    for i in $(seq 1 "$n"); do cmp -s "$work/want" "$work/got.$i" || bad=$((bad + 1)); done
+    if [ -s "$work/want" ] && [ "$bad" -eq 0 ]; then pass "$name: $n answers, each the same"
+    else fail "$name" "$bad of $n answers differ from one request alone"; fi
+}
+
+printf '{"ruleset": "toy", "scenario": {"irregularity": "late", "minutes": 20, "repeated": true}}' >"$work/toy.json"
+parallel "parallel rulings" 40 "$work/toy.json"
+stop_server TERM "SIGTERM: the server stops"
+
+if start_server --ruleset bridge-2017 --plugin plugins/bridge-beginners-revoke.lua; then
+    jq -c '{ruleset: "bridge-2017", scenario: .}' tests/plugins/revoke-64A1.json >"$work/revoke.json"
+    parallel "parallel rulings with a plugin" 30 "$work/revoke.json"
+    if grep -qF '"plugins":[{"plugin"' "$work/want"; then pass "the plugin took part"
+    else fail "plugin" "its ruling does not name the plugin: $(head -c 300 "$work/want")"; fi
+    # SIGINT with slow clients connected
+    start_slow_clients 10 10
+    sleep 0.5
+    stop_server INT "SIGINT with slow clients connected: the server stops"
+    stop_clients
+else
+    fail "start with a plugin" "the server did not start"
+fi
+
+echo "$passed passed, $failed failed"
