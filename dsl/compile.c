@@ -49,13 +49,13 @@
 /* The values an integer expression in a decision may take, counted from
  * the facts' ranges before its graph is built (a graph has a leaf per
  * value): a product of three facts of 256 values may take 16 million, and
- * a condition on four such took 17 seconds to reach the graph's work
+ * a condition on four such took 11 to 17 seconds to reach the graph's work
  * budget. A product of two (65 025 values) is within it. */
 #define MAX_EXPR_VALUES (1 << 16)
 /* The pairs of values of the two sides of one operation in a decision
  * (its graph may need a node for each): `p * q == r * s` over four facts
- * of 256 values has 4 billion, and ran into the graph's work budget after
- * 17 seconds. Comparing a sum of two such facts with a third has 130 000. */
+ * of 256 values has 4 billion, and ran 10 seconds into the graph's work
+ * budget. Comparing a sum of two such facts with a third has 130 000. */
 #define MAX_EXPR_PAIRS (1 << 24)
 
 /* Interned pairs of ints: a list cell (prev, item) or an outcome (trail,
