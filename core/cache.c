@@ -16,6 +16,7 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,9 @@ static const char NO_KEY[] = "there is no key yet";
  * ARBITER_CACHE_VERBOSE is set: a refused cache is no error (the rule
  * files are compiled), and a ruling's output must not depend on it. */
 static void __attribute__((format(printf, 1, 2))) refuse(const char *fmt, ...) {
-    static bool said;
+    static atomic_bool said; /* the server loads rulesets from several threads */
     const char *v = getenv("ARBITER_CACHE_VERBOSE");
-    if (said || !v || !*v || strcmp(v, "0") == 0) return;
-    said = true;
+    if (!v || !*v || strcmp(v, "0") == 0 || atomic_exchange(&said, true)) return;
     va_list ap;
     va_start(ap, fmt);
     fputs("arbiter: cache: ", stderr);
