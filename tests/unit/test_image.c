@@ -12,7 +12,8 @@
  * read out of bounds (the fuzz target tests/fuzz/fuzz_image.c goes
  * further); an image sealed under another key is refused, and so is the
  * forgery a checksum allowed: another ruleset's image with the hash
- * patched and the seal made again without the key.
+ * patched and the seal made again without the key; the seal is RFC 4231's
+ * HMAC-SHA-256.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -243,6 +244,33 @@ static void test_sealed_under_one_key(void **state) {
     ruleset_free(rs);
 }
 
+/* The seal is the standard HMAC-SHA-256: RFC 4231 test cases 1 and 2
+ * (their keys are shorter than the hash's block, so HMAC pads them with
+ * zero bytes, as the 32 bytes here are), on data shorter than the part of
+ * a header the seal covers. */
+static void test_seal_is_hmac_sha256(void **state) {
+    (void)state;
+    static const struct {
+        unsigned char key[IMAGE_KEY_SIZE];
+        const char *data, *hmac;
+    } cases[] = {
+        {{0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b,
+          0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b},
+         "Hi There",
+         "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"},
+        {"Jefe", "what do ya want for nothing?",
+         "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        unsigned char seal[IMAGE_SEAL_SIZE];
+        image_seal(cases[i].key, cases[i].data, strlen(cases[i].data), seal);
+        char hex[2 * IMAGE_SEAL_SIZE + 1];
+        for (int j = 0; j < IMAGE_SEAL_SIZE; j++)
+            snprintf(hex + 2 * j, 3, "%02x", seal[j]);
+        assert_string_equal(hex, cases[i].hmac);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shipped_rulesets_round_trip),
@@ -252,6 +280,7 @@ int main(void) {
         cmocka_unit_test(test_crafted_bodies_are_checked),
         cmocka_unit_test(test_forged_image_is_refused),
         cmocka_unit_test(test_sealed_under_one_key),
+        cmocka_unit_test(test_seal_is_hmac_sha256),
     };
     return cmocka_run_group_tests_name("image", tests, NULL, NULL);
 }
