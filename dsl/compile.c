@@ -49,8 +49,8 @@
 /* The values an integer expression in a decision may take, counted from
  * the facts' ranges before its graph is built (a graph has a leaf per
  * value): a product of three facts of 256 values may take 16 million, and
- * a condition on four such took 11 to 17 seconds to reach the graph's work
- * budget. A product of two (65 025 values) is within it. */
+ * a condition on four such took 11 to 15 seconds of CPU to reach the
+ * graph's work budget. A product of two (65 025 values) is within it. */
 #define MAX_EXPR_VALUES (1 << 16)
 /* The pairs of values of the two sides of one operation in a decision
  * (its graph may need a node for each): `p * q == r * s` over four facts
