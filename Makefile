@@ -16,7 +16,7 @@ CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -fPIC $(OPT) $(SAN) 
 LDFLAGS := $(SAN)
 LUA_CFLAGS = $(shell pkg-config --cflags lua5.4 2>/dev/null || echo -I/usr/include/lua5.4)
 MHD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
-LIBS     = $(shell pkg-config --libs jansson lua5.4 libmicrohttpd 2>/dev/null || echo -ljansson -llua5.4 -lmicrohttpd) -lm
+LIBS     = $(shell pkg-config --libs jansson lua5.4 libmicrohttpd libcrypto 2>/dev/null || echo -ljansson -llua5.4 -lmicrohttpd -lcrypto) -lm
 TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 CORE := util diag graph expr ruleset builtins bridge cards klaverjas eval scenario output testrun dot whynot scoring diff image cache arbiter api/ruling serve

@@ -1,15 +1,45 @@
-/* cache.c — where ruleset images are kept and when one may be used. */
+/* cache.c — where ruleset images are kept and when one may be used.
+ *
+ * The trust model (docs/robustness.md, "The image cache's trust model"):
+ * an image decides rulings, so it is used only when this user's arbiter
+ * sealed it (image.h) in a directory nobody else can write, for the rule
+ * files as they are now. Anything else is ignored and the rule files are
+ * compiled, silently unless ARBITER_CACHE_VERBOSE is set. */
 #include "cache.h"
 
 #include "../dsl/compile.h"
 #include "image.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#define KEY_NAME "key" /* the user's sealing key, in the cache directory */
+static const char NO_KEY[] = "there is no key yet";
+
+/* Why the cache was not used, said once a run on stderr when
+ * ARBITER_CACHE_VERBOSE is set: a refused cache is no error (the rule
+ * files are compiled), and a ruling's output must not depend on it. */
+static void __attribute__((format(printf, 1, 2))) refuse(const char *fmt, ...) {
+    static atomic_bool said; /* the server loads rulesets from several threads */
+    const char *v = getenv("ARBITER_CACHE_VERBOSE");
+    if (!v || !*v || strcmp(v, "0") == 0 || atomic_exchange(&said, true)) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("arbiter: cache: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
 
 char *cache_dir(void) {
     const char *env = getenv("ARBITER_CACHE");
@@ -78,66 +108,170 @@ static bool listing(const ruleset *rs, strbuf *out) {
     return true;
 }
 
-/* The rule files hashed as dsl/compile.c hashes them (read_and_parse):
- * each file's last path component, then its text, in the order read. */
-static bool files_unchanged(const ruleset *rs) {
+/* The record an image keeps of its sources (its `extra`, under the seal):
+ * a SHA-256 of the rule files — each file's last path component and its
+ * text, with their lengths, in the order read — then the listing of their
+ * directories. The files must also still hash as the compiler hashed them
+ * (rs->hash, dsl/compile.c read_and_parse): a file changed after the
+ * compile read it is never recorded as the compiled one. */
+static bool sources_record(const ruleset *rs, strbuf *out) {
+    EVP_MD_CTX *sha = EVP_MD_CTX_new();
+    bool ok = sha && EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
     uint64_t h = FNV1A64_INIT;
-    for (int i = 0; i < rs->nfiles; i++) {
+    for (int i = 0; i < rs->nfiles && ok; i++) {
         size_t len;
         char *text = read_file(rs->files[i], &len);
-        if (!text) return false;
+        if (!text) {
+            ok = false;
+            break;
+        }
         const char *p = rs->files[i];
         const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
+        uint64_t lens[2] = {strlen(base), len};
+        ok = EVP_DigestUpdate(sha, lens, sizeof lens) && EVP_DigestUpdate(sha, base, lens[0]) &&
+             EVP_DigestUpdate(sha, text, len);
         h = fnv1a64(h, base, strlen(base));
         h = fnv1a64(h, text, len);
         free(text);
     }
-    return h == rs->hash;
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned n = 0;
+    ok = ok && EVP_DigestFinal_ex(sha, digest, &n) && h == rs->hash;
+    EVP_MD_CTX_free(sha);
+    if (!ok) return false;
+    sb_puts(out, "sha256 ");
+    for (unsigned i = 0; i < n; i++)
+        sb_printf(out, "%02x", digest[i]);
+    sb_putc(out, '\n');
+    return listing(rs, out);
+}
+
+/* Why dir may not hold images, or NULL: it must be a directory of the
+ * current user's that nobody else may write (where another user could
+ * swap images or the key). */
+static const char *untrusted_dir(const char *dir) {
+    struct stat st;
+    if (stat(dir, &st) != 0) return errno == ENOENT ? "does not exist yet" : strerror(errno);
+    if (!S_ISDIR(st.st_mode)) return "is not a directory";
+    if (st.st_uid != geteuid()) return "belongs to another user";
+    if (st.st_mode & (S_IWGRP | S_IWOTH)) return "may be written by group or others";
+    return NULL;
+}
+
+/* The sealing key in dir: a regular file of the user's, read by nobody
+ * else, opened without following a link, of exactly IMAGE_KEY_SIZE bytes.
+ * Returns false with the reason when there is none such. */
+static bool read_key(const char *dir, unsigned char key[IMAGE_KEY_SIZE], const char **why) {
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/" KEY_NAME, dir) >= (int)sizeof path) {
+        *why = "its path is too long";
+        return false;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) {
+        *why = errno == ENOENT  ? NO_KEY
+               : errno == ELOOP ? "the key is a symbolic link"
+                                : "the key cannot be read";
+        return false;
+    }
+    struct stat st;
+    *why = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ? "the key is not a regular file"
+           : st.st_uid != geteuid()                    ? "the key belongs to another user"
+           : st.st_mode & (S_IRWXG | S_IRWXO)          ? "group or others may read the key"
+           : st.st_size != IMAGE_KEY_SIZE              ? "the key has the wrong size"
+                                                       : NULL;
+    bool ok = !*why && read(fd, key, IMAGE_KEY_SIZE) == IMAGE_KEY_SIZE;
+    if (!*why && !ok) *why = "the key cannot be read";
+    close(fd);
+    return ok;
+}
+
+/* A new random key in dir (mode 0600), written aside and then put in
+ * place: linked when there is none, so that of two runs making one at
+ * once the first wins and the other reads it; renamed over one that
+ * read_key refused. */
+static bool make_key(const char *dir, bool replace, unsigned char key[IMAGE_KEY_SIZE]) {
+    char path[PATH_MAX], tmp[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/" KEY_NAME, dir) >= (int)sizeof path ||
+        snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp)
+        return false;
+    unsigned char fresh[IMAGE_KEY_SIZE];
+    if (RAND_bytes(fresh, sizeof fresh) != 1) return false;
+    int fd = mkstemp(tmp);
+    if (fd < 0) return false;
+    bool ok = fchmod(fd, 0600) == 0 && write(fd, fresh, sizeof fresh) == (ssize_t)sizeof fresh;
+    ok = close(fd) == 0 && ok;
+    ok = ok && (replace ? rename(tmp, path) == 0 : link(tmp, path) == 0);
+    int saved = errno;
+    unlink(tmp);
+    errno = saved;
+    if (ok) memcpy(key, fresh, sizeof fresh);
+    const char *why;
+    return ok || (!replace && errno == EEXIST && read_key(dir, key, &why));
 }
 
 ruleset *cache_load(const char *path) {
     char file[PATH_MAX];
-    if (!image_path(path, file)) return NULL;
+    char *dir = cache_dir();
+    const char *why = dir ? untrusted_dir(dir) : NULL;
+    unsigned char key[IMAGE_KEY_SIZE];
+    bool usable = dir && !why && read_key(dir, key, &why) && image_path(path, file);
+    if (dir && why) refuse("%s: %s; the rule files are compiled", dir, why);
+    free(dir);
+    if (!usable) return NULL;
     const char *recorded;
     char err[256];
-    ruleset *rs = image_load(file, path, &recorded, err, sizeof err);
-    if (!rs) return NULL;
+    ruleset *rs = image_load(file, path, key, &recorded, err, sizeof err);
+    if (!rs) {
+        refuse("%s; the rule files are compiled", err);
+        return NULL;
+    }
     strbuf now;
     sb_init(&now);
-    bool current = recorded && files_unchanged(rs) && listing(rs, &now) &&
-                   strcmp(now.data ? now.data : "", recorded) == 0;
+    bool current =
+        recorded && sources_record(rs, &now) && strcmp(now.data ? now.data : "", recorded) == 0;
     sb_free(&now);
     if (!current) {
+        refuse("%s: the rule files changed since the image was made; they are compiled", path);
         ruleset_free(rs);
         return NULL;
     }
     return rs;
 }
 
-/* mkdir -p, for ~/.cache/arbiter on a fresh account */
+/* mkdir -p, for ~/.cache/arbiter on a fresh account; what it makes only
+ * the user may enter (as XDG asks of $XDG_CACHE_HOME). */
 static bool make_dirs(const char *dir) {
     char p[PATH_MAX];
     if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p) return false;
     for (char *s = p + 1; *s; s++) {
         if (*s != '/') continue;
         *s = 0;
-        if (mkdir(p, 0755) != 0 && errno != EEXIST) return false;
+        if (mkdir(p, 0700) != 0 && errno != EEXIST) return false;
         *s = '/';
     }
-    return mkdir(p, 0755) == 0 || errno == EEXIST;
+    return mkdir(p, 0700) == 0 || errno == EEXIST;
 }
 
 bool cache_store(const ruleset *rs, const char *path) {
     char file[PATH_MAX];
     char *dir = cache_dir();
-    bool ok = dir && make_dirs(dir) && image_path(path, file);
-    free(dir);
-    strbuf list;
-    sb_init(&list);
-    ok = ok && listing(rs, &list);
+    const char *why = NULL;
+    unsigned char key[IMAGE_KEY_SIZE];
+    bool ok = dir && make_dirs(dir) && !(why = untrusted_dir(dir)) && image_path(path, file);
+    if (ok && !read_key(dir, key, &why)) {
+        /* a key that is missing is made; one refused is replaced, which
+         * leaves every image it sealed refused too */
+        if (why != NO_KEY) refuse("%s: %s; a new key is made", dir, why);
+        ok = make_key(dir, why != NO_KEY, key);
+    }
+    strbuf record;
+    sb_init(&record);
+    ok = ok && sources_record(rs, &record);
     char err[256];
-    ok = ok && image_save(rs, list.data ? list.data : "", file, err, sizeof err);
-    sb_free(&list);
+    ok = ok && image_save(rs, record.data ? record.data : "", key, file, err, sizeof err);
+    sb_free(&record);
+    free(dir);
     return ok;
 }
 

@@ -17,6 +17,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,36 +44,24 @@ const char *image_build_id(void) {
     return ARB_BUILD_ID;
 }
 
-static inline uint64_t load64(const unsigned char *p) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return LITTLE_ENDIAN_HOST ? w : __builtin_bswap64(w);
-}
-
-static inline uint64_t lane(uint64_t h, uint64_t w) {
-    h = (h ^ w) * 0xff51afd7ed558ccdULL;
-    return h ^ (h >> 32);
-}
-
-uint64_t image_checksum(const void *data, size_t len) {
-    /* four independent lanes of multiply-xorshift over 8-byte words: some
-     * gigabytes a second, where a byte-wise hash makes a few hundred MB */
+/* HMAC-SHA-256 under key of the header before the seal and the body
+ * (libcrypto's, through the EVP_MAC interface of OpenSSL 3). */
+void image_seal(const unsigned char key[IMAGE_KEY_SIZE], const void *data, size_t len,
+                unsigned char seal[IMAGE_SEAL_SIZE]) {
     const unsigned char *p = data;
-    uint64_t a = 0x9e3779b97f4a7c15ULL, b = 0xbf58476d1ce4e5b9ULL, c = 0x94d049bb133111ebULL,
-             d = len;
-    size_t i = 0;
-    for (; i + 32 <= len; i += 32) {
-        a = lane(a, load64(p + i));
-        b = lane(b, load64(p + i + 8));
-        c = lane(c, load64(p + i + 16));
-        d = lane(d, load64(p + i + 24));
-    }
-    uint64_t r = a ^ (b * 3) ^ (c * 5) ^ (d * 7);
-    for (; i < len; i++)
-        r = (r ^ p[i]) * 0x100000001b3ULL;
-    r ^= r >> 33;
-    r *= 0xc4ceb9fe1a85ec53ULL;
-    return r ^ (r >> 29);
+    EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+    EVP_MAC_CTX *ctx = mac ? EVP_MAC_CTX_new(mac) : NULL;
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", "SHA256", 0),
+                           OSSL_PARAM_construct_end()};
+    size_t n = 0;
+    bool ok = ctx && EVP_MAC_init(ctx, key, IMAGE_KEY_SIZE, params) &&
+              EVP_MAC_update(ctx, p, len < IMAGE_SEAL_OFFSET ? len : IMAGE_SEAL_OFFSET) &&
+              (len <= IMAGE_HEADER_SIZE ||
+               EVP_MAC_update(ctx, p + IMAGE_HEADER_SIZE, len - IMAGE_HEADER_SIZE)) &&
+              EVP_MAC_final(ctx, seal, &n, IMAGE_SEAL_SIZE) && n == IMAGE_SEAL_SIZE;
+    EVP_MAC_CTX_free(ctx);
+    EVP_MAC_free(mac);
+    if (!ok) abort(); /* only when libcrypto itself is broken: no image can be trusted */
 }
 
 static bool in(int64_t i, int64_t n) {
@@ -526,7 +517,8 @@ static void build_id_field(char id[BUILD_ID_SIZE]) {
     memcpy(id, image_build_id(), n < BUILD_ID_SIZE ? n : BUILD_ID_SIZE);
 }
 
-static void put_header(strbuf *out, const char *body, size_t len) {
+/* The header before the seal; the seal is written once the body follows. */
+static void put_header(strbuf *out, size_t len) {
     char id[BUILD_ID_SIZE];
     build_id_field(id);
     put_bytes(out, IMAGE_MAGIC, 8);
@@ -534,10 +526,13 @@ static void put_header(strbuf *out, const char *body, size_t len) {
     put_i32(out, 0);
     put_bytes(out, id, sizeof id);
     put_i64(out, (int64_t)len);
-    put_i64(out, (int64_t)image_checksum(body, len));
+    unsigned char none[IMAGE_SEAL_SIZE] = {0};
+    put_bytes(out, none, sizeof none);
 }
 
-void image_encode(const ruleset *rs, const char *extra, strbuf *out) {
+void image_encode(const ruleset *rs, const char *extra, const unsigned char key[IMAGE_KEY_SIZE],
+                  strbuf *out) {
+    size_t start = out->len;
     writer w = {.rs = rs, .dirlen = rs->dir ? strlen(rs->dir) : 0};
     sb_init(&w.out);
     sb_init(&w.strs);
@@ -552,8 +547,10 @@ void image_encode(const ruleset *rs, const char *extra, strbuf *out) {
     put_bytes(&body, w.strs.data ? w.strs.data : "", w.strs.len);
     put_bytes(&body, types.data ? types.data : "", types.len);
     put_bytes(&body, w.out.data ? w.out.data : "", w.out.len);
-    put_header(out, body.data, body.len);
+    put_header(out, body.len);
     put_bytes(out, body.data, body.len);
+    unsigned char *image = (unsigned char *)out->data + start;
+    image_seal(key, image, out->len - start, image + IMAGE_SEAL_OFFSET);
     sb_free(&body);
     sb_free(&types);
     sb_free(&w.out);
@@ -1271,7 +1268,11 @@ static const char *validate(const ruleset *rs) {
     return NULL;
 }
 
-static bool check_header(const unsigned char *p, size_t len, char *err, size_t errsz) {
+/* The fixed fields of the header, then the seal: nothing of the body, which
+ * another hand may have made, is read before it is known to be sealed
+ * with this user's key. */
+static bool check_header(const unsigned char *p, size_t len, const unsigned char *key, char *err,
+                         size_t errsz) {
     if (len < IMAGE_HEADER_SIZE) return fail_with(err, errsz, "shorter than its header");
     if (memcmp(p, IMAGE_MAGIC, 8) != 0) return fail_with(err, errsz, "not an image");
     reader r = {.p = p + 8, .end = p + IMAGE_HEADER_SIZE};
@@ -1282,17 +1283,21 @@ static bool check_header(const unsigned char *p, size_t len, char *err, size_t e
     build_id_field(id);
     if (memcmp(r.p, id, sizeof id) != 0) return fail_with(err, errsz, "made by another build");
     r.p += sizeof id;
-    uint64_t body = (uint64_t)get_i64(&r), sum = (uint64_t)get_i64(&r);
+    uint64_t body = (uint64_t)get_i64(&r);
     if (body != len - IMAGE_HEADER_SIZE) return fail_with(err, errsz, "truncated or extended");
-    if (sum != image_checksum(p + IMAGE_HEADER_SIZE, len - IMAGE_HEADER_SIZE))
-        return fail_with(err, errsz, "its checksum does not match");
+    unsigned char seal[IMAGE_SEAL_SIZE];
+    image_seal(key, p, len, seal);
+    if (CRYPTO_memcmp(seal, p + IMAGE_SEAL_OFFSET, IMAGE_SEAL_SIZE) != 0)
+        return fail_with(err, errsz,
+                         "its seal does not match (damaged, or not sealed with this key)");
     return true;
 }
 
-ruleset *image_decode(const void *data, size_t len, const char *dir, const char **extra, char *err,
+ruleset *image_decode(const void *data, size_t len, const char *dir,
+                      const unsigned char key[IMAGE_KEY_SIZE], const char **extra, char *err,
                       size_t errsz) {
     if (extra) *extra = NULL;
-    if (!check_header(data, len, err, errsz)) return NULL;
+    if (!check_header(data, len, key, err, errsz)) return NULL;
     arena *a = arena_new();
     ruleset *rs = arena_alloc(a, sizeof *rs);
     rs->arena = a;
@@ -1334,7 +1339,8 @@ static bool write_all(int fd, const char *p, size_t n) {
     return true;
 }
 
-bool image_save(const ruleset *rs, const char *extra, const char *path, char *err, size_t errsz) {
+bool image_save(const ruleset *rs, const char *extra, const unsigned char key[IMAGE_KEY_SIZE],
+                const char *path, char *err, size_t errsz) {
     char tmp[PATH_MAX];
     if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp)
         return fail_with(err, errsz, "the path is too long");
@@ -1342,11 +1348,11 @@ bool image_save(const ruleset *rs, const char *extra, const char *path, char *er
     if (fd < 0) return fail_with(err, errsz, "cannot create %s: %s", tmp, strerror(errno));
     strbuf sb;
     sb_init(&sb);
-    image_encode(rs, extra, &sb);
+    image_encode(rs, extra, key, &sb);
     bool ok = write_all(fd, sb.data, sb.len);
     int saved = errno;
     sb_free(&sb);
-    ok = ok && fchmod(fd, 0644) == 0;
+    ok = ok && fchmod(fd, 0600) == 0; /* mkstemp's mode, whatever the umask */
     if (close(fd) != 0) ok = false;
     if (ok && rename(tmp, path) == 0) return true;
     saved = errno ? errno : saved;
@@ -1354,18 +1360,32 @@ bool image_save(const ruleset *rs, const char *extra, const char *path, char *er
     return fail_with(err, errsz, "cannot write %s: %s", path, strerror(saved));
 }
 
-ruleset *image_load(const char *path, const char *dir, const char **extra, char *err,
-                    size_t errsz) {
+/* Why the file open at fd may not be trusted, or NULL: it must be a
+ * regular file of the current user's that nobody else may write. */
+static const char *untrusted_file(int fd, struct stat *st) {
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) return "is not a regular file";
+    if (st->st_uid != geteuid()) return "belongs to another user";
+    if (st->st_mode & (S_IWGRP | S_IWOTH)) return "may be written by group or others";
+    return NULL;
+}
+
+ruleset *image_load(const char *path, const char *dir, const unsigned char key[IMAGE_KEY_SIZE],
+                    const char **extra, char *err, size_t errsz) {
     if (extra) *extra = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
-        fail_with(err, errsz, "cannot open %s: %s", path, strerror(errno));
+        fail_with(err, errsz, "cannot open %s: %s", path,
+                  errno == ELOOP ? "it is a symbolic link" : strerror(errno));
         return NULL;
     }
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < IMAGE_HEADER_SIZE) {
+    const char *why = untrusted_file(fd, &st);
+    if (why || st.st_size < IMAGE_HEADER_SIZE) {
         close(fd);
-        fail_with(err, errsz, "%s is not an image", path);
+        if (why)
+            fail_with(err, errsz, "%s %s", path, why);
+        else
+            fail_with(err, errsz, "%s is not an image", path);
         return NULL;
     }
     /* mapped, not read: the pages are the file cache's own, and are mapped
@@ -1376,7 +1396,7 @@ ruleset *image_load(const char *path, const char *dir, const char **extra, char 
         fail_with(err, errsz, "cannot map %s: %s", path, strerror(errno));
         return NULL;
     }
-    ruleset *rs = image_decode(p, (size_t)st.st_size, dir, extra, err, errsz);
+    ruleset *rs = image_decode(p, (size_t)st.st_size, dir, key, extra, err, errsz);
     munmap(p, (size_t)st.st_size);
     return rs;
 }

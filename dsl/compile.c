@@ -33,6 +33,30 @@
 #define MAX_FACTS 4096
 #define MAX_ARTICLES 4096
 #define MAX_APPLY_DEPTH 256
+/* Table cells over the whole ruleset (8 bytes each). The per-table and
+ * per-file limits still let 256 files of 100 tables of 100 000 cells ask
+ * for 20 GB from 2 MB of rule text; the shipped rulesets have under 500
+ * cells together, and this is ten tables at the per-table limit. */
+#define MAX_RULESET_TABLE_CELLS 1000000
+/* Decision-graph nodes over the whole ruleset, counted while it is built:
+ * after each part of a condition that could outgrow it, each condition,
+ * each article. GRAPH_MAX_KIDS and GRAPH_MAX_WORK (core/graph.h) bound the
+ * graph too, but end in an error leaf that the checker can only report at
+ * the ruleset's header, after seconds; this budget stops where it ran out.
+ * The shipped rulesets peak at 23 000 nodes (bridge-1963), eleven times
+ * fewer; 2^18 nodes of yes/no facts are built in a fifth of a second. */
+#define MAX_GRAPH_NODES (1 << 18)
+/* The values an integer expression in a decision may take, counted from
+ * the facts' ranges before its graph is built (a graph has a leaf per
+ * value): a product of three facts of 256 values may take 16 million, and
+ * a condition on four such took 11 to 15 seconds of CPU to reach the
+ * graph's work budget. A product of two (65 025 values) is within it. */
+#define MAX_EXPR_VALUES (1 << 16)
+/* The pairs of values of the two sides of one operation in a decision
+ * (its graph may need a node for each): `p * q == r * s` over four facts
+ * of 256 values has 4 billion, and ran 10 seconds into the graph's work
+ * budget. Comparing a sum of two such facts with a third has 130 000. */
+#define MAX_EXPR_PAIRS (1 << 24)
 
 /* Interned pairs of ints: a list cell (prev, item) or an outcome (trail,
  * actions), numbered in the order they were made. */
@@ -95,6 +119,10 @@ typedef struct compiler {
     int errors_before;   /* after other errors, "never applies" would only echo them */
     int proof_errors;    /* the "never applies" errors reported so far */
     int apply_depth;     /* articles being compiled inside one another (apply) */
+    int64_t table_cells; /* over every table so far, against MAX_RULESET_TABLE_CELLS */
+    bool graph_spent;    /* a graph budget ran out (reported once): nothing more is built */
+    struct value_span *fact_span, *table_span; /* memo: the values each may take (value_span) */
+    double *fact_tree; /* memo: fact_tree_bound of each fact (0 = not yet) */
 } compiler;
 
 /* A copy of s in the ruleset's arena (NULL stays NULL): every text a
@@ -521,11 +549,22 @@ static const rs_type *resolve_type(compiler *c, const ast_type *at, const char *
         break;
     case AT_ENUM:
         t = type_new(c, name, TY_ENUM);
+        /* Checked before the values are: each is compared with those
+         * before it, and 400 000 of them (3.5 MB, a file the size limit
+         * lets through) took minutes to reach the error. The values past
+         * the limit are not read. */
         t->nvalues = at->values.n;
-        t->values = arena_alloc(c->keep, sizeof(char *) * (size_t)at->values.n);
-        t->labels = arena_alloc(c->keep, sizeof(char *) * (size_t)at->values.n);
-        t->labels_en = arena_alloc(c->keep, sizeof(char *) * (size_t)at->values.n);
-        for (int i = 0; i < at->values.n; i++) {
+        if (t->nvalues > RS_MAX_DOMAIN) {
+            const ast_enumval *first_over = at->values.items[RS_MAX_DOMAIN];
+            ERR(c->d, first_over->loc, "split the values into several facts, or use a bounded int",
+                "an enum may have at most %d values; '%s' is value %d", RS_MAX_DOMAIN,
+                first_over->name, RS_MAX_DOMAIN + 1);
+            t->nvalues = RS_MAX_DOMAIN;
+        }
+        t->values = arena_alloc(c->keep, sizeof(char *) * (size_t)t->nvalues);
+        t->labels = arena_alloc(c->keep, sizeof(char *) * (size_t)t->nvalues);
+        t->labels_en = arena_alloc(c->keep, sizeof(char *) * (size_t)t->nvalues);
+        for (int i = 0; i < t->nvalues; i++) {
             ast_enumval *v = at->values.items[i];
             for (int j = 0; j < i; j++)
                 if (strcmp(t->values[j], v->name) == 0) ERR(c->d, v->loc, NULL, "'%s' is listed twice", v->name);
@@ -533,8 +572,6 @@ static const rs_type *resolve_type(compiler *c, const ast_type *at, const char *
             t->labels[i] = keep_str(c, v->label);
             t->labels_en[i] = keep_str(c, v->label_en);
         }
-        if (t->nvalues > RS_MAX_DOMAIN)
-            ERR(c->d, at->loc, NULL, "an enum may have at most %d values", RS_MAX_DOMAIN);
         break;
     default: {
         const rs_type *found = builtin_type(c, at->name);
@@ -872,17 +909,275 @@ static gref fact_graph_cb(void *ctx, int fact, src_loc use) {
     return fact_graph(ctx, fact, use);
 }
 
+/* ---- graph budgets --------------------------------------------------------- */
+
+/* The values an expression may take, as far as its facts' ranges tell: at
+ * most `count` of them, all in lo..hi. Doubles, so that products of
+ * 64-bit bounds cannot overflow; only their size matters. */
+typedef struct value_span {
+    double count, lo, hi;
+} value_span;
+
+static value_span span_of(compiler *c, int x);
+
+#define UNBOUNDED 1e300 /* beyond any count; no <math.h>: its finite() is a name here */
+static double dmin(double a, double b) {
+    return a < b ? a : b;
+}
+static double dmax(double a, double b) {
+    return a > b ? a : b;
+}
+static double dabs(double a) {
+    return a < 0 ? -a : a;
+}
+
+static value_span span_in(double lo, double hi, double count) {
+    double width = hi - lo + 1;
+    return (value_span){count < width ? count : width, lo, hi};
+}
+
+static value_span fact_span(compiler *c, int f) {
+    const rs_fact *fact = &c->rs->facts[f];
+    if (c->fact_span[f].count > 0) return c->fact_span[f];
+    value_span v = {1, 0, 0}; /* what a decision cannot test adds no values */
+    const rs_type *t = fact->type;
+    if (fact->derived >= 0) /* check_derived_cycles broke every cycle */
+        v = span_of(c, fact->derived);
+    else if (t->kind == TY_INT && t->bounded)
+        v = span_in((double)t->lo, (double)t->hi, UNBOUNDED);
+    else if (rs_decision_values(t) > 0)
+        v = span_in(0, rs_decision_values(t) - 1, UNBOUNDED);
+    if (!(v.count >= 1)) v.count = 1; /* an empty range is an error of its own */
+    return c->fact_span[f] = v;
+}
+
+/* A table's values: those of its cells (memoized, as a fact's are). */
+static value_span table_span(compiler *c, int t) {
+    if (!c->table_span)
+        c->table_span = arena_alloc(c->a, sizeof(value_span) * (size_t)(c->rs->ntables + 1));
+    if (c->table_span[t].count > 0) return c->table_span[t];
+    const rs_table *tb = &c->rs->tables[t];
+    double lo = UNBOUNDED, hi = -UNBOUNDED;
+    for (int i = 0; i < tb->ncells; i++) {
+        if (tb->cells[i] == INT64_MIN) continue; /* no row: an error leaf, not a value */
+        lo = dmin(lo, (double)tb->cells[i]);
+        hi = dmax(hi, (double)tb->cells[i]);
+    }
+    value_span v = lo <= hi ? span_in(lo, hi, tb->ncells) : (value_span){1, 0, 0};
+    return c->table_span[t] = v;
+}
+
+static value_span arith_span(int op, value_span a, value_span b) {
+    double n = a.count * b.count;
+    switch (op) {
+    case OP_ADD:
+        return span_in(a.lo + b.lo, a.hi + b.hi, n);
+    case OP_SUB:
+        return span_in(a.lo - b.hi, a.hi - b.lo, n);
+    case OP_MUL: {
+        double p[] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi}, lo = p[0], hi = p[0];
+        for (int i = 1; i < 4; i++) {
+            lo = p[i] < lo ? p[i] : lo;
+            hi = p[i] > hi ? p[i] : hi;
+        }
+        return span_in(lo, hi, n);
+    }
+    default: { /* a quotient or a remainder is no larger than the dividend */
+        double m = dmax(dabs(a.lo), dabs(a.hi));
+        return span_in(-m, m, n);
+    }
+    }
+}
+
+static value_span span_of(compiler *c, int x) {
+    const rs_expr *e = rs_expr_at(c->rs, x);
+    switch (e->kind) {
+    case EX_CONST:
+        return (value_span){1, (double)e->k, (double)e->k};
+    case EX_FACT:
+        return fact_span(c, e->a);
+    case EX_UNARY: {
+        value_span a = span_of(c, e->a);
+        return e->op == OP_NEG ? (value_span){a.count, -a.hi, -a.lo} : (value_span){2, 0, 1};
+    }
+    case EX_ABS: {
+        value_span a = span_of(c, e->a);
+        return span_in(0, dmax(dabs(a.lo), dabs(a.hi)), a.count);
+    }
+    case EX_SIGN:
+        return (value_span){3, -1, 1};
+    case EX_BINARY: {
+        value_span a = span_of(c, e->a), b = span_of(c, e->b);
+        return e->op >= OP_ADD ? arith_span(e->op, a, b) : (value_span){2, 0, 1};
+    }
+    case EX_MIN:
+    case EX_MAX: {
+        value_span a = span_of(c, e->a), b = span_of(c, e->b);
+        return span_in(dmin(a.lo, b.lo), dmax(a.hi, b.hi), a.count + b.count);
+    }
+    case EX_TABLE:
+        return table_span(c, e->a);
+    case EX_IN:
+        return (value_span){2, 0, 1};
+    }
+    return (value_span){1, 0, 0};
+}
+
+/* The first part of x (innermost first) whose graph would outgrow the
+ * budgets: arithmetic that may take more than MAX_EXPR_VALUES values
+ * (*values set), or an operation on two sides whose values make more than
+ * MAX_EXPR_PAIRS pairs. -1 when there is none. */
+static int too_wide(compiler *c, int x, bool *values) {
+    const rs_expr *e = rs_expr_at(c->rs, x);
+    int parts[2] = {-1, -1};
+    if (e->kind == EX_UNARY || e->kind == EX_ABS || e->kind == EX_SIGN) parts[0] = e->a;
+    bool two = e->kind == EX_BINARY || e->kind == EX_MIN || e->kind == EX_MAX;
+    if (two) parts[0] = e->a, parts[1] = e->b;
+    for (int i = 0; i < 2; i++) {
+        int inner = parts[i] >= 0 ? too_wide(c, parts[i], values) : -1;
+        if (inner >= 0) return inner;
+    }
+    if (!two) return -1;
+    *values = e->kind == EX_BINARY && e->op >= OP_ADD && span_of(c, x).count > MAX_EXPR_VALUES;
+    return *values || span_of(c, e->a).count * span_of(c, e->b).count > MAX_EXPR_PAIRS ? x : -1;
+}
+
+/* The ruleset-wide graph budgets, after an expression or an article (at
+ * loc) is built: false, after one error at loc, once one has run out.
+ * Past GRAPH_MAX_WORK or GRAPH_MAX_KIDS every operation has ended in the
+ * "too large" leaf; past MAX_GRAPH_NODES nothing more is built. */
+static bool graph_within_budget(compiler *c, src_loc loc) {
+    if (c->graph_spent) return false;
+    const graph *g = c->rs->graph;
+    bool too_large = g->work > GRAPH_MAX_WORK || g->nkids > GRAPH_MAX_KIDS - RS_MAX_DOMAIN;
+    if (!too_large && g->nnodes <= MAX_GRAPH_NODES) return true;
+    c->graph_spent = true;
+    if (too_large)
+        ERR(c->d, loc, "compute it in fewer steps, or test fewer facts in one condition",
+            "the decisions grew too large to build here (a condition such as a product of several "
+            "facts has too many outcomes)");
+    else
+        ERR(c->d, loc,
+            "split the regulations into rulesets of their own, or test fewer facts in one "
+            "condition",
+            "the decisions of the ruleset grew past %d graph nodes here", MAX_GRAPH_NODES);
+    return false;
+}
+
+static double tree_bound(compiler *c, int x);
+
+/* How large a decision tree on the facts x names (derived facts through
+ * their expressions) could be: the product of their numbers of values,
+ * each counted as often as it is named. No graph of x, or of a part of it,
+ * has more nodes. */
+static double fact_tree_bound(compiler *c, int f) {
+    if (c->fact_tree[f] > 0) return c->fact_tree[f];
+    const rs_fact *fact = &c->rs->facts[f];
+    double n = fact->derived >= 0 ? tree_bound(c, fact->derived) : rs_decision_values(fact->type);
+    return c->fact_tree[f] = n >= 1 ? n : 1;
+}
+
+static double tree_bound(compiler *c, int x) {
+    const rs_expr *e = rs_expr_at(c->rs, x);
+    double n = 1;
+    switch (e->kind) {
+    case EX_CONST:
+        return 1;
+    case EX_FACT:
+        return fact_tree_bound(c, e->a);
+    case EX_BINARY:
+    case EX_MIN:
+    case EX_MAX:
+        n = tree_bound(c, e->b); /* fall through */
+    case EX_UNARY:
+    case EX_ABS:
+    case EX_SIGN:
+    case EX_IN:
+        return dmin(n * tree_bound(c, e->a), UNBOUNDED);
+    case EX_TABLE:
+        for (int i = 0; i < e->nargs; i++)
+            n = dmin(n * tree_bound(c, rs_arg(c->rs, e->args + i)), UNBOUNDED);
+        return n;
+    }
+    return 1;
+}
+
+/* The graphs of x's parts, each built before the part that uses it and
+ * the budgets checked after each: a blow-up stops at the part where a
+ * budget ran out, not after the whole expression was built. Building x
+ * itself then finds each part's graph in the operation cache. A part on
+ * too few facts to outgrow MAX_EXPR_VALUES nodes is left to that build:
+ * the steps cost a walk of each part, and most conditions are small. */
+static bool parts_within_budget(compiler *c, int x) {
+    if (tree_bound(c, x) <= MAX_EXPR_VALUES) return true;
+    const rs_expr *e = rs_expr_at(c->rs, x);
+    int parts[2] = {-1, -1};
+    switch (e->kind) {
+    case EX_UNARY:
+    case EX_ABS:
+    case EX_SIGN:
+    case EX_IN:
+        parts[0] = e->a;
+        break;
+    case EX_BINARY:
+    case EX_MIN:
+    case EX_MAX:
+        parts[0] = e->a, parts[1] = e->b;
+        break;
+    case EX_TABLE:
+        for (int i = 0; i < e->nargs && i < 2; i++)
+            parts[i] = rs_arg(c->rs, e->args + i);
+        break;
+    default:
+        return true; /* a constant or a fact: nothing to build in steps */
+    }
+    for (int i = 0; i < 2; i++) {
+        if (parts[i] < 0) continue;
+        const rs_expr *p = rs_expr_at(c->rs, parts[i]);
+        if (!parts_within_budget(c, parts[i])) return false;
+        if (p->kind == EX_CONST || p->kind == EX_FACT) continue;
+        bool too_many_keys = false; /* reported when x is built */
+        expr_to_graph(c->rs->graph, c->rs, parts[i], fact_graph_cb, c, 0, &too_many_keys);
+        if (!graph_within_budget(c, p->loc)) return false;
+    }
+    return true;
+}
+
 /* The decision graph of an expression's value over the input facts. */
 static gref expr_graph(compiler *c, int x) {
+    gref error = graph_term_ref(c->rs->graph, TERM_ERROR, EXPR_TOO_LARGE);
+    if (c->graph_spent) return error;
+    bool values = false;
+    int wide = too_wide(c, x, &values);
+    if (wide >= 0) {
+        const rs_expr *e = rs_expr_at(c->rs, wide);
+        if (values)
+            ERR(c->d, e->loc, "compute it in fewer steps, or test fewer facts in one condition",
+                "the value computed here can take up to %.0f different values; a decision may test "
+                "at most %d",
+                span_of(c, wide).count, MAX_EXPR_VALUES);
+        else
+            ERR(c->d, e->loc, "compute it in fewer steps, or test fewer facts in one condition",
+                "the two sides here can take up to %.0f and %.0f values: more pairs than the %d a "
+                "decision may weigh",
+                span_of(c, e->a).count, span_of(c, e->b).count, MAX_EXPR_PAIRS);
+        return error;
+    }
+    if (!parts_within_budget(c, x)) return error;
     bool too_many_keys = false;
     gref g = expr_to_graph(c->rs->graph, c->rs, x, fact_graph_cb, c, 0, &too_many_keys);
     if (too_many_keys)
         ERR(c->d, rs_expr_at(c->rs, x)->loc, "compute the value in a derived fact with fewer keys",
             "a decision can look up tables with at most two keys");
-    return g;
+    return graph_within_budget(c, rs_expr_at(c->rs, x)->loc) ? g : error;
 }
 
 static gref fact_graph(compiler *c, int f, src_loc use) {
+    /* Called at each fact an expression names as its graph is built: the
+     * budgets are checked as the graph grows, not only once it is built,
+     * and the error names the fact where they ran out. */
+    if (!graph_within_budget(c, use))
+        return graph_term_ref(c->rs->graph, TERM_ERROR, EXPR_TOO_LARGE);
     if (c->fact_graph[f]) return c->fact_graph[f] - 1;
     rs_fact *fact = &c->rs->facts[f];
     gref g;
@@ -1221,7 +1516,19 @@ static void declare_tables(compiler *c) {
                 MAX_TABLE_CELLS);
             ok = false;
         }
+        if (ok && cells > MAX_RULESET_TABLE_CELLS - c->table_cells) {
+            /* once: the tables after it are not made either */
+            if (c->table_cells <= MAX_RULESET_TABLE_CELLS)
+                ERR(c->d, d->loc,
+                    "split the regulations into rulesets of their own, or compute the values",
+                    "the tables of the ruleset would have more than %d cells together "
+                    "(table '%s' adds %lld to %lld)",
+                    MAX_RULESET_TABLE_CELLS, d->name, (long long)cells, (long long)c->table_cells);
+            c->table_cells = MAX_RULESET_TABLE_CELLS + 1;
+            ok = false;
+        }
         if (!ok) continue;
+        c->table_cells += cells;
         t->ncells = (int)cells;
         t->cells = arena_alloc(c->keep, sizeof(int64_t) * (size_t)cells);
         for (int64_t j = 0; j < cells; j++) t->cells[j] = INT64_MIN;
@@ -1679,6 +1986,7 @@ enum { ART_NEW, ART_BUSY, ART_DONE };
  * enters an article this way too, whatever its `when`. */
 static gref article_full(compiler *c, int art, src_loc from) {
     if (c->art_state[art] == ART_DONE) return c->art_full[art];
+    if (c->graph_spent) return c->t_false; /* reported where it ran out */
     rs_article *a = &c->rs->articles[art];
     if (c->art_state[art] == ART_BUSY) {
         ERR(c->d, from, "an article may not hand a situation back to itself, directly or through others",
@@ -1852,6 +2160,7 @@ static void compile_articles(compiler *c) {
     for (int i = 0; i < c->rs->narticles; i++) {
         gref full = article_full(c, i, c->rs->articles[i].loc);
         c->rs->articles[i].root = graph_restrict(g, graph_ite(g, c->when[i], full, na), c->invariants);
+        if (!graph_within_budget(c, c->rs->articles[i].loc)) return;
     }
     for (int i = 0; i < c->rs->narticles; i++)
         if (!c->rs->articles[i].has_when && !c->applied[i])
@@ -1865,6 +2174,7 @@ static void compile_articles(compiler *c) {
          * concat passes over without walking the rest */
         root = concat(c, graph_ite(g, c->when[i], c->art_full[i], c->t_empty), root);
         any = graph_ite(g, c->when[i], c->t_true, any);
+        if (!graph_within_budget(c, c->rs->articles[i].loc)) return;
     }
     if (any == c->t_false && c->rs->narticles > 0 && diag_errors(c->d) == c->errors_before)
         ERR(c->d, c->rs->loc, "give the articles a director starts from a `when`",
@@ -1874,6 +2184,7 @@ static void compile_articles(compiler *c) {
     c->rs->checked_root = with_invariants(c, root);
     c->rs->invariant_root = with_invariants(c, c->t_true);
     c->rs->root = graph_restrict(g, root, c->invariants);
+    graph_within_budget(c, c->rs->loc); /* the whole ruleset's decisions, built together */
 }
 
 /* ---- tests --------------------------------------------------------------------- */
@@ -1998,6 +2309,8 @@ static void make_graph(compiler *c) {
     c->t_true = graph_term_ref(c->rs->graph, TERM_VALUE, 1);
     c->t_false = graph_term_ref(c->rs->graph, TERM_VALUE, 0);
     c->fact_graph = arena_alloc(c->a, sizeof(gref) * (size_t)(c->rs->nfacts + 1));
+    c->fact_span = arena_alloc(c->a, sizeof(value_span) * (size_t)(c->rs->nfacts + 1));
+    c->fact_tree = arena_alloc(c->a, sizeof(double) * (size_t)(c->rs->nfacts + 1));
     c->t_empty = outcome_ref(c, 0);
 }
 

@@ -303,5 +303,25 @@ rm -rf "$out.d"
 expect "stdin: an error past 16 MiB, not all memory" 2 "cannot read '-': File too large" \
     -- sh -c "head -c 17000000 /dev/zero | '$ARBITER' rule --ruleset $TOY -"
 
+# Ruleset-wide budgets, at the sizes that ran for minutes or asked for
+# gigabytes (docs/robustness.md, "Limits over a whole ruleset"); each now
+# ends in its error, where the budget ran out, in a fraction of a second.
+big=$(mktemp -d)
+awk 'BEGIN { printf "ruleset \"big\" { title \"t\" game bridge }\naction x text \"x\"\nfact e : enum { v0"
+             for (i = 1; i < 400000; i++) printf ", v%d", i
+             print " }\n  ask \"e?\"\narticle 1 when e == v0 { x }\narticle 2 when e != v0 { x }" }' >"$big/enum.rules"
+expect "an enum of 400 000 values (3.5 MB) stops at value 257" 2 \
+    "enum.rules:3:1443: error: an enum may have at most 256 values; 'v256' is value 257" \
+    -- timeout 20 "$ARBITER" check "$big/enum.rules"
+mkdir "$big/tables"
+for f in $(seq 100 355); do
+    awk -v f="$f" 'BEGIN { if (f == 100) print "ruleset \"tables\" { title \"t\" game bridge }\naction x text \"x\"\nfact a : bool ask \"a?\"\narticle 1 when a { x }\narticle 2 when not a { x }"
+                          for (t = 0; t < 100; t++) printf "table t%d_%d(k: int 0..99999) : int { _ => %d }\n", f, t, t }' >"$big/tables/f$f.rules"
+done
+expect "256 files of 100 tables of 100 000 cells: an error, not 20 GB" 2 \
+    "f100.rules:16:7: error: the tables of the ruleset would have more than 1000000 cells together (table 't100_10'" \
+    -- timeout 20 "$ARBITER" check "$big/tables"
+rm -rf "$big"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

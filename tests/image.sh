@@ -3,7 +3,10 @@
 # image gives the same bytes as one compiled from its files, for every
 # command; an image that no longer matches its rule files, or is damaged,
 # or was made by another build, is never used; a cache that cannot be
-# written costs nothing but the compile.
+# written costs nothing but the compile. (e) The trust model
+# (docs/robustness.md): a forged image, an image or cache directory that
+# another user owns or may write, and a key that others may read or that is
+# a symbolic link are never trusted.
 ARBITER=${1:-build/arbiter}
 BUILD=$(dirname "$ARBITER")
 WORK=$(cd "$BUILD" && pwd)/image-test
@@ -159,6 +162,156 @@ if [ ! -e "$WORK/home3" ]; then pass "ARBITER_CACHE=off writes nothing"
 else fail "ARBITER_CACHE=off writes nothing" "something was written"; fi
 if [ -z "$(find "$ARBITER_CACHE" -name '*.arb.*')" ]; then pass "no temporary files left"
 else fail "no temporary files left" "$(find "$ARBITER_CACHE" -name '*.arb.*')"; fi
+
+# (e) the trust model. Two copies of the toy ruleset whose rulings differ
+# (a deduction of 40 points against one of 60), in a cache of their own.
+ARBITER_CACHE=$WORK/cache-trust
+A=$WORK/trust/a
+B=$WORK/trust/b
+mkdir -p "$A" "$B"
+cp tests/rules/toy/*.rules "$A"/
+cp tests/rules/toy/*.rules "$B"/
+sed 's/penalty(minutes \* 2)/penalty(minutes * 3)/' tests/rules/toy/toy.rules >"$B/toy.rules"
+"$ARBITER" rule --ruleset "$A" "$WORK/late.json" >/dev/null
+"$ARBITER" rule --ruleset "$B" "$WORK/late.json" >/dev/null
+mode() { stat -c %a "$1"; }
+if [ "$(mode "$ARBITER_CACHE")" = 700 ] && [ "$(mode "$ARBITER_CACHE/key")" = 600 ] &&
+    [ "$(mode "$(image_of "$A")")" = 600 ] && [ "$(stat -c %s "$ARBITER_CACHE/key")" = 32 ]; then
+    pass "the cache is made 0700, its images and its 32-byte key 0600"
+else
+    fail "the cache is made 0700, its images and its 32-byte key 0600" "$(ls -la "$ARBITER_CACHE")"
+fi
+
+hash_of() { "$ARBITER" rule --ruleset "$1" --json "$WORK/late.json" | sed -n 's/.*"ruleset_hash": "fnv1a64:\([0-9a-f]*\)".*/\1/p'; }
+# little-endian bytes of a 64-bit hex number, as hex pairs
+le_hex() { echo "$1" | sed 's/\(..\)/\1 /g' | awk '{ for (i = NF; i >= 1; i--) printf "%s", $i }'; }
+# write_hex FILE OFFSET HEX: the bytes HEX over FILE at OFFSET
+write_hex() {
+    esc=""
+    for b in $(echo "$3" | sed 's/../& /g'); do esc="$esc$(printf '\\%03o' "0x$b")"; done
+    printf "$esc" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+# The forgery that an unkeyed checksum let through: B's image, its hash
+# field patched to A's hash, the header's integrity field made again by
+# whoever has no key (a SHA-256 of what the seal covers), put in place of
+# A's image. The ruling must be A's, compiled from A's rule files.
+hash_a=$(hash_of "$A")
+hash_b=$(hash_of "$B")
+img_a=$(image_of "$A")
+forged=$WORK/forged.arb
+cp "$(image_of "$B")" "$forged"
+at=$(od -An -v -tx1 "$forged" | tr -d ' \n' | awk -v h="$(le_hex "$hash_b")" '{ i = index($0, h); while (i % 2 == 0 && i > 0) { j = index(substr($0, i + 1), h); i = j ? i + j : 0 } print i ? (i - 1) / 2 : -1 }')
+if [ -n "$hash_a" ] && [ "$hash_a" != "$hash_b" ] && [ "$at" -ge 88 ]; then
+    echo "  (B's hash $hash_b at byte $at of its image, patched to A's $hash_a)"
+    write_hex "$forged" "$at" "$(le_hex "$hash_a")"
+    unkeyed=$( { head -c 56 "$forged"; tail -c +89 "$forged"; } | sha256sum | cut -c1-64)
+    write_hex "$forged" 56 "$unkeyed"
+    cp "$forged" "$img_a"
+    old=$(inode "$img_a")
+    run "$WORK/cold" env ARBITER_CACHE=off "$ARBITER" rule --ruleset "$A" --json "$WORK/late.json"
+    env ARBITER_CACHE_VERBOSE=1 "$ARBITER" rule --ruleset "$A" --json "$WORK/late.json" >"$WORK/warm" 2>"$WORK/why"
+    echo "exit $?" >>"$WORK/warm"
+    if ! cmp -s "$WORK/cold" "$WORK/warm"; then
+        fail "a forged image is refused" "the ruling is not the rule files'"
+        diff "$WORK/cold" "$WORK/warm" | head -n 10 | sed 's/^/    | /'
+    elif ! grep -q "Aftrek van 40 punten" "$WORK/warm" || ! grep -q "$hash_a" "$WORK/warm"; then
+        fail "a forged image is refused" "not A's ruling and hash"
+    elif ! grep -q "seal does not match" "$WORK/why" || [ "$(inode "$img_a")" = "$old" ]; then
+        fail "a forged image is refused" "not refused for its seal, or not rebuilt: $(cat "$WORK/why")"
+    else
+        pass "a forged image (another ruleset's, hash patched, integrity field made again) is refused"
+    fi
+else
+    fail "a forged image is refused" "cannot find B's hash $hash_b in its image ($at)"
+fi
+run "$WORK/cold" env ARBITER_CACHE=off "$ARBITER" rule --ruleset "$A" "$WORK/late.json"
+
+# refused NAME CHECK: after the change made to A's image, A's next ruling
+# must be a compile's, say CHECK when asked why, and leave a new image of
+# mode 0600
+refused() {
+    name=$1
+    old=$(inode "$img_a")
+    env ARBITER_CACHE_VERBOSE=1 "$ARBITER" rule --ruleset "$A" "$WORK/late.json" >"$WORK/warm" 2>"$WORK/why"
+    echo "exit $?" >>"$WORK/warm"
+    if ! cmp -s "$WORK/cold" "$WORK/warm"; then
+        fail "$name" "output differs from a compile"
+    elif ! grep -q "$2" "$WORK/why"; then
+        fail "$name" "not refused for that: $(cat "$WORK/why")"
+    elif [ "$(inode "$img_a")" = "$old" ] || [ "$(mode "$img_a")" != 600 ]; then
+        fail "$name" "the image was not made again, 0600"
+    else
+        pass "$name"
+    fi
+}
+chmod 620 "$img_a"
+refused "an image the group may write is refused" "may be written by group or others"
+chmod 606 "$img_a"
+refused "an image others may write is refused" "may be written by group or others"
+ln -s "$(image_of "$B")" "$WORK/link.arb" && mv -f "$WORK/link.arb" "$img_a"
+refused "an image that is a symbolic link is refused" "symbolic link"
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
+    chown nobody "$img_a"
+    refused "an image of another user is refused" "belongs to another user"
+else
+    pass "an image of another user is refused (skipped: only root can give a file away)"
+fi
+
+# unused NAME CHECK: with the cache directory changed, A's ruling must be a
+# compile's, say CHECK when asked, and leave the directory's files alone
+unused() {
+    name=$1
+    before=$(ls -il "$ARBITER_CACHE" | sort)
+    env ARBITER_CACHE_VERBOSE=1 "$ARBITER" rule --ruleset "$A" "$WORK/late.json" >"$WORK/warm" 2>"$WORK/why"
+    echo "exit $?" >>"$WORK/warm"
+    if ! cmp -s "$WORK/cold" "$WORK/warm"; then
+        fail "$name" "output differs from a compile"
+    elif ! grep -q "$2" "$WORK/why"; then
+        fail "$name" "not refused for that: $(cat "$WORK/why")"
+    elif [ "$(ls -il "$ARBITER_CACHE" | sort)" != "$before" ]; then
+        fail "$name" "the cache was written"
+    else
+        pass "$name"
+    fi
+}
+chmod 770 "$ARBITER_CACHE"
+unused "a cache directory the group may write is not used" "may be written by group or others"
+chmod 707 "$ARBITER_CACHE"
+unused "a cache directory others may write is not used" "may be written by group or others"
+chmod 700 "$ARBITER_CACHE"
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
+    chown nobody "$ARBITER_CACHE"
+    unused "a cache directory of another user is not used" "belongs to another user"
+    chown "$(id -u)" "$ARBITER_CACHE"
+else
+    pass "a cache directory of another user is not used (skipped: only root can give a file away)"
+fi
+
+# A key that others may read, or that is a link, is not used; the next
+# image made replaces it by a new key of the user's, and the images the
+# old key sealed are made again.
+key=$ARBITER_CACHE/key
+cp "$key" "$WORK/old-key"
+chmod 640 "$key"
+refused "a key the group may read is not used" "group or others may read the key"
+if [ "$(mode "$key")" = 600 ] && ! cmp -s "$key" "$WORK/old-key"; then pass "it is replaced by a new key, 0600"
+else fail "it is replaced by a new key, 0600" "mode $(mode "$key")"; fi
+cp "$key" "$WORK/their-key"
+cp "$key" "$WORK/their-key-before"
+ln -sf "$WORK/their-key" "$key"
+refused "a key that is a symbolic link is not followed" "the key is a symbolic link"
+if [ ! -L "$key" ] && [ "$(mode "$key")" = 600 ] && cmp -s "$WORK/their-key" "$WORK/their-key-before" &&
+    ! cmp -s "$key" "$WORK/their-key"; then
+    pass "the link is replaced by a new key, its target left alone"
+else
+    fail "the link is replaced by a new key, its target left alone" "$(ls -l "$key")"
+fi
+
+# Silence unless asked: a refused cache is no error, and says nothing.
+chmod 606 "$img_a"
+"$ARBITER" rule --ruleset "$A" "$WORK/late.json" 2>"$WORK/why" >/dev/null
+if [ ! -s "$WORK/why" ]; then pass "a refused image says nothing unless asked"
+else fail "a refused image says nothing unless asked" "$(cat "$WORK/why")"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

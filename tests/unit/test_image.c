@@ -8,8 +8,12 @@
  * as; the loaded graph can be built on (hash-consing made again) and
  * agrees with the compiled one; every truncation of an image, every
  * flipped byte, and another build's header are refused; a damaged body
- * with a checksum made to fit is refused or read whole, never read out of
- * bounds (the fuzz target tests/fuzz/fuzz_image.c goes further).
+ * with a seal made to fit (under the key) is refused or read whole, never
+ * read out of bounds (the fuzz target tests/fuzz/fuzz_image.c goes
+ * further); an image sealed under another key is refused, and so is the
+ * forgery a checksum allowed: another ruleset's image with the hash
+ * patched and the seal made again without the key; the seal is RFC 4231's
+ * HMAC-SHA-256.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +29,10 @@
 #include "image.h"
 #include "testrun.h"
 
+/* The user's key, as the cache keeps one; and one that is not it. */
+static const unsigned char KEY[IMAGE_KEY_SIZE] = "the user's own sealing key 0123";
+static const unsigned char OTHER_KEY[IMAGE_KEY_SIZE] = "a key that is not the user's 01";
+
 static ruleset *compile(const char *dir) {
     diag *d = diag_new(stderr);
     ruleset *rs = dsl_compile(dir, d);
@@ -36,7 +44,7 @@ static ruleset *compile(const char *dir) {
 static strbuf encode(const ruleset *rs, const char *extra) {
     strbuf sb;
     sb_init(&sb);
-    image_encode(rs, extra, &sb);
+    image_encode(rs, extra, KEY, &sb);
     return sb;
 }
 
@@ -56,7 +64,7 @@ static void round_trip(const char *dir) {
     strbuf a = encode(rs, "listing");
     char err[200] = "";
     const char *extra = NULL;
-    ruleset *back = image_decode(a.data, a.len, dir, &extra, err, sizeof err);
+    ruleset *back = image_decode(a.data, a.len, dir, KEY, &extra, err, sizeof err);
     if (!back) fail_msg("%s: %s", dir, err);
     assert_string_equal(extra, "listing");
     strbuf b = encode(back, "listing");
@@ -85,7 +93,7 @@ static void test_files_move_with_the_directory(void **state) {
     (void)state;
     ruleset *rs = compile("tests/rules/toy");
     strbuf a = encode(rs, NULL);
-    ruleset *back = image_decode(a.data, a.len, "elsewhere/toy", NULL, NULL, 0);
+    ruleset *back = image_decode(a.data, a.len, "elsewhere/toy", KEY, NULL, NULL, 0);
     assert_non_null(back);
     assert_string_equal(back->dir, "elsewhere/toy");
     assert_string_equal(back->files[0], "elsewhere/toy/toy.rules");
@@ -100,7 +108,7 @@ static void test_loaded_graph_can_be_built_on(void **state) {
     (void)state;
     ruleset *rs = compile("tests/rules/toy");
     strbuf a = encode(rs, NULL);
-    ruleset *back = image_decode(a.data, a.len, "tests/rules/toy", NULL, NULL, 0);
+    ruleset *back = image_decode(a.data, a.len, "tests/rules/toy", KEY, NULL, NULL, 0);
     assert_non_null(back);
     graph *g1 = rs->graph, *g2 = back->graph;
     assert_null(g2->unique);
@@ -128,26 +136,25 @@ static void test_damage_is_refused(void **state) {
     for (size_t n = 0; n < a.len; n++) { /* every truncation */
         char *cut = malloc(n + 1);
         memcpy(cut, a.data, n);
-        assert_null(image_decode(cut, n, "tests/rules/toy", NULL, err, sizeof err));
+        assert_null(image_decode(cut, n, "tests/rules/toy", KEY, NULL, err, sizeof err));
         free(cut);
     }
     for (size_t i = 0; i < a.len; i++) { /* every flipped byte */
         a.data[i] ^= 0x20;
-        assert_null(image_decode(a.data, a.len, "tests/rules/toy", NULL, err, sizeof err));
+        assert_null(image_decode(a.data, a.len, "tests/rules/toy", KEY, NULL, err, sizeof err));
         a.data[i] ^= 0x20;
     }
     memcpy(a.data + 16, "another build", 13);
-    assert_null(image_decode(a.data, a.len, "tests/rules/toy", NULL, err, sizeof err));
+    assert_null(image_decode(a.data, a.len, "tests/rules/toy", KEY, NULL, err, sizeof err));
     assert_string_equal(err, "made by another build");
     sb_free(&a);
     ruleset_free(rs);
 }
 
-/* The checksum made to fit the damage: what only a crafted image gets past. */
-static void refit(strbuf *a) {
-    uint64_t sum = image_checksum(a->data + IMAGE_HEADER_SIZE, a->len - IMAGE_HEADER_SIZE);
-    for (int i = 0; i < 8; i++)
-        a->data[IMAGE_HEADER_SIZE - 8 + i] = (char)(sum >> (8 * i));
+/* The seal made again under key: after damage, what only a crafted image
+ * (and one made with the key) gets past. */
+static void reseal(strbuf *a, const unsigned char *key) {
+    image_seal(key, a->data, a->len, (unsigned char *)a->data + IMAGE_SEAL_OFFSET);
 }
 
 static void test_crafted_bodies_are_checked(void **state) {
@@ -158,8 +165,8 @@ static void test_crafted_bodies_are_checked(void **state) {
     for (size_t i = IMAGE_HEADER_SIZE; i < a.len; i++)
         for (int bit = 0; bit < 8; bit += 3) {
             a.data[i] ^= (char)(1 << bit);
-            refit(&a);
-            ruleset *back = image_decode(a.data, a.len, "tests/rules/toy", NULL, NULL, 0);
+            reseal(&a, KEY);
+            ruleset *back = image_decode(a.data, a.len, "tests/rules/toy", KEY, NULL, NULL, 0);
             if (back) { /* accepted: whole enough to rule with */
                 char *r = test_report(back);
                 free(r);
@@ -174,6 +181,96 @@ static void test_crafted_bodies_are_checked(void **state) {
     ruleset_free(rs);
 }
 
+/* The attack a checksum allowed: another ruleset's image, its hash field
+ * patched to the hash of the rules it is to pass for, and the integrity
+ * field made again by whoever has no key. */
+static void test_forged_image_is_refused(void **state) {
+    (void)state;
+    ruleset *toy = compile("tests/rules/toy");
+    ruleset *other = compile("tests/rules/klaverjas-mini");
+    strbuf a = encode(other, NULL);
+    unsigned char from[8], to[8];
+    for (int i = 0; i < 8; i++) {
+        from[i] = (unsigned char)(other->hash >> (8 * i));
+        to[i] = (unsigned char)(toy->hash >> (8 * i));
+    }
+    int patched = 0;
+    for (size_t i = IMAGE_HEADER_SIZE; i + 8 <= a.len; i++)
+        if (memcmp(a.data + i, from, 8) == 0) {
+            memcpy(a.data + i, to, 8);
+            patched++;
+        }
+    assert_int_equal(patched, 1);
+    char err[200] = "";
+    assert_null(image_decode(a.data, a.len, "tests/rules/toy", KEY, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "seal does not match"));
+    reseal(&a, OTHER_KEY); /* the forger's own key */
+    assert_null(image_decode(a.data, a.len, "tests/rules/toy", KEY, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "seal does not match"));
+    /* under the key it would read back as the other rules with the toy's
+     * hash: the seal is what refuses it */
+    reseal(&a, KEY);
+    ruleset *back = image_decode(a.data, a.len, "tests/rules/toy", KEY, NULL, NULL, 0);
+    assert_non_null(back);
+    assert_true(back->hash == toy->hash);
+    assert_string_equal(back->name, other->name);
+    ruleset_free(back);
+    sb_free(&a);
+    ruleset_free(other);
+    ruleset_free(toy);
+}
+
+/* An image is read only under the key that sealed it, and every byte of
+ * it, header included, is under the seal. */
+static void test_sealed_under_one_key(void **state) {
+    (void)state;
+    ruleset *rs = compile("tests/rules/toy");
+    strbuf a = encode(rs, "listing");
+    char err[200] = "";
+    assert_null(image_decode(a.data, a.len, "tests/rules/toy", OTHER_KEY, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "seal does not match"));
+    unsigned char seal[IMAGE_SEAL_SIZE];
+    image_seal(KEY, a.data, a.len, seal);
+    assert_memory_equal(seal, a.data + IMAGE_SEAL_OFFSET, IMAGE_SEAL_SIZE);
+    for (size_t i = 0; i < a.len; i++) {
+        if (i == IMAGE_SEAL_OFFSET) i = IMAGE_HEADER_SIZE; /* the seal itself */
+        unsigned char other[IMAGE_SEAL_SIZE];
+        a.data[i] ^= 1;
+        image_seal(KEY, a.data, a.len, other);
+        a.data[i] ^= 1;
+        assert_true(memcmp(seal, other, sizeof seal) != 0);
+    }
+    sb_free(&a);
+    ruleset_free(rs);
+}
+
+/* The seal is the standard HMAC-SHA-256: RFC 4231 test cases 1 and 2
+ * (their keys are shorter than the hash's block, so HMAC pads them with
+ * zero bytes, as the 32 bytes here are), on data shorter than the part of
+ * a header the seal covers. */
+static void test_seal_is_hmac_sha256(void **state) {
+    (void)state;
+    static const struct {
+        unsigned char key[IMAGE_KEY_SIZE];
+        const char *data, *hmac;
+    } cases[] = {
+        {{0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b,
+          0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b, 0x0b},
+         "Hi There",
+         "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"},
+        {"Jefe", "what do ya want for nothing?",
+         "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        unsigned char seal[IMAGE_SEAL_SIZE];
+        image_seal(cases[i].key, cases[i].data, strlen(cases[i].data), seal);
+        char hex[2 * IMAGE_SEAL_SIZE + 1];
+        for (int j = 0; j < IMAGE_SEAL_SIZE; j++)
+            snprintf(hex + 2 * j, 3, "%02x", seal[j]);
+        assert_string_equal(hex, cases[i].hmac);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shipped_rulesets_round_trip),
@@ -181,6 +278,9 @@ int main(void) {
         cmocka_unit_test(test_loaded_graph_can_be_built_on),
         cmocka_unit_test(test_damage_is_refused),
         cmocka_unit_test(test_crafted_bodies_are_checked),
+        cmocka_unit_test(test_forged_image_is_refused),
+        cmocka_unit_test(test_sealed_under_one_key),
+        cmocka_unit_test(test_seal_is_hmac_sha256),
     };
     return cmocka_run_group_tests_name("image", tests, NULL, NULL);
 }
