@@ -40,7 +40,7 @@ ARBITER_CACHE=off "$bin" serve --listen 127.0.0.1:0 >"$root/serve.out" 2>&1 &
 server=$!
 port=
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-    port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$root/serve.out")
+    port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$root/serve.out" 2>/dev/null)
     [ -n "$port" ] && break
     sleep 0.5
 done
