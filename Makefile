@@ -12,14 +12,25 @@ SAN     ?=
 OPT     ?= -O2 -g
 PKGS    := jansson cmocka
 PREFIX  ?= /usr/local
-CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -fPIC $(OPT) $(SAN) -I$(BUILD)/gen -Idsl -Icore -Iplugins $(LUA_CFLAGS) $(MHD_CFLAGS)
+CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -fPIC -fvisibility=hidden $(OPT) $(SAN) -I$(BUILD)/gen $(LAYER_INCLUDES) $(LUA_CFLAGS) $(MHD_CFLAGS)
 LDFLAGS := $(SAN)
 LUA_CFLAGS = $(shell pkg-config --cflags lua5.4 2>/dev/null || echo -I/usr/include/lua5.4)
 MHD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
-LIBS     = $(shell pkg-config --libs jansson lua5.4 libmicrohttpd libcrypto 2>/dev/null || echo -ljansson -llua5.4 -lmicrohttpd -lcrypto) -lm
+# The library's own dependencies; the program adds the HTTP server's.
+LIB_LIBS = $(shell pkg-config --libs jansson lua5.4 libcrypto 2>/dev/null || echo -ljansson -llua5.4 -lcrypto) -lm
+LIBS     = $(LIB_LIBS) $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
-CORE := util diag graph expr ruleset builtins bridge cards klaverjas eval scenario output testrun dot whynot scoring diff image cache arbiter api/ruling serve
+# The layers, from the bottom up (docs/internals.md): a file includes only
+# headers of its own layer or of those below it, which `make test` checks
+# (scripts/layers.sh). Headers are included by name; each layer's folder is
+# on the include path.
+LAYERS := core/base core/engine core/games dsl core/store core/tools plugins core/api core/serve core/cli
+LAYER_INCLUDES = $(addprefix -I,$(LAYERS))
+CORE := base/util base/diag engine/graph engine/expr engine/ruleset engine/eval \
+        games/builtins games/bridge games/cards games/klaverjas games/scenario \
+        store/image store/cache tools/testrun tools/dot tools/whynot tools/diff \
+        api/output api/scoring api/compare api/load api/arbiter api/ruling
 DSL  := compile check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \
@@ -46,17 +57,17 @@ $(BUILD)/gen/parser.c $(BUILD)/gen/parser.h &: dsl/parser.y $(DEPS_OK)
 $(BUILD)/gen/lexer.c: dsl/lexer.re $(BUILD)/gen/parser.h
 	re2c -W -Werror -o $@ dsl/lexer.re
 
-# The build's identity, written into every ruleset image (core/image.h): a
+# The build's identity, written into every ruleset image (core/store/image.h): a
 # hash of the compiler's sources, so that no build trusts an image another
 # one made. The header is rewritten only when the hash changes, and
-# core/image.c depends on it.
-ARB_BUILD_ID := $(shell cat $(sort $(wildcard dsl/* core/*.c core/*.h)) | sha256sum | cut -c1-24)
+# core/store/image.c depends on it.
+ARB_BUILD_ID := $(shell cat $(sort $(wildcard dsl/* core/*/*.c core/*/*.h)) | sha256sum | cut -c1-24)
 .PHONY: FORCE
 $(BUILD)/gen/build_id.h: FORCE
 	@mkdir -p $(dir $@)
 	@echo '#define ARB_BUILD_ID "$(ARB_BUILD_ID)"' >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
-$(BUILD)/obj/core/image.o: $(BUILD)/gen/build_id.h
+$(BUILD)/obj/core/store/image.o: $(BUILD)/gen/build_id.h
 
 # Where an installed library looks for its rulesets (after $ARBITER_RULESETS
 # and the places beside the program): the prefix it is built for. Rewritten
@@ -65,7 +76,7 @@ $(BUILD)/gen/prefix.h: FORCE
 	@mkdir -p $(dir $@)
 	@echo '#define ARB_DATADIR "$(PREFIX)/share/arbiter"' >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
-$(BUILD)/obj/core/arbiter.o: $(BUILD)/gen/prefix.h
+$(BUILD)/obj/core/api/arbiter.o: $(BUILD)/gen/prefix.h
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
@@ -82,14 +93,16 @@ $(BUILD)/libarbiter.a: $(OBJS)
 SOMAJOR  := 0
 SOVERSION := $(SOMAJOR).1.0
 $(BUILD)/libarbiter.so: $(OBJS)
-	$(CC) $(LDFLAGS) -shared -Wl,-soname,libarbiter.so.$(SOMAJOR) -o $@ $^ $(LIBS)
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libarbiter.so.$(SOMAJOR) -o $@ $^ $(LIB_LIBS)
 
 # pkg-config's description of the installed library; a static link also
 # needs what Requires.private and Libs.private name.
-$(BUILD)/arbiter.pc: core/arbiter.pc.in Makefile $(BUILD)/gen/prefix.h
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SOVERSION)|' core/arbiter.pc.in >$@
+$(BUILD)/arbiter.pc: core/api/arbiter.pc.in Makefile $(BUILD)/gen/prefix.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SOVERSION)|' core/api/arbiter.pc.in >$@
 
-$(BUILD)/arbiter: $(BUILD)/obj/core/cli.o $(BUILD)/libarbiter.a
+# The program: the CLI and the HTTP server (which the library leaves out, so
+# that an embedder links no HTTP stack), on the library.
+$(BUILD)/arbiter: $(BUILD)/obj/core/cli/cli.o $(BUILD)/obj/core/serve/serve.o $(BUILD)/libarbiter.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libarbiter.a
@@ -128,10 +141,10 @@ install: all $(BUILD)/arbiter.pc
 	ln -sf libarbiter.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libarbiter.so.$(SOMAJOR)
 	ln -sf libarbiter.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libarbiter.so
 	install -m 644 $(BUILD)/arbiter.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	install -m 644 core/arbiter.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 core/api/arbiter.h $(DESTDIR)$(PREFIX)/include/
 	cp -r rulesets $(DESTDIR)$(PREFIX)/share/arbiter/
 	install -d $(DESTDIR)$(PREFIX)/share/arbiter/web
-	install -m 644 core/web/*.html core/web/*.js core/web/*.css core/web/*.svg $(DESTDIR)$(PREFIX)/share/arbiter/web/
+	install -m 644 core/serve/web/*.html core/serve/web/*.js core/serve/web/*.css core/serve/web/*.svg $(DESTDIR)$(PREFIX)/share/arbiter/web/
 
 # `make install` into a scratch directory, and the installed program run
 # from elsewhere: its rulesets, a ruling, the web app.
@@ -140,7 +153,7 @@ test-install: all
 	@tests/install.sh $(BUILD)
 
 format:
-	clang-format -i core/*.c core/*.h dsl/*.c dsl/*.h tests/unit/*.c
+	clang-format -i core/*/*.c core/*/*.h dsl/*.c dsl/*.h plugins/*.c plugins/*.h tests/unit/*.c
 
 clean:
 	rm -rf build
@@ -159,20 +172,20 @@ FUZZ_LIB     := $(FUZZ_BUILD)/lib
 FUZZ_TARGETS := rules amend scenario batch contract auction play matchpoints image
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_BINS    := $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_TARGETS))
-# Smaller graph budgets (core/graph.h) than a release: a blow-up then ends in
+# Smaller graph budgets (core/engine/graph.h) than a release: a blow-up then ends in
 # its error within libFuzzer's timeout; bridge-2017 still compiles in them.
 FUZZ_BUDGET  := -DGRAPH_MAX_WORK=4194304 -DGRAPH_MAX_KIDS=16777216
 
 .PHONY: fuzz fuzz-build
 fuzz-build:
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_LIB) CC=clang OPT="-O1 -g $(FUZZ_BUDGET)" \
-	    SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_LIB)/libarbiter.a
+	    SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_LIB)/libarbiter.a $(FUZZ_LIB)/obj/core/serve/serve.o
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB)/libarbiter.a
 	clang -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
-	    -DARB_SRCDIR='"$(CURDIR)"' -I$(FUZZ_LIB)/gen -Idsl -Icore -Iplugins $(LUA_CFLAGS) \
-	    -o $@ $< $(FUZZ_LIB)/libarbiter.a $(LIBS)
+	    -DARB_SRCDIR='"$(CURDIR)"' -I$(FUZZ_LIB)/gen $(LAYER_INCLUDES) $(LUA_CFLAGS) \
+	    -o $@ $< $(FUZZ_LIB)/libarbiter.a $(FUZZ_LIB)/obj/core/serve/serve.o $(LIBS)
 
 # Each target in turn; a JSON target gets the JSON dictionary, a rule
 # target the language's. New inputs go to build/fuzz/corpus, never to the seeds.
@@ -212,6 +225,6 @@ $(BENCH_BUILD)/lib/libarbiter.a:
 	@$(MAKE) --no-print-directory BUILD=$(BENCH_BUILD)/lib OPT="$(BENCH_OPT)" SAN= $@
 
 $(BENCH_BUILD)/bench: $(BENCH_SRCS) $(BENCH_HDRS) $(BENCH_BUILD)/lib/libarbiter.a
-	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(BENCH_OPT) -DBENCH_DIR='"$(BUILD)"' -I$(BENCH_BUILD)/lib/gen -Idsl -Icore -Iplugins \
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(BENCH_OPT) -DBENCH_DIR='"$(BUILD)"' -I$(BENCH_BUILD)/lib/gen $(LAYER_INCLUDES) \
 	    -Itests/bench $(LUA_CFLAGS) $(CLIPS_CFLAGS) -o $@ $(BENCH_SRCS) $(BENCH_BUILD)/lib/libarbiter.a $(LIBS) \
 	    $(CLIPS_LIBS) -lm

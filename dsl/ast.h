@@ -5,9 +5,9 @@
 #ifndef ARBITER_AST_H
 #define ARBITER_AST_H
 
-#include "../core/diag.h"
-#include "../core/ops.h"
-#include "../core/util.h"
+#include "diag.h"
+#include "ops.h"
+#include "util.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* check.c — completeness, proved on the graphs. */
 #include "check.h"
 
-#include "../core/expr.h"
+#include "expr.h"
 
 #include <stdlib.h>
 #include <string.h>

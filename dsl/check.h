@@ -5,7 +5,7 @@
 #ifndef ARBITER_CHECK_H
 #define ARBITER_CHECK_H
 
-#include "../core/ruleset.h"
+#include "ruleset.h"
 
 /* Returns the number of problems reported to d. */
 int dsl_check(const ruleset *rs, diag *d);

@@ -10,9 +10,9 @@
  */
 #include "compile.h"
 
-#include "../core/builtins.h"
-#include "../core/expr.h"
-#include "../core/klaverjas.h"
+#include "builtins.h"
+#include "expr.h"
+#include "klaverjas.h"
 #include "ast.h"
 
 #include <errno.h>
@@ -40,7 +40,7 @@
 #define MAX_RULESET_TABLE_CELLS 1000000
 /* Decision-graph nodes over the whole ruleset, counted while it is built:
  * after each part of a condition that could outgrow it, each condition,
- * each article. GRAPH_MAX_KIDS and GRAPH_MAX_WORK (core/graph.h) bound the
+ * each article. GRAPH_MAX_KIDS and GRAPH_MAX_WORK (core/engine/graph.h) bound the
  * graph too, but end in an error leaf that the checker can only report at
  * the ruleset's header, after seconds; this budget stops where it ran out.
  * The shipped rulesets peak at 23 000 nodes (bridge-1963), eleven times

@@ -5,7 +5,7 @@
 #ifndef ARBITER_COMPILE_H
 #define ARBITER_COMPILE_H
 
-#include "../core/ruleset.h"
+#include "ruleset.h"
 
 /* Load and compile the ruleset in dir (a directory of *.rules files, or a
  * single .rules file). Errors go to d; returns NULL if there were any. */

@@ -18,7 +18,7 @@
  * after their call. */
 #include "plugin.h"
 
-#include "../core/builtins.h"
+#include "builtins.h"
 
 #include <lauxlib.h>
 #include <lua.h>

@@ -13,8 +13,8 @@
 #ifndef ARBITER_PLUGIN_H
 #define ARBITER_PLUGIN_H
 
-#include "../core/eval.h"
-#include "../core/scenario.h"
+#include "eval.h"
+#include "scenario.h"
 
 #include <jansson.h>
 
@@ -58,7 +58,7 @@ bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int6
                                strbuf *err);
 
 /* The plugins a director loaded, in order, as the hooks the core calls
- * around each ruling (see scenario_hooks in core/scenario.h). */
+ * around each ruling (see scenario_hooks in core/games/scenario.h). */
 #define PLUGIN_MAX 8
 
 typedef struct plugin_set {

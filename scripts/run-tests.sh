@@ -4,7 +4,7 @@
 # run that tested nothing cannot look green.
 BUILD=${1:-build}
 ARBITER=$BUILD/arbiter
-# Ruleset images (core/cache.h) go under the build directory, never into
+# Ruleset images (core/store/cache.h) go under the build directory, never into
 # the user's home; emptied first, so that every run compiles once.
 ARBITER_CACHE=$BUILD/cache
 export ARBITER_CACHE
@@ -70,6 +70,7 @@ suite cli tests/cli.sh
 suite images tests/image.sh
 suite plugins tests/plugins.sh
 suite serve tests/serve.sh
+suite layers scripts/layers.sh
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

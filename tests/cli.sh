@@ -114,7 +114,7 @@ printf 'board,pair,score\n1,A,100\n1,B,-10\n2,A,50\n2,B,50\n' >"$TOY.tmp.txt"
 expect "matchpoints csv" 0 "1,A,100,2" "1,B,-10,0" "2,A,50,1" "2,B,50,1" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
 printf '100\nlots\n' >"$TOY.tmp.txt"
 expect "matchpoints bad line" 2 "line 2: expected a score" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
-# The sheet cap (SCORING_MAX_SCORES, core/scoring.h): 200 000 scores took
+# The sheet cap (SCORING_MAX_SCORES, core/api/scoring.h): 200 000 scores took
 # minutes when every score was compared with every other; past the cap the
 # sheet is refused at once, and a full sheet under it is ruled in seconds.
 # seconds_since T: whole seconds from T (date +%s) to now.

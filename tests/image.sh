@@ -1,5 +1,5 @@
 #!/bin/sh
-# Ruleset images (core/image.h, core/cache.h): a ruleset loaded from its
+# Ruleset images (core/store/image.h, core/store/cache.h): a ruleset loaded from its
 # image gives the same bytes as one compiled from its files, for every
 # command; an image that no longer matches its rule files, or is damaged,
 # or was made by another build, is never used; a cache that cannot be

@@ -58,6 +58,18 @@ else
     fail "the shared library is libarbiter.so.0 (SONAME)"
 fi
 
+others=$(nm -D --defined-only "$root/usr/lib/libarbiter.so" | awk '$3 !~ /^arb_/ {print $3}')
+if [ -z "$others" ]; then
+    pass "the shared library exports arb_* only"
+else
+    fail "the shared library exports arb_* only: $(echo $others | head -c 200)"
+fi
+if ! ldd "$root/usr/lib/libarbiter.so" | grep -q microhttpd; then
+    pass "the library leaves the HTTP server out (no libmicrohttpd)"
+else
+    fail "the library leaves the HTTP server out (no libmicrohttpd)"
+fi
+
 # An embedder: a small C program built against the installed header and
 # library with pkg-config alone, run from elsewhere with no ARBITER_RULESETS,
 # loads a shipped ruleset by name and rules on the demo.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# `arbiter serve` under load, on 127.0.0.1 only (core/serve.c, the limits;
+# `arbiter serve` under load, on 127.0.0.1 only (core/serve/serve.c, the limits;
 # docs/robustness.md, "The server"): slow clients that dribble a request
 # byte by byte do not keep a normal request from being answered within two
 # seconds, not even past the limit per address; a request that does not
@@ -8,8 +8,8 @@
 # SIGINT stop the server promptly with status 0. Every client and loop is
 # bounded in count and time. Ends with "N passed, N failed".
 ARBITER=${1:-build/arbiter}
-REQUEST_SECONDS=10 # core/serve.c
-PER_CLIENT=64      # core/serve.c, MAX_PER_CLIENT
+REQUEST_SECONDS=10 # core/serve/serve.c
+PER_CLIENT=64      # core/serve/serve.c, MAX_PER_CLIENT
 passed=0
 failed=0
 work=$(mktemp -d)

@@ -4,12 +4,12 @@
  * owned by the scenario or the ruling it came from and lives until that is
  * freed; nothing here aborts on a bad argument (a NULL, an index out of
  * range): it answers NULL, 0 or ARB_BAD_INPUT. */
-#include "../arbiter.h"
+#include "arbiter.h"
 
-#include "../eval.h"
-#include "../output.h"
-#include "../scenario.h"
-#include "../../plugins/plugin.h"
+#include "eval.h"
+#include "output.h"
+#include "scenario.h"
+#include "plugin.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -128,7 +128,7 @@ arb_ruling *arb_rule(const arb_ruleset *rs, const arb_plugins *plugins, arb_scen
     } else {
         out->status = arb_status_of(arb_ruling_status(out));
         if (out->r.status != RULING_OK) {
-            output_problem(&out->r, &err);
+            ruling_problem(&out->r, &err);
             out->error = strdup(err.data ? err.data : "");
         }
     }

@@ -1075,8 +1075,8 @@ static long run_klaverjas(void *ctx, long reps) {
 static void bench_klaverjas(void) {
     struct stat st;
     const char *why = NULL;
-    if (stat("core/klaverjas.c", &st) != 0)
-        why = "core/klaverjas.c does not exist yet";
+    if (stat("core/games/klaverjas.c", &st) != 0)
+        why = "core/games/klaverjas.c does not exist yet";
     else if (stat("rulesets/klaverjas-nkf-1976", &st) != 0)
         why = "rulesets/klaverjas-nkf-1976 does not exist yet";
     ruleset *rs = NULL;
@@ -1172,7 +1172,7 @@ static long run_compile(void *ctx, long reps) {
     return reps;
 }
 
-/* Where the benchmark keeps its images (core/cache.h): never the home. */
+/* Where the benchmark keeps its images (core/store/cache.h): never the home. */
 /* The build directory the Makefile built the program in (make bench CC=clang: build/clang). */
 #ifndef BENCH_DIR
 #define BENCH_DIR "build"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The arena's blocks, laid out as core/util.c lays them out (the type is
+/* The arena's blocks, laid out as core/base/util.c lays them out (the type is
  * private there; this must follow it if it changes). */
 typedef struct bench_arena_block {
     struct bench_arena_block *next;

@@ -7,7 +7,7 @@
 #ifndef ARBITER_FUZZ_H
 #define ARBITER_FUZZ_H
 
-#include "../../dsl/compile.h"
+#include "compile.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
  * and the committee's diff of the base against the amended ruleset. */
 #include "fuzz.h"
 
-#include "../../core/diff.h"
-#include "../../dsl/check.h"
+#include "diff.h"
+#include "check.h"
 
 static ruleset *base;
 static char base_path[512];

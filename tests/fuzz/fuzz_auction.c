@@ -2,7 +2,7 @@
  * analysis of the record (whose turn, sufficient, admissible, …). */
 #include "fuzz.h"
 
-#include "../../core/bridge.h"
+#include "bridge.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *text = fuzz_cstring(data, size);

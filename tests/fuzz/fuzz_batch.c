@@ -3,7 +3,7 @@
  * gives exactly one output line, a ruling or an error record. */
 #include "fuzz.h"
 
-#include "../../core/arbiter.h"
+#include "arbiter.h"
 
 static arb_ruleset *rs;
 

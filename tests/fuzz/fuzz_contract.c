@@ -2,7 +2,7 @@
  * a contract whose fields are in range or a one-line error. */
 #include "fuzz.h"
 
-#include "../../core/bridge.h"
+#include "bridge.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *text = fuzz_cstring(data, size);

@@ -1,4 +1,4 @@
-/* fuzz_image.c — a ruleset image (core/image.h) read back. The first byte
+/* fuzz_image.c — a ruleset image (core/store/image.h) read back. The first byte
  * picks how the rest is taken: odd, as a body behind a header made to fit
  * (this build's id, the body's length, the seal under the target's key),
  * which is what a crafted image sealed with the key gets past the header
@@ -13,8 +13,8 @@
  * same bytes, and its tests run (testrun_all, eval_rule). */
 #include "fuzz.h"
 
-#include "../../core/image.h"
-#include "../../core/testrun.h"
+#include "image.h"
+#include "testrun.h"
 
 /* The key the images are sealed with, as the cache's own would be. */
 static const unsigned char FUZZ_KEY[IMAGE_KEY_SIZE] = "fuzz_image's key, for the seal";

@@ -1,11 +1,11 @@
 /* fuzz_matchpoints.c — the score lines of `arbiter matchpoints` (a score
  * per line, or CSV board,pair,score), matchpointed with bridge-2017.
  *
- * The parser is static in core/cli.c and the CLI is the only caller, so
+ * The parser is static in core/cli/cli.c and the CLI is the only caller, so
  * this target compiles cli.c into itself (its main renamed) to reach
  * parse_score_lines and matchpoint_boards without a process per input. */
 #define main arbiter_cli_main
-#include "../../core/cli.c"
+#include "../../core/cli/cli.c"
 #undef main
 
 #include "fuzz.h"

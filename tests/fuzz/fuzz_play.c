@@ -3,7 +3,7 @@
  * "DEAL|PLAY"; its first byte also picks declarer and the trump suit. */
 #include "fuzz.h"
 
-#include "../../core/cards.h"
+#include "cards.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size == 0) return 0;

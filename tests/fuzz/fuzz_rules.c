@@ -5,11 +5,11 @@
  * crash. */
 #include "fuzz.h"
 
-#include "../../core/eval.h"
-#include "../../core/output.h"
-#include "../../core/scenario.h"
-#include "../../core/testrun.h"
-#include "../../dsl/check.h"
+#include "eval.h"
+#include "output.h"
+#include "scenario.h"
+#include "testrun.h"
+#include "check.h"
 
 /* The situations the file's own tests give, ruled on and written out as
  * JSON and as text. */

@@ -3,9 +3,9 @@
  * the ruling written as JSON and as text. */
 #include "fuzz.h"
 
-#include "../../core/eval.h"
-#include "../../core/output.h"
-#include "../../core/scenario.h"
+#include "eval.h"
+#include "output.h"
+#include "scenario.h"
 
 static ruleset *rs;
 
@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (r.status == RULING_OK) output_text(&r, &sc, fuzz_devnull());
         strbuf problem;
         sb_init(&problem);
-        if (r.status != RULING_OK) output_problem(&r, &problem);
+        if (r.status != RULING_OK) ruling_problem(&r, &problem);
         sb_free(&problem);
         ruling_clear(&r);
     }

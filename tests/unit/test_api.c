@@ -1,4 +1,4 @@
-/* test_api.c — the library's arguments (core/arbiter.h, "Arguments"): each
+/* test_api.c — the library's arguments (core/api/arbiter.h, "Arguments"): each
  * bad argument a call can be given is refused with its status (or NULL, or
  * -1) and, where the call can say so, a message; none crashes. The good
  * calls beside them show that the refusal is the argument's doing. */

@@ -1,4 +1,4 @@
-/* test_bridge.c — unit tests of core/bridge.c.
+/* test_bridge.c — unit tests of core/games/bridge.c.
  *
  * Every expected value is worked out from the rotation N -> E -> S -> W and
  * the rules of Art. 17-19 and 22, not copied from the program's output.
@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "bridge.h"
+#include "builtins.h"
+#include "ruleset.h"
 
 #define ERR_SIZE 256
 
@@ -842,8 +844,29 @@ static void test_malformed_records_are_rejected(void **state) {
     assert_struct_rejected(NULL, "no auction record");
 }
 
+/* A call value is written by the engine (rs_format_value) exactly as the
+ * auction reader writes the call (bridge_format_call), for every value a
+ * decision can test and every bid up to the highest level read. */
+static void test_call_values_written_alike(void **state) {
+    (void)state;
+    rs_type call = {.kind = TY_CALL};
+    for (int64_t v = 0; v < 3 + 5 * RS_CALL_MAX_LEVEL; v++) {
+        char buf[8];
+        bridge_call c = call_from_value(v);
+        assert_int_equal(call_to_value(&c), v);
+        bridge_format_call(&c, buf);
+        strbuf sb;
+        sb_init(&sb);
+        rs_format_value(NULL, &call, v, FMT_NAME, &sb);
+        assert_string_equal(sb.data, buf);
+        sb_free(&sb);
+    }
+    assert_int_equal(CALL_DECISION_VALUES, 3 + 5 * 7);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_call_values_written_alike),
         cmocka_unit_test(test_parse_seat_letters),
         cmocka_unit_test(test_parse_seat_rejects),
         cmocka_unit_test(test_seat_names),

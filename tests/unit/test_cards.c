@@ -1,5 +1,5 @@
-/* test_cards.c — unit tests of core/cards.c and of the play record as facts
- * (core/builtins.c, core/scenario.c).
+/* test_cards.c — unit tests of core/games/cards.c and of the play record as facts
+ * (core/games/builtins.c, core/games/scenario.c).
  *
  * Every expected value is worked out by hand from the rules: play goes
  * clockwise N -> E -> S -> W; a trick is won by its highest trump, else by

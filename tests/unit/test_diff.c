@@ -1,4 +1,4 @@
-/* test_diff.c — unit tests of `arbiter diff` (core/diff.c) and of
+/* test_diff.c — unit tests of `arbiter diff` (core/tools/diff.c) and of
  * amendments (dsl/compile.c, dsl_compile_amended).
  *
  * Covers: identical rulesets (no region, every combination equal); one

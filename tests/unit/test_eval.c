@@ -1,5 +1,5 @@
-/* test_eval.c — unit tests of ruling on compiled rulesets: core/eval.c,
- * core/scenario.c, core/output.c and the batch API of core/arbiter.c.
+/* test_eval.c — unit tests of ruling on compiled rulesets: core/engine/eval.c,
+ * core/games/scenario.c, core/api/output.c and the batch API of core/api/arbiter.c.
  *
  * Covers: the trail (article id, then the clause cites, also through
  * `apply`) and the order of actions; action arguments evaluated at ruling
@@ -526,7 +526,7 @@ static void test_rejected_by_invariant(void **state) {
     assert_int_equal(r.invariant, 0);
     strbuf sb;
     sb_init(&sb);
-    output_problem(&r, &sb);
+    ruling_problem(&r, &sb);
     assert_non_null(strstr(sb.data, "Lawaai duurt geen minuten"));
     sb_free(&sb);
     done(&sc, &r);

@@ -1,4 +1,4 @@
-/* test_graph.c — unit tests of core/graph.c, the reduced ordered decision
+/* test_graph.c — unit tests of core/engine/graph.c, the reduced ordered decision
  * graphs.
  *
  * Covers: terminal interning; graph_node_ref reduction (a node whose

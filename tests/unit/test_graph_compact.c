@@ -1,5 +1,5 @@
 /* test_graph_compact.c — unit tests of graph_compact and
- * graph_renumber_kind (core/graph.c), the compaction `make bench` measures
+ * graph_renumber_kind (core/engine/graph.c), the compaction `make bench` measures
  * and docs/performance.md proposes the compiler call once a ruleset is
  * compiled.
  *

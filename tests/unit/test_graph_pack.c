@@ -1,4 +1,4 @@
-/* test_graph_pack.c — unit tests of packed children (core/graph.c:
+/* test_graph_pack.c — unit tests of packed children (core/engine/graph.c:
  * graph_pack, graph_unpack, graph_kid), the storage graph_compact gives
  * wide nodes whose children form few runs.
  *

@@ -1,4 +1,4 @@
-/* test_image.c — unit tests of core/image.c: a ruleset written as an image
+/* test_image.c — unit tests of core/store/image.c: a ruleset written as an image
  * and read back.
  *
  * Covers: every shipped ruleset (and the toy one) survives the round trip
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../dsl/compile.h"
+#include "compile.h"
 #include "image.h"
 #include "testrun.h"
 

@@ -1,6 +1,6 @@
-/* test_klaverjas.c — unit tests of core/klaverjas.c, the klaverjas facts
- * (core/builtins.c, core/scenario.c), the per-side scoring of a hand
- * (core/scoring.c) and the compiler's check of a klaverjas vocabulary.
+/* test_klaverjas.c — unit tests of core/games/klaverjas.c, the klaverjas facts
+ * (core/games/builtins.c, core/games/scenario.c), the per-side scoring of a hand
+ * (core/api/scoring.c) and the compiler's check of a klaverjas vocabulary.
  *
  * The tables are those of tests/rules/klaverjas-mini, an invented ruleset
  * (not the NKF rules). Every expectation below is worked out by hand from

@@ -250,7 +250,7 @@ static void test_derived_fact_levels(void **state) {
 /* A 300-byte file ran for hours: the decision graph of a product of four
  * 256-valued facts has millions of outcomes, and building it revisited far
  * more than the operation cache holds. The graph's work and size budgets
- * (core/graph.h) ended it in seconds with an error the checker reported at
+ * (core/engine/graph.h) ended it in seconds with an error the checker reported at
  * the header; the compiler now refuses the product before building it, at
  * the article (dsl/compile.c, MAX_EXPR_VALUES). */
 static void test_graph_blowup_ends_in_an_error(void **state) {

@@ -1,4 +1,4 @@
-/* test_ruling_api.c — the public ruling read field by field (core/arbiter.h, "A
+/* test_ruling_api.c — the public ruling read field by field (core/api/arbiter.h, "A
  * ruling read field by field"), through arbiter.h alone, as an embedder
  * would: a scenario from JSON, a director's answers one fact at a time
  * (the `ask` loop), the trail, the actions with their arguments and

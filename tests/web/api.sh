@@ -230,7 +230,7 @@ grep -qi "^Content-Security-Policy: default-src 'self'" "$work/headers" && pass 
 for f in app.js graph.js style.css; do expect_status "page: /$f" 200 GET "/$f" "" ""; done
 expect_error "page: missing file → 404" 404 GET /nothing.js "" "no page"
 status=$(curl -s -m 5 --path-as-is -o "$work/body" -w '%{http_code}' "$base/../../Makefile")
-[ "$status" = 404 ] && pass "page: nothing outside core/web (../)" || fail "page: ../" "status $status"
+[ "$status" = 404 ] && pass "page: nothing outside core/serve/web (../)" || fail "page: ../" "status $status"
 status=$(curl -s -m 5 -o "$work/body" -w '%{http_code}' "$base/.hidden")
 [ "$status" = 404 ] && pass "page: no dot files" || fail "page: dot files" "status $status"
 

@@ -1,6 +1,6 @@
 /* image.h — a compiled ruleset saved to a file and read back, so that a
  * program that rules once need not compile the rule files first (as
- * Python keeps bytecode beside its sources; core/cache.c decides when an
+ * Python keeps bytecode beside its sources; core/store/cache.c decides when an
  * image may stand in for the rule files).
  *
  * An image is a header — magic, format version, the identity of the build

@@ -1,5 +1,5 @@
 /* graph.js — an article's decision graph, drawn from the DOT that
- * `arbiter graph` writes (core/dot.c), without Graphviz: the DOT is read
+ * `arbiter graph` writes (core/tools/dot.c), without Graphviz: the DOT is read
  * back into nodes and edges, laid out in layers (each node below every node
  * that leads to it), ordered within a layer by the average place of its
  * neighbours to keep crossings down, and drawn as SVG. The path a ruling

@@ -78,6 +78,12 @@ int eval_batch(const ruleset *rs, gref root, const fact_values *fv, int n, rulin
  * The ruling owns its memory: release it with ruling_clear. */
 void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out);
 void ruling_clear(ruling *r);
+/* Why a ruling could not be made, in one line (for every non-OK status). */
+void ruling_problem(const ruling *r, strbuf *out);
+/* The trail as citations, in order ("27", "27B", "27B2"; a clause citing its
+ * own article's number is one step), then what plugins added: the first cap
+ * go to out (which may be NULL when cap is 0). Returns how many there are. */
+int ruling_trail(const ruling *r, const char **out, int cap);
 
 /* The citation of clause i as the trail shows it (NULL for a clause that
  * cites nothing). */

@@ -4,7 +4,6 @@
 #include "arbiter.h"
 #include "builtins.h"
 #include "expr.h"
-#include "scoring.h"
 
 #include <string.h>
 
@@ -41,15 +40,11 @@ static const char *action_cite(const ruleset *rs, int use) {
 
 json_t *output_trail_json(const ruling *r) {
     json_t *trail = json_array();
-    if (r->status != RULING_OK) return trail;
-    const rs_outcome *o = rs_outcome_at(r->rs, r->outcome);
-    const char *last = NULL;
-    for (int i = 0; i < o->ntrail; i++) {
-        const char *cite = r->rs->clauses[o->trail[i]].cite;
-        if (cite && !(last && strcmp(last, cite) == 0)) json_array_append_new(trail, json_string(cite));
-        if (cite) last = cite; /* a clause citing its own article's number is one step */
-    }
-    for (int i = 0; i < r->nextra_cites; i++) json_array_append_new(trail, json_string(r->extra_cites[i]));
+    int n = ruling_trail(r, NULL, 0);
+    const char **cites = xcalloc((size_t)n + 1, sizeof *cites);
+    ruling_trail(r, cites, n);
+    for (int i = 0; i < n; i++) json_array_append_new(trail, json_string(cites[i]));
+    free(cites);
     return trail;
 }
 
@@ -84,39 +79,6 @@ static json_t *value_json(const ruleset *rs, const rs_type *t, int64_t v) {
     return j;
 }
 
-void output_problem(const ruling *r, strbuf *out) {
-    const ruleset *rs = r->rs;
-    switch (r->status) {
-    case RULING_OK: break;
-    case RULING_NEEDS: {
-        const rs_fact *f = &rs->facts[r->fact];
-        sb_printf(out, "the scenario does not say '%s'", f->name);
-        if (f->ask) sb_printf(out, " (%s)", f->ask);
-        break;
-    }
-    case RULING_REJECTED: {
-        const rs_invariant *inv = &rs->invariants[r->invariant];
-        sb_printf(out, "impossible situation: %s", inv->message_en ? inv->message_en : inv->message);
-        if (inv->message_en) sb_printf(out, " (%s)", inv->message);
-        break;
-    }
-    case RULING_GAP:
-        if (r->block < 0)
-            sb_puts(out, "no article of this ruleset rules on this situation");
-        else
-            sb_printf(out, "article %s gives no ruling for this situation (%s:%d)",
-                      rs->articles[rs->blocks[r->block].article].id, rs->blocks[r->block].loc.file,
-                      rs->blocks[r->block].loc.line);
-        break;
-    case RULING_ERROR: sb_printf(out, "the ruling could not be evaluated: %s", expr_status_text(r->error)); break;
-    case RULING_OUTSIDE: {
-        const rs_outside *o = &rs->outside[r->outside];
-        sb_printf(out, "%s does not rule on this: %s", rs->name, o->message_en ? o->message_en : o->message);
-        if (o->message_en) sb_printf(out, " (%s)", o->message);
-        break;
-    }
-    }
-}
 
 /* Where a fact's value came from: "given", or the record that settled it. */
 static const char *fact_source(const ruleset *rs, const scenario *sc, int f) {
@@ -184,7 +146,7 @@ json_t *output_json(const ruling *r, const scenario *sc) {
     if (r->status != RULING_OK) {
         strbuf sb;
         sb_init(&sb);
-        output_problem(r, &sb);
+        ruling_problem(r, &sb);
         json_object_set_new(o, "error", json_string(sb.data));
         sb_free(&sb);
         if (r->status == RULING_NEEDS) json_object_set_new(o, "needs", json_string(rs->facts[r->fact].name));
@@ -251,7 +213,7 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
     if (r->status != RULING_OK) {
         strbuf sb;
         sb_init(&sb);
-        output_problem(r, &sb);
+        ruling_problem(r, &sb);
         fprintf(out, "Geen uitspraak: %s\n", sb.data);
         sb_free(&sb);
         return;
@@ -291,92 +253,4 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
     if (json_array_size(unused)) fputc('\n', out);
     json_decref(unused);
     fprintf(out, "Regelset: %s\n", hash);
-}
-
-/* ---- compare: one scenario under several rulesets (editions) ---- */
-
-static json_t *unreadable_json(const ruleset *rs, const char *error) {
-    json_t *o = json_object();
-    json_object_set_new(o, "ruleset", json_string(rs->name));
-    json_object_set_new(o, "title", json_string(rs->title));
-    json_object_set_new(o, "status", json_string("bad_input"));
-    json_object_set_new(o, "error", json_string(error));
-    return o;
-}
-
-/* The score of the scenario's contract, when the ruleset scores one. */
-static void add_contract_score(const ruleset *rs, scenario *sc, json_t *out) {
-    strbuf err;
-    sb_init(&err);
-    int article = sc->rec.has_contract ? scoring_article(rs, SCORE_CONTRACT, &err) : -1;
-    ruling sr = {0};
-    int64_t total;
-    if (article >= 0 && scoring_rule(rs, article, sc, &sr, &total, &err)) {
-        json_object_set_new(out, "score", json_integer(total));
-        json_object_set_new(out, "score_articles", output_trail_json(&sr));
-    }
-    ruling_clear(&sr);
-    sb_free(&err);
-}
-
-int output_compared_json(const ruleset *rs, const scenario_hooks *hooks, const char *text, size_t len, json_t **out,
-                          strbuf *err) {
-    scenario sc;
-    scenario_init(&sc, rs);
-    sc.hooks = hooks;
-    strbuf why;
-    sb_init(&why);
-    int status = ARB_OK;
-    ruling r = {0};
-    if (!scenario_read_json(&sc, text, len, &why)) {
-        *out = unreadable_json(rs, why.data);
-        status = ARB_BAD_INPUT;
-    } else {
-        if (!scenario_rule(rs, rs->root, &sc, &r, err)) status = ARB_BAD_INPUT;
-        *out = output_json(&r, &sc);
-        json_object_set_new(*out, "title", json_string(rs->title));
-        if (status == ARB_OK)
-            status = r.status == RULING_OK                                             ? ARB_OK
-                     : r.status == RULING_NEEDS || r.status == RULING_REJECTED ? ARB_BAD_INPUT
-                                                                                : ARB_NO_RULING;
-        add_contract_score(rs, &sc, *out);
-    }
-    ruling_clear(&r);
-    sb_free(&why);
-    scenario_free(&sc);
-    return status;
-}
-
-static bool action_in(json_t *action, json_t *actions) {
-    size_t i;
-    json_t *other;
-    json_array_foreach(actions, i, other) {
-        if (json_equal(json_object_get(action, "name"), json_object_get(other, "name")) &&
-            json_equal(json_object_get(action, "args"), json_object_get(other, "args")))
-            return true;
-    }
-    return false;
-}
-
-json_t *output_differences_json(json_t *a, json_t *b) {
-    json_t *d = json_object();
-    if (!json_equal(json_object_get(a, "status"), json_object_get(b, "status")))
-        json_object_set_new(d, "status", json_pack("[OO]", json_object_get(a, "status"), json_object_get(b, "status")));
-    if (!json_equal(json_object_get(a, "articles"), json_object_get(b, "articles")))
-        json_object_set_new(d, "articles", json_pack("[OO]", json_object_get(a, "articles"), json_object_get(b, "articles")));
-    json_t *sides[2] = {a, b}, *only = json_array();
-    for (int s = 0; s < 2; s++) {
-        json_t *mine = json_array(), *acts = json_object_get(sides[s], "actions");
-        size_t i;
-        json_t *act;
-        json_array_foreach(acts, i, act)
-            if (!action_in(act, json_object_get(sides[1 - s], "actions"))) json_array_append(mine, act);
-        json_array_append_new(only, mine);
-    }
-    if (json_array_size(json_array_get(only, 0)) || json_array_size(json_array_get(only, 1)))
-        json_object_set(d, "actions_only_in", only);
-    json_decref(only);
-    json_t *sa = json_object_get(a, "score"), *sb = json_object_get(b, "score");
-    if ((sa || sb) && !json_equal(sa, sb)) json_object_set_new(d, "score", json_pack("[OO]", sa ? sa : json_null(), sb ? sb : json_null()));
-    return d;
 }

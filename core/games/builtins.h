@@ -63,11 +63,8 @@ int builtin_find(const char *ns, const char *name); /* -1 if unknown */
  * without a revoke, or trick.four_rank of a trick without four of a kind). */
 bool builtin_value(int i, const record *rec, int64_t *value, const char **symbol);
 
-/* Calls as fact values: 0 pass, 1 double, 2 redouble, then the bids in
- * rank order (3 = 1C … 37 = 7NT), so that a decision can test a call like
- * an enum of CALL_DECISION_VALUES values. Bids above seven get values past
- * that range: a ruling can name them, a decision cannot test them. */
-#define CALL_DECISION_VALUES 38
+/* Calls as fact values, in the language's encoding (ruleset.h, RS_CALL_VALUES). */
+#define CALL_DECISION_VALUES RS_CALL_VALUES
 int64_t call_to_value(const bridge_call *c);
 bridge_call call_from_value(int64_t v);
 

@@ -1,11 +1,11 @@
 /* serve.h — `arbiter serve`: the library as a JSON API over HTTP, and the
- * web app of core/web/ that directs a ruling in the browser. Built on
+ * web app of core/serve/web/ that directs a ruling in the browser. Built on
  * libmicrohttpd; docs/guide.md ("In de browser") shows the app, and
- * core/serve.c lists the endpoints. */
+ * core/serve/serve.c lists the endpoints. */
 #ifndef ARBITER_SERVE_H
 #define ARBITER_SERVE_H
 
-#include "../plugins/plugin.h"
+#include "plugin.h"
 
 #include <stdbool.h>
 
@@ -16,12 +16,12 @@ typedef struct serve_config {
     const char *const *plugins;    /* --plugin files, loaded for every ruleset served */
     int nplugins;
     plugin_limits limits;
-    const char *web;               /* the web app's directory; NULL: core/web beside the program */
+    const char *web;               /* the web app's directory; NULL: core/serve/web beside the program */
     bool verbose;                  /* a line on stderr per request */
 } serve_config;
 
 /* Loads the rulesets, then serves until SIGINT or SIGTERM, answering
- * requests in parallel within the limits of core/serve.c (connections in
+ * requests in parallel within the limits of core/serve/serve.c (connections in
  * all and per address, idle time, a deadline for each whole request).
  * Prints the address it listens on ("arbiter serve:
  * http://127.0.0.1:8080/") once it does. At the signal it takes no new

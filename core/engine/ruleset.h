@@ -15,6 +15,13 @@
 /* Limits on what one ruleset may declare; each well above what a real body
  * of regulations needs, so that a runaway file fails with a message. */
 #define RS_MAX_DOMAIN 256 /* values of a fact that a decision may test */
+/* A value of the type `call`: 0 pass, 1 double, 2 redouble, then the bids in
+ * rank order (3 = 1C … 37 = 7NT), so that a decision can test a call like an
+ * enum of RS_CALL_VALUES values. Bids above seven get values past that
+ * range, up to level RS_CALL_MAX_LEVEL: a ruling can name them, a decision
+ * cannot test them. */
+#define RS_CALL_VALUES 38
+#define RS_CALL_MAX_LEVEL 99
 
 enum type_kind { TY_BOOL, TY_ENUM, TY_INT, TY_CALL, TY_CITE, TY_STRING };
 
@@ -162,7 +169,7 @@ typedef struct rs_test {
 } rs_test;
 
 /* The tables a `game klaverjas` ruleset declares (docs/klaverjas.md), each
- * keyed by the type `rank`; core/klaverjas.c names them. */
+ * keyed by the type `rank`; core/games/klaverjas.c names them. */
 enum klaverjas_table { KJT_RANK_TRUMP, KJT_RANK_PLAIN, KJT_POINTS_TRUMP, KJT_POINTS_PLAIN, KJT_SEQUENCE_ORDER, KJT_COUNT };
 
 typedef struct ruleset {

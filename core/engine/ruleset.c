@@ -1,7 +1,6 @@
 /* ruleset.c — lookups on a compiled ruleset and value formatting. */
 #include "ruleset.h"
 
-#include "builtins.h"
 
 #include <string.h>
 
@@ -21,7 +20,7 @@ int rs_decision_values(const rs_type *t) {
     switch (t->kind) {
     case TY_BOOL: return 2;
     case TY_ENUM: return t->nvalues;
-    case TY_CALL: return CALL_DECISION_VALUES;
+    case TY_CALL: return RS_CALL_VALUES;
     case TY_INT:
         if (!t->bounded || __builtin_sub_overflow(t->hi, t->lo, &span)) return 0;
         return span >= 0 && span < RS_MAX_DOMAIN ? (int)span + 1 : 0;
@@ -53,6 +52,19 @@ int rs_enum_index(const rs_type *t, const char *name) {
     return -1;
 }
 
+/* A value of the type `call` as a player writes it: the encoding is the
+ * language's (RS_CALL_VALUES), the text the one the auction reader
+ * prints (bridge_format_call; test_bridge holds the two together). */
+static void format_call(int64_t v, strbuf *out) {
+    static const char *const first[] = {"P", "X", "XX"}, *const denoms[] = {"C", "D", "H", "S", "NT"};
+    if (v >= 0 && v < 3)
+        sb_puts(out, first[v]);
+    else if (v >= 3 && (v - 3) / 5 + 1 <= RS_CALL_MAX_LEVEL)
+        sb_printf(out, "%d%s", (int)((v - 3) / 5 + 1), denoms[(v - 3) % 5]);
+    else
+        sb_puts(out, "?");
+}
+
 void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, enum value_format fmt, strbuf *out) {
     static const char *const bools[3][2] = {{"false", "true"}, {"nee", "ja"}, {"no", "yes"}};
     switch (t->kind) {
@@ -68,13 +80,7 @@ void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, enum value_
             sb_puts(out, t->values[v]);
         break;
     case TY_INT: sb_printf(out, "%lld", (long long)v); break;
-    case TY_CALL: {
-        char buf[8];
-        bridge_call c = call_from_value(v);
-        bridge_format_call(&c, buf);
-        sb_puts(out, buf);
-        break;
-    }
+    case TY_CALL: format_call(v, out); break;
     case TY_CITE:
     case TY_STRING: sb_puts(out, v >= 0 && v < rs->strings.len ? rs_string(rs, v) : "?"); break;
     }

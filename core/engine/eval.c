@@ -356,3 +356,53 @@ void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out)
     }
     fill_ruling(out, &b);
 }
+
+void ruling_problem(const ruling *r, strbuf *out) {
+    const ruleset *rs = r->rs;
+    switch (r->status) {
+    case RULING_OK: break;
+    case RULING_NEEDS: {
+        const rs_fact *f = &rs->facts[r->fact];
+        sb_printf(out, "the scenario does not say '%s'", f->name);
+        if (f->ask) sb_printf(out, " (%s)", f->ask);
+        break;
+    }
+    case RULING_REJECTED: {
+        const rs_invariant *inv = &rs->invariants[r->invariant];
+        sb_printf(out, "impossible situation: %s", inv->message_en ? inv->message_en : inv->message);
+        if (inv->message_en) sb_printf(out, " (%s)", inv->message);
+        break;
+    }
+    case RULING_GAP:
+        if (r->block < 0)
+            sb_puts(out, "no article of this ruleset rules on this situation");
+        else
+            sb_printf(out, "article %s gives no ruling for this situation (%s:%d)",
+                      rs->articles[rs->blocks[r->block].article].id, rs->blocks[r->block].loc.file,
+                      rs->blocks[r->block].loc.line);
+        break;
+    case RULING_ERROR: sb_printf(out, "the ruling could not be evaluated: %s", expr_status_text(r->error)); break;
+    case RULING_OUTSIDE: {
+        const rs_outside *o = &rs->outside[r->outside];
+        sb_printf(out, "%s does not rule on this: %s", rs->name, o->message_en ? o->message_en : o->message);
+        if (o->message_en) sb_printf(out, " (%s)", o->message);
+        break;
+    }
+    }
+}
+
+int ruling_trail(const ruling *r, const char **out, int cap) {
+    int n = 0;
+    if (r->status == RULING_OK) {
+        const rs_outcome *o = rs_outcome_at(r->rs, r->outcome);
+        const char *last = NULL;
+        for (int i = 0; i < o->ntrail; i++) {
+            const char *cite = r->rs->clauses[o->trail[i]].cite;
+            if (cite && !(last && strcmp(last, cite) == 0) && n++ < cap) out[n - 1] = cite;
+            if (cite) last = cite; /* a clause citing its own article's number is one step */
+        }
+    }
+    for (int i = 0; i < r->nextra_cites; i++)
+        if (n++ < cap) out[n - 1] = r->extra_cites[i];
+    return n;
+}

@@ -24,8 +24,6 @@ json_t *output_json(const ruling *r, const scenario *sc);
 json_t *output_unused_json(const ruling *r, const scenario *sc);
 void output_text(const ruling *r, const scenario *sc, FILE *out);
 
-/* Why a ruling could not be made, in one line (for every non-OK status). */
-void output_problem(const ruling *r, strbuf *out);
 
 /* A ruling inside a larger answer (a trick, a card, a hand's score): the
  * ruling without the ruleset's name and hash, which the answer gives once,
@@ -33,21 +31,5 @@ void output_problem(const ruling *r, strbuf *out);
 json_t *output_ruling_part_json(const ruling *r, const scenario *sc);
 /* Such an answer's start: {"ruleset": name, "ruleset_hash": hash}. */
 json_t *output_answer_json(const ruleset *rs);
-
-/* ---- one scenario under several rulesets (`arbiter compare`, and the
- * server's comparison of editions) ---- */
-
-/* One ruleset's ruling on the scenario (JSON text) as JSON, with the
- * ruleset's "title" and, when the ruleset scores and the scenario has a
- * contract, its "score" and "score_articles". A scenario the ruleset cannot
- * read gives {"ruleset", "title", "status": "bad_input", "error"}. A hook
- * that failed is reported in err. Returns the status `arbiter rule` would
- * exit with (enum arb_status). */
-int output_compared_json(const ruleset *rs, const scenario_hooks *hooks, const char *text, size_t len, json_t **out,
-                         strbuf *err);
-/* What differs between two such rulings: "status", "articles" (each a
- * pair), "actions_only_in" (the actions each has and the other lacks),
- * "score". Empty when they agree. */
-json_t *output_differences_json(json_t *a, json_t *b);
 
 #endif

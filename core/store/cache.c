@@ -7,7 +7,6 @@
  * compiled, silently unless ARBITER_CACHE_VERBOSE is set. */
 #include "cache.h"
 
-#include "../dsl/compile.h"
 #include "image.h"
 
 #include <errno.h>
@@ -273,17 +272,4 @@ bool cache_store(const ruleset *rs, const char *path) {
     sb_free(&record);
     free(dir);
     return ok;
-}
-
-ruleset *cache_compile(const char *path, const char *const *amendments, int namendments, diag *d,
-                       bool *cached) {
-    ruleset *rs = namendments ? NULL : cache_load(path);
-    if (cached) *cached = rs != NULL;
-    if (rs) return rs;
-    int before = diag_reports(d);
-    rs = dsl_compile_amended(path, amendments, namendments, d);
-    /* An image holds no warnings: a ruleset that has some is compiled
-     * each time, so that they are shown each time. */
-    if (rs && !namendments && diag_reports(d) == before) cache_store(rs, path);
-    return rs;
 }

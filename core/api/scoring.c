@@ -71,7 +71,7 @@ bool scoring_rule_sides(const ruleset *rs, int article, scenario *sc, ruling *r,
     memset(sums, 0, sizeof *sums);
     if (!scenario_rule(rs, rs->articles[article].root, sc, r, err)) return false;
     if (r->status != RULING_OK) {
-        output_problem(r, err);
+        ruling_problem(r, err);
         return false;
     }
     for (int i = 0; !r->replaced && i < r->nactions; i++)
@@ -196,7 +196,7 @@ bool scoring_rule_card(const ruleset *rs, int article, scenario *sc, kj_card c, 
     if (!settle_record(sc, err)) return false;
     if (!scenario_rule(rs, rs->articles[article].root, sc, r, err)) return false;
     if (r->status == RULING_OK) return card_verdict(rs, r, legal, err);
-    output_problem(r, err);
+    ruling_problem(r, err);
     return false;
 }
 

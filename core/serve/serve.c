@@ -23,12 +23,13 @@
  *   POST /api/klaverjas    {ruleset, hand}                 `arbiter score --json` on a klaverjas hand
  *   POST /api/matchpoints  {ruleset, csv}                  the rows of `arbiter matchpoints --json`
  *   GET  /api/graph?ruleset=NAME&article=N                 the article's decision graph as DOT
- *   GET  /, /FILE                                          the web app (core/web)
+ *   GET  /, /FILE                                          the web app (core/serve/web)
  */
 #include "serve.h"
 
 #include "arbiter.h"
 #include "dot.h"
+#include "compare.h"
 #include "output.h"
 #include "scenario.h"
 #include "scoring.h"
@@ -364,13 +365,13 @@ static reply api_compare(server *s, json_t *in) {
     sb_init(&err);
     for (int i = 0; i < n && !err.len; i++) {
         json_t *one;
-        output_compared_json(sets[i]->rs, hooks_of(sets[i]), text, strlen(text), &one, &err);
+        compare_ruling_json(sets[i]->rs, hooks_of(sets[i]), text, strlen(text), &one, &err);
         const char *needs = json_string_value(json_object_get(one, "needs"));
         if (needs) json_object_set_new(one, "question", fact_json(sets[i]->rs, rs_find_fact(sets[i]->rs, needs)));
         json_array_append_new(rulings, one);
     }
     for (int i = 1; i < n && !err.len; i++)
-        json_array_append_new(diffs, output_differences_json(json_array_get(rulings, 0), json_array_get(rulings, i)));
+        json_array_append_new(diffs, compare_differences_json(json_array_get(rulings, 0), json_array_get(rulings, i)));
     out = err.len ? fail(MHD_HTTP_BAD_REQUEST, "%s", err.data) : ok(json_pack("{sOsO}", "rulings", rulings, "differences", diffs));
     json_decref(rulings);
     json_decref(diffs);
@@ -531,7 +532,7 @@ static reply route_api(server *s, struct MHD_Connection *c, const char *url, con
     }
     bool known = strcmp(url, "/api/rulesets") == 0 || strncmp(url, "/api/rulesets/", 14) == 0 ||
                  strcmp(url, "/api/graph") == 0;
-    if (!known) return fail(MHD_HTTP_NOT_FOUND, "no endpoint %s (see core/serve.c or docs/guide.md)", url);
+    if (!known) return fail(MHD_HTTP_NOT_FOUND, "no endpoint %s (see core/serve/serve.c or docs/guide.md)", url);
     if (!get) return method_not_allowed(method, "GET, HEAD", allow);
     if (strcmp(url, "/api/rulesets") == 0) return api_rulesets(s);
     if (strcmp(url, "/api/graph") == 0) return api_graph(s, c);
@@ -716,7 +717,7 @@ static const char *content_type(const char *name) {
 }
 
 /* A file name of the app: letters, digits, '.', '-', '_', not starting
- * with '.' — so that no URL reaches outside core/web. */
+ * with '.' — so that no URL reaches outside core/serve/web. */
 static bool is_app_file(const char *name) {
     if (!*name || *name == '.' || strlen(name) > 64) return false;
     for (const char *p = name; *p; p++)
@@ -861,8 +862,8 @@ static bool is_web_dir(const char *dir) {
     return snprintf(path, sizeof path, "%s/index.html", dir) < (int)sizeof path && stat(path, &st) == 0;
 }
 
-/* core/web beside the program (a build tree), share/arbiter/web (an
- * installation), or ./core/web. */
+/* core/serve/web beside the program (a build tree), share/arbiter/web (an
+ * installation), or ./core/serve/web. */
 static char *find_web(const char *given) {
     if (given) return is_web_dir(given) ? strdup(given) : NULL;
     char exe[PATH_MAX], dir[PATH_MAX + 32];
@@ -870,12 +871,12 @@ static char *find_web(const char *given) {
     if (n > 0) {
         exe[n] = 0;
         *strrchr(exe, '/') = 0;
-        snprintf(dir, sizeof dir, "%s/../core/web", exe);
+        snprintf(dir, sizeof dir, "%s/../core/serve/web", exe);
         if (is_web_dir(dir)) return strdup(dir);
         snprintf(dir, sizeof dir, "%s/../share/arbiter/web", exe);
         if (is_web_dir(dir)) return strdup(dir);
     }
-    return is_web_dir("core/web") ? strdup("core/web") : NULL;
+    return is_web_dir("core/serve/web") ? strdup("core/serve/web") : NULL;
 }
 
 /* "HOST:PORT", "[V6]:PORT" or ":PORT" (loopback) to a socket address. */

@@ -41,6 +41,12 @@
 #define ARB_NONNULL(...)
 #endif
 
+/* The library is built with hidden symbols (-fvisibility=hidden): what is
+ * declared between here and the end of this header is what it exports. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default)
+#endif
+
 enum arb_status { ARB_OK = 0, ARB_NO_RULING = 1, ARB_BAD_INPUT = 2 };
 
 typedef struct ruleset arb_ruleset;
@@ -191,5 +197,9 @@ const char *arb_fact_question(const arb_ruleset *rs, int f, enum arb_lang lang);
 int arb_fact_choice_count(const arb_ruleset *rs, int f);
 const char *arb_fact_choice(const arb_ruleset *rs, int f, int k); /* the value's name, an answer */
 const char *arb_fact_choice_label(const arb_ruleset *rs, int f, int k, enum arb_lang lang);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #endif

@@ -1,19 +1,21 @@
 /* cli.c — the `arbiter` command. Exit status: 0 ruling / all tests pass,
  * 1 no ruling or a test failed, 2 bad input or usage. */
-#include "../dsl/check.h"
-#include "../dsl/compile.h"
+#include "check.h"
+#include "compile.h"
 #include "arbiter.h"
 #include "cache.h"
+#include "load.h"
 #include "diff.h"
 #include "dot.h"
 #include "eval.h"
+#include "compare.h"
 #include "output.h"
 #include "scenario.h"
 #include "scoring.h"
 #include "serve.h"
 #include "testrun.h"
 #include "whynot.h"
-#include "../plugins/plugin.h"
+#include "plugin.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -220,7 +222,7 @@ static int rule_single(ruleset *rs, const char *path, const char *text, size_t l
         if (why_not && explain_why_not(rs, &sc, why_not) != ARB_OK) status = ARB_BAD_INPUT;
         if (r.status != RULING_OK) {
             sb_free(&err);
-            output_problem(&r, &err);
+            ruling_problem(&r, &err);
             fprintf(stderr, "%s: error: %s\n", path, err.data);
             if (r.status == RULING_NEEDS) fprintf(stderr, "    hint: add it to the scenario, or use `arbiter ask`\n");
             if (status == ARB_OK)
@@ -366,7 +368,7 @@ static int cmd_check(const options *o) {
     if (!path) return usage_error("check", "no ruleset named or at '%s'", name);
     diag *d = diag_new(stderr);
     bool cached;
-    ruleset *rs = cache_compile(path, o->amends, o->namends, d, &cached);
+    ruleset *rs = load_or_compile(path, o->amends, o->namends, d, &cached);
     int problems = rs && cached ? quiet_check(rs) : 0;
     if (problems) { /* an image holds no source lines to quote: report from the files */
         ruleset_free(rs);
@@ -809,7 +811,7 @@ static int compare_one(const char *name, bool amended, const char *text, size_t 
     if (!rs) return ARB_BAD_INPUT;
     strbuf err;
     sb_init(&err);
-    int status = output_compared_json(rs, amended ? hooks : NULL, text, len, out, &err);
+    int status = compare_ruling_json(rs, amended ? hooks : NULL, text, len, out, &err);
     if (err.len) fprintf(stderr, "arbiter: %s\n", err.data);
     sb_free(&err);
     arb_free(rs);
@@ -913,7 +915,7 @@ static int cmd_compare(const options *o) {
     if ((int)json_array_size(rulings) == o->nrulesets) {
         json_t *diffs = json_array();
         for (int i = 1; i < o->nrulesets; i++)
-            json_array_append_new(diffs, output_differences_json(json_array_get(rulings, 0), json_array_get(rulings, i)));
+            json_array_append_new(diffs, compare_differences_json(json_array_get(rulings, 0), json_array_get(rulings, i)));
         if (o->json) {
             json_t *all = json_object();
             json_object_set_new(all, "scenario", json_string(o->input));
@@ -1028,7 +1030,7 @@ static int diff_cases(ruleset *a, ruleset *b, const char *path, bool json) {
         char *ra = NULL, *rb = NULL;
         enum arb_status sa = arb_rule_json(a, p, strlen(p), &ra), sb = arb_rule_json(b, p, strlen(p), &rb);
         json_t *ja = json_loads(ra, 0, NULL), *jb = json_loads(rb, 0, NULL);
-        json_t *d = output_differences_json(ja, jb);
+        json_t *d = compare_differences_json(ja, jb);
         if (sa == ARB_BAD_INPUT && sb == ARB_BAD_INPUT) status = ARB_BAD_INPUT;
         if (json_object_size(d)) {
             changed++;
@@ -1136,7 +1138,7 @@ static const command commands[] = {
     {"matchpoints", "matchpoints --ruleset NAME|DIR FILE|- [--json]",
      "Matchpoints one board's scores (one per line), or several boards as CSV lines\n"
      "board,pair,score, by the ruleset's own scale. A sheet holds at most 5000 scores\n"
-     "(core/scoring.h); a larger one is refused with exit status 2.",
+     "(core/api/scoring.h); a larger one is refused with exit status 2.",
      cmd_matchpoints},
     {"imps", "imps --ruleset NAME|DIR A B [--json]",
      "The IMPs for score A against score B (negative when B is higher), by the ruleset's scale.", cmd_imps},
@@ -1156,9 +1158,9 @@ static const command commands[] = {
     {"graph", "graph --ruleset NAME|DIR --article N",
      "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).", cmd_graph},
     {"serve", "serve [--listen HOST:PORT] [--ruleset NAME …] [--plugin FILE …] [--verbose]",
-     "Serves the rulings in the browser (core/web) and as a JSON API, on 127.0.0.1:8080 unless\n"
+     "Serves the rulings in the browser (core/serve/web) and as a JSON API, on 127.0.0.1:8080 unless\n"
      "--listen says otherwise, with the rulesets named (default: every installed one). Stops on\n"
-     "Ctrl-C. docs/guide.md, \"In de browser\", shows the app; core/serve.c lists the endpoints.",
+     "Ctrl-C. docs/guide.md, \"In de browser\", shows the app; core/serve/serve.c lists the endpoints.",
      cmd_serve},
 };
 

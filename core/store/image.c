@@ -1003,7 +1003,7 @@ static bool valid_gref(const graph *g, gref r) {
     return GRAPH_IS_TERM(r) ? GRAPH_TERM_INDEX(r) < g->nterms : r < g->nnodes;
 }
 
-/* A packed node's runs (core/graph.h, graph_node): inside the children
+/* A packed node's runs (core/engine/graph.h, graph_node): inside the children
  * array, at least one, their last values increasing up to the last value
  * of the domain, so that graph_kid's search stays among them. */
 static bool valid_runs(const graph *g, const graph_node *nd) {

@@ -16,16 +16,9 @@
 /* The cache directory (malloc'd), or NULL when the cache is off. */
 char *cache_dir(void);
 
-/* The ruleset at path (as arb_find_ruleset gives it) from its image when
- * that is current, else compiled with the amendments, errors and warnings
- * going to d; a ruleset compiled cleanly (no message at all) without
- * amendments is saved for the next run. *cached (may be NULL) says
- * which. NULL after errors. */
-ruleset *cache_compile(const char *path, const char *const *amendments, int namendments, diag *d,
-                       bool *cached);
-
-/* The two halves: the current image of path or NULL; and saving rs,
- * compiled from path, as that image (false when it could not be). */
+/* The current image of path or NULL; and saving rs, compiled from path, as
+ * that image (false when it could not be). The store never compiles:
+ * load.h does, when there is no current image. */
 ruleset *cache_load(const char *path);
 bool cache_store(const ruleset *rs, const char *path);
 

@@ -1,7 +1,7 @@
 /* app.js — the web app of `arbiter serve`: a ruling question by question,
  * editions compared, an article's decision graph, a klaverjas score sheet,
  * a matchpoint sheet and a contract score. Everything it shows comes from
- * the server's JSON API (core/serve.c); nothing is loaded from elsewhere.
+ * the server's JSON API (core/serve/serve.c); nothing is loaded from elsewhere.
  * Text is always set with textContent, never parsed as HTML. */
 'use strict';
 

@@ -1,0 +1,93 @@
+/* compare.c — one scenario under several rulesets, and what differs. */
+#include "compare.h"
+
+#include "arbiter.h"
+#include "scoring.h"
+
+#include <string.h>
+
+static json_t *unreadable_json(const ruleset *rs, const char *error) {
+    json_t *o = json_object();
+    json_object_set_new(o, "ruleset", json_string(rs->name));
+    json_object_set_new(o, "title", json_string(rs->title));
+    json_object_set_new(o, "status", json_string("bad_input"));
+    json_object_set_new(o, "error", json_string(error));
+    return o;
+}
+
+/* The score of the scenario's contract, when the ruleset scores one. */
+static void add_contract_score(const ruleset *rs, scenario *sc, json_t *out) {
+    strbuf err;
+    sb_init(&err);
+    int article = sc->rec.has_contract ? scoring_article(rs, SCORE_CONTRACT, &err) : -1;
+    ruling sr = {0};
+    int64_t total;
+    if (article >= 0 && scoring_rule(rs, article, sc, &sr, &total, &err)) {
+        json_object_set_new(out, "score", json_integer(total));
+        json_object_set_new(out, "score_articles", output_trail_json(&sr));
+    }
+    ruling_clear(&sr);
+    sb_free(&err);
+}
+
+int compare_ruling_json(const ruleset *rs, const scenario_hooks *hooks, const char *text, size_t len, json_t **out,
+                          strbuf *err) {
+    scenario sc;
+    scenario_init(&sc, rs);
+    sc.hooks = hooks;
+    strbuf why;
+    sb_init(&why);
+    int status = ARB_OK;
+    ruling r = {0};
+    if (!scenario_read_json(&sc, text, len, &why)) {
+        *out = unreadable_json(rs, why.data);
+        status = ARB_BAD_INPUT;
+    } else {
+        if (!scenario_rule(rs, rs->root, &sc, &r, err)) status = ARB_BAD_INPUT;
+        *out = output_json(&r, &sc);
+        json_object_set_new(*out, "title", json_string(rs->title));
+        if (status == ARB_OK)
+            status = r.status == RULING_OK                                             ? ARB_OK
+                     : r.status == RULING_NEEDS || r.status == RULING_REJECTED ? ARB_BAD_INPUT
+                                                                                : ARB_NO_RULING;
+        add_contract_score(rs, &sc, *out);
+    }
+    ruling_clear(&r);
+    sb_free(&why);
+    scenario_free(&sc);
+    return status;
+}
+
+static bool action_in(json_t *action, json_t *actions) {
+    size_t i;
+    json_t *other;
+    json_array_foreach(actions, i, other) {
+        if (json_equal(json_object_get(action, "name"), json_object_get(other, "name")) &&
+            json_equal(json_object_get(action, "args"), json_object_get(other, "args")))
+            return true;
+    }
+    return false;
+}
+
+json_t *compare_differences_json(json_t *a, json_t *b) {
+    json_t *d = json_object();
+    if (!json_equal(json_object_get(a, "status"), json_object_get(b, "status")))
+        json_object_set_new(d, "status", json_pack("[OO]", json_object_get(a, "status"), json_object_get(b, "status")));
+    if (!json_equal(json_object_get(a, "articles"), json_object_get(b, "articles")))
+        json_object_set_new(d, "articles", json_pack("[OO]", json_object_get(a, "articles"), json_object_get(b, "articles")));
+    json_t *sides[2] = {a, b}, *only = json_array();
+    for (int s = 0; s < 2; s++) {
+        json_t *mine = json_array(), *acts = json_object_get(sides[s], "actions");
+        size_t i;
+        json_t *act;
+        json_array_foreach(acts, i, act)
+            if (!action_in(act, json_object_get(sides[1 - s], "actions"))) json_array_append(mine, act);
+        json_array_append_new(only, mine);
+    }
+    if (json_array_size(json_array_get(only, 0)) || json_array_size(json_array_get(only, 1)))
+        json_object_set(d, "actions_only_in", only);
+    json_decref(only);
+    json_t *sa = json_object_get(a, "score"), *sb = json_object_get(b, "score");
+    if ((sa || sb) && !json_equal(sa, sb)) json_object_set_new(d, "score", json_pack("[OO]", sa ? sa : json_null(), sb ? sb : json_null()));
+    return d;
+}
