@@ -23,25 +23,33 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct plugin {
     char *path, *name, *cite;
+    char *source, *chunkname; /* the file as loaded: every fresh state runs this text */
+    size_t source_len;
     lua_State *L;
+    bool dirty;  /* the state has run a hook since it was made: the next call starts a fresh one */
+    bool loaded; /* the header was read (name, citations, facts); a fresh state only binds the hooks */
     const ruleset *rs;
     size_t used, cap;
     long budget, left;
     bool budget_hit;
     /* registry references, made once at load */
     int table;                        /* the table the plugin returned */
-    int given;                        /* the plugin's own facts for this scenario */
+    int given;                        /* the plugin's own facts of the call's scenario */
     int validate, score, matchpoints; /* its hooks; LUA_NOREF where it has none */
     int facts_mt, ruling_mt;          /* the views' metatables */
     int cur_facts, cur_ruling;        /* slots: the views of the call under way (false between calls) */
-    /* the facts it declares */
+    /* the facts it declares, and their kinds */
     char **own;
+    int *own_kind;
     int nown;
+    int *fact_order; /* the ruleset's facts by name */
     /* override[cite]: the citations in calling order, their functions, and
      * for each clause of the ruleset the citation naming it (-1: none) */
     int nkeys, star;
@@ -55,8 +63,6 @@ struct plugin {
     unsigned made; /* which of the ruling view's fields exist (or were set) */
     int key;
     int64_t num;
-    const char *set_name;
-    json_t *set_value;
     bool changed_ok;
     strbuf *err;
     strbuf value_text, message; /* reused between calls */
@@ -113,6 +119,12 @@ static void open_sandbox(lua_State *L) {
     lua_getglobal(L, "string");
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
+    lua_pop(L, 1);
+    /* the same numbers in every state, so that a ruling is the same each time */
+    lua_getglobal(L, "math");
+    lua_getfield(L, -1, "randomseed");
+    lua_pushinteger(L, 0);
+    lua_call(L, 1, 0);
     lua_pop(L, 1);
 }
 
@@ -192,7 +204,41 @@ static bool own_has(lua_State *L, int given, int idx) {
     return has;
 }
 
-/* facts[name]: upvalue 1 maps a fact's name to its index + 1 (and back). */
+static const ruleset *sorting_rs;
+
+static int by_fact_name(const void *a, const void *b) {
+    return strcmp(sorting_rs->facts[*(const int *)a].name, sorting_rs->facts[*(const int *)b].name);
+}
+
+/* The ruleset's facts in the order of their names, made once per plugin (a
+ * state made for every call would otherwise build a table of them). */
+static void sort_fact_names(plugin *p) {
+    static pthread_mutex_t sorting = PTHREAD_MUTEX_INITIALIZER;
+    p->fact_order = malloc(sizeof *p->fact_order * (size_t)(p->rs->nfacts + 1));
+    if (!p->fact_order) abort();
+    for (int f = 0; f < p->rs->nfacts; f++) p->fact_order[f] = f;
+    pthread_mutex_lock(&sorting);
+    sorting_rs = p->rs;
+    qsort(p->fact_order, (size_t)p->rs->nfacts, sizeof *p->fact_order, by_fact_name);
+    pthread_mutex_unlock(&sorting);
+}
+
+/* The ruleset's fact named by the string at idx, or -1. */
+static int fact_at(lua_State *L, const plugin *p, int idx) {
+    if (lua_type(L, idx) != LUA_TSTRING) return -1;
+    const char *name = lua_tostring(L, idx);
+    int lo = 0, hi = p->rs->nfacts - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2, f = p->fact_order[mid];
+        int c = strcmp(name, p->rs->facts[f].name);
+        if (c == 0) return f;
+        if (c < 0) hi = mid - 1;
+        else lo = mid + 1;
+    }
+    return -1;
+}
+
+/* facts[name] */
 static int facts_index(lua_State *L) {
     plugin *p = host(L);
     check_current(L, p->cur_facts, "facts");
@@ -200,10 +246,8 @@ static int facts_index(lua_State *L) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->given);
     lua_pushvalue(L, 2);
     if (lua_rawget(L, 3) != LUA_TNIL) return 1;
-    lua_pushvalue(L, 2);
-    if (!p->sc || lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) return 0;
-    int f = (int)lua_tointeger(L, -1) - 1;
-    if (!p->sc->fv.known[f]) return 0;
+    int f = p->sc ? fact_at(L, p, 2) : -1;
+    if (f < 0 || !p->sc->fv.known[f]) return 0;
     push_value(L, p, p->rs->facts[f].type, p->sc->fv.value[f]);
     return 1;
 }
@@ -218,14 +262,14 @@ static int facts_next(lua_State *L) {
     int f = 0, nfacts = p->sc ? p->rs->nfacts : 0;
     bool own = false;
     if (!lua_isnil(L, 2)) {
-        lua_pushvalue(L, 2);
-        if (lua_rawget(L, lua_upvalueindex(1)) == LUA_TNUMBER && !own_has(L, 3, 2)) f = (int)lua_tointeger(L, -1);
+        int at = fact_at(L, p, 2);
+        if (at >= 0 && !own_has(L, 3, 2)) f = at + 1;
         else own = true;
         lua_settop(L, 3);
     }
     for (; !own && f < nfacts; f++) {
         if (!p->sc->fv.known[f]) continue;
-        lua_rawgeti(L, lua_upvalueindex(1), f + 1);
+        lua_pushstring(L, p->rs->facts[f].name);
         if (own_has(L, 3, 4)) {
             lua_pop(L, 1);
             continue;
@@ -370,18 +414,9 @@ static void push_ruling_view(lua_State *L, plugin *p) {
 /* The views' metatables (protected: getmetatable gives false), made once. */
 static void make_view_metatables(lua_State *L, plugin *p) {
     lua_createtable(L, 0, 4);
-    lua_createtable(L, p->rs->nfacts, p->rs->nfacts); /* name -> index + 1, index + 1 -> name */
-    for (int f = 0; f < p->rs->nfacts; f++) {
-        lua_pushstring(L, p->rs->facts[f].name);
-        lua_pushvalue(L, -1);
-        lua_rawseti(L, -3, f + 1);
-        lua_pushinteger(L, f + 1);
-        lua_rawset(L, -3);
-    }
-    lua_pushvalue(L, -1);
-    lua_pushcclosure(L, facts_index, 1);
-    lua_setfield(L, -3, "__index");
-    lua_pushcclosure(L, facts_next, 1);
+    lua_pushcfunction(L, facts_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, facts_next);
     lua_pushcclosure(L, facts_pairs, 1);
     lua_setfield(L, -2, "__pairs");
     lua_pushcfunction(L, facts_read_only);
@@ -505,18 +540,37 @@ static void read_overrides(lua_State *L, plugin *p) {
     map_clauses(p);
 }
 
+static const char *const fact_kinds[] = {"bool", "int", "string"};
+
 /* facts = { name = kind, … }: the facts of its own a scenario may give. */
 static void read_own_facts(lua_State *L, plugin *p) {
     if (lua_getfield(L, 1, "facts") == LUA_TTABLE) {
-        p->own = calloc((size_t)table_count(L, 2) + 1, sizeof *p->own);
-        if (!p->own) abort();
+        int n = table_count(L, 2);
+        p->own = calloc((size_t)n + 1, sizeof *p->own);
+        p->own_kind = calloc((size_t)n + 1, sizeof *p->own_kind);
+        if (!p->own || !p->own_kind) abort();
         lua_pushnil(L);
         while (lua_next(L, 2)) {
-            if (lua_type(L, -2) == LUA_TSTRING) p->own[p->nown++] = strdup(lua_tostring(L, -2));
+            const char *kind = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+            int k = 0;
+            while (k < 3 && strcmp(kind, fact_kinds[k]) != 0) k++;
+            if (lua_type(L, -2) != LUA_TSTRING || k == 3)
+                load_error(L, "`facts` is a table of name = \"bool\", \"int\" or \"string\"");
+            p->own_kind[p->nown] = k;
+            p->own[p->nown++] = strdup(lua_tostring(L, -2));
             lua_pop(L, 1);
         }
     }
     lua_settop(L, 1);
+}
+
+/* The hooks of the table at 1, as registry references. */
+static void bind_hooks(lua_State *L, plugin *p) {
+    p->validate = hook_ref(L, 1, "validate");
+    p->score = hook_ref(L, 1, "score");
+    p->matchpoints = hook_ref(L, 1, "matchpoints");
+    lua_pushvalue(L, 1);
+    p->table = luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
 /* The table the file returned (argument 1), read once: its header, its
@@ -538,12 +592,57 @@ static int read_plugin(lua_State *L) {
     }
     read_overrides(L, p);
     read_own_facts(L, p);
-    p->validate = hook_ref(L, 1, "validate");
-    p->score = hook_ref(L, 1, "score");
-    p->matchpoints = hook_ref(L, 1, "matchpoints");
-    lua_pushvalue(L, 1);
-    p->table = luaL_ref(L, LUA_REGISTRYINDEX);
+    bind_hooks(L, p);
     return 0;
+}
+
+/* The same table in a fresh state: the same text gives the same table, so
+ * only the references to its functions are taken again. */
+static int rebind_plugin(lua_State *L) {
+    plugin *p = host(L);
+    if (!lua_istable(L, 1) || (lua_getfield(L, 1, "override") != LUA_TTABLE && p->nkeys))
+        return load_error(L, "the file returned another table than when it was loaded");
+    for (int k = 0; k < p->nkeys; k++) {
+        if (lua_getfield(L, 2, p->keys[k]) != LUA_TFUNCTION)
+            return load_error(L, "the file returned another table than when it was loaded");
+        p->key_fn[k] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_settop(L, 1);
+    bind_hooks(L, p);
+    return 0;
+}
+
+/* A state of its own for the plugin, with the file's table read: at load,
+ * and before every call that follows a call (see prepare()). */
+static bool start_state(plugin *p, strbuf *err) {
+    if (p->L) lua_close(p->L);
+    p->used = 0;
+    p->table = p->given = p->validate = p->score = p->matchpoints = LUA_NOREF;
+    p->facts_mt = p->ruling_mt = p->cur_facts = p->cur_ruling = LUA_NOREF;
+    p->L = lua_newstate(capped_alloc, p);
+    if (!p->L) {
+        sb_printf(err, "plugin %s: cannot start Lua within the memory limit", p->path);
+        return false;
+    }
+    lua_sethook(p->L, count_hook, LUA_MASKCOUNT, 1000);
+    if (!run(p, open_host, 0, 0, err)) return false;
+    /* text only: no binary chunks */
+    if (luaL_loadbufferx(p->L, p->source, p->source_len, p->chunkname, "t") != LUA_OK) {
+        sb_printf(err, "plugin %s: %s", p->path, lua_tostring(p->L, -1));
+        return false;
+    }
+    if (!call_protected(p, 0, 1, err) || !run(p, p->loaded ? rebind_plugin : read_plugin, 1, 0, err)) return false;
+    p->loaded = true;
+    p->dirty = false;
+    return true;
+}
+
+/* Every call starts from the plugin as loaded: what an earlier call left in
+ * its globals, upvalues or tables is gone with the state it ran in. */
+static bool prepare(plugin *p, strbuf *err) {
+    if (p->dirty && !start_state(p, err)) return false;
+    p->dirty = true;
+    return true;
 }
 
 plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, strbuf *err) {
@@ -553,27 +652,19 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
     p->rs = rs;
     p->cap = limits.memory ? limits.memory : PLUGIN_DEFAULT_MEMORY;
     p->budget = limits.instructions ? limits.instructions : PLUGIN_DEFAULT_INSTRUCTIONS;
-    p->table = p->given = p->validate = p->score = p->matchpoints = LUA_NOREF;
-    p->facts_mt = p->ruling_mt = p->cur_facts = p->cur_ruling = LUA_NOREF;
     p->star = -1;
-    p->L = lua_newstate(capped_alloc, p);
-    if (!p->L) {
-        sb_printf(err, "plugin %s: cannot start Lua within the memory limit", path);
+    sort_fact_names(p);
+    p->source = read_file(path, &p->source_len);
+    if (!p->source) {
+        sb_printf(err, "plugin %s: cannot read it: %s", path, strerror(errno));
         plugin_free(p);
         return NULL;
     }
-    lua_sethook(p->L, count_hook, LUA_MASKCOUNT, 1000);
-    if (!run(p, open_host, 0, 0, err)) {
-        plugin_free(p);
-        return NULL;
-    }
-    int status = luaL_loadfilex(p->L, path, "t"); /* text only: no binary chunks */
-    if (status != LUA_OK) {
-        sb_printf(err, "plugin %s: %s", path, lua_tostring(p->L, -1));
-        plugin_free(p);
-        return NULL;
-    }
-    if (!call_protected(p, 0, 1, err) || !run(p, read_plugin, 1, 0, err)) {
+    size_t n = strlen(path) + 2;
+    p->chunkname = malloc(n);
+    if (!p->chunkname) abort();
+    snprintf(p->chunkname, n, "@%s", path);
+    if (!start_state(p, err)) {
         plugin_free(p);
         return NULL;
     }
@@ -590,8 +681,12 @@ void plugin_free(plugin *p) {
     free(p->clause_key);
     free(p->hit);
     free(p->own);
+    free(p->own_kind);
+    free(p->fact_order);
     sb_free(&p->value_text);
     sb_free(&p->message);
+    free(p->source);
+    free(p->chunkname);
     free(p->path);
     free(p->name);
     free(p->cite);
@@ -604,48 +699,42 @@ const char *plugin_name(const plugin *p) {
 
 /* ---- the plugin's own facts ---------------------------------------------------- */
 
-bool plugin_has_fact(const plugin *p, const char *name) {
+static int own_index(const plugin *p, const char *name) {
     for (int i = 0; i < p->nown; i++)
-        if (strcmp(p->own[i], name) == 0) return true;
+        if (strcmp(p->own[i], name) == 0) return i;
+    return -1;
+}
+
+bool plugin_has_fact(const plugin *p, const char *name) {
+    return own_index(p, name) >= 0;
+}
+
+bool plugin_check_fact(const plugin *p, const char *name, json_t *value, strbuf *err) {
+    int i = own_index(p, name);
+    int kind = i >= 0 ? p->own_kind[i] : -1;
+    if (kind == 0 ? json_is_boolean(value) : kind == 1 ? json_is_integer(value) : json_is_string(value)) return true;
+    sb_printf(err, "plugin %s: fact '%s' is %s", p->name, name,
+              kind == 0 ? "true or false" : kind == 1 ? "a whole number" : "a string");
     return false;
 }
 
 static void push_json(lua_State *L, json_t *v) {
     if (json_is_boolean(v)) lua_pushboolean(L, json_is_true(v));
     else if (json_is_integer(v)) lua_pushinteger(L, (lua_Integer)json_integer_value(v));
-    else if (json_is_real(v)) lua_pushnumber(L, json_real_value(v));
-    else if (json_is_string(v)) lua_pushstring(L, json_string_value(v));
+    else if (json_is_string(v)) lua_pushlstring(L, json_string_value(v), json_string_length(v));
     else lua_pushnil(L);
 }
 
-static int set_fact_call(lua_State *L) {
-    plugin *p = host(L);
+/* The plugin's own facts that the call's scenario gives, into `given`
+ * (empty: the state is fresh). Inside the protected call. */
+static void load_own_facts(lua_State *L, plugin *p) {
+    if (!p->sc || !p->sc->own) return;
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->given);
-    push_json(L, p->set_value);
-    lua_setfield(L, -2, p->set_name);
-    return 0;
-}
-
-bool plugin_set_fact(plugin *p, const char *name, json_t *value, strbuf *err) {
-    if (!json_is_boolean(value) && !json_is_number(value) && !json_is_string(value)) {
-        sb_printf(err, "plugin %s: fact '%s' is true/false, a number or a string", p->name, name);
-        return false;
-    }
-    p->set_name = name;
-    p->set_value = value;
-    return run(p, set_fact_call, 0, 0, err);
-}
-
-/* Emptied in place: setting a field that exists to nil never allocates. */
-void plugin_clear_facts(plugin *p) {
-    lua_State *L = p->L;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, p->given);
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-        lua_pop(L, 1);
-        lua_pushvalue(L, -1);
-        lua_pushnil(L);
-        lua_rawset(L, -4);
+    for (int i = 0; i < p->nown; i++) {
+        json_t *v = json_object_get(p->sc->own, p->own[i]);
+        if (!v) continue;
+        push_json(L, v);
+        lua_setfield(L, -2, p->own[i]);
     }
     lua_pop(L, 1);
 }
@@ -654,6 +743,7 @@ void plugin_clear_facts(plugin *p) {
 
 static int validate_call(lua_State *L) {
     plugin *p = host(L);
+    load_own_facts(L, p);
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->validate);
     push_facts_view(L, p);
     lua_call(L, 1, 1);
@@ -662,6 +752,7 @@ static int validate_call(lua_State *L) {
 
 bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
     if (p->validate == LUA_NOREF) return true;
+    if (!prepare(p, err)) return false;
     p->sc = sc;
     if (!run(p, validate_call, 0, 1, err)) return false;
     if (lua_type(p->L, -1) == LUA_TSTRING) sb_printf(rejection, "%s (%s)", lua_tostring(p->L, -1), p->cite);
@@ -855,6 +946,7 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
  * returned applied to the ruling, all inside the protected call. */
 static int override_call(lua_State *L) {
     plugin *p = host(L);
+    load_own_facts(L, p);
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->key_fn[p->key]);
     push_ruling_view(L, p);
     lua_call(L, 1, 1);
@@ -881,6 +973,7 @@ bool plugin_override(plugin *p, const scenario *sc, ruling *r, strbuf *err) {
     if (r->status != RULING_OK || !p->nkeys || !find_hits(p, r)) return true;
     for (int k = 0; k < p->nkeys; k++) {
         if (!p->hit[k]) continue;
+        if (!prepare(p, err)) return false;
         p->sc = sc;
         p->r = r;
         p->key = k;
@@ -904,6 +997,7 @@ static bool integer_result(plugin *p, const char *hook, int64_t *out, strbuf *er
 
 static int score_call(lua_State *L) {
     plugin *p = host(L);
+    load_own_facts(L, p);
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->score);
     lua_pushinteger(L, (lua_Integer)p->num);
     push_facts_view(L, p);
@@ -913,6 +1007,7 @@ static int score_call(lua_State *L) {
 
 bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *err) {
     if (p->score == LUA_NOREF) return true;
+    if (!prepare(p, err)) return false;
     p->sc = sc;
     p->num = *score;
     return run(p, score_call, 0, 1, err) && integer_result(p, "score", score, err);
@@ -921,6 +1016,7 @@ bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *
 /* Only integers go in: nothing to allocate, so the function is called directly. */
 bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp, strbuf *err) {
     if (p->matchpoints == LUA_NOREF) return true;
+    if (!prepare(p, err)) return false;
     lua_rawgeti(p->L, LUA_REGISTRYINDEX, p->matchpoints);
     lua_pushinteger(p->L, (lua_Integer)beaten);
     lua_pushinteger(p->L, (lua_Integer)equalled);
@@ -931,12 +1027,14 @@ bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int6
 
 /* ---- a set of plugins as the core's hooks ------------------------------------------- */
 
+/* A scenario key one of the plugins declares: checked against its kind;
+ * the scenario keeps it (scenario.own), so it dies with the scenario. */
 static bool set_own_fact(void *ctx, const char *key, json_t *value, bool *taken, strbuf *err) {
     plugin_set *s = ctx;
     for (int i = 0; i < s->n; i++)
         if (plugin_has_fact(s->list[i], key)) {
             *taken = true;
-            if (!plugin_set_fact(s->list[i], key, value, err)) return false;
+            if (!plugin_check_fact(s->list[i], key, value, err)) return false;
         }
     return true;
 }

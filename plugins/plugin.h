@@ -39,10 +39,12 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
 void plugin_free(plugin *p);
 const char *plugin_name(const plugin *p);
 
-/* Facts of the plugin's own that a scenario may give (e.g. minutes_late). */
+/* Facts of the plugin's own that a scenario may give (e.g. minutes_late),
+ * each of the kind the plugin declares. The scenario keeps their values
+ * (scenario.own, filled while it is read): a hook sees those of the
+ * scenario it is called with, and nothing of another scenario's. */
 bool plugin_has_fact(const plugin *p, const char *name);
-bool plugin_set_fact(plugin *p, const char *name, json_t *value, strbuf *err);
-void plugin_clear_facts(plugin *p);
+bool plugin_check_fact(const plugin *p, const char *name, json_t *value, strbuf *err);
 
 /* What a plugin did to a ruling, for the audit trail. */
 typedef struct plugin_note {

@@ -98,5 +98,48 @@ printf '{"irregularity": "insufficient_bid", "dealer": "N", "auction": "N: 1S 1H
 expect "batch with a refusing plugin" 2 '"line":1' '"status":"plugin_error"' '"line":2' '"articles":["29","29B","31","31A2b"]' \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/refuse.lua" "$tmp/batch.jsonl"
 
+# A plugin's own fact belongs to its scenario: in a batch whose second line
+# says beginners_drive and whose first and third do not, the first and third
+# are ruled alike, by 64A1 (two tricks), and the second by the club (one).
+plain=$(tr -d '\n' <$T/revoke-64A1-club.json | sed 's/, *"beginners_drive": false//')
+{ echo "$plain"; tr -d '\n' <$T/revoke-64A1.json; echo; echo "$plain"; } >"$tmp/drive.jsonl"
+expect "batch: the drive's fact holds for its own line" 0 '"line":2' '"n":1' \
+    -- "$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua "$tmp/drive.jsonl"
+same() { # name, then two strings that must be equal (and not empty)
+    if [ -n "$2" ] && [ "$2" = "$3" ]; then
+        passed=$((passed + 1))
+        echo "ok $1"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $1"
+        printf '    | %s\n    | %s\n' "$2" "$3"
+    fi
+}
+"$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua "$tmp/drive.jsonl" >"$tmp/drive.out"
+same "batch: line 1 ruled by 64A1, two tricks" "$(sed -n 1p "$tmp/drive.out" | grep -o '"n":2')" '"n":2'
+same "batch: line 3 ruled exactly as line 1" "$(sed -n 1p "$tmp/drive.out" | sed 's/"line":1/L/')" \
+    "$(sed -n 3p "$tmp/drive.out" | sed 's/"line":3/L/')"
+
+# The same through `arbiter serve`: one client's drive is not another's.
+if command -v curl >/dev/null; then
+    "$ARBITER" serve --listen 127.0.0.1:0 --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua \
+        >"$tmp/serve.out" 2>&1 &
+    server=$!
+    trap 'kill $server 2>/dev/null; rm -rf "$out" "$tmp"' EXIT
+    port=
+    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+        port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$tmp/serve.out")
+        [ -n "$port" ] && break
+        sleep 0.5
+    done
+    post() { curl -s -m 10 -H 'Content-Type: application/json' -d "$1" "http://127.0.0.1:$port/api/rule"; }
+    first=$(post "{\"ruleset\": \"bridge-2017\", \"scenario\": $plain}")
+    drive=$(post "{\"ruleset\": \"bridge-2017\", \"scenario\": $(tr -d '\n' <$T/revoke-64A1.json)}")
+    third=$(post "{\"ruleset\": \"bridge-2017\", \"scenario\": $plain}")
+    same "serve: the first request by 64A1, two tricks" "$(echo "$first" | grep -o '"n": *[0-9]*' | tr -d ' ')" '"n":2'
+    same "serve: the drive's request, one trick" "$(echo "$drive" | grep -o '"n": *[0-9]*' | tr -d ' ')" '"n":1'
+    same "serve: the third request answered exactly as the first" "$first" "$third"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
