@@ -23,7 +23,7 @@ CORE := util diag graph expr ruleset builtins bridge cards klaverjas eval scenar
 DSL  := compile check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \
-        $(BUILD)/obj/plugins/plugin.o \
+        $(BUILD)/obj/plugins/plugin.o $(BUILD)/obj/plugins/patterns.o \
         $(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))

@@ -77,11 +77,13 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--plugin") == 0 && has_next) {
             if (o->nplugins == PLUGIN_MAX) return usage_error(cmd, "at most 8 plugins, not '%s'", argv[i + 1]);
             o->plugins[o->nplugins++] = argv[++i];
-        } else if ((strcmp(a, "--plugin-instructions") == 0 || strcmp(a, "--plugin-memory") == 0) && has_next) {
+        } else if ((strcmp(a, "--plugin-instructions") == 0 || strcmp(a, "--plugin-memory") == 0 ||
+                    strcmp(a, "--plugin-time") == 0) && has_next) {
             char *end;
             long long v = strtoll(argv[++i], &end, 10);
-            if (*end || v <= 0) return usage_error(cmd, "%s needs a positive whole number", a);
+            if (*end || v <= 0 || v > LONG_MAX / 1000000) return usage_error(cmd, "%s needs a positive whole number", a);
             if (a[9] == 'i') o->limits.instructions = (long)v;
+            else if (a[9] == 't') o->limits.time_ms = (long)v;
             else o->limits.memory = (size_t)v;
         } else if (strcmp(a, "--amend") == 0 && has_next) {
             if (o->namends == MAX_COMPARED) return usage_error(cmd, "at most 8 amendments, not '%s'", argv[i + 1]);
@@ -1190,6 +1192,7 @@ int main(int argc, char **argv) {
             return ARB_OK;
         }
         int status = commands[i].run(&o);
+        fflush(stdout); /* the ruling is out before the plugins go */
         plugin_set_free(&plugins);
         return status;
     }

@@ -19,6 +19,7 @@
 #include "plugin.h"
 
 #include "../core/builtins.h"
+#include "patterns.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -27,6 +28,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct plugin {
     char *path, *name, *cite;
@@ -38,7 +40,10 @@ struct plugin {
     const ruleset *rs;
     size_t used, cap;
     long budget, left;
-    bool budget_hit;
+    long time_ms;
+    int64_t deadline; /* of the call under way, on the monotonic clock in ns */
+    bool tripped;     /* it ran out of instructions or time: nothing it runs may go on */
+    char trip_msg[300];
     /* registry references, made once at load */
     int table;                        /* the table the plugin returned */
     int given;                        /* the plugin's own facts of the call's scenario */
@@ -68,6 +73,13 @@ struct plugin {
     strbuf value_text, message; /* reused between calls */
 };
 
+/* The count hook fires every HOOK_EVERY instructions: often enough that a
+ * few hundred costly instructions (comparing two long strings) cannot go
+ * far past the clock. */
+#define HOOK_EVERY 250
+
+static void count_hook(lua_State *L, lua_Debug *ar);
+
 static plugin *host(lua_State *L) {
     void *ud;
     lua_getallocf(L, &ud);
@@ -90,19 +102,218 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return q;
 }
 
-static void count_hook(lua_State *L, lua_Debug *ar) {
-    plugin *p = host(L);
-    p->left -= 1000;
-    if (p->left <= 0) {
-        p->budget_hit = true;
-        lua_getinfo(L, "Sl", ar); /* where the plugin was when the budget ran out */
-        luaL_error(L, "%s:%d: instruction budget of %d exceeded", ar->short_src, ar->currentline, (int)p->budget);
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* "FILE:LINE" of the innermost frame that runs the plugin's own file (not
+ * the sandbox's library code it called), from stack level `level` up. */
+static void plugin_where(lua_State *L, plugin *p, int level, char *out, size_t size) {
+    lua_Debug ar;
+    snprintf(out, size, "%s", p->path);
+    for (; lua_getstack(L, level, &ar); level++) {
+        lua_getinfo(L, "Sl", &ar);
+        if (ar.currentline > 0 && strcmp(ar.source, p->chunkname) == 0) {
+            snprintf(out, size, "%s:%d", ar.short_src, ar.currentline);
+            return;
+        }
     }
 }
 
+/* The call has run out of instructions or time: from now on the hook fires
+ * at every instruction and pcall and xpcall pass the error on, so that no
+ * plugin code can go on after it (see guarded_pcall). */
+static int trip(lua_State *L, plugin *p, int level, bool time) {
+    char where[240];
+    plugin_where(L, p, level, where, sizeof where);
+    if (time) snprintf(p->trip_msg, sizeof p->trip_msg, "%s: time limit of %ld ms exceeded", where, p->time_ms);
+    else snprintf(p->trip_msg, sizeof p->trip_msg, "%s: instruction budget of %ld exceeded", where, p->budget);
+    p->tripped = true;
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    lua_pushstring(L, p->trip_msg);
+    return lua_error(L);
+}
+
+static bool past_deadline(const plugin *p) {
+    return now_ns() > p->deadline;
+}
+
+static void count_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    plugin *p = host(L);
+    if (p->tripped) {
+        lua_pushstring(L, p->trip_msg);
+        lua_error(L);
+    }
+    p->left -= HOOK_EVERY;
+    if (p->left <= 0) trip(L, p, 0, false);
+    if (past_deadline(p)) trip(L, p, 0, true);
+}
+
+/* The library functions that work in C (patterns.c) look at the limits
+ * every few thousand steps through this. */
+void sandbox_tick(lua_State *L) {
+    plugin *p = host(L);
+    if (p->tripped) {
+        lua_pushstring(L, p->trip_msg);
+        lua_error(L);
+    }
+    if (past_deadline(p)) trip(L, p, 1, true);
+}
+
+/* pcall and xpcall as Lua's, but an error of the limits goes on through
+ * them: a plugin cannot catch it and carry on. */
+static int guarded_pcall(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    plugin *p = host(L);
+    if (p->tripped) {
+        lua_pushstring(L, p->trip_msg);
+        return lua_error(L);
+    }
+    return lua_gettop(L);
+}
+
+/* xpcall's message handler: an error of the limits is raised from the
+ * count hook, and Lua runs the handler of such an error with the hooks
+ * off, where a handler that loops would never stop. So the handler is not
+ * called for it; the limit's message is the result. */
+static int guarded_handler(lua_State *L) {
+    plugin *p = host(L);
+    if (p->tripped) {
+        lua_pushstring(L, p->trip_msg);
+        return 1;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static int guarded_xpcall(lua_State *L) {
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, guarded_handler, 1);
+    lua_replace(L, 2);
+    return guarded_pcall(L);
+}
+
+/* setmetatable as Lua's, but a metatable with __gc is refused: Lua runs
+ * finalizers with the hooks off, where no limit holds (and when the state
+ * is closed, after the ruling). */
+static int guarded_setmetatable(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TTABLE && lua_getfield(L, 2, "__gc") != LUA_TNIL)
+        return luaL_error(L, "a plugin may not have finalizers (__gc in a metatable)");
+    lua_settop(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+static void wrap_global(lua_State *L, const char *name, lua_CFunction guard) {
+    lua_getglobal(L, name);
+    lua_pushcclosure(L, guard, 1);
+    lua_setglobal(L, name);
+}
+
+/* The table functions in Lua, over t[i] as the C versions go: their loops
+ * are the plugin's instructions, under its budget and its clock, where
+ * Lua's C versions could loop for hours in one call (table.move over a
+ * huge range, table.insert into a table whose __len lies, table.sort
+ * comparing long strings). */
+static const char sandbox_library[] =
+    "local error, select, type, tostring, tointeger = error, select, type, tostring, math.tointeger\n"
+    "local concat = table.concat\n"
+    "local function int(v, n, f)\n"
+    "  local i = tointeger(v)\n"
+    "  if i == nil then error(('bad argument #%d to \\'%s\\' (number has no integer representation)'):format(n, f), 3) end\n"
+    "  return i\n"
+    "end\n"
+    "local function str(v, n, f)\n"
+    "  if type(v) == 'number' then return tostring(v) end\n"
+    "  if type(v) ~= 'string' then error(('bad argument #%d to \\'%s\\' (string expected, got %s)'):format(n, f, type(v)), 3) end\n"
+    "  return v\n"
+    "end\n"
+    "function table.insert(t, ...)\n"
+    "  local n, e = select('#', ...), #t + 1\n"
+    "  if n == 1 then t[e] = ...; return end\n"
+    "  if n ~= 2 then error(\"wrong number of arguments to 'insert'\", 2) end\n"
+    "  local pos, v = ...\n"
+    "  pos = int(pos, 2, 'insert')\n"
+    "  if pos < 1 or pos > e then error(\"bad argument #2 to 'insert' (position out of bounds)\", 2) end\n"
+    "  for i = e, pos + 1, -1 do t[i] = t[i - 1] end\n"
+    "  t[pos] = v\n"
+    "end\n"
+    "function table.remove(t, pos)\n"
+    "  local size = #t\n"
+    "  if pos == nil then pos = size else pos = int(pos, 2, 'remove') end\n"
+    "  if pos ~= size and (pos < 1 or pos > size + 1) then\n"
+    "    error(\"bad argument #2 to 'remove' (position out of bounds)\", 2)\n"
+    "  end\n"
+    "  local v = t[pos]\n"
+    "  while pos < size do t[pos] = t[pos + 1]; pos = pos + 1 end\n"
+    "  t[pos] = nil\n"
+    "  return v\n"
+    "end\n"
+    "function table.move(a1, f, e, t, a2)\n"
+    "  if a2 == nil then a2 = a1 end\n"
+    "  f, e, t = int(f, 2, 'move'), int(e, 3, 'move'), int(t, 4, 'move')\n"
+    "  if e >= f then\n"
+    "    if f <= 0 and e >= math.maxinteger + f then error(\"bad argument #3 to 'move' (too many elements to move)\", 2) end\n"
+    "    if t > math.maxinteger - (e - f) then error(\"bad argument #4 to 'move' (destination wrap around)\", 2) end\n"
+    "    if t > e or t <= f or a1 ~= a2 then\n"
+    "      for i = 0, e - f do a2[t + i] = a1[f + i] end\n"
+    "    else\n"
+    "      for i = e - f, 0, -1 do a2[t + i] = a1[f + i] end\n"
+    "    end\n"
+    "  end\n"
+    "  return a2\n"
+    "end\n"
+    "function table.concat(t, sep, i, j)\n"
+    "  if sep == nil then sep = '' else sep = str(sep, 2, 'concat') end\n"
+    "  if i == nil then i = 1 else i = int(i, 3, 'concat') end\n"
+    "  if j == nil then j = #t else j = int(j, 4, 'concat') end\n"
+    "  local parts, n = {}, 0\n"
+    "  for k = i, j do\n"
+    "    local v = t[k]\n"
+    "    local kind = type(v)\n"
+    "    if kind ~= 'string' and kind ~= 'number' then\n"
+    "      error(('invalid value (at index %d) in table for \\'concat\\''):format(k), 2)\n"
+    "    end\n"
+    "    n = n + 1\n"
+    "    parts[n] = v\n"
+    "  end\n"
+    "  return concat(parts, sep, 1, n)\n"
+    "end\n"
+    "function table.sort(t, less)\n"
+    "  local n, a = #t, {}\n"
+    "  for k = 1, n do a[k] = t[k] end\n"
+    "  less = less or function(x, y) return x < y end\n"
+    "  local function sift(root, last)\n"
+    "    while true do\n"
+    "      local child = 2 * root\n"
+    "      if child > last then return end\n"
+    "      if child < last and less(a[child], a[child + 1]) then child = child + 1 end\n"
+    "      if not less(a[root], a[child]) then return end\n"
+    "      a[root], a[child] = a[child], a[root]\n"
+    "      root = child\n"
+    "    end\n"
+    "  end\n"
+    "  for k = n // 2, 1, -1 do sift(k, n) end\n"
+    "  for last = n, 2, -1 do a[1], a[last] = a[last], a[1]; sift(1, last - 1) end\n"
+    "  for k = 1, n do t[k] = a[k] end\n"
+    "end\n";
+
+
 /* Only these libraries, and without the functions that reach outside the
- * sandbox or load code: no io, os, package, debug, no dofile, loadfile,
- * load (binary chunks), collectgarbage, string.dump, print. */
+ * sandbox or load code: no io, os, package, debug, coroutine, no dofile,
+ * loadfile, load (binary chunks), collectgarbage, string.dump, print,
+ * warn. The functions whose C loops no hook sees are replaced by bounded
+ * ones; pcall, xpcall and setmetatable are guarded. */
 static void open_sandbox(lua_State *L) {
     static const luaL_Reg libs[] = {{LUA_GNAME, luaopen_base},      {LUA_TABLIBNAME, luaopen_table},
                                     {LUA_STRLIBNAME, luaopen_string}, {LUA_MATHLIBNAME, luaopen_math},
@@ -111,7 +322,7 @@ static void open_sandbox(lua_State *L) {
         luaL_requiref(L, libs[i].name, libs[i].func, 1);
         lua_pop(L, 1);
     }
-    static const char *const removed[] = {"dofile", "loadfile", "load", "collectgarbage", "print", "require"};
+    static const char *const removed[] = {"dofile", "loadfile", "load", "collectgarbage", "print", "require", "warn"};
     for (size_t i = 0; i < sizeof removed / sizeof *removed; i++) {
         lua_pushnil(L);
         lua_setglobal(L, removed[i]);
@@ -119,6 +330,7 @@ static void open_sandbox(lua_State *L) {
     lua_getglobal(L, "string");
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
+    luaL_setfuncs(L, sandbox_patterns, 0);
     lua_pop(L, 1);
     /* the same numbers in every state, so that a ruling is the same each time */
     lua_getglobal(L, "math");
@@ -126,6 +338,11 @@ static void open_sandbox(lua_State *L) {
     lua_pushinteger(L, 0);
     lua_call(L, 1, 0);
     lua_pop(L, 1);
+    wrap_global(L, "pcall", guarded_pcall);
+    wrap_global(L, "xpcall", guarded_xpcall);
+    wrap_global(L, "setmetatable", guarded_setmetatable);
+    if (luaL_loadbufferx(L, sandbox_library, sizeof sandbox_library - 1, "=sandbox", "t") != LUA_OK) lua_error(L);
+    lua_call(L, 0, 0);
 }
 
 /* The views of a finished call point at a scenario and a ruling that may be
@@ -143,18 +360,72 @@ static void end_call(plugin *p) {
 
 /* Runs the function on the stack with nargs arguments; on failure err gets
  * "plugin NAME: FILE:LINE: message" (and the limit hit, if one was). */
+/* The length of the valid UTF-8 sequence at s (n bytes left), or 0 for a
+ * byte that starts none (an overlong form, a surrogate, past U+10FFFF). */
+static size_t utf8_sequence(const unsigned char *s, size_t n) {
+    unsigned c = s[0], min;
+    size_t len;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80;
+    else if ((c & 0xF0) == 0xE0) len = 3, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000;
+    else return 0;
+    if (n < len) return 0;
+    unsigned cp = c & (0x7Fu >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : len;
+}
+
+/* The offset of the first byte of s that is NUL or not UTF-8, or n. */
+static size_t first_bad_byte(const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t len = u[i] ? utf8_sequence(u + i, n - i) : 0;
+        if (!len) return i;
+        i += len;
+    }
+    return n;
+}
+
+#define ERROR_TEXT_MAX 1000
+
+/* The error value at the top as text that any output can carry: bytes that
+ * are NUL or not UTF-8 written as \xNN, and cut after ERROR_TEXT_MAX. */
+static void error_text(lua_State *L, strbuf *err) {
+    size_t n;
+    const char *msg = lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER ? lua_tolstring(L, -1, &n) : NULL;
+    if (!msg) {
+        sb_puts(err, "error without a message");
+        return;
+    }
+    for (size_t i = 0; i < n && i < ERROR_TEXT_MAX;) {
+        size_t good = first_bad_byte(msg + i, n - i);
+        sb_putn(err, msg + i, good);
+        i += good;
+        if (i < n) sb_printf(err, "\\x%02X", (unsigned char)msg[i++]);
+    }
+    if (n > ERROR_TEXT_MAX) sb_puts(err, "…");
+}
+
 static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
+    int base = lua_gettop(p->L) - nargs - 1;
     p->left = p->budget;
-    p->budget_hit = false;
+    p->tripped = false;
+    p->deadline = now_ns() + (int64_t)p->time_ms * 1000000;
+    lua_sethook(p->L, count_hook, LUA_MASKCOUNT, HOOK_EVERY);
     int status = lua_pcall(p->L, nargs, nresults, 0);
     end_call(p);
-    if (status == LUA_OK) return true;
-    const char *msg = lua_tostring(p->L, -1);
+    if (status == LUA_OK && !p->tripped) return true;
     sb_printf(err, "plugin %s: ", p->name ? p->name : p->path);
-    if (status == LUA_ERRMEM) sb_printf(err, "memory limit of %zu bytes exceeded", p->cap);
-    else sb_puts(err, msg ? msg : "error without a message");
-    lua_pop(p->L, 1);
+    if (p->tripped) sb_puts(err, p->trip_msg);
+    else if (status == LUA_ERRMEM) sb_printf(err, "%s: memory limit of %zu bytes exceeded", p->path, p->cap);
+    else error_text(p->L, err);
+    lua_settop(p->L, base);
     lua_gc(p->L, LUA_GCCOLLECT); /* give back what a runaway call took */
+    p->dirty = true;                /* and start afresh next time */
     return false;
 }
 
@@ -624,7 +895,6 @@ static bool start_state(plugin *p, strbuf *err) {
         sb_printf(err, "plugin %s: cannot start Lua within the memory limit", p->path);
         return false;
     }
-    lua_sethook(p->L, count_hook, LUA_MASKCOUNT, 1000);
     if (!run(p, open_host, 0, 0, err)) return false;
     /* text only: no binary chunks */
     if (luaL_loadbufferx(p->L, p->source, p->source_len, p->chunkname, "t") != LUA_OK) {
@@ -652,6 +922,7 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
     p->rs = rs;
     p->cap = limits.memory ? limits.memory : PLUGIN_DEFAULT_MEMORY;
     p->budget = limits.instructions ? limits.instructions : PLUGIN_DEFAULT_INSTRUCTIONS;
+    p->time_ms = limits.time_ms ? limits.time_ms : PLUGIN_DEFAULT_TIME_MS;
     p->star = -1;
     sort_fact_names(p);
     p->source = read_file(path, &p->source_len);

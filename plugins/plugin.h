@@ -20,14 +20,16 @@
 
 #define PLUGIN_API_VERSION 1
 
-/* Defaults; both can be set per plugin. A real club rule needs a few
- * thousand instructions and kilobytes. */
+/* Defaults; each can be set per plugin (0: the default). A real club rule
+ * needs a few thousand instructions, kilobytes and well under a millisecond. */
 #define PLUGIN_DEFAULT_INSTRUCTIONS 1000000L
 #define PLUGIN_DEFAULT_MEMORY (8u << 20)
+#define PLUGIN_DEFAULT_TIME_MS 50L
 
 typedef struct plugin_limits {
     long instructions; /* per call */
-    size_t memory;     /* bytes, for the plugin's whole life */
+    size_t memory;     /* bytes, for the plugin's state and what a call hands back */
+    long time_ms;      /* wall-clock time per call, in milliseconds */
 } plugin_limits;
 
 typedef struct plugin plugin;

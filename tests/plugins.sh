@@ -21,12 +21,17 @@ $1"
         shift
     done
     shift
+    started=$(date +%s%N)
     "$@" >"$out" 2>&1 </dev/null
     rc=$?
+    ms=$((($(date +%s%N) - started) / 1000000))
     missing=$(printf '%s\n' "$patterns" | while IFS= read -r p; do
         [ -z "$p" ] && continue
         grep -qF -- "$p" "$out" || printf '%s' "$p"
     done)
+    if [ -n "$within_ms" ] && [ "$ms" -gt "$within_ms" ]; then
+        missing="$missing (took $ms ms, more than $within_ms)"
+    fi
     if [ "$rc" -ne "$status" ] || [ -n "$missing" ]; then
         failed=$((failed + 1))
         echo "FAIL $name: exit $rc (expected $status)${missing:+, output lacks: $missing}"
@@ -77,8 +82,9 @@ echo "$header validate = function(f) while true do end end }" >"$tmp/loop.lua"
 expect "endless loop" 2 "plugin proef: " "loop.lua:1: instruction budget of 1000 exceeded" \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/loop.lua" --plugin-instructions 1000 examples/insufficient-bid.json
 printf '%s\n validate = function(f)\n local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 100) .. i end end }\n' "$header" >"$tmp/bomb.lua"
-expect "memory bomb" 2 "plugin proef: memory limit of 2000000 bytes exceeded" \
-    -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/bomb.lua" --plugin-memory 2000000 examples/insufficient-bid.json
+expect "memory bomb" 2 "plugin proef: $tmp/bomb.lua: memory limit of 2000000 bytes exceeded" \
+    -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/bomb.lua" --plugin-memory 2000000 --plugin-time 60000 \
+    examples/insufficient-bid.json
 for call in 'os.execute("true")' 'io.open("/etc/passwd")' 'require("os")' 'dofile("x")' 'load("return 1")'; do
     echo "$header validate = function(f) return $call end }" >"$tmp/forbidden.lua"
     expect "forbidden: $call" 2 "plugin proef: " "forbidden.lua:1: attempt to" \
@@ -97,6 +103,31 @@ expect "validation refuses" 2 "plugin proef refuses the scenario: niet op de clu
 printf '{"irregularity": "insufficient_bid", "dealer": "N", "auction": "N: 1S 1H", "replacement": "bid", "replacement_call": "2H"}\n{"dealer": "N", "auction": "N: E:1H*", "irregularity": "call_out_of_rotation", "rho_must_pass": false, "rho_called": false, "rho_next_call": "call", "replacement": "bid", "replacement_comparable": false}\n' >"$tmp/batch.jsonl"
 expect "batch with a refusing plugin" 2 '"line":1' '"status":"plugin_error"' '"line":2' '"articles":["29","29B","31","31A2b"]' \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/refuse.lua" "$tmp/batch.jsonl"
+
+# Hostile plugins (tests/plugins/hostile-*.lua), each attacking on an
+# insufficient bid: stopped within a second (the time limit is 50 ms),
+# exit 2, the plugin named with its file and line; and in a batch, the
+# next line ruled right by the same process. The whole run, loading the
+# ruleset included, must take less than a second.
+hostile() { # file, what the error says
+    expect "hostile $1" 2 "plugin hostile: " "$T/$1:" "$2" \
+        -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$T/$1" examples/insufficient-bid.json
+    expect "hostile $1: the next line ruled right" 2 '"line":1' '"status":"plugin_error"' "$T/$1:" "$2" '"line":2' \
+        '"articles":["29","29B","31","31A2b"]' -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$T/$1" "$tmp/batch.jsonl"
+}
+within_ms=1000
+hostile hostile-find.lua "time limit of 50 ms exceeded"
+hostile hostile-gsub.lua "time limit of 50 ms exceeded"
+hostile hostile-plainfind.lua "time limit of 50 ms exceeded"
+hostile hostile-rep.lua ":12: resulting string too large" # after two empty ones made at once
+hostile hostile-move.lua "exceeded"
+hostile hostile-insert.lua "exceeded"
+hostile hostile-pcall.lua "exceeded"
+hostile hostile-xpcall.lua "exceeded"
+hostile hostile-finalizer.lua "a plugin may not have finalizers (__gc in a metatable)"
+expect "hostile hostile-sort.lua" 2 "plugin hostile: table.sort" "exceeded" \
+    -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$T/hostile-sort.lua" examples/insufficient-bid.json
+within_ms=
 
 # A plugin's own fact belongs to its scenario: in a batch whose second line
 # says beginners_drive and whose first and third do not, the first and third

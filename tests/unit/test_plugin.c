@@ -44,12 +44,16 @@ static int teardown(void **state) {
 }
 
 /* Loads a plugin from text; NULL (with err) when it fails to load. */
-static plugin *load(const ruleset *rs, const char *lua, long budget, size_t memory, strbuf *err) {
+static plugin *load_limited(const ruleset *rs, const char *lua, plugin_limits limits, strbuf *err) {
     char *path = write_plugin(lua);
-    plugin *p = plugin_load(path, rs, (plugin_limits){budget, memory}, err);
+    plugin *p = plugin_load(path, rs, limits, err);
     unlink(path);
     free(path);
     return p;
+}
+
+static plugin *load(const ruleset *rs, const char *lua, long budget, size_t memory, strbuf *err) {
+    return load_limited(rs, lua, (plugin_limits){.instructions = budget, .memory = memory}, err);
 }
 
 static void rule(const ruleset *rs, const char *json, scenario *sc, ruling *r) {
@@ -176,16 +180,19 @@ static void test_memory_bomb_hits_cap_and_plugin_stays_usable(void **state) {
     strbuf err, rejection;
     sb_init(&err);
     sb_init(&rejection);
-    plugin *p = load(toy(state),
-                     HEADER "validate = function(f)\n  if f.minutes == 1 then local t = {} for i = 1, 1e9 do t[i] = "
-                            "string.rep('x', 1000) .. i end end\n  return nil\nend }\n",
-                     0, 4u << 20, &err);
+    /* filling the memory takes its time (Lua collects at every refusal near
+     * the cap): the clock is not what this test is about */
+    plugin *p = load_limited(toy(state),
+                             HEADER "validate = function(f)\n  if f.minutes == 1 then local t = {} for i = 1, 1e9 do "
+                                    "t[i] = string.rep('x', 1000) .. i end end\n  return nil\nend }\n",
+                             (plugin_limits){.memory = 4u << 20, .time_ms = 60000}, &err);
     assert_non_null(p);
     scenario sc;
     scenario_init(&sc, toy(state));
     scenario_give(&sc, rs_find_fact(toy(state), "minutes"), 1);
     assert_false(plugin_validate(p, &sc, &rejection, &err));
-    assert_non_null(strstr(err.data, "plugin test: memory limit of 4194304 bytes exceeded"));
+    assert_non_null(strstr(err.data, "plugin test: /tmp/arbiter-plugin-"));
+    assert_non_null(strstr(err.data, ": memory limit of 4194304 bytes exceeded"));
     scenario_give(&sc, rs_find_fact(toy(state), "minutes"), 3);
     sb_free(&err);
     assert_true(plugin_validate(p, &sc, &rejection, &err));
@@ -194,6 +201,97 @@ static void test_memory_bomb_hits_cap_and_plugin_stays_usable(void **state) {
     plugin_free(p);
     sb_free(&err);
     sb_free(&rejection);
+}
+
+/* The rejection validate returns on a scenario with minutes = 1 (the
+ * plugin loaded with limits), or NULL with err when the call failed. */
+static char *validate_limited(const ruleset *rs, const char *lua, plugin_limits limits, strbuf *err) {
+    plugin *p = load_limited(rs, lua, limits, err);
+    assert_non_null(p);
+    scenario sc;
+    scenario_init(&sc, rs);
+    scenario_give(&sc, rs_find_fact(rs, "minutes"), 1);
+    strbuf rejection;
+    sb_init(&rejection);
+    char *out = NULL;
+    if (plugin_validate(p, &sc, &rejection, err)) out = strdup(rejection.data ? rejection.data : "");
+    sb_free(&rejection);
+    scenario_free(&sc);
+    plugin_free(p);
+    return out;
+}
+
+/* The bounded library does what Lua's does. */
+static void test_bounded_library_works_as_lua_s(void **state) {
+    strbuf err;
+    sb_init(&err);
+    char *got = validate_limited(
+        toy(state),
+        HEADER "validate = function(f)\n"
+               "  local out = {}\n"
+               "  local function add(...) for i = 1, select('#', ...) do out[#out + 1] = tostring((select(i, ...))) end end\n"
+               "  add(string.find('hello world', 'o w')) add(string.find('a.b', '.', 1, true))\n"
+               "  add(('key=val'):match('(%w+)=(%w+)'))\n"
+               "  for w in ('one two'):gmatch('%a+') do add(w) end\n"
+               "  add(('abc'):gsub('%w', '%0%0')) add(('x'):rep(3, '-')) add(('ab'):rep(0)) add(string.rep('', 5))\n"
+               "  local t = { 3, 1, 2 }\n"
+               "  table.sort(t) add(table.concat(t, ','))\n"
+               "  table.sort(t, function(a, b) return a > b end) add(table.concat(t, ',', 2, 3))\n"
+               "  table.insert(t, 4) table.insert(t, 1, 0) add(table.concat(t, ','))\n"
+               "  add(table.remove(t)) add(table.remove(t, 1)) add(table.concat(t, ','))\n"
+               "  add(table.concat(table.move({ 1, 2, 3 }, 1, 3, 2), ','))\n"
+               "  add(pcall(error, 'caught')) add(select(2, xpcall(error, function(m) return 'handled ' .. m end, 'x')))\n"
+               "  return table.concat(out, ' ')\n"
+               "end }\n",
+        (plugin_limits){0}, &err);
+    if (!got) fail_msg("%s", err.data);
+    assert_string_equal(got, "5 7 2 2 key val one two aabbcc 3 x-x-x   1,2,3 2,1 0,3,2,1,4 4 0 3,2,1 1,1,2,3 "
+                             "false caught handled x (Clubreglement art. 1)");
+    free(got);
+    sb_free(&err);
+}
+
+/* pcall and xpcall cannot catch a limit; the next call is served. */
+static void test_limits_go_through_pcall(void **state) {
+    static const char *const loops[] = {
+        "local function spin() while true do end end while true do pcall(spin) end",
+        "local function spin() while true do end end while true do pcall(xpcall, spin, spin) end",
+        "while true do pcall(string.find, string.rep('a', 100000), '.-.-.-.-.-b') end",
+    };
+    for (size_t i = 0; i < sizeof loops / sizeof *loops; i++) {
+        strbuf err;
+        sb_init(&err);
+        char lua[400];
+        snprintf(lua, sizeof lua, HEADER "validate = function(f)\n  %s\nend }\n", loops[i]);
+        assert_null(validate_limited(toy(state), lua, (plugin_limits){.instructions = 100000, .time_ms = 20}, &err));
+        assert_non_null(strstr(err.data, ":3: "));
+        assert_true(strstr(err.data, "instruction budget of 100000 exceeded") ||
+                    strstr(err.data, "time limit of 20 ms exceeded"));
+        sb_free(&err);
+    }
+}
+
+/* A pattern that backtracks for hours meets the clock inside the C call. */
+static void test_time_limit_inside_a_pattern(void **state) {
+    strbuf err;
+    sb_init(&err);
+    assert_null(validate_limited(toy(state),
+                                 HEADER "validate = function(f)\n"
+                                        "  return string.find(string.rep('a', 200000), '.-.-.-.-.-.-.-.-b')\nend }\n",
+                                 (plugin_limits){.time_ms = 30}, &err));
+    assert_non_null(strstr(err.data, ":3: time limit of 30 ms exceeded"));
+    sb_free(&err);
+}
+
+static void test_finalizers_are_refused(void **state) {
+    strbuf err;
+    sb_init(&err);
+    assert_null(validate_limited(toy(state),
+                                 HEADER "validate = function(f)\n"
+                                        "  setmetatable({}, { __gc = function() while true do end end })\nend }\n",
+                                 (plugin_limits){0}, &err));
+    assert_non_null(strstr(err.data, ":3: a plugin may not have finalizers"));
+    sb_free(&err);
 }
 
 static void test_runtime_error_names_line(void **state) {
@@ -688,6 +786,10 @@ int main(void) {
         cmocka_unit_test(test_no_dofile_load_or_gc),
         cmocka_unit_test(test_infinite_loop_hits_budget_and_plugin_stays_usable),
         cmocka_unit_test(test_memory_bomb_hits_cap_and_plugin_stays_usable),
+        cmocka_unit_test(test_bounded_library_works_as_lua_s),
+        cmocka_unit_test(test_limits_go_through_pcall),
+        cmocka_unit_test(test_time_limit_inside_a_pattern),
+        cmocka_unit_test(test_finalizers_are_refused),
         cmocka_unit_test(test_runtime_error_names_line),
         cmocka_unit_test(test_override_replaces_ruling),
         cmocka_unit_test(test_own_fact_and_action_added),
