@@ -688,8 +688,8 @@ static int str_gsub (lua_State *L) {
 
 /* string.rep as Lua's, but an empty result is made at once (Lua's loops n
  * times over nothing: string.rep("", math.maxinteger) never ends), and the
- * copying looks at the limits as it goes. The result is allocated first,
- * under the plugin's memory cap. */
+ * rest is made by doubling what is written, looking at the limits between
+ * copies. The result is allocated first, under the plugin's memory cap. */
 static int str_rep (lua_State *L) {
   size_t l, lsep;
   const char *s = luaL_checklstring(L, 1, &l);
@@ -699,21 +699,25 @@ static int str_rep (lua_State *L) {
     lua_pushliteral(L, "");
     return 1;
   }
-  if (l + lsep < l || l + lsep > (size_t)INT_MAX / (size_t)n)
+  if (n == 1) {
+    lua_pushvalue(L, 1);
+    return 1;
+  }
+  size_t unit = l + lsep;
+  if (unit < l || unit > (size_t)INT_MAX / (size_t)n)
     return luaL_error(L, "resulting string too large");
-  size_t total = (size_t)n * l + (size_t)(n - 1) * lsep;
+  size_t total = (size_t)n * unit - lsep;  /* s, then (sep s) n - 1 times */
   luaL_Buffer b;
   char *p = luaL_buffinitsize(L, &b, total);
-  size_t steps = 0;
-  while (n-- > 1) {
-    memcpy(p, s, l); p += l;
-    memcpy(p, sep, lsep); p += lsep;
-    if ((steps += l + lsep + 1) >= PATTERN_TICK) {
-      steps = 0;
-      sandbox_tick(L);
-    }
-  }
   memcpy(p, s, l);
+  memcpy(p + l, sep, lsep);
+  /* what is written repeats every `unit` bytes and is a whole number of them */
+  for (size_t filled = unit; filled < total; ) {
+    size_t k = total - filled < filled ? total - filled : filled;
+    memcpy(p + filled, p, k);
+    filled += k;
+    sandbox_tick(L);
+  }
   luaL_pushresultsize(&b, total);
   return 1;
 }

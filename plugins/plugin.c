@@ -39,6 +39,7 @@ struct plugin {
     bool loaded; /* the header was read (name, citations, facts); a fresh state only binds the hooks */
     const ruleset *rs;
     size_t used, cap;
+    size_t host_used; /* bytes the host copied out of the plugin for the ruling under way */
     long budget, left;
     long time_ms;
     int64_t deadline; /* of the call under way, on the monotonic clock in ns */
@@ -724,9 +725,13 @@ static int open_host(lua_State *L) {
     return 0;
 }
 
+/* The string t[key] (NULL when it is none); one with a NUL byte is "\xff",
+ * which no check passes. The table keeps the string alive. */
 static const char *field_string(lua_State *L, int t, const char *key) {
     lua_getfield(L, t, key);
-    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    size_t n;
+    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &n) : NULL;
+    if (s && strlen(s) != n) s = "\xff";
     lua_pop(L, 1);
     return s;
 }
@@ -844,6 +849,12 @@ static void bind_hooks(lua_State *L, plugin *p) {
     p->table = luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
+/* A name or citation a ruling can carry (NULL: not given). */
+static bool is_header_text(const char *s) {
+    size_t n = s ? strlen(s) : 0; /* a NUL byte ends it early: then it is not all of the Lua string */
+    return !s || (n <= 200 && first_bad_byte(s, n) == n);
+}
+
 /* The table the file returned (argument 1), read once: its header, its
  * hooks and the citations it overrides. */
 static int read_plugin(lua_State *L) {
@@ -851,8 +862,10 @@ static int read_plugin(lua_State *L) {
     if (!lua_istable(L, 1))
         return load_error(L, "the file must return a table (return { api = 1, name = \"…\", … })");
     const char *name = field_string(L, 1, "name");
-    p->name = strdup(name ? name : p->path);
     const char *cite = field_string(L, 1, "cite");
+    if (!is_header_text(name) || !is_header_text(cite))
+        return load_error(L, "`name` and `cite` are UTF-8 text without NUL bytes, at most 200 bytes long");
+    p->name = strdup(name ? name : p->path);
     p->cite = strdup(cite ? cite : p->name);
     lua_getfield(L, 1, "api");
     lua_Integer api = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : -1;
@@ -1010,7 +1023,53 @@ static void load_own_facts(lua_State *L, plugin *p) {
     lua_pop(L, 1);
 }
 
-/* ---- hooks ------------------------------------------------------------------------- */
+/* ---- hooks, and what a plugin hands back ------------------------------------------------ */
+
+/* Counts bytes the host copies out of a call against the memory cap, with
+ * what the plugin's state holds: a plugin cannot grow the process through
+ * the ruling any more than through its own state. */
+static bool charge(plugin *p, size_t bytes, strbuf *err) {
+    p->host_used += bytes;
+    if (p->used + p->host_used <= p->cap) return true;
+    sb_printf(err, "plugin %s: %s: returned too much: what it hands back passes the memory limit of %zu bytes", p->name, p->path,
+              p->cap);
+    return false;
+}
+
+/* Whether the string at idx (of type string) is text a ruling can carry:
+ * UTF-8, no NUL, at most max bytes. `what` names it in the error. */
+static bool check_text(plugin *p, int idx, const char *what, size_t max, strbuf *err) {
+    size_t n;
+    const char *s = lua_tolstring(p->L, idx, &n);
+    if (n > max) {
+        sb_printf(err, "plugin %s: %s: returned too much: %s of %zu bytes (at most %zu)", p->name, p->path, what, n, max);
+        return false;
+    }
+    size_t bad = first_bad_byte(s, n);
+    if (bad == n) return charge(p, n + 1, err);
+    if (s[bad] == '\0') sb_printf(err, "plugin %s: %s: %s holds a NUL byte (byte %zu)", p->name, p->path, what, bad + 1);
+    else sb_printf(err, "plugin %s: %s: %s is not UTF-8 text (byte %zu is 0x%02X)", p->name, p->path, what, bad + 1,
+                   (unsigned char)s[bad]);
+    return false;
+}
+
+/* A string field of the table at t, checked; NULL (and no error) when it
+ * is nil, NULL with err when it is there but not such text. The string
+ * stays on the stack. */
+static const char *text_field(plugin *p, int t, const char *key, const char *what, strbuf *err, bool *ok) {
+    int type = lua_getfield(p->L, t, key);
+    if (type == LUA_TNIL) return NULL;
+    if (type != LUA_TSTRING) {
+        sb_printf(err, "plugin %s: %s: %s is text, not %s", p->name, p->path, what, lua_typename(p->L, type));
+        *ok = false;
+        return NULL;
+    }
+    if (!check_text(p, -1, what, PLUGIN_MAX_TEXT, err)) {
+        *ok = false;
+        return NULL;
+    }
+    return lua_tostring(p->L, -1);
+}
 
 static int validate_call(lua_State *L) {
     plugin *p = host(L);
@@ -1025,43 +1084,56 @@ bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *e
     if (p->validate == LUA_NOREF) return true;
     if (!prepare(p, err)) return false;
     p->sc = sc;
+    p->host_used = 0;
     if (!run(p, validate_call, 0, 1, err)) return false;
-    if (lua_type(p->L, -1) == LUA_TSTRING) sb_printf(rejection, "%s (%s)", lua_tostring(p->L, -1), p->cite);
+    bool ok = lua_type(p->L, -1) != LUA_TSTRING || check_text(p, -1, "the message of `validate`", PLUGIN_MAX_TEXT, err);
+    if (ok && lua_type(p->L, -1) == LUA_TSTRING) sb_printf(rejection, "%s (%s)", lua_tostring(p->L, -1), p->cite);
     lua_pop(p->L, 1);
-    return true;
+    return ok;
 }
 
-static char *arg_text(lua_State *L, int idx) {
-    if (lua_isboolean(L, idx)) return strdup(lua_toboolean(L, idx) ? "ja" : "nee");
-    const char *s = lua_tostring(L, idx);
-    return strdup(s ? s : "");
+/* An argument's value as text (it was checked: a boolean, number or text). */
+static void arg_text(lua_State *L, int idx, strbuf *sb) {
+    if (lua_isboolean(L, idx)) {
+        sb_puts(sb, lua_toboolean(L, idx) ? "ja" : "nee");
+    } else if (lua_type(L, idx) == LUA_TNUMBER) {
+        char num[48];
+        if (lua_isinteger(L, idx)) snprintf(num, sizeof num, LUA_INTEGER_FMT, lua_tointeger(L, idx));
+        else lua_number2str(num, sizeof num, lua_tonumber(L, idx));
+        sb_puts(sb, num);
+    } else if (lua_type(L, idx) == LUA_TSTRING) {
+        size_t n;
+        const char *s = lua_tolstring(L, idx, &n);
+        sb_putn(sb, s, n);
+    }
 }
 
 /* An argument for a ruleset action's parameter: an enum value shows its
  * label (Dutch or English), a bool ja/nee or yes/no, the rest as written. */
-static char *typed_arg(lua_State *L, int idx, const ruleset *rs, const rs_type *t, bool english) {
+static void typed_arg(lua_State *L, int idx, const ruleset *rs, const rs_type *t, bool english, strbuf *sb) {
     if (t && t->kind == TY_ENUM && lua_type(L, idx) == LUA_TSTRING) {
         int v = rs_enum_index(t, lua_tostring(L, idx));
         if (v >= 0) {
-            strbuf sb;
-            sb_init(&sb);
-            rs_format_value(rs, t, v, english ? FMT_ENGLISH : FMT_DUTCH, &sb);
-            return sb_take(&sb);
+            rs_format_value(rs, t, v, english ? FMT_ENGLISH : FMT_DUTCH, sb);
+            return;
         }
     }
-    if (t && t->kind == TY_BOOL && lua_isboolean(L, idx))
-        return strdup(lua_toboolean(L, idx) ? (english ? "yes" : "ja") : (english ? "no" : "nee"));
-    return arg_text(L, idx);
+    if (t && t->kind == TY_BOOL && lua_isboolean(L, idx)) {
+        sb_puts(sb, lua_toboolean(L, idx) ? (english ? "yes" : "ja") : (english ? "no" : "nee"));
+        return;
+    }
+    arg_text(L, idx, sb);
 }
 
 /* A message template with {name} filled from the args table at args; for a
  * ruleset action, a (its parameters give the arguments' types). The text
- * grows in the plugin's buffer: a Lua error on the way leaks nothing. */
-static char *fill_template(plugin *p, int args, const char *t, const rs_action *a, bool english) {
+ * grows in the plugin's buffer, no longer than PLUGIN_MAX_TEXT: a Lua error
+ * on the way leaks nothing. NULL (with err) when it grows past that. */
+static char *fill_template(plugin *p, int args, const char *t, const rs_action *a, bool english, strbuf *err) {
     lua_State *L = p->L;
     strbuf *sb = &p->message;
     sb->len = 0;
-    while (t && *t) {
+    while (t && *t && sb->len <= PLUGIN_MAX_TEXT) {
         const char *open = strchr(t, '{'), *close = open ? strchr(open, '}') : NULL;
         if (!close) {
             sb_puts(sb, t);
@@ -1074,12 +1146,15 @@ static char *fill_template(plugin *p, int args, const char *t, const rs_action *
         const rs_type *type = NULL;
         for (int i = 0; a && i < a->nparams; i++)
             if (strcmp(a->params[i].name, key) == 0) type = a->params[i].type;
-        char *v = typed_arg(L, -1, p->rs, type, english);
-        sb_puts(sb, v);
-        free(v);
+        typed_arg(L, -1, p->rs, type, english, sb);
         lua_pop(L, 1);
         t = close + 1;
     }
+    if (sb->len > PLUGIN_MAX_TEXT) {
+        sb_printf(err, "plugin %s: %s: returned too much: a message longer than %d bytes", p->name, p->path, PLUGIN_MAX_TEXT);
+        return NULL;
+    }
+    if (!charge(p, sb->len + 1, err)) return NULL;
     return strdup(sb->len ? sb->data : "");
 }
 
@@ -1089,23 +1164,60 @@ static void number_text(lua_Number x, char buf[48]) {
     if (buf[strspn(buf, "-0123456789")] == '\0') strcat(buf, ".0"); /* looks like an int */
 }
 
-static char *args_json(lua_State *L, int args) {
+/* Checks the args table at args: at most PLUGIN_MAX_ARGS, each named by
+ * text and a boolean, a number or text of at most PLUGIN_MAX_ARG bytes. */
+static bool check_args(plugin *p, int args, const char *action, strbuf *err) {
+    lua_State *L = p->L;
+    int n = 0;
+    char what[160];
+    lua_pushnil(L);
+    while (lua_next(L, args)) {
+        snprintf(what, sizeof what, "an argument name of action '%s'", action);
+        bool ok = ++n <= PLUGIN_MAX_ARGS;
+        if (!ok) sb_printf(err, "plugin %s: %s: returned too much: action '%s' has more than %d arguments", p->name, p->path, action,
+                           PLUGIN_MAX_ARGS);
+        else if (lua_type(L, -2) != LUA_TSTRING) ok = false, sb_printf(err, "plugin %s: the arguments of action '%s' "
+                                                                            "are named (args = { name = value })",
+                                                                       p->name, action);
+        else ok = check_text(p, -2, what, PLUGIN_MAX_ARG, err);
+        if (ok) {
+            int type = lua_type(L, -1);
+            snprintf(what, sizeof what, "argument '%s' of action '%s'", lua_tostring(L, -2), action);
+            if (type == LUA_TSTRING) ok = check_text(p, -1, what, PLUGIN_MAX_ARG, err);
+            else if (type != LUA_TBOOLEAN && type != LUA_TNUMBER)
+                ok = false, sb_printf(err, "plugin %s: %s: %s is a %s; an argument is true/false, a number or text",
+                                      p->name, p->path, what, lua_typename(L, type));
+        }
+        lua_pop(L, 1);
+        if (!ok) {
+            lua_pop(L, 1);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The checked args table at args as a JSON object. */
+static char *args_json(plugin *p, int args, strbuf *err) {
+    lua_State *L = p->L;
     json_t *o = json_object();
     lua_pushnil(L);
     while (lua_next(L, args)) {
-        if (lua_type(L, -2) == LUA_TSTRING) {
-            char num[48];
-            json_t *v;
-            if (lua_isboolean(L, -1)) v = json_boolean(lua_toboolean(L, -1));
-            else if (lua_isinteger(L, -1)) v = json_integer(lua_tointeger(L, -1));
-            else if (lua_type(L, -1) == LUA_TNUMBER) number_text(lua_tonumber(L, -1), num), v = json_string(num);
-            else v = json_string(lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "");
-            json_object_set_new(o, lua_tostring(L, -2), v);
-        }
+        char num[48];
+        json_t *v;
+        if (lua_isboolean(L, -1)) v = json_boolean(lua_toboolean(L, -1));
+        else if (lua_isinteger(L, -1)) v = json_integer(lua_tointeger(L, -1));
+        else if (lua_type(L, -1) == LUA_TNUMBER) number_text(lua_tonumber(L, -1), num), v = json_string(num);
+        else v = json_stringn(lua_tostring(L, -1), lua_rawlen(L, -1));
+        json_object_set_new(o, lua_tostring(L, -2), v);
         lua_pop(L, 1);
     }
     char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(o);
+    if (s && !charge(p, strlen(s) + 1, err)) {
+        free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -1116,24 +1228,24 @@ static bool action_message(plugin *p, const char *name, int args, char **nl, cha
     lua_State *L = p->L;
     int top = lua_gettop(L);
     const char *text = NULL, *text_en = NULL;
+    bool ok = true;
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->table);
     if (lua_getfield(L, top + 1, "actions") == LUA_TTABLE && lua_getfield(L, top + 2, name) == LUA_TTABLE) {
-        if (lua_getfield(L, top + 3, "text") == LUA_TSTRING) text = lua_tostring(L, -1);
-        if (lua_getfield(L, top + 3, "en") == LUA_TSTRING) text_en = lua_tostring(L, -1);
+        text = text_field(p, top + 3, "text", "the message of one of its actions", err, &ok);
+        if (ok) text_en = text_field(p, top + 3, "en", "the English message of one of its actions", err, &ok);
     }
     int a = rs_find_action(p->rs, name);
-    const rs_action *act = !text && a >= 0 ? &p->rs->actions[a] : NULL;
+    const rs_action *act = ok && !text && a >= 0 ? &p->rs->actions[a] : NULL;
     if (act) text = act->text, text_en = act->text_en;
-    if (!text) {
+    if (ok && !text) {
         sb_printf(err, "plugin %s: action '%s' is neither the ruleset's nor declared in the plugin's `actions`", p->name,
                   name);
-        lua_settop(L, top);
-        return false;
+        ok = false;
     }
-    *nl = fill_template(p, args, text, act, false);
-    *en = fill_template(p, args, text_en ? text_en : text, act, text_en != NULL);
+    ok = ok && (*nl = fill_template(p, args, text, act, false, err)) != NULL;
+    ok = ok && (*en = fill_template(p, args, text_en ? text_en : text, act, text_en != NULL, err)) != NULL;
     lua_settop(L, top);
-    return true;
+    return ok;
 }
 
 /* One action { name = …, args = { … } } at the top, added to the ruling.
@@ -1141,22 +1253,23 @@ static bool action_message(plugin *p, const char *name, int args, char **nl, cha
 static bool add_extra(plugin *p, ruling *r, const char *cite, strbuf *err) {
     lua_State *L = p->L;
     int action = lua_gettop(L);
-    if (lua_getfield(L, action, "name") != LUA_TSTRING) {
+    if (!lua_istable(L, action) || lua_getfield(L, action, "name") != LUA_TSTRING) {
         sb_printf(err, "plugin %s: an action is { name = \"…\", args = { … } }", p->name);
         return false;
     }
+    if (!check_text(p, action + 1, "the name of an action", PLUGIN_MAX_ARG, err)) return false;
     const char *name = lua_tostring(L, action + 1);
     if (lua_getfield(L, action, "args") != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_newtable(L);
     }
+    if (!check_args(p, action + 2, name, err) || !charge(p, sizeof *r->extra + strlen(cite) + 1, err)) return false;
     r->extra = realloc(r->extra, sizeof *r->extra * (size_t)(r->nextra + 1));
     if (!r->extra) abort();
     ruling_extra *e = &r->extra[r->nextra++];
     *e = (ruling_extra){strdup(name), strdup(cite), NULL, NULL, NULL};
-    bool ok = action_message(p, name, action + 2, &e->message, &e->message_en, err);
-    e->args = args_json(L, action + 2);
-    return ok;
+    return action_message(p, name, action + 2, &e->message, &e->message_en, err) &&
+           (e->args = args_json(p, action + 2, err)) != NULL;
 }
 
 static void add_note(plugin *p, ruling *r, const char *cite, const char *what) {
@@ -1165,9 +1278,49 @@ static void add_note(plugin *p, ruling *r, const char *cite, const char *what) {
     r->notes[r->nnotes++] = (ruling_note){strdup(p->name), strdup(cite), strdup(what)};
 }
 
+/* Marks the ruleset's actions named in the list at list for removal. */
+static bool remove_actions(plugin *p, ruling *r, int list, strbuf *err) {
+    lua_State *L = p->L;
+    for (lua_Integer i = 1; lua_rawgeti(L, list, i) != LUA_TNIL; i++) {
+        bool ok = i <= PLUGIN_MAX_ACTIONS;
+        if (!ok) sb_printf(err, "plugin %s: %s: returned too much: more than %d names in `remove`", p->name, p->path, PLUGIN_MAX_ACTIONS);
+        else if (lua_type(L, -1) != LUA_TSTRING) ok = false, sb_printf(err, "plugin %s: `remove` is a list of action names", p->name);
+        else ok = check_text(p, -1, "a name in `remove`", PLUGIN_MAX_ARG, err);
+        if (!ok) {
+            lua_pop(L, 1);
+            return false;
+        }
+        for (int k = 0; k < r->nactions; k++)
+            if (strcmp(p->rs->actions[rs_use_at(p->rs, r->actions[k].use)->action].name, lua_tostring(L, -1)) == 0)
+                r->actions[k].dropped = true;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return true;
+}
+
+/* The actions in the list at list, added to the ruling: at most
+ * PLUGIN_MAX_ACTIONS. */
+static bool add_actions(plugin *p, ruling *r, int list, const char *cite, strbuf *err) {
+    lua_State *L = p->L;
+    bool ok = true;
+    for (lua_Integer i = 1; ok && lua_rawgeti(L, list, i) != LUA_TNIL; i++) {
+        if (i > PLUGIN_MAX_ACTIONS) {
+            sb_printf(err, "plugin %s: %s: returned too much: more than %d actions", p->name, p->path, PLUGIN_MAX_ACTIONS);
+            ok = false;
+        } else {
+            ok = add_extra(p, r, cite, err);
+        }
+        lua_settop(L, list);
+    }
+    lua_settop(L, list);
+    return ok;
+}
+
 /* What an override returned (at the top): nil (no change) or { cite,
  * replace, remove, actions, note }. The citation stays on the stack while
- * the plugin's code may run (a metamethod), so that it cannot be collected. */
+ * the plugin's code may run (a metamethod), so that it cannot be collected.
+ * Every text it hands back is checked before the ruling carries it. */
 static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     lua_State *L = p->L;
     int t = lua_gettop(L);
@@ -1176,33 +1329,27 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
         sb_printf(err, "plugin %s: override \"%s\" returns nil or a table { actions = …, replace = … }", p->name, key);
         return false;
     }
-    if (lua_getfield(L, t, "cite") != LUA_TSTRING) {
+    bool ok = true;
+    const char *cite = text_field(p, t, "cite", "the citation", err, &ok);
+    if (!ok) return false;
+    if (!cite) {
         lua_pop(L, 1);
         lua_pushstring(L, p->cite);
+        cite = p->cite;
     }
-    const char *cite = lua_tostring(L, t + 1);
     lua_getfield(L, t, "replace");
     bool removes = lua_getfield(L, t, "remove") == LUA_TTABLE;
     bool replace = lua_isnil(L, t + 2) ? !removes : lua_toboolean(L, t + 2);
-    for (lua_Integer i = 1; removes && lua_rawgeti(L, t + 3, i) == LUA_TSTRING; i++) { /* the actions it takes out */
-        for (int k = 0; k < r->nactions; k++)
-            if (strcmp(p->rs->actions[rs_use_at(p->rs, r->actions[k].use)->action].name, lua_tostring(L, -1)) == 0)
-                r->actions[k].dropped = true;
-        lua_pop(L, 1);
-    }
+    if (removes && !remove_actions(p, r, t + 3, err)) return false;
     lua_settop(L, t + 1);
     r->replaced |= replace;
-    bool ok = true;
-    lua_getfield(L, t, "actions");
-    for (lua_Integer i = 1; ok && lua_istable(L, t + 2) && lua_rawgeti(L, t + 2, i) != LUA_TNIL; i++) {
-        ok = add_extra(p, r, cite, err);
-        lua_settop(L, t + 2);
-    }
+    if (lua_getfield(L, t, "actions") == LUA_TTABLE && !add_actions(p, r, t + 2, cite, err)) return false;
     lua_settop(L, t + 1);
+    const char *note = text_field(p, t, "note", "the note", err, &ok);
+    if (!ok || !charge(p, 2 * strlen(cite) + strlen(key) + 64, err)) return false;
     r->extra_cites = realloc(r->extra_cites, sizeof *r->extra_cites * (size_t)(r->nextra_cites + 1));
     if (!r->extra_cites) abort();
     r->extra_cites[r->nextra_cites++] = strdup(cite);
-    const char *note = lua_getfield(L, t, "note") == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
     strbuf what;
     sb_init(&what);
     sb_printf(&what, "%s the ruling at %s%s%s", replace ? "replaced" : removes ? "changed" : "added to", key,
@@ -1210,7 +1357,7 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     add_note(p, r, cite, what.data);
     sb_free(&what);
     lua_settop(L, t);
-    return ok;
+    return true;
 }
 
 /* One override: the function, a new ruling view, the call, and what it
@@ -1242,6 +1389,7 @@ static bool find_hits(plugin *p, const ruling *r) {
 
 bool plugin_override(plugin *p, const scenario *sc, ruling *r, strbuf *err) {
     if (r->status != RULING_OK || !p->nkeys || !find_hits(p, r)) return true;
+    p->host_used = 0; /* what this ruling carries of the plugin's */
     for (int k = 0; k < p->nkeys; k++) {
         if (!p->hit[k]) continue;
         if (!prepare(p, err)) return false;

@@ -26,6 +26,12 @@
 #define PLUGIN_DEFAULT_MEMORY (8u << 20)
 #define PLUGIN_DEFAULT_TIME_MS 50L
 
+/* What a call may hand back; more is an error ("returned too much"). */
+#define PLUGIN_MAX_ACTIONS 16 /* actions added, and names in `remove`, per override */
+#define PLUGIN_MAX_ARGS 16    /* arguments of an action */
+#define PLUGIN_MAX_ARG 256    /* bytes of an argument's name or text, or an action's name */
+#define PLUGIN_MAX_TEXT 2000  /* bytes of a message, note, citation or refusal */
+
 typedef struct plugin_limits {
     long instructions; /* per call */
     size_t memory;     /* bytes, for the plugin's state and what a call hands back */

@@ -125,6 +125,17 @@ hostile hostile-insert.lua "exceeded"
 hostile hostile-pcall.lua "exceeded"
 hostile hostile-xpcall.lua "exceeded"
 hostile hostile-finalizer.lua "a plugin may not have finalizers (__gc in a metatable)"
+# What a plugin hands back is capped and counted against its memory, and
+# every text it hands back must be UTF-8 without NUL: refused, never dropped.
+hostile hostile-many-actions.lua "returned too much: more than 16 actions"
+hostile hostile-long-message.lua "returned too much: a message longer than 2000 bytes"
+hostile hostile-long-argument.lua "returned too much: argument 'x' of action 'big' of 1000000 bytes (at most 256)"
+hostile hostile-bad-utf8.lua "the note is not UTF-8 text (byte 4 is 0xE9)"
+hostile hostile-bad-utf8-argument.lua "argument 'x' of action 'big' is not UTF-8 text (byte 1 is 0xFF)"
+hostile hostile-nul.lua "the citation holds a NUL byte (byte 6)"
+printf 'return { api = 1, name = "caf\351", cite = "Proef art. 1" }\n' >"$tmp/badname.lua"
+expect "a name that is not UTF-8" 2 "badname.lua: \`name\` and \`cite\` are UTF-8 text without NUL bytes" \
+    -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/badname.lua" examples/insufficient-bid.json
 expect "hostile hostile-sort.lua" 2 "plugin hostile: table.sort" "exceeded" \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$T/hostile-sort.lua" examples/insufficient-bid.json
 within_ms=

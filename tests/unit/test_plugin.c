@@ -294,6 +294,83 @@ static void test_finalizers_are_refused(void **state) {
     sb_free(&err);
 }
 
+static bool validate_on(const ruleset *rs, const char *lua, const char *json, strbuf *rejection, strbuf *err);
+
+/* The error an override gives that returns `ret` (Lua) on any ruling,
+ * with the plugin's action big = "{x}" and a memory cap; NULL when the
+ * override succeeds. */
+static char *override_error(const ruleset *rs, const char *ret, size_t memory) {
+    char lua[1200];
+    snprintf(lua, sizeof lua,
+             HEADER "actions = { big = { text = \"{x}{x}{x}{x}{x}{x}{x}\" }, loud = { text = ('{x}'):rep(10) } },\n"
+                    "override = { [\"*\"] = function(r)\n  %s\nend } }\n",
+             ret);
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load(rs, lua, 0, memory, &err);
+    if (!p) fail_msg("%s", err.data);
+    scenario sc;
+    ruling r;
+    rule(rs, "{\"irregularity\": \"late\", \"minutes\": 5}", &sc, &r);
+    char *out = NULL;
+    if (!plugin_override(p, &sc, &r, &err)) out = strdup(err.data);
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_free(p);
+    sb_free(&err);
+    return out;
+}
+
+static void expect_override_error(const ruleset *rs, const char *ret, size_t memory, const char *want) {
+    char *got = override_error(rs, ret, memory);
+    if (!got || !strstr(got, want)) fail_msg("%s: got '%s', want '%s'", ret, got ? got : "(no error)", want);
+    assert_non_null(strstr(got, "plugin test: /tmp/arbiter-plugin-"));
+    free(got);
+}
+
+/* Everything an override hands back is capped, counted against the memory
+ * cap, and must be UTF-8 text without NUL. */
+static void test_what_a_plugin_hands_back_is_capped_and_checked(void **state) {
+    const ruleset *rs = toy(state);
+    const char *sixteen = "local a = {} for i = 1, 16 do a[i] = { name = 'big', args = { x = ('y'):rep(256) } } end ";
+    char ret[400];
+    snprintf(ret, sizeof ret, "%s return { actions = a }", sixteen);
+    char *fine = override_error(rs, ret, 0);
+    if (fine) fail_msg("%s", fine);
+    expect_override_error(rs, ret, 80000, "returned too much: what it hands back passes the memory limit of 80000");
+    snprintf(ret, sizeof ret, "%s a[17] = a[1] return { actions = a }", sixteen);
+    expect_override_error(rs, ret, 0, "returned too much: more than 16 actions");
+    expect_override_error(rs, "return { actions = { { name = 'big', args = { x = ('y'):rep(300) } } } }", 0,
+                          "returned too much: argument 'x' of action 'big' of 300 bytes (at most 256)");
+    expect_override_error(rs, "return { actions = { { name = 'loud', args = { x = ('y'):rep(250) } } } }", 0,
+                          "returned too much: a message longer than 2000 bytes");
+    expect_override_error(rs, "local a = {} for i = 1, 17 do a['k' .. i] = i end return { actions = { { name = 'big', args = a } } }",
+                          0, "returned too much: action 'big' has more than 16 arguments");
+    expect_override_error(rs, "return { note = ('n'):rep(2001) }", 0, "returned too much: the note of 2001 bytes");
+    expect_override_error(rs, "return { note = 'caf\\xe9' }", 0, "the note is not UTF-8 text (byte 4 is 0xE9)");
+    expect_override_error(rs, "return { note = '\\xed\\xa0\\x80' }", 0, "the note is not UTF-8 text (byte 1 is 0xED)");
+    expect_override_error(rs, "return { cite = 'art.\\0 2' }", 0, "the citation holds a NUL byte (byte 5)");
+    expect_override_error(rs, "return { actions = { { name = 'big\\0', args = { x = 1 } } } }", 0,
+                          "the name of an action holds a NUL byte (byte 4)");
+    expect_override_error(rs, "return { actions = { { name = 'big', args = { x = { 1 } } } } }", 0,
+                          "argument 'x' of action 'big' is a table; an argument is true/false, a number or text");
+    expect_override_error(rs, "return { actions = { { name = 'big', args = { ['\\xff'] = 1 } } } }", 0,
+                          "an argument name of action 'big' is not UTF-8 text (byte 1 is 0xFF)");
+    expect_override_error(rs, "return { remove = { 'penalty\\0' } }", 0, "a name in `remove` holds a NUL byte (byte 8)");
+    /* UTF-8 that is text passes */
+    char *ok = override_error(rs, "return { note = 'café ♠ 𝄞', actions = { { name = 'big', args = { x = 'één' } } } }", 0);
+    if (ok) fail_msg("%s", ok);
+
+    strbuf err, rejection;
+    sb_init(&err);
+    sb_init(&rejection);
+    assert_false(validate_on(rs, HEADER "validate = function(f) return 'nee\\0' end }\n", "{\"minutes\": 5}",
+                             &rejection, &err));
+    assert_non_null(strstr(err.data, "the message of `validate` holds a NUL byte (byte 4)"));
+    sb_free(&err);
+    sb_free(&rejection);
+}
+
 static void test_runtime_error_names_line(void **state) {
     strbuf err, rejection;
     sb_init(&err);
@@ -790,6 +867,7 @@ int main(void) {
         cmocka_unit_test(test_limits_go_through_pcall),
         cmocka_unit_test(test_time_limit_inside_a_pattern),
         cmocka_unit_test(test_finalizers_are_refused),
+        cmocka_unit_test(test_what_a_plugin_hands_back_is_capped_and_checked),
         cmocka_unit_test(test_runtime_error_names_line),
         cmocka_unit_test(test_override_replaces_ruling),
         cmocka_unit_test(test_own_fact_and_action_added),
