@@ -33,6 +33,7 @@
 struct plugin {
     char *path, *name, *cite;
     char *source, *chunkname; /* the file as loaded: every fresh state runs this text */
+    char hash[32];            /* "fnv1a64:…" of that text */
     size_t source_len;
     lua_State *L;
     bool dirty;  /* the state has run a hook since it was made: the next call starts a fresh one */
@@ -944,6 +945,8 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
         plugin_free(p);
         return NULL;
     }
+    snprintf(p->hash, sizeof p->hash, "fnv1a64:%016llx",
+             (unsigned long long)fnv1a64(FNV1A64_INIT, p->source, p->source_len));
     size_t n = strlen(path) + 2;
     p->chunkname = malloc(n);
     if (!p->chunkname) abort();
@@ -979,6 +982,14 @@ void plugin_free(plugin *p) {
 
 const char *plugin_name(const plugin *p) {
     return p->name;
+}
+
+const char *plugin_hash(const plugin *p) {
+    return p->hash;
+}
+
+const char *plugin_path(const plugin *p) {
+    return p->path;
 }
 
 /* ---- the plugin's own facts ---------------------------------------------------- */
@@ -1496,10 +1507,21 @@ static bool set_adjust_matchpoints(void *ctx, int64_t beaten, int64_t equalled, 
     return true;
 }
 
+static json_t *set_describe(void *ctx) {
+    plugin_set *s = ctx;
+    json_t *files = json_array();
+    for (int i = 0; i < s->n; i++) {
+        const plugin *p = s->list[i];
+        json_array_append_new(files, json_pack("{s:s, s:s, s:s}", "name", p->name, "file", p->path, "hash", p->hash));
+    }
+    return files;
+}
+
 bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths, int n, plugin_limits limits,
                      strbuf *err) {
     memset(s, 0, sizeof *s);
-    s->hooks = (scenario_hooks){s, set_own_fact, set_validate, set_after_ruling, set_adjust_score, set_adjust_matchpoints};
+    s->hooks = (scenario_hooks){s,           set_own_fact,           set_validate, set_after_ruling,
+                                set_adjust_score, set_adjust_matchpoints, set_describe};
     for (int i = 0; i < n && i < PLUGIN_MAX; i++) {
         plugin *p = plugin_load(paths[i], rs, limits, err);
         if (!p) {

@@ -46,6 +46,9 @@ typedef struct plugin plugin;
 plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, strbuf *err);
 void plugin_free(plugin *p);
 const char *plugin_name(const plugin *p);
+const char *plugin_path(const plugin *p);
+/* "fnv1a64:…" of the file's text as loaded (every call runs that text). */
+const char *plugin_hash(const plugin *p);
 
 /* Facts of the plugin's own that a scenario may give (e.g. minutes_late),
  * each of the kind the plugin declares. The scenario keeps their values

@@ -42,12 +42,41 @@ $1"
     fi
 }
 
+same() { # name, then two strings that must be equal (and not empty)
+    if [ -n "$2" ] && [ "$2" = "$3" ]; then
+        passed=$((passed + 1))
+        echo "ok $1"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $1"
+        printf '    | %s\n    | %s\n' "$2" "$3"
+    fi
+}
+
 # Beginners' drive: the revoker won the revoke trick and his side five more
 # (64A1: two tricks); in the drive the club transfers one.
 expect "beginners' drive: one trick" 0 "[Clubreglement beginnersdrive art. 2] Als het spel uit is, gaan er 1 slag(en)" \
     "in plaats van 2" -- "$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $T/revoke-64A1.json
 expect "beginners' drive json" 0 '"plugins": [' '"cite": "Clubreglement beginnersdrive art. 2"' '"n": 1' \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua --json $T/revoke-64A1.json
+# The ruling names each plugin's file with the hash of its text (FNV-1a
+# 64 over the file's bytes, as the ruleset's hash), so that a ruling kept
+# proves which version spoke; the figure is worked out apart from arbiter.
+hash=$(python3 -c "
+h = 0xcbf29ce484222325
+for b in open('$P/bridge-beginners-revoke.lua', 'rb').read(): h = ((h ^ b) * 0x100000001b3) % 2**64
+print('fnv1a64:%016x' % h)" 2>/dev/null)
+if [ -n "$hash" ]; then
+    expect "the plugin's file and hash in the JSON ruling" 0 '"plugin_files": [' '"file": "plugins/bridge-beginners-revoke.lua"' \
+        "\"hash\": \"$hash\"" -- "$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua --json $T/revoke-64A1.json
+    expect "the plugin's file and hash in the text ruling" 0 "Plugin-bestand: plugins/bridge-beginners-revoke.lua (Beginnersdrive: een verzaking kost één slag), $hash" \
+        -- "$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $T/revoke-64A1.json
+    cp $P/bridge-beginners-revoke.lua "$tmp/changed.lua"
+    echo "-- one more line" >>"$tmp/changed.lua"
+    "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/changed.lua" --json $T/revoke-64A1.json >"$tmp/changed.out"
+    other=$(grep -o '"hash": "fnv1a64:[0-9a-f]*"' "$tmp/changed.out")
+    same "another version of the file, another hash" "$([ -n "$other" ] && [ "$other" != "\"hash\": \"$hash\"" ] && echo yes)" yes
+fi
 expect "not a beginners' drive: the law's two tricks" 0 "gaan er 2 slag(en)" \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $T/revoke-64A1-club.json
 expect "the club's fact needs the plugin" 2 "unknown fact 'beginners_drive'" \
@@ -147,16 +176,6 @@ plain=$(tr -d '\n' <$T/revoke-64A1-club.json | sed 's/, *"beginners_drive": fals
 { echo "$plain"; tr -d '\n' <$T/revoke-64A1.json; echo; echo "$plain"; } >"$tmp/drive.jsonl"
 expect "batch: the drive's fact holds for its own line" 0 '"line":2' '"n":1' \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua "$tmp/drive.jsonl"
-same() { # name, then two strings that must be equal (and not empty)
-    if [ -n "$2" ] && [ "$2" = "$3" ]; then
-        passed=$((passed + 1))
-        echo "ok $1"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $1"
-        printf '    | %s\n    | %s\n' "$2" "$3"
-    fi
-}
 "$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua "$tmp/drive.jsonl" >"$tmp/drive.out"
 same "batch: line 1 ruled by 64A1, two tricks" "$(sed -n 1p "$tmp/drive.out" | grep -o '"n":2')" '"n":2'
 same "batch: line 3 ruled exactly as line 1" "$(sed -n 1p "$tmp/drive.out" | sed 's/"line":1/L/')" \
