@@ -66,7 +66,9 @@ enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *jsonl, size_t 
 
 /* Club plugins (Lua, sandboxed; see docs/plugins.md) loaded for a ruleset,
  * and the two calls above with them around every ruling. NULL (with the
- * reason written to errors) when a plugin cannot be loaded. */
+ * reason written to errors) when a plugin cannot be loaded. Threads may
+ * share one arb_plugins (and its ruleset): each plugin serves one call at a
+ * time, the others wait, and no ruling sees another's facts or state. */
 typedef struct plugin_set arb_plugins;
 arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, int n, FILE *errors);
 void arb_free_plugins(arb_plugins *p);

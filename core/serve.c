@@ -1,8 +1,10 @@
 /* serve.c — `arbiter serve`: the library over HTTP.
  *
  * One thread (libmicrohttpd's internal polling thread) answers every
- * request in turn: a loaded ruleset could be shared between threads, but a
- * plugin's Lua state cannot, and a ruling takes well under a millisecond.
+ * request in turn: a ruling takes well under a millisecond, and a plugin's
+ * call is cut off at its time limit, so one request holds up the others no
+ * longer than that. (Rulesets and plugins could be shared by threads; a
+ * plugin serves one call at a time.)
  * Bodies, connections and idle time are limited, so that one bad client
  * cannot hold the table up; every bad request is answered with a status
  * and {"error": "…"}, never with a crash.

@@ -36,6 +36,7 @@ struct plugin {
     char hash[32];            /* "fnv1a64:…" of that text */
     size_t source_len;
     lua_State *L;
+    pthread_mutex_t lock; /* held for each call: a plugin serves one at a time */
     bool dirty;  /* the state has run a hook since it was made: the next call starts a fresh one */
     bool loaded; /* the header was read (name, citations, facts); a fresh state only binds the hooks */
     const ruleset *rs;
@@ -934,6 +935,7 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
     if (!p) abort();
     p->path = strdup(path);
     p->rs = rs;
+    pthread_mutex_init(&p->lock, NULL);
     p->cap = limits.memory ? limits.memory : PLUGIN_DEFAULT_MEMORY;
     p->budget = limits.instructions ? limits.instructions : PLUGIN_DEFAULT_INSTRUCTIONS;
     p->time_ms = limits.time_ms ? limits.time_ms : PLUGIN_DEFAULT_TIME_MS;
@@ -977,6 +979,7 @@ void plugin_free(plugin *p) {
     free(p->path);
     free(p->name);
     free(p->cite);
+    pthread_mutex_destroy(&p->lock);
     free(p);
 }
 
@@ -1091,7 +1094,7 @@ static int validate_call(lua_State *L) {
     return 1;
 }
 
-bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
+static bool plugin_validate_unlocked(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
     if (p->validate == LUA_NOREF) return true;
     if (!prepare(p, err)) return false;
     p->sc = sc;
@@ -1398,7 +1401,7 @@ static bool find_hits(plugin *p, const ruling *r) {
     return any;
 }
 
-bool plugin_override(plugin *p, const scenario *sc, ruling *r, strbuf *err) {
+static bool plugin_override_unlocked(plugin *p, const scenario *sc, ruling *r, strbuf *err) {
     if (r->status != RULING_OK || !p->nkeys || !find_hits(p, r)) return true;
     p->host_used = 0; /* what this ruling carries of the plugin's */
     for (int k = 0; k < p->nkeys; k++) {
@@ -1435,7 +1438,7 @@ static int score_call(lua_State *L) {
     return 1;
 }
 
-bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *err) {
+static bool plugin_adjust_score_unlocked(plugin *p, const scenario *sc, int64_t *score, strbuf *err) {
     if (p->score == LUA_NOREF) return true;
     if (!prepare(p, err)) return false;
     p->sc = sc;
@@ -1444,7 +1447,7 @@ bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *
 }
 
 /* Only integers go in: nothing to allocate, so the function is called directly. */
-bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp, strbuf *err) {
+static bool plugin_adjust_matchpoints_unlocked(plugin *p, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp, strbuf *err) {
     if (p->matchpoints == LUA_NOREF) return true;
     if (!prepare(p, err)) return false;
     lua_rawgeti(p->L, LUA_REGISTRYINDEX, p->matchpoints);
@@ -1453,6 +1456,39 @@ bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int6
     lua_pushinteger(p->L, (lua_Integer)others);
     lua_pushinteger(p->L, (lua_Integer)*mp);
     return call_protected(p, 4, 1, err) && integer_result(p, "matchpoints", mp, err);
+}
+
+/* ---- one call at a time ---------------------------------------------------------- */
+
+/* A plugin serves one call at a time: threads that share it (a server's,
+ * or a program's through arbiter.h) take turns, and each call starts from
+ * the plugin as loaded, with the facts of its own scenario. */
+bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
+    pthread_mutex_lock(&p->lock);
+    bool ok = plugin_validate_unlocked(p, sc, rejection, err);
+    pthread_mutex_unlock(&p->lock);
+    return ok;
+}
+
+bool plugin_override(plugin *p, const scenario *sc, ruling *r, strbuf *err) {
+    pthread_mutex_lock(&p->lock);
+    bool ok = plugin_override_unlocked(p, sc, r, err);
+    pthread_mutex_unlock(&p->lock);
+    return ok;
+}
+
+bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *err) {
+    pthread_mutex_lock(&p->lock);
+    bool ok = plugin_adjust_score_unlocked(p, sc, score, err);
+    pthread_mutex_unlock(&p->lock);
+    return ok;
+}
+
+bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp, strbuf *err) {
+    pthread_mutex_lock(&p->lock);
+    bool ok = plugin_adjust_matchpoints_unlocked(p, beaten, equalled, others, mp, err);
+    pthread_mutex_unlock(&p->lock);
+    return ok;
 }
 
 /* ---- a set of plugins as the core's hooks ------------------------------------------- */

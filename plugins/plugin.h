@@ -63,7 +63,9 @@ typedef struct plugin_note {
 } plugin_note;
 
 /* Each returns false with err (naming the plugin, the line, the limit) when
- * the plugin fails; the caller reports it and stops with exit status 2. */
+ * the plugin fails; the caller reports it and stops with exit status 2.
+ * Threads may share a plugin: it serves one call at a time (the others
+ * wait), and every call starts from the plugin as loaded. */
 bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err);
 bool plugin_override(plugin *p, const scenario *sc, ruling *r, strbuf *err);
 bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *err);
