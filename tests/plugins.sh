@@ -200,6 +200,26 @@ if command -v curl >/dev/null; then
     same "serve: the first request by 64A1, two tricks" "$(echo "$first" | grep -o '"n": *[0-9]*' | tr -d ' ')" '"n":2'
     same "serve: the drive's request, one trick" "$(echo "$drive" | grep -o '"n": *[0-9]*' | tr -d ' ')" '"n":1'
     same "serve: the third request answered exactly as the first" "$first" "$third"
+
+    # A plugin stuck in a pattern: its request is answered with the error
+    # at the time limit, and the next client is served, both within a second.
+    "$ARBITER" serve --listen 127.0.0.1:0 --ruleset bridge-2017 --plugin $T/hostile-find.lua >"$tmp/serve2.out" 2>&1 &
+    server2=$!
+    trap 'kill $server $server2 2>/dev/null; rm -rf "$out" "$tmp"' EXIT
+    port=
+    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+        port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$tmp/serve2.out")
+        [ -n "$port" ] && break
+        sleep 0.5
+    done
+    started=$(date +%s%N)
+    stuck=$(post "{\"ruleset\": \"bridge-2017\", \"scenario\": $(tr -d '\n' <examples/insufficient-bid.json)}")
+    other=$(post "{\"ruleset\": \"bridge-2017\", \"scenario\": $(sed -n 2p "$tmp/batch.jsonl")}")
+    ms=$((($(date +%s%N) - started) / 1000000))
+    same "serve: a stuck plugin's request gets the time limit's error" \
+        "$(echo "$stuck" | grep -o 'hostile-find.lua:10: time limit of 50 ms exceeded')" "hostile-find.lua:10: time limit of 50 ms exceeded"
+    same "serve: the next client is ruled right" "$(echo "$other" | grep -o '"31A2b"' | head -n 1)" '"31A2b"'
+    same "serve: both answered within a second" "$([ "$ms" -lt 1000 ] && echo yes || echo "no: $ms ms")" yes
 fi
 
 echo "$passed passed, $failed failed"
