@@ -1211,6 +1211,73 @@ static bool check_args(plugin *p, int args, const char *action, strbuf *err) {
     return true;
 }
 
+/* Whether the value at idx is one of type t; what it should be, in err. */
+static bool fits_type(lua_State *L, int idx, const rs_type *t, strbuf *want) {
+    int type = lua_type(L, idx);
+    switch (t->kind) {
+    case TY_BOOL:
+        if (type == LUA_TBOOLEAN) return true;
+        sb_puts(want, "true or false");
+        return false;
+    case TY_INT:
+        if (lua_isinteger(L, idx) && (!t->bounded || (lua_tointeger(L, idx) >= t->lo && lua_tointeger(L, idx) <= t->hi)))
+            return true;
+        if (t->bounded) sb_printf(want, "a whole number from %lld to %lld", (long long)t->lo, (long long)t->hi);
+        else sb_puts(want, "a whole number");
+        return false;
+    case TY_ENUM:
+        if (type == LUA_TSTRING && rs_enum_index(t, lua_tostring(L, idx)) >= 0) return true;
+        sb_puts(want, "one of ");
+        for (int i = 0; i < t->nvalues; i++) sb_printf(want, "%s\"%s\"", i ? ", " : "", t->values[i]);
+        return false;
+    case TY_CALL: {
+        bridge_call c;
+        char msg[160];
+        if (type == LUA_TSTRING && bridge_parse_call(lua_tostring(L, idx), &c, msg, sizeof msg)) return true;
+        sb_puts(want, "a call such as \"2H\", \"P\" or \"X\"");
+        return false;
+    }
+    default:
+        if (type == LUA_TSTRING) return true;
+        sb_puts(want, "text");
+        return false;
+    }
+}
+
+/* The arguments the plugin gives one of the ruleset's actions (args, checked
+ * by check_args) are its parameters, each of the parameter's type. */
+static bool check_ruleset_args(plugin *p, int args, const rs_action *a, strbuf *err) {
+    lua_State *L = p->L;
+    strbuf want;
+    sb_init(&want);
+    bool ok = true;
+    for (int k = 0; ok && k < a->nparams; k++) {
+        lua_getfield(L, args, a->params[k].name);
+        ok = fits_type(L, -1, a->params[k].type, &want);
+        if (!ok)
+            sb_printf(err, "plugin %s: %s: argument '%s' of the ruleset's action '%s' must be %s (the plugin gave %s)",
+                      p->name, p->path, a->params[k].name, a->name, want.data,
+                      lua_isnil(L, -1) ? "none" : luaL_typename(L, -1));
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    while (ok && lua_next(L, args)) {
+        int k = 0;
+        while (k < a->nparams && strcmp(a->params[k].name, lua_tostring(L, -2)) != 0) k++;
+        if (k == a->nparams) {
+            sb_printf(err, "plugin %s: %s: the ruleset's action '%s' has no argument '%s' (it takes:", p->name, p->path,
+                      a->name, lua_tostring(L, -2));
+            for (k = 0; k < a->nparams; k++) sb_printf(err, " %s", a->params[k].name);
+            sb_puts(err, a->nparams ? ")" : " none)");
+            ok = false;
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    sb_free(&want);
+    return ok;
+}
+
 /* The checked args table at args as a JSON object. */
 static char *args_json(plugin *p, int args, strbuf *err) {
     lua_State *L = p->L;
@@ -1251,6 +1318,7 @@ static bool action_message(plugin *p, const char *name, int args, char **nl, cha
     int a = rs_find_action(p->rs, name);
     const rs_action *act = ok && !text && a >= 0 ? &p->rs->actions[a] : NULL;
     if (act) text = act->text, text_en = act->text_en;
+    if (act && !check_ruleset_args(p, args, act, err)) ok = false; /* with the ruleset's message, its types */
     if (ok && !text) {
         sb_printf(err, "plugin %s: action '%s' is neither the ruleset's nor declared in the plugin's `actions`", p->name,
                   name);

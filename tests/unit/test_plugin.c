@@ -357,6 +357,21 @@ static void test_what_a_plugin_hands_back_is_capped_and_checked(void **state) {
     expect_override_error(rs, "return { actions = { { name = 'big', args = { ['\\xff'] = 1 } } } }", 0,
                           "an argument name of action 'big' is not UTF-8 text (byte 1 is 0xFF)");
     expect_override_error(rs, "return { remove = { 'penalty\\0' } }", 0, "a name in `remove` holds a NUL byte (byte 8)");
+    /* the ruleset's actions take their parameters, of their types */
+    expect_override_error(rs, "return { actions = { { name = 'penalty', args = { points = 'veel' } } } }", 0,
+                          "argument 'points' of the ruleset's action 'penalty' must be a whole number (the plugin gave string)");
+    expect_override_error(rs, "return { actions = { { name = 'penalty', args = {} } } }", 0,
+                          "argument 'points' of the ruleset's action 'penalty' must be a whole number (the plugin gave none)");
+    expect_override_error(rs, "return { actions = { { name = 'penalty', args = { points = 3, extra = 1 } } } }", 0,
+                          "the ruleset's action 'penalty' has no argument 'extra' (it takes: points)");
+    expect_override_error(rs, "return { actions = { { name = 'replace_with', args = { c = '9Z' } } } }", 0,
+                          "argument 'c' of the ruleset's action 'replace_with' must be a call such as");
+    expect_override_error(rs, "return { actions = { { name = 'warning', args = { why = 'x' } } } }", 0,
+                          "the ruleset's action 'warning' has no argument 'why' (it takes: none)");
+    char *typed = override_error(rs, "return { actions = { { name = 'penalty', args = { points = 3 } }, "
+                                     "{ name = 'replace_with', args = { c = '2H' } }, { name = 'see', args = { article = '1B' } } } }",
+                                 0);
+    if (typed) fail_msg("%s", typed);
     /* UTF-8 that is text passes */
     char *ok = override_error(rs, "return { note = 'café ♠ 𝄞', actions = { { name = 'big', args = { x = 'één' } } } }", 0);
     if (ok) fail_msg("%s", ok);
