@@ -291,6 +291,31 @@ static bool ask_fact(const ruleset *rs, int f, scenario *sc) {
     }
 }
 
+/* Asks a plugin's own fact that a plugin acting on the ruling needs and
+ * the scenario does not give (see plugin_set_question): 1 when answered, 0
+ * when there is none to ask, -1 at end of input. */
+static int ask_plugin_fact(scenario *sc, const ruling *r) {
+    plugin_question q;
+    if (!plugin_set_question(&plugins, sc, r, &q)) return 0;
+    for (;;) {
+        printf("%s\n  (%s)\n> ", q.ask, strcmp(q.kind, "bool") == 0 ? "ja/nee" : strcmp(q.kind, "int") == 0 ? "een getal" : "tekst");
+        fflush(stdout);
+        char line[512];
+        if (!fgets(line, sizeof line, stdin)) {
+            fprintf(stderr, "arbiter ask: no answer for '%s' (end of input)\n", q.fact);
+            return -1;
+        }
+        line[strcspn(line, "\r\n")] = 0;
+        if (!isatty(STDIN_FILENO)) printf("%s\n", line);
+        strbuf err;
+        sb_init(&err);
+        bool ok = plugin_answer(sc, &q, line, &err);
+        if (!ok) printf("  %s\n", err.data);
+        sb_free(&err);
+        if (ok) return 1;
+    }
+}
+
 static int cmd_ask(const options *o) {
     if (!o->ruleset) return usage_error("ask", "%s", "needs --ruleset NAME");
     ruleset *rs = load_or_report(o->ruleset);
@@ -325,7 +350,13 @@ static int cmd_ask(const options *o) {
             r.status = RULING_NEEDS;
             r.fact = answered;
         }
-        if (r.status != RULING_NEEDS) break;
+        if (r.status != RULING_NEEDS) {
+            int asked = hooks ? ask_plugin_fact(&sc, &r) : 0;
+            if (asked < 0) status = ARB_BAD_INPUT;
+            if (asked <= 0) break;
+            ruling_clear(&r); /* rule again with the plugin's fact */
+            continue;
+        }
         int f = r.fact;
         ruling_clear(&r);
         if (!ask_fact(rs, f, &sc)) {

@@ -56,6 +56,7 @@ struct plugin {
     /* the facts it declares, and their kinds */
     char **own;
     int *own_kind;
+    char **own_ask, **own_ask_en; /* their questions (NULL: none) */
     int nown;
     int *fact_order; /* the ruleset's facts by name */
     /* override[cite]: the citations in calling order, their functions, and
@@ -820,22 +821,40 @@ static void read_overrides(lua_State *L, plugin *p) {
 
 static const char *const fact_kinds[] = {"bool", "int", "string"};
 
+static bool is_header_text(const char *s);
+static const char *field_string(lua_State *L, int t, const char *key);
+
+/* One entry of `facts` (key at -2, value at -1): a kind, or { kind = …,
+ * ask = "Dutch question", ask_en = "English question" }. */
+static void read_own_fact(lua_State *L, plugin *p) {
+    static const char *const usage = "`facts` is a table of name = \"bool\", \"int\" or \"string\", or name = "
+                                     "{ kind = …, ask = \"question\", ask_en = \"question\" }";
+    bool full = lua_istable(L, -1);
+    const char *kind = full ? field_string(L, -1, "kind") : lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    int k = 0;
+    while (kind && k < 3 && strcmp(kind, fact_kinds[k]) != 0) k++;
+    if (lua_type(L, -2) != LUA_TSTRING || !kind || k == 3) load_error(L, usage);
+    const char *ask = full ? field_string(L, -1, "ask") : NULL, *ask_en = full ? field_string(L, -1, "ask_en") : NULL;
+    if (!is_header_text(ask) || !is_header_text(ask_en)) load_error(L, "a fact's `ask` and `ask_en` are UTF-8 text "
+                                                                      "without NUL bytes, at most 200 bytes long");
+    p->own_kind[p->nown] = k;
+    p->own_ask[p->nown] = ask ? strdup(ask) : NULL;
+    p->own_ask_en[p->nown] = ask_en ? strdup(ask_en) : NULL;
+    p->own[p->nown++] = strdup(lua_tostring(L, -2));
+}
+
 /* facts = { name = kind, … }: the facts of its own a scenario may give. */
 static void read_own_facts(lua_State *L, plugin *p) {
     if (lua_getfield(L, 1, "facts") == LUA_TTABLE) {
         int n = table_count(L, 2);
         p->own = calloc((size_t)n + 1, sizeof *p->own);
         p->own_kind = calloc((size_t)n + 1, sizeof *p->own_kind);
-        if (!p->own || !p->own_kind) abort();
+        p->own_ask = calloc((size_t)n + 1, sizeof *p->own_ask);
+        p->own_ask_en = calloc((size_t)n + 1, sizeof *p->own_ask_en);
+        if (!p->own || !p->own_kind || !p->own_ask || !p->own_ask_en) abort();
         lua_pushnil(L);
         while (lua_next(L, 2)) {
-            const char *kind = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
-            int k = 0;
-            while (k < 3 && strcmp(kind, fact_kinds[k]) != 0) k++;
-            if (lua_type(L, -2) != LUA_TSTRING || k == 3)
-                load_error(L, "`facts` is a table of name = \"bool\", \"int\" or \"string\"");
-            p->own_kind[p->nown] = k;
-            p->own[p->nown++] = strdup(lua_tostring(L, -2));
+            read_own_fact(L, p);
             lua_pop(L, 1);
         }
     }
@@ -964,7 +983,9 @@ void plugin_free(plugin *p) {
     if (!p) return;
     if (p->L) lua_close(p->L);
     for (int i = 0; i < p->nkeys; i++) free(p->keys[i]);
-    for (int i = 0; i < p->nown; i++) free(p->own[i]);
+    for (int i = 0; i < p->nown; i++) free(p->own[i]), free(p->own_ask[i]), free(p->own_ask_en[i]);
+    free(p->own_ask);
+    free(p->own_ask_en);
     free(p->keys);
     free(p->key_fn);
     free(p->clause_key);
@@ -1608,6 +1629,52 @@ static bool set_adjust_matchpoints(void *ctx, int64_t beaten, int64_t equalled, 
     plugin_set *s = ctx;
     for (int i = 0; i < s->n; i++)
         if (!plugin_adjust_matchpoints(s->list[i], beaten, equalled, others, mp, err)) return false;
+    return true;
+}
+
+/* Whether the plugin acts on a ruling: it validates or scores every one,
+ * or one of its overrides names a citation on the ruling's trail. */
+static bool acts_on(const plugin *p, const ruling *r) {
+    if (p->validate != LUA_NOREF || p->score != LUA_NOREF || p->star >= 0) return true;
+    if (r->status != RULING_OK || !p->nkeys) return false;
+    const rs_outcome *o = rs_outcome_at(p->rs, r->outcome);
+    for (int i = 0; i < o->ntrail; i++)
+        if (p->clause_key[o->trail[i]] >= 0) return true;
+    return false;
+}
+
+bool plugin_set_question(const plugin_set *s, const scenario *sc, const ruling *r, plugin_question *q) {
+    for (int i = 0; i < s->n; i++) {
+        const plugin *p = s->list[i];
+        for (int f = 0; f < p->nown && acts_on(p, r); f++) {
+            if (!p->own_ask[f] || (sc->own && json_object_get(sc->own, p->own[f]))) continue;
+            *q = (plugin_question){p->own[f], fact_kinds[p->own_kind[f]], p->own_ask[f], p->own_ask_en[f]};
+            return true;
+        }
+    }
+    return false;
+}
+
+bool plugin_answer(scenario *sc, const plugin_question *q, const char *text, strbuf *err) {
+    json_t *v = NULL;
+    if (strcmp(q->kind, "bool") == 0) {
+        static const char *const yes[] = {"JA", "J", "YES", "Y", "TRUE"}, *const no[] = {"NEE", "N", "NO", "FALSE"};
+        for (size_t i = 0; i < 5 && !v; i++)
+            if (equals_ignoring_case(text, yes[i]) || (i < 4 && equals_ignoring_case(text, no[i])))
+                v = json_boolean(equals_ignoring_case(text, yes[i]));
+        if (!v) sb_puts(err, "antwoord ja of nee");
+    } else if (strcmp(q->kind, "int") == 0) {
+        char *end;
+        long long n = strtoll(text, &end, 10);
+        if (*text && !*end) v = json_integer(n);
+        else sb_puts(err, "antwoord met een geheel getal");
+    } else {
+        v = json_string(text); /* NULL when the text is not UTF-8 */
+        if (!v) sb_puts(err, "antwoord met tekst (UTF-8)");
+    }
+    if (!v) return false;
+    if (!sc->own) sc->own = json_object();
+    json_object_set_new(sc->own, q->fact, v);
     return true;
 }
 

@@ -59,6 +59,19 @@ expect "beginners' drive: one trick" 0 "[Clubreglement beginnersdrive art. 2] Al
     "in plaats van 2" -- "$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $T/revoke-64A1.json
 expect "beginners' drive json" 0 '"plugins": [' '"cite": "Clubreglement beginnersdrive art. 2"' '"n": 1' \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua --json $T/revoke-64A1.json
+# `arbiter ask` asks a plugin's own fact by its question when the plugin
+# acts on the ruling (64A1 is on its trail) and the scenario does not give
+# it; an answer that is not ja/nee is asked again.
+tr -d '\n' <$T/revoke-64A1-club.json | sed 's/, *"beginners_drive": false//' >"$tmp/nodrive.json"
+expect "ask: the drive's question, answered ja" 0 "Wordt dit spel in een beginnersdrive gespeeld?" "antwoord ja of nee" \
+    "gaan er 1 slag(en)" -- sh -c "printf 'misschien\nja\n' | \"$ARBITER\" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $tmp/nodrive.json"
+expect "ask: answered nee, the law's two tricks" 0 "Wordt dit spel in een beginnersdrive gespeeld?" "gaan er 2 slag(en)" \
+    -- sh -c "printf 'nee\n' | \"$ARBITER\" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $tmp/nodrive.json"
+expect "ask: no answer" 2 "no answer for 'beginners_drive' (end of input)" \
+    -- "$ARBITER" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua "$tmp/nodrive.json"
+expect "ask: not asked where the plugin does not act" 0 "27B1a" \
+    -- sh -c "\"$ARBITER\" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua examples/insufficient-bid.json | grep -v beginnersdrive"
+
 # The ruling names each plugin's file with the hash of its text (FNV-1a
 # 64 over the file's bytes, as the ruleset's hash), so that a ruling kept
 # proves which version spoke; the figure is worked out apart from arbiter.
@@ -183,6 +196,7 @@ same "batch: line 3 ruled exactly as line 1" "$(sed -n 1p "$tmp/drive.out" | sed
 
 # The same through `arbiter serve`: one client's drive is not another's.
 if command -v curl >/dev/null; then
+    : >"$tmp/serve.out"
     "$ARBITER" serve --listen 127.0.0.1:0 --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua \
         >"$tmp/serve.out" 2>&1 &
     server=$!
@@ -203,6 +217,7 @@ if command -v curl >/dev/null; then
 
     # A plugin stuck in a pattern: its request is answered with the error
     # at the time limit, and the next client is served, both within a second.
+    : >"$tmp/serve2.out"
     "$ARBITER" serve --listen 127.0.0.1:0 --ruleset bridge-2017 --plugin $T/hostile-find.lua >"$tmp/serve2.out" 2>&1 &
     server2=$!
     trap 'kill $server $server2 2>/dev/null; rm -rf "$out" "$tmp"' EXIT
