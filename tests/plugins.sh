@@ -110,6 +110,35 @@ expect "Rotterdam: he must trump" 0 "D7   illegal  [12 > 12d > 12i2 > Rotterdams
     "DK   illegal" "H7   legal" "HA   legal" \
     -- "$ARBITER" legal --ruleset klaverjas-nkf-1976 --plugin $P/rotterdams-klaverjassen.lua $T/klaverjas-partner-holds.json
 
+# Rotterdams, a trump in the trick: South (North's partner) trumped the
+# club lead with the jack, the highest trump; North has no club, one lower
+# trump and other suits. 12c (as for an opponent's trump) asks him to
+# overtrump if he can; he cannot, so he may play another suit (12i4a), and
+# the ruleset forbids the undertrump while he holds another card (12i4d).
+# Before, the plugin forbade the other suits too, and no card was legal.
+printf '{ "trump": "H", "seat": "N", "hand": "H7 S7 D8 DA", "trick": "E:CA HJ C7" }\n' >"$tmp/rotterdam-jack.json"
+expect "Rotterdam: under the partner's jack, another suit is legal" 0 "H7   illegal  [12 > 12d > 12i4d]" \
+    "S7   legal    [12 > 12d]" "D8   legal" "DA   legal" \
+    -- "$ARBITER" legal --ruleset klaverjas-nkf-1976 --plugin $P/rotterdams-klaverjassen.lua "$tmp/rotterdam-jack.json"
+printf '{ "trump": "H", "seat": "N", "hand": "H9 S7 D8", "trick": "E:CA HA C7" }\n' >"$tmp/rotterdam-over.json"
+expect "Rotterdam: over the partner's ace he must overtrump" 0 "H9   legal" \
+    "S7   illegal  [12 > 12d > Rotterdams art. 1] Deze kaart mag niet: in het Rotterdamse spel moet hij overtroeven" \
+    "D8   illegal" -- "$ARBITER" legal --ruleset klaverjas-nkf-1976 --plugin $P/rotterdams-klaverjassen.lua "$tmp/rotterdam-over.json"
+# Every trump the partner can trump with, every one trump North can hold,
+# with and without other suits: North always has a legal card.
+none=
+for partner in H7 H8 HQ HK H10 HA H9 HJ; do
+    for mine in H7 H8 HQ HK H10 HA H9 HJ; do
+        [ "$mine" = "$partner" ] && continue
+        for side in "" " S7 DA"; do
+            printf '{ "trump": "H", "seat": "N", "hand": "%s%s", "trick": "E:CA %s C7" }\n' "$mine" "$side" "$partner" >"$tmp/pos.json"
+            "$ARBITER" legal --ruleset klaverjas-nkf-1976 --plugin $P/rotterdams-klaverjassen.lua "$tmp/pos.json" |
+                grep -q "  legal " || none="$none $partner/$mine$side"
+        done
+    done
+done
+same "Rotterdam: 112 positions under a partner's trump, each with a legal card" "${none:-none}" none
+
 # A failed hand: the takers have 9 card points and 20 roem against 153.
 # The ruleset (19i10): the defenders 162 and all roem, 182. The club: the
 # defenders 162 and their own roem (none): 162.
