@@ -51,6 +51,7 @@ struct plugin {
     int table;                        /* the table the plugin returned */
     int given;                        /* the plugin's own facts of the call's scenario */
     int validate, score, matchpoints; /* its hooks; LUA_NOREF where it has none */
+    bool has_validate, has_score, has_matchpoints; /* as loaded: a fresh state that failed has none of them */
     int facts_mt, ruling_mt;          /* the views' metatables */
     int cur_facts, cur_ruling;        /* slots: the views of the call under way (false between calls) */
     /* the facts it declares, and their kinds */
@@ -898,6 +899,9 @@ static int read_plugin(lua_State *L) {
     read_overrides(L, p);
     read_own_facts(L, p);
     bind_hooks(L, p);
+    p->has_validate = p->validate != LUA_NOREF;
+    p->has_score = p->score != LUA_NOREF;
+    p->has_matchpoints = p->matchpoints != LUA_NOREF;
     return 0;
 }
 
@@ -914,6 +918,9 @@ static int rebind_plugin(lua_State *L) {
     }
     lua_settop(L, 1);
     bind_hooks(L, p);
+    if ((p->validate != LUA_NOREF) != p->has_validate || (p->score != LUA_NOREF) != p->has_score ||
+        (p->matchpoints != LUA_NOREF) != p->has_matchpoints)
+        return load_error(L, "the file returned another table than when it was loaded");
     return 0;
 }
 
@@ -1116,7 +1123,7 @@ static int validate_call(lua_State *L) {
 }
 
 static bool plugin_validate_unlocked(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
-    if (p->validate == LUA_NOREF) return true;
+    if (!p->has_validate) return true;
     if (!prepare(p, err)) return false;
     p->sc = sc;
     p->host_used = 0;
@@ -1528,7 +1535,7 @@ static int score_call(lua_State *L) {
 }
 
 static bool plugin_adjust_score_unlocked(plugin *p, const scenario *sc, int64_t *score, strbuf *err) {
-    if (p->score == LUA_NOREF) return true;
+    if (!p->has_score) return true;
     if (!prepare(p, err)) return false;
     p->sc = sc;
     p->num = *score;
@@ -1537,7 +1544,7 @@ static bool plugin_adjust_score_unlocked(plugin *p, const scenario *sc, int64_t 
 
 /* Only integers go in: nothing to allocate, so the function is called directly. */
 static bool plugin_adjust_matchpoints_unlocked(plugin *p, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp, strbuf *err) {
-    if (p->matchpoints == LUA_NOREF) return true;
+    if (!p->has_matchpoints) return true;
     if (!prepare(p, err)) return false;
     lua_rawgeti(p->L, LUA_REGISTRYINDEX, p->matchpoints);
     lua_pushinteger(p->L, (lua_Integer)beaten);
@@ -1635,7 +1642,7 @@ static bool set_adjust_matchpoints(void *ctx, int64_t beaten, int64_t equalled, 
 /* Whether the plugin acts on a ruling: it validates or scores every one,
  * or one of its overrides names a citation on the ruling's trail. */
 static bool acts_on(const plugin *p, const ruling *r) {
-    if (p->validate != LUA_NOREF || p->score != LUA_NOREF || p->star >= 0) return true;
+    if (p->has_validate || p->has_score || p->star >= 0) return true;
     if (r->status != RULING_OK || !p->nkeys) return false;
     const rs_outcome *o = rs_outcome_at(p->rs, r->outcome);
     for (int i = 0; i < o->ntrail; i++)
