@@ -711,6 +711,20 @@ static void test_nothing_is_kept_between_calls(void **state) {
     plugin_free(p);
     sb_free(&err);
 
+    /* math.random gives the same numbers in every call */
+    p = load(toy(state), HEADER "validate = function(f) return tostring(math.random(1000000000)) end }\n", 0, 0, &err);
+    assert_non_null(p);
+    scenario_init(&sc, toy(state));
+    assert_true(plugin_validate(p, &sc, &rejection, &err));
+    char *first = strdup(rejection.data);
+    sb_free(&rejection);
+    assert_true(plugin_validate(p, &sc, &rejection, &err));
+    assert_string_equal(rejection.data, first);
+    free(first);
+    sb_free(&rejection);
+    scenario_free(&sc);
+    plugin_free(p);
+
     p = load(toy(state),
              "local kept\n" HEADER "override = { [\"*\"] = function(r)\n"
                                    "  if kept then return { note = kept.articles[1] } end\n"
