@@ -78,18 +78,21 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
             if (o->nplugins == PLUGIN_MAX) return usage_error(cmd, "at most 8 plugins, not '%s'", argv[i + 1]);
             o->plugins[o->nplugins++] = argv[++i];
         } else if ((strcmp(a, "--plugin-instructions") == 0 || strcmp(a, "--plugin-memory") == 0 ||
-                    strcmp(a, "--plugin-time") == 0) && has_next) {
+                    strcmp(a, "--plugin-time") == 0) &&
+                   has_next) {
             char *end;
             long long v = strtoll(argv[++i], &end, 10);
-            if (*end || v <= 0 || v > LONG_MAX / 1000000) return usage_error(cmd, "%s needs a positive whole number", a);
+            if (*end || v <= 0 || v > LONG_MAX / 1000000)
+                return usage_error(cmd, "%s needs a positive whole number", a);
             if (a[9] == 'i') o->limits.instructions = (long)v;
-            else if (a[9] == 't') o->limits.time_ms = (long)v;
+            else if (a[9] == 't')
+                o->limits.time_ms = (long)v;
             else o->limits.memory = (size_t)v;
         } else if (strcmp(a, "--amend") == 0 && has_next) {
             if (o->namends == MAX_COMPARED) return usage_error(cmd, "at most 8 amendments, not '%s'", argv[i + 1]);
             o->amends[o->namends++] = argv[++i];
-        }
-        else if (a[0] == '-' && a[1] == '-') return usage_error(cmd, "unknown or incomplete option '%s'", a);
+        } else if (a[0] == '-' && a[1] == '-')
+            return usage_error(cmd, "unknown or incomplete option '%s'", a);
         else if (!o->input) o->input = a;
         else if (!o->input2) o->input2 = a;
         else return usage_error(cmd, "unexpected argument '%s'", a);
@@ -298,7 +301,10 @@ static int ask_plugin_fact(scenario *sc, const ruling *r) {
     plugin_question q;
     if (!plugin_set_question(&plugins, sc, r, &q)) return 0;
     for (;;) {
-        printf("%s\n  (%s)\n> ", q.ask, strcmp(q.kind, "bool") == 0 ? "ja/nee" : strcmp(q.kind, "int") == 0 ? "een getal" : "tekst");
+        printf("%s\n  (%s)\n> ", q.ask,
+               strcmp(q.kind, "bool") == 0  ? "ja/nee"
+               : strcmp(q.kind, "int") == 0 ? "een getal"
+                                            : "tekst");
         fflush(stdout);
         char line[512];
         if (!fgets(line, sizeof line, stdin)) {

@@ -180,7 +180,8 @@ json_t *output_json(const ruling *r, const scenario *sc) {
     json_t *o = json_object();
     json_object_set_new(o, "ruleset", json_string(rs->name));
     json_object_set_new(o, "ruleset_hash", json_string(hash));
-    if (sc && sc->hooks && sc->hooks->describe) json_object_set_new(o, "plugin_files", sc->hooks->describe(sc->hooks->ctx));
+    if (sc && sc->hooks && sc->hooks->describe)
+        json_object_set_new(o, "plugin_files", sc->hooks->describe(sc->hooks->ctx));
     json_object_set_new(o, "status", json_string(status_name(r->status)));
     if (r->status != RULING_OK) {
         strbuf sb;
@@ -250,10 +251,10 @@ static void output_plugin_files(const scenario *sc, FILE *out) {
     if (!sc || !sc->hooks || !sc->hooks->describe) return;
     json_t *files = sc->hooks->describe(sc->hooks->ctx), *f;
     size_t i;
-    json_array_foreach(files, i, f) fprintf(out, "Plugin-bestand: %s (%s), %s\n",
-                                           json_string_value(json_object_get(f, "file")),
-                                           json_string_value(json_object_get(f, "name")),
-                                           json_string_value(json_object_get(f, "hash")));
+    json_array_foreach(files, i, f)
+        fprintf(out, "Plugin-bestand: %s (%s), %s\n", json_string_value(json_object_get(f, "file")),
+                json_string_value(json_object_get(f, "name")),
+                json_string_value(json_object_get(f, "hash")));
     json_decref(files);
 }
 

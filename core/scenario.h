@@ -40,8 +40,8 @@ typedef struct scenario {
     record rec;   /* the auction, contract, … the scenario carries */
     int err_line, err_col; /* position of a JSON syntax error, else 0 */
     const scenario_hooks *hooks; /* NULL: none */
-    json_t *own; /* the keys the hooks took as facts of their own, as given: they live and die with the
-                    scenario (NULL: none) */
+    json_t *own; /* the keys the hooks took as facts of their own, as given: they live and die with
+                    the scenario (NULL: none) */
 } scenario;
 
 void scenario_init(scenario *sc, const ruleset *rs);

@@ -38,7 +38,8 @@ struct plugin {
     lua_State *L;
     pthread_mutex_t lock; /* held for each call: a plugin serves one at a time */
     bool dirty;  /* the state has run a hook since it was made: the next call starts a fresh one */
-    bool loaded; /* the header was read (name, citations, facts); a fresh state only binds the hooks */
+    bool loaded; /* the header was read (name, citations, facts); a fresh state only binds the hooks
+                  */
     const ruleset *rs;
     size_t used, cap;
     size_t host_used; /* bytes the host copied out of the plugin for the ruling under way */
@@ -51,7 +52,8 @@ struct plugin {
     int table;                        /* the table the plugin returned */
     int given;                        /* the plugin's own facts of the call's scenario */
     int validate, score, matchpoints; /* its hooks; LUA_NOREF where it has none */
-    bool has_validate, has_score, has_matchpoints; /* as loaded: a fresh state that failed has none of them */
+    bool has_validate, has_score,
+        has_matchpoints;              /* as loaded: a fresh state that failed has none of them */
     int facts_mt, ruling_mt;          /* the views' metatables */
     int cur_facts, cur_ruling;        /* slots: the views of the call under way (false between calls) */
     /* the facts it declares, and their kinds */
@@ -133,8 +135,12 @@ static void plugin_where(lua_State *L, plugin *p, int level, char *out, size_t s
 static int trip(lua_State *L, plugin *p, int level, bool time) {
     char where[240];
     plugin_where(L, p, level, where, sizeof where);
-    if (time) snprintf(p->trip_msg, sizeof p->trip_msg, "%s: time limit of %ld ms exceeded", where, p->time_ms);
-    else snprintf(p->trip_msg, sizeof p->trip_msg, "%s: instruction budget of %ld exceeded", where, p->budget);
+    if (time)
+        snprintf(p->trip_msg, sizeof p->trip_msg, "%s: time limit of %ld ms exceeded", where,
+                 p->time_ms);
+    else
+        snprintf(p->trip_msg, sizeof p->trip_msg, "%s: instruction budget of %ld exceeded", where,
+                 p->budget);
     p->tripped = true;
     lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
     lua_pushstring(L, p->trip_msg);
@@ -231,16 +237,19 @@ static void wrap_global(lua_State *L, const char *name, lua_CFunction guard) {
  * huge range, table.insert into a table whose __len lies, table.sort
  * comparing long strings). */
 static const char sandbox_library[] =
-    "local error, select, type, tostring, tointeger = error, select, type, tostring, math.tointeger\n"
+    "local error, select, type, tostring, tointeger = error, select, type, tostring, "
+    "math.tointeger\n"
     "local concat = table.concat\n"
     "local function int(v, n, f)\n"
     "  local i = tointeger(v)\n"
-    "  if i == nil then error(('bad argument #%d to \\'%s\\' (number has no integer representation)'):format(n, f), 3) end\n"
+    "  if i == nil then error(('bad argument #%d to \\'%s\\' (number has no integer "
+    "representation)'):format(n, f), 3) end\n"
     "  return i\n"
     "end\n"
     "local function str(v, n, f)\n"
     "  if type(v) == 'number' then return tostring(v) end\n"
-    "  if type(v) ~= 'string' then error(('bad argument #%d to \\'%s\\' (string expected, got %s)'):format(n, f, type(v)), 3) end\n"
+    "  if type(v) ~= 'string' then error(('bad argument #%d to \\'%s\\' (string expected, got "
+    "%s)'):format(n, f, type(v)), 3) end\n"
     "  return v\n"
     "end\n"
     "function table.insert(t, ...)\n"
@@ -249,7 +258,8 @@ static const char sandbox_library[] =
     "  if n ~= 2 then error(\"wrong number of arguments to 'insert'\", 2) end\n"
     "  local pos, v = ...\n"
     "  pos = int(pos, 2, 'insert')\n"
-    "  if pos < 1 or pos > e then error(\"bad argument #2 to 'insert' (position out of bounds)\", 2) end\n"
+    "  if pos < 1 or pos > e then error(\"bad argument #2 to 'insert' (position out of bounds)\", "
+    "2) end\n"
     "  for i = e, pos + 1, -1 do t[i] = t[i - 1] end\n"
     "  t[pos] = v\n"
     "end\n"
@@ -268,8 +278,10 @@ static const char sandbox_library[] =
     "  if a2 == nil then a2 = a1 end\n"
     "  f, e, t = int(f, 2, 'move'), int(e, 3, 'move'), int(t, 4, 'move')\n"
     "  if e >= f then\n"
-    "    if f <= 0 and e >= math.maxinteger + f then error(\"bad argument #3 to 'move' (too many elements to move)\", 2) end\n"
-    "    if t > math.maxinteger - (e - f) then error(\"bad argument #4 to 'move' (destination wrap around)\", 2) end\n"
+    "    if f <= 0 and e >= math.maxinteger + f then error(\"bad argument #3 to 'move' (too many "
+    "elements to move)\", 2) end\n"
+    "    if t > math.maxinteger - (e - f) then error(\"bad argument #4 to 'move' (destination wrap "
+    "around)\", 2) end\n"
     "    if t > e or t <= f or a1 ~= a2 then\n"
     "      for i = 0, e - f do a2[t + i] = a1[f + i] end\n"
     "    else\n"
@@ -313,7 +325,6 @@ static const char sandbox_library[] =
     "  for k = 1, n do t[k] = a[k] end\n"
     "end\n";
 
-
 /* Only these libraries, and without the functions that reach outside the
  * sandbox or load code: no io, os, package, debug, coroutine, no dofile,
  * loadfile, load (binary chunks), collectgarbage, string.dump, print,
@@ -327,7 +338,8 @@ static void open_sandbox(lua_State *L) {
         luaL_requiref(L, libs[i].name, libs[i].func, 1);
         lua_pop(L, 1);
     }
-    static const char *const removed[] = {"dofile", "loadfile", "load", "collectgarbage", "print", "require", "warn"};
+    static const char *const removed[] = {"dofile", "loadfile", "load", "collectgarbage",
+                                          "print",  "require",  "warn"};
     for (size_t i = 0; i < sizeof removed / sizeof *removed; i++) {
         lua_pushnil(L);
         lua_setglobal(L, removed[i]);
@@ -346,7 +358,8 @@ static void open_sandbox(lua_State *L) {
     wrap_global(L, "pcall", guarded_pcall);
     wrap_global(L, "xpcall", guarded_xpcall);
     wrap_global(L, "setmetatable", guarded_setmetatable);
-    if (luaL_loadbufferx(L, sandbox_library, sizeof sandbox_library - 1, "=sandbox", "t") != LUA_OK) lua_error(L);
+    if (luaL_loadbufferx(L, sandbox_library, sizeof sandbox_library - 1, "=sandbox", "t") != LUA_OK)
+        lua_error(L);
     lua_call(L, 0, 0);
 }
 
@@ -371,10 +384,14 @@ static size_t utf8_sequence(const unsigned char *s, size_t n) {
     unsigned c = s[0], min;
     size_t len;
     if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80;
-    else if ((c & 0xF0) == 0xE0) len = 3, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000;
-    else return 0;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, min = 0x80;
+    else if ((c & 0xF0) == 0xE0)
+        len = 3, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, min = 0x10000;
+    else
+        return 0;
     if (n < len) return 0;
     unsigned cp = c & (0x7Fu >> len);
     for (size_t i = 1; i < len; i++) {
@@ -401,7 +418,9 @@ static size_t first_bad_byte(const char *s, size_t n) {
  * are NUL or not UTF-8 written as \xNN, and cut after ERROR_TEXT_MAX. */
 static void error_text(lua_State *L, strbuf *err) {
     size_t n;
-    const char *msg = lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER ? lua_tolstring(L, -1, &n) : NULL;
+    const char *msg = lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER
+                          ? lua_tolstring(L, -1, &n)
+                          : NULL;
     if (!msg) {
         sb_puts(err, "error without a message");
         return;
@@ -425,12 +444,15 @@ static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
     end_call(p);
     if (status == LUA_OK && !p->tripped) return true;
     sb_printf(err, "plugin %s: ", p->name ? p->name : p->path);
-    if (p->tripped) sb_puts(err, p->trip_msg);
-    else if (status == LUA_ERRMEM) sb_printf(err, "%s: memory limit of %zu bytes exceeded", p->path, p->cap);
-    else error_text(p->L, err);
+    if (p->tripped)
+        sb_puts(err, p->trip_msg);
+    else if (status == LUA_ERRMEM)
+        sb_printf(err, "%s: memory limit of %zu bytes exceeded", p->path, p->cap);
+    else
+        error_text(p->L, err);
     lua_settop(p->L, base);
     lua_gc(p->L, LUA_GCCOLLECT); /* give back what a runaway call took */
-    p->dirty = true;                /* and start afresh next time */
+    p->dirty = true;             /* and start afresh next time */
     return false;
 }
 
@@ -492,7 +514,8 @@ static void sort_fact_names(plugin *p) {
     static pthread_mutex_t sorting = PTHREAD_MUTEX_INITIALIZER;
     p->fact_order = malloc(sizeof *p->fact_order * (size_t)(p->rs->nfacts + 1));
     if (!p->fact_order) abort();
-    for (int f = 0; f < p->rs->nfacts; f++) p->fact_order[f] = f;
+    for (int f = 0; f < p->rs->nfacts; f++)
+        p->fact_order[f] = f;
     pthread_mutex_lock(&sorting);
     sorting_rs = p->rs;
     qsort(p->fact_order, (size_t)p->rs->nfacts, sizeof *p->fact_order, by_fact_name);
@@ -508,8 +531,10 @@ static int fact_at(lua_State *L, const plugin *p, int idx) {
         int mid = lo + (hi - lo) / 2, f = p->fact_order[mid];
         int c = strcmp(name, p->rs->facts[f].name);
         if (c == 0) return f;
-        if (c < 0) hi = mid - 1;
-        else lo = mid + 1;
+        if (c < 0)
+            hi = mid - 1;
+        else
+            lo = mid + 1;
     }
     return -1;
 }
@@ -539,7 +564,8 @@ static int facts_next(lua_State *L) {
     bool own = false;
     if (!lua_isnil(L, 2)) {
         int at = fact_at(L, p, 2);
-        if (at >= 0 && !own_has(L, 3, 2)) f = at + 1;
+        if (at >= 0 && !own_has(L, 3, 2))
+            f = at + 1;
         else own = true;
         lua_settop(L, 3);
     }
@@ -828,16 +854,22 @@ static const char *field_string(lua_State *L, int t, const char *key);
 /* One entry of `facts` (key at -2, value at -1): a kind, or { kind = …,
  * ask = "Dutch question", ask_en = "English question" }. */
 static void read_own_fact(lua_State *L, plugin *p) {
-    static const char *const usage = "`facts` is a table of name = \"bool\", \"int\" or \"string\", or name = "
-                                     "{ kind = …, ask = \"question\", ask_en = \"question\" }";
+    static const char *const usage =
+        "`facts` is a table of name = \"bool\", \"int\" or \"string\", or name = "
+        "{ kind = …, ask = \"question\", ask_en = \"question\" }";
     bool full = lua_istable(L, -1);
-    const char *kind = full ? field_string(L, -1, "kind") : lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    const char *kind = full                             ? field_string(L, -1, "kind")
+                       : lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                        : NULL;
     int k = 0;
-    while (kind && k < 3 && strcmp(kind, fact_kinds[k]) != 0) k++;
+    while (kind && k < 3 && strcmp(kind, fact_kinds[k]) != 0)
+        k++;
     if (lua_type(L, -2) != LUA_TSTRING || !kind || k == 3) load_error(L, usage);
-    const char *ask = full ? field_string(L, -1, "ask") : NULL, *ask_en = full ? field_string(L, -1, "ask_en") : NULL;
-    if (!is_header_text(ask) || !is_header_text(ask_en)) load_error(L, "a fact's `ask` and `ask_en` are UTF-8 text "
-                                                                      "without NUL bytes, at most 200 bytes long");
+    const char *ask = full ? field_string(L, -1, "ask") : NULL,
+               *ask_en = full ? field_string(L, -1, "ask_en") : NULL;
+    if (!is_header_text(ask) || !is_header_text(ask_en))
+        load_error(L, "a fact's `ask` and `ask_en` are UTF-8 text "
+                      "without NUL bytes, at most 200 bytes long");
     p->own_kind[p->nown] = k;
     p->own_ask[p->nown] = ask ? strdup(ask) : NULL;
     p->own_ask_en[p->nown] = ask_en ? strdup(ask_en) : NULL;
@@ -873,7 +905,8 @@ static void bind_hooks(lua_State *L, plugin *p) {
 
 /* A name or citation a ruling can carry (NULL: not given). */
 static bool is_header_text(const char *s) {
-    size_t n = s ? strlen(s) : 0; /* a NUL byte ends it early: then it is not all of the Lua string */
+    size_t n =
+        s ? strlen(s) : 0; /* a NUL byte ends it early: then it is not all of the Lua string */
     return !s || (n <= 200 && first_bad_byte(s, n) == n);
 }
 
@@ -886,7 +919,8 @@ static int read_plugin(lua_State *L) {
     const char *name = field_string(L, 1, "name");
     const char *cite = field_string(L, 1, "cite");
     if (!is_header_text(name) || !is_header_text(cite))
-        return load_error(L, "`name` and `cite` are UTF-8 text without NUL bytes, at most 200 bytes long");
+        return load_error(
+            L, "`name` and `cite` are UTF-8 text without NUL bytes, at most 200 bytes long");
     p->name = strdup(name ? name : p->path);
     p->cite = strdup(cite ? cite : p->name);
     lua_getfield(L, 1, "api");
@@ -942,7 +976,9 @@ static bool start_state(plugin *p, strbuf *err) {
         sb_printf(err, "plugin %s: %s", p->path, lua_tostring(p->L, -1));
         return false;
     }
-    if (!call_protected(p, 0, 1, err) || !run(p, p->loaded ? rebind_plugin : read_plugin, 1, 0, err)) return false;
+    if (!call_protected(p, 0, 1, err) ||
+        !run(p, p->loaded ? rebind_plugin : read_plugin, 1, 0, err))
+        return false;
     p->loaded = true;
     p->dirty = false;
     return true;
@@ -990,7 +1026,8 @@ void plugin_free(plugin *p) {
     if (!p) return;
     if (p->L) lua_close(p->L);
     for (int i = 0; i < p->nkeys; i++) free(p->keys[i]);
-    for (int i = 0; i < p->nown; i++) free(p->own[i]), free(p->own_ask[i]), free(p->own_ask_en[i]);
+    for (int i = 0; i < p->nown; i++)
+        free(p->own[i]), free(p->own_ask[i]), free(p->own_ask_en[i]);
     free(p->own_ask);
     free(p->own_ask_en);
     free(p->keys);
@@ -1038,16 +1075,22 @@ bool plugin_has_fact(const plugin *p, const char *name) {
 bool plugin_check_fact(const plugin *p, const char *name, json_t *value, strbuf *err) {
     int i = own_index(p, name);
     int kind = i >= 0 ? p->own_kind[i] : -1;
-    if (kind == 0 ? json_is_boolean(value) : kind == 1 ? json_is_integer(value) : json_is_string(value)) return true;
+    if (kind == 0   ? json_is_boolean(value)
+        : kind == 1 ? json_is_integer(value)
+                    : json_is_string(value))
+        return true;
     sb_printf(err, "plugin %s: fact '%s' is %s", p->name, name,
-              kind == 0 ? "true or false" : kind == 1 ? "a whole number" : "a string");
+              kind == 0   ? "true or false"
+              : kind == 1 ? "a whole number"
+                          : "a string");
     return false;
 }
 
 static void push_json(lua_State *L, json_t *v) {
     if (json_is_boolean(v)) lua_pushboolean(L, json_is_true(v));
     else if (json_is_integer(v)) lua_pushinteger(L, (lua_Integer)json_integer_value(v));
-    else if (json_is_string(v)) lua_pushlstring(L, json_string_value(v), json_string_length(v));
+    else if (json_is_string(v))
+        lua_pushlstring(L, json_string_value(v), json_string_length(v));
     else lua_pushnil(L);
 }
 
@@ -1073,8 +1116,10 @@ static void load_own_facts(lua_State *L, plugin *p) {
 static bool charge(plugin *p, size_t bytes, strbuf *err) {
     p->host_used += bytes;
     if (p->used + p->host_used <= p->cap) return true;
-    sb_printf(err, "plugin %s: %s: returned too much: what it hands back passes the memory limit of %zu bytes", p->name, p->path,
-              p->cap);
+    sb_printf(
+        err,
+        "plugin %s: %s: returned too much: what it hands back passes the memory limit of %zu bytes",
+        p->name, p->path, p->cap);
     return false;
 }
 
@@ -1084,25 +1129,31 @@ static bool check_text(plugin *p, int idx, const char *what, size_t max, strbuf 
     size_t n;
     const char *s = lua_tolstring(p->L, idx, &n);
     if (n > max) {
-        sb_printf(err, "plugin %s: %s: returned too much: %s of %zu bytes (at most %zu)", p->name, p->path, what, n, max);
+        sb_printf(err, "plugin %s: %s: returned too much: %s of %zu bytes (at most %zu)", p->name,
+                  p->path, what, n, max);
         return false;
     }
     size_t bad = first_bad_byte(s, n);
     if (bad == n) return charge(p, n + 1, err);
-    if (s[bad] == '\0') sb_printf(err, "plugin %s: %s: %s holds a NUL byte (byte %zu)", p->name, p->path, what, bad + 1);
-    else sb_printf(err, "plugin %s: %s: %s is not UTF-8 text (byte %zu is 0x%02X)", p->name, p->path, what, bad + 1,
-                   (unsigned char)s[bad]);
+    if (s[bad] == '\0')
+        sb_printf(err, "plugin %s: %s: %s holds a NUL byte (byte %zu)", p->name, p->path, what,
+                  bad + 1);
+    else
+        sb_printf(err, "plugin %s: %s: %s is not UTF-8 text (byte %zu is 0x%02X)", p->name, p->path,
+                  what, bad + 1, (unsigned char)s[bad]);
     return false;
 }
 
 /* A string field of the table at t, checked; NULL (and no error) when it
  * is nil, NULL with err when it is there but not such text. The string
  * stays on the stack. */
-static const char *text_field(plugin *p, int t, const char *key, const char *what, strbuf *err, bool *ok) {
+static const char *text_field(plugin *p, int t, const char *key, const char *what, strbuf *err,
+                              bool *ok) {
     int type = lua_getfield(p->L, t, key);
     if (type == LUA_TNIL) return NULL;
     if (type != LUA_TSTRING) {
-        sb_printf(err, "plugin %s: %s: %s is text, not %s", p->name, p->path, what, lua_typename(p->L, type));
+        sb_printf(err, "plugin %s: %s: %s is text, not %s", p->name, p->path, what,
+                  lua_typename(p->L, type));
         *ok = false;
         return NULL;
     }
@@ -1122,14 +1173,17 @@ static int validate_call(lua_State *L) {
     return 1;
 }
 
-static bool plugin_validate_unlocked(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
+static bool plugin_validate_unlocked(plugin *p, const scenario *sc, strbuf *rejection,
+                                     strbuf *err) {
     if (!p->has_validate) return true;
     if (!prepare(p, err)) return false;
     p->sc = sc;
     p->host_used = 0;
     if (!run(p, validate_call, 0, 1, err)) return false;
-    bool ok = lua_type(p->L, -1) != LUA_TSTRING || check_text(p, -1, "the message of `validate`", PLUGIN_MAX_TEXT, err);
-    if (ok && lua_type(p->L, -1) == LUA_TSTRING) sb_printf(rejection, "%s (%s)", lua_tostring(p->L, -1), p->cite);
+    bool ok = lua_type(p->L, -1) != LUA_TSTRING ||
+              check_text(p, -1, "the message of `validate`", PLUGIN_MAX_TEXT, err);
+    if (ok && lua_type(p->L, -1) == LUA_TSTRING)
+        sb_printf(rejection, "%s (%s)", lua_tostring(p->L, -1), p->cite);
     lua_pop(p->L, 1);
     return ok;
 }
@@ -1140,8 +1194,10 @@ static void arg_text(lua_State *L, int idx, strbuf *sb) {
         sb_puts(sb, lua_toboolean(L, idx) ? "ja" : "nee");
     } else if (lua_type(L, idx) == LUA_TNUMBER) {
         char num[48];
-        if (lua_isinteger(L, idx)) snprintf(num, sizeof num, LUA_INTEGER_FMT, lua_tointeger(L, idx));
-        else lua_number2str(num, sizeof num, lua_tonumber(L, idx));
+        if (lua_isinteger(L, idx))
+            snprintf(num, sizeof num, LUA_INTEGER_FMT, lua_tointeger(L, idx));
+        else
+            lua_number2str(num, sizeof num, lua_tonumber(L, idx));
         sb_puts(sb, num);
     } else if (lua_type(L, idx) == LUA_TSTRING) {
         size_t n;
@@ -1152,7 +1208,8 @@ static void arg_text(lua_State *L, int idx, strbuf *sb) {
 
 /* An argument for a ruleset action's parameter: an enum value shows its
  * label (Dutch or English), a bool ja/nee or yes/no, the rest as written. */
-static void typed_arg(lua_State *L, int idx, const ruleset *rs, const rs_type *t, bool english, strbuf *sb) {
+static void typed_arg(lua_State *L, int idx, const ruleset *rs, const rs_type *t, bool english,
+                      strbuf *sb) {
     if (t && t->kind == TY_ENUM && lua_type(L, idx) == LUA_TSTRING) {
         int v = rs_enum_index(t, lua_tostring(L, idx));
         if (v >= 0) {
@@ -1171,7 +1228,8 @@ static void typed_arg(lua_State *L, int idx, const ruleset *rs, const rs_type *t
  * ruleset action, a (its parameters give the arguments' types). The text
  * grows in the plugin's buffer, no longer than PLUGIN_MAX_TEXT: a Lua error
  * on the way leaks nothing. NULL (with err) when it grows past that. */
-static char *fill_template(plugin *p, int args, const char *t, const rs_action *a, bool english, strbuf *err) {
+static char *fill_template(plugin *p, int args, const char *t, const rs_action *a, bool english,
+                           strbuf *err) {
     lua_State *L = p->L;
     strbuf *sb = &p->message;
     sb->len = 0;
@@ -1193,7 +1251,8 @@ static char *fill_template(plugin *p, int args, const char *t, const rs_action *
         t = close + 1;
     }
     if (sb->len > PLUGIN_MAX_TEXT) {
-        sb_printf(err, "plugin %s: %s: returned too much: a message longer than %d bytes", p->name, p->path, PLUGIN_MAX_TEXT);
+        sb_printf(err, "plugin %s: %s: returned too much: a message longer than %d bytes", p->name,
+                  p->path, PLUGIN_MAX_TEXT);
         return NULL;
     }
     if (!charge(p, sb->len + 1, err)) return NULL;
@@ -1216,19 +1275,28 @@ static bool check_args(plugin *p, int args, const char *action, strbuf *err) {
     while (lua_next(L, args)) {
         snprintf(what, sizeof what, "an argument name of action '%s'", action);
         bool ok = ++n <= PLUGIN_MAX_ARGS;
-        if (!ok) sb_printf(err, "plugin %s: %s: returned too much: action '%s' has more than %d arguments", p->name, p->path, action,
-                           PLUGIN_MAX_ARGS);
-        else if (lua_type(L, -2) != LUA_TSTRING) ok = false, sb_printf(err, "plugin %s: the arguments of action '%s' "
-                                                                            "are named (args = { name = value })",
-                                                                       p->name, action);
-        else ok = check_text(p, -2, what, PLUGIN_MAX_ARG, err);
+        if (!ok)
+            sb_printf(err,
+                      "plugin %s: %s: returned too much: action '%s' has more than %d arguments",
+                      p->name, p->path, action, PLUGIN_MAX_ARGS);
+        else if (lua_type(L, -2) != LUA_TSTRING)
+            ok = false, sb_printf(err,
+                                  "plugin %s: the arguments of action '%s' "
+                                  "are named (args = { name = value })",
+                                  p->name, action);
+        else
+            ok = check_text(p, -2, what, PLUGIN_MAX_ARG, err);
         if (ok) {
             int type = lua_type(L, -1);
-            snprintf(what, sizeof what, "argument '%s' of action '%s'", lua_tostring(L, -2), action);
-            if (type == LUA_TSTRING) ok = check_text(p, -1, what, PLUGIN_MAX_ARG, err);
+            snprintf(what, sizeof what, "argument '%s' of action '%s'", lua_tostring(L, -2),
+                     action);
+            if (type == LUA_TSTRING)
+                ok = check_text(p, -1, what, PLUGIN_MAX_ARG, err);
             else if (type != LUA_TBOOLEAN && type != LUA_TNUMBER)
-                ok = false, sb_printf(err, "plugin %s: %s: %s is a %s; an argument is true/false, a number or text",
-                                      p->name, p->path, what, lua_typename(L, type));
+                ok = false,
+                sb_printf(err,
+                          "plugin %s: %s: %s is a %s; an argument is true/false, a number or text",
+                          p->name, p->path, what, lua_typename(L, type));
         }
         lua_pop(L, 1);
         if (!ok) {
@@ -1248,20 +1316,25 @@ static bool fits_type(lua_State *L, int idx, const rs_type *t, strbuf *want) {
         sb_puts(want, "true or false");
         return false;
     case TY_INT:
-        if (lua_isinteger(L, idx) && (!t->bounded || (lua_tointeger(L, idx) >= t->lo && lua_tointeger(L, idx) <= t->hi)))
+        if (lua_isinteger(L, idx) &&
+            (!t->bounded || (lua_tointeger(L, idx) >= t->lo && lua_tointeger(L, idx) <= t->hi)))
             return true;
-        if (t->bounded) sb_printf(want, "a whole number from %lld to %lld", (long long)t->lo, (long long)t->hi);
-        else sb_puts(want, "a whole number");
+        if (t->bounded)
+            sb_printf(want, "a whole number from %lld to %lld", (long long)t->lo, (long long)t->hi);
+        else
+            sb_puts(want, "a whole number");
         return false;
     case TY_ENUM:
         if (type == LUA_TSTRING && rs_enum_index(t, lua_tostring(L, idx)) >= 0) return true;
         sb_puts(want, "one of ");
-        for (int i = 0; i < t->nvalues; i++) sb_printf(want, "%s\"%s\"", i ? ", " : "", t->values[i]);
+        for (int i = 0; i < t->nvalues; i++)
+            sb_printf(want, "%s\"%s\"", i ? ", " : "", t->values[i]);
         return false;
     case TY_CALL: {
         bridge_call c;
         char msg[160];
-        if (type == LUA_TSTRING && bridge_parse_call(lua_tostring(L, idx), &c, msg, sizeof msg)) return true;
+        if (type == LUA_TSTRING && bridge_parse_call(lua_tostring(L, idx), &c, msg, sizeof msg))
+            return true;
         sb_puts(want, "a call such as \"2H\", \"P\" or \"X\"");
         return false;
     }
@@ -1283,7 +1356,9 @@ static bool check_ruleset_args(plugin *p, int args, const rs_action *a, strbuf *
         lua_getfield(L, args, a->params[k].name);
         ok = fits_type(L, -1, a->params[k].type, &want);
         if (!ok)
-            sb_printf(err, "plugin %s: %s: argument '%s' of the ruleset's action '%s' must be %s (the plugin gave %s)",
+            sb_printf(err,
+                      "plugin %s: %s: argument '%s' of the ruleset's action '%s' must be %s (the "
+                      "plugin gave %s)",
                       p->name, p->path, a->params[k].name, a->name, want.data,
                       lua_isnil(L, -1) ? "none" : luaL_typename(L, -1));
         lua_pop(L, 1);
@@ -1291,11 +1366,14 @@ static bool check_ruleset_args(plugin *p, int args, const rs_action *a, strbuf *
     lua_pushnil(L);
     while (ok && lua_next(L, args)) {
         int k = 0;
-        while (k < a->nparams && strcmp(a->params[k].name, lua_tostring(L, -2)) != 0) k++;
+        while (k < a->nparams && strcmp(a->params[k].name, lua_tostring(L, -2)) != 0)
+            k++;
         if (k == a->nparams) {
-            sb_printf(err, "plugin %s: %s: the ruleset's action '%s' has no argument '%s' (it takes:", p->name, p->path,
-                      a->name, lua_tostring(L, -2));
-            for (k = 0; k < a->nparams; k++) sb_printf(err, " %s", a->params[k].name);
+            sb_printf(err,
+                      "plugin %s: %s: the ruleset's action '%s' has no argument '%s' (it takes:",
+                      p->name, p->path, a->name, lua_tostring(L, -2));
+            for (k = 0; k < a->nparams; k++)
+                sb_printf(err, " %s", a->params[k].name);
             sb_puts(err, a->nparams ? ")" : " none)");
             ok = false;
             lua_pop(L, 1);
@@ -1314,10 +1392,14 @@ static char *args_json(plugin *p, int args, strbuf *err) {
     while (lua_next(L, args)) {
         char num[48];
         json_t *v;
-        if (lua_isboolean(L, -1)) v = json_boolean(lua_toboolean(L, -1));
-        else if (lua_isinteger(L, -1)) v = json_integer(lua_tointeger(L, -1));
-        else if (lua_type(L, -1) == LUA_TNUMBER) number_text(lua_tonumber(L, -1), num), v = json_string(num);
-        else v = json_stringn(lua_tostring(L, -1), lua_rawlen(L, -1));
+        if (lua_isboolean(L, -1))
+            v = json_boolean(lua_toboolean(L, -1));
+        else if (lua_isinteger(L, -1))
+            v = json_integer(lua_tointeger(L, -1));
+        else if (lua_type(L, -1) == LUA_TNUMBER)
+            number_text(lua_tonumber(L, -1), num), v = json_string(num);
+        else
+            v = json_stringn(lua_tostring(L, -1), lua_rawlen(L, -1));
         json_object_set_new(o, lua_tostring(L, -2), v);
         lua_pop(L, 1);
     }
@@ -1341,19 +1423,23 @@ static bool action_message(plugin *p, const char *name, int args, char **nl, cha
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->table);
     if (lua_getfield(L, top + 1, "actions") == LUA_TTABLE && lua_getfield(L, top + 2, name) == LUA_TTABLE) {
         text = text_field(p, top + 3, "text", "the message of one of its actions", err, &ok);
-        if (ok) text_en = text_field(p, top + 3, "en", "the English message of one of its actions", err, &ok);
+        if (ok)
+            text_en =
+                text_field(p, top + 3, "en", "the English message of one of its actions", err, &ok);
     }
     int a = rs_find_action(p->rs, name);
     const rs_action *act = ok && !text && a >= 0 ? &p->rs->actions[a] : NULL;
     if (act) text = act->text, text_en = act->text_en;
-    if (act && !check_ruleset_args(p, args, act, err)) ok = false; /* with the ruleset's message, its types */
+    if (act && !check_ruleset_args(p, args, act, err))
+        ok = false; /* with the ruleset's message, its types */
     if (ok && !text) {
         sb_printf(err, "plugin %s: action '%s' is neither the ruleset's nor declared in the plugin's `actions`", p->name,
                   name);
         ok = false;
     }
     ok = ok && (*nl = fill_template(p, args, text, act, false, err)) != NULL;
-    ok = ok && (*en = fill_template(p, args, text_en ? text_en : text, act, text_en != NULL, err)) != NULL;
+    ok = ok && (*en = fill_template(p, args, text_en ? text_en : text, act, text_en != NULL,
+                                    err)) != NULL;
     lua_settop(L, top);
     return ok;
 }
@@ -1373,7 +1459,9 @@ static bool add_extra(plugin *p, ruling *r, const char *cite, strbuf *err) {
         lua_pop(L, 1);
         lua_newtable(L);
     }
-    if (!check_args(p, action + 2, name, err) || !charge(p, sizeof *r->extra + strlen(cite) + 1, err)) return false;
+    if (!check_args(p, action + 2, name, err) ||
+        !charge(p, sizeof *r->extra + strlen(cite) + 1, err))
+        return false;
     r->extra = realloc(r->extra, sizeof *r->extra * (size_t)(r->nextra + 1));
     if (!r->extra) abort();
     ruling_extra *e = &r->extra[r->nextra++];
@@ -1393,15 +1481,20 @@ static bool remove_actions(plugin *p, ruling *r, int list, strbuf *err) {
     lua_State *L = p->L;
     for (lua_Integer i = 1; lua_rawgeti(L, list, i) != LUA_TNIL; i++) {
         bool ok = i <= PLUGIN_MAX_ACTIONS;
-        if (!ok) sb_printf(err, "plugin %s: %s: returned too much: more than %d names in `remove`", p->name, p->path, PLUGIN_MAX_ACTIONS);
-        else if (lua_type(L, -1) != LUA_TSTRING) ok = false, sb_printf(err, "plugin %s: `remove` is a list of action names", p->name);
-        else ok = check_text(p, -1, "a name in `remove`", PLUGIN_MAX_ARG, err);
+        if (!ok)
+            sb_printf(err, "plugin %s: %s: returned too much: more than %d names in `remove`",
+                      p->name, p->path, PLUGIN_MAX_ACTIONS);
+        else if (lua_type(L, -1) != LUA_TSTRING)
+            ok = false, sb_printf(err, "plugin %s: `remove` is a list of action names", p->name);
+        else
+            ok = check_text(p, -1, "a name in `remove`", PLUGIN_MAX_ARG, err);
         if (!ok) {
             lua_pop(L, 1);
             return false;
         }
         for (int k = 0; k < r->nactions; k++)
-            if (strcmp(p->rs->actions[rs_use_at(p->rs, r->actions[k].use)->action].name, lua_tostring(L, -1)) == 0)
+            if (strcmp(p->rs->actions[rs_use_at(p->rs, r->actions[k].use)->action].name,
+                       lua_tostring(L, -1)) == 0)
                 r->actions[k].dropped = true;
         lua_pop(L, 1);
     }
@@ -1416,7 +1509,8 @@ static bool add_actions(plugin *p, ruling *r, int list, const char *cite, strbuf
     bool ok = true;
     for (lua_Integer i = 1; ok && lua_rawgeti(L, list, i) != LUA_TNIL; i++) {
         if (i > PLUGIN_MAX_ACTIONS) {
-            sb_printf(err, "plugin %s: %s: returned too much: more than %d actions", p->name, p->path, PLUGIN_MAX_ACTIONS);
+            sb_printf(err, "plugin %s: %s: returned too much: more than %d actions", p->name,
+                      p->path, PLUGIN_MAX_ACTIONS);
             ok = false;
         } else {
             ok = add_extra(p, r, cite, err);
@@ -1453,7 +1547,8 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     if (removes && !remove_actions(p, r, t + 3, err)) return false;
     lua_settop(L, t + 1);
     r->replaced |= replace;
-    if (lua_getfield(L, t, "actions") == LUA_TTABLE && !add_actions(p, r, t + 2, cite, err)) return false;
+    if (lua_getfield(L, t, "actions") == LUA_TTABLE && !add_actions(p, r, t + 2, cite, err))
+        return false;
     lua_settop(L, t + 1);
     const char *note = text_field(p, t, "note", "the note", err, &ok);
     if (!ok || !charge(p, 2 * strlen(cite) + strlen(key) + 64, err)) return false;
@@ -1534,7 +1629,8 @@ static int score_call(lua_State *L) {
     return 1;
 }
 
-static bool plugin_adjust_score_unlocked(plugin *p, const scenario *sc, int64_t *score, strbuf *err) {
+static bool plugin_adjust_score_unlocked(plugin *p, const scenario *sc, int64_t *score,
+                                         strbuf *err) {
     if (!p->has_score) return true;
     if (!prepare(p, err)) return false;
     p->sc = sc;
@@ -1543,7 +1639,8 @@ static bool plugin_adjust_score_unlocked(plugin *p, const scenario *sc, int64_t 
 }
 
 /* Only integers go in: nothing to allocate, so the function is called directly. */
-static bool plugin_adjust_matchpoints_unlocked(plugin *p, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp, strbuf *err) {
+static bool plugin_adjust_matchpoints_unlocked(plugin *p, int64_t beaten, int64_t equalled,
+                                               int64_t others, int64_t *mp, strbuf *err) {
     if (!p->has_matchpoints) return true;
     if (!prepare(p, err)) return false;
     lua_rawgeti(p->L, LUA_REGISTRYINDEX, p->matchpoints);
@@ -1580,7 +1677,8 @@ bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *
     return ok;
 }
 
-bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp, strbuf *err) {
+bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others,
+                               int64_t *mp, strbuf *err) {
     pthread_mutex_lock(&p->lock);
     bool ok = plugin_adjust_matchpoints_unlocked(p, beaten, equalled, others, mp, err);
     pthread_mutex_unlock(&p->lock);
@@ -1650,12 +1748,14 @@ static bool acts_on(const plugin *p, const ruling *r) {
     return false;
 }
 
-bool plugin_set_question(const plugin_set *s, const scenario *sc, const ruling *r, plugin_question *q) {
+bool plugin_set_question(const plugin_set *s, const scenario *sc, const ruling *r,
+                         plugin_question *q) {
     for (int i = 0; i < s->n; i++) {
         const plugin *p = s->list[i];
         for (int f = 0; f < p->nown && acts_on(p, r); f++) {
             if (!p->own_ask[f] || (sc->own && json_object_get(sc->own, p->own[f]))) continue;
-            *q = (plugin_question){p->own[f], fact_kinds[p->own_kind[f]], p->own_ask[f], p->own_ask_en[f]};
+            *q = (plugin_question){p->own[f], fact_kinds[p->own_kind[f]], p->own_ask[f],
+                                   p->own_ask_en[f]};
             return true;
         }
     }
@@ -1665,7 +1765,9 @@ bool plugin_set_question(const plugin_set *s, const scenario *sc, const ruling *
 bool plugin_answer(scenario *sc, const plugin_question *q, const char *text, strbuf *err) {
     json_t *v = NULL;
     if (strcmp(q->kind, "bool") == 0) {
-        static const char *const yes[] = {"JA", "J", "YES", "Y", "TRUE"}, *const no[] = {"NEE", "N", "NO", "FALSE"};
+        static const char *const yes[] = {"JA", "J", "YES", "Y", "TRUE"}, *const no[] = {"NEE", "N",
+                                                                                         "NO",
+                                                                                         "FALSE"};
         for (size_t i = 0; i < 5 && !v; i++)
             if (equals_ignoring_case(text, yes[i]) || (i < 4 && equals_ignoring_case(text, no[i])))
                 v = json_boolean(equals_ignoring_case(text, yes[i]));
@@ -1673,8 +1775,10 @@ bool plugin_answer(scenario *sc, const plugin_question *q, const char *text, str
     } else if (strcmp(q->kind, "int") == 0) {
         char *end;
         long long n = strtoll(text, &end, 10);
-        if (*text && !*end) v = json_integer(n);
-        else sb_puts(err, "antwoord met een geheel getal");
+        if (*text && !*end)
+            v = json_integer(n);
+        else
+            sb_puts(err, "antwoord met een geheel getal");
     } else {
         v = json_string(text); /* NULL when the text is not UTF-8 */
         if (!v) sb_puts(err, "antwoord met tekst (UTF-8)");
@@ -1690,7 +1794,8 @@ static json_t *set_describe(void *ctx) {
     json_t *files = json_array();
     for (int i = 0; i < s->n; i++) {
         const plugin *p = s->list[i];
-        json_array_append_new(files, json_pack("{s:s, s:s, s:s}", "name", p->name, "file", p->path, "hash", p->hash));
+        json_array_append_new(
+            files, json_pack("{s:s, s:s, s:s}", "name", p->name, "file", p->path, "hash", p->hash));
     }
     return files;
 }
@@ -1698,8 +1803,13 @@ static json_t *set_describe(void *ctx) {
 bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths, int n, plugin_limits limits,
                      strbuf *err) {
     memset(s, 0, sizeof *s);
-    s->hooks = (scenario_hooks){s,           set_own_fact,           set_validate, set_after_ruling,
-                                set_adjust_score, set_adjust_matchpoints, set_describe};
+    s->hooks = (scenario_hooks){s,
+                                set_own_fact,
+                                set_validate,
+                                set_after_ruling,
+                                set_adjust_score,
+                                set_adjust_matchpoints,
+                                set_describe};
     for (int i = 0; i < n && i < PLUGIN_MAX; i++) {
         plugin *p = plugin_load(paths[i], rs, limits, err);
         if (!p) {

@@ -93,9 +93,11 @@ const scenario_hooks *plugin_set_hooks(const plugin_set *s);
  * on the ruling r (its validate or score, or an override on r's trail).
  * False when there is none. The strings are the plugin's. */
 typedef struct plugin_question {
-    const char *fact, *kind, *ask, *ask_en; /* kind: "bool", "int" or "string"; ask_en may be NULL */
+    const char *fact, *kind, *ask,
+        *ask_en; /* kind: "bool", "int" or "string"; ask_en may be NULL */
 } plugin_question;
-bool plugin_set_question(const plugin_set *s, const scenario *sc, const ruling *r, plugin_question *q);
+bool plugin_set_question(const plugin_set *s, const scenario *sc, const ruling *r,
+                         plugin_question *q);
 /* A director's answer to it (ja/nee, a whole number, text) given to the
  * scenario; false with err (a hint in Dutch) when it is not one. */
 bool plugin_answer(scenario *sc, const plugin_question *q, const char *text, strbuf *err);

@@ -182,10 +182,11 @@ static void test_memory_bomb_hits_cap_and_plugin_stays_usable(void **state) {
     sb_init(&rejection);
     /* filling the memory takes its time (Lua collects at every refusal near
      * the cap): the clock is not what this test is about */
-    plugin *p = load_limited(toy(state),
-                             HEADER "validate = function(f)\n  if f.minutes == 1 then local t = {} for i = 1, 1e9 do "
-                                    "t[i] = string.rep('x', 1000) .. i end end\n  return nil\nend }\n",
-                             (plugin_limits){.memory = 4u << 20, .time_ms = 60000}, &err);
+    plugin *p = load_limited(
+        toy(state),
+        HEADER "validate = function(f)\n  if f.minutes == 1 then local t = {} for i = 1, 1e9 do "
+               "t[i] = string.rep('x', 1000) .. i end end\n  return nil\nend }\n",
+        (plugin_limits){.memory = 4u << 20, .time_ms = 60000}, &err);
     assert_non_null(p);
     scenario sc;
     scenario_init(&sc, toy(state));
@@ -205,7 +206,8 @@ static void test_memory_bomb_hits_cap_and_plugin_stays_usable(void **state) {
 
 /* The rejection validate returns on a scenario with minutes = 1 (the
  * plugin loaded with limits), or NULL with err when the call failed. */
-static char *validate_limited(const ruleset *rs, const char *lua, plugin_limits limits, strbuf *err) {
+static char *validate_limited(const ruleset *rs, const char *lua, plugin_limits limits,
+                              strbuf *err) {
     plugin *p = load_limited(rs, lua, limits, err);
     assert_non_null(p);
     scenario sc;
@@ -214,7 +216,8 @@ static char *validate_limited(const ruleset *rs, const char *lua, plugin_limits 
     strbuf rejection;
     sb_init(&rejection);
     char *out = NULL;
-    if (plugin_validate(p, &sc, &rejection, err)) out = strdup(rejection.data ? rejection.data : "");
+    if (plugin_validate(p, &sc, &rejection, err))
+        out = strdup(rejection.data ? rejection.data : "");
     sb_free(&rejection);
     scenario_free(&sc);
     plugin_free(p);
@@ -229,24 +232,28 @@ static void test_bounded_library_works_as_lua_s(void **state) {
         toy(state),
         HEADER "validate = function(f)\n"
                "  local out = {}\n"
-               "  local function add(...) for i = 1, select('#', ...) do out[#out + 1] = tostring((select(i, ...))) end end\n"
+               "  local function add(...) for i = 1, select('#', ...) do out[#out + 1] = "
+               "tostring((select(i, ...))) end end\n"
                "  add(string.find('hello world', 'o w')) add(string.find('a.b', '.', 1, true))\n"
                "  add(('key=val'):match('(%w+)=(%w+)'))\n"
                "  for w in ('one two'):gmatch('%a+') do add(w) end\n"
-               "  add(('abc'):gsub('%w', '%0%0')) add(('x'):rep(3, '-')) add(('ab'):rep(0)) add(string.rep('', 5))\n"
+               "  add(('abc'):gsub('%w', '%0%0')) add(('x'):rep(3, '-')) add(('ab'):rep(0)) "
+               "add(string.rep('', 5))\n"
                "  local t = { 3, 1, 2 }\n"
                "  table.sort(t) add(table.concat(t, ','))\n"
                "  table.sort(t, function(a, b) return a > b end) add(table.concat(t, ',', 2, 3))\n"
                "  table.insert(t, 4) table.insert(t, 1, 0) add(table.concat(t, ','))\n"
                "  add(table.remove(t)) add(table.remove(t, 1)) add(table.concat(t, ','))\n"
                "  add(table.concat(table.move({ 1, 2, 3 }, 1, 3, 2), ','))\n"
-               "  add(pcall(error, 'caught')) add(select(2, xpcall(error, function(m) return 'handled ' .. m end, 'x')))\n"
+               "  add(pcall(error, 'caught')) add(select(2, xpcall(error, function(m) return "
+               "'handled ' .. m end, 'x')))\n"
                "  return table.concat(out, ' ')\n"
                "end }\n",
         (plugin_limits){0}, &err);
     if (!got) fail_msg("%s", err.data);
-    assert_string_equal(got, "5 7 2 2 key val one two aabbcc 3 x-x-x   1,2,3 2,1 0,3,2,1,4 4 0 3,2,1 1,1,2,3 "
-                             "false caught handled x (Clubreglement art. 1)");
+    assert_string_equal(
+        got, "5 7 2 2 key val one two aabbcc 3 x-x-x   1,2,3 2,1 0,3,2,1,4 4 0 3,2,1 1,1,2,3 "
+             "false caught handled x (Clubreglement art. 1)");
     free(got);
     sb_free(&err);
 }
@@ -263,7 +270,8 @@ static void test_limits_go_through_pcall(void **state) {
         sb_init(&err);
         char lua[400];
         snprintf(lua, sizeof lua, HEADER "validate = function(f)\n  %s\nend }\n", loops[i]);
-        assert_null(validate_limited(toy(state), lua, (plugin_limits){.instructions = 100000, .time_ms = 20}, &err));
+        assert_null(validate_limited(toy(state), lua,
+                                     (plugin_limits){.instructions = 100000, .time_ms = 20}, &err));
         assert_non_null(strstr(err.data, ":3: "));
         assert_true(strstr(err.data, "instruction budget of 100000 exceeded") ||
                     strstr(err.data, "time limit of 20 ms exceeded"));
@@ -275,10 +283,11 @@ static void test_limits_go_through_pcall(void **state) {
 static void test_time_limit_inside_a_pattern(void **state) {
     strbuf err;
     sb_init(&err);
-    assert_null(validate_limited(toy(state),
-                                 HEADER "validate = function(f)\n"
-                                        "  return string.find(string.rep('a', 200000), '.-.-.-.-.-.-.-.-b')\nend }\n",
-                                 (plugin_limits){.time_ms = 30}, &err));
+    assert_null(validate_limited(
+        toy(state),
+        HEADER "validate = function(f)\n"
+               "  return string.find(string.rep('a', 200000), '.-.-.-.-.-.-.-.-b')\nend }\n",
+        (plugin_limits){.time_ms = 30}, &err));
     assert_non_null(strstr(err.data, ":3: time limit of 30 ms exceeded"));
     sb_free(&err);
 }
@@ -286,15 +295,17 @@ static void test_time_limit_inside_a_pattern(void **state) {
 static void test_finalizers_are_refused(void **state) {
     strbuf err;
     sb_init(&err);
-    assert_null(validate_limited(toy(state),
-                                 HEADER "validate = function(f)\n"
-                                        "  setmetatable({}, { __gc = function() while true do end end })\nend }\n",
-                                 (plugin_limits){0}, &err));
+    assert_null(validate_limited(
+        toy(state),
+        HEADER "validate = function(f)\n"
+               "  setmetatable({}, { __gc = function() while true do end end })\nend }\n",
+        (plugin_limits){0}, &err));
     assert_non_null(strstr(err.data, ":3: a plugin may not have finalizers"));
     sb_free(&err);
 }
 
-static bool validate_on(const ruleset *rs, const char *lua, const char *json, strbuf *rejection, strbuf *err);
+static bool validate_on(const ruleset *rs, const char *lua, const char *json, strbuf *rejection,
+                        strbuf *err);
 
 /* The error an override gives that returns `ret` (Lua) on any ruling,
  * with the plugin's action big = "{x}" and a memory cap; NULL when the
@@ -302,7 +313,8 @@ static bool validate_on(const ruleset *rs, const char *lua, const char *json, st
 static char *override_error(const ruleset *rs, const char *ret, size_t memory) {
     char lua[1200];
     snprintf(lua, sizeof lua,
-             HEADER "actions = { big = { text = \"{x}{x}{x}{x}{x}{x}{x}\" }, loud = { text = ('{x}'):rep(10) } },\n"
+             HEADER "actions = { big = { text = \"{x}{x}{x}{x}{x}{x}{x}\" }, loud = { text = "
+                    "('{x}'):rep(10) } },\n"
                     "override = { [\"*\"] = function(r)\n  %s\nend } }\n",
              ret);
     strbuf err;
@@ -321,9 +333,11 @@ static char *override_error(const ruleset *rs, const char *ret, size_t memory) {
     return out;
 }
 
-static void expect_override_error(const ruleset *rs, const char *ret, size_t memory, const char *want) {
+static void expect_override_error(const ruleset *rs, const char *ret, size_t memory,
+                                  const char *want) {
     char *got = override_error(rs, ret, memory);
-    if (!got || !strstr(got, want)) fail_msg("%s: got '%s', want '%s'", ret, got ? got : "(no error)", want);
+    if (!got || !strstr(got, want))
+        fail_msg("%s: got '%s', want '%s'", ret, got ? got : "(no error)", want);
     assert_non_null(strstr(got, "plugin test: /tmp/arbiter-plugin-"));
     free(got);
 }
@@ -332,55 +346,78 @@ static void expect_override_error(const ruleset *rs, const char *ret, size_t mem
  * cap, and must be UTF-8 text without NUL. */
 static void test_what_a_plugin_hands_back_is_capped_and_checked(void **state) {
     const ruleset *rs = toy(state);
-    const char *sixteen = "local a = {} for i = 1, 16 do a[i] = { name = 'big', args = { x = ('y'):rep(256) } } end ";
+    const char *sixteen =
+        "local a = {} for i = 1, 16 do a[i] = { name = 'big', args = { x = ('y'):rep(256) } } end ";
     char ret[400];
     snprintf(ret, sizeof ret, "%s return { actions = a }", sixteen);
     char *fine = override_error(rs, ret, 0);
     if (fine) fail_msg("%s", fine);
-    expect_override_error(rs, ret, 80000, "returned too much: what it hands back passes the memory limit of 80000");
+    expect_override_error(rs, ret, 80000,
+                          "returned too much: what it hands back passes the memory limit of 80000");
     snprintf(ret, sizeof ret, "%s a[17] = a[1] return { actions = a }", sixteen);
     expect_override_error(rs, ret, 0, "returned too much: more than 16 actions");
-    expect_override_error(rs, "return { actions = { { name = 'big', args = { x = ('y'):rep(300) } } } }", 0,
-                          "returned too much: argument 'x' of action 'big' of 300 bytes (at most 256)");
-    expect_override_error(rs, "return { actions = { { name = 'loud', args = { x = ('y'):rep(250) } } } }", 0,
-                          "returned too much: a message longer than 2000 bytes");
-    expect_override_error(rs, "local a = {} for i = 1, 17 do a['k' .. i] = i end return { actions = { { name = 'big', args = a } } }",
+    expect_override_error(
+        rs, "return { actions = { { name = 'big', args = { x = ('y'):rep(300) } } } }", 0,
+        "returned too much: argument 'x' of action 'big' of 300 bytes (at most 256)");
+    expect_override_error(
+        rs, "return { actions = { { name = 'loud', args = { x = ('y'):rep(250) } } } }", 0,
+        "returned too much: a message longer than 2000 bytes");
+    expect_override_error(rs,
+                          "local a = {} for i = 1, 17 do a['k' .. i] = i end return { actions = { "
+                          "{ name = 'big', args = a } } }",
                           0, "returned too much: action 'big' has more than 16 arguments");
-    expect_override_error(rs, "return { note = ('n'):rep(2001) }", 0, "returned too much: the note of 2001 bytes");
-    expect_override_error(rs, "return { note = 'caf\\xe9' }", 0, "the note is not UTF-8 text (byte 4 is 0xE9)");
-    expect_override_error(rs, "return { note = '\\xed\\xa0\\x80' }", 0, "the note is not UTF-8 text (byte 1 is 0xED)");
-    expect_override_error(rs, "return { cite = 'art.\\0 2' }", 0, "the citation holds a NUL byte (byte 5)");
+    expect_override_error(rs, "return { note = ('n'):rep(2001) }", 0,
+                          "returned too much: the note of 2001 bytes");
+    expect_override_error(rs, "return { note = 'caf\\xe9' }", 0,
+                          "the note is not UTF-8 text (byte 4 is 0xE9)");
+    expect_override_error(rs, "return { note = '\\xed\\xa0\\x80' }", 0,
+                          "the note is not UTF-8 text (byte 1 is 0xED)");
+    expect_override_error(rs, "return { cite = 'art.\\0 2' }", 0,
+                          "the citation holds a NUL byte (byte 5)");
     expect_override_error(rs, "return { actions = { { name = 'big\\0', args = { x = 1 } } } }", 0,
                           "the name of an action holds a NUL byte (byte 4)");
-    expect_override_error(rs, "return { actions = { { name = 'big', args = { x = { 1 } } } } }", 0,
-                          "argument 'x' of action 'big' is a table; an argument is true/false, a number or text");
-    expect_override_error(rs, "return { actions = { { name = 'big', args = { ['\\xff'] = 1 } } } }", 0,
-                          "an argument name of action 'big' is not UTF-8 text (byte 1 is 0xFF)");
-    expect_override_error(rs, "return { remove = { 'penalty\\0' } }", 0, "a name in `remove` holds a NUL byte (byte 8)");
+    expect_override_error(
+        rs, "return { actions = { { name = 'big', args = { x = { 1 } } } } }", 0,
+        "argument 'x' of action 'big' is a table; an argument is true/false, a number or text");
+    expect_override_error(rs, "return { actions = { { name = 'big', args = { ['\\xff'] = 1 } } } }",
+                          0, "an argument name of action 'big' is not UTF-8 text (byte 1 is 0xFF)");
+    expect_override_error(rs, "return { remove = { 'penalty\\0' } }", 0,
+                          "a name in `remove` holds a NUL byte (byte 8)");
     /* the ruleset's actions take their parameters, of their types */
-    expect_override_error(rs, "return { actions = { { name = 'penalty', args = { points = 'veel' } } } }", 0,
-                          "argument 'points' of the ruleset's action 'penalty' must be a whole number (the plugin gave string)");
+    expect_override_error(
+        rs, "return { actions = { { name = 'penalty', args = { points = 'veel' } } } }", 0,
+        "argument 'points' of the ruleset's action 'penalty' must be a whole number (the plugin "
+        "gave string)");
     expect_override_error(rs, "return { actions = { { name = 'penalty', args = {} } } }", 0,
-                          "argument 'points' of the ruleset's action 'penalty' must be a whole number (the plugin gave none)");
-    expect_override_error(rs, "return { actions = { { name = 'penalty', args = { points = 3, extra = 1 } } } }", 0,
-                          "the ruleset's action 'penalty' has no argument 'extra' (it takes: points)");
-    expect_override_error(rs, "return { actions = { { name = 'replace_with', args = { c = '9Z' } } } }", 0,
-                          "argument 'c' of the ruleset's action 'replace_with' must be a call such as");
-    expect_override_error(rs, "return { actions = { { name = 'warning', args = { why = 'x' } } } }", 0,
+                          "argument 'points' of the ruleset's action 'penalty' must be a whole "
+                          "number (the plugin gave none)");
+    expect_override_error(
+        rs, "return { actions = { { name = 'penalty', args = { points = 3, extra = 1 } } } }", 0,
+        "the ruleset's action 'penalty' has no argument 'extra' (it takes: points)");
+    expect_override_error(
+        rs, "return { actions = { { name = 'replace_with', args = { c = '9Z' } } } }", 0,
+        "argument 'c' of the ruleset's action 'replace_with' must be a call such as");
+    expect_override_error(rs, "return { actions = { { name = 'warning', args = { why = 'x' } } } }",
+                          0,
                           "the ruleset's action 'warning' has no argument 'why' (it takes: none)");
-    char *typed = override_error(rs, "return { actions = { { name = 'penalty', args = { points = 3 } }, "
-                                     "{ name = 'replace_with', args = { c = '2H' } }, { name = 'see', args = { article = '1B' } } } }",
-                                 0);
+    char *typed =
+        override_error(rs,
+                       "return { actions = { { name = 'penalty', args = { points = 3 } }, "
+                       "{ name = 'replace_with', args = { c = '2H' } }, { name = 'see', args = { "
+                       "article = '1B' } } } }",
+                       0);
     if (typed) fail_msg("%s", typed);
     /* UTF-8 that is text passes */
-    char *ok = override_error(rs, "return { note = 'café ♠ 𝄞', actions = { { name = 'big', args = { x = 'één' } } } }", 0);
+    char *ok = override_error(
+        rs, "return { note = 'café ♠ 𝄞', actions = { { name = 'big', args = { x = 'één' } } } }",
+        0);
     if (ok) fail_msg("%s", ok);
 
     strbuf err, rejection;
     sb_init(&err);
     sb_init(&rejection);
-    assert_false(validate_on(rs, HEADER "validate = function(f) return 'nee\\0' end }\n", "{\"minutes\": 5}",
-                             &rejection, &err));
+    assert_false(validate_on(rs, HEADER "validate = function(f) return 'nee\\0' end }\n",
+                             "{\"minutes\": 5}", &rejection, &err));
     assert_non_null(strstr(err.data, "the message of `validate` holds a NUL byte (byte 4)"));
     sb_free(&err);
     sb_free(&rejection);
@@ -693,11 +730,11 @@ static void test_nothing_is_kept_between_calls(void **state) {
      * every call starts from the plugin as loaded */
     plugin *p = load(toy(state),
                      "local kept\n" HEADER "validate = function(f)\n"
-                                           "  if kept then return tostring(kept.minutes) end\n"
-                                           "  kept = f\n"
-                                           "  calls = (calls or 0) + 1\n"
-                                           "  if string.was_here or calls > 1 then return 'state kept' end\n"
-                                           "  string.was_here = true\nend }\n",
+                     "  if kept then return tostring(kept.minutes) end\n"
+                     "  kept = f\n"
+                     "  calls = (calls or 0) + 1\n"
+                     "  if string.was_here or calls > 1 then return 'state kept' end\n"
+                     "  string.was_here = true\nend }\n",
                      0, 0, &err);
     assert_non_null(p);
     scenario sc;
@@ -712,7 +749,9 @@ static void test_nothing_is_kept_between_calls(void **state) {
     sb_free(&err);
 
     /* math.random gives the same numbers in every call */
-    p = load(toy(state), HEADER "validate = function(f) return tostring(math.random(1000000000)) end }\n", 0, 0, &err);
+    p = load(toy(state),
+             HEADER "validate = function(f) return tostring(math.random(1000000000)) end }\n", 0, 0,
+             &err);
     assert_non_null(p);
     scenario_init(&sc, toy(state));
     assert_true(plugin_validate(p, &sc, &rejection, &err));

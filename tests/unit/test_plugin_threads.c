@@ -32,7 +32,8 @@ static const char plugin_text[] =
     "    local fee = r.facts.table_fee\n"
     "    for i = 1, 2000 do fee = fee and fee + 0 end -- a little work, so that calls overlap\n"
     "    if not fee then return { replace = false, note = 'call ' .. calls } end\n"
-    "    return { replace = false, note = 'call ' .. calls, actions = { { name = \"fee\", args = { euro = fee } } } }\n"
+    "    return { replace = false, note = 'call ' .. calls, actions = { { name = \"fee\", args = { "
+    "euro = fee } } } }\n"
     "  end } }\n";
 
 typedef struct worker {
@@ -48,14 +49,19 @@ static void *rule_many(void *arg) {
         int fee = w->id * 1000 + k;
         bool given = k % 2 == 0;
         char scenario[160], want[64];
-        if (given) snprintf(scenario, sizeof scenario, "{\"irregularity\": \"late\", \"minutes\": 5, \"table_fee\": %d}", fee);
-        else snprintf(scenario, sizeof scenario, "{\"irregularity\": \"late\", \"minutes\": 5}");
+        if (given)
+            snprintf(scenario, sizeof scenario,
+                     "{\"irregularity\": \"late\", \"minutes\": 5, \"table_fee\": %d}", fee);
+        else
+            snprintf(scenario, sizeof scenario, "{\"irregularity\": \"late\", \"minutes\": 5}");
         snprintf(want, sizeof want, "Tafelgeld: %d euro.", fee);
         char *json = NULL;
-        enum arb_status st = arb_rule_json_plugins(w->rs, w->plugins, scenario, strlen(scenario), &json);
+        enum arb_status st =
+            arb_rule_json_plugins(w->rs, w->plugins, scenario, strlen(scenario), &json);
         bool right = st == ARB_OK && json && strstr(json, "call 1\"") && !strstr(json, "call 2") &&
                      (given ? strstr(json, want) != NULL : strstr(json, "Tafelgeld") == NULL);
-        if (!right && w->wrong++ == 0) snprintf(w->first_wrong, sizeof w->first_wrong, "%s", json ? json : "(none)");
+        if (!right && w->wrong++ == 0)
+            snprintf(w->first_wrong, sizeof w->first_wrong, "%s", json ? json : "(none)");
         free(json);
     }
     return NULL;
@@ -66,7 +72,8 @@ static void test_four_threads_share_one_set_of_plugins(void **state) {
     char path[] = "/tmp/arbiter-threads-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
-    assert_int_equal(write(fd, plugin_text, sizeof plugin_text - 1), (ssize_t)(sizeof plugin_text - 1));
+    assert_int_equal(write(fd, plugin_text, sizeof plugin_text - 1),
+                     (ssize_t)(sizeof plugin_text - 1));
     close(fd);
     arb_ruleset *rs = arb_load("tests/rules/toy", stderr);
     assert_non_null(rs);
@@ -80,9 +87,12 @@ static void test_four_threads_share_one_set_of_plugins(void **state) {
         workers[i] = (worker){rs, plugins, i + 1, 0, ""};
         assert_int_equal(pthread_create(&threads[i], NULL, rule_many, &workers[i]), 0);
     }
-    for (int i = 0; i < THREADS; i++) pthread_join(threads[i], NULL);
     for (int i = 0; i < THREADS; i++)
-        if (workers[i].wrong) fail_msg("thread %d: %d wrong rulings, the first: %s", i + 1, workers[i].wrong, workers[i].first_wrong);
+        pthread_join(threads[i], NULL);
+    for (int i = 0; i < THREADS; i++)
+        if (workers[i].wrong)
+            fail_msg("thread %d: %d wrong rulings, the first: %s", i + 1, workers[i].wrong,
+                     workers[i].first_wrong);
     arb_free_plugins(plugins);
     arb_free(rs);
 }
