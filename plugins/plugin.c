@@ -1242,7 +1242,8 @@ static char *fill_template(plugin *p, int args, const char *t, const rs_action *
         sb_putn(sb, t, (size_t)(open - t));
         char key[64];
         snprintf(key, sizeof key, "%.*s", (int)(close - open - 1), open + 1);
-        lua_getfield(L, args, key);
+        lua_pushstring(L, key);
+        lua_rawget(L, args); /* raw: the values check_args checked, no __index */
         const rs_type *type = NULL;
         for (int i = 0; a && i < a->nparams; i++)
             if (strcmp(a->params[i].name, key) == 0) type = a->params[i].type;
@@ -1353,7 +1354,8 @@ static bool check_ruleset_args(plugin *p, int args, const rs_action *a, strbuf *
     sb_init(&want);
     bool ok = true;
     for (int k = 0; ok && k < a->nparams; k++) {
-        lua_getfield(L, args, a->params[k].name);
+        lua_pushstring(L, a->params[k].name);
+        lua_rawget(L, args);
         ok = fits_type(L, -1, a->params[k].type, &want);
         if (!ok)
             sb_printf(err,

@@ -383,6 +383,16 @@ static void test_what_a_plugin_hands_back_is_capped_and_checked(void **state) {
                           0, "an argument name of action 'big' is not UTF-8 text (byte 1 is 0xFF)");
     expect_override_error(rs, "return { remove = { 'penalty\\0' } }", 0,
                           "a name in `remove` holds a NUL byte (byte 8)");
+    /* an argument only an __index gives is not an argument: no text slips past the checks */
+    expect_override_error(rs,
+                          "return { actions = { { name = 'penalty', args = setmetatable({}, "
+                          "{ __index = function() return '\\xff' end }) } } }",
+                          0, "argument 'points' of the ruleset's action 'penalty' must be a whole number (the plugin gave none)");
+    char *hidden = override_error(rs,
+                                  "return { actions = { { name = 'big', args = setmetatable({}, "
+                                  "{ __index = function() return '\\xff' end }) } } }",
+                                  0);
+    if (hidden) fail_msg("%s", hidden);
     /* the ruleset's actions take their parameters, of their types */
     expect_override_error(
         rs, "return { actions = { { name = 'penalty', args = { points = 'veel' } } } }", 0,
