@@ -387,7 +387,9 @@ static void test_what_a_plugin_hands_back_is_capped_and_checked(void **state) {
     expect_override_error(rs,
                           "return { actions = { { name = 'penalty', args = setmetatable({}, "
                           "{ __index = function() return '\\xff' end }) } } }",
-                          0, "argument 'points' of the ruleset's action 'penalty' must be a whole number (the plugin gave none)");
+                          0,
+                          "argument 'points' of the ruleset's action 'penalty' must be a whole "
+                          "number (the plugin gave none)");
     char *hidden = override_error(rs,
                                   "return { actions = { { name = 'big', args = setmetatable({}, "
                                   "{ __index = function() return '\\xff' end }) } } }",
