@@ -209,7 +209,11 @@ expect "a name that is not UTF-8" 2 "badname.lua: \`name\` and \`cite\` are UTF-
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/badname.lua" examples/insufficient-bid.json
 expect "hostile hostile-sort.lua" 2 "plugin hostile: table.sort" "exceeded" \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$T/hostile-sort.lua" examples/insufficient-bid.json
+expect "--plugin-time sets the limit" 2 "hostile-find.lua:10: time limit of 200 ms exceeded" \
+    -- "$ARBITER" rule --ruleset bridge-2017 --plugin $T/hostile-find.lua --plugin-time 200 examples/insufficient-bid.json
 within_ms=
+expect "--plugin-time needs a positive whole number" 2 "--plugin-time needs a positive whole number" \
+    -- "$ARBITER" rule --ruleset bridge-2017 --plugin $T/hostile-find.lua --plugin-time 0 examples/insufficient-bid.json
 
 # A plugin's own fact belongs to its scenario: in a batch whose second line
 # says beginners_drive and whose first and third do not, the first and third
