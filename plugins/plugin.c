@@ -1,14 +1,20 @@
 /* plugin.c — the Lua host: loading, the sandbox, and the hooks.
  *
- * Every call into a plugin's state goes through call_protected(): a fresh
- * instruction budget, lua_pcall, and one error path that names the plugin,
- * the line (Lua puts "file:line:" in front of its messages) and the limit
- * that was hit. Whatever can run the plugin's code (a metamethod too) or
- * allocate in its state happens inside such a call, most of it in a C
- * function run() calls protected, so that a failure is an error and never
- * a Lua panic. Memory is capped by the allocator for the plugin's whole
- * life; when it refuses, Lua raises a memory error and the state stays
- * usable.
+ * Every call of a hook after the first runs in a new Lua state made from
+ * the plugin as loaded (prepare()), so nothing of one ruling reaches the
+ * next; a lock makes a plugin serve one call at a time. Every call into a
+ * state goes through call_protected(): a fresh instruction budget and
+ * deadline, lua_pcall, and one error path that names the plugin, the line
+ * (Lua puts "file:line:" in front of its messages) and the limit that was
+ * hit. The count hook reads the clock; the library functions that loop in
+ * C count their work (patterns.c) or are written in Lua (sandbox_library);
+ * once a limit is hit, nothing the plugin runs can go on (trip()).
+ * Whatever can run the plugin's code (a metamethod too) or allocate in its
+ * state happens inside such a call, most of it in a C function run() calls
+ * protected, so that a failure is an error and never a Lua panic. Memory is
+ * capped by the allocator, with what the host copies out of a call counted
+ * against the same cap (charge()); when it refuses, Lua raises a memory
+ * error and the state stays usable.
  *
  * What a hook sees is made when it is read: `ruling` gets its articles,
  * actions and facts the first time the plugin reads them, and `facts` is a

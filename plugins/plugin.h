@@ -4,11 +4,13 @@
  * written for, its name and citation, and the hooks it fills (facts of its
  * own, input validation, overriding the outcome of a named article or
  * clause, adjusting a score or a matchpoint scale). It runs with no io, os,
- * package, debug, binary chunks, dofile, loadfile or garbage-collector
- * control, under an instruction budget per call and a memory cap; any
- * failure is reported with the plugin's name, the line and the limit, and
- * leaves the engine and the other plugins usable. docs/plugins.md is the
- * reference for plugin authors.
+ * package, debug, coroutine, binary chunks, dofile, loadfile, finalizers or
+ * garbage-collector control, under an instruction budget, a wall-clock time
+ * limit and a memory cap per call, each call in a fresh Lua state; what it
+ * hands back is capped and must be UTF-8 text. Any failure is reported with
+ * the plugin's name, its file (and line) and the limit, and leaves the
+ * engine and the other plugins usable. docs/plugins.md is the reference for
+ * plugin authors.
  */
 #ifndef ARBITER_PLUGIN_H
 #define ARBITER_PLUGIN_H
