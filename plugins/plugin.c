@@ -154,6 +154,11 @@ static int trip(lua_State *L, plugin *p, int level, bool time) {
     return lua_error(L);
 }
 
+/* The clock of the ruling under way on this thread (see start_ruling_clock). */
+static _Thread_local const scenario *ruling_sc;
+static _Thread_local int64_t ruling_until;
+static _Thread_local bool ruling_clock;
+
 static bool past_deadline(const plugin *p) {
     return now_ns() > p->deadline;
 }
@@ -466,7 +471,16 @@ static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
     int base = lua_gettop(p->L) - nargs - 1;
     p->left = p->budget;
     p->tripped = false;
-    p->deadline = now_ns() + (int64_t)p->time_ms * 1000000;
+    int64_t now = now_ns();
+    p->deadline = now + (int64_t)p->time_ms * 1000000;
+    if (ruling_clock && ruling_until < p->deadline) p->deadline = ruling_until;
+    if (now >= p->deadline) { /* the ruling's time is up before this call: it does not start */
+        lua_settop(p->L, base);
+        sb_printf(err, "plugin %s: %s: time limit of %ld ms exceeded", p->name ? p->name : p->path, p->path,
+                  p->time_ms);
+        p->dirty = true;
+        return false;
+    }
     lua_sethook(p->L, count_hook, LUA_MASKCOUNT, HOOK_EVERY);
     int status = lua_pcall(p->L, nargs, nresults, 0);
     end_call(p);
@@ -1743,8 +1757,29 @@ static bool set_own_fact(void *ctx, const char *key, json_t *value, bool *taken,
     return true;
 }
 
+/* The time limit of the ruling under way on this thread. A set's validate
+ * starts a ruling of sc (the core calls it first, every time it rules);
+ * the overrides and the score of that ruling share its limit, so that all
+ * the plugins' calls for one ruling, fresh states included, take no longer
+ * together than the limit. Outside the set's hooks (a plugin called on its
+ * own) each call has the limit to itself. */
+
+static void start_ruling_clock(const plugin_set *s, const scenario *sc, bool new_ruling) {
+    if (new_ruling || ruling_sc != sc) {
+        ruling_sc = sc;
+        ruling_until = now_ns() + (int64_t)s->time_ms * 1000000;
+    }
+    ruling_clock = true;
+}
+
+static bool stop_ruling_clock(bool ok) {
+    ruling_clock = false;
+    return ok;
+}
+
 static bool set_validate(void *ctx, const scenario *sc, strbuf *err) {
     plugin_set *s = ctx;
+    start_ruling_clock(s, sc, true);
     for (int i = 0; i < s->n; i++) {
         strbuf rejection;
         sb_init(&rejection);
@@ -1754,23 +1789,25 @@ static bool set_validate(void *ctx, const scenario *sc, strbuf *err) {
             ok = false;
         }
         sb_free(&rejection);
-        if (!ok) return false;
+        if (!ok) return stop_ruling_clock(false);
     }
-    return true;
+    return stop_ruling_clock(true);
 }
 
 static bool set_after_ruling(void *ctx, const scenario *sc, ruling *r, strbuf *err) {
     plugin_set *s = ctx;
+    start_ruling_clock(s, sc, false);
     for (int i = 0; i < s->n; i++)
-        if (!plugin_override(s->list[i], sc, r, err)) return false;
-    return true;
+        if (!plugin_override(s->list[i], sc, r, err)) return stop_ruling_clock(false);
+    return stop_ruling_clock(true);
 }
 
 static bool set_adjust_score(void *ctx, const scenario *sc, int64_t *score, strbuf *err) {
     plugin_set *s = ctx;
+    start_ruling_clock(s, sc, false);
     for (int i = 0; i < s->n; i++)
-        if (!plugin_adjust_score(s->list[i], sc, score, err)) return false;
-    return true;
+        if (!plugin_adjust_score(s->list[i], sc, score, err)) return stop_ruling_clock(false);
+    return stop_ruling_clock(true);
 }
 
 static bool set_adjust_matchpoints(void *ctx, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
@@ -1847,6 +1884,7 @@ static json_t *set_describe(void *ctx) {
 bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths, int n, plugin_limits limits,
                      strbuf *err) {
     memset(s, 0, sizeof *s);
+    s->time_ms = limits.time_ms ? limits.time_ms : PLUGIN_DEFAULT_TIME_MS;
     s->hooks = (scenario_hooks){s,
                                 set_own_fact,
                                 set_validate,

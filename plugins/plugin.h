@@ -37,7 +37,8 @@
 typedef struct plugin_limits {
     long instructions; /* per call */
     size_t memory;     /* bytes, for the plugin's state and what a call hands back */
-    long time_ms;      /* wall-clock time per call, in milliseconds */
+    long time_ms;      /* wall-clock milliseconds per ruling through a plugin_set's hooks (all
+                          its plugins' calls together), per call for a plugin called on its own */
 } plugin_limits;
 
 typedef struct plugin plugin;
@@ -81,6 +82,7 @@ bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int6
 typedef struct plugin_set {
     plugin *list[PLUGIN_MAX];
     int n;
+    long time_ms; /* for one ruling, shared by all its plugins' calls */
     scenario_hooks hooks;
 } plugin_set;
 

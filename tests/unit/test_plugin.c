@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "compile.h"
@@ -433,6 +434,43 @@ static void test_what_a_plugin_hands_back_is_capped_and_checked(void **state) {
     assert_non_null(strstr(err.data, "the message of `validate` holds a NUL byte (byte 4)"));
     sb_free(&err);
     sb_free(&rejection);
+}
+
+/* Through a set's hooks the time limit is the ruling's: its validate, its
+ * overrides and its score share it. An override called after the ruling's
+ * time is up does not start; the next ruling has its own time. */
+static void test_time_limit_is_the_ruling_s(void **state) {
+    const ruleset *rs = toy(state);
+    char *path = write_plugin(HEADER "validate = function(f) return nil end,\n"
+                                     "override = { [\"*\"] = function(r) return nil end } }\n");
+    const char *paths[] = {path};
+    strbuf err;
+    sb_init(&err);
+    plugin_set set;
+    assert_true(plugin_set_load(&set, rs, paths, 1, (plugin_limits){.time_ms = 200}, &err));
+    unlink(path);
+    free(path);
+    const scenario_hooks *h = plugin_set_hooks(&set);
+    scenario sc;
+    ruling r;
+    rule(rs, "{\"irregularity\": \"late\", \"minutes\": 5}", &sc, &r);
+    assert_true(h->validate(h->ctx, &sc, &err));
+    struct timespec pause = {0, 300 * 1000000};
+    nanosleep(&pause, NULL);
+    assert_false(h->after_ruling(h->ctx, &sc, &r, &err));
+    assert_non_null(strstr(err.data, "plugin test: /tmp/arbiter-plugin-"));
+    assert_non_null(strstr(err.data, ": time limit of 200 ms exceeded"));
+    sb_free(&err);
+    /* the next ruling starts its own clock */
+    assert_true(h->validate(h->ctx, &sc, &err));
+    if (!h->after_ruling(h->ctx, &sc, &r, &err)) fail_msg("%s", err.data);
+    /* a plugin called on its own has the limit per call */
+    nanosleep(&pause, NULL);
+    if (!plugin_override(set.list[0], &sc, &r, &err)) fail_msg("%s", err.data);
+    ruling_clear(&r);
+    scenario_free(&sc);
+    plugin_set_free(&set);
+    sb_free(&err);
 }
 
 static void test_runtime_error_names_line(void **state) {
@@ -948,6 +986,7 @@ int main(void) {
         cmocka_unit_test(test_time_limit_inside_a_pattern),
         cmocka_unit_test(test_finalizers_are_refused),
         cmocka_unit_test(test_what_a_plugin_hands_back_is_capped_and_checked),
+        cmocka_unit_test(test_time_limit_is_the_ruling_s),
         cmocka_unit_test(test_runtime_error_names_line),
         cmocka_unit_test(test_override_replaces_ruling),
         cmocka_unit_test(test_own_fact_and_action_added),
