@@ -476,8 +476,8 @@ static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
     if (ruling_clock && ruling_until < p->deadline) p->deadline = ruling_until;
     if (now >= p->deadline) { /* the ruling's time is up before this call: it does not start */
         lua_settop(p->L, base);
-        sb_printf(err, "plugin %s: %s: time limit of %ld ms exceeded", p->name ? p->name : p->path, p->path,
-                  p->time_ms);
+        sb_printf(err, "plugin %s: %s: time limit of %ld ms exceeded", p->name ? p->name : p->path,
+                  p->path, p->time_ms);
         p->dirty = true;
         return false;
     }
