@@ -228,9 +228,13 @@ static int guarded_xpcall(lua_State *L) {
  * finalizers with the hooks off, where no limit holds (and when the state
  * is closed, after the ruling). */
 static int guarded_setmetatable(lua_State *L) {
-    if (lua_type(L, 2) == LUA_TTABLE && lua_getfield(L, 2, "__gc") != LUA_TNIL)
-        return luaL_error(L, "a plugin may not have finalizers (__gc in a metatable)");
     lua_settop(L, 2);
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL) /* raw, as Lua looks for it */
+            return luaL_error(L, "a plugin may not have finalizers (__gc in a metatable)");
+        lua_pop(L, 1);
+    }
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, 2, 1);
