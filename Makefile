@@ -34,7 +34,7 @@ CORE := base/util base/diag engine/graph engine/expr engine/ruleset engine/eval 
 DSL  := compile check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \
-        $(BUILD)/obj/plugins/plugin.o \
+        $(BUILD)/obj/plugins/plugin.o $(BUILD)/obj/plugins/patterns.o \
         $(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))

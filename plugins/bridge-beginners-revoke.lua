@@ -9,7 +9,13 @@ return {
   api = 1,
   name = "Beginnersdrive: een verzaking kost één slag",
   cite = "Clubreglement beginnersdrive art. 2",
-  facts = { beginners_drive = "bool" },
+  facts = {
+    beginners_drive = {
+      kind = "bool",
+      ask = "Wordt dit spel in een beginnersdrive gespeeld?",
+      ask_en = "Is this board played in a beginners' drive?",
+    },
+  },
   override = {
     ["64A1"] = function(ruling)
       if not ruling.facts.beginners_drive then return nil end

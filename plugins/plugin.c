@@ -1,14 +1,20 @@
 /* plugin.c — the Lua host: loading, the sandbox, and the hooks.
  *
- * Every call into a plugin's state goes through call_protected(): a fresh
- * instruction budget, lua_pcall, and one error path that names the plugin,
- * the line (Lua puts "file:line:" in front of its messages) and the limit
- * that was hit. Whatever can run the plugin's code (a metamethod too) or
- * allocate in its state happens inside such a call, most of it in a C
- * function run() calls protected, so that a failure is an error and never
- * a Lua panic. Memory is capped by the allocator for the plugin's whole
- * life; when it refuses, Lua raises a memory error and the state stays
- * usable.
+ * Every call of a hook after the first runs in a new Lua state made from
+ * the plugin as loaded (prepare()), so nothing of one ruling reaches the
+ * next; a lock makes a plugin serve one call at a time. Every call into a
+ * state goes through call_protected(): a fresh instruction budget and
+ * deadline, lua_pcall, and one error path that names the plugin, the line
+ * (Lua puts "file:line:" in front of its messages) and the limit that was
+ * hit. The count hook reads the clock; the library functions that loop in
+ * C count their work (patterns.c) or are written in Lua (sandbox_library);
+ * once a limit is hit, nothing the plugin runs can go on (trip()).
+ * Whatever can run the plugin's code (a metamethod too) or allocate in its
+ * state happens inside such a call, most of it in a C function run() calls
+ * protected, so that a failure is an error and never a Lua panic. Memory is
+ * capped by the allocator, with what the host copies out of a call counted
+ * against the same cap (charge()); when it refuses, Lua raises a memory
+ * error and the state stays usable.
  *
  * What a hook sees is made when it is read: `ruling` gets its articles,
  * actions and facts the first time the plugin reads them, and `facts` is a
@@ -19,29 +25,50 @@
 #include "plugin.h"
 
 #include "builtins.h"
+#include "patterns.h"
 
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct plugin {
     char *path, *name, *cite;
+    char *source, *chunkname; /* the file as loaded: every fresh state runs this text */
+    char hash[32];            /* "fnv1a64:…" of that text */
+    strbuf code;              /* that text compiled (lua_dump), which a fresh state loads */
+    size_t source_len;
     lua_State *L;
+    pthread_mutex_t lock; /* held for each call: a plugin serves one at a time */
+    bool dirty;  /* the state has run a hook since it was made: the next call starts a fresh one */
+    bool loaded; /* the header was read (name, citations, facts); a fresh state only binds the hooks
+                  */
     const ruleset *rs;
     size_t used, cap;
+    size_t host_used; /* bytes the host copied out of the plugin for the ruling under way */
     long budget, left;
-    bool budget_hit;
+    long time_ms;
+    int64_t deadline; /* of the call under way, on the monotonic clock in ns */
+    bool tripped;     /* it ran out of instructions or time: nothing it runs may go on */
+    char trip_msg[300];
     /* registry references, made once at load */
     int table;                        /* the table the plugin returned */
-    int given;                        /* the plugin's own facts for this scenario */
+    int given;                        /* the plugin's own facts of the call's scenario */
     int validate, score, matchpoints; /* its hooks; LUA_NOREF where it has none */
+    bool has_validate, has_score,
+        has_matchpoints;              /* as loaded: a fresh state that failed has none of them */
     int facts_mt, ruling_mt;          /* the views' metatables */
     int cur_facts, cur_ruling;        /* slots: the views of the call under way (false between calls) */
-    /* the facts it declares */
+    /* the facts it declares, and their kinds */
     char **own;
+    int *own_kind;
+    char **own_ask, **own_ask_en; /* their questions (NULL: none) */
     int nown;
+    int *fact_order; /* the ruleset's facts by name */
     /* override[cite]: the citations in calling order, their functions, and
      * for each clause of the ruleset the citation naming it (-1: none) */
     int nkeys, star;
@@ -55,12 +82,17 @@ struct plugin {
     unsigned made; /* which of the ruling view's fields exist (or were set) */
     int key;
     int64_t num;
-    const char *set_name;
-    json_t *set_value;
     bool changed_ok;
     strbuf *err;
     strbuf value_text, message; /* reused between calls */
 };
+
+/* The count hook fires every HOOK_EVERY instructions: often enough that a
+ * few hundred costly instructions (comparing two long strings) cannot go
+ * far past the clock. */
+#define HOOK_EVERY 250
+
+static void count_hook(lua_State *L, lua_Debug *ar);
 
 static plugin *host(lua_State *L) {
     void *ud;
@@ -84,19 +116,254 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return q;
 }
 
-static void count_hook(lua_State *L, lua_Debug *ar) {
-    plugin *p = host(L);
-    p->left -= 1000;
-    if (p->left <= 0) {
-        p->budget_hit = true;
-        lua_getinfo(L, "Sl", ar); /* where the plugin was when the budget ran out */
-        luaL_error(L, "%s:%d: instruction budget of %d exceeded", ar->short_src, ar->currentline, (int)p->budget);
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* "FILE:LINE" of the innermost frame that runs the plugin's own file (not
+ * the sandbox's library code it called), from stack level `level` up. */
+static void plugin_where(lua_State *L, plugin *p, int level, char *out, size_t size) {
+    lua_Debug ar;
+    snprintf(out, size, "%s", p->path);
+    for (; lua_getstack(L, level, &ar); level++) {
+        lua_getinfo(L, "Sl", &ar);
+        if (ar.currentline > 0 && strcmp(ar.source, p->chunkname) == 0) {
+            snprintf(out, size, "%s:%d", ar.short_src, ar.currentline);
+            return;
+        }
     }
 }
 
+/* The call has run out of instructions or time: from now on the hook fires
+ * at every instruction and pcall and xpcall pass the error on, so that no
+ * plugin code can go on after it (see guarded_pcall). */
+static int trip(lua_State *L, plugin *p, int level, bool time) {
+    char where[240];
+    plugin_where(L, p, level, where, sizeof where);
+    if (time)
+        snprintf(p->trip_msg, sizeof p->trip_msg, "%s: time limit of %ld ms exceeded", where,
+                 p->time_ms);
+    else
+        snprintf(p->trip_msg, sizeof p->trip_msg, "%s: instruction budget of %ld exceeded", where,
+                 p->budget);
+    p->tripped = true;
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    lua_pushstring(L, p->trip_msg);
+    return lua_error(L);
+}
+
+/* The clock of the ruling under way on this thread (see start_ruling_clock). */
+static _Thread_local const scenario *ruling_sc;
+static _Thread_local int64_t ruling_until;
+static _Thread_local bool ruling_clock;
+
+static bool past_deadline(const plugin *p) {
+    return now_ns() > p->deadline;
+}
+
+static void count_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    plugin *p = host(L);
+    if (p->tripped) {
+        lua_pushstring(L, p->trip_msg);
+        lua_error(L);
+    }
+    p->left -= HOOK_EVERY;
+    if (p->left <= 0) trip(L, p, 0, false);
+    if (past_deadline(p)) trip(L, p, 0, true);
+}
+
+/* The library functions that work in C (patterns.c) look at the limits
+ * every few thousand steps through this. */
+void sandbox_tick(lua_State *L) {
+    plugin *p = host(L);
+    if (p->tripped) {
+        lua_pushstring(L, p->trip_msg);
+        lua_error(L);
+    }
+    if (past_deadline(p)) trip(L, p, 1, true);
+}
+
+/* pcall and xpcall as Lua's, but an error of the limits goes on through
+ * them: a plugin cannot catch it and carry on. */
+static int guarded_pcall(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    plugin *p = host(L);
+    if (p->tripped) {
+        lua_pushstring(L, p->trip_msg);
+        return lua_error(L);
+    }
+    return lua_gettop(L);
+}
+
+/* xpcall's message handler: an error of the limits is raised from the
+ * count hook, and Lua runs the handler of such an error with the hooks
+ * off, where a handler that loops would never stop. So the handler is not
+ * called for it; the limit's message is the result. */
+static int guarded_handler(lua_State *L) {
+    plugin *p = host(L);
+    if (p->tripped) {
+        lua_pushstring(L, p->trip_msg);
+        return 1;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static int guarded_xpcall(lua_State *L) {
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, guarded_handler, 1);
+    lua_replace(L, 2);
+    return guarded_pcall(L);
+}
+
+/* setmetatable as Lua's, but a metatable with __gc is refused: Lua runs
+ * finalizers with the hooks off, where no limit holds (and when the state
+ * is closed, after the ruling). */
+static int guarded_setmetatable(lua_State *L) {
+    lua_settop(L, 2);
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL) /* raw, as Lua looks for it */
+            return luaL_error(L, "a plugin may not have finalizers (__gc in a metatable)");
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+static void wrap_global(lua_State *L, const char *name, lua_CFunction guard) {
+    lua_getglobal(L, name);
+    lua_pushcclosure(L, guard, 1);
+    lua_setglobal(L, name);
+}
+
+/* The table functions in Lua, over t[i] as the C versions go: their loops
+ * are the plugin's instructions, under its budget and its clock, where
+ * Lua's C versions could loop for hours in one call (table.move over a
+ * huge range, table.insert into a table whose __len lies, table.sort
+ * comparing long strings). */
+static const char sandbox_library[] =
+    "local error, select, type, tostring, tointeger = error, select, type, tostring, "
+    "math.tointeger\n"
+    "local concat = table.concat\n"
+    "local function int(v, n, f)\n"
+    "  local i = tointeger(v)\n"
+    "  if i == nil then error(('bad argument #%d to \\'%s\\' (number has no integer "
+    "representation)'):format(n, f), 3) end\n"
+    "  return i\n"
+    "end\n"
+    "local function str(v, n, f)\n"
+    "  if type(v) == 'number' then return tostring(v) end\n"
+    "  if type(v) ~= 'string' then error(('bad argument #%d to \\'%s\\' (string expected, got "
+    "%s)'):format(n, f, type(v)), 3) end\n"
+    "  return v\n"
+    "end\n"
+    "function table.insert(t, ...)\n"
+    "  local n, e = select('#', ...), #t + 1\n"
+    "  if n == 1 then t[e] = ...; return end\n"
+    "  if n ~= 2 then error(\"wrong number of arguments to 'insert'\", 2) end\n"
+    "  local pos, v = ...\n"
+    "  pos = int(pos, 2, 'insert')\n"
+    "  if pos < 1 or pos > e then error(\"bad argument #2 to 'insert' (position out of bounds)\", "
+    "2) end\n"
+    "  for i = e, pos + 1, -1 do t[i] = t[i - 1] end\n"
+    "  t[pos] = v\n"
+    "end\n"
+    "function table.remove(t, pos)\n"
+    "  local size = #t\n"
+    "  if pos == nil then pos = size else pos = int(pos, 2, 'remove') end\n"
+    "  if pos ~= size and (pos < 1 or pos > size + 1) then\n"
+    "    error(\"bad argument #2 to 'remove' (position out of bounds)\", 2)\n"
+    "  end\n"
+    "  local v = t[pos]\n"
+    "  while pos < size do t[pos] = t[pos + 1]; pos = pos + 1 end\n"
+    "  t[pos] = nil\n"
+    "  return v\n"
+    "end\n"
+    "function table.move(a1, f, e, t, a2)\n"
+    "  if a2 == nil then a2 = a1 end\n"
+    "  f, e, t = int(f, 2, 'move'), int(e, 3, 'move'), int(t, 4, 'move')\n"
+    "  if e >= f then\n"
+    "    if f <= 0 and e >= math.maxinteger + f then error(\"bad argument #3 to 'move' (too many "
+    "elements to move)\", 2) end\n"
+    "    if t > math.maxinteger - (e - f) then error(\"bad argument #4 to 'move' (destination wrap "
+    "around)\", 2) end\n"
+    "    if t > e or t <= f or a1 ~= a2 then\n"
+    "      for i = 0, e - f do a2[t + i] = a1[f + i] end\n"
+    "    else\n"
+    "      for i = e - f, 0, -1 do a2[t + i] = a1[f + i] end\n"
+    "    end\n"
+    "  end\n"
+    "  return a2\n"
+    "end\n"
+    "function table.concat(t, sep, i, j)\n"
+    "  if sep == nil then sep = '' else sep = str(sep, 2, 'concat') end\n"
+    "  if i == nil then i = 1 else i = int(i, 3, 'concat') end\n"
+    "  if j == nil then j = #t else j = int(j, 4, 'concat') end\n"
+    "  local parts, n = {}, 0\n"
+    "  for k = i, j do\n"
+    "    local v = t[k]\n"
+    "    local kind = type(v)\n"
+    "    if kind ~= 'string' and kind ~= 'number' then\n"
+    "      error(('invalid value (at index %d) in table for \\'concat\\''):format(k), 2)\n"
+    "    end\n"
+    "    n = n + 1\n"
+    "    parts[n] = v\n"
+    "  end\n"
+    "  return concat(parts, sep, 1, n)\n"
+    "end\n"
+    "function table.sort(t, less)\n"
+    "  local n, a = #t, {}\n"
+    "  for k = 1, n do a[k] = t[k] end\n"
+    "  less = less or function(x, y) return x < y end\n"
+    "  local function sift(root, last)\n"
+    "    while true do\n"
+    "      local child = 2 * root\n"
+    "      if child > last then return end\n"
+    "      if child < last and less(a[child], a[child + 1]) then child = child + 1 end\n"
+    "      if not less(a[root], a[child]) then return end\n"
+    "      a[root], a[child] = a[child], a[root]\n"
+    "      root = child\n"
+    "    end\n"
+    "  end\n"
+    "  for k = n // 2, 1, -1 do sift(k, n) end\n"
+    "  for last = n, 2, -1 do a[1], a[last] = a[last], a[1]; sift(1, last - 1) end\n"
+    "  for k = 1, n do t[k] = a[k] end\n"
+    "end\n";
+
+static int dump_writer(lua_State *L, const void *b, size_t n, void *ud) {
+    (void)L;
+    sb_putn(ud, b, n);
+    return 0;
+}
+
+/* The sandbox library compiled once per process: a fresh state loads the
+ * compiled code, which is many times faster than parsing the text. */
+static strbuf library_code;
+static pthread_once_t library_once = PTHREAD_ONCE_INIT;
+
+static void compile_library(void) {
+    lua_State *L = luaL_newstate();
+    if (L && luaL_loadbufferx(L, sandbox_library, sizeof sandbox_library - 1, "=sandbox", "t") == LUA_OK)
+        lua_dump(L, dump_writer, &library_code, 0);
+    if (L) lua_close(L);
+}
+
 /* Only these libraries, and without the functions that reach outside the
- * sandbox or load code: no io, os, package, debug, no dofile, loadfile,
- * load (binary chunks), collectgarbage, string.dump, print. */
+ * sandbox or load code: no io, os, package, debug, coroutine, no dofile,
+ * loadfile, load (binary chunks), collectgarbage, string.dump, print,
+ * warn. The functions whose C loops no hook sees are replaced by bounded
+ * ones; pcall, xpcall and setmetatable are guarded. */
 static void open_sandbox(lua_State *L) {
     static const luaL_Reg libs[] = {{LUA_GNAME, luaopen_base},      {LUA_TABLIBNAME, luaopen_table},
                                     {LUA_STRLIBNAME, luaopen_string}, {LUA_MATHLIBNAME, luaopen_math},
@@ -105,7 +372,8 @@ static void open_sandbox(lua_State *L) {
         luaL_requiref(L, libs[i].name, libs[i].func, 1);
         lua_pop(L, 1);
     }
-    static const char *const removed[] = {"dofile", "loadfile", "load", "collectgarbage", "print", "require"};
+    static const char *const removed[] = {"dofile", "loadfile", "load", "collectgarbage",
+                                          "print",  "require",  "warn"};
     for (size_t i = 0; i < sizeof removed / sizeof *removed; i++) {
         lua_pushnil(L);
         lua_setglobal(L, removed[i]);
@@ -113,7 +381,23 @@ static void open_sandbox(lua_State *L) {
     lua_getglobal(L, "string");
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
+    luaL_setfuncs(L, sandbox_patterns, 0);
     lua_pop(L, 1);
+    /* the same numbers in every state, so that a ruling is the same each time */
+    lua_getglobal(L, "math");
+    lua_getfield(L, -1, "randomseed");
+    lua_pushinteger(L, 0);
+    lua_call(L, 1, 0);
+    lua_pop(L, 1);
+    wrap_global(L, "pcall", guarded_pcall);
+    wrap_global(L, "xpcall", guarded_xpcall);
+    wrap_global(L, "setmetatable", guarded_setmetatable);
+    pthread_once(&library_once, compile_library);
+    if ((library_code.len ? luaL_loadbufferx(L, library_code.data, library_code.len, "=sandbox", "b")
+                          : luaL_loadbufferx(L, sandbox_library, sizeof sandbox_library - 1, "=sandbox", "t")) !=
+        LUA_OK)
+        lua_error(L);
+    lua_call(L, 0, 0);
 }
 
 /* The views of a finished call point at a scenario and a ruling that may be
@@ -131,18 +415,90 @@ static void end_call(plugin *p) {
 
 /* Runs the function on the stack with nargs arguments; on failure err gets
  * "plugin NAME: FILE:LINE: message" (and the limit hit, if one was). */
+/* The length of the valid UTF-8 sequence at s (n bytes left), or 0 for a
+ * byte that starts none (an overlong form, a surrogate, past U+10FFFF). */
+static size_t utf8_sequence(const unsigned char *s, size_t n) {
+    unsigned c = s[0], min;
+    size_t len;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, min = 0x80;
+    else if ((c & 0xF0) == 0xE0)
+        len = 3, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, min = 0x10000;
+    else
+        return 0;
+    if (n < len) return 0;
+    unsigned cp = c & (0x7Fu >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : len;
+}
+
+/* The offset of the first byte of s that is NUL or not UTF-8, or n. */
+static size_t first_bad_byte(const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t len = u[i] ? utf8_sequence(u + i, n - i) : 0;
+        if (!len) return i;
+        i += len;
+    }
+    return n;
+}
+
+#define ERROR_TEXT_MAX 1000
+
+/* The error value at the top as text that any output can carry: bytes that
+ * are NUL or not UTF-8 written as \xNN, and cut after ERROR_TEXT_MAX. */
+static void error_text(lua_State *L, strbuf *err) {
+    size_t n;
+    const char *msg = lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER
+                          ? lua_tolstring(L, -1, &n)
+                          : NULL;
+    if (!msg) {
+        sb_puts(err, "error without a message");
+        return;
+    }
+    for (size_t i = 0; i < n && i < ERROR_TEXT_MAX;) {
+        size_t good = first_bad_byte(msg + i, n - i);
+        sb_putn(err, msg + i, good);
+        i += good;
+        if (i < n) sb_printf(err, "\\x%02X", (unsigned char)msg[i++]);
+    }
+    if (n > ERROR_TEXT_MAX) sb_puts(err, "…");
+}
+
 static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
+    int base = lua_gettop(p->L) - nargs - 1;
     p->left = p->budget;
-    p->budget_hit = false;
+    p->tripped = false;
+    int64_t now = now_ns();
+    p->deadline = now + (int64_t)p->time_ms * 1000000;
+    if (ruling_clock && ruling_until < p->deadline) p->deadline = ruling_until;
+    if (now >= p->deadline) { /* the ruling's time is up before this call: it does not start */
+        lua_settop(p->L, base);
+        sb_printf(err, "plugin %s: %s: time limit of %ld ms exceeded", p->name ? p->name : p->path,
+                  p->path, p->time_ms);
+        p->dirty = true;
+        return false;
+    }
+    lua_sethook(p->L, count_hook, LUA_MASKCOUNT, HOOK_EVERY);
     int status = lua_pcall(p->L, nargs, nresults, 0);
     end_call(p);
-    if (status == LUA_OK) return true;
-    const char *msg = lua_tostring(p->L, -1);
+    if (status == LUA_OK && !p->tripped) return true;
     sb_printf(err, "plugin %s: ", p->name ? p->name : p->path);
-    if (status == LUA_ERRMEM) sb_printf(err, "memory limit of %zu bytes exceeded", p->cap);
-    else sb_puts(err, msg ? msg : "error without a message");
-    lua_pop(p->L, 1);
+    if (p->tripped)
+        sb_puts(err, p->trip_msg);
+    else if (status == LUA_ERRMEM)
+        sb_printf(err, "%s: memory limit of %zu bytes exceeded", p->path, p->cap);
+    else
+        error_text(p->L, err);
+    lua_settop(p->L, base);
     lua_gc(p->L, LUA_GCCOLLECT); /* give back what a runaway call took */
+    p->dirty = true;             /* and start afresh next time */
     return false;
 }
 
@@ -192,7 +548,44 @@ static bool own_has(lua_State *L, int given, int idx) {
     return has;
 }
 
-/* facts[name]: upvalue 1 maps a fact's name to its index + 1 (and back). */
+static const ruleset *sorting_rs;
+
+static int by_fact_name(const void *a, const void *b) {
+    return strcmp(sorting_rs->facts[*(const int *)a].name, sorting_rs->facts[*(const int *)b].name);
+}
+
+/* The ruleset's facts in the order of their names, made once per plugin (a
+ * state made for every call would otherwise build a table of them). */
+static void sort_fact_names(plugin *p) {
+    static pthread_mutex_t sorting = PTHREAD_MUTEX_INITIALIZER;
+    p->fact_order = malloc(sizeof *p->fact_order * (size_t)(p->rs->nfacts + 1));
+    if (!p->fact_order) abort();
+    for (int f = 0; f < p->rs->nfacts; f++)
+        p->fact_order[f] = f;
+    pthread_mutex_lock(&sorting);
+    sorting_rs = p->rs;
+    qsort(p->fact_order, (size_t)p->rs->nfacts, sizeof *p->fact_order, by_fact_name);
+    pthread_mutex_unlock(&sorting);
+}
+
+/* The ruleset's fact named by the string at idx, or -1. */
+static int fact_at(lua_State *L, const plugin *p, int idx) {
+    if (lua_type(L, idx) != LUA_TSTRING) return -1;
+    const char *name = lua_tostring(L, idx);
+    int lo = 0, hi = p->rs->nfacts - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2, f = p->fact_order[mid];
+        int c = strcmp(name, p->rs->facts[f].name);
+        if (c == 0) return f;
+        if (c < 0)
+            hi = mid - 1;
+        else
+            lo = mid + 1;
+    }
+    return -1;
+}
+
+/* facts[name] */
 static int facts_index(lua_State *L) {
     plugin *p = host(L);
     check_current(L, p->cur_facts, "facts");
@@ -200,10 +593,8 @@ static int facts_index(lua_State *L) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->given);
     lua_pushvalue(L, 2);
     if (lua_rawget(L, 3) != LUA_TNIL) return 1;
-    lua_pushvalue(L, 2);
-    if (!p->sc || lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) return 0;
-    int f = (int)lua_tointeger(L, -1) - 1;
-    if (!p->sc->fv.known[f]) return 0;
+    int f = p->sc ? fact_at(L, p, 2) : -1;
+    if (f < 0 || !p->sc->fv.known[f]) return 0;
     push_value(L, p, p->rs->facts[f].type, p->sc->fv.value[f]);
     return 1;
 }
@@ -218,14 +609,15 @@ static int facts_next(lua_State *L) {
     int f = 0, nfacts = p->sc ? p->rs->nfacts : 0;
     bool own = false;
     if (!lua_isnil(L, 2)) {
-        lua_pushvalue(L, 2);
-        if (lua_rawget(L, lua_upvalueindex(1)) == LUA_TNUMBER && !own_has(L, 3, 2)) f = (int)lua_tointeger(L, -1);
+        int at = fact_at(L, p, 2);
+        if (at >= 0 && !own_has(L, 3, 2))
+            f = at + 1;
         else own = true;
         lua_settop(L, 3);
     }
     for (; !own && f < nfacts; f++) {
         if (!p->sc->fv.known[f]) continue;
-        lua_rawgeti(L, lua_upvalueindex(1), f + 1);
+        lua_pushstring(L, p->rs->facts[f].name);
         if (own_has(L, 3, 4)) {
             lua_pop(L, 1);
             continue;
@@ -370,18 +762,9 @@ static void push_ruling_view(lua_State *L, plugin *p) {
 /* The views' metatables (protected: getmetatable gives false), made once. */
 static void make_view_metatables(lua_State *L, plugin *p) {
     lua_createtable(L, 0, 4);
-    lua_createtable(L, p->rs->nfacts, p->rs->nfacts); /* name -> index + 1, index + 1 -> name */
-    for (int f = 0; f < p->rs->nfacts; f++) {
-        lua_pushstring(L, p->rs->facts[f].name);
-        lua_pushvalue(L, -1);
-        lua_rawseti(L, -3, f + 1);
-        lua_pushinteger(L, f + 1);
-        lua_rawset(L, -3);
-    }
-    lua_pushvalue(L, -1);
-    lua_pushcclosure(L, facts_index, 1);
-    lua_setfield(L, -3, "__index");
-    lua_pushcclosure(L, facts_next, 1);
+    lua_pushcfunction(L, facts_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, facts_next);
     lua_pushcclosure(L, facts_pairs, 1);
     lua_setfield(L, -2, "__pairs");
     lua_pushcfunction(L, facts_read_only);
@@ -418,9 +801,13 @@ static int open_host(lua_State *L) {
     return 0;
 }
 
+/* The string t[key] (NULL when it is none); one with a NUL byte is "\xff",
+ * which no check passes. The table keeps the string alive. */
 static const char *field_string(lua_State *L, int t, const char *key) {
     lua_getfield(L, t, key);
-    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    size_t n;
+    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &n) : NULL;
+    if (s && strlen(s) != n) s = "\xff";
     lua_pop(L, 1);
     return s;
 }
@@ -505,18 +892,68 @@ static void read_overrides(lua_State *L, plugin *p) {
     map_clauses(p);
 }
 
+static const char *const fact_kinds[] = {"bool", "int", "string"};
+
+static bool is_header_text(const char *s);
+static const char *field_string(lua_State *L, int t, const char *key);
+
+/* One entry of `facts` (key at -2, value at -1): a kind, or { kind = …,
+ * ask = "Dutch question", ask_en = "English question" }. */
+static void read_own_fact(lua_State *L, plugin *p) {
+    static const char *const usage =
+        "`facts` is a table of name = \"bool\", \"int\" or \"string\", or name = "
+        "{ kind = …, ask = \"question\", ask_en = \"question\" }";
+    bool full = lua_istable(L, -1);
+    const char *kind = full                             ? field_string(L, -1, "kind")
+                       : lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                        : NULL;
+    int k = 0;
+    while (kind && k < 3 && strcmp(kind, fact_kinds[k]) != 0)
+        k++;
+    if (lua_type(L, -2) != LUA_TSTRING || !kind || k == 3) load_error(L, usage);
+    const char *ask = full ? field_string(L, -1, "ask") : NULL,
+               *ask_en = full ? field_string(L, -1, "ask_en") : NULL;
+    if (!is_header_text(ask) || !is_header_text(ask_en))
+        load_error(L, "a fact's `ask` and `ask_en` are UTF-8 text "
+                      "without NUL bytes, at most 200 bytes long");
+    p->own_kind[p->nown] = k;
+    p->own_ask[p->nown] = ask ? strdup(ask) : NULL;
+    p->own_ask_en[p->nown] = ask_en ? strdup(ask_en) : NULL;
+    p->own[p->nown++] = strdup(lua_tostring(L, -2));
+}
+
 /* facts = { name = kind, … }: the facts of its own a scenario may give. */
 static void read_own_facts(lua_State *L, plugin *p) {
     if (lua_getfield(L, 1, "facts") == LUA_TTABLE) {
-        p->own = calloc((size_t)table_count(L, 2) + 1, sizeof *p->own);
-        if (!p->own) abort();
+        int n = table_count(L, 2);
+        p->own = calloc((size_t)n + 1, sizeof *p->own);
+        p->own_kind = calloc((size_t)n + 1, sizeof *p->own_kind);
+        p->own_ask = calloc((size_t)n + 1, sizeof *p->own_ask);
+        p->own_ask_en = calloc((size_t)n + 1, sizeof *p->own_ask_en);
+        if (!p->own || !p->own_kind || !p->own_ask || !p->own_ask_en) abort();
         lua_pushnil(L);
         while (lua_next(L, 2)) {
-            if (lua_type(L, -2) == LUA_TSTRING) p->own[p->nown++] = strdup(lua_tostring(L, -2));
+            read_own_fact(L, p);
             lua_pop(L, 1);
         }
     }
     lua_settop(L, 1);
+}
+
+/* The hooks of the table at 1, as registry references. */
+static void bind_hooks(lua_State *L, plugin *p) {
+    p->validate = hook_ref(L, 1, "validate");
+    p->score = hook_ref(L, 1, "score");
+    p->matchpoints = hook_ref(L, 1, "matchpoints");
+    lua_pushvalue(L, 1);
+    p->table = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+/* A name or citation a ruling can carry (NULL: not given). */
+static bool is_header_text(const char *s) {
+    size_t n =
+        s ? strlen(s) : 0; /* a NUL byte ends it early: then it is not all of the Lua string */
+    return !s || (n <= 200 && first_bad_byte(s, n) == n);
 }
 
 /* The table the file returned (argument 1), read once: its header, its
@@ -526,8 +963,11 @@ static int read_plugin(lua_State *L) {
     if (!lua_istable(L, 1))
         return load_error(L, "the file must return a table (return { api = 1, name = \"…\", … })");
     const char *name = field_string(L, 1, "name");
-    p->name = strdup(name ? name : p->path);
     const char *cite = field_string(L, 1, "cite");
+    if (!is_header_text(name) || !is_header_text(cite))
+        return load_error(
+            L, "`name` and `cite` are UTF-8 text without NUL bytes, at most 200 bytes long");
+    p->name = strdup(name ? name : p->path);
     p->cite = strdup(cite ? cite : p->name);
     lua_getfield(L, 1, "api");
     lua_Integer api = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : -1;
@@ -538,12 +978,77 @@ static int read_plugin(lua_State *L) {
     }
     read_overrides(L, p);
     read_own_facts(L, p);
-    p->validate = hook_ref(L, 1, "validate");
-    p->score = hook_ref(L, 1, "score");
-    p->matchpoints = hook_ref(L, 1, "matchpoints");
-    lua_pushvalue(L, 1);
-    p->table = luaL_ref(L, LUA_REGISTRYINDEX);
+    bind_hooks(L, p);
+    p->has_validate = p->validate != LUA_NOREF;
+    p->has_score = p->score != LUA_NOREF;
+    p->has_matchpoints = p->matchpoints != LUA_NOREF;
     return 0;
+}
+
+/* The same table in a fresh state: the same text gives the same table, so
+ * only the references to its functions are taken again. */
+static int rebind_plugin(lua_State *L) {
+    plugin *p = host(L);
+    if (!lua_istable(L, 1) || (lua_getfield(L, 1, "override") != LUA_TTABLE && p->nkeys))
+        return load_error(L, "the file returned another table than when it was loaded");
+    for (int k = 0; k < p->nkeys; k++) {
+        if (lua_getfield(L, 2, p->keys[k]) != LUA_TFUNCTION)
+            return load_error(L, "the file returned another table than when it was loaded");
+        p->key_fn[k] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_settop(L, 1);
+    bind_hooks(L, p);
+    if ((p->validate != LUA_NOREF) != p->has_validate || (p->score != LUA_NOREF) != p->has_score ||
+        (p->matchpoints != LUA_NOREF) != p->has_matchpoints)
+        return load_error(L, "the file returned another table than when it was loaded");
+    return 0;
+}
+
+/* Keeps the compiled chunk (argument 1) for the fresh states to come, and
+ * returns it. */
+static int dump_chunk(lua_State *L) {
+    plugin *p = host(L);
+    p->code.len = 0;
+    lua_dump(L, dump_writer, &p->code, 0);
+    return 1;
+}
+
+/* A state of its own for the plugin, with the file's table read: at load,
+ * and before every call that follows a call (see prepare()). */
+static bool start_state(plugin *p, strbuf *err) {
+    if (p->L) lua_close(p->L);
+    p->used = 0;
+    p->table = p->given = p->validate = p->score = p->matchpoints = LUA_NOREF;
+    p->facts_mt = p->ruling_mt = p->cur_facts = p->cur_ruling = LUA_NOREF;
+    p->L = lua_newstate(capped_alloc, p);
+    if (!p->L) {
+        sb_printf(err, "plugin %s: cannot start Lua within the memory limit", p->path);
+        return false;
+    }
+    if (!run(p, open_host, 0, 0, err)) return false;
+    /* The file is text only (no binary chunks); compiled at load, the code
+     * a fresh state then loads is that compilation, not a file's. */
+    int status = p->code.len ? luaL_loadbufferx(p->L, p->code.data, p->code.len, p->chunkname, "b")
+                             : luaL_loadbufferx(p->L, p->source, p->source_len, p->chunkname, "t");
+    if (status != LUA_OK) {
+        sb_printf(err, "plugin %s: %s", p->path, lua_tostring(p->L, -1));
+        return false;
+    }
+    if (!p->code.len && !run(p, dump_chunk, 1, 1, err)) return false;
+    if (!call_protected(p, 0, 1, err) ||
+        !run(p, p->loaded ? rebind_plugin : read_plugin, 1, 0, err))
+        return false;
+    p->loaded = true;
+    p->dirty = false;
+    return true;
+}
+
+/* Every call starts from the plugin as loaded: what an earlier call left in
+ * its globals, upvalues or tables is gone with the state it ran in. */
+static bool prepare(plugin *p, strbuf *err) {
+    if (p->dirty && !start_state(p, err)) return false;
+    p->dirty = true;
+    return true;
 }
 
 plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, strbuf *err) {
@@ -551,29 +1056,25 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
     if (!p) abort();
     p->path = strdup(path);
     p->rs = rs;
+    pthread_mutex_init(&p->lock, NULL);
     p->cap = limits.memory ? limits.memory : PLUGIN_DEFAULT_MEMORY;
     p->budget = limits.instructions ? limits.instructions : PLUGIN_DEFAULT_INSTRUCTIONS;
-    p->table = p->given = p->validate = p->score = p->matchpoints = LUA_NOREF;
-    p->facts_mt = p->ruling_mt = p->cur_facts = p->cur_ruling = LUA_NOREF;
+    p->time_ms = limits.time_ms ? limits.time_ms : PLUGIN_DEFAULT_TIME_MS;
     p->star = -1;
-    p->L = lua_newstate(capped_alloc, p);
-    if (!p->L) {
-        sb_printf(err, "plugin %s: cannot start Lua within the memory limit", path);
+    sort_fact_names(p);
+    p->source = read_file(path, &p->source_len);
+    if (!p->source) {
+        sb_printf(err, "plugin %s: cannot read it: %s", path, strerror(errno));
         plugin_free(p);
         return NULL;
     }
-    lua_sethook(p->L, count_hook, LUA_MASKCOUNT, 1000);
-    if (!run(p, open_host, 0, 0, err)) {
-        plugin_free(p);
-        return NULL;
-    }
-    int status = luaL_loadfilex(p->L, path, "t"); /* text only: no binary chunks */
-    if (status != LUA_OK) {
-        sb_printf(err, "plugin %s: %s", path, lua_tostring(p->L, -1));
-        plugin_free(p);
-        return NULL;
-    }
-    if (!call_protected(p, 0, 1, err) || !run(p, read_plugin, 1, 0, err)) {
+    snprintf(p->hash, sizeof p->hash, "fnv1a64:%016llx",
+             (unsigned long long)fnv1a64(FNV1A64_INIT, p->source, p->source_len));
+    size_t n = strlen(path) + 2;
+    p->chunkname = malloc(n);
+    if (!p->chunkname) abort();
+    snprintf(p->chunkname, n, "@%s", path);
+    if (!start_state(p, err)) {
         plugin_free(p);
         return NULL;
     }
@@ -584,17 +1085,26 @@ void plugin_free(plugin *p) {
     if (!p) return;
     if (p->L) lua_close(p->L);
     for (int i = 0; i < p->nkeys; i++) free(p->keys[i]);
-    for (int i = 0; i < p->nown; i++) free(p->own[i]);
+    for (int i = 0; i < p->nown; i++)
+        free(p->own[i]), free(p->own_ask[i]), free(p->own_ask_en[i]);
+    free(p->own_ask);
+    free(p->own_ask_en);
     free(p->keys);
     free(p->key_fn);
     free(p->clause_key);
     free(p->hit);
     free(p->own);
+    free(p->own_kind);
+    free(p->fact_order);
     sb_free(&p->value_text);
     sb_free(&p->message);
+    free(p->source);
+    sb_free(&p->code);
+    free(p->chunkname);
     free(p->path);
     free(p->name);
     free(p->cite);
+    pthread_mutex_destroy(&p->lock);
     free(p);
 }
 
@@ -602,104 +1112,188 @@ const char *plugin_name(const plugin *p) {
     return p->name;
 }
 
+const char *plugin_hash(const plugin *p) {
+    return p->hash;
+}
+
+const char *plugin_path(const plugin *p) {
+    return p->path;
+}
+
 /* ---- the plugin's own facts ---------------------------------------------------- */
 
-bool plugin_has_fact(const plugin *p, const char *name) {
+static int own_index(const plugin *p, const char *name) {
     for (int i = 0; i < p->nown; i++)
-        if (strcmp(p->own[i], name) == 0) return true;
+        if (strcmp(p->own[i], name) == 0) return i;
+    return -1;
+}
+
+bool plugin_has_fact(const plugin *p, const char *name) {
+    return own_index(p, name) >= 0;
+}
+
+bool plugin_check_fact(const plugin *p, const char *name, json_t *value, strbuf *err) {
+    int i = own_index(p, name);
+    int kind = i >= 0 ? p->own_kind[i] : -1;
+    if (kind == 0   ? json_is_boolean(value)
+        : kind == 1 ? json_is_integer(value)
+                    : json_is_string(value))
+        return true;
+    sb_printf(err, "plugin %s: fact '%s' is %s", p->name, name,
+              kind == 0   ? "true or false"
+              : kind == 1 ? "a whole number"
+                          : "a string");
     return false;
 }
 
 static void push_json(lua_State *L, json_t *v) {
     if (json_is_boolean(v)) lua_pushboolean(L, json_is_true(v));
     else if (json_is_integer(v)) lua_pushinteger(L, (lua_Integer)json_integer_value(v));
-    else if (json_is_real(v)) lua_pushnumber(L, json_real_value(v));
-    else if (json_is_string(v)) lua_pushstring(L, json_string_value(v));
+    else if (json_is_string(v))
+        lua_pushlstring(L, json_string_value(v), json_string_length(v));
     else lua_pushnil(L);
 }
 
-static int set_fact_call(lua_State *L) {
-    plugin *p = host(L);
+/* The plugin's own facts that the call's scenario gives, into `given`
+ * (empty: the state is fresh). Inside the protected call. */
+static void load_own_facts(lua_State *L, plugin *p) {
+    if (!p->sc || !p->sc->own) return;
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->given);
-    push_json(L, p->set_value);
-    lua_setfield(L, -2, p->set_name);
-    return 0;
-}
-
-bool plugin_set_fact(plugin *p, const char *name, json_t *value, strbuf *err) {
-    if (!json_is_boolean(value) && !json_is_number(value) && !json_is_string(value)) {
-        sb_printf(err, "plugin %s: fact '%s' is true/false, a number or a string", p->name, name);
-        return false;
-    }
-    p->set_name = name;
-    p->set_value = value;
-    return run(p, set_fact_call, 0, 0, err);
-}
-
-/* Emptied in place: setting a field that exists to nil never allocates. */
-void plugin_clear_facts(plugin *p) {
-    lua_State *L = p->L;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, p->given);
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-        lua_pop(L, 1);
-        lua_pushvalue(L, -1);
-        lua_pushnil(L);
-        lua_rawset(L, -4);
+    for (int i = 0; i < p->nown; i++) {
+        json_t *v = json_object_get(p->sc->own, p->own[i]);
+        if (!v) continue;
+        push_json(L, v);
+        lua_setfield(L, -2, p->own[i]);
     }
     lua_pop(L, 1);
 }
 
-/* ---- hooks ------------------------------------------------------------------------- */
+/* ---- hooks, and what a plugin hands back ------------------------------------------------ */
+
+/* Counts bytes the host copies out of a call against the memory cap, with
+ * what the plugin's state holds: a plugin cannot grow the process through
+ * the ruling any more than through its own state. */
+static bool charge(plugin *p, size_t bytes, strbuf *err) {
+    p->host_used += bytes;
+    if (p->used + p->host_used <= p->cap) return true;
+    sb_printf(
+        err,
+        "plugin %s: %s: returned too much: what it hands back passes the memory limit of %zu bytes",
+        p->name, p->path, p->cap);
+    return false;
+}
+
+/* Whether the string at idx (of type string) is text a ruling can carry:
+ * UTF-8, no NUL, at most max bytes. `what` names it in the error. */
+static bool check_text(plugin *p, int idx, const char *what, size_t max, strbuf *err) {
+    size_t n;
+    const char *s = lua_tolstring(p->L, idx, &n);
+    if (n > max) {
+        sb_printf(err, "plugin %s: %s: returned too much: %s of %zu bytes (at most %zu)", p->name,
+                  p->path, what, n, max);
+        return false;
+    }
+    size_t bad = first_bad_byte(s, n);
+    if (bad == n) return charge(p, n + 1, err);
+    if (s[bad] == '\0')
+        sb_printf(err, "plugin %s: %s: %s holds a NUL byte (byte %zu)", p->name, p->path, what,
+                  bad + 1);
+    else
+        sb_printf(err, "plugin %s: %s: %s is not UTF-8 text (byte %zu is 0x%02X)", p->name, p->path,
+                  what, bad + 1, (unsigned char)s[bad]);
+    return false;
+}
+
+/* A string field of the table at t, checked; NULL (and no error) when it
+ * is nil, NULL with err when it is there but not such text. The string
+ * stays on the stack. */
+static const char *text_field(plugin *p, int t, const char *key, const char *what, strbuf *err,
+                              bool *ok) {
+    int type = lua_getfield(p->L, t, key);
+    if (type == LUA_TNIL) return NULL;
+    if (type != LUA_TSTRING) {
+        sb_printf(err, "plugin %s: %s: %s is text, not %s", p->name, p->path, what,
+                  lua_typename(p->L, type));
+        *ok = false;
+        return NULL;
+    }
+    if (!check_text(p, -1, what, PLUGIN_MAX_TEXT, err)) {
+        *ok = false;
+        return NULL;
+    }
+    return lua_tostring(p->L, -1);
+}
 
 static int validate_call(lua_State *L) {
     plugin *p = host(L);
+    load_own_facts(L, p);
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->validate);
     push_facts_view(L, p);
     lua_call(L, 1, 1);
     return 1;
 }
 
-bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
-    if (p->validate == LUA_NOREF) return true;
+static bool plugin_validate_unlocked(plugin *p, const scenario *sc, strbuf *rejection,
+                                     strbuf *err) {
+    if (!p->has_validate) return true;
+    if (!prepare(p, err)) return false;
     p->sc = sc;
+    p->host_used = 0;
     if (!run(p, validate_call, 0, 1, err)) return false;
-    if (lua_type(p->L, -1) == LUA_TSTRING) sb_printf(rejection, "%s (%s)", lua_tostring(p->L, -1), p->cite);
+    bool ok = lua_type(p->L, -1) != LUA_TSTRING ||
+              check_text(p, -1, "the message of `validate`", PLUGIN_MAX_TEXT, err);
+    if (ok && lua_type(p->L, -1) == LUA_TSTRING)
+        sb_printf(rejection, "%s (%s)", lua_tostring(p->L, -1), p->cite);
     lua_pop(p->L, 1);
-    return true;
+    return ok;
 }
 
-static char *arg_text(lua_State *L, int idx) {
-    if (lua_isboolean(L, idx)) return strdup(lua_toboolean(L, idx) ? "ja" : "nee");
-    const char *s = lua_tostring(L, idx);
-    return strdup(s ? s : "");
+/* An argument's value as text (it was checked: a boolean, number or text). */
+static void arg_text(lua_State *L, int idx, strbuf *sb) {
+    if (lua_isboolean(L, idx)) {
+        sb_puts(sb, lua_toboolean(L, idx) ? "ja" : "nee");
+    } else if (lua_type(L, idx) == LUA_TNUMBER) {
+        char num[48];
+        if (lua_isinteger(L, idx))
+            snprintf(num, sizeof num, LUA_INTEGER_FMT, lua_tointeger(L, idx));
+        else
+            lua_number2str(num, sizeof num, lua_tonumber(L, idx));
+        sb_puts(sb, num);
+    } else if (lua_type(L, idx) == LUA_TSTRING) {
+        size_t n;
+        const char *s = lua_tolstring(L, idx, &n);
+        sb_putn(sb, s, n);
+    }
 }
 
 /* An argument for a ruleset action's parameter: an enum value shows its
  * label (Dutch or English), a bool ja/nee or yes/no, the rest as written. */
-static char *typed_arg(lua_State *L, int idx, const ruleset *rs, const rs_type *t, bool english) {
+static void typed_arg(lua_State *L, int idx, const ruleset *rs, const rs_type *t, bool english,
+                      strbuf *sb) {
     if (t && t->kind == TY_ENUM && lua_type(L, idx) == LUA_TSTRING) {
         int v = rs_enum_index(t, lua_tostring(L, idx));
         if (v >= 0) {
-            strbuf sb;
-            sb_init(&sb);
-            rs_format_value(rs, t, v, english ? FMT_ENGLISH : FMT_DUTCH, &sb);
-            return sb_take(&sb);
+            rs_format_value(rs, t, v, english ? FMT_ENGLISH : FMT_DUTCH, sb);
+            return;
         }
     }
-    if (t && t->kind == TY_BOOL && lua_isboolean(L, idx))
-        return strdup(lua_toboolean(L, idx) ? (english ? "yes" : "ja") : (english ? "no" : "nee"));
-    return arg_text(L, idx);
+    if (t && t->kind == TY_BOOL && lua_isboolean(L, idx)) {
+        sb_puts(sb, lua_toboolean(L, idx) ? (english ? "yes" : "ja") : (english ? "no" : "nee"));
+        return;
+    }
+    arg_text(L, idx, sb);
 }
 
 /* A message template with {name} filled from the args table at args; for a
  * ruleset action, a (its parameters give the arguments' types). The text
- * grows in the plugin's buffer: a Lua error on the way leaks nothing. */
-static char *fill_template(plugin *p, int args, const char *t, const rs_action *a, bool english) {
+ * grows in the plugin's buffer, no longer than PLUGIN_MAX_TEXT: a Lua error
+ * on the way leaks nothing. NULL (with err) when it grows past that. */
+static char *fill_template(plugin *p, int args, const char *t, const rs_action *a, bool english,
+                           strbuf *err) {
     lua_State *L = p->L;
     strbuf *sb = &p->message;
     sb->len = 0;
-    while (t && *t) {
+    while (t && *t && sb->len <= PLUGIN_MAX_TEXT) {
         const char *open = strchr(t, '{'), *close = open ? strchr(open, '}') : NULL;
         if (!close) {
             sb_puts(sb, t);
@@ -708,16 +1302,21 @@ static char *fill_template(plugin *p, int args, const char *t, const rs_action *
         sb_putn(sb, t, (size_t)(open - t));
         char key[64];
         snprintf(key, sizeof key, "%.*s", (int)(close - open - 1), open + 1);
-        lua_getfield(L, args, key);
+        lua_pushstring(L, key);
+        lua_rawget(L, args); /* raw: the values check_args checked, no __index */
         const rs_type *type = NULL;
         for (int i = 0; a && i < a->nparams; i++)
             if (strcmp(a->params[i].name, key) == 0) type = a->params[i].type;
-        char *v = typed_arg(L, -1, p->rs, type, english);
-        sb_puts(sb, v);
-        free(v);
+        typed_arg(L, -1, p->rs, type, english, sb);
         lua_pop(L, 1);
         t = close + 1;
     }
+    if (sb->len > PLUGIN_MAX_TEXT) {
+        sb_printf(err, "plugin %s: %s: returned too much: a message longer than %d bytes", p->name,
+                  p->path, PLUGIN_MAX_TEXT);
+        return NULL;
+    }
+    if (!charge(p, sb->len + 1, err)) return NULL;
     return strdup(sb->len ? sb->data : "");
 }
 
@@ -727,23 +1326,151 @@ static void number_text(lua_Number x, char buf[48]) {
     if (buf[strspn(buf, "-0123456789")] == '\0') strcat(buf, ".0"); /* looks like an int */
 }
 
-static char *args_json(lua_State *L, int args) {
+/* Checks the args table at args: at most PLUGIN_MAX_ARGS, each named by
+ * text and a boolean, a number or text of at most PLUGIN_MAX_ARG bytes. */
+static bool check_args(plugin *p, int args, const char *action, strbuf *err) {
+    lua_State *L = p->L;
+    int n = 0;
+    char what[160];
+    lua_pushnil(L);
+    while (lua_next(L, args)) {
+        snprintf(what, sizeof what, "an argument name of action '%s'", action);
+        bool ok = ++n <= PLUGIN_MAX_ARGS;
+        if (!ok)
+            sb_printf(err,
+                      "plugin %s: %s: returned too much: action '%s' has more than %d arguments",
+                      p->name, p->path, action, PLUGIN_MAX_ARGS);
+        else if (lua_type(L, -2) != LUA_TSTRING)
+            ok = false, sb_printf(err,
+                                  "plugin %s: the arguments of action '%s' "
+                                  "are named (args = { name = value })",
+                                  p->name, action);
+        else
+            ok = check_text(p, -2, what, PLUGIN_MAX_ARG, err);
+        if (ok) {
+            int type = lua_type(L, -1);
+            snprintf(what, sizeof what, "argument '%s' of action '%s'", lua_tostring(L, -2),
+                     action);
+            if (type == LUA_TSTRING)
+                ok = check_text(p, -1, what, PLUGIN_MAX_ARG, err);
+            else if (type != LUA_TBOOLEAN && type != LUA_TNUMBER)
+                ok = false,
+                sb_printf(err,
+                          "plugin %s: %s: %s is a %s; an argument is true/false, a number or text",
+                          p->name, p->path, what, lua_typename(L, type));
+        }
+        lua_pop(L, 1);
+        if (!ok) {
+            lua_pop(L, 1);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Whether the value at idx is one of type t; what it should be, in err. */
+static bool fits_type(lua_State *L, int idx, const rs_type *t, strbuf *want) {
+    int type = lua_type(L, idx);
+    switch (t->kind) {
+    case TY_BOOL:
+        if (type == LUA_TBOOLEAN) return true;
+        sb_puts(want, "true or false");
+        return false;
+    case TY_INT:
+        if (lua_isinteger(L, idx) &&
+            (!t->bounded || (lua_tointeger(L, idx) >= t->lo && lua_tointeger(L, idx) <= t->hi)))
+            return true;
+        if (t->bounded)
+            sb_printf(want, "a whole number from %lld to %lld", (long long)t->lo, (long long)t->hi);
+        else
+            sb_puts(want, "a whole number");
+        return false;
+    case TY_ENUM:
+        if (type == LUA_TSTRING && rs_enum_index(t, lua_tostring(L, idx)) >= 0) return true;
+        sb_puts(want, "one of ");
+        for (int i = 0; i < t->nvalues; i++)
+            sb_printf(want, "%s\"%s\"", i ? ", " : "", t->values[i]);
+        return false;
+    case TY_CALL: {
+        bridge_call c;
+        char msg[160];
+        if (type == LUA_TSTRING && bridge_parse_call(lua_tostring(L, idx), &c, msg, sizeof msg))
+            return true;
+        sb_puts(want, "a call such as \"2H\", \"P\" or \"X\"");
+        return false;
+    }
+    default:
+        if (type == LUA_TSTRING) return true;
+        sb_puts(want, "text");
+        return false;
+    }
+}
+
+/* The arguments the plugin gives one of the ruleset's actions (args, checked
+ * by check_args) are its parameters, each of the parameter's type. */
+static bool check_ruleset_args(plugin *p, int args, const rs_action *a, strbuf *err) {
+    lua_State *L = p->L;
+    strbuf want;
+    sb_init(&want);
+    bool ok = true;
+    for (int k = 0; ok && k < a->nparams; k++) {
+        lua_pushstring(L, a->params[k].name);
+        lua_rawget(L, args);
+        ok = fits_type(L, -1, a->params[k].type, &want);
+        if (!ok)
+            sb_printf(err,
+                      "plugin %s: %s: argument '%s' of the ruleset's action '%s' must be %s (the "
+                      "plugin gave %s)",
+                      p->name, p->path, a->params[k].name, a->name, want.data,
+                      lua_isnil(L, -1) ? "none" : luaL_typename(L, -1));
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    while (ok && lua_next(L, args)) {
+        int k = 0;
+        while (k < a->nparams && strcmp(a->params[k].name, lua_tostring(L, -2)) != 0)
+            k++;
+        if (k == a->nparams) {
+            sb_printf(err,
+                      "plugin %s: %s: the ruleset's action '%s' has no argument '%s' (it takes:",
+                      p->name, p->path, a->name, lua_tostring(L, -2));
+            for (k = 0; k < a->nparams; k++)
+                sb_printf(err, " %s", a->params[k].name);
+            sb_puts(err, a->nparams ? ")" : " none)");
+            ok = false;
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    sb_free(&want);
+    return ok;
+}
+
+/* The checked args table at args as a JSON object. */
+static char *args_json(plugin *p, int args, strbuf *err) {
+    lua_State *L = p->L;
     json_t *o = json_object();
     lua_pushnil(L);
     while (lua_next(L, args)) {
-        if (lua_type(L, -2) == LUA_TSTRING) {
-            char num[48];
-            json_t *v;
-            if (lua_isboolean(L, -1)) v = json_boolean(lua_toboolean(L, -1));
-            else if (lua_isinteger(L, -1)) v = json_integer(lua_tointeger(L, -1));
-            else if (lua_type(L, -1) == LUA_TNUMBER) number_text(lua_tonumber(L, -1), num), v = json_string(num);
-            else v = json_string(lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "");
-            json_object_set_new(o, lua_tostring(L, -2), v);
-        }
+        char num[48];
+        json_t *v;
+        if (lua_isboolean(L, -1))
+            v = json_boolean(lua_toboolean(L, -1));
+        else if (lua_isinteger(L, -1))
+            v = json_integer(lua_tointeger(L, -1));
+        else if (lua_type(L, -1) == LUA_TNUMBER)
+            number_text(lua_tonumber(L, -1), num), v = json_string(num);
+        else
+            v = json_stringn(lua_tostring(L, -1), lua_rawlen(L, -1));
+        json_object_set_new(o, lua_tostring(L, -2), v);
         lua_pop(L, 1);
     }
     char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(o);
+    if (s && !charge(p, strlen(s) + 1, err)) {
+        free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -754,24 +1481,29 @@ static bool action_message(plugin *p, const char *name, int args, char **nl, cha
     lua_State *L = p->L;
     int top = lua_gettop(L);
     const char *text = NULL, *text_en = NULL;
+    bool ok = true;
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->table);
     if (lua_getfield(L, top + 1, "actions") == LUA_TTABLE && lua_getfield(L, top + 2, name) == LUA_TTABLE) {
-        if (lua_getfield(L, top + 3, "text") == LUA_TSTRING) text = lua_tostring(L, -1);
-        if (lua_getfield(L, top + 3, "en") == LUA_TSTRING) text_en = lua_tostring(L, -1);
+        text = text_field(p, top + 3, "text", "the message of one of its actions", err, &ok);
+        if (ok)
+            text_en =
+                text_field(p, top + 3, "en", "the English message of one of its actions", err, &ok);
     }
     int a = rs_find_action(p->rs, name);
-    const rs_action *act = !text && a >= 0 ? &p->rs->actions[a] : NULL;
+    const rs_action *act = ok && !text && a >= 0 ? &p->rs->actions[a] : NULL;
     if (act) text = act->text, text_en = act->text_en;
-    if (!text) {
+    if (act && !check_ruleset_args(p, args, act, err))
+        ok = false; /* with the ruleset's message, its types */
+    if (ok && !text) {
         sb_printf(err, "plugin %s: action '%s' is neither the ruleset's nor declared in the plugin's `actions`", p->name,
                   name);
-        lua_settop(L, top);
-        return false;
+        ok = false;
     }
-    *nl = fill_template(p, args, text, act, false);
-    *en = fill_template(p, args, text_en ? text_en : text, act, text_en != NULL);
+    ok = ok && (*nl = fill_template(p, args, text, act, false, err)) != NULL;
+    ok = ok && (*en = fill_template(p, args, text_en ? text_en : text, act, text_en != NULL,
+                                    err)) != NULL;
     lua_settop(L, top);
-    return true;
+    return ok;
 }
 
 /* One action { name = …, args = { … } } at the top, added to the ruling.
@@ -779,22 +1511,25 @@ static bool action_message(plugin *p, const char *name, int args, char **nl, cha
 static bool add_extra(plugin *p, ruling *r, const char *cite, strbuf *err) {
     lua_State *L = p->L;
     int action = lua_gettop(L);
-    if (lua_getfield(L, action, "name") != LUA_TSTRING) {
+    if (!lua_istable(L, action) || lua_getfield(L, action, "name") != LUA_TSTRING) {
         sb_printf(err, "plugin %s: an action is { name = \"…\", args = { … } }", p->name);
         return false;
     }
+    if (!check_text(p, action + 1, "the name of an action", PLUGIN_MAX_ARG, err)) return false;
     const char *name = lua_tostring(L, action + 1);
     if (lua_getfield(L, action, "args") != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_newtable(L);
     }
+    if (!check_args(p, action + 2, name, err) ||
+        !charge(p, sizeof *r->extra + strlen(cite) + 1, err))
+        return false;
     r->extra = realloc(r->extra, sizeof *r->extra * (size_t)(r->nextra + 1));
     if (!r->extra) abort();
     ruling_extra *e = &r->extra[r->nextra++];
     *e = (ruling_extra){strdup(name), strdup(cite), NULL, NULL, NULL};
-    bool ok = action_message(p, name, action + 2, &e->message, &e->message_en, err);
-    e->args = args_json(L, action + 2);
-    return ok;
+    return action_message(p, name, action + 2, &e->message, &e->message_en, err) &&
+           (e->args = args_json(p, action + 2, err)) != NULL;
 }
 
 static void add_note(plugin *p, ruling *r, const char *cite, const char *what) {
@@ -803,9 +1538,55 @@ static void add_note(plugin *p, ruling *r, const char *cite, const char *what) {
     r->notes[r->nnotes++] = (ruling_note){strdup(p->name), strdup(cite), strdup(what)};
 }
 
+/* Marks the ruleset's actions named in the list at list for removal. */
+static bool remove_actions(plugin *p, ruling *r, int list, strbuf *err) {
+    lua_State *L = p->L;
+    for (lua_Integer i = 1; lua_rawgeti(L, list, i) != LUA_TNIL; i++) {
+        bool ok = i <= PLUGIN_MAX_ACTIONS;
+        if (!ok)
+            sb_printf(err, "plugin %s: %s: returned too much: more than %d names in `remove`",
+                      p->name, p->path, PLUGIN_MAX_ACTIONS);
+        else if (lua_type(L, -1) != LUA_TSTRING)
+            ok = false, sb_printf(err, "plugin %s: `remove` is a list of action names", p->name);
+        else
+            ok = check_text(p, -1, "a name in `remove`", PLUGIN_MAX_ARG, err);
+        if (!ok) {
+            lua_pop(L, 1);
+            return false;
+        }
+        for (int k = 0; k < r->nactions; k++)
+            if (strcmp(p->rs->actions[rs_use_at(p->rs, r->actions[k].use)->action].name,
+                       lua_tostring(L, -1)) == 0)
+                r->actions[k].dropped = true;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return true;
+}
+
+/* The actions in the list at list, added to the ruling: at most
+ * PLUGIN_MAX_ACTIONS. */
+static bool add_actions(plugin *p, ruling *r, int list, const char *cite, strbuf *err) {
+    lua_State *L = p->L;
+    bool ok = true;
+    for (lua_Integer i = 1; ok && lua_rawgeti(L, list, i) != LUA_TNIL; i++) {
+        if (i > PLUGIN_MAX_ACTIONS) {
+            sb_printf(err, "plugin %s: %s: returned too much: more than %d actions", p->name,
+                      p->path, PLUGIN_MAX_ACTIONS);
+            ok = false;
+        } else {
+            ok = add_extra(p, r, cite, err);
+        }
+        lua_settop(L, list);
+    }
+    lua_settop(L, list);
+    return ok;
+}
+
 /* What an override returned (at the top): nil (no change) or { cite,
  * replace, remove, actions, note }. The citation stays on the stack while
- * the plugin's code may run (a metamethod), so that it cannot be collected. */
+ * the plugin's code may run (a metamethod), so that it cannot be collected.
+ * Every text it hands back is checked before the ruling carries it. */
 static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     lua_State *L = p->L;
     int t = lua_gettop(L);
@@ -814,33 +1595,28 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
         sb_printf(err, "plugin %s: override \"%s\" returns nil or a table { actions = …, replace = … }", p->name, key);
         return false;
     }
-    if (lua_getfield(L, t, "cite") != LUA_TSTRING) {
+    bool ok = true;
+    const char *cite = text_field(p, t, "cite", "the citation", err, &ok);
+    if (!ok) return false;
+    if (!cite) {
         lua_pop(L, 1);
         lua_pushstring(L, p->cite);
+        cite = p->cite;
     }
-    const char *cite = lua_tostring(L, t + 1);
     lua_getfield(L, t, "replace");
     bool removes = lua_getfield(L, t, "remove") == LUA_TTABLE;
     bool replace = lua_isnil(L, t + 2) ? !removes : lua_toboolean(L, t + 2);
-    for (lua_Integer i = 1; removes && lua_rawgeti(L, t + 3, i) == LUA_TSTRING; i++) { /* the actions it takes out */
-        for (int k = 0; k < r->nactions; k++)
-            if (strcmp(p->rs->actions[rs_use_at(p->rs, r->actions[k].use)->action].name, lua_tostring(L, -1)) == 0)
-                r->actions[k].dropped = true;
-        lua_pop(L, 1);
-    }
+    if (removes && !remove_actions(p, r, t + 3, err)) return false;
     lua_settop(L, t + 1);
     r->replaced |= replace;
-    bool ok = true;
-    lua_getfield(L, t, "actions");
-    for (lua_Integer i = 1; ok && lua_istable(L, t + 2) && lua_rawgeti(L, t + 2, i) != LUA_TNIL; i++) {
-        ok = add_extra(p, r, cite, err);
-        lua_settop(L, t + 2);
-    }
+    if (lua_getfield(L, t, "actions") == LUA_TTABLE && !add_actions(p, r, t + 2, cite, err))
+        return false;
     lua_settop(L, t + 1);
+    const char *note = text_field(p, t, "note", "the note", err, &ok);
+    if (!ok || !charge(p, 2 * strlen(cite) + strlen(key) + 64, err)) return false;
     r->extra_cites = realloc(r->extra_cites, sizeof *r->extra_cites * (size_t)(r->nextra_cites + 1));
     if (!r->extra_cites) abort();
     r->extra_cites[r->nextra_cites++] = strdup(cite);
-    const char *note = lua_getfield(L, t, "note") == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
     strbuf what;
     sb_init(&what);
     sb_printf(&what, "%s the ruling at %s%s%s", replace ? "replaced" : removes ? "changed" : "added to", key,
@@ -848,13 +1624,14 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     add_note(p, r, cite, what.data);
     sb_free(&what);
     lua_settop(L, t);
-    return ok;
+    return true;
 }
 
 /* One override: the function, a new ruling view, the call, and what it
  * returned applied to the ruling, all inside the protected call. */
 static int override_call(lua_State *L) {
     plugin *p = host(L);
+    load_own_facts(L, p);
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->key_fn[p->key]);
     push_ruling_view(L, p);
     lua_call(L, 1, 1);
@@ -877,10 +1654,12 @@ static bool find_hits(plugin *p, const ruling *r) {
     return any;
 }
 
-bool plugin_override(plugin *p, const scenario *sc, ruling *r, strbuf *err) {
+static bool plugin_override_unlocked(plugin *p, const scenario *sc, ruling *r, strbuf *err) {
     if (r->status != RULING_OK || !p->nkeys || !find_hits(p, r)) return true;
+    p->host_used = 0; /* what this ruling carries of the plugin's */
     for (int k = 0; k < p->nkeys; k++) {
         if (!p->hit[k]) continue;
+        if (!prepare(p, err)) return false;
         p->sc = sc;
         p->r = r;
         p->key = k;
@@ -904,6 +1683,7 @@ static bool integer_result(plugin *p, const char *hook, int64_t *out, strbuf *er
 
 static int score_call(lua_State *L) {
     plugin *p = host(L);
+    load_own_facts(L, p);
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->score);
     lua_pushinteger(L, (lua_Integer)p->num);
     push_facts_view(L, p);
@@ -911,16 +1691,20 @@ static int score_call(lua_State *L) {
     return 1;
 }
 
-bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *err) {
-    if (p->score == LUA_NOREF) return true;
+static bool plugin_adjust_score_unlocked(plugin *p, const scenario *sc, int64_t *score,
+                                         strbuf *err) {
+    if (!p->has_score) return true;
+    if (!prepare(p, err)) return false;
     p->sc = sc;
     p->num = *score;
     return run(p, score_call, 0, 1, err) && integer_result(p, "score", score, err);
 }
 
 /* Only integers go in: nothing to allocate, so the function is called directly. */
-bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp, strbuf *err) {
-    if (p->matchpoints == LUA_NOREF) return true;
+static bool plugin_adjust_matchpoints_unlocked(plugin *p, int64_t beaten, int64_t equalled,
+                                               int64_t others, int64_t *mp, strbuf *err) {
+    if (!p->has_matchpoints) return true;
+    if (!prepare(p, err)) return false;
     lua_rawgeti(p->L, LUA_REGISTRYINDEX, p->matchpoints);
     lua_pushinteger(p->L, (lua_Integer)beaten);
     lua_pushinteger(p->L, (lua_Integer)equalled);
@@ -929,20 +1713,77 @@ bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int6
     return call_protected(p, 4, 1, err) && integer_result(p, "matchpoints", mp, err);
 }
 
+/* ---- one call at a time ---------------------------------------------------------- */
+
+/* A plugin serves one call at a time: threads that share it (a server's,
+ * or a program's through arbiter.h) take turns, and each call starts from
+ * the plugin as loaded, with the facts of its own scenario. */
+bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
+    pthread_mutex_lock(&p->lock);
+    bool ok = plugin_validate_unlocked(p, sc, rejection, err);
+    pthread_mutex_unlock(&p->lock);
+    return ok;
+}
+
+bool plugin_override(plugin *p, const scenario *sc, ruling *r, strbuf *err) {
+    pthread_mutex_lock(&p->lock);
+    bool ok = plugin_override_unlocked(p, sc, r, err);
+    pthread_mutex_unlock(&p->lock);
+    return ok;
+}
+
+bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *err) {
+    pthread_mutex_lock(&p->lock);
+    bool ok = plugin_adjust_score_unlocked(p, sc, score, err);
+    pthread_mutex_unlock(&p->lock);
+    return ok;
+}
+
+bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others,
+                               int64_t *mp, strbuf *err) {
+    pthread_mutex_lock(&p->lock);
+    bool ok = plugin_adjust_matchpoints_unlocked(p, beaten, equalled, others, mp, err);
+    pthread_mutex_unlock(&p->lock);
+    return ok;
+}
+
 /* ---- a set of plugins as the core's hooks ------------------------------------------- */
 
+/* A scenario key one of the plugins declares: checked against its kind;
+ * the scenario keeps it (scenario.own), so it dies with the scenario. */
 static bool set_own_fact(void *ctx, const char *key, json_t *value, bool *taken, strbuf *err) {
     plugin_set *s = ctx;
     for (int i = 0; i < s->n; i++)
         if (plugin_has_fact(s->list[i], key)) {
             *taken = true;
-            if (!plugin_set_fact(s->list[i], key, value, err)) return false;
+            if (!plugin_check_fact(s->list[i], key, value, err)) return false;
         }
     return true;
 }
 
+/* The time limit of the ruling under way on this thread. A set's validate
+ * starts a ruling of sc (the core calls it first, every time it rules);
+ * the overrides and the score of that ruling share its limit, so that all
+ * the plugins' calls for one ruling, fresh states included, take no longer
+ * together than the limit. Outside the set's hooks (a plugin called on its
+ * own) each call has the limit to itself. */
+
+static void start_ruling_clock(const plugin_set *s, const scenario *sc, bool new_ruling) {
+    if (new_ruling || ruling_sc != sc) {
+        ruling_sc = sc;
+        ruling_until = now_ns() + (int64_t)s->time_ms * 1000000;
+    }
+    ruling_clock = true;
+}
+
+static bool stop_ruling_clock(bool ok) {
+    ruling_clock = false;
+    return ok;
+}
+
 static bool set_validate(void *ctx, const scenario *sc, strbuf *err) {
     plugin_set *s = ctx;
+    start_ruling_clock(s, sc, true);
     for (int i = 0; i < s->n; i++) {
         strbuf rejection;
         sb_init(&rejection);
@@ -952,23 +1793,25 @@ static bool set_validate(void *ctx, const scenario *sc, strbuf *err) {
             ok = false;
         }
         sb_free(&rejection);
-        if (!ok) return false;
+        if (!ok) return stop_ruling_clock(false);
     }
-    return true;
+    return stop_ruling_clock(true);
 }
 
 static bool set_after_ruling(void *ctx, const scenario *sc, ruling *r, strbuf *err) {
     plugin_set *s = ctx;
+    start_ruling_clock(s, sc, false);
     for (int i = 0; i < s->n; i++)
-        if (!plugin_override(s->list[i], sc, r, err)) return false;
-    return true;
+        if (!plugin_override(s->list[i], sc, r, err)) return stop_ruling_clock(false);
+    return stop_ruling_clock(true);
 }
 
 static bool set_adjust_score(void *ctx, const scenario *sc, int64_t *score, strbuf *err) {
     plugin_set *s = ctx;
+    start_ruling_clock(s, sc, false);
     for (int i = 0; i < s->n; i++)
-        if (!plugin_adjust_score(s->list[i], sc, score, err)) return false;
-    return true;
+        if (!plugin_adjust_score(s->list[i], sc, score, err)) return stop_ruling_clock(false);
+    return stop_ruling_clock(true);
 }
 
 static bool set_adjust_matchpoints(void *ctx, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
@@ -979,10 +1822,80 @@ static bool set_adjust_matchpoints(void *ctx, int64_t beaten, int64_t equalled, 
     return true;
 }
 
+/* Whether the plugin acts on a ruling: it validates or scores every one,
+ * or one of its overrides names a citation on the ruling's trail. */
+static bool acts_on(const plugin *p, const ruling *r) {
+    if (p->has_validate || p->has_score || p->star >= 0) return true;
+    if (r->status != RULING_OK || !p->nkeys) return false;
+    const rs_outcome *o = rs_outcome_at(p->rs, r->outcome);
+    for (int i = 0; i < o->ntrail; i++)
+        if (p->clause_key[o->trail[i]] >= 0) return true;
+    return false;
+}
+
+bool plugin_set_question(const plugin_set *s, const scenario *sc, const ruling *r,
+                         plugin_question *q) {
+    for (int i = 0; i < s->n; i++) {
+        const plugin *p = s->list[i];
+        for (int f = 0; f < p->nown && acts_on(p, r); f++) {
+            if (!p->own_ask[f] || (sc->own && json_object_get(sc->own, p->own[f]))) continue;
+            *q = (plugin_question){p->own[f], fact_kinds[p->own_kind[f]], p->own_ask[f],
+                                   p->own_ask_en[f]};
+            return true;
+        }
+    }
+    return false;
+}
+
+bool plugin_answer(scenario *sc, const plugin_question *q, const char *text, strbuf *err) {
+    json_t *v = NULL;
+    if (strcmp(q->kind, "bool") == 0) {
+        static const char *const yes[] = {"JA", "J", "YES", "Y", "TRUE"}, *const no[] = {"NEE", "N",
+                                                                                         "NO",
+                                                                                         "FALSE"};
+        for (size_t i = 0; i < 5 && !v; i++)
+            if (equals_ignoring_case(text, yes[i]) || (i < 4 && equals_ignoring_case(text, no[i])))
+                v = json_boolean(equals_ignoring_case(text, yes[i]));
+        if (!v) sb_puts(err, "antwoord ja of nee");
+    } else if (strcmp(q->kind, "int") == 0) {
+        char *end;
+        long long n = strtoll(text, &end, 10);
+        if (*text && !*end)
+            v = json_integer(n);
+        else
+            sb_puts(err, "antwoord met een geheel getal");
+    } else {
+        v = json_string(text); /* NULL when the text is not UTF-8 */
+        if (!v) sb_puts(err, "antwoord met tekst (UTF-8)");
+    }
+    if (!v) return false;
+    if (!sc->own) sc->own = json_object();
+    json_object_set_new(sc->own, q->fact, v);
+    return true;
+}
+
+static json_t *set_describe(void *ctx) {
+    plugin_set *s = ctx;
+    json_t *files = json_array();
+    for (int i = 0; i < s->n; i++) {
+        const plugin *p = s->list[i];
+        json_array_append_new(
+            files, json_pack("{s:s, s:s, s:s}", "name", p->name, "file", p->path, "hash", p->hash));
+    }
+    return files;
+}
+
 bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths, int n, plugin_limits limits,
                      strbuf *err) {
     memset(s, 0, sizeof *s);
-    s->hooks = (scenario_hooks){s, set_own_fact, set_validate, set_after_ruling, set_adjust_score, set_adjust_matchpoints};
+    s->time_ms = limits.time_ms ? limits.time_ms : PLUGIN_DEFAULT_TIME_MS;
+    s->hooks = (scenario_hooks){s,
+                                set_own_fact,
+                                set_validate,
+                                set_after_ruling,
+                                set_adjust_score,
+                                set_adjust_matchpoints,
+                                set_describe};
     for (int i = 0; i < n && i < PLUGIN_MAX; i++) {
         plugin *p = plugin_load(paths[i], rs, limits, err);
         if (!p) {

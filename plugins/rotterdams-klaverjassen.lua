@@ -7,7 +7,14 @@
 -- The ruleset rules on a card with Art. 12; where its ruling rests on the
 -- Amsterdam exemption (12d, and its interpretation 12i2 for not trumping
 -- at all), this plugin rules instead as 12b and 12c rule for an opponent's
--- trick.
+-- trick:
+--   no trump in the trick yet (12b): he must trump in;
+--   a trump holds the trick (12c): he must overtrump if he can. If he
+--   cannot, 12c asks nothing more of him: he may play another suit
+--   (12i4a), and undertrumping stays forbidden while he holds another
+--   card (12i4d, the ruleset's own ruling, which this plugin leaves
+--   alone). So a player who holds only lower trumps and other suits
+--   always has a legal card: the other suits.
 local function as_if_an_opponent_held_it(ruling)
   local f = ruling.facts
   if f.can_follow or not f.has_trump or not f.partner_winning then return nil end
@@ -17,9 +24,12 @@ local function as_if_an_opponent_held_it(ruling)
       note = "Rotterdams: de plicht geldt ook als de slag aan de partner ligt",
     }
   end
-  if not f.is_trump then return illegal("introeven", "trump") end
-  if f.trump_in_trick and not f.overtrumps and f.can_overtrump then return illegal("overtroeven", "overtrump") end
-  return nil -- trumping or overtrumping: the card stands, as the ruleset says
+  if not f.trump_in_trick then
+    if not f.is_trump then return illegal("introeven", "trump") end
+    return nil -- trumping in: the card stands, as the ruleset says
+  end
+  if f.can_overtrump and not f.overtrumps then return illegal("overtroeven", "overtrump") end
+  return nil -- overtrumping, or he cannot: the ruleset's ruling stands
 end
 
 return {

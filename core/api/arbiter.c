@@ -269,7 +269,7 @@ arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, i
     arb_plugins *p = malloc(sizeof *p);
     strbuf err;
     sb_init(&err);
-    if (p && !plugin_set_load(p, rs, paths, n, (plugin_limits){0, 0}, &err)) {
+    if (p && !plugin_set_load(p, rs, paths, n, (plugin_limits){0}, &err)) {
         if (errors) fprintf(errors, "arbiter: %s\n", err.data);
         free(p);
         p = NULL;

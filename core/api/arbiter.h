@@ -120,7 +120,9 @@ enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *jsonl, size_t 
  * a pointer to rs: use it only with that ruleset, and free it
  * (arb_free_plugins; NULL: nothing happens) before the ruleset. A NULL p
  * in the two calls below means no plugins; their other arguments are as
- * for arb_rule_json and arb_rule_batch. */
+ * for arb_rule_json and arb_rule_batch. Threads may share one arb_plugins
+ * (and its ruleset): each plugin serves one call at a time, the others
+ * wait, and no ruling sees another's facts or state. */
 #define ARB_MAX_PLUGINS 8 /* PLUGIN_MAX in plugins/plugin.h */
 typedef struct plugin_set arb_plugins;
 arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, int n, FILE *errors);

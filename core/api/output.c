@@ -142,6 +142,8 @@ json_t *output_json(const ruling *r, const scenario *sc) {
     json_t *o = json_object();
     json_object_set_new(o, "ruleset", json_string(rs->name));
     json_object_set_new(o, "ruleset_hash", json_string(hash));
+    if (sc && sc->hooks && sc->hooks->describe)
+        json_object_set_new(o, "plugin_files", sc->hooks->describe(sc->hooks->ctx));
     json_object_set_new(o, "status", json_string(status_name(r->status)));
     if (r->status != RULING_OK) {
         strbuf sb;
@@ -205,6 +207,19 @@ json_t *output_answer_json(const ruleset *rs) {
     return json_pack("{ssss}", "ruleset", rs->name, "ruleset_hash", hash);
 }
 
+/* The plugins that took part, each with its file's hash, so that a ruling
+ * kept on paper says which version of each spoke. */
+static void output_plugin_files(const scenario *sc, FILE *out) {
+    if (!sc || !sc->hooks || !sc->hooks->describe) return;
+    json_t *files = sc->hooks->describe(sc->hooks->ctx), *f;
+    size_t i;
+    json_array_foreach(files, i, f)
+        fprintf(out, "Plugin-bestand: %s (%s), %s\n", json_string_value(json_object_get(f, "file")),
+                json_string_value(json_object_get(f, "name")),
+                json_string_value(json_object_get(f, "hash")));
+    json_decref(files);
+}
+
 void output_text(const ruling *r, const scenario *sc, FILE *out) {
     const ruleset *rs = r->rs;
     char hash[32];
@@ -253,4 +268,5 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
     if (json_array_size(unused)) fputc('\n', out);
     json_decref(unused);
     fprintf(out, "Regelset: %s\n", hash);
+    output_plugin_files(sc, out);
 }

@@ -79,17 +79,22 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--plugin") == 0 && has_next) {
             if (o->nplugins == PLUGIN_MAX) return usage_error(cmd, "at most 8 plugins, not '%s'", argv[i + 1]);
             o->plugins[o->nplugins++] = argv[++i];
-        } else if ((strcmp(a, "--plugin-instructions") == 0 || strcmp(a, "--plugin-memory") == 0) && has_next) {
+        } else if ((strcmp(a, "--plugin-instructions") == 0 || strcmp(a, "--plugin-memory") == 0 ||
+                    strcmp(a, "--plugin-time") == 0) &&
+                   has_next) {
             char *end;
             long long v = strtoll(argv[++i], &end, 10);
-            if (*end || v <= 0) return usage_error(cmd, "%s needs a positive whole number", a);
+            if (*end || v <= 0 || v > LONG_MAX / 1000000)
+                return usage_error(cmd, "%s needs a positive whole number", a);
             if (a[9] == 'i') o->limits.instructions = (long)v;
+            else if (a[9] == 't')
+                o->limits.time_ms = (long)v;
             else o->limits.memory = (size_t)v;
         } else if (strcmp(a, "--amend") == 0 && has_next) {
             if (o->namends == MAX_COMPARED) return usage_error(cmd, "at most 8 amendments, not '%s'", argv[i + 1]);
             o->amends[o->namends++] = argv[++i];
-        }
-        else if (a[0] == '-' && a[1] == '-') return usage_error(cmd, "unknown or incomplete option '%s'", a);
+        } else if (a[0] == '-' && a[1] == '-')
+            return usage_error(cmd, "unknown or incomplete option '%s'", a);
         else if (!o->input) o->input = a;
         else if (!o->input2) o->input2 = a;
         else return usage_error(cmd, "unexpected argument '%s'", a);
@@ -291,6 +296,34 @@ static bool ask_fact(const ruleset *rs, int f, scenario *sc) {
     }
 }
 
+/* Asks a plugin's own fact that a plugin acting on the ruling needs and
+ * the scenario does not give (see plugin_set_question): 1 when answered, 0
+ * when there is none to ask, -1 at end of input. */
+static int ask_plugin_fact(scenario *sc, const ruling *r) {
+    plugin_question q;
+    if (!plugin_set_question(&plugins, sc, r, &q)) return 0;
+    for (;;) {
+        printf("%s\n  (%s)\n> ", q.ask,
+               strcmp(q.kind, "bool") == 0  ? "ja/nee"
+               : strcmp(q.kind, "int") == 0 ? "een getal"
+                                            : "tekst");
+        fflush(stdout);
+        char line[512];
+        if (!fgets(line, sizeof line, stdin)) {
+            fprintf(stderr, "arbiter ask: no answer for '%s' (end of input)\n", q.fact);
+            return -1;
+        }
+        line[strcspn(line, "\r\n")] = 0;
+        if (!isatty(STDIN_FILENO)) printf("%s\n", line);
+        strbuf err;
+        sb_init(&err);
+        bool ok = plugin_answer(sc, &q, line, &err);
+        if (!ok) printf("  %s\n", err.data);
+        sb_free(&err);
+        if (ok) return 1;
+    }
+}
+
 static int cmd_ask(const options *o) {
     if (!o->ruleset) return usage_error("ask", "%s", "needs --ruleset NAME");
     ruleset *rs = load_or_report(o->ruleset);
@@ -325,7 +358,13 @@ static int cmd_ask(const options *o) {
             r.status = RULING_NEEDS;
             r.fact = answered;
         }
-        if (r.status != RULING_NEEDS) break;
+        if (r.status != RULING_NEEDS) {
+            int asked = hooks ? ask_plugin_fact(&sc, &r) : 0;
+            if (asked < 0) status = ARB_BAD_INPUT;
+            if (asked <= 0) break;
+            ruling_clear(&r); /* rule again with the plugin's fact */
+            continue;
+        }
         int f = r.fact;
         ruling_clear(&r);
         if (!ask_fact(rs, f, &sc)) {
@@ -1193,6 +1232,7 @@ int main(int argc, char **argv) {
             return ARB_OK;
         }
         int status = commands[i].run(&o);
+        fflush(stdout); /* the ruling is out before the plugins go */
         plugin_set_free(&plugins);
         return status;
     }

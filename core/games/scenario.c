@@ -19,6 +19,7 @@ void scenario_init(scenario *sc, const ruleset *rs) {
 }
 
 void scenario_free(scenario *sc) {
+    json_decref(sc->own);
     free(sc->fv.value);
     free(sc->fv.known);
     free(sc->given);
@@ -594,7 +595,11 @@ bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
         if (f < 0 && sc->hooks && sc->hooks->own_fact) {
             bool taken = false;
             if (!sc->hooks->own_fact(sc->hooks->ctx, key, v, &taken, err)) return false;
-            if (taken) continue;
+            if (taken) {
+                if (!sc->own) sc->own = json_object();
+                json_object_set(sc->own, key, v);
+                continue;
+            }
         }
         if (f < 0) {
             const char *near = nearest_fact(rs, key);

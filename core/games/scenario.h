@@ -28,6 +28,9 @@ typedef struct scenario_hooks {
     bool (*adjust_score)(void *ctx, const struct scenario *sc, int64_t *score, strbuf *err);
     bool (*adjust_matchpoints)(void *ctx, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
                                strbuf *err);
+    /* what took part, for the ruling's record: a JSON array of objects
+     * {name, file, hash} (NULL: nothing to record) */
+    json_t *(*describe)(void *ctx);
 } scenario_hooks;
 
 typedef struct scenario {
@@ -37,6 +40,8 @@ typedef struct scenario {
     record rec;   /* the auction, contract, … the scenario carries */
     int err_line, err_col; /* position of a JSON syntax error, else 0 */
     const scenario_hooks *hooks; /* NULL: none */
+    json_t *own; /* the keys the hooks took as facts of their own, as given: they live and die with
+                    the scenario (NULL: none) */
 } scenario;
 
 void scenario_init(scenario *sc, const ruleset *rs);

@@ -2,9 +2,9 @@
  *
  * A small pool of threads (libmicrohttpd's) answers requests in parallel:
  * a loaded ruleset is read-only and shared by all of them (arbiter.h), and
- * what a request builds is its own. A plugin set is not: its Lua states and
- * the facts given to it change with every ruling, so requests that run the
- * plugins take turns (plugin_lock). Bodies, connections, idle time and the
+ * what a request builds is its own. A plugin serves one call at a time (it
+ * has a lock of its own); requests that run the plugins also take turns
+ * (plugin_lock), which keeps a plugin's time limit the ruling's own. Bodies, connections, idle time and the
  * time a whole request may take are limited, so that slow or many clients
  * cannot hold the table up (the limits below; docs/robustness.md, "The
  * server"); every bad request is answered with a status and

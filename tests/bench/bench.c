@@ -941,7 +941,10 @@ static long run_with_plugin(void *ctx, long reps) {
 static plugin *load_bench_plugin(const ruleset *rs, const char *path) {
     strbuf err;
     sb_init(&err);
-    plugin *p = plugin_load(path, rs, (plugin_limits){PLUGIN_DEFAULT_INSTRUCTIONS, PLUGIN_DEFAULT_MEMORY}, &err);
+    plugin *p = plugin_load(path, rs,
+                            (plugin_limits){.instructions = PLUGIN_DEFAULT_INSTRUCTIONS,
+                                            .memory = PLUGIN_DEFAULT_MEMORY},
+                            &err);
     if (!p) fail("plugin: %s", err.data);
     sb_free(&err);
     return p;
