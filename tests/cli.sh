@@ -123,7 +123,7 @@ expect "imps bad score" 2 "whole numbers" -- "$ARBITER" imps --ruleset $TOY 0 lo
 if [ -f examples/insufficient-bid.json ]; then
     expect "demo example" 0 "Artikelen: 27" -- "$ARBITER" rule --ruleset bridge-2017 examples/insufficient-bid.json
     expect "demo example json" 0 '"articles": [' '"27"' '"actions": [' '"messages": [' -- "$ARBITER" rule --ruleset bridge-2017 --json examples/insufficient-bid.json
-    expect "ask re-asks an impossible answer" 0 "Dat kan niet:" "Artikelen: 27 > 27B1a" -- sh -c "printf '1\n1\nnee\n2\nP\n2H\n2H\n' | $ARBITER ask --ruleset bridge-2017"
+    expect "ask re-asks an impossible answer" 0 "Dat kan niet:" "Artikelen: 27 > 18D > 27B1a > 27D" -- sh -c "printf '1\nnee\n1\nnee\n2\nP\n2H\nnee\n2H\n' | $ARBITER ask --ruleset bridge-2017"
     expect "compare, no difference" 0 "== bridge-2017" "Geen verschil tussen bridge-2017 en bridge-2017." -- "$ARBITER" compare --ruleset bridge-2017 --ruleset rulesets/bridge-2017 examples/insufficient-bid.json
     expect "compare, other ruleset" 2 "Alleen in bridge-2017:" "[27B1a] no_further_rectification" "is not a value of fact 'irregularity'" -- "$ARBITER" compare --ruleset bridge-2017 --ruleset $TOY examples/insufficient-bid.json
     expect "compare json" 0 '"differences": [' '"rulings": [' -- "$ARBITER" compare --ruleset bridge-2017 --ruleset bridge-2017 --json examples/insufficient-bid.json
