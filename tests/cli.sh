@@ -131,6 +131,34 @@ if [ -f examples/insufficient-bid.json ]; then
     expect "rulesets" 0 "bridge-2017" "fnv1a64:" -- "$ARBITER" rulesets
 fi
 
+# The artificial insufficient bid (Stayman 2C over a 2H overcall) under both
+# editions: 2017 goes by what the bid showed (27B1a, else 23A/27B2), 1963 by
+# the denomination named (27a).
+if [ -f examples/artificial-insufficient-bid.json ]; then
+    expect "artificial insufficient bid 2017" 0 "Artikelen: 27 > 18D > 23A > 27B2 > 16C > 26B > 72C" \
+        -- "$ARBITER" rule --ruleset bridge-2017 examples/artificial-insufficient-bid.json
+    expect "artificial insufficient bid 1963" 0 "Artikelen: 27 > 18 > 27a" \
+        -- "$ARBITER" rule --ruleset bridge-1963 examples/artificial-insufficient-bid.json
+fi
+# ask: the questions of the record cannot answer (unintended? artificial?)
+# come where they matter, and every value taken from the record may be
+# corrected before the ruling stands.
+printf '{"dealer": "N", "auction": "N: 1NT 2H 2C", "irregularity": "insufficient_bid", "replacement": "bid", "replacement_call": "3C"}\n' >"$TOY.stayman.json"
+expect "ask asks unintended and artificial" 0 "was de (eerste) bieding onbedoeld" "Was de onregelmatige bieding kunstmatig" \
+    "Oordeel (art. 27B1a)" "Artikelen: 27 > 18D > 23A > 27B2" \
+    -- sh -c "printf 'nee\nja\nnee\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "ask shows record values" 0 "Uit het biedverloop of spelverloop afgeleid" "3) Wat is het laagste voldoende bod" \
+    "Artikelen: 27 > 18D > 27B1a" -- sh -c "printf 'nee\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "ask corrects a record value" 0 "Nummer van de waarde die niet klopt" "Artikelen: 27 > 18D > 27A1" \
+    -- sh -c "printf 'nee\nnee\n2\nja\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "ask corrects the lowest bid" 0 "Artikelen: 27 > 18D > 23A > 27B2" \
+    -- sh -c "printf 'nee\nnee\n3\n4C\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "ask record prompt re-asks a bad number" 0 "Geef een nummer van 1 tot en met 3" "Artikelen: 27 > 18D > 27B1a" \
+    -- sh -c "printf 'nee\nnee\n9\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "ask keeps the ruling at end of input" 0 "Artikelen: 27 > 18D > 27B1a" \
+    -- sh -c "printf 'nee\nnee\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+rm -f "$TOY.stayman.json"
+
 # diff: tests/rules/diff-late-strict is tests/rules/diff-late with 1B
 # deducting 4 points instead of 2. Of the 31 * 2 = 62 combinations of
 # minutes (0..30) and repeated, one region differs: minutes 6..30 with
