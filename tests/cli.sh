@@ -147,13 +147,41 @@ expect "imps bad score" 2 "whole numbers" -- "$ARBITER" imps --ruleset $TOY 0 lo
 if [ -f examples/insufficient-bid.json ]; then
     expect "demo example" 0 "Artikelen: 27" -- "$ARBITER" rule --ruleset bridge-2017 examples/insufficient-bid.json
     expect "demo example json" 0 '"articles": [' '"27"' '"actions": [' '"messages": [' -- "$ARBITER" rule --ruleset bridge-2017 --json examples/insufficient-bid.json
-    expect "ask re-asks an impossible answer" 0 "Dat kan niet:" "Artikelen: 27 > 27B1a" -- sh -c "printf '1\n1\nnee\n2\nP\n2H\n2H\n' | $ARBITER ask --ruleset bridge-2017"
+    expect "ask re-asks an impossible answer" 0 "Dat kan niet:" "Artikelen: 27 > 18D > 27B1a > 27D" -- sh -c "printf '1\nnee\n1\nnee\n2\nP\n2H\nnee\n2H\n' | $ARBITER ask --ruleset bridge-2017"
     expect "compare, no difference" 0 "== bridge-2017" "Geen verschil tussen bridge-2017 en bridge-2017." -- "$ARBITER" compare --ruleset bridge-2017 --ruleset rulesets/bridge-2017 examples/insufficient-bid.json
     expect "compare, other ruleset" 2 "Alleen in bridge-2017:" "[27B1a] no_further_rectification" "is not a value of fact 'irregularity'" -- "$ARBITER" compare --ruleset bridge-2017 --ruleset $TOY examples/insufficient-bid.json
     expect "compare json" 0 '"differences": [' '"rulings": [' -- "$ARBITER" compare --ruleset bridge-2017 --ruleset bridge-2017 --json examples/insufficient-bid.json
     expect "compare needs two" 2 "needs two --ruleset" -- "$ARBITER" compare --ruleset bridge-2017 examples/insufficient-bid.json
     expect "rulesets" 0 "bridge-2017" "fnv1a64:" -- "$ARBITER" rulesets
 fi
+
+# The artificial insufficient bid (Stayman 2C over a 2H overcall) under both
+# editions: 2017 goes by what the bid showed (27B1a, else 23A/27B2), 1963 by
+# the denomination named (27a).
+if [ -f examples/artificial-insufficient-bid.json ]; then
+    expect "artificial insufficient bid 2017" 0 "Artikelen: 27 > 18D > 23A > 27B2 > 16C > 26B > 72C" \
+        -- "$ARBITER" rule --ruleset bridge-2017 examples/artificial-insufficient-bid.json
+    expect "artificial insufficient bid 1963" 0 "Artikelen: 27 > 18 > 27a" \
+        -- "$ARBITER" rule --ruleset bridge-1963 examples/artificial-insufficient-bid.json
+fi
+# ask: the questions of the record cannot answer (unintended? artificial?)
+# come where they matter, and every value taken from the record may be
+# corrected before the ruling stands.
+printf '{"dealer": "N", "auction": "N: 1NT 2H 2C", "irregularity": "insufficient_bid", "replacement": "bid", "replacement_call": "3C"}\n' >"$TOY.stayman.json"
+expect "ask asks unintended and artificial" 0 "was de (eerste) bieding onbedoeld" "Was de onregelmatige bieding kunstmatig" \
+    "Oordeel (art. 27B1a)" "Artikelen: 27 > 18D > 23A > 27B2" \
+    -- sh -c "printf 'nee\nja\nnee\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "ask shows record values" 0 "Uit het biedverloop of spelverloop afgeleid" "3) Wat is het laagste voldoende bod" \
+    "Artikelen: 27 > 18D > 27B1a" -- sh -c "printf 'nee\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "ask corrects a record value" 0 "Nummer van de waarde die niet klopt" "Artikelen: 27 > 18D > 27A1" \
+    -- sh -c "printf 'nee\nnee\n2\nja\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "ask corrects the lowest bid" 0 "Artikelen: 27 > 18D > 23A > 27B2" \
+    -- sh -c "printf 'nee\nnee\n3\n4C\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "ask record prompt re-asks a bad number" 0 "Geef een nummer van 1 tot en met 3" "Artikelen: 27 > 18D > 27B1a" \
+    -- sh -c "printf 'nee\nnee\n9\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "ask keeps the ruling at end of input" 0 "Artikelen: 27 > 18D > 27B1a" \
+    -- sh -c "printf 'nee\nnee\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+rm -f "$TOY.stayman.json"
 
 # diff: tests/rules/diff-late-strict is tests/rules/diff-late with 1B
 # deducting 4 points instead of 2. Of the 31 * 2 = 62 combinations of

@@ -324,6 +324,52 @@ static int ask_plugin_fact(scenario *sc, const ruling *r) {
     }
 }
 
+/* The facts of the ruling's path that a record (the auction, the play, a
+ * contract) settled rather than the director: at most `cap` of them, in
+ * path order. */
+static int record_facts_on_path(const ruleset *rs, const scenario *sc, const ruling *r, int *out,
+                                int cap) {
+    int n = 0;
+    for (int i = 0; i < r->npath && n < cap; i++) {
+        int f = r->path_fact[i];
+        if (!sc->given[f] && rs->facts[f].builtin >= 0) out[n++] = f;
+    }
+    return n;
+}
+
+/* Shows the values the ruling took from a record and lets the director
+ * correct one: the record cannot know everything (an artificial bid, a
+ * call he judges otherwise). Returns the fact to ask again, or -1 to keep
+ * the ruling (an empty answer, or the end of input). */
+static int record_value_to_correct(const ruleset *rs, const scenario *sc, const ruling *r) {
+    int facts[64];
+    int n = record_facts_on_path(rs, sc, r, facts, 64);
+    if (n == 0) return -1;
+    for (;;) {
+        puts("Uit het biedverloop of spelverloop afgeleid (de wedstrijdleider kan elke waarde "
+             "verbeteren):");
+        for (int i = 0; i < n; i++) {
+            const rs_fact *fact = &rs->facts[facts[i]];
+            strbuf v;
+            sb_init(&v);
+            rs_format_value(rs, fact->type, sc->fv.value[facts[i]], FMT_DUTCH, &v);
+            printf("  %d) %s: %s\n", i + 1, fact->ask ? fact->ask : fact->name, v.data);
+            sb_free(&v);
+        }
+        printf("Nummer van de waarde die niet klopt, of Enter als alles klopt\n> ");
+        fflush(stdout);
+        char line[64];
+        if (!fgets(line, sizeof line, stdin)) return -1;
+        line[strcspn(line, "\r\n")] = 0;
+        if (!isatty(STDIN_FILENO)) printf("%s\n", line);
+        if (!line[0]) return -1;
+        char *end;
+        long k = strtol(line, &end, 10);
+        if (!*end && k >= 1 && k <= n) return facts[k - 1];
+        printf("  Geef een nummer van 1 tot en met %d, of Enter.\n", n);
+    }
+}
+
 static int cmd_ask(const options *o) {
     if (!o->ruleset) return usage_error("ask", "%s", "needs --ruleset NAME");
     ruleset *rs = load_or_report(o->ruleset);
@@ -360,12 +406,20 @@ static int cmd_ask(const options *o) {
         }
         if (r.status != RULING_NEEDS) {
             int asked = hooks ? ask_plugin_fact(&sc, &r) : 0;
-            if (asked < 0) status = ARB_BAD_INPUT;
-            if (asked <= 0) break;
-            ruling_clear(&r); /* rule again with the plugin's fact */
-            continue;
+            if (asked < 0) {
+                status = ARB_BAD_INPUT;
+                break;
+            }
+            if (asked > 0) {
+                ruling_clear(&r); /* rule again with the plugin's fact */
+                continue;
+            }
         }
         int f = r.fact;
+        if (r.status != RULING_NEEDS) {
+            f = r.status == RULING_OK ? record_value_to_correct(rs, &sc, &r) : -1;
+            if (f < 0) break;
+        }
         ruling_clear(&r);
         if (!ask_fact(rs, f, &sc)) {
             fprintf(stderr, "arbiter ask: no answer for '%s' (end of input)\n", rs->facts[f].name);

@@ -15,7 +15,8 @@ void scenario_init(scenario *sc, const ruleset *rs) {
     sc->fv.value = calloc(n, sizeof(int64_t));
     sc->fv.known = calloc(n, sizeof(bool));
     sc->given = calloc(n, sizeof(bool));
-    if (!sc->fv.value || !sc->fv.known || !sc->given) abort();
+    sc->corrected = calloc(n, sizeof(bool));
+    if (!sc->fv.value || !sc->fv.known || !sc->given || !sc->corrected) abort();
 }
 
 void scenario_free(scenario *sc) {
@@ -23,6 +24,7 @@ void scenario_free(scenario *sc) {
     free(sc->fv.value);
     free(sc->fv.known);
     free(sc->given);
+    free(sc->corrected);
     memset(sc, 0, sizeof *sc);
 }
 
@@ -581,6 +583,32 @@ void scenario_forget_record(scenario *sc) {
         if (sc->rs->facts[f].builtin >= 0 && !sc->given[f]) sc->fv.known[f] = false;
 }
 
+/* "corrected": the facts a record settles whose value the director has
+ * corrected (an artificial bid the record reads as natural, a call he
+ * judges otherwise): the value the scenario gives for them wins. */
+static bool read_corrected(scenario *sc, json_t *list, strbuf *err) {
+    const ruleset *rs = sc->rs;
+    if (!json_is_array(list)) {
+        sb_puts(err, "\"corrected\" is a list of the facts whose record value the director corrected, e.g. [\"lho_called\"]");
+        return false;
+    }
+    size_t i;
+    json_t *name;
+    json_array_foreach(list, i, name) {
+        int f = json_is_string(name) ? rs_find_fact(rs, json_string_value(name)) : -1;
+        if (f < 0) {
+            sb_printf(err, "\"corrected\": item %zu is not a fact of %s", i + 1, rs->name);
+            return false;
+        }
+        if (rs->facts[f].builtin < 0) {
+            sb_printf(err, "\"corrected\": '%s' is not filled from a record; just give its value", rs->facts[f].name);
+            return false;
+        }
+        sc->corrected[f] = true;
+    }
+    return true;
+}
+
 bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
     const ruleset *rs = sc->rs;
     if (!json_is_object(obj)) {
@@ -591,6 +619,10 @@ bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
     json_t *v;
     json_object_foreach(obj, key, v) {
         if (key[0] == '_' || is_record_key(rs, key)) continue;
+        if (strcmp(key, "corrected") == 0) {
+            if (!read_corrected(sc, v, err)) return false;
+            continue;
+        }
         int f = rs_find_fact(rs, key);
         if (f < 0 && sc->hooks && sc->hooks->own_fact) {
             bool taken = false;
@@ -664,7 +696,7 @@ bool scenario_apply_record(scenario *sc, strbuf *err) {
             return false;
         }
         if (sc->given[f]) {
-            if (fact->overridable || sc->fv.value[f] == v) continue;
+            if (fact->overridable || sc->corrected[f] || sc->fv.value[f] == v) continue;
             strbuf shown;
             sb_init(&shown);
             rs_format_value(rs, fact->type, v, FMT_NAME, &shown);

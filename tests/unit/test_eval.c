@@ -907,6 +907,27 @@ static void test_auction_conflict_with_given_fact(void **state) {
     scenario_free(&sc);
 }
 
+/* "corrected": the director corrects a value the record settles; the value
+ * given wins, as for an overridable fact. */
+static void test_corrected_record_fact_given_wins(void **state) {
+    const ruleset *rs = *state;
+    scenario sc;
+    scenario_init(&sc, rs);
+    strbuf err;
+    sb_init(&err);
+    const char *json = "{\"turn_was\": \"lho\", \"corrected\": [\"turn_was\"], \"auction\": \"N: 1S 1H\"}";
+    if (!scenario_read_json(&sc, json, strlen(json), &err)) fail_msg("%s", err.data);
+    assert_int_equal(fact_value(&sc, "turn_was"), 1); /* lho, not the record's offender */
+    sb_free(&err);
+    scenario_free(&sc);
+    assert_scenario_error(rs, "{\"corrected\": \"turn_was\", \"auction\": \"N: 1S 1H\"}",
+                          "\"corrected\" is a list");
+    assert_scenario_error(rs, "{\"corrected\": [\"turn_wsa\"], \"auction\": \"N: 1S 1H\"}",
+                          "item 1 is not a fact");
+    assert_scenario_error(rs, "{\"corrected\": [\"minutes\"], \"auction\": \"N: 1S 1H\"}",
+                          "'minutes' is not filled from a record");
+}
+
 static void test_overridable_fact_given_wins(void **state) {
     const ruleset *rs = *state;
     scenario sc;
@@ -1180,6 +1201,7 @@ int main(void) {
         cmocka_unit_test(test_auction_array_fills_facts),
         cmocka_unit_test(test_auction_lowest_sufficient_in_message),
         cmocka_unit_test(test_auction_conflict_with_given_fact),
+        cmocka_unit_test(test_corrected_record_fact_given_wins),
         cmocka_unit_test(test_overridable_fact_given_wins),
         cmocka_unit_test(test_auction_errors),
         cmocka_unit_test(test_output_json_fields),

@@ -117,8 +117,16 @@ expect_status "next: the first question" 200 POST /api/next "$work/empty.json" '
 jq -e '.question.name == "irregularity" and .question.type == "enum" and (.question.choices[0] | has("label") and has("value"))' "$work/body" >/dev/null \
     && pass "next: question text, type and labelled choices" || fail "next: question" ""
 
-body partial.json '{ruleset: "bridge-2017", scenario: {auction: "N: 1S 1H", irregularity: "insufficient_bid"}}'
+body partial.json '{ruleset: "bridge-2017", scenario: {auction: "N: 1S 1H", irregularity: "insufficient_bid", unintended_call: false}}'
 expect_status "next: only what matters (the auction settles whose turn it was)" 200 POST /api/next "$work/partial.json" '"needs":"replacement"'
+body unintended.json '{ruleset: "bridge-2017", scenario: {auction: "N: 1S 1H", irregularity: "insufficient_bid"}}'
+expect_status "next: whether the call was unintended comes first (25A)" 200 POST /api/next "$work/unintended.json" '"needs":"unintended_call"'
+body artificial.json '{ruleset: "bridge-2017", scenario: {auction: "N: 1NT 2H 2C", irregularity: "insufficient_bid", unintended_call: false, replacement: "bid", replacement_call: "3C"}}'
+expect_status "next: an insufficient bid replaced - was it artificial? (27B1a)" 200 POST /api/next "$work/artificial.json" '"needs":"call_artificial"'
+body corrected.json '{ruleset: "bridge-2017", scenario: {auction: "N: 1S 1H", irregularity: "insufficient_bid", unintended_call: false, lho_called: true, corrected: ["lho_called"]}}'
+expect_status "next: a value the director corrected wins over the record" 200 POST /api/next "$work/corrected.json" '"27A1"'
+body uncorrected.json '{ruleset: "bridge-2017", scenario: {auction: "N: 1S 1H", irregularity: "insufficient_bid", unintended_call: false, lho_called: true}}'
+expect_error "next: contradicting the record without \"corrected\" → 400" 400 POST /api/next "$work/uncorrected.json" "the scenario says otherwise"
 
 body scenario.json --slurpfile s examples/insufficient-bid.json '{ruleset: "bridge-2017", scenario: $s[0]}'
 expect_status "next: a ruling when nothing is missing" 200 POST /api/next "$work/scenario.json" '"status":"ruling"'

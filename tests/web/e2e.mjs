@@ -127,21 +127,23 @@ function sameRuling(shown, expected, english) {
   messages.forEach((m, i) => expect(shown.messages[i].includes(m), `message ${i + 1}: "${shown.messages[i]}" lacks "${m}"`));
 }
 
-const IB = { auction: 'N: 1S 1H', irregularity: 'insufficient_bid', replacement: 'bid', replacement_call: '3SA' };
-const IB_2017 = { ...IB, replacement_comparable: false };
+const IB = { auction: 'N: 1S 1H', irregularity: 'insufficient_bid', unintended_call: false, replacement: 'bid', replacement_call: '3SA' };
+const IB_2017 = { ...IB, call_artificial: false, replacement_comparable: false };
 const IB_1963 = { ...IB_2017, penalty_right: 'kept' };
 
 async function walk2017(page, base) {
   await startWith(page, base, 'bridge-2017', IB.auction);
   await choose(page, 'irregularity', 'insufficient_bid');
-  await asked(page, 'replacement');
+  await asked(page, 'unintended_call'); /* 25A: decided before anything else */
   await shot(page, 'serve-question.png');
   await page.click('#back');
   await asked(page, 'irregularity');
   expect((await page.locator('#answers li').count()) === 0, 'back did not take the answer away');
   await choose(page, 'irregularity', 'insufficient_bid');
+  await choose(page, 'unintended_call', 'false');
   await choose(page, 'replacement', 'bid');
   await type(page, 'replacement_call', '3SA');
+  await choose(page, 'call_artificial', 'false');
   await choose(page, 'replacement_comparable', 'false');
   const shown = await resultShown(page);
   sameRuling(shown, cli(['rule', '--ruleset', 'bridge-2017', '--json', '-'], JSON.stringify(IB_2017)));
@@ -152,6 +154,7 @@ async function walk2017(page, base) {
 async function walkImpossible(page, base) {
   await startWith(page, base, 'bridge-2017', IB.auction);
   await choose(page, 'irregularity', 'insufficient_bid');
+  await choose(page, 'unintended_call', 'false');
   await choose(page, 'replacement', 'bid');
   await type(page, 'replacement_call', '9Z');
   await page.waitForSelector('#question-error:not([hidden])', WAIT);
@@ -213,6 +216,7 @@ async function walkGraph(page, ruleset) {
 async function walk1963Phone(page, base) {
   await startWith(page, base, 'bridge-1963', IB.auction);
   await choose(page, 'irregularity', 'insufficient_bid');
+  await choose(page, 'unintended_call', 'false');
   await choose(page, 'replacement', 'bid');
   await type(page, 'replacement_call', '3NT');
   await choose(page, 'penalty_right', 'kept');
@@ -223,6 +227,25 @@ async function walk1963Phone(page, base) {
   await page.locator('#result').scrollIntoViewIfNeeded();
   await page.evaluate(() => window.scrollBy(0, -120));
   await shot(page, 'serve-phone.png', { fullPage: false });
+}
+
+/* The director corrects a value the record settled: the LHO did call over
+ * the insufficient bid after all. The ruling is 27A1, as the CLI gives it
+ * for the scenario with that value listed in "corrected". */
+async function walkCorrection(page, base) {
+  await startWith(page, base, 'bridge-2017', IB.auction);
+  await choose(page, 'irregularity', 'insufficient_bid');
+  await choose(page, 'unintended_call', 'false');
+  await choose(page, 'replacement', 'bid');
+  await type(page, 'replacement_call', '2H');
+  await choose(page, 'call_artificial', 'false');
+  await resultShown(page);
+  await page.click('#decided button[data-correct="lho_called"]');
+  await choose(page, 'lho_called', 'true');
+  const shown = await resultShown(page);
+  const corrected = { ...IB, replacement_call: '2H', call_artificial: false, lho_called: true, corrected: ['lho_called'] };
+  sameRuling(shown, cli(['rule', '--ruleset', 'bridge-2017', '--json', '-'], JSON.stringify(corrected)));
+  expect(shown.trail.includes('27A1'), 'the corrected value did not change the ruling');
 }
 
 /* ---- the sheets ---- */
@@ -300,6 +323,7 @@ async function main() {
       await test("graph: article 27 drawn, with the ruling's path", () => walkGraph(desktop, 'bridge-2017'));
     }
     await test('ruling: an unreadable and an impossible answer are explained and asked again', () => walkImpossible(desktop, base));
+    await test('ruling: the director corrects a value taken from the auction', () => walkCorrection(desktop, base));
     if (HAS_1963) {
       const phone = await newPage(browser, { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
       await test('phone: an insufficient bid under 1963 on a 390px screen', () => walk1963Phone(phone, base));

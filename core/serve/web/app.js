@@ -26,7 +26,7 @@ const WORDS = {
     sc_title: 'De score van een contract', contract: 'Contract en resultaat', vulnerable: 'Kwetsbaar?',
     no: 'nee', yes: 'ja', sc_go: 'Bereken',
     footer: 'arbiter — uitspraken met het spoor van de artikelen.',
-    ruling_by: 'Uitspraak volgens', no_ruling: 'Geen uitspraak', change: 'wijzig',
+    ruling_by: 'Uitspraak volgens', no_ruling: 'Geen uitspraak', change: 'wijzig', correct: 'verbeter',
     from_auction: 'uit het biedverloop', from_record: 'uit het verloop',
     call_hint: 'Een bieding: P, X, XX of een bod zoals 2H of 3SA.', number_hint: 'Een getal',
     impossible: 'Dat kan niet', articles: 'Artikelen', ruleset_hash: 'Regelset',
@@ -57,7 +57,7 @@ const WORDS = {
     sc_title: 'The score of a contract', contract: 'Contract and result', vulnerable: 'Vulnerable?',
     no: 'no', yes: 'yes', sc_go: 'Calculate',
     footer: 'arbiter — rulings with the trail of articles.',
-    ruling_by: 'Ruling under', no_ruling: 'No ruling', change: 'change',
+    ruling_by: 'Ruling under', no_ruling: 'No ruling', change: 'change', correct: 'correct',
     from_auction: 'from the auction', from_record: 'from the record',
     call_hint: 'A call: P, X, XX or a bid such as 2H or 3NT.', number_hint: 'A number',
     impossible: 'That cannot be', articles: 'Articles', ruleset_hash: 'Ruleset',
@@ -87,8 +87,9 @@ const state = {
   rulesets: [],        /* GET /api/rulesets */
   details: {},         /* name → GET /api/rulesets/NAME */
   ruleset: null,       /* the ruling's edition */
-  answers: [],         /* [{fact, value}] in the order asked */
+  answers: [],         /* [{fact, value, corrected}] in the order asked */
   question: null,      /* the fact the server asks now */
+  correcting: null,    /* the record fact the director is correcting */
   answer: null,        /* the last /api/next answer */
   graph: null,         /* {article, dot, zoom} */
 };
@@ -191,6 +192,9 @@ function scenario(answers) {
   const auction = $('auction').value.trim();
   if (auction) s.auction = auction;
   for (const a of answers || state.answers) s[a.fact] = a.value;
+  /* values the director corrected win over what the record settles */
+  const corrected = (answers || state.answers).filter((a) => a.corrected).map((a) => a.fact);
+  if (corrected.length) s.corrected = corrected;
   return s;
 }
 
@@ -225,8 +229,23 @@ function showStart(message) {
 }
 
 function answerWith(value) {
-  state.answers.push({ fact: state.question.name, value });
+  const fact = state.question.name;
+  state.answers.push(state.correcting === fact ? { fact, value, corrected: true } : { fact, value });
+  state.correcting = null;
   next();
+}
+
+/* The director corrects a value the record settled: ask its question. */
+function correctFact(name, fact) {
+  const f = factOf(name, fact);
+  if (!f) return;
+  state.correcting = fact;
+  show($('question'), true);
+  show($('result'), false);
+  show($('compare'), false);
+  showError($('question-error'), '');
+  renderQuestion(f);
+  $('back').disabled = false;
 }
 
 function renderAnswer() {
@@ -288,6 +307,12 @@ function goBackTo(i) {
 }
 
 function back() {
+  if (state.correcting) {
+    /* leave the correction: the ruling stands as it was */
+    state.correcting = null;
+    renderAnswer();
+    return;
+  }
   state.answers.pop();
   next();
 }
@@ -326,7 +351,9 @@ function renderResult(a) {
   $('decided').replaceChildren(...(a.decided_by || []).flatMap((d) => {
     const fact = factOf(a.ruleset, d.fact);
     const source = d.source === 'given' ? '' : ' (' + (d.source === 'auction' ? t('from_auction') : t('from_record')) + ')';
-    return [el('dt', {}, fact ? pick(fact.question, fact.question_en) : d.fact), el('dd', {}, valueLabel(fact, d.value) + source)];
+    const fix = d.source === 'given' || !fact ? [] : [' ', el('button', { type: 'button', class: 'link', 'data-correct': d.fact,
+      onclick: () => correctFact(a.ruleset, d.fact) }, t('correct'))];
+    return [el('dt', {}, fact ? pick(fact.question, fact.question_en) : d.fact), el('dd', {}, valueLabel(fact, d.value) + source, ...fix)];
   }));
   $('result-hash').textContent = t('ruleset_hash') + ': ' + a.ruleset + ' ' + a.ruleset_hash;
   const others = state.rulesets.filter((r) => r.name !== a.ruleset && r.game === gameOf(a.ruleset));
