@@ -11,7 +11,7 @@ static const char *const doubling_names[] = {"undoubled", "doubled", "redoubled"
 static const char *const role_names[] = {"declarer", "dummy", "defender"};          /* enum play_role */
 static const char *const won_by_names[] = {"offender", "partner", "opponents"}; /* enum revoke_trick_winner */
 static const char *const side_names[] = {"takers", "defenders"};                /* enum kj_side */
-static const char *const revoke_by_names[] = {"none", "takers", "defenders"};    /* enum kj_revoke_by */
+static const char *const illegal_by_names[] = {"none", "takers", "defenders"}; /* enum kj_illegal_by */
 static const char *const rank_names[] = {"seven", "eight", "nine", "ten",
                                          "jack",  "queen", "king", "ace"}; /* enum kj_rank */
 
@@ -32,7 +32,7 @@ enum {
     B_TRICK_NUMBER, B_TRICK_LAST, B_TRICK_WON_BY, B_TRICK_CARD_POINTS, B_TRICK_SEQUENCE,
     B_TRICK_FOUR_OF_A_KIND, B_TRICK_FOUR_RANK, B_TRICK_STUK, B_TRICK_STUK_IN_SEQUENCE, B_TRICK_ROEM_CLAIMED,
     B_HAND_TAKERS_POINTS, B_HAND_DEFENDERS_POINTS, B_HAND_TAKERS_ROEM, B_HAND_DEFENDERS_ROEM,
-    B_HAND_TAKERS_TRICKS, B_HAND_DEFENDERS_TRICKS, B_HAND_COMPLETE, B_HAND_REVOKE_BY,
+    B_HAND_TAKERS_TRICKS, B_HAND_DEFENDERS_TRICKS, B_HAND_COMPLETE, B_HAND_ILLEGAL_BY, B_HAND_ILLEGAL_REASON,
     B_COUNT
 };
 
@@ -106,7 +106,9 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_HAND_TAKERS_TRICKS] = {"hand", "takers_tricks", BT_INT, NULL, 0},
     [B_HAND_DEFENDERS_TRICKS] = {"hand", "defenders_tricks", BT_INT, NULL, 0},
     [B_HAND_COMPLETE] = {"hand", "complete", BT_BOOL, NULL, 0},
-    [B_HAND_REVOKE_BY] = {"hand", "revoke_by", BT_SYMBOL, revoke_by_names, 3},
+    [B_HAND_ILLEGAL_BY] = {"hand", "illegal_by", BT_SYMBOL, illegal_by_names, 3},
+    /* its values are the ruleset's own (the legal article's `reason`): none listed */
+    [B_HAND_ILLEGAL_REASON] = {"hand", "illegal_reason", BT_SYMBOL, NULL, 0},
 };
 
 int builtin_count(void) {
@@ -273,8 +275,10 @@ static bool hand_value(int i, const kj_hand_facts *h, int64_t *value, const char
     case B_HAND_TAKERS_TRICKS: *value = h->tricks[KJ_TAKERS]; return true;
     case B_HAND_DEFENDERS_TRICKS: *value = h->tricks[KJ_DEFENDERS]; return true;
     case B_HAND_COMPLETE: *value = h->complete; return true;
-    case B_HAND_REVOKE_BY: /* "no revoke" needs every hand, as play.revoke does */
-        return h->revoke_settled && ((*symbol = revoke_by_names[h->revoke_by]), true);
+    case B_HAND_ILLEGAL_BY: /* "no illegal card" needs every hand, as play.revoke does */
+        return h->illegal_settled && ((*symbol = illegal_by_names[h->illegal_by]), true);
+    case B_HAND_ILLEGAL_REASON:
+        return h->illegal_settled && h->illegal_reason && ((*symbol = h->illegal_reason), true);
     default: return false;
     }
 }

@@ -619,17 +619,22 @@ static void print_tricks(const kj_hand *h, const kj_hand_score *hs, const scenar
     }
 }
 
-static void print_revoke(const ruleset *rs, const kj_hand *h, const kj_hand_score *hs, const scenario *sc) {
-    if (!hs->hand.revoke_settled) {
-        printf("Verzaking: niet uit het verloop vast te stellen (%s)\n",
-               rs->legal_article < 0 ? "de regelset noemt geen legal-artikel" : "niet alle handen zijn bekend");
-    } else if (hs->revoke_trick < 0) {
-        puts("Verzaking: geen");
+/* The first card the legal article calls illegal: whether it is a revoke,
+ * the score article's ruling says (its trail). */
+static void print_illegal(const ruleset *rs, const kj_hand *h, const kj_hand_score *hs,
+                          const scenario *sc) {
+    if (!hs->hand.illegal_settled) {
+        printf("Verboden kaart (legal-artikel): niet uit het verloop vast te stellen (%s)\n",
+               rs->legal_article < 0 ? "de regelset noemt geen legal-artikel"
+                                     : "niet alle handen zijn bekend");
+    } else if (hs->illegal_trick < 0) {
+        puts("Verboden kaart (legal-artikel): geen");
     } else {
-        json_t *j = scoring_revoke_json(h, hs, sc);
-        printf("Verzaking door de %s: slag %lld, %s speelde %s ",
-               side_words[hs->hand.revoke_by == KJ_REVOKE_TAKERS ? KJ_TAKERS : KJ_DEFENDERS],
-               (long long)json_integer_value(json_object_get(j, "trick")), json_string_value(json_object_get(j, "seat")),
+        json_t *j = scoring_illegal_json(h, hs, sc);
+        printf("Verboden kaart van de %s: slag %lld, %s speelde %s ",
+               side_words[hs->hand.illegal_by == KJ_ILLEGAL_TAKERS ? KJ_TAKERS : KJ_DEFENDERS],
+               (long long)json_integer_value(json_object_get(j, "trick")),
+               json_string_value(json_object_get(j, "seat")),
                json_string_value(json_object_get(j, "card")));
         print_trail_and_messages(j);
         json_decref(j);
@@ -645,7 +650,7 @@ static void print_hand_score(const ruleset *rs, const kj_hand_score *hs, const s
     printf("Slagen: spelers %d, tegenspelers %d\n", f->tricks[KJ_TAKERS], f->tricks[KJ_DEFENDERS]);
     printf("Uit de slagen: spelers %lld (roem %lld), tegenspelers %lld (roem %lld)\n", (long long)f->points[KJ_TAKERS],
            (long long)f->roem[KJ_TAKERS], (long long)f->points[KJ_DEFENDERS], (long long)f->roem[KJ_DEFENDERS]);
-    print_revoke(rs, h, hs, sc);
+    print_illegal(rs, h, hs, sc);
     json_t *score = output_ruling_part_json(&hs->score, sc);
     printf("Score [");
     print_trail(json_object_get(score, "articles"));

@@ -146,15 +146,19 @@ typedef struct kj_trick_facts {
 /* Facts of finished trick t (0-based) of a checked hand. */
 void kj_settle_trick(const kj_hand *h, int t, const kj_tables *tb, kj_trick_facts *out);
 
-enum kj_revoke_by { KJ_REVOKE_NONE, KJ_REVOKE_TAKERS, KJ_REVOKE_DEFENDERS };
+enum kj_illegal_by { KJ_ILLEGAL_NONE, KJ_ILLEGAL_TAKERS, KJ_ILLEGAL_DEFENDERS };
 
-/* hand.*: sums over the trick article's rulings, filled by the scorer. */
+/* hand.*: sums over the trick article's rulings, filled by the scorer.
+ * illegal_by is the side of the first card played that the legal article
+ * calls illegal, illegal_reason the value of that ruling's `reason`: whether
+ * it is a revoke is for the rule files to say, not the core. */
 typedef struct kj_hand_facts {
     int64_t points[2], roem[2]; /* by enum kj_side */
     int tricks[2];
     bool complete;
-    bool revoke_settled;
-    enum kj_revoke_by revoke_by;
+    bool illegal_settled;
+    enum kj_illegal_by illegal_by;
+    const char *illegal_reason; /* a value name of the ruleset's type, or NULL */
 } kj_hand_facts;
 
 /* Tricks won by each side, and whether all eight were played. */

@@ -199,22 +199,22 @@ expect "legal impossible position" 2 "impossible position: it is S's turn in the
 expect "legal without a position" 2 "no position to rule on" -- "$ARBITER" legal --ruleset $KJ $KJ/hand.json
 mkdir -p "$KJ.tmp" && sed '/^  legal 1$/d' $KJ/mini.rules >"$KJ.tmp/mini.rules"
 expect "legal without a legal article" 2 "names no article for this (header key \`legal ARTICLE\`)" -- "$ARBITER" legal --ruleset "$KJ.tmp" $KJ/position-follow.json
-expect "score without a legal article" 0 "Verzaking: niet uit het verloop vast te stellen (de regelset noemt geen legal-artikel)" \
+expect "score without a legal article" 0 "Verboden kaart (legal-artikel): niet uit het verloop vast te stellen (de regelset noemt geen legal-artikel)" \
     "Score [3 > 3E]" -- sh -c "sed '/\"hands\"/d; s/\"roem_claimed\": \[2, 5, 7\],/\"roem_claimed\": [2, 5, 7], \"revoke_by\": \"none\" }/' $KJ/hand.json | $ARBITER score --ruleset $KJ.tmp -"
 rm -rf "$KJ.tmp"
 expect "rule one card" 0 "Artikelen: 1 > 1G" \
     -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"H7 H9 D10\",\"trick\":\"N:S7 SA H8\",\"card\":\"H7\"}' | $ARBITER rule --ruleset $KJ -"
 expect "score klaverjas" 0 "Slag 2  N:HJ H10 HQ H7  → N (spelers), 6 kaartpunten, roem 10  [2 > 2D]" \
     "Slag 8  E:CK CQ CJ C7  → E (tegenspelers), 6 kaartpunten, roem 0  [2 > 2A]" "  [2] 11 punten voor de tegenspelers." \
-    "Uit de slagen: spelers 58 (roem 20), tegenspelers 27 (roem 10)" "Verzaking: geen" "Score [3 > 3E]" \
+    "Uit de slagen: spelers 58 (roem 20), tegenspelers 27 (roem 10)" "Verboden kaart (legal-artikel): geen" "Score [3 > 3E]" \
     "Spelers: 58   Tegenspelers: 27" -- "$ARBITER" score --ruleset $KJ $KJ/hand.json
-expect "score klaverjas json" 0 '"won_by": "takers"' '"card_points": 14' '"revoke_by": "none"' '"takers": 58' '"defenders": 27' \
+expect "score klaverjas json" 0 '"won_by": "takers"' '"card_points": 14' '"illegal_by": "none"' '"takers": 58' '"defenders": 27' \
     -- "$ARBITER" score --ruleset $KJ --json $KJ/hand.json
-expect "score klaverjas revoke" 0 "Verzaking door de spelers: slag 7, N speelde C7 [1 > 1D]" "Score [3 > 3A]" \
+expect "score klaverjas revoke" 0 "Verboden kaart van de spelers: slag 7, N speelde C7 [1 > 1D]" "Score [3 > 3A]" \
     "Spelers: 0   Tegenspelers: 100" -- "$ARBITER" score --ruleset $KJ $KJ/revoke.json
-expect "score klaverjas revoke json" 0 '"revoke_by": "takers"' '"trick": 7' '"seat": "N"' '"card": "C7"' \
+expect "score klaverjas revoke json" 0 '"illegal_by": "takers"' '"reason": "must_follow"' '"trick": 7' '"seat": "N"' '"card": "C7"' \
     -- "$ARBITER" score --ruleset $KJ --json $KJ/revoke.json
-expect "score klaverjas unfinished" 0 "Verzaking: niet uit het verloop vast te stellen (niet alle handen zijn bekend)" "Score [3 > 3C]" \
+expect "score klaverjas unfinished" 0 "Verboden kaart (legal-artikel): niet uit het verloop vast te stellen (niet alle handen zijn bekend)" "Score [3 > 3C]" \
     -- "$ARBITER" score --ruleset $KJ $KJ/unfinished.json
 expect "score klaverjas roem" 0 "Slag 1  N:HJ DJ CJ SJ  → W (tegenspelers), 5 kaartpunten, roem 50  [2 > 2B]" \
     "Uit de slagen: spelers 18 (roem 10), tegenspelers 75 (roem 60)" -- "$ARBITER" score --ruleset $KJ $KJ/four.json
@@ -226,6 +226,27 @@ expect "score klaverjas card not held" 2 "trick 1 (E:SK S9 S10 S8): N does not h
     -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"tricks\":[\"E:SK S9 S10 S8\"],\"hands\":{\"N\":\"SA S7 HJ H9 DA D7 CA C7\"}}' | $ARBITER score --ruleset $KJ -"
 expect "score klaverjas no hand" 2 "no hand to score" -- "$ARBITER" score --ruleset $KJ $KJ/position-follow.json
 expect "score klaverjas missing file" 2 "No such file or directory" -- "$ARBITER" score --ruleset $KJ $KJ/nonexistent.json
+
+# klaverjas-nkf-1976: whether a card Art. 12 forbids is a revoke is the rule
+# files' (13a, 13i6), so an amendment that replaces 13i6 changes what
+# `score` gives. S does not trump in trick 2 (examples/klaverjas-not-trumped.json):
+# 13i6 reads it as a revoke (defenders 162 + 100); the amendment of
+# examples/amendments counts the hand as played (takers 147 + 40 against 15).
+NKF=rulesets/klaverjas-nkf-1976
+NO_REVOKE=examples/amendments/klaverjas-13i6-no-revoke.rules
+expect "score nkf: not trumping is a revoke (13i6)" 0 \
+    "Verboden kaart van de spelers: slag 2, S speelde C10 [12 > 12b > 12i1]" \
+    "Score [4 > 13a > 13i6 > 14 > 14b > 14i12 > 13b > 13i12]" "Spelers: 0   Tegenspelers: 262" \
+    -- "$ARBITER" score --ruleset $NKF examples/klaverjas-not-trumped.json
+expect "score nkf --amend 13i6: the hand counts as played" 0 "Score [4 > 13a > 13i6 > 19 > 20 > 20i9]" \
+    "volgens deze lezing is dat geen verzaking" "Spelers: 187   Tegenspelers: 15" \
+    -- "$ARBITER" score --ruleset $NKF --amend $NO_REVOKE examples/klaverjas-not-trumped.json
+expect "score nkf --json: the illegal card and its reason" 0 '"illegal_by": "takers"' '"reason": "must_trump"' \
+    '"card": "C10"' -- "$ARBITER" score --ruleset $NKF --json examples/klaverjas-not-trumped.json
+expect "rule nkf --amend 13i6 at the table follows the same clause" 0 "Artikelen: 13 > 13a > 13i6 > 19" \
+    -- sh -c "echo '{\"situation\":\"revoke\",\"revoke_found\":\"revoke\",\"revoke_kind\":\"must_trump\",\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":120,\"defenders_points\":42,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER rule --ruleset $NKF --amend $NO_REVOKE -"
+expect "test nkf --amend 13i6: the amendment's tests pass" 0 "139 passed, 0 failed" \
+    -- "$ARBITER" test $NKF --amend $NO_REVOKE
 
 # The shipped amendment of 64A1 (transfer only the revoke trick) changes
 # exactly the situations where 64A1 gave two tricks: the revoker won the

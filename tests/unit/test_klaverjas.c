@@ -696,9 +696,9 @@ static void test_full_hand_scored(void **state) {
     assert_int_equal(h->tricks[KJ_TAKERS], 6);
     assert_int_equal(h->tricks[KJ_DEFENDERS], 2);
     assert_true(h->complete);
-    assert_true(h->revoke_settled);
-    assert_int_equal(h->revoke_by, KJ_REVOKE_NONE);
-    assert_int_equal(hs.revoke_trick, -1);
+    assert_true(h->illegal_settled);
+    assert_int_equal(h->illegal_by, KJ_ILLEGAL_NONE);
+    assert_int_equal(hs.illegal_trick, -1);
     assert_string_equal(last_cite(&hs.score), "3E");
     assert_int_equal(hs.score_sums.side[KJ_TAKERS], 58);
     assert_int_equal(hs.score_sums.side[KJ_DEFENDERS], 27);
@@ -715,11 +715,12 @@ static void test_revoke_found_from_known_hands(void **state) {
     score_hand(revoked_hand, &hs, &sc);
     /* the same points; the first illegal card is N's C7 in trick 7 */
     assert_int_equal(hs.hand.points[KJ_TAKERS], 58);
-    assert_int_equal(hs.revoke_trick, 6);
-    assert_int_equal(hs.revoke_card, 2);
-    assert_string_equal(last_cite(&hs.revoke), "1D");
-    assert_true(hs.hand.revoke_settled);
-    assert_int_equal(hs.hand.revoke_by, KJ_REVOKE_TAKERS);
+    assert_int_equal(hs.illegal_trick, 6);
+    assert_int_equal(hs.illegal_card, 2);
+    assert_string_equal(last_cite(&hs.illegal), "1D");
+    assert_true(hs.hand.illegal_settled);
+    assert_int_equal(hs.hand.illegal_by, KJ_ILLEGAL_TAKERS);
+    assert_string_equal(hs.hand.illegal_reason, "must_follow"); /* the legal article's reason */
     assert_string_equal(last_cite(&hs.score), "3A");
     assert_int_equal(hs.score_sums.side[KJ_DEFENDERS], 100);
     assert_int_equal(hs.score_sums.side[KJ_TAKERS], 0);
@@ -738,9 +739,9 @@ static void test_revoke_by_the_defenders(void **state) {
                " \"hands\": {\"N\": \"SA S7 HJ H9 DA D7 CA C7\", \"E\": \"SK S8 HA H10 DK D8 CK C8\",\n"
                "           \"S\": \"SQ S9 HK HQ DQ D9 CQ C9\"}}",
                &hs, &sc);
-    assert_int_equal(hs.revoke_trick, 0);
-    assert_int_equal(hs.revoke_card, 2);
-    assert_int_equal(hs.hand.revoke_by, KJ_REVOKE_DEFENDERS);
+    assert_int_equal(hs.illegal_trick, 0);
+    assert_int_equal(hs.illegal_card, 2);
+    assert_int_equal(hs.hand.illegal_by, KJ_ILLEGAL_DEFENDERS);
     assert_false(hs.hand.complete);
     assert_string_equal(last_cite(&hs.score), "3B");
     assert_int_equal(hs.score_sums.side[KJ_TAKERS], 100);
@@ -773,7 +774,7 @@ static void test_four_of_a_kind_and_stuk_scored(void **state) {
     assert_int_equal(hs.hand.roem[KJ_DEFENDERS], 60);
     assert_int_equal(hs.hand.points[KJ_TAKERS], 18);
     assert_int_equal(hs.hand.roem[KJ_TAKERS], 10);
-    assert_false(hs.hand.revoke_settled); /* the core could not tell */
+    assert_false(hs.hand.illegal_settled); /* the core could not tell */
     assert_string_equal(last_cite(&hs.score), "3C");
     assert_int_equal(hs.score_sums.total, 0);
     kj_hand_score_clear(&hs);
