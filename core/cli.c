@@ -644,13 +644,20 @@ static void print_illegal(const ruleset *rs, const kj_hand *h, const kj_hand_sco
 static void print_hand_score(const ruleset *rs, const kj_hand_score *hs, const scenario *sc) {
     const kj_hand *h = &sc->rec.kj_hand_record;
     const kj_hand_facts *f = &hs->hand;
-    printf("Klaverjas volgens %s (%s): troef %s, speler %s\n", rs->title, rs->name, kj_suit_name(h->trump),
-           bridge_seat_name(h->taker));
-    print_tricks(h, hs, sc);
-    printf("Slagen: spelers %d, tegenspelers %d\n", f->tricks[KJ_TAKERS], f->tricks[KJ_DEFENDERS]);
-    printf("Uit de slagen: spelers %lld (roem %lld), tegenspelers %lld (roem %lld)\n", (long long)f->points[KJ_TAKERS],
-           (long long)f->roem[KJ_TAKERS], (long long)f->points[KJ_DEFENDERS], (long long)f->roem[KJ_DEFENDERS]);
-    print_illegal(rs, h, hs, sc);
+    if (hs->from_record) {
+        printf("Klaverjas volgens %s (%s): troef %s, speler %s\n", rs->title, rs->name,
+               kj_suit_name(h->trump), bridge_seat_name(h->taker));
+        print_tricks(h, hs, sc);
+        printf("Slagen: spelers %d, tegenspelers %d\n", f->tricks[KJ_TAKERS],
+               f->tricks[KJ_DEFENDERS]);
+        printf("Uit de slagen: spelers %lld (roem %lld), tegenspelers %lld (roem %lld)\n",
+               (long long)f->points[KJ_TAKERS], (long long)f->roem[KJ_TAKERS],
+               (long long)f->points[KJ_DEFENDERS], (long long)f->roem[KJ_DEFENDERS]);
+        print_illegal(rs, h, hs, sc);
+    } else {
+        printf("Klaverjas volgens %s (%s): het resultaat zoals opgegeven, zonder slagverloop\n",
+               rs->title, rs->name);
+    }
     json_t *score = output_ruling_part_json(&hs->score, sc);
     printf("Score [");
     print_trail(json_object_get(score, "articles"));
@@ -1131,7 +1138,9 @@ static const command commands[] = {
      "Scores a contract and its result for the declaring side (negative when it went down):\n"
      "4S=, 4SX+1, 3NTXX-2, 6H+1, PASS. The ruleset's own scoring table decides.\n"
      "Under a klaverjas ruleset, scores a hand record (\"trump\", \"taker\", \"tricks\", …): each\n"
-     "trick by the header's trick article, then the hand by its score article, per side.",
+     "trick by the header's trick article, then the hand by its score article, per side.\n"
+     "Without \"tricks\", the score article rules on the hand's result as the file gives it\n"
+     "(its facts: points, tricks, roem, a revoke and when it was claimed, …).",
      cmd_score},
     {"legal", "legal --ruleset NAME|DIR POSITION.json|- [--json]",
      "Klaverjas: rules on every card of a player's hand with the header's legal article and\n"
@@ -1143,7 +1152,8 @@ static const command commands[] = {
      "board,pair,score, by the ruleset's own scale.",
      cmd_matchpoints},
     {"imps", "imps --ruleset NAME|DIR A B [--json]",
-     "The IMPs for score A against score B (negative when B is higher), by the ruleset's scale.", cmd_imps},
+     "The IMPs for score A against score B (negative when B is higher), by the ruleset's scale.",
+     cmd_imps},
     {"compare", "compare --ruleset A --ruleset B [--ruleset C …] SCENARIO.json|- [--json]",
      "Rules on one scenario under several rulesets (editions) and shows the rulings side by side,\n"
      "marking what differs: the article trail, the actions on one side only, the score of the\n"
@@ -1156,9 +1166,11 @@ static const command commands[] = {
      "which either ruling passes through article N. With --cases, rules every scenario of a\n"
      "JSON Lines file under both and lists those whose ruling changes.",
      cmd_diff},
-    {"rulesets", "rulesets", "Lists the installed rulesets with their title and hash.", cmd_rulesets},
+    {"rulesets", "rulesets", "Lists the installed rulesets with their title and hash.",
+     cmd_rulesets},
     {"graph", "graph --ruleset NAME|DIR --article N",
-     "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).", cmd_graph},
+     "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).",
+     cmd_graph},
     {"serve", "serve [--listen HOST:PORT] [--ruleset NAME …] [--plugin FILE …] [--verbose]",
      "Serves the rulings in the browser (core/web) and as a JSON API, on 127.0.0.1:8080 unless\n"
      "--listen says otherwise, with the rulesets named (default: every installed one). Stops on\n"

@@ -266,12 +266,14 @@ static bool find_illegal(const ruleset *rs, scenario *sc, kj_hand_score *out, st
     return true;
 }
 
+/* Rules on the hand with the score article: with the hand.* facts of the
+ * record when there is one, else with the facts the scenario gives. */
 static bool rule_hand(const ruleset *rs, int article, scenario *sc, kj_hand_score *out, strbuf *err) {
     strbuf why;
     sb_init(&why);
     sc->rec.has_kj_position = sc->rec.has_kj_card = sc->rec.has_kj_trick = false;
     sc->rec.kj_hand = out->hand;
-    sc->rec.has_kj_hand = true;
+    sc->rec.has_kj_hand = out->from_record;
     out->scored = true;
     bool ok = settle_record(sc, &why) && scoring_rule_sides(rs, article, sc, &out->score, &out->score_sums, &why);
     if (!ok) out->failed = out->score.status;
@@ -282,10 +284,16 @@ bool scoring_klaverjas_hand(const ruleset *rs, scenario *sc, kj_hand_score *out,
     memset(out, 0, sizeof *out);
     out->illegal_trick = out->illegal_card = -1;
     out->failed = RULING_OK;
-    if (!sc->rec.has_kj_hand_record) {
-        sb_puts(err, "no hand to score: give \"trump\", \"taker\" and \"tricks\"");
+    if (!sc->rec.has_kj_hand_record && sc->rec.has_kj_position_record) {
+        sb_puts(err, "no hand to score: a position is not a hand; give \"trump\", \"taker\" and "
+                     "\"tricks\", or the hand's result as the score article's facts");
         return false;
     }
+    if (!sc->rec.has_kj_hand_record) { /* the result as played, given without the tricks */
+        int article = scoring_article(rs, SCORE_CONTRACT, err);
+        return article >= 0 && rule_hand(rs, article, sc, out, err);
+    }
+    out->from_record = true;
     int trick_article = scoring_article(rs, SCORE_TRICK, err);
     int score_article = trick_article < 0 ? -1 : scoring_article(rs, SCORE_CONTRACT, err);
     if (score_article < 0) return false;
@@ -379,11 +387,23 @@ json_t *scoring_illegal_json(const kj_hand *h, const kj_hand_score *hs, const sc
     return j;
 }
 
+static json_t *score_json(const kj_hand_score *hs, const scenario *sc) {
+    json_t *score = output_ruling_part_json(&hs->score, sc);
+    json_object_update_new(score, sides_json(hs->score_sums.side));
+    return score;
+}
+
 json_t *scoring_hand_json(const ruleset *rs, const kj_hand_score *hs, const scenario *sc) {
     static const char *const illegal_words[] = {"none", "takers",
                                                 "defenders"}; /* enum kj_illegal_by */
     const kj_hand *h = &sc->rec.kj_hand_record;
     json_t *j = output_answer_json(rs), *tricks = json_array();
+    json_object_set_new(j, "from_record", json_boolean(hs->from_record));
+    if (!hs->from_record) {
+        json_decref(tricks);
+        json_object_set_new(j, "score", score_json(hs, sc));
+        return j;
+    }
     json_object_set_new(j, "trump", json_string(kj_suit_name(h->trump)));
     json_object_set_new(j, "taker", json_string(bridge_seat_name(h->taker)));
     for (int t = 0; t < hs->ntricks; t++) json_array_append_new(tricks, trick_json(h, t, &hs->tricks[t], sc));
@@ -393,9 +413,7 @@ json_t *scoring_hand_json(const ruleset *rs, const kj_hand_score *hs, const scen
                         hs->hand.illegal_settled ? json_string(illegal_words[hs->hand.illegal_by])
                                                  : json_null());
     if (hs->illegal_trick >= 0) json_object_set_new(j, "illegal", scoring_illegal_json(h, hs, sc));
-    json_t *score = output_ruling_part_json(&hs->score, sc);
-    json_object_update_new(score, sides_json(hs->score_sums.side));
-    json_object_set_new(j, "score", score);
+    json_object_set_new(j, "score", score_json(hs, sc));
     return j;
 }
 

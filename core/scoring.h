@@ -51,7 +51,8 @@ typedef struct kj_trick_ruling {
 } kj_trick_ruling;
 
 typedef struct kj_hand_score {
-    int ntricks; /* ruled on so far */
+    bool from_record; /* false: no tricks, the result as the scenario's facts give it */
+    int ntricks;      /* ruled on so far */
     kj_trick_ruling tricks[KJ_TRICKS];
     kj_hand_facts hand;
     int illegal_trick, illegal_card; /* the first illegal card, 0-based; -1 when none was found */
@@ -62,8 +63,11 @@ typedef struct kj_hand_score {
     enum ruling_status failed; /* the status of a ruling that failed */
 } kj_hand_score;
 
-/* Scores the hand record of sc (read from a klaverjas scenario). False
- * with err when a record is missing or a ruling could not be made. */
+/* Scores the hand record of sc (read from a klaverjas scenario). Without
+ * tricks (and without a position) the score article rules on the facts
+ * the scenario gives: the hand's result as played, when the trick record
+ * is not there (a late revoke claim, a score slip). False with err when a
+ * fact or a record is missing or a ruling could not be made. */
 bool scoring_klaverjas_hand(const ruleset *rs, scenario *sc, kj_hand_score *out, strbuf *err);
 void kj_hand_score_clear(kj_hand_score *s);
 

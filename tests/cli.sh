@@ -247,6 +247,16 @@ expect "rule nkf --amend 13i6 at the table follows the same clause" 0 "Artikelen
     -- sh -c "echo '{\"situation\":\"revoke\",\"revoke_found\":\"revoke\",\"revoke_kind\":\"must_trump\",\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":120,\"defenders_points\":42,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER rule --ruleset $NKF --amend $NO_REVOKE -"
 expect "test nkf --amend 13i6: the amendment's tests pass" 0 "139 passed, 0 failed" \
     -- "$ARBITER" test $NKF --amend $NO_REVOKE
+# A revoke claimed after the last trick was covered (Art. 14): the hand as
+# played, scored from the score slip's numbers without the trick record.
+expect "score nkf: a late claim, the result as played without the tricks (14b, 19)" 0 \
+    "het resultaat zoals opgegeven, zonder slagverloop" "Score [4 > 13a > 14 > 14b > 19]" \
+    "Kolom score voor de spelers: 120." "Spelers: 120   Tegenspelers: 42" \
+    -- "$ARBITER" score --ruleset $NKF examples/klaverjas-late-claim.json
+expect "score nkf --json: the result without the tricks" 0 '"from_record": false' '"takers": 120' '"defenders": 42' \
+    -- "$ARBITER" score --ruleset $NKF --json examples/klaverjas-late-claim.json
+expect "score nkf: a result without the tricks names what it lacks" 2 "the hand: the scenario does not say 'revoke_by'" \
+    -- sh -c "echo '{\"takers_tricks\": 6}' | $ARBITER score --ruleset $NKF -"
 
 # The shipped amendment of 64A1 (transfer only the revoke trick) changes
 # exactly the situations where 64A1 gave two tricks: the revoker won the

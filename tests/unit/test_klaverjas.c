@@ -804,6 +804,36 @@ static void test_unknown_hands_leave_the_revoke_open(void **state) {
     sb_free(&err);
 }
 
+/* Without tricks the score article rules on the result the scenario gives:
+ * mini's Art. 3E, 40 and 20 written as given, no trick ruled on. */
+static void test_result_without_tricks(void **state) {
+    (void)state;
+    scenario sc;
+    kj_hand_score hs;
+    strbuf err;
+    sb_init(&err);
+    read_ok(&sc, "{\"revoke_by\": \"none\", \"complete\": true, \"takers_tricks\": 6,"
+                 " \"defenders_tricks\": 2, \"takers_points\": 40, \"defenders_points\": 20,"
+                 " \"takers_roem\": 0, \"defenders_roem\": 0}");
+    assert_true(scoring_klaverjas_hand(mini, &sc, &hs, &err));
+    assert_false(hs.from_record);
+    assert_int_equal(hs.ntricks, 0);
+    assert_string_equal(last_cite(&hs.score), "3E");
+    assert_int_equal(hs.score_sums.side[KJ_TAKERS], 40);
+    assert_int_equal(hs.score_sums.side[KJ_DEFENDERS], 20);
+    kj_hand_score_clear(&hs);
+    scenario_free(&sc);
+    sb_free(&err);
+    /* a fact the score article needs and the scenario lacks is asked for */
+    sb_init(&err);
+    read_ok(&sc, "{\"complete\": true}");
+    assert_false(scoring_klaverjas_hand(mini, &sc, &hs, &err));
+    assert_contains(err.data, "the hand: the scenario does not say 'takers_points'");
+    kj_hand_score_clear(&hs);
+    scenario_free(&sc);
+    sb_free(&err);
+}
+
 /* -------------------------------------------------------- impossible records */
 
 #define HAND_N "\"N\": \"SA S7 HJ H9 DA D7 CA C7\""
@@ -965,6 +995,7 @@ int main(void) {
         cmocka_unit_test(test_revoke_by_the_defenders),
         cmocka_unit_test(test_four_of_a_kind_and_stuk_scored),
         cmocka_unit_test(test_unknown_hands_leave_the_revoke_open),
+        cmocka_unit_test(test_result_without_tricks),
         cmocka_unit_test(test_impossible_records),
         cmocka_unit_test(test_hand_check_directly),
         cmocka_unit_test(test_compiler_checks_the_vocabulary),
