@@ -86,20 +86,36 @@ typedef struct kj_position {
     kj_trick trick;
     bool has_taker;
     enum bridge_seat taker;
+    bool has_penalty_card; /* Art. 11 (NKF): a card of his hand lies face up as a penalty card */
+    kj_card penalty_card;
 } kj_position;
 
 bool kj_check_position(const kj_position *p, char *err, size_t errsz);
 bool kj_holds(const kj_position *p, kj_card c);
 
+/* What the legal article may know of a penalty card before it rules on
+ * the other cards: it is his last card of the suit led, or the legal
+ * article (ruling on it as on any card) calls it illegal, or legal. */
+enum kj_penalty_case {
+    KJ_PENALTY_UNKNOWN,
+    KJ_PENALTY_LAST_OF_SUIT,
+    KJ_PENALTY_NOT_ALLOWED,
+    KJ_PENALTY_ALLOWED
+};
+
 /* position.* (docs/klaverjas.md) */
 typedef struct kj_position_facts {
     bool can_follow, has_trump, can_overtrump, trump_led, trump_in_trick, partner_winning, only_trumps;
     bool is_taker_side; /* only when the position has a taker */
+    bool has_penalty_card;
+    bool penalty_last_of_suit;         /* the penalty card is his only card of the suit led */
+    enum kj_penalty_case penalty_case; /* filled by the scorer, who rules on the penalty card */
 } kj_position_facts;
 
 /* card.* */
 typedef struct kj_card_facts {
     bool follows_suit, is_trump, leads, overtrumps, undertrumps;
+    bool is_penalty_card;
 } kj_card_facts;
 
 void kj_settle_position(const kj_position *p, const kj_tables *tb, kj_position_facts *out);

@@ -141,17 +141,55 @@ static bool settle_record(scenario *sc, strbuf *err) {
     return scenario_apply_record(sc, err);
 }
 
-bool scoring_rule_card(const ruleset *rs, int article, scenario *sc, kj_card c, ruling *r, bool *legal, strbuf *err) {
+/* Rules with the legal article on the card whose facts are in sc. */
+static bool rule_card_once(const ruleset *rs, int article, scenario *sc, ruling *r, bool *legal,
+                           strbuf *err) {
     record *rec = &sc->rec;
     memset(r, 0, sizeof *r);
-    kj_settle_position(&rec->kj_position_record, &rec->kj_tables, &rec->kj_position);
-    kj_settle_card(&rec->kj_position_record, c, &rec->kj_tables, &rec->kj_card);
     rec->has_kj_position = rec->has_kj_card = true;
     if (!settle_record(sc, err)) return false;
     if (!scenario_rule(rs, rs->articles[article].root, sc, r, err)) return false;
     if (r->status == RULING_OK) return card_verdict(rs, r, legal, err);
     output_problem(r, err);
     return false;
+}
+
+/* position.penalty_card_case: the penalty card is his last card of the
+ * suit led, or the legal article, ruling on it as on any card (the
+ * position without a penalty card), calls it legal or illegal. What a
+ * penalty card changes for the other cards is the rule files' to say. */
+static bool settle_penalty_case(const ruleset *rs, int article, scenario *sc, strbuf *err) {
+    record *rec = &sc->rec;
+    kj_position_facts *pf = &rec->kj_position;
+    if (!pf->has_penalty_card || pf->penalty_last_of_suit) {
+        pf->penalty_case = pf->has_penalty_card ? KJ_PENALTY_LAST_OF_SUIT : KJ_PENALTY_UNKNOWN;
+        return true;
+    }
+    pf->has_penalty_card = false;
+    kj_settle_card(&rec->kj_position_record, rec->kj_position_record.penalty_card, &rec->kj_tables,
+                   &rec->kj_card);
+    rec->kj_card.is_penalty_card = false;
+    ruling r;
+    bool legal = false;
+    strbuf why;
+    sb_init(&why);
+    bool ok = rule_card_once(rs, article, sc, &r, &legal, &why);
+    ruling_clear(&r);
+    pf->has_penalty_card = true;
+    pf->penalty_case = legal ? KJ_PENALTY_ALLOWED : KJ_PENALTY_NOT_ALLOWED;
+    if (!ok) sb_printf(err, "the penalty card as any card: %s", why.data ? why.data : "no ruling");
+    sb_free(&why);
+    return ok;
+}
+
+bool scoring_rule_card(const ruleset *rs, int article, scenario *sc, kj_card c, ruling *r,
+                       bool *legal, strbuf *err) {
+    record *rec = &sc->rec;
+    memset(r, 0, sizeof *r);
+    kj_settle_position(&rec->kj_position_record, &rec->kj_tables, &rec->kj_position);
+    if (!settle_penalty_case(rs, article, sc, err)) return false;
+    kj_settle_card(&rec->kj_position_record, c, &rec->kj_tables, &rec->kj_card);
+    return rule_card_once(rs, article, sc, r, legal, err);
 }
 
 /* Runs a step whose error message is prefixed with where it happened. */

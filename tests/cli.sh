@@ -245,8 +245,36 @@ expect "score nkf --json: the illegal card and its reason" 0 '"illegal_by": "tak
     '"card": "C10"' -- "$ARBITER" score --ruleset $NKF --json examples/klaverjas-not-trumped.json
 expect "rule nkf --amend 13i6 at the table follows the same clause" 0 "Artikelen: 13 > 13a > 13i6 > 19" \
     -- sh -c "echo '{\"situation\":\"revoke\",\"revoke_found\":\"revoke\",\"revoke_kind\":\"must_trump\",\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":120,\"defenders_points\":42,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER rule --ruleset $NKF --amend $NO_REVOKE -"
-expect "test nkf --amend 13i6: the amendment's tests pass" 0 "139 passed, 0 failed" \
+expect "test nkf --amend 13i6: the amendment's tests pass" 0 " 0 failed" \
     -- "$ARBITER" test $NKF --amend $NO_REVOKE
+# Art. 11 in `arbiter legal`: a penalty card on the table ("penalty_card")
+# and what the opponents said ("penalty_card_say").
+expect "legal nkf: the opponents require the penalty card (11b)" 0 \
+    "  DA   legal    [12 > 11b]" "  D10  illegal  [12 > 11b]" "  C8   illegal  [12 > 11b]" \
+    -- "$ARBITER" legal --ruleset $NKF examples/klaverjas-legal-penalty-card.json
+expect "legal nkf: the opponents forbid it - Art. 12 for the others (11b, 12b)" 0 \
+    "  DA   illegal  [12 > 11b]" "  D10  legal    [12 > 12b]" \
+    -- sh -c "sed 's/must_play/may_not_play/' examples/klaverjas-legal-penalty-card.json | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf: the penalty card is his last of the suit led (11c)" 0 \
+    "  S9   legal    [12 > 11c]" "  H7   illegal  [12 > 11c]" "  D10  illegal  [12 > 11c]" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"S9 H7 D10\",\"trick\":\"N:S7 SK SQ\",\"penalty_card\":\"S9\"}' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf: a penalty card Art. 12 forbids stays (11d)" 0 \
+    "  S9   legal    [12 > 12a]" "  DA   illegal  [12 > 11d]" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"S9 S8 DA\",\"trick\":\"N:S7 SK SQ\",\"penalty_card\":\"DA\"}' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf: without the opponents' word it asks for it" 2 "the scenario does not say 'penalty_card_say'" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"DA D10 C8\",\"trick\":\"N:S7 SK SQ\",\"penalty_card\":\"DA\"}' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf: a penalty card not in the hand" 2 "impossible position: the penalty card SA is not in W's hand" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"DA D10\",\"trick\":\"N:S7 SK SQ\",\"penalty_card\":\"SA\"}' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf: penalty_card is a card" 2 "penalty_card: a card such as" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"DA D10\",\"trick\":\"N:S7 SK SQ\",\"penalty_card\":7}' | $ARBITER legal --ruleset $NKF -"
+# Art. 11b at the table: the reading 11i5 (an order) and the amendment that
+# reads a permission; each has its action.
+expect "rule nkf: 11i5, the opponents may require or forbid" 0 "Artikelen: 11 > 11b > 11i5" "11i5: een bevel" \
+    -- "$ARBITER" rule --ruleset $NKF examples/klaverjas-penalty-card.json
+expect "rule nkf --amend 11i5: a permission" 0 "Artikelen: 11 > 11b > 11i5" "11i5: een toestemming" \
+    -- "$ARBITER" rule --ruleset $NKF --amend examples/amendments/klaverjas-11i5-permission.rules examples/klaverjas-penalty-card.json
+expect "test nkf --amend 11i5: the amendment's tests pass" 0 " 0 failed" \
+    -- "$ARBITER" test $NKF --amend examples/amendments/klaverjas-11i5-permission.rules
 # A revoke claimed after the last trick was covered (Art. 14): the hand as
 # played, scored from the score slip's numbers without the trick record.
 expect "score nkf: a late claim, the result as played without the tricks (14b, 19)" 0 \
