@@ -247,6 +247,26 @@ expect "rule nkf --amend 13i6 at the table follows the same clause" 0 "Artikelen
     -- sh -c "echo '{\"situation\":\"revoke\",\"revoke_found\":\"revoke\",\"revoke_kind\":\"must_trump\",\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":120,\"defenders_points\":42,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER rule --ruleset $NKF --amend $NO_REVOKE -"
 expect "test nkf --amend 13i6: the amendment's tests pass" 0 " 0 failed" \
     -- "$ARBITER" test $NKF --amend $NO_REVOKE
+# A clause an amendment replaces does not keep its old reading in a message
+# shown elsewhere: the compiler names every such text (tests/rules/amend-message).
+AM=tests/rules/amend-message
+expect "amend: a base message citing a replaced clause is named" 0 \
+    "base.rules:16:8: warning: the message of action 'appeal_heard' cites 2a, a clause the amendment replaces" \
+    "hint: replace the action appeal_heard in the amendment too" \
+    -- "$ARBITER" check $AM --amend $AM/stale.amend
+expect "amend: an action no article names any more is not" 0 "complete" -- sh -c \
+    "! $ARBITER check $AM --amend $AM/stale.amend 2>&1 | grep -q \"action 'one_point'\" && $ARBITER check $AM --amend $AM/stale.amend"
+expect "amend: replacing that message too leaves nothing to say" 0 "amend-message+T: complete" \
+    -- sh -c "$ARBITER check $AM --amend $AM/mended.amend 2>&1 | grep -c warning | grep -qx 0 && $ARBITER check $AM --amend $AM/mended.amend"
+expect "amend: the replaced clause's ruling has only the new message" 0 "Twee punten aftrek (2a)." \
+    -- sh -c "echo '{\"appeal\":false,\"late\":true}' | $ARBITER rule --ruleset $AM --amend $AM/stale.amend - 2>/dev/null >$out.r; ! grep -q 'Eén punt' $out.r && cat $out.r; rm -f $out.r"
+expect "amend: the shipped 64A1 proposal replaces the message that restates 64A1" 0 "complete" \
+    -- sh -c "$ARBITER check bridge-2017 --amend examples/amendments/64A1-one-trick.rules 2>&1 | grep -c warning | grep -qx 0 && $ARBITER check bridge-2017 --amend examples/amendments/64A1-one-trick.rules"
+for a in examples/amendments/klaverjas-*.rules; do
+    expect "amend: $a leaves no message with an old reading" 0 "complete" \
+        -- sh -c "$ARBITER check klaverjas-nkf-1976 --amend $a 2>&1 | grep -c warning | grep -qx 0 && $ARBITER check klaverjas-nkf-1976 --amend $a"
+done
+
 # Art. 11 in `arbiter legal`: a penalty card on the table ("penalty_card")
 # and what the opponents said ("penalty_card_say").
 expect "legal nkf: the opponents require the penalty card (11b)" 0 \
