@@ -497,6 +497,15 @@ async function scoreKlaverjas(ev) {
 const sideWord = (side) => t(side === 'takers' ? 'takers' : 'defenders');
 
 function renderKlaverjas(h) {
+  const score = [
+    el('h3', {}, t('score') + ' ', el('span', { class: 'cites' }, (h.score.articles || []).join(' › '))),
+    el('ul', { class: 'messages' }, messageList(h.score)),
+    el('p', { class: 'final' }, el('span', {}, t('takers') + ': ', el('strong', { id: 'kj-takers' }, String(h.score.takers))),
+      el('span', {}, t('defenders') + ': ', el('strong', { id: 'kj-defenders' }, String(h.score.defenders))))];
+  if (h.from_record === false) { /* the result as given, without the tricks */
+    $('kj-result').replaceChildren(el('h2', {}, h.ruleset), ...score);
+    return;
+  }
   const rows = h.tricks.map((tr) => el('tr', {},
     el('td', {}, String(tr.number)), el('td', {}, tr.leader + ': ' + tr.cards.join(' ')),
     el('td', {}, tr.winner + ' (' + sideWord(tr.won_by) + ')'),
@@ -515,10 +524,7 @@ function renderKlaverjas(h) {
         el('td', { class: 'num' }, String(totals.takers.points)), el('td', { class: 'num' }, String(totals.defenders.points)),
         el('td', { class: 'num' }, String(totals.takers.roem + totals.defenders.roem)), el('td', {}, ''))))),
     el('p', {}, el('strong', {}, t('revoke') + ': '), revoke),
-    el('h3', {}, t('score') + ' ', el('span', { class: 'cites' }, (h.score.articles || []).join(' › '))),
-    el('ul', { class: 'messages' }, messageList(h.score)),
-    el('p', { class: 'final' }, el('span', {}, t('takers') + ': ', el('strong', { id: 'kj-takers' }, String(h.score.takers))),
-      el('span', {}, t('defenders') + ': ', el('strong', { id: 'kj-defenders' }, String(h.score.defenders)))));
+    ...score);
 }
 
 /* ---- matchpoints ---- */
