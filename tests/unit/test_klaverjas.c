@@ -533,6 +533,36 @@ static void test_position_lead(void **state) {
     assert_false(c.undertrumps);
 }
 
+/* A penalty card (NKF Art. 11): the core says which card it is and whether
+ * it is his only card of the suit led; what follows is the rule files'. */
+static void test_position_penalty_card(void **state) {
+    (void)state;
+    kj_position p = position(DENOM_H, SEAT_W, "S9 H7 D10", "N:S7 SK SQ");
+    assert_false(position_facts(&p).has_penalty_card);
+    p.has_penalty_card = true;
+    p.penalty_card = card("S9");
+    kj_position_facts f = position_facts(&p);
+    assert_true(f.has_penalty_card);
+    assert_true(f.penalty_last_of_suit);                  /* S9 is his only spade */
+    assert_int_equal(f.penalty_case, KJ_PENALTY_UNKNOWN); /* the scorer rules on it */
+    assert_true(card_facts(&p, "S9").is_penalty_card);
+    assert_false(card_facts(&p, "D10").is_penalty_card);
+    /* another spade in the hand: not his last */
+    p = position(DENOM_H, SEAT_W, "S9 S8 DA", "N:S7 SK SQ");
+    p.has_penalty_card = true;
+    p.penalty_card = card("S9");
+    assert_false(position_facts(&p).penalty_last_of_suit);
+    /* a penalty card of another suit, or when he leads, is never that */
+    p.penalty_card = card("DA");
+    assert_false(position_facts(&p).penalty_last_of_suit);
+    p = position(DENOM_H, SEAT_S, "DA", "");
+    p.has_penalty_card = true;
+    p.penalty_card = card("DA");
+    assert_false(position_facts(&p).penalty_last_of_suit);
+    char err[ERR_SIZE] = "";
+    assert_true(kj_check_position(&p, err, sizeof err));
+}
+
 static void assert_position_rejected(kj_position p, const char *reason) {
     char err[ERR_SIZE] = "";
     assert_false(kj_check_position(&p, err, sizeof err));
@@ -552,6 +582,10 @@ static void test_impossible_positions(void **state) {
     p.ncards = 0;
     assert_position_rejected(p, "the hand has 0 cards");
     p.ncards = 2;
+    p.has_penalty_card = true;
+    p.penalty_card = card("DA");
+    assert_position_rejected(p, "the penalty card DA is not in W's hand");
+    p.has_penalty_card = false;
     p.trump = 4;
     assert_position_rejected(p, "trump value 4 is not a suit");
 }
@@ -996,6 +1030,7 @@ int main(void) {
         cmocka_unit_test(test_four_of_a_kind_and_stuk_scored),
         cmocka_unit_test(test_unknown_hands_leave_the_revoke_open),
         cmocka_unit_test(test_result_without_tricks),
+        cmocka_unit_test(test_position_penalty_card),
         cmocka_unit_test(test_impossible_records),
         cmocka_unit_test(test_hand_check_directly),
         cmocka_unit_test(test_compiler_checks_the_vocabulary),
