@@ -526,8 +526,14 @@ static void print_trail_and_messages(json_t *ruling) {
 static void print_legal(const ruleset *rs, json_t *answer) {
     const char *seat = json_string_value(json_object_get(answer, "seat"));
     const char *trick = json_string_value(json_object_get(answer, "trick"));
-    if (*trick) printf("%s aan slag, troef %s, slag %s — %s\n", seat, json_string_value(json_object_get(answer, "trump")), trick, rs->title);
-    else printf("%s komt uit, troef %s — %s\n", seat, json_string_value(json_object_get(answer, "trump")), rs->title);
+    const char *penalty = json_string_value(json_object_get(answer, "penalty_card"));
+    if (*trick)
+        printf("%s aan slag, troef %s, slag %s", seat,
+               json_string_value(json_object_get(answer, "trump")), trick);
+    else
+        printf("%s komt uit, troef %s", seat, json_string_value(json_object_get(answer, "trump")));
+    if (penalty) printf(", strafkaart %s", penalty);
+    printf(" — %s\n", rs->title);
     size_t i;
     json_t *card;
     json_array_foreach(json_object_get(answer, "cards"), i, card) {
@@ -587,6 +593,11 @@ static int cmd_legal(const options *o) {
         json_object_set_new(answer, "seat", json_string(bridge_seat_name(p->seat)));
         json_object_set_new(answer, "trump", json_string(kj_suit_name(p->trump)));
         json_object_set_new(answer, "trick", json_string(trick));
+        if (p->has_penalty_card) {
+            char penalty[8];
+            kj_format_card(p->penalty_card, penalty);
+            json_object_set_new(answer, "penalty_card", json_string(penalty));
+        }
         json_object_set_new(answer, "cards", cards);
         status = rule_every_card(rs, article, &sc, cards, &err);
         if (status == ARB_OK && o->json) print_json(json_incref(answer));

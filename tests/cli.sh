@@ -270,7 +270,7 @@ done
 # Art. 11 in `arbiter legal`: a penalty card on the table ("penalty_card")
 # and what the opponents said ("penalty_card_say").
 expect "legal nkf: the opponents require the penalty card (11b)" 0 \
-    "  DA   legal    [12 > 11b]" "  D10  illegal  [12 > 11b]" "  C8   illegal  [12 > 11b]" \
+    "W aan slag, troef H, slag N:S7 SK SQ, strafkaart DA — " "  DA   legal    [12 > 11b]" "  D10  illegal  [12 > 11b]" "  C8   illegal  [12 > 11b]" \
     -- "$ARBITER" legal --ruleset $NKF examples/klaverjas-legal-penalty-card.json
 expect "legal nkf: the opponents forbid it - Art. 12 for the others (11b, 12b)" 0 \
     "  DA   illegal  [12 > 11b]" "  D10  legal    [12 > 12b]" \
@@ -283,6 +283,8 @@ expect "legal nkf: a penalty card Art. 12 forbids stays (11d)" 0 \
     -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"S9 S8 DA\",\"trick\":\"N:S7 SK SQ\",\"penalty_card\":\"DA\"}' | $ARBITER legal --ruleset $NKF -"
 expect "legal nkf: without the opponents' word it asks for it" 2 "the scenario does not say 'penalty_card_say'" \
     -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"DA D10 C8\",\"trick\":\"N:S7 SK SQ\",\"penalty_card\":\"DA\"}' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf --json: the penalty card" 0 '"penalty_card": "DA"' '"verdict": "illegal"' \
+    -- "$ARBITER" legal --ruleset $NKF --json examples/klaverjas-legal-penalty-card.json
 expect "legal nkf: a penalty card not in the hand" 2 "impossible position: the penalty card SA is not in W's hand" \
     -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"DA D10\",\"trick\":\"N:S7 SK SQ\",\"penalty_card\":\"SA\"}' | $ARBITER legal --ruleset $NKF -"
 expect "legal nkf: penalty_card is a card" 2 "penalty_card: a card such as" \
