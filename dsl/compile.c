@@ -15,6 +15,7 @@
 #include "klaverjas.h"
 #include "ast.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -463,6 +464,87 @@ static void apply_change(compiler *c, ast_decl *ch) {
     }
 }
 
+/* Whether text names the citation as a word: "(13i12)", "art. 13i12". */
+static bool text_cites(const char *text, const char *cite) {
+    size_t n = strlen(cite);
+    for (const char *p = text ? strstr(text, cite) : NULL; p; p = strstr(p + 1, cite)) {
+        bool starts = p == text || !isalnum((unsigned char)p[-1]);
+        if (starts && !isalnum((unsigned char)p[n])) return true;
+    }
+    return false;
+}
+
+static void block_actions(const ast_block *b, ast_list *names, arena *a);
+
+static void clause_actions(const ast_clause *cl, ast_list *names, arena *a) {
+    if (cl) block_actions(cl->block, names, a);
+}
+
+/* The names of the actions a block (and its clauses) names. */
+static void block_actions(const ast_block *b, ast_list *names, arena *a) {
+    for (int i = 0; b && i < b->items.n; i++) {
+        const ast_item *it = b->items.items[i];
+        if (it->kind == AI_ACTION) ast_push(a, names, (void *)it->name);
+        clause_actions(it->clause, names, a);
+        for (int k = 0; k < it->arms.n; k++)
+            clause_actions(((ast_arm *)it->arms.items[k])->clause, names, a);
+    }
+}
+
+static bool listed(const ast_list *names, const char *name) {
+    for (int i = 0; name && i < names->n; i++)
+        if (strcmp(names->items[i], name) == 0) return true;
+    return false;
+}
+
+/* A message or question kept from before the amendment that cites a clause
+ * the amendment replaced or removed states that clause's old reading,
+ * which would outlive it in every ruling that shows it: said, so that the
+ * amendment replaces that text too. Actions the new clause names itself
+ * are the amendment's choice; an action no article names shows nowhere. */
+static void warn_stale_text(compiler *c, const ast_decl *d, const char *what, const char *text,
+                            const ast_decl *ch, const char *amendment) {
+    if (!text_cites(text, ch->name) || (d->loc.file && strcmp(d->loc.file, amendment) == 0)) return;
+    diag_report(
+        c->d, DIAG_WARNING, d->loc,
+        arena_printf(c->a, "replace the %s %s in the amendment too", kind_words[d->kind], d->name),
+        "the %s of %s '%s' cites %s, a clause the amendment %s: it would keep that clause's old "
+        "reading",
+        what, kind_words[d->kind], d->name, ch->name,
+        ch->change_op == CHANGE_REMOVE ? "removes" : "replaces");
+}
+
+static void warn_stale_enum(compiler *c, const ast_decl *d, const ast_type *t, const ast_decl *ch,
+                            const char *amendment) {
+    for (int v = 0; t && t->kind == AT_ENUM && v < t->values.n; v++) {
+        const ast_enumval *ev = t->values.items[v];
+        warn_stale_text(c, d, "label", ev->label, ch, amendment);
+        warn_stale_text(c, d, "English label", ev->label_en, ch, amendment);
+    }
+}
+
+static void warn_stale_texts(compiler *c, const ast_decl *ch, const char *amendment) {
+    ast_list own = {0}, used = {0};
+    if (ch->clause) clause_actions(ch->clause, &own, c->a);
+    for (int i = 0; i < c->decls.n; i++) {
+        const ast_decl *d = c->decls.items[i];
+        if (d->kind == AD_ARTICLE) block_actions(d->body, &used, c->a);
+    }
+    for (int i = 0; i < c->decls.n; i++) {
+        const ast_decl *d = c->decls.items[i];
+        if (d->kind == AD_ACTION && listed(&used, d->name) && !listed(&own, d->name)) {
+            warn_stale_text(c, d, "message", d->text, ch, amendment);
+            warn_stale_text(c, d, "English message", d->text_en, ch, amendment);
+        } else if (d->kind == AD_FACT) {
+            warn_stale_text(c, d, "question", d->ask, ch, amendment);
+            warn_stale_text(c, d, "English question", d->ask_en, ch, amendment);
+            warn_stale_enum(c, d, d->type, ch, amendment);
+        } else if (d->kind == AD_TYPE) {
+            warn_stale_enum(c, d, d->type, ch, amendment);
+        }
+    }
+}
+
 static void apply_amendment(compiler *c, const char *path) {
     ast_file *f = read_and_parse(c, path, no_loc(path));
     if (!f) return;
@@ -494,6 +576,11 @@ static void apply_amendment(compiler *c, const char *path) {
         if (d->kind == AD_CHANGE) apply_change(c, d);
         else if (d->kind == AD_INCLUDE) load_path(c, d->name, d->loc, 1);
         else if (d->kind != AD_AMENDMENT && d->kind != AD_RULESET) ast_push(c->a, &c->decls, d);
+    }
+    for (int i = 0; i < f->decls.n; i++) { /* once every change is made: a later one may mend it */
+        ast_decl *d = f->decls.items[i];
+        if (d->kind == AD_CHANGE && d->change_target == CHANGE_CLAUSE)
+            warn_stale_texts(c, d, header->loc.file);
     }
 }
 

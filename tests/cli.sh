@@ -251,22 +251,22 @@ expect "legal impossible position" 2 "impossible position: it is S's turn in the
 expect "legal without a position" 2 "no position to rule on" -- "$ARBITER" legal --ruleset $KJ $KJ/hand.json
 mkdir -p "$KJ.tmp" && sed '/^  legal 1$/d' $KJ/mini.rules >"$KJ.tmp/mini.rules"
 expect "legal without a legal article" 2 "names no article for this (header key \`legal ARTICLE\`)" -- "$ARBITER" legal --ruleset "$KJ.tmp" $KJ/position-follow.json
-expect "score without a legal article" 0 "Verzaking: niet uit het verloop vast te stellen (de regelset noemt geen legal-artikel)" \
+expect "score without a legal article" 0 "Verboden kaart (legal-artikel): niet uit het verloop vast te stellen (de regelset noemt geen legal-artikel)" \
     "Score [3 > 3E]" -- sh -c "sed '/\"hands\"/d; s/\"roem_claimed\": \[2, 5, 7\],/\"roem_claimed\": [2, 5, 7], \"revoke_by\": \"none\" }/' $KJ/hand.json | $ARBITER score --ruleset $KJ.tmp -"
 rm -rf "$KJ.tmp"
 expect "rule one card" 0 "Artikelen: 1 > 1G" \
     -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"H7 H9 D10\",\"trick\":\"N:S7 SA H8\",\"card\":\"H7\"}' | $ARBITER rule --ruleset $KJ -"
 expect "score klaverjas" 0 "Slag 2  N:HJ H10 HQ H7  → N (spelers), 6 kaartpunten, roem 10  [2 > 2D]" \
     "Slag 8  E:CK CQ CJ C7  → E (tegenspelers), 6 kaartpunten, roem 0  [2 > 2A]" "  [2] 11 punten voor de tegenspelers." \
-    "Uit de slagen: spelers 58 (roem 20), tegenspelers 27 (roem 10)" "Verzaking: geen" "Score [3 > 3E]" \
+    "Uit de slagen: spelers 58 (roem 20), tegenspelers 27 (roem 10)" "Verboden kaart (legal-artikel): geen" "Score [3 > 3E]" \
     "Spelers: 58   Tegenspelers: 27" -- "$ARBITER" score --ruleset $KJ $KJ/hand.json
-expect "score klaverjas json" 0 '"won_by": "takers"' '"card_points": 14' '"revoke_by": "none"' '"takers": 58' '"defenders": 27' \
+expect "score klaverjas json" 0 '"won_by": "takers"' '"card_points": 14' '"illegal_by": "none"' '"takers": 58' '"defenders": 27' \
     -- "$ARBITER" score --ruleset $KJ --json $KJ/hand.json
-expect "score klaverjas revoke" 0 "Verzaking door de spelers: slag 7, N speelde C7 [1 > 1D]" "Score [3 > 3A]" \
+expect "score klaverjas revoke" 0 "Verboden kaart van de spelers: slag 7, N speelde C7 [1 > 1D]" "Score [3 > 3A]" \
     "Spelers: 0   Tegenspelers: 100" -- "$ARBITER" score --ruleset $KJ $KJ/revoke.json
-expect "score klaverjas revoke json" 0 '"revoke_by": "takers"' '"trick": 7' '"seat": "N"' '"card": "C7"' \
+expect "score klaverjas revoke json" 0 '"illegal_by": "takers"' '"reason": "must_follow"' '"trick": 7' '"seat": "N"' '"card": "C7"' \
     -- "$ARBITER" score --ruleset $KJ --json $KJ/revoke.json
-expect "score klaverjas unfinished" 0 "Verzaking: niet uit het verloop vast te stellen (niet alle handen zijn bekend)" "Score [3 > 3C]" \
+expect "score klaverjas unfinished" 0 "Verboden kaart (legal-artikel): niet uit het verloop vast te stellen (niet alle handen zijn bekend)" "Score [3 > 3C]" \
     -- "$ARBITER" score --ruleset $KJ $KJ/unfinished.json
 expect "score klaverjas roem" 0 "Slag 1  N:HJ DJ CJ SJ  → W (tegenspelers), 5 kaartpunten, roem 50  [2 > 2B]" \
     "Uit de slagen: spelers 18 (roem 10), tegenspelers 75 (roem 60)" -- "$ARBITER" score --ruleset $KJ $KJ/four.json
@@ -278,6 +278,87 @@ expect "score klaverjas card not held" 2 "trick 1 (E:SK S9 S10 S8): N does not h
     -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"tricks\":[\"E:SK S9 S10 S8\"],\"hands\":{\"N\":\"SA S7 HJ H9 DA D7 CA C7\"}}' | $ARBITER score --ruleset $KJ -"
 expect "score klaverjas no hand" 2 "no hand to score" -- "$ARBITER" score --ruleset $KJ $KJ/position-follow.json
 expect "score klaverjas missing file" 2 "No such file or directory" -- "$ARBITER" score --ruleset $KJ $KJ/nonexistent.json
+
+# klaverjas-nkf-1976: whether a card Art. 12 forbids is a revoke is the rule
+# files' (13a, 13i6), so an amendment that replaces 13i6 changes what
+# `score` gives. S does not trump in trick 2 (examples/klaverjas-not-trumped.json):
+# 13i6 reads it as a revoke (defenders 162 + 100); the amendment of
+# examples/amendments counts the hand as played (takers 147 + 40 against 15).
+NKF=rulesets/klaverjas-nkf-1976
+NO_REVOKE=examples/amendments/klaverjas-13i6-no-revoke.rules
+expect "score nkf: not trumping is a revoke (13i6)" 0 \
+    "Verboden kaart van de spelers: slag 2, S speelde C10 [12 > 12b > 12i1]" \
+    "Score [4 > 13a > 13i6 > 14 > 14b > 14i12 > 13b > 13i12]" "Spelers: 0   Tegenspelers: 262" \
+    -- "$ARBITER" score --ruleset $NKF examples/klaverjas-not-trumped.json
+expect "score nkf --amend 13i6: the hand counts as played" 0 "Score [4 > 13a > 13i6 > 19 > 20 > 20i9]" \
+    "volgens deze lezing is dat geen verzaking" "Spelers: 187   Tegenspelers: 15" \
+    -- "$ARBITER" score --ruleset $NKF --amend $NO_REVOKE examples/klaverjas-not-trumped.json
+expect "score nkf --json: the illegal card and its reason" 0 '"illegal_by": "takers"' '"reason": "must_trump"' \
+    '"card": "C10"' -- "$ARBITER" score --ruleset $NKF --json examples/klaverjas-not-trumped.json
+expect "rule nkf --amend 13i6 at the table follows the same clause" 0 "Artikelen: 13 > 13a > 13i6 > 19" \
+    -- sh -c "echo '{\"situation\":\"revoke\",\"revoke_found\":\"revoke\",\"revoke_kind\":\"must_trump\",\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":120,\"defenders_points\":42,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER rule --ruleset $NKF --amend $NO_REVOKE -"
+expect "test nkf --amend 13i6: the amendment's tests pass" 0 " 0 failed" \
+    -- "$ARBITER" test $NKF --amend $NO_REVOKE
+# A clause an amendment replaces does not keep its old reading in a message
+# shown elsewhere: the compiler names every such text (tests/rules/amend-message).
+AM=tests/rules/amend-message
+expect "amend: a base message citing a replaced clause is named" 0 \
+    "base.rules:16:8: warning: the message of action 'appeal_heard' cites 2a, a clause the amendment replaces" \
+    "hint: replace the action appeal_heard in the amendment too" \
+    -- "$ARBITER" check $AM --amend $AM/stale.amend
+expect "amend: an action no article names any more is not" 0 "complete" -- sh -c \
+    "! $ARBITER check $AM --amend $AM/stale.amend 2>&1 | grep -q \"action 'one_point'\" && $ARBITER check $AM --amend $AM/stale.amend"
+expect "amend: replacing that message too leaves nothing to say" 0 "amend-message+T: complete" \
+    -- sh -c "$ARBITER check $AM --amend $AM/mended.amend 2>&1 | grep -c warning | grep -qx 0 && $ARBITER check $AM --amend $AM/mended.amend"
+expect "amend: the replaced clause's ruling has only the new message" 0 "Twee punten aftrek (2a)." \
+    -- sh -c "echo '{\"appeal\":false,\"late\":true}' | $ARBITER rule --ruleset $AM --amend $AM/stale.amend - 2>/dev/null >$out.r; ! grep -q 'Eén punt' $out.r && cat $out.r; rm -f $out.r"
+expect "amend: the shipped 64A1 proposal replaces the message that restates 64A1" 0 "complete" \
+    -- sh -c "$ARBITER check bridge-2017 --amend examples/amendments/64A1-one-trick.rules 2>&1 | grep -c warning | grep -qx 0 && $ARBITER check bridge-2017 --amend examples/amendments/64A1-one-trick.rules"
+for a in examples/amendments/klaverjas-*.rules; do
+    expect "amend: $a leaves no message with an old reading" 0 "complete" \
+        -- sh -c "$ARBITER check klaverjas-nkf-1976 --amend $a 2>&1 | grep -c warning | grep -qx 0 && $ARBITER check klaverjas-nkf-1976 --amend $a"
+done
+
+# Art. 11 in `arbiter legal`: a penalty card on the table ("penalty_card")
+# and what the opponents said ("penalty_card_say").
+expect "legal nkf: the opponents require the penalty card (11b)" 0 \
+    "W aan slag, troef H, slag N:S7 SK SQ, strafkaart DA — " "  DA   legal    [12 > 11b]" "  D10  illegal  [12 > 11b]" "  C8   illegal  [12 > 11b]" \
+    -- "$ARBITER" legal --ruleset $NKF examples/klaverjas-legal-penalty-card.json
+expect "legal nkf: the opponents forbid it - Art. 12 for the others (11b, 12b)" 0 \
+    "  DA   illegal  [12 > 11b]" "  D10  legal    [12 > 12b]" \
+    -- sh -c "sed 's/must_play/may_not_play/' examples/klaverjas-legal-penalty-card.json | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf: the penalty card is his last of the suit led (11c)" 0 \
+    "  S9   legal    [12 > 11c]" "  H7   illegal  [12 > 11c]" "  D10  illegal  [12 > 11c]" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"S9 H7 D10\",\"trick\":\"N:S7 SK SQ\",\"penalty_card\":\"S9\"}' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf: a penalty card Art. 12 forbids stays (11d)" 0 \
+    "  S9   legal    [12 > 12a]" "  DA   illegal  [12 > 11d]" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"S9 S8 DA\",\"trick\":\"N:S7 SK SQ\",\"penalty_card\":\"DA\"}' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf: without the opponents' word it asks for it" 2 "the scenario does not say 'penalty_card_say'" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"DA D10 C8\",\"trick\":\"N:S7 SK SQ\",\"penalty_card\":\"DA\"}' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf --json: the penalty card" 0 '"penalty_card": "DA"' '"verdict": "illegal"' \
+    -- "$ARBITER" legal --ruleset $NKF --json examples/klaverjas-legal-penalty-card.json
+expect "legal nkf: a penalty card not in the hand" 2 "impossible position: the penalty card SA is not in W's hand" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"DA D10\",\"trick\":\"N:S7 SK SQ\",\"penalty_card\":\"SA\"}' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf: penalty_card is a card" 2 "penalty_card: a card such as" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"DA D10\",\"trick\":\"N:S7 SK SQ\",\"penalty_card\":7}' | $ARBITER legal --ruleset $NKF -"
+# Art. 11b at the table: the reading 11i5 (an order) and the amendment that
+# reads a permission; each has its action.
+expect "rule nkf: 11i5, the opponents may require or forbid" 0 "Artikelen: 11 > 11b > 11i5" "11i5: een bevel" \
+    -- "$ARBITER" rule --ruleset $NKF examples/klaverjas-penalty-card.json
+expect "rule nkf --amend 11i5: a permission" 0 "Artikelen: 11 > 11b > 11i5" "11i5: een toestemming" \
+    -- "$ARBITER" rule --ruleset $NKF --amend examples/amendments/klaverjas-11i5-permission.rules examples/klaverjas-penalty-card.json
+expect "test nkf --amend 11i5: the amendment's tests pass" 0 " 0 failed" \
+    -- "$ARBITER" test $NKF --amend examples/amendments/klaverjas-11i5-permission.rules
+# A revoke claimed after the last trick was covered (Art. 14): the hand as
+# played, scored from the score slip's numbers without the trick record.
+expect "score nkf: a late claim, the result as played without the tricks (14b, 19)" 0 \
+    "het resultaat zoals opgegeven, zonder slagverloop" "Score [4 > 13a > 14 > 14b > 19]" \
+    "Kolom score voor de spelers: 120." "Spelers: 120   Tegenspelers: 42" \
+    -- "$ARBITER" score --ruleset $NKF examples/klaverjas-late-claim.json
+expect "score nkf --json: the result without the tricks" 0 '"from_record": false' '"takers": 120' '"defenders": 42' \
+    -- "$ARBITER" score --ruleset $NKF --json examples/klaverjas-late-claim.json
+expect "score nkf: a result without the tricks names what it lacks" 2 "the hand: the scenario does not say 'revoke_by'" \
+    -- sh -c "echo '{\"takers_tricks\": 6}' | $ARBITER score --ruleset $NKF -"
 
 # The shipped amendment of 64A1 (transfer only the revoke trick) changes
 # exactly the situations where 64A1 gave two tricks: the revoker won the

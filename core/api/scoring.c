@@ -1,6 +1,7 @@
 /* scoring.c — score, matchpoints and IMPs through the rule files. */
 #include "scoring.h"
 
+#include "builtins.h"
 #include "output.h"
 
 #include <stdio.h>
@@ -187,17 +188,55 @@ static bool settle_record(scenario *sc, strbuf *err) {
     return scenario_apply_record(sc, err);
 }
 
-bool scoring_rule_card(const ruleset *rs, int article, scenario *sc, kj_card c, ruling *r, bool *legal, strbuf *err) {
+/* Rules with the legal article on the card whose facts are in sc. */
+static bool rule_card_once(const ruleset *rs, int article, scenario *sc, ruling *r, bool *legal,
+                           strbuf *err) {
     record *rec = &sc->rec;
     memset(r, 0, sizeof *r);
-    kj_settle_position(&rec->kj_position_record, &rec->kj_tables, &rec->kj_position);
-    kj_settle_card(&rec->kj_position_record, c, &rec->kj_tables, &rec->kj_card);
     rec->has_kj_position = rec->has_kj_card = true;
     if (!settle_record(sc, err)) return false;
     if (!scenario_rule(rs, rs->articles[article].root, sc, r, err)) return false;
     if (r->status == RULING_OK) return card_verdict(rs, r, legal, err);
     ruling_problem(r, err);
     return false;
+}
+
+/* position.penalty_card_case: the penalty card is his last card of the
+ * suit led, or the legal article, ruling on it as on any card (the
+ * position without a penalty card), calls it legal or illegal. What a
+ * penalty card changes for the other cards is the rule files' to say. */
+static bool settle_penalty_case(const ruleset *rs, int article, scenario *sc, strbuf *err) {
+    record *rec = &sc->rec;
+    kj_position_facts *pf = &rec->kj_position;
+    if (!pf->has_penalty_card || pf->penalty_last_of_suit) {
+        pf->penalty_case = pf->has_penalty_card ? KJ_PENALTY_LAST_OF_SUIT : KJ_PENALTY_UNKNOWN;
+        return true;
+    }
+    pf->has_penalty_card = false;
+    kj_settle_card(&rec->kj_position_record, rec->kj_position_record.penalty_card, &rec->kj_tables,
+                   &rec->kj_card);
+    rec->kj_card.is_penalty_card = false;
+    ruling r;
+    bool legal = false;
+    strbuf why;
+    sb_init(&why);
+    bool ok = rule_card_once(rs, article, sc, &r, &legal, &why);
+    ruling_clear(&r);
+    pf->has_penalty_card = true;
+    pf->penalty_case = legal ? KJ_PENALTY_ALLOWED : KJ_PENALTY_NOT_ALLOWED;
+    if (!ok) sb_printf(err, "the penalty card as any card: %s", why.data ? why.data : "no ruling");
+    sb_free(&why);
+    return ok;
+}
+
+bool scoring_rule_card(const ruleset *rs, int article, scenario *sc, kj_card c, ruling *r,
+                       bool *legal, strbuf *err) {
+    record *rec = &sc->rec;
+    memset(r, 0, sizeof *r);
+    kj_settle_position(&rec->kj_position_record, &rec->kj_tables, &rec->kj_position);
+    if (!settle_penalty_case(rs, article, sc, err)) return false;
+    kj_settle_card(&rec->kj_position_record, c, &rec->kj_tables, &rec->kj_card);
+    return rule_card_once(rs, article, sc, r, legal, err);
 }
 
 /* Runs a step whose error message is prefixed with where it happened. */
@@ -250,42 +289,76 @@ static bool rule_played_card(const ruleset *rs, int article, scenario *sc, int t
     return with_context(scoring_rule_card(rs, article, sc, h->tricks[t].cards[i], r, legal, &why), where, &why, err);
 }
 
-/* hand.revoke_by: the first card played that the legal article calls
- * illegal names the offending side. Without it, "no revoke" needs every
- * hand, as a card from an unknown hand may have been one. */
-static bool find_revoke(const ruleset *rs, scenario *sc, kj_hand_score *out, strbuf *err) {
+/* The value name of the `reason` argument (an enum) of the `illegal` action
+ * a ruling names; NULL when it has none. */
+static const char *illegal_reason(const ruleset *rs, const ruling *r) {
+    for (int i = 0; !r->replaced && i < r->nactions; i++) {
+        const rs_action *a = &rs->actions[rs_use_at(rs, r->actions[i].use)->action];
+        int p = param_index(a, "reason", TY_ENUM);
+        if (r->actions[i].dropped || strcmp(a->name, "illegal") != 0 || p < 0) continue;
+        int64_t v = r->actions[i].args[p];
+        return v >= 0 && v < a->params[p].type->nvalues ? a->params[p].type->values[v] : NULL;
+    }
+    return NULL;
+}
+
+/* A fact that reads hand.illegal_reason must list the reason's value: the
+ * rule files then rule on it (or say which value they lack), never a fact
+ * left silently unsettled. */
+static bool reason_listed(const ruleset *rs, const char *reason, strbuf *err) {
+    int b = builtin_find("hand", "illegal_reason");
+    for (int f = 0; reason && f < rs->nfacts; f++) {
+        if (rs->facts[f].builtin != b || rs_enum_index(rs->facts[f].type, reason) >= 0) continue;
+        sb_printf(err,
+                  "the legal article gives the reason '%s', which fact '%s' (from "
+                  "hand.illegal_reason) does not list",
+                  reason, rs->facts[f].name);
+        return false;
+    }
+    return true;
+}
+
+/* hand.illegal_by and hand.illegal_reason: the first card played that the
+ * legal article calls illegal, and why. Whether that card is a revoke is
+ * the rule files' to say (klaverjas-nkf-1976: Art. 13a, 13i6). Without it,
+ * "no illegal card" needs every hand, as a card from an unknown hand may
+ * have been one. */
+static bool find_illegal(const ruleset *rs, scenario *sc, kj_hand_score *out, strbuf *err) {
     const kj_hand *h = &sc->rec.kj_hand_record;
     int article = rs->legal_article;
     for (int t = 0; article >= 0 && t < h->ntricks; t++) {
         for (int i = 0; i < KJ_TRICK_SIZE; i++) {
             bool legal = true, ruled = false;
-            if (!rule_played_card(rs, article, sc, t, i, &out->revoke, &legal, &ruled, err)) {
-                out->failed = out->revoke.status;
+            if (!rule_played_card(rs, article, sc, t, i, &out->illegal, &legal, &ruled, err)) {
+                out->failed = out->illegal.status;
                 return false;
             }
             if (ruled && !legal) {
-                out->revoke_trick = t;
-                out->revoke_card = i;
-                out->hand.revoke_settled = true;
+                out->illegal_trick = t;
+                out->illegal_card = i;
+                out->hand.illegal_settled = true;
                 enum kj_side side = kj_side_of(kj_trick_seat(&h->tricks[t], i), h->taker);
-                out->hand.revoke_by = side == KJ_TAKERS ? KJ_REVOKE_TAKERS : KJ_REVOKE_DEFENDERS;
-                return true;
+                out->hand.illegal_by = side == KJ_TAKERS ? KJ_ILLEGAL_TAKERS : KJ_ILLEGAL_DEFENDERS;
+                out->hand.illegal_reason = illegal_reason(rs, &out->illegal);
+                return reason_listed(rs, out->hand.illegal_reason, err);
             }
-            ruling_clear(&out->revoke);
-            memset(&out->revoke, 0, sizeof out->revoke);
+            ruling_clear(&out->illegal);
+            memset(&out->illegal, 0, sizeof out->illegal);
         }
     }
-    out->hand.revoke_settled = article >= 0 && every_hand_known(h);
-    out->hand.revoke_by = KJ_REVOKE_NONE;
+    out->hand.illegal_settled = article >= 0 && every_hand_known(h);
+    out->hand.illegal_by = KJ_ILLEGAL_NONE;
     return true;
 }
 
+/* Rules on the hand with the score article: with the hand.* facts of the
+ * record when there is one, else with the facts the scenario gives. */
 static bool rule_hand(const ruleset *rs, int article, scenario *sc, kj_hand_score *out, strbuf *err) {
     strbuf why;
     sb_init(&why);
     sc->rec.has_kj_position = sc->rec.has_kj_card = sc->rec.has_kj_trick = false;
     sc->rec.kj_hand = out->hand;
-    sc->rec.has_kj_hand = true;
+    sc->rec.has_kj_hand = out->from_record;
     out->scored = true;
     bool ok = settle_record(sc, &why) && scoring_rule_sides(rs, article, sc, &out->score, &out->score_sums, &why);
     if (!ok) out->failed = out->score.status;
@@ -294,24 +367,30 @@ static bool rule_hand(const ruleset *rs, int article, scenario *sc, kj_hand_scor
 
 bool scoring_klaverjas_hand(const ruleset *rs, scenario *sc, kj_hand_score *out, strbuf *err) {
     memset(out, 0, sizeof *out);
-    out->revoke_trick = out->revoke_card = -1;
+    out->illegal_trick = out->illegal_card = -1;
     out->failed = RULING_OK;
-    if (!sc->rec.has_kj_hand_record) {
-        sb_puts(err, "no hand to score: give \"trump\", \"taker\" and \"tricks\"");
+    if (!sc->rec.has_kj_hand_record && sc->rec.has_kj_position_record) {
+        sb_puts(err, "no hand to score: a position is not a hand; give \"trump\", \"taker\" and "
+                     "\"tricks\", or the hand's result as the score article's facts");
         return false;
     }
+    if (!sc->rec.has_kj_hand_record) { /* the result as played, given without the tricks */
+        int article = scoring_article(rs, SCORE_CONTRACT, err);
+        return article >= 0 && rule_hand(rs, article, sc, out, err);
+    }
+    out->from_record = true;
     int trick_article = scoring_article(rs, SCORE_TRICK, err);
     int score_article = trick_article < 0 ? -1 : scoring_article(rs, SCORE_CONTRACT, err);
     if (score_article < 0) return false;
     kj_count_tricks(&sc->rec.kj_hand_record, &sc->rec.kj_tables, &out->hand);
-    return rule_tricks(rs, trick_article, sc, out, err) && find_revoke(rs, sc, out, err) &&
+    return rule_tricks(rs, trick_article, sc, out, err) && find_illegal(rs, sc, out, err) &&
            rule_hand(rs, score_article, sc, out, err);
 }
 
 void kj_hand_score_clear(kj_hand_score *s) {
     for (int t = 0; t < s->ntricks; t++)
         ruling_clear(&s->tricks[t].r);
-    ruling_clear(&s->revoke);
+    ruling_clear(&s->illegal);
     ruling_clear(&s->score);
     memset(s, 0, sizeof *s);
 }
@@ -380,30 +459,46 @@ static json_t *totals_json(const kj_hand_facts *f) {
     return j;
 }
 
-json_t *scoring_revoke_json(const kj_hand *h, const kj_hand_score *hs, const scenario *sc) {
-    const kj_trick *t = &h->tricks[hs->revoke_trick];
+json_t *scoring_illegal_json(const kj_hand *h, const kj_hand_score *hs, const scenario *sc) {
+    const kj_trick *t = &h->tricks[hs->illegal_trick];
     json_t *j = json_object();
-    json_object_set_new(j, "trick", json_integer(hs->revoke_trick + 1));
-    json_object_set_new(j, "seat", json_string(bridge_seat_name(kj_trick_seat(t, hs->revoke_card))));
-    json_object_set_new(j, "card", card_json(t->cards[hs->revoke_card]));
-    json_object_update_new(j, output_ruling_part_json(&hs->revoke, sc));
+    json_object_set_new(j, "trick", json_integer(hs->illegal_trick + 1));
+    json_object_set_new(j, "seat",
+                        json_string(bridge_seat_name(kj_trick_seat(t, hs->illegal_card))));
+    json_object_set_new(j, "card", card_json(t->cards[hs->illegal_card]));
+    if (hs->hand.illegal_reason)
+        json_object_set_new(j, "reason", json_string(hs->hand.illegal_reason));
+    json_object_update_new(j, output_ruling_part_json(&hs->illegal, sc));
     return j;
 }
 
+static json_t *score_json(const kj_hand_score *hs, const scenario *sc) {
+    json_t *score = output_ruling_part_json(&hs->score, sc);
+    json_object_update_new(score, sides_json(hs->score_sums.side));
+    return score;
+}
+
 json_t *scoring_hand_json(const ruleset *rs, const kj_hand_score *hs, const scenario *sc) {
-    static const char *const revoke_words[] = {"none", "takers", "defenders"}; /* enum kj_revoke_by */
+    static const char *const illegal_words[] = {"none", "takers",
+                                                "defenders"}; /* enum kj_illegal_by */
     const kj_hand *h = &sc->rec.kj_hand_record;
     json_t *j = output_answer_json(rs), *tricks = json_array();
+    json_object_set_new(j, "from_record", json_boolean(hs->from_record));
+    if (!hs->from_record) {
+        json_decref(tricks);
+        json_object_set_new(j, "score", score_json(hs, sc));
+        return j;
+    }
     json_object_set_new(j, "trump", json_string(kj_suit_name(h->trump)));
     json_object_set_new(j, "taker", json_string(bridge_seat_name(h->taker)));
     for (int t = 0; t < hs->ntricks; t++) json_array_append_new(tricks, trick_json(h, t, &hs->tricks[t], sc));
     json_object_set_new(j, "tricks", tricks);
     json_object_set_new(j, "totals", totals_json(&hs->hand));
-    json_object_set_new(j, "revoke_by", hs->hand.revoke_settled ? json_string(revoke_words[hs->hand.revoke_by]) : json_null());
-    if (hs->revoke_trick >= 0) json_object_set_new(j, "revoke", scoring_revoke_json(h, hs, sc));
-    json_t *score = output_ruling_part_json(&hs->score, sc);
-    json_object_update_new(score, sides_json(hs->score_sums.side));
-    json_object_set_new(j, "score", score);
+    json_object_set_new(j, "illegal_by",
+                        hs->hand.illegal_settled ? json_string(illegal_words[hs->hand.illegal_by])
+                                                 : json_null());
+    if (hs->illegal_trick >= 0) json_object_set_new(j, "illegal", scoring_illegal_json(h, hs, sc));
+    json_object_set_new(j, "score", score_json(hs, sc));
     return j;
 }
 

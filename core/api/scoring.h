@@ -41,7 +41,9 @@ bool scoring_rule_card(const ruleset *rs, int article, scenario *sc, kj_card c, 
 
 /* A hand scored: each trick ruled on by the trick article, the hand.* facts
  * summed from them, the first card played that the legal article calls
- * illegal (when hands are known), and the score article's ruling. */
+ * illegal (when hands are known: hand.illegal_by, hand.illegal_reason; the
+ * score article says whether it is a revoke), and the score article's
+ * ruling. */
 typedef struct kj_trick_ruling {
     kj_trick_facts facts;
     ruling r;
@@ -49,19 +51,23 @@ typedef struct kj_trick_ruling {
 } kj_trick_ruling;
 
 typedef struct kj_hand_score {
-    int ntricks; /* ruled on so far */
+    bool from_record; /* false: no tricks, the result as the scenario's facts give it */
+    int ntricks;      /* ruled on so far */
     kj_trick_ruling tricks[KJ_TRICKS];
     kj_hand_facts hand;
-    int revoke_trick, revoke_card; /* the revoke, 0-based; -1 when none was found */
-    ruling revoke;                 /* the legal article's ruling on it */
+    int illegal_trick, illegal_card; /* the first illegal card, 0-based; -1 when none was found */
+    ruling illegal;                  /* the legal article's ruling on it */
     bool scored;
     ruling score;
     point_sums score_sums;
     enum ruling_status failed; /* the status of a ruling that failed */
 } kj_hand_score;
 
-/* Scores the hand record of sc (read from a klaverjas scenario). False
- * with err when a record is missing or a ruling could not be made. */
+/* Scores the hand record of sc (read from a klaverjas scenario). Without
+ * tricks (and without a position) the score article rules on the facts
+ * the scenario gives: the hand's result as played, when the trick record
+ * is not there (a late revoke claim, a score slip). False with err when a
+ * fact or a record is missing or a ruling could not be made. */
 bool scoring_klaverjas_hand(const ruleset *rs, scenario *sc, kj_hand_score *out, strbuf *err);
 void kj_hand_score_clear(kj_hand_score *s);
 
@@ -99,9 +105,10 @@ bool scoring_contract(const ruleset *rs, scenario *sc, const char *contract, int
 json_t *scoring_contract_json(const ruling *r, const scenario *sc, const char *contract, int64_t total);
 
 /* A scored klaverjas hand as `arbiter score --json` gives it: "tricks",
- * "totals", "revoke_by", "revoke", "score"; and the revoke on its own. */
+ * "totals", "illegal_by", "illegal", "score"; and the illegal card on its
+ * own. */
 json_t *scoring_hand_json(const ruleset *rs, const kj_hand_score *hs, const scenario *sc);
-json_t *scoring_revoke_json(const kj_hand *h, const kj_hand_score *hs, const scenario *sc);
+json_t *scoring_illegal_json(const kj_hand *h, const kj_hand_score *hs, const scenario *sc);
 
 /* A matchpoint sheet: one board's scores (a score per line), or CSV lines
  * board,pair,score (a header line is skipped). */

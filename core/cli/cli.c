@@ -621,8 +621,14 @@ static void print_trail_and_messages(json_t *ruling) {
 static void print_legal(const ruleset *rs, json_t *answer) {
     const char *seat = json_string_value(json_object_get(answer, "seat"));
     const char *trick = json_string_value(json_object_get(answer, "trick"));
-    if (*trick) printf("%s aan slag, troef %s, slag %s — %s\n", seat, json_string_value(json_object_get(answer, "trump")), trick, rs->title);
-    else printf("%s komt uit, troef %s — %s\n", seat, json_string_value(json_object_get(answer, "trump")), rs->title);
+    const char *penalty = json_string_value(json_object_get(answer, "penalty_card"));
+    if (*trick)
+        printf("%s aan slag, troef %s, slag %s", seat,
+               json_string_value(json_object_get(answer, "trump")), trick);
+    else
+        printf("%s komt uit, troef %s", seat, json_string_value(json_object_get(answer, "trump")));
+    if (penalty) printf(", strafkaart %s", penalty);
+    printf(" — %s\n", rs->title);
     size_t i;
     json_t *card;
     json_array_foreach(json_object_get(answer, "cards"), i, card) {
@@ -682,6 +688,11 @@ static int cmd_legal(const options *o) {
         json_object_set_new(answer, "seat", json_string(bridge_seat_name(p->seat)));
         json_object_set_new(answer, "trump", json_string(kj_suit_name(p->trump)));
         json_object_set_new(answer, "trick", json_string(trick));
+        if (p->has_penalty_card) {
+            char penalty[8];
+            kj_format_card(p->penalty_card, penalty);
+            json_object_set_new(answer, "penalty_card", json_string(penalty));
+        }
         json_object_set_new(answer, "cards", cards);
         status = rule_every_card(rs, article, &sc, cards, &err);
         if (status == ARB_OK && o->json) print_json(json_incref(answer));
@@ -714,17 +725,22 @@ static void print_tricks(const kj_hand *h, const kj_hand_score *hs, const scenar
     }
 }
 
-static void print_revoke(const ruleset *rs, const kj_hand *h, const kj_hand_score *hs, const scenario *sc) {
-    if (!hs->hand.revoke_settled) {
-        printf("Verzaking: niet uit het verloop vast te stellen (%s)\n",
-               rs->legal_article < 0 ? "de regelset noemt geen legal-artikel" : "niet alle handen zijn bekend");
-    } else if (hs->revoke_trick < 0) {
-        puts("Verzaking: geen");
+/* The first card the legal article calls illegal: whether it is a revoke,
+ * the score article's ruling says (its trail). */
+static void print_illegal(const ruleset *rs, const kj_hand *h, const kj_hand_score *hs,
+                          const scenario *sc) {
+    if (!hs->hand.illegal_settled) {
+        printf("Verboden kaart (legal-artikel): niet uit het verloop vast te stellen (%s)\n",
+               rs->legal_article < 0 ? "de regelset noemt geen legal-artikel"
+                                     : "niet alle handen zijn bekend");
+    } else if (hs->illegal_trick < 0) {
+        puts("Verboden kaart (legal-artikel): geen");
     } else {
-        json_t *j = scoring_revoke_json(h, hs, sc);
-        printf("Verzaking door de %s: slag %lld, %s speelde %s ",
-               side_words[hs->hand.revoke_by == KJ_REVOKE_TAKERS ? KJ_TAKERS : KJ_DEFENDERS],
-               (long long)json_integer_value(json_object_get(j, "trick")), json_string_value(json_object_get(j, "seat")),
+        json_t *j = scoring_illegal_json(h, hs, sc);
+        printf("Verboden kaart van de %s: slag %lld, %s speelde %s ",
+               side_words[hs->hand.illegal_by == KJ_ILLEGAL_TAKERS ? KJ_TAKERS : KJ_DEFENDERS],
+               (long long)json_integer_value(json_object_get(j, "trick")),
+               json_string_value(json_object_get(j, "seat")),
                json_string_value(json_object_get(j, "card")));
         print_trail_and_messages(j);
         json_decref(j);
@@ -734,13 +750,20 @@ static void print_revoke(const ruleset *rs, const kj_hand *h, const kj_hand_scor
 static void print_hand_score(const ruleset *rs, const kj_hand_score *hs, const scenario *sc) {
     const kj_hand *h = &sc->rec.kj_hand_record;
     const kj_hand_facts *f = &hs->hand;
-    printf("Klaverjas volgens %s (%s): troef %s, speler %s\n", rs->title, rs->name, kj_suit_name(h->trump),
-           bridge_seat_name(h->taker));
-    print_tricks(h, hs, sc);
-    printf("Slagen: spelers %d, tegenspelers %d\n", f->tricks[KJ_TAKERS], f->tricks[KJ_DEFENDERS]);
-    printf("Uit de slagen: spelers %lld (roem %lld), tegenspelers %lld (roem %lld)\n", (long long)f->points[KJ_TAKERS],
-           (long long)f->roem[KJ_TAKERS], (long long)f->points[KJ_DEFENDERS], (long long)f->roem[KJ_DEFENDERS]);
-    print_revoke(rs, h, hs, sc);
+    if (hs->from_record) {
+        printf("Klaverjas volgens %s (%s): troef %s, speler %s\n", rs->title, rs->name,
+               kj_suit_name(h->trump), bridge_seat_name(h->taker));
+        print_tricks(h, hs, sc);
+        printf("Slagen: spelers %d, tegenspelers %d\n", f->tricks[KJ_TAKERS],
+               f->tricks[KJ_DEFENDERS]);
+        printf("Uit de slagen: spelers %lld (roem %lld), tegenspelers %lld (roem %lld)\n",
+               (long long)f->points[KJ_TAKERS], (long long)f->roem[KJ_TAKERS],
+               (long long)f->points[KJ_DEFENDERS], (long long)f->roem[KJ_DEFENDERS]);
+        print_illegal(rs, h, hs, sc);
+    } else {
+        printf("Klaverjas volgens %s (%s): het resultaat zoals opgegeven, zonder slagverloop\n",
+               rs->title, rs->name);
+    }
     json_t *score = output_ruling_part_json(&hs->score, sc);
     printf("Score [");
     print_trail(json_object_get(score, "articles"));
@@ -1221,7 +1244,9 @@ static const command commands[] = {
      "Scores a contract and its result for the declaring side (negative when it went down):\n"
      "4S=, 4SX+1, 3NTXX-2, 6H+1, PASS. The ruleset's own scoring table decides.\n"
      "Under a klaverjas ruleset, scores a hand record (\"trump\", \"taker\", \"tricks\", …): each\n"
-     "trick by the header's trick article, then the hand by its score article, per side.",
+     "trick by the header's trick article, then the hand by its score article, per side.\n"
+     "Without \"tricks\", the score article rules on the hand's result as the file gives it\n"
+     "(its facts: points, tricks, roem, a revoke and when it was claimed, …).",
      cmd_score},
     {"legal", "legal --ruleset NAME|DIR POSITION.json|- [--json]",
      "Klaverjas: rules on every card of a player's hand with the header's legal article and\n"
@@ -1234,7 +1259,8 @@ static const command commands[] = {
      "(core/api/scoring.h); a larger one is refused with exit status 2.",
      cmd_matchpoints},
     {"imps", "imps --ruleset NAME|DIR A B [--json]",
-     "The IMPs for score A against score B (negative when B is higher), by the ruleset's scale.", cmd_imps},
+     "The IMPs for score A against score B (negative when B is higher), by the ruleset's scale.",
+     cmd_imps},
     {"compare", "compare --ruleset A --ruleset B [--ruleset C …] SCENARIO.json|- [--json]",
      "Rules on one scenario under several rulesets (editions) and shows the rulings side by side,\n"
      "marking what differs: the article trail, the actions on one side only, the score of the\n"
@@ -1247,9 +1273,11 @@ static const command commands[] = {
      "which either ruling passes through article N. With --cases, rules every scenario of a\n"
      "JSON Lines file under both and lists those whose ruling changes.",
      cmd_diff},
-    {"rulesets", "rulesets", "Lists the installed rulesets with their title and hash.", cmd_rulesets},
+    {"rulesets", "rulesets", "Lists the installed rulesets with their title and hash.",
+     cmd_rulesets},
     {"graph", "graph --ruleset NAME|DIR --article N",
-     "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).", cmd_graph},
+     "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).",
+     cmd_graph},
     {"serve", "serve [--listen HOST:PORT] [--ruleset NAME …] [--plugin FILE …] [--verbose]",
      "Serves the rulings in the browser (core/serve/web) and as a JSON API, on 127.0.0.1:8080 unless\n"
      "--listen says otherwise, with the rulesets named (default: every installed one). Stops on\n"

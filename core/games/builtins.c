@@ -11,7 +11,9 @@ static const char *const doubling_names[] = {"undoubled", "doubled", "redoubled"
 static const char *const role_names[] = {"declarer", "dummy", "defender"};          /* enum play_role */
 static const char *const won_by_names[] = {"offender", "partner", "opponents"}; /* enum revoke_trick_winner */
 static const char *const side_names[] = {"takers", "defenders"};                /* enum kj_side */
-static const char *const revoke_by_names[] = {"none", "takers", "defenders"};    /* enum kj_revoke_by */
+static const char *const illegal_by_names[] = {"none", "takers", "defenders"}; /* enum kj_illegal_by */
+/* enum kj_penalty_case, from its second value */
+static const char *const penalty_case_names[] = {"last_of_suit_led", "not_allowed", "allowed"};
 static const char *const rank_names[] = {"seven", "eight", "nine", "ten",
                                          "jack",  "queen", "king", "ace"}; /* enum kj_rank */
 
@@ -26,13 +28,13 @@ enum {
     B_REVOKE,
     B_REVOKE_TRICK, B_REVOKER, B_REVOKER_ROLE, B_REVOKE_ESTABLISHED, B_REVOKE_TRICK_WON_BY, /* only with a revoke */
     B_OFFENDING_SIDE_TRICKS_AFTER, B_SECOND_REVOKE_SAME_SUIT, B_REVOKE_IN_TWELFTH_TRICK,
-    B_CARD_FOLLOWS_SUIT, B_CARD_IS_TRUMP, B_CARD_LEADS, B_CARD_OVERTRUMPS, B_CARD_UNDERTRUMPS,
+    B_CARD_FOLLOWS_SUIT, B_CARD_IS_TRUMP, B_CARD_LEADS, B_CARD_OVERTRUMPS, B_CARD_UNDERTRUMPS, B_CARD_IS_PENALTY_CARD,
     B_POS_CAN_FOLLOW, B_POS_HAS_TRUMP, B_POS_CAN_OVERTRUMP, B_POS_TRUMP_LED, B_POS_TRUMP_IN_TRICK,
-    B_POS_PARTNER_WINNING, B_POS_ONLY_TRUMPS, B_POS_IS_TAKER_SIDE,
+    B_POS_PARTNER_WINNING, B_POS_ONLY_TRUMPS, B_POS_IS_TAKER_SIDE, B_POS_HAS_PENALTY_CARD, B_POS_PENALTY_CARD_CASE,
     B_TRICK_NUMBER, B_TRICK_LAST, B_TRICK_WON_BY, B_TRICK_CARD_POINTS, B_TRICK_SEQUENCE,
     B_TRICK_FOUR_OF_A_KIND, B_TRICK_FOUR_RANK, B_TRICK_STUK, B_TRICK_STUK_IN_SEQUENCE, B_TRICK_ROEM_CLAIMED,
     B_HAND_TAKERS_POINTS, B_HAND_DEFENDERS_POINTS, B_HAND_TAKERS_ROEM, B_HAND_DEFENDERS_ROEM,
-    B_HAND_TAKERS_TRICKS, B_HAND_DEFENDERS_TRICKS, B_HAND_COMPLETE, B_HAND_REVOKE_BY,
+    B_HAND_TAKERS_TRICKS, B_HAND_DEFENDERS_TRICKS, B_HAND_COMPLETE, B_HAND_ILLEGAL_BY, B_HAND_ILLEGAL_REASON,
     B_COUNT
 };
 
@@ -81,6 +83,7 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_CARD_LEADS] = {"card", "leads", BT_BOOL, NULL, 0},
     [B_CARD_OVERTRUMPS] = {"card", "overtrumps", BT_BOOL, NULL, 0},
     [B_CARD_UNDERTRUMPS] = {"card", "undertrumps", BT_BOOL, NULL, 0},
+    [B_CARD_IS_PENALTY_CARD] = {"card", "is_penalty_card", BT_BOOL, NULL, 0},
     [B_POS_CAN_FOLLOW] = {"position", "can_follow", BT_BOOL, NULL, 0},
     [B_POS_HAS_TRUMP] = {"position", "has_trump", BT_BOOL, NULL, 0},
     [B_POS_CAN_OVERTRUMP] = {"position", "can_overtrump", BT_BOOL, NULL, 0},
@@ -89,6 +92,8 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_POS_PARTNER_WINNING] = {"position", "partner_winning", BT_BOOL, NULL, 0},
     [B_POS_ONLY_TRUMPS] = {"position", "only_trumps", BT_BOOL, NULL, 0},
     [B_POS_IS_TAKER_SIDE] = {"position", "is_taker_side", BT_BOOL, NULL, 0},
+    [B_POS_HAS_PENALTY_CARD] = {"position", "has_penalty_card", BT_BOOL, NULL, 0},
+    [B_POS_PENALTY_CARD_CASE] = {"position", "penalty_card_case", BT_SYMBOL, penalty_case_names, 3},
     [B_TRICK_NUMBER] = {"trick", "number", BT_INT, NULL, 0},
     [B_TRICK_LAST] = {"trick", "last", BT_BOOL, NULL, 0},
     [B_TRICK_WON_BY] = {"trick", "won_by", BT_SYMBOL, side_names, 2},
@@ -106,7 +111,9 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_HAND_TAKERS_TRICKS] = {"hand", "takers_tricks", BT_INT, NULL, 0},
     [B_HAND_DEFENDERS_TRICKS] = {"hand", "defenders_tricks", BT_INT, NULL, 0},
     [B_HAND_COMPLETE] = {"hand", "complete", BT_BOOL, NULL, 0},
-    [B_HAND_REVOKE_BY] = {"hand", "revoke_by", BT_SYMBOL, revoke_by_names, 3},
+    [B_HAND_ILLEGAL_BY] = {"hand", "illegal_by", BT_SYMBOL, illegal_by_names, 3},
+    /* its values are the ruleset's own (the legal article's `reason`): none listed */
+    [B_HAND_ILLEGAL_REASON] = {"hand", "illegal_reason", BT_SYMBOL, NULL, 0},
 };
 
 int builtin_count(void) {
@@ -227,11 +234,12 @@ static bool card_value(int i, const kj_card_facts *c, int64_t *value) {
     case B_CARD_LEADS: *value = c->leads; return true;
     case B_CARD_OVERTRUMPS: *value = c->overtrumps; return true;
     case B_CARD_UNDERTRUMPS: *value = c->undertrumps; return true;
+    case B_CARD_IS_PENALTY_CARD: *value = c->is_penalty_card; return true;
     default: return false;
     }
 }
 
-static bool position_value(int i, const record *rec, int64_t *value) {
+static bool position_value(int i, const record *rec, int64_t *value, const char **symbol) {
     const kj_position_facts *p = &rec->kj_position;
     switch (i) {
     case B_POS_CAN_FOLLOW: *value = p->can_follow; return true;
@@ -243,6 +251,10 @@ static bool position_value(int i, const record *rec, int64_t *value) {
     case B_POS_ONLY_TRUMPS: *value = p->only_trumps; return true;
     case B_POS_IS_TAKER_SIDE: /* the side needs the taker */
         return rec->kj_position_record.has_taker && ((*value = p->is_taker_side), true);
+    case B_POS_HAS_PENALTY_CARD: *value = p->has_penalty_card; return true;
+    case B_POS_PENALTY_CARD_CASE: /* only once the scorer has ruled on the penalty card */
+        return p->penalty_case != KJ_PENALTY_UNKNOWN &&
+               ((*symbol = penalty_case_names[p->penalty_case - 1]), true);
     default: return false;
     }
 }
@@ -273,16 +285,19 @@ static bool hand_value(int i, const kj_hand_facts *h, int64_t *value, const char
     case B_HAND_TAKERS_TRICKS: *value = h->tricks[KJ_TAKERS]; return true;
     case B_HAND_DEFENDERS_TRICKS: *value = h->tricks[KJ_DEFENDERS]; return true;
     case B_HAND_COMPLETE: *value = h->complete; return true;
-    case B_HAND_REVOKE_BY: /* "no revoke" needs every hand, as play.revoke does */
-        return h->revoke_settled && ((*symbol = revoke_by_names[h->revoke_by]), true);
+    case B_HAND_ILLEGAL_BY: /* "no illegal card" needs every hand, as play.revoke does */
+        return h->illegal_settled && ((*symbol = illegal_by_names[h->illegal_by]), true);
+    case B_HAND_ILLEGAL_REASON:
+        return h->illegal_settled && h->illegal_reason && ((*symbol = h->illegal_reason), true);
     default: return false;
     }
 }
 
 /* The klaverjas namespaces, each settled only while a command has filled it. */
 static bool klaverjas_value(int i, const record *rec, int64_t *value, const char **symbol) {
-    if (i <= B_CARD_UNDERTRUMPS) return rec->has_kj_card && card_value(i, &rec->kj_card, value);
-    if (i <= B_POS_IS_TAKER_SIDE) return rec->has_kj_position && position_value(i, rec, value);
+    if (i <= B_CARD_IS_PENALTY_CARD) return rec->has_kj_card && card_value(i, &rec->kj_card, value);
+    if (i <= B_POS_PENALTY_CARD_CASE)
+        return rec->has_kj_position && position_value(i, rec, value, symbol);
     if (i <= B_TRICK_ROEM_CLAIMED) return rec->has_kj_trick && trick_value(i, &rec->kj_trick, value, symbol);
     return rec->has_kj_hand && hand_value(i, &rec->kj_hand, value, symbol);
 }

@@ -309,6 +309,12 @@ bool kj_check_position(const kj_position *p, char *err, size_t errsz) {
     if (next != p->seat)
         return fail_with(err, errsz, "it is %s's turn in the trick, not %s's",
                          bridge_seat_name(next), bridge_seat_name(p->seat));
+    if (p->has_penalty_card && !kj_holds(p, p->penalty_card)) {
+        char card[8];
+        kj_format_card(p->penalty_card, card);
+        return fail_with(err, errsz, "the penalty card %s is not in %s's hand", card,
+                         bridge_seat_name(p->seat));
+    }
     kj_cards in_trick = 0;
     if (!check_trick_cards(&p->trick, &in_trick, err, errsz)) return false;
     kj_cards both = in_trick & set_of(p->hand, p->ncards);
@@ -355,6 +361,9 @@ void kj_settle_position(const kj_position *p, const kj_tables *tb, kj_position_f
         t->ncards > 0 && winner_seat(t, p->trump, tb) == bridge_seat_at(p->seat, REL_PARTNER);
     out->only_trumps = (hand & ~trumps) == 0;
     out->is_taker_side = p->has_taker && kj_side_of(p->seat, p->taker) == KJ_TAKERS;
+    out->has_penalty_card = p->has_penalty_card;
+    kj_cards led = t->ncards > 0 ? suit_cards(t->cards[0].suit) & hand : 0;
+    out->penalty_last_of_suit = p->has_penalty_card && led == kj_card_bit(p->penalty_card);
 }
 
 void kj_settle_card(const kj_position *p, kj_card c, const kj_tables *tb, kj_card_facts *out) {
@@ -367,6 +376,8 @@ void kj_settle_card(const kj_position *p, kj_card c, const kj_tables *tb, kj_car
     out->is_trump = is_trump(c, p->trump);
     out->overtrumps = is_over_trump(c, p, tb);
     out->undertrumps = out->is_trump && trump_before && trump_rank(c, tb) < top;
+    out->is_penalty_card =
+        p->has_penalty_card && kj_card_index(c) == kj_card_index(p->penalty_card);
 }
 
 /* ------------------------------------------------------------ hand records */

@@ -86,20 +86,36 @@ typedef struct kj_position {
     kj_trick trick;
     bool has_taker;
     enum bridge_seat taker;
+    bool has_penalty_card; /* Art. 11 (NKF): a card of his hand lies face up as a penalty card */
+    kj_card penalty_card;
 } kj_position;
 
 bool kj_check_position(const kj_position *p, char *err, size_t errsz);
 bool kj_holds(const kj_position *p, kj_card c);
 
+/* What the legal article may know of a penalty card before it rules on
+ * the other cards: it is his last card of the suit led, or the legal
+ * article (ruling on it as on any card) calls it illegal, or legal. */
+enum kj_penalty_case {
+    KJ_PENALTY_UNKNOWN,
+    KJ_PENALTY_LAST_OF_SUIT,
+    KJ_PENALTY_NOT_ALLOWED,
+    KJ_PENALTY_ALLOWED
+};
+
 /* position.* (docs/klaverjas.md) */
 typedef struct kj_position_facts {
     bool can_follow, has_trump, can_overtrump, trump_led, trump_in_trick, partner_winning, only_trumps;
     bool is_taker_side; /* only when the position has a taker */
+    bool has_penalty_card;
+    bool penalty_last_of_suit;         /* the penalty card is his only card of the suit led */
+    enum kj_penalty_case penalty_case; /* filled by the scorer, who rules on the penalty card */
 } kj_position_facts;
 
 /* card.* */
 typedef struct kj_card_facts {
     bool follows_suit, is_trump, leads, overtrumps, undertrumps;
+    bool is_penalty_card;
 } kj_card_facts;
 
 void kj_settle_position(const kj_position *p, const kj_tables *tb, kj_position_facts *out);
@@ -146,15 +162,19 @@ typedef struct kj_trick_facts {
 /* Facts of finished trick t (0-based) of a checked hand. */
 void kj_settle_trick(const kj_hand *h, int t, const kj_tables *tb, kj_trick_facts *out);
 
-enum kj_revoke_by { KJ_REVOKE_NONE, KJ_REVOKE_TAKERS, KJ_REVOKE_DEFENDERS };
+enum kj_illegal_by { KJ_ILLEGAL_NONE, KJ_ILLEGAL_TAKERS, KJ_ILLEGAL_DEFENDERS };
 
-/* hand.*: sums over the trick article's rulings, filled by the scorer. */
+/* hand.*: sums over the trick article's rulings, filled by the scorer.
+ * illegal_by is the side of the first card played that the legal article
+ * calls illegal, illegal_reason the value of that ruling's `reason`: whether
+ * it is a revoke is for the rule files to say, not the core. */
 typedef struct kj_hand_facts {
     int64_t points[2], roem[2]; /* by enum kj_side */
     int tricks[2];
     bool complete;
-    bool revoke_settled;
-    enum kj_revoke_by revoke_by;
+    bool illegal_settled;
+    enum kj_illegal_by illegal_by;
+    const char *illegal_reason; /* a value name of the ruleset's type, or NULL */
 } kj_hand_facts;
 
 /* Tricks won by each side, and whether all eight were played. */

@@ -214,7 +214,7 @@ static bool is_klaverjas(const ruleset *rs) {
 
 /* The records of a klaverjas scenario: a player about to play, and a hand
  * as played; "trump" and "taker" belong to both. */
-static const char *const position_keys[] = {"seat", "hand", "trick", "card"};
+static const char *const position_keys[] = {"seat", "hand", "trick", "card", "penalty_card"};
 static const char *const hand_keys[] = {"tricks", "first_leader", "roem_claimed", "hands"};
 #define COUNT_OF(a) (sizeof(a) / sizeof *(a))
 
@@ -421,8 +421,22 @@ static bool read_kj_trick(json_t *v, const char *what, kj_trick *t, strbuf *err)
     return false;
 }
 
-/* "seat", "hand", optionally "trick" (empty or absent: the player leads)
- * and "card": the one card the position facts are settled for. */
+/* "penalty_card": a card of the hand that lies face up as a penalty card. */
+static bool read_kj_penalty_card(json_t *v, kj_position *p, strbuf *err) {
+    char msg[200];
+    p->has_penalty_card = v != NULL;
+    if (!v) return true;
+    if (!json_is_string(v) ||
+        !kj_parse_card(json_string_value(v), &p->penalty_card, msg, sizeof msg)) {
+        sb_printf(err, "penalty_card: %s", json_is_string(v) ? msg : "a card such as \"SA\"");
+        return false;
+    }
+    return true;
+}
+
+/* "seat", "hand", optionally "trick" (empty or absent: the player leads),
+ * "penalty_card" and "card": the one card the position facts are settled
+ * for. */
 static bool read_kj_position(scenario *sc, json_t *obj, strbuf *err) {
     kj_position *p = &sc->rec.kj_position_record;
     json_t *trick = json_object_get(obj, "trick"), *card = json_object_get(obj, "card");
@@ -434,6 +448,7 @@ static bool read_kj_position(scenario *sc, json_t *obj, strbuf *err) {
     }
     if (!read_kj_cards(json_object_get(obj, "hand"), "hand", p->hand, KJ_HAND_SIZE, &p->ncards, err)) return false;
     if (trick && !read_kj_trick(trick, "trick", &p->trick, err)) return false;
+    if (!read_kj_penalty_card(json_object_get(obj, "penalty_card"), p, err)) return false;
     if (!trick || (p->trick.ncards == 0 && !strchr(json_string_value(trick), ':'))) p->trick.leader = p->seat;
     if (!kj_check_position(p, msg, sizeof msg)) {
         sb_printf(err, "impossible position: %s", msg);

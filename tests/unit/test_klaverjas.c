@@ -533,6 +533,36 @@ static void test_position_lead(void **state) {
     assert_false(c.undertrumps);
 }
 
+/* A penalty card (NKF Art. 11): the core says which card it is and whether
+ * it is his only card of the suit led; what follows is the rule files'. */
+static void test_position_penalty_card(void **state) {
+    (void)state;
+    kj_position p = position(DENOM_H, SEAT_W, "S9 H7 D10", "N:S7 SK SQ");
+    assert_false(position_facts(&p).has_penalty_card);
+    p.has_penalty_card = true;
+    p.penalty_card = card("S9");
+    kj_position_facts f = position_facts(&p);
+    assert_true(f.has_penalty_card);
+    assert_true(f.penalty_last_of_suit);                  /* S9 is his only spade */
+    assert_int_equal(f.penalty_case, KJ_PENALTY_UNKNOWN); /* the scorer rules on it */
+    assert_true(card_facts(&p, "S9").is_penalty_card);
+    assert_false(card_facts(&p, "D10").is_penalty_card);
+    /* another spade in the hand: not his last */
+    p = position(DENOM_H, SEAT_W, "S9 S8 DA", "N:S7 SK SQ");
+    p.has_penalty_card = true;
+    p.penalty_card = card("S9");
+    assert_false(position_facts(&p).penalty_last_of_suit);
+    /* a penalty card of another suit, or when he leads, is never that */
+    p.penalty_card = card("DA");
+    assert_false(position_facts(&p).penalty_last_of_suit);
+    p = position(DENOM_H, SEAT_S, "DA", "");
+    p.has_penalty_card = true;
+    p.penalty_card = card("DA");
+    assert_false(position_facts(&p).penalty_last_of_suit);
+    char err[ERR_SIZE] = "";
+    assert_true(kj_check_position(&p, err, sizeof err));
+}
+
 static void assert_position_rejected(kj_position p, const char *reason) {
     char err[ERR_SIZE] = "";
     assert_false(kj_check_position(&p, err, sizeof err));
@@ -552,6 +582,10 @@ static void test_impossible_positions(void **state) {
     p.ncards = 0;
     assert_position_rejected(p, "the hand has 0 cards");
     p.ncards = 2;
+    p.has_penalty_card = true;
+    p.penalty_card = card("DA");
+    assert_position_rejected(p, "the penalty card DA is not in W's hand");
+    p.has_penalty_card = false;
     p.trump = 4;
     assert_position_rejected(p, "trump value 4 is not a suit");
 }
@@ -696,9 +730,9 @@ static void test_full_hand_scored(void **state) {
     assert_int_equal(h->tricks[KJ_TAKERS], 6);
     assert_int_equal(h->tricks[KJ_DEFENDERS], 2);
     assert_true(h->complete);
-    assert_true(h->revoke_settled);
-    assert_int_equal(h->revoke_by, KJ_REVOKE_NONE);
-    assert_int_equal(hs.revoke_trick, -1);
+    assert_true(h->illegal_settled);
+    assert_int_equal(h->illegal_by, KJ_ILLEGAL_NONE);
+    assert_int_equal(hs.illegal_trick, -1);
     assert_string_equal(last_cite(&hs.score), "3E");
     assert_int_equal(hs.score_sums.side[KJ_TAKERS], 58);
     assert_int_equal(hs.score_sums.side[KJ_DEFENDERS], 27);
@@ -715,11 +749,12 @@ static void test_revoke_found_from_known_hands(void **state) {
     score_hand(revoked_hand, &hs, &sc);
     /* the same points; the first illegal card is N's C7 in trick 7 */
     assert_int_equal(hs.hand.points[KJ_TAKERS], 58);
-    assert_int_equal(hs.revoke_trick, 6);
-    assert_int_equal(hs.revoke_card, 2);
-    assert_string_equal(last_cite(&hs.revoke), "1D");
-    assert_true(hs.hand.revoke_settled);
-    assert_int_equal(hs.hand.revoke_by, KJ_REVOKE_TAKERS);
+    assert_int_equal(hs.illegal_trick, 6);
+    assert_int_equal(hs.illegal_card, 2);
+    assert_string_equal(last_cite(&hs.illegal), "1D");
+    assert_true(hs.hand.illegal_settled);
+    assert_int_equal(hs.hand.illegal_by, KJ_ILLEGAL_TAKERS);
+    assert_string_equal(hs.hand.illegal_reason, "must_follow"); /* the legal article's reason */
     assert_string_equal(last_cite(&hs.score), "3A");
     assert_int_equal(hs.score_sums.side[KJ_DEFENDERS], 100);
     assert_int_equal(hs.score_sums.side[KJ_TAKERS], 0);
@@ -738,9 +773,9 @@ static void test_revoke_by_the_defenders(void **state) {
                " \"hands\": {\"N\": \"SA S7 HJ H9 DA D7 CA C7\", \"E\": \"SK S8 HA H10 DK D8 CK C8\",\n"
                "           \"S\": \"SQ S9 HK HQ DQ D9 CQ C9\"}}",
                &hs, &sc);
-    assert_int_equal(hs.revoke_trick, 0);
-    assert_int_equal(hs.revoke_card, 2);
-    assert_int_equal(hs.hand.revoke_by, KJ_REVOKE_DEFENDERS);
+    assert_int_equal(hs.illegal_trick, 0);
+    assert_int_equal(hs.illegal_card, 2);
+    assert_int_equal(hs.hand.illegal_by, KJ_ILLEGAL_DEFENDERS);
     assert_false(hs.hand.complete);
     assert_string_equal(last_cite(&hs.score), "3B");
     assert_int_equal(hs.score_sums.side[KJ_TAKERS], 100);
@@ -773,7 +808,7 @@ static void test_four_of_a_kind_and_stuk_scored(void **state) {
     assert_int_equal(hs.hand.roem[KJ_DEFENDERS], 60);
     assert_int_equal(hs.hand.points[KJ_TAKERS], 18);
     assert_int_equal(hs.hand.roem[KJ_TAKERS], 10);
-    assert_false(hs.hand.revoke_settled); /* the core could not tell */
+    assert_false(hs.hand.illegal_settled); /* the core could not tell */
     assert_string_equal(last_cite(&hs.score), "3C");
     assert_int_equal(hs.score_sums.total, 0);
     kj_hand_score_clear(&hs);
@@ -798,6 +833,36 @@ static void test_unknown_hands_leave_the_revoke_open(void **state) {
     read_ok(&sc, "{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"S9\", \"trick\": \"E:S7 SA\"}");
     assert_false(scoring_klaverjas_hand(mini, &sc, &hs, &err));
     assert_contains(err.data, "no hand to score");
+    kj_hand_score_clear(&hs);
+    scenario_free(&sc);
+    sb_free(&err);
+}
+
+/* Without tricks the score article rules on the result the scenario gives:
+ * mini's Art. 3E, 40 and 20 written as given, no trick ruled on. */
+static void test_result_without_tricks(void **state) {
+    (void)state;
+    scenario sc;
+    kj_hand_score hs;
+    strbuf err;
+    sb_init(&err);
+    read_ok(&sc, "{\"revoke_by\": \"none\", \"complete\": true, \"takers_tricks\": 6,"
+                 " \"defenders_tricks\": 2, \"takers_points\": 40, \"defenders_points\": 20,"
+                 " \"takers_roem\": 0, \"defenders_roem\": 0}");
+    assert_true(scoring_klaverjas_hand(mini, &sc, &hs, &err));
+    assert_false(hs.from_record);
+    assert_int_equal(hs.ntricks, 0);
+    assert_string_equal(last_cite(&hs.score), "3E");
+    assert_int_equal(hs.score_sums.side[KJ_TAKERS], 40);
+    assert_int_equal(hs.score_sums.side[KJ_DEFENDERS], 20);
+    kj_hand_score_clear(&hs);
+    scenario_free(&sc);
+    sb_free(&err);
+    /* a fact the score article needs and the scenario lacks is asked for */
+    sb_init(&err);
+    read_ok(&sc, "{\"complete\": true}");
+    assert_false(scoring_klaverjas_hand(mini, &sc, &hs, &err));
+    assert_contains(err.data, "the hand: the scenario does not say 'takers_points'");
     kj_hand_score_clear(&hs);
     scenario_free(&sc);
     sb_free(&err);
@@ -964,6 +1029,8 @@ int main(void) {
         cmocka_unit_test(test_revoke_by_the_defenders),
         cmocka_unit_test(test_four_of_a_kind_and_stuk_scored),
         cmocka_unit_test(test_unknown_hands_leave_the_revoke_open),
+        cmocka_unit_test(test_result_without_tricks),
+        cmocka_unit_test(test_position_penalty_card),
         cmocka_unit_test(test_impossible_records),
         cmocka_unit_test(test_hand_check_directly),
         cmocka_unit_test(test_compiler_checks_the_vocabulary),

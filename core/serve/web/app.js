@@ -34,7 +34,7 @@ const WORDS = {
     differs: 'verschilt', needs_more: 'heeft nog een antwoord nodig:', continue_under: 'Verder onder',
     unreadable: 'kan deze situatie niet lezen:', show_graph: 'beslisboom',
     trick: 'Slag', winner: 'Wint', points: 'Punten', takers: 'Spelers', defenders: 'Tegenspelers',
-    card_points: 'kaartpunten', tricks_won: 'Slagen', revoke: 'Verzaking', revoke_none: 'geen',
+    card_points: 'kaartpunten', tricks_won: 'Slagen', revoke: 'Verboden kaart (art. 12)', revoke_none: 'geen',
     revoke_unknown: 'niet vast te stellen zonder alle handen', score: 'Score', total: 'Totaal',
     board: 'Spel', pair: 'Paar', matchpoints: 'Matchpoints', score_of: 'Score van de leider',
     needs_server: 'De server antwoordt niet', hand_of: 'Hand van', taker_short: 'speler',
@@ -65,7 +65,7 @@ const WORDS = {
     differs: 'differs', needs_more: 'needs one more answer:', continue_under: 'Continue under',
     unreadable: 'cannot read this situation:', show_graph: 'decision graph',
     trick: 'Trick', winner: 'Won by', points: 'Points', takers: 'Takers', defenders: 'Defenders',
-    card_points: 'card points', tricks_won: 'Tricks', revoke: 'Revoke', revoke_none: 'none',
+    card_points: 'card points', tricks_won: 'Tricks', revoke: 'Card Art. 12 forbids', revoke_none: 'none',
     revoke_unknown: 'cannot be told without every hand', score: 'Score', total: 'Total',
     board: 'Board', pair: 'Pair', matchpoints: 'Matchpoints', score_of: "Declarer's score",
     needs_server: 'The server does not answer', hand_of: 'Hand of', taker_short: 'taker',
@@ -524,6 +524,15 @@ async function scoreKlaverjas(ev) {
 const sideWord = (side) => t(side === 'takers' ? 'takers' : 'defenders');
 
 function renderKlaverjas(h) {
+  const score = [
+    el('h3', {}, t('score') + ' ', el('span', { class: 'cites' }, (h.score.articles || []).join(' › '))),
+    el('ul', { class: 'messages' }, messageList(h.score)),
+    el('p', { class: 'final' }, el('span', {}, t('takers') + ': ', el('strong', { id: 'kj-takers' }, String(h.score.takers))),
+      el('span', {}, t('defenders') + ': ', el('strong', { id: 'kj-defenders' }, String(h.score.defenders))))];
+  if (h.from_record === false) { /* the result as given, without the tricks */
+    $('kj-result').replaceChildren(el('h2', {}, h.ruleset), ...score);
+    return;
+  }
   const rows = h.tricks.map((tr) => el('tr', {},
     el('td', {}, String(tr.number)), el('td', {}, tr.leader + ': ' + tr.cards.join(' ')),
     el('td', {}, tr.winner + ' (' + sideWord(tr.won_by) + ')'),
@@ -531,8 +540,8 @@ function renderKlaverjas(h) {
     el('td', { class: 'num' }, String(tr.roem.takers + tr.roem.defenders)),
     el('td', { class: 'cites' }, (tr.articles || []).join(' › '))));
   const totals = h.totals;
-  const revoke = h.revoke ? h.revoke.seat + ' ' + h.revoke.card + ' (' + t('trick') + ' ' + h.revoke.trick + '): ' + pick((h.revoke.messages || []).join(' '), (h.revoke.messages_en || []).join(' '))
-    : h.revoke_by === 'none' ? t('revoke_none') : t('revoke_unknown');
+  const revoke = h.illegal ? h.illegal.seat + ' ' + h.illegal.card + ' (' + t('trick') + ' ' + h.illegal.trick + '): ' + pick((h.illegal.messages || []).join(' '), (h.illegal.messages_en || []).join(' '))
+    : h.illegal_by === 'none' ? t('revoke_none') : t('revoke_unknown');
   $('kj-result').replaceChildren(
     el('h2', {}, h.ruleset + ': ' + t('trump') + ' ' + h.trump + ', ' + t('taker_short') + ' ' + h.taker),
     el('div', { class: 'scroll' }, el('table', { class: 'sheet' },
@@ -542,10 +551,7 @@ function renderKlaverjas(h) {
         el('td', { class: 'num' }, String(totals.takers.points)), el('td', { class: 'num' }, String(totals.defenders.points)),
         el('td', { class: 'num' }, String(totals.takers.roem + totals.defenders.roem)), el('td', {}, ''))))),
     el('p', {}, el('strong', {}, t('revoke') + ': '), revoke),
-    el('h3', {}, t('score') + ' ', el('span', { class: 'cites' }, (h.score.articles || []).join(' › '))),
-    el('ul', { class: 'messages' }, messageList(h.score)),
-    el('p', { class: 'final' }, el('span', {}, t('takers') + ': ', el('strong', { id: 'kj-takers' }, String(h.score.takers))),
-      el('span', {}, t('defenders') + ': ', el('strong', { id: 'kj-defenders' }, String(h.score.defenders)))));
+    ...score);
 }
 
 /* ---- matchpoints ---- */
