@@ -153,6 +153,8 @@ if [ -f examples/insufficient-bid.json ]; then
     expect "compare json" 0 '"differences": [' '"rulings": [' -- "$ARBITER" compare --ruleset bridge-2017 --ruleset bridge-2017 --json examples/insufficient-bid.json
     expect "compare needs two" 2 "needs two --ruleset" -- "$ARBITER" compare --ruleset bridge-2017 examples/insufficient-bid.json
     expect "rulesets" 0 "bridge-2017" "fnv1a64:" -- "$ARBITER" rulesets
+    expect "play example: 59 after declarer required the suit" 0 "Artikelen: 50 > 50B > 50D > 50D2a > 50D2 > 50E2 > 59" -- "$ARBITER" rule --ruleset bridge-2017 examples/penalty-card-cannot-comply.json
+    expect "play example 1963: the chosen option, then 59" 0 "Artikelen: 57 > 57c > 59" -- "$ARBITER" rule --ruleset bridge-1963 examples/1963-premature-play.json
 fi
 
 # The artificial insufficient bid (Stayman 2C over a 2H overcall) under both
