@@ -185,7 +185,7 @@ fuzz-build:
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB)/libarbiter.a
 	clang -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
 	    -DARB_SRCDIR='"$(CURDIR)"' -I$(FUZZ_LIB)/gen $(LAYER_INCLUDES) $(LUA_CFLAGS) \
-	    -o $@ $< $(FUZZ_LIB)/libarbiter.a $(FUZZ_LIB)/obj/core/serve/serve.o $(LIBS)
+	    -o $@ $< $(FUZZ_LIB)/obj/core/serve/serve.o $(FUZZ_LIB)/libarbiter.a $(LIBS)
 
 # Each target in turn; a JSON target gets the JSON dictionary, a rule
 # target the language's. New inputs go to build/fuzz/corpus, never to the seeds.

@@ -153,6 +153,7 @@ typedef struct ast_decl {
     src_loc from_loc;
     bool overridable;
     ast_list cites; /* ast_expr* (AE_CITE): `cite …`, the articles the fact's value rests on */
+    ast_expr *default_value; /* `default V`: the value assumed when a scenario is silent */
     ast_expr *expr; /* derived fact; invariant; article `when` */
     /* action */
     const char *text, *text_en;

@@ -1672,6 +1672,42 @@ static void declare_derived(compiler *c) {
     check_derived_cycles(c);
 }
 
+/* `default V`: the value a scenario that is silent about an input fact is
+ * ruled with, shown as assumed so that the director can correct it. */
+static void declare_defaults(compiler *c) {
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind != AD_FACT || !d->default_value) continue;
+        int f = find_fact(c, d->name);
+        if (f < 0) continue;
+        rs_fact *fact = &c->rs->facts[f];
+        if (d->expr || d->from_ns) {
+            ERR(c->d, d->default_value->loc, "a default is for a fact the director gives, not one computed or read from a record",
+                "'%s' cannot have a default", d->name);
+            continue;
+        }
+        if (!branchable(fact->type)) {
+            ERR(c->d, d->default_value->loc, "give defaults to yes/no, enum and bounded number facts",
+                "'%s' (%s) cannot have a default", d->name, type_text(c, fact->type));
+            continue;
+        }
+        int x = compile_expr(c, d->default_value, fact->type);
+        if (!is_constant(c, x)) {
+            ERR(c->d, d->default_value->loc, "write a value: true, false, an enum value or a number",
+                "the default of '%s' is not a constant", d->name);
+            continue;
+        }
+        int64_t v = constant_value(c, x);
+        if (fact->type->kind == TY_INT && fact->type->bounded && (v < fact->type->lo || v > fact->type->hi)) {
+            ERR(c->d, d->default_value->loc, NULL, "the default %lld of '%s' is outside %lld..%lld", (long long)v,
+                d->name, (long long)fact->type->lo, (long long)fact->type->hi);
+            continue;
+        }
+        fact->has_default = true;
+        fact->default_value = v;
+    }
+}
+
 static void declare_invariants(compiler *c) {
     int n = 0;
     for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_INVARIANT;
@@ -2577,6 +2613,7 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
         check_klaverjas_vocabulary(&c);
         make_graph(&c);
         declare_derived(&c);
+        declare_defaults(&c);
         declare_invariants(&c);
         declare_articles(&c);
         resolve_scoring_articles(&c);

@@ -86,6 +86,7 @@ int yylex(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
             "clause"      { set_loc(lx, loc); return CLAUSE; }
             "row"         { set_loc(lx, loc); return ROW; }
             "cite"        { set_loc(lx, loc); return CITEKW; }
+            "default"     { set_loc(lx, loc); return DEFAULT; }
             "article"     { set_loc(lx, loc); return ARTICLE; }
             "when"        { set_loc(lx, loc); return WHEN; }
             "if"          { set_loc(lx, loc); return IF; }

@@ -58,7 +58,7 @@ static void append(dsl_lexer *lx, ast_list *to, ast_list from);
 %token RULESET "'ruleset'" INCLUDE "'include'" TYPE "'type'" FACT "'fact'" ASK "'ask'" EN "'en'"
 %token FROM "'from'" OVERRIDABLE "'overridable'" ACTION "'action'" TEXT "'text'" TABLE "'table'"
 %token OUTSIDE "'outside'" AMENDMENT "'amendment'" REPLACE "'replace'" ADD "'add'" REMOVE "'remove'"
-%token CLAUSE "'clause'" ROW "'row'" CITEKW "'cite'"
+%token CLAUSE "'clause'" ROW "'row'" CITEKW "'cite'" DEFAULT "'default'"
 %token INVARIANT "'invariant'" ARTICLE "'article'" WHEN "'when'" IF "'if'" MATCH "'match'"
 %token OTHERWISE "'otherwise'" APPLY "'apply'" TEST "'test'" GIVEN "'given'" EXPECT "'expect'"
 %token ASKS "'asks'" REJECTED "'rejected'" TRAIL "'trail'" BOOL "'bool'" ENUM "'enum'" INTKW "'int'"
@@ -182,6 +182,7 @@ fact_opts: %empty                    { $$ = decl(lx, @$, AD_FACT, NULL); }
     | fact_opts FROM IDENT '.' IDENT { $$ = $1; $$->from_ns = $3; $$->from_name = $5; $$->from_loc = L(lx, @3); }
     | fact_opts OVERRIDABLE          { $$ = $1; $$->overridable = true; }
     | fact_opts CITEKW citelist      { $$ = $1; append(lx, &$$->cites, $3); }
+    | fact_opts DEFAULT expr         { $$ = $1; $$->default_value = $3; }
     ;
 
 action_decl: ACTION IDENT params_opt action_opts { $$ = $4; $$->loc = L(lx, @2); $$->name = $2; $$->params = $3; }
@@ -607,6 +608,7 @@ static const char *token_hint(yysymbol_kind_t expected[], int n, yysymbol_kind_t
     for (int i = 0; i < n; i++)
         if (expected[i] == YYSYMBOL_ARROW && got == YYSYMBOL_IDENT)
             return "a clause reads `if CONDITION => CITATION { actions }`";
+    if (got == YYSYMBOL_DEFAULT) return "`default` goes after a fact's question (ask, en, from); a derived fact is computed and has none";
     if (got == YYSYMBOL_CITE) return "a citation follows `=>`: `if CONDITION => 27B1a { actions }`";
     if (got == YYSYMBOL_YYEOF) return "a '{' or '(' may be missing its closing partner";
     if (got == YYSYMBOL_STRING) return "strings are titles, questions and messages; names have no quotes";

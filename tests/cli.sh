@@ -170,19 +170,26 @@ fi
 # come where they matter, and every value taken from the record may be
 # corrected before the ruling stands.
 printf '{"dealer": "N", "auction": "N: 1NT 2H 2C", "irregularity": "insufficient_bid", "replacement": "bid", "replacement_call": "3C"}\n' >"$TOY.stayman.json"
-expect "ask asks unintended and artificial" 0 "was de (eerste) bieding onbedoeld" "Was de onregelmatige bieding kunstmatig" \
+# unintended_call has a default (false, 25A): it is not asked, but the
+# ruling shows it as assumed among the values the director may correct.
+expect "ask asks artificial, assumes intended" 0 "Was de onregelmatige bieding kunstmatig" \
     "Oordeel (art. 27B1a)" "Artikelen: 27 > 18D > 23A > 27B2" \
-    -- sh -c "printf 'nee\nja\nnee\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
-expect "ask shows record values" 0 "Uit het biedverloop of spelverloop afgeleid" "3) Wat is het laagste voldoende bod" \
-    "Artikelen: 27 > 18D > 27B1a" -- sh -c "printf 'nee\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+    -- sh -c "printf 'ja\nnee\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "ask shows record and assumed values" 0 "Uit het biedverloop of spelverloop afgeleid, of aangenomen" \
+    "1) Oordeel: was de (eerste) bieding onbedoeld" "nee (aangenomen)" "4) Wat is het laagste voldoende bod" \
+    "Artikelen: 27 > 18D > 27B1a" -- sh -c "printf 'nee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "ask corrects the assumed intended call: 25A" 0 "Artikelen: 25 > 25A1 > 25A2 > 25A3 > 25A6" \
+    -- sh -c "printf 'nee\n1\nja\nnee\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
 expect "ask corrects a record value" 0 "Nummer van de waarde die niet klopt" "Artikelen: 27 > 18D > 27A1" \
-    -- sh -c "printf 'nee\nnee\n2\nja\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+    -- sh -c "printf 'nee\n3\nja\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
 expect "ask corrects the lowest bid" 0 "Artikelen: 27 > 18D > 23A > 27B2" \
-    -- sh -c "printf 'nee\nnee\n3\n4C\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
-expect "ask record prompt re-asks a bad number" 0 "Geef een nummer van 1 tot en met 3" "Artikelen: 27 > 18D > 27B1a" \
-    -- sh -c "printf 'nee\nnee\n9\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+    -- sh -c "printf 'nee\n4\n4C\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "ask record prompt re-asks a bad number" 0 "Geef een nummer van 1 tot en met 4" "Artikelen: 27 > 18D > 27B1a" \
+    -- sh -c "printf 'nee\n9\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
 expect "ask keeps the ruling at end of input" 0 "Artikelen: 27 > 18D > 27B1a" \
-    -- sh -c "printf 'nee\nnee\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+    -- sh -c "printf 'nee\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+expect "rule shows an assumed value" 0 '"fact":"unintended_call","value":false,"source":"default"' \
+    -- sh -c "sed 's/}$/, \"call_artificial\": true, \"replacement_shows_same_denominations\": false, \"replacement_comparable\": false}/' $TOY.stayman.json | $ARBITER rule --ruleset bridge-2017 --json - | tr -d ' \n'"
 rm -f "$TOY.stayman.json"
 
 # diff: tests/rules/diff-late-strict is tests/rules/diff-late with 1B

@@ -171,7 +171,7 @@ echo "$header validate = function(f) if f.irregularity == \"insufficient_bid\" t
 expect "validation refuses" 2 "plugin proef refuses the scenario: niet op de clubavond (Proef art. 1)" \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/refuse.lua" examples/insufficient-bid.json
 # a batch goes on after a plugin error on one line, and the other lines are right
-printf '{"irregularity": "insufficient_bid", "dealer": "N", "auction": "N: 1S 1H", "replacement": "bid", "replacement_call": "2H"}\n{"dealer": "N", "auction": "N: E:1H*", "irregularity": "call_out_of_rotation", "unintended_call": false, "rho_must_pass": false, "rho_called": false, "rho_next_call": "call", "replacement": "bid", "call_artificial": false, "replacement_comparable": false}\n' >"$tmp/batch.jsonl"
+printf '{"irregularity": "insufficient_bid", "dealer": "N", "auction": "N: 1S 1H", "replacement": "bid", "replacement_call": "2H", "call_artificial": false}\n{"dealer": "N", "auction": "N: E:1H*", "irregularity": "call_out_of_rotation", "unintended_call": false, "rho_must_pass": false, "rho_called": false, "rho_next_call": "call", "replacement": "bid", "call_artificial": false, "replacement_comparable": false}\n' >"$tmp/batch.jsonl"
 expect "batch with a refusing plugin" 2 '"line":1' '"status":"plugin_error"' '"line":2' '"articles":["29","29B","31","23A","31A2b","31A2","16C","26B","72C"]' \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/refuse.lua" "$tmp/batch.jsonl"
 

@@ -80,13 +80,16 @@ static json_t *value_json(const ruleset *rs, const rs_type *t, int64_t v) {
 }
 
 
-/* Where a fact's value came from: "given", or the record that settled it. */
+/* Where a fact's value came from: "given", "default" (the scenario was
+ * silent and the fact's default was assumed), or the record that settled it. */
 static const char *fact_source(const ruleset *rs, const scenario *sc, int f) {
+    if (sc && sc->assumed[f]) return "default";
     if (!sc || sc->given[f] || rs->facts[f].builtin < 0) return "given";
     return builtin_at(rs->facts[f].builtin)->ns;
 }
 
 static const char *source_text(const char *source) {
+    if (strcmp(source, "default") == 0) return " (aangenomen: het scenario zegt het niet)";
     if (strcmp(source, "auction") == 0) return " (uit het biedverloop)";
     if (strcmp(source, "contract") == 0) return " (uit het contract)";
     if (strcmp(source, "scoring") == 0) return " (uit de scores)";

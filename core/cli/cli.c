@@ -252,6 +252,7 @@ static int cmd_rule(const options *o) {
             status = rule_single(rs, o->input, text, len, o->json, o->why_not);
         } else {
             status = arb_rule_batch_plugins(rs, hooks ? &plugins : NULL, text, len, stdout);
+            fflush(stdout); /* the records first, whole, then the summary */
             if (status != ARB_OK) fprintf(stderr, "%s: some scenarios were not ruled (see their error records)\n", o->input);
         }
     }
@@ -325,14 +326,14 @@ static int ask_plugin_fact(scenario *sc, const ruling *r) {
 }
 
 /* The facts of the ruling's path that a record (the auction, the play, a
- * contract) settled rather than the director: at most `cap` of them, in
- * path order. */
+ * contract) settled rather than the director, or that were assumed (a
+ * fact's default): at most `cap` of them, in path order. */
 static int record_facts_on_path(const ruleset *rs, const scenario *sc, const ruling *r, int *out,
                                 int cap) {
     int n = 0;
     for (int i = 0; i < r->npath && n < cap; i++) {
         int f = r->path_fact[i];
-        if (!sc->given[f] && rs->facts[f].builtin >= 0) out[n++] = f;
+        if ((!sc->given[f] && rs->facts[f].builtin >= 0) || sc->assumed[f]) out[n++] = f;
     }
     return n;
 }
@@ -346,14 +347,15 @@ static int record_value_to_correct(const ruleset *rs, const scenario *sc, const 
     int n = record_facts_on_path(rs, sc, r, facts, 64);
     if (n == 0) return -1;
     for (;;) {
-        puts("Uit het biedverloop of spelverloop afgeleid (de wedstrijdleider kan elke waarde "
-             "verbeteren):");
+        puts("Uit het biedverloop of spelverloop afgeleid, of aangenomen (de wedstrijdleider kan elke "
+             "waarde verbeteren):");
         for (int i = 0; i < n; i++) {
             const rs_fact *fact = &rs->facts[facts[i]];
             strbuf v;
             sb_init(&v);
             rs_format_value(rs, fact->type, sc->fv.value[facts[i]], FMT_DUTCH, &v);
-            printf("  %d) %s: %s\n", i + 1, fact->ask ? fact->ask : fact->name, v.data);
+            printf("  %d) %s: %s%s\n", i + 1, fact->ask ? fact->ask : fact->name, v.data,
+                   sc->assumed[facts[i]] ? " (aangenomen)" : "");
             sb_free(&v);
         }
         printf("Nummer van de waarde die niet klopt, of Enter als alles klopt\n> ");

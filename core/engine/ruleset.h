@@ -66,6 +66,8 @@ typedef struct rs_fact {
     bool overridable; /* a value the scenario gives wins over the built-in */
     int derived;      /* expression, or -1 for an input fact */
     int var;          /* graph variable (input facts that may be tested), or -1 */
+    bool has_default; /* `default`: assumed when the scenario does not say, */
+    int64_t default_value; /* shown as assumed, and the director may correct it */
 } rs_fact;
 
 typedef struct rs_param {

@@ -16,7 +16,8 @@ void scenario_init(scenario *sc, const ruleset *rs) {
     sc->fv.known = calloc(n, sizeof(bool));
     sc->given = calloc(n, sizeof(bool));
     sc->corrected = calloc(n, sizeof(bool));
-    if (!sc->fv.value || !sc->fv.known || !sc->given || !sc->corrected) abort();
+    sc->assumed = calloc(n, sizeof(bool));
+    if (!sc->fv.value || !sc->fv.known || !sc->given || !sc->corrected || !sc->assumed) abort();
 }
 
 void scenario_free(scenario *sc) {
@@ -25,6 +26,7 @@ void scenario_free(scenario *sc) {
     free(sc->fv.known);
     free(sc->given);
     free(sc->corrected);
+    free(sc->assumed);
     memset(sc, 0, sizeof *sc);
 }
 
@@ -32,10 +34,23 @@ void scenario_give(scenario *sc, int fact, int64_t value) {
     sc->fv.value[fact] = value;
     sc->fv.known[fact] = true;
     sc->given[fact] = true;
+    sc->assumed[fact] = false;
+}
+
+/* The facts the scenario is silent about that have a `default` take it,
+ * marked as assumed: the ruling says so, and `ask` offers to correct it. */
+static void assume_defaults(const ruleset *rs, scenario *sc) {
+    for (int f = 0; f < rs->nfacts; f++) {
+        if (!rs->facts[f].has_default || sc->fv.known[f]) continue;
+        sc->fv.value[f] = rs->facts[f].default_value;
+        sc->fv.known[f] = true;
+        sc->assumed[f] = true;
+    }
 }
 
 bool scenario_rule(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf *err) {
     const scenario_hooks *h = sc->hooks;
+    assume_defaults(rs, sc);
     if (h && h->validate && !h->validate(h->ctx, sc, err)) {
         memset(r, 0, sizeof *r);
         r->rs = rs;
@@ -49,6 +64,7 @@ bool scenario_rule(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf
 void scenario_forget(scenario *sc, int fact) {
     sc->fv.known[fact] = false;
     sc->given[fact] = false;
+    sc->assumed[fact] = false;
 }
 
 static void list_values(const rs_type *t, strbuf *err) {
@@ -615,8 +631,9 @@ static bool read_corrected(scenario *sc, json_t *list, strbuf *err) {
             sb_printf(err, "\"corrected\": item %zu is not a fact of %s", i + 1, rs->name);
             return false;
         }
-        if (rs->facts[f].builtin < 0) {
-            sb_printf(err, "\"corrected\": '%s' is not filled from a record; just give its value", rs->facts[f].name);
+        if (rs->facts[f].builtin < 0 && !rs->facts[f].has_default) { /* a default is corrected by giving a value */
+            sb_printf(err, "\"corrected\": '%s' is neither filled from a record nor assumed; just give its value",
+                      rs->facts[f].name);
             return false;
         }
         sc->corrected[f] = true;

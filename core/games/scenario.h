@@ -38,6 +38,7 @@ typedef struct scenario {
     fact_values fv;
     bool *given;  /* given explicitly (not derived from the record) */
     bool *corrected; /* "corrected": a value given for it wins over the record's */
+    bool *assumed;   /* not given: ruled with the fact's `default` (rs_fact.has_default) */
     record rec;   /* the auction, contract, … the scenario carries */
     int err_line, err_col; /* position of a JSON syntax error, else 0 */
     const scenario_hooks *hooks; /* NULL: none */

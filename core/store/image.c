@@ -290,6 +290,8 @@ static void put_fact(writer *w, const rs_fact *f) {
     put_u8(&w->out, f->overridable);
     put_i32(&w->out, f->derived);
     put_i32(&w->out, f->var);
+    put_u8(&w->out, f->has_default);
+    put_i64(&w->out, f->default_value);
 }
 
 static void put_action(writer *w, const rs_action *a) {
@@ -722,6 +724,8 @@ static void get_fact(reader *r, rs_fact *f) {
     f->overridable = get_bool(r);
     f->derived = get_i32(r);
     f->var = get_i32(r);
+    f->has_default = get_bool(r);
+    f->default_value = get_i64(r);
 }
 
 static void get_action(reader *r, rs_action *a) {
@@ -1141,12 +1145,24 @@ static bool derived_cycle(const ruleset *rs, int e, char *state) {
     }
 }
 
+/* A default is a value of an input fact's own type (the compiler's rule). */
+static bool valid_default(const rs_fact *x) {
+    if (!x->has_default) return true;
+    if (x->derived >= 0 || x->builtin >= 0) return false;
+    switch (x->type->kind) {
+    case TY_BOOL: return x->default_value == 0 || x->default_value == 1;
+    case TY_ENUM: return x->default_value >= 0 && x->default_value < x->type->nvalues;
+    case TY_INT: return !x->type->bounded || (x->default_value >= x->type->lo && x->default_value <= x->type->hi);
+    default: return false;
+    }
+}
+
 static bool valid_facts(const ruleset *rs) {
     for (int f = 0; f < rs->nfacts; f++) {
         const rs_fact *x = &rs->facts[f];
         if (!x->name || !x->type || !opt(x->builtin, builtin_count()) ||
             !opt(x->derived, rs->exprs.len) || !opt(x->var, rs->nvars) ||
-            (x->var >= 0 && (rs->var_fact[x->var] != f || x->derived >= 0)))
+            (x->var >= 0 && (rs->var_fact[x->var] != f || x->derived >= 0)) || !valid_default(x))
             return false;
     }
     for (int v = 0; v < rs->nvars; v++)

@@ -925,7 +925,7 @@ static void test_corrected_record_fact_given_wins(void **state) {
     assert_scenario_error(rs, "{\"corrected\": [\"turn_wsa\"], \"auction\": \"N: 1S 1H\"}",
                           "item 1 is not a fact");
     assert_scenario_error(rs, "{\"corrected\": [\"minutes\"], \"auction\": \"N: 1S 1H\"}",
-                          "'minutes' is not filled from a record");
+                          "'minutes' is neither filled from a record nor assumed");
 }
 
 static void test_overridable_fact_given_wins(void **state) {

@@ -87,6 +87,7 @@ static void test_shipped_rulesets_round_trip(void **state) {
     round_trip("rulesets/klaverjas-nkf-1976");
     round_trip("tests/rules/toy");
     round_trip("tests/rules/klaverjas-mini");
+    round_trip("tests/rules/defaults"); /* facts with a default */
 }
 
 static void test_files_move_with_the_directory(void **state) {

@@ -27,7 +27,7 @@ const WORDS = {
     no: 'nee', yes: 'ja', sc_go: 'Bereken',
     footer: 'arbiter — uitspraken met het spoor van de artikelen.',
     ruling_by: 'Uitspraak volgens', no_ruling: 'Geen uitspraak', change: 'wijzig', correct: 'verbeter',
-    from_auction: 'uit het biedverloop', from_record: 'uit het verloop',
+    from_auction: 'uit het biedverloop', from_record: 'uit het verloop', assumed: 'aangenomen',
     call_hint: 'Een bieding: P, X, XX of een bod zoals 2H of 3SA.', number_hint: 'Een getal',
     impossible: 'Dat kan niet', articles: 'Artikelen', ruleset_hash: 'Regelset',
     same: 'Geen verschil tussen de uitgaven voor deze situatie.', only_in: 'Alleen in',
@@ -58,7 +58,7 @@ const WORDS = {
     no: 'no', yes: 'yes', sc_go: 'Calculate',
     footer: 'arbiter — rulings with the trail of articles.',
     ruling_by: 'Ruling under', no_ruling: 'No ruling', change: 'change', correct: 'correct',
-    from_auction: 'from the auction', from_record: 'from the record',
+    from_auction: 'from the auction', from_record: 'from the record', assumed: 'assumed',
     call_hint: 'A call: P, X, XX or a bid such as 2H or 3NT.', number_hint: 'A number',
     impossible: 'That cannot be', articles: 'Articles', ruleset_hash: 'Ruleset',
     same: 'The editions rule this situation alike.', only_in: 'Only in',
@@ -350,7 +350,7 @@ function renderResult(a) {
   $('messages').replaceChildren(...messageList(a));
   $('decided').replaceChildren(...(a.decided_by || []).flatMap((d) => {
     const fact = factOf(a.ruleset, d.fact);
-    const source = d.source === 'given' ? '' : ' (' + (d.source === 'auction' ? t('from_auction') : t('from_record')) + ')';
+    const source = d.source === 'given' ? '' : ' (' + (d.source === 'auction' ? t('from_auction') : d.source === 'default' ? t('assumed') : t('from_record')) + ')';
     const fix = d.source === 'given' || !fact ? [] : [' ', el('button', { type: 'button', class: 'link', 'data-correct': d.fact,
       onclick: () => correctFact(a.ruleset, d.fact) }, t('correct'))];
     return [el('dt', {}, fact ? pick(fact.question, fact.question_en) : d.fact), el('dd', {}, valueLabel(fact, d.value) + source, ...fix)];
