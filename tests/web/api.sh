@@ -120,7 +120,7 @@ jq -e '.question.name == "irregularity" and .question.type == "enum" and (.quest
 body partial.json '{ruleset: "bridge-2017", scenario: {auction: "N: 1S 1H", irregularity: "insufficient_bid", unintended_call: false}}'
 expect_status "next: only what matters (the auction settles whose turn it was)" 200 POST /api/next "$work/partial.json" '"needs":"replacement"'
 body unintended.json '{ruleset: "bridge-2017", scenario: {auction: "N: 1S 1H", irregularity: "insufficient_bid"}}'
-expect_status "next: whether the call was unintended comes first (25A)" 200 POST /api/next "$work/unintended.json" '"needs":"unintended_call"'
+expect_status "next: a call not said to be unintended is ruled as intended (25A)" 200 POST /api/next "$work/unintended.json" '"needs":"replacement"'
 body artificial.json '{ruleset: "bridge-2017", scenario: {auction: "N: 1NT 2H 2C", irregularity: "insufficient_bid", unintended_call: false, replacement: "bid", replacement_call: "3C"}}'
 expect_status "next: an insufficient bid replaced - was it artificial? (27B1a)" 200 POST /api/next "$work/artificial.json" '"needs":"call_artificial"'
 body corrected.json '{ruleset: "bridge-2017", scenario: {auction: "N: 1S 1H", irregularity: "insufficient_bid", unintended_call: false, lho_called: true, corrected: ["lho_called"]}}'

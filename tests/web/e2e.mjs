@@ -127,20 +127,19 @@ function sameRuling(shown, expected, english) {
   messages.forEach((m, i) => expect(shown.messages[i].includes(m), `message ${i + 1}: "${shown.messages[i]}" lacks "${m}"`));
 }
 
-const IB = { auction: 'N: 1S 1H', irregularity: 'insufficient_bid', unintended_call: false, replacement: 'bid', replacement_call: '3SA' };
+const IB = { auction: 'N: 1S 1H', irregularity: 'insufficient_bid', replacement: 'bid', replacement_call: '3SA' };
 const IB_2017 = { ...IB, call_artificial: false, replacement_comparable: false };
 const IB_1963 = { ...IB_2017, penalty_right: 'kept' };
 
 async function walk2017(page, base) {
   await startWith(page, base, 'bridge-2017', IB.auction);
   await choose(page, 'irregularity', 'insufficient_bid');
-  await asked(page, 'unintended_call'); /* 25A: decided before anything else */
+  await asked(page, 'replacement'); /* an intended call (25A) is assumed: the director may correct it */
   await shot(page, 'serve-question.png');
   await page.click('#back');
   await asked(page, 'irregularity');
   expect((await page.locator('#answers li').count()) === 0, 'back did not take the answer away');
   await choose(page, 'irregularity', 'insufficient_bid');
-  await choose(page, 'unintended_call', 'false');
   await choose(page, 'replacement', 'bid');
   await type(page, 'replacement_call', '3SA');
   await choose(page, 'call_artificial', 'false');
@@ -154,7 +153,6 @@ async function walk2017(page, base) {
 async function walkImpossible(page, base) {
   await startWith(page, base, 'bridge-2017', IB.auction);
   await choose(page, 'irregularity', 'insufficient_bid');
-  await choose(page, 'unintended_call', 'false');
   await choose(page, 'replacement', 'bid');
   await type(page, 'replacement_call', '9Z');
   await page.waitForSelector('#question-error:not([hidden])', WAIT);
@@ -216,7 +214,6 @@ async function walkGraph(page, ruleset) {
 async function walk1963Phone(page, base) {
   await startWith(page, base, 'bridge-1963', IB.auction);
   await choose(page, 'irregularity', 'insufficient_bid');
-  await choose(page, 'unintended_call', 'false');
   await choose(page, 'replacement', 'bid');
   await type(page, 'replacement_call', '3NT');
   await choose(page, 'penalty_right', 'kept');
@@ -235,7 +232,6 @@ async function walk1963Phone(page, base) {
 async function walkCorrection(page, base) {
   await startWith(page, base, 'bridge-2017', IB.auction);
   await choose(page, 'irregularity', 'insufficient_bid');
-  await choose(page, 'unintended_call', 'false');
   await choose(page, 'replacement', 'bid');
   await type(page, 'replacement_call', '2H');
   await choose(page, 'call_artificial', 'false');
