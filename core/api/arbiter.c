@@ -125,22 +125,9 @@ arb_ruleset *arb_load(const char *name, FILE *errors) {
     return arb_load_amended(name, NULL, 0, errors);
 }
 
-/* The amendments argument of arb_load_amended: a count that is not
- * negative, with a path behind each. False with the reason in why. */
-static bool amendments_ok(const char *const *amendments, int n, char *why, size_t size) {
-    why[0] = 0;
-    if (n < 0)
-        snprintf(why, size, "the number of amendments is %d; it cannot be negative", n);
-    else if (n > 0 && !amendments)
-        snprintf(why, size, "%d amendments, but no list of them (NULL)", n);
-    for (int i = 0; !why[0] && i < n; i++)
-        if (!amendments[i]) snprintf(why, size, "amendment %d of %d is NULL, not a path", i + 1, n);
-    return !why[0];
-}
-
 arb_ruleset *arb_load_amended(const char *name, const char *const *amendments, int namendments, FILE *errors) {
     char why[120];
-    if (!name || !amendments_ok(amendments, namendments, why, sizeof why)) {
+    if (!name || !load_amendments_ok(amendments, namendments, why, sizeof why)) {
         if (errors)
             fprintf(errors, "arbiter: %s\n", name ? why : "no ruleset named: the name is NULL");
         return NULL;

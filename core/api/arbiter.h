@@ -132,6 +132,75 @@ enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *
 enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *p, const char *jsonl, size_t len,
                                        FILE *out);
 
+/* ---- Tools for whole rulesets ------------------------------------------------
+ * What a rules editor runs on a ruleset rather than on one scenario: the
+ * completeness proof, the test blocks, the differences between two
+ * rulesets, an article's decision graph, the installed rulesets, and why a
+ * ruling did not name an action. Each writes its report to out (text as
+ * `arbiter` prints it) and what went wrong to errors, where it takes one.
+ * A NULL where a value is needed (rs, out, a name) is refused with
+ * ARB_BAD_INPUT and nothing written; errors may be NULL (not written). */
+
+/* Compiles the ruleset (as arb_load_amended finds it, with namendments
+ * amendment files) and proves it complete: every situation that satisfies
+ * its invariants gets a ruling. ARB_OK: one summary line (articles,
+ * clauses, facts, graph nodes, tests, and the situations it declares
+ * outside its scope) on out. ARB_BAD_INPUT: every error with file:line:col
+ * (a gap as a ready-to-run test block) and the count of errors on errors;
+ * likewise, with the reason, for a name that is no ruleset and for
+ * amendments arb_load_amended refuses. */
+enum arb_status arb_check(const char *name_or_path, const char *const *amendments, int namendments,
+                          FILE *out, FILE *errors);
+
+/* Runs the ruleset's test blocks, with plugins (NULL: none), and its
+ * completeness proof as one more test; failures (file:line:col) and the
+ * line `N passed, N failed` go to out. With ARB_TEST_COVERAGE, the clauses
+ * no test reaches are listed too; with ARB_TEST_VERBOSE, every test is
+ * named. *passed and *failed (each may be NULL) receive the counts. Returns
+ * ARB_BAD_INPUT when the ruleset is not complete, ARB_NO_RULING when a test
+ * failed (or, with coverage, a clause is not reached), else ARB_OK. */
+enum arb_test_flags { ARB_TEST_VERBOSE = 1, ARB_TEST_COVERAGE = 2 };
+enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,
+                         int *passed, int *failed);
+
+/* Every region of situations that rulesets a and b rule differently, found
+ * by walking their decision graphs together, or (cases) every scenario of a
+ * JSON Lines text ruled under both. */
+typedef struct arb_diff_options {
+    /* only the situations in which either ruling passes through it; NULL: all */
+    const char *article;
+    int json; /* nonzero: the report as one JSON object, else text */
+    /* JSON Lines, one scenario a line (need not be terminated); NULL: walk the graphs */
+    const char *cases;
+    size_t cases_len;
+} arb_diff_options;
+/* options may be NULL (all situations, text). An article neither ruleset
+ * has is refused: ARB_BAD_INPUT, the reason on errors. With cases,
+ * ARB_BAD_INPUT when a line is bad input under both rulesets. */
+enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
+                         const arb_diff_options *options, FILE *out, FILE *errors);
+
+/* The decision graph of an article as Graphviz DOT. An article the ruleset
+ * does not have: ARB_BAD_INPUT, the reason on errors. */
+enum arb_status arb_graph_dot(const arb_ruleset *rs, const char *article, FILE *out, FILE *errors);
+
+/* The rulesets of a directory (arb_list_rulesets), one line each: name,
+ * hash and title, or "(errors: arbiter check)" for one that does not
+ * compile. *listed (may be NULL) receives how many lines were written.
+ * ARB_OK when every one compiles (also when there are none). */
+enum arb_status arb_rulesets_table(const char *dir, FILE *out, int *listed);
+
+/* Why the ruling on a scenario (a JSON object of len bytes; plugins, NULL:
+ * none, for the facts of their own it may give) does not name the action:
+ * the fewest facts that would have to differ, with the articles of the
+ * ruling they would give (a fact the scenario leaves out is taken with its
+ * default, as arb_rule takes it); or that no situation leads to it; or
+ * that the facts not yet given decide. ARB_OK
+ * when that is written to out; ARB_BAD_INPUT, nothing written, when the
+ * ruleset has no such action or the scenario cannot be read. */
+enum arb_status arb_why_not(const arb_ruleset *rs, const arb_plugins *plugins, const char *scenario,
+                            size_t len, const char *action, FILE *out);
+
 /* ---- A ruling read field by field -------------------------------------------
  * A scenario is built from a JSON object (arb_scenario_read_json: the same
  * text arb_rule_json reads) and from a director's answers, one fact at a

@@ -4,6 +4,7 @@
 #include "arbiter.h"
 #include "scoring.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static json_t *unreadable_json(const ruleset *rs, const char *error) {
@@ -90,4 +91,58 @@ json_t *compare_differences_json(json_t *a, json_t *b) {
     json_t *sa = json_object_get(a, "score"), *sb = json_object_get(b, "score");
     if ((sa || sb) && !json_equal(sa, sb)) json_object_set_new(d, "score", json_pack("[OO]", sa ? sa : json_null(), sb ? sb : json_null()));
     return d;
+}
+
+/* "27 > 27B > 27B2" */
+static void write_trail(FILE *out, json_t *trail) {
+    size_t i;
+    json_t *c;
+    json_array_foreach(trail, i, c) fprintf(out, "%s%s", i ? " > " : "", json_string_value(c));
+}
+
+static void write_actions(FILE *out, json_t *actions, const char *indent) {
+    size_t i;
+    json_t *a;
+    json_array_foreach(actions, i, a) {
+        char *args = json_dumps(json_object_get(a, "args"), JSON_COMPACT | JSON_PRESERVE_ORDER);
+        fprintf(out, "%s[%s] %s%s\n", indent, json_string_value(json_object_get(a, "article")),
+                json_string_value(json_object_get(a, "name")), strcmp(args, "{}") ? args : "");
+        free(args);
+    }
+}
+
+void compare_differences_text(FILE *out, json_t *a, json_t *b, json_t *diff) {
+    const char *na = json_string_value(json_object_get(a, "ruleset"));
+    const char *nb = json_string_value(json_object_get(b, "ruleset"));
+    if (json_object_size(diff) == 0) {
+        fprintf(out, "Geen verschil tussen %s en %s.\n", na, nb);
+        return;
+    }
+    fprintf(out, "Verschillen tussen %s en %s:\n", na, nb);
+    json_t *arts = json_object_get(diff, "articles");
+    if (arts) {
+        fprintf(out, "  Artikelen: %s ", na);
+        write_trail(out, json_array_get(arts, 0));
+        fprintf(out, " | %s ", nb);
+        write_trail(out, json_array_get(arts, 1));
+        fputc('\n', out);
+    }
+    json_t *only = json_object_get(diff, "actions_only_in");
+    for (int s = 0; only && s < 2; s++) {
+        if (!json_array_size(json_array_get(only, s))) continue;
+        fprintf(out, "  Alleen in %s:\n", s ? nb : na);
+        write_actions(out, json_array_get(only, s), "    ");
+    }
+    json_t *score = json_object_get(diff, "score");
+    if (score) {
+        char *s = json_dumps(score, JSON_COMPACT | JSON_ENCODE_ANY);
+        fprintf(out, "  Score: %s (%s, %s)\n", s, na, nb);
+        free(s);
+    }
+    json_t *st = json_object_get(diff, "status");
+    if (st) {
+        char *s = json_dumps(st, JSON_COMPACT);
+        fprintf(out, "  Status: %s\n", s);
+        free(s);
+    }
 }

@@ -17,5 +17,9 @@ int compare_ruling_json(const ruleset *rs, const scenario_hooks *hooks, const ch
  * pair), "actions_only_in" (the actions each has and the other lacks),
  * "score". Empty when they agree. */
 json_t *compare_differences_json(json_t *a, json_t *b);
+/* Those differences in words, for `arbiter compare` and `arbiter diff
+ * --cases`: "Geen verschil tussen A en B." or the articles, the actions on
+ * one side only, the score and the status, each on its own line. */
+void compare_differences_text(FILE *out, json_t *a, json_t *b, json_t *diff);
 
 #endif

@@ -16,4 +16,8 @@
 ruleset *load_or_compile(const char *path, const char *const *amendments, int namendments, diag *d,
                          bool *cached);
 
+/* The amendments a caller gives (namendments paths): a count that is not
+ * negative, with a path behind each. False with the reason in why. */
+bool load_amendments_ok(const char *const *amendments, int namendments, char *why, size_t size);
+
 #endif

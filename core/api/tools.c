@@ -1,0 +1,412 @@
+/* api/tools.c — the tools for whole rulesets behind arbiter.h ("Tools for
+ * whole rulesets"): the completeness proof, the test runner, the diff of two
+ * rulesets, an article's graph as DOT, the table of installed rulesets and
+ * why a ruling did not name an action. The reports are written exactly as
+ * `arbiter` prints them; the work is done by core/tools and dsl/check. */
+#include "arbiter.h"
+
+#include "check.h"
+#include "compare.h"
+#include "compile.h"
+#include "diff.h"
+#include "dot.h"
+#include "load.h"
+#include "plugin.h"
+#include "testrun.h"
+#include "whynot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- check ---------------------------------------------------------------- */
+
+/* The proof run without a word, to learn whether a ruleset from its image
+ * has problems worth reporting from the files. */
+static int quiet_check(const ruleset *rs) {
+    diag *d = diag_new(stderr);
+    diag_mute(d, 1);
+    int problems = dsl_check(rs, d);
+    diag_free(d);
+    return problems;
+}
+
+static void write_summary(const ruleset *rs, FILE *out) {
+    fprintf(out,
+            "%s: complete — %d articles, %d clauses, %d facts asked or derived from the record, "
+            "%d graph nodes, %d tests\n",
+            rs->name, rs->narticles, rs->nclauses - rs->narticles, rs->nvars,
+            graph_size(rs->graph, rs->root), rs->ntests);
+    for (int i = 0; i < rs->noutside; i++)
+        fprintf(out, "  declared outside its scope (%s:%d): %s\n", rs->outside[i].loc.file,
+                rs->outside[i].loc.line, rs->outside[i].message);
+}
+
+/* Compiled (or from its image) and proved; a ruleset from an image that has
+ * problems is compiled again, since an image holds no source lines to quote. */
+static ruleset *compile_and_prove(const char *path, const char *const *amendments, int n, diag *d,
+                                  int *problems) {
+    bool cached;
+    ruleset *rs = load_or_compile(path, amendments, n, d, &cached);
+    *problems = rs && cached ? quiet_check(rs) : 0;
+    if (*problems) {
+        ruleset_free(rs);
+        rs = dsl_compile_amended(path, amendments, n, d);
+    }
+    if (rs && (!cached || *problems)) *problems = dsl_check(rs, d);
+    return rs;
+}
+
+enum arb_status arb_check(const char *name, const char *const *amendments, int namendments,
+                          FILE *out, FILE *errors) {
+    char why[120];
+    if (!name || !out || !load_amendments_ok(amendments, namendments, why, sizeof why)) {
+        if (errors && name && out) fprintf(errors, "arbiter: %s\n", why);
+        return ARB_BAD_INPUT;
+    }
+    char *path = arb_find_ruleset(name);
+    if (!path) {
+        if (errors) fprintf(errors, "arbiter: no ruleset named or at '%s'\n", name);
+        return ARB_BAD_INPUT;
+    }
+    diag *d = diag_new(errors ? errors : stderr);
+    if (!errors) diag_mute(d, 1);
+    int problems;
+    ruleset *rs = compile_and_prove(path, amendments, namendments, d, &problems);
+    enum arb_status status = ARB_BAD_INPUT;
+    if (rs && problems == 0) {
+        write_summary(rs, out);
+        status = ARB_OK;
+    } else if (errors) {
+        fprintf(errors, "%s: %d error%s\n", path, diag_errors(d), diag_errors(d) == 1 ? "" : "s");
+    }
+    diag_free(d);
+    ruleset_free(rs);
+    free(path);
+    return status;
+}
+
+/* ---- test ----------------------------------------------------------------- */
+
+enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,
+                         int *passed, int *failed) {
+    if (passed) *passed = 0;
+    if (failed) *failed = 0;
+    if (!rs || !out) return ARB_BAD_INPUT;
+    bool coverage = flags & ARB_TEST_COVERAGE;
+    /* The completeness proof counts as one test: a ruleset with a gap is
+     * not green, whatever its test blocks say. */
+    diag *d = diag_new(out);
+    int problems = dsl_check(rs, d);
+    diag_free(d);
+    test_totals t = testrun_all(rs, plugins ? plugin_set_hooks(plugins) : NULL, out,
+                                flags & ARB_TEST_VERBOSE, coverage);
+    if (problems)
+        t.failed++;
+    else
+        t.passed++;
+    if (rs->ntests == 0) fprintf(out, "%s: warning: the ruleset has no test blocks\n", rs->name);
+    if (coverage)
+        fprintf(out, "%d of %d clauses reached by a test\n", t.clauses - t.uncovered, t.clauses);
+    fprintf(out, "%d passed, %d failed\n", t.passed, t.failed);
+    if (passed) *passed = t.passed;
+    if (failed) *failed = t.failed;
+    if (problems) return ARB_BAD_INPUT;
+    return t.failed || (coverage && t.uncovered) ? ARB_NO_RULING : ARB_OK;
+}
+
+/* ---- diff ----------------------------------------------------------------- */
+
+static void write_json(json_t *o, FILE *out) {
+    char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fprintf(out, "%s\n", s);
+    free(s);
+    json_decref(o);
+}
+
+/* A count of fact combinations: exact while that reads well. */
+static void write_count(double n, FILE *out) {
+    if (n < 1e15)
+        fprintf(out, "%.0f", n);
+    else
+        fprintf(out, "%.3g", n);
+}
+
+static json_t *region_json(const diff_result *d, const diff_region *r) {
+    json_t *j = json_object(), *constraints = json_object();
+    for (int f = 0; f < d->nfacts; f++) {
+        if (!r->allowed[f]) continue;
+        json_t *vals = json_array();
+        for (int v = 0; v < d->facts[f].nvalues; v++)
+            if (r->allowed[f][v]) json_array_append(vals, d->facts[f].json[v]);
+        json_object_set_new(constraints, d->facts[f].name, vals);
+    }
+    json_object_set_new(j, "region", constraints);
+    json_object_set_new(j, "count", json_real(r->count));
+    json_object_set_new(j, "example", diff_region_example(d, r));
+    json_object_set(j, "a", r->json_a);
+    json_object_set(j, "b", r->json_b);
+    return j;
+}
+
+static json_t *diff_json(const ruleset *a, const ruleset *b, const diff_result *d) {
+    json_t *o = json_object(), *regions = json_array(), *only_a = json_array(),
+           *only_b = json_array();
+    json_object_set_new(o, "a", json_string(a->name));
+    json_object_set_new(o, "b", json_string(b->name));
+    if (d->article) json_object_set_new(o, "article", json_string(d->article));
+    for (int f = 0; f < d->nfacts; f++) {
+        if (d->facts[f].fb < 0) json_array_append_new(only_a, json_string(d->facts[f].name));
+        if (d->facts[f].fa < 0) json_array_append_new(only_b, json_string(d->facts[f].name));
+    }
+    json_object_set_new(o, "facts_only_in_a", only_a);
+    json_object_set_new(o, "facts_only_in_b", only_b);
+    json_object_set_new(o, "differing", json_real(d->differing));
+    json_object_set_new(o, "equal", json_real(d->equal));
+    for (int i = 0; i < d->nregions; i++)
+        json_array_append_new(regions, region_json(d, &d->regions[i]));
+    json_object_set_new(o, "regions", regions);
+    return o;
+}
+
+/* "Feiten alleen in A: x, y", for each side that has facts of its own. */
+static void write_own_facts(const ruleset *a, const ruleset *b, const diff_result *d, FILE *out) {
+    for (int side = 0; side < 2; side++) {
+        int n = 0;
+        for (int f = 0; f < d->nfacts; f++) {
+            if ((side ? d->facts[f].fa : d->facts[f].fb) >= 0) continue;
+            if (n++)
+                fprintf(out, ", %s", d->facts[f].name);
+            else
+                fprintf(out, "Feiten alleen in %s: %s", side ? b->name : a->name, d->facts[f].name);
+        }
+        if (n) fputc('\n', out);
+    }
+}
+
+static void write_region(const ruleset *a, const ruleset *b, const diff_result *d, int i,
+                         FILE *out) {
+    const diff_region *r = &d->regions[i];
+    strbuf text;
+    sb_init(&text);
+    diff_region_text(d, r, &text);
+    fprintf(out, "\n%d. %s  (", i + 1, text.data);
+    write_count(r->count, out);
+    fprintf(out, " situaties)\n   %s: %s\n   %s: %s\n", a->name, r->ruling_a, b->name, r->ruling_b);
+    json_t *ex = diff_region_example(d, r);
+    char *s = json_dumps(ex, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    fprintf(out, "   voorbeeld: %s\n", s);
+    free(s);
+    json_decref(ex);
+    sb_free(&text);
+}
+
+static void write_diff(const ruleset *a, const ruleset *b, const diff_result *d, FILE *out) {
+    fprintf(out, "Verschil %s → %s", a->name, b->name);
+    if (d->article) fprintf(out, " (situaties waarin artikel %s meedoet)", d->article);
+    fputc('\n', out);
+    write_own_facts(a, b, d, out);
+    fprintf(out, "%d gebied%s met een andere uitspraak: ", d->nregions,
+            d->nregions == 1 ? "" : "en");
+    write_count(d->differing, out);
+    fprintf(out, " situaties; gelijk: ");
+    write_count(d->equal, out);
+    fputs(" situaties.\n", out);
+    for (int i = 0; i < d->nregions; i++)
+        write_region(a, b, d, i, out);
+}
+
+/* One line of a corpus under both rulesets: the case when the rulings
+ * differ (NULL when not), *bad when both found the line bad input. */
+static json_t *case_under_both(const ruleset *a, const ruleset *b, const char *line, long at,
+                               bool json, FILE *out, bool *bad) {
+    char *ra = NULL, *rb = NULL;
+    enum arb_status sa = arb_rule_json(a, line, strlen(line), &ra),
+                    sb = arb_rule_json(b, line, strlen(line), &rb);
+    json_t *ja = json_loads(ra, 0, NULL), *jb = json_loads(rb, 0, NULL);
+    json_t *d = compare_differences_json(ja, jb), *c = NULL;
+    *bad = sa == ARB_BAD_INPUT && sb == ARB_BAD_INPUT;
+    if (json_object_size(d)) {
+        c = json_pack("{sIsOsOsO}", "line", (json_int_t)at, "a", ja, "b", jb, "differences", d);
+        if (!json) {
+            fprintf(out, "regel %ld: %s\n", at, line);
+            compare_differences_text(out, ja, jb, d);
+        }
+    }
+    json_decref(d);
+    json_decref(ja);
+    json_decref(jb);
+    free(ra);
+    free(rb);
+    return c;
+}
+
+/* Every scenario of a corpus under both rulesets; the ones whose ruling
+ * changes are listed with both rulings. */
+static enum arb_status diff_cases(const ruleset *a, const ruleset *b, const arb_diff_options *o,
+                                  FILE *out) {
+    char *text = malloc(o->cases_len + 1);
+    if (!text) return ARB_BAD_INPUT;
+    memcpy(text, o->cases, o->cases_len);
+    text[o->cases_len] = 0;
+    int changed = 0, total = 0;
+    enum arb_status status = ARB_OK;
+    long line = 0;
+    json_t *all = json_array();
+    for (char *p = text, *next; p && *p; p = next) {
+        next = strchr(p, '\n');
+        if (next) *next++ = 0;
+        line++;
+        if (strspn(p, " \t\r") == strlen(p)) continue;
+        total++;
+        bool bad;
+        json_t *c = case_under_both(a, b, p, line, o->json, out, &bad);
+        if (bad) status = ARB_BAD_INPUT;
+        if (c) {
+            changed++;
+            json_array_append_new(all, c);
+        }
+    }
+    if (o->json) {
+        write_json(json_pack("{sisiso}", "cases", total, "changed", changed, "rulings", all), out);
+    } else {
+        json_decref(all);
+        fprintf(out, "%d van %d zaken krijgen een andere uitspraak.\n", changed, total);
+    }
+    free(text);
+    return status;
+}
+
+enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
+                         const arb_diff_options *options, FILE *out, FILE *errors) {
+    arb_diff_options o = options ? *options : (arb_diff_options){0};
+    if (!a || !b || !out || (o.cases_len && !o.cases)) return ARB_BAD_INPUT;
+    if (o.cases) return diff_cases(a, b, &o, out);
+    if (o.article && rs_find_article(a, o.article) < 0 && rs_find_article(b, o.article) < 0) {
+        if (errors)
+            fprintf(errors, "arbiter diff: neither %s nor %s has an article %s\n", a->name, b->name,
+                    o.article);
+        return ARB_BAD_INPUT;
+    }
+    diff_result d;
+    diff_rulesets(a, b, o.article, &d);
+    if (o.json)
+        write_json(diff_json(a, b, &d), out);
+    else
+        write_diff(a, b, &d, out);
+    diff_free(&d);
+    return ARB_OK;
+}
+
+/* ---- graph ---------------------------------------------------------------- */
+
+enum arb_status arb_graph_dot(const arb_ruleset *rs, const char *article, FILE *out, FILE *errors) {
+    if (!rs || !article || !out) return ARB_BAD_INPUT;
+    int a = rs_find_article(rs, article);
+    if (a < 0) {
+        if (errors) fprintf(errors, "arbiter graph: %s has no article %s\n", rs->name, article);
+        return ARB_BAD_INPUT;
+    }
+    dot_write(rs, rs->articles[a].root, &rs->articles[a], out);
+    return ARB_OK;
+}
+
+/* ---- rulesets ------------------------------------------------------------- */
+
+/* One ruleset's line; false when it does not compile. */
+static bool write_ruleset_line(const char *dir, const char *name, FILE *out) {
+    strbuf path;
+    sb_init(&path);
+    sb_printf(&path, "%s/%s", dir, name);
+    ruleset *rs = arb_load(path.data, NULL);
+    char hash[32] = "";
+    if (rs) arb_hash(rs, hash);
+    fprintf(out, "%-22s %-24s %s\n", name, rs ? hash : "(errors: arbiter check)",
+            rs ? rs->title : "");
+    bool ok = rs != NULL;
+    arb_free(rs);
+    sb_free(&path);
+    return ok;
+}
+
+enum arb_status arb_rulesets_table(const char *dir, FILE *out, int *listed) {
+    if (listed) *listed = 0;
+    if (!dir || !out) return ARB_BAD_INPUT;
+    char **names;
+    int n = arb_list_rulesets(dir, &names), broken = 0;
+    for (int i = 0; i < n; i++) {
+        broken += !write_ruleset_line(dir, names[i], out);
+        free(names[i]);
+    }
+    free(names);
+    if (listed) *listed = n;
+    return broken ? ARB_BAD_INPUT : ARB_OK;
+}
+
+/* ---- why not -------------------------------------------------------------- */
+
+/* "1 > 1B": the citations of an outcome's trail. */
+static void write_outcome_trail(const ruleset *rs, int outcome, FILE *out) {
+    const rs_outcome *o = rs_outcome_at(rs, outcome);
+    for (int i = 0, n = 0; i < o->ntrail; i++)
+        if (rs->clauses[o->trail[i]].cite)
+            fprintf(out, "%s%s", n++ ? " > " : "", rs->clauses[o->trail[i]].cite);
+}
+
+/* "  minutes = 16 (niet 5)" for each fact that would have to differ. */
+static void write_changes(const ruleset *rs, const fact_values *fv, const whynot *w, FILE *out) {
+    for (int i = 0; i < w->nchanges; i++) {
+        const rs_fact *f = &rs->facts[w->fact[i]];
+        strbuf want, had;
+        sb_init(&want);
+        sb_init(&had);
+        rs_format_value(rs, f->type, w->value[i], FMT_NAME, &want);
+        rs_format_value(rs, f->type, fv->value[w->fact[i]], FMT_NAME, &had);
+        fprintf(out, "  %s = %s (niet %s)\n", f->name, want.data, had.data);
+        sb_free(&want);
+        sb_free(&had);
+    }
+}
+
+static void write_why_not(const ruleset *rs, const fact_values *fv, int action, const char *name,
+                          FILE *out) {
+    whynot w;
+    whynot_find(rs, rs->root, fv, action, &w);
+    if (!w.reachable) {
+        fprintf(out,
+                "Waarom niet %s? Geen enkele situatie leidt in deze regelset tot die maatregel.\n",
+                name);
+    } else if (w.nchanges == 0) {
+        fprintf(out,
+                "Waarom niet %s? Met de gegeven feiten kan die maatregel wel volgen; de nog niet "
+                "gegeven feiten "
+                "beslissen.\n",
+                name);
+    } else {
+        fprintf(out, "Waarom niet %s? Die maatregel zou volgen (", name);
+        write_outcome_trail(rs, w.outcome, out);
+        fputs(") als:\n", out);
+        write_changes(rs, fv, &w, out);
+    }
+}
+
+enum arb_status arb_why_not(const arb_ruleset *rs, const arb_plugins *plugins, const char *text,
+                            size_t len, const char *action, FILE *out) {
+    int act = rs && action ? rs_find_action(rs, action) : -1;
+    if (act < 0 || !text || !out || len > ARB_MAX_LINE) return ARB_BAD_INPUT;
+    scenario sc;
+    scenario_init(&sc, rs);
+    sc.hooks = plugins ? plugin_set_hooks(plugins) : NULL; /* a plugin's own facts are read */
+    strbuf err;
+    sb_init(&err);
+    bool ok = scenario_read_json(&sc, text, len, &err);
+    if (ok) { /* the facts as the ruling sees them: a silent fact takes its default */
+        ruling r;
+        sc.hooks = NULL;
+        scenario_rule(rs, rs->root, &sc, &r, &err);
+        ruling_clear(&r);
+        write_why_not(rs, &sc.fv, act, action, out);
+    }
+    sb_free(&err);
+    scenario_free(&sc);
+    return ok ? ARB_OK : ARB_BAD_INPUT;
+}
