@@ -1,10 +1,7 @@
 /* cli.c — the `arbiter` command. Exit status: 0 ruling / all tests pass,
  * 1 no ruling or a test failed, 2 bad input or usage. */
 #include "check.h"
-#include "compile.h"
 #include "arbiter.h"
-#include "cache.h"
-#include "load.h"
 #include "diff.h"
 #include "dot.h"
 #include "eval.h"
@@ -448,43 +445,12 @@ static int cmd_ask(const options *o) {
     return status;
 }
 
-static int quiet_check(const ruleset *rs) {
-    diag *d = diag_new(stderr);
-    diag_mute(d, 1);
-    int problems = dsl_check(rs, d);
-    diag_free(d);
-    return problems;
-}
-
 static int cmd_check(const options *o) {
     const char *name = o->input ? o->input : o->ruleset;
     if (!name) return usage_error("check", "%s", "needs a ruleset NAME or PATH");
     char *path = arb_find_ruleset(name);
     if (!path) return usage_error("check", "no ruleset named or at '%s'", name);
-    diag *d = diag_new(stderr);
-    bool cached;
-    ruleset *rs = load_or_compile(path, o->amends, o->namends, d, &cached);
-    int problems = rs && cached ? quiet_check(rs) : 0;
-    if (problems) { /* an image holds no source lines to quote: report from the files */
-        ruleset_free(rs);
-        rs = dsl_compile_amended(path, o->amends, o->namends, d);
-    }
-    if (rs && (!cached || problems)) problems = dsl_check(rs, d);
-    int status = ARB_BAD_INPUT;
-    if (rs && problems == 0) {
-        printf("%s: complete — %d articles, %d clauses, %d facts asked or derived from the record, "
-               "%d graph nodes, %d tests\n",
-               rs->name, rs->narticles, rs->nclauses - rs->narticles, rs->nvars, graph_size(rs->graph, rs->root),
-               rs->ntests);
-        for (int i = 0; i < rs->noutside; i++)
-            printf("  declared outside its scope (%s:%d): %s\n", rs->outside[i].loc.file, rs->outside[i].loc.line,
-                   rs->outside[i].message);
-        status = ARB_OK;
-    } else {
-        fprintf(stderr, "%s: %d error%s\n", path, diag_errors(d), diag_errors(d) == 1 ? "" : "s");
-    }
-    diag_free(d);
-    ruleset_free(rs);
+    enum arb_status status = arb_check(path, o->amends, o->namends, stdout, stderr);
     free(path);
     return status;
 }
