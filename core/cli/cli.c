@@ -1,6 +1,5 @@
 /* cli.c — the `arbiter` command. Exit status: 0 ruling / all tests pass,
  * 1 no ruling or a test failed, 2 bad input or usage. */
-#include "check.h"
 #include "arbiter.h"
 #include "diff.h"
 #include "dot.h"
@@ -10,7 +9,6 @@
 #include "scenario.h"
 #include "scoring.h"
 #include "serve.h"
-#include "testrun.h"
 #include "whynot.h"
 #include "plugin.h"
 
@@ -458,25 +456,15 @@ static int cmd_check(const options *o) {
 static int cmd_test(const options *o) {
     const char *name = o->input ? o->input : o->ruleset;
     if (!name) return usage_error("test", "%s", "needs a ruleset NAME or PATH");
-    ruleset *rs = load_or_report(name);
+    arb_ruleset *rs = load_or_report(name);
     if (!rs) {
         puts("0 passed, 1 failed");
         return ARB_BAD_INPUT;
     }
-    /* The completeness proof counts as one test: a ruleset with a gap is
-     * not green, whatever its test blocks say. */
-    diag *d = diag_new(stdout);
-    int problems = dsl_check(rs, d);
-    diag_free(d);
-    test_totals t = testrun_all(rs, hooks, stdout, o->verbose, o->coverage);
-    if (problems) t.failed++;
-    else t.passed++;
-    if (rs->ntests == 0) printf("%s: warning: the ruleset has no test blocks\n", rs->name);
-    if (o->coverage) printf("%d of %d clauses reached by a test\n", t.clauses - t.uncovered, t.clauses);
-    printf("%d passed, %d failed\n", t.passed, t.failed);
+    int flags = (o->verbose ? ARB_TEST_VERBOSE : 0) | (o->coverage ? ARB_TEST_COVERAGE : 0);
+    enum arb_status status = arb_test(rs, hooks ? &plugins : NULL, flags, stdout, NULL, NULL);
     arb_free(rs);
-    if (problems) return ARB_BAD_INPUT;
-    return t.failed || (o->coverage && t.uncovered) ? ARB_NO_RULING : ARB_OK;
+    return status;
 }
 
 /* The rulesets of a directory (arb_list_rulesets: shared vocabularies such
