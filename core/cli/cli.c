@@ -2,7 +2,6 @@
  * 1 no ruling or a test failed, 2 bad input or usage. */
 #include "arbiter.h"
 #include "diff.h"
-#include "dot.h"
 #include "eval.h"
 #include "compare.h"
 #include "output.h"
@@ -1157,16 +1156,9 @@ static int cmd_diff(const options *o) {
 
 static int cmd_graph(const options *o) {
     if (!o->ruleset || !o->article) return usage_error("graph", "%s", "needs --ruleset NAME and --article N");
-    ruleset *rs = load_or_report(o->ruleset);
+    arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
-    int a = rs_find_article(rs, o->article);
-    int status = ARB_OK;
-    if (a < 0) {
-        fprintf(stderr, "arbiter graph: %s has no article %s\n", rs->name, o->article);
-        status = ARB_BAD_INPUT;
-    } else {
-        dot_write(rs, rs->articles[a].root, &rs->articles[a], stdout);
-    }
+    enum arb_status status = arb_graph_dot(rs, o->article, stdout, stderr);
     arb_free(rs);
     return status;
 }
