@@ -466,29 +466,6 @@ static int cmd_test(const options *o) {
     return status;
 }
 
-/* The rulesets of a directory (arb_list_rulesets: shared vocabularies such
- * as bridge-common have no header and are not listed), each compiled. */
-static int list_rulesets_in(const char *base, int *shown) {
-    char **names;
-    int n = arb_list_rulesets(base, &names), broken = 0;
-    for (int i = 0; i < n; i++) {
-        strbuf path;
-        sb_init(&path);
-        sb_printf(&path, "%s/%s", base, names[i]);
-        ruleset *rs = arb_load(path.data, NULL);
-        char hash[32] = "";
-        if (rs) arb_hash(rs, hash);
-        printf("%-22s %-24s %s\n", names[i], rs ? hash : "(errors: arbiter check)", rs ? rs->title : "");
-        broken += !rs;
-        (*shown)++;
-        arb_free(rs);
-        sb_free(&path);
-        free(names[i]);
-    }
-    free(names);
-    return broken;
-}
-
 static int cmd_rulesets(const options *o) {
     char *any = arb_find_ruleset(o->input ? o->input : "bridge-2017");
     char base[PATH_MAX] = "rulesets";
@@ -498,9 +475,10 @@ static int cmd_rulesets(const options *o) {
         if (slash) *slash = 0;
     }
     free(any);
-    int shown = 0, broken = list_rulesets_in(base, &shown);
+    int shown;
+    enum arb_status status = arb_rulesets_table(base, stdout, &shown);
     if (!shown) fprintf(stderr, "arbiter rulesets: none found in %s\n", base);
-    return shown && !broken ? ARB_OK : ARB_BAD_INPUT;
+    return shown ? status : ARB_BAD_INPUT;
 }
 
 /* The scoring components as text: each action's message with its article. */
