@@ -1,7 +1,6 @@
 /* cli.c — the `arbiter` command. Exit status: 0 ruling / all tests pass,
  * 1 no ruling or a test failed, 2 bad input or usage. */
 #include "arbiter.h"
-#include "diff.h"
 #include "eval.h"
 #include "compare.h"
 #include "output.h"
@@ -873,17 +872,6 @@ static void print_trail(json_t *trail) {
     json_array_foreach(trail, i, c) printf("%s%s", i ? " > " : "", json_string_value(c));
 }
 
-static void print_actions(json_t *actions, const char *indent) {
-    size_t i;
-    json_t *a;
-    json_array_foreach(actions, i, a) {
-        char *args = json_dumps(json_object_get(a, "args"), JSON_COMPACT | JSON_PRESERVE_ORDER);
-        printf("%s[%s] %s%s\n", indent, json_string_value(json_object_get(a, "article")), json_string_value(json_object_get(a, "name")),
-               strcmp(args, "{}") ? args : "");
-        free(args);
-    }
-}
-
 static void print_compared(json_t *ruling) {
     printf("== %s — %s\n", json_string_value(json_object_get(ruling, "ruleset")),
            json_string_value(json_object_get(ruling, "title")) ? json_string_value(json_object_get(ruling, "title")) : "");
@@ -909,39 +897,7 @@ static void print_compared(json_t *ruling) {
 }
 
 static void print_differences(json_t *rulings, json_t *diff) {
-    const char *na = json_string_value(json_object_get(json_array_get(rulings, 0), "ruleset"));
-    const char *nb = json_string_value(json_object_get(json_array_get(rulings, 1), "ruleset"));
-    if (json_object_size(diff) == 0) {
-        printf("Geen verschil tussen %s en %s.\n", na, nb);
-        return;
-    }
-    printf("Verschillen tussen %s en %s:\n", na, nb);
-    json_t *arts = json_object_get(diff, "articles");
-    if (arts) {
-        printf("  Artikelen: %s ", na);
-        print_trail(json_array_get(arts, 0));
-        printf(" | %s ", nb);
-        print_trail(json_array_get(arts, 1));
-        putchar('\n');
-    }
-    json_t *only = json_object_get(diff, "actions_only_in");
-    for (int s = 0; only && s < 2; s++) {
-        if (!json_array_size(json_array_get(only, s))) continue;
-        printf("  Alleen in %s:\n", s ? nb : na);
-        print_actions(json_array_get(only, s), "    ");
-    }
-    json_t *score = json_object_get(diff, "score");
-    if (score) {
-        char *s = json_dumps(score, JSON_COMPACT | JSON_ENCODE_ANY);
-        printf("  Score: %s (%s, %s)\n", s, na, nb);
-        free(s);
-    }
-    json_t *st = json_object_get(diff, "status");
-    if (st) {
-        char *s = json_dumps(st, JSON_COMPACT);
-        printf("  Status: %s\n", s);
-        free(s);
-    }
+    compare_differences_text(stdout, json_array_get(rulings, 0), json_array_get(rulings, 1), diff);
 }
 
 static int cmd_compare(const options *o) {
@@ -987,146 +943,20 @@ static int cmd_compare(const options *o) {
     return status;
 }
 
-static void print_count(double n) {
-    if (n < 1e15) printf("%.0f", n);
-    else printf("%.3g", n);
-}
-
-static json_t *diff_json(const ruleset *a, const ruleset *b, const diff_result *d) {
-    json_t *o = json_object(), *regions = json_array(), *only_a = json_array(), *only_b = json_array();
-    json_object_set_new(o, "a", json_string(a->name));
-    json_object_set_new(o, "b", json_string(b->name));
-    if (d->article) json_object_set_new(o, "article", json_string(d->article));
-    for (int f = 0; f < d->nfacts; f++) {
-        if (d->facts[f].fb < 0) json_array_append_new(only_a, json_string(d->facts[f].name));
-        if (d->facts[f].fa < 0) json_array_append_new(only_b, json_string(d->facts[f].name));
-    }
-    json_object_set_new(o, "facts_only_in_a", only_a);
-    json_object_set_new(o, "facts_only_in_b", only_b);
-    json_object_set_new(o, "differing", json_real(d->differing));
-    json_object_set_new(o, "equal", json_real(d->equal));
-    for (int i = 0; i < d->nregions; i++) {
-        const diff_region *r = &d->regions[i];
-        json_t *j = json_object(), *constraints = json_object();
-        for (int f = 0; f < d->nfacts; f++) {
-            if (!r->allowed[f]) continue;
-            json_t *vals = json_array();
-            for (int v = 0; v < d->facts[f].nvalues; v++)
-                if (r->allowed[f][v]) json_array_append(vals, d->facts[f].json[v]);
-            json_object_set_new(constraints, d->facts[f].name, vals);
-        }
-        json_object_set_new(j, "region", constraints);
-        json_object_set_new(j, "count", json_real(r->count));
-        json_object_set_new(j, "example", diff_region_example(d, r));
-        json_object_set(j, "a", r->json_a);
-        json_object_set(j, "b", r->json_b);
-        json_array_append_new(regions, j);
-    }
-    json_object_set_new(o, "regions", regions);
-    return o;
-}
-
-static void print_diff(const ruleset *a, const ruleset *b, const diff_result *d) {
-    printf("Verschil %s → %s", a->name, b->name);
-    if (d->article) printf(" (situaties waarin artikel %s meedoet)", d->article);
-    putchar('\n');
-    for (int side = 0; side < 2; side++) {
-        int n = 0;
-        for (int f = 0; f < d->nfacts; f++) {
-            if ((side ? d->facts[f].fa : d->facts[f].fb) >= 0) continue;
-            if (n++) printf(", %s", d->facts[f].name);
-            else printf("Feiten alleen in %s: %s", side ? b->name : a->name, d->facts[f].name);
-        }
-        if (n) putchar('\n');
-    }
-    printf("%d gebied%s met een andere uitspraak: ", d->nregions, d->nregions == 1 ? "" : "en");
-    print_count(d->differing);
-    printf(" situaties; gelijk: ");
-    print_count(d->equal);
-    puts(" situaties.");
-    for (int i = 0; i < d->nregions; i++) {
-        const diff_region *r = &d->regions[i];
-        strbuf text;
-        sb_init(&text);
-        diff_region_text(d, r, &text);
-        printf("\n%d. %s  (", i + 1, text.data);
-        print_count(r->count);
-        printf(" situaties)\n   %s: %s\n   %s: %s\n", a->name, r->ruling_a, b->name, r->ruling_b);
-        json_t *ex = diff_region_example(d, r);
-        char *s = json_dumps(ex, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        printf("   voorbeeld: %s\n", s);
-        free(s);
-        json_decref(ex);
-        sb_free(&text);
-    }
-}
-
-/* Every scenario of a corpus under both rulesets; the ones whose ruling
- * changes are listed with both rulings. */
-static int diff_cases(ruleset *a, ruleset *b, const char *path, bool json) {
-    size_t len;
-    char *text = read_input(path, &len);
-    if (!text) return cannot_read("diff", path);
-    int changed = 0, total = 0, status = ARB_OK;
-    long line = 0;
-    json_t *all = json_array();
-    for (char *p = text, *next; p && *p; p = next) {
-        next = strchr(p, '\n');
-        if (next) *next++ = 0;
-        line++;
-        if (strspn(p, " \t\r") == strlen(p)) continue;
-        total++;
-        char *ra = NULL, *rb = NULL;
-        enum arb_status sa = arb_rule_json(a, p, strlen(p), &ra), sb = arb_rule_json(b, p, strlen(p), &rb);
-        json_t *ja = json_loads(ra, 0, NULL), *jb = json_loads(rb, 0, NULL);
-        json_t *d = compare_differences_json(ja, jb);
-        if (sa == ARB_BAD_INPUT && sb == ARB_BAD_INPUT) status = ARB_BAD_INPUT;
-        if (json_object_size(d)) {
-            changed++;
-            json_t *c = json_pack("{sIsOsOsO}", "line", (json_int_t)line, "a", ja, "b", jb, "differences", d);
-            if (!json) {
-                printf("regel %ld: %s\n", line, p);
-                json_t *pair = json_pack("[OO]", ja, jb);
-                print_differences(pair, d);
-                json_decref(pair);
-            }
-            json_array_append_new(all, c);
-        }
-        json_decref(d);
-        json_decref(ja);
-        json_decref(jb);
-        free(ra);
-        free(rb);
-    }
-    if (json) {
-        json_t *o = json_pack("{sisiso}", "cases", total, "changed", changed, "rulings", all);
-        print_json(o);
-    } else {
-        json_decref(all);
-        printf("%d van %d zaken krijgen een andere uitspraak.\n", changed, total);
-    }
-    free(text);
-    return status;
-}
-
+/* diff --cases FILE: the corpus is read here, so that it may be stdin. */
 static int cmd_diff(const options *o) {
     if (!o->input || !o->input2) return usage_error("diff", "%s", "needs two rulesets A B");
-    ruleset *a = load_plain(o->input), *b = a ? load_or_report(o->input2) : NULL;
+    arb_ruleset *a = load_plain(o->input), *b = a ? load_or_report(o->input2) : NULL;
+    arb_diff_options d = {.article = o->article, .json = o->json};
+    char *cases = NULL;
     int status = ARB_BAD_INPUT;
-    if (a && b && o->cases) {
-        status = diff_cases(a, b, o->cases, o->json);
+    if (a && b && o->cases && !(cases = read_input(o->cases, &d.cases_len))) {
+        status = cannot_read("diff", o->cases);
     } else if (a && b) {
-        if (o->article && rs_find_article(a, o->article) < 0 && rs_find_article(b, o->article) < 0) {
-            fprintf(stderr, "arbiter diff: neither %s nor %s has an article %s\n", a->name, b->name, o->article);
-        } else {
-            diff_result d;
-            diff_rulesets(a, b, o->article, &d);
-            if (o->json) print_json(diff_json(a, b, &d));
-            else print_diff(a, b, &d);
-            diff_free(&d);
-            status = ARB_OK;
-        }
+        d.cases = cases;
+        status = arb_diff(a, b, &d, stdout, stderr);
     }
+    free(cases);
     arb_free(a);
     arb_free(b);
     return status;
