@@ -7,7 +7,6 @@
 #include "scenario.h"
 #include "scoring.h"
 #include "serve.h"
-#include "whynot.h"
 #include "plugin.h"
 
 #include <errno.h>
@@ -156,36 +155,9 @@ static bool is_single_document(const char *text, size_t len) {
 }
 
 /* Which facts would have to differ for the ruling to name the action. */
-static int explain_why_not(const ruleset *rs, const scenario *sc, const char *name) {
-    int action = rs_find_action(rs, name);
-    if (action < 0) return usage_error("rule", "--why-not: the ruleset has no action '%s'", name);
-    whynot w;
-    whynot_find(rs, rs->root, &sc->fv, action, &w);
-    if (!w.reachable) {
-        printf("Waarom niet %s? Geen enkele situatie leidt in deze regelset tot die maatregel.\n", name);
-        return ARB_OK;
-    }
-    if (w.nchanges == 0) {
-        printf("Waarom niet %s? Met de gegeven feiten kan die maatregel wel volgen; de nog niet gegeven feiten beslissen.\n", name);
-        return ARB_OK;
-    }
-    printf("Waarom niet %s? Die maatregel zou volgen (", name);
-    const rs_outcome *o = rs_outcome_at(rs, w.outcome);
-    for (int i = 0, n = 0; i < o->ntrail; i++)
-        if (rs->clauses[o->trail[i]].cite) printf("%s%s", n++ ? " > " : "", rs->clauses[o->trail[i]].cite);
-    puts(") als:");
-    for (int i = 0; i < w.nchanges; i++) {
-        const rs_fact *f = &rs->facts[w.fact[i]];
-        strbuf want, had;
-        sb_init(&want);
-        sb_init(&had);
-        rs_format_value(rs, f->type, w.value[i], FMT_NAME, &want);
-        rs_format_value(rs, f->type, sc->fv.value[w.fact[i]], FMT_NAME, &had);
-        printf("  %s = %s (niet %s)\n", f->name, want.data, had.data);
-        sb_free(&want);
-        sb_free(&had);
-    }
-    return ARB_OK;
+static int explain_why_not(const arb_ruleset *rs, const char *text, size_t len, const char *name) {
+    if (arb_why_not(rs, hooks ? &plugins : NULL, text, len, name, stdout) == ARB_OK) return ARB_OK;
+    return usage_error("rule", "--why-not: the ruleset has no action '%s'", name);
 }
 
 static int rule_single(ruleset *rs, const char *path, const char *text, size_t len, bool json,
@@ -217,7 +189,7 @@ static int rule_single(ruleset *rs, const char *path, const char *text, size_t l
         } else if (r.status == RULING_OK) {
             output_text(&r, &sc, stdout);
         }
-        if (why_not && explain_why_not(rs, &sc, why_not) != ARB_OK) status = ARB_BAD_INPUT;
+        if (why_not && explain_why_not(rs, text, len, why_not) != ARB_OK) status = ARB_BAD_INPUT;
         if (r.status != RULING_OK) {
             sb_free(&err);
             ruling_problem(&r, &err);
