@@ -170,7 +170,8 @@ typedef struct arb_diff_options {
     /* only the situations in which either ruling passes through it; NULL: all */
     const char *article;
     int json; /* nonzero: the report as one JSON object, else text */
-    /* JSON Lines, one scenario a line (need not be terminated); NULL: walk the graphs */
+    /* JSON Lines, one scenario a line (need not be terminated); NULL: walk the graphs.
+     * With cases, article is not used. */
     const char *cases;
     size_t cases_len;
 } arb_diff_options;
