@@ -155,10 +155,11 @@ enum arb_status arb_check(const char *name_or_path, const char *const *amendment
 /* Runs the ruleset's test blocks, with plugins (NULL: none), and its
  * completeness proof as one more test; failures (file:line:col) and the
  * line `N passed, N failed` go to out. With ARB_TEST_COVERAGE, the clauses
- * no test reaches are listed too; with ARB_TEST_VERBOSE, every test is
- * named. *passed and *failed (each may be NULL) receive the counts. Returns
- * ARB_BAD_INPUT when the ruleset is not complete, ARB_NO_RULING when a test
- * failed (or, with coverage, a clause is not reached), else ARB_OK. */
+ * no test reaches are listed too; with ARB_TEST_VERBOSE, each test that
+ * passes is named too ("ok   NAME"). *passed and *failed (each may be
+ * NULL) receive the counts. Returns ARB_BAD_INPUT when the ruleset is not
+ * complete, ARB_NO_RULING when a test failed (or, with coverage, a clause
+ * is not reached), else ARB_OK. */
 enum arb_test_flags { ARB_TEST_VERBOSE = 1, ARB_TEST_COVERAGE = 2 };
 enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,
                          int *passed, int *failed);

@@ -121,6 +121,17 @@ static void test_test_blocks(void **state) {
     close_capture(&out);
 }
 
+/* Verbose: the passing tests by name, in the order of the file. */
+static void test_test_verbose(void **state) {
+    (void)state;
+    capture out;
+    assert_int_equal(arb_test(toy, NULL, ARB_TEST_VERBOSE, open_capture(&out), NULL, NULL), ARB_OK);
+    const char *t = captured(&out), *first = strstr(t, "ok   1A: kort te laat\n");
+    assert_non_null(first);
+    assert_non_null(strstr(first, "ok   1B: herhaald\n"));
+    close_capture(&out);
+}
+
 /* No test gives turn_was = rho: with coverage, 3C is named and the run fails. */
 static void test_test_coverage(void **state) {
     (void)state;
@@ -287,17 +298,12 @@ static void test_bad_arguments(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_check_complete),
-        cmocka_unit_test(test_check_gap),
-        cmocka_unit_test(test_check_amended),
-        cmocka_unit_test(test_test_blocks),
-        cmocka_unit_test(test_test_coverage),
-        cmocka_unit_test(test_diff_regions),
-        cmocka_unit_test(test_diff_unknown_article),
-        cmocka_unit_test(test_diff_cases),
-        cmocka_unit_test(test_graph),
-        cmocka_unit_test(test_rulesets_table),
-        cmocka_unit_test(test_why_not),
+        cmocka_unit_test(test_check_complete), cmocka_unit_test(test_check_gap),
+        cmocka_unit_test(test_check_amended),  cmocka_unit_test(test_test_blocks),
+        cmocka_unit_test(test_test_verbose),   cmocka_unit_test(test_test_coverage),
+        cmocka_unit_test(test_diff_regions),   cmocka_unit_test(test_diff_unknown_article),
+        cmocka_unit_test(test_diff_cases),     cmocka_unit_test(test_graph),
+        cmocka_unit_test(test_rulesets_table), cmocka_unit_test(test_why_not),
         cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests_name("api_tools", tests, group_setup, group_teardown);
