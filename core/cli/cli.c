@@ -572,6 +572,30 @@ static void print_json(json_t *o) {
     json_decref(o);
 }
 
+/* The plugins of the ruleset a command rules with, for the API's calls. */
+static const arb_plugins *api_plugins(void) {
+    return current && current->nplugins ? &plugins : NULL;
+}
+
+/* An answer the API gave as JSON text, read back (the text is freed). */
+static json_t *answer_json(char *text) {
+    json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
+    return j;
+}
+
+/* A ruling's actions as text, each with its article, then what plugins changed. */
+static void print_components_json(json_t *ruling) {
+    size_t i;
+    json_t *a, *p;
+    json_array_foreach(json_object_get(ruling, "actions"), i, a)
+        printf("  [%s] %s\n", json_string_value(json_object_get(a, "article")),
+               json_string_value(json_array_get(json_object_get(ruling, "messages"), i)));
+    json_array_foreach(json_object_get(ruling, "plugins"), i, p)
+        printf("  Plugin %s (%s): %s\n", json_string_value(json_object_get(p, "plugin")),
+               json_string_value(json_object_get(p, "cite")), json_string_value(json_object_get(p, "changed")));
+}
+
 /* ---- klaverjas: legal and score ---- */
 
 static void print_trail(json_t *trail);
@@ -812,30 +836,23 @@ static int cmd_score(const options *o) {
         arb_free(rs);
         return status;
     }
-    scenario sc;
-    scenario_init(&sc, rs);
-    sc.hooks = hooks;
-    strbuf err;
-    sb_init(&err);
-    ruling r;
-    int64_t total = 0;
-    int status = ARB_BAD_INPUT;
-    if (scoring_contract(rs, &sc, o->input, o->vul ? 1 : o->nonvul ? 0 : -1, &r, &total, &err))
-        status = ARB_OK;
-    else if (r.status == RULING_NEEDS && !sc.rec.has_vulnerable)
-        sb_puts(&err, "; say --vul or --nonvul");
+    enum arb_vulnerability vul = o->vul ? ARB_VULNERABLE : o->nonvul ? ARB_NOT_VULNERABLE : ARB_VULNERABILITY_UNKNOWN;
+    char *text = NULL, *error = NULL;
+    long long total = 0;
+    int status = arb_score_contract(rs, api_plugins(), o->input, vul, &total, &text, &error);
+    json_t *answer = answer_json(text);
     if (status != ARB_OK) {
-        fprintf(stderr, "arbiter score: %s\n", err.data);
+        /* the answer comes with a failure only when the score needs a fact: the vulnerability */
+        fprintf(stderr, "arbiter score: %s%s\n", error, answer && vul < 0 ? "; say --vul or --nonvul" : "");
     } else if (o->json) {
-        print_json(scoring_contract_json(&r, &sc, o->input, total));
+        print_json(json_incref(answer));
     } else {
-        printf("%s%s — %s\n", o->input, !sc.rec.has_vulnerable ? "" : o->vul ? ", kwetsbaar" : ", niet kwetsbaar", rs->title);
-        print_components(rs, &r);
-        printf("Score van de leider: %lld\n", (long long)total);
+        printf("%s%s — %s\n", o->input, vul < 0 ? "" : o->vul ? ", kwetsbaar" : ", niet kwetsbaar", arb_title(rs));
+        print_components_json(answer);
+        printf("Score van de leider: %lld\n", total);
     }
-    ruling_clear(&r);
-    sb_free(&err);
-    scenario_free(&sc);
+    json_decref(answer);
+    free(error);
     arb_free(rs);
     return status;
 }
@@ -848,46 +865,40 @@ static int cmd_imps(const options *o) {
         return usage_error("imps", "scores are whole numbers between -100000 and 100000, not '%s'", *end1 ? o->input : o->input2);
     ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
-    scenario sc;
-    scenario_init(&sc, rs);
-    sc.hooks = hooks;
-    strbuf err;
-    sb_init(&err);
-    ruling r = {0};
-    int64_t imps = 0;
-    int status = ARB_BAD_INPUT, article = scoring_article(rs, SCORE_IMPS, &err);
-    sc.rec.has_scoring = true;
-    sc.rec.difference = a - b;
-    if (article >= 0 && scenario_apply_record(&sc, &err) && scoring_rule(rs, article, &sc, &r, &imps, &err)) status = ARB_OK;
+    char *text = NULL, *error = NULL;
+    long long imps = 0;
+    int status = arb_imps(rs, api_plugins(), a - b, &imps, &text, &error);
+    json_t *answer = answer_json(text);
     if (status != ARB_OK) {
-        fprintf(stderr, "arbiter imps: %s\n", err.data);
+        fprintf(stderr, "arbiter imps: %s\n", error);
     } else if (o->json) {
-        json_t *j = output_json(&r, &sc);
-        json_object_set_new(j, "difference", json_integer(a - b));
-        json_object_set_new(j, "imps", json_integer(imps));
-        print_json(j);
+        print_json(json_incref(answer));
     } else {
-        printf("%lld tegen %lld: verschil %lld — %s\n", a, b, a - b, rs->title);
-        print_components(rs, &r);
-        printf("IMP's: %lld\n", (long long)imps);
+        printf("%lld tegen %lld: verschil %lld — %s\n", a, b, a - b, arb_title(rs));
+        print_components_json(answer);
+        printf("IMP's: %lld\n", imps);
     }
-    ruling_clear(&r);
-    sb_free(&err);
-    scenario_free(&sc);
+    json_decref(answer);
+    free(error);
     arb_free(rs);
     return status;
 }
 
-/* One board's scores: a score per line, or CSV lines board,pair,score (a
- * header line is skipped). Boards are matchpointed separately, with the
- * CLI's plugins. (tests/fuzz/fuzz_matchpoints.c compiles this file and
- * calls these two by name.) */
-static bool parse_score_lines(const char *text, vec *rows, strbuf *err) {
-    return scoring_parse_score_lines(text, rows, err);
+static const char *text_of(json_t *row, const char *key) {
+    const char *v = json_string_value(json_object_get(row, key));
+    return v ? v : "";
 }
 
-static bool matchpoint_boards(const ruleset *rs, vec *rows, strbuf *err) {
-    return scoring_matchpoint_lines(rs, hooks, rows, err);
+/* The sheet with its matchpoints: CSV rows as they came, or a score per line. */
+static void print_sheet(json_t *rows) {
+    size_t i;
+    json_t *r;
+    json_array_foreach(rows, i, r) {
+        long long score = json_integer_value(json_object_get(r, "score"));
+        long long mp = json_integer_value(json_object_get(r, "matchpoints"));
+        if (json_object_get(r, "board")) printf("%s,%s,%lld,%lld\n", text_of(r, "board"), text_of(r, "pair"), score, mp);
+        else printf("%6lld  %lld\n", score, mp);
+    }
 }
 
 static int cmd_matchpoints(const options *o) {
@@ -896,27 +907,14 @@ static int cmd_matchpoints(const options *o) {
     char *text = read_input(o->input, &len);
     if (!text) return cannot_read("matchpoints", o->input);
     ruleset *rs = load_or_report(o->ruleset);
-    vec rows;
-    vec_init(&rows, sizeof(score_line));
-    strbuf err;
-    sb_init(&err);
-    int status = ARB_BAD_INPUT;
-    if (rs && strlen(text) == len && parse_score_lines(text, &rows, &err) && matchpoint_boards(rs, &rows, &err)) {
-        status = ARB_OK;
-        for (int i = 0; !o->json && i < rows.len; i++) {
-            score_line *r = &VEC_AT(&rows, score_line, i);
-            if (r->board[0]) {
-                printf("%s,%s,%lld,%lld\n", r->board, r->pair, (long long)r->score, (long long)r->mp);
-            } else {
-                printf("%6lld  %lld\n", (long long)r->score, (long long)r->mp);
-            }
-        }
-        if (o->json) print_json(scoring_lines_json(&rows));
-    } else if (rs) {
-        fprintf(stderr, "%s: error: %s\n", o->input, err.len ? err.data : "the file is not text");
-    }
-    sb_free(&err);
-    vec_free(&rows);
+    char *sheet = NULL, *error = NULL;
+    int status = rs ? arb_matchpoints_sheet(rs, api_plugins(), text, len, &sheet, &error) : ARB_BAD_INPUT;
+    json_t *rows = answer_json(sheet);
+    if (status == ARB_OK && o->json) print_json(json_incref(rows));
+    else if (status == ARB_OK) print_sheet(rows);
+    else if (rs) fprintf(stderr, "%s: error: %s\n", o->input, error);
+    json_decref(rows);
+    free(error);
     free(text);
     arb_free(rs);
     return status;
