@@ -920,20 +920,6 @@ static int cmd_matchpoints(const options *o) {
     return status;
 }
 
-/* One ruleset's ruling on the scenario as JSON, with the score of the
- * scenario's contract when the ruleset scores; status as for `rule`. */
-static int compare_one(const char *name, bool amended, const char *text, size_t len, json_t **out) {
-    ruleset *rs = amended ? load_or_report(name) : load_plain(name);
-    if (!rs) return ARB_BAD_INPUT;
-    strbuf err;
-    sb_init(&err);
-    int status = compare_ruling_json(rs, amended ? hooks : NULL, text, len, out, &err);
-    if (err.len) fprintf(stderr, "arbiter: %s\n", err.data);
-    sb_free(&err);
-    arb_free(rs);
-    return status;
-}
-
 static void print_trail(json_t *trail) {
     size_t i;
     json_t *c;
@@ -1011,45 +997,62 @@ static void print_differences(json_t *rulings, json_t *diff) {
     }
 }
 
+/* The comparison as `compare` prints it: each ruling, then what differs
+ * between the first and each of the others. */
+static void print_comparison(const options *o, json_t *answer) {
+    json_t *rulings = json_object_get(answer, "rulings"), *diffs = json_object_get(answer, "differences");
+    if (o->json) {
+        print_json(json_pack("{sssOsO}", "scenario", o->input, "rulings", rulings, "differences", diffs));
+        return;
+    }
+    printf("Vergelijking voor %s\n\n", o->input);
+    for (size_t i = 0; i < json_array_size(rulings); i++) print_compared(json_array_get(rulings, i));
+    for (size_t i = 1; i < json_array_size(rulings); i++) {
+        json_t *pair = json_pack("[OO]", json_array_get(rulings, 0), json_array_get(rulings, i));
+        print_differences(pair, json_array_get(diffs, i - 1));
+        json_decref(pair);
+    }
+}
+
+/* Each line of what the plugins reported. */
+static void print_plugin_errors(char *error) {
+    char *save = NULL;
+    for (char *line = error ? strtok_r(error, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
+        fprintf(stderr, "arbiter: %s\n", line);
+}
+
+/* The rulesets to compare, loaded in order; the amendments and plugins go
+ * with the last. Returns how many loaded (all, or up to the first that
+ * failed). */
+static int load_compared(const options *o, arb_ruleset **rsets, const arb_plugins **with) {
+    int n = 0;
+    for (; n < o->nrulesets; n++) {
+        bool last = n == o->nrulesets - 1;
+        rsets[n] = last ? load_or_report(o->rulesets[n]) : load_plain(o->rulesets[n]);
+        if (!rsets[n]) break;
+        with[n] = last ? api_plugins() : NULL;
+    }
+    return n;
+}
+
 static int cmd_compare(const options *o) {
     if (o->nrulesets < 2 || !o->input) return usage_error("compare", "%s", "needs two --ruleset and a SCENARIO file (or -)");
     size_t len;
     char *text = read_input(o->input, &len);
     if (!text) return cannot_read("compare", o->input);
-    json_t *rulings = json_array();
-    int status = ARB_OK;
-    for (int i = 0; i < o->nrulesets; i++) {
-        json_t *one = NULL;
-        int st = compare_one(o->rulesets[i], i == o->nrulesets - 1, text, len, &one);
-        if (!one) {
-            status = ARB_BAD_INPUT;
-            break;
-        }
-        json_array_append_new(rulings, one);
-        if (st > status) status = st;
+    arb_ruleset *rsets[MAX_COMPARED];
+    const arb_plugins *with[MAX_COMPARED];
+    int loaded = load_compared(o, rsets, with), status = ARB_BAD_INPUT;
+    if (loaded == o->nrulesets) {
+        char *answer = NULL, *error = NULL;
+        status = arb_compare_json((const arb_ruleset *const *)rsets, with, loaded, text, len, &answer, &error);
+        print_plugin_errors(error);
+        json_t *all = answer_json(answer);
+        if (all) print_comparison(o, all);
+        json_decref(all);
+        free(error);
     }
-    if ((int)json_array_size(rulings) == o->nrulesets) {
-        json_t *diffs = json_array();
-        for (int i = 1; i < o->nrulesets; i++)
-            json_array_append_new(diffs, compare_differences_json(json_array_get(rulings, 0), json_array_get(rulings, i)));
-        if (o->json) {
-            json_t *all = json_object();
-            json_object_set_new(all, "scenario", json_string(o->input));
-            json_object_set(all, "rulings", rulings);
-            json_object_set(all, "differences", diffs);
-            print_json(all);
-        } else {
-            printf("Vergelijking voor %s\n\n", o->input);
-            for (size_t i = 0; i < json_array_size(rulings); i++) print_compared(json_array_get(rulings, i));
-            for (int i = 1; i < o->nrulesets; i++) {
-                json_t *pair = json_pack("[OO]", json_array_get(rulings, 0), json_array_get(rulings, i));
-                print_differences(pair, json_array_get(diffs, (size_t)i - 1));
-                json_decref(pair);
-            }
-        }
-        json_decref(diffs);
-    }
-    json_decref(rulings);
+    for (int i = 0; i < loaded; i++) arb_free(rsets[i]);
     free(text);
     return status;
 }
