@@ -240,7 +240,8 @@ enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *
                                       char **json, char **error);
 
 /* Klaverjas: every card of the hand in a position (a scenario with
- * "trump", "seat", "hand" and "trick"; len bytes) ruled on by the legal
+ * "trump", "seat", "hand" and "trick"; len bytes, at most ARB_MAX_LINE)
+ * ruled on by the legal
  * article. *json receives {"ruleset", "ruleset_hash", "seat", "trump",
  * "trick" (text, "" at the lead), "penalty_card" (when there is one),
  * "cards": [{"card", "verdict" ("legal" or "illegal"), "legal", and the

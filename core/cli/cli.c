@@ -627,12 +627,6 @@ static bool read_scenario_file(ruleset *rs, const char *path, scenario *sc) {
     return ok;
 }
 
-/* Adds the keys of part to j, and lets part go. */
-static void merge_json(json_t *j, json_t *part) {
-    json_object_update(j, part);
-    json_decref(part);
-}
-
 /* "[12 > 12A] Message. Message." */
 static void print_trail_and_messages(json_t *ruling) {
     printf("[");
@@ -644,7 +638,7 @@ static void print_trail_and_messages(json_t *ruling) {
     putchar('\n');
 }
 
-static void print_legal(const ruleset *rs, json_t *answer) {
+static void print_legal(const char *title, json_t *answer) {
     const char *seat = json_string_value(json_object_get(answer, "seat"));
     const char *trick = json_string_value(json_object_get(answer, "trick"));
     const char *penalty = json_string_value(json_object_get(answer, "penalty_card"));
@@ -654,7 +648,7 @@ static void print_legal(const ruleset *rs, json_t *answer) {
     else
         printf("%s komt uit, troef %s", seat, json_string_value(json_object_get(answer, "trump")));
     if (penalty) printf(", strafkaart %s", penalty);
-    printf(" — %s\n", rs->title);
+    printf(" — %s\n", title);
     size_t i;
     json_t *card;
     json_array_foreach(json_object_get(answer, "cards"), i, card) {
@@ -664,33 +658,11 @@ static void print_legal(const ruleset *rs, json_t *answer) {
     }
 }
 
-/* Every card of the position's hand, ruled on by the legal article. */
-static int rule_every_card(const ruleset *rs, int article, scenario *sc, json_t *cards, strbuf *err) {
-    kj_position position = sc->rec.kj_position_record; /* the ruling loop rewrites the record's facts */
-    for (int i = 0; i < position.ncards; i++) {
-        ruling r;
-        bool legal = false;
-        char card[8];
-        strbuf why;
-        sb_init(&why);
-        kj_format_card(position.hand[i], card);
-        bool ok = scoring_rule_card(rs, article, sc, position.hand[i], &r, &legal, &why);
-        if (ok) {
-            json_t *j = json_object();
-            json_object_set_new(j, "card", json_string(card));
-            json_object_set_new(j, "verdict", json_string(legal ? "legal" : "illegal"));
-            json_object_set_new(j, "legal", json_boolean(legal));
-            merge_json(j, output_ruling_part_json(&r, sc));
-            json_array_append_new(cards, j);
-        } else {
-            sb_printf(err, "%s: %s", card, why.data ? why.data : "no ruling");
-        }
-        enum ruling_status status = r.status;
-        ruling_clear(&r);
-        sb_free(&why);
-        if (!ok) return failed_status(status == RULING_OK ? RULING_REJECTED : status);
-    }
-    return ARB_OK;
+/* The input file's text; reported (as a scenario file is) when it cannot be read. */
+static char *read_scenario_text(const char *path, size_t *len) {
+    char *text = read_input(path, len);
+    if (!text) fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
+    return text;
 }
 
 static int cmd_legal(const options *o) {
@@ -698,36 +670,16 @@ static int cmd_legal(const options *o) {
     if (o->input2) return usage_error("legal", "unexpected argument '%s'", o->input2);
     ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
-    scenario sc;
-    strbuf err;
-    sb_init(&err);
-    int status = ARB_BAD_INPUT, article = -1;
-    if (!read_scenario_file(rs, o->input, &sc)) {
-        /* reported */
-    } else if (!sc.rec.has_kj_position_record) {
-        sb_puts(&err, "no position to rule on: give \"trump\", \"seat\", \"hand\" and \"trick\"");
-    } else if ((article = scoring_article(rs, SCORE_LEGAL, &err)) >= 0) {
-        const kj_position *p = &sc.rec.kj_position_record;
-        char trick[64] = "";
-        if (p->trick.ncards > 0) kj_format_trick(&p->trick, trick, sizeof trick);
-        json_t *answer = output_answer_json(rs), *cards = json_array();
-        json_object_set_new(answer, "seat", json_string(bridge_seat_name(p->seat)));
-        json_object_set_new(answer, "trump", json_string(kj_suit_name(p->trump)));
-        json_object_set_new(answer, "trick", json_string(trick));
-        if (p->has_penalty_card) {
-            char penalty[8];
-            kj_format_card(p->penalty_card, penalty);
-            json_object_set_new(answer, "penalty_card", json_string(penalty));
-        }
-        json_object_set_new(answer, "cards", cards);
-        status = rule_every_card(rs, article, &sc, cards, &err);
-        if (status == ARB_OK && o->json) print_json(json_incref(answer));
-        else if (status == ARB_OK) print_legal(rs, answer);
-        json_decref(answer);
-    }
-    if (status != ARB_OK && err.len) fprintf(stderr, "%s: error: %s\n", o->input, err.data);
-    sb_free(&err);
-    scenario_free(&sc);
+    size_t len;
+    char *text = read_scenario_text(o->input, &len), *answer = NULL, *error = NULL;
+    int status = text ? arb_legal_json(rs, api_plugins(), text, len, &answer, &error) : ARB_BAD_INPUT;
+    json_t *cards = answer_json(answer);
+    if (status == ARB_OK && o->json) print_json(json_incref(cards));
+    else if (status == ARB_OK) print_legal(arb_title(rs), cards);
+    else if (text) fprintf(stderr, "%s: error: %s\n", o->input, error);
+    json_decref(cards);
+    free(error);
+    free(text);
     arb_free(rs);
     return status;
 }
