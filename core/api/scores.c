@@ -44,6 +44,29 @@ static enum arb_status failed_status(enum ruling_status s) {
                                                                        : ARB_BAD_INPUT;
 }
 
+/* ---- what the ruleset scores ---- */
+
+const char *arb_game(const arb_ruleset *rs) {
+    return rs ? rs->game : NULL;
+}
+
+const char *arb_job_article(const arb_ruleset *rs, const char *job) {
+    static const char *const jobs[] = {[SCORE_CONTRACT] = "score",
+                                       [SCORE_MATCHPOINTS] = "matchpoints",
+                                       [SCORE_IMPS] = "imps",
+                                       [SCORE_LEGAL] = "legal",
+                                       [SCORE_TRICK] = "trick"};
+    for (int j = 0; rs && job && j < (int)(sizeof jobs / sizeof *jobs); j++) {
+        if (strcmp(job, jobs[j]) != 0) continue;
+        strbuf none;
+        sb_init(&none);
+        int a = scoring_article(rs, (enum scoring_job)j, &none);
+        sb_free(&none);
+        return a >= 0 ? rs->articles[a].id : NULL;
+    }
+    return NULL;
+}
+
 /* ---- a contract, IMPs ---- */
 
 enum arb_status arb_score_contract(const arb_ruleset *rs, const arb_plugins *p,
@@ -222,6 +245,36 @@ enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, cons
         json_decref(answer);
         fail(status, error, err.data);
     }
+    sb_free(&err);
+    scenario_free(&sc);
+    return status;
+}
+
+/* ---- klaverjas: a hand scored ---- */
+
+enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p, const char *hand,
+                                    size_t len, char **json, char **error) {
+    clear_answer(json, error);
+    if (!rs || !hand)
+        return fail(ARB_BAD_INPUT, error, "arb_score_hand_json: no ruleset or no hand");
+    if (len > ARB_MAX_LINE)
+        return fail(ARB_BAD_INPUT, error, "the hand is longer than ARB_MAX_LINE bytes");
+    scenario sc;
+    scenario_with_plugins(&sc, rs, p);
+    strbuf err;
+    sb_init(&err);
+    kj_hand_score hs;
+    memset(&hs, 0, sizeof hs);
+    enum arb_status status = ARB_BAD_INPUT;
+    if (!scenario_read_json(&sc, hand, len, &err)) {
+        fail(status, error, err.data);
+    } else if (!scoring_klaverjas_hand(rs, &sc, &hs, &err)) {
+        status = fail(failed_status(hs.failed), error, err.data);
+    } else {
+        status = ARB_OK;
+        give_json(scoring_hand_json(rs, &hs, &sc), json);
+    }
+    kj_hand_score_clear(&hs);
     sb_free(&err);
     scenario_free(&sc);
     return status;

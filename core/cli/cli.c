@@ -550,21 +550,6 @@ static int cmd_rulesets(const options *o) {
     return shown && !broken ? ARB_OK : ARB_BAD_INPUT;
 }
 
-/* The scoring components as text: each action's message with its article. */
-static void print_components(const ruleset *rs, const ruling *r) {
-    for (int i = 0; i < r->nactions; i++) {
-        if (r->replaced || r->actions[i].dropped) continue; /* a plugin took it out */
-        strbuf m;
-        sb_init(&m);
-        output_message(rs, &r->actions[i], false, &m);
-        const rs_action_use *u = rs_use_at(rs, r->actions[i].use);
-        printf("  [%s] %s\n", u->clause >= 0 && rs->clauses[u->clause].cite ? rs->clauses[u->clause].cite : "", m.data ? m.data : "");
-        sb_free(&m);
-    }
-    for (int i = 0; i < r->nextra; i++) printf("  [%s] %s\n", r->extra[i].cite, r->extra[i].message);
-    for (int i = 0; i < r->nnotes; i++) printf("  Plugin %s (%s): %s\n", r->notes[i].plugin, r->notes[i].cite, r->notes[i].what);
-}
-
 static void print_json(json_t *o) {
     char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     puts(s);
@@ -584,6 +569,12 @@ static json_t *answer_json(char *text) {
     return j;
 }
 
+/* A string member of an answer; "" when it has none. */
+static const char *text_of(json_t *row, const char *key) {
+    const char *v = json_string_value(json_object_get(row, key));
+    return v ? v : "";
+}
+
 /* A ruling's actions as text, each with its article, then what plugins changed. */
 static void print_components_json(json_t *ruling) {
     size_t i;
@@ -593,39 +584,13 @@ static void print_components_json(json_t *ruling) {
                json_string_value(json_array_get(json_object_get(ruling, "messages"), i)));
     json_array_foreach(json_object_get(ruling, "plugins"), i, p)
         printf("  Plugin %s (%s): %s\n", json_string_value(json_object_get(p, "plugin")),
-               json_string_value(json_object_get(p, "cite")), json_string_value(json_object_get(p, "changed")));
+               json_string_value(json_object_get(p, "cite")),
+               json_string_value(json_object_get(p, "changed")));
 }
 
 /* ---- klaverjas: legal and score ---- */
 
 static void print_trail(json_t *trail);
-
-static bool is_klaverjas(const ruleset *rs) {
-    return rs->game != NULL && strcmp(rs->game, "klaverjas") == 0;
-}
-
-/* Exit status of a command whose ruling failed: no ruling (1) when the rule
- * files gave none, bad input (2) when the scenario lacked or broke
- * something. */
-static int failed_status(enum ruling_status s) {
-    return s == RULING_GAP || s == RULING_ERROR || s == RULING_OUTSIDE ? ARB_NO_RULING : ARB_BAD_INPUT;
-}
-
-/* Reads a scenario file into sc (initialised here); reports and returns
- * false on failure. */
-static bool read_scenario_file(ruleset *rs, const char *path, scenario *sc) {
-    size_t len;
-    strbuf err;
-    sb_init(&err);
-    scenario_init(sc, rs);
-    sc->hooks = hooks;
-    char *text = read_input(path, &len);
-    bool ok = text != NULL && scenario_read_json(sc, text, len, &err);
-    if (!ok) fprintf(stderr, "%s: error: %s\n", path, text ? err.data : strerror(errno));
-    free(text);
-    sb_free(&err);
-    return ok;
-}
 
 /* "[12 > 12A] Message. Message." */
 static void print_trail_and_messages(json_t *ruling) {
@@ -672,11 +637,15 @@ static int cmd_legal(const options *o) {
     if (!rs) return ARB_BAD_INPUT;
     size_t len;
     char *text = read_scenario_text(o->input, &len), *answer = NULL, *error = NULL;
-    int status = text ? arb_legal_json(rs, api_plugins(), text, len, &answer, &error) : ARB_BAD_INPUT;
+    int status =
+        text ? arb_legal_json(rs, api_plugins(), text, len, &answer, &error) : ARB_BAD_INPUT;
     json_t *cards = answer_json(answer);
-    if (status == ARB_OK && o->json) print_json(json_incref(cards));
-    else if (status == ARB_OK) print_legal(arb_title(rs), cards);
-    else if (text) fprintf(stderr, "%s: error: %s\n", o->input, error);
+    if (status == ARB_OK && o->json)
+        print_json(json_incref(cards));
+    else if (status == ARB_OK)
+        print_legal(arb_title(rs), cards);
+    else if (text)
+        fprintf(stderr, "%s: error: %s\n", o->input, error);
     json_decref(cards);
     free(error);
     free(text);
@@ -684,96 +653,97 @@ static int cmd_legal(const options *o) {
     return status;
 }
 
-static const char *const side_words[] = {"spelers", "tegenspelers"}; /* enum kj_side */
+/* A side of a klaverjas hand, as the answers name it, in words. */
+static const char *side_word(const char *side) {
+    return strcmp(side, "takers") == 0 ? "spelers" : "tegenspelers";
+}
 
-static void print_tricks(const kj_hand *h, const kj_hand_score *hs, const scenario *sc) {
-    for (int t = 0; t < hs->ntricks; t++) {
-        const kj_trick_ruling *tr = &hs->tricks[t];
-        char trick[64];
-        kj_format_trick(&h->tricks[t], trick, sizeof trick);
-        printf("Slag %d  %s  → %s (%s), %lld kaartpunten, roem %lld  ", t + 1, trick, bridge_seat_name(tr->facts.winner),
-               side_words[tr->facts.won_by], (long long)tr->facts.card_points,
-               (long long)(tr->sums.roem[KJ_TAKERS] + tr->sums.roem[KJ_DEFENDERS]));
-        json_t *r = output_ruling_part_json(&tr->r, sc);
-        printf("[");
-        print_trail(json_object_get(r, "articles"));
-        puts("]");
-        json_decref(r);
-        print_components(sc->rs, &tr->r);
+static long long integer_at(json_t *j, const char *key, const char *side) {
+    json_t *v = json_object_get(j, key);
+    return json_integer_value(side ? json_object_get(v, side) : v);
+}
+
+/* "[3 > 3E]": the articles of a ruling. */
+static void print_articles(json_t *ruling) {
+    printf("[");
+    print_trail(json_object_get(ruling, "articles"));
+    puts("]");
+}
+
+static void print_tricks(json_t *tricks) {
+    size_t t, i;
+    json_t *tr, *card;
+    json_array_foreach(tricks, t, tr) {
+        printf("Slag %zu  %s:", t + 1, text_of(tr, "leader"));
+        json_array_foreach(json_object_get(tr, "cards"), i, card)
+            printf("%s%s", i ? " " : "", json_string_value(card));
+        printf("  → %s (%s), %lld kaartpunten, roem %lld  ", text_of(tr, "winner"),
+               side_word(text_of(tr, "won_by")), integer_at(tr, "card_points", NULL),
+               integer_at(tr, "roem", "takers") + integer_at(tr, "roem", "defenders"));
+        print_articles(tr);
+        print_components_json(tr);
     }
 }
 
 /* The first card the legal article calls illegal: whether it is a revoke,
  * the score article's ruling says (its trail). */
-static void print_illegal(const ruleset *rs, const kj_hand *h, const kj_hand_score *hs,
-                          const scenario *sc) {
-    if (!hs->hand.illegal_settled) {
+static void print_illegal(const arb_ruleset *rs, json_t *hand) {
+    json_t *illegal = json_object_get(hand, "illegal");
+    if (json_is_null(json_object_get(hand, "illegal_by"))) {
         printf("Verboden kaart (legal-artikel): niet uit het verloop vast te stellen (%s)\n",
-               rs->legal_article < 0 ? "de regelset noemt geen legal-artikel"
-                                     : "niet alle handen zijn bekend");
-    } else if (hs->illegal_trick < 0) {
+               !arb_job_article(rs, "legal") ? "de regelset noemt geen legal-artikel"
+                                             : "niet alle handen zijn bekend");
+    } else if (!illegal) {
         puts("Verboden kaart (legal-artikel): geen");
     } else {
-        json_t *j = scoring_illegal_json(h, hs, sc);
         printf("Verboden kaart van de %s: slag %lld, %s speelde %s ",
-               side_words[hs->hand.illegal_by == KJ_ILLEGAL_TAKERS ? KJ_TAKERS : KJ_DEFENDERS],
-               (long long)json_integer_value(json_object_get(j, "trick")),
-               json_string_value(json_object_get(j, "seat")),
-               json_string_value(json_object_get(j, "card")));
-        print_trail_and_messages(j);
-        json_decref(j);
+               side_word(text_of(hand, "illegal_by")), integer_at(illegal, "trick", NULL),
+               text_of(illegal, "seat"), text_of(illegal, "card"));
+        print_trail_and_messages(illegal);
     }
 }
 
-static void print_hand_score(const ruleset *rs, const kj_hand_score *hs, const scenario *sc) {
-    const kj_hand *h = &sc->rec.kj_hand_record;
-    const kj_hand_facts *f = &hs->hand;
-    if (hs->from_record) {
-        printf("Klaverjas volgens %s (%s): troef %s, speler %s\n", rs->title, rs->name,
-               kj_suit_name(h->trump), bridge_seat_name(h->taker));
-        print_tricks(h, hs, sc);
-        printf("Slagen: spelers %d, tegenspelers %d\n", f->tricks[KJ_TAKERS],
-               f->tricks[KJ_DEFENDERS]);
+static void print_hand_score(const arb_ruleset *rs, json_t *hand) {
+    json_t *score = json_object_get(hand, "score");
+    if (json_is_true(json_object_get(hand, "from_record"))) {
+        printf("Klaverjas volgens %s (%s): troef %s, speler %s\n", arb_title(rs), arb_name(rs),
+               text_of(hand, "trump"), text_of(hand, "taker"));
+        print_tricks(json_object_get(hand, "tricks"));
+        json_t *takers = json_object_get(json_object_get(hand, "totals"), "takers");
+        json_t *defenders = json_object_get(json_object_get(hand, "totals"), "defenders");
+        printf("Slagen: spelers %lld, tegenspelers %lld\n", integer_at(takers, "tricks", NULL),
+               integer_at(defenders, "tricks", NULL));
         printf("Uit de slagen: spelers %lld (roem %lld), tegenspelers %lld (roem %lld)\n",
-               (long long)f->points[KJ_TAKERS], (long long)f->roem[KJ_TAKERS],
-               (long long)f->points[KJ_DEFENDERS], (long long)f->roem[KJ_DEFENDERS]);
-        print_illegal(rs, h, hs, sc);
+               integer_at(takers, "points", NULL), integer_at(takers, "roem", NULL),
+               integer_at(defenders, "points", NULL), integer_at(defenders, "roem", NULL));
+        print_illegal(rs, hand);
     } else {
         printf("Klaverjas volgens %s (%s): het resultaat zoals opgegeven, zonder slagverloop\n",
-               rs->title, rs->name);
+               arb_title(rs), arb_name(rs));
     }
-    json_t *score = output_ruling_part_json(&hs->score, sc);
-    printf("Score [");
-    print_trail(json_object_get(score, "articles"));
-    puts("]");
-    json_decref(score);
-    print_components(rs, &hs->score);
-    printf("Spelers: %lld   Tegenspelers: %lld\n", (long long)hs->score_sums.side[KJ_TAKERS],
-           (long long)hs->score_sums.side[KJ_DEFENDERS]);
+    printf("Score ");
+    print_articles(score);
+    print_components_json(score);
+    printf("Spelers: %lld   Tegenspelers: %lld\n", integer_at(score, "takers", NULL),
+           integer_at(score, "defenders", NULL));
 }
 
 /* `arbiter score` on a klaverjas ruleset: a hand record, trick by trick. */
-static int score_klaverjas(ruleset *rs, const options *o) {
-    scenario sc;
-    if (!read_scenario_file(rs, o->input, &sc)) {
-        scenario_free(&sc);
-        return ARB_BAD_INPUT;
-    }
-    strbuf err;
-    sb_init(&err);
-    kj_hand_score hs;
-    int status = ARB_OK;
-    if (!scoring_klaverjas_hand(rs, &sc, &hs, &err)) {
-        fprintf(stderr, "%s: error: %s\n", o->input, err.data);
-        status = failed_status(hs.failed);
-    } else if (o->json) {
-        print_json(scoring_hand_json(rs, &hs, &sc));
-    } else {
-        print_hand_score(rs, &hs, &sc);
-    }
-    kj_hand_score_clear(&hs);
-    sb_free(&err);
-    scenario_free(&sc);
+static int score_klaverjas(const arb_ruleset *rs, const options *o) {
+    size_t len;
+    char *text = read_scenario_text(o->input, &len), *answer = NULL, *error = NULL;
+    int status =
+        text ? arb_score_hand_json(rs, api_plugins(), text, len, &answer, &error) : ARB_BAD_INPUT;
+    json_t *hand = answer_json(answer);
+    if (status == ARB_OK && o->json)
+        print_json(json_incref(hand));
+    else if (status == ARB_OK)
+        print_hand_score(rs, hand);
+    else if (text)
+        fprintf(stderr, "%s: error: %s\n", o->input, error);
+    json_decref(hand);
+    free(error);
+    free(text);
     return status;
 }
 
@@ -783,23 +753,30 @@ static int cmd_score(const options *o) {
     if (o->input2) return usage_error("score", "unexpected argument '%s'", o->input2);
     ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
-    if (is_klaverjas(rs)) {
+    if (arb_game(rs) && strcmp(arb_game(rs), "klaverjas") == 0) {
         int status = score_klaverjas(rs, o);
         arb_free(rs);
         return status;
     }
-    enum arb_vulnerability vul = o->vul ? ARB_VULNERABLE : o->nonvul ? ARB_NOT_VULNERABLE : ARB_VULNERABILITY_UNKNOWN;
+    enum arb_vulnerability vul = o->vul      ? ARB_VULNERABLE
+                                 : o->nonvul ? ARB_NOT_VULNERABLE
+                                             : ARB_VULNERABILITY_UNKNOWN;
     char *text = NULL, *error = NULL;
     long long total = 0;
     int status = arb_score_contract(rs, api_plugins(), o->input, vul, &total, &text, &error);
     json_t *answer = answer_json(text);
     if (status != ARB_OK) {
         /* the answer comes with a failure only when the score needs a fact: the vulnerability */
-        fprintf(stderr, "arbiter score: %s%s\n", error, answer && vul < 0 ? "; say --vul or --nonvul" : "");
+        fprintf(stderr, "arbiter score: %s%s\n", error,
+                answer && vul < 0 ? "; say --vul or --nonvul" : "");
     } else if (o->json) {
         print_json(json_incref(answer));
     } else {
-        printf("%s%s — %s\n", o->input, vul < 0 ? "" : o->vul ? ", kwetsbaar" : ", niet kwetsbaar", arb_title(rs));
+        printf("%s%s — %s\n", o->input,
+               vul < 0  ? ""
+               : o->vul ? ", kwetsbaar"
+                        : ", niet kwetsbaar",
+               arb_title(rs));
         print_components_json(answer);
         printf("Score van de leider: %lld\n", total);
     }
@@ -836,11 +813,6 @@ static int cmd_imps(const options *o) {
     return status;
 }
 
-static const char *text_of(json_t *row, const char *key) {
-    const char *v = json_string_value(json_object_get(row, key));
-    return v ? v : "";
-}
-
 /* The sheet with its matchpoints: CSV rows as they came, or a score per line. */
 static void print_sheet(json_t *rows) {
     size_t i;
@@ -848,8 +820,10 @@ static void print_sheet(json_t *rows) {
     json_array_foreach(rows, i, r) {
         long long score = json_integer_value(json_object_get(r, "score"));
         long long mp = json_integer_value(json_object_get(r, "matchpoints"));
-        if (json_object_get(r, "board")) printf("%s,%s,%lld,%lld\n", text_of(r, "board"), text_of(r, "pair"), score, mp);
-        else printf("%6lld  %lld\n", score, mp);
+        if (json_object_get(r, "board"))
+            printf("%s,%s,%lld,%lld\n", text_of(r, "board"), text_of(r, "pair"), score, mp);
+        else
+            printf("%6lld  %lld\n", score, mp);
     }
 }
 
@@ -860,11 +834,15 @@ static int cmd_matchpoints(const options *o) {
     if (!text) return cannot_read("matchpoints", o->input);
     ruleset *rs = load_or_report(o->ruleset);
     char *sheet = NULL, *error = NULL;
-    int status = rs ? arb_matchpoints_sheet(rs, api_plugins(), text, len, &sheet, &error) : ARB_BAD_INPUT;
+    int status =
+        rs ? arb_matchpoints_sheet(rs, api_plugins(), text, len, &sheet, &error) : ARB_BAD_INPUT;
     json_t *rows = answer_json(sheet);
-    if (status == ARB_OK && o->json) print_json(json_incref(rows));
-    else if (status == ARB_OK) print_sheet(rows);
-    else if (rs) fprintf(stderr, "%s: error: %s\n", o->input, error);
+    if (status == ARB_OK && o->json)
+        print_json(json_incref(rows));
+    else if (status == ARB_OK)
+        print_sheet(rows);
+    else if (rs)
+        fprintf(stderr, "%s: error: %s\n", o->input, error);
     json_decref(rows);
     free(error);
     free(text);
@@ -952,13 +930,16 @@ static void print_differences(json_t *rulings, json_t *diff) {
 /* The comparison as `compare` prints it: each ruling, then what differs
  * between the first and each of the others. */
 static void print_comparison(const options *o, json_t *answer) {
-    json_t *rulings = json_object_get(answer, "rulings"), *diffs = json_object_get(answer, "differences");
+    json_t *rulings = json_object_get(answer, "rulings"),
+           *diffs = json_object_get(answer, "differences");
     if (o->json) {
-        print_json(json_pack("{sssOsO}", "scenario", o->input, "rulings", rulings, "differences", diffs));
+        print_json(
+            json_pack("{sssOsO}", "scenario", o->input, "rulings", rulings, "differences", diffs));
         return;
     }
     printf("Vergelijking voor %s\n\n", o->input);
-    for (size_t i = 0; i < json_array_size(rulings); i++) print_compared(json_array_get(rulings, i));
+    for (size_t i = 0; i < json_array_size(rulings); i++)
+        print_compared(json_array_get(rulings, i));
     for (size_t i = 1; i < json_array_size(rulings); i++) {
         json_t *pair = json_pack("[OO]", json_array_get(rulings, 0), json_array_get(rulings, i));
         print_differences(pair, json_array_get(diffs, i - 1));
@@ -969,7 +950,8 @@ static void print_comparison(const options *o, json_t *answer) {
 /* Each line of what the plugins reported. */
 static void print_plugin_errors(char *error) {
     char *save = NULL;
-    for (char *line = error ? strtok_r(error, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
+    for (char *line = error ? strtok_r(error, "\n", &save) : NULL; line;
+         line = strtok_r(NULL, "\n", &save))
         fprintf(stderr, "arbiter: %s\n", line);
 }
 
@@ -997,14 +979,16 @@ static int cmd_compare(const options *o) {
     int loaded = load_compared(o, rsets, with), status = ARB_BAD_INPUT;
     if (loaded == o->nrulesets) {
         char *answer = NULL, *error = NULL;
-        status = arb_compare_json((const arb_ruleset *const *)rsets, with, loaded, text, len, &answer, &error);
+        status = arb_compare_json((const arb_ruleset *const *)rsets, with, loaded, text, len,
+                                  &answer, &error);
         print_plugin_errors(error);
         json_t *all = answer_json(answer);
         if (all) print_comparison(o, all);
         json_decref(all);
         free(error);
     }
-    for (int i = 0; i < loaded; i++) arb_free(rsets[i]);
+    for (int i = 0; i < loaded; i++)
+        arb_free(rsets[i]);
     free(text);
     return status;
 }
