@@ -211,8 +211,8 @@ const char *arb_fact_choice_label(const arb_ruleset *rs, int f, int k, enum arb_
  * figure. error is as above: NULL, or on failure a malloc'd message (free
  * it). A NULL ruleset or text is refused with ARB_BAD_INPUT. */
 
-/* The game the ruleset's header names ("klaverjas"; NULL when it names
- * none, as the bridge laws do), owned by the ruleset. NULL for a NULL rs. */
+/* The game the ruleset's header names ("bridge", "klaverjas"; NULL when it
+ * names none), owned by the ruleset. NULL for a NULL rs. */
 const char *arb_game(const arb_ruleset *rs);
 /* The article the header names for a job: "score", "matchpoints", "imps",
  * "legal" or "trick" (owned by the ruleset); NULL when it names none, for
@@ -271,7 +271,8 @@ enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, cons
  * "from_record" (false: no tricks given, the result as the scenario's
  * facts say), and with tricks "trump", "taker", "tricks": [{"number",
  * "leader", "cards", "winner", "won_by", "card_points", "points" and "roem"
- * per side, the ruling}], "totals" per side ("tricks", "points", "roem"),
+ * per side, the ruling}], "totals" per side ("tricks", "points" with the
+ * roem counted in, "roem"),
  * "illegal_by" ("none", "takers", "defenders"; null when the tricks cannot
  * settle it), "illegal" (the card: "trick", "seat", "card", "reason", the
  * ruling); and always "score": the score article's ruling with "takers"

@@ -211,6 +211,71 @@ static void test_legal_refused(void **state) {
     free(error);
 }
 
+/* examples/klaverjas-hand.json, worked from NKF 1976 by hand: the
+ * defenders win trick 1 (15 card points), the takers the other seven (137,
+ * with 10 for the last trick 147) and 40 roem: 187 points, roem counted
+ * in ("totals"). 187 against 15 is made
+ * (Art. 20, 20i9): each side keeps its own points and roem. No card
+ * breaks Art. 12. */
+static const char hand[] =
+    "{\"trump\":\"H\",\"taker\":\"N\",\"first_leader\":\"E\",\"hands\":{"
+    "\"N\":\"SK HJ H9 HA HK DQ D7 C7\",\"E\":\"SA SQ SJ S10 C8 C9 D8 D9\","
+    "\"S\":\"S7 H8 H10 HQ DK DA CA C10\",\"W\":\"S8 S9 H7 DJ D10 CK CQ CJ\"},"
+    "\"tricks\":[\"E:SA S7 S8 SK\",\"E:SQ H8 S9 HJ\",\"N:H9 D8 H10 H7\",\"N:DQ D9 DK DJ\","
+    "\"S:DA D10 D7 C9\",\"S:CA CK C7 C8\",\"S:C10 CQ HA S10\",\"N:HK SJ HQ CJ\"],"
+    "\"roem_claimed\":[4,8]}";
+
+static void test_score_hand(void **state) {
+    (void)state;
+    char *json = NULL, *error = NULL;
+    assert_int_equal(arb_score_hand_json(klaverjas, NULL, hand, strlen(hand), &json, &error),
+                     ARB_OK);
+    assert_null(error);
+    assert_non_null(strstr(json, "\"from_record\":true"));
+    assert_non_null(strstr(json, "\"takers\":{\"tricks\":7,\"points\":187,\"roem\":40}"));
+    assert_non_null(strstr(json, "\"defenders\":{\"tricks\":1,\"points\":15,\"roem\":0}"));
+    assert_non_null(strstr(json, "\"illegal_by\":\"none\""));
+    assert_non_null(strstr(json, "\"takers\":187,\"defenders\":15}"));
+    free(json);
+}
+
+/* examples/klaverjas-late-claim.json: no tricks, the score slip's result; a
+ * revoke claimed too late does not count (Art. 14), the hand counts as
+ * played (Art. 19): 120 against 42 is made, each side its own. */
+static void test_score_hand_as_given(void **state) {
+    (void)state;
+    const char *slip =
+        "{\"revoke_by\":\"takers\",\"revoke_kind\":\"must_follow\",\"revoke_claim\":\"too_late\","
+        "\"hand_complete\":true,\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":120,"
+        "\"defenders_points\":42,\"takers_roem\":0,\"defenders_roem\":0}";
+    char *json = NULL;
+    assert_int_equal(arb_score_hand_json(klaverjas, NULL, slip, strlen(slip), &json, NULL), ARB_OK);
+    assert_non_null(strstr(json, "\"from_record\":false"));
+    assert_non_null(strstr(json, "\"takers\":120,\"defenders\":42}"));
+    free(json);
+}
+
+/* Which calls fit a ruleset: its game and the articles its header names. */
+static void test_game_and_jobs(void **state) {
+    (void)state;
+    assert_string_equal(arb_game(klaverjas), "klaverjas");
+    assert_string_equal(arb_game(bridge), "bridge");
+    assert_string_equal(arb_job_article(bridge, "score"), "77");
+    assert_string_equal(arb_job_article(bridge, "imps"), "78B");
+    assert_string_equal(arb_job_article(klaverjas, "legal"), "12");
+    assert_null(arb_job_article(bridge, "legal"));
+    assert_null(arb_job_article(bridge, "nothing"));
+    assert_null(arb_job_article(NULL, "score"));
+    assert_null(arb_job_article(bridge, NULL));
+    assert_null(arb_game(NULL));
+    char *error = NULL;
+    assert_int_equal(arb_score_hand_json(klaverjas, NULL, "{", 1, NULL, &error), ARB_BAD_INPUT);
+    assert_non_null(error);
+    free(error);
+    assert_int_equal(arb_score_hand_json(NULL, NULL, hand, strlen(hand), NULL, NULL),
+                     ARB_BAD_INPUT);
+}
+
 /* An insufficient bid (1H over 1S) replaced by 2H, the lowest sufficient
  * bid in the same denomination, not artificial: 2017 Law 27B1(a), the
  * auction continues without further rectification (27D kept for the
@@ -280,6 +345,9 @@ int main(void) {
         cmocka_unit_test(test_legal_cards),
         cmocka_unit_test(test_legal_refused),
         cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_score_hand),
+        cmocka_unit_test(test_score_hand_as_given),
+        cmocka_unit_test(test_game_and_jobs),
         cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
