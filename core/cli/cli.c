@@ -3,7 +3,6 @@
 #include "check.h"
 #include "compile.h"
 #include "arbiter.h"
-#include "cache.h"
 #include "load.h"
 #include "diff.h"
 #include "dot.h"
@@ -11,13 +10,13 @@
 #include "compare.h"
 #include "output.h"
 #include "scenario.h"
-#include "scoring.h"
 #include "serve.h"
 #include "testrun.h"
 #include "whynot.h"
 #include "plugin.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
