@@ -51,20 +51,13 @@ const char *arb_game(const arb_ruleset *rs) {
 }
 
 const char *arb_job_article(const arb_ruleset *rs, const char *job) {
-    static const char *const jobs[] = {[SCORE_CONTRACT] = "score",
-                                       [SCORE_MATCHPOINTS] = "matchpoints",
-                                       [SCORE_IMPS] = "imps",
-                                       [SCORE_LEGAL] = "legal",
-                                       [SCORE_TRICK] = "trick"};
-    for (int j = 0; rs && job && j < (int)(sizeof jobs / sizeof *jobs); j++) {
-        if (strcmp(job, jobs[j]) != 0) continue;
-        strbuf none;
-        sb_init(&none);
-        int a = scoring_article(rs, (enum scoring_job)j, &none);
-        sb_free(&none);
-        return a >= 0 ? rs->articles[a].id : NULL;
-    }
-    return NULL;
+    int j = rs && job ? scoring_job_named(job) : -1;
+    if (j < 0) return NULL;
+    strbuf none;
+    sb_init(&none);
+    int a = scoring_article(rs, (enum scoring_job)j, &none);
+    sb_free(&none);
+    return a >= 0 ? rs->articles[a].id : NULL;
 }
 
 /* ---- a contract, IMPs ---- */
