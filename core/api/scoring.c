@@ -21,7 +21,9 @@ int scoring_article(const ruleset *rs, enum scoring_job job, strbuf *err) {
     const int articles[] = {rs->score_article, rs->matchpoints_article, rs->imps_article, rs->legal_article,
                             rs->trick_article};
     int a = articles[job];
-    if (a < 0) sb_printf(err, "ruleset %s names no article for this (header key `%s ARTICLE`)", rs->name, job_keys[job]);
+    if (a < 0)
+        sb_printf(err, "ruleset %s names no article for this (header key `%s ARTICLE`)", rs->name,
+                  job_keys[job]);
     return a;
 }
 

@@ -602,7 +602,7 @@ static void print_trail_and_messages(json_t *ruling) {
     putchar('\n');
 }
 
-static void print_legal(const char *title, json_t *answer) {
+static void print_legal(const arb_ruleset *rs, json_t *answer) {
     const char *seat = json_string_value(json_object_get(answer, "seat"));
     const char *trick = json_string_value(json_object_get(answer, "trick"));
     const char *penalty = json_string_value(json_object_get(answer, "penalty_card"));
@@ -612,7 +612,7 @@ static void print_legal(const char *title, json_t *answer) {
     else
         printf("%s komt uit, troef %s", seat, json_string_value(json_object_get(answer, "trump")));
     if (penalty) printf(", strafkaart %s", penalty);
-    printf(" — %s\n", title);
+    printf(" — %s\n", arb_title(rs));
     size_t i;
     json_t *card;
     json_array_foreach(json_object_get(answer, "cards"), i, card) {
@@ -622,11 +622,29 @@ static void print_legal(const char *title, json_t *answer) {
     }
 }
 
-/* The input file's text; reported (as a scenario file is) when it cannot be read. */
-static char *read_scenario_text(const char *path, size_t *len) {
-    char *text = read_input(path, len);
-    if (!text) fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
-    return text;
+/* A call of the API that answers a scenario (arb_legal_json, arb_score_hand_json). */
+typedef enum arb_status (*scenario_call)(const arb_ruleset *rs, const arb_plugins *p,
+                                         const char *text, size_t len, char **json, char **error);
+
+/* The scenario file o->input answered by call: printed as JSON or by
+ * print_text, or what went wrong reported with the file's name. */
+static int answer_scenario_file(const arb_ruleset *rs, const options *o, scenario_call call,
+                                void (*print_text)(const arb_ruleset *rs, json_t *answer)) {
+    size_t len;
+    char *text = read_input(o->input, &len), *answer = NULL, *error = NULL;
+    const char *unread = text ? NULL : strerror(errno);
+    int status = text ? call(rs, api_plugins(), text, len, &answer, &error) : ARB_BAD_INPUT;
+    json_t *j = answer_json(answer);
+    if (status == ARB_OK && o->json)
+        print_json(json_incref(j));
+    else if (status == ARB_OK)
+        print_text(rs, j);
+    else
+        fprintf(stderr, "%s: error: %s\n", o->input, text ? error : unread);
+    json_decref(j);
+    free(error);
+    free(text);
+    return status;
 }
 
 static int cmd_legal(const options *o) {
@@ -634,20 +652,7 @@ static int cmd_legal(const options *o) {
     if (o->input2) return usage_error("legal", "unexpected argument '%s'", o->input2);
     ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
-    size_t len;
-    char *text = read_scenario_text(o->input, &len), *answer = NULL, *error = NULL;
-    int status =
-        text ? arb_legal_json(rs, api_plugins(), text, len, &answer, &error) : ARB_BAD_INPUT;
-    json_t *cards = answer_json(answer);
-    if (status == ARB_OK && o->json)
-        print_json(json_incref(cards));
-    else if (status == ARB_OK)
-        print_legal(arb_title(rs), cards);
-    else if (text)
-        fprintf(stderr, "%s: error: %s\n", o->input, error);
-    json_decref(cards);
-    free(error);
-    free(text);
+    int status = answer_scenario_file(rs, o, arb_legal_json, print_legal);
     arb_free(rs);
     return status;
 }
@@ -727,25 +732,6 @@ static void print_hand_score(const arb_ruleset *rs, json_t *hand) {
            integer_at(score, "defenders", NULL));
 }
 
-/* `arbiter score` on a klaverjas ruleset: a hand record, trick by trick. */
-static int score_klaverjas(const arb_ruleset *rs, const options *o) {
-    size_t len;
-    char *text = read_scenario_text(o->input, &len), *answer = NULL, *error = NULL;
-    int status =
-        text ? arb_score_hand_json(rs, api_plugins(), text, len, &answer, &error) : ARB_BAD_INPUT;
-    json_t *hand = answer_json(answer);
-    if (status == ARB_OK && o->json)
-        print_json(json_incref(hand));
-    else if (status == ARB_OK)
-        print_hand_score(rs, hand);
-    else if (text)
-        fprintf(stderr, "%s: error: %s\n", o->input, error);
-    json_decref(hand);
-    free(error);
-    free(text);
-    return status;
-}
-
 static int cmd_score(const options *o) {
     if (!o->ruleset || !o->input)
         return usage_error("score", "%s", "needs --ruleset NAME and a CONTRACT such as 4SX+1 (klaverjas: a HAND file)");
@@ -753,7 +739,8 @@ static int cmd_score(const options *o) {
     ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
     if (arb_game(rs) && strcmp(arb_game(rs), "klaverjas") == 0) {
-        int status = score_klaverjas(rs, o);
+        int status =
+            answer_scenario_file(rs, o, arb_score_hand_json, print_hand_score); /* trick by trick */
         arb_free(rs);
         return status;
     }
