@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_COMPARED 8
+#define MAX_COMPARED ARB_MAX_COMPARED /* rulesets to compare; also the most --amend files */
 
 typedef struct options {
     const char *ruleset, *article, *input, *input2, *why_not, *cases;
@@ -650,7 +650,7 @@ static int answer_scenario_file(const arb_ruleset *rs, const options *o, scenari
 static int cmd_legal(const options *o) {
     if (!o->ruleset || !o->input) return usage_error("legal", "%s", "needs --ruleset NAME and a POSITION file (or -)");
     if (o->input2) return usage_error("legal", "unexpected argument '%s'", o->input2);
-    ruleset *rs = load_or_report(o->ruleset);
+    arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
     int status = answer_scenario_file(rs, o, arb_legal_json, print_legal);
     arb_free(rs);
@@ -736,7 +736,7 @@ static int cmd_score(const options *o) {
     if (!o->ruleset || !o->input)
         return usage_error("score", "%s", "needs --ruleset NAME and a CONTRACT such as 4SX+1 (klaverjas: a HAND file)");
     if (o->input2) return usage_error("score", "unexpected argument '%s'", o->input2);
-    ruleset *rs = load_or_report(o->ruleset);
+    arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
     if (arb_game(rs) && strcmp(arb_game(rs), "klaverjas") == 0) {
         int status =
@@ -778,7 +778,7 @@ static int cmd_imps(const options *o) {
     long long a = strtoll(o->input, &end1, 10), b = strtoll(o->input2, &end2, 10);
     if (*end1 || *end2 || !*o->input || !*o->input2 || a < -100000 || a > 100000 || b < -100000 || b > 100000)
         return usage_error("imps", "scores are whole numbers between -100000 and 100000, not '%s'", *end1 ? o->input : o->input2);
-    ruleset *rs = load_or_report(o->ruleset);
+    arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
     char *text = NULL, *error = NULL;
     long long imps = 0;
@@ -818,7 +818,7 @@ static int cmd_matchpoints(const options *o) {
     size_t len;
     char *text = read_input(o->input, &len);
     if (!text) return cannot_read("matchpoints", o->input);
-    ruleset *rs = load_or_report(o->ruleset);
+    arb_ruleset *rs = load_or_report(o->ruleset);
     char *sheet = NULL, *error = NULL;
     int status =
         rs ? arb_matchpoints_sheet(rs, api_plugins(), text, len, &sheet, &error) : ARB_BAD_INPUT;
