@@ -204,12 +204,13 @@ const char *arb_fact_choice_label(const arb_ruleset *rs, int f, int k, enum arb_
  * A scorer's calls. Each rules with the article the ruleset's header names
  * for the job (`score`, `imps`, `matchpoints`, `legal`): the table and its
  * arithmetic stay in the rule files, and a ruleset that names no article
- * for the job is refused with ARB_BAD_INPUT. Plugins (NULL: none) adjust
- * as they do a ruling. An answer that is a tree is JSON text: *json
- * receives it (malloc'd; free it) on success and is NULL otherwise, except
- * where a call says so. json may be NULL when the caller wants only the
- * figure. error is as above: NULL, or on failure a malloc'd message (free
- * it). A NULL ruleset or text is refused with ARB_BAD_INPUT. */
+ * for the job is refused with ARB_BAD_INPUT. Plugins (NULL: none; a set
+ * loaded for the same ruleset) adjust the answer as they do a ruling. An
+ * answer that is a tree is JSON text: *json receives it (malloc'd; free
+ * it) on success and is NULL otherwise, except where a call says so. json
+ * may be NULL when the caller wants only the figure. error is as above:
+ * NULL, or on failure a malloc'd message (free it). A NULL ruleset or text
+ * is refused with ARB_BAD_INPUT. */
 
 /* The game the ruleset's header names ("bridge", "klaverjas"; NULL when it
  * names none), owned by the ruleset. NULL for a NULL rs. */
@@ -254,9 +255,9 @@ enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *
 
 /* Klaverjas: every card of the hand in a position (a scenario with
  * "trump", "seat", "hand" and "trick"; len bytes, at most ARB_MAX_LINE)
- * ruled on by the legal
- * article. *json receives {"ruleset", "ruleset_hash", "seat", "trump",
- * "trick" (text, "" at the lead), "penalty_card" (when there is one),
+ * ruled on by the legal article. *json receives {"ruleset",
+ * "ruleset_hash", "seat", "trump", "trick" (text, "" at the lead),
+ * "penalty_card" (when there is one),
  * "cards": [{"card", "verdict" ("legal" or "illegal"), "legal", and the
  * ruling's "articles", "actions", "messages", ...}]}. A card the article
  * rules on with neither verdict fails the call: ARB_NO_RULING when the rule
@@ -272,9 +273,8 @@ enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, cons
  * facts say), and with tricks "trump", "taker", "tricks": [{"number",
  * "leader", "cards", "winner", "won_by", "card_points", "points" and "roem"
  * per side, the ruling}], "totals" per side ("tricks", "points" with the
- * roem counted in, "roem"),
- * "illegal_by" ("none", "takers", "defenders"; null when the tricks cannot
- * settle it), "illegal" (the card: "trick", "seat", "card", "reason", the
+ * roem counted in, "roem"), "illegal_by" ("none", "takers", "defenders";
+ * null when the tricks cannot settle it), "illegal" (the card: "trick", "seat", "card", "reason", the
  * ruling); and always "score": the score article's ruling with "takers"
  * and "defenders"}. A ruling that fails fails the call: ARB_NO_RULING when
  * the rule files give none, else ARB_BAD_INPUT. */
