@@ -271,6 +271,104 @@ int arb_fact_choice_count(const arb_ruleset *rs, int f);
 const char *arb_fact_choice(const arb_ruleset *rs, int f, int k); /* the value's name, an answer */
 const char *arb_fact_choice_label(const arb_ruleset *rs, int f, int k, enum arb_lang lang);
 
+/* ---- Scores, legal cards and editions compared ------------------------------
+ * A scorer's calls. Each rules with the article the ruleset's header names
+ * for the job (`score`, `imps`, `matchpoints`, `legal`): the table and its
+ * arithmetic stay in the rule files, and a ruleset that names no article
+ * for the job is refused with ARB_BAD_INPUT. Plugins (NULL: none; a set
+ * loaded for the same ruleset) adjust the answer as they do a ruling. An
+ * answer that is a tree is JSON text: *json receives it (malloc'd; free
+ * it) on success and is NULL otherwise, except where a call says so. json
+ * may be NULL when the caller wants only the figure. error is as above:
+ * NULL, or on failure a malloc'd message (free it). A NULL ruleset or text
+ * is refused with ARB_BAD_INPUT. */
+
+/* The game the ruleset's header names ("bridge", "klaverjas"; NULL when it
+ * names none), owned by the ruleset. NULL for a NULL rs. */
+const char *arb_game(const arb_ruleset *rs);
+/* The article the header names for a job: "score", "matchpoints", "imps",
+ * "legal" or "trick" (owned by the ruleset); NULL when it names none, for
+ * another job, and for a NULL argument. */
+const char *arb_job_article(const arb_ruleset *rs, const char *job);
+
+enum arb_vulnerability {
+    ARB_VULNERABILITY_UNKNOWN = -1,
+    ARB_NOT_VULNERABLE = 0,
+    ARB_VULNERABLE = 1
+};
+
+/* A bridge contract and its result ("4SX+1", "3NT-2", "PASS") scored for
+ * the declaring side. *points (may be NULL) receives the score; *json the
+ * ruling (its "articles", "actions" with their "article", "messages",
+ * "plugins") with "contract", "vulnerable" (when given) and "score". When
+ * the score article needs a fact the call does not give (the vulnerability,
+ * with ARB_VULNERABILITY_UNKNOWN), the status is ARB_BAD_INPUT and *json
+ * still receives that ruling, whose "needs" names the fact. */
+enum arb_status arb_score_contract(const arb_ruleset *rs, const arb_plugins *p,
+                                   const char *contract, enum arb_vulnerability vulnerable,
+                                   long long *points, char **json, char **error);
+
+/* The IMPs for a difference between two scores (the first minus the
+ * second, -200000 to 200000). *imps (may be NULL) receives them; *json the
+ * ruling with "difference" and "imps". */
+enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long difference,
+                         long long *imps, char **json, char **error);
+
+/* A matchpoint sheet (len bytes; no NUL byte in it): one board's scores, a
+ * whole number per line, or CSV lines board,pair,score (a header line is
+ * skipped); each board is matchpointed on its own. *json receives the rows
+ * in the sheet's order: [{"board", "pair", "score", "matchpoints"}] (board
+ * and pair only when the sheet gives them). A line that is neither is
+ * refused with its number; so is a sheet of more than ARB_MAX_SCORES. */
+#define ARB_MAX_SCORES 5000 /* SCORING_MAX_SCORES in core/api/scoring.h */
+enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *p,
+                                      const char *sheet, size_t len, char **json, char **error);
+
+/* Klaverjas: every card of the hand in a position (a scenario with
+ * "trump", "seat", "hand" and "trick"; len bytes, at most ARB_MAX_LINE)
+ * ruled on by the legal article. *json receives {"ruleset",
+ * "ruleset_hash", "seat", "trump", "trick" (text, "" at the lead),
+ * "penalty_card" (when there is one),
+ * "cards": [{"card", "verdict" ("legal" or "illegal"), "legal", and the
+ * ruling's "articles", "actions", "messages", ...}]}. A card the article
+ * rules on with neither verdict fails the call: ARB_NO_RULING when the rule
+ * files give no ruling, else ARB_BAD_INPUT. */
+enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, const char *position,
+                               size_t len, char **json, char **error);
+
+/* Klaverjas: a hand scored (a scenario of len bytes, at most ARB_MAX_LINE):
+ * each trick ruled on by the trick article, the first card the legal
+ * article calls illegal (when the hands are known), and the score
+ * article's ruling. *json receives {"ruleset", "ruleset_hash",
+ * "from_record" (false: no tricks given, the result as the scenario's
+ * facts say), and with tricks "trump", "taker", "tricks": [{"number",
+ * "leader", "cards", "winner", "won_by", "card_points", "points" and "roem"
+ * per side, the ruling}], "totals" per side ("tricks", "points" with the
+ * roem counted in, "roem"), "illegal_by" ("none", "takers", "defenders";
+ * null when the tricks cannot settle it), "illegal" (the card: "trick", "seat", "card", "reason", the
+ * ruling); and always "score": the score article's ruling with "takers"
+ * and "defenders"}. A ruling that fails fails the call: ARB_NO_RULING when
+ * the rule files give none, else ARB_BAD_INPUT. */
+enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p, const char *hand,
+                                    size_t len, char **json, char **error);
+
+/* One scenario (len bytes) under n rulesets (2 to ARB_MAX_COMPARED; the
+ * editions of a law, or a ruleset and its amended self), each with its
+ * plugins (plugins may be NULL, and so may each of its n entries).
+ * *json receives {"rulings": [one per ruleset: the ruling as arb_rule_json
+ * gives it, with "title", and "score" and "score_articles" when the
+ * ruleset scores the scenario's contract; a scenario a ruleset cannot read
+ * gives its "status" "bad_input" and "error"], "differences": [what differs
+ * between the first and each of the others: "status", "articles" (each a
+ * pair), "actions_only_in", "score"; {} when they agree]}. The status is
+ * the worst of the rulings' (as arb_rule_json's); *json is given whenever
+ * the arguments were sound. A plugin that failed is named in *error, one
+ * line each, beside the answer. */
+#define ARB_MAX_COMPARED 8
+enum arb_status arb_compare_json(const arb_ruleset *const *rulesets,
+                                 const arb_plugins *const *plugins, int n, const char *scenario,
+                                 size_t len, char **json, char **error);
+
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop
 #endif

@@ -8,12 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The header keys that name the jobs' articles, by enum scoring_job. */
+static const char *const job_keys[] = {"score", "matchpoints", "imps", "legal", "trick"};
+
+int scoring_job_named(const char *key) {
+    for (int j = 0; j < (int)(sizeof job_keys / sizeof *job_keys); j++)
+        if (strcmp(key, job_keys[j]) == 0) return j;
+    return -1;
+}
+
 int scoring_article(const ruleset *rs, enum scoring_job job, strbuf *err) {
-    static const char *const keys[] = {"score", "matchpoints", "imps", "legal", "trick"};
     const int articles[] = {rs->score_article, rs->matchpoints_article, rs->imps_article, rs->legal_article,
                             rs->trick_article};
     int a = articles[job];
-    if (a < 0) sb_printf(err, "ruleset %s names no article for this (header key `%s ARTICLE`)", rs->name, keys[job]);
+    if (a < 0)
+        sb_printf(err, "ruleset %s names no article for this (header key `%s ARTICLE`)", rs->name,
+                  job_keys[job]);
     return a;
 }
 

@@ -15,6 +15,9 @@
  * imps, and klaverjas's legal (one card) and trick (one finished trick). */
 enum scoring_job { SCORE_CONTRACT, SCORE_MATCHPOINTS, SCORE_IMPS, SCORE_LEGAL, SCORE_TRICK };
 
+/* The job a header key names ("score", "legal", …), or -1. */
+int scoring_job_named(const char *key);
+
 /* The article for a job, or -1 (with a message in err) when the ruleset
  * has none. */
 int scoring_article(const ruleset *rs, enum scoring_job job, strbuf *err);

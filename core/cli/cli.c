@@ -5,17 +5,17 @@
 #include "compare.h"
 #include "output.h"
 #include "scenario.h"
-#include "scoring.h"
 #include "serve.h"
 #include "plugin.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_COMPARED 8
+#define MAX_COMPARED ARB_MAX_COMPARED /* rulesets to compare; also the most --amend files */
 
 typedef struct options {
     const char *ruleset, *article, *input, *input2, *why_not, *cases;
@@ -452,21 +452,6 @@ static int cmd_rulesets(const options *o) {
     return shown ? status : ARB_BAD_INPUT;
 }
 
-/* The scoring components as text: each action's message with its article. */
-static void print_components(const ruleset *rs, const ruling *r) {
-    for (int i = 0; i < r->nactions; i++) {
-        if (r->replaced || r->actions[i].dropped) continue; /* a plugin took it out */
-        strbuf m;
-        sb_init(&m);
-        output_message(rs, &r->actions[i], false, &m);
-        const rs_action_use *u = rs_use_at(rs, r->actions[i].use);
-        printf("  [%s] %s\n", u->clause >= 0 && rs->clauses[u->clause].cite ? rs->clauses[u->clause].cite : "", m.data ? m.data : "");
-        sb_free(&m);
-    }
-    for (int i = 0; i < r->nextra; i++) printf("  [%s] %s\n", r->extra[i].cite, r->extra[i].message);
-    for (int i = 0; i < r->nnotes; i++) printf("  Plugin %s (%s): %s\n", r->notes[i].plugin, r->notes[i].cite, r->notes[i].what);
-}
-
 static void print_json(json_t *o) {
     char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     puts(s);
@@ -474,42 +459,40 @@ static void print_json(json_t *o) {
     json_decref(o);
 }
 
+/* The plugins of the ruleset a command rules with, for the API's calls. */
+static const arb_plugins *api_plugins(void) {
+    return current && current->nplugins ? &plugins : NULL;
+}
+
+/* An answer the API gave as JSON text, read back (the text is freed). */
+static json_t *answer_json(char *text) {
+    json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
+    return j;
+}
+
+/* A string member of an answer; "" when it has none. */
+static const char *text_of(json_t *row, const char *key) {
+    const char *v = json_string_value(json_object_get(row, key));
+    return v ? v : "";
+}
+
+/* A ruling's actions as text, each with its article, then what plugins changed. */
+static void print_components_json(json_t *ruling) {
+    size_t i;
+    json_t *a, *p;
+    json_array_foreach(json_object_get(ruling, "actions"), i, a)
+        printf("  [%s] %s\n", json_string_value(json_object_get(a, "article")),
+               json_string_value(json_array_get(json_object_get(ruling, "messages"), i)));
+    json_array_foreach(json_object_get(ruling, "plugins"), i, p)
+        printf("  Plugin %s (%s): %s\n", json_string_value(json_object_get(p, "plugin")),
+               json_string_value(json_object_get(p, "cite")),
+               json_string_value(json_object_get(p, "changed")));
+}
+
 /* ---- klaverjas: legal and score ---- */
 
 static void print_trail(json_t *trail);
-
-static bool is_klaverjas(const ruleset *rs) {
-    return rs->game != NULL && strcmp(rs->game, "klaverjas") == 0;
-}
-
-/* Exit status of a command whose ruling failed: no ruling (1) when the rule
- * files gave none, bad input (2) when the scenario lacked or broke
- * something. */
-static int failed_status(enum ruling_status s) {
-    return s == RULING_GAP || s == RULING_ERROR || s == RULING_OUTSIDE ? ARB_NO_RULING : ARB_BAD_INPUT;
-}
-
-/* Reads a scenario file into sc (initialised here); reports and returns
- * false on failure. */
-static bool read_scenario_file(ruleset *rs, const char *path, scenario *sc) {
-    size_t len;
-    strbuf err;
-    sb_init(&err);
-    scenario_init(sc, rs);
-    sc->hooks = hooks;
-    char *text = read_input(path, &len);
-    bool ok = text != NULL && scenario_read_json(sc, text, len, &err);
-    if (!ok) fprintf(stderr, "%s: error: %s\n", path, text ? err.data : strerror(errno));
-    free(text);
-    sb_free(&err);
-    return ok;
-}
-
-/* Adds the keys of part to j, and lets part go. */
-static void merge_json(json_t *j, json_t *part) {
-    json_object_update(j, part);
-    json_decref(part);
-}
 
 /* "[12 > 12A] Message. Message." */
 static void print_trail_and_messages(json_t *ruling) {
@@ -522,7 +505,7 @@ static void print_trail_and_messages(json_t *ruling) {
     putchar('\n');
 }
 
-static void print_legal(const ruleset *rs, json_t *answer) {
+static void print_legal(const arb_ruleset *rs, json_t *answer) {
     const char *seat = json_string_value(json_object_get(answer, "seat"));
     const char *trick = json_string_value(json_object_get(answer, "trick"));
     const char *penalty = json_string_value(json_object_get(answer, "penalty_card"));
@@ -532,7 +515,7 @@ static void print_legal(const ruleset *rs, json_t *answer) {
     else
         printf("%s komt uit, troef %s", seat, json_string_value(json_object_get(answer, "trump")));
     if (penalty) printf(", strafkaart %s", penalty);
-    printf(" — %s\n", rs->title);
+    printf(" — %s\n", arb_title(rs));
     size_t i;
     json_t *card;
     json_array_foreach(json_object_get(answer, "cards"), i, card) {
@@ -542,202 +525,152 @@ static void print_legal(const ruleset *rs, json_t *answer) {
     }
 }
 
-/* Every card of the position's hand, ruled on by the legal article. */
-static int rule_every_card(const ruleset *rs, int article, scenario *sc, json_t *cards, strbuf *err) {
-    kj_position position = sc->rec.kj_position_record; /* the ruling loop rewrites the record's facts */
-    for (int i = 0; i < position.ncards; i++) {
-        ruling r;
-        bool legal = false;
-        char card[8];
-        strbuf why;
-        sb_init(&why);
-        kj_format_card(position.hand[i], card);
-        bool ok = scoring_rule_card(rs, article, sc, position.hand[i], &r, &legal, &why);
-        if (ok) {
-            json_t *j = json_object();
-            json_object_set_new(j, "card", json_string(card));
-            json_object_set_new(j, "verdict", json_string(legal ? "legal" : "illegal"));
-            json_object_set_new(j, "legal", json_boolean(legal));
-            merge_json(j, output_ruling_part_json(&r, sc));
-            json_array_append_new(cards, j);
-        } else {
-            sb_printf(err, "%s: %s", card, why.data ? why.data : "no ruling");
-        }
-        enum ruling_status status = r.status;
-        ruling_clear(&r);
-        sb_free(&why);
-        if (!ok) return failed_status(status == RULING_OK ? RULING_REJECTED : status);
-    }
-    return ARB_OK;
+/* A call of the API that answers a scenario (arb_legal_json, arb_score_hand_json). */
+typedef enum arb_status (*scenario_call)(const arb_ruleset *rs, const arb_plugins *p,
+                                         const char *text, size_t len, char **json, char **error);
+
+/* The scenario file o->input answered by call: printed as JSON or by
+ * print_text, or what went wrong reported with the file's name. */
+static int answer_scenario_file(const arb_ruleset *rs, const options *o, scenario_call call,
+                                void (*print_text)(const arb_ruleset *rs, json_t *answer)) {
+    size_t len;
+    char *text = read_input(o->input, &len), *answer = NULL, *error = NULL;
+    const char *unread = text ? NULL : strerror(errno);
+    int status = text ? call(rs, api_plugins(), text, len, &answer, &error) : ARB_BAD_INPUT;
+    json_t *j = answer_json(answer);
+    if (status == ARB_OK && o->json)
+        print_json(json_incref(j));
+    else if (status == ARB_OK)
+        print_text(rs, j);
+    else
+        fprintf(stderr, "%s: error: %s\n", o->input, text ? error : unread);
+    json_decref(j);
+    free(error);
+    free(text);
+    return status;
 }
 
 static int cmd_legal(const options *o) {
     if (!o->ruleset || !o->input) return usage_error("legal", "%s", "needs --ruleset NAME and a POSITION file (or -)");
     if (o->input2) return usage_error("legal", "unexpected argument '%s'", o->input2);
-    ruleset *rs = load_or_report(o->ruleset);
+    arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
-    scenario sc;
-    strbuf err;
-    sb_init(&err);
-    int status = ARB_BAD_INPUT, article = -1;
-    if (!read_scenario_file(rs, o->input, &sc)) {
-        /* reported */
-    } else if (!sc.rec.has_kj_position_record) {
-        sb_puts(&err, "no position to rule on: give \"trump\", \"seat\", \"hand\" and \"trick\"");
-    } else if ((article = scoring_article(rs, SCORE_LEGAL, &err)) >= 0) {
-        const kj_position *p = &sc.rec.kj_position_record;
-        char trick[64] = "";
-        if (p->trick.ncards > 0) kj_format_trick(&p->trick, trick, sizeof trick);
-        json_t *answer = output_answer_json(rs), *cards = json_array();
-        json_object_set_new(answer, "seat", json_string(bridge_seat_name(p->seat)));
-        json_object_set_new(answer, "trump", json_string(kj_suit_name(p->trump)));
-        json_object_set_new(answer, "trick", json_string(trick));
-        if (p->has_penalty_card) {
-            char penalty[8];
-            kj_format_card(p->penalty_card, penalty);
-            json_object_set_new(answer, "penalty_card", json_string(penalty));
-        }
-        json_object_set_new(answer, "cards", cards);
-        status = rule_every_card(rs, article, &sc, cards, &err);
-        if (status == ARB_OK && o->json) print_json(json_incref(answer));
-        else if (status == ARB_OK) print_legal(rs, answer);
-        json_decref(answer);
-    }
-    if (status != ARB_OK && err.len) fprintf(stderr, "%s: error: %s\n", o->input, err.data);
-    sb_free(&err);
-    scenario_free(&sc);
+    int status = answer_scenario_file(rs, o, arb_legal_json, print_legal);
     arb_free(rs);
     return status;
 }
 
-static const char *const side_words[] = {"spelers", "tegenspelers"}; /* enum kj_side */
+/* A side of a klaverjas hand, as the answers name it, in words. */
+static const char *side_word(const char *side) {
+    return strcmp(side, "takers") == 0 ? "spelers" : "tegenspelers";
+}
 
-static void print_tricks(const kj_hand *h, const kj_hand_score *hs, const scenario *sc) {
-    for (int t = 0; t < hs->ntricks; t++) {
-        const kj_trick_ruling *tr = &hs->tricks[t];
-        char trick[64];
-        kj_format_trick(&h->tricks[t], trick, sizeof trick);
-        printf("Slag %d  %s  → %s (%s), %lld kaartpunten, roem %lld  ", t + 1, trick, bridge_seat_name(tr->facts.winner),
-               side_words[tr->facts.won_by], (long long)tr->facts.card_points,
-               (long long)(tr->sums.roem[KJ_TAKERS] + tr->sums.roem[KJ_DEFENDERS]));
-        json_t *r = output_ruling_part_json(&tr->r, sc);
-        printf("[");
-        print_trail(json_object_get(r, "articles"));
-        puts("]");
-        json_decref(r);
-        print_components(sc->rs, &tr->r);
+static long long integer_at(json_t *j, const char *key, const char *side) {
+    json_t *v = json_object_get(j, key);
+    return json_integer_value(side ? json_object_get(v, side) : v);
+}
+
+/* "[3 > 3E]": the articles of a ruling. */
+static void print_articles(json_t *ruling) {
+    printf("[");
+    print_trail(json_object_get(ruling, "articles"));
+    puts("]");
+}
+
+static void print_tricks(json_t *tricks) {
+    size_t t, i;
+    json_t *tr, *card;
+    json_array_foreach(tricks, t, tr) {
+        printf("Slag %zu  %s:", t + 1, text_of(tr, "leader"));
+        json_array_foreach(json_object_get(tr, "cards"), i, card)
+            printf("%s%s", i ? " " : "", json_string_value(card));
+        printf("  → %s (%s), %lld kaartpunten, roem %lld  ", text_of(tr, "winner"),
+               side_word(text_of(tr, "won_by")), integer_at(tr, "card_points", NULL),
+               integer_at(tr, "roem", "takers") + integer_at(tr, "roem", "defenders"));
+        print_articles(tr);
+        print_components_json(tr);
     }
 }
 
 /* The first card the legal article calls illegal: whether it is a revoke,
  * the score article's ruling says (its trail). */
-static void print_illegal(const ruleset *rs, const kj_hand *h, const kj_hand_score *hs,
-                          const scenario *sc) {
-    if (!hs->hand.illegal_settled) {
+static void print_illegal(const arb_ruleset *rs, json_t *hand) {
+    json_t *illegal = json_object_get(hand, "illegal");
+    if (json_is_null(json_object_get(hand, "illegal_by"))) {
         printf("Verboden kaart (legal-artikel): niet uit het verloop vast te stellen (%s)\n",
-               rs->legal_article < 0 ? "de regelset noemt geen legal-artikel"
-                                     : "niet alle handen zijn bekend");
-    } else if (hs->illegal_trick < 0) {
+               !arb_job_article(rs, "legal") ? "de regelset noemt geen legal-artikel"
+                                             : "niet alle handen zijn bekend");
+    } else if (!illegal) {
         puts("Verboden kaart (legal-artikel): geen");
     } else {
-        json_t *j = scoring_illegal_json(h, hs, sc);
         printf("Verboden kaart van de %s: slag %lld, %s speelde %s ",
-               side_words[hs->hand.illegal_by == KJ_ILLEGAL_TAKERS ? KJ_TAKERS : KJ_DEFENDERS],
-               (long long)json_integer_value(json_object_get(j, "trick")),
-               json_string_value(json_object_get(j, "seat")),
-               json_string_value(json_object_get(j, "card")));
-        print_trail_and_messages(j);
-        json_decref(j);
+               side_word(text_of(hand, "illegal_by")), integer_at(illegal, "trick", NULL),
+               text_of(illegal, "seat"), text_of(illegal, "card"));
+        print_trail_and_messages(illegal);
     }
 }
 
-static void print_hand_score(const ruleset *rs, const kj_hand_score *hs, const scenario *sc) {
-    const kj_hand *h = &sc->rec.kj_hand_record;
-    const kj_hand_facts *f = &hs->hand;
-    if (hs->from_record) {
-        printf("Klaverjas volgens %s (%s): troef %s, speler %s\n", rs->title, rs->name,
-               kj_suit_name(h->trump), bridge_seat_name(h->taker));
-        print_tricks(h, hs, sc);
-        printf("Slagen: spelers %d, tegenspelers %d\n", f->tricks[KJ_TAKERS],
-               f->tricks[KJ_DEFENDERS]);
+static void print_hand_score(const arb_ruleset *rs, json_t *hand) {
+    json_t *score = json_object_get(hand, "score");
+    if (json_is_true(json_object_get(hand, "from_record"))) {
+        printf("Klaverjas volgens %s (%s): troef %s, speler %s\n", arb_title(rs), arb_name(rs),
+               text_of(hand, "trump"), text_of(hand, "taker"));
+        print_tricks(json_object_get(hand, "tricks"));
+        json_t *takers = json_object_get(json_object_get(hand, "totals"), "takers");
+        json_t *defenders = json_object_get(json_object_get(hand, "totals"), "defenders");
+        printf("Slagen: spelers %lld, tegenspelers %lld\n", integer_at(takers, "tricks", NULL),
+               integer_at(defenders, "tricks", NULL));
         printf("Uit de slagen: spelers %lld (roem %lld), tegenspelers %lld (roem %lld)\n",
-               (long long)f->points[KJ_TAKERS], (long long)f->roem[KJ_TAKERS],
-               (long long)f->points[KJ_DEFENDERS], (long long)f->roem[KJ_DEFENDERS]);
-        print_illegal(rs, h, hs, sc);
+               integer_at(takers, "points", NULL), integer_at(takers, "roem", NULL),
+               integer_at(defenders, "points", NULL), integer_at(defenders, "roem", NULL));
+        print_illegal(rs, hand);
     } else {
         printf("Klaverjas volgens %s (%s): het resultaat zoals opgegeven, zonder slagverloop\n",
-               rs->title, rs->name);
+               arb_title(rs), arb_name(rs));
     }
-    json_t *score = output_ruling_part_json(&hs->score, sc);
-    printf("Score [");
-    print_trail(json_object_get(score, "articles"));
-    puts("]");
-    json_decref(score);
-    print_components(rs, &hs->score);
-    printf("Spelers: %lld   Tegenspelers: %lld\n", (long long)hs->score_sums.side[KJ_TAKERS],
-           (long long)hs->score_sums.side[KJ_DEFENDERS]);
-}
-
-/* `arbiter score` on a klaverjas ruleset: a hand record, trick by trick. */
-static int score_klaverjas(ruleset *rs, const options *o) {
-    scenario sc;
-    if (!read_scenario_file(rs, o->input, &sc)) {
-        scenario_free(&sc);
-        return ARB_BAD_INPUT;
-    }
-    strbuf err;
-    sb_init(&err);
-    kj_hand_score hs;
-    int status = ARB_OK;
-    if (!scoring_klaverjas_hand(rs, &sc, &hs, &err)) {
-        fprintf(stderr, "%s: error: %s\n", o->input, err.data);
-        status = failed_status(hs.failed);
-    } else if (o->json) {
-        print_json(scoring_hand_json(rs, &hs, &sc));
-    } else {
-        print_hand_score(rs, &hs, &sc);
-    }
-    kj_hand_score_clear(&hs);
-    sb_free(&err);
-    scenario_free(&sc);
-    return status;
+    printf("Score ");
+    print_articles(score);
+    print_components_json(score);
+    printf("Spelers: %lld   Tegenspelers: %lld\n", integer_at(score, "takers", NULL),
+           integer_at(score, "defenders", NULL));
 }
 
 static int cmd_score(const options *o) {
     if (!o->ruleset || !o->input)
         return usage_error("score", "%s", "needs --ruleset NAME and a CONTRACT such as 4SX+1 (klaverjas: a HAND file)");
     if (o->input2) return usage_error("score", "unexpected argument '%s'", o->input2);
-    ruleset *rs = load_or_report(o->ruleset);
+    arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
-    if (is_klaverjas(rs)) {
-        int status = score_klaverjas(rs, o);
+    if (arb_game(rs) && strcmp(arb_game(rs), "klaverjas") == 0) {
+        int status =
+            answer_scenario_file(rs, o, arb_score_hand_json, print_hand_score); /* trick by trick */
         arb_free(rs);
         return status;
     }
-    scenario sc;
-    scenario_init(&sc, rs);
-    sc.hooks = hooks;
-    strbuf err;
-    sb_init(&err);
-    ruling r;
-    int64_t total = 0;
-    int status = ARB_BAD_INPUT;
-    if (scoring_contract(rs, &sc, o->input, o->vul ? 1 : o->nonvul ? 0 : -1, &r, &total, &err))
-        status = ARB_OK;
-    else if (r.status == RULING_NEEDS && !sc.rec.has_vulnerable)
-        sb_puts(&err, "; say --vul or --nonvul");
+    enum arb_vulnerability vul = o->vul      ? ARB_VULNERABLE
+                                 : o->nonvul ? ARB_NOT_VULNERABLE
+                                             : ARB_VULNERABILITY_UNKNOWN;
+    char *text = NULL, *error = NULL;
+    long long total = 0;
+    int status = arb_score_contract(rs, api_plugins(), o->input, vul, &total, &text, &error);
+    json_t *answer = answer_json(text);
     if (status != ARB_OK) {
-        fprintf(stderr, "arbiter score: %s\n", err.data);
+        /* the answer comes with a failure only when the score needs a fact: the vulnerability */
+        fprintf(stderr, "arbiter score: %s%s\n", error,
+                answer && vul < 0 ? "; say --vul or --nonvul" : "");
     } else if (o->json) {
-        print_json(scoring_contract_json(&r, &sc, o->input, total));
+        print_json(json_incref(answer));
     } else {
-        printf("%s%s — %s\n", o->input, !sc.rec.has_vulnerable ? "" : o->vul ? ", kwetsbaar" : ", niet kwetsbaar", rs->title);
-        print_components(rs, &r);
-        printf("Score van de leider: %lld\n", (long long)total);
+        printf("%s%s — %s\n", o->input,
+               vul < 0  ? ""
+               : o->vul ? ", kwetsbaar"
+                        : ", niet kwetsbaar",
+               arb_title(rs));
+        print_components_json(answer);
+        printf("Score van de leider: %lld\n", total);
     }
-    ruling_clear(&r);
-    sb_free(&err);
-    scenario_free(&sc);
+    json_decref(answer);
+    free(error);
     arb_free(rs);
     return status;
 }
@@ -748,48 +681,39 @@ static int cmd_imps(const options *o) {
     long long a = strtoll(o->input, &end1, 10), b = strtoll(o->input2, &end2, 10);
     if (*end1 || *end2 || !*o->input || !*o->input2 || a < -100000 || a > 100000 || b < -100000 || b > 100000)
         return usage_error("imps", "scores are whole numbers between -100000 and 100000, not '%s'", *end1 ? o->input : o->input2);
-    ruleset *rs = load_or_report(o->ruleset);
+    arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
-    scenario sc;
-    scenario_init(&sc, rs);
-    sc.hooks = hooks;
-    strbuf err;
-    sb_init(&err);
-    ruling r = {0};
-    int64_t imps = 0;
-    int status = ARB_BAD_INPUT, article = scoring_article(rs, SCORE_IMPS, &err);
-    sc.rec.has_scoring = true;
-    sc.rec.difference = a - b;
-    if (article >= 0 && scenario_apply_record(&sc, &err) && scoring_rule(rs, article, &sc, &r, &imps, &err)) status = ARB_OK;
+    char *text = NULL, *error = NULL;
+    long long imps = 0;
+    int status = arb_imps(rs, api_plugins(), a - b, &imps, &text, &error);
+    json_t *answer = answer_json(text);
     if (status != ARB_OK) {
-        fprintf(stderr, "arbiter imps: %s\n", err.data);
+        fprintf(stderr, "arbiter imps: %s\n", error);
     } else if (o->json) {
-        json_t *j = output_json(&r, &sc);
-        json_object_set_new(j, "difference", json_integer(a - b));
-        json_object_set_new(j, "imps", json_integer(imps));
-        print_json(j);
+        print_json(json_incref(answer));
     } else {
-        printf("%lld tegen %lld: verschil %lld — %s\n", a, b, a - b, rs->title);
-        print_components(rs, &r);
-        printf("IMP's: %lld\n", (long long)imps);
+        printf("%lld tegen %lld: verschil %lld — %s\n", a, b, a - b, arb_title(rs));
+        print_components_json(answer);
+        printf("IMP's: %lld\n", imps);
     }
-    ruling_clear(&r);
-    sb_free(&err);
-    scenario_free(&sc);
+    json_decref(answer);
+    free(error);
     arb_free(rs);
     return status;
 }
 
-/* One board's scores: a score per line, or CSV lines board,pair,score (a
- * header line is skipped). Boards are matchpointed separately, with the
- * CLI's plugins. (tests/fuzz/fuzz_matchpoints.c compiles this file and
- * calls these two by name.) */
-static bool parse_score_lines(const char *text, vec *rows, strbuf *err) {
-    return scoring_parse_score_lines(text, rows, err);
-}
-
-static bool matchpoint_boards(const ruleset *rs, vec *rows, strbuf *err) {
-    return scoring_matchpoint_lines(rs, hooks, rows, err);
+/* The sheet with its matchpoints: CSV rows as they came, or a score per line. */
+static void print_sheet(json_t *rows) {
+    size_t i;
+    json_t *r;
+    json_array_foreach(rows, i, r) {
+        long long score = json_integer_value(json_object_get(r, "score"));
+        long long mp = json_integer_value(json_object_get(r, "matchpoints"));
+        if (json_object_get(r, "board"))
+            printf("%s,%s,%lld,%lld\n", text_of(r, "board"), text_of(r, "pair"), score, mp);
+        else
+            printf("%6lld  %lld\n", score, mp);
+    }
 }
 
 static int cmd_matchpoints(const options *o) {
@@ -797,43 +721,20 @@ static int cmd_matchpoints(const options *o) {
     size_t len;
     char *text = read_input(o->input, &len);
     if (!text) return cannot_read("matchpoints", o->input);
-    ruleset *rs = load_or_report(o->ruleset);
-    vec rows;
-    vec_init(&rows, sizeof(score_line));
-    strbuf err;
-    sb_init(&err);
-    int status = ARB_BAD_INPUT;
-    if (rs && strlen(text) == len && parse_score_lines(text, &rows, &err) && matchpoint_boards(rs, &rows, &err)) {
-        status = ARB_OK;
-        for (int i = 0; !o->json && i < rows.len; i++) {
-            score_line *r = &VEC_AT(&rows, score_line, i);
-            if (r->board[0]) {
-                printf("%s,%s,%lld,%lld\n", r->board, r->pair, (long long)r->score, (long long)r->mp);
-            } else {
-                printf("%6lld  %lld\n", (long long)r->score, (long long)r->mp);
-            }
-        }
-        if (o->json) print_json(scoring_lines_json(&rows));
-    } else if (rs) {
-        fprintf(stderr, "%s: error: %s\n", o->input, err.len ? err.data : "the file is not text");
-    }
-    sb_free(&err);
-    vec_free(&rows);
+    arb_ruleset *rs = load_or_report(o->ruleset);
+    char *sheet = NULL, *error = NULL;
+    int status =
+        rs ? arb_matchpoints_sheet(rs, api_plugins(), text, len, &sheet, &error) : ARB_BAD_INPUT;
+    json_t *rows = answer_json(sheet);
+    if (status == ARB_OK && o->json)
+        print_json(json_incref(rows));
+    else if (status == ARB_OK)
+        print_sheet(rows);
+    else if (rs)
+        fprintf(stderr, "%s: error: %s\n", o->input, error);
+    json_decref(rows);
+    free(error);
     free(text);
-    arb_free(rs);
-    return status;
-}
-
-/* One ruleset's ruling on the scenario as JSON, with the score of the
- * scenario's contract when the ruleset scores; status as for `rule`. */
-static int compare_one(const char *name, bool amended, const char *text, size_t len, json_t **out) {
-    ruleset *rs = amended ? load_or_report(name) : load_plain(name);
-    if (!rs) return ARB_BAD_INPUT;
-    strbuf err;
-    sb_init(&err);
-    int status = compare_ruling_json(rs, amended ? hooks : NULL, text, len, out, &err);
-    if (err.len) fprintf(stderr, "arbiter: %s\n", err.data);
-    sb_free(&err);
     arb_free(rs);
     return status;
 }
@@ -872,45 +773,68 @@ static void print_differences(json_t *rulings, json_t *diff) {
     compare_differences_text(stdout, json_array_get(rulings, 0), json_array_get(rulings, 1), diff);
 }
 
+/* The comparison as `compare` prints it: each ruling, then what differs
+ * between the first and each of the others. */
+static void print_comparison(const options *o, json_t *answer) {
+    json_t *rulings = json_object_get(answer, "rulings"),
+           *diffs = json_object_get(answer, "differences");
+    if (o->json) {
+        print_json(
+            json_pack("{sssOsO}", "scenario", o->input, "rulings", rulings, "differences", diffs));
+        return;
+    }
+    printf("Vergelijking voor %s\n\n", o->input);
+    for (size_t i = 0; i < json_array_size(rulings); i++)
+        print_compared(json_array_get(rulings, i));
+    for (size_t i = 1; i < json_array_size(rulings); i++) {
+        json_t *pair = json_pack("[OO]", json_array_get(rulings, 0), json_array_get(rulings, i));
+        print_differences(pair, json_array_get(diffs, i - 1));
+        json_decref(pair);
+    }
+}
+
+/* Each line of what the plugins reported. */
+static void print_plugin_errors(char *error) {
+    char *save = NULL;
+    for (char *line = error ? strtok_r(error, "\n", &save) : NULL; line;
+         line = strtok_r(NULL, "\n", &save))
+        fprintf(stderr, "arbiter: %s\n", line);
+}
+
+/* The rulesets to compare, loaded in order; the amendments and plugins go
+ * with the last. Returns how many loaded (all, or up to the first that
+ * failed). */
+static int load_compared(const options *o, arb_ruleset **rsets, const arb_plugins **with) {
+    int n = 0;
+    for (; n < o->nrulesets; n++) {
+        bool last = n == o->nrulesets - 1;
+        rsets[n] = last ? load_or_report(o->rulesets[n]) : load_plain(o->rulesets[n]);
+        if (!rsets[n]) break;
+        with[n] = last ? api_plugins() : NULL;
+    }
+    return n;
+}
+
 static int cmd_compare(const options *o) {
     if (o->nrulesets < 2 || !o->input) return usage_error("compare", "%s", "needs two --ruleset and a SCENARIO file (or -)");
     size_t len;
     char *text = read_input(o->input, &len);
     if (!text) return cannot_read("compare", o->input);
-    json_t *rulings = json_array();
-    int status = ARB_OK;
-    for (int i = 0; i < o->nrulesets; i++) {
-        json_t *one = NULL;
-        int st = compare_one(o->rulesets[i], i == o->nrulesets - 1, text, len, &one);
-        if (!one) {
-            status = ARB_BAD_INPUT;
-            break;
-        }
-        json_array_append_new(rulings, one);
-        if (st > status) status = st;
+    arb_ruleset *rsets[MAX_COMPARED];
+    const arb_plugins *with[MAX_COMPARED];
+    int loaded = load_compared(o, rsets, with), status = ARB_BAD_INPUT;
+    if (loaded == o->nrulesets) {
+        char *answer = NULL, *error = NULL;
+        status = arb_compare_json((const arb_ruleset *const *)rsets, with, loaded, text, len,
+                                  &answer, &error);
+        print_plugin_errors(error);
+        json_t *all = answer_json(answer);
+        if (all) print_comparison(o, all);
+        json_decref(all);
+        free(error);
     }
-    if ((int)json_array_size(rulings) == o->nrulesets) {
-        json_t *diffs = json_array();
-        for (int i = 1; i < o->nrulesets; i++)
-            json_array_append_new(diffs, compare_differences_json(json_array_get(rulings, 0), json_array_get(rulings, i)));
-        if (o->json) {
-            json_t *all = json_object();
-            json_object_set_new(all, "scenario", json_string(o->input));
-            json_object_set(all, "rulings", rulings);
-            json_object_set(all, "differences", diffs);
-            print_json(all);
-        } else {
-            printf("Vergelijking voor %s\n\n", o->input);
-            for (size_t i = 0; i < json_array_size(rulings); i++) print_compared(json_array_get(rulings, i));
-            for (int i = 1; i < o->nrulesets; i++) {
-                json_t *pair = json_pack("[OO]", json_array_get(rulings, 0), json_array_get(rulings, i));
-                print_differences(pair, json_array_get(diffs, (size_t)i - 1));
-                json_decref(pair);
-            }
-        }
-        json_decref(diffs);
-    }
-    json_decref(rulings);
+    for (int i = 0; i < loaded; i++)
+        arb_free(rsets[i]);
     free(text);
     return status;
 }
