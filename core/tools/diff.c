@@ -263,16 +263,6 @@ static int ruling_id(joint *j, const ruleset *rs, gref r) {
     return intern_words(j, sb_take(&words), js, passes);
 }
 
-/* graph of "fact f has joint value i" */
-static gref value_is(joint *j, int f, int i) {
-    int n = j->d->facts[f].nvalues;
-    gref *kids = xcalloc((size_t)n, sizeof(gref));
-    for (int k = 0; k < n; k++) kids[k] = graph_term_ref(j->g, TERM_VALUE, k == i);
-    gref r = graph_node_ref(j->g, f, kids);
-    free(kids);
-    return r;
-}
-
 /* ---- a ruling's arguments by value ----------------------------------------------
  * Two rulings are the same only if their actions' arguments have the same
  * values in the same situation: an argument's expression is turned into a
@@ -291,8 +281,8 @@ typedef struct side {
 static gref side_fact_graph(void *ctx, int fact, src_loc use) {
     side *s = ctx;
     const rs_fact *f = &s->rs->facts[fact];
-    bool too_many = false;
-    if (f->derived >= 0) return expr_to_graph(s->j->g, s->rs, f->derived, side_fact_graph, s, s->b ? 2 : 1, &too_many);
+    if (f->derived >= 0)
+        return expr_to_graph(s->j->g, s->rs, f->derived, side_fact_graph, s, s->b ? 2 : 1, &s->j->d->incomplete);
     if (f->var < 0) return graph_term_ref(s->j->g, TERM_NOT_APPLICABLE, fact);
     int jf = s->var_fact[f->var];
     const diff_fact *df = &s->j->d->facts[jf];
@@ -412,10 +402,9 @@ static gref outcome_graph(side *s, gref r) {
         label = graph_apply1(j->g, ((uint64_t)next_salt(j) << 40) | 3, label, fold_start_action, &st);
         for (int p = 0; p < a->nparams; p++) {
             label = append_text(j, rs, label, p ? ", " : "(", NULL);
-            bool too_many = false;
             int arg = rs_arg(rs, u->args + p);
             gref value = by_value(rs, arg)
-                             ? expr_to_graph(j->g, rs, arg, side_fact_graph, s, s->b ? 2 : 1, &too_many)
+                             ? expr_to_graph(j->g, rs, arg, side_fact_graph, s, s->b ? 2 : 1, &j->d->incomplete)
                              : graph_term_ref(j->g, TERM_NOT_APPLICABLE, 0);
             if (graph_reaches_kind(j->g, value, TERM_NOT_APPLICABLE)) {
                 /* it reads a fact no decision tests: compare the expression itself */
@@ -433,6 +422,39 @@ static gref outcome_graph(side *s, gref r) {
     return label;
 }
 
+static int var_of(const graph *g, gref r) {
+    return GRAPH_IS_TERM(r) ? g->nvars : g->nodes[r].var;
+}
+
+/* The graph that is kids[i] where joint fact f has value i. Where every
+ * child tests only later facts (always so for A, whose order the joint
+ * graph keeps, and for B when it orders the shared facts alike) that is one
+ * node. Otherwise it is one `if f in {…} then kid` per distinct child: a
+ * fact of many values costs its distinct children, not its values, in
+ * steps and in nodes left behind. */
+static gref case_of(joint *j, int f, const gref *kids) {
+    graph *g = j->g;
+    int n = j->d->facts[f].nvalues;
+    bool later = true;
+    for (int i = 0; i < n && later; i++) later = var_of(g, kids[i]) > f;
+    if (later) return graph_node_ref(g, f, kids);
+    gref out = kids[n - 1];
+    gref *cond = xcalloc((size_t)n, sizeof(gref));
+    unsigned char *done = xcalloc((size_t)n, 1);
+    for (int i = 0; i < n; i++) {
+        if (done[i] || kids[i] == out) continue;
+        for (int k = 0; k < n; k++) {
+            bool same = kids[k] == kids[i];
+            done[k] |= same;
+            cond[k] = graph_term_ref(g, TERM_VALUE, same);
+        }
+        out = graph_ite(g, graph_node_ref(g, f, cond), kids[i], out);
+    }
+    free(done);
+    free(cond);
+    return out;
+}
+
 /* A ruleset's graph rebuilt over the joined facts (memo: gref + 1, 0 = not yet). */
 static gref rebuild(side *s, gref r, gref *memo) {
     joint *j = s->j;
@@ -444,14 +466,15 @@ static gref rebuild(side *s, gref r, gref *memo) {
     if (memo[r]) return memo[r] - 1;
     const graph *src = rs->graph;
     const graph_node nd = src->nodes[r];
-    int f = s->var_fact[nd.var];
-    gref out = graph_term_ref(j->g, TERM_VALUE, ruling_id(j, rs, GREF_ABSENT));
-    for (int i = j->d->facts[f].nvalues - 1; i >= 0; i--) {
+    int f = s->var_fact[nd.var], n = j->d->facts[f].nvalues;
+    gref absent = graph_term_ref(j->g, TERM_VALUE, ruling_id(j, rs, GREF_ABSENT));
+    gref *kids = xcalloc((size_t)n, sizeof(gref));
+    for (int i = 0; i < n; i++) {
         int64_t v = s->b ? j->d->facts[f].vb[i] : j->d->facts[f].va[i];
-        if (v == DIFF_ABSENT) continue;
-        gref kid = rebuild(s, graph_kid(src, &nd, (int)(v - src->lo[nd.var])), memo);
-        out = graph_ite(j->g, value_is(j, f, i), kid, out);
+        kids[i] = v == DIFF_ABSENT ? absent : rebuild(s, graph_kid(src, &nd, (int)(v - src->lo[nd.var])), memo);
     }
+    gref out = case_of(j, f, kids);
+    free(kids);
     memo[r] = out + 1;
     return out;
 }
@@ -464,14 +487,23 @@ static gref mark_absent(side *s, gref g) {
     for (int f = 0; f < j->d->nfacts; f++) {
         const diff_fact *df = &j->d->facts[f];
         if (df->fa < 0 || df->fb < 0) continue;
+        gref *lacks = xcalloc((size_t)df->nvalues, sizeof(gref));
         for (int i = 0; i < df->nvalues; i++)
-            if ((s->b ? df->vb[i] : df->va[i]) == DIFF_ABSENT) g = graph_ite(j->g, value_is(j, f, i), absent, g);
+            lacks[i] = graph_term_ref(j->g, TERM_VALUE, (s->b ? df->vb[i] : df->va[i]) == DIFF_ABSENT);
+        g = graph_ite(j->g, graph_node_ref(j->g, f, lacks), absent, g);
+        free(lacks);
     }
     return g;
 }
 
 static graph_term fold_pair(void *ctx, graph_term x, graph_term y) {
     joint *j = ctx;
+    /* every terminal of a rebuilt graph is a ruling's number: anything else
+     * is the graph's "too large" leaf, which stands for no ruling at all */
+    if (x.kind != TERM_VALUE || y.kind != TERM_VALUE) {
+        j->d->incomplete = true;
+        return (graph_term){TERM_VALUE, PAIR_EXCLUDED};
+    }
     bool passes = !j->article || VEC_AT(&j->passes, bool, x.v) || VEC_AT(&j->passes, bool, y.v);
     if (!passes) return (graph_term){TERM_VALUE, PAIR_EXCLUDED};
     if (x.v == y.v) return (graph_term){TERM_VALUE, PAIR_EQUAL};
@@ -548,10 +580,6 @@ static bool reaches_pair(region_walk *w, gref r) {
     for (int i = 0; i < g->domain[nd->var]; i++) any |= reaches_pair(w, graph_kid(g, nd, i));
     w->reaches[r] = any;
     return any;
-}
-
-static int var_of(const graph *g, gref r) {
-    return GRAPH_IS_TERM(r) ? g->nvars : g->nodes[r].var;
 }
 
 /* Marks the values of every edge on a path to the pair, and the facts a
@@ -639,6 +667,16 @@ static void region_free(diff_region *r, int nfacts) {
     json_decref(r->json_b);
 }
 
+/* Whether the joint graph ran out of its budget of steps or children: every
+ * operation past it ended in the "too large" leaf, so the graphs no longer
+ * say what the rulesets rule. */
+static bool out_of_budget(const joint *j) {
+    int widest = 0;
+    for (int f = 0; f < j->d->nfacts; f++)
+        if (j->d->facts[f].nvalues > widest) widest = j->d->facts[f].nvalues;
+    return j->g->work > GRAPH_MAX_WORK || j->g->nkids > GRAPH_MAX_KIDS - widest;
+}
+
 void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff_result *out) {
     memset(out, 0, sizeof *out);
     out->article = article;
@@ -661,6 +699,7 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     gref ga = mark_absent(&sa, rebuild(&sa, a->checked_root, memo_a));
     gref gb = mark_absent(&sb, rebuild(&sb, b->checked_root, memo_b));
     gref pairs = graph_apply2(j.g, 1, ga, gb, fold_pair, &j);
+    out->incomplete |= out_of_budget(&j);
     j.sig = xcalloc((size_t)j.g->nnodes + 1, sizeof(uint64_t));
     j.prefix = xcalloc((size_t)out->nfacts + 2, sizeof(double));
     j.prefix[0] = 1;
@@ -668,7 +707,7 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     double *memo = xcalloc((size_t)j.g->nnodes + 1, sizeof(double));
     for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
     out->equal = count_from(&j, pairs, 0, PAIR_EQUAL, memo);
-    for (int64_t k = 0; k < j.pairs.len / 2; k++) {
+    for (int64_t k = 0; k < j.pairs.len / 2 && !out->incomplete; k++) {
         for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
         add_region(&j, pairs, k, memo);
         out->differing += out->regions[out->nregions - 1].count;

@@ -44,6 +44,8 @@ typedef struct diff_result {
     diff_region *regions;
     double differing, equal; /* fact combinations */
     const char *article;     /* the article the diff is limited to, or NULL */
+    bool incomplete;         /* the walk ran out of its graph budget: the regions and
+                                totals are not the answer and must not be shown as one */
 } diff_result;
 
 /* Walks A and B (whole rulesets, or only the situations in which either
