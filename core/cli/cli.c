@@ -1191,14 +1191,19 @@ static int cmd_diff(const options *o) {
             diff_result d;
             diff_rulesets(a, b, o->article, &d);
             if (d.incomplete) {
-                fprintf(stderr,
-                        "arbiter diff: %s → %s: incomplete — the decisions of the two rulesets grew too large to "
-                        "compare; no regions are reported, which does not mean that no ruling changes "
-                        "(hint: --article N compares fewer situations, --cases FILE rules given scenarios)\n",
-                        a->name, b->name);
+                fprintf(
+                    stderr,
+                    "arbiter diff: %s → %s: incomplete — the decisions of the two rulesets grew "
+                    "too large to "
+                    "compare; no regions are reported, which does not mean that no ruling changes "
+                    "(hint: --article N compares fewer situations, --cases FILE rules given "
+                    "scenarios)\n",
+                    a->name, b->name);
             } else {
-                if (o->json) print_json(diff_json(a, b, &d));
-                else print_diff(a, b, &d);
+                if (o->json)
+                    print_json(diff_json(a, b, &d));
+                else
+                    print_diff(a, b, &d);
                 status = ARB_OK;
             }
             diff_free(&d);

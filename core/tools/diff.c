@@ -293,7 +293,8 @@ static gref side_fact_graph(void *ctx, int fact, src_loc use) {
     side *s = ctx;
     const rs_fact *f = &s->rs->facts[fact];
     if (f->derived >= 0)
-        return expr_to_graph(s->j->g, s->rs, f->derived, side_fact_graph, s, s->b ? 2 : 1, &s->j->d->incomplete);
+        return expr_to_graph(s->j->g, s->rs, f->derived, side_fact_graph, s, s->b ? 2 : 1,
+                             &s->j->d->incomplete);
     if (f->var < 0) return graph_term_ref(s->j->g, TERM_NOT_APPLICABLE, fact);
     int jf = s->var_fact[f->var];
     const diff_fact *df = &s->j->d->facts[jf];
@@ -403,7 +404,8 @@ enum { MEANING_DEPTH = 64 };
 static void type_meaning(const rs_type *t, strbuf *out) {
     sb_printf(out, ":%d", (int)t->kind);
     if (t->kind == TY_INT) sb_printf(out, "[%lld..%lld]", (long long)t->lo, (long long)t->hi);
-    for (int i = 0; t->kind == TY_ENUM && i < t->nvalues; i++) sb_printf(out, "%s%s", i ? "," : "{", t->values[i]);
+    for (int i = 0; t->kind == TY_ENUM && i < t->nvalues; i++)
+        sb_printf(out, "%s%s", i ? "," : "{", t->values[i]);
     if (t->kind == TY_ENUM) sb_putc(out, '}');
 }
 
@@ -416,7 +418,8 @@ static int find_table(const ruleset *rs, const char *name) {
 static void table_meaning(const ruleset *rs, int t, strbuf *out) {
     const rs_table *tb = &rs->tables[t];
     sb_printf(out, "[%d keys", tb->nkeys);
-    for (int k = 0; k < tb->nkeys; k++) type_meaning(tb->keys[k], out);
+    for (int k = 0; k < tb->nkeys; k++)
+        type_meaning(tb->keys[k], out);
     type_meaning(tb->value, out);
     uint64_t h = fnv1a64(FNV1A64_INIT, tb->cells, sizeof(int64_t) * (size_t)tb->ncells);
     sb_printf(out, " %d cells %016llx]", tb->ncells, (unsigned long long)h);
@@ -466,8 +469,8 @@ static bool same_in_both(const joint *j, const ruleset *rs, int e) {
     strbuf in_a, in_b;
     sb_init(&in_a);
     sb_init(&in_b);
-    bool same = meaning(rs, e, j->a, &in_a, 0) && meaning(rs, e, j->b, &in_b, 0) && in_a.len == in_b.len &&
-                memcmp(in_a.data, in_b.data, in_a.len) == 0;
+    bool same = meaning(rs, e, j->a, &in_a, 0) && meaning(rs, e, j->b, &in_b, 0) &&
+                in_a.len == in_b.len && memcmp(in_a.data, in_b.data, in_a.len) == 0;
     sb_free(&in_a);
     sb_free(&in_b);
     return same;
@@ -487,7 +490,8 @@ static double situations_read(const side *s, const ruleset *rs, int e, double ca
         return f->var < 0 ? cap + 1 : s->j->d->facts[s->var_fact[f->var]].nvalues;
     }
     double n = x->kind == EX_TABLE ? 1 : situations_read(s, rs, x->a, cap, depth + 1);
-    if (x->kind == EX_BINARY || x->kind == EX_MIN || x->kind == EX_MAX) n *= situations_read(s, rs, x->b, cap, depth + 1);
+    if (x->kind == EX_BINARY || x->kind == EX_MIN || x->kind == EX_MAX)
+        n *= situations_read(s, rs, x->b, cap, depth + 1);
     for (int i = 0; x->kind == EX_TABLE && i < x->nargs && n <= cap; i++)
         n *= situations_read(s, rs, rs_arg(rs, x->args + i), cap, depth + 1);
     return n > cap ? cap + 1 : n;
@@ -499,7 +503,8 @@ static double situations_read(const side *s, const ruleset *rs, int e, double ca
  * formula: `transfer_tricks(2)`, not `transfer_tricks(1 + min(1, later))`). */
 static bool compare_by_value(const side *s, int e) {
     if (!by_value(s->rs, e)) return false;
-    return situations_read(s, s->rs, e, FEW_SITUATIONS, 0) <= FEW_SITUATIONS || !same_in_both(s->j, s->rs, e);
+    return situations_read(s, s->rs, e, FEW_SITUATIONS, 0) <= FEW_SITUATIONS ||
+           !same_in_both(s->j, s->rs, e);
 }
 
 /* An outcome terminal of one ruleset as a graph of ruling numbers. */
@@ -527,9 +532,9 @@ static gref outcome_graph(side *s, gref r) {
         for (int p = 0; p < a->nparams; p++) {
             label = append_text(j, rs, label, p ? ", " : "(", NULL);
             int arg = rs_arg(rs, u->args + p);
-            gref value = compare_by_value(s, arg)
-                             ? expr_to_graph(j->g, rs, arg, side_fact_graph, s, s->b ? 2 : 1, &j->d->incomplete)
-                             : graph_term_ref(j->g, TERM_NOT_APPLICABLE, 0);
+            gref value = compare_by_value(s, arg) ? expr_to_graph(j->g, rs, arg, side_fact_graph, s,
+                                                                  s->b ? 2 : 1, &j->d->incomplete)
+                                                  : graph_term_ref(j->g, TERM_NOT_APPLICABLE, 0);
             if (graph_reaches_kind(j->g, value, TERM_NOT_APPLICABLE)) {
                 /* it reads a fact no decision tests: compare the expression itself */
                 strbuf text;
@@ -565,7 +570,8 @@ static gref case_of(joint *j, int f, const gref *kids) {
     graph *g = j->g;
     int n = j->d->facts[f].nvalues;
     bool later = true;
-    for (int i = 0; i < n && later; i++) later = var_of(g, kids[i]) > f;
+    for (int i = 0; i < n && later; i++)
+        later = var_of(g, kids[i]) > f;
     if (later) return graph_node_ref(g, f, kids);
     gref out = kids[n - 1];
     gref *cond = xcalloc((size_t)n, sizeof(gref));
@@ -604,7 +610,9 @@ static gref rebuild(side *s, gref r, gref *memo) {
     gref *kids = xcalloc((size_t)n, sizeof(gref));
     for (int i = 0; i < n; i++) {
         int64_t v = s->b ? j->d->facts[f].vb[i] : j->d->facts[f].va[i];
-        kids[i] = v == DIFF_ABSENT ? absent : rebuild(s, graph_kid(src, &nd, (int)(v - src->lo[nd.var])), memo);
+        kids[i] = v == DIFF_ABSENT
+                      ? absent
+                      : rebuild(s, graph_kid(src, &nd, (int)(v - src->lo[nd.var])), memo);
     }
     gref out = case_of(j, f, kids);
     free(kids);
@@ -622,7 +630,8 @@ static gref mark_absent(side *s, gref g) {
         if (df->fa < 0 || df->fb < 0) continue;
         gref *lacks = xcalloc((size_t)df->nvalues, sizeof(gref));
         for (int i = 0; i < df->nvalues; i++)
-            lacks[i] = graph_term_ref(j->g, TERM_VALUE, (s->b ? df->vb[i] : df->va[i]) == DIFF_ABSENT);
+            lacks[i] =
+                graph_term_ref(j->g, TERM_VALUE, (s->b ? df->vb[i] : df->va[i]) == DIFF_ABSENT);
         g = graph_ite(j->g, graph_node_ref(j->g, f, lacks), absent, g);
         free(lacks);
     }
@@ -664,7 +673,8 @@ typedef struct value_eq {
 static graph_term fold_value_eq(void *ctx, graph_term x, graph_term y) {
     const value_eq *e = ctx;
     bool same = x.kind == y.kind && x.v == y.v;
-    if (x.kind == TERM_VALUE && y.kind == TERM_VALUE && e->ta->kind == TY_ENUM && e->tb->kind == TY_ENUM)
+    if (x.kind == TERM_VALUE && y.kind == TERM_VALUE && e->ta->kind == TY_ENUM &&
+        e->tb->kind == TY_ENUM)
         same = x.v >= 0 && y.v >= 0 && x.v < e->ta->nvalues && y.v < e->tb->nvalues &&
                strcmp(e->ta->values[x.v], e->tb->values[y.v]) == 0;
     return (graph_term){TERM_VALUE, same};
@@ -688,17 +698,22 @@ static gref same_values(joint *j, side *sa, int oa, side *sb, int ob) {
         if ((ca == NULL) != (cb == NULL) || (ca && strcmp(ca, cb) != 0)) return no;
     }
     for (int i = 0; i < xa->nactions; i++) {
-        const rs_action_use *ua = rs_use_at(ra, xa->actions[i]), *ub = rs_use_at(rb, xb->actions[i]);
+        const rs_action_use *ua = rs_use_at(ra, xa->actions[i]),
+                            *ub = rs_use_at(rb, xb->actions[i]);
         const rs_action *aa = &ra->actions[ua->action], *ab = &rb->actions[ub->action];
         if (strcmp(aa->name, ab->name) != 0 || aa->nparams != ab->nparams) return no;
         for (int p = 0; p < aa->nparams && all != no; p++) {
             int ea = rs_arg(ra, ua->args + p), eb = rs_arg(rb, ub->args + p);
-            gref va = expr_to_graph(g, ra, ea, side_fact_graph, sa, sa->b ? 2 : 1, &j->d->incomplete);
-            gref vb = expr_to_graph(g, rb, eb, side_fact_graph, sb, sb->b ? 2 : 1, &j->d->incomplete);
-            if (graph_reaches_kind(g, va, TERM_NOT_APPLICABLE) || graph_reaches_kind(g, vb, TERM_NOT_APPLICABLE))
+            gref va =
+                expr_to_graph(g, ra, ea, side_fact_graph, sa, sa->b ? 2 : 1, &j->d->incomplete);
+            gref vb =
+                expr_to_graph(g, rb, eb, side_fact_graph, sb, sb->b ? 2 : 1, &j->d->incomplete);
+            if (graph_reaches_kind(g, va, TERM_NOT_APPLICABLE) ||
+                graph_reaches_kind(g, vb, TERM_NOT_APPLICABLE))
                 return no;
             value_eq e = {aa->params[p].type, ab->params[p].type};
-            gref eq = graph_apply2(g, ((uint64_t)next_salt(j) << 40) | 4, va, vb, fold_value_eq, &e);
+            gref eq =
+                graph_apply2(g, ((uint64_t)next_salt(j) << 40) | 4, va, vb, fold_value_eq, &e);
             all = graph_ite(g, all, eq, no);
         }
     }
@@ -712,7 +727,8 @@ static gref equal_by_value(joint *j, side *sa, side *sb, gref pairs) {
     gref equal = graph_term_ref(g, TERM_VALUE, PAIR_EQUAL), no = graph_term_ref(g, TERM_VALUE, 0);
     for (int64_t k = 0; k < j->pairs.len / 2; k++) {
         const int *p = &VEC_AT(&j->pairs, int, 2 * k);
-        ruling_origin fa = VEC_AT(&j->origin, ruling_origin, p[0]), fb = VEC_AT(&j->origin, ruling_origin, p[1]);
+        ruling_origin fa = VEC_AT(&j->origin, ruling_origin, p[0]),
+                      fb = VEC_AT(&j->origin, ruling_origin, p[1]);
         if (fa.outcome < 0 || fb.outcome < 0) continue;
         gref same = same_values(j, fa.b ? sb : sa, fa.outcome, fb.b ? sb : sa, fb.outcome);
         if (same == no) continue;
@@ -894,7 +910,10 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
         if (out->facts[f].fa >= 0) var_fact_a[a->facts[out->facts[f].fa].var] = f;
         if (out->facts[f].fb >= 0) var_fact_b[b->facts[out->facts[f].fb].var] = f;
     }
-    joint j = {a, b, out, article, graph_new(out->nfacts, domain, lo), {0}, {0}, {0}, {0}, {0}, 0, 0, NULL, NULL, NULL, 0};
+    joint j = {a,   b,   out,  article, graph_new(out->nfacts, domain, lo),
+               {0}, {0}, {0},  {0},     {0},
+               0,   0,   NULL, NULL,    NULL,
+               0};
     vec_init(&j.words, sizeof(char *));
     vec_init(&j.json, sizeof(json_t *));
     vec_init(&j.passes, sizeof(bool));
@@ -915,7 +934,8 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
     out->equal = count_from(&j, pairs, 0, PAIR_EQUAL, memo);
     for (int64_t k = 0; k < j.pairs.len / 2 && !out->incomplete; k++) {
-        for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
+        for (int i = 0; i < j.g->nnodes; i++)
+            memo[i] = -1;
         if (count_from(&j, pairs, 0, k, memo) == 0) continue; /* equal by value everywhere */
         for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
         add_region(&j, pairs, k, memo);
@@ -938,6 +958,7 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     vec_free(&j.passes);
     vec_free(&j.origin);
     vec_free(&j.pairs);
+    out->graph_kids = j.g->nkids;
     graph_free(j.g);
     free(domain);
     free(lo);
