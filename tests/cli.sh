@@ -441,5 +441,53 @@ expect "256 files of 100 tables of 100 000 cells: an error, not 20 GB" 2 \
     -- timeout 20 "$ARBITER" check "$big/tables"
 rm -rf "$big"
 
+# arbiter diff on klaverjas-nkf-1976 (facts of up to 256 values, points and
+# roem in the scores). The amendments change one clause each, so the diff
+# must find exactly the situations that clause rules.
+KJ=klaverjas-nkf-1976
+# OP5 replaces 11i5's action only. 11i5 is reached one way (Art. 11, when
+# situation = lead_out_of_turn): penalised_to_play and penalty_card_case =
+# allowed (11b); no other article applies 11. One region, same trail.
+"$ARBITER" diff $KJ $KJ --amend examples/amendments/klaverjas-11i5-permission.rules >"$out" 2>"$err"; rc=$?
+if [ $rc -eq 0 ] && grep -q '^1 gebied met een andere uitspraak' "$out" &&
+    grep -qx '1\. situation = lead_out_of_turn, penalised_to_play = true, penalty_card_case = allowed  (.*)' "$out" &&
+    grep -qx '   klaverjas-nkf-1976: 11 > 11b > 11i5: penalty_card_face_up, opponents_command_penalty_card' "$out" &&
+    grep -qx '   klaverjas-nkf-1976+OP5: 11 > 11b > 11i5: penalty_card_face_up, opponents_permit_penalty_card' "$out"; then
+    pass "diff nkf --amend 11i5: the one region of 11b, command against permission"
+else
+    fail "diff nkf --amend 11i5" "exit $rc: $(head -c 600 "$out" "$err")"
+fi
+# The same change made in a copy of the ruleset, not an amendment.
+kj=$(mktemp -d)
+cp -r rulesets/$KJ "$kj/kj"
+sed -i 's/allowed          => 11b { otherwise => 11i5 { opponents_command_penalty_card } }/allowed          => 11b { otherwise => 11i5 { must_play_penalty_card } }/' "$kj/kj/11-uitkomen.rules"
+sed -i 's/expect trail \[11, 11b, 11i5\], opponents_command_penalty_card, not opponents_permit_penalty_card/expect trail [11, 11b, 11i5], must_play_penalty_card/' "$kj/kj/11-uitkomen.rules"
+expect "diff nkf against an edited copy: 11i5's one region" 0 "1 gebied met een andere uitspraak:" \
+    "situation = lead_out_of_turn, penalised_to_play = true, penalty_card_case = allowed  (" \
+    "11 > 11b > 11i5: penalty_card_face_up, must_play_penalty_card" -- "$ARBITER" diff $KJ "$kj/kj"
+rm -rf "$kj"
+expect "diff nkf against itself: nothing differs" 0 "0 gebieden met een andere uitspraak: 0 situaties;" \
+    -- "$ARBITER" diff $KJ $KJ
+# OP6 replaces 13i6 (failing to trump, to overtrump, a forbidden undertrump:
+# 13a) by "no penalty, apply 19". 13i6 is reached through Art. 13 (situation
+# = revoke, revoke_found = revoke) and applied 14 for every revoke_claim:
+# during_play (14a) and last_trick_open (14i12) gave the revoke penalty,
+# too_late (14b) the hand as played but with 14b's trail and action. So
+# every region lies in those revoke kinds, every claim moment has one, and
+# each reads 13i6 > 14 against 13i6 > 19 with breach_without_penalty.
+"$ARBITER" diff $KJ $KJ --amend examples/amendments/klaverjas-13i6-no-revoke.rules >"$out" 2>"$err"; rc=$?
+regions=$(sed -n 's/^\([0-9]*\) gebieden met een andere uitspraak.*/\1/p' "$out")
+kinds=$(grep -c '^[0-9]*\. situation = revoke, revoke_found = revoke, .*revoke_kind in {must_trump, must_overtrump, no_undertrump}, ' "$out")
+before=$(grep -c '^   klaverjas-nkf-1976: 13 > 13a > 13i6 > 14 > ' "$out")
+after=$(grep -c '^   klaverjas-nkf-1976+OP6: 13 > 13a > 13i6 > 19\( >.*\)\?: breach_without_penalty, ' "$out")
+claims=$(grep -o 'revoke_claim = [a-z_]*' "$out" | sort -u | tr '\n' ' ')
+if [ $rc -eq 0 ] && [ -n "$regions" ] && [ "$regions" -gt 0 ] && [ "$kinds" = "$regions" ] && [ "$before" = "$regions" ] &&
+    [ "$after" = "$regions" ] &&
+    [ "$claims" = "revoke_claim = during_play revoke_claim = last_trick_open revoke_claim = too_late " ]; then
+    pass "diff nkf --amend 13i6: $regions regions, all of 13i6, for every claim moment"
+else
+    fail "diff nkf --amend 13i6" "exit $rc regions=$regions kinds=$kinds before=$before after=$after claims=$claims"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

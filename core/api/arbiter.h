@@ -178,7 +178,9 @@ typedef struct arb_diff_options {
 } arb_diff_options;
 /* options may be NULL (all situations, text). An article neither ruleset
  * has is refused: ARB_BAD_INPUT, the reason on errors. With cases,
- * ARB_BAD_INPUT when a line is bad input under both rulesets. */
+ * ARB_BAD_INPUT when a line is bad input under both rulesets. A walk that
+ * outgrows its budget reports no regions and is ARB_BAD_INPUT with
+ * "incomplete" on errors: never a silent "nothing changed". */
 enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
                          const arb_diff_options *options, FILE *out, FILE *errors);
 

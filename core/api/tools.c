@@ -289,12 +289,22 @@ enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
     }
     diff_result d;
     diff_rulesets(a, b, o.article, &d);
-    if (o.json)
+    enum arb_status status = ARB_OK;
+    if (d.incomplete) { /* never a silent "nothing changed" */
+        if (errors)
+            fprintf(errors,
+                    "arbiter diff: %s → %s: incomplete — the decisions of the two rulesets grew too large to "
+                    "compare; no regions are reported, which does not mean that no ruling changes "
+                    "(hint: --article N compares fewer situations, --cases FILE rules given scenarios)\n",
+                    a->name, b->name);
+        status = ARB_BAD_INPUT;
+    } else if (o.json) {
         write_json(diff_json(a, b, &d), out);
-    else
+    } else {
         write_diff(a, b, &d, out);
+    }
     diff_free(&d);
-    return ARB_OK;
+    return status;
 }
 
 /* ---- graph ---------------------------------------------------------------- */

@@ -192,6 +192,14 @@ static void describe_terminal(const ruleset *rs, gref r, strbuf *words, json_t *
  * them. Pairing the two rebuilt graphs terminal by terminal gives a graph
  * whose paths are exactly the regions, already reduced. */
 
+/* The outcome whose words, every argument as written, a ruling is: so that
+ * two rulings that differ only in how an argument is written can be
+ * compared by the arguments' values (outcome -1: none). */
+typedef struct ruling_origin {
+    bool b; /* an outcome of B */
+    int outcome;
+} ruling_origin;
+
 typedef struct joint {
     const ruleset *a, *b;
     diff_result *d;
@@ -200,6 +208,7 @@ typedef struct joint {
     vec words;  /* char*: the distinct rulings, in words */
     vec json;   /* json_t*: the same as JSON */
     vec passes; /* bool: the ruling passes through the article */
+    vec origin; /* ruling_origin: the outcome a ruling's words were written from */
     vec pairs;  /* int[2]: the distinct pairs of differing rulings */
     int capregions;
     unsigned appends; /* fresh operation ids for building rulings' words */
@@ -251,6 +260,7 @@ static int intern_words(joint *j, char *words, json_t *js, bool passes) {
     *(char **)vec_push(&j->words) = words;
     *(json_t **)vec_push(&j->json) = js;
     *(bool *)vec_push(&j->passes) = passes;
+    *(ruling_origin *)vec_push(&j->origin) = (ruling_origin){false, -1};
     return j->words.len - 1;
 }
 
@@ -261,16 +271,6 @@ static int ruling_id(joint *j, const ruleset *rs, gref r) {
     describe_terminal(rs, r, &words, &js);
     bool passes = j->article && passes_article(rs, r, j->article);
     return intern_words(j, sb_take(&words), js, passes);
-}
-
-/* graph of "fact f has joint value i" */
-static gref value_is(joint *j, int f, int i) {
-    int n = j->d->facts[f].nvalues;
-    gref *kids = xcalloc((size_t)n, sizeof(gref));
-    for (int k = 0; k < n; k++) kids[k] = graph_term_ref(j->g, TERM_VALUE, k == i);
-    gref r = graph_node_ref(j->g, f, kids);
-    free(kids);
-    return r;
 }
 
 /* ---- a ruling's arguments by value ----------------------------------------------
@@ -284,6 +284,7 @@ typedef struct side {
     const ruleset *rs;
     const int *var_fact;
     bool b;
+    gref *term_memo; /* per terminal of the ruleset's graph: its rebuilt graph + 1, 0 = not yet */
 } side;
 
 /* A fact of one ruleset as a graph over the joined facts; a fact no decision
@@ -291,8 +292,9 @@ typedef struct side {
 static gref side_fact_graph(void *ctx, int fact, src_loc use) {
     side *s = ctx;
     const rs_fact *f = &s->rs->facts[fact];
-    bool too_many = false;
-    if (f->derived >= 0) return expr_to_graph(s->j->g, s->rs, f->derived, side_fact_graph, s, s->b ? 2 : 1, &too_many);
+    if (f->derived >= 0)
+        return expr_to_graph(s->j->g, s->rs, f->derived, side_fact_graph, s, s->b ? 2 : 1,
+                             &s->j->d->incomplete);
     if (f->var < 0) return graph_term_ref(s->j->g, TERM_NOT_APPLICABLE, fact);
     int jf = s->var_fact[f->var];
     const diff_fact *df = &s->j->d->facts[jf];
@@ -389,6 +391,122 @@ static bool by_value(const ruleset *rs, int e) {
     return true;
 }
 
+/* ---- what an argument means -------------------------------------------------------
+ * An argument written alike in both rulesets has the same value in both
+ * when every derived fact it reads is derived alike and every table it
+ * looks up holds the same rows. Such an argument is compared as written:
+ * its value graph over facts of many values (points, roem) would make one
+ * ruling per value and a graph far past any budget, to learn nothing the
+ * text does not say. */
+
+enum { MEANING_DEPTH = 64 };
+
+static void type_meaning(const rs_type *t, strbuf *out) {
+    sb_printf(out, ":%d", (int)t->kind);
+    if (t->kind == TY_INT) sb_printf(out, "[%lld..%lld]", (long long)t->lo, (long long)t->hi);
+    for (int i = 0; t->kind == TY_ENUM && i < t->nvalues; i++)
+        sb_printf(out, "%s%s", i ? "," : "{", t->values[i]);
+    if (t->kind == TY_ENUM) sb_putc(out, '}');
+}
+
+static int find_table(const ruleset *rs, const char *name) {
+    for (int i = 0; i < rs->ntables; i++)
+        if (strcmp(rs->tables[i].name, name) == 0) return i;
+    return -1;
+}
+
+static void table_meaning(const ruleset *rs, int t, strbuf *out) {
+    const rs_table *tb = &rs->tables[t];
+    sb_printf(out, "[%d keys", tb->nkeys);
+    for (int k = 0; k < tb->nkeys; k++)
+        type_meaning(tb->keys[k], out);
+    type_meaning(tb->value, out);
+    uint64_t h = fnv1a64(FNV1A64_INIT, tb->cells, sizeof(int64_t) * (size_t)tb->ncells);
+    sb_printf(out, " %d cells %016llx]", tb->ncells, (unsigned long long)h);
+}
+
+/* Expression e of `home` as `in` would compute it: its text, with each fact
+ * and table it names (by name) resolved in `in`, derived facts expanded.
+ * False past MEANING_DEPTH derivations. */
+static bool meaning(const ruleset *home, int e, const ruleset *in, strbuf *out, int depth) {
+    if (depth > MEANING_DEPTH) return false;
+    const rs_expr *x = rs_expr_at(home, e);
+    bool ok = true;
+    if (x->kind == EX_CONST) {
+        dump_expr(home, e, out);
+    } else if (x->kind == EX_FACT) {
+        int f = rs_find_fact(in, home->facts[x->a].name);
+        sb_printf(out, "%s", home->facts[x->a].name);
+        if (f < 0) return sb_puts(out, "{absent}"), true;
+        type_meaning(in->facts[f].type, out);
+        if (in->facts[f].derived >= 0) {
+            sb_puts(out, "{=");
+            ok = meaning(in, in->facts[f].derived, in, out, depth + 1);
+            sb_putc(out, '}');
+        }
+    } else {
+        sb_printf(out, "(%d.%d", (int)x->kind, (int)x->op);
+        if (x->kind == EX_TABLE) {
+            int t = find_table(in, home->tables[x->a].name);
+            sb_puts(out, home->tables[x->a].name);
+            if (t >= 0) table_meaning(in, t, out);
+        }
+        bool two = x->kind == EX_BINARY || x->kind == EX_MIN || x->kind == EX_MAX;
+        if (x->kind != EX_TABLE) ok = meaning(home, x->a, in, out, depth + 1);
+        if (two) ok = ok && meaning(home, x->b, in, out, depth + 1);
+        for (int i = 0; i < x->nargs && ok; i++) {
+            sb_putc(out, ',');
+            ok = meaning(home, rs_arg(home, x->args + i), in, out, depth + 1);
+        }
+        sb_putc(out, ')');
+    }
+    return ok;
+}
+
+/* Whether expression e of rs has the same value in A and in B wherever
+ * both give its facts the same values. */
+static bool same_in_both(const joint *j, const ruleset *rs, int e) {
+    strbuf in_a, in_b;
+    sb_init(&in_a);
+    sb_init(&in_b);
+    bool same = meaning(rs, e, j->a, &in_a, 0) && meaning(rs, e, j->b, &in_b, 0) &&
+                in_a.len == in_b.len && memcmp(in_a.data, in_b.data, in_a.len) == 0;
+    sb_free(&in_a);
+    sb_free(&in_b);
+    return same;
+}
+
+/* At most how many situations of the facts expression e reads (derived
+ * facts through their expressions) give it its value; past `cap`, cap + 1. */
+enum { FEW_SITUATIONS = 64 };
+
+static double situations_read(const side *s, const ruleset *rs, int e, double cap, int depth) {
+    const rs_expr *x = rs_expr_at(rs, e);
+    if (depth > MEANING_DEPTH) return cap + 1;
+    if (x->kind == EX_CONST) return 1;
+    if (x->kind == EX_FACT) {
+        const rs_fact *f = &rs->facts[x->a];
+        if (f->derived >= 0) return situations_read(s, rs, f->derived, cap, depth + 1);
+        return f->var < 0 ? cap + 1 : s->j->d->facts[s->var_fact[f->var]].nvalues;
+    }
+    double n = x->kind == EX_TABLE ? 1 : situations_read(s, rs, x->a, cap, depth + 1);
+    if (x->kind == EX_BINARY || x->kind == EX_MIN || x->kind == EX_MAX)
+        n *= situations_read(s, rs, x->b, cap, depth + 1);
+    for (int i = 0; x->kind == EX_TABLE && i < x->nargs && n <= cap; i++)
+        n *= situations_read(s, rs, rs_arg(rs, x->args + i), cap, depth + 1);
+    return n > cap ? cap + 1 : n;
+}
+
+/* Whether an argument is compared by its value in each situation rather
+ * than as written: when the other ruleset may compute it differently, and
+ * when it reads few situations (its values then read better than its
+ * formula: `transfer_tricks(2)`, not `transfer_tricks(1 + min(1, later))`). */
+static bool compare_by_value(const side *s, int e) {
+    if (!by_value(s->rs, e)) return false;
+    return situations_read(s, s->rs, e, FEW_SITUATIONS, 0) <= FEW_SITUATIONS ||
+           !same_in_both(s->j, s->rs, e);
+}
+
 /* An outcome terminal of one ruleset as a graph of ruling numbers. */
 static gref outcome_graph(side *s, gref r) {
     joint *j = s->j;
@@ -405,6 +523,7 @@ static gref outcome_graph(side *s, gref r) {
     }
     json_t *js = json_pack("{sssos[]}", "status", "ruling", "articles", trail, "actions");
     gref label = graph_term_ref(j->g, TERM_VALUE, intern_words(j, sb_take(&words), js, j->article && passes_article(rs, r, j->article)));
+    bool as_written = true;
     for (int i = 0; i < o->nactions; i++) {
         const rs_action_use *u = rs_use_at(rs, o->actions[i]);
         const rs_action *a = &rs->actions[u->action];
@@ -412,11 +531,10 @@ static gref outcome_graph(side *s, gref r) {
         label = graph_apply1(j->g, ((uint64_t)next_salt(j) << 40) | 3, label, fold_start_action, &st);
         for (int p = 0; p < a->nparams; p++) {
             label = append_text(j, rs, label, p ? ", " : "(", NULL);
-            bool too_many = false;
             int arg = rs_arg(rs, u->args + p);
-            gref value = by_value(rs, arg)
-                             ? expr_to_graph(j->g, rs, arg, side_fact_graph, s, s->b ? 2 : 1, &too_many)
-                             : graph_term_ref(j->g, TERM_NOT_APPLICABLE, 0);
+            gref value = compare_by_value(s, arg) ? expr_to_graph(j->g, rs, arg, side_fact_graph, s,
+                                                                  s->b ? 2 : 1, &j->d->incomplete)
+                                                  : graph_term_ref(j->g, TERM_NOT_APPLICABLE, 0);
             if (graph_reaches_kind(j->g, value, TERM_NOT_APPLICABLE)) {
                 /* it reads a fact no decision tests: compare the expression itself */
                 strbuf text;
@@ -426,11 +544,50 @@ static gref outcome_graph(side *s, gref r) {
                 sb_free(&text);
             } else {
                 label = append_value(j, rs, label, value, a->params[p].type, a->params[p].name);
+                as_written = false;
             }
         }
         if (a->nparams) label = append_text(j, rs, label, ")", NULL);
     }
+    if (as_written && GRAPH_IS_TERM(label)) {
+        ruling_origin *from = &VEC_AT(&j->origin, ruling_origin, graph_term_at(j->g, label)->v);
+        if (from->outcome < 0) *from = (ruling_origin){s->b, (int)graph_term_at(rs->graph, r)->v};
+    }
     return label;
+}
+
+static int var_of(const graph *g, gref r) {
+    return GRAPH_IS_TERM(r) ? g->nvars : g->nodes[r].var;
+}
+
+/* The graph that is kids[i] where joint fact f has value i. Where every
+ * child tests only later facts (always so for A, whose order the joint
+ * graph keeps, and for B when it orders the shared facts alike) that is one
+ * node. Otherwise it is one `if f in {…} then kid` per distinct child: a
+ * fact of many values costs its distinct children, not its values, in
+ * steps and in nodes left behind. */
+static gref case_of(joint *j, int f, const gref *kids) {
+    graph *g = j->g;
+    int n = j->d->facts[f].nvalues;
+    bool later = true;
+    for (int i = 0; i < n && later; i++)
+        later = var_of(g, kids[i]) > f;
+    if (later) return graph_node_ref(g, f, kids);
+    gref out = kids[n - 1];
+    gref *cond = xcalloc((size_t)n, sizeof(gref));
+    unsigned char *done = xcalloc((size_t)n, 1);
+    for (int i = 0; i < n; i++) {
+        if (done[i] || kids[i] == out) continue;
+        for (int k = 0; k < n; k++) {
+            bool same = kids[k] == kids[i];
+            done[k] |= same;
+            cond[k] = graph_term_ref(g, TERM_VALUE, same);
+        }
+        out = graph_ite(g, graph_node_ref(g, f, cond), kids[i], out);
+    }
+    free(done);
+    free(cond);
+    return out;
 }
 
 /* A ruleset's graph rebuilt over the joined facts (memo: gref + 1, 0 = not yet). */
@@ -438,20 +595,27 @@ static gref rebuild(side *s, gref r, gref *memo) {
     joint *j = s->j;
     const ruleset *rs = s->rs;
     if (GRAPH_IS_TERM(r)) {
-        if (graph_term_at(rs->graph, r)->kind == TERM_OUTCOME) return outcome_graph(s, r);
-        return graph_term_ref(j->g, TERM_VALUE, ruling_id(j, rs, r));
+        gref *once = &s->term_memo[GRAPH_TERM_INDEX(r)];
+        if (!*once)
+            *once = 1 + (graph_term_at(rs->graph, r)->kind == TERM_OUTCOME
+                             ? outcome_graph(s, r)
+                             : graph_term_ref(j->g, TERM_VALUE, ruling_id(j, rs, r)));
+        return *once - 1;
     }
     if (memo[r]) return memo[r] - 1;
     const graph *src = rs->graph;
     const graph_node nd = src->nodes[r];
-    int f = s->var_fact[nd.var];
-    gref out = graph_term_ref(j->g, TERM_VALUE, ruling_id(j, rs, GREF_ABSENT));
-    for (int i = j->d->facts[f].nvalues - 1; i >= 0; i--) {
+    int f = s->var_fact[nd.var], n = j->d->facts[f].nvalues;
+    gref absent = graph_term_ref(j->g, TERM_VALUE, ruling_id(j, rs, GREF_ABSENT));
+    gref *kids = xcalloc((size_t)n, sizeof(gref));
+    for (int i = 0; i < n; i++) {
         int64_t v = s->b ? j->d->facts[f].vb[i] : j->d->facts[f].va[i];
-        if (v == DIFF_ABSENT) continue;
-        gref kid = rebuild(s, graph_kid(src, &nd, (int)(v - src->lo[nd.var])), memo);
-        out = graph_ite(j->g, value_is(j, f, i), kid, out);
+        kids[i] = v == DIFF_ABSENT
+                      ? absent
+                      : rebuild(s, graph_kid(src, &nd, (int)(v - src->lo[nd.var])), memo);
     }
+    gref out = case_of(j, f, kids);
+    free(kids);
     memo[r] = out + 1;
     return out;
 }
@@ -464,14 +628,24 @@ static gref mark_absent(side *s, gref g) {
     for (int f = 0; f < j->d->nfacts; f++) {
         const diff_fact *df = &j->d->facts[f];
         if (df->fa < 0 || df->fb < 0) continue;
+        gref *lacks = xcalloc((size_t)df->nvalues, sizeof(gref));
         for (int i = 0; i < df->nvalues; i++)
-            if ((s->b ? df->vb[i] : df->va[i]) == DIFF_ABSENT) g = graph_ite(j->g, value_is(j, f, i), absent, g);
+            lacks[i] =
+                graph_term_ref(j->g, TERM_VALUE, (s->b ? df->vb[i] : df->va[i]) == DIFF_ABSENT);
+        g = graph_ite(j->g, graph_node_ref(j->g, f, lacks), absent, g);
+        free(lacks);
     }
     return g;
 }
 
 static graph_term fold_pair(void *ctx, graph_term x, graph_term y) {
     joint *j = ctx;
+    /* every terminal of a rebuilt graph is a ruling's number: anything else
+     * is the graph's "too large" leaf, which stands for no ruling at all */
+    if (x.kind != TERM_VALUE || y.kind != TERM_VALUE) {
+        j->d->incomplete = true;
+        return (graph_term){TERM_VALUE, PAIR_EXCLUDED};
+    }
     bool passes = !j->article || VEC_AT(&j->passes, bool, x.v) || VEC_AT(&j->passes, bool, y.v);
     if (!passes) return (graph_term){TERM_VALUE, PAIR_EXCLUDED};
     if (x.v == y.v) return (graph_term){TERM_VALUE, PAIR_EQUAL};
@@ -483,6 +657,85 @@ static graph_term fold_pair(void *ctx, graph_term x, graph_term y) {
     *(int *)vec_push(&j->pairs) = (int)x.v;
     *(int *)vec_push(&j->pairs) = (int)y.v;
     return (graph_term){TERM_VALUE, j->pairs.len / 2 - 1};
+}
+
+/* ---- rulings written differently, equal in value ----------------------------------
+ * Arguments are compared as written where both rulesets compute them alike
+ * (same_in_both). Two rulings with the same trail and actions whose
+ * arguments are written differently (A's `1 + min(1, later)` against B's
+ * `1`) may still be equal where the arguments' values are: there the pair
+ * is turned into "equal". */
+
+typedef struct value_eq {
+    const rs_type *ta, *tb;
+} value_eq;
+
+static graph_term fold_value_eq(void *ctx, graph_term x, graph_term y) {
+    const value_eq *e = ctx;
+    bool same = x.kind == y.kind && x.v == y.v;
+    if (x.kind == TERM_VALUE && y.kind == TERM_VALUE && e->ta->kind == TY_ENUM &&
+        e->tb->kind == TY_ENUM)
+        same = x.v >= 0 && y.v >= 0 && x.v < e->ta->nvalues && y.v < e->tb->nvalues &&
+               strcmp(e->ta->values[x.v], e->tb->values[y.v]) == 0;
+    return (graph_term){TERM_VALUE, same};
+}
+
+static graph_term fold_is_pair(void *ctx, graph_term x) {
+    return (graph_term){TERM_VALUE, x.kind == TERM_VALUE && x.v == *(const int64_t *)ctx};
+}
+
+/* Where the arguments of outcome oa (of side sa) and ob (of side sb) have the
+ * same values, as a 0/1 graph; 0 everywhere when their trails or actions
+ * differ, or an argument reads a fact no decision tests. */
+static gref same_values(joint *j, side *sa, int oa, side *sb, int ob) {
+    graph *g = j->g;
+    gref no = graph_term_ref(g, TERM_VALUE, 0), all = graph_term_ref(g, TERM_VALUE, 1);
+    const ruleset *ra = sa->rs, *rb = sb->rs;
+    const rs_outcome *xa = rs_outcome_at(ra, oa), *xb = rs_outcome_at(rb, ob);
+    if (xa->ntrail != xb->ntrail || xa->nactions != xb->nactions) return no;
+    for (int i = 0; i < xa->ntrail; i++) {
+        const char *ca = ra->clauses[xa->trail[i]].cite, *cb = rb->clauses[xb->trail[i]].cite;
+        if ((ca == NULL) != (cb == NULL) || (ca && strcmp(ca, cb) != 0)) return no;
+    }
+    for (int i = 0; i < xa->nactions; i++) {
+        const rs_action_use *ua = rs_use_at(ra, xa->actions[i]),
+                            *ub = rs_use_at(rb, xb->actions[i]);
+        const rs_action *aa = &ra->actions[ua->action], *ab = &rb->actions[ub->action];
+        if (strcmp(aa->name, ab->name) != 0 || aa->nparams != ab->nparams) return no;
+        for (int p = 0; p < aa->nparams && all != no; p++) {
+            int ea = rs_arg(ra, ua->args + p), eb = rs_arg(rb, ub->args + p);
+            gref va =
+                expr_to_graph(g, ra, ea, side_fact_graph, sa, sa->b ? 2 : 1, &j->d->incomplete);
+            gref vb =
+                expr_to_graph(g, rb, eb, side_fact_graph, sb, sb->b ? 2 : 1, &j->d->incomplete);
+            if (graph_reaches_kind(g, va, TERM_NOT_APPLICABLE) ||
+                graph_reaches_kind(g, vb, TERM_NOT_APPLICABLE))
+                return no;
+            value_eq e = {aa->params[p].type, ab->params[p].type};
+            gref eq =
+                graph_apply2(g, ((uint64_t)next_salt(j) << 40) | 4, va, vb, fold_value_eq, &e);
+            all = graph_ite(g, all, eq, no);
+        }
+    }
+    return all;
+}
+
+/* The paired graph with each differing pair turned equal where its two
+ * rulings' arguments have the same values. */
+static gref equal_by_value(joint *j, side *sa, side *sb, gref pairs) {
+    graph *g = j->g;
+    gref equal = graph_term_ref(g, TERM_VALUE, PAIR_EQUAL), no = graph_term_ref(g, TERM_VALUE, 0);
+    for (int64_t k = 0; k < j->pairs.len / 2; k++) {
+        const int *p = &VEC_AT(&j->pairs, int, 2 * k);
+        ruling_origin fa = VEC_AT(&j->origin, ruling_origin, p[0]),
+                      fb = VEC_AT(&j->origin, ruling_origin, p[1]);
+        if (fa.outcome < 0 || fb.outcome < 0) continue;
+        gref same = same_values(j, fa.b ? sb : sa, fa.outcome, fb.b ? sb : sa, fb.outcome);
+        if (same == no) continue;
+        gref here = graph_apply1(g, ((uint64_t)next_salt(j) << 40) | 5, pairs, fold_is_pair, &k);
+        pairs = graph_ite(g, graph_ite(g, here, same, no), equal, pairs);
+    }
+    return pairs;
 }
 
 /* Situations under r (its variables and every later one) of a kind. */
@@ -548,10 +801,6 @@ static bool reaches_pair(region_walk *w, gref r) {
     for (int i = 0; i < g->domain[nd->var]; i++) any |= reaches_pair(w, graph_kid(g, nd, i));
     w->reaches[r] = any;
     return any;
-}
-
-static int var_of(const graph *g, gref r) {
-    return GRAPH_IS_TERM(r) ? g->nvars : g->nodes[r].var;
 }
 
 /* Marks the values of every edge on a path to the pair, and the facts a
@@ -639,6 +888,16 @@ static void region_free(diff_region *r, int nfacts) {
     json_decref(r->json_b);
 }
 
+/* Whether the joint graph ran out of its budget of steps or children: every
+ * operation past it ended in the "too large" leaf, so the graphs no longer
+ * say what the rulesets rule. */
+static bool out_of_budget(const joint *j) {
+    int widest = 0;
+    for (int f = 0; f < j->d->nfacts; f++)
+        if (j->d->facts[f].nvalues > widest) widest = j->d->facts[f].nvalues;
+    return j->g->work > GRAPH_MAX_WORK || j->g->nkids > GRAPH_MAX_KIDS - widest;
+}
+
 void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff_result *out) {
     memset(out, 0, sizeof *out);
     out->article = article;
@@ -651,16 +910,22 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
         if (out->facts[f].fa >= 0) var_fact_a[a->facts[out->facts[f].fa].var] = f;
         if (out->facts[f].fb >= 0) var_fact_b[b->facts[out->facts[f].fb].var] = f;
     }
-    joint j = {a, b, out, article, graph_new(out->nfacts, domain, lo), {0}, {0}, {0}, {0}, 0, 0, NULL, NULL, NULL, 0};
+    joint j = {a,   b,   out,  article, graph_new(out->nfacts, domain, lo),
+               {0}, {0}, {0},  {0},     {0},
+               0,   0,   NULL, NULL,    NULL,
+               0};
     vec_init(&j.words, sizeof(char *));
     vec_init(&j.json, sizeof(json_t *));
     vec_init(&j.passes, sizeof(bool));
+    vec_init(&j.origin, sizeof(ruling_origin));
     vec_init(&j.pairs, sizeof(int));
     gref *memo_a = xcalloc((size_t)a->graph->nnodes + 1, sizeof(gref)), *memo_b = xcalloc((size_t)b->graph->nnodes + 1, sizeof(gref));
-    side sa = {&j, a, var_fact_a, false}, sb = {&j, b, var_fact_b, true};
+    side sa = {&j, a, var_fact_a, false, xcalloc((size_t)a->graph->nterms + 1, sizeof(gref))},
+         sb = {&j, b, var_fact_b, true, xcalloc((size_t)b->graph->nterms + 1, sizeof(gref))};
     gref ga = mark_absent(&sa, rebuild(&sa, a->checked_root, memo_a));
     gref gb = mark_absent(&sb, rebuild(&sb, b->checked_root, memo_b));
-    gref pairs = graph_apply2(j.g, 1, ga, gb, fold_pair, &j);
+    gref pairs = equal_by_value(&j, &sa, &sb, graph_apply2(j.g, 1, ga, gb, fold_pair, &j));
+    out->incomplete |= out_of_budget(&j);
     j.sig = xcalloc((size_t)j.g->nnodes + 1, sizeof(uint64_t));
     j.prefix = xcalloc((size_t)out->nfacts + 2, sizeof(double));
     j.prefix[0] = 1;
@@ -668,7 +933,10 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     double *memo = xcalloc((size_t)j.g->nnodes + 1, sizeof(double));
     for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
     out->equal = count_from(&j, pairs, 0, PAIR_EQUAL, memo);
-    for (int64_t k = 0; k < j.pairs.len / 2; k++) {
+    for (int64_t k = 0; k < j.pairs.len / 2 && !out->incomplete; k++) {
+        for (int i = 0; i < j.g->nnodes; i++)
+            memo[i] = -1;
+        if (count_from(&j, pairs, 0, k, memo) == 0) continue; /* equal by value everywhere */
         for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
         add_region(&j, pairs, k, memo);
         out->differing += out->regions[out->nregions - 1].count;
@@ -679,6 +947,8 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     free(j.slots);
     free(memo_a);
     free(memo_b);
+    free(sa.term_memo);
+    free(sb.term_memo);
     for (int i = 0; i < j.words.len; i++) {
         free(VEC_AT(&j.words, char *, i));
         json_decref(VEC_AT(&j.json, json_t *, i));
@@ -686,7 +956,9 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     vec_free(&j.words);
     vec_free(&j.json);
     vec_free(&j.passes);
+    vec_free(&j.origin);
     vec_free(&j.pairs);
+    out->graph_kids = j.g->nkids;
     graph_free(j.g);
     free(domain);
     free(lo);

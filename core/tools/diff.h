@@ -44,6 +44,9 @@ typedef struct diff_result {
     diff_region *regions;
     double differing, equal; /* fact combinations */
     const char *article;     /* the article the diff is limited to, or NULL */
+    long graph_kids;         /* children the joint graph held at the end: what the walk built */
+    bool incomplete;         /* the walk ran out of its graph budget: the regions and
+                                totals are not the answer and must not be shown as one */
 } diff_result;
 
 /* Walks A and B (whole rulesets, or only the situations in which either

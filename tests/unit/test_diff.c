@@ -626,6 +626,96 @@ static void test_derived_fact_changed(void **state) {
     free(text);
 }
 
+/* ------------------------------------------------------------ wide facts */
+
+/* w has 256 values: 256 combinations. A node on w is rebuilt as one node of
+ * 256 children. Rebuilt value by value, it took 256 steps that each left a
+ * node of 256 children behind, 65 536 children per node: on
+ * klaverjas-nkf-1976 that filled the graph's budget, and the diff reported
+ * "nothing differs". */
+#define WIDE                                                                                       \
+    "ruleset \"wide\" { title \"Breed\" }\n"                                                       \
+    "fact w : int 0..255\n  ask \"w?\"\n"                                                          \
+    "action warning text \"Waarschuwing.\"\n"                                                      \
+    "action penalty(points: int) text \"Aftrek van {points} punten.\"\n"                           \
+    "article 1 when w == 7 { warning }\n"                                                          \
+    "article 2 when w != 7 { penalty(1) }\n"
+
+static void test_wide_fact_rebuilt_node_by_node(void **state) {
+    (void)state;
+    char *text = edited(WIDE, "penalty(1)", "penalty(2)");
+    ruleset *a = must_compile(WIDE), *b = must_compile(text);
+    diff_result d;
+    diff_rulesets(a, b, NULL, &d);
+    /* w != 7: 255 differ; w = 7 (warning in both): 1 equal. */
+    assert_totals(&d, 1, 255, 1);
+    region(&d, "w in {0..6, 8..255}");
+    assert_false(d.incomplete);
+    /* A's node, B's node, the paired node, and the few the paired
+     * constants leave: a handful of 256-wide nodes, not 2 * 256 of them. */
+    if (d.graph_kids > 8 * 256) fail_msg("the joint graph holds %ld children", d.graph_kids);
+    diff_free(&d);
+    ruleset_free(a);
+    ruleset_free(b);
+    free(text);
+}
+
+/* Two facts of 256 values and an argument that reads both: 2 * 256 * 256 =
+ * 131 072 combinations, 65 536 with k. As written, the argument is one
+ * ruling; by value it would be 511. */
+#define WIDE_SUM                                                                                   \
+    "ruleset \"sum\" { title \"Som\" }\n"                                                          \
+    "fact k : bool\n  ask \"k?\"\n"                                                                \
+    "fact p : int 0..255\n  ask \"p?\"\n"                                                          \
+    "fact r : int 0..255\n  ask \"r?\"\n"                                                          \
+    "action warning text \"Waarschuwing.\"\n"                                                      \
+    "action score(points: int) text \"{points} punten.\"\n"                                        \
+    "article 1 when k { score(p + r) }\n"                                                          \
+    "article 2 when not k { warning }\n"
+
+static void test_wide_argument_as_written(void **state) {
+    (void)state;
+    char *text = edited(WIDE_SUM, "{ warning }\n", "{ score(0) }\n");
+    ruleset *a = must_compile(WIDE_SUM), *b = must_compile(text);
+    diff_result d;
+    diff_rulesets(a, b, NULL, &d);
+    /* not k: warning against score(0), 65 536; k: score(p + r) in both. */
+    assert_totals(&d, 1, 65536, 65536);
+    region(&d, "k = false");
+    assert_string_equal(d.regions[0].ruling_a, "2: warning");
+    assert_string_equal(d.regions[0].ruling_b, "2: score(0)");
+    diff_free(&d);
+    ruleset_free(a);
+    ruleset_free(b);
+    free(text);
+}
+
+/* Written differently, equal in value: r + p is p + r everywhere; r + r is
+ * p + r only where p = r. */
+static void test_argument_written_differently(void **state) {
+    (void)state;
+    char *swapped = edited(WIDE_SUM, "score(p + r)", "score(r + p)"),
+         *doubled = edited(WIDE_SUM, "score(p + r)", "score(r + r)");
+    ruleset *a = must_compile(WIDE_SUM), *b = must_compile(swapped), *c = must_compile(doubled);
+    diff_result d;
+    diff_rulesets(a, b, NULL, &d);
+    assert_totals(&d, 0, 0, 131072);
+    diff_free(&d);
+    diff_rulesets(a, c, NULL, &d);
+    /* k and p != r: 256 * 255 = 65 280 differ; k and p = r: 256 equal,
+     * not k: 65 536 equal. */
+    assert_totals(&d, 1, 65280, 65792);
+    assert_false(d.regions[0].exact); /* p != r is no box of values */
+    assert_string_equal(d.regions[0].ruling_a, "1: score((p + r))");
+    assert_string_equal(d.regions[0].ruling_b, "1: score((r + r))");
+    diff_free(&d);
+    ruleset_free(a);
+    ruleset_free(b);
+    ruleset_free(c);
+    free(swapped);
+    free(doubled);
+}
+
 /* ------------------------------------------------------------- amendments */
 
 static void test_amendment_equals_hand_edit(void **state) {
@@ -776,6 +866,9 @@ int main(void) {
         cmocka_unit_test(test_regions_merged),
         cmocka_unit_test(test_table_row_changed),
         cmocka_unit_test(test_derived_fact_changed),
+        cmocka_unit_test(test_wide_fact_rebuilt_node_by_node),
+        cmocka_unit_test(test_wide_argument_as_written),
+        cmocka_unit_test(test_argument_written_differently),
         cmocka_unit_test(test_amendment_equals_hand_edit),
         cmocka_unit_test(test_amendment_named_by_title_without_cite),
         cmocka_unit_test(test_amendment_remove_clause),
