@@ -229,6 +229,11 @@ enum arb_ruling_status {
 };
 
 arb_scenario *arb_scenario_new(const arb_ruleset *rs); /* NULL: no ruleset, or out of memory */
+/* The same for a scenario whose JSON may also give the plugins' own facts
+ * (e.g. "minutes_late"; a key that is neither the ruleset's fact nor a
+ * plugin's is refused). plugins (NULL: none, as arb_scenario_new) must be
+ * loaded for rs and outlive the scenario; rule on it with the same set. */
+arb_scenario *arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins *plugins);
 void arb_scenario_free(arb_scenario *sc);
 enum arb_status arb_scenario_read_json(arb_scenario *sc, const char *json, size_t len, char **error);
 /* A director's answer to a fact's question: a value's name, its label, its

@@ -16,6 +16,7 @@
 
 struct arb_scenario {
     const arb_ruleset *rs;
+    const arb_plugins *plugins; /* whose own facts the scenario's JSON may give; NULL: none */
     scenario sc;
 };
 
@@ -51,11 +52,17 @@ struct arb_ruling {
 /* ---- scenarios ------------------------------------------------------------ */
 
 arb_scenario *arb_scenario_new(const arb_ruleset *rs) {
+    return arb_scenario_new_plugins(rs, NULL);
+}
+
+arb_scenario *arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins *plugins) {
     if (!rs) return NULL;
     arb_scenario *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->rs = rs;
+    s->plugins = plugins;
     scenario_init(&s->sc, rs);
+    s->sc.hooks = plugins ? plugin_set_hooks(plugins) : NULL;
     return s;
 }
 
@@ -167,7 +174,7 @@ arb_ruling *arb_rule(const arb_ruleset *rs, const arb_plugins *plugins, arb_scen
             out->error = strdup(err.data ? err.data : "");
         }
     }
-    s->sc.hooks = NULL;
+    s->sc.hooks = s->plugins ? plugin_set_hooks(s->plugins) : NULL;
     sb_free(&err);
     return out;
 }

@@ -427,6 +427,21 @@ static void test_plugin_question(void **state) {
     free(error);
     arb_ruling_free(r);
 
+    /* a scenario for the plugins may give the plugin's fact itself: nothing to ask */
+    const char *member =
+        "{\"irregularity\":\"late\",\"minutes\":20,\"repeated\":true,\"member\":false}";
+    arb_scenario *plain = arb_scenario_new(toy), *with = arb_scenario_new_plugins(toy, p);
+    assert_int_equal(arb_scenario_read_json(plain, member, strlen(member), &error), ARB_BAD_INPUT);
+    assert_non_null(strstr(error, "unknown fact 'member'"));
+    free(error);
+    assert_int_equal(arb_scenario_read_json(with, member, strlen(member), &error), ARB_OK);
+    r = arb_rule(toy, p, with);
+    assert_int_equal(arb_ruling_status(r), ARB_RULED);
+    assert_int_equal(arb_plugin_question_next(p, with, r, &q), 0);
+    arb_ruling_free(r);
+    arb_scenario_free(plain);
+    arb_scenario_free(with);
+
     /* 2A: the plugin does not act on it, so it asks nothing */
     arb_scenario *noise = arb_scenario_new(toy);
     const char *small = "{\"irregularity\":\"noise\",\"minutes\":0,\"volume\":\"small\"}";
