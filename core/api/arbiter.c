@@ -252,11 +252,25 @@ static bool plugin_arguments_ok(const arb_ruleset *rs, const char *const *paths,
 }
 
 arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, int n, FILE *errors) {
-    if (!plugin_arguments_ok(rs, paths, n, errors)) return NULL;
+    return arb_load_plugins_limited(rs, paths, n, NULL, errors);
+}
+
+/* A limit is a positive number or 0 (the host's default); a negative one is a mistake. */
+static bool limits_ok(const arb_plugin_limits *limits, FILE *errors) {
+    if (!limits || (limits->instructions >= 0 && limits->time_ms >= 0)) return true;
+    if (errors) fprintf(errors, "arbiter: plugin limits must not be negative (0: the default)\n");
+    return false;
+}
+
+arb_plugins *arb_load_plugins_limited(const arb_ruleset *rs, const char *const *paths, int n,
+                                      const arb_plugin_limits *limits, FILE *errors) {
+    if (!plugin_arguments_ok(rs, paths, n, errors) || !limits_ok(limits, errors)) return NULL;
+    plugin_limits host = {0};
+    if (limits) host = (plugin_limits){limits->instructions, limits->memory, limits->time_ms};
     arb_plugins *p = malloc(sizeof *p);
     strbuf err;
     sb_init(&err);
-    if (p && !plugin_set_load(p, rs, paths, n, (plugin_limits){0}, &err)) {
+    if (p && !plugin_set_load(p, rs, paths, n, host, &err)) {
         if (errors) fprintf(errors, "arbiter: %s\n", err.data);
         free(p);
         p = NULL;

@@ -229,6 +229,11 @@ enum arb_ruling_status {
 };
 
 arb_scenario *arb_scenario_new(const arb_ruleset *rs); /* NULL: no ruleset, or out of memory */
+/* The same for a scenario whose JSON may also give the plugins' own facts
+ * (e.g. "minutes_late"; a key that is neither the ruleset's fact nor a
+ * plugin's is refused). plugins (NULL: none, as arb_scenario_new) must be
+ * loaded for rs and outlive the scenario; rule on it with the same set. */
+arb_scenario *arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins *plugins);
 void arb_scenario_free(arb_scenario *sc);
 enum arb_status arb_scenario_read_json(arb_scenario *sc, const char *json, size_t len, char **error);
 /* A director's answer to a fact's question: a value's name, its label, its
@@ -272,6 +277,83 @@ const char *arb_fact_question(const arb_ruleset *rs, int f, enum arb_lang lang);
 int arb_fact_choice_count(const arb_ruleset *rs, int f);
 const char *arb_fact_choice(const arb_ruleset *rs, int f, int k); /* the value's name, an answer */
 const char *arb_fact_choice_label(const arb_ruleset *rs, int f, int k, enum arb_lang lang);
+
+/* Where the last arb_scenario_read_json on sc found a JSON syntax error:
+ * *line and *col (counted from 1; each pointer may be NULL) receive it, or
+ * 0 when that read succeeded or failed for another reason (a fact it does
+ * not know, a value out of range), so that a caller can write
+ * FILE:LINE:COL. ARB_BAD_INPUT (and 0s) for a NULL sc. */
+enum arb_status arb_scenario_error_position(const arb_scenario *sc, int *line, int *col);
+
+/* The ruling in Dutch as `arbiter rule` prints it: the ruleset's title, the
+ * articles, each action with its article, what plugins changed, the facts
+ * that played no part; for no ruling, "Geen uitspraak: " and why.
+ * ARB_BAD_INPUT, nothing written, for a NULL argument or a ruling a plugin
+ * failed (see arb_ruling_error). */
+enum arb_status arb_ruling_text(const arb_ruling *r, FILE *out);
+
+/* ARB_REJECTED: the message of the invariant the situation breaks (Dutch,
+ * or English when the ruleset gives it); else NULL. */
+const char *arb_ruling_invariant(const arb_ruling *r, enum arb_lang lang);
+
+/* The facts the decision tested, in the order it tested them (a fact may
+ * come more than once), each with its value in Dutch as the ruling took it
+ * and where that came from, as the JSON's "decided_by" says it: "default"
+ * (the scenario is silent: assumed with the fact's default), the record
+ * the core settled it from (the built-in's namespace: "auction",
+ * "contract", "play", …), else "given" (by the scenario or an answer, or
+ * derived from such facts). A director may correct a value by answering
+ * its fact (arb_scenario_answer): an answer wins over a record's value.
+ * The values are taken when the ruling is made: later answers do not
+ * change them. Count 0, fact -1 and NULL strings for a NULL ruling, one a
+ * plugin failed, or an index out of range. */
+int arb_ruling_decided_count(const arb_ruling *r);
+int arb_ruling_decided_fact(const arb_ruling *r, int i); /* a fact number: see arb_fact_* */
+const char *arb_ruling_decided_value(const arb_ruling *r, int i);
+const char *arb_ruling_decided_source(const arb_ruling *r, int i);
+
+/* What kind of answer a fact takes, and the range of a bounded whole
+ * number: arb_fact_range returns 1 and sets *lo and *hi (each may be NULL)
+ * for one, else 0. ARB_FACT_NONE for a NULL ruleset or a fact out of range. */
+enum arb_fact_kind {
+    ARB_FACT_NONE,
+    ARB_FACT_BOOL, /* ja/nee */
+    ARB_FACT_ENUM, /* one of arb_fact_choice */
+    ARB_FACT_INT,  /* a whole number */
+    ARB_FACT_CALL, /* a call: P, X, XX or a bid such as 2H or 3SA */
+    ARB_FACT_TEXT  /* a citation or text */
+};
+enum arb_fact_kind arb_fact_kind(const arb_ruleset *rs, int f);
+int arb_fact_range(const arb_ruleset *rs, int f, long long *lo, long long *hi);
+
+/* arb_load_plugins with limits on each plugin (see docs/plugins.md): Lua
+ * instructions per call, bytes of memory, and wall-clock milliseconds per
+ * ruling; 0 for the host's default. limits may be NULL (every default). A
+ * negative limit is refused like a bad argument: NULL, the reason on errors. */
+typedef struct arb_plugin_limits {
+    long instructions;
+    size_t memory;
+    long time_ms;
+} arb_plugin_limits;
+arb_plugins *arb_load_plugins_limited(const arb_ruleset *rs, const char *const *paths, int n,
+                                      const arb_plugin_limits *limits, FILE *errors);
+
+/* A plugin's own fact that a plugin acting on ruling r (made on sc with p)
+ * needs and sc does not give, to ask the director (its question in Dutch,
+ * ask_en in English or NULL; kind "bool", "int" or "string"). The strings
+ * are the plugin set's: they live until arb_free_plugins. Returns 1 and
+ * fills *q when there is one, 0 when there is none, -1 for a NULL argument,
+ * a ruling of another scenario or one a plugin failed. */
+typedef struct arb_plugin_question {
+    const char *fact, *kind, *ask, *ask_en;
+} arb_plugin_question;
+int arb_plugin_question_next(const arb_plugins *p, const arb_scenario *sc, const arb_ruling *r,
+                             arb_plugin_question *q);
+/* The director's answer to it (ja/nee, a whole number, text) given to sc;
+ * ARB_BAD_INPUT with a hint in Dutch in *error when it is not one, or for
+ * a NULL argument. */
+enum arb_status arb_scenario_answer_plugin(arb_scenario *sc, const arb_plugin_question *q,
+                                           const char *answer, char **error);
 
 /* ---- Scores, legal cards and editions compared ------------------------------
  * A scorer's calls. Each rules with the article the ruleset's header names

@@ -82,7 +82,7 @@ static json_t *value_json(const ruleset *rs, const rs_type *t, int64_t v) {
 
 /* Where a fact's value came from: "given", "default" (the scenario was
  * silent and the fact's default was assumed), or the record that settled it. */
-static const char *fact_source(const ruleset *rs, const scenario *sc, int f) {
+const char *output_fact_source(const ruleset *rs, const scenario *sc, int f) {
     if (sc && sc->assumed[f]) return "default";
     if (!sc || sc->given[f] || rs->facts[f].builtin < 0) return "given";
     return builtin_at(rs->facts[f].builtin)->ns;
@@ -188,7 +188,8 @@ json_t *output_json(const ruling *r, const scenario *sc) {
         json_t *step = json_object();
         json_object_set_new(step, "fact", json_string(f->name));
         json_object_set_new(step, "value", value_json(rs, f->type, r->path_value[i]));
-        json_object_set_new(step, "source", json_string(fact_source(rs, sc, r->path_fact[i])));
+        json_object_set_new(step, "source",
+                            json_string(output_fact_source(rs, sc, r->path_fact[i])));
         json_array_append_new(path, step);
     }
     json_object_set_new(o, "decided_by", path);
@@ -261,7 +262,7 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
         sb_init(&v);
         rs_format_value(rs, f->type, r->path_value[i], FMT_DUTCH, &v);
         fprintf(out, "  %s: %s%s\n", f->ask ? f->ask : f->name, v.data,
-                source_text(fact_source(rs, sc, r->path_fact[i])));
+                source_text(output_fact_source(rs, sc, r->path_fact[i])));
         sb_free(&v);
     }
     json_t *unused = output_unused_json(r, sc);

@@ -23,7 +23,10 @@ json_t *output_json(const ruling *r, const scenario *sc);
  * decision did not test them and no action reads them). */
 json_t *output_unused_json(const ruling *r, const scenario *sc);
 void output_text(const ruling *r, const scenario *sc, FILE *out);
-
+/* Where a fact's value came from, as "decided_by" says it: "default" (assumed),
+ * the built-in's namespace ("auction", …) for a value a record settled, else
+ * "given". */
+const char *output_fact_source(const ruleset *rs, const scenario *sc, int f);
 
 /* A ruling inside a larger answer (a trick, a card, a hand's score): the
  * ruling without the ruleset's name and hash, which the answer gives once,

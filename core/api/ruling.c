@@ -16,6 +16,7 @@
 
 struct arb_scenario {
     const arb_ruleset *rs;
+    const arb_plugins *plugins; /* whose own facts the scenario's JSON may give; NULL: none */
     scenario sc;
 };
 
@@ -25,6 +26,12 @@ typedef struct action_view {
     int nargs;
     const char **arg_names, **arg_values;
 } action_view;
+
+/* A fact on the ruling's path, with its value in Dutch and where the value came from. */
+typedef struct decided_view {
+    int fact;
+    const char *value, *source;
+} decided_view;
 
 struct arb_ruling {
     const arb_scenario *sc;
@@ -38,16 +45,24 @@ struct arb_ruling {
     action_view *actions;
     int nactions;
     bool viewed;
+    decided_view *decided; /* the facts of the path, made when ruled */
+    int ndecided;
 };
 
 /* ---- scenarios ------------------------------------------------------------ */
 
 arb_scenario *arb_scenario_new(const arb_ruleset *rs) {
+    return arb_scenario_new_plugins(rs, NULL);
+}
+
+arb_scenario *arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins *plugins) {
     if (!rs) return NULL;
     arb_scenario *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->rs = rs;
+    s->plugins = plugins;
     scenario_init(&s->sc, rs);
+    s->sc.hooks = plugins ? plugin_set_hooks(plugins) : NULL;
     return s;
 }
 
@@ -89,6 +104,12 @@ enum arb_status arb_scenario_answer(arb_scenario *s, const char *fact, const cha
     return st;
 }
 
+enum arb_status arb_scenario_error_position(const arb_scenario *s, int *line, int *col) {
+    if (line) *line = s ? s->sc.err_line : 0;
+    if (col) *col = s ? s->sc.err_col : 0;
+    return s ? ARB_OK : ARB_BAD_INPUT;
+}
+
 void arb_scenario_forget(arb_scenario *s, const char *fact) {
     int f = s && fact ? rs_find_fact(s->rs, fact) : -1;
     if (f >= 0) scenario_forget(&s->sc, f);
@@ -113,6 +134,26 @@ enum arb_status arb_status_of(enum arb_ruling_status s) {
     return ARB_BAD_INPUT;
 }
 
+/* The path's facts, their values and sources, taken now: the scenario may
+ * change after the ruling (the director answers on). */
+static void record_decided(arb_ruling *out, const ruleset *rs, const scenario *sc) {
+    const ruling *r = &out->r;
+    if (r->npath <= 0) return;
+    out->strings = arena_new();
+    out->decided = arena_alloc(out->strings, sizeof(decided_view) * (size_t)r->npath);
+    for (int i = 0; i < r->npath; i++) {
+        int f = r->path_fact[i];
+        strbuf v;
+        sb_init(&v);
+        rs_format_value(rs, rs->facts[f].type, r->path_value[i], FMT_DUTCH, &v);
+        out->decided[out->ndecided++] =
+            (decided_view){.fact = f,
+                           .value = arena_strdup(out->strings, v.data ? v.data : ""),
+                           .source = output_fact_source(rs, sc, f)};
+        sb_free(&v);
+    }
+}
+
 arb_ruling *arb_rule(const arb_ruleset *rs, const arb_plugins *plugins, arb_scenario *s) {
     if (!rs || !s || s->rs != rs) return NULL;
     arb_ruling *out = calloc(1, sizeof *out);
@@ -126,13 +167,14 @@ arb_ruling *arb_rule(const arb_ruleset *rs, const arb_plugins *plugins, arb_scen
         out->failed = true;
         out->status = ARB_BAD_INPUT;
     } else {
+        record_decided(out, rs, &s->sc);
         out->status = arb_status_of(arb_ruling_status(out));
         if (out->r.status != RULING_OK) {
             ruling_problem(&out->r, &err);
             out->error = strdup(err.data ? err.data : "");
         }
     }
-    s->sc.hooks = NULL;
+    s->sc.hooks = s->plugins ? plugin_set_hooks(s->plugins) : NULL;
     sb_free(&err);
     return out;
 }
@@ -222,7 +264,7 @@ static const arb_ruling *viewed(const arb_ruling *cr) {
     arb_ruling *r = (arb_ruling *)cr; /* the views are a cache: the ruling does not change */
     if (!r || r->viewed || r->failed) return r;
     r->viewed = true;
-    r->strings = arena_new();
+    if (!r->strings) r->strings = arena_new();
     json_t *trail = output_trail_json(&r->r);
     r->ntrail = (int)json_array_size(trail);
     r->trail = arena_alloc(r->strings, sizeof(char *) * (size_t)(r->ntrail + 1));
@@ -281,6 +323,41 @@ const char *arb_ruling_arg_name(const arb_ruling *r, int i, int j) {
 const char *arb_ruling_arg(const arb_ruling *r, int i, int j) {
     const action_view *v = action_at(r, i);
     return v && j >= 0 && j < v->nargs ? v->arg_values[j] : NULL;
+}
+
+const char *arb_ruling_invariant(const arb_ruling *r, enum arb_lang lang) {
+    if (!r || r->failed || r->r.status != RULING_REJECTED) return NULL;
+    const rs_invariant *inv = &r->r.rs->invariants[r->r.invariant];
+    return lang == ARB_EN && inv->message_en ? inv->message_en : inv->message;
+}
+
+int arb_ruling_decided_count(const arb_ruling *r) {
+    return r && !r->failed ? r->ndecided : 0;
+}
+
+static const decided_view *decided_at(const arb_ruling *r, int i) {
+    return i >= 0 && i < arb_ruling_decided_count(r) ? &r->decided[i] : NULL;
+}
+
+int arb_ruling_decided_fact(const arb_ruling *r, int i) {
+    const decided_view *d = decided_at(r, i);
+    return d ? d->fact : -1;
+}
+
+const char *arb_ruling_decided_value(const arb_ruling *r, int i) {
+    const decided_view *d = decided_at(r, i);
+    return d ? d->value : NULL;
+}
+
+const char *arb_ruling_decided_source(const arb_ruling *r, int i) {
+    const decided_view *d = decided_at(r, i);
+    return d ? d->source : NULL;
+}
+
+enum arb_status arb_ruling_text(const arb_ruling *r, FILE *out) {
+    if (!r || !out || r->failed) return ARB_BAD_INPUT;
+    output_text(&r->r, &r->sc->sc, out);
+    return ARB_OK;
 }
 
 char *arb_ruling_json(const arb_ruling *r) {
@@ -343,4 +420,56 @@ const char *arb_fact_choice_label(const arb_ruleset *rs, int f, int k, enum arb_
                         : t->labels                                      ? t->labels[k]
                                                                          : NULL;
     return label ? label : t->values[k];
+}
+
+enum arb_fact_kind arb_fact_kind(const arb_ruleset *rs, int f) {
+    const rs_fact *fact = fact_at(rs, f);
+    if (!fact) return ARB_FACT_NONE;
+    switch (fact->type->kind) {
+    case TY_BOOL:
+        return ARB_FACT_BOOL;
+    case TY_ENUM:
+        return ARB_FACT_ENUM;
+    case TY_INT:
+        return ARB_FACT_INT;
+    case TY_CALL:
+        return ARB_FACT_CALL;
+    case TY_CITE:
+    case TY_STRING:
+        return ARB_FACT_TEXT;
+    }
+    return ARB_FACT_NONE;
+}
+
+int arb_fact_range(const arb_ruleset *rs, int f, long long *lo, long long *hi) {
+    const rs_fact *fact = fact_at(rs, f);
+    if (!fact || fact->type->kind != TY_INT || !fact->type->bounded) return 0;
+    if (lo) *lo = (long long)fact->type->lo;
+    if (hi) *hi = (long long)fact->type->hi;
+    return 1;
+}
+
+/* ---- a plugin's own questions ------------------------------------------------ */
+
+int arb_plugin_question_next(const arb_plugins *p, const arb_scenario *s, const arb_ruling *r,
+                             arb_plugin_question *q) {
+    if (!p || !s || !r || !q || r->sc != s || r->failed) return -1;
+    plugin_question pq;
+    if (!plugin_set_question(p, &s->sc, &r->r, &pq)) return 0;
+    *q = (arb_plugin_question){pq.fact, pq.kind, pq.ask, pq.ask_en};
+    return 1;
+}
+
+enum arb_status arb_scenario_answer_plugin(arb_scenario *s, const arb_plugin_question *q,
+                                           const char *answer, char **error) {
+    if (error) *error = NULL;
+    if (!s || !q || !q->fact || !q->kind || !answer)
+        return refuse(error, "arb_scenario_answer_plugin: no scenario, question or answer");
+    plugin_question pq = {q->fact, q->kind, q->ask, q->ask_en};
+    strbuf err;
+    sb_init(&err);
+    bool ok = plugin_answer(&s->sc, &pq, answer, &err);
+    enum arb_status st = ok ? ARB_OK : refuse(error, err.data);
+    sb_free(&err);
+    return st;
 }

@@ -1,16 +1,13 @@
 /* cli.c — the `arbiter` command. Exit status: 0 ruling / all tests pass,
  * 1 no ruling or a test failed, 2 bad input or usage. */
 #include "arbiter.h"
-#include "eval.h"
 #include "compare.h"
-#include "output.h"
-#include "scenario.h"
 #include "serve.h"
-#include "plugin.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,9 +21,9 @@ typedef struct options {
     int nrulesets;
     const char *amends[MAX_COMPARED]; /* --amend files, applied in order */
     int namends;
-    const char *plugins[PLUGIN_MAX]; /* --plugin files, in order */
+    const char *plugins[ARB_MAX_PLUGINS]; /* --plugin files, in order */
     int nplugins;
-    plugin_limits limits;
+    arb_plugin_limits limits;
     bool json, verbose, coverage, help, vul, nonvul;
 } options;
 
@@ -69,7 +66,8 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--cases") == 0 && has_next) o->cases = argv[++i];
         else if (strcmp(a, "--listen") == 0 && has_next) o->listen = argv[++i];
         else if (strcmp(a, "--plugin") == 0 && has_next) {
-            if (o->nplugins == PLUGIN_MAX) return usage_error(cmd, "at most 8 plugins, not '%s'", argv[i + 1]);
+            if (o->nplugins == ARB_MAX_PLUGINS)
+                return usage_error(cmd, "at most 8 plugins, not '%s'", argv[i + 1]);
             o->plugins[o->nplugins++] = argv[++i];
         } else if ((strcmp(a, "--plugin-instructions") == 0 || strcmp(a, "--plugin-memory") == 0 ||
                     strcmp(a, "--plugin-time") == 0) &&
@@ -97,32 +95,19 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
 /* Every command that takes a ruleset takes --amend and --plugin too; the
  * plugins are bound to the ruleset the command rules with. */
 static const options *current;
-static plugin_set plugins;
-static const scenario_hooks *hooks; /* NULL without plugins */
+static arb_plugins *plugins; /* NULL without --plugin */
 
-static ruleset *load_or_report(const char *name) {
-    ruleset *rs = arb_load_amended(name, current ? current->amends : NULL, current ? current->namends : 0, stderr);
+static arb_ruleset *load_or_report(const char *name) {
+    arb_ruleset *rs = arb_load_amended(name, current ? current->amends : NULL,
+                                       current ? current->namends : 0, stderr);
     if (!rs || !current || !current->nplugins) return rs;
-    strbuf err;
-    sb_init(&err);
-    if (!plugin_set_load(&plugins, rs, current->plugins, current->nplugins, current->limits, &err)) {
-        fprintf(stderr, "arbiter: %s\n", err.data);
+    plugins =
+        arb_load_plugins_limited(rs, current->plugins, current->nplugins, &current->limits, stderr);
+    if (!plugins) {
         arb_free(rs);
         rs = NULL;
     }
-    hooks = plugin_set_hooks(&plugins);
-    sb_free(&err);
     return rs;
-}
-
-/* A ruling with the plugins around it; false (reported) when a plugin failed. */
-static bool rule_with_plugins(const ruleset *rs, gref root, scenario *sc, ruling *r) {
-    strbuf err;
-    sb_init(&err);
-    bool ok = scenario_rule(rs, root, sc, r, &err);
-    if (!ok) fprintf(stderr, "arbiter: %s\n", err.data);
-    sb_free(&err);
-    return ok;
 }
 
 /* For compare and diff, the amendments apply to the last ruleset named. */
@@ -130,8 +115,43 @@ static ruleset *load_plain(const char *name) {
     return arb_load(name, stderr);
 }
 
+#define READ_MAX ((size_t)16 << 20) /* bytes of an input file: EFBIG beyond */
+
+/* The whole of a stream, terminated; NULL with errno set when it cannot be
+ * read or is longer than READ_MAX. */
+static char *read_all(FILE *f, size_t *len) {
+    size_t n = 0, cap = 8192;
+    char *text = malloc(cap + 1);
+    for (size_t got = 1; text && got > 0 && n <= READ_MAX;) {
+        if (n == cap) {
+            char *more = realloc(text, 2 * cap + 1);
+            if (!more) break;
+            text = more;
+            cap *= 2;
+        }
+        got = fread(text + n, 1, cap - n, f);
+        n += got;
+    }
+    int failed = !text || ferror(f) ? EIO : n > READ_MAX ? EFBIG : 0;
+    if (failed) {
+        free(text);
+        errno = failed;
+        return NULL;
+    }
+    text[n] = 0;
+    *len = n;
+    return text;
+}
+
 static char *read_input(const char *path, size_t *len) {
-    return strcmp(path, "-") == 0 ? read_stream(stdin, len) : read_file(path, len);
+    if (strcmp(path, "-") == 0) return read_all(stdin, len);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *text = read_all(f, len);
+    int saved = errno;
+    fclose(f);
+    errno = saved;
+    return text;
 }
 
 /* One JSON document, or JSON Lines: one scenario per line. Text that is
@@ -156,52 +176,68 @@ static bool is_single_document(const char *text, size_t len) {
 
 /* Which facts would have to differ for the ruling to name the action. */
 static int explain_why_not(const arb_ruleset *rs, const char *text, size_t len, const char *name) {
-    if (arb_why_not(rs, hooks ? &plugins : NULL, text, len, name, stdout) == ARB_OK) return ARB_OK;
+    if (arb_why_not(rs, plugins, text, len, name, stdout) == ARB_OK) return ARB_OK;
     return usage_error("rule", "--why-not: the ruleset has no action '%s'", name);
 }
 
-static int rule_single(ruleset *rs, const char *path, const char *text, size_t len, bool json,
-                       const char *why_not) {
-    scenario sc;
-    scenario_init(&sc, rs);
-    sc.hooks = hooks;
-    strbuf err;
-    sb_init(&err);
+static void print_json(json_t *o);
+static json_t *answer_json(char *text);
+
+/* The ruling as `rule` and `ask` print it: JSON, or the Dutch text. */
+static void print_ruling(const arb_ruling *r, bool json) {
+    if (json)
+        print_json(answer_json(arb_ruling_json(r)));
+    else
+        arb_ruling_text(r, stdout);
+}
+
+/* A scenario file's JSON that cannot be read: where, when it is its syntax. */
+static void report_unread(const char *path, const arb_scenario *sc, const char *error) {
+    int line, col;
+    arb_scenario_error_position(sc, &line, &col);
+    if (line > 0)
+        fprintf(stderr, "%s:%d:%d: error: %s\n", path, line, col, error);
+    else
+        fprintf(stderr, "%s: error: %s\n", path, error);
+}
+
+/* The ruling printed, and why there is none on stderr; its exit status. */
+static int report_ruling(const arb_ruleset *rs, const arb_ruling *r, const char *path,
+                         const char *text, size_t len, bool json, const char *why_not) {
+    enum arb_ruling_status st = arb_ruling_status(r);
+    if (json || st == ARB_RULED) print_ruling(r, json);
     int status = ARB_OK;
-    if (!scenario_read_json(&sc, text, len, &err)) {
-        if (sc.err_line > 0) fprintf(stderr, "%s:%d:%d: error: %s\n", path, sc.err_line, sc.err_col, err.data);
-        else fprintf(stderr, "%s: error: %s\n", path, err.data);
-        status = ARB_BAD_INPUT;
-    } else {
-        ruling r;
-        if (!rule_with_plugins(rs, rs->root, &sc, &r)) {
-            ruling_clear(&r);
-            sb_free(&err);
-            scenario_free(&sc);
-            return ARB_BAD_INPUT;
-        }
-        if (json) {
-            json_t *o = output_json(&r, &sc);
-            char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-            puts(s);
-            free(s);
-            json_decref(o);
-        } else if (r.status == RULING_OK) {
-            output_text(&r, &sc, stdout);
-        }
-        if (why_not && explain_why_not(rs, text, len, why_not) != ARB_OK) status = ARB_BAD_INPUT;
-        if (r.status != RULING_OK) {
-            sb_free(&err);
-            ruling_problem(&r, &err);
-            fprintf(stderr, "%s: error: %s\n", path, err.data);
-            if (r.status == RULING_NEEDS) fprintf(stderr, "    hint: add it to the scenario, or use `arbiter ask`\n");
-            if (status == ARB_OK)
-                status = r.status == RULING_NEEDS || r.status == RULING_REJECTED ? ARB_BAD_INPUT : ARB_NO_RULING;
-        }
-        ruling_clear(&r);
+    if (why_not && explain_why_not(rs, text, len, why_not) != ARB_OK) status = ARB_BAD_INPUT;
+    if (st != ARB_RULED) {
+        fprintf(stderr, "%s: error: %s\n", path, arb_ruling_error(r));
+        if (st == ARB_NEEDS)
+            fprintf(stderr, "    hint: add it to the scenario, or use `arbiter ask`\n");
+        if (status == ARB_OK) status = arb_ruling_exit_status(r);
     }
-    sb_free(&err);
-    scenario_free(&sc);
+    return status;
+}
+
+static int rule_single(const arb_ruleset *rs, const char *path, const char *text, size_t len,
+                       bool json, const char *why_not) {
+    arb_scenario *sc = arb_scenario_new_plugins(rs, plugins);
+    char *error = NULL;
+    int status = ARB_BAD_INPUT;
+    if (!sc) {
+        fprintf(stderr, "arbiter rule: out of memory\n");
+    } else if (arb_scenario_read_json(sc, text, len, &error) != ARB_OK) {
+        report_unread(path, sc, error);
+    } else {
+        arb_ruling *r = arb_rule(rs, plugins, sc);
+        if (!r)
+            fprintf(stderr, "arbiter rule: out of memory\n");
+        else if (arb_ruling_status(r) == ARB_FAILED)
+            fprintf(stderr, "arbiter: %s\n", arb_ruling_error(r));
+        else
+            status = report_ruling(rs, r, path, text, len, json, why_not);
+        arb_ruling_free(r);
+    }
+    free(error);
+    arb_scenario_free(sc);
     return status;
 }
 
@@ -210,13 +246,13 @@ static int cmd_rule(const options *o) {
     size_t len;
     char *text = read_input(o->input, &len);
     if (!text) return cannot_read("rule", o->input);
-    ruleset *rs = load_or_report(o->ruleset);
+    arb_ruleset *rs = load_or_report(o->ruleset);
     int status = ARB_BAD_INPUT;
     if (rs) {
         if (is_single_document(text, len)) {
             status = rule_single(rs, o->input, text, len, o->json, o->why_not);
         } else {
-            status = arb_rule_batch_plugins(rs, hooks ? &plugins : NULL, text, len, stdout);
+            status = arb_rule_batch_plugins(rs, plugins, text, len, stdout);
             fflush(stdout); /* the records first, whole, then the summary */
             if (status != ARB_OK) fprintf(stderr, "%s: some scenarios were not ruled (see their error records)\n", o->input);
         }
@@ -226,80 +262,84 @@ static int cmd_rule(const options *o) {
     return status;
 }
 
-static void print_choices(const rs_type *t) {
-    if (t->kind == TY_BOOL) {
+static void print_choices(const arb_ruleset *rs, int f) {
+    long long lo, hi;
+    switch (arb_fact_kind(rs, f)) {
+    case ARB_FACT_BOOL:
         puts("  (ja/nee)");
-        return;
+        break;
+    case ARB_FACT_ENUM:
+        for (int k = 0; k < arb_fact_choice_count(rs, f); k++)
+            printf("  %d) %s\n", k + 1, arb_fact_choice_label(rs, f, k, ARB_NL));
+        break;
+    case ARB_FACT_INT:
+        if (arb_fact_range(rs, f, &lo, &hi)) printf("  (%lld..%lld)\n", lo, hi);
+        break;
+    case ARB_FACT_CALL:
+        puts("  (een bieding: P, X, XX of een bod zoals 2H of 3SA)");
+        break;
+    case ARB_FACT_TEXT:
+    case ARB_FACT_NONE:
+        break;
     }
-    for (int i = 0; t->kind == TY_ENUM && i < t->nvalues; i++)
-        printf("  %d) %s\n", i + 1, t->labels[i] ? t->labels[i] : t->values[i]);
-    if (t->kind == TY_INT && t->bounded) printf("  (%lld..%lld)\n", (long long)t->lo, (long long)t->hi);
-    if (t->kind == TY_CALL) puts("  (een bieding: P, X, XX of een bod zoals 2H of 3SA)");
+}
+
+/* One line of the director's answer, without its line end, echoed when
+ * piped so that the answers show in the transcript; false at end of input. */
+static bool read_answer(char *line, int size) {
+    if (!fgets(line, size, stdin)) return false;
+    line[strcspn(line, "\r\n")] = 0;
+    if (!isatty(STDIN_FILENO)) printf("%s\n", line);
+    return true;
 }
 
 /* Asks one question until it is answered; false at end of input. */
-static bool ask_fact(const ruleset *rs, int f, scenario *sc) {
-    const rs_fact *fact = &rs->facts[f];
+static bool ask_fact(const arb_ruleset *rs, int f, arb_scenario *sc) {
     for (;;) {
-        printf("%s\n", fact->ask ? fact->ask : fact->name);
-        print_choices(fact->type);
+        printf("%s\n", arb_fact_question(rs, f, ARB_NL));
+        print_choices(rs, f);
         printf("> ");
         fflush(stdout);
-        char line[512];
-        if (!fgets(line, sizeof line, stdin)) return false;
-        line[strcspn(line, "\r\n")] = 0;
-        if (!isatty(STDIN_FILENO)) printf("%s\n", line); /* piped answers show in the transcript */
-        int64_t v;
-        strbuf err;
-        sb_init(&err);
-        bool ok = scenario_parse_answer(rs, f, line, &v, &err);
-        if (!ok) printf("  %s\n", err.data);
-        sb_free(&err);
-        if (ok) {
-            scenario_give(sc, f, v);
-            return true;
-        }
+        char line[512], *error = NULL;
+        if (!read_answer(line, sizeof line)) return false;
+        bool ok = arb_scenario_answer(sc, arb_fact_name(rs, f), line, &error) == ARB_OK;
+        if (!ok) printf("  %s\n", error);
+        free(error);
+        if (ok) return true;
     }
 }
 
 /* Asks a plugin's own fact that a plugin acting on the ruling needs and
- * the scenario does not give (see plugin_set_question): 1 when answered, 0
- * when there is none to ask, -1 at end of input. */
-static int ask_plugin_fact(scenario *sc, const ruling *r) {
-    plugin_question q;
-    if (!plugin_set_question(&plugins, sc, r, &q)) return 0;
+ * the scenario does not give (see arb_plugin_question_next): 1 when
+ * answered, 0 when there is none to ask, -1 at end of input. */
+static int ask_plugin_fact(arb_scenario *sc, const arb_ruling *r) {
+    arb_plugin_question q;
+    if (arb_plugin_question_next(plugins, sc, r, &q) != 1) return 0;
     for (;;) {
         printf("%s\n  (%s)\n> ", q.ask,
                strcmp(q.kind, "bool") == 0  ? "ja/nee"
                : strcmp(q.kind, "int") == 0 ? "een getal"
                                             : "tekst");
         fflush(stdout);
-        char line[512];
-        if (!fgets(line, sizeof line, stdin)) {
+        char line[512], *error = NULL;
+        if (!read_answer(line, sizeof line)) {
             fprintf(stderr, "arbiter ask: no answer for '%s' (end of input)\n", q.fact);
             return -1;
         }
-        line[strcspn(line, "\r\n")] = 0;
-        if (!isatty(STDIN_FILENO)) printf("%s\n", line);
-        strbuf err;
-        sb_init(&err);
-        bool ok = plugin_answer(sc, &q, line, &err);
-        if (!ok) printf("  %s\n", err.data);
-        sb_free(&err);
+        bool ok = arb_scenario_answer_plugin(sc, &q, line, &error) == ARB_OK;
+        if (!ok) printf("  %s\n", error);
+        free(error);
         if (ok) return 1;
     }
 }
 
-/* The facts of the ruling's path that a record (the auction, the play, a
+/* The values on the ruling's path that a record (the auction, the play, a
  * contract) settled rather than the director, or that were assumed (a
- * fact's default): at most `cap` of them, in path order. */
-static int record_facts_on_path(const ruleset *rs, const scenario *sc, const ruling *r, int *out,
-                                int cap) {
+ * fact's default): the indexes of at most `cap` of them, in path order. */
+static int record_values_on_path(const arb_ruling *r, int *out, int cap) {
     int n = 0;
-    for (int i = 0; i < r->npath && n < cap; i++) {
-        int f = r->path_fact[i];
-        if ((!sc->given[f] && rs->facts[f].builtin >= 0) || sc->assumed[f]) out[n++] = f;
-    }
+    for (int i = 0; i < arb_ruling_decided_count(r) && n < cap; i++)
+        if (strcmp(arb_ruling_decided_source(r, i), "given") != 0) out[n++] = i;
     return n;
 }
 
@@ -307,108 +347,94 @@ static int record_facts_on_path(const ruleset *rs, const scenario *sc, const rul
  * correct one: the record cannot know everything (an artificial bid, a
  * call he judges otherwise). Returns the fact to ask again, or -1 to keep
  * the ruling (an empty answer, or the end of input). */
-static int record_value_to_correct(const ruleset *rs, const scenario *sc, const ruling *r) {
-    int facts[64];
-    int n = record_facts_on_path(rs, sc, r, facts, 64);
+static int record_value_to_correct(const arb_ruleset *rs, const arb_ruling *r) {
+    int values[64];
+    int n = record_values_on_path(r, values, 64);
     if (n == 0) return -1;
     for (;;) {
         puts("Uit het biedverloop of spelverloop afgeleid, of aangenomen (de wedstrijdleider kan elke "
              "waarde verbeteren):");
-        for (int i = 0; i < n; i++) {
-            const rs_fact *fact = &rs->facts[facts[i]];
-            strbuf v;
-            sb_init(&v);
-            rs_format_value(rs, fact->type, sc->fv.value[facts[i]], FMT_DUTCH, &v);
-            printf("  %d) %s: %s%s\n", i + 1, fact->ask ? fact->ask : fact->name, v.data,
-                   sc->assumed[facts[i]] ? " (aangenomen)" : "");
-            sb_free(&v);
-        }
+        for (int i = 0; i < n; i++)
+            printf("  %d) %s: %s%s\n", i + 1,
+                   arb_fact_question(rs, arb_ruling_decided_fact(r, values[i]), ARB_NL),
+                   arb_ruling_decided_value(r, values[i]),
+                   strcmp(arb_ruling_decided_source(r, values[i]), "default") == 0 ? " (aangenomen)"
+                                                                                   : "");
         printf("Nummer van de waarde die niet klopt, of Enter als alles klopt\n> ");
         fflush(stdout);
         char line[64];
-        if (!fgets(line, sizeof line, stdin)) return -1;
-        line[strcspn(line, "\r\n")] = 0;
-        if (!isatty(STDIN_FILENO)) printf("%s\n", line);
-        if (!line[0]) return -1;
+        if (!read_answer(line, sizeof line) || !line[0]) return -1;
         char *end;
         long k = strtol(line, &end, 10);
-        if (!*end && k >= 1 && k <= n) return facts[k - 1];
+        if (!*end && k >= 1 && k <= n) return arb_ruling_decided_fact(r, values[k - 1]);
         printf("  Geef een nummer van 1 tot en met %d, of Enter.\n", n);
     }
 }
 
+/* The scenario file ask starts from, read into sc; false (reported) when it cannot be. */
+static bool read_start(const char *path, arb_scenario *sc) {
+    size_t len;
+    char *text = read_input(path, &len), *error = NULL;
+    bool ok = text && arb_scenario_read_json(sc, text, len, &error) == ARB_OK;
+    if (!ok) fprintf(stderr, "%s: error: %s\n", path, text ? error : strerror(errno));
+    free(error);
+    free(text);
+    return ok;
+}
+
+/* The fact to ask after ruling r: the one it needs, the one whose answer
+ * made the situation impossible (said, and forgotten), or a value the
+ * director corrects; -1 to keep the ruling. *asked_plugin is set when a
+ * plugin's own question was asked instead, -1 at end of input. */
+static int next_question(const arb_ruleset *rs, arb_scenario *sc, const arb_ruling *r, int answered,
+                         int *asked_plugin) {
+    enum arb_ruling_status st = arb_ruling_status(r);
+    *asked_plugin = 0;
+    if (st == ARB_REJECTED && answered >= 0) {
+        printf("  Dat kan niet: %s\n", arb_ruling_invariant(r, ARB_NL));
+        arb_scenario_forget(sc, arb_fact_name(rs, answered));
+        return answered;
+    }
+    if (st == ARB_NEEDS) return arb_fact_find(rs, arb_ruling_needs(r));
+    *asked_plugin = plugins ? ask_plugin_fact(sc, r) : 0;
+    if (*asked_plugin) return -1;
+    return st == ARB_RULED ? record_value_to_correct(rs, r) : -1;
+}
+
 static int cmd_ask(const options *o) {
     if (!o->ruleset) return usage_error("ask", "%s", "needs --ruleset NAME");
-    ruleset *rs = load_or_report(o->ruleset);
+    arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
-    scenario sc;
-    scenario_init(&sc, rs);
-    sc.hooks = hooks;
-    int status = ARB_OK;
-    if (o->input) {
-        size_t len;
-        char *text = read_input(o->input, &len);
-        strbuf err;
-        sb_init(&err);
-        if (!text || !scenario_read_json(&sc, text, len, &err)) {
-            fprintf(stderr, "%s: error: %s\n", o->input, text ? err.data : strerror(errno));
-            status = ARB_BAD_INPUT;
-        }
-        sb_free(&err);
-        free(text);
-    }
-    ruling r = {0};
-    int answered = -1;
+    arb_scenario *sc = arb_scenario_new_plugins(rs, plugins);
+    int status = sc && (!o->input || read_start(o->input, sc)) ? ARB_OK : ARB_BAD_INPUT;
+    arb_ruling *r = NULL;
+    int answered = -1, asked_plugin = 0;
     while (status == ARB_OK) {
-        if (!rule_with_plugins(rs, rs->root, &sc, &r)) {
+        arb_ruling_free(r);
+        r = arb_rule(rs, plugins, sc);
+        if (arb_ruling_status(r) == ARB_FAILED) {
+            fprintf(stderr, "arbiter: %s\n", r ? arb_ruling_error(r) : "out of memory");
             status = ARB_BAD_INPUT;
             break;
         }
-        if (r.status == RULING_REJECTED && answered >= 0) {
-            /* the last answer made the situation impossible: ask it again */
-            printf("  Dat kan niet: %s\n", rs->invariants[r.invariant].message);
-            scenario_forget(&sc, answered);
-            r.status = RULING_NEEDS;
-            r.fact = answered;
-        }
-        if (r.status != RULING_NEEDS) {
-            int asked = hooks ? ask_plugin_fact(&sc, &r) : 0;
-            if (asked < 0) {
-                status = ARB_BAD_INPUT;
-                break;
-            }
-            if (asked > 0) {
-                ruling_clear(&r); /* rule again with the plugin's fact */
-                continue;
-            }
-        }
-        int f = r.fact;
-        if (r.status != RULING_NEEDS) {
-            f = r.status == RULING_OK ? record_value_to_correct(rs, &sc, &r) : -1;
-            if (f < 0) break;
-        }
-        ruling_clear(&r);
-        if (!ask_fact(rs, f, &sc)) {
-            fprintf(stderr, "arbiter ask: no answer for '%s' (end of input)\n", rs->facts[f].name);
+        int f = next_question(rs, sc, r, answered, &asked_plugin);
+        if (asked_plugin < 0) status = ARB_BAD_INPUT;
+        if (asked_plugin) continue; /* rule again with the plugin's fact */
+        if (f < 0) break;
+        if (!ask_fact(rs, f, sc)) {
+            fprintf(stderr, "arbiter ask: no answer for '%s' (end of input)\n",
+                    arb_fact_name(rs, f));
             status = ARB_BAD_INPUT;
         }
         answered = f;
     }
     if (status == ARB_OK) {
         putchar('\n');
-        if (o->json) {
-            json_t *j = output_json(&r, &sc);
-            char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-            puts(s);
-            free(s);
-            json_decref(j);
-        } else {
-            output_text(&r, &sc, stdout);
-        }
-        status = r.status == RULING_OK ? ARB_OK : r.status == RULING_REJECTED ? ARB_BAD_INPUT : ARB_NO_RULING;
+        print_ruling(r, o->json);
+        status = arb_ruling_exit_status(r);
     }
-    ruling_clear(&r);
-    scenario_free(&sc);
+    arb_ruling_free(r);
+    arb_scenario_free(sc);
     arb_free(rs);
     return status;
 }
@@ -432,7 +458,7 @@ static int cmd_test(const options *o) {
         return ARB_BAD_INPUT;
     }
     int flags = (o->verbose ? ARB_TEST_VERBOSE : 0) | (o->coverage ? ARB_TEST_COVERAGE : 0);
-    enum arb_status status = arb_test(rs, hooks ? &plugins : NULL, flags, stdout, NULL, NULL);
+    enum arb_status status = arb_test(rs, plugins, flags, stdout, NULL, NULL);
     arb_free(rs);
     return status;
 }
@@ -461,7 +487,7 @@ static void print_json(json_t *o) {
 
 /* The plugins of the ruleset a command rules with, for the API's calls. */
 static const arb_plugins *api_plugins(void) {
-    return current && current->nplugins ? &plugins : NULL;
+    return plugins;
 }
 
 /* An answer the API gave as JSON text, read back (the text is freed). */
@@ -869,7 +895,9 @@ static int cmd_graph(const options *o) {
 
 static int cmd_serve(const options *o) {
     if (o->input) return usage_error("serve", "unexpected argument '%s'", o->input);
-    serve_config c = {o->listen, o->rulesets, o->nrulesets, o->plugins, o->nplugins, o->limits, NULL, o->verbose};
+    plugin_limits limits = {o->limits.instructions, o->limits.memory, o->limits.time_ms};
+    serve_config c = {o->listen,   o->rulesets, o->nrulesets, o->plugins,
+                      o->nplugins, limits,      NULL,         o->verbose};
     return serve_run(&c);
 }
 
@@ -967,7 +995,7 @@ int main(int argc, char **argv) {
         }
         int status = commands[i].run(&o);
         fflush(stdout); /* the ruling is out before the plugins go */
-        plugin_set_free(&plugins);
+        arb_free_plugins(plugins);
         return status;
     }
     fprintf(stderr, "arbiter: unknown command '%s'\n", argv[1]);
