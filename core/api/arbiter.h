@@ -164,6 +164,12 @@ char *arb_fact_json(const arb_ruleset *rs, int f);
 enum arb_status arb_rule_next_json(const arb_ruleset *rs, const arb_plugins *p, const char *scenario,
                                    size_t len, char **json);
 
+/* How many scores a matchpoint sheet (as arb_matchpoints_sheet reads it;
+ * len bytes) holds, so that a face can refuse a sheet past ARB_MAX_SCORES
+ * as too large before it is matchpointed; -1 when the sheet cannot be read
+ * (arb_matchpoints_sheet says why) and for a NULL sheet. */
+int arb_sheet_score_count(const char *sheet, size_t len);
+
 /* The limits a plugin runs within (docs/plugins.md); 0 in a field: the
  * host's default. */
 typedef struct arb_plugin_limits {

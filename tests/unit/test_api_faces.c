@@ -135,6 +135,18 @@ static void test_plugin_limits(void **state) {
     arb_free_plugins(roomy);
 }
 
+/* One score a line, or board,pair,score after a header line (which is not a score). */
+static void test_sheet_score_count(void **state) {
+    (void)state;
+    const char *plain = "100\n200\n-50\n";
+    const char *csv = "board,pair,score\n1,1,100\n1,2,200\n";
+    assert_int_equal(arb_sheet_score_count(plain, strlen(plain)), 3);
+    assert_int_equal(arb_sheet_score_count(csv, strlen(csv)), 2);
+    assert_int_equal(arb_sheet_score_count("100\nhonderd\n", 12), -1);
+    assert_int_equal(arb_sheet_score_count("1\0002", 3), -1); /* not text */
+    assert_int_equal(arb_sheet_score_count(NULL, 0), -1);
+}
+
 static void test_bad_arguments(void **state) {
     (void)state;
     char *j = NULL;
@@ -160,7 +172,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ruleset_brief), cmocka_unit_test(test_ruleset_contents),
         cmocka_unit_test(test_fact),          cmocka_unit_test(test_next),
-        cmocka_unit_test(test_plugin_limits), cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_plugin_limits), cmocka_unit_test(test_sheet_score_count),
+        cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests_name("api_faces", tests, group_setup, group_teardown);
 }
