@@ -65,6 +65,7 @@
 typedef struct served {
     ruleset *rs;
     plugin_set plugins; /* loaded for this ruleset (a plugin checks the names it uses) */
+    json_t *articles;   /* [{"id", "title", "ruled"}] (arb_ruleset_json), read only once loaded */
 } served;
 
 /* An open connection as the deadline sees it. The list is shared by the
@@ -191,83 +192,30 @@ static bool is_klaverjas(const ruleset *rs) {
     return rs->game && strcmp(rs->game, "klaverjas") == 0;
 }
 
-/* ---- facts and rulesets as the web app reads them ---- */
+/* ---- rulesets as the web app reads them ---- */
 
-static json_t *choice_json(const ruleset *rs, const rs_type *t, json_t *value, int64_t v) {
-    strbuf nl, en;
-    sb_init(&nl);
-    sb_init(&en);
-    rs_format_value(rs, t, v, FMT_DUTCH, &nl);
-    rs_format_value(rs, t, v, FMT_ENGLISH, &en);
-    json_t *j = json_pack("{soss?ss?}", "value", value, "label", nl.data, "label_en", en.data);
-    sb_free(&nl);
-    sb_free(&en);
+/* The JSON text a call of arbiter.h gave (malloc'd, freed here) as a tree;
+ * NULL when there is none. */
+static json_t *parsed(char *text) {
+    json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
     return j;
 }
 
-/* A fact with its question, the kind of answer and, for a yes/no or a
- * list, the choices with their labels. */
-static json_t *fact_json(const ruleset *rs, int f) {
-    static const char *const kinds[] = {"bool", "enum", "int", "call", "cite", "string"}; /* enum type_kind */
-    const rs_fact *fact = &rs->facts[f];
-    const rs_type *t = fact->type;
-    json_t *j = json_pack("{ssssss?sssb}", "name", fact->name, "question", fact->ask ? fact->ask : fact->name,
-                          "question_en", fact->ask_en, "type", kinds[t->kind], "asked", fact->ask != NULL);
-    json_t *choices = json_array();
-    if (t->kind == TY_BOOL) {
-        json_array_append_new(choices, choice_json(rs, t, json_true(), 1));
-        json_array_append_new(choices, choice_json(rs, t, json_false(), 0));
-    }
-    for (int i = 0; t->kind == TY_ENUM && i < t->nvalues; i++)
-        json_array_append_new(choices, choice_json(rs, t, json_string(t->values[i]), i));
-    json_object_set_new(j, "choices", choices);
-    if (t->kind == TY_INT && t->bounded) {
-        json_object_set_new(j, "min", json_integer(t->lo));
-        json_object_set_new(j, "max", json_integer(t->hi));
-    }
-    return j;
-}
-
-static bool has_english(const ruleset *rs) {
-    for (int i = 0; i < rs->nactions; i++)
-        if (rs->actions[i].text_en) return true;
-    return false;
-}
-
-static json_t *ruleset_json(const ruleset *rs) {
-    char hash[32];
-    output_hash(rs, hash);
-    json_t *j = json_pack("{ssssss}", "name", rs->name, "title", rs->title, "hash", hash);
-    json_object_set_new(j, "game", json_string(rs->game ? rs->game : "bridge"));
-    json_object_set_new(j, "english", json_boolean(has_english(rs)));
-    json_object_set_new(j, "scores", json_pack("{sbsbsbsb}", "contract", rs->score_article >= 0 && !is_klaverjas(rs),
-                                               "hand", is_klaverjas(rs) && rs->trick_article >= 0,
-                                               "matchpoints", rs->matchpoints_article >= 0, "imps",
-                                               rs->imps_article >= 0));
-    return j;
+static json_t *fact_json(const arb_ruleset *rs, int f) {
+    return parsed(arb_fact_json(rs, f));
 }
 
 static reply api_rulesets(server *s) {
     json_t *list = json_array();
-    for (int i = 0; i < s->n; i++) json_array_append_new(list, ruleset_json(s->sets[i].rs));
+    for (int i = 0; i < s->n; i++) json_array_append_new(list, parsed(arb_ruleset_json(s->sets[i].rs, 0)));
     return ok(json_pack("{so}", "rulesets", list));
 }
 
 static reply api_ruleset(server *s, const char *name) {
     reply out;
     served *sv = served_by_name(s, name, &out);
-    if (!sv) return out;
-    const ruleset *rs = sv->rs;
-    json_t *j = ruleset_json(rs), *articles = json_array(), *facts = json_array();
-    for (int a = 0; a < rs->narticles; a++)
-        json_array_append_new(articles, json_pack("{sssssb}", "id", rs->articles[a].id, "title",
-                                                  rs->articles[a].title ? rs->articles[a].title : "", "ruled",
-                                                  rs->articles[a].has_when));
-    for (int f = 0; f < rs->nfacts; f++)
-        if (rs->facts[f].derived < 0) json_array_append_new(facts, fact_json(rs, f));
-    json_object_set_new(j, "articles", articles);
-    json_object_set_new(j, "facts", facts);
-    return ok(j);
+    return sv ? ok(parsed(arb_ruleset_json(sv->rs, 1))) : out;
 }
 
 /* ---- rulings ---- */
@@ -457,6 +405,17 @@ static reply api_matchpoints(server *s, json_t *in) {
 
 /* ---- the decision graph ---- */
 
+/* The title of an article the ruleset has ("" when it has none). */
+static const char *article_title(const served *sv, const char *id) {
+    size_t i;
+    json_t *a;
+    json_array_foreach(sv->articles, i, a) {
+        if (strcmp(json_string_value(json_object_get(a, "id")), id) == 0)
+            return json_string_value(json_object_get(a, "title"));
+    }
+    return "";
+}
+
 static reply api_graph(server *s, struct MHD_Connection *c) {
     const char *name = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "ruleset");
     const char *id = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "article");
@@ -464,17 +423,17 @@ static reply api_graph(server *s, struct MHD_Connection *c) {
     if (!name || !id) return fail(MHD_HTTP_BAD_REQUEST, "give ?ruleset=NAME&article=N");
     served *sv = served_by_name(s, name, &out);
     if (!sv) return out;
-    const ruleset *rs = sv->rs;
-    int a = rs_find_article(rs, id);
-    if (a < 0) return fail(MHD_HTTP_NOT_FOUND, "%s has no article %s", rs->name, id);
     char *dot = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&dot, &len);
     if (!f) return fail(MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
-    dot_write(rs, rs->articles[a].root, &rs->articles[a], f);
+    enum arb_status st = arb_graph_dot(sv->rs, id, f, NULL);
     fclose(f);
-    out = ok(json_pack("{ssssssss}", "ruleset", rs->name, "article", rs->articles[a].id, "title",
-                       rs->articles[a].title ? rs->articles[a].title : "", "dot", dot));
+    if (st != ARB_OK)
+        out = fail(MHD_HTTP_NOT_FOUND, "%s has no article %s", arb_name(sv->rs), id);
+    else
+        out = ok(json_pack("{ssssssss}", "ruleset", arb_name(sv->rs), "article", id, "title",
+                           article_title(sv, id), "dot", dot));
     free(dot);
     return out;
 }
@@ -803,6 +762,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
 static void free_server(server *s) {
     for (int i = 0; i < s->n; i++) {
         plugin_set_free(&s->sets[i].plugins);
+        json_decref(s->sets[i].articles);
         arb_free(s->sets[i].rs);
     }
     free(s->web);
@@ -831,6 +791,9 @@ static bool add_ruleset(server *s, const serve_config *c, const char *name, bool
         return false;
     }
     sv->rs = rs;
+    json_t *info = parsed(arb_ruleset_json(rs, 1));
+    sv->articles = json_incref(json_object_get(info, "articles"));
+    json_decref(info);
     s->n++;
     return true;
 }
