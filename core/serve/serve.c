@@ -188,8 +188,9 @@ static const scenario_hooks *hooks_of(const served *sv) {
     return plugin_set_hooks(&sv->plugins);
 }
 
-static bool is_klaverjas(const ruleset *rs) {
-    return rs->game && strcmp(rs->game, "klaverjas") == 0;
+static bool is_klaverjas(const arb_ruleset *rs) {
+    const char *game = arb_game(rs);
+    return game && strcmp(game, "klaverjas") == 0;
 }
 
 /* ---- rulesets as the web app reads them ---- */
@@ -220,56 +221,57 @@ static reply api_ruleset(server *s, const char *name) {
 
 /* ---- rulings ---- */
 
-/* The request's "scenario" read for the ruleset into sc (initialised
- * here); false with the reply. */
-static bool read_scenario(const served *sv, json_t *obj, scenario *sc, reply *out) {
-    scenario_init(sc, sv->rs);
-    sc->hooks = hooks_of(sv);
+/* The request's "scenario" as JSON text (malloc'd), or NULL with the reply. */
+static char *scenario_text(json_t *obj, reply *out) {
     if (!json_is_object(obj)) {
         *out = fail(MHD_HTTP_BAD_REQUEST, "give \"scenario\": an object of facts, as in a scenario file");
-        return false;
+        return NULL;
     }
-    strbuf err;
-    sb_init(&err);
-    bool good = scenario_read_object(sc, obj, &err);
-    if (!good) *out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data);
-    sb_free(&err);
-    return good;
+    return json_dumps(obj, JSON_COMPACT);
 }
 
-/* What the web app shows beside a ruling that is not made yet: the
- * question it needs, or why the situation is impossible. */
-static void add_next(const ruleset *rs, const ruling *r, json_t *j) {
-    if (r->status == RULING_NEEDS) json_object_set_new(j, "question", fact_json(rs, r->fact));
-    if (r->status == RULING_REJECTED) {
-        const rs_invariant *inv = &rs->invariants[r->invariant];
-        json_object_set_new(j, "impossible", json_pack("{ssss?}", "message", inv->message, "message_en", inv->message_en));
-    }
+/* A ruling's answer that is no ruling: a scenario that could not be read,
+ * or a plugin that refused it or failed (arb_rule_json's "bad_input" and
+ * "plugin_error"). */
+static bool is_refusal(json_t *j) {
+    const char *status = json_string_value(json_object_get(j, "status"));
+    return status && (strcmp(status, "bad_input") == 0 || strcmp(status, "plugin_error") == 0);
+}
+
+/* Sets the ruleset's title on a ruling, before what arb_rule_next_json
+ * added (the order the web app has always been given). */
+static void set_title(json_t *j, const char *title) {
+    json_t *question = json_incref(json_object_get(j, "question"));
+    json_t *impossible = json_incref(json_object_get(j, "impossible"));
+    json_object_del(j, "question");
+    json_object_del(j, "impossible");
+    json_object_set_new(j, "title", json_string(title));
+    if (question) json_object_set_new(j, "question", question);
+    if (impossible) json_object_set_new(j, "impossible", impossible);
 }
 
 static reply rule_scenario(server *s, json_t *in, bool next) {
     static const char *const keys[] = {"ruleset", "scenario", NULL};
     reply out;
     served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
-    scenario sc;
-    if (!sv) return out;
-    if (read_scenario(sv, json_object_get(in, "scenario"), &sc, &out)) {
-        ruling r;
-        strbuf err;
-        sb_init(&err);
-        if (!scenario_rule(sv->rs, sv->rs->root, &sc, &r, &err)) {
-            out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data); /* a plugin refused the scenario, or failed */
-        } else {
-            json_t *j = output_json(&r, &sc);
-            json_object_set_new(j, "title", json_string(sv->rs->title));
-            if (next) add_next(sv->rs, &r, j);
-            out = ok(j);
-        }
-        sb_free(&err);
-        ruling_clear(&r);
+    char *text = sv ? scenario_text(json_object_get(in, "scenario"), &out) : NULL;
+    if (!text) return out;
+    const arb_plugins *p = &sv->plugins;
+    char *answer = NULL;
+    if (next)
+        arb_rule_next_json(sv->rs, p, text, strlen(text), &answer);
+    else
+        arb_rule_json_plugins(sv->rs, p, text, strlen(text), &answer);
+    free(text);
+    json_t *j = parsed(answer);
+    if (!j) return fail(MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+    if (is_refusal(j)) {
+        out = fail(MHD_HTTP_BAD_REQUEST, "%s", json_string_value(json_object_get(j, "error")));
+        json_decref(j);
+        return out;
     }
-    scenario_free(&sc);
-    return out;
+    set_title(j, arb_title(sv->rs));
+    return ok(j);
 }
 
 static reply api_next(server *s, json_t *in) {
@@ -359,23 +361,26 @@ static reply api_score(server *s, json_t *in) {
     return out;
 }
 
+/* A scorer's call failed: the rule files gave no ruling (422), or the
+ * request lacked or broke something (400) — the CLI's exit statuses 1 and 2. */
+static reply score_failed(enum arb_status st, const char *error, const char *hint) {
+    return fail(st == ARB_NO_RULING ? MHD_HTTP_UNPROCESSABLE_CONTENT : MHD_HTTP_BAD_REQUEST, "%s%s",
+                error ? error : "", hint);
+}
+
 static reply api_klaverjas(server *s, json_t *in) {
     static const char *const keys[] = {"ruleset", "hand", NULL};
     reply out;
     served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
     if (!sv) return out;
-    if (!is_klaverjas(sv->rs)) return fail(MHD_HTTP_BAD_REQUEST, "%s is not a klaverjas ruleset", sv->rs->name);
-    scenario sc;
-    if (read_scenario(sv, json_object_get(in, "hand"), &sc, &out)) {
-        kj_hand_score hs;
-        strbuf err;
-        sb_init(&err);
-        if (scoring_klaverjas_hand(sv->rs, &sc, &hs, &err)) out = ok(scoring_hand_json(sv->rs, &hs, &sc));
-        else out = fail(failed_http(hs.failed), "%s", err.data);
-        kj_hand_score_clear(&hs);
-        sb_free(&err);
-    }
-    scenario_free(&sc);
+    if (!is_klaverjas(sv->rs)) return fail(MHD_HTTP_BAD_REQUEST, "%s is not a klaverjas ruleset", arb_name(sv->rs));
+    char *text = scenario_text(json_object_get(in, "hand"), &out);
+    if (!text) return out;
+    char *json = NULL, *error = NULL;
+    enum arb_status st = arb_score_hand_json(sv->rs, &sv->plugins, text, strlen(text), &json, &error);
+    out = st == ARB_OK ? ok(parsed(json)) : score_failed(st, error, "");
+    free(error);
+    free(text);
     return out;
 }
 
