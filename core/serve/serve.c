@@ -130,13 +130,6 @@ static reply fail(unsigned status, const char *fmt, ...) {
     return r;
 }
 
-/* A failed ruling: the rule files gave none (422), or the request lacked or
- * broke something (400) — the CLI's exit statuses 1 and 2. */
-static unsigned failed_http(enum ruling_status s) {
-    return s == RULING_GAP || s == RULING_ERROR || s == RULING_OUTSIDE ? MHD_HTTP_UNPROCESSABLE_CONTENT
-                                                                       : MHD_HTTP_BAD_REQUEST;
-}
-
 /* ---- the request's JSON ---- */
 
 /* The first key of the request that the endpoint does not take, or NULL. */
@@ -332,35 +325,6 @@ static reply api_compare(server *s, json_t *in) {
 
 /* ---- scores ---- */
 
-static reply api_score(server *s, json_t *in) {
-    static const char *const keys[] = {"ruleset", "contract", "vulnerable", NULL};
-    reply out;
-    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
-    if (!sv) return out;
-    const char *contract = json_string_value(json_object_get(in, "contract"));
-    json_t *vul = json_object_get(in, "vulnerable");
-    if (!contract) return fail(MHD_HTTP_BAD_REQUEST, "give \"contract\": a contract and its result, such as \"4SX+1\"");
-    if (vul && !json_is_boolean(vul)) return fail(MHD_HTTP_BAD_REQUEST, "\"vulnerable\" is true or false");
-    if (is_klaverjas(sv->rs)) return fail(MHD_HTTP_BAD_REQUEST, "%s scores hands: POST /api/klaverjas", sv->rs->name);
-    scenario sc;
-    scenario_init(&sc, sv->rs);
-    sc.hooks = hooks_of(sv);
-    strbuf err;
-    sb_init(&err);
-    ruling r;
-    int64_t total = 0;
-    if (scoring_contract(sv->rs, &sc, contract, vul ? json_is_true(vul) : -1, &r, &total, &err)) {
-        out = ok(scoring_contract_json(&r, &sc, contract, total));
-    } else {
-        if (r.status == RULING_NEEDS && !sc.rec.has_vulnerable) sb_puts(&err, "; give \"vulnerable\": true or false");
-        out = fail(failed_http(r.status), "%s", err.data);
-    }
-    ruling_clear(&r);
-    sb_free(&err);
-    scenario_free(&sc);
-    return out;
-}
-
 /* A scorer's call failed: the rule files gave no ruling (422), or the
  * request lacked or broke something (400) — the CLI's exit statuses 1 and 2. */
 static reply score_failed(enum arb_status st, const char *error, const char *hint) {
@@ -384,6 +348,32 @@ static reply api_klaverjas(server *s, json_t *in) {
     return out;
 }
 
+static reply api_score(server *s, json_t *in) {
+    static const char *const keys[] = {"ruleset", "contract", "vulnerable", NULL};
+    reply out;
+    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
+    if (!sv) return out;
+    const char *contract = json_string_value(json_object_get(in, "contract"));
+    json_t *vul = json_object_get(in, "vulnerable");
+    if (!contract) return fail(MHD_HTTP_BAD_REQUEST, "give \"contract\": a contract and its result, such as \"4SX+1\"");
+    if (vul && !json_is_boolean(vul)) return fail(MHD_HTTP_BAD_REQUEST, "\"vulnerable\" is true or false");
+    if (is_klaverjas(sv->rs)) return fail(MHD_HTTP_BAD_REQUEST, "%s scores hands: POST /api/klaverjas", arb_name(sv->rs));
+    enum arb_vulnerability v = !vul ? ARB_VULNERABILITY_UNKNOWN : json_is_true(vul) ? ARB_VULNERABLE : ARB_NOT_VULNERABLE;
+    char *json = NULL, *error = NULL;
+    enum arb_status st = arb_score_contract(sv->rs, &sv->plugins, contract, v, NULL, &json, &error);
+    json_t *j = parsed(json);
+    if (st == ARB_OK) {
+        out = ok(j);
+    } else {
+        /* the ruling that needs a fact comes with the error: it is the vulnerability when none was given */
+        bool needs = json_object_get(j, "needs") != NULL;
+        out = score_failed(st, error, needs && !vul ? "; give \"vulnerable\": true or false" : "");
+        json_decref(j);
+    }
+    free(error);
+    return out;
+}
+
 static reply api_matchpoints(server *s, json_t *in) {
     static const char *const keys[] = {"ruleset", "csv", NULL};
     reply out;
@@ -391,20 +381,17 @@ static reply api_matchpoints(server *s, json_t *in) {
     if (!sv) return out;
     json_t *csv = json_object_get(in, "csv");
     if (!json_is_string(csv)) return fail(MHD_HTTP_BAD_REQUEST, "give \"csv\": the scores, one per line, or board,pair,score");
-    if (strlen(json_string_value(csv)) != json_string_length(csv))
-        return fail(MHD_HTTP_BAD_REQUEST, "the sheet is not text (it holds a NUL character)");
-    vec rows;
-    vec_init(&rows, sizeof(score_line));
-    strbuf err;
-    sb_init(&err);
-    if (!scoring_parse_score_lines(json_string_value(csv), &rows, &err)) out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data);
-    else if (rows.len > SCORING_MAX_SCORES)
-        out =
-            fail(MHD_HTTP_CONTENT_TOO_LARGE, "at most %d scores in one sheet", SCORING_MAX_SCORES);
-    else if (!scoring_matchpoint_lines(sv->rs, hooks_of(sv), &rows, &err)) out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data);
-    else out = ok(json_pack("{ssso}", "ruleset", sv->rs->name, "rows", scoring_lines_json(&rows)));
-    vec_free(&rows);
-    sb_free(&err);
+    const char *sheet = json_string_value(csv);
+    size_t len = json_string_length(csv);
+    if (strlen(sheet) != len) return fail(MHD_HTTP_BAD_REQUEST, "the sheet is not text (it holds a NUL character)");
+    if (arb_sheet_score_count(sheet, len) > ARB_MAX_SCORES)
+        return fail(MHD_HTTP_CONTENT_TOO_LARGE, "at most %d scores in one sheet", ARB_MAX_SCORES);
+    char *json = NULL, *error = NULL;
+    if (arb_matchpoints_sheet(sv->rs, &sv->plugins, sheet, len, &json, &error) == ARB_OK)
+        out = ok(json_pack("{ssso}", "ruleset", arb_name(sv->rs), "rows", parsed(json)));
+    else
+        out = fail(MHD_HTTP_BAD_REQUEST, "%s", error ? error : "");
+    free(error);
     return out;
 }
 
