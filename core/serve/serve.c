@@ -52,7 +52,7 @@
 
 #define MAX_BODY (256 * 1024) /* a scenario is a few hundred bytes; a big matchpoint sheet fits */
 #define MAX_SERVED 64
-#define MAX_COMPARED 8
+#define MAX_COMPARED ARB_MAX_COMPARED
 #define SERVE_THREADS 4     /* requests answered in parallel (a ruling takes under a millisecond) */
 #define IDLE_SECONDS 10     /* a connection that sends or takes nothing for this long is dropped */
 #define REQUEST_SECONDS 10  /* a request must arrive whole, and its answer leave, within this */
@@ -177,10 +177,6 @@ static served *request_ruleset(server *s, json_t *in, reply *out) {
     return served_by_name(s, json_string_value(name), out);
 }
 
-static const scenario_hooks *hooks_of(const served *sv) {
-    return plugin_set_hooks(&sv->plugins);
-}
-
 static bool is_klaverjas(const arb_ruleset *rs) {
     const char *game = arb_game(rs);
     return game && strcmp(game, "klaverjas") == 0;
@@ -294,6 +290,17 @@ static int compared_rulesets(server *s, json_t *in, served **out, reply *err) {
     return (int)n;
 }
 
+/* Beside each ruling that needs a fact, that fact's question, as /api/next gives it. */
+static void add_questions(json_t *rulings, served *const *sets) {
+    size_t i;
+    json_t *one;
+    json_array_foreach(rulings, i, one) {
+        const char *needs = json_string_value(json_object_get(one, "needs"));
+        json_t *question = needs ? fact_json(sets[i]->rs, arb_fact_find(sets[i]->rs, needs)) : NULL;
+        if (question) json_object_set_new(one, "question", question);
+    }
+}
+
 static reply api_compare(server *s, json_t *in) {
     static const char *const keys[] = {"rulesets", "scenario", NULL};
     served *sets[MAX_COMPARED];
@@ -303,22 +310,23 @@ static reply api_compare(server *s, json_t *in) {
     json_t *obj = json_object_get(in, "scenario");
     if (!json_is_object(obj)) return fail(MHD_HTTP_BAD_REQUEST, "give \"scenario\": an object of facts");
     char *text = json_dumps(obj, JSON_COMPACT);
-    json_t *rulings = json_array(), *diffs = json_array();
-    strbuf err;
-    sb_init(&err);
-    for (int i = 0; i < n && !err.len; i++) {
-        json_t *one;
-        compare_ruling_json(sets[i]->rs, hooks_of(sets[i]), text, strlen(text), &one, &err);
-        const char *needs = json_string_value(json_object_get(one, "needs"));
-        if (needs) json_object_set_new(one, "question", fact_json(sets[i]->rs, rs_find_fact(sets[i]->rs, needs)));
-        json_array_append_new(rulings, one);
+    const arb_ruleset *rulesets[MAX_COMPARED];
+    const arb_plugins *plugins[MAX_COMPARED];
+    for (int i = 0; i < n; i++) {
+        rulesets[i] = sets[i]->rs;
+        plugins[i] = &sets[i]->plugins;
     }
-    for (int i = 1; i < n && !err.len; i++)
-        json_array_append_new(diffs, compare_differences_json(json_array_get(rulings, 0), json_array_get(rulings, i)));
-    out = err.len ? fail(MHD_HTTP_BAD_REQUEST, "%s", err.data) : ok(json_pack("{sOsO}", "rulings", rulings, "differences", diffs));
-    json_decref(rulings);
-    json_decref(diffs);
-    sb_free(&err);
+    char *json = NULL, *error = NULL;
+    arb_compare_json(rulesets, plugins, n, text, strlen(text), &json, &error);
+    json_t *j = parsed(json);
+    if (error || !j) { /* a plugin failed (each one that did, a line each) */
+        out = fail(MHD_HTTP_BAD_REQUEST, "%s", error ? error : "out of memory");
+        json_decref(j);
+    } else {
+        add_questions(json_object_get(j, "rulings"), sets);
+        out = ok(j);
+    }
+    free(error);
     free(text);
     return out;
 }
