@@ -161,8 +161,8 @@ char *arb_fact_json(const arb_ruleset *rs, int f);
  * it); when the situation breaks an invariant, "impossible": {"message",
  * "message_en" (null when it has none)}. A NULL json gets ARB_BAD_INPUT and
  * nothing. */
-enum arb_status arb_rule_next_json(const arb_ruleset *rs, const arb_plugins *p, const char *scenario,
-                                   size_t len, char **json);
+enum arb_status arb_rule_next_json(const arb_ruleset *rs, const arb_plugins *p,
+                                   const char *scenario, size_t len, char **json);
 
 /* How many scores a matchpoint sheet (as arb_matchpoints_sheet reads it;
  * len bytes) holds, so that a face can refuse a sheet past ARB_MAX_SCORES

@@ -28,12 +28,8 @@
 #include "serve.h"
 
 #include "arbiter.h"
-#include "dot.h"
-#include "compare.h"
-#include "output.h"
-#include "scenario.h"
-#include "scoring.h"
 
+#include <jansson.h>
 #include <microhttpd.h>
 
 #include <errno.h>
@@ -43,6 +39,9 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -63,9 +62,9 @@
 #define STOP_GRACE_MS 3000  /* at a stop signal, how long answers in progress may take to finish */
 
 typedef struct served {
-    ruleset *rs;
-    plugin_set plugins; /* loaded for this ruleset (a plugin checks the names it uses) */
-    json_t *articles;   /* [{"id", "title", "ruled"}] (arb_ruleset_json), read only once loaded */
+    arb_ruleset *rs;
+    arb_plugins *plugins; /* loaded for this ruleset (a plugin checks the names it uses) */
+    json_t *articles;     /* [{"id", "title", "ruled"}] (arb_ruleset_json), read only once loaded */
 } served;
 
 /* An open connection as the deadline sees it. The list is shared by the
@@ -100,7 +99,8 @@ typedef struct server {
 
 /* A request's body as it arrives. */
 typedef struct request {
-    strbuf body;
+    char *body; /* len bytes, at most MAX_BODY */
+    size_t len;
     bool too_big;
     struct timespec start;
 } request;
@@ -119,14 +119,18 @@ static reply ok(json_t *body) {
 
 static reply fail(unsigned status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static reply fail(unsigned status, const char *fmt, ...) {
-    strbuf sb;
-    sb_init(&sb);
     va_list ap;
     va_start(ap, fmt);
-    sb_vprintf(&sb, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    reply r = {status, json_pack("{ss}", "error", sb.data ? sb.data : "")};
-    sb_free(&sb);
+    char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (msg) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    reply r = {status, json_pack("{ss}", "error", msg ? msg : "")};
+    free(msg);
     return r;
 }
 
@@ -147,17 +151,16 @@ static const char *unknown_key(json_t *in, const char *const *keys) {
 static bool check_keys(json_t *in, const char *const *keys, reply *out) {
     const char *bad = unknown_key(in, keys);
     if (!bad) return true;
-    strbuf list;
-    sb_init(&list);
-    for (int i = 0; keys[i]; i++) sb_printf(&list, "%s%s", i ? ", " : "", keys[i]);
-    *out = fail(MHD_HTTP_BAD_REQUEST, "unknown key '%s' (this endpoint takes: %s)", bad, list.data);
-    sb_free(&list);
+    char list[256] = "";
+    for (int i = 0, at = 0; keys[i] && at < (int)sizeof list; i++)
+        at += snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", keys[i]);
+    *out = fail(MHD_HTTP_BAD_REQUEST, "unknown key '%s' (this endpoint takes: %s)", bad, list);
     return false;
 }
 
 static served *find_served(server *s, const char *name) {
     for (int i = 0; name && i < s->n; i++)
-        if (strcmp(s->sets[i].rs->name, name) == 0) return &s->sets[i];
+        if (strcmp(arb_name(s->sets[i].rs), name) == 0) return &s->sets[i];
     return NULL;
 }
 
@@ -198,7 +201,8 @@ static json_t *fact_json(const arb_ruleset *rs, int f) {
 
 static reply api_rulesets(server *s) {
     json_t *list = json_array();
-    for (int i = 0; i < s->n; i++) json_array_append_new(list, parsed(arb_ruleset_json(s->sets[i].rs, 0)));
+    for (int i = 0; i < s->n; i++)
+        json_array_append_new(list, parsed(arb_ruleset_json(s->sets[i].rs, 0)));
     return ok(json_pack("{so}", "rulesets", list));
 }
 
@@ -245,7 +249,7 @@ static reply rule_scenario(server *s, json_t *in, bool next) {
     served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
     char *text = sv ? scenario_text(json_object_get(in, "scenario"), &out) : NULL;
     if (!text) return out;
-    const arb_plugins *p = &sv->plugins;
+    const arb_plugins *p = sv->plugins;
     char *answer = NULL;
     if (next)
         arb_rule_next_json(sv->rs, p, text, strlen(text), &answer);
@@ -314,7 +318,7 @@ static reply api_compare(server *s, json_t *in) {
     const arb_plugins *plugins[MAX_COMPARED];
     for (int i = 0; i < n; i++) {
         rulesets[i] = sets[i]->rs;
-        plugins[i] = &sets[i]->plugins;
+        plugins[i] = sets[i]->plugins;
     }
     char *json = NULL, *error = NULL;
     arb_compare_json(rulesets, plugins, n, text, strlen(text), &json, &error);
@@ -345,11 +349,13 @@ static reply api_klaverjas(server *s, json_t *in) {
     reply out;
     served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
     if (!sv) return out;
-    if (!is_klaverjas(sv->rs)) return fail(MHD_HTTP_BAD_REQUEST, "%s is not a klaverjas ruleset", arb_name(sv->rs));
+    if (!is_klaverjas(sv->rs))
+        return fail(MHD_HTTP_BAD_REQUEST, "%s is not a klaverjas ruleset", arb_name(sv->rs));
     char *text = scenario_text(json_object_get(in, "hand"), &out);
     if (!text) return out;
     char *json = NULL, *error = NULL;
-    enum arb_status st = arb_score_hand_json(sv->rs, &sv->plugins, text, strlen(text), &json, &error);
+    enum arb_status st =
+        arb_score_hand_json(sv->rs, sv->plugins, text, strlen(text), &json, &error);
     out = st == ARB_OK ? ok(parsed(json)) : score_failed(st, error, "");
     free(error);
     free(text);
@@ -365,15 +371,19 @@ static reply api_score(server *s, json_t *in) {
     json_t *vul = json_object_get(in, "vulnerable");
     if (!contract) return fail(MHD_HTTP_BAD_REQUEST, "give \"contract\": a contract and its result, such as \"4SX+1\"");
     if (vul && !json_is_boolean(vul)) return fail(MHD_HTTP_BAD_REQUEST, "\"vulnerable\" is true or false");
-    if (is_klaverjas(sv->rs)) return fail(MHD_HTTP_BAD_REQUEST, "%s scores hands: POST /api/klaverjas", arb_name(sv->rs));
-    enum arb_vulnerability v = !vul ? ARB_VULNERABILITY_UNKNOWN : json_is_true(vul) ? ARB_VULNERABLE : ARB_NOT_VULNERABLE;
+    if (is_klaverjas(sv->rs))
+        return fail(MHD_HTTP_BAD_REQUEST, "%s scores hands: POST /api/klaverjas", arb_name(sv->rs));
+    enum arb_vulnerability v = !vul                ? ARB_VULNERABILITY_UNKNOWN
+                               : json_is_true(vul) ? ARB_VULNERABLE
+                                                   : ARB_NOT_VULNERABLE;
     char *json = NULL, *error = NULL;
-    enum arb_status st = arb_score_contract(sv->rs, &sv->plugins, contract, v, NULL, &json, &error);
+    enum arb_status st = arb_score_contract(sv->rs, sv->plugins, contract, v, NULL, &json, &error);
     json_t *j = parsed(json);
     if (st == ARB_OK) {
         out = ok(j);
     } else {
-        /* the ruling that needs a fact comes with the error: it is the vulnerability when none was given */
+        /* the ruling that needs a fact comes with the error: it is the vulnerability when none was
+         * given */
         bool needs = json_object_get(j, "needs") != NULL;
         out = score_failed(st, error, needs && !vul ? "; give \"vulnerable\": true or false" : "");
         json_decref(j);
@@ -391,11 +401,12 @@ static reply api_matchpoints(server *s, json_t *in) {
     if (!json_is_string(csv)) return fail(MHD_HTTP_BAD_REQUEST, "give \"csv\": the scores, one per line, or board,pair,score");
     const char *sheet = json_string_value(csv);
     size_t len = json_string_length(csv);
-    if (strlen(sheet) != len) return fail(MHD_HTTP_BAD_REQUEST, "the sheet is not text (it holds a NUL character)");
+    if (strlen(sheet) != len)
+        return fail(MHD_HTTP_BAD_REQUEST, "the sheet is not text (it holds a NUL character)");
     if (arb_sheet_score_count(sheet, len) > ARB_MAX_SCORES)
         return fail(MHD_HTTP_CONTENT_TOO_LARGE, "at most %d scores in one sheet", ARB_MAX_SCORES);
     char *json = NULL, *error = NULL;
-    if (arb_matchpoints_sheet(sv->rs, &sv->plugins, sheet, len, &json, &error) == ARB_OK)
+    if (arb_matchpoints_sheet(sv->rs, sv->plugins, sheet, len, &json, &error) == ARB_OK)
         out = ok(json_pack("{ssso}", "ruleset", arb_name(sv->rs), "rows", parsed(json)));
     else
         out = fail(MHD_HTTP_BAD_REQUEST, "%s", error ? error : "");
@@ -455,7 +466,7 @@ static const struct post_route {
 static reply post_json(server *s, post_fn fn, const request *rq) {
     if (rq->too_big) return fail(MHD_HTTP_CONTENT_TOO_LARGE, "the request is larger than %d bytes", MAX_BODY);
     json_error_t je;
-    json_t *in = json_loadb(rq->body.data ? rq->body.data : "", rq->body.len, JSON_REJECT_DUPLICATES, &je);
+    json_t *in = json_loadb(rq->body ? rq->body : "", rq->len, JSON_REJECT_DUPLICATES, &je);
     if (!in) return fail(MHD_HTTP_BAD_REQUEST, "malformed JSON at line %d, column %d: %s", je.line, je.column, je.text);
     if (!json_is_object(in)) {
         json_decref(in);
@@ -686,6 +697,29 @@ static bool is_app_file(const char *name) {
     return true;
 }
 
+/* A file of the app (malloc'd, len bytes), or NULL. */
+static char *read_whole_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *data = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&data, &size);
+    char chunk[8192];
+    size_t n;
+    bool good = mem != NULL;
+    while (good && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        good = fwrite(chunk, 1, n, mem) == n;
+    good = good && !ferror(f);
+    fclose(f);
+    if (mem) fclose(mem);
+    if (!good) {
+        free(data);
+        return NULL;
+    }
+    *len = size;
+    return data;
+}
+
 static enum MHD_Result serve_file(server *s, struct MHD_Connection *c, const char *url, const char *method) {
     if (!is_method(method, "GET") && !is_method(method, "HEAD"))
         return respond_json(c, fail(MHD_HTTP_METHOD_NOT_ALLOWED, "%s is not allowed here; use GET", method), "GET, HEAD");
@@ -694,7 +728,7 @@ static enum MHD_Result serve_file(server *s, struct MHD_Connection *c, const cha
     size_t len = 0;
     char *data = NULL;
     if (s->web && is_app_file(name) && snprintf(path, sizeof path, "%s/%s", s->web, name) < (int)sizeof path)
-        data = read_file(path, &len);
+        data = read_whole_file(path, &len);
     if (!data) return respond_json(c, fail(MHD_HTTP_NOT_FOUND, "no page %s", url), NULL);
     return respond(c, MHD_HTTP_OK, content_type(name), data, len, NULL, true);
 }
@@ -716,6 +750,20 @@ static enum MHD_Result answer(server *s, struct MHD_Connection *c, const char *u
     return res;
 }
 
+/* Adds a piece of the body (whose whole is at most MAX_BODY); one that
+ * cannot be kept makes the request too big to answer. */
+static void append(request *rq, const char *piece, size_t n) {
+    char *body = realloc(rq->body, rq->len + n + 1);
+    if (!body) {
+        rq->too_big = true;
+        return;
+    }
+    memcpy(body + rq->len, piece, n);
+    rq->len += n;
+    body[rq->len] = 0;
+    rq->body = body;
+}
+
 /* Called for each piece of a request: first with no body, then with the
  * body in pieces, then once more to answer. */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -725,7 +773,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     request *rq = *con_cls;
     if (!rq) {
         if (!(rq = calloc(1, sizeof *rq))) return MHD_NO;
-        sb_init(&rq->body);
         clock_gettime(CLOCK_MONOTONIC, &rq->start);
         *con_cls = rq;
         const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -737,7 +784,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     }
     if (*upload_size) {
-        if (!rq->too_big && rq->body.len + *upload_size <= MAX_BODY) sb_putn(&rq->body, upload, *upload_size);
+        if (!rq->too_big && rq->len + *upload_size <= MAX_BODY)
+            append(rq, upload, *upload_size);
         else rq->too_big = true;
         *upload_size = 0;
         return MHD_YES;
@@ -752,7 +800,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
     mark_answering(cls, c, false);
     request *rq = *con_cls;
     if (!rq) return;
-    sb_free(&rq->body);
+    free(rq->body);
     free(rq);
     *con_cls = NULL;
 }
@@ -761,32 +809,47 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
 
 static void free_server(server *s) {
     for (int i = 0; i < s->n; i++) {
-        plugin_set_free(&s->sets[i].plugins);
+        arb_free_plugins(s->sets[i].plugins);
         json_decref(s->sets[i].articles);
         arb_free(s->sets[i].rs);
     }
     free(s->web);
 }
 
+/* The plugins for a ruleset, or NULL with why on stderr. */
+static arb_plugins *load_plugins(const serve_config *c, const arb_ruleset *rs) {
+    arb_plugin_limits limits = {c->limits.instructions, c->limits.memory, c->limits.time_ms};
+    char *why = NULL;
+    size_t len = 0;
+    FILE *errors = open_memstream(&why, &len);
+    arb_plugins *p =
+        arb_load_plugins_limited(rs, c->plugins, c->nplugins, &limits, errors ? errors : stderr);
+    if (errors) fclose(errors);
+    if (!p && why) { /* "arbiter: REASON\n", said as the server's */
+        const char *reason = strncmp(why, "arbiter: ", 9) == 0 ? why + 9 : why;
+        fprintf(stderr, "arbiter serve: %s: %.*s\n", arb_name(rs), (int)strcspn(reason, "\n"),
+                reason);
+    }
+    free(why);
+    return p;
+}
+
 static bool add_ruleset(server *s, const serve_config *c, const char *name, bool must) {
-    ruleset *rs = arb_load(name, stderr);
+    arb_ruleset *rs = arb_load(name, stderr);
     if (!rs) {
         fprintf(stderr, "arbiter serve: %s %s\n", must ? "cannot serve" : "skipped (it does not compile):", name);
         return !must;
     }
-    if (find_served(s, rs->name) || s->n == MAX_SERVED) {
-        fprintf(stderr, "arbiter serve: %s served once (or too many rulesets), %s skipped\n", rs->name, name);
+    if (find_served(s, arb_name(rs)) || s->n == MAX_SERVED) {
+        fprintf(stderr, "arbiter serve: %s served once (or too many rulesets), %s skipped\n",
+                arb_name(rs), name);
         arb_free(rs);
         return !must;
     }
     served *sv = &s->sets[s->n];
     memset(sv, 0, sizeof *sv);
-    strbuf err;
-    sb_init(&err);
-    bool loaded = plugin_set_load(&sv->plugins, rs, c->plugins, c->nplugins, c->limits, &err);
-    if (!loaded) fprintf(stderr, "arbiter serve: %s: %s\n", rs->name, err.data);
-    sb_free(&err);
-    if (!loaded) {
+    sv->plugins = load_plugins(c, rs);
+    if (!sv->plugins) {
         arb_free(rs);
         return false;
     }
@@ -843,12 +906,12 @@ static char *find_web(const char *given) {
 }
 
 /* "HOST:PORT", "[V6]:PORT" or ":PORT" (loopback) to a socket address. */
-static bool parse_listen(const char *spec, struct sockaddr_storage *ss, strbuf *err) {
+static bool parse_listen(const char *spec, struct sockaddr_storage *ss, char *err, size_t size) {
     char host[256];
     const char *colon = spec[0] == '[' ? strstr(spec, "]:") : strrchr(spec, ':');
     const char *start = spec[0] == '[' ? spec + 1 : spec;
     if (!colon || (size_t)(colon - start) >= sizeof host) {
-        sb_printf(err, "--listen takes HOST:PORT, such as 127.0.0.1:8080, not '%s'", spec);
+        snprintf(err, size, "--listen takes HOST:PORT, such as 127.0.0.1:8080, not '%s'", spec);
         return false;
     }
     snprintf(host, sizeof host, "%.*s", (int)(colon - start), start);
@@ -856,13 +919,13 @@ static bool parse_listen(const char *spec, struct sockaddr_storage *ss, strbuf *
     char *end;
     long p = strtol(port, &end, 10);
     if (!*port || *end || p < 0 || p > 65535) {
-        sb_printf(err, "--listen: '%s' is not a port number", port);
+        snprintf(err, size, "--listen: '%s' is not a port number", port);
         return false;
     }
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV}, *ai;
     int rc = getaddrinfo(*host ? host : "127.0.0.1", port, &hints, &ai);
     if (rc != 0) {
-        sb_printf(err, "--listen: %s: %s", host, gai_strerror(rc));
+        snprintf(err, size, "--listen: %s: %s", host, gai_strerror(rc));
         return false;
     }
     memcpy(ss, ai->ai_addr, ai->ai_addrlen);
@@ -897,7 +960,8 @@ static void announce(server *s, struct MHD_Daemon *d, const char *listen, const 
     const char *colon = listen[0] == '[' ? strstr(listen, "]:") + 1 : strrchr(listen, ':');
     snprintf(host, sizeof host, "%.*s", (int)(colon - listen), listen);
     printf("arbiter serve: http://%s:%u/ —", *host ? host : "127.0.0.1", info ? (unsigned)info->port : 0);
-    for (int i = 0; i < s->n; i++) printf(" %s", s->sets[i].rs->name);
+    for (int i = 0; i < s->n; i++)
+        printf(" %s", arb_name(s->sets[i].rs));
     printf("%s\n", s->web ? "" : " (no web app found: the API only)");
     fflush(stdout);
     if (!is_loopback(ss))
@@ -933,18 +997,16 @@ static void stop_daemon(server *s, struct MHD_Daemon *d) {
 int serve_run(const serve_config *c) {
     const char *listen = c->listen ? c->listen : "127.0.0.1:8080";
     struct sockaddr_storage ss;
-    strbuf err;
-    sb_init(&err);
-    bool parsed = parse_listen(listen, &ss, &err);
-    if (!parsed) fprintf(stderr, "arbiter serve: %s\n", err.data);
-    sb_free(&err);
-    static server s; /* large (the plugin sets), and the daemon's threads point into it */
+    char err[512];
+    bool listening = parse_listen(listen, &ss, err, sizeof err);
+    if (!listening) fprintf(stderr, "arbiter serve: %s\n", err);
+    static server s; /* the daemon's threads point into it */
     memset(&s, 0, sizeof s);
     s.verbose = c->verbose;
     s.has_plugins = c->nplugins > 0;
     pthread_mutex_init(&s.plugin_lock, NULL);
     pthread_mutex_init(&s.conns.lock, NULL);
-    if (!parsed || !load_rulesets(&s, c)) {
+    if (!listening || !load_rulesets(&s, c)) {
         free_server(&s);
         return ARB_BAD_INPUT;
     }
