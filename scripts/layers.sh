@@ -10,8 +10,8 @@
 # layer. Headers made at build time (parser.h from dsl/parser.y, build_id.h,
 # prefix.h) belong to the layer that includes them.
 LAYERS="core/base core/engine core/games dsl core/store core/tools plugins core/api core/serve core/cli"
-# Internal headers a face still reads beside arbiter.h, while its commands
-# move onto the public API; each is a debt, listed by the check.
+# Internal headers a face still reads beside arbiter.h (the CLI may include
+# the server's own header, to start it) are counted: each is a debt.
 cd "$(dirname "$0")/.." || exit 2
 
 passed=0
@@ -45,7 +45,8 @@ for l in $LAYERS; do
             case " $edges " in *" $l>$hl "*) ;; *) edges="$edges $l>$hl" ;; esac
             if [ "$theirs" -gt "$mine" ]; then
                 bad="$bad $h ($hl is above $l)"
-            elif { [ "$l" = core/cli ] || [ "$l" = core/serve ]; } && [ "$h" != arbiter.h ]; then
+            elif { [ "$l" = core/cli ] || [ "$l" = core/serve ]; } && [ "$h" != arbiter.h ] &&
+                [ "$hl" != core/serve ]; then # the command starts the server: a face, not an internal
                 debts=$((debts + 1))
             fi
         done

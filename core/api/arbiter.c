@@ -235,48 +235,9 @@ enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *text, size_t l
 
 _Static_assert(ARB_MAX_PLUGINS == PLUGIN_MAX, "arbiter.h promises the plugin host's limit");
 
-/* The arguments of arb_load_plugins; false with the reason written. */
-static bool plugin_arguments_ok(const arb_ruleset *rs, const char *const *paths, int n,
-                                FILE *errors) {
-    char why[120] = "";
-    if (!rs)
-        snprintf(why, sizeof why, "no ruleset to load plugins for: it is NULL");
-    else if (n < 0 || n > ARB_MAX_PLUGINS)
-        snprintf(why, sizeof why, "%d plugins: give 0 to %d", n, ARB_MAX_PLUGINS);
-    else if (n > 0 && !paths)
-        snprintf(why, sizeof why, "%d plugins, but no list of paths (NULL)", n);
-    for (int i = 0; !why[0] && i < n; i++)
-        if (!paths[i]) snprintf(why, sizeof why, "plugin %d of %d is NULL, not a path", i + 1, n);
-    if (why[0] && errors) fprintf(errors, "arbiter: %s\n", why);
-    return !why[0];
-}
-
+/* (faces.c checks the arguments, for both.) */
 arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, int n, FILE *errors) {
     return arb_load_plugins_limited(rs, paths, n, NULL, errors);
-}
-
-/* A limit is a positive number or 0 (the host's default); a negative one is a mistake. */
-static bool limits_ok(const arb_plugin_limits *limits, FILE *errors) {
-    if (!limits || (limits->instructions >= 0 && limits->time_ms >= 0)) return true;
-    if (errors) fprintf(errors, "arbiter: plugin limits must not be negative (0: the default)\n");
-    return false;
-}
-
-arb_plugins *arb_load_plugins_limited(const arb_ruleset *rs, const char *const *paths, int n,
-                                      const arb_plugin_limits *limits, FILE *errors) {
-    if (!plugin_arguments_ok(rs, paths, n, errors) || !limits_ok(limits, errors)) return NULL;
-    plugin_limits host = {0};
-    if (limits) host = (plugin_limits){limits->instructions, limits->memory, limits->time_ms};
-    arb_plugins *p = malloc(sizeof *p);
-    strbuf err;
-    sb_init(&err);
-    if (p && !plugin_set_load(p, rs, paths, n, host, &err)) {
-        if (errors) fprintf(errors, "arbiter: %s\n", err.data);
-        free(p);
-        p = NULL;
-    }
-    sb_free(&err);
-    return p;
 }
 
 void arb_free_plugins(arb_plugins *p) {

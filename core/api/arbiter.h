@@ -132,6 +132,57 @@ enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *
 enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *p, const char *jsonl, size_t len,
                                        FILE *out);
 
+/* ---- For the server and other faces -----------------------------------------
+ * What a face that shows rulesets to people (the web app of `arbiter
+ * serve`) reads of them, as JSON text, and plugins loaded within limits of
+ * its own. Each JSON answer is malloc'd (free it); a NULL argument, or an
+ * index out of range, gets NULL (or ARB_BAD_INPUT, as each call says). */
+
+/* The ruleset in brief: {"name", "title", "hash", "game" ("bridge" when
+ * the header names none), "english" (true when an action has an English
+ * message), "scores": {"contract", "hand", "matchpoints", "imps"} (which of
+ * the scorer's calls it answers: a bridge contract, a klaverjas hand)}.
+ * With contents nonzero, also "articles": [{"id", "title" ("" when none),
+ * "ruled" (it has a `when`)}] and "facts": [each fact a scenario may give,
+ * not the derived ones, as arb_fact_json gives it]. NULL for a NULL rs. */
+char *arb_ruleset_json(const arb_ruleset *rs, int contents);
+
+/* A fact as a director is asked it: {"name", "question" (its `ask`, else
+ * its name), "question_en" (null when it has none), "type" ("bool", "enum",
+ * "int", "call", "cite", "string"), "asked" (it has an `ask`), "choices":
+ * [{"value" (true/false, or the value's name), "label", "label_en"}] (for
+ * a yes/no fact and a list; empty otherwise), "min" and "max" (for a
+ * bounded number)}. NULL for a NULL rs or f out of range (arb_fact_*). */
+char *arb_fact_json(const arb_ruleset *rs, int f);
+
+/* Rules as arb_rule_json_plugins does (the same status, and *json the same
+ * object), and adds what a face shows beside a ruling not made yet: when
+ * the decision needs a fact, "question" (that fact as arb_fact_json gives
+ * it); when the situation breaks an invariant, "impossible": {"message",
+ * "message_en" (null when it has none)}. A NULL json gets ARB_BAD_INPUT and
+ * nothing. */
+enum arb_status arb_rule_next_json(const arb_ruleset *rs, const arb_plugins *p,
+                                   const char *scenario, size_t len, char **json);
+
+/* How many scores a matchpoint sheet (as arb_matchpoints_sheet reads it;
+ * len bytes) holds, so that a face can refuse a sheet past ARB_MAX_SCORES
+ * as too large before it is matchpointed; -1 when the sheet cannot be read
+ * (arb_matchpoints_sheet says why) and for a NULL sheet. */
+int arb_sheet_score_count(const char *sheet, size_t len);
+
+/* The limits a plugin runs within (docs/plugins.md); 0 in a field: the
+ * host's default. */
+typedef struct arb_plugin_limits {
+    long instructions; /* per call */
+    size_t memory;     /* bytes, for the plugin's state and what a call hands back */
+    long time_ms;      /* wall-clock milliseconds per ruling (all its plugins' calls together) */
+} arb_plugin_limits;
+/* arb_load_plugins with limits (NULL: the defaults, as arb_load_plugins).
+ * The same arguments are refused, the same way, and so is a negative
+ * limit: NULL, the reason on errors. */
+arb_plugins *arb_load_plugins_limited(const arb_ruleset *rs, const char *const *paths, int n,
+                                      const arb_plugin_limits *limits, FILE *errors);
+
 /* ---- Tools for whole rulesets ------------------------------------------------
  * What a rules editor runs on a ruleset rather than on one scenario: the
  * completeness proof, the test blocks, the differences between two
@@ -326,17 +377,6 @@ enum arb_fact_kind {
 enum arb_fact_kind arb_fact_kind(const arb_ruleset *rs, int f);
 int arb_fact_range(const arb_ruleset *rs, int f, long long *lo, long long *hi);
 
-/* arb_load_plugins with limits on each plugin (see docs/plugins.md): Lua
- * instructions per call, bytes of memory, and wall-clock milliseconds per
- * ruling; 0 for the host's default. limits may be NULL (every default). A
- * negative limit is refused like a bad argument: NULL, the reason on errors. */
-typedef struct arb_plugin_limits {
-    long instructions;
-    size_t memory;
-    long time_ms;
-} arb_plugin_limits;
-arb_plugins *arb_load_plugins_limited(const arb_ruleset *rs, const char *const *paths, int n,
-                                      const arb_plugin_limits *limits, FILE *errors);
 
 /* A plugin's own fact that a plugin acting on ruling r (made on sc with p)
  * needs and sc does not give, to ask the director (its question in Dutch,

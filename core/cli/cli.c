@@ -895,9 +895,8 @@ static int cmd_graph(const options *o) {
 
 static int cmd_serve(const options *o) {
     if (o->input) return usage_error("serve", "unexpected argument '%s'", o->input);
-    plugin_limits limits = {o->limits.instructions, o->limits.memory, o->limits.time_ms};
     serve_config c = {o->listen,   o->rulesets, o->nrulesets, o->plugins,
-                      o->nplugins, limits,      NULL,         o->verbose};
+                      o->nplugins, o->limits,   NULL,         o->verbose};
     return serve_run(&c);
 }
 

@@ -28,12 +28,8 @@
 #include "serve.h"
 
 #include "arbiter.h"
-#include "dot.h"
-#include "compare.h"
-#include "output.h"
-#include "scenario.h"
-#include "scoring.h"
 
+#include <jansson.h>
 #include <microhttpd.h>
 
 #include <errno.h>
@@ -43,6 +39,9 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -52,7 +51,7 @@
 
 #define MAX_BODY (256 * 1024) /* a scenario is a few hundred bytes; a big matchpoint sheet fits */
 #define MAX_SERVED 64
-#define MAX_COMPARED 8
+#define MAX_COMPARED ARB_MAX_COMPARED
 #define SERVE_THREADS 4     /* requests answered in parallel (a ruling takes under a millisecond) */
 #define IDLE_SECONDS 10     /* a connection that sends or takes nothing for this long is dropped */
 #define REQUEST_SECONDS 10  /* a request must arrive whole, and its answer leave, within this */
@@ -63,8 +62,9 @@
 #define STOP_GRACE_MS 3000  /* at a stop signal, how long answers in progress may take to finish */
 
 typedef struct served {
-    ruleset *rs;
-    plugin_set plugins; /* loaded for this ruleset (a plugin checks the names it uses) */
+    arb_ruleset *rs;
+    arb_plugins *plugins; /* loaded for this ruleset (a plugin checks the names it uses) */
+    json_t *articles;     /* [{"id", "title", "ruled"}] (arb_ruleset_json), read only once loaded */
 } served;
 
 /* An open connection as the deadline sees it. The list is shared by the
@@ -99,7 +99,8 @@ typedef struct server {
 
 /* A request's body as it arrives. */
 typedef struct request {
-    strbuf body;
+    char *body; /* len bytes, at most MAX_BODY */
+    size_t len;
     bool too_big;
     struct timespec start;
 } request;
@@ -118,22 +119,19 @@ static reply ok(json_t *body) {
 
 static reply fail(unsigned status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static reply fail(unsigned status, const char *fmt, ...) {
-    strbuf sb;
-    sb_init(&sb);
     va_list ap;
     va_start(ap, fmt);
-    sb_vprintf(&sb, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    reply r = {status, json_pack("{ss}", "error", sb.data ? sb.data : "")};
-    sb_free(&sb);
+    char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (msg) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    reply r = {status, json_pack("{ss}", "error", msg ? msg : "")};
+    free(msg);
     return r;
-}
-
-/* A failed ruling: the rule files gave none (422), or the request lacked or
- * broke something (400) — the CLI's exit statuses 1 and 2. */
-static unsigned failed_http(enum ruling_status s) {
-    return s == RULING_GAP || s == RULING_ERROR || s == RULING_OUTSIDE ? MHD_HTTP_UNPROCESSABLE_CONTENT
-                                                                       : MHD_HTTP_BAD_REQUEST;
 }
 
 /* ---- the request's JSON ---- */
@@ -153,17 +151,16 @@ static const char *unknown_key(json_t *in, const char *const *keys) {
 static bool check_keys(json_t *in, const char *const *keys, reply *out) {
     const char *bad = unknown_key(in, keys);
     if (!bad) return true;
-    strbuf list;
-    sb_init(&list);
-    for (int i = 0; keys[i]; i++) sb_printf(&list, "%s%s", i ? ", " : "", keys[i]);
-    *out = fail(MHD_HTTP_BAD_REQUEST, "unknown key '%s' (this endpoint takes: %s)", bad, list.data);
-    sb_free(&list);
+    char list[256] = "";
+    for (int i = 0, at = 0; keys[i] && at < (int)sizeof list; i++)
+        at += snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", keys[i]);
+    *out = fail(MHD_HTTP_BAD_REQUEST, "unknown key '%s' (this endpoint takes: %s)", bad, list);
     return false;
 }
 
 static served *find_served(server *s, const char *name) {
     for (int i = 0; name && i < s->n; i++)
-        if (strcmp(s->sets[i].rs->name, name) == 0) return &s->sets[i];
+        if (strcmp(arb_name(s->sets[i].rs), name) == 0) return &s->sets[i];
     return NULL;
 }
 
@@ -183,145 +180,91 @@ static served *request_ruleset(server *s, json_t *in, reply *out) {
     return served_by_name(s, json_string_value(name), out);
 }
 
-static const scenario_hooks *hooks_of(const served *sv) {
-    return plugin_set_hooks(&sv->plugins);
+static bool is_klaverjas(const arb_ruleset *rs) {
+    const char *game = arb_game(rs);
+    return game && strcmp(game, "klaverjas") == 0;
 }
 
-static bool is_klaverjas(const ruleset *rs) {
-    return rs->game && strcmp(rs->game, "klaverjas") == 0;
-}
+/* ---- rulesets as the web app reads them ---- */
 
-/* ---- facts and rulesets as the web app reads them ---- */
-
-static json_t *choice_json(const ruleset *rs, const rs_type *t, json_t *value, int64_t v) {
-    strbuf nl, en;
-    sb_init(&nl);
-    sb_init(&en);
-    rs_format_value(rs, t, v, FMT_DUTCH, &nl);
-    rs_format_value(rs, t, v, FMT_ENGLISH, &en);
-    json_t *j = json_pack("{soss?ss?}", "value", value, "label", nl.data, "label_en", en.data);
-    sb_free(&nl);
-    sb_free(&en);
+/* The JSON text a call of arbiter.h gave (malloc'd, freed here) as a tree;
+ * NULL when there is none. */
+static json_t *parsed(char *text) {
+    json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
     return j;
 }
 
-/* A fact with its question, the kind of answer and, for a yes/no or a
- * list, the choices with their labels. */
-static json_t *fact_json(const ruleset *rs, int f) {
-    static const char *const kinds[] = {"bool", "enum", "int", "call", "cite", "string"}; /* enum type_kind */
-    const rs_fact *fact = &rs->facts[f];
-    const rs_type *t = fact->type;
-    json_t *j = json_pack("{ssssss?sssb}", "name", fact->name, "question", fact->ask ? fact->ask : fact->name,
-                          "question_en", fact->ask_en, "type", kinds[t->kind], "asked", fact->ask != NULL);
-    json_t *choices = json_array();
-    if (t->kind == TY_BOOL) {
-        json_array_append_new(choices, choice_json(rs, t, json_true(), 1));
-        json_array_append_new(choices, choice_json(rs, t, json_false(), 0));
-    }
-    for (int i = 0; t->kind == TY_ENUM && i < t->nvalues; i++)
-        json_array_append_new(choices, choice_json(rs, t, json_string(t->values[i]), i));
-    json_object_set_new(j, "choices", choices);
-    if (t->kind == TY_INT && t->bounded) {
-        json_object_set_new(j, "min", json_integer(t->lo));
-        json_object_set_new(j, "max", json_integer(t->hi));
-    }
-    return j;
-}
-
-static bool has_english(const ruleset *rs) {
-    for (int i = 0; i < rs->nactions; i++)
-        if (rs->actions[i].text_en) return true;
-    return false;
-}
-
-static json_t *ruleset_json(const ruleset *rs) {
-    char hash[32];
-    output_hash(rs, hash);
-    json_t *j = json_pack("{ssssss}", "name", rs->name, "title", rs->title, "hash", hash);
-    json_object_set_new(j, "game", json_string(rs->game ? rs->game : "bridge"));
-    json_object_set_new(j, "english", json_boolean(has_english(rs)));
-    json_object_set_new(j, "scores", json_pack("{sbsbsbsb}", "contract", rs->score_article >= 0 && !is_klaverjas(rs),
-                                               "hand", is_klaverjas(rs) && rs->trick_article >= 0,
-                                               "matchpoints", rs->matchpoints_article >= 0, "imps",
-                                               rs->imps_article >= 0));
-    return j;
+static json_t *fact_json(const arb_ruleset *rs, int f) {
+    return parsed(arb_fact_json(rs, f));
 }
 
 static reply api_rulesets(server *s) {
     json_t *list = json_array();
-    for (int i = 0; i < s->n; i++) json_array_append_new(list, ruleset_json(s->sets[i].rs));
+    for (int i = 0; i < s->n; i++)
+        json_array_append_new(list, parsed(arb_ruleset_json(s->sets[i].rs, 0)));
     return ok(json_pack("{so}", "rulesets", list));
 }
 
 static reply api_ruleset(server *s, const char *name) {
     reply out;
     served *sv = served_by_name(s, name, &out);
-    if (!sv) return out;
-    const ruleset *rs = sv->rs;
-    json_t *j = ruleset_json(rs), *articles = json_array(), *facts = json_array();
-    for (int a = 0; a < rs->narticles; a++)
-        json_array_append_new(articles, json_pack("{sssssb}", "id", rs->articles[a].id, "title",
-                                                  rs->articles[a].title ? rs->articles[a].title : "", "ruled",
-                                                  rs->articles[a].has_when));
-    for (int f = 0; f < rs->nfacts; f++)
-        if (rs->facts[f].derived < 0) json_array_append_new(facts, fact_json(rs, f));
-    json_object_set_new(j, "articles", articles);
-    json_object_set_new(j, "facts", facts);
-    return ok(j);
+    return sv ? ok(parsed(arb_ruleset_json(sv->rs, 1))) : out;
 }
 
 /* ---- rulings ---- */
 
-/* The request's "scenario" read for the ruleset into sc (initialised
- * here); false with the reply. */
-static bool read_scenario(const served *sv, json_t *obj, scenario *sc, reply *out) {
-    scenario_init(sc, sv->rs);
-    sc->hooks = hooks_of(sv);
+/* The request's "scenario" as JSON text (malloc'd), or NULL with the reply. */
+static char *scenario_text(json_t *obj, reply *out) {
     if (!json_is_object(obj)) {
         *out = fail(MHD_HTTP_BAD_REQUEST, "give \"scenario\": an object of facts, as in a scenario file");
-        return false;
+        return NULL;
     }
-    strbuf err;
-    sb_init(&err);
-    bool good = scenario_read_object(sc, obj, &err);
-    if (!good) *out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data);
-    sb_free(&err);
-    return good;
+    return json_dumps(obj, JSON_COMPACT);
 }
 
-/* What the web app shows beside a ruling that is not made yet: the
- * question it needs, or why the situation is impossible. */
-static void add_next(const ruleset *rs, const ruling *r, json_t *j) {
-    if (r->status == RULING_NEEDS) json_object_set_new(j, "question", fact_json(rs, r->fact));
-    if (r->status == RULING_REJECTED) {
-        const rs_invariant *inv = &rs->invariants[r->invariant];
-        json_object_set_new(j, "impossible", json_pack("{ssss?}", "message", inv->message, "message_en", inv->message_en));
-    }
+/* A ruling's answer that is no ruling: a scenario that could not be read,
+ * or a plugin that refused it or failed (arb_rule_json's "bad_input" and
+ * "plugin_error"). */
+static bool is_refusal(json_t *j) {
+    const char *status = json_string_value(json_object_get(j, "status"));
+    return status && (strcmp(status, "bad_input") == 0 || strcmp(status, "plugin_error") == 0);
+}
+
+/* Sets the ruleset's title on a ruling, before what arb_rule_next_json
+ * added (the order the web app has always been given). */
+static void set_title(json_t *j, const char *title) {
+    json_t *question = json_incref(json_object_get(j, "question"));
+    json_t *impossible = json_incref(json_object_get(j, "impossible"));
+    json_object_del(j, "question");
+    json_object_del(j, "impossible");
+    json_object_set_new(j, "title", json_string(title));
+    if (question) json_object_set_new(j, "question", question);
+    if (impossible) json_object_set_new(j, "impossible", impossible);
 }
 
 static reply rule_scenario(server *s, json_t *in, bool next) {
     static const char *const keys[] = {"ruleset", "scenario", NULL};
     reply out;
     served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
-    scenario sc;
-    if (!sv) return out;
-    if (read_scenario(sv, json_object_get(in, "scenario"), &sc, &out)) {
-        ruling r;
-        strbuf err;
-        sb_init(&err);
-        if (!scenario_rule(sv->rs, sv->rs->root, &sc, &r, &err)) {
-            out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data); /* a plugin refused the scenario, or failed */
-        } else {
-            json_t *j = output_json(&r, &sc);
-            json_object_set_new(j, "title", json_string(sv->rs->title));
-            if (next) add_next(sv->rs, &r, j);
-            out = ok(j);
-        }
-        sb_free(&err);
-        ruling_clear(&r);
+    char *text = sv ? scenario_text(json_object_get(in, "scenario"), &out) : NULL;
+    if (!text) return out;
+    const arb_plugins *p = sv->plugins;
+    char *answer = NULL;
+    if (next)
+        arb_rule_next_json(sv->rs, p, text, strlen(text), &answer);
+    else
+        arb_rule_json_plugins(sv->rs, p, text, strlen(text), &answer);
+    free(text);
+    json_t *j = parsed(answer);
+    if (!j) return fail(MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+    if (is_refusal(j)) {
+        out = fail(MHD_HTTP_BAD_REQUEST, "%s", json_string_value(json_object_get(j, "error")));
+        json_decref(j);
+        return out;
     }
-    scenario_free(&sc);
-    return out;
+    set_title(j, arb_title(sv->rs));
+    return ok(j);
 }
 
 static reply api_next(server *s, json_t *in) {
@@ -351,6 +294,17 @@ static int compared_rulesets(server *s, json_t *in, served **out, reply *err) {
     return (int)n;
 }
 
+/* Beside each ruling that needs a fact, that fact's question, as /api/next gives it. */
+static void add_questions(json_t *rulings, served *const *sets) {
+    size_t i;
+    json_t *one;
+    json_array_foreach(rulings, i, one) {
+        const char *needs = json_string_value(json_object_get(one, "needs"));
+        json_t *question = needs ? fact_json(sets[i]->rs, arb_fact_find(sets[i]->rs, needs)) : NULL;
+        if (question) json_object_set_new(one, "question", question);
+    }
+}
+
 static reply api_compare(server *s, json_t *in) {
     static const char *const keys[] = {"rulesets", "scenario", NULL};
     served *sets[MAX_COMPARED];
@@ -360,27 +314,53 @@ static reply api_compare(server *s, json_t *in) {
     json_t *obj = json_object_get(in, "scenario");
     if (!json_is_object(obj)) return fail(MHD_HTTP_BAD_REQUEST, "give \"scenario\": an object of facts");
     char *text = json_dumps(obj, JSON_COMPACT);
-    json_t *rulings = json_array(), *diffs = json_array();
-    strbuf err;
-    sb_init(&err);
-    for (int i = 0; i < n && !err.len; i++) {
-        json_t *one;
-        compare_ruling_json(sets[i]->rs, hooks_of(sets[i]), text, strlen(text), &one, &err);
-        const char *needs = json_string_value(json_object_get(one, "needs"));
-        if (needs) json_object_set_new(one, "question", fact_json(sets[i]->rs, rs_find_fact(sets[i]->rs, needs)));
-        json_array_append_new(rulings, one);
+    const arb_ruleset *rulesets[MAX_COMPARED];
+    const arb_plugins *plugins[MAX_COMPARED];
+    for (int i = 0; i < n; i++) {
+        rulesets[i] = sets[i]->rs;
+        plugins[i] = sets[i]->plugins;
     }
-    for (int i = 1; i < n && !err.len; i++)
-        json_array_append_new(diffs, compare_differences_json(json_array_get(rulings, 0), json_array_get(rulings, i)));
-    out = err.len ? fail(MHD_HTTP_BAD_REQUEST, "%s", err.data) : ok(json_pack("{sOsO}", "rulings", rulings, "differences", diffs));
-    json_decref(rulings);
-    json_decref(diffs);
-    sb_free(&err);
+    char *json = NULL, *error = NULL;
+    arb_compare_json(rulesets, plugins, n, text, strlen(text), &json, &error);
+    json_t *j = parsed(json);
+    if (error || !j) { /* a plugin failed (each one that did, a line each) */
+        out = fail(MHD_HTTP_BAD_REQUEST, "%s", error ? error : "out of memory");
+        json_decref(j);
+    } else {
+        add_questions(json_object_get(j, "rulings"), sets);
+        out = ok(j);
+    }
+    free(error);
     free(text);
     return out;
 }
 
 /* ---- scores ---- */
+
+/* A scorer's call failed: the rule files gave no ruling (422), or the
+ * request lacked or broke something (400) — the CLI's exit statuses 1 and 2. */
+static reply score_failed(enum arb_status st, const char *error, const char *hint) {
+    return fail(st == ARB_NO_RULING ? MHD_HTTP_UNPROCESSABLE_CONTENT : MHD_HTTP_BAD_REQUEST, "%s%s",
+                error ? error : "", hint);
+}
+
+static reply api_klaverjas(server *s, json_t *in) {
+    static const char *const keys[] = {"ruleset", "hand", NULL};
+    reply out;
+    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
+    if (!sv) return out;
+    if (!is_klaverjas(sv->rs))
+        return fail(MHD_HTTP_BAD_REQUEST, "%s is not a klaverjas ruleset", arb_name(sv->rs));
+    char *text = scenario_text(json_object_get(in, "hand"), &out);
+    if (!text) return out;
+    char *json = NULL, *error = NULL;
+    enum arb_status st =
+        arb_score_hand_json(sv->rs, sv->plugins, text, strlen(text), &json, &error);
+    out = st == ARB_OK ? ok(parsed(json)) : score_failed(st, error, "");
+    free(error);
+    free(text);
+    return out;
+}
 
 static reply api_score(server *s, json_t *in) {
     static const char *const keys[] = {"ruleset", "contract", "vulnerable", NULL};
@@ -391,43 +371,24 @@ static reply api_score(server *s, json_t *in) {
     json_t *vul = json_object_get(in, "vulnerable");
     if (!contract) return fail(MHD_HTTP_BAD_REQUEST, "give \"contract\": a contract and its result, such as \"4SX+1\"");
     if (vul && !json_is_boolean(vul)) return fail(MHD_HTTP_BAD_REQUEST, "\"vulnerable\" is true or false");
-    if (is_klaverjas(sv->rs)) return fail(MHD_HTTP_BAD_REQUEST, "%s scores hands: POST /api/klaverjas", sv->rs->name);
-    scenario sc;
-    scenario_init(&sc, sv->rs);
-    sc.hooks = hooks_of(sv);
-    strbuf err;
-    sb_init(&err);
-    ruling r;
-    int64_t total = 0;
-    if (scoring_contract(sv->rs, &sc, contract, vul ? json_is_true(vul) : -1, &r, &total, &err)) {
-        out = ok(scoring_contract_json(&r, &sc, contract, total));
+    if (is_klaverjas(sv->rs))
+        return fail(MHD_HTTP_BAD_REQUEST, "%s scores hands: POST /api/klaverjas", arb_name(sv->rs));
+    enum arb_vulnerability v = !vul                ? ARB_VULNERABILITY_UNKNOWN
+                               : json_is_true(vul) ? ARB_VULNERABLE
+                                                   : ARB_NOT_VULNERABLE;
+    char *json = NULL, *error = NULL;
+    enum arb_status st = arb_score_contract(sv->rs, sv->plugins, contract, v, NULL, &json, &error);
+    json_t *j = parsed(json);
+    if (st == ARB_OK) {
+        out = ok(j);
     } else {
-        if (r.status == RULING_NEEDS && !sc.rec.has_vulnerable) sb_puts(&err, "; give \"vulnerable\": true or false");
-        out = fail(failed_http(r.status), "%s", err.data);
+        /* the ruling that needs a fact comes with the error: it is the vulnerability when none was
+         * given */
+        bool needs = json_object_get(j, "needs") != NULL;
+        out = score_failed(st, error, needs && !vul ? "; give \"vulnerable\": true or false" : "");
+        json_decref(j);
     }
-    ruling_clear(&r);
-    sb_free(&err);
-    scenario_free(&sc);
-    return out;
-}
-
-static reply api_klaverjas(server *s, json_t *in) {
-    static const char *const keys[] = {"ruleset", "hand", NULL};
-    reply out;
-    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
-    if (!sv) return out;
-    if (!is_klaverjas(sv->rs)) return fail(MHD_HTTP_BAD_REQUEST, "%s is not a klaverjas ruleset", sv->rs->name);
-    scenario sc;
-    if (read_scenario(sv, json_object_get(in, "hand"), &sc, &out)) {
-        kj_hand_score hs;
-        strbuf err;
-        sb_init(&err);
-        if (scoring_klaverjas_hand(sv->rs, &sc, &hs, &err)) out = ok(scoring_hand_json(sv->rs, &hs, &sc));
-        else out = fail(failed_http(hs.failed), "%s", err.data);
-        kj_hand_score_clear(&hs);
-        sb_free(&err);
-    }
-    scenario_free(&sc);
+    free(error);
     return out;
 }
 
@@ -438,24 +399,33 @@ static reply api_matchpoints(server *s, json_t *in) {
     if (!sv) return out;
     json_t *csv = json_object_get(in, "csv");
     if (!json_is_string(csv)) return fail(MHD_HTTP_BAD_REQUEST, "give \"csv\": the scores, one per line, or board,pair,score");
-    if (strlen(json_string_value(csv)) != json_string_length(csv))
+    const char *sheet = json_string_value(csv);
+    size_t len = json_string_length(csv);
+    if (strlen(sheet) != len)
         return fail(MHD_HTTP_BAD_REQUEST, "the sheet is not text (it holds a NUL character)");
-    vec rows;
-    vec_init(&rows, sizeof(score_line));
-    strbuf err;
-    sb_init(&err);
-    if (!scoring_parse_score_lines(json_string_value(csv), &rows, &err)) out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data);
-    else if (rows.len > SCORING_MAX_SCORES)
-        out =
-            fail(MHD_HTTP_CONTENT_TOO_LARGE, "at most %d scores in one sheet", SCORING_MAX_SCORES);
-    else if (!scoring_matchpoint_lines(sv->rs, hooks_of(sv), &rows, &err)) out = fail(MHD_HTTP_BAD_REQUEST, "%s", err.data);
-    else out = ok(json_pack("{ssso}", "ruleset", sv->rs->name, "rows", scoring_lines_json(&rows)));
-    vec_free(&rows);
-    sb_free(&err);
+    if (arb_sheet_score_count(sheet, len) > ARB_MAX_SCORES)
+        return fail(MHD_HTTP_CONTENT_TOO_LARGE, "at most %d scores in one sheet", ARB_MAX_SCORES);
+    char *json = NULL, *error = NULL;
+    if (arb_matchpoints_sheet(sv->rs, sv->plugins, sheet, len, &json, &error) == ARB_OK)
+        out = ok(json_pack("{ssso}", "ruleset", arb_name(sv->rs), "rows", parsed(json)));
+    else
+        out = fail(MHD_HTTP_BAD_REQUEST, "%s", error ? error : "");
+    free(error);
     return out;
 }
 
 /* ---- the decision graph ---- */
+
+/* The title of an article the ruleset has ("" when it has none). */
+static const char *article_title(const served *sv, const char *id) {
+    size_t i;
+    json_t *a;
+    json_array_foreach(sv->articles, i, a) {
+        if (strcmp(json_string_value(json_object_get(a, "id")), id) == 0)
+            return json_string_value(json_object_get(a, "title"));
+    }
+    return "";
+}
 
 static reply api_graph(server *s, struct MHD_Connection *c) {
     const char *name = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "ruleset");
@@ -464,17 +434,17 @@ static reply api_graph(server *s, struct MHD_Connection *c) {
     if (!name || !id) return fail(MHD_HTTP_BAD_REQUEST, "give ?ruleset=NAME&article=N");
     served *sv = served_by_name(s, name, &out);
     if (!sv) return out;
-    const ruleset *rs = sv->rs;
-    int a = rs_find_article(rs, id);
-    if (a < 0) return fail(MHD_HTTP_NOT_FOUND, "%s has no article %s", rs->name, id);
     char *dot = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&dot, &len);
     if (!f) return fail(MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
-    dot_write(rs, rs->articles[a].root, &rs->articles[a], f);
+    enum arb_status st = arb_graph_dot(sv->rs, id, f, NULL);
     fclose(f);
-    out = ok(json_pack("{ssssssss}", "ruleset", rs->name, "article", rs->articles[a].id, "title",
-                       rs->articles[a].title ? rs->articles[a].title : "", "dot", dot));
+    if (st != ARB_OK)
+        out = fail(MHD_HTTP_NOT_FOUND, "%s has no article %s", arb_name(sv->rs), id);
+    else
+        out = ok(json_pack("{ssssssss}", "ruleset", arb_name(sv->rs), "article", id, "title",
+                           article_title(sv, id), "dot", dot));
     free(dot);
     return out;
 }
@@ -496,7 +466,7 @@ static const struct post_route {
 static reply post_json(server *s, post_fn fn, const request *rq) {
     if (rq->too_big) return fail(MHD_HTTP_CONTENT_TOO_LARGE, "the request is larger than %d bytes", MAX_BODY);
     json_error_t je;
-    json_t *in = json_loadb(rq->body.data ? rq->body.data : "", rq->body.len, JSON_REJECT_DUPLICATES, &je);
+    json_t *in = json_loadb(rq->body ? rq->body : "", rq->len, JSON_REJECT_DUPLICATES, &je);
     if (!in) return fail(MHD_HTTP_BAD_REQUEST, "malformed JSON at line %d, column %d: %s", je.line, je.column, je.text);
     if (!json_is_object(in)) {
         json_decref(in);
@@ -727,6 +697,29 @@ static bool is_app_file(const char *name) {
     return true;
 }
 
+/* A file of the app (malloc'd, len bytes), or NULL. */
+static char *read_whole_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *data = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&data, &size);
+    char chunk[8192];
+    size_t n;
+    bool good = mem != NULL;
+    while (good && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        good = fwrite(chunk, 1, n, mem) == n;
+    good = good && !ferror(f);
+    fclose(f);
+    if (mem) fclose(mem);
+    if (!good) {
+        free(data);
+        return NULL;
+    }
+    *len = size;
+    return data;
+}
+
 static enum MHD_Result serve_file(server *s, struct MHD_Connection *c, const char *url, const char *method) {
     if (!is_method(method, "GET") && !is_method(method, "HEAD"))
         return respond_json(c, fail(MHD_HTTP_METHOD_NOT_ALLOWED, "%s is not allowed here; use GET", method), "GET, HEAD");
@@ -735,7 +728,7 @@ static enum MHD_Result serve_file(server *s, struct MHD_Connection *c, const cha
     size_t len = 0;
     char *data = NULL;
     if (s->web && is_app_file(name) && snprintf(path, sizeof path, "%s/%s", s->web, name) < (int)sizeof path)
-        data = read_file(path, &len);
+        data = read_whole_file(path, &len);
     if (!data) return respond_json(c, fail(MHD_HTTP_NOT_FOUND, "no page %s", url), NULL);
     return respond(c, MHD_HTTP_OK, content_type(name), data, len, NULL, true);
 }
@@ -757,6 +750,20 @@ static enum MHD_Result answer(server *s, struct MHD_Connection *c, const char *u
     return res;
 }
 
+/* Adds a piece of the body (whose whole is at most MAX_BODY); one that
+ * cannot be kept makes the request too big to answer. */
+static void append(request *rq, const char *piece, size_t n) {
+    char *body = realloc(rq->body, rq->len + n + 1);
+    if (!body) {
+        rq->too_big = true;
+        return;
+    }
+    memcpy(body + rq->len, piece, n);
+    rq->len += n;
+    body[rq->len] = 0;
+    rq->body = body;
+}
+
 /* Called for each piece of a request: first with no body, then with the
  * body in pieces, then once more to answer. */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -766,7 +773,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     request *rq = *con_cls;
     if (!rq) {
         if (!(rq = calloc(1, sizeof *rq))) return MHD_NO;
-        sb_init(&rq->body);
         clock_gettime(CLOCK_MONOTONIC, &rq->start);
         *con_cls = rq;
         const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -778,7 +784,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     }
     if (*upload_size) {
-        if (!rq->too_big && rq->body.len + *upload_size <= MAX_BODY) sb_putn(&rq->body, upload, *upload_size);
+        if (!rq->too_big && rq->len + *upload_size <= MAX_BODY)
+            append(rq, upload, *upload_size);
         else rq->too_big = true;
         *upload_size = 0;
         return MHD_YES;
@@ -793,7 +800,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
     mark_answering(cls, c, false);
     request *rq = *con_cls;
     if (!rq) return;
-    sb_free(&rq->body);
+    free(rq->body);
     free(rq);
     *con_cls = NULL;
 }
@@ -802,35 +809,53 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
 
 static void free_server(server *s) {
     for (int i = 0; i < s->n; i++) {
-        plugin_set_free(&s->sets[i].plugins);
+        arb_free_plugins(s->sets[i].plugins);
+        json_decref(s->sets[i].articles);
         arb_free(s->sets[i].rs);
     }
     free(s->web);
 }
 
+/* The plugins for a ruleset, or NULL with why on stderr. */
+static arb_plugins *load_plugins(const serve_config *c, const arb_ruleset *rs) {
+    char *why = NULL;
+    size_t len = 0;
+    FILE *errors = open_memstream(&why, &len);
+    arb_plugins *p =
+        arb_load_plugins_limited(rs, c->plugins, c->nplugins, &c->limits, errors ? errors : stderr);
+    if (errors) fclose(errors);
+    if (!p && why) { /* "arbiter: REASON\n", said as the server's */
+        const char *reason = strncmp(why, "arbiter: ", 9) == 0 ? why + 9 : why;
+        fprintf(stderr, "arbiter serve: %s: %.*s\n", arb_name(rs), (int)strcspn(reason, "\n"),
+                reason);
+    }
+    free(why);
+    return p;
+}
+
 static bool add_ruleset(server *s, const serve_config *c, const char *name, bool must) {
-    ruleset *rs = arb_load(name, stderr);
+    arb_ruleset *rs = arb_load(name, stderr);
     if (!rs) {
         fprintf(stderr, "arbiter serve: %s %s\n", must ? "cannot serve" : "skipped (it does not compile):", name);
         return !must;
     }
-    if (find_served(s, rs->name) || s->n == MAX_SERVED) {
-        fprintf(stderr, "arbiter serve: %s served once (or too many rulesets), %s skipped\n", rs->name, name);
+    if (find_served(s, arb_name(rs)) || s->n == MAX_SERVED) {
+        fprintf(stderr, "arbiter serve: %s served once (or too many rulesets), %s skipped\n",
+                arb_name(rs), name);
         arb_free(rs);
         return !must;
     }
     served *sv = &s->sets[s->n];
     memset(sv, 0, sizeof *sv);
-    strbuf err;
-    sb_init(&err);
-    bool loaded = plugin_set_load(&sv->plugins, rs, c->plugins, c->nplugins, c->limits, &err);
-    if (!loaded) fprintf(stderr, "arbiter serve: %s: %s\n", rs->name, err.data);
-    sb_free(&err);
-    if (!loaded) {
+    sv->plugins = load_plugins(c, rs);
+    if (!sv->plugins) {
         arb_free(rs);
         return false;
     }
     sv->rs = rs;
+    json_t *info = parsed(arb_ruleset_json(rs, 1));
+    sv->articles = json_incref(json_object_get(info, "articles"));
+    json_decref(info);
     s->n++;
     return true;
 }
@@ -880,12 +905,12 @@ static char *find_web(const char *given) {
 }
 
 /* "HOST:PORT", "[V6]:PORT" or ":PORT" (loopback) to a socket address. */
-static bool parse_listen(const char *spec, struct sockaddr_storage *ss, strbuf *err) {
+static bool parse_listen(const char *spec, struct sockaddr_storage *ss, char *err, size_t size) {
     char host[256];
     const char *colon = spec[0] == '[' ? strstr(spec, "]:") : strrchr(spec, ':');
     const char *start = spec[0] == '[' ? spec + 1 : spec;
     if (!colon || (size_t)(colon - start) >= sizeof host) {
-        sb_printf(err, "--listen takes HOST:PORT, such as 127.0.0.1:8080, not '%s'", spec);
+        snprintf(err, size, "--listen takes HOST:PORT, such as 127.0.0.1:8080, not '%s'", spec);
         return false;
     }
     snprintf(host, sizeof host, "%.*s", (int)(colon - start), start);
@@ -893,13 +918,13 @@ static bool parse_listen(const char *spec, struct sockaddr_storage *ss, strbuf *
     char *end;
     long p = strtol(port, &end, 10);
     if (!*port || *end || p < 0 || p > 65535) {
-        sb_printf(err, "--listen: '%s' is not a port number", port);
+        snprintf(err, size, "--listen: '%s' is not a port number", port);
         return false;
     }
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV}, *ai;
     int rc = getaddrinfo(*host ? host : "127.0.0.1", port, &hints, &ai);
     if (rc != 0) {
-        sb_printf(err, "--listen: %s: %s", host, gai_strerror(rc));
+        snprintf(err, size, "--listen: %s: %s", host, gai_strerror(rc));
         return false;
     }
     memcpy(ss, ai->ai_addr, ai->ai_addrlen);
@@ -934,7 +959,8 @@ static void announce(server *s, struct MHD_Daemon *d, const char *listen, const 
     const char *colon = listen[0] == '[' ? strstr(listen, "]:") + 1 : strrchr(listen, ':');
     snprintf(host, sizeof host, "%.*s", (int)(colon - listen), listen);
     printf("arbiter serve: http://%s:%u/ —", *host ? host : "127.0.0.1", info ? (unsigned)info->port : 0);
-    for (int i = 0; i < s->n; i++) printf(" %s", s->sets[i].rs->name);
+    for (int i = 0; i < s->n; i++)
+        printf(" %s", arb_name(s->sets[i].rs));
     printf("%s\n", s->web ? "" : " (no web app found: the API only)");
     fflush(stdout);
     if (!is_loopback(ss))
@@ -970,18 +996,16 @@ static void stop_daemon(server *s, struct MHD_Daemon *d) {
 int serve_run(const serve_config *c) {
     const char *listen = c->listen ? c->listen : "127.0.0.1:8080";
     struct sockaddr_storage ss;
-    strbuf err;
-    sb_init(&err);
-    bool parsed = parse_listen(listen, &ss, &err);
-    if (!parsed) fprintf(stderr, "arbiter serve: %s\n", err.data);
-    sb_free(&err);
-    static server s; /* large (the plugin sets), and the daemon's threads point into it */
+    char err[512];
+    bool listening = parse_listen(listen, &ss, err, sizeof err);
+    if (!listening) fprintf(stderr, "arbiter serve: %s\n", err);
+    static server s; /* the daemon's threads point into it */
     memset(&s, 0, sizeof s);
     s.verbose = c->verbose;
     s.has_plugins = c->nplugins > 0;
     pthread_mutex_init(&s.plugin_lock, NULL);
     pthread_mutex_init(&s.conns.lock, NULL);
-    if (!parsed || !load_rulesets(&s, c)) {
+    if (!listening || !load_rulesets(&s, c)) {
         free_server(&s);
         return ARB_BAD_INPUT;
     }

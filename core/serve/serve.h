@@ -5,7 +5,7 @@
 #ifndef ARBITER_SERVE_H
 #define ARBITER_SERVE_H
 
-#include "plugin.h"
+#include "arbiter.h"
 
 #include <stdbool.h>
 
@@ -15,7 +15,7 @@ typedef struct serve_config {
     int nrulesets;
     const char *const *plugins;    /* --plugin files, loaded for every ruleset served */
     int nplugins;
-    plugin_limits limits;
+    arb_plugin_limits limits;     /* for the plugins (0 in a field: the default) */
     const char *web;               /* the web app's directory; NULL: core/serve/web beside the program */
     bool verbose;                  /* a line on stderr per request */
 } serve_config;
