@@ -492,6 +492,11 @@ enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p,
 enum arb_status arb_compare_json(const arb_ruleset *const *rulesets,
                                  const arb_plugins *const *plugins, int n, const char *scenario,
                                  size_t len, char **json, char **error);
+/* What differs between the first ruling of such an answer (the JSON text
+ * arb_compare_json gave, len bytes) and each of the others, as `arbiter
+ * compare` prints it (Dutch), to out. ARB_BAD_INPUT (nothing written) for a
+ * NULL argument or a text that is not such an answer. */
+enum arb_status arb_compare_differences_text(const char *compare_json, size_t len, FILE *out);
 
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop

@@ -328,3 +328,19 @@ enum arb_status arb_compare_json(const arb_ruleset *const *rulesets,
     sb_free(&err);
     return status;
 }
+
+enum arb_status arb_compare_differences_text(const char *compare_json, size_t len, FILE *out) {
+    if (!compare_json || !out) return ARB_BAD_INPUT;
+    json_t *answer = json_loadb(compare_json, len, 0, NULL);
+    json_t *rulings = json_object_get(answer, "rulings"), *diffs = json_object_get(answer, "differences");
+    if (!json_is_array(rulings) || !json_is_array(diffs) ||
+        json_array_size(diffs) + 1 != json_array_size(rulings)) {
+        json_decref(answer);
+        return ARB_BAD_INPUT;
+    }
+    for (size_t i = 1; i < json_array_size(rulings); i++)
+        compare_differences_text(out, json_array_get(rulings, 0), json_array_get(rulings, i),
+                                 json_array_get(diffs, i - 1));
+    json_decref(answer);
+    return ARB_OK;
+}

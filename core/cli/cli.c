@@ -1,7 +1,6 @@
 /* cli.c — the `arbiter` command. Exit status: 0 ruling / all tests pass,
  * 1 no ruling or a test failed, 2 bad input or usage. */
 #include "arbiter.h"
-#include "compare.h"
 #include "serve.h"
 
 #include <errno.h>
@@ -111,7 +110,7 @@ static arb_ruleset *load_or_report(const char *name) {
 }
 
 /* For compare and diff, the amendments apply to the last ruleset named. */
-static ruleset *load_plain(const char *name) {
+static arb_ruleset *load_plain(const char *name) {
     return arb_load(name, stderr);
 }
 
@@ -795,13 +794,9 @@ static void print_compared(json_t *ruling) {
     putchar('\n');
 }
 
-static void print_differences(json_t *rulings, json_t *diff) {
-    compare_differences_text(stdout, json_array_get(rulings, 0), json_array_get(rulings, 1), diff);
-}
-
 /* The comparison as `compare` prints it: each ruling, then what differs
  * between the first and each of the others. */
-static void print_comparison(const options *o, json_t *answer) {
+static void print_comparison(const options *o, json_t *answer, const char *text) {
     json_t *rulings = json_object_get(answer, "rulings"),
            *diffs = json_object_get(answer, "differences");
     if (o->json) {
@@ -812,11 +807,7 @@ static void print_comparison(const options *o, json_t *answer) {
     printf("Vergelijking voor %s\n\n", o->input);
     for (size_t i = 0; i < json_array_size(rulings); i++)
         print_compared(json_array_get(rulings, i));
-    for (size_t i = 1; i < json_array_size(rulings); i++) {
-        json_t *pair = json_pack("[OO]", json_array_get(rulings, 0), json_array_get(rulings, i));
-        print_differences(pair, json_array_get(diffs, i - 1));
-        json_decref(pair);
-    }
+    arb_compare_differences_text(text, strlen(text), stdout);
 }
 
 /* Each line of what the plugins reported. */
@@ -854,9 +845,10 @@ static int cmd_compare(const options *o) {
         status = arb_compare_json((const arb_ruleset *const *)rsets, with, loaded, text, len,
                                   &answer, &error);
         print_plugin_errors(error);
-        json_t *all = answer_json(answer);
-        if (all) print_comparison(o, all);
+        json_t *all = answer ? json_loads(answer, 0, NULL) : NULL;
+        if (all) print_comparison(o, all, answer);
         json_decref(all);
+        free(answer);
         free(error);
     }
     for (int i = 0; i < loaded; i++)

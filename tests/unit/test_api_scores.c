@@ -24,6 +24,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -332,8 +333,34 @@ static void test_bad_arguments(void **state) {
     assert_int_equal(arb_compare_json(one, NULL, -1, "{}", 2, NULL, NULL), ARB_BAD_INPUT);
 }
 
+/* The text of compare's differences: one paragraph per later ruling, "Geen
+ * verschil" when the comparison found none; what is not such an answer is
+ * refused and writes nothing. */
+static void test_compare_differences_text(void **state) {
+    (void)state;
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&buf, &size);
+    const char *same = "{\"rulings\":[{\"ruleset\":\"a\"},{\"ruleset\":\"b\"}],\"differences\":[{}]}";
+    assert_int_equal(arb_compare_differences_text(same, strlen(same), out), ARB_OK);
+    const char *apart = "{\"rulings\":[{\"ruleset\":\"a\"},{\"ruleset\":\"c\"}],"
+                        "\"differences\":[{\"articles\":[[\"27\",\"27B1a\"],[\"27\",\"27a\"]]}]}";
+    assert_int_equal(arb_compare_differences_text(apart, strlen(apart), out), ARB_OK);
+    fclose(out);
+    assert_non_null(strstr(buf, "Geen verschil tussen a en b."));
+    assert_non_null(strstr(buf, "Verschillen tussen a en c:"));
+    assert_non_null(strstr(buf, "27B1a"));
+    free(buf);
+    const char *wrong = "{\"rulings\":[{\"ruleset\":\"a\"}],\"differences\":[{}]}";
+    assert_int_equal(arb_compare_differences_text(wrong, strlen(wrong), stdout), ARB_BAD_INPUT);
+    assert_int_equal(arb_compare_differences_text("no json", 7, stdout), ARB_BAD_INPUT);
+    assert_int_equal(arb_compare_differences_text(NULL, 0, stdout), ARB_BAD_INPUT);
+    assert_int_equal(arb_compare_differences_text(same, strlen(same), NULL), ARB_BAD_INPUT);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compare_differences_text),
         cmocka_unit_test(test_score_contract),
         cmocka_unit_test(test_score_contract_json),
         cmocka_unit_test(test_score_needs_vulnerability),
