@@ -1919,10 +1919,16 @@ typedef struct cite_list {
     int n;
 } cite_list;
 
-static void cite_add(cite_list *l, const ast_expr *e) {
+/* Adds a citation once; a step that would carry more than the list holds
+ * is an error at the citation, never a trail cut short. */
+static void cite_add(compiler *c, cite_list *l, const ast_expr *e) {
     for (int i = 0; i < l->n; i++)
         if (strcmp(l->items[i]->text, e->text) == 0) return;
-    if (l->n < (int)(sizeof l->items / sizeof *l->items)) l->items[l->n++] = e;
+    if (l->n < (int)(sizeof l->items / sizeof *l->items))
+        l->items[l->n++] = e;
+    else
+        ERR(c->d, e->loc, "cite fewer articles on one step, or give the clause a block of its own",
+            "more than %d citations on one step of a trail", (int)(sizeof l->items / sizeof *l->items));
 }
 
 /* The citations of the facts e reads, in the order read; a derived fact's
@@ -1935,7 +1941,7 @@ static void fact_cites(compiler *c, const ast_expr *e, cite_list *out, char *see
         seen[f] = 1;
         const ast_decl *d = c->fact_decl[f];
         fact_cites(c, d->expr, out, seen); /* what it rests on first */
-        for (int i = 0; i < d->cites.n; i++) cite_add(out, d->cites.items[i]);
+        for (int i = 0; i < d->cites.n; i++) cite_add(c, out, d->cites.items[i]);
         return;
     }
     fact_cites(c, e->a, out, seen);
@@ -2061,7 +2067,7 @@ static gref compile_block(compiler *c, const ast_block *b, const reach_set *from
     cite_list cites = {.n = 0};
     for (int i = 0; i < b->items.n; i++) {
         const ast_item *it = b->items.items[i];
-        for (int j = 0; it->kind == AI_CITE && j < it->args.n; j++) cite_add(&cites, it->args.items[j]);
+        for (int j = 0; it->kind == AI_CITE && j < it->args.n; j++) cite_add(c, &cites, it->args.items[j]);
     }
     int here = extend_cited(c, prefix, &cites, art, -1);
     here = outcome_extend(c, here, NULL, 0, (int *)acts.data, acts.len);

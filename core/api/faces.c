@@ -154,19 +154,14 @@ enum arb_status arb_rule_next_json(const arb_ruleset *rs, const arb_plugins *p, 
 /* ---- a matchpoint sheet's size ---- */
 
 int arb_sheet_score_count(const char *sheet, size_t len) {
-    if (!sheet || memchr(sheet, 0, len)) return -1;
-    char *text = malloc(len + 1); /* the parser reads a terminated string */
-    if (!text) return -1;
-    memcpy(text, sheet, len);
-    text[len] = 0;
+    if (!sheet) return -1;
     vec rows;
     vec_init(&rows, sizeof(score_line));
     strbuf err;
     sb_init(&err);
-    int n = scoring_parse_score_lines(text, &rows, &err) ? (int)rows.len : -1;
+    int n = scoring_parse_sheet(sheet, len, &rows, &err) ? (int)rows.len : -1;
     sb_free(&err);
     vec_free(&rows);
-    free(text);
     return n;
 }
 

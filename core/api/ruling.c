@@ -265,11 +265,9 @@ static const arb_ruling *viewed(const arb_ruling *cr) {
     if (!r || r->viewed || r->failed) return r;
     r->viewed = true;
     if (!r->strings) r->strings = arena_new();
-    json_t *trail = output_trail_json(&r->r);
-    r->ntrail = (int)json_array_size(trail);
+    r->ntrail = ruling_trail(&r->r, NULL, 0);
     r->trail = arena_alloc(r->strings, sizeof(char *) * (size_t)(r->ntrail + 1));
-    for (int i = 0; i < r->ntrail; i++) r->trail[i] = arena_strdup(r->strings, json_string_value(json_array_get(trail, (size_t)i)));
-    json_decref(trail);
+    ruling_trail(&r->r, r->trail, r->ntrail); /* the ruleset's strings or the ruling's own: they live as long */
     if (r->r.status != RULING_OK) return r;
     int own = r->r.replaced ? 0 : r->r.nactions;
     r->actions = arena_alloc(r->strings, sizeof(action_view) * (size_t)(own + r->r.nextra + 1));

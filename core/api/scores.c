@@ -130,17 +130,12 @@ enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *
     clear_answer(json, error);
     if (!rs || !sheet)
         return fail(ARB_BAD_INPUT, error, "arb_matchpoints_sheet: no ruleset or no sheet");
-    if (memchr(sheet, 0, len)) return fail(ARB_BAD_INPUT, error, "the file is not text");
-    char *text = malloc(len + 1); /* the parser reads a terminated string */
-    if (!text) return fail(ARB_BAD_INPUT, error, "out of memory");
-    memcpy(text, sheet, len);
-    text[len] = 0;
     vec rows;
     vec_init(&rows, sizeof(score_line));
     strbuf err;
     sb_init(&err);
     enum arb_status status = ARB_BAD_INPUT;
-    if (scoring_parse_score_lines(text, &rows, &err) &&
+    if (scoring_parse_sheet(sheet, len, &rows, &err) &&
         scoring_matchpoint_lines(rs, p ? plugin_set_hooks(p) : NULL, &rows, &err)) {
         status = ARB_OK;
         give_json(scoring_lines_json(&rows), json);
@@ -149,7 +144,6 @@ enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *
     }
     sb_free(&err);
     vec_free(&rows);
-    free(text);
     return status;
 }
 

@@ -626,3 +626,20 @@ json_t *scoring_lines_json(const vec *rows) {
     }
     return all;
 }
+
+bool scoring_parse_sheet(const char *sheet, size_t len, vec *rows, strbuf *err) {
+    if (memchr(sheet, 0, len)) {
+        sb_puts(err, "the file is not text");
+        return false;
+    }
+    char *text = malloc(len + 1); /* the parser reads a terminated string */
+    if (!text) {
+        sb_puts(err, "out of memory");
+        return false;
+    }
+    memcpy(text, sheet, len);
+    text[len] = 0;
+    bool ok = scoring_parse_score_lines(text, rows, err);
+    free(text);
+    return ok;
+}

@@ -124,6 +124,9 @@ typedef struct score_line {
 /* Reads the sheet into rows (a vec of score_line); false with err naming
  * the line. */
 bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err);
+/* The same for a sheet of len bytes that need not be terminated (a NUL in
+ * it is refused: the file is not text). */
+bool scoring_parse_sheet(const char *sheet, size_t len, vec *rows, strbuf *err);
 /* Matchpoints each board of the sheet on its own (rows[i].mp); false with
  * err on failure, or when the sheet holds more than SCORING_MAX_SCORES. */
 bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, vec *rows, strbuf *err);
