@@ -308,6 +308,26 @@ expect "rule nkf --amend 13i6 at the table follows the same clause" 0 "Artikelen
     -- sh -c "echo '{\"situation\":\"revoke\",\"revoke_found\":\"revoke\",\"revoke_kind\":\"must_trump\",\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":120,\"defenders_points\":42,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER rule --ruleset $NKF --amend $NO_REVOKE -"
 expect "test nkf --amend 13i6: the amendment's tests pass" 0 " 0 failed" \
     -- "$ARBITER" test $NKF --amend $NO_REVOKE
+# A penalty card the opponents forbid (11b) is out of his hand for Art. 12
+# (11i6, 11-uitkomen.rules). N holds HJ (the penalty card) and H7; W
+# trumped his partner's spade lead with HQ. Forbidden HJ, H7 is legal
+# (11i6b). Holding only the penalty card, he plays it (11i6a).
+printf '{"trump":"H","seat":"N","hand":"HJ H7","trick":"S:S7 HQ","penalty_card":"HJ","penalty_card_say":"may_not_play"}' >"$out.ban1"
+expect "legal nkf: a forbidden penalty card frees the lower trump (11i6b)" 0 \
+    "HJ   illegal  [12 > 11b]" "H7   legal    [12 > 11b > 11i6b]" \
+    -- "$ARBITER" legal --ruleset $NKF "$out.ban1"
+printf '{"trump":"H","seat":"N","hand":"DK","trick":"W:S7","penalty_card":"DK","penalty_card_say":"may_not_play"}' >"$out.ban2"
+expect "legal nkf: a ban cannot take his only card (11i6a)" 0 "DK   legal    [12 > 11b > 11i6a]" \
+    -- "$ARBITER" legal --ruleset $NKF "$out.ban2"
+printf '{"trump":"H","seat":"N","hand":"DK D7","trick":"W:S7","penalty_card":"DK","penalty_card_say":"may_not_play"}' >"$out.ban3"
+expect "legal nkf: with another card, the ban stands (11b)" 0 "DK   illegal  [12 > 11b]" "D7   legal    [12 > 12b]" \
+    -- "$ARBITER" legal --ruleset $NKF "$out.ban3"
+rm -f "$out.ban1" "$out.ban2" "$out.ban3"
+expect "check nkf: a legal card in every position" 0 "klaverjas-nkf-1976: a legal card in every position: " \
+    -- "$ARBITER" check $NKF
+expect "check nkf: an amendment whose ban leaves no card is refused with the position" 2 \
+    "no card is legal in this position" '"hand":"DK","trick":"W:S7","penalty_card":"DK","penalty_card_say":"may_not_play"' \
+    -- "$ARBITER" check $NKF --amend tests/rules/penalty-ban/ban-stands.amend
 # A clause an amendment replaces does not keep its old reading in a message
 # shown elsewhere: the compiler names every such text (tests/rules/amend-message).
 AM=tests/rules/amend-message

@@ -460,6 +460,18 @@ enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *
 enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, const char *position,
                                size_t len, char **json, char **error);
 
+/* Klaverjas: proves that the ruleset, with the plugins (NULL: none) around
+ * its rulings, leaves the player to play at least one legal card in every
+ * position the game can produce, by ruling on one position of every kind
+ * the legal article can tell apart (docs/klaverjas.md, "Always a legal
+ * card"). ARB_OK: one line on out saying how many kinds and positions.
+ * ARB_BAD_INPUT, on errors (may be NULL): the first position with no legal
+ * card, as a scenario `arbiter legal` reads; or a card that got no
+ * verdict, or a fact the walk cannot answer every way. A ruleset with no legal article (bridge): ARB_OK, nothing
+ * written. arb_test runs this as one of its tests. */
+enum arb_status arb_check_legal_cards(const arb_ruleset *rs, const arb_plugins *p, FILE *out,
+                                      FILE *errors);
+
 /* Klaverjas: a hand scored (a scenario of len bytes, at most ARB_MAX_LINE):
  * each trick ruled on by the trick article, the first card the legal
  * article calls illegal (when the hands are known), and the score

@@ -6,6 +6,7 @@
 #include "arbiter.h"
 
 #include "compare.h"
+#include "legalwalk.h"
 #include "output.h"
 #include "plugin.h"
 #include "scoring.h"
@@ -234,6 +235,35 @@ enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, cons
     }
     sb_free(&err);
     scenario_free(&sc);
+    return status;
+}
+
+/* ---- klaverjas: always a legal card ---- */
+
+enum arb_status arb_check_legal_cards(const arb_ruleset *rs, const arb_plugins *p, FILE *out,
+                                      FILE *errors) {
+    if (!rs || !out) return ARB_BAD_INPUT;
+    if (rs->legal_article < 0) return ARB_OK;
+    legal_walk walk;
+    strbuf err;
+    sb_init(&err);
+    bool ok = legal_walk_run(rs, p ? plugin_set_hooks(p) : NULL, &walk, &err);
+    enum arb_status status = ok ? ARB_OK : ARB_BAD_INPUT;
+    if (!ok && errors) fprintf(errors, "%s: legal cards: %s\n", rs->name, err.data ? err.data : "failed");
+    if (ok && walk.found) {
+        char *where = legal_walk_position_json(rs, &walk.counterexample, &walk.answers);
+        if (errors)
+            fprintf(errors,
+                    "%s%s: no card is legal in this position (`arbiter legal` on it shows each card's "
+                    "ruling):\n%s\n",
+                    rs->name, p ? ", with its plugins" : "", where ? where : "?");
+        free(where);
+        status = ARB_BAD_INPUT;
+    } else if (ok) {
+        fprintf(out, "%s: a legal card in every position: %d kinds of position, from %ld positions, %ld cards ruled on\n",
+                rs->name, walk.kinds, walk.positions, walk.rulings);
+    }
+    sb_free(&err);
     return status;
 }
 

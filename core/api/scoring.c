@@ -215,7 +215,7 @@ static bool rule_card_once(const ruleset *rs, int article, scenario *sc, ruling 
  * suit led, or the legal article, ruling on it as on any card (the
  * position without a penalty card), calls it legal or illegal. What a
  * penalty card changes for the other cards is the rule files' to say. */
-static bool settle_penalty_case(const ruleset *rs, int article, scenario *sc, strbuf *err) {
+static bool settle_penalty_case(const ruleset *rs, int article, scenario *sc, ruling *failed, strbuf *err) {
     record *rec = &sc->rec;
     kj_position_facts *pf = &rec->kj_position;
     if (!pf->has_penalty_card || pf->penalty_last_of_suit) {
@@ -231,7 +231,10 @@ static bool settle_penalty_case(const ruleset *rs, int article, scenario *sc, st
     strbuf why;
     sb_init(&why);
     bool ok = rule_card_once(rs, article, sc, &r, &legal, &why);
-    ruling_clear(&r);
+    if (ok)
+        ruling_clear(&r);
+    else
+        *failed = r; /* what it needs, or why it failed, is the caller's to read */
     pf->has_penalty_card = true;
     pf->penalty_case = legal ? KJ_PENALTY_ALLOWED : KJ_PENALTY_NOT_ALLOWED;
     if (!ok) sb_printf(err, "the penalty card as any card: %s", why.data ? why.data : "no ruling");
@@ -239,13 +242,65 @@ static bool settle_penalty_case(const ruleset *rs, int article, scenario *sc, st
     return ok;
 }
 
+static bool same_card(kj_card a, kj_card b) {
+    return kj_card_index(a) == kj_card_index(b);
+}
+
+/* The legal article's verdict on card c as on any card: in the position
+ * without a penalty card, the penalty card still in the hand or (out_of_hand)
+ * taken out of it. The scenario's position is put back after. */
+static bool legal_as_any_card(const ruleset *rs, int article, scenario *sc, kj_card c, bool out_of_hand,
+                              bool *legal, ruling *failed, strbuf *err) {
+    record *rec = &sc->rec;
+    kj_position with = rec->kj_position_record, as_any = with;
+    kj_position_facts facts = rec->kj_position;
+    as_any.has_penalty_card = false;
+    as_any.ncards = 0;
+    for (int i = 0; i < with.ncards; i++)
+        if (!out_of_hand || !same_card(with.hand[i], with.penalty_card)) as_any.hand[as_any.ncards++] = with.hand[i];
+    rec->kj_position_record = as_any;
+    kj_settle_position(&as_any, &rec->kj_tables, &rec->kj_position);
+    kj_settle_card(&as_any, c, &rec->kj_tables, &rec->kj_card);
+    ruling r;
+    bool ok = rule_card_once(rs, article, sc, &r, legal, err);
+    if (ok)
+        ruling_clear(&r);
+    else
+        *failed = r;
+    rec->kj_position_record = with;
+    rec->kj_position = facts;
+    return ok;
+}
+
+/* position.other_card_allowed: a card of the hand other than the penalty
+ * card is legal in the position without it. */
+static bool settle_other_cards(const ruleset *rs, int article, scenario *sc, ruling *failed, strbuf *err) {
+    kj_position p = sc->rec.kj_position_record;
+    bool allowed = false;
+    for (int i = 0; i < p.ncards && !allowed; i++) {
+        if (same_card(p.hand[i], p.penalty_card)) continue;
+        if (!legal_as_any_card(rs, article, sc, p.hand[i], true, &allowed, failed, err)) return false;
+    }
+    sc->rec.kj_position.other_card_allowed = allowed;
+    sc->rec.kj_position.other_card_settled = true;
+    return true;
+}
+
 bool scoring_rule_card(const ruleset *rs, int article, scenario *sc, kj_card c, ruling *r,
                        bool *legal, strbuf *err) {
     record *rec = &sc->rec;
+    const kj_position *p = &rec->kj_position_record;
     memset(r, 0, sizeof *r);
-    kj_settle_position(&rec->kj_position_record, &rec->kj_tables, &rec->kj_position);
-    if (!settle_penalty_case(rs, article, sc, err)) return false;
-    kj_settle_card(&rec->kj_position_record, c, &rec->kj_tables, &rec->kj_card);
+    kj_settle_position(p, &rec->kj_tables, &rec->kj_position);
+    if (!settle_penalty_case(rs, article, sc, r, err)) return false;
+    bool beside = p->has_penalty_card && !same_card(c, p->penalty_card), with = false, without = false;
+    if (p->has_penalty_card && !settle_other_cards(rs, article, sc, r, err)) return false;
+    if (beside && !(legal_as_any_card(rs, article, sc, c, false, &with, r, err) &&
+                    legal_as_any_card(rs, article, sc, c, true, &without, r, err)))
+        return false;
+    kj_settle_card(p, c, &rec->kj_tables, &rec->kj_card);
+    rec->kj_card.freed_settled = beside;
+    rec->kj_card.legal_only_without_penalty_card = without && !with;
     return rule_card_once(rs, article, sc, r, legal, err);
 }
 

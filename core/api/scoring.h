@@ -39,7 +39,9 @@ bool scoring_rule_sides(const ruleset *rs, int article, scenario *sc, ruling *r,
 
 /* Klaverjas: rules with the legal article on card c of the position in
  * sc->rec.kj_position_record; *legal says which of the actions `legal` and
- * `illegal` the ruling names (false with err when it names neither). */
+ * `illegal` the ruling names (false with err when it names neither). When
+ * no verdict could be had, *r is the ruling that failed (on the card, or on
+ * the penalty card as any card): its status, and the fact it needs. */
 bool scoring_rule_card(const ruleset *rs, int article, scenario *sc, kj_card c, ruling *r, bool *legal, strbuf *err);
 
 /* A hand scored: each trick ruled on by the trick article, the hand.* facts

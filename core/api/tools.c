@@ -104,6 +104,13 @@ enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int 
         t.failed++;
     else
         t.passed++;
+    /* So is the proof that the legal article always leaves a legal card. */
+    if (rs->legal_article >= 0) {
+        if (arb_check_legal_cards(rs, plugins, out, out) == ARB_OK)
+            t.passed++;
+        else
+            t.failed++;
+    }
     if (rs->ntests == 0) fprintf(out, "%s: warning: the ruleset has no test blocks\n", rs->name);
     if (coverage)
         fprintf(out, "%d of %d clauses reached by a test\n", t.clauses - t.uncovered, t.clauses);

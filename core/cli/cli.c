@@ -444,6 +444,9 @@ static int cmd_check(const options *o) {
     char *path = arb_find_ruleset(name);
     if (!path) return usage_error("check", "no ruleset named or at '%s'", name);
     enum arb_status status = arb_check(path, o->amends, o->namends, stdout, stderr);
+    arb_ruleset *rs = status == ARB_OK ? load_or_report(path) : NULL;
+    if (status == ARB_OK) status = rs ? arb_check_legal_cards(rs, plugins, stdout, stderr) : ARB_BAD_INPUT;
+    arb_free(rs);
     free(path);
     return status;
 }
@@ -902,9 +905,10 @@ static const command commands[] = {
      "Asks only the questions the decision needs, in the ruleset's own words, then rules.\n"
      "Answers come from the terminal or from stdin (one per line).",
      cmd_ask},
-    {"check", "check NAME|DIR",
+    {"check", "check NAME|DIR [--plugin FILE]",
      "Compiles a ruleset and proves it complete: every situation gets a ruling. Reports\n"
-     "syntax and type errors, unknown names, apply cycles, unreachable clauses and gaps.",
+     "syntax and type errors, unknown names, apply cycles, unreachable clauses and gaps.\n"
+     "Klaverjas: proves too that the legal article, with the plugins, always leaves a legal card.",
      cmd_check},
     {"test", "test NAME|DIR [--verbose] [--coverage]",
      "Runs the ruleset's test blocks, and its completeness proof as one more test, and prints\n"

@@ -29,8 +29,10 @@ enum {
     B_REVOKE_TRICK, B_REVOKER, B_REVOKER_ROLE, B_REVOKE_ESTABLISHED, B_REVOKE_TRICK_WON_BY, /* only with a revoke */
     B_OFFENDING_SIDE_TRICKS_AFTER, B_SECOND_REVOKE_SAME_SUIT, B_REVOKE_IN_TWELFTH_TRICK,
     B_CARD_FOLLOWS_SUIT, B_CARD_IS_TRUMP, B_CARD_LEADS, B_CARD_OVERTRUMPS, B_CARD_UNDERTRUMPS, B_CARD_IS_PENALTY_CARD,
+    B_CARD_LEGAL_ONLY_WITHOUT_PENALTY_CARD,
     B_POS_CAN_FOLLOW, B_POS_HAS_TRUMP, B_POS_CAN_OVERTRUMP, B_POS_TRUMP_LED, B_POS_TRUMP_IN_TRICK,
     B_POS_PARTNER_WINNING, B_POS_ONLY_TRUMPS, B_POS_IS_TAKER_SIDE, B_POS_HAS_PENALTY_CARD, B_POS_PENALTY_CARD_CASE,
+    B_POS_OTHER_CARD_ALLOWED,
     B_TRICK_NUMBER, B_TRICK_LAST, B_TRICK_WON_BY, B_TRICK_CARD_POINTS, B_TRICK_SEQUENCE,
     B_TRICK_FOUR_OF_A_KIND, B_TRICK_FOUR_RANK, B_TRICK_STUK, B_TRICK_STUK_IN_SEQUENCE, B_TRICK_ROEM_CLAIMED,
     B_HAND_TAKERS_POINTS, B_HAND_DEFENDERS_POINTS, B_HAND_TAKERS_ROEM, B_HAND_DEFENDERS_ROEM,
@@ -84,6 +86,7 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_CARD_OVERTRUMPS] = {"card", "overtrumps", BT_BOOL, NULL, 0},
     [B_CARD_UNDERTRUMPS] = {"card", "undertrumps", BT_BOOL, NULL, 0},
     [B_CARD_IS_PENALTY_CARD] = {"card", "is_penalty_card", BT_BOOL, NULL, 0},
+    [B_CARD_LEGAL_ONLY_WITHOUT_PENALTY_CARD] = {"card", "legal_only_without_penalty_card", BT_BOOL, NULL, 0},
     [B_POS_CAN_FOLLOW] = {"position", "can_follow", BT_BOOL, NULL, 0},
     [B_POS_HAS_TRUMP] = {"position", "has_trump", BT_BOOL, NULL, 0},
     [B_POS_CAN_OVERTRUMP] = {"position", "can_overtrump", BT_BOOL, NULL, 0},
@@ -94,6 +97,7 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_POS_IS_TAKER_SIDE] = {"position", "is_taker_side", BT_BOOL, NULL, 0},
     [B_POS_HAS_PENALTY_CARD] = {"position", "has_penalty_card", BT_BOOL, NULL, 0},
     [B_POS_PENALTY_CARD_CASE] = {"position", "penalty_card_case", BT_SYMBOL, penalty_case_names, 3},
+    [B_POS_OTHER_CARD_ALLOWED] = {"position", "other_card_allowed", BT_BOOL, NULL, 0},
     [B_TRICK_NUMBER] = {"trick", "number", BT_INT, NULL, 0},
     [B_TRICK_LAST] = {"trick", "last", BT_BOOL, NULL, 0},
     [B_TRICK_WON_BY] = {"trick", "won_by", BT_SYMBOL, side_names, 2},
@@ -235,6 +239,8 @@ static bool card_value(int i, const kj_card_facts *c, int64_t *value) {
     case B_CARD_OVERTRUMPS: *value = c->overtrumps; return true;
     case B_CARD_UNDERTRUMPS: *value = c->undertrumps; return true;
     case B_CARD_IS_PENALTY_CARD: *value = c->is_penalty_card; return true;
+    case B_CARD_LEGAL_ONLY_WITHOUT_PENALTY_CARD: /* a card beside a penalty card, once the scorer ruled on it */
+        return c->freed_settled && ((*value = c->legal_only_without_penalty_card), true);
     default: return false;
     }
 }
@@ -255,6 +261,8 @@ static bool position_value(int i, const record *rec, int64_t *value, const char 
     case B_POS_PENALTY_CARD_CASE: /* only once the scorer has ruled on the penalty card */
         return p->penalty_case != KJ_PENALTY_UNKNOWN &&
                ((*symbol = penalty_case_names[p->penalty_case - 1]), true);
+    case B_POS_OTHER_CARD_ALLOWED: /* likewise */
+        return p->other_card_settled && ((*value = p->other_card_allowed), true);
     default: return false;
     }
 }
@@ -295,8 +303,8 @@ static bool hand_value(int i, const kj_hand_facts *h, int64_t *value, const char
 
 /* The klaverjas namespaces, each settled only while a command has filled it. */
 static bool klaverjas_value(int i, const record *rec, int64_t *value, const char **symbol) {
-    if (i <= B_CARD_IS_PENALTY_CARD) return rec->has_kj_card && card_value(i, &rec->kj_card, value);
-    if (i <= B_POS_PENALTY_CARD_CASE)
+    if (i <= B_CARD_LEGAL_ONLY_WITHOUT_PENALTY_CARD) return rec->has_kj_card && card_value(i, &rec->kj_card, value);
+    if (i <= B_POS_OTHER_CARD_ALLOWED)
         return rec->has_kj_position && position_value(i, rec, value, symbol);
     if (i <= B_TRICK_ROEM_CLAIMED) return rec->has_kj_trick && trick_value(i, &rec->kj_trick, value, symbol);
     return rec->has_kj_hand && hand_value(i, &rec->kj_hand, value, symbol);

@@ -110,12 +110,20 @@ typedef struct kj_position_facts {
     bool has_penalty_card;
     bool penalty_last_of_suit;         /* the penalty card is his only card of the suit led */
     enum kj_penalty_case penalty_case; /* filled by the scorer, who rules on the penalty card */
+    /* filled by the scorer when there is a penalty card: a card of his hand
+     * other than it is legal in the position without it (the hand less the
+     * penalty card, as the legal article rules on it) */
+    bool other_card_settled, other_card_allowed;
 } kj_position_facts;
 
 /* card.* */
 typedef struct kj_card_facts {
     bool follows_suit, is_trump, leads, overtrumps, undertrumps;
     bool is_penalty_card;
+    /* filled by the scorer for a card beside a penalty card: the legal
+     * article, ruling as on any card, forbids it with the penalty card in
+     * the hand and allows it with the penalty card taken out */
+    bool freed_settled, legal_only_without_penalty_card;
 } kj_card_facts;
 
 void kj_settle_position(const kj_position *p, const kj_tables *tb, kj_position_facts *out);
