@@ -168,6 +168,18 @@ if start_server --ruleset bridge-2017 --plugin plugins/bridge-beginners-revoke.l
     parallel "parallel rulings with a plugin" 30 "$work/revoke.json"
     if grep -qF '"plugins":[{"plugin"' "$work/want"; then pass "the plugin took part"
     else fail "plugin" "its ruling does not name the plugin: $(head -c 300 "$work/want")"; fi
+    # The wizard asks the plugin's own question when the scenario does not
+    # give it (the ruling is made; a face asks, then rules again).
+    jq -c '{ruleset: "bridge-2017", scenario: (. | del(.beginners_drive))}' tests/plugins/revoke-64A1.json >"$work/next.json"
+    curl -s -m 10 -o "$work/next.out" --data-binary "@$work/next.json" "http://127.0.0.1:$port/api/next"
+    if jq -e '.question.name == "beginners_drive" and .question.from_plugin and (.question.choices | length) == 2
+              and .question.question == "Wordt dit spel in een beginnersdrive gespeeld?"' "$work/next.out" >/dev/null
+    then pass "next: the plugin's own question is asked"
+    else fail "next: plugin question" "$(head -c 400 "$work/next.out")"; fi
+    curl -s -m 10 -o "$work/next.out" --data-binary "@$work/revoke.json" "http://127.0.0.1:$port/api/next"
+    if jq -e '.status == "ruling" and (.question == null)' "$work/next.out" >/dev/null
+    then pass "next: answered, the plugin's question is not asked again"
+    else fail "next: plugin question answered" "$(head -c 400 "$work/next.out")"; fi
     # SIGINT with slow clients connected
     start_slow_clients 10 10
     sleep 0.5

@@ -159,7 +159,11 @@ char *arb_fact_json(const arb_ruleset *rs, int f);
  * object), and adds what a face shows beside a ruling not made yet: when
  * the decision needs a fact, "question" (that fact as arb_fact_json gives
  * it); when the situation breaks an invariant, "impossible": {"message",
- * "message_en" (null when it has none)}. A NULL json gets ARB_BAD_INPUT and
+ * "message_en" (null when it has none)}. With a ruling, when a plugin
+ * acting on it has a fact of its own with a question that the scenario
+ * does not give (arb_plugin_question_next), "question" is that fact, in
+ * the same form with "from_plugin": true ("choices" yes/no for a bool):
+ * a face asks it, and rules again with the answer. A NULL json gets ARB_BAD_INPUT and
  * nothing. */
 enum arb_status arb_rule_next_json(const arb_ruleset *rs, const arb_plugins *p,
                                    const char *scenario, size_t len, char **json);

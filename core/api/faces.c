@@ -118,6 +118,21 @@ static void add_next(const ruleset *rs, const ruling *r, json_t *j) {
     }
 }
 
+/* A plugin's own fact that a plugin acting on the ruling needs (the
+ * scenario does not give it), as fact_tree gives a ruleset's fact, with
+ * "from_plugin": true. NULL when there is none. */
+static json_t *plugin_question_tree(const arb_plugins *p, const scenario *sc, const ruling *r) {
+    plugin_question q;
+    if (!p || r->status != RULING_OK || !plugin_set_question(p, sc, r, &q)) return NULL;
+    json_t *choices = json_array();
+    if (strcmp(q.kind, "bool") == 0) {
+        json_array_append_new(choices, json_pack("{sbssss}", "value", 1, "label", "ja", "label_en", "yes"));
+        json_array_append_new(choices, json_pack("{sbssss}", "value", 0, "label", "nee", "label_en", "no"));
+    }
+    return json_pack("{ssssss?sssbsosb}", "name", q.fact, "question", q.ask, "question_en", q.ask_en,
+                     "type", q.kind, "asked", 1, "choices", choices, "from_plugin", 1);
+}
+
 enum arb_status arb_rule_next_json(const arb_ruleset *rs, const arb_plugins *p, const char *text,
                                    size_t len, char **json) {
     if (!json) return ARB_BAD_INPUT; /* nowhere to say more */
@@ -138,8 +153,9 @@ enum arb_status arb_rule_next_json(const arb_ruleset *rs, const arb_plugins *p, 
                                err.data ? err.data : ""));
         st = ARB_BAD_INPUT;
     } else {
-        json_t *o = output_json(&r, &sc);
+        json_t *o = output_json(&r, &sc), *asked = plugin_question_tree(p, &sc, &r);
         add_next(rs, &r, o);
+        if (asked) json_object_set_new(o, "question", asked);
         *json = dump(o);
         st = r.status == RULING_OK                                     ? ARB_OK
              : r.status == RULING_NEEDS || r.status == RULING_REJECTED ? ARB_BAD_INPUT

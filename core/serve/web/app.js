@@ -89,6 +89,7 @@ const state = {
   ruleset: null,       /* the ruling's edition */
   answers: [],         /* [{fact, value, corrected}] in the order asked */
   question: null,      /* the fact the server asks now */
+  pluginFacts: {},     /* club plugins' own facts asked so far, by name */
   correcting: null,    /* the record fact the director is correcting */
   answer: null,        /* the last /api/next answer */
   graph: null,         /* {article, dot, zoom} */
@@ -146,7 +147,7 @@ async function loadDetails(name) {
 
 function factOf(name, fact) {
   const d = details(name);
-  return d && d.facts.find((f) => f.name === fact);
+  return (d && d.facts.find((f) => f.name === fact)) || state.pluginFacts[fact];
 }
 
 function articleTitle(name, id) {
@@ -250,7 +251,8 @@ function correctFact(name, fact) {
 
 function renderAnswer() {
   const a = state.answer;
-  const needs = a.status === 'needs' && a.question;
+  /* a club plugin's own question comes with a ruling: ask it, then rule again */
+  const needs = a.question && (a.status === 'needs' || a.question.from_plugin);
   show($('question'), !!needs);
   show($('result'), !needs);
   show($('compare'), !needs && a.status !== 'bad_input');
@@ -262,6 +264,7 @@ function renderAnswer() {
 
 function renderQuestion(q) {
   state.question = q;
+  if (q.from_plugin) state.pluginFacts[q.name] = q;
   $('question').dataset.fact = q.name;
   $('question-text').textContent = pick(q.question, q.question_en);
   const choices = $('choices');
