@@ -89,8 +89,31 @@ expect "why not unknown action" 2 "no action 'fine'" -- "$ARBITER" rule --rulese
 rm -f "$TOY.tmp.json"
 expect "rule stdin" 0 "Artikelen: 2 > 2A" -- sh -c "echo '{\"irregularity\":\"noise\",\"minutes\":0,\"volume\":\"small\"}' | $ARBITER rule --ruleset $TOY -"
 expect "ask piped" 0 "Wat is er gebeurd?" "Hoe hard?" "Artikelen: 2 > 2B" "Aftrek van 3 punten." -- sh -c "printf '2\n0\ngroot\nnee\n' | $ARBITER ask --ruleset $TOY"
-expect "ask re-asks a bad answer" 0 "answer ja or nee" "Artikelen: 2 > 2B" -- sh -c "printf 'lawaai\n0\n2\nmisschien\nja\n' | $ARBITER ask --ruleset $TOY"
-expect "ask end of input" 2 "no answer for 'volume'" -- sh -c "printf 'lawaai\n0\n' | $ARBITER ask --ruleset $TOY"
+expect "ask re-asks a bad answer, in Dutch" 0 "Antwoord met een nummer van 1 tot en met 2, of met een woord uit een keuze." \
+    "Antwoord ja of nee." "Artikelen: 2 > 2B" -- sh -c "printf 'lawaai\n0\n2\nmisschien\nja\n' | $ARBITER ask --ruleset $TOY"
+expect "ask end of input: the scenario so far" 2 "the input ended before the questions did" '{"irregularity": "noise"}' \
+    -- sh -c "printf 'lawaai\n0\n' | $ARBITER ask --ruleset $TOY"
+# "terug" takes the last answer back: groot (which asks whether it happened
+# before) is taken back and klein given, so the ruling rests on klein.
+expect "ask: terug takes the last answer back" 0 "Hoe hard?: klein" "Artikelen: 2 > 2A" \
+    -- sh -c "printf '2\ngroot\nterug\nklein\n' | $ARBITER ask --ruleset $TOY"
+expect "ask: terug with nothing answered" 0 "Er is nog niets beantwoord." "Hoe hard?: klein" \
+    -- sh -c "printf 'terug\n2\nklein\n' | $ARBITER ask --ruleset $TOY"
+expect "ask: ? explains" 0 "terug: de vorige vraag opnieuw." -- sh -c "printf '?\n2\nklein\n' | $ARBITER ask --ruleset $TOY"
+expect "ask: stop shows the scenario so far" 1 "Gestopt. Het scenario tot nu toe" '{"irregularity": "noise"}' \
+    -- sh -c "printf 'lawaai\nstop\n' | $ARBITER ask --ruleset $TOY"
+expect "ask: a word of a choice answers it" 0 "Wat is er gebeurd?: lawaai" -- sh -c "printf 'LAW\nklein\n' | $ARBITER ask --ruleset $TOY"
+expect "ask --save: the answers kept as a scenario, ruled the same" 0 "Scenario bewaard in $out.saved" "Artikelen: 2 > 2A" \
+    -- sh -c "printf '2\nklein\n' | $ARBITER ask --ruleset $TOY --save $out.saved >/dev/null && $ARBITER rule --ruleset $TOY $out.saved && echo 'Scenario bewaard in $out.saved'"
+rm -f "$out.saved"
+# The first question of bridge-2017 (28 irregularities) fits a 24-line screen.
+expect "ask: 28 irregularities in two columns" 1 "  1) onvoldoende bod" "15) een verkeerd bord" -- sh -c \
+    "printf 'stop\n' | $ARBITER ask --ruleset bridge-2017 | awk 'NR > 1 && /^ +[0-9]+\\)/ { n++ } END { if (n <= 14) print \"rows\", n }' | grep -q rows && printf 'stop\n' | $ARBITER ask --ruleset bridge-2017"
+expect "ask: a word in several choices lists them" 1 '"bod" staat in' "11) bod boven zeven" -- sh -c "printf 'bod\nstop\n' | $ARBITER ask --ruleset bridge-2017"
+expect "ask --lang en: questions, hints and the ruling in English" 0 "Which irregularity occurred?" "Answer yes or no." \
+    "Articles: 27 > 18D > 27B1a > 27D" "[27B1a] Nothing (more) is rectified." "Which bid did the offender make instead of the insufficient bid?: 2H" \
+    -- sh -c "printf 'insufficient\n1\nmaybe\nno\nbid\n2H\nno\n2H\n' | $ARBITER ask --ruleset bridge-2017 --lang en"
+expect "ask --lang: only nl or en" 2 "--lang is nl or en, not 'fr'" -- "$ARBITER" ask --ruleset bridge-2017 --lang fr
 expect "graph" 0 "digraph article" '"volume"' "2B" -- "$ARBITER" graph --ruleset $TOY --article 2
 expect "graph unknown article" 2 "has no article 9" -- "$ARBITER" graph --ruleset $TOY --article 9
 expect "test coverage" 1 "no test reaches clause 3C" -- "$ARBITER" test $TOY --coverage

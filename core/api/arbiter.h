@@ -294,7 +294,14 @@ enum arb_status arb_scenario_read_json(arb_scenario *sc, const char *json, size_
 /* A director's answer to a fact's question: a value's name, its label, its
  * number among the choices (from 1), ja/nee, a number or a call. */
 enum arb_status arb_scenario_answer(arb_scenario *sc, const char *fact, const char *answer, char **error);
+/* Forgets a fact given or answered (the ruleset's, or a plugin's own). */
 void arb_scenario_forget(arb_scenario *sc, const char *fact);
+/* The scenario as one JSON object (the caller frees it) that
+ * arb_scenario_read_json, or `arbiter rule`, reads back to the same
+ * facts: the keys of the texts it was read from (records included), every
+ * fact given or answered since (a fact forgotten is left out), the
+ * plugins' own facts, and "corrected". NULL for a NULL scenario. */
+char *arb_scenario_json(const arb_scenario *sc);
 
 /* Rules on sc, with plugins (NULL: none). NULL only for a NULL argument, a
  * scenario of another ruleset, or out of memory. */

@@ -68,7 +68,7 @@ static void extras_json(const ruling *r, json_t *actions, json_t *messages, json
     json_object_set_new(o, "plugins", plugins);
 }
 
-static json_t *value_json(const ruleset *rs, const rs_type *t, int64_t v) {
+json_t *output_value_json(const ruleset *rs, const rs_type *t, int64_t v) {
     if (t->kind == TY_BOOL) return json_boolean(v);
     if (t->kind == TY_INT) return json_integer(v);
     strbuf sb;
@@ -165,7 +165,7 @@ json_t *output_json(const ruling *r, const scenario *sc) {
         json_t *act = json_object(), *args = json_object();
         json_object_set_new(act, "name", json_string(a->name));
         for (int p = 0; p < a->nparams; p++)
-            json_object_set_new(args, a->params[p].name, value_json(rs, a->params[p].type, ra->args[p]));
+            json_object_set_new(args, a->params[p].name, output_value_json(rs, a->params[p].type, ra->args[p]));
         json_object_set_new(act, "args", args);
         json_object_set_new(act, "article", json_string(action_cite(rs, ra->use)));
         json_array_append_new(actions, act);
@@ -187,7 +187,7 @@ json_t *output_json(const ruling *r, const scenario *sc) {
         const rs_fact *f = &rs->facts[r->path_fact[i]];
         json_t *step = json_object();
         json_object_set_new(step, "fact", json_string(f->name));
-        json_object_set_new(step, "value", value_json(rs, f->type, r->path_value[i]));
+        json_object_set_new(step, "value", output_value_json(rs, f->type, r->path_value[i]));
         json_object_set_new(step, "source",
                             json_string(output_fact_source(rs, sc, r->path_fact[i])));
         json_array_append_new(path, step);

@@ -18,6 +18,10 @@ void output_message(const ruleset *rs, const ruling_action *ra, bool english, st
 /* The trail as citations, in order: ["27", "27B", "27B2"]. */
 json_t *output_trail_json(const ruling *r);
 
+/* A fact's value as a scenario gives it: true/false, a number, or the
+ * value's name (an enum value, a call, a citation). */
+json_t *output_value_json(const ruleset *rs, const rs_type *t, int64_t v);
+
 json_t *output_json(const ruling *r, const scenario *sc);
 /* The facts the scenario gave that played no part in the ruling (the
  * decision did not test them and no action reads them). */

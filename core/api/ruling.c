@@ -18,6 +18,7 @@ struct arb_scenario {
     const arb_ruleset *rs;
     const arb_plugins *plugins; /* whose own facts the scenario's JSON may give; NULL: none */
     scenario sc;
+    json_t *source; /* the JSON objects read into it, merged: its records, for arb_scenario_json */
 };
 
 /* One action of a ruling, in words: the ruleset's own, then what plugins added. */
@@ -69,6 +70,7 @@ arb_scenario *arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins 
 void arb_scenario_free(arb_scenario *s) {
     if (!s) return;
     scenario_free(&s->sc);
+    json_decref(s->source);
     free(s);
 }
 
@@ -86,7 +88,33 @@ enum arb_status arb_scenario_read_json(arb_scenario *s, const char *json, size_t
     bool ok = scenario_read_json(&s->sc, json, len, &err);
     enum arb_status st = ok ? ARB_OK : refuse(error, err.data);
     sb_free(&err);
+    json_t *obj = ok ? json_loadb(json, len, 0, NULL) : NULL;
+    if (obj && !s->source) s->source = json_incref(obj);
+    else if (obj) json_object_update(s->source, obj);
+    json_decref(obj);
     return st;
+}
+
+char *arb_scenario_json(const arb_scenario *s) {
+    if (!s) return NULL;
+    const ruleset *rs = s->rs;
+    json_t *o = s->source ? json_deep_copy(s->source) : json_object(), *corrected = json_array();
+    for (int f = 0; f < rs->nfacts; f++) {
+        const char *name = rs->facts[f].name;
+        if (!s->sc.given[f]) {
+            json_object_del(o, name); /* forgotten since it was read */
+            continue;
+        }
+        json_object_set_new(o, name, output_value_json(rs, rs->facts[f].type, s->sc.fv.value[f]));
+        if (s->sc.corrected[f]) json_array_append_new(corrected, json_string(name));
+    }
+    json_object_del(o, "corrected");
+    if (json_array_size(corrected)) json_object_set(o, "corrected", corrected);
+    json_decref(corrected);
+    if (s->sc.own) json_object_update(o, s->sc.own);
+    char *text = json_dumps(o, JSON_PRESERVE_ORDER);
+    json_decref(o);
+    return text;
 }
 
 enum arb_status arb_scenario_answer(arb_scenario *s, const char *fact, const char *answer, char **error) {
@@ -113,6 +141,7 @@ enum arb_status arb_scenario_error_position(const arb_scenario *s, int *line, in
 void arb_scenario_forget(arb_scenario *s, const char *fact) {
     int f = s && fact ? rs_find_fact(s->rs, fact) : -1;
     if (f >= 0) scenario_forget(&s->sc, f);
+    else if (s && fact && s->sc.own) json_object_del(s->sc.own, fact); /* a plugin's own fact */
 }
 
 /* ---- ruling ------------------------------------------------------------ */

@@ -6,9 +6,12 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #define MAX_COMPARED ARB_MAX_COMPARED /* rulesets to compare; also the most --amend files */
@@ -16,6 +19,8 @@
 typedef struct options {
     const char *ruleset, *article, *input, *input2, *why_not, *cases;
     const char *listen; /* serve: ADDRESS:PORT */
+    const char *save;   /* ask: the scenario's file */
+    enum arb_lang lang; /* ask: --lang nl|en */
     const char *rulesets[MAX_COMPARED]; /* every --ruleset, for compare */
     int nrulesets;
     const char *amends[MAX_COMPARED]; /* --amend files, applied in order */
@@ -64,6 +69,12 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--why-not") == 0 && has_next) o->why_not = argv[++i];
         else if (strcmp(a, "--cases") == 0 && has_next) o->cases = argv[++i];
         else if (strcmp(a, "--listen") == 0 && has_next) o->listen = argv[++i];
+        else if (strcmp(a, "--save") == 0 && has_next) o->save = argv[++i];
+        else if (strcmp(a, "--lang") == 0 && has_next) {
+            const char *l = argv[++i];
+            if (strcmp(l, "nl") != 0 && strcmp(l, "en") != 0) return usage_error(cmd, "--lang is nl or en, not '%s'", l);
+            o->lang = strcmp(l, "en") == 0 ? ARB_EN : ARB_NL;
+        }
         else if (strcmp(a, "--plugin") == 0 && has_next) {
             if (o->nplugins == ARB_MAX_PLUGINS)
                 return usage_error(cmd, "at most 8 plugins, not '%s'", argv[i + 1]);
@@ -261,74 +272,288 @@ static int cmd_rule(const options *o) {
     return status;
 }
 
-static void print_choices(const arb_ruleset *rs, int f) {
-    long long lo, hi;
-    switch (arb_fact_kind(rs, f)) {
-    case ARB_FACT_BOOL:
-        puts("  (ja/nee)");
-        break;
-    case ARB_FACT_ENUM:
-        for (int k = 0; k < arb_fact_choice_count(rs, f); k++)
-            printf("  %d) %s\n", k + 1, arb_fact_choice_label(rs, f, k, ARB_NL));
-        break;
-    case ARB_FACT_INT:
-        if (arb_fact_range(rs, f, &lo, &hi)) printf("  (%lld..%lld)\n", lo, hi);
-        break;
-    case ARB_FACT_CALL:
-        puts("  (een bieding: P, X, XX of een bod zoals 2H of 3SA)");
-        break;
-    case ARB_FACT_TEXT:
-    case ARB_FACT_NONE:
-        break;
-    }
+/* ---- ask: a ruling question by question ----------------------------------
+ *
+ * The director answers in his own words: a choice's number or a word of it,
+ * ja/nee, a number, a call. At any question "terug" takes the last answer
+ * back, "?" explains, "stop" (or Ctrl-C) ends with the scenario so far, as
+ * a file `arbiter ask` or `rule` can start from again. */
+
+#define ASK_HISTORY 256
+#define COLUMNS_FROM 13 /* choices shown in two columns from this many on */
+
+typedef struct ask_state {
+    const arb_ruleset *rs;
+    const char *name; /* as the director named the ruleset */
+    arb_scenario *sc;
+    enum arb_lang lang;
+    int n;                      /* answers given, in order: */
+    char *history[ASK_HISTORY]; /* the facts answered (the ruleset's or a plugin's) */
+} ask_state;
+
+/* What a line the director typed asks for besides an answer. */
+enum reply {
+    REPLY_ANSWER, /* an answer given (or, after a ruling, nothing more to ask) */
+    REPLY_AGAIN,  /* a plugin's question answered: rule again */
+    REPLY_BACK,   /* "terug" */
+    REPLY_HELP,   /* "?" */
+    REPLY_STOP,   /* "stop", Ctrl-C */
+    REPLY_END     /* the input ended */
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig) {
+    (void)sig;
+    interrupted = 1;
+}
+
+/* Ctrl-C ends the questions (the read is not restarted) instead of the program. */
+static void catch_interrupt(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+static const char *say(const ask_state *a, const char *nl, const char *en) {
+    return a->lang == ARB_EN ? en : nl;
 }
 
 /* One line of the director's answer, without its line end, echoed when
- * piped so that the answers show in the transcript; false at end of input. */
-static bool read_answer(char *line, int size) {
-    if (!fgets(line, size, stdin)) return false;
+ * piped so that the answers show in the transcript; what it asks for. */
+static enum reply read_reply(char *line, int size) {
+    if (interrupted || !fgets(line, size, stdin)) return interrupted ? REPLY_STOP : REPLY_END;
     line[strcspn(line, "\r\n")] = 0;
     if (!isatty(STDIN_FILENO)) printf("%s\n", line);
-    return true;
+    const char *back[] = {"terug", "back", "<"}, *help[] = {"?", "help", "hulp"}, *stop[] = {"stop", "klaar"};
+    for (size_t i = 0; i < 3; i++)
+        if (strcasecmp(line, back[i]) == 0) return REPLY_BACK;
+    for (size_t i = 0; i < 3; i++)
+        if (strcasecmp(line, help[i]) == 0) return REPLY_HELP;
+    for (size_t i = 0; i < 2; i++)
+        if (strcasecmp(line, stop[i]) == 0) return REPLY_STOP;
+    return REPLY_ANSWER;
 }
 
-/* Asks one question until it is answered; false at end of input. */
-static bool ask_fact(const arb_ruleset *rs, int f, arb_scenario *sc) {
+static void print_help(const ask_state *a) {
+    puts(say(a,
+             "  Antwoord met het nummer van een keuze of een woord eruit, ja/nee, een getal of een "
+             "bieding.\n  terug: de vorige vraag opnieuw.  stop (of Ctrl-C): stoppen; het scenario tot "
+             "nu toe wordt getoond.",
+             "  Answer with a choice's number or a word of it, yes/no, a number or a call.\n  back: the "
+             "previous question again.  stop (or Ctrl-C): stop; the scenario so far is shown."));
+}
+
+/* The bytes of the first `chars` characters of a UTF-8 text. */
+static size_t utf8_prefix(const char *s, size_t chars) {
+    size_t i = 0;
+    for (size_t n = 0; s[i] && n < chars; n++)
+        for (i++; ((unsigned char)s[i] & 0xC0) == 0x80; i++) continue;
+    return i;
+}
+
+static size_t utf8_length(const char *s) {
+    size_t n = 0;
+    for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+static int terminal_width(void) {
+    struct winsize w;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col >= 40) return w.ws_col;
+    return 80;
+}
+
+/* "  12) label", cut with … to width characters. */
+static void print_choice(int k, const char *label, int width, bool pad) {
+    char head[16];
+    int h = snprintf(head, sizeof head, "  %2d) ", k + 1);
+    size_t room = width > h + 1 ? (size_t)(width - h) : 1, len = utf8_length(label);
+    bool cut = len > room;
+    size_t shown = cut ? room - 1 : len;
+    printf("%s%.*s%s", head, (int)utf8_prefix(label, shown), label, cut ? "…" : "");
+    if (pad)
+        for (size_t i = shown + cut; i < room; i++) putchar(' ');
+}
+
+/* A long list in two columns, so that the first question fits a 24-line
+ * screen; a label cut short is found by typing a word of it. */
+static void print_choice_list(const ask_state *a, int f, int n) {
+    if (n < COLUMNS_FROM) {
+        for (int k = 0; k < n; k++) {
+            print_choice(k, arb_fact_choice_label(a->rs, f, k, a->lang), 1 << 20, false);
+            putchar('\n');
+        }
+        return;
+    }
+    int rows = (n + 1) / 2, half = terminal_width() / 2;
+    for (int row = 0; row < rows; row++) {
+        print_choice(row, arb_fact_choice_label(a->rs, f, row, a->lang), half, row + rows < n);
+        if (row + rows < n) print_choice(row + rows, arb_fact_choice_label(a->rs, f, row + rows, a->lang), half, false);
+        putchar('\n');
+    }
+}
+
+static void print_choices(const ask_state *a, int f) {
+    long long lo, hi;
+    switch (arb_fact_kind(a->rs, f)) {
+    case ARB_FACT_BOOL: puts(say(a, "  (ja/nee)", "  (yes/no)")); break;
+    case ARB_FACT_ENUM: print_choice_list(a, f, arb_fact_choice_count(a->rs, f)); break;
+    case ARB_FACT_INT:
+        if (arb_fact_range(a->rs, f, &lo, &hi)) printf("  (%lld..%lld)\n", lo, hi);
+        break;
+    case ARB_FACT_CALL:
+        puts(say(a, "  (een bieding: P, X, XX of een bod zoals 2H of 3SA)", "  (a call: P, X, XX or a bid such as 2H or 3NT)"));
+        break;
+    case ARB_FACT_TEXT:
+    case ARB_FACT_NONE: break;
+    }
+}
+
+/* What to say when an answer is not one, in the director's words. */
+static void print_hint(const ask_state *a, int f) {
+    long long lo, hi;
+    switch (arb_fact_kind(a->rs, f)) {
+    case ARB_FACT_BOOL: puts(say(a, "  Antwoord ja of nee.", "  Answer yes or no.")); break;
+    case ARB_FACT_ENUM:
+        printf(say(a, "  Antwoord met een nummer van 1 tot en met %d, of met een woord uit een keuze.\n",
+                   "  Answer with a number from 1 to %d, or with a word of a choice.\n"),
+               arb_fact_choice_count(a->rs, f));
+        break;
+    case ARB_FACT_INT:
+        if (arb_fact_range(a->rs, f, &lo, &hi))
+            printf(say(a, "  Antwoord met een geheel getal van %lld tot en met %lld.\n",
+                       "  Answer with a whole number from %lld to %lld.\n"),
+                   lo, hi);
+        else
+            puts(say(a, "  Antwoord met een geheel getal.", "  Answer with a whole number."));
+        break;
+    case ARB_FACT_CALL:
+        puts(say(a, "  Geef een bieding: P (pas), X (doublet), XX (redoublet) of een bod zoals 2H of 3SA.",
+                 "  Give a call: P (pass), X (double), XX (redouble) or a bid such as 2H or 3NT."));
+        break;
+    case ARB_FACT_TEXT:
+    case ARB_FACT_NONE: puts(say(a, "  Dat antwoord past niet.", "  That answer does not fit.")); break;
+    }
+}
+
+/* Whether text holds word, ignoring the case of ASCII letters. */
+static bool contains_word(const char *text, const char *word) {
+    size_t n = strlen(word);
+    for (; n && *text; text++)
+        if (strncasecmp(text, word, n) == 0) return true;
+    return false;
+}
+
+/* A word the director typed, found in the choices' labels: its number as
+ * text in `number`, when exactly one label holds it; the labels that hold
+ * it are listed when several do. */
+static bool find_choice(const ask_state *a, int f, const char *word, char number[16]) {
+    int n = arb_fact_choice_count(a->rs, f), found = -1, count = 0;
+    for (int k = 0; k < n && *word; k++) {
+        const char *nl = arb_fact_choice_label(a->rs, f, k, ARB_NL), *en = arb_fact_choice_label(a->rs, f, k, ARB_EN);
+        if (!contains_word(nl, word) && !contains_word(en, word)) continue;
+        found = count++ ? found : k;
+    }
+    if (count == 1) snprintf(number, 16, "%d", found + 1);
+    if (count < 2) return count == 1;
+    printf(say(a, "  \"%s\" staat in %d keuzes:\n", "  \"%s\" is in %d choices:\n"), word, count);
+    for (int k = 0; k < n; k++) {
+        const char *label = arb_fact_choice_label(a->rs, f, k, a->lang);
+        if (!contains_word(arb_fact_choice_label(a->rs, f, k, ARB_NL), word) &&
+            !contains_word(arb_fact_choice_label(a->rs, f, k, ARB_EN), word))
+            continue;
+        print_choice(k, label, 1 << 20, false);
+        putchar('\n');
+    }
+    return false;
+}
+
+/* The answer given to the scenario: as typed, or (a list) the one choice
+ * a word of it names. */
+static bool give_answer(ask_state *a, int f, const char *line) {
+    char *error = NULL, number[16];
+    const char *name = arb_fact_name(a->rs, f);
+    bool ok = arb_scenario_answer(a->sc, name, line, &error) == ARB_OK;
+    free(error);
+    if (!ok && arb_fact_kind(a->rs, f) == ARB_FACT_BOOL) { /* yes/no in English */
+        const char *yes_no = strcasecmp(line, "yes") == 0 || strcasecmp(line, "y") == 0 ? "ja"
+                             : strcasecmp(line, "no") == 0                               ? "nee"
+                                                                                         : NULL;
+        ok = yes_no && arb_scenario_answer(a->sc, name, yes_no, NULL) == ARB_OK;
+    }
+    if (!ok && arb_fact_kind(a->rs, f) == ARB_FACT_ENUM && find_choice(a, f, line, number))
+        ok = arb_scenario_answer(a->sc, name, number, NULL) == ARB_OK;
+    return ok;
+}
+
+static void remember(ask_state *a, const char *fact) {
+    if (a->n == ASK_HISTORY) { /* the oldest answer can no longer be taken back */
+        free(a->history[0]);
+        memmove(a->history, a->history + 1, sizeof *a->history * (ASK_HISTORY - 1));
+        a->n--;
+    }
+    a->history[a->n++] = strdup(fact);
+}
+
+/* "terug": the last answer is taken back, so that its question comes again. */
+static void take_back(ask_state *a) {
+    if (a->n == 0) {
+        puts(say(a, "  Er is nog niets beantwoord.", "  Nothing has been answered yet."));
+        return;
+    }
+    char *fact = a->history[--a->n];
+    arb_scenario_forget(a->sc, fact);
+    free(fact);
+}
+
+/* Asks one question until it is answered, or the director asks for more. */
+static enum reply ask_fact(ask_state *a, int f) {
     for (;;) {
-        printf("%s\n", arb_fact_question(rs, f, ARB_NL));
-        print_choices(rs, f);
+        printf("%s\n", arb_fact_question(a->rs, f, a->lang));
+        print_choices(a, f);
         printf("> ");
         fflush(stdout);
-        char line[512], *error = NULL;
-        if (!read_answer(line, sizeof line)) return false;
-        bool ok = arb_scenario_answer(sc, arb_fact_name(rs, f), line, &error) == ARB_OK;
-        if (!ok) printf("  %s\n", error);
-        free(error);
-        if (ok) return true;
+        char line[512];
+        enum reply reply = read_reply(line, sizeof line);
+        if (reply == REPLY_HELP) print_help(a);
+        if (reply == REPLY_HELP) continue;
+        if (reply != REPLY_ANSWER) return reply;
+        if (give_answer(a, f, line)) {
+            remember(a, arb_fact_name(a->rs, f));
+            return REPLY_ANSWER;
+        }
+        if (!strchr(line, ' ') || arb_fact_kind(a->rs, f) != ARB_FACT_ENUM) print_hint(a, f);
     }
 }
 
 /* Asks a plugin's own fact that a plugin acting on the ruling needs and
- * the scenario does not give (see arb_plugin_question_next): 1 when
- * answered, 0 when there is none to ask, -1 at end of input. */
-static int ask_plugin_fact(arb_scenario *sc, const arb_ruling *r) {
+ * the scenario does not give (see arb_plugin_question_next): REPLY_AGAIN
+ * when answered, REPLY_ANSWER when there is none to ask. */
+static enum reply ask_plugin_fact(ask_state *a, const arb_ruling *r) {
     arb_plugin_question q;
-    if (arb_plugin_question_next(plugins, sc, r, &q) != 1) return 0;
+    if (arb_plugin_question_next(plugins, a->sc, r, &q) != 1) return REPLY_ANSWER;
     for (;;) {
-        printf("%s\n  (%s)\n> ", q.ask,
-               strcmp(q.kind, "bool") == 0  ? "ja/nee"
-               : strcmp(q.kind, "int") == 0 ? "een getal"
-                                            : "tekst");
+        bool yes_no = strcmp(q.kind, "bool") == 0;
+        printf("%s\n  (%s)\n> ", a->lang == ARB_EN && q.ask_en ? q.ask_en : q.ask,
+               yes_no                       ? say(a, "ja/nee", "yes/no")
+               : strcmp(q.kind, "int") == 0 ? say(a, "een getal", "a number")
+                                            : say(a, "tekst", "text"));
         fflush(stdout);
         char line[512], *error = NULL;
-        if (!read_answer(line, sizeof line)) {
-            fprintf(stderr, "arbiter ask: no answer for '%s' (end of input)\n", q.fact);
-            return -1;
-        }
-        bool ok = arb_scenario_answer_plugin(sc, &q, line, &error) == ARB_OK;
-        if (!ok) printf("  %s\n", error);
+        enum reply reply = read_reply(line, sizeof line);
+        if (reply == REPLY_HELP) print_help(a);
+        if (reply == REPLY_HELP) continue;
+        if (reply != REPLY_ANSWER) return reply;
+        if (yes_no && (strcasecmp(line, "yes") == 0 || strcasecmp(line, "no") == 0))
+            strcpy(line, strcasecmp(line, "yes") == 0 ? "ja" : "nee");
+        bool ok = arb_scenario_answer_plugin(a->sc, &q, line, &error) == ARB_OK;
+        if (!ok) printf("  %s\n", a->lang == ARB_EN ? "That answer does not fit." : error);
         free(error);
-        if (ok) return 1;
+        if (ok) remember(a, q.fact);
+        if (ok) return REPLY_AGAIN;
     }
 }
 
@@ -345,28 +570,34 @@ static int record_values_on_path(const arb_ruling *r, int *out, int cap) {
 /* Shows the values the ruling took from a record and lets the director
  * correct one: the record cannot know everything (an artificial bid, a
  * call he judges otherwise). Returns the fact to ask again, or -1 to keep
- * the ruling (an empty answer, or the end of input). */
-static int record_value_to_correct(const arb_ruleset *rs, const arb_ruling *r) {
+ * the ruling (an empty answer); *reply says when he asked for more. */
+static int record_value_to_correct(const ask_state *a, const arb_ruling *r, enum reply *reply) {
     int values[64];
     int n = record_values_on_path(r, values, 64);
+    *reply = REPLY_ANSWER;
     if (n == 0) return -1;
     for (;;) {
-        puts("Uit het biedverloop of spelverloop afgeleid, of aangenomen (de wedstrijdleider kan elke "
-             "waarde verbeteren):");
+        puts(say(a,
+                 "Uit het biedverloop of spelverloop afgeleid, of aangenomen (de wedstrijdleider kan "
+                 "elke waarde verbeteren):",
+                 "Taken from the auction or the play, or assumed (the director may correct any value):"));
         for (int i = 0; i < n; i++)
-            printf("  %d) %s: %s%s\n", i + 1,
-                   arb_fact_question(rs, arb_ruling_decided_fact(r, values[i]), ARB_NL),
+            printf("  %d) %s: %s%s\n", i + 1, arb_fact_question(a->rs, arb_ruling_decided_fact(r, values[i]), a->lang),
                    arb_ruling_decided_value(r, values[i]),
-                   strcmp(arb_ruling_decided_source(r, values[i]), "default") == 0 ? " (aangenomen)"
+                   strcmp(arb_ruling_decided_source(r, values[i]), "default") == 0 ? say(a, " (aangenomen)", " (assumed)")
                                                                                    : "");
-        printf("Nummer van de waarde die niet klopt, of Enter als alles klopt\n> ");
+        printf("%s\n> ", say(a, "Nummer van de waarde die niet klopt, of Enter als alles klopt",
+                             "The number of a value that is wrong, or Enter if all are right"));
         fflush(stdout);
         char line[64];
-        if (!read_answer(line, sizeof line) || !line[0]) return -1;
+        *reply = read_reply(line, sizeof line);
+        if (*reply == REPLY_HELP) print_help(a);
+        if (*reply == REPLY_HELP) continue;
+        if (*reply != REPLY_ANSWER || !line[0]) return -1;
         char *end;
         long k = strtol(line, &end, 10);
         if (!*end && k >= 1 && k <= n) return arb_ruling_decided_fact(r, values[k - 1]);
-        printf("  Geef een nummer van 1 tot en met %d, of Enter.\n", n);
+        printf(say(a, "  Geef een nummer van 1 tot en met %d, of Enter.\n", "  Give a number from 1 to %d, or Enter.\n"), n);
     }
 }
 
@@ -381,59 +612,135 @@ static bool read_start(const char *path, arb_scenario *sc) {
     return ok;
 }
 
-/* The fact to ask after ruling r: the one it needs, the one whose answer
- * made the situation impossible (said, and forgotten), or a value the
- * director corrects; -1 to keep the ruling. *asked_plugin is set when a
- * plugin's own question was asked instead, -1 at end of input. */
-static int next_question(const arb_ruleset *rs, arb_scenario *sc, const arb_ruling *r, int answered,
-                         int *asked_plugin) {
+/* What comes after ruling r: the fact to ask (*fact), a plugin's question
+ * asked (rule again), a correction chosen, or the ruling kept (*fact -1). */
+static enum reply next_step(ask_state *a, const arb_ruling *r, int answered, int *fact) {
     enum arb_ruling_status st = arb_ruling_status(r);
-    *asked_plugin = 0;
+    *fact = -1;
     if (st == ARB_REJECTED && answered >= 0) {
-        printf("  Dat kan niet: %s\n", arb_ruling_invariant(r, ARB_NL));
-        arb_scenario_forget(sc, arb_fact_name(rs, answered));
-        return answered;
+        printf(say(a, "  Dat kan niet: %s\n", "  That cannot be: %s\n"), arb_ruling_invariant(r, a->lang));
+        take_back(a);
+        *fact = answered;
+        return REPLY_ANSWER;
     }
-    if (st == ARB_NEEDS) return arb_fact_find(rs, arb_ruling_needs(r));
-    *asked_plugin = plugins ? ask_plugin_fact(sc, r) : 0;
-    if (*asked_plugin) return -1;
-    return st == ARB_RULED ? record_value_to_correct(rs, r) : -1;
+    if (st == ARB_NEEDS) {
+        *fact = arb_fact_find(a->rs, arb_ruling_needs(r));
+        return REPLY_ANSWER;
+    }
+    enum reply reply = plugins ? ask_plugin_fact(a, r) : REPLY_ANSWER;
+    if (reply != REPLY_ANSWER) return reply;
+    if (st == ARB_RULED) *fact = record_value_to_correct(a, r, &reply);
+    return reply == REPLY_END ? REPLY_ANSWER : reply; /* Enter or the end: the ruling stands */
+}
+
+/* The scenario so far, on stdout and in --save's file: a start for later. */
+static void show_scenario(const ask_state *a, const char *save, bool stopped) {
+    char *json = arb_scenario_json(a->sc);
+    if (!json) return;
+    if (stopped) {
+        printf(say(a, "\nGestopt. Het scenario tot nu toe (verder met `arbiter ask --ruleset %s BESTAND`):\n",
+                   "\nStopped. The scenario so far (go on with `arbiter ask --ruleset %s FILE`):\n"),
+               a->name);
+        printf("%s\n", json);
+    }
+    FILE *f = save ? fopen(save, "w") : NULL;
+    if (save && !f) fprintf(stderr, "arbiter ask: cannot write '%s': %s\n", save, strerror(errno));
+    if (f) {
+        fprintf(f, "%s\n", json);
+        fclose(f);
+        printf(say(a, "Scenario bewaard in %s.\n", "Scenario saved in %s.\n"), save);
+    }
+    free(json);
+}
+
+/* The questions, until there is a ruling to keep; the ruling in *out. */
+static enum reply ask_until_ruled(ask_state *a, arb_ruling **out) {
+    arb_ruling *r = NULL;
+    int answered = -1;
+    for (;;) {
+        arb_ruling_free(r);
+        r = arb_rule(a->rs, plugins, a->sc);
+        *out = r;
+        if (arb_ruling_status(r) == ARB_FAILED) return REPLY_END;
+        int f;
+        enum reply reply = next_step(a, r, answered, &f);
+        if (reply == REPLY_AGAIN) continue; /* with the plugin's fact */
+        if (reply == REPLY_BACK) take_back(a);
+        if (reply == REPLY_BACK) continue;
+        if (reply != REPLY_ANSWER) return reply;
+        if (f < 0) return REPLY_ANSWER;
+        reply = ask_fact(a, f);
+        if (reply == REPLY_BACK) take_back(a);
+        if (reply == REPLY_STOP || reply == REPLY_END) return reply;
+        answered = reply == REPLY_ANSWER ? f : -1;
+    }
+}
+
+/* A value as the ruling names it (the Dutch label), in English. */
+static const char *value_in_english(const arb_ruleset *rs, int f, const char *value) {
+    for (int k = 0; k < arb_fact_choice_count(rs, f); k++)
+        if (strcmp(arb_fact_choice_label(rs, f, k, ARB_NL), value) == 0) return arb_fact_choice_label(rs, f, k, ARB_EN);
+    return value;
+}
+
+static const char *source_in_english(const char *source) {
+    return strcmp(source, "given") == 0     ? ""
+           : strcmp(source, "default") == 0 ? " (assumed: the scenario does not say)"
+           : strcmp(source, "auction") == 0 ? " (from the auction)"
+                                            : " (from the record)";
+}
+
+/* The ruling as arb_ruling_text writes it, in English: trail, actions, the facts it rests on. */
+static void print_ruling_english(const ask_state *a, const arb_ruling *r) {
+    if (arb_ruling_status(r) != ARB_RULED) {
+        printf("No ruling: %s\n", arb_ruling_error(r));
+        return;
+    }
+    printf("Ruling under %s\nArticles:", a->name);
+    for (int i = 0; i < arb_ruling_trail_count(r); i++) printf("%s %s", i ? " >" : "", arb_ruling_trail(r, i));
+    puts("\nRuling:");
+    for (int i = 0; i < arb_ruling_action_count(r); i++)
+        printf("  [%s] %s\n", arb_ruling_action_cite(r, i), arb_ruling_message(r, i, ARB_EN));
+    puts("Decided on:");
+    for (int i = 0; i < arb_ruling_decided_count(r); i++) {
+        int f = arb_ruling_decided_fact(r, i);
+        printf("  %s: %s%s\n", arb_fact_question(a->rs, f, ARB_EN),
+               value_in_english(a->rs, f, arb_ruling_decided_value(r, i)),
+               source_in_english(arb_ruling_decided_source(r, i)));
+    }
 }
 
 static int cmd_ask(const options *o) {
     if (!o->ruleset) return usage_error("ask", "%s", "needs --ruleset NAME");
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
-    arb_scenario *sc = arb_scenario_new_plugins(rs, plugins);
-    int status = sc && (!o->input || read_start(o->input, sc)) ? ARB_OK : ARB_BAD_INPUT;
+    ask_state a = {.rs = rs, .name = o->ruleset, .sc = arb_scenario_new_plugins(rs, plugins), .lang = o->lang};
+    int status = a.sc && (!o->input || read_start(o->input, a.sc)) ? ARB_OK : ARB_BAD_INPUT;
     arb_ruling *r = NULL;
-    int answered = -1, asked_plugin = 0;
-    while (status == ARB_OK) {
-        arb_ruling_free(r);
-        r = arb_rule(rs, plugins, sc);
-        if (arb_ruling_status(r) == ARB_FAILED) {
-            fprintf(stderr, "arbiter: %s\n", r ? arb_ruling_error(r) : "out of memory");
-            status = ARB_BAD_INPUT;
-            break;
-        }
-        int f = next_question(rs, sc, r, answered, &asked_plugin);
-        if (asked_plugin < 0) status = ARB_BAD_INPUT;
-        if (asked_plugin) continue; /* rule again with the plugin's fact */
-        if (f < 0) break;
-        if (!ask_fact(rs, f, sc)) {
-            fprintf(stderr, "arbiter ask: no answer for '%s' (end of input)\n",
-                    arb_fact_name(rs, f));
-            status = ARB_BAD_INPUT;
-        }
-        answered = f;
-    }
-    if (status == ARB_OK) {
+    catch_interrupt();
+    enum reply reply = status == ARB_OK ? ask_until_ruled(&a, &r) : REPLY_END;
+    if (status == ARB_OK && arb_ruling_status(r) == ARB_FAILED) {
+        fprintf(stderr, "arbiter: %s\n", r ? arb_ruling_error(r) : "out of memory");
+        status = ARB_BAD_INPUT;
+    } else if (status == ARB_OK && reply == REPLY_END) {
+        fprintf(stderr, "arbiter ask: the input ended before the questions did\n");
+        show_scenario(&a, o->save, true);
+        status = ARB_BAD_INPUT;
+    } else if (status == ARB_OK && reply == REPLY_STOP) {
+        show_scenario(&a, o->save, true);
+        status = ARB_NO_RULING;
+    } else if (status == ARB_OK) {
         putchar('\n');
-        print_ruling(r, o->json);
+        if (a.lang == ARB_EN && !o->json)
+            print_ruling_english(&a, r);
+        else
+            print_ruling(r, o->json);
+        show_scenario(&a, o->save, false);
         status = arb_ruling_exit_status(r);
     }
+    for (int i = 0; i < a.n; i++) free(a.history[i]);
     arb_ruling_free(r);
-    arb_scenario_free(sc);
+    arb_scenario_free(a.sc);
     arb_free(rs);
     return status;
 }
@@ -901,9 +1208,12 @@ static const command commands[] = {
      "A file of several lines is read as JSON Lines: one ruling (or error record) per line.\n"
      "--why-not ACTION says which facts kept the ruling from naming that action.",
      cmd_rule},
-    {"ask", "ask --ruleset NAME|DIR [SCENARIO.json] [--json]",
+    {"ask", "ask --ruleset NAME|DIR [SCENARIO.json] [--json] [--lang en] [--save FILE]",
      "Asks only the questions the decision needs, in the ruleset's own words, then rules.\n"
-     "Answers come from the terminal or from stdin (one per line).",
+     "Answers come from the terminal or from stdin (one per line): a choice's number or a\n"
+     "word of it, ja/nee, a number, a call. 'terug' takes the last answer back, '?' helps,\n"
+     "'stop' or Ctrl-C ends with the scenario so far. --save FILE keeps the scenario, to\n"
+     "start from again (arbiter ask … FILE) or rule on (arbiter rule). --lang en: in English.",
      cmd_ask},
     {"check", "check NAME|DIR [--plugin FILE]",
      "Compiles a ruleset and proves it complete: every situation gets a ruling. Reports\n"
