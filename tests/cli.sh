@@ -103,12 +103,18 @@ expect "ask: ? explains" 0 "terug: de vorige vraag opnieuw." -- sh -c "printf '?
 expect "ask: stop shows the scenario so far" 1 "Gestopt. Het scenario tot nu toe" '{"irregularity": "noise"}' \
     -- sh -c "printf 'lawaai\nstop\n' | $ARBITER ask --ruleset $TOY"
 # Ctrl-C while a question waits: the scenario so far, exit status 1.
-( (printf '2\n'; sleep 20) | "$ARBITER" ask --ruleset $TOY >"$out.int" 2>&1; echo "status $?" >>"$out.int" ) </dev/null >/dev/null 2>&1 &
+rm -f "$out.fifo" && mkfifo "$out.fifo"
+"$ARBITER" ask --ruleset $TOY <"$out.fifo" >"$out.int" 2>&1 &
+ask_pid=$!
+exec 3>"$out.fifo"
+printf '2\n' >&3
 for _ in $(seq 100); do grep -q "Hoe hard?" "$out.int" 2>/dev/null && break; sleep 0.1; done
-pkill -INT -f "ask --ruleset $TOY\$" || true
-for _ in $(seq 100); do grep -q "^status" "$out.int" 2>/dev/null && break; sleep 0.1; done
+kill -INT "$ask_pid"
+wait "$ask_pid"
+echo "status $?" >>"$out.int"
+exec 3>&-
 expect "ask: Ctrl-C shows the scenario so far" 0 "Gestopt. Het scenario tot nu toe" '{"irregularity": "noise"}' "status 1" -- cat "$out.int"
-rm -f "$out.int"
+rm -f "$out.int" "$out.fifo"
 expect "ask: a word of a choice answers it" 0 "Wat is er gebeurd?: lawaai" -- sh -c "printf 'LAW\nklein\n' | $ARBITER ask --ruleset $TOY"
 expect "ask --save: the answers kept as a scenario, ruled the same" 0 "Scenario bewaard in $out.saved" "Artikelen: 2 > 2A" \
     -- sh -c "printf '2\nklein\n' | $ARBITER ask --ruleset $TOY --save $out.saved >/dev/null && $ARBITER rule --ruleset $TOY $out.saved && echo 'Scenario bewaard in $out.saved'"
