@@ -202,6 +202,30 @@ if [ -f examples/artificial-insufficient-bid.json ]; then
     expect "artificial insufficient bid 1963" 0 "Artikelen: 27 > 18 > 27a" \
         -- "$ARBITER" rule --ruleset bridge-1963 examples/artificial-insufficient-bid.json
 fi
+# The preliminaries under both editions: one scenario, each edition's
+# articles (1963 13-15 with 12 and 107; 2017 13-15 with 12C).
+if [ -f examples/wrong-board.json ]; then
+    expect "compare wrong board: 1963 15, 2017 15B1" 0 \
+        "Artikelen: bridge-1963 15 > 12 > 107 | bridge-2017 15 > 15B1 > 15B3 > 12C2a" \
+        "[15] board_cancelled_both_sides{\"article\":\"15\"}" \
+        "[15B1] board_cancelled_both_sides{\"article\":\"15B1\"}" "Speelde geen rol: wrong_board_event" \
+        -- "$ARBITER" compare --ruleset bridge-1963 --ruleset bridge-2017 examples/wrong-board.json
+    expect "compare wrong number of cards: 1963 13, 2017 13B2" 0 \
+        "Artikelen: bridge-1963 13 > 12 > 107 | bridge-2017 13 > 13B2 > 12C1b" \
+        "[13] adjusted_score_awarded{\"article\":\"13\"}" \
+        "[13B2] adjusted_score_awarded{\"article\":\"13B2\"}" "Speelde geen rol: cards_discovered, wrong_hand_called" \
+        -- "$ARBITER" compare --ruleset bridge-1963 --ruleset bridge-2017 examples/wrong-number-of-cards.json
+    expect "compare missing card: 1963 14b, 2017 14B2" 0 \
+        "Artikelen: bridge-1963 14 > 14b | bridge-2017 14 > 14B2 > 14B4 > 14C" \
+        "[14b] missing_card_restored{\"article\":\"14b\"}" \
+        "[14B2] restored_card_unauthorised{\"article\":\"14C\"}" \
+        -- "$ARBITER" compare --ruleset bridge-1963 --ruleset bridge-2017 examples/missing-card.json
+    # 1963 assumes the three other hands complete (14), and says so.
+    expect "compare json names both editions' articles" 0 '"articles": [' '"14b"' '"14B2"' \
+        '"fact": "missing_card_one_hand"' '"source": "default"' \
+        -- "$ARBITER" compare --ruleset bridge-1963 --ruleset bridge-2017 --json examples/missing-card.json
+fi
+
 # ask: the questions of the record cannot answer (unintended? artificial?)
 # come where they matter, and every value taken from the record may be
 # corrected before the ruling stands.
