@@ -1717,23 +1717,32 @@ static bool plugin_adjust_matchpoints_unlocked(plugin *p, int64_t beaten, int64_
 
 /* A plugin serves one call at a time: threads that share it (a server's,
  * or a program's through arbiter.h) take turns, and each call starts from
- * the plugin as loaded, with the facts of its own scenario. */
-bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
+ * the plugin as loaded, with the facts of its own scenario. The time a
+ * ruling waits for another thread's call is not its plugins' time: its
+ * clock moves on by as much. */
+static void take_turn(plugin *p) {
+    if (pthread_mutex_trylock(&p->lock) == 0) return;
+    int64_t asked = now_ns();
     pthread_mutex_lock(&p->lock);
+    if (ruling_clock) ruling_until += now_ns() - asked;
+}
+
+bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
+    take_turn(p);
     bool ok = plugin_validate_unlocked(p, sc, rejection, err);
     pthread_mutex_unlock(&p->lock);
     return ok;
 }
 
 bool plugin_override(plugin *p, const scenario *sc, ruling *r, strbuf *err) {
-    pthread_mutex_lock(&p->lock);
+    take_turn(p);
     bool ok = plugin_override_unlocked(p, sc, r, err);
     pthread_mutex_unlock(&p->lock);
     return ok;
 }
 
 bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *err) {
-    pthread_mutex_lock(&p->lock);
+    take_turn(p);
     bool ok = plugin_adjust_score_unlocked(p, sc, score, err);
     pthread_mutex_unlock(&p->lock);
     return ok;
@@ -1741,7 +1750,7 @@ bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *
 
 bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others,
                                int64_t *mp, strbuf *err) {
-    pthread_mutex_lock(&p->lock);
+    take_turn(p);
     bool ok = plugin_adjust_matchpoints_unlocked(p, beaten, equalled, others, mp, err);
     pthread_mutex_unlock(&p->lock);
     return ok;

@@ -67,7 +67,7 @@ expect "ask: the drive's question, answered ja" 0 "Wordt dit spel in een beginne
     "gaan er 1 slag(en)" -- sh -c "printf 'misschien\nja\n' | \"$ARBITER\" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $tmp/nodrive.json"
 expect "ask: answered nee, the law's two tricks" 0 "Wordt dit spel in een beginnersdrive gespeeld?" "gaan er 2 slag(en)" \
     -- sh -c "printf 'nee\n' | \"$ARBITER\" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $tmp/nodrive.json"
-expect "ask: no answer" 2 "no answer for 'beginners_drive' (end of input)" \
+expect "ask: no answer" 2 "the input ended before the questions did" \
     -- "$ARBITER" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua "$tmp/nodrive.json"
 expect "ask: not asked where the plugin does not act" 0 "27B1a" \
     -- sh -c "\"$ARBITER\" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua examples/insufficient-bid.json | grep -v beginnersdrive"
