@@ -128,15 +128,15 @@ expect "Rotterdam: over the partner's ace he must overtrump" 0 "H9   legal" \
 # apart: with the Rotterdam plugin, each leaves a legal card.
 expect "Rotterdam: a legal card in every position" 0 "klaverjas-nkf-1976: a legal card in every position: " \
     -- "$ARBITER" check klaverjas-nkf-1976 --plugin $P/rotterdams-klaverjassen.lua
-# The plugin as it was first written forbade the other suits under a
-# partner's trump too: the checker finds the position it leaves without a
-# card (partner S trumped with H8; N holds DK and the lower H7).
-expect "Rotterdam as first written: no card in a position" 2 \
+# A plugin written too broadly (as the Rotterdam plugin first was) forbids
+# the other suits under a partner's trump too: the checker finds the
+# position it leaves without a card (partner S trumped with H8; N holds DK and the lower H7).
+expect "Rotterdam written too broadly: no card in a position" 2 \
     "klaverjas-nkf-1976, with its plugins: no card is legal in this position" \
     '{"trump":"H","seat":"N","hand":"DK H7","trick":"E:S7 H8 S8"}' \
     -- "$ARBITER" check klaverjas-nkf-1976 --plugin tests/plugins/rotterdam-no-card.lua
 printf '{"trump":"H","seat":"N","hand":"DK H7","trick":"E:S7 H8 S8"}\n' >"$tmp/no-card.json"
-expect "Rotterdam as first written: arbiter legal shows both cards illegal" 0 "DK   illegal  [12 > 12d > Rotterdams art. 1]" \
+expect "Rotterdam written too broadly: arbiter legal shows both cards illegal" 0 "DK   illegal  [12 > 12d > Rotterdams art. 1]" \
     "H7   illegal  [12 > 12d > 12i4d]" \
     -- "$ARBITER" legal --ruleset klaverjas-nkf-1976 --plugin tests/plugins/rotterdam-no-card.lua "$tmp/no-card.json"
 

@@ -1,43 +1,22 @@
--- The Rotterdam plugin as it was first written (kept for tests/plugins.sh):
--- under a partner's trump it forbade every other suit, which with the
--- ruleset's ban on undertrumping can leave a player with no legal card.
---
--- Rotterdams klaverjassen: the obligation to trump and to overtrump holds
--- even when the trick lies with partner. The NKF's Amsterdam rules (Art. 12
--- of the 1976 text) exempt a player whose partner holds the trick; in
--- Rotterdam he must trump when he cannot follow and has a trump, and must
--- overtrump when he can — exactly as when an opponent holds the trick.
---
--- The ruleset rules on a card with Art. 12; where its ruling rests on the
--- Amsterdam exemption (12d, and its interpretation 12i2 for not trumping
--- at all), this plugin rules instead as 12b and 12c rule for an opponent's
--- trick.
-local function as_if_an_opponent_held_it(ruling)
+-- A club rule written too broadly, as the Rotterdam plugin first was: under
+-- a trick that lies with his partner, a player who cannot follow and holds
+-- a trump must play a trump, even one that cannot beat the partner's. With
+-- the ruleset's ban on undertrumping while he holds another suit (12i4d),
+-- that leaves a player with no legal card: `arbiter check --plugin` must
+-- find such a position (tests/plugins.sh).
+local function must_trump(ruling)
   local f = ruling.facts
-  if f.can_follow or not f.has_trump or not f.partner_winning then return nil end
-  local function illegal(what, what_en)
-    return {
-      actions = { { name = "illegal", args = { what = what, what_en = what_en } } },
-      note = "Rotterdams: de plicht geldt ook als de slag aan de partner ligt",
-    }
-  end
-  if not f.is_trump then return illegal("introeven", "trump") end
-  if f.trump_in_trick and not f.overtrumps and f.can_overtrump then return illegal("overtroeven", "overtrump") end
-  return nil -- trumping or overtrumping: the card stands, as the ruleset says
+  if f.can_follow or not f.has_trump or not f.partner_winning or f.is_trump then return nil end
+  return { actions = { { name = "illegal", args = {} } }, note = "Rotterdams: altijd troef" }
 end
 
 return {
   api = 1,
-  name = "Rotterdams klaverjassen",
+  name = "Rotterdams klaverjassen (te ruim)",
   cite = "Rotterdams art. 1",
-  -- `illegal` is the verdict the core looks for; the message is the club's
   actions = {
-    illegal = {
-      text = "Deze kaart mag niet: in het Rotterdamse spel moet hij {what}, ook als de slag aan zijn partner ligt. Speelt hij haar toch, dan verzaakt hij (art. 13).",
-      en = "This card may not be played: in Rotterdam style he must {what_en}, even when the trick lies with his partner. If he plays it all the same, he revokes (Art. 13).",
-    },
+    illegal = { text = "Deze kaart mag niet: in het Rotterdamse spel moet hij troef bijspelen.",
+                en = "This card may not be played: in Rotterdam style he must play a trump." },
   },
-  -- 12d is where the ruleset decides a trick that lies with partner (12i2,
-  -- not trumping at all, is one of its clauses)
-  override = { ["12d"] = as_if_an_opponent_held_it },
+  override = { ["12d"] = must_trump },
 }
