@@ -640,7 +640,8 @@ static gref mark_absent(side *s, gref g) {
 
 /* Whether ruling number r is a ruleset's "outside its scope". */
 static bool ruling_outside(const joint *j, int64_t r) {
-    const char *status = json_string_value(json_object_get(VEC_AT(&j->json, json_t *, r), "status"));
+    const char *status =
+        json_string_value(json_object_get(VEC_AT(&j->json, json_t *, r), "status"));
     return status && strcmp(status, "outside") == 0;
 }
 
@@ -949,7 +950,8 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     double *memo = xcalloc((size_t)j.g->nnodes + 1, sizeof(double));
     for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
     out->equal = count_from(&j, pairs, 0, PAIR_EQUAL, memo);
-    for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
+    for (int i = 0; i < j.g->nnodes; i++)
+        memo[i] = -1;
     out->out_of_scope = count_from(&j, pairs, 0, PAIR_OUT_OF_SCOPE, memo);
     for (int64_t k = 0; k < j.pairs.len / 2 && !out->incomplete; k++) {
         for (int i = 0; i < j.g->nnodes; i++)
