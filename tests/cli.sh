@@ -185,6 +185,7 @@ expect "dummy, three editions: after 43A2, attention to the opponents' irregular
     -- "$ARBITER" compare $D3 examples/dummy-looked-then-draws-attention.json
 expect "bridge-1997 listed" 0 "bridge-1997" "Spelregels voor tafelarbiters (1997)" -- "$ARBITER" rulesets
 expect "bridge-1997: outside its articles" 1 "bridge-1997 does not rule on this" "alleen art. 41-45" -- "$ARBITER" rule --ruleset bridge-1997 examples/insufficient-bid.json
+expect "bridge-1997: a penalty card is 50 (45C5), outside" 1 "art. 50 (45C5)" -- sh -c "echo '{\"irregularity\": \"penalty_card\"}' | $ARBITER rule --ruleset bridge-1997 -"
 expect "diff 1997-2017: only what both rule on" 0 "Verschil bridge-1997 → bridge-2017" "dummy_may_not_warn_defender" \
     -- "$ARBITER" diff bridge-1997 bridge-2017
 "$ARBITER" diff bridge-1997 bridge-2017 >"$out" 2>"$err"
