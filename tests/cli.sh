@@ -193,6 +193,40 @@ if [ -f examples/insufficient-bid.json ]; then
     expect "play example 1963: the chosen option, then 59" 0 "Artikelen: 57 > 57c > 59" -- "$ARBITER" rule --ruleset bridge-1963 examples/1963-premature-play.json
 fi
 
+# Dummy through three editions: one scenario ruled under 1963, 1997 and
+# 2017 (facts shared by the three; the rulings as the texts of 42-43 give
+# them, docs/guide.md "De rechten van de blinde in drie uitgaven").
+# (1) Dummy warns a defender about to lead out of turn: 1963 42b and 2017
+# 42B2 let him try to prevent any irregularity, 1997 42B2 only declarer's
+# (43A1c: he takes part in the play).
+D3="--ruleset bridge-1997 --ruleset bridge-2017 --ruleset bridge-1963"
+expect "dummy, three editions: warning a defender" 0 "Artikelen: 43 > 42B2 > 43A1c > 43B1 > 90" \
+    "Verschillen tussen bridge-1997 en bridge-2017:" "Alleen in bridge-2017:" "[42B2] dummy_within_rights{\"article\":\"42B2\"}" \
+    "Alleen in bridge-1963:" "[42b] dummy_acted_within_rights{\"article\":\"42b\"}" \
+    -- "$ARBITER" compare $D3 examples/dummy-warns-defender.json
+# (2) Dummy draws attention to an irregularity during the play: 1997 and
+# 2017 alike (43A1b, a penalty under 43B1/90), 1963 42b his right.
+expect "dummy, three editions: drawing attention during play" 0 "Artikelen: 43 > 43A1b > 43B1 > 90" \
+    "Geen verschil tussen bridge-1997 en bridge-2017." "Verschillen tussen bridge-1997 en bridge-1963:" \
+    "[42b] dummy_acted_within_rights{\"article\":\"42b\"}" \
+    -- "$ARBITER" compare $D3 examples/dummy-draws-attention.json
+# (3) After looking at a defender's cards (43A2) dummy is the first to draw
+# attention to a defender's irregularity: no penalty for it in all three,
+# but 1997 43B3 gives both sides an adjusted score if the opponents gained,
+# 2017 43B3 adjusts only the defenders' score, 1963 43a says no more.
+expect "dummy, three editions: after 43A2, attention to the opponents' irregularity" 0 \
+    "Artikelen: 43 > 43A1b > 43B3 > 43B1 > 90" "aan beide partijen een arbitrale score" \
+    "[43B3] opponents_irregularity_unpenalised" "[43B3] no_immediate_rectification" \
+    "[43a] no_penalty_for_defenders_irregularity{\"article\":\"43a\"}" \
+    -- "$ARBITER" compare $D3 examples/dummy-looked-then-draws-attention.json
+expect "bridge-1997 listed" 0 "bridge-1997" "Spelregels voor tafelarbiters (1997)" -- "$ARBITER" rulesets
+expect "bridge-1997: outside its articles" 1 "bridge-1997 does not rule on this" "alleen art. 41-45" -- "$ARBITER" rule --ruleset bridge-1997 examples/insufficient-bid.json
+expect "bridge-1997: a penalty card is 50 (45C5), outside" 1 "art. 50 (45C5)" -- sh -c "echo '{\"irregularity\": \"penalty_card\"}' | $ARBITER rule --ruleset bridge-1997 -"
+expect "diff 1997-2017: only what both rule on" 0 "Verschil bridge-1997 → bridge-2017" "dummy_may_not_warn_defender" \
+    -- "$ARBITER" diff bridge-1997 bridge-2017
+"$ARBITER" diff bridge-1997 bridge-2017 >"$out" 2>"$err"
+if grep -q "(outside)" "$out"; then fail "diff 1997-2017 shows no outside ruling" "a region with (outside)"; else pass "diff 1997-2017 shows no outside ruling"; fi
+
 # The artificial insufficient bid (Stayman 2C over a 2H overcall) under both
 # editions: 2017 goes by what the bid showed (27B1a, else 23A/27B2), 1963 by
 # the denomination named (27a).

@@ -25,7 +25,7 @@ rm -f "$root.log"
 bin=$root/usr/bin/arbiter
 for f in bin/arbiter lib/libarbiter.a lib/libarbiter.so lib/libarbiter.so.0 lib/pkgconfig/arbiter.pc \
     include/arbiter.h share/arbiter/web/index.html \
-    share/arbiter/web/app.js share/arbiter/rulesets/bridge-2017; do
+    share/arbiter/web/app.js share/arbiter/rulesets/bridge-2017 share/arbiter/rulesets/bridge-1997; do
     if [ -e "$root/usr/$f" ]; then pass "installed: $f"; else fail "installed: $f"; fi
 done
 
@@ -34,6 +34,13 @@ if ARBITER_CACHE=off "$bin" rule --ruleset bridge-2017 "$here/examples/insuffici
     pass "the installed program rules with its own rulesets, from another directory"
 else
     fail "the installed program rules with its own rulesets, from another directory"
+fi
+
+if ARBITER_CACHE=off "$bin" rulesets | grep -q '^bridge-1997 ' &&
+    ARBITER_CACHE=off "$bin" rule --ruleset bridge-1997 "$here/examples/dummy-warns-defender.json" | grep -q '43A1c'; then
+    pass "the installed program lists bridge-1997 and rules with it"
+else
+    fail "the installed program lists bridge-1997 and rules with it"
 fi
 
 ARBITER_CACHE=off "$bin" serve --listen 127.0.0.1:0 >"$root/serve.out" 2>&1 &

@@ -218,7 +218,7 @@ typedef struct joint {
     int capslots;
 } joint;
 
-enum { PAIR_EQUAL = -1, PAIR_EXCLUDED = -2 };
+enum { PAIR_EQUAL = -1, PAIR_EXCLUDED = -2, PAIR_OUT_OF_SCOPE = -3 };
 
 static bool passes_article(const ruleset *rs, gref r, const char *article) {
     if (r == GREF_ABSENT || !GRAPH_IS_TERM(r) || graph_term_at(rs->graph, r)->kind != TERM_OUTCOME) return false;
@@ -638,6 +638,22 @@ static gref mark_absent(side *s, gref g) {
     return g;
 }
 
+/* Whether ruling number r is a ruleset's "outside its scope". */
+static bool ruling_outside(const joint *j, int64_t r) {
+    const char *status =
+        json_string_value(json_object_get(VEC_AT(&j->json, json_t *, r), "status"));
+    return status && strcmp(status, "outside") == 0;
+}
+
+/* Only situations both rulesets rule on are compared: where either declares
+ * a situation outside its scope (`outside`), it has no ruling to compare —
+ * an edition that holds only some articles (bridge-1997: 41-45) is compared
+ * with another on those articles alone. Such situations are counted apart
+ * (diff_result.out_of_scope), neither equal nor differing. */
+static bool in_both_scopes(const joint *j, graph_term x, graph_term y) {
+    return !ruling_outside(j, x.v) && !ruling_outside(j, y.v);
+}
+
 static graph_term fold_pair(void *ctx, graph_term x, graph_term y) {
     joint *j = ctx;
     /* every terminal of a rebuilt graph is a ruling's number: anything else
@@ -648,6 +664,7 @@ static graph_term fold_pair(void *ctx, graph_term x, graph_term y) {
     }
     bool passes = !j->article || VEC_AT(&j->passes, bool, x.v) || VEC_AT(&j->passes, bool, y.v);
     if (!passes) return (graph_term){TERM_VALUE, PAIR_EXCLUDED};
+    if (!in_both_scopes(j, x, y)) return (graph_term){TERM_VALUE, PAIR_OUT_OF_SCOPE};
     if (x.v == y.v) return (graph_term){TERM_VALUE, PAIR_EQUAL};
     for (int i = 0; i < j->pairs.len / 2; i++) {
         int *p = &VEC_AT(&j->pairs, int, 2 * i);
@@ -933,6 +950,9 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     double *memo = xcalloc((size_t)j.g->nnodes + 1, sizeof(double));
     for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
     out->equal = count_from(&j, pairs, 0, PAIR_EQUAL, memo);
+    for (int i = 0; i < j.g->nnodes; i++)
+        memo[i] = -1;
+    out->out_of_scope = count_from(&j, pairs, 0, PAIR_OUT_OF_SCOPE, memo);
     for (int64_t k = 0; k < j.pairs.len / 2 && !out->incomplete; k++) {
         for (int i = 0; i < j.g->nnodes; i++)
             memo[i] = -1;

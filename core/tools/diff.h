@@ -43,6 +43,8 @@ typedef struct diff_result {
     int nregions;
     diff_region *regions;
     double differing, equal; /* fact combinations */
+    double out_of_scope;     /* fact combinations left out: either ruleset declares them
+                                outside its scope, so there is no pair of rulings */
     const char *article;     /* the article the diff is limited to, or NULL */
     long graph_kids;         /* children the joint graph held at the end: what the walk built */
     bool incomplete;         /* the walk ran out of its graph budget: the regions and
@@ -50,7 +52,9 @@ typedef struct diff_result {
 } diff_result;
 
 /* Walks A and B (whole rulesets, or only the situations in which either
- * ruling passes through article `article`). */
+ * ruling passes through article `article`), over the situations both rule
+ * on: where either declares a situation outside its scope, it is counted in
+ * out_of_scope and in no region. */
 void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff_result *out);
 void diff_free(diff_result *d);
 

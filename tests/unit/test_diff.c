@@ -410,6 +410,44 @@ static void test_fact_added_in_b(void **state) {
     free(t2);
 }
 
+/* A situation either ruleset declares outside its scope has no ruling to
+ * compare: it is in no region and counted apart, as an edition that holds
+ * only some articles (bridge-1997) is compared with another on those. */
+static void test_outside_either_scope_left_out(void **state) {
+    (void)state;
+    char *t1 = edited(BASE, "penalty(2)", "penalty(5)");
+    char *t2 = edited(t1,
+                      "article 2 \"Lawaai\" when kind == noise {\n"
+                      "  if repeated => 2A { penalty(3) }\n"
+                      "  otherwise => 2B { warning }\n"
+                      "}\n",
+                      "outside \"Lawaai staat hier niet in\" kind == noise\n");
+    ruleset *a = must_compile(BASE), *b = must_compile(t2);
+    diff_result d;
+    diff_rulesets(a, b, NULL, &d);
+    /* Only 1B's region (190) differs; the noise situations, kind 1 *
+     * minutes 10 * repeated 2 * bid 38 = 760, are B's outside: neither
+     * differing nor equal. Equal: 1520 - 190 - 760 = 570. */
+    assert_totals(&d, 1, 190, 570);
+    assert_true(d.out_of_scope == 760);
+    assert_region(&d, "kind = late, minutes in {5..9}, repeated = true", 190, "1 > 1B: penalty(2)",
+                  "1 > 1B: penalty(5)");
+    diff_free(&d);
+    /* The same with the outside on A's side. */
+    diff_rulesets(b, a, NULL, &d);
+    assert_totals(&d, 1, 190, 570);
+    assert_true(d.out_of_scope == 760);
+    diff_free(&d);
+    /* Without any outside nothing is left out. */
+    diff_rulesets(a, a, NULL, &d);
+    assert_true(d.out_of_scope == 0);
+    diff_free(&d);
+    ruleset_free(a);
+    ruleset_free(b);
+    free(t1);
+    free(t2);
+}
+
 static void test_action_renamed(void **state) {
     (void)state;
     char *text = edited(BASE, "warning", "caution");
@@ -858,6 +896,7 @@ int main(void) {
         cmocka_unit_test(test_identical_rulesets),
         cmocka_unit_test(test_one_clause_changed),
         cmocka_unit_test(test_fact_added_in_b),
+        cmocka_unit_test(test_outside_either_scope_left_out),
         cmocka_unit_test(test_action_renamed),
         cmocka_unit_test(test_enum_value_added_in_b),
         cmocka_unit_test(test_enum_value_added_to_untested_fact),

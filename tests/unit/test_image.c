@@ -84,6 +84,7 @@ static void test_shipped_rulesets_round_trip(void **state) {
     (void)state;
     round_trip("rulesets/bridge-2017");
     round_trip("rulesets/bridge-1963");
+    round_trip("rulesets/bridge-1997");
     round_trip("rulesets/klaverjas-nkf-1976");
     round_trip("tests/rules/toy");
     round_trip("tests/rules/klaverjas-mini");

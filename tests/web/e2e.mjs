@@ -18,6 +18,7 @@ const SHOTS = process.env.SHOTS || 'build/web-screenshots';
 const DOCS = process.env.SCREENSHOTS || '';
 /* run.sh says whether bridge-1963 compiles; alone, its directory decides */
 const HAS_1963 = process.env.WITH_1963 ? process.env.WITH_1963 === '1' : existsSync('rulesets/bridge-1963');
+const HAS_1997 = process.env.WITH_1997 ? process.env.WITH_1997 === '1' : existsSync('rulesets/bridge-1997');
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
 const WAIT = { timeout: 15000 };
@@ -48,6 +49,7 @@ function cli(args, input) {
 function startServer() {
   const args = ['serve', '--listen', '127.0.0.1:0', '--ruleset', 'bridge-2017', '--ruleset', KJ];
   if (HAS_1963) args.push('--ruleset', 'bridge-1963');
+  if (HAS_1997) args.push('--ruleset', 'bridge-1997');
   const server = spawn(ARBITER, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -193,6 +195,32 @@ async function walkCompareTo1963(page) {
   await shot(page, 'serve-compare.png', { part: page.locator('#compare') });
 }
 
+/* Dummy warns a defender: ruled under 1997, then every edition side by
+ * side with one tap (the first choice of the compare card). */
+const DUMMY = { irregularity: 'dummy_irregularity', dummy_action: 'prevented_irregularity', attention_to_opponents: true };
+
+async function walkDummyThreeEditions(page, base) {
+  await page.goto('about:blank');
+  await page.goto(base + '#uitspraak');
+  await page.waitForSelector('#question:not([hidden]) button.choice', WAIT);
+  await page.selectOption('#ruleset', 'bridge-1997');
+  await choose(page, 'irregularity', DUMMY.irregularity);
+  await choose(page, 'dummy_action', DUMMY.dummy_action);
+  await choose(page, 'attention_to_opponents', 'true');
+  const shown = await resultShown(page);
+  sameRuling(shown, cli(['rule', '--ruleset', 'bridge-1997', '--json', '-'], JSON.stringify(DUMMY)));
+  expect((await page.inputValue('#compare-with')) === '*', 'all editions side by side is not the first choice');
+  await page.click('#compare-go');
+  await page.waitForSelector('#compare-out .columns.three', WAIT);
+  const heads = await page.locator('#compare-out .column h3').allTextContents();
+  for (const name of ['bridge-1997', 'bridge-2017', 'bridge-1963'])
+    expect(heads.includes(name), `no column for ${name}: ${heads.join(', ')}`);
+  const summary = (await page.locator('#compare-out .differs').allTextContents()).join(' ');
+  expect(summary.includes('42 › 42B2'), `the differences lack 2017's 42 › 42B2: ${summary}`);
+  expect((await page.locator('#compare-out li.only').count()) > 0, 'the actions on one side only are not marked');
+  await shot(page, 'serve-compare-three.png', { part: page.locator('#compare') });
+}
+
 async function walkGraph(page, ruleset) {
   await page.click('#trail button.article');
   await page.waitForSelector('#graph:not([hidden]) svg .node', WAIT);
@@ -318,6 +346,8 @@ async function main() {
       console.log('note: bridge-1963 is not served; rulings tested under 2017 only');
       await test("graph: article 27 drawn, with the ruling's path", () => walkGraph(desktop, 'bridge-2017'));
     }
+    if (HAS_1963 && HAS_1997)
+      await test('compare: dummy under 1997, all three editions side by side in one tap', () => walkDummyThreeEditions(desktop, base));
     await test('ruling: an unreadable and an impossible answer are explained and asked again', () => walkImpossible(desktop, base));
     await test('ruling: the director corrects a value taken from the auction', () => walkCorrection(desktop, base));
     if (HAS_1963) {

@@ -14,6 +14,7 @@ const WORDS = {
     auction_hint: 'Gever, dubbele punt, dan de biedingen: N: 1S 1H',
     restart: 'Opnieuw beginnen', ok: 'OK', back: '← Terug', decided_by: 'Beslist op grond van',
     compare_title: 'Een andere uitgave', compare_with: 'Vergelijk met', compare: 'Vergelijk',
+    all_editions: 'alle uitgaven naast elkaar',
     graph_hint: 'De beslisboom van het artikel; het pad van deze uitspraak is gemarkeerd.',
     close: 'Sluiten', graph_list: 'De beslissingen als lijst',
     kj_title: 'Klaverjas: een spel tellen', trump: 'Troef', taker: 'Speler (speelt het spel)',
@@ -45,6 +46,7 @@ const WORDS = {
     auction_hint: 'Dealer, a colon, then the calls: N: 1S 1H',
     restart: 'Start again', ok: 'OK', back: '← Back', decided_by: 'Decided on',
     compare_title: 'Another edition', compare_with: 'Compare with', compare: 'Compare',
+    all_editions: 'all editions side by side',
     graph_hint: "The article's decision graph; this ruling's path is marked.",
     close: 'Close', graph_list: 'The decisions as a list',
     kj_title: 'Klaverjas: scoring a hand', trump: 'Trumps', taker: 'Taker (plays the game)',
@@ -93,6 +95,7 @@ const state = {
   correcting: null,    /* the record fact the director is correcting */
   answer: null,        /* the last /api/next answer */
   graph: null,         /* {article, dot, zoom} */
+  compareWith: null,   /* the edition last compared with, or ALL_EDITIONS */
 };
 
 /* ---- small helpers ---- */
@@ -359,10 +362,24 @@ function renderResult(a) {
     return [el('dt', {}, fact ? pick(fact.question, fact.question_en) : d.fact), el('dd', {}, valueLabel(fact, d.value) + source, ...fix)];
   }));
   $('result-hash').textContent = t('ruleset_hash') + ': ' + a.ruleset + ' ' + a.ruleset_hash;
-  const others = state.rulesets.filter((r) => r.name !== a.ruleset && r.game === gameOf(a.ruleset));
+  const others = otherEditions(a.ruleset);
   fillSelect($('compare-with'), others, $('compare-with').value);
+  /* With more than one other edition, all of them side by side is the
+   * first choice: one tap shows every edition's ruling. */
+  if (others.length > 1) {
+    const chosen = $('compare-with').value;
+    $('compare-with').prepend(el('option', { value: ALL_EDITIONS }, t('all_editions') + ' (' + others.map((r) => r.name).join(', ') + ')'));
+    $('compare-with').value = state.compareWith && state.compareWith !== ALL_EDITIONS ? chosen : ALL_EDITIONS;
+  }
   show($('compare'), others.length > 0);
   $('compare-out').replaceChildren();
+}
+
+const ALL_EDITIONS = '*';
+
+/* The other rulesets of the same game: the editions a ruling can be compared with. */
+function otherEditions(name) {
+  return state.rulesets.filter((r) => r.name !== name && r.game === gameOf(name));
 }
 
 function gameOf(name) {
@@ -390,17 +407,29 @@ async function switchEdition(name) {
 
 async function compare() {
   const other = $('compare-with').value;
+  state.compareWith = other;
   const out = $('compare-out');
-  await loadDetails(other);
-  const r = await api('/api/compare', { rulesets: [state.ruleset, other], scenario: scenario() });
+  const names = other === ALL_EDITIONS ? otherEditions(state.ruleset).map((r) => r.name) : [other];
+  await Promise.all(names.map(loadDetails));
+  const r = await api('/api/compare', { rulesets: [state.ruleset, ...names], scenario: scenario() });
   if (!r.ok) { out.replaceChildren(el('p', { class: 'error' }, r.body.error)); return; }
-  const diff = r.body.differences[0] || {};
-  const only = diff.actions_only_in || [[], []];
-  const columns = r.body.rulings.map((ruling, side) => comparedColumn(ruling, only[side], diff));
-  out.replaceChildren(
-    el('p', { class: Object.keys(diff).length ? 'differs' : 'same' },
-      Object.keys(diff).length ? differenceSummary(r.body.rulings, diff) : t('same')),
-    el('div', { class: 'columns' }, columns));
+  /* differences[k]: the first ruling against ruling k + 1 */
+  const diffs = r.body.differences.map((d) => d || {});
+  const differs = (d) => Object.keys(d).length > 0;
+  const columns = r.body.rulings.map((ruling, side) => {
+    if (side > 0) {
+      const d = diffs[side - 1];
+      return comparedColumn(ruling, (d.actions_only_in || [[], []])[1], d);
+    }
+    const only = diffs.flatMap((d) => (d.actions_only_in || [[], []])[0]);
+    return comparedColumn(ruling, only, diffs.find((d) => d.articles) || {});
+  });
+  const rulings = r.body.rulings;
+  const summaries = diffs.map((d, k) => el('p', { class: differs(d) ? 'differs' : 'same' },
+    diffs.length > 1 ? rulings[0].ruleset + ' – ' + rulings[k + 1].ruleset + ': ' : '',
+    differs(d) ? differenceSummary([rulings[0], rulings[k + 1]], d) : t('same')));
+  out.replaceChildren(...summaries,
+    el('div', { class: 'columns' + (columns.length > 2 ? ' three' : '') }, columns));
 }
 
 function differenceSummary(rulings, diff) {
