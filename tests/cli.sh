@@ -119,9 +119,10 @@ expect "ask: a word of a choice answers it" 0 "Wat is er gebeurd?: lawaai" -- sh
 expect "ask --save: the answers kept as a scenario, ruled the same" 0 "Scenario bewaard in $out.saved" "Artikelen: 2 > 2A" \
     -- sh -c "printf '2\nklein\n' | $ARBITER ask --ruleset $TOY --save $out.saved >/dev/null && $ARBITER rule --ruleset $TOY $out.saved && echo 'Scenario bewaard in $out.saved'"
 rm -f "$out.saved"
-# The first question of bridge-2017 (28 irregularities) fits a 24-line screen.
-expect "ask: 28 irregularities in two columns" 1 "  1) onvoldoende bod" "15) een verkeerd bord" -- sh -c \
-    "printf 'stop\n' | $ARBITER ask --ruleset bridge-2017 | awk 'NR > 1 && /^ +[0-9]+\\)/ { n++ } END { if (n <= 14) print \"rows\", n }' | grep -q rows && printf 'stop\n' | $ARBITER ask --ruleset bridge-2017"
+# The first question of bridge-2017 (all its irregularities) fits a 24-line
+# screen: the question, the choices in two columns and the prompt.
+expect "ask: the irregularities in two columns, on 24 lines" 1 "  1) onvoldoende bod" "verzaking" -- sh -c \
+    "printf 'stop\n' | $ARBITER ask --ruleset bridge-2017 | awk '/^> / { exit } { n++ } END { if (n + 1 <= 24) print \"lines\", n }' | grep -q lines && printf 'stop\n' | $ARBITER ask --ruleset bridge-2017"
 expect "ask: a word in several choices lists them" 1 '"bod" staat in' "11) bod boven zeven" -- sh -c "printf 'bod\nstop\n' | $ARBITER ask --ruleset bridge-2017"
 expect "ask --lang en: questions, hints and the ruling in English" 0 "Which irregularity occurred?" "Answer yes or no." \
     "Articles: 27 > 18D > 27B1a > 27D" "[27B1a] Nothing (more) is rectified." "Which bid did the offender make instead of the insufficient bid?: 2H" \
