@@ -123,10 +123,12 @@ serve: $(BUILD)/arbiter
 	$(BUILD)/arbiter serve --listen 127.0.0.1:8080
 
 # The API (curl) and the web app in headless Chromium, against servers the
-# tests start on loopback ports; kept out of `make test`, which needs no browser.
-test-web: $(BUILD)/arbiter
+# tests start on loopback ports; the offline app (make web) on a static host
+# with the network cut, and its WebAssembly rulings against the CLI's. Kept
+# out of `make test`, which needs no browser and no emscripten.
+test-web: $(BUILD)/arbiter web
 	@scripts/deps.sh
-	@ARBITER_CACHE=$(BUILD)/cache tests/web/run.sh $(BUILD)
+	@ARBITER_CACHE=$(BUILD)/cache WEB=$(WEB) tests/web/run.sh $(BUILD)
 
 # ---- the offline web app (core/serve/web + core/web; docs/deploy.md) --------
 # `make web` builds build/web: the web app of `arbiter serve` with the library
@@ -215,7 +217,8 @@ $(WEB)/%: core/serve/web/%
 	@mkdir -p $(WEB)
 	cp $< $@
 
-# The wasm build's rulings against the CLI's, byte for byte (tests/web/wasm-equal.mjs).
+# The wasm build's rulings against the CLI's, byte for byte (tests/web/wasm-equal.mjs;
+# make test-web runs it too).
 test-wasm: web $(BUILD)/arbiter
 	@node tests/web/wasm-equal.mjs $(BUILD)/arbiter $(WEB)/arbiter.js
 
