@@ -238,7 +238,8 @@ install: all $(BUILD)/arbiter.pc
 	install -m 644 core/api/arbiter.h $(DESTDIR)$(PREFIX)/include/
 	cp -r rulesets $(DESTDIR)$(PREFIX)/share/arbiter/
 	install -d $(DESTDIR)$(PREFIX)/share/arbiter/web
-	install -m 644 core/serve/web/*.html core/serve/web/*.js core/serve/web/*.css core/serve/web/*.svg $(DESTDIR)$(PREFIX)/share/arbiter/web/
+	install -m 644 core/serve/web/*.html core/serve/web/*.js core/serve/web/*.css core/serve/web/*.svg \
+	    core/serve/web/*.webmanifest core/serve/web/*.png $(DESTDIR)$(PREFIX)/share/arbiter/web/
 
 # `make install` into a scratch directory, and the installed program run
 # from elsewhere: its rulesets, a ruling, the web app.
