@@ -163,6 +163,28 @@ async function main() {
     check(`${contract}${vul ? ' vulnerable' : ''} scored as \`arbiter score --json\``, fromCli.trim() && wasm && inOrder(fromCli) === inOrder(wasm),
       `CLI ${fromCli.slice(0, 120)} wasm ${String(wasm).slice(0, 120)}`);
   }
+  for (const sheet of ['examples/board-1.csv', 'examples/klaverjas-board.csv']) {
+    const fromCli = cli(['matchpoints', '--ruleset', 'bridge-2017', '--json', sheet]);
+    const wasm = offline.raw.matchpoints('bridge-2017', readFileSync(sheet, 'utf8')).text;
+    check(`${sheet} matchpointed as \`arbiter matchpoints --json\``, fromCli.trim() && wasm && inOrder(fromCli) === inOrder(wasm),
+      `CLI ${fromCli.slice(0, 120)} wasm ${String(wasm).slice(0, 120)}`);
+  }
+  const bridge = names.filter((n) => games.find((r) => r.name === n).game === 'bridge');
+  if (bridge.length >= 2) {
+    for (const e of scenarios.filter((x) => !x.file.includes('klaverjas'))) {
+      const fromCli = cli(['compare', ...bridge.flatMap((n) => ['--ruleset', n]), '--json', e.file]);
+      const wasm = offline.raw.compare(bridge, readFileSync(e.file, 'utf8')).text;
+      const { scenario, ...rest } = JSON.parse(fromCli || '{}'); /* the CLI names the file it read */
+      check(`${e.file} compared under ${bridge.join(' and ')} as \`arbiter compare --json\``,
+        scenario && wasm && JSON.stringify(rest) === inOrder(wasm), `CLI ${fromCli.slice(0, 120)} wasm ${String(wasm).slice(0, 120)}`);
+    }
+  }
+  for (const name of names) {
+    const articles = offline.request('api/rulesets/' + name).body.articles.map((a) => a.id);
+    const differ = articles.filter((id) => cli(['graph', '--ruleset', name, '--article', id]) !== offline.raw.graph(name, id).text);
+    check(`the decision graphs of ${articles.length} articles of ${name}: the DOT of \`arbiter graph\`, byte for byte`,
+      articles.length > 0 && differ.length === 0, 'differ: ' + differ.join(' '));
+  }
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed ? 1 : 0;
 }

@@ -196,6 +196,9 @@
     klaverjas: (name, hand) => call('arbw_klaverjas', ['string', 'string'], [name, hand]),
     legal: (name, position) => call('arbw_legal', ['string', 'string'], [name, position]),
     score: (name, contract, vul) => call('arbw_score', ['string', 'string', 'number'], [name, contract, vul]),
+    matchpoints: (name, sheet) => call('arbw_matchpoints', ['string', 'string'], [name, sheet]),
+    compare: (names, scenario) => call('arbw_compare', ['string', 'string'], [names.join('\n'), scenario]),
+    graph: (name, article) => call('arbw_graph', ['string', 'string'], [name, article]),
   };
 
   const api = { start, request, raw };
