@@ -155,19 +155,25 @@ comma := ,
 empty :=
 space := $(empty) $(empty)
 
-.PHONY: web web-objects test-wasm
+.PHONY: web web-libs web-objects web-files test-wasm
 web:
 	@scripts/deps.sh web
-	@$(MAKE) --no-print-directory $(WASM)/liblua.a $(WASM)/libjansson.a
+	@$(MAKE) --no-print-directory web-libs
 	@$(MAKE) --no-print-directory BUILD=$(WASM) CC=$(EMCC) OPT="$(WASM_OPT)" SAN= \
 	    LUA_CFLAGS="-I$(WASM_SRC)/lua/src" MHD_CFLAGS="-I$(WASM)/include -I$(WASM_SRC)/jansson/src -Icore/web/shim" \
 	    web-objects
-	@$(MAKE) --no-print-directory $(WEB)/arbiter.js $(addprefix $(WEB)/,$(notdir $(WEB_FILES)))
+	@$(MAKE) --no-print-directory web-files
 	@scripts/web-version.sh $(WEB)
 	@echo "web: $(WEB) ($$(du -sh $(WEB) | cut -f1)); serve it with any static web host"
 
+web-libs: $(WASM)/liblua.a $(WASM)/libjansson.a
+	@:
+web-files: $(WEB)/arbiter.js $(addprefix $(WEB)/,$(notdir $(WEB_FILES)))
+	@:
+
 # Called with BUILD=$(WASM) CC=emcc: the library's objects, compiled for WebAssembly.
 web-objects: $(OBJS) $(BUILD)/obj/core/web/shim/openssl.o
+	@:
 
 # Debian's source packages of Lua 5.4 and jansson, unpacked with Debian's patches.
 $(WASM_SRC)/.unpacked:

@@ -74,7 +74,11 @@ async function shot(page, name, options = {}) {
   mkdirSync(SHOTS, { recursive: true });
   const file = join(SHOTS, name);
   if (options.part) await options.part.screenshot({ path: file });
-  else await page.screenshot({ path: file, fullPage: true, ...options });
+  else {
+    /* a whole page from its top, so that the edition bar (sticky) is where it belongs */
+    if (options.fullPage !== false) await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: file, fullPage: true, ...options });
+  }
   if (DOCS) {
     mkdirSync(DOCS, { recursive: true });
     copyFileSync(file, join(DOCS, name));
@@ -379,6 +383,12 @@ async function walkOffline(browser, base) {
       const groups = await page.locator('#choices section.group h3').allTextContents();
       expect(groups.length >= 3, `the irregularities are not grouped: ${groups}`);
       await shot(page, 'offline-irregularities.png');
+      await page.click('button[data-lang="en"]');
+      await page.waitForFunction(() => document.querySelector('#choices section.group h3').textContent === 'Auction', null, WAIT);
+      await page.fill('#choice-search', 'insufficient');
+      expect((await page.locator('#choices button.choice:visible').count()) === 1, 'the English search does not find the insufficient bid');
+      await page.click('button[data-lang="nl"]');
+      await page.waitForFunction(() => document.querySelector('#choices section.group h3').textContent === 'Bieden', null, WAIT);
       await page.fill('#choice-search', 'onvoldoende');
       expect((await page.locator('#choices button.choice:visible').count()) === 1, 'the search does not leave the one choice');
       await shot(page, 'offline-search.png', { fullPage: false });

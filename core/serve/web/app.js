@@ -49,6 +49,7 @@ const WORDS = {
     search: 'Zoek…', group_auction: 'Bieden', group_play: 'Spelen', group_after: 'Na afloop', group_other: 'Overig',
     nothing_found: 'Niets gevonden', offline_mode: 'Zonder server: de regels draaien in deze telefoon of browser.',
     measure: 'Wat nu aan tafel', share: 'Link naar deze uitspraak', copied: 'Link gekopieerd',
+    loading: 'De regels worden geladen…',
   },
   en: {
     tab_ruling: 'Ruling', tab_klaverjas: 'Klaverjas', tab_matchpoints: 'Matchpoints', tab_score: 'Score',
@@ -83,6 +84,7 @@ const WORDS = {
     search: 'Search…', group_auction: 'Auction', group_play: 'Play', group_after: 'After the play', group_other: 'Other',
     nothing_found: 'Nothing found', offline_mode: 'No server: the rules run on this phone or browser.',
     measure: 'What happens now at the table', share: 'Link to this ruling', copied: 'Link copied',
+    loading: 'Loading the rules…',
   },
 };
 
@@ -792,7 +794,11 @@ async function chooseBackend() {
     if (r.ok || wanted === 'server' || typeof ArbiterOffline === 'undefined') return r;
   }
   try {
+    /* the rule files are compiled now: a second or two on a phone */
+    $('offline-note').textContent = t('loading');
+    show($('offline-note'), true);
     await ArbiterOffline.start();
+    $('offline-note').textContent = t('offline_mode');
     state.backend = 'wasm';
     document.body.dataset.backend = 'wasm';
     return ArbiterOffline.request('api/rulesets');
