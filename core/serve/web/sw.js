@@ -27,14 +27,8 @@ self.addEventListener('activate', (event) => {
     .then(() => self.clients.claim()));
 });
 
-/* The network's answer, unless it fails or takes longer than NETWORK_WAIT_MS. */
-function fromNetwork(request) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('slow network')), NETWORK_WAIT_MS);
-    fetch(request).then((res) => { clearTimeout(timer); resolve(res); },
-      (e) => { clearTimeout(timer); reject(e); });
-  });
-}
+/* A promise that resolves to null after ms. */
+const after = (ms) => new Promise((resolve) => setTimeout(() => resolve(null), ms));
 
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
@@ -43,14 +37,15 @@ self.addEventListener('fetch', (event) => {
     const cache = await caches.open(CACHE);
     /* a shared ruling's link (index.html?…) is the app itself */
     const key = url.pathname.endsWith('/') || url.pathname.endsWith('/index.html') ? new Request(url.pathname) : event.request;
-    try {
-      const res = await fromNetwork(event.request);
+    const network = fetch(event.request).then((res) => {
       if (res.ok) cache.put(key, res.clone());
       return res;
-    } catch (e) {
-      const kept = await cache.match(key, { ignoreSearch: true });
-      if (kept) return kept;
-      throw e;
-    }
+    });
+    network.catch(() => null); /* answered below, from the cache */
+    /* the network's answer when it comes in time; else the kept copy; with none kept, the network's after all */
+    const first = await Promise.race([network.catch(() => null), after(NETWORK_WAIT_MS)]);
+    if (first) return first;
+    const kept = await cache.match(key, { ignoreSearch: true });
+    return kept || network;
   })());
 });
