@@ -364,6 +364,9 @@ async function walkOffline(browser, base) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
   const page = await context.newPage();
   page.on('pageerror', (e) => problems.push('page error (offline app): ' + e.message));
+  page.on('console', (m) => { /* the static host's 404 for api/ (no server there) is no problem */
+    if (m.type() === 'error' && !/status of 404/.test(m.text())) problems.push('console (offline app): ' + m.text());
+  });
   let link = '';
   try {
     await test('offline: the first visit installs the app (service worker, files kept)', async () => {
