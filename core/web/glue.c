@@ -97,7 +97,11 @@ EMSCRIPTEN_KEEPALIVE int arbw_init(const char *dir) {
     capture errors;
     if (!capture_open(&errors)) return -1;
     for (int i = 0; i < n; i++) {
-        arb_ruleset *rs = nloaded < MAX_RULESETS ? arb_load(names[i], errors.f) : NULL;
+        arb_ruleset *rs = NULL;
+        if (nloaded < MAX_RULESETS)
+            rs = arb_load(names[i], errors.f);
+        else
+            fprintf(errors.f, "%s: not loaded: at most %d rulesets\n", names[i], MAX_RULESETS);
         if (rs) loaded[nloaded++] = rs;
         free(names[i]);
     }
@@ -186,7 +190,8 @@ EMSCRIPTEN_KEEPALIVE char *arbw_compare(const char *names, const char *scenario)
     const arb_ruleset *sets[ARB_MAX_COMPARED];
     char buf[1024];
     int n = 0;
-    snprintf(buf, sizeof buf, "%s", names);
+    if (snprintf(buf, sizeof buf, "%s", names) >= (int)sizeof buf)
+        return fail(ARB_BAD_INPUT, "%s", "the ruleset names are too long");
     for (char *save = NULL, *name = strtok_r(buf, "\n", &save); name;
          name = strtok_r(NULL, "\n", &save)) {
         if (n == ARB_MAX_COMPARED)

@@ -17,7 +17,7 @@
 // The module reads the rule files from the same path as the CLI, so that
 // even a path in a message (a situation declared out of scope) is the same.
 // Ends with "N passed, N failed".
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -109,6 +109,65 @@ function batchEqual(offline, label, name, scenarios) {
 
 const inOrder = (text) => JSON.stringify(JSON.parse(text));
 
+/* `arbiter serve` on a loopback port, with every ruleset (as the module has). */
+function startServer() {
+  const server = spawn(ARBITER, ['serve', '--listen', '127.0.0.1:0'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('the server did not start in 120 s')), 120000);
+    server.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(out);
+      if (m) { clearTimeout(timer); resolve({ server, base: `http://127.0.0.1:${m[1]}/` }); }
+    });
+    server.on('exit', (code) => { clearTimeout(timer); reject(new Error('the server exited: ' + code)); });
+  });
+}
+
+/* The page's back end (offline.js over the module) answers each request,
+ * good or bad, as the server does: the same status, the same JSON. */
+async function sameAsServer(offline, names, games) {
+  const { server, base } = await startServer();
+  try {
+    const kj = names.find((n) => games.find((r) => r.name === n).game === 'klaverjas');
+    const hand = JSON.parse(readFileSync('examples/klaverjas-hand.json', 'utf8'));
+    const ib = { auction: 'N: 1S 1H', irregularity: 'insufficient_bid', replacement: 'bid', replacement_call: '3SA',
+      call_artificial: false, replacement_comparable: false };
+    const requests = [
+      ['api/rulesets'], ['api/rulesets/bridge-2017'], ['api/rulesets/no-such'],
+      ['api/next', { ruleset: 'bridge-2017', scenario: {} }],
+      ['api/next', { ruleset: 'bridge-2017', scenario: ib }],
+      ['api/next', { ruleset: 'bridge-2017', scenario: { ...ib, replacement_call: 'P' } }],
+      ['api/next', { ruleset: 'bridge-2017', scenario: { irregularity: 'no_such_thing' } }],
+      ['api/next', { ruleset: 'no-such', scenario: {} }], ['api/next', { ruleset: 'bridge-2017' }],
+      ['api/next', { ruleset: 'bridge-2017', scenario: {}, extra: 1 }], ['api/next', { scenario: {} }],
+      ['api/rule', { ruleset: 'bridge-2017', scenario: ib }], ['api/rule', { ruleset: 'bridge-2017', scenario: { irregularity: 'insufficient_bid' } }],
+      ['api/compare', { rulesets: names.filter((n) => n !== kj), scenario: ib }],
+      ['api/compare', { rulesets: ['bridge-2017'], scenario: ib }], ['api/compare', { rulesets: ['bridge-2017', 'no-such'], scenario: ib }],
+      ['api/score', { ruleset: 'bridge-2017', contract: '4SX+1', vulnerable: true }],
+      ['api/score', { ruleset: 'bridge-2017', contract: '4SX+1' }], ['api/score', { ruleset: 'bridge-2017', contract: '9Z' }],
+      ['api/score', { ruleset: 'bridge-2017', contract: '3NT=', vulnerable: 'yes' }],
+      ['api/matchpoints', { ruleset: 'bridge-2017', csv: readFileSync('examples/board-1.csv', 'utf8') }],
+      ['api/matchpoints', { ruleset: 'bridge-2017', csv: 'board,pair,score\n1,1,zeshonderd\n' }],
+      ['api/graph?ruleset=bridge-2017&article=27'], ['api/graph?ruleset=bridge-2017&article=999'], ['api/graph?ruleset=bridge-2017'],
+    ];
+    if (kj) requests.push(['api/klaverjas', { ruleset: kj, hand }], ['api/klaverjas', { ruleset: 'bridge-2017', hand }],
+      ['api/score', { ruleset: kj, contract: '4SX+1', vulnerable: true }],
+      ['api/klaverjas', { ruleset: kj, hand: { ...hand, tricks: ['E:SA SA SA SA'] } }]);
+    const differ = [];
+    for (const [path, body] of requests) {
+      const res = await fetch(base + path, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+      const fromServer = { status: res.status, body: await res.json() };
+      const fromPage = offline.request(path, body);
+      if (fromServer.status !== fromPage.status || JSON.stringify(fromServer.body) !== JSON.stringify(fromPage.body))
+        differ.push(`${path} ${JSON.stringify(body || '').slice(0, 60)}: server ${fromServer.status} ${JSON.stringify(fromServer.body).slice(0, 160)}, page ${fromPage.status} ${JSON.stringify(fromPage.body).slice(0, 160)}`);
+    }
+    check(`${requests.length} requests, good and bad: the page's back end answers as \`arbiter serve\` does`, differ.length === 0, differ.join('\n    '));
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
 async function main() {
   const started = Date.now();
   const { offline, names } = await loadModule();
@@ -185,6 +244,7 @@ async function main() {
     check(`the decision graphs of ${articles.length} articles of ${name}: the DOT of \`arbiter graph\`, byte for byte`,
       articles.length > 0 && differ.length === 0, 'differ: ' + differ.join(' '));
   }
+  await sameAsServer(offline, names, games);
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed ? 1 : 0;
 }
