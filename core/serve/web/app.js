@@ -459,12 +459,14 @@ function renderResult(a) {
 
 /* ---- the ruling in the address and in local storage ---- */
 
-const RESERVED = ['ed', 'auction', 'fix'];
+const RESERVED = ['ed', 'auction', 'fix', 'backend'];
 
 /* The ruling as a query: ?ed=EDITION&auction=…&FACT=VALUE… in the order
  * asked, &fix=FACT,… for the values the director corrected. */
 function rulingQuery() {
   const q = new URLSearchParams();
+  const backend = new URLSearchParams(location.search).get('backend');
+  if (backend) q.set('backend', backend); /* a chosen back end stays chosen */
   if (state.ruleset) q.set('ed', state.ruleset);
   const auction = $('auction').value.trim();
   if (auction) q.set('auction', auction);
