@@ -102,7 +102,7 @@ const CHOICE_GROUPS = {
       'call_when_obliged_to_pass', 'bid_above_seven', 'call_after_final_pass', 'stop_card_without_call'],
     play: ['dummy_irregularity', 'played_card_question', 'card_exposed_by_defender', 'penalty_card', 'lead_out_of_turn',
       'premature_play', 'simultaneous_play', 'inability_to_play', 'play_after_illegal_play', 'defective_trick'],
-    after: ['revoke', 'claim', 'no_result_obtainable'],
+    after: ['revoke', 'claim'],
   },
 };
 const GROUP_FROM = 10; /* a list this long gets groups and a search box */
