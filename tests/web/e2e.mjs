@@ -435,6 +435,10 @@ async function walkOffline(browser, base) {
       });
     }
 
+    if (KJ.includes('/')) { /* run.sh's stand-in (tests/rules/klaverjas-mini) is not in the web build */
+      console.log(`note: ${KJ} is not in the web build; the offline app's klaverjas is not tested`);
+      return;
+    }
     await test(`offline: a klaverjas ruling (${KJ}), no network, as the CLI rules it`, async () => {
       const kjName = cli(['score', '--ruleset', KJ, '--json', HAND]).ruleset;
       const example = 'examples/klaverjas-penalty-card.json';
