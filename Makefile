@@ -124,10 +124,110 @@ serve: $(BUILD)/arbiter
 	$(BUILD)/arbiter serve --listen 127.0.0.1:8080
 
 # The API (curl) and the web app in headless Chromium, against servers the
-# tests start on loopback ports; kept out of `make test`, which needs no browser.
-test-web: $(BUILD)/arbiter
+# tests start on loopback ports; the offline app (make web) on a static host
+# with the network cut, and its WebAssembly rulings against the CLI's. Kept
+# out of `make test`, which needs no browser and no emscripten.
+test-web: $(BUILD)/arbiter web
 	@scripts/deps.sh
-	@ARBITER_CACHE=$(BUILD)/cache tests/web/run.sh $(BUILD)
+	@ARBITER_CACHE=$(BUILD)/cache WEB=$(WEB) tests/web/run.sh $(BUILD)
+
+# ---- the offline web app (core/serve/web + core/web; docs/deploy.md) --------
+# `make web` builds build/web: the web app of `arbiter serve` with the library
+# compiled to WebAssembly by Debian's emscripten (core/web/glue.c over
+# arbiter.h), the rulesets' rule files inside it, a web manifest and a
+# service worker: a folder any static web host can serve, that rules with no
+# server and, once opened, with no network. Lua and jansson are compiled from
+# Debian's source packages (`apt-get source`, into build/wasm/src; nothing
+# from them is committed). `scripts/deps.sh web` installs what it needs;
+# `make test` needs none of it.
+WEB       ?= build/web
+WASM      := build/wasm
+EMCC      ?= emcc
+EMAR      ?= emar
+WASM_SRC  := $(WASM)/src
+WASM_OPT  := -O2
+WASM_OBJS := $(subst $(BUILD)/obj/,$(WASM)/obj/,$(OBJS)) $(WASM)/obj/core/web/shim/openssl.o
+WEB_FILES := $(wildcard core/serve/web/*.html core/serve/web/*.js core/serve/web/*.css core/serve/web/*.svg \
+                        core/serve/web/*.webmanifest core/serve/web/*.png)
+GLUE_EXPORTS := arbw_init arbw_status arbw_error arbw_free arbw_rulesets arbw_ruleset arbw_title arbw_next \
+                arbw_rule arbw_batch arbw_compare arbw_score arbw_klaverjas arbw_legal arbw_matchpoints arbw_graph \
+                malloc free
+comma := ,
+empty :=
+space := $(empty) $(empty)
+
+.PHONY: web web-libs web-objects web-files test-wasm
+web:
+	@scripts/deps.sh web
+	@$(MAKE) --no-print-directory web-libs
+	@$(MAKE) --no-print-directory BUILD=$(WASM) CC=$(EMCC) OPT="$(WASM_OPT)" SAN= \
+	    LUA_CFLAGS="-I$(WASM_SRC)/lua/src" MHD_CFLAGS="-I$(WASM)/include -I$(WASM_SRC)/jansson/src -Icore/web/shim" \
+	    web-objects
+	@$(MAKE) --no-print-directory web-files
+	@scripts/web-version.sh $(WEB)
+	@echo "web: $(WEB) ($$(du -sh $(WEB) | cut -f1)); serve it with any static web host"
+
+web-libs: $(WASM)/liblua.a $(WASM)/libjansson.a
+	@:
+web-files: $(WEB)/arbiter.js $(addprefix $(WEB)/,$(notdir $(WEB_FILES)))
+	@:
+
+# Called with BUILD=$(WASM) CC=emcc: the library's objects, compiled for WebAssembly.
+web-objects: $(OBJS) $(BUILD)/obj/core/web/shim/openssl.o
+	@:
+
+# Debian's source packages of Lua 5.4 and jansson, unpacked with Debian's patches.
+$(WASM_SRC)/.unpacked:
+	@rm -rf $(WASM_SRC) && mkdir -p $(WASM_SRC)
+	cd $(WASM_SRC) && apt-get source -q lua5.4 jansson >apt-get-source.log 2>&1 || { cat apt-get-source.log; exit 2; }
+	cd $(WASM_SRC) && ln -sfn $$(ls -d lua5.4-*/ | head -n 1) lua && ln -sfn $$(ls -d jansson-*/ | head -n 1) jansson
+	@touch $@
+
+# Lua: the library of src/ (not the lua and luac programs) with the flags of
+# its src/Makefile; Debian's patched luaconf.h wants the header its build
+# writes with the machine's multiarch name (only a module path uses it).
+$(WASM)/liblua.a: $(WASM_SRC)/.unpacked
+	@mkdir -p $(WASM)/lua $(WASM)/include
+	echo '#define DEB_HOST_MULTIARCH "wasm32-emscripten"' >$(WASM)/include/lua5.4-deb-multiarch.h
+	cd $(WASM)/lua && for f in $(CURDIR)/$(WASM_SRC)/lua/src/*.c; do \
+	    case $$f in */lua.c|*/luac.c) continue ;; esac; \
+	    $(EMCC) $(WASM_OPT) -std=gnu99 -DLUA_COMPAT_5_3 -I$(CURDIR)/$(WASM)/include -c $$f || exit 1; done
+	$(EMAR) rcs $@ $(WASM)/lua/*.o
+
+# jansson: its src/, with the two configuration headers its CMake build
+# would write (every POSIX feature there, no Windows; the default table size).
+$(WASM)/libjansson.a: $(WASM_SRC)/.unpacked
+	@mkdir -p $(WASM)/jansson $(WASM)/include
+	sed -e 's/@json_inline@/inline/' -e 's/@json_have_long_long@/1/' -e 's/@json_have_localeconv@/1/' \
+	    -e 's/@json_have_atomic_builtins@/1/' -e 's/@json_have_sync_builtins@/1/' \
+	    $(WASM_SRC)/jansson/src/jansson_config.h.in >$(WASM)/include/jansson_config.h
+	sed -e '/USE_WINDOWS_CRYPTOAPI/d' -e 's/^#cmakedefine /#define /' -e 's/@JANSSON_INITIAL_HASHTABLE_ORDER@/3/' \
+	    $(WASM_SRC)/jansson/cmake/jansson_private_config.h.cmake >$(WASM)/include/jansson_private_config.h
+	cd $(WASM)/jansson && for f in $(CURDIR)/$(WASM_SRC)/jansson/src/*.c; do \
+	    $(EMCC) $(WASM_OPT) -DHAVE_CONFIG_H -I$(CURDIR)/$(WASM)/include -c $$f || exit 1; done
+	$(EMAR) rcs $@ $(WASM)/jansson/*.o
+
+# The module: the glue and the library, the rule files in its file system at
+# /rulesets. emcc runs acorn, which Debian keeps in /usr/share/nodejs: on the
+# path of Debian's node, not of a node from elsewhere (NodeSource's).
+$(WEB)/arbiter.js: core/web/glue.c $(WASM_OBJS) $(WASM)/liblua.a $(WASM)/libjansson.a $(shell find rulesets -type f)
+	@mkdir -p $(WEB)
+	NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH} \
+	$(EMCC) $(WASM_OPT) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Icore/api -o $@ core/web/glue.c \
+	    $(WASM_OBJS) $(WASM)/liblua.a $(WASM)/libjansson.a \
+	    -sMODULARIZE=1 -sEXPORT_NAME=ArbiterModule -sENVIRONMENT=web,worker,node -sALLOW_MEMORY_GROWTH=1 \
+	    -sTOTAL_STACK=4194304 -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(GLUE_EXPORTS))) \
+	    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,stringToUTF8,lengthBytesUTF8,FS \
+	    --embed-file rulesets@/rulesets
+
+$(WEB)/%: core/serve/web/%
+	@mkdir -p $(WEB)
+	cp $< $@
+
+# The wasm build's rulings against the CLI's, byte for byte (tests/web/wasm-equal.mjs;
+# make test-web runs it too).
+test-wasm: web $(BUILD)/arbiter
+	@node tests/web/wasm-equal.mjs $(BUILD)/arbiter $(WEB)/arbiter.js
 
 # The same suites under AddressSanitizer and UBSan, in a build of their own.
 test-asan:
@@ -145,7 +245,8 @@ install: all $(BUILD)/arbiter.pc
 	install -m 644 core/api/arbiter.h $(DESTDIR)$(PREFIX)/include/
 	cp -r rulesets $(DESTDIR)$(PREFIX)/share/arbiter/
 	install -d $(DESTDIR)$(PREFIX)/share/arbiter/web
-	install -m 644 core/serve/web/*.html core/serve/web/*.js core/serve/web/*.css core/serve/web/*.svg $(DESTDIR)$(PREFIX)/share/arbiter/web/
+	install -m 644 core/serve/web/*.html core/serve/web/*.js core/serve/web/*.css core/serve/web/*.svg \
+	    core/serve/web/*.webmanifest core/serve/web/*.png $(DESTDIR)$(PREFIX)/share/arbiter/web/
 
 # `make install` into a scratch directory, and the installed program run
 # from elsewhere: its rulesets, a ruling, the web app.

@@ -5,17 +5,25 @@
 // scored, a board matchpointed, a contract scored. Every number and ruling
 // the page shows is checked against the CLI's --json for the same input.
 // Screenshots of the main screens go to $SHOTS, and to $SCREENSHOTS too
-// when it is set (docs/images). Ends with "N passed, N failed".
+// when it is set (docs/images).
+//
+// With $WEB (the folder `make web` builds), the offline app too: served by
+// a plain static file server, opened once on a phone-sized page, then with
+// the network cut — rulings under 2017, 1963 and klaverjas made by the
+// WebAssembly module, a reload that keeps the answers, a shared link that
+// reopens a ruling. Ends with "N passed, N failed".
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
 
 const ARBITER = process.env.ARBITER || 'build/arbiter';
 const KJ = process.env.KLAVERJAS || 'klaverjas-nkf-1976';
 const HAND = process.env.HAND || 'examples/klaverjas-hand.json';
 const SHOTS = process.env.SHOTS || 'build/web-screenshots';
 const DOCS = process.env.SCREENSHOTS || '';
+const WEB = process.env.WEB || '';
 /* run.sh says whether bridge-1963 compiles; alone, its directory decides */
 const HAS_1963 = process.env.WITH_1963 ? process.env.WITH_1963 === '1' : existsSync('rulesets/bridge-1963');
 const HAS_1997 = process.env.WITH_1997 ? process.env.WITH_1997 === '1' : existsSync('rulesets/bridge-1997');
@@ -68,7 +76,11 @@ async function shot(page, name, options = {}) {
   mkdirSync(SHOTS, { recursive: true });
   const file = join(SHOTS, name);
   if (options.part) await options.part.screenshot({ path: file });
-  else await page.screenshot({ path: file, fullPage: true, ...options });
+  else {
+    /* a whole page from its top, so that the edition bar (sticky) is where it belongs */
+    if (options.fullPage !== false) await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: file, fullPage: true, ...options });
+  }
   if (DOCS) {
     mkdirSync(DOCS, { recursive: true });
     copyFileSync(file, join(DOCS, name));
@@ -104,11 +116,14 @@ async function type(page, fact, text) {
 async function startWith(page, base, ruleset, auction) {
   await page.goto('about:blank'); /* a fresh start, not a jump within the page */
   await page.goto(base + '#uitspraak');
-  await page.waitForSelector('#question:not([hidden]) button.choice', WAIT);
+  /* the last ruling comes back (local storage): a new auction starts again */
+  await page.waitForSelector('#question:not([hidden]), #result:not([hidden])', WAIT);
   if ((await page.inputValue('#ruleset')) !== ruleset) await page.selectOption('#ruleset', ruleset);
-  await page.click('#auction-box summary');
+  await page.evaluate(() => { document.getElementById('auction-box').open = true; });
   await page.fill('#auction', auction);
   await page.press('#auction', 'Tab'); /* a new auction starts the questions again */
+  await page.click('#restart'); /* and so does this, when the restored auction was the same */
+  await page.waitForFunction(() => document.getElementById('answers').children.length === 0, null, WAIT);
   await asked(page, 'irregularity');
 }
 
@@ -274,7 +289,7 @@ async function walkCorrection(page, base) {
 
 /* ---- the sheets ---- */
 
-async function walkKlaverjas(page, base, kjName) {
+async function walkKlaverjas(page, base, kjName, screenshot = true) {
   const hand = JSON.parse(readFileSync(HAND, 'utf8'));
   await page.goto(base + '#klaverjas');
   await page.waitForSelector('#kj-form', WAIT);
@@ -297,7 +312,7 @@ async function walkKlaverjas(page, base, kjName) {
   expect((await page.textContent('#kj-takers')) === String(expected.score.takers), `takers ${await page.textContent('#kj-takers')}, the CLI says ${expected.score.takers}`);
   expect((await page.textContent('#kj-defenders')) === String(expected.score.defenders), 'defenders differ from the CLI');
   expect((await page.locator('#kj-result tbody tr').count()) === expected.tricks.length, 'not every trick is shown');
-  await shot(page, 'serve-klaverjas.png');
+  if (screenshot) await shot(page, 'serve-klaverjas.png');
 }
 
 async function walkMatchpoints(page, base) {
@@ -329,6 +344,149 @@ async function walkScore(page, base) {
   expect((await page.textContent('#sc-total')) === String(expected.score), 'the score differs from the CLI');
 }
 
+/* ---- the offline app (make web) on a static host ---- */
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml',
+  '.png': 'image/png', '.wasm': 'application/wasm', '.webmanifest': 'application/manifest+json' };
+
+/* Any static web host: files as they are, 404 for the rest (api/ too). */
+function startStaticHost(dir) {
+  const host = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(dir, path.endsWith('/') ? path + 'index.html' : path);
+    if (!file.startsWith(dir) || !existsSync(file)) { res.writeHead(404); res.end('not found'); return; }
+    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) => host.listen(0, '127.0.0.1', () => resolve({ host, base: `http://127.0.0.1:${host.address().port}/` })));
+}
+
+/* Answers every question the app asks from a scenario's facts, until the ruling. */
+async function answerFrom(page, facts) {
+  for (let i = 0; i < 40; i++) {
+    await page.waitForSelector('#question:not([hidden]), #result:not([hidden])', WAIT);
+    if (await page.isVisible('#result')) return resultShown(page);
+    const fact = await page.getAttribute('#question', 'data-fact');
+    expect(fact in facts, `the app asks ${fact}, which the scenario does not give`);
+    const n = (await page.locator('#choices button.choice').count());
+    if (n) await choose(page, fact, String(facts[fact]));
+    else await type(page, fact, String(facts[fact]));
+    await page.waitForFunction((f) => document.getElementById('question').dataset.fact !== f || !document.getElementById('result').hidden, fact, WAIT);
+  }
+  throw new Error('no ruling after 40 questions');
+}
+
+async function offlineStart(page, base, ruleset, auction = '') {
+  await page.goto('about:blank');
+  await page.goto(base + 'index.html#uitspraak');
+  await page.waitForFunction(() => document.body.dataset.ready === 'true', null, WAIT);
+  expect((await page.getAttribute('body', 'data-backend')) === 'wasm', 'the app does not rule with the WebAssembly module');
+  if ((await page.inputValue('#ruleset')) !== ruleset) await page.selectOption('#ruleset', ruleset);
+  await page.evaluate(() => { document.getElementById('auction-box').open = true; });
+  await page.fill('#auction', auction);
+  await page.click('#restart');
+  await page.waitForFunction(() => !document.getElementById('question').hidden && document.getElementById('answers').children.length === 0, null, WAIT);
+}
+
+async function walkOffline(browser, base) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => problems.push('page error (offline app): ' + e.message));
+  page.on('console', (m) => { /* the static host's 404 for api/ (no server there) is no problem */
+    if (m.type() === 'error' && !/status of 404/.test(m.text())) problems.push('console (offline app): ' + m.text());
+  });
+  let link = '';
+  try {
+    await test('offline: the first visit installs the app (service worker, files kept)', async () => {
+      await page.goto(base);
+      await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60000 });
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      await page.waitForFunction(async () => (await caches.keys()).length > 0 &&
+        !!(await caches.match('arbiter.wasm')), null, WAIT);
+      const manifest = await page.evaluate(async () => (await fetch(document.querySelector('link[rel=manifest]').href)).json());
+      expect(manifest.start_url && manifest.icons.length >= 2 && manifest.display === 'standalone', 'the manifest cannot install the app');
+    });
+    await context.setOffline(true);
+
+    await test('offline: an insufficient bid under 2017, no network, as the CLI rules it', async () => {
+      await offlineStart(page, base, 'bridge-2017', IB.auction);
+      await page.waitForSelector('#choice-search:not([hidden])', WAIT);
+      const groups = await page.locator('#choices section.group h3').allTextContents();
+      expect(groups.length >= 3, `the irregularities are not grouped: ${groups}`);
+      await shot(page, 'offline-irregularities.png');
+      await page.click('button[data-lang="en"]');
+      await page.waitForFunction(() => document.querySelector('#choices section.group h3').textContent === 'Auction', null, WAIT);
+      await page.fill('#choice-search', 'insufficient');
+      expect((await page.locator('#choices button.choice:visible').count()) === 1, 'the English search does not find the insufficient bid');
+      await page.click('button[data-lang="nl"]');
+      await page.waitForFunction(() => document.querySelector('#choices section.group h3').textContent === 'Bieden', null, WAIT);
+      await page.fill('#choice-search', 'onvoldoende');
+      expect((await page.locator('#choices button.choice:visible').count()) === 1, 'the search does not leave the one choice');
+      await shot(page, 'offline-search.png', { fullPage: false });
+      await page.press('#choice-search', 'Enter');
+      await asked(page, 'replacement');
+      await page.reload(); /* a reload keeps the answers */
+      await asked(page, 'replacement');
+      expect((await page.locator('#answers li').count()) === 1, 'the reload lost the answer');
+      await choose(page, 'replacement', 'bid');
+      await type(page, 'replacement_call', '3SA');
+      const inView = await page.evaluate(() => { const r = document.getElementById('question').getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; });
+      expect(inView, 'the new question is not scrolled into view');
+      await shot(page, 'offline-question.png', { fullPage: false });
+      const shown = await answerFrom(page, IB_2017);
+      sameRuling(shown, cli(['rule', '--ruleset', 'bridge-2017', '--json', '-'], JSON.stringify(IB_2017)));
+      const [top, bar] = await page.evaluate(() => [document.querySelector('#messages li').getBoundingClientRect().top,
+        document.querySelector('.edition-bar').getBoundingClientRect().bottom]);
+      expect(top >= bar && top < 844, `the ruling does not open on its key measure (at ${top}px, the edition bar ends at ${bar}px)`);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width <= 400, `the page is ${width}px wide on a 390px phone`);
+      await shot(page, 'offline-ruling.png', { fullPage: false });
+      link = page.url();
+      expect(link.includes('ed=bridge-2017') && link.includes('replacement_call=3SA'), 'the address does not hold the answers: ' + link);
+    });
+
+    await test('offline: a shared link reopens the ruling (without local storage)', async () => {
+      await page.evaluate(() => localStorage.clear());
+      await page.goto('about:blank');
+      await page.goto(link);
+      const shown = await resultShown(page);
+      sameRuling(shown, cli(['rule', '--ruleset', 'bridge-2017', '--json', '-'], JSON.stringify(IB_2017)));
+    });
+
+    if (HAS_1963) {
+      await test('offline: an insufficient bid under 1963, no network, as the CLI rules it', async () => {
+        await offlineStart(page, base, 'bridge-1963', IB.auction);
+        const facts = { ...IB_1963, replacement_call: '3NT' };
+        const shown = await answerFrom(page, facts);
+        sameRuling(shown, cli(['rule', '--ruleset', 'bridge-1963', '--json', '-'], JSON.stringify(facts)));
+        expect(shown.title.includes('1963'), 'the title names 1963');
+      });
+    }
+
+    if (KJ.includes('/')) { /* run.sh's stand-in (tests/rules/klaverjas-mini) is not in the web build */
+      console.log(`note: ${KJ} is not in the web build; the offline app's klaverjas is not tested`);
+      return;
+    }
+    await test(`offline: a klaverjas ruling (${KJ}), no network, as the CLI rules it`, async () => {
+      const kjName = cli(['score', '--ruleset', KJ, '--json', HAND]).ruleset;
+      const example = 'examples/klaverjas-penalty-card.json';
+      const facts = JSON.parse(readFileSync(example, 'utf8'));
+      delete facts._comment;
+      await offlineStart(page, base, kjName);
+      const shown = await answerFrom(page, facts);
+      sameRuling(shown, cli(['rule', '--ruleset', KJ, '--json', example]));
+      await shot(page, 'offline-klaverjas.png', { fullPage: false });
+    });
+
+    await test('offline: a klaverjas hand scored, no network, as the CLI scores it', async () => {
+      const kjName = cli(['score', '--ruleset', KJ, '--json', HAND]).ruleset;
+      await walkKlaverjas(page, base + 'index.html', kjName, false);
+    });
+  } finally {
+    await context.close();
+  }
+}
+
 /* ---- the run ---- */
 
 async function main() {
@@ -357,6 +515,16 @@ async function main() {
     await test(`klaverjas: a hand scored (${kjName}) as the CLI scores it`, () => walkKlaverjas(desktop, base, kjName));
     await test('matchpoints: board-1.csv uploaded and matchpointed as the CLI does', () => walkMatchpoints(desktop, base));
     await test('score: 4SX+1 vulnerable as the CLI scores it', () => walkScore(desktop, base));
+    if (WEB) {
+      const { host, base: staticBase } = await startStaticHost(WEB);
+      try {
+        await walkOffline(browser, staticBase);
+      } finally {
+        host.close();
+      }
+    } else {
+      console.log('note: no web build ($WEB): the offline app is not tested');
+    }
     await test('no errors in the browser console (nothing blocked, nothing thrown)', () => {
       expect(problems.length === 0, problems.join('; '));
     });

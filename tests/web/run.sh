@@ -6,7 +6,9 @@
 # The klaverjas ruleset is klaverjas-nkf-1976 when it compiles, else the
 # invented tests/rules/klaverjas-mini. SCREENSHOTS=docs/images writes the
 # screenshots of the main screens there (they always go to
-# $BUILD/web-screenshots).
+# $BUILD/web-screenshots). WEB=build/web (make test-web sets it) adds the
+# offline app: the WebAssembly build's rulings against the CLI's
+# (wasm-equal.mjs) and the app on a static host with the network cut.
 BUILD=${1:-build}
 ARBITER=$BUILD/arbiter
 passed=0
@@ -41,12 +43,21 @@ out=$(bash tests/web/api.sh "$ARBITER" "$KJ" "$HAND" 2>&1)
 printf '%s\n' "$out" | grep -v '^ok '
 sum "$out"
 
+if [ -n "${WEB:-}" ] && [ -f "$WEB/arbiter.js" ]; then
+    echo "== web: the WebAssembly build against the CLI"
+    out=$(node tests/web/wasm-equal.mjs "$ARBITER" "$WEB/arbiter.js" 2>&1)
+    printf '%s\n' "$out" | grep -v '^ok '
+    sum "$out"
+else
+    echo "note: no web build (make web); the offline app is not tested"
+fi
+
 echo "== web: browser"
 if [ ! -d tests/web/node_modules/playwright-core ] || [ ! -x /usr/bin/chromium ]; then
     echo "FAIL browser: chromium or playwright-core missing (scripts/deps.sh installs them)"
     failed=$((failed + 1))
 else
-    out=$(ARBITER="$ARBITER" KLAVERJAS="$KJ" HAND="$HAND" SHOTS="$BUILD/web-screenshots" \
+    out=$(ARBITER="$ARBITER" KLAVERJAS="$KJ" HAND="$HAND" SHOTS="$BUILD/web-screenshots" WEB="${WEB:+$(cd "$WEB" && pwd)}" \
         node tests/web/e2e.mjs 2>&1)
     printf '%s\n' "$out" | grep -v '^ok '
     sum "$out"

@@ -1,8 +1,16 @@
 /* app.js — the web app of `arbiter serve`: a ruling question by question,
  * editions compared, an article's decision graph, a klaverjas score sheet,
  * a matchpoint sheet and a contract score. Everything it shows comes from
- * the server's JSON API (core/serve/serve.c); nothing is loaded from elsewhere.
- * Text is always set with textContent, never parsed as HTML. */
+ * the JSON API of core/serve/serve.c, answered by one of two back ends
+ * with the same answers: the server, when one answers at api/, else the
+ * library compiled to WebAssembly in the page (offline.js, built by `make
+ * web`), so that the app rules on a static web host and with no network.
+ * Nothing is loaded from elsewhere. Text is always set with textContent,
+ * never parsed as HTML.
+ *
+ * A ruling's answers live in the address (?ed=EDITION&FACT=VALUE…, in the
+ * order asked), so that a ruling is a link to share or reopen, and in local
+ * storage, so that a reload keeps them. */
 'use strict';
 
 /* ---- words: the app's own (the rulings come in the ruleset's words) ---- */
@@ -39,6 +47,10 @@ const WORDS = {
     revoke_unknown: 'niet vast te stellen zonder alle handen', score: 'Score', total: 'Totaal',
     board: 'Spel', pair: 'Paar', matchpoints: 'Matchpoints', score_of: 'Score van de leider',
     needs_server: 'De server antwoordt niet', hand_of: 'Hand van', taker_short: 'speler',
+    search: 'Zoek…', group_auction: 'Bieden', group_play: 'Spelen', group_after: 'Na afloop', group_other: 'Overig',
+    nothing_found: 'Niets gevonden', offline_mode: 'Zonder server: de regels draaien in deze telefoon of browser.',
+    measure: 'Wat nu aan tafel', share: 'Link naar deze uitspraak', copied: 'Link gekopieerd',
+    loading: 'De regels worden geladen…',
   },
   en: {
     tab_ruling: 'Ruling', tab_klaverjas: 'Klaverjas', tab_matchpoints: 'Matchpoints', tab_score: 'Score',
@@ -71,8 +83,31 @@ const WORDS = {
     revoke_unknown: 'cannot be told without every hand', score: 'Score', total: 'Total',
     board: 'Board', pair: 'Pair', matchpoints: 'Matchpoints', score_of: "Declarer's score",
     needs_server: 'The server does not answer', hand_of: 'Hand of', taker_short: 'taker',
+    search: 'Search…', group_auction: 'Auction', group_play: 'Play', group_after: 'After the play', group_other: 'Other',
+    nothing_found: 'Nothing found', offline_mode: 'No server: the rules run on this phone or browser.',
+    measure: 'What happens now at the table', share: 'Link to this ruling', copied: 'Link copied',
+    loading: 'Loading the rules…',
   },
 };
+
+/* The groups of a long list of choices (the irregularities). A choice
+ * that gives its group ("group": auction, play, after, other — proposed
+ * for arb_fact_json, from the rule files) is put there; until the rule
+ * files give it, this table says it for the shared bridge vocabulary
+ * (rulesets/bridge-common/vocabulary.rules), by the part of the Laws that
+ * rules on each irregularity, and a value it does not name is "other". */
+const GROUPS = ['auction', 'play', 'after', 'other'];
+const CHOICE_GROUPS = {
+  irregularity: {
+    auction: ['insufficient_bid', 'call_out_of_rotation', 'simultaneous_call', 'turn_missed_by_passes', 'change_of_call',
+      'card_exposed_during_auction', 'misinformation', 'misstated_double', 'inadmissible_double',
+      'call_when_obliged_to_pass', 'bid_above_seven', 'call_after_final_pass', 'stop_card_without_call'],
+    play: ['dummy_irregularity', 'played_card_question', 'card_exposed_by_defender', 'penalty_card', 'lead_out_of_turn',
+      'premature_play', 'simultaneous_play', 'inability_to_play', 'play_after_illegal_play', 'defective_trick'],
+    after: ['revoke', 'claim'],
+  },
+};
+const GROUP_FROM = 10; /* a list this long gets groups and a search box */
 
 const SEATS = ['N', 'E', 'S', 'W'];
 const EXAMPLE_HAND = { /* examples/klaverjas-hand.json */
@@ -96,7 +131,9 @@ const state = {
   answer: null,        /* the last /api/next answer */
   graph: null,         /* {article, dot, zoom} */
   compareWith: null,   /* the edition last compared with, or ALL_EDITIONS */
+  backend: 'server',   /* 'server' (arbiter serve) or 'wasm' (offline.js) */
 };
+const SAVED = 'arbiter-ruling'; /* local storage: the ruling's address (its query) */
 
 /* ---- small helpers ---- */
 
@@ -121,9 +158,11 @@ function showError(node, message) {
   show(node, !!message);
 }
 
-/* POST (with a body) or GET; resolves to {ok, status, body} and never
- * throws, so that every screen can show the server's own message. */
+/* POST (with a body) or GET of the API (path: api/…); resolves to {ok,
+ * status, body} and never throws, so that every screen can show the
+ * answer's own message. The one door to both back ends. */
 async function api(path, body) {
+  if (state.backend === 'wasm') return ArbiterOffline.request(path, body);
   try {
     const res = await fetch(path, body === undefined ? {} : {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
@@ -142,7 +181,7 @@ function details(name) { return state.details[name]; }
 
 async function loadDetails(name) {
   if (!state.details[name]) {
-    const r = await api('/api/rulesets/' + encodeURIComponent(name));
+    const r = await api('api/rulesets/' + encodeURIComponent(name));
     if (r.ok) state.details[name] = r.body;
   }
   return state.details[name];
@@ -153,10 +192,11 @@ function factOf(name, fact) {
   return (d && d.facts.find((f) => f.name === fact)) || state.pluginFacts[fact];
 }
 
+/* An article's title, in English when the rule files give it ("title_en"). */
 function articleTitle(name, id) {
   const d = details(name);
   const a = d && d.articles.find((x) => x.id === id);
-  return a ? a.title : '';
+  return a ? pick(a.title, a.title_en) : '';
 }
 
 /* A value as people read it: the choice's label, else the value. */
@@ -175,6 +215,7 @@ function fillSelect(select, rulesets, chosen) {
 function applyLanguage() {
   document.documentElement.lang = state.lang;
   for (const node of document.querySelectorAll('[data-t]')) node.textContent = t(node.dataset.t);
+  for (const node of document.querySelectorAll('[data-t-placeholder]')) node.placeholder = t(node.dataset.tPlaceholder);
   for (const b of document.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === state.lang));
   if (state.answer) renderAnswer();
   renderAnswers();
@@ -204,7 +245,7 @@ function scenario(answers) {
 
 /* Asks the server what comes next for the answers so far. */
 async function next() {
-  const r = await api('/api/next', { ruleset: state.ruleset, scenario: scenario() });
+  const r = await api('api/next', { ruleset: state.ruleset, scenario: scenario() });
   if (!r.ok) {
     /* The last answer (or the auction) was not accepted: say why, ask again. */
     const last = state.answers.pop();
@@ -223,6 +264,8 @@ async function next() {
   state.answer = r.body;
   renderAnswer();
   renderAnswers();
+  saveRuling();
+  if (state.answers.length) (r.body.status === 'needs' ? $('question') : $('result')).scrollIntoView({ block: 'start' });
 }
 
 function showStart(message) {
@@ -270,10 +313,7 @@ function renderQuestion(q) {
   if (q.from_plugin) state.pluginFacts[q.name] = q;
   $('question').dataset.fact = q.name;
   $('question-text').textContent = pick(q.question, q.question_en);
-  const choices = $('choices');
-  choices.replaceChildren(...q.choices.map((c) =>
-    el('button', { type: 'button', class: 'choice', 'data-value': String(c.value), onclick: () => answerWith(c.value) },
-      pick(c.label, c.label_en))));
+  renderChoices(q);
   const free = q.choices.length === 0;
   show($('free-answer'), free);
   if (free) {
@@ -286,6 +326,61 @@ function renderQuestion(q) {
       : q.type === 'int' ? t('number_hint') + (q.min !== undefined ? ` (${q.min}..${q.max})` : '') : '';
     input.focus();
   }
+}
+
+function choiceButton(c) {
+  return el('button', { type: 'button', class: 'choice', 'data-value': String(c.value), onclick: () => answerWith(c.value) },
+    pick(c.label, c.label_en));
+}
+
+/* The group of a choice: its own "group", else the table above. */
+function choiceGroup(fact, c) {
+  if (GROUPS.includes(c.group)) return c.group;
+  const table = CHOICE_GROUPS[fact] || {};
+  return GROUPS.find((g) => (table[g] || []).includes(String(c.value))) || 'other';
+}
+
+/* The choices as buttons; a long list in its groups, with a search box
+ * that keeps the choices whose label (Dutch or English) or name holds
+ * every word typed. */
+function renderChoices(q) {
+  const choices = $('choices');
+  const search = $('choice-search');
+  const long = q.choices.length >= GROUP_FROM;
+  show(search, long);
+  search.value = '';
+  if (!long) {
+    choices.replaceChildren(...q.choices.map(choiceButton));
+    return;
+  }
+  choices.replaceChildren(...GROUPS.map((g) => {
+    const mine = q.choices.filter((c) => choiceGroup(q.name, c) === g);
+    return mine.length ? el('section', { class: 'group', 'data-group': g }, el('h3', {}, t('group_' + g)),
+      el('div', { class: 'choices' }, mine.map(choiceButton))) : null;
+  }), el('p', { id: 'nothing-found', class: 'hint', hidden: true }, t('nothing_found')));
+}
+
+function filterChoices() {
+  const words = $('choice-search').value.toLowerCase().split(/\s+/).filter(Boolean);
+  const q = state.question;
+  let shown = 0;
+  for (const b of $('choices').querySelectorAll('button.choice')) {
+    const c = q.choices.find((x) => String(x.value) === b.dataset.value) || {};
+    const text = [c.label, c.label_en, String(c.value).replace(/_/g, ' ')].join(' ').toLowerCase();
+    const hit = words.every((w) => text.includes(w));
+    show(b, hit);
+    shown += hit;
+  }
+  for (const g of $('choices').querySelectorAll('section.group')) show(g, !!g.querySelector('button.choice:not([hidden])'));
+  show($('nothing-found'), shown === 0);
+}
+
+/* The single choice the search leaves, on Enter. */
+function searchKey(ev) {
+  if (ev.key !== 'Enter') return;
+  ev.preventDefault();
+  const left = $('choices').querySelectorAll('button.choice:not([hidden])');
+  if (left.length === 1) left[0].click();
 }
 
 function freeAnswer(ev) {
@@ -382,6 +477,71 @@ function otherEditions(name) {
   return state.rulesets.filter((r) => r.name !== name && r.game === gameOf(name));
 }
 
+/* ---- the ruling in the address and in local storage ---- */
+
+const RESERVED = ['ed', 'auction', 'fix', 'backend'];
+
+/* The ruling as a query: ?ed=EDITION&auction=…&FACT=VALUE… in the order
+ * asked, &fix=FACT,… for the values the director corrected. */
+function rulingQuery() {
+  const q = new URLSearchParams();
+  const backend = new URLSearchParams(location.search).get('backend');
+  if (backend) q.set('backend', backend); /* a chosen back end stays chosen */
+  if (state.ruleset) q.set('ed', state.ruleset);
+  const auction = $('auction').value.trim();
+  if (auction) q.set('auction', auction);
+  for (const a of state.answers) if (!RESERVED.includes(a.fact)) q.set(a.fact, String(a.value));
+  const fixed = state.answers.filter((a) => a.corrected).map((a) => a.fact);
+  if (fixed.length) q.set('fix', fixed.join(','));
+  return q.toString();
+}
+
+function saveRuling() {
+  const query = rulingQuery();
+  const url = location.pathname + (query ? '?' + query : '') + location.hash;
+  if (url !== location.pathname + location.search + location.hash) history.replaceState(null, '', url);
+  try { localStorage.setItem(SAVED, query); } catch (e) { /* private mode: the address still has it */ }
+}
+
+/* The saved ruling: the address's (a shared link), else local storage's. */
+function savedQuery() {
+  if (new URLSearchParams(location.search).has('ed')) return location.search.slice(1);
+  try { return localStorage.getItem(SAVED) || ''; } catch (e) { return ''; }
+}
+
+/* A value from the address as its fact takes it: true/false, a number, a name. */
+function typedValue(fact, text) {
+  if (fact && fact.type === 'bool') return text === 'true';
+  if (fact && fact.type === 'int' && /^-?\d+$/.test(text)) return Number(text);
+  return text;
+}
+
+/* The answers of a saved ruling, for an edition that is served; null when none. */
+async function restoreRuling() {
+  const q = new URLSearchParams(savedQuery());
+  const name = q.get('ed');
+  if (!name || !state.rulesets.some((r) => r.name === name)) return null;
+  const d = await loadDetails(name);
+  if (!d) return null;
+  const fixed = (q.get('fix') || '').split(',').filter(Boolean);
+  $('auction').value = q.get('auction') || '';
+  if ($('auction').value) $('auction-box').open = true;
+  state.answers = [...q.keys()].filter((k) => !RESERVED.includes(k)).map((fact) => {
+    const a = { fact, value: typedValue(d.facts.find((f) => f.name === fact), q.get(fact)) };
+    if (fixed.includes(fact)) a.corrected = true;
+    return a;
+  });
+  return name;
+}
+
+async function shareRuling() {
+  const link = location.href;
+  try {
+    if (navigator.share) await navigator.share({ title: document.title, url: link });
+    else { await navigator.clipboard.writeText(link); showError($('share-note'), t('copied')); }
+  } catch (e) { /* the director closed the share sheet */ }
+}
+
 function gameOf(name) {
   const r = state.rulesets.find((x) => x.name === name);
   return r ? r.game : '';
@@ -411,7 +571,7 @@ async function compare() {
   const out = $('compare-out');
   const names = other === ALL_EDITIONS ? otherEditions(state.ruleset).map((r) => r.name) : [other];
   await Promise.all(names.map(loadDetails));
-  const r = await api('/api/compare', { rulesets: [state.ruleset, ...names], scenario: scenario() });
+  const r = await api('api/compare', { rulesets: [state.ruleset, ...names], scenario: scenario() });
   if (!r.ok) { out.replaceChildren(el('p', { class: 'error' }, r.body.error)); return; }
   /* differences[k]: the first ruling against ruling k + 1 */
   const diffs = r.body.differences.map((d) => d || {});
@@ -466,7 +626,7 @@ function comparedColumn(ruling, only, diff) {
 /* ---- the decision graph ---- */
 
 async function openGraph(name, article) {
-  const r = await api('/api/graph?ruleset=' + encodeURIComponent(name) + '&article=' + encodeURIComponent(article));
+  const r = await api('api/graph?ruleset=' + encodeURIComponent(name) + '&article=' + encodeURIComponent(article));
   if (!r.ok) { showError($('load-error'), r.body.error); return; }
   state.graph = { name, article, dot: r.body.dot, zoom: 1 };
   $('graph-title').textContent = name + ' — ' + article + ' ' + r.body.title;
@@ -547,7 +707,7 @@ function klaverjasHand() {
 
 async function scoreKlaverjas(ev) {
   ev.preventDefault();
-  const r = await api('/api/klaverjas', { ruleset: $('kj-ruleset').value, hand: klaverjasHand() });
+  const r = await api('api/klaverjas', { ruleset: $('kj-ruleset').value, hand: klaverjasHand() });
   showError($('kj-error'), r.ok ? '' : r.body.error);
   show($('kj-result'), r.ok);
   if (r.ok) renderKlaverjas(r.body);
@@ -590,7 +750,7 @@ function renderKlaverjas(h) {
 
 async function matchpoints(ev) {
   ev.preventDefault();
-  const r = await api('/api/matchpoints', { ruleset: $('mp-ruleset').value, csv: $('mp-csv').value });
+  const r = await api('api/matchpoints', { ruleset: $('mp-ruleset').value, csv: $('mp-csv').value });
   showError($('mp-error'), r.ok ? '' : r.body.error);
   show($('mp-result'), r.ok);
   if (!r.ok) return;
@@ -617,7 +777,7 @@ function readFile(ev) {
 async function contractScore(ev) {
   ev.preventDefault();
   const vul = document.querySelector('input[name="vul"]:checked').value === 'true';
-  const r = await api('/api/score', { ruleset: $('sc-ruleset').value, contract: $('sc-contract').value.trim(), vulnerable: vul });
+  const r = await api('api/score', { ruleset: $('sc-ruleset').value, contract: $('sc-contract').value.trim(), vulnerable: vul });
   showError($('sc-error'), r.ok ? '' : r.body.error);
   show($('sc-result'), r.ok);
   if (!r.ok) return;
@@ -638,6 +798,9 @@ function bind() {
   window.addEventListener('hashchange', showTab);
   $('ruleset').addEventListener('change', () => switchEdition($('ruleset').value));
   $('restart').addEventListener('click', () => { state.answers = []; start($('ruleset').value); });
+  $('choice-search').addEventListener('input', filterChoices);
+  $('choice-search').addEventListener('keydown', searchKey);
+  $('share').addEventListener('click', shareRuling);
   $('auction').addEventListener('change', () => { state.answers = []; start($('ruleset').value); });
   $('free-answer').addEventListener('submit', freeAnswer);
   $('back').addEventListener('click', back);
@@ -654,13 +817,58 @@ function bind() {
   $('sc-form').addEventListener('submit', contractScore);
 }
 
+/* The back end: a server that answers at api/ (`arbiter serve`), else the
+ * WebAssembly module (a static host, or no network); ?backend=wasm or
+ * ?backend=server chooses. Resolves to GET api/rulesets's answer. */
+async function chooseBackend() {
+  const wanted = new URLSearchParams(location.search).get('backend');
+  /* with no network at all there is no server to ask */
+  if (wanted !== 'wasm' && (navigator.onLine !== false || wanted === 'server')) {
+    const r = await probeServer();
+    if (r.ok || wanted === 'server' || typeof ArbiterOffline === 'undefined') return r;
+  }
+  try {
+    /* the rule files are compiled now: a second or two on a phone */
+    $('offline-note').textContent = t('loading');
+    show($('offline-note'), true);
+    await ArbiterOffline.start();
+    $('offline-note').textContent = t('offline_mode');
+    state.backend = 'wasm';
+    document.body.dataset.backend = 'wasm';
+    return ArbiterOffline.request('api/rulesets');
+  } catch (e) {
+    return { ok: false, status: 0, body: { error: t('needs_server') + ' (' + (e.message || e) + ')' } };
+  }
+}
+
+/* GET api/rulesets from a server, given a few seconds; a static host's
+ * page or no answer at all is no server. */
+async function probeServer() {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), 3000);
+  try {
+    const res = await fetch('api/rulesets', { signal: abort.signal });
+    const body = await res.json();
+    if (res.ok && Array.isArray(body.rulesets)) return { ok: true, status: res.status, body };
+    return { ok: false, status: res.status, body: { error: body.error || res.statusText } };
+  } catch (e) {
+    return { ok: false, status: 0, body: { error: t('needs_server') } };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function main() {
   bind();
   buildKlaverjasForm();
   applyLanguage();
   showTab();
-  const r = await api('/api/rulesets');
+  if ('serviceWorker' in navigator && location.protocol !== 'file:')
+    navigator.serviceWorker.register('sw.js').catch(() => { /* the app works without; only not offline */ });
+  const r = await chooseBackend();
   if (!r.ok) { showError($('load-error'), r.body.error); return; }
+  document.body.dataset.backend = state.backend;
+  show($('offline-note'), state.backend === 'wasm');
   state.rulesets = r.body.rulesets;
   const bridge = state.rulesets.filter((x) => x.game !== 'klaverjas');
   const rulings = bridge.length ? bridge : state.rulesets;
@@ -670,7 +878,13 @@ async function main() {
   fillSelect($('mp-ruleset'), state.rulesets.filter((x) => x.scores.matchpoints));
   fillSelect($('sc-ruleset'), state.rulesets.filter((x) => x.scores.contract));
   document.body.dataset.ready = 'true';
-  if (preferred) await start(preferred.name);
+  const restored = await restoreRuling();
+  if (restored) {
+    $('ruleset').value = restored;
+    await start(restored);
+  } else if (preferred) {
+    await start(preferred.name);
+  }
 }
 
 main();

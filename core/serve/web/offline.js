@@ -1,0 +1,207 @@
+/* offline.js — the JSON API of `arbiter serve` (core/serve/serve.c) answered
+ * in the page, by libarbiter compiled to WebAssembly (arbiter.js and
+ * arbiter.wasm, built by `make web` from core/web/glue.c). app.js asks its
+ * questions through one function, api(path, body); when no server answers
+ * (a static web host, a phone in airplane mode) that function hands them
+ * to ArbiterOffline.request, which gives the answers the server gives: the
+ * same arb_ call for each endpoint, the same status codes and errors.
+ *
+ * Works in a page (a <script>, the global ArbiterOffline) and in Node (the
+ * tests require it). */
+'use strict';
+
+(function (root) {
+  let mod = null;      /* the Emscripten module */
+  let list = null;     /* [each ruleset in brief] */
+  const details = {};  /* name → the ruleset with its articles and facts */
+
+  /* A call of the glue: its answer (a text the glue malloc'd, freed here),
+   * its status (enum arb_status) and error. */
+  function call(fn, types, args) {
+    const ptr = mod.ccall(fn, 'number', types, args);
+    const text = ptr ? mod.UTF8ToString(ptr) : null;
+    if (ptr) mod._arbw_free(ptr);
+    return { text, status: mod._arbw_status(), error: mod.UTF8ToString(mod._arbw_error()) };
+  }
+
+  /* Loads the module (arbiter.js beside the page, or given) and compiles
+   * its rulesets; resolves to their names. options.dir: where the rule
+   * files are in the module's file system (default /rulesets). */
+  async function start(options = {}) {
+    if (mod) return list.map((r) => r.name);
+    const factory = options.factory || root.ArbiterModule || await loadScript(options.script || 'arbiter.js');
+    mod = await factory(options.module || {});
+    if (options.files) options.files(mod.FS); /* the tests place rule files of their own */
+    const n = mod.ccall('arbw_init', 'number', ['string'], [options.dir || '/rulesets']);
+    if (n <= 0) throw new Error('no ruleset compiled: ' + mod.UTF8ToString(mod._arbw_error()));
+    list = JSON.parse(call('arbw_rulesets', [], []).text);
+    return list.map((r) => r.name);
+  }
+
+  function loadScript(src) {
+    return new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = src;
+      s.onload = () => (root.ArbiterModule ? resolve(root.ArbiterModule) : reject(new Error(src + ' defines no module')));
+      s.onerror = () => reject(new Error(src + ' could not be loaded'));
+      document.head.append(s);
+    });
+  }
+
+  const answer = (status, body) => ({ ok: status >= 200 && status < 300, status, body });
+  const fail = (status, error) => answer(status, { error });
+
+  function known(name) { return list.some((r) => r.name === name); }
+
+  function rulesetOf(name) {
+    if (!details[name]) details[name] = JSON.parse(call('arbw_ruleset', ['string'], [name]).text);
+    return details[name];
+  }
+
+  function refuseUnknownKeys(body, keys) {
+    const bad = Object.keys(body).find((k) => !keys.includes(k));
+    return bad === undefined ? null : fail(400, `unknown key '${bad}' (this endpoint takes: ${keys.join(', ')})`);
+  }
+
+  /* "ruleset" of a request: the served ruleset it names, or the error. */
+  function requestRuleset(body) {
+    if (typeof body.ruleset !== 'string')
+      return { error: fail(400, 'give "ruleset": the name of a ruleset (GET /api/rulesets lists them)') };
+    if (!known(body.ruleset)) return { error: fail(404, `no ruleset '${body.ruleset}' is served (GET /api/rulesets lists them)`) };
+    return { name: body.ruleset };
+  }
+
+  const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
+  const gameOf = (name) => (list.find((r) => r.name === name) || {}).game;
+
+  /* /api/next and /api/rule: the ruling (with the ruleset's title before the
+   * question or the broken invariant, as the server orders it). */
+  function rule(body, next) {
+    const bad = refuseUnknownKeys(body, ['ruleset', 'scenario']);
+    if (bad) return bad;
+    const rs = requestRuleset(body);
+    if (rs.error) return rs.error;
+    if (!isObject(body.scenario)) return fail(400, 'give "scenario": an object of facts, as in a scenario file');
+    const r = call(next ? 'arbw_next' : 'arbw_rule', ['string', 'string'], [rs.name, JSON.stringify(body.scenario)]);
+    if (!r.text) return fail(500, r.error || 'out of memory');
+    const j = JSON.parse(r.text);
+    if (j.status === 'bad_input' || j.status === 'plugin_error') return fail(400, j.error);
+    const { question, impossible, ...rest } = j;
+    const out = { ...rest, title: rulesetOf(rs.name).title };
+    if (question) out.question = question;
+    if (impossible) out.impossible = impossible;
+    return answer(200, out);
+  }
+
+  function compare(body) {
+    const bad = refuseUnknownKeys(body, ['rulesets', 'scenario']);
+    if (bad) return bad;
+    const names = body.rulesets;
+    if (!Array.isArray(names) || names.length < 2 || names.length > 8) return fail(400, 'give "rulesets": a list of 2 to 8 ruleset names');
+    if (names.some((n) => typeof n !== 'string')) return fail(400, '"rulesets" holds names (strings)');
+    const unknown = names.find((n) => !known(n));
+    if (unknown !== undefined) return fail(404, `no ruleset '${unknown}' is served (GET /api/rulesets lists them)`);
+    if (!isObject(body.scenario)) return fail(400, 'give "scenario": an object of facts');
+    const r = call('arbw_compare', ['string', 'string'], [names.join('\n'), JSON.stringify(body.scenario)]);
+    if (r.error || !r.text) return fail(400, r.error || 'out of memory');
+    const j = JSON.parse(r.text);
+    j.rulings.forEach((one, i) => { /* beside a ruling that needs a fact, its question */
+      const q = one.needs && rulesetOf(names[i]).facts.find((f) => f.name === one.needs);
+      if (q) one.question = q;
+    });
+    return answer(200, j);
+  }
+
+  /* A scorer's call that failed: no ruling (422) or a bad request (400). */
+  const scoreFailed = (r, hint) => fail(r.status === 1 ? 422 : 400, (r.error || '') + hint);
+
+  function score(body) {
+    const bad = refuseUnknownKeys(body, ['ruleset', 'contract', 'vulnerable']);
+    if (bad) return bad;
+    const rs = requestRuleset(body);
+    if (rs.error) return rs.error;
+    if (typeof body.contract !== 'string') return fail(400, 'give "contract": a contract and its result, such as "4SX+1"');
+    const vul = body.vulnerable;
+    if (vul !== undefined && typeof vul !== 'boolean') return fail(400, '"vulnerable" is true or false');
+    if (gameOf(rs.name) === 'klaverjas') return fail(400, `${rs.name} scores hands: POST /api/klaverjas`);
+    const r = call('arbw_score', ['string', 'string', 'number'], [rs.name, body.contract, vul === undefined ? -1 : vul ? 1 : 0]);
+    if (r.status === 0) return answer(200, JSON.parse(r.text));
+    const needs = r.text && JSON.parse(r.text).needs !== undefined;
+    return scoreFailed(r, needs && vul === undefined ? '; give "vulnerable": true or false' : '');
+  }
+
+  function klaverjas(body) {
+    const bad = refuseUnknownKeys(body, ['ruleset', 'hand']);
+    if (bad) return bad;
+    const rs = requestRuleset(body);
+    if (rs.error) return rs.error;
+    if (gameOf(rs.name) !== 'klaverjas') return fail(400, `${rs.name} is not a klaverjas ruleset`);
+    if (!isObject(body.hand)) return fail(400, 'give "scenario": an object of facts, as in a scenario file');
+    const r = call('arbw_klaverjas', ['string', 'string'], [rs.name, JSON.stringify(body.hand)]);
+    return r.status === 0 ? answer(200, JSON.parse(r.text)) : scoreFailed(r, '');
+  }
+
+  function matchpoints(body) {
+    const bad = refuseUnknownKeys(body, ['ruleset', 'csv']);
+    if (bad) return bad;
+    const rs = requestRuleset(body);
+    if (rs.error) return rs.error;
+    if (typeof body.csv !== 'string') return fail(400, 'give "csv": the scores, one per line, or board,pair,score');
+    if (body.csv.includes('\0')) return fail(400, 'the sheet is not text (it holds a NUL character)');
+    const r = call('arbw_matchpoints', ['string', 'string'], [rs.name, body.csv]);
+    if (r.status !== 0) return fail(/at most/.test(r.error) ? 413 : 400, r.error);
+    return answer(200, { ruleset: rs.name, rows: JSON.parse(r.text) });
+  }
+
+  function graph(query) {
+    const name = query.get('ruleset'), id = query.get('article');
+    if (!name || !id) return fail(400, 'give ?ruleset=NAME&article=N');
+    if (!known(name)) return fail(404, `no ruleset '${name}' is served (GET /api/rulesets lists them)`);
+    const r = call('arbw_graph', ['string', 'string'], [name, id]);
+    if (r.status !== 0) return fail(404, r.error);
+    const article = rulesetOf(name).articles.find((a) => a.id === id);
+    return answer(200, { ruleset: name, article: id, title: article ? article.title : '', dot: r.text });
+  }
+
+  const POST = { next: (b) => rule(b, true), rule: (b) => rule(b, false), compare, score, klaverjas, matchpoints };
+
+  /* One request as app.js makes it: a path under api/, and a body for a POST. */
+  function request(path, body) {
+    if (!mod) return fail(503, 'the rules module is not loaded');
+    const url = new URL(path, 'http://app/');
+    const endpoint = url.pathname.replace(/^.*\/api\//, '');
+    try {
+      if (body === undefined) {
+        if (endpoint === 'rulesets') return answer(200, { rulesets: list });
+        if (endpoint.startsWith('rulesets/')) {
+          const name = decodeURIComponent(endpoint.slice(9));
+          return known(name) ? answer(200, rulesetOf(name)) : fail(404, `no ruleset '${name}' is served (GET /api/rulesets lists them)`);
+        }
+        if (endpoint === 'graph') return graph(url.searchParams);
+        return fail(404, 'no page ' + url.pathname);
+      }
+      if (!isObject(body)) return fail(400, 'the body is not a JSON object');
+      const fn = POST[endpoint];
+      return fn ? fn(body) : fail(404, 'no page ' + url.pathname);
+    } catch (e) {
+      return fail(500, String(e.message || e));
+    }
+  }
+
+  /* The glue itself, for the tests that compare its texts with the CLI's. */
+  const raw = {
+    batch: (name, jsonl) => call('arbw_batch', ['string', 'string'], [name, jsonl]),
+    rule: (name, scenario) => call('arbw_rule', ['string', 'string'], [name, scenario]),
+    next: (name, scenario) => call('arbw_next', ['string', 'string'], [name, scenario]),
+    klaverjas: (name, hand) => call('arbw_klaverjas', ['string', 'string'], [name, hand]),
+    legal: (name, position) => call('arbw_legal', ['string', 'string'], [name, position]),
+    score: (name, contract, vul) => call('arbw_score', ['string', 'string', 'number'], [name, contract, vul]),
+    matchpoints: (name, sheet) => call('arbw_matchpoints', ['string', 'string'], [name, sheet]),
+    compare: (names, scenario) => call('arbw_compare', ['string', 'string'], [names.join('\n'), scenario]),
+    graph: (name, article) => call('arbw_graph', ['string', 'string'], [name, article]),
+  };
+
+  const api = { start, request, raw };
+  if (typeof module === 'object' && module.exports) module.exports = api;
+  else root.ArbiterOffline = api;
+})(typeof self !== 'undefined' ? self : globalThis);

@@ -1,0 +1,256 @@
+// wasm-equal.mjs — the WebAssembly build of the library (make web) rules as
+// the CLI does, byte for byte. Node loads build/web/arbiter.js and
+// core/serve/web/offline.js (the page's own back end) directly.
+//
+//   node tests/web/wasm-equal.mjs build/arbiter build/web/arbiter.js
+//
+// 1. Every example (examples/*.json) under every ruleset: the JSON Lines
+//    the CLI writes for them (`arbiter rule --ruleset R FILE.jsonl`, one
+//    ruling or error record a line) against the module's (arb_rule_batch
+//    in both), byte for byte; and each example alone against `arbiter rule
+//    --json` (which indents its text: compared as JSON, in order).
+// 2. A batch of test scenarios: every walk through the questions of each
+//    ruleset (each answer of each question, up to WALK_LIMIT scenarios a
+//    ruleset, as a director could give them), byte for byte again.
+// 3. The klaverjas hands and positions of examples/ scored as `arbiter
+//    score --json` and `arbiter legal --json` score them.
+// The module reads the rule files from the same path as the CLI, so that
+// even a path in a message (a situation declared out of scope) is the same.
+// Ends with "N passed, N failed".
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const ARBITER = process.argv[2] || 'build/arbiter';
+const MODULE = resolve(process.argv[3] || 'build/web/arbiter.js');
+const RULESETS = resolve('rulesets');
+const WALK_LIMIT = Number(process.env.WALK_LIMIT || 1500);
+const env = { ...process.env, ARBITER_RULESETS: RULESETS, ARBITER_CACHE: 'off' };
+
+let passed = 0, failed = 0;
+function check(name, ok, detail) {
+  if (ok) { passed++; console.log('ok ' + name); } else { failed++; console.log('FAIL ' + name + (detail ? ': ' + detail : '')); }
+}
+
+function cli(args, input) {
+  const r = spawnSync(ARBITER, args, { input, encoding: 'utf8', env, maxBuffer: 1 << 28 });
+  return r.stdout;
+}
+
+/* Where two texts first differ, for a failure's message. */
+function firstDifference(a, b) {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  const line = a.slice(0, i).split('\n').length;
+  return `line ${line}: CLI «${a.slice(i, i + 80)}» wasm «${b.slice(i, i + 80)}»`;
+}
+
+/* The module with the rule files copied to RULESETS in its file system. */
+async function loadModule() {
+  const offline = require(resolve('core/serve/web/offline.js'));
+  const factory = require(MODULE);
+  const copyTree = (FS, from, to) => {
+    FS.mkdirTree(to);
+    for (const name of FS.readdir(from)) {
+      if (name === '.' || name === '..') continue;
+      const src = from + '/' + name, dst = to + '/' + name;
+      if (FS.isDir(FS.stat(src).mode)) copyTree(FS, src, dst);
+      else FS.writeFile(dst, FS.readFile(src));
+    }
+  };
+  /* the module's bytes given, not fetched (Node's fetch takes no file path) */
+  const wasmBinary = readFileSync(MODULE.replace(/\.js$/, '.wasm'));
+  const names = await offline.start({ factory, module: { wasmBinary }, dir: RULESETS,
+    files: (FS) => copyTree(FS, '/rulesets', RULESETS) });
+  return { offline, names };
+}
+
+/* The scenarios of a walk through the questions: from {}, each answer of
+ * the question asked next, breadth first. A free answer (a call, a number)
+ * gets a few typical values. */
+function walk(offline, name, limit) {
+  const details = offline.request('api/rulesets/' + name).body;
+  const free = (q) => (q.type === 'call' ? ['P', 'X', '2C', '3NT', '1H'] : q.type === 'int' ? [q.min ?? 0, q.max ?? 1, 1] : ['ja']);
+  const out = [];
+  const queue = [{}];
+  while (queue.length && out.length < limit) {
+    const s = queue.shift();
+    out.push(s);
+    const j = JSON.parse(offline.raw.next(name, JSON.stringify(s)).text);
+    if (j.status !== 'needs' || !j.question) continue;
+    const q = j.question;
+    const values = q.choices.length ? q.choices.map((c) => c.value) : free(q);
+    for (const v of values) queue.push({ ...s, [q.name]: v });
+  }
+  return { scenarios: out, facts: details.facts.length };
+}
+
+function batchEqual(offline, label, name, scenarios) {
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-wasm-'));
+  try {
+    /* two lines at least, so that the CLI reads the file as JSON Lines */
+    const lines = scenarios.map((s) => JSON.stringify(s));
+    if (lines.length < 2) lines.push('{}');
+    const jsonl = lines.join('\n') + '\n';
+    const file = join(dir, 'cases.jsonl');
+    writeFileSync(file, jsonl);
+    const fromCli = cli(['rule', '--ruleset', name, file]);
+    const fromWasm = offline.raw.batch(name, jsonl).text;
+    const ruled = (fromCli.match(/"status":"ruling"/g) || []).length;
+    check(`${label} under ${name}: ${lines.length} lines (${ruled} rulings) byte for byte`, fromCli === fromWasm && fromCli.length > 0,
+      fromCli === fromWasm ? 'no output' : firstDifference(fromCli, fromWasm));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const inOrder = (text) => JSON.stringify(JSON.parse(text));
+
+/* `arbiter serve` on a loopback port, with every ruleset (as the module has). */
+function startServer() {
+  const server = spawn(ARBITER, ['serve', '--listen', '127.0.0.1:0'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('the server did not start in 120 s')), 120000);
+    server.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(out);
+      if (m) { clearTimeout(timer); resolve({ server, base: `http://127.0.0.1:${m[1]}/` }); }
+    });
+    server.on('exit', (code) => { clearTimeout(timer); reject(new Error('the server exited: ' + code)); });
+  });
+}
+
+/* The page's back end (offline.js over the module) answers each request,
+ * good or bad, as the server does: the same status, the same JSON. */
+async function sameAsServer(offline, names, games) {
+  const { server, base } = await startServer();
+  try {
+    const kj = names.find((n) => games.find((r) => r.name === n).game === 'klaverjas');
+    const hand = JSON.parse(readFileSync('examples/klaverjas-hand.json', 'utf8'));
+    const ib = { auction: 'N: 1S 1H', irregularity: 'insufficient_bid', replacement: 'bid', replacement_call: '3SA',
+      call_artificial: false, replacement_comparable: false };
+    const requests = [
+      ['api/rulesets'], ['api/rulesets/bridge-2017'], ['api/rulesets/no-such'],
+      ['api/next', { ruleset: 'bridge-2017', scenario: {} }],
+      ['api/next', { ruleset: 'bridge-2017', scenario: ib }],
+      ['api/next', { ruleset: 'bridge-2017', scenario: { ...ib, replacement_call: 'P' } }],
+      ['api/next', { ruleset: 'bridge-2017', scenario: { irregularity: 'no_such_thing' } }],
+      ['api/next', { ruleset: 'no-such', scenario: {} }], ['api/next', { ruleset: 'bridge-2017' }],
+      ['api/next', { ruleset: 'bridge-2017', scenario: {}, extra: 1 }], ['api/next', { scenario: {} }],
+      ['api/rule', { ruleset: 'bridge-2017', scenario: ib }], ['api/rule', { ruleset: 'bridge-2017', scenario: { irregularity: 'insufficient_bid' } }],
+      ['api/compare', { rulesets: names.filter((n) => n !== kj), scenario: ib }],
+      ['api/compare', { rulesets: ['bridge-2017'], scenario: ib }], ['api/compare', { rulesets: ['bridge-2017', 'no-such'], scenario: ib }],
+      ['api/score', { ruleset: 'bridge-2017', contract: '4SX+1', vulnerable: true }],
+      ['api/score', { ruleset: 'bridge-2017', contract: '4SX+1' }], ['api/score', { ruleset: 'bridge-2017', contract: '9Z' }],
+      ['api/score', { ruleset: 'bridge-2017', contract: '3NT=', vulnerable: 'yes' }],
+      ['api/matchpoints', { ruleset: 'bridge-2017', csv: readFileSync('examples/board-1.csv', 'utf8') }],
+      ['api/matchpoints', { ruleset: 'bridge-2017', csv: 'board,pair,score\n1,1,zeshonderd\n' }],
+      ['api/graph?ruleset=bridge-2017&article=27'], ['api/graph?ruleset=bridge-2017&article=999'], ['api/graph?ruleset=bridge-2017'],
+    ];
+    if (kj) requests.push(['api/klaverjas', { ruleset: kj, hand }], ['api/klaverjas', { ruleset: 'bridge-2017', hand }],
+      ['api/score', { ruleset: kj, contract: '4SX+1', vulnerable: true }],
+      ['api/klaverjas', { ruleset: kj, hand: { ...hand, tricks: ['E:SA SA SA SA'] } }]);
+    const differ = [];
+    for (const [path, body] of requests) {
+      const res = await fetch(base + path, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+      const fromServer = { status: res.status, body: await res.json() };
+      const fromPage = offline.request(path, body);
+      if (fromServer.status !== fromPage.status || JSON.stringify(fromServer.body) !== JSON.stringify(fromPage.body))
+        differ.push(`${path} ${JSON.stringify(body || '').slice(0, 60)}: server ${fromServer.status} ${JSON.stringify(fromServer.body).slice(0, 160)}, page ${fromPage.status} ${JSON.stringify(fromPage.body).slice(0, 160)}`);
+    }
+    check(`${requests.length} requests, good and bad: the page's back end answers as \`arbiter serve\` does`, differ.length === 0, differ.join('\n    '));
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+async function main() {
+  const started = Date.now();
+  const { offline, names } = await loadModule();
+  console.log(`note: the module compiled ${names.length} rulesets in ${Date.now() - started} ms`);
+  const served = cli(['rulesets']).split('\n').filter(Boolean).map((l) => l.split(/\s+/)[0]);
+  check('the module compiles the rulesets the CLI lists', JSON.stringify(names) === JSON.stringify(served),
+    `wasm ${names.join(' ')}, CLI ${served.join(' ')}`);
+
+  const examples = readdirSync('examples').filter((f) => f.endsWith('.json')).sort()
+    .map((f) => ({ file: join('examples', f), json: JSON.parse(readFileSync(join('examples', f), 'utf8')) }));
+  const positions = examples.filter((e) => e.json.trick !== undefined && e.json.hand !== undefined);
+  const hands = examples.filter((e) => Array.isArray(e.json.tricks) || e.json.roem_claimed !== undefined);
+  const scenarios = examples.filter((e) => !positions.includes(e) && !hands.includes(e));
+
+  for (const name of names) {
+    batchEqual(offline, `${examples.length} examples`, name, examples.map((e) => e.json));
+    let alone = 0, differ = [];
+    for (const e of scenarios) {
+      const r = spawnSync(ARBITER, ['rule', '--ruleset', name, '--json', e.file], { encoding: 'utf8', env });
+      if (!r.stdout.trim()) continue; /* a scenario the ruleset cannot read: compared in the batch */
+      alone++;
+      const wasm = offline.raw.rule(name, readFileSync(e.file, 'utf8')).text;
+      if (inOrder(r.stdout) !== inOrder(wasm)) differ.push(e.file);
+    }
+    check(`${alone} examples alone under ${name}: the same ruling as \`arbiter rule --json\``, differ.length === 0, differ.join(', '));
+  }
+
+  for (const name of names) {
+    const { scenarios: walked } = walk(offline, name, WALK_LIMIT);
+    batchEqual(offline, `a walk through the questions (${walked.length} scenarios)`, name, walked);
+  }
+
+  const games = offline.request('api/rulesets').body.rulesets;
+  const kj = names.filter((n) => games.find((r) => r.name === n).game === 'klaverjas');
+  for (const name of kj) {
+    for (const e of hands) {
+      const fromCli = cli(['score', '--ruleset', name, '--json', e.file]);
+      const wasm = offline.raw.klaverjas(name, readFileSync(e.file, 'utf8')).text;
+      check(`${e.file} scored under ${name} as \`arbiter score --json\``, fromCli.trim() && wasm && inOrder(fromCli) === inOrder(wasm),
+        `CLI ${fromCli.slice(0, 120)} wasm ${String(wasm).slice(0, 120)}`);
+    }
+    for (const e of positions) {
+      const fromCli = cli(['legal', '--ruleset', name, '--json', e.file]);
+      const wasm = offline.raw.legal(name, readFileSync(e.file, 'utf8')).text;
+      check(`${e.file}: the legal cards under ${name} as \`arbiter legal --json\``, fromCli.trim() && wasm && inOrder(fromCli) === inOrder(wasm),
+        `CLI ${fromCli.slice(0, 120)} wasm ${String(wasm).slice(0, 120)}`);
+    }
+  }
+  for (const [contract, vul] of [['4SX+1', 1], ['3NT-2', 0], ['6C=', 1], ['PASS', 0], ['7NTXX=', 1]]) {
+    const fromCli = cli(['score', '--ruleset', 'bridge-2017', vul ? '--vul' : '--nonvul', '--json', contract]);
+    const wasm = offline.raw.score('bridge-2017', contract, vul).text;
+    check(`${contract}${vul ? ' vulnerable' : ''} scored as \`arbiter score --json\``, fromCli.trim() && wasm && inOrder(fromCli) === inOrder(wasm),
+      `CLI ${fromCli.slice(0, 120)} wasm ${String(wasm).slice(0, 120)}`);
+  }
+  for (const sheet of ['examples/board-1.csv', 'examples/klaverjas-board.csv']) {
+    const fromCli = cli(['matchpoints', '--ruleset', 'bridge-2017', '--json', sheet]);
+    const wasm = offline.raw.matchpoints('bridge-2017', readFileSync(sheet, 'utf8')).text;
+    check(`${sheet} matchpointed as \`arbiter matchpoints --json\``, fromCli.trim() && wasm && inOrder(fromCli) === inOrder(wasm),
+      `CLI ${fromCli.slice(0, 120)} wasm ${String(wasm).slice(0, 120)}`);
+  }
+  const bridge = names.filter((n) => games.find((r) => r.name === n).game === 'bridge');
+  if (bridge.length >= 2) {
+    for (const e of scenarios.filter((x) => !x.file.includes('klaverjas'))) {
+      const fromCli = cli(['compare', ...bridge.flatMap((n) => ['--ruleset', n]), '--json', e.file]);
+      const wasm = offline.raw.compare(bridge, readFileSync(e.file, 'utf8')).text;
+      const { scenario, ...rest } = JSON.parse(fromCli || '{}'); /* the CLI names the file it read */
+      check(`${e.file} compared under ${bridge.join(' and ')} as \`arbiter compare --json\``,
+        scenario && wasm && JSON.stringify(rest) === inOrder(wasm), `CLI ${fromCli.slice(0, 120)} wasm ${String(wasm).slice(0, 120)}`);
+    }
+  }
+  for (const name of names) {
+    const articles = offline.request('api/rulesets/' + name).body.articles.map((a) => a.id);
+    const differ = articles.filter((id) => cli(['graph', '--ruleset', name, '--article', id]) !== offline.raw.graph(name, id).text);
+    check(`the decision graphs of ${articles.length} articles of ${name}: the DOT of \`arbiter graph\`, byte for byte`,
+      articles.length > 0 && differ.length === 0, 'differ: ' + differ.join(' '));
+  }
+  await sameAsServer(offline, names, games);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((e) => {
+  console.log('FAIL wasm-equal: ' + (e.stack || e));
+  console.log(`${passed} passed, ${failed + 1} failed`);
+  process.exitCode = 1;
+});
