@@ -189,4 +189,28 @@ else
     fail "start with a plugin" "the server did not start"
 fi
 
+# --web DIR: another build of the app (make web's build/web, with its
+# WebAssembly module and manifest), served with their types; the policy lets
+# the page compile WebAssembly and nothing from elsewhere.
+mkdir -p "$work/web"
+printf '<!doctype html><title>x</title>' >"$work/web/index.html"
+printf '\0asm\1\0\0\0' >"$work/web/arbiter.wasm"
+printf '{"name":"arbiter"}' >"$work/web/manifest.webmanifest"
+if start_server --ruleset tests/rules/toy --web "$work/web"; then
+    headers=$(curl -s -m 10 -D - -o /dev/null "http://127.0.0.1:$port/arbiter.wasm")
+    if printf '%s' "$headers" | grep -qi '^content-type: application/wasm' &&
+        printf '%s' "$headers" | grep -qi "script-src 'self' 'wasm-unsafe-eval'"; then pass "--web: the WebAssembly module, with its type and policy"
+    else fail "--web wasm" "$headers"; fi
+    if curl -s -m 10 -D - -o /dev/null "http://127.0.0.1:$port/manifest.webmanifest" | grep -qi '^content-type: application/manifest+json'
+    then pass "--web: the manifest, with its type"
+    else fail "--web manifest" "wrong type"; fi
+    stop_server TERM "--web: the server stops"
+else
+    fail "--web" "the server did not start"
+fi
+"$ARBITER" serve --listen 127.0.0.1:0 --ruleset tests/rules/toy --web "$work/nowhere" >/dev/null 2>"$work/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "no index.html there" "$work/err"; then pass "--web without an app: exit 2, said why"
+else fail "--web nowhere" "status $rc: $(cat "$work/err")"; fi
+
 echo "$passed passed, $failed failed"

@@ -20,6 +20,7 @@ typedef struct options {
     const char *ruleset, *article, *input, *input2, *why_not, *cases;
     const char *listen; /* serve: ADDRESS:PORT */
     const char *save;   /* ask: the scenario's file */
+    const char *web;    /* serve: the web app's folder */
     enum arb_lang lang; /* ask: --lang nl|en */
     const char *rulesets[MAX_COMPARED]; /* every --ruleset, for compare */
     int nrulesets;
@@ -70,6 +71,7 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--cases") == 0 && has_next) o->cases = argv[++i];
         else if (strcmp(a, "--listen") == 0 && has_next) o->listen = argv[++i];
         else if (strcmp(a, "--save") == 0 && has_next) o->save = argv[++i];
+        else if (strcmp(a, "--web") == 0 && has_next) o->web = argv[++i];
         else if (strcmp(a, "--lang") == 0 && has_next) {
             const char *l = argv[++i];
             if (strcmp(l, "nl") != 0 && strcmp(l, "en") != 0) return usage_error(cmd, "--lang is nl or en, not '%s'", l);
@@ -1198,7 +1200,7 @@ static int cmd_graph(const options *o) {
 static int cmd_serve(const options *o) {
     if (o->input) return usage_error("serve", "unexpected argument '%s'", o->input);
     serve_config c = {o->listen,   o->rulesets, o->nrulesets, o->plugins,
-                      o->nplugins, o->limits,   NULL,         o->verbose};
+                      o->nplugins, o->limits,   o->web,       o->verbose};
     return serve_run(&c);
 }
 
@@ -1263,10 +1265,12 @@ static const command commands[] = {
     {"graph", "graph --ruleset NAME|DIR --article N",
      "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).",
      cmd_graph},
-    {"serve", "serve [--listen HOST:PORT] [--ruleset NAME …] [--plugin FILE …] [--verbose]",
+    {"serve", "serve [--listen HOST:PORT] [--ruleset NAME …] [--plugin FILE …] [--web DIR] [--verbose]",
      "Serves the rulings in the browser (core/serve/web) and as a JSON API, on 127.0.0.1:8080 unless\n"
      "--listen says otherwise, with the rulesets named (default: every installed one). Stops on\n"
-     "Ctrl-C. docs/guide.md, \"In de browser\", shows the app; core/serve/serve.c lists the endpoints.",
+     "Ctrl-C. --web DIR serves another build of the app, e.g. build/web (`make web`): the offline app,\n"
+     "which rules with the server while it answers and on its own without it.\n"
+     "docs/guide.md, \"In de browser\", shows the app; core/serve/serve.c lists the endpoints.",
      cmd_serve},
 };
 

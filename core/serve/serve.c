@@ -643,8 +643,8 @@ static int enforce_deadlines(server *s) {
 static void common_headers(struct MHD_Response *r) {
     /* The app loads nothing from elsewhere (no CDN): say so to the browser. */
     MHD_add_response_header(r, "Content-Security-Policy",
-                            "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
-                            "frame-ancestors 'none'; form-action 'none'");
+                            "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; "
+                            "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'");
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
 }
@@ -679,6 +679,7 @@ static const char *content_type(const char *name) {
         {".css", "text/css; charset=utf-8"},   {".svg", "image/svg+xml"},
         {".png", "image/png"},                 {".json", "application/json; charset=utf-8"},
         {".ico", "image/x-icon"},              {".txt", "text/plain; charset=utf-8"},
+        {".wasm", "application/wasm"},         {".webmanifest", "application/manifest+json"},
     };
     const char *dot = strrchr(name, '.');
     for (size_t i = 0; dot && i < sizeof types / sizeof *types; i++)
@@ -1010,6 +1011,11 @@ int serve_run(const serve_config *c) {
         return ARB_BAD_INPUT;
     }
     s.web = find_web(c->web);
+    if (c->web && !s.web) {
+        fprintf(stderr, "arbiter serve: --web %s: no index.html there\n    hint: `make web` builds the offline app in build/web\n", c->web);
+        free_server(&s);
+        return ARB_BAD_INPUT;
+    }
     /* The signals are waited for here; the daemon's threads inherit the mask. */
     sigset_t stop;
     sigemptyset(&stop);
