@@ -201,24 +201,24 @@ STRICT=tests/rules/diff-late-strict
 CHANGES=tests/rules/diff-changes
 expect "diff --help" 0 "usage: arbiter diff" -- "$ARBITER" diff --help
 expect "diff needs two rulesets" 2 "needs two rulesets A B" -- "$ARBITER" diff $LATE
-expect "diff, no difference" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties." -- "$ARBITER" diff $LATE $LATE
+expect "diff, no difference" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties." -- "$ARBITER" diff $LATE $LATE --format exact
 expect "diff one region" 0 "Verschil late → late-strict" "1 gebied met een andere uitspraak: 25 situaties; gelijk: 37 situaties." \
     "1. minutes in {6..30}, repeated = true  (25 situaties)" "   late: 1 > 1B: penalty(2)" "   late-strict: 1 > 1B: penalty(4)" \
-    'voorbeeld: {"minutes":6,"repeated":true}' -- "$ARBITER" diff $LATE $STRICT
+    'voorbeeld: {"minutes":6,"repeated":true}' -- "$ARBITER" diff $LATE $STRICT --format exact
 expect "diff json" 0 '"a": "late"' '"b": "late-strict"' '"facts_only_in_b": []' '"differing": 25' '"equal": 37' '"regions": [' \
     '"count": 25' '"example": {' '"repeated": true' '"articles": [' '"1B"' '"points": "4"' -- "$ARBITER" diff $LATE $STRICT --json
-expect "diff --article" 0 "(situaties waarin artikel 1 meedoet)" "1 gebied met een andere uitspraak: 25 situaties; gelijk: 37 situaties." -- "$ARBITER" diff $LATE $STRICT --article 1
+expect "diff --article" 0 "(situaties waarin artikel 1 meedoet)" "1 gebied met een andere uitspraak: 25 situaties; gelijk: 37 situaties." -- "$ARBITER" diff $LATE $STRICT --article 1 --format exact
 expect "diff unknown article" 2 "neither late nor late-strict has an article 2" -- "$ARBITER" diff $LATE $STRICT --article 2
 # Of the three past cases, the second (minutes 10, repeated) changes: 1B.
 expect "diff --cases" 0 'regel 2: {"minutes": 10, "repeated": true}' "Alleen in late:" '[1B] penalty{"points":2}' \
-    "Alleen in late-strict:" '[1B] penalty{"points":4}' "1 van 3 zaken krijgen een andere uitspraak." -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/cases.jsonl
+    "Alleen in late-strict:" '[1B] penalty{"points":4}' "1 van 3 zaken krijgen een andere uitspraak; 2 ongewijzigd." -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/cases.jsonl
 expect "diff --cases json" 0 '"cases": 3' '"changed": 1' '"line": 2' -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/cases.jsonl --json
 expect "diff --cases missing file" 2 "cannot read" -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/nonexistent.jsonl
 # A fact only the amended toy ruleset has, used by no clause: every one of
 # toy's 41538560 combinations (see test_diff.c) times 2 is equal.
-expect "diff fact only in B" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 83077120 situaties." -- "$ARBITER" diff $TOY $TOY --amend $CHANGES/witness.amend
+expect "diff fact only in B" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 83077120 situaties." -- "$ARBITER" diff $TOY $TOY --amend $CHANGES/witness.amend --format exact
 expect "diff fact only in B json" 0 '"facts_only_in_b": [' '"witness"' '"b": "toy+W1"' -- "$ARBITER" diff $TOY $TOY --amend $CHANGES/witness.amend --json
-expect "diff names the fact only in B" 0 "Feiten alleen in toy+W1: witness" -- "$ARBITER" diff $TOY $TOY --amend $CHANGES/witness.amend
+expect "diff names the fact only in B" 0 "Feiten alleen in toy+W1: witness" -- "$ARBITER" diff $TOY $TOY --amend $CHANGES/witness.amend --format exact
 
 # --amend: $CHANGES/strict.amend turns diff-late into diff-late-strict (and
 # replaces the test of 1B it makes obsolete); the amended ruleset is named
@@ -232,8 +232,8 @@ rm -f "$LATE.tmp.json"
 expect "check --amend" 0 "late+S1: complete" -- "$ARBITER" check $LATE --amend $CHANGES/strict.amend
 expect "test --amend" 0 "4 passed, 0 failed" -- "$ARBITER" test $LATE --amend $CHANGES/strict.amend
 expect "diff --amend" 0 "Verschil late → late+S1" "1. minutes in {6..30}, repeated = true  (25 situaties)" "   late+S1: 1 > 1B: penalty(4)" \
-    "gelijk: 37 situaties." -- "$ARBITER" diff $LATE $LATE --amend $CHANGES/strict.amend
-expect "diff --amend same as hand-edited" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties." -- "$ARBITER" diff $STRICT $LATE --amend $CHANGES/strict.amend
+    "gelijk: 37 situaties." -- "$ARBITER" diff $LATE $LATE --amend $CHANGES/strict.amend --format exact
+expect "diff --amend same as hand-edited" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties." -- "$ARBITER" diff $STRICT $LATE --amend $CHANGES/strict.amend --format exact
 # A broken amendment: exit 2, the error at file:line:col in the amendment.
 expect "amend syntax error" 2 "$CHANGES/broken.amend:2:37: error:" -- "$ARBITER" check $LATE --amend $CHANGES/broken.amend
 expect "amend unknown clause" 2 "$CHANGES/unknown-clause.amend:2:16: error:" "1Z" -- "$ARBITER" check $LATE --amend $CHANGES/unknown-clause.amend
@@ -375,7 +375,7 @@ expect "score nkf: a result without the tricks names what it lacks" 2 "the hand:
 # so, and nothing else changes anywhere in the ruleset.
 AMEND=examples/amendments/64A1-one-trick.rules
 if [ -f "$AMEND" ]; then
-    "$ARBITER" diff bridge-2017 bridge-2017 --amend "$AMEND" >"$out" 2>"$err"
+    "$ARBITER" diff bridge-2017 bridge-2017 --amend "$AMEND" --format exact >"$out" 2>"$err"
     regions=$(sed -n 's/^\([0-9]*\) gebieden met een andere uitspraak.*/\1/p' "$out")
     two=$(grep -c '^   bridge-2017: .*64A1: .*transfer_tricks(2)$' "$out")
     one=$(grep -c '^   bridge-2017+Voorstel 64A1: .*64A1: .*transfer_tricks(1)$' "$out")
@@ -448,7 +448,7 @@ KJ=klaverjas-nkf-1976
 # OP5 replaces 11i5's action only. 11i5 is reached one way (Art. 11, when
 # situation = lead_out_of_turn): penalised_to_play and penalty_card_case =
 # allowed (11b); no other article applies 11. One region, same trail.
-"$ARBITER" diff $KJ $KJ --amend examples/amendments/klaverjas-11i5-permission.rules >"$out" 2>"$err"; rc=$?
+"$ARBITER" diff $KJ $KJ --amend examples/amendments/klaverjas-11i5-permission.rules --format exact >"$out" 2>"$err"; rc=$?
 if [ $rc -eq 0 ] && grep -q '^1 gebied met een andere uitspraak' "$out" &&
     grep -qx '1\. situation = lead_out_of_turn, penalised_to_play = true, penalty_card_case = allowed  (.*)' "$out" &&
     grep -qx '   klaverjas-nkf-1976: 11 > 11b > 11i5: penalty_card_face_up, opponents_command_penalty_card' "$out" &&
@@ -464,10 +464,10 @@ sed -i 's/allowed          => 11b { otherwise => 11i5 { opponents_command_penalt
 sed -i 's/expect trail \[11, 11b, 11i5\], opponents_command_penalty_card, not opponents_permit_penalty_card/expect trail [11, 11b, 11i5], must_play_penalty_card/' "$kj/kj/11-uitkomen.rules"
 expect "diff nkf against an edited copy: 11i5's one region" 0 "1 gebied met een andere uitspraak:" \
     "situation = lead_out_of_turn, penalised_to_play = true, penalty_card_case = allowed  (" \
-    "11 > 11b > 11i5: penalty_card_face_up, must_play_penalty_card" -- "$ARBITER" diff $KJ "$kj/kj"
+    "11 > 11b > 11i5: penalty_card_face_up, must_play_penalty_card" -- "$ARBITER" diff $KJ "$kj/kj" --format exact
 rm -rf "$kj"
 expect "diff nkf against itself: nothing differs" 0 "0 gebieden met een andere uitspraak: 0 situaties;" \
-    -- "$ARBITER" diff $KJ $KJ
+    -- "$ARBITER" diff $KJ $KJ --format exact
 # OP6 replaces 13i6 (failing to trump, to overtrump, a forbidden undertrump:
 # 13a) by "no penalty, apply 19". 13i6 is reached through Art. 13 (situation
 # = revoke, revoke_found = revoke) and applied 14 for every revoke_claim:
@@ -475,7 +475,7 @@ expect "diff nkf against itself: nothing differs" 0 "0 gebieden met een andere u
 # too_late (14b) the hand as played but with 14b's trail and action. So
 # every region lies in those revoke kinds, every claim moment has one, and
 # each reads 13i6 > 14 against 13i6 > 19 with breach_without_penalty.
-"$ARBITER" diff $KJ $KJ --amend examples/amendments/klaverjas-13i6-no-revoke.rules >"$out" 2>"$err"; rc=$?
+"$ARBITER" diff $KJ $KJ --amend examples/amendments/klaverjas-13i6-no-revoke.rules --format exact >"$out" 2>"$err"; rc=$?
 regions=$(sed -n 's/^\([0-9]*\) gebieden met een andere uitspraak.*/\1/p' "$out")
 kinds=$(grep -c '^[0-9]*\. situation = revoke, revoke_found = revoke, .*revoke_kind in {must_trump, must_overtrump, no_undertrump}, ' "$out")
 before=$(grep -c '^   klaverjas-nkf-1976: 13 > 13a > 13i6 > 14 > ' "$out")

@@ -14,7 +14,7 @@
 #define MAX_COMPARED ARB_MAX_COMPARED /* rulesets to compare; also the most --amend files */
 
 typedef struct options {
-    const char *ruleset, *article, *input, *input2, *why_not, *cases;
+    const char *ruleset, *article, *input, *input2, *why_not, *cases, *format, *lang;
     const char *listen; /* serve: ADDRESS:PORT */
     const char *rulesets[MAX_COMPARED]; /* every --ruleset, for compare */
     int nrulesets;
@@ -63,6 +63,8 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--article") == 0 && has_next) o->article = argv[++i];
         else if (strcmp(a, "--why-not") == 0 && has_next) o->why_not = argv[++i];
         else if (strcmp(a, "--cases") == 0 && has_next) o->cases = argv[++i];
+        else if (strcmp(a, "--format") == 0 && has_next) o->format = argv[++i];
+        else if (strcmp(a, "--lang") == 0 && has_next) o->lang = argv[++i];
         else if (strcmp(a, "--listen") == 0 && has_next) o->listen = argv[++i];
         else if (strcmp(a, "--plugin") == 0 && has_next) {
             if (o->nplugins == ARB_MAX_PLUGINS)
@@ -861,7 +863,15 @@ static int cmd_compare(const options *o) {
 static int cmd_diff(const options *o) {
     if (!o->input || !o->input2) return usage_error("diff", "%s", "needs two rulesets A B");
     arb_ruleset *a = load_plain(o->input), *b = a ? load_or_report(o->input2) : NULL;
+    static const char *const formats[] = {"text", "exact", "json", "md", "html"};
     arb_diff_options d = {.article = o->article, .json = o->json};
+    int f = 0;
+    while (o->format && f < 5 && strcmp(o->format, formats[f]) != 0) f++;
+    if (f == 5) return usage_error("diff", "--format is text, exact, json, md or html, not '%s'", o->format);
+    d.format = (enum arb_diff_format)f;
+    if (o->lang && strcmp(o->lang, "nl") != 0 && strcmp(o->lang, "en") != 0)
+        return usage_error("diff", "--lang is nl or en, not '%s'", o->lang);
+    d.lang = o->lang && strcmp(o->lang, "en") == 0 ? ARB_EN : ARB_NL;
     char *cases = NULL;
     int status = ARB_BAD_INPUT;
     if (a && b && o->cases && !(cases = read_input(o->cases, &d.cases_len))) {
@@ -937,12 +947,16 @@ static const command commands[] = {
      "marking what differs: the article trail, the actions on one side only, the score of the\n"
      "scenario's contract.",
      cmd_compare},
-    {"diff", "diff A B [--article N] [--json] [--cases FILE.jsonl]",
-     "Every region of situations that rulesets A and B rule differently, found by walking their\n"
-     "decision graphs together: the region's fact constraints, how many fact combinations it\n"
-     "covers, an example scenario and both rulings. --article N limits it to the situations in\n"
-     "which either ruling passes through article N. With --cases, rules every scenario of a\n"
-     "JSON Lines file under both and lists those whose ruling changes.",
+    {"diff", "diff A B [--article N] [--format text|md|html|exact|json] [--lang nl|en] [--cases FILE.jsonl]",
+     "Every situation that rulesets A and B rule differently, found by walking their decision\n"
+     "graphs together. The report (text, or --format md / html for a meeting) opens with how many\n"
+     "kinds of situation change and in which articles, then one section per change of ruling: the\n"
+     "rulings' texts (--lang), the facts that decide it and an example scenario that both rulesets\n"
+     "were seen to rule so. --format exact lists every region with its constraints and count;\n"
+     "--format json (or --json) gives the regions and the groups as data. --article N limits it to\n"
+     "the situations in which either ruling passes through article N. With --cases, rules every\n"
+     "scenario of a JSON Lines file under both: the cases whose ruling changes and how, and every\n"
+     "line that could not be ruled, with why (exit status 2 then).",
      cmd_diff},
     {"rulesets", "rulesets", "Lists the installed rulesets with their title and hash.",
      cmd_rulesets},
