@@ -117,6 +117,22 @@ demo: $(BUILD)/arbiter
 test: $(BUILD)/arbiter $(UNIT_BINS)
 	@scripts/run-tests.sh $(BUILD)
 
+# The committee's reports in docs/reports (docs/committee.md): the 1963 and
+# 2017 laws compared on Art. 27, and the shipped amendment of 64A1, as
+# Markdown and HTML; a unit test (tests/unit/test_report.c) rules every
+# example in them again. The corpus of past cases is ruled under the
+# amendment too.
+.PHONY: reports
+REPORT_ENV = ARBITER_CACHE=$${ARBITER_CACHE:-$(BUILD)/cache}
+reports: $(BUILD)/arbiter
+	@mkdir -p docs/reports
+	$(REPORT_ENV) scripts/corpus.sh $(BUILD) >examples/cases/corpus.jsonl
+	$(REPORT_ENV) $(BUILD)/arbiter diff bridge-1963 bridge-2017 --article 27 --format md >docs/reports/1963-2017-art27.md
+	$(REPORT_ENV) $(BUILD)/arbiter diff bridge-1963 bridge-2017 --article 27 --format html >docs/reports/1963-2017-art27.html
+	$(REPORT_ENV) $(BUILD)/arbiter diff bridge-2017 bridge-2017 --amend examples/amendments/64A1-one-trick.rules --format md >docs/reports/64A1-one-trick.md
+	$(REPORT_ENV) $(BUILD)/arbiter diff bridge-2017 bridge-2017 --amend examples/amendments/64A1-one-trick.rules --format html >docs/reports/64A1-one-trick.html
+	$(REPORT_ENV) $(BUILD)/arbiter diff bridge-2017 bridge-2017 --amend examples/amendments/64A1-one-trick.rules --cases examples/cases/corpus.jsonl >docs/reports/64A1-one-trick-cases.txt
+
 # The web app and its JSON API on 127.0.0.1:8080, with the shipped rulesets (Ctrl-C stops it).
 .PHONY: serve test-web
 serve: $(BUILD)/arbiter

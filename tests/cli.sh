@@ -213,6 +213,34 @@ expect "diff unknown article" 2 "neither late nor late-strict has an article 2" 
 expect "diff --cases" 0 'regel 2: {"minutes": 10, "repeated": true}' "Alleen in late:" '[1B] penalty{"points":2}' \
     "Alleen in late-strict:" '[1B] penalty{"points":4}' "1 van 3 zaken krijgen een andere uitspraak; 2 ongewijzigd." -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/cases.jsonl
 expect "diff --cases json" 0 '"cases": 3' '"changed": 1' '"line": 2' -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/cases.jsonl --json
+# The tests as scenarios: diff-late's three tests, each a whole situation.
+expect "test --scenarios" 0 '{"minutes":5}' '{"minutes":6,"repeated":true}' '{"minutes":30,"repeated":false}' \
+    -- "$ARBITER" test $LATE --scenarios
+# A case that cannot be ruled is listed with its line and why, counted
+# apart, never as unchanged: line 2 misspells a fact, line 3 is no JSON;
+# line 1 changes (1B), line 4 (minutes 2: 1A in both) does not.
+expect "diff --cases, cases that cannot be ruled" 2 "regel 2: niet te beoordelen (late en late-strict): unknown fact 'minuts'" \
+    "regel 3: niet te beoordelen (late en late-strict): invalid JSON" \
+    "1 van 4 zaken krijgen een andere uitspraak; 1 ongewijzigd; 2 niet te beoordelen" \
+    "1× 1B: Aftrek van 2 punten. → 1B: Aftrek van 4 punten. (regel 1)" \
+    -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/bad-cases.jsonl
+expect "diff --cases json, cases that cannot be ruled" 2 '"cases": 4' '"changed": 1' '"unchanged": 1' '"not_ruled": 2' \
+    '"failures": [' '"line": 3' -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/bad-cases.jsonl --json
+# The report for people: one change (1B: 2 points become 4), the rulings'
+# texts from the rule file, the facts that decide, an example both rule so.
+expect "diff report" 0 "Verschil late → late-strict" "1 soort situatie krijgt een andere uitspraak; waar de uitspraken uiteengaan: 1B." \
+    "1. 1B: Aftrek van 2 punten. → 1B: Aftrek van 4 punten." "late (1 > 1B): 1B: Aftrek van 2 punten." \
+    "Situaties: minutes in {6..30}, repeated = true" '{"minutes":6,"repeated":true}' -- "$ARBITER" diff $LATE $STRICT
+expect "diff report in English" 0 "1 kind of situation is ruled differently" "1. 1B: A deduction of 2 points. → 1B: A deduction of 4 points." \
+    -- "$ARBITER" diff $LATE $STRICT --lang en
+expect "diff report as Markdown" 0 "# Verschil late → late-strict" "## 1. 1B: Aftrek van 2 punten. → 1B: Aftrek van 4 punten." \
+    "- **late-strict (1 > 1B)**: 1B: Aftrek van 4 punten." -- "$ARBITER" diff $LATE $STRICT --format md
+expect "diff report as HTML" 0 "<!DOCTYPE html>" "<h2>1. 1B: Aftrek van 2 punten. → 1B: Aftrek van 4 punten.</h2>" \
+    "<li><b>late (1 &gt; 1B)</b>" -- "$ARBITER" diff $LATE $STRICT --format html
+expect "diff report, nothing changes" 0 "Geen enkele uitspraak verandert." -- "$ARBITER" diff $LATE $LATE
+expect "diff json has the groups" 0 '"groups": [' '"example_region": 0' '"text": "Aftrek van 4 punten."' -- "$ARBITER" diff $LATE $STRICT --json
+expect "diff --format unknown" 2 "--format is text, exact, json, md or html, not 'pdf'" -- "$ARBITER" diff $LATE $STRICT --format pdf
+expect "diff --lang unknown" 2 "--lang is nl or en, not 'fr'" -- "$ARBITER" diff $LATE $STRICT --lang fr
 expect "diff --cases missing file" 2 "cannot read" -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/nonexistent.jsonl
 # A fact only the amended toy ruleset has, used by no clause: every one of
 # toy's 41538560 combinations (see test_diff.c) times 2 is equal.

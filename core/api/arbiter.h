@@ -218,6 +218,15 @@ enum arb_test_flags { ARB_TEST_VERBOSE = 1, ARB_TEST_COVERAGE = 2 };
 enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,
                          int *passed, int *failed);
 
+/* The ruleset's test blocks as scenarios, one JSON object a line (the form
+ * arb_rule_batch and arb_diff's cases read): each test that rules with the
+ * whole ruleset on a whole situation (not one that expects a question or a
+ * rejection, nor one that rules with a single article), with its given
+ * facts and auction. What a committee measures an amendment's impact on,
+ * besides its own file of past cases. *written (may be NULL) receives the
+ * number of lines. */
+enum arb_status arb_test_scenarios(const arb_ruleset *rs, FILE *out, int *written);
+
 /* Every region of situations that rulesets a and b rule differently, found
  * by walking their decision graphs together, or (cases) every scenario of a
  * JSON Lines text ruled under both. */

@@ -310,9 +310,14 @@ static json_t *side_change(json_t *region_ruling, json_t *own, json_t *example_r
     return side;
 }
 
-/* The facts the example's two rulings decided on. */
-static json_t *deciding_facts(json_t *ra, json_t *rb) {
+/* The facts the example's two rulings decided on, and those the example
+ * could not do without (an action's argument may read a fact no decision
+ * tests: how many tricks the revoking side won). */
+static json_t *deciding_facts(json_t *example, json_t *ra, json_t *rb) {
     json_t *facts = json_array();
+    const char *key;
+    json_t *v;
+    json_object_foreach(example, key, v) json_array_append_new(facts, json_string(key));
     for (int side = 0; side < 2; side++) {
         json_t *by = json_object_get(side ? rb : ra, "decided_by");
         for (size_t i = 0; i < json_array_size(by); i++) {
@@ -427,7 +432,7 @@ static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result 
     json_object_set_new(o, "b", side_change(r->json_b, own_b, example ? s.got_b : NULL, lang));
     json_decref(own_a);
     json_decref(own_b);
-    json_t *facts = example ? deciding_facts(s.got_a, s.got_b) : NULL;
+    json_t *facts = example ? deciding_facts(example, s.got_a, s.got_b) : NULL;
     unsigned char *common = common_facts(d, g->regions, g->n, facts);
     char *shared = situation_text(d, &d->regions[g->regions[0]], facts, common, 1);
     json_object_set_new(o, "common", json_string(shared));
@@ -492,7 +497,8 @@ json_t *report_groups(const ruleset *a, const ruleset *b, const diff_result *d, 
 typedef struct words {
     const char *title, *limited, *summary_one, *summary_many, *in_articles, *none, *share, *regions_note,
         *own_facts, *situations, *example, *try_it, *no_example, *nothing, *no_measure, *rejected,
-        *unknown_value, *outside, *gap, *error, *and_word, *impossible_title, *only_impossible, *impossible_count;
+        *unknown_value, *outside, *gap, *error, *and_word, *impossible_title, *only_impossible, *impossible_count,
+        *own_facts_note;
 } words;
 
 static const words dutch = {
@@ -507,7 +513,8 @@ static const words dutch = {
     "onmogelijke situatie volgens deze regelset", "deze waarde bestaat in deze regelset niet",
     "buiten wat deze regelset regelt", "geen uitspraak (een gat in de regels)", "de uitspraak kan niet worden bepaald",
     "en", "Situaties die maar één van beide regelsets onmogelijk noemt", "Alleen %s noemt onmogelijk",
-    " Daarnaast %d soort%s situaties die maar één van beide onmogelijk noemt (aan het eind)."};
+    " Daarnaast %d soort%s situaties die maar één van beide onmogelijk noemt (aan het eind).",
+    "Een voorbeeld dat zo'n feit noemt, geef je aan %s zonder dat feit."};
 
 static const words english = {
     "Difference", "situations in which article %s takes part",
@@ -521,7 +528,8 @@ static const words english = {
     "an impossible situation under this ruleset", "this value does not exist in this ruleset",
     "outside what this ruleset rules on", "no ruling (a gap in the rules)", "the ruling cannot be made",
     "and", "Situations only one of the two rulesets holds impossible", "Only %s holds impossible",
-    " Besides, %d kind%s of situation only one of the two holds impossible (at the end)."};
+    " Besides, %d kind%s of situation only one of the two holds impossible (at the end).",
+    "An example that gives such a fact is ruled under %s without it."};
 
 typedef struct writer {
     FILE *out;
@@ -740,7 +748,8 @@ static void write_own_facts(writer *wr, const ruleset *a, const ruleset *b, cons
             strbuf line;
             sb_init(&line);
             sb_printf(&line, wr->w->own_facts, side ? b->name : a->name);
-            sb_printf(&line, ": %s.", sb.data);
+            sb_printf(&line, ": %s. ", sb.data);
+            sb_printf(&line, wr->w->own_facts_note, side ? a->name : b->name);
             paragraph(wr, line.data);
             sb_free(&line);
         }
@@ -1018,8 +1027,12 @@ static void one_case(const ruleset *a, const ruleset *b, const char *text, long 
                                                      why_a.data ? why_a.data : "", "b", why_b.data ? why_b.data : ""));
         if (!json) {
             fprintf(out, "regel %ld: niet te beoordelen", line);
-            if (why_a.data) fprintf(out, "; %s: %s", a->name, why_a.data);
-            if (why_b.data) fprintf(out, "; %s: %s", b->name, why_b.data);
+            if (why_a.data && why_b.data && strcmp(why_a.data, why_b.data) == 0)
+                fprintf(out, " (%s en %s): %s", a->name, b->name, why_a.data);
+            else {
+                if (why_a.data) fprintf(out, "; %s: %s", a->name, why_a.data);
+                if (why_b.data) fprintf(out, "; %s: %s", b->name, why_b.data);
+            }
             fputc('\n', out);
         }
         sb_free(&why_a);

@@ -23,7 +23,7 @@ typedef struct options {
     const char *plugins[ARB_MAX_PLUGINS]; /* --plugin files, in order */
     int nplugins;
     arb_plugin_limits limits;
-    bool json, verbose, coverage, help, vul, nonvul;
+    bool json, verbose, coverage, help, vul, nonvul, scenarios;
 } options;
 
 typedef struct command {
@@ -54,6 +54,7 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--json") == 0) o->json = true;
         else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) o->verbose = true;
         else if (strcmp(a, "--coverage") == 0) o->coverage = true;
+        else if (strcmp(a, "--scenarios") == 0) o->scenarios = true;
         else if (strcmp(a, "--vul") == 0) o->vul = true;
         else if (strcmp(a, "--nonvul") == 0) o->nonvul = true;
         else if (strcmp(a, "--ruleset") == 0 && has_next) {
@@ -459,7 +460,8 @@ static int cmd_test(const options *o) {
         return ARB_BAD_INPUT;
     }
     int flags = (o->verbose ? ARB_TEST_VERBOSE : 0) | (o->coverage ? ARB_TEST_COVERAGE : 0);
-    enum arb_status status = arb_test(rs, plugins, flags, stdout, NULL, NULL);
+    enum arb_status status = o->scenarios ? arb_test_scenarios(rs, stdout, NULL)
+                                          : arb_test(rs, plugins, flags, stdout, NULL, NULL);
     arb_free(rs);
     return status;
 }
@@ -916,10 +918,11 @@ static const command commands[] = {
      "Compiles a ruleset and proves it complete: every situation gets a ruling. Reports\n"
      "syntax and type errors, unknown names, apply cycles, unreachable clauses and gaps.",
      cmd_check},
-    {"test", "test NAME|DIR [--verbose] [--coverage]",
+    {"test", "test NAME|DIR [--verbose] [--coverage] [--scenarios]",
      "Runs the ruleset's test blocks, and its completeness proof as one more test, and prints\n"
      "`N passed, N failed`. With --coverage, lists the clauses no test reaches (and fails if\n"
-     "there are any).",
+     "there are any). With --scenarios, runs nothing but writes the situations of the tests that\n"
+     "rule on a whole situation as JSON Lines: a corpus for `arbiter diff --cases`.",
      cmd_test},
     {"score", "score --ruleset NAME|DIR CONTRACT|HAND.json [--vul|--nonvul] [--json]",
      "Scores a contract and its result for the declaring side (negative when it went down):\n"

@@ -146,7 +146,8 @@ static void test_test_coverage(void **state) {
 static void test_diff_regions(void **state) {
     (void)state;
     capture out;
-    assert_int_equal(arb_diff(late, strict, NULL, open_capture(&out), NULL), ARB_OK);
+    arb_diff_options exact = {.format = ARB_DIFF_EXACT};
+    assert_int_equal(arb_diff(late, strict, &exact, open_capture(&out), NULL), ARB_OK);
     const char *t = captured(&out);
     assert_non_null(strstr(t, "Verschil late → late-strict\n"));
     assert_non_null(
@@ -162,9 +163,23 @@ static void test_diff_regions(void **state) {
     assert_non_null(strstr(t, "\"equal\": 37"));
     close_capture(&out);
 
-    assert_int_equal(arb_diff(late, late, NULL, open_capture(&out), NULL), ARB_OK);
+    assert_int_equal(arb_diff(late, late, &exact, open_capture(&out), NULL), ARB_OK);
     assert_non_null(strstr(
         captured(&out), "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties."));
+    close_capture(&out);
+
+    /* the report for people (the default): the change, with its texts */
+    assert_int_equal(arb_diff(late, strict, NULL, open_capture(&out), NULL), ARB_OK);
+    t = captured(&out);
+    assert_non_null(strstr(t, "1 soort situatie krijgt een andere uitspraak"));
+    assert_non_null(strstr(t, "1. 1B: Aftrek van 2 punten. → 1B: Aftrek van 4 punten.\n"));
+    close_capture(&out);
+    arb_diff_options english = {.lang = ARB_EN, .format = ARB_DIFF_MARKDOWN};
+    assert_int_equal(arb_diff(late, strict, &english, open_capture(&out), NULL), ARB_OK);
+    assert_non_null(strstr(captured(&out), "## 1. 1B: A deduction of 2 points. → 1B: A deduction of 4 points.\n"));
+    close_capture(&out);
+    arb_diff_options bad = {.format = (enum arb_diff_format)99};
+    assert_int_equal(arb_diff(late, strict, &bad, open_capture(&out), NULL), ARB_BAD_INPUT);
     close_capture(&out);
 }
 
@@ -193,7 +208,7 @@ static void test_diff_cases(void **state) {
     assert_non_null(strstr(t, "regel 3: {\"minutes\": 10, \"repeated\": true}\n"));
     assert_non_null(strstr(t, "[1B] penalty{\"points\":2}"));
     assert_non_null(strstr(t, "[1B] penalty{\"points\":4}"));
-    assert_non_null(strstr(t, "1 van 3 zaken krijgen een andere uitspraak.\n"));
+    assert_non_null(strstr(t, "1 van 3 zaken krijgen een andere uitspraak; 2 ongewijzigd.\n"));
     assert_null(strstr(t, "regel 1"));
     close_capture(&out);
 
@@ -202,9 +217,12 @@ static void test_diff_cases(void **state) {
     assert_non_null(strstr(captured(&out), "\"changed\": 1"));
     close_capture(&out);
 
-    /* a line neither ruleset can read */
+    /* a line neither ruleset can read: listed with why, not unchanged */
     o = (arb_diff_options){.cases = "{\"minutes\": 99}", .cases_len = 15};
     assert_int_equal(arb_diff(late, strict, &o, open_capture(&out), NULL), ARB_BAD_INPUT);
+    t = captured(&out);
+    assert_non_null(strstr(t, "regel 1: niet te beoordelen"));
+    assert_non_null(strstr(t, "0 van 1 zaken krijgen een andere uitspraak; 0 ongewijzigd; 1 niet te beoordelen"));
     close_capture(&out);
 }
 
