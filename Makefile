@@ -29,7 +29,7 @@ LAYERS := core/base core/engine core/games dsl core/store core/tools plugins cor
 LAYER_INCLUDES = $(addprefix -I,$(LAYERS))
 CORE := base/util base/diag engine/graph engine/expr engine/ruleset engine/eval \
         games/builtins games/bridge games/cards games/klaverjas games/scenario \
-        store/image store/cache tools/testrun tools/dot tools/whynot tools/diff \
+        store/image store/cache tools/testrun tools/dot tools/whynot tools/diff tools/overlap \
         api/output api/scoring api/compare api/load api/arbiter api/ruling api/tools api/report api/scores api/faces
 DSL  := compile check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \

@@ -2283,8 +2283,26 @@ static gref with_scope(compiler *c, gref g) {
     return g;
 }
 
+/* `combine A B`: two articles whose rulings may be joined on one situation,
+ * which the checker then does not warn of (core/tools/overlap.h). */
+static void declare_combines(compiler *c) {
+    int n = 0;
+    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_COMBINE;
+    c->rs->combines = arena_alloc(c->keep, sizeof(rs_combine) * (size_t)(n + 1));
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind != AD_COMBINE) continue;
+        int a = find_article(c, d->name, d->loc), b = find_article(c, d->title, d->from_loc);
+        if (a >= 0 && a == b)
+            ERR(c->d, d->from_loc, "name two different articles", "article %s cannot combine with itself", d->name);
+        if (a < 0 || b < 0 || a == b) continue;
+        c->rs->combines[c->rs->ncombines++] = (rs_combine){a, b, d->loc};
+    }
+}
+
 static void compile_articles(compiler *c) {
     graph *g = c->rs->graph;
+    declare_combines(c);
     gref na = graph_term_ref(g, TERM_NOT_APPLICABLE, 0);
     for (int i = 0; i < c->rs->narticles; i++) {
         gref full = article_full(c, i, c->rs->articles[i].loc);

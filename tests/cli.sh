@@ -216,6 +216,23 @@ expect "diff --cases json" 0 '"cases": 3' '"changed": 1' '"line": 2' -- "$ARBITE
 # The tests as scenarios: diff-late's three tests, each a whole situation.
 expect "test --scenarios" 0 '{"minutes":5}' '{"minutes":6,"repeated":true}' '{"minutes":30,"repeated":false}' \
     -- "$ARBITER" test $LATE --scenarios
+# Overlaps: in tests/rules/overlap articles 1 (late: 1B from 6 minutes) and
+# 2 (a club's points when repeated and over 10 minutes) both rule from 11
+# minutes with repeated; `combine 1 2` declares that the law means both.
+OVL=tests/rules/overlap
+expect "check warns of two articles on one situation" 0 "overlap.rules:20:9: warning: articles 1 and 2 can both rule on one situation" \
+    "given minutes = 11, repeated = true" "declare \`combine ARTICLE ARTICLE\`" -- sh -c "$ARBITER check $OVL 2>&1"
+expect "check: combine silences it" 0 "overlap+C1: complete" -- "$ARBITER" check $OVL --amend $OVL/combine.amend
+"$ARBITER" check $OVL --amend $OVL/combine.amend >"$out" 2>&1
+if grep -q "warning" "$out"; then fail "check: combine leaves no warning" "$(cat "$out")"; else pass "check: combine leaves no warning"; fi
+expect "combine an article with itself" 2 "combine-self.amend:5:11: error: article 2 cannot combine with itself" \
+    -- "$ARBITER" check $OVL --amend $OVL/combine-self.amend
+expect "combine an unknown article" 2 "combine-unknown.amend:5:11: error: no article 3 in this ruleset" \
+    -- "$ARBITER" check $OVL --amend $OVL/combine-unknown.amend
+for r in bridge-1963 bridge-2017 klaverjas-nkf-1976; do
+    "$ARBITER" check $r >"$out" 2>&1
+    if grep -q "warning" "$out"; then fail "check $r: no warning" "$(grep -A2 warning "$out" | head -c 600)"; else pass "check $r: no warning"; fi
+done
 # A case that cannot be ruled is listed with its line and why, counted
 # apart, never as unchanged: line 2 misspells a fact, line 3 is no JSON;
 # line 1 changes (1B), line 4 (minutes 2: 1A in both) does not.

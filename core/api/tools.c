@@ -11,6 +11,7 @@
 #include "diff.h"
 #include "dot.h"
 #include "load.h"
+#include "overlap.h"
 #include "plugin.h"
 #include "report.h"
 #include "testrun.h"
@@ -75,7 +76,11 @@ enum arb_status arb_check(const char *name, const char *const *amendments, int n
     ruleset *rs = compile_and_prove(path, amendments, namendments, d, &problems);
     enum arb_status status = ARB_BAD_INPUT;
     if (rs && problems == 0) {
+        int warnings = overlap_report(rs, d); /* warned, not refused: the law may mean it */
         write_summary(rs, out);
+        if (warnings)
+            fprintf(out, "  %d warning%s: articles that can both rule on one situation (see above)\n", warnings,
+                    warnings == 1 ? "" : "s");
         status = ARB_OK;
     } else if (errors) {
         fprintf(errors, "%s: %d error%s\n", path, diag_errors(d), diag_errors(d) == 1 ? "" : "s");

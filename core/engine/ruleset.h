@@ -138,6 +138,14 @@ typedef struct rs_outside {
     src_loc loc;
 } rs_outside;
 
+/* Two articles that may both rule on one situation, their measures joined:
+ * `combine A B` (the law's rectification beside a club's penalty). Without
+ * it the checker warns where their `when`s meet (core/tools/overlap.h). */
+typedef struct rs_combine {
+    int a, b; /* articles */
+    src_loc loc;
+} rs_combine;
+
 typedef struct rs_block {
     src_loc loc;
     int article;
@@ -191,7 +199,7 @@ typedef struct ruleset {
     int nfiles;
     const char **files;
 
-    int ntypes, nfacts, nactions, ntables, nclauses, narticles, ninvariants, nblocks, ntests, noutside;
+    int ntypes, nfacts, nactions, ntables, nclauses, narticles, ninvariants, nblocks, ntests, noutside, ncombines;
     rs_type **types;
     rs_fact *facts;
     rs_action *actions;
@@ -200,6 +208,7 @@ typedef struct ruleset {
     rs_article *articles;
     rs_invariant *invariants;
     rs_outside *outside;
+    rs_combine *combines;
     rs_block *blocks;
     rs_test *tests;
 

@@ -348,6 +348,12 @@ static void put_outside(writer *w, const rs_outside *o) {
     put_loc(w, o->loc);
 }
 
+static void put_combine(writer *w, const rs_combine *k) {
+    put_i32(&w->out, k->a);
+    put_i32(&w->out, k->b);
+    put_loc(w, k->loc);
+}
+
 static void put_block(writer *w, const rs_block *b) {
     put_loc(w, b->loc);
     put_i32(&w->out, b->article);
@@ -481,6 +487,9 @@ static void put_ruleset(writer *w, const char *extra) {
     put_i32(o, rs->noutside);
     for (int i = 0; i < rs->noutside; i++)
         put_outside(w, &rs->outside[i]);
+    put_i32(o, rs->ncombines);
+    for (int i = 0; i < rs->ncombines; i++)
+        put_combine(w, &rs->combines[i]);
     put_i32(o, rs->nblocks);
     for (int i = 0; i < rs->nblocks; i++)
         put_block(w, &rs->blocks[i]);
@@ -786,6 +795,12 @@ static void get_outside(reader *r, rs_outside *o) {
     o->loc = get_loc(r);
 }
 
+static void get_combine(reader *r, rs_combine *k) {
+    k->a = get_i32(r);
+    k->b = get_i32(r);
+    k->loc = get_loc(r);
+}
+
 static void get_block(reader *r, rs_block *b) {
     b->loc = get_loc(r);
     b->article = get_i32(r);
@@ -958,6 +973,10 @@ static void get_ruleset(reader *r, const char **extra) {
     rs->outside = alloc_n(r, rs->noutside, sizeof(rs_outside));
     for (int i = 0; i < rs->noutside && !r->bad; i++)
         get_outside(r, &rs->outside[i]);
+    rs->ncombines = get_count(r, 16);
+    rs->combines = alloc_n(r, rs->ncombines, sizeof(rs_combine));
+    for (int i = 0; i < rs->ncombines && !r->bad; i++)
+        get_combine(r, &rs->combines[i]);
     rs->nblocks = get_count(r, 16);
     rs->blocks = alloc_n(r, rs->nblocks, sizeof(rs_block));
     for (int i = 0; i < rs->nblocks && !r->bad; i++)
@@ -1210,6 +1229,8 @@ static bool valid_declarations(const ruleset *rs) {
         if (!in(rs->invariants[i].expr, rs->exprs.len)) return false;
     for (int i = 0; i < rs->nblocks; i++)
         if (!in(rs->blocks[i].article, rs->narticles)) return false;
+    for (int i = 0; i < rs->ncombines; i++)
+        if (!in(rs->combines[i].a, rs->narticles) || !in(rs->combines[i].b, rs->narticles)) return false;
     return true;
 }
 
