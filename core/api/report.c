@@ -60,7 +60,8 @@ static bool ruling_matches(const ruleset *rs, json_t *want, json_t *got) {
     if (strcmp(ws, "unknown_value") == 0) return !gs || strcmp(gs, "bad_input") == 0; /* refused */
     if (!gs || strcmp(ws, gs) != 0) return false;
     if (strcmp(ws, "ruling") != 0) return true;
-    if (!json_equal(json_object_get(want, "articles"), json_object_get(got, "articles"))) return false;
+    if (!json_equal(json_object_get(want, "articles"), json_object_get(got, "articles")))
+        return false;
     json_t *wa = json_object_get(want, "actions"), *ga = json_object_get(got, "actions");
     if (json_array_size(wa) != json_array_size(ga)) return false;
     for (size_t i = 0; i < json_array_size(wa); i++) {
@@ -119,7 +120,8 @@ static bool rules_as_region(search *s, json_t *scenario) {
     s->got_b = rule_scenario(s->b, s->a, scenario);
     s->needs = str_of(s->got_a, "needs");
     if (!s->needs) s->needs = str_of(s->got_b, "needs");
-    return ruling_matches(s->a, s->r->json_a, s->got_a) && ruling_matches(s->b, s->r->json_b, s->got_b);
+    return ruling_matches(s->a, s->r->json_a, s->got_a) &&
+           ruling_matches(s->b, s->r->json_b, s->got_b);
 }
 
 static int joint_fact(const diff_result *d, const char *name) {
@@ -137,7 +139,8 @@ static json_t *complete(search *s) {
         int f = s->needs ? joint_fact(s->d, s->needs) : -1;
         if (f < 0 || json_object_get(sc, s->needs)) break;
         int v = 0;
-        while (s->r->allowed[f] && v < s->d->facts[f].nvalues && !s->r->allowed[f][v]) v++;
+        while (s->r->allowed[f] && v < s->d->facts[f].nvalues && !s->r->allowed[f][v])
+            v++;
         if (v >= s->d->facts[f].nvalues) break;
         json_object_set(sc, s->d->facts[f].name, s->d->facts[f].json[v]);
     }
@@ -189,7 +192,8 @@ static const char **test_auctions(const ruleset *a, const ruleset *b, int *n) {
         for (int t = 0; t < rs->ntests; t++) {
             const char *au = rs->tests[t].auction;
             bool seen = !au;
-            for (int i = 0; i < *n && !seen; i++) seen = strcmp(all[i], au) == 0;
+            for (int i = 0; i < *n && !seen; i++)
+                seen = strcmp(all[i], au) == 0;
             if (!seen) all[(*n)++] = au;
         }
     }
@@ -232,7 +236,8 @@ static json_t *with_auction(search *s, json_t *sc, const char **auctions, int na
 /* The actions of ruling x that ruling y does not give (by name and
  * arguments), as {"name", "args"}; or x's status when it is no ruling. */
 static json_t *own_actions(json_t *x, json_t *y) {
-    json_t *out = json_array(), *xs = json_object_get(x, "actions"), *ys = json_object_get(y, "actions");
+    json_t *out = json_array(), *xs = json_object_get(x, "actions"),
+           *ys = json_object_get(y, "actions");
     for (size_t i = 0; i < json_array_size(xs); i++) {
         json_t *act = json_array_get(xs, i);
         bool shared = false;
@@ -254,7 +259,8 @@ static json_t *own_cites(json_t *own) {
     for (size_t i = 0; i < json_array_size(own); i++) {
         json_t *c = json_object_get(json_array_get(own, i), "article");
         bool seen = false;
-        for (size_t k = 0; k < json_array_size(cites) && !seen; k++) seen = json_equal(json_array_get(cites, k), c);
+        for (size_t k = 0; k < json_array_size(cites) && !seen; k++)
+            seen = json_equal(json_array_get(cites, k), c);
         if (!seen && c) json_array_append(cites, c);
     }
     return cites;
@@ -284,7 +290,8 @@ static char *change_key(const diff_region *r, json_t **own_a, json_t **own_b) {
 /* An action of a ruling as the group shows it: its article and its text
  * in lang, from the example's ruling where it gives the action. */
 static json_t *action_shown(json_t *act, json_t *ruling, enum arb_lang lang) {
-    json_t *out = json_pack("{sOsO}", "name", json_object_get(act, "name"), "args", json_object_get(act, "args"));
+    json_t *out = json_pack("{sOsO}", "name", json_object_get(act, "name"), "args",
+                            json_object_get(act, "args"));
     json_t *acts = json_object_get(ruling, "actions"),
            *msgs = json_object_get(ruling, lang == ARB_EN ? "messages_en" : "messages");
     for (size_t i = 0; i < json_array_size(acts); i++) {
@@ -299,8 +306,10 @@ static json_t *action_shown(json_t *act, json_t *ruling, enum arb_lang lang) {
 }
 
 /* One side of a group's change: its status, and what it alone gives. */
-static json_t *side_change(json_t *region_ruling, json_t *own, json_t *example_ruling, enum arb_lang lang) {
-    json_t *side = json_pack("{sO}", "status", json_object_get(region_ruling, "status")), *acts = json_array();
+static json_t *side_change(json_t *region_ruling, json_t *own, json_t *example_ruling,
+                           enum arb_lang lang) {
+    json_t *side = json_pack("{sO}", "status", json_object_get(region_ruling, "status")),
+           *acts = json_array();
     for (size_t i = 0; i < json_array_size(own); i++)
         json_array_append_new(acts, action_shown(json_array_get(own, i), example_ruling, lang));
     json_object_set_new(side, "actions", acts);
@@ -323,7 +332,8 @@ static json_t *deciding_facts(json_t *example, json_t *ra, json_t *rb) {
         for (size_t i = 0; i < json_array_size(by); i++) {
             json_t *name = json_object_get(json_array_get(by, i), "fact");
             bool seen = false;
-            for (size_t k = 0; k < json_array_size(facts) && !seen; k++) seen = json_equal(json_array_get(facts, k), name);
+            for (size_t k = 0; k < json_array_size(facts) && !seen; k++)
+                seen = json_equal(json_array_get(facts, k), name);
             if (!seen) json_array_append(facts, name);
         }
     }
@@ -336,7 +346,8 @@ static bool in_list(json_t *names, const char *name) {
     return false;
 }
 
-static bool same_allowed(const diff_result *d, int f, const unsigned char *x, const unsigned char *y) {
+static bool same_allowed(const diff_result *d, int f, const unsigned char *x,
+                         const unsigned char *y) {
     if (!x || !y) return x == y;
     return memcmp(x, y, (size_t)d->facts[f].nvalues) == 0;
 }
@@ -349,19 +360,21 @@ static unsigned char *common_facts(const diff_result *d, const int *regions, int
         if (facts && !in_list(facts, d->facts[f].name)) continue;
         common[f] = 1;
         for (int i = 1; i < n && common[f]; i++)
-            common[f] = same_allowed(d, f, d->regions[regions[0]].allowed[f], d->regions[regions[i]].allowed[f]);
+            common[f] = same_allowed(d, f, d->regions[regions[0]].allowed[f],
+                                     d->regions[regions[i]].allowed[f]);
     }
     return common;
 }
 
 /* A region's constraints on the facts `pick` marks (want 1: the common
  * ones; want 0: the others among `facts`), in words. */
-static char *situation_text(const diff_result *d, const diff_region *r, json_t *facts, const unsigned char *pick,
-                            int want) {
+static char *situation_text(const diff_result *d, const diff_region *r, json_t *facts,
+                            const unsigned char *pick, int want) {
     diff_region shown = *r;
     shown.allowed = xcalloc((size_t)d->nfacts + 1, sizeof(unsigned char *));
     for (int f = 0; f < d->nfacts; f++)
-        if ((!facts || in_list(facts, d->facts[f].name)) && pick[f] == want) shown.allowed[f] = r->allowed[f];
+        if ((!facts || in_list(facts, d->facts[f].name)) && pick[f] == want)
+            shown.allowed[f] = r->allowed[f];
     strbuf sb;
     sb_init(&sb);
     diff_region_text(d, &shown, &sb);
@@ -391,10 +404,15 @@ static bool key_impossible(json_t *key) {
  * part (the second ruleset's, then the first's); then the situations only
  * one ruleset holds impossible. */
 static int by_article(const void *x, const void *y) {
-    json_t *kx = json_loads(((const group *)x)->key, 0, NULL), *ky = json_loads(((const group *)y)->key, 0, NULL);
+    json_t *kx = json_loads(((const group *)x)->key, 0, NULL),
+           *ky = json_loads(((const group *)y)->key, 0, NULL);
     bool ix = key_impossible(kx), iy = key_impossible(ky);
-    int c = ix != iy ? ix - iy : cite_cmp(json_string_value(json_array_get(kx, 3)), json_string_value(json_array_get(ky, 3)));
-    if (!c) c = cite_cmp(json_string_value(json_array_get(kx, 2)), json_string_value(json_array_get(ky, 2)));
+    int c = ix != iy ? ix - iy
+                     : cite_cmp(json_string_value(json_array_get(kx, 3)),
+                                json_string_value(json_array_get(ky, 3)));
+    if (!c)
+        c = cite_cmp(json_string_value(json_array_get(kx, 2)),
+                     json_string_value(json_array_get(ky, 2)));
     json_decref(kx);
     json_decref(ky);
     return c;
@@ -413,7 +431,8 @@ static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result 
     for (int tries = 0; tries < g->n && tries < MAX_TRIES && !example; tries++) {
         int best = -1;
         for (int i = 0; i < g->n; i++)
-            if (!tried[i] && (best < 0 || d->regions[g->regions[i]].count > d->regions[g->regions[best]].count))
+            if (!tried[i] &&
+                (best < 0 || d->regions[g->regions[i]].count > d->regions[g->regions[best]].count))
                 best = i;
         tried[best] = true;
         at = g->regions[best];
@@ -426,8 +445,9 @@ static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result 
     json_t *own_a, *own_b;
     free(change_key(r, &own_a, &own_b));
     json_t *o = json_object(), *regions = json_array(), *situations = json_array();
-    json_object_set_new(o, "impossible", json_boolean(strcmp(str_of(r->json_a, "status"), "rejected") == 0 ||
-                                                      strcmp(str_of(r->json_b, "status"), "rejected") == 0));
+    json_object_set_new(o, "impossible",
+                        json_boolean(strcmp(str_of(r->json_a, "status"), "rejected") == 0 ||
+                                     strcmp(str_of(r->json_b, "status"), "rejected") == 0));
     json_object_set_new(o, "a", side_change(r->json_a, own_a, example ? s.got_a : NULL, lang));
     json_object_set_new(o, "b", side_change(r->json_b, own_b, example ? s.got_b : NULL, lang));
     json_decref(own_a);
@@ -453,13 +473,15 @@ static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result 
     json_object_set_new(o, "situations", situations);
     json_object_set_new(o, "example", example ? example : json_null());
     json_object_set_new(o, "example_region", example ? json_integer(at) : json_null());
-    json_object_set_new(o, "rulings", example ? json_pack("{sOsO}", "a", s.got_a, "b", s.got_b) : json_null());
+    json_object_set_new(o, "rulings",
+                        example ? json_pack("{sOsO}", "a", s.got_a, "b", s.got_b) : json_null());
     json_decref(s.got_a);
     json_decref(s.got_b);
     return o;
 }
 
-json_t *report_groups(const ruleset *a, const ruleset *b, const diff_result *d, enum arb_lang lang) {
+json_t *report_groups(const ruleset *a, const ruleset *b, const diff_result *d,
+                      enum arb_lang lang) {
     group *groups = xcalloc((size_t)d->nregions + 1, sizeof(group));
     int ngroups = 0;
     for (int i = 0; i < d->nregions; i++) {
@@ -468,7 +490,8 @@ json_t *report_groups(const ruleset *a, const ruleset *b, const diff_result *d, 
         json_decref(own_a);
         json_decref(own_b);
         int g = 0;
-        while (g < ngroups && strcmp(groups[g].key, key) != 0) g++;
+        while (g < ngroups && strcmp(groups[g].key, key) != 0)
+            g++;
         if (g == ngroups) {
             groups[ngroups].key = key;
             groups[ngroups++].regions = xcalloc((size_t)d->nregions, sizeof(int));
@@ -495,39 +518,65 @@ json_t *report_groups(const ruleset *a, const ruleset *b, const diff_result *d, 
 /* ---- writing it ------------------------------------------------------------------- */
 
 typedef struct words {
-    const char *title, *limited, *summary_one, *summary_many, *in_articles, *none, *share, *regions_note,
-        *own_facts, *situations, *example, *try_it, *no_example, *nothing, *no_measure, *rejected,
-        *unknown_value, *outside, *gap, *error, *and_word, *impossible_title, *only_impossible, *impossible_count,
-        *own_facts_note;
+    const char *title, *limited, *summary_one, *summary_many, *in_articles, *none, *share,
+        *regions_note, *own_facts, *situations, *example, *try_it, *no_example, *nothing,
+        *no_measure, *rejected, *unknown_value, *outside, *gap, *error, *and_word,
+        *impossible_title, *only_impossible, *impossible_count, *own_facts_note;
 } words;
 
 static const words dutch = {
-    "Verschil", "situaties waarin artikel %s meedoet",
-    "1 soort situatie krijgt een andere uitspraak", "%d soorten situaties krijgen een andere uitspraak",
-    "waar de uitspraken uiteengaan", "geen",
+    "Verschil",
+    "situaties waarin artikel %s meedoet",
+    "1 soort situatie krijgt een andere uitspraak",
+    "%d soorten situaties krijgen een andere uitspraak",
+    "waar de uitspraken uiteengaan",
+    "geen",
     "Samen %s van de %s combinaties van feiten die de vergelijking telt (%s%%).",
-    "De exacte lijst (%d gebied%s, elk met zijn grenzen) geeft `arbiter diff --format exact`; voor programma's `--format json`.",
-    "Feiten die alleen %s kent en die hier meebeslissen", "Situaties", "Voorbeeld", "Probeer",
+    "De exacte lijst (%d gebied%s, elk met zijn grenzen) geeft `arbiter diff --format exact`; voor "
+    "programma's `--format json`.",
+    "Feiten die alleen %s kent en die hier meebeslissen",
+    "Situaties",
+    "Voorbeeld",
+    "Probeer",
     "(geen voorbeeld gevonden dat beide regelsets volledig beoordelen zoals dit gebied zegt)",
-    "Geen enkele uitspraak verandert.", "geen eigen maatregel",
-    "onmogelijke situatie volgens deze regelset", "deze waarde bestaat in deze regelset niet",
-    "buiten wat deze regelset regelt", "geen uitspraak (een gat in de regels)", "de uitspraak kan niet worden bepaald",
-    "en", "Situaties die maar één van beide regelsets onmogelijk noemt", "Alleen %s noemt onmogelijk",
+    "Geen enkele uitspraak verandert.",
+    "geen eigen maatregel",
+    "onmogelijke situatie volgens deze regelset",
+    "deze waarde bestaat in deze regelset niet",
+    "buiten wat deze regelset regelt",
+    "geen uitspraak (een gat in de regels)",
+    "de uitspraak kan niet worden bepaald",
+    "en",
+    "Situaties die maar één van beide regelsets onmogelijk noemt",
+    "Alleen %s noemt onmogelijk",
     " Daarnaast %d soort%s situaties die maar één van beide onmogelijk noemt (aan het eind).",
     "Een voorbeeld dat zo'n feit noemt, geef je aan %s zonder dat feit."};
 
 static const words english = {
-    "Difference", "situations in which article %s takes part",
-    "1 kind of situation is ruled differently", "%d kinds of situation are ruled differently",
-    "where the rulings part", "none",
+    "Difference",
+    "situations in which article %s takes part",
+    "1 kind of situation is ruled differently",
+    "%d kinds of situation are ruled differently",
+    "where the rulings part",
+    "none",
     "Together %s of the %s fact combinations the comparison counts (%s%%).",
-    "The exact list (%d region%s, each with its bounds) is `arbiter diff --format exact`; for programs `--format json`.",
-    "Facts only %s has that take part here", "Situations", "Example", "Try it",
+    "The exact list (%d region%s, each with its bounds) is `arbiter diff --format exact`; for "
+    "programs `--format json`.",
+    "Facts only %s has that take part here",
+    "Situations",
+    "Example",
+    "Try it",
     "(no example found that both rulesets, ruling it in full, rule as this region says)",
-    "No ruling changes.", "no measure of its own",
-    "an impossible situation under this ruleset", "this value does not exist in this ruleset",
-    "outside what this ruleset rules on", "no ruling (a gap in the rules)", "the ruling cannot be made",
-    "and", "Situations only one of the two rulesets holds impossible", "Only %s holds impossible",
+    "No ruling changes.",
+    "no measure of its own",
+    "an impossible situation under this ruleset",
+    "this value does not exist in this ruleset",
+    "outside what this ruleset rules on",
+    "no ruling (a gap in the rules)",
+    "the ruling cannot be made",
+    "and",
+    "Situations only one of the two rulesets holds impossible",
+    "Only %s holds impossible",
     " Besides, %d kind%s of situation only one of the two holds impossible (at the end).",
     "An example that gives such a fact is ruled under %s without it."};
 
@@ -543,11 +592,16 @@ static void put_escaped(writer *wr, const char *s) {
         return;
     }
     for (; *s; s++) {
-        if (*s == '<') fputs("&lt;", wr->out);
-        else if (*s == '>') fputs("&gt;", wr->out);
-        else if (*s == '&') fputs("&amp;", wr->out);
-        else if (*s == '"') fputs("&quot;", wr->out);
-        else fputc(*s, wr->out);
+        if (*s == '<')
+            fputs("&lt;", wr->out);
+        else if (*s == '>')
+            fputs("&gt;", wr->out);
+        else if (*s == '&')
+            fputs("&amp;", wr->out);
+        else if (*s == '"')
+            fputs("&quot;", wr->out);
+        else
+            fputc(*s, wr->out);
     }
 }
 
@@ -580,7 +634,10 @@ static void item(writer *wr, const char *label, const char *text) {
     if (label) {
         fputs(wr->fmt == REPORT_HTML ? "<b>" : wr->fmt == REPORT_MARKDOWN ? "**" : "", wr->out);
         put_escaped(wr, label);
-        fputs(wr->fmt == REPORT_HTML ? "</b>: " : wr->fmt == REPORT_MARKDOWN ? "**: " : ": ", wr->out);
+        fputs(wr->fmt == REPORT_HTML       ? "</b>: "
+              : wr->fmt == REPORT_MARKDOWN ? "**: "
+                                           : ": ",
+              wr->out);
     }
     put_escaped(wr, text);
     fputs(wr->fmt == REPORT_HTML ? "</li>\n" : "\n", wr->out);
@@ -591,12 +648,17 @@ static void code(writer *wr, const char *text) {
     if (wr->fmt == REPORT_HTML) fputs("<pre>", wr->out);
     if (wr->fmt == REPORT_TEXT) fputs("   ", wr->out);
     put_escaped(wr, text);
-    fputs(wr->fmt == REPORT_MARKDOWN ? "\n```\n\n" : wr->fmt == REPORT_HTML ? "</pre>\n" : "\n", wr->out);
+    fputs(wr->fmt == REPORT_MARKDOWN ? "\n```\n\n"
+          : wr->fmt == REPORT_HTML   ? "</pre>\n"
+                                     : "\n",
+          wr->out);
 }
 
 static void count_text(double n, strbuf *out) {
-    if (n < 1e15) sb_printf(out, "%.0f", n);
-    else sb_printf(out, "%.3g", n);
+    if (n < 1e15)
+        sb_printf(out, "%.0f", n);
+    else
+        sb_printf(out, "%.3g", n);
 }
 
 /* "27B2: De partner … ; 16C: …", or what the side gives instead of a ruling. */
@@ -615,7 +677,9 @@ static void side_text(const words *w, json_t *side, strbuf *out) {
     json_t *acts = json_object_get(side, "actions");
     if (!json_array_size(acts)) {
         json_t *trail = json_object_get(side, "articles");
-        sb_printf(out, "%s: %s", json_string_value(json_array_get(trail, json_array_size(trail) - 1)), w->no_measure);
+        sb_printf(out, "%s: %s",
+                  json_string_value(json_array_get(trail, json_array_size(trail) - 1)),
+                  w->no_measure);
     }
     for (size_t i = 0; i < json_array_size(acts); i++) {
         json_t *act = json_array_get(acts, i);
@@ -629,7 +693,8 @@ static void side_text(const words *w, json_t *side, strbuf *out) {
         const char *k;
         json_t *v;
         int n = 0;
-        json_object_foreach(json_object_get(act, "args"), k, v) sb_printf(out, "%s%s", n++ ? ", " : "(", json_string_value(v));
+        json_object_foreach(json_object_get(act, "args"), k, v)
+            sb_printf(out, "%s%s", n++ ? ", " : "(", json_string_value(v));
         if (n) sb_putc(out, ')');
         sb_putc(out, '.');
     }
@@ -664,15 +729,18 @@ static json_t *collect_articles(json_t *groups, const char *side) {
                                           : json_array_get(trail, json_array_size(trail) - 1);
         if (!c) continue;
         bool seen = false;
-        for (size_t k = 0; k < json_array_size(into) && !seen; k++) seen = json_equal(json_array_get(into, k), c);
+        for (size_t k = 0; k < json_array_size(into) && !seen; k++)
+            seen = json_equal(json_array_get(into, k), c);
         if (!seen) json_array_append(into, c);
     }
     size_t n = json_array_size(into);
     json_t **items = xcalloc(n + 1, sizeof(json_t *));
-    for (size_t i = 0; i < n; i++) items[i] = json_incref(json_array_get(into, i));
+    for (size_t i = 0; i < n; i++)
+        items[i] = json_incref(json_array_get(into, i));
     qsort(items, n, sizeof *items, by_cite);
     json_array_clear(into);
-    for (size_t i = 0; i < n; i++) json_array_append_new(into, items[i]);
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(into, items[i]);
     free(items);
     return into;
 }
@@ -683,7 +751,8 @@ static void cite_list_text(json_t *cites, const words *w, strbuf *out) {
     if (!json_array_size(cites)) sb_puts(out, w->none);
 }
 
-static void write_summary(writer *wr, const ruleset *a, const ruleset *b, const diff_result *d, json_t *groups) {
+static void write_summary(writer *wr, const ruleset *a, const ruleset *b, const diff_result *d,
+                          json_t *groups) {
     const words *w = wr->w;
     strbuf sb;
     sb_init(&sb);
@@ -721,7 +790,8 @@ static void write_summary(writer *wr, const ruleset *a, const ruleset *b, const 
     if (sb.data) sb.data[0] = 0;
     sb_printf(&sb, w->share, x.data, y.data, pct.data);
     sb_puts(&sb, " ");
-    sb_printf(&sb, w->regions_note, d->nregions, d->nregions == 1 ? "" : (w == &dutch ? "en" : "s"));
+    sb_printf(&sb, w->regions_note, d->nregions,
+              d->nregions == 1 ? "" : (w == &dutch ? "en" : "s"));
     paragraph(wr, sb.data);
     sb_free(&x);
     sb_free(&y);
@@ -730,7 +800,8 @@ static void write_summary(writer *wr, const ruleset *a, const ruleset *b, const 
 }
 
 /* The facts only one ruleset has, where some group's situations name them. */
-static void write_own_facts(writer *wr, const ruleset *a, const ruleset *b, const diff_result *d, json_t *groups) {
+static void write_own_facts(writer *wr, const ruleset *a, const ruleset *b, const diff_result *d,
+                            json_t *groups) {
     for (int side = 0; side < 2; side++) {
         strbuf sb;
         sb_init(&sb);
@@ -793,7 +864,8 @@ static void side_title(const words *w, json_t *side, strbuf *out) {
         size_t n = sentence_length(text);
         if (n > 110) {
             n = 100;
-            while (n > 60 && text[n] != ' ') n--;
+            while (n > 60 && text[n] != ' ')
+                n--;
             sb_putn(out, text, n);
             sb_puts(out, " …");
         } else {
@@ -820,7 +892,8 @@ static void write_group(writer *wr, const ruleset *a, const ruleset *b, json_t *
     list_open(wr);
     for (int side = 0; side < 2; side++) {
         json_t *r = json_is_object(rulings) ? json_object_get(rulings, side ? "b" : "a") : NULL;
-        json_t *trail = r ? json_object_get(r, "articles") : json_object_get(json_object_get(g, side ? "b" : "a"), "articles");
+        json_t *trail = r ? json_object_get(r, "articles")
+                          : json_object_get(json_object_get(g, side ? "b" : "a"), "articles");
         strbuf t, label;
         sb_init(&t);
         sb_init(&label);
@@ -839,8 +912,10 @@ static void write_group(writer *wr, const ruleset *a, const ruleset *b, json_t *
     strbuf label;
     sb_init(&label);
     sb_printf(&label, "%s", w->situations);
-    if (common && strcmp(common, "(every situation)") != 0) item(wr, label.data, common);
-    else if (!json_array_size(sits)) item(wr, label.data, common ? common : "");
+    if (common && strcmp(common, "(every situation)") != 0)
+        item(wr, label.data, common);
+    else if (!json_array_size(sits))
+        item(wr, label.data, common ? common : "");
     for (size_t i = 0; i < json_array_size(sits) && i < 6; i++)
         item(wr, NULL, json_string_value(json_array_get(sits, i)));
     if (json_array_size(sits) > 6) {
@@ -853,8 +928,10 @@ static void write_group(writer *wr, const ruleset *a, const ruleset *b, json_t *
     json_t *ex = json_object_get(g, "example");
     if (json_is_object(ex)) {
         char *s = json_dumps(ex, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        if (wr->fmt == REPORT_TEXT) fprintf(wr->out, "   %s:\n", w->example);
-        else paragraph(wr, w->example);
+        if (wr->fmt == REPORT_TEXT)
+            fprintf(wr->out, "   %s:\n", w->example);
+        else
+            paragraph(wr, w->example);
         code(wr, s);
         free(s);
     } else {
@@ -884,11 +961,13 @@ static void write_impossible(writer *wr, const ruleset *a, const ruleset *b, jso
         sb_init(&key);
         sb_printf(&key, "%s|%s", a_rejects ? a->name : b->name, why ? why : "");
         json_t *first = json_object_get(seen, key.data);
-        if (!first || (!json_is_object(json_object_get(json_array_get(groups, (size_t)json_integer_value(first)), "example")) &&
+        if (!first || (!json_is_object(json_object_get(
+                           json_array_get(groups, (size_t)json_integer_value(first)), "example")) &&
                        json_is_object(json_object_get(gr, "example"))))
             json_object_set_new(seen, key.data, json_integer((json_int_t)g));
-        json_object_set_new(counts, key.data,
-                            json_integer(json_integer_value(json_object_get(counts, key.data)) + 1));
+        json_object_set_new(
+            counts, key.data,
+            json_integer(json_integer_value(json_object_get(counts, key.data)) + 1));
         sb_free(&key);
     }
     list_open(wr);
@@ -903,7 +982,8 @@ static void write_impossible(writer *wr, const ruleset *a, const ruleset *b, jso
         sb_printf(&label, wr->w->only_impossible, "");
         label.len = 0;
         sb_printf(&label, "%.*s", (int)(bar - key), key);
-        sb_printf(&line, "%s (%lld×)", *bar && bar[1] ? bar + 1 : "?", (long long)json_integer_value(json_object_get(counts, key)));
+        sb_printf(&line, "%s (%lld×)", *bar && bar[1] ? bar + 1 : "?",
+                  (long long)json_integer_value(json_object_get(counts, key)));
         json_t *ex = json_object_get(gr, "example");
         if (json_is_object(ex)) {
             char *s = json_dumps(ex, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -933,8 +1013,10 @@ void report_write(const ruleset *a, const ruleset *b, const diff_result *d, json
     if (format == REPORT_HTML) {
         fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", out);
         put_escaped(&wr, title.data);
-        fputs("</title>\n<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
-              "pre{background:#f4f4f4;padding:.5em;white-space:pre-wrap}h2{font-size:1.1em;margin-top:2em}</style>\n"
+        fputs("</title>\n<style>body{font-family:sans-serif;max-width:60em;margin:2em "
+              "auto;line-height:1.4}"
+              "pre{background:#f4f4f4;padding:.5em;white-space:pre-wrap}h2{font-size:1.1em;margin-"
+              "top:2em}</style>\n"
               "</head><body>\n",
               out);
     }
@@ -993,18 +1075,21 @@ typedef struct case_totals {
     int total, changed, unchanged, not_ruled;
     json_t *changes;  /* {"change": text, "cases": n, "lines": [..]} */
     json_t *rulings;  /* the changed cases, as before */
-    json_t *failures; /* {"line", "scenario", "a", "b"}: why each side could not rule ("" if it could) */
+    json_t *failures; /* {"line", "scenario", "a", "b"}: why each side could not rule ("" if it
+                         could) */
 } case_totals;
 
 static void count_change(case_totals *t, const char *change, long line) {
     for (size_t i = 0; i < json_array_size(t->changes); i++) {
         json_t *c = json_array_get(t->changes, i);
         if (strcmp(str_of(c, "change"), change) != 0) continue;
-        json_object_set_new(c, "cases", json_integer(json_integer_value(json_object_get(c, "cases")) + 1));
+        json_object_set_new(c, "cases",
+                            json_integer(json_integer_value(json_object_get(c, "cases")) + 1));
         json_array_append_new(json_object_get(c, "lines"), json_integer(line));
         return;
     }
-    json_array_append_new(t->changes, json_pack("{sssis[I]}", "change", change, "cases", 1, "lines", (json_int_t)line));
+    json_array_append_new(t->changes, json_pack("{sssis[I]}", "change", change, "cases", 1, "lines",
+                                                (json_int_t)line));
 }
 
 static void one_case(const ruleset *a, const ruleset *b, const char *text, long line, bool json,
@@ -1023,8 +1108,10 @@ static void one_case(const ruleset *a, const ruleset *b, const char *text, long 
         sb_init(&why_b);
         if (!ruled(ra)) why_not_ruled(ra, &why_a);
         if (!ruled(rb)) why_not_ruled(rb, &why_b);
-        json_array_append_new(t->failures, json_pack("{sIssssss}", "line", (json_int_t)line, "scenario", text, "a",
-                                                     why_a.data ? why_a.data : "", "b", why_b.data ? why_b.data : ""));
+        json_array_append_new(t->failures,
+                              json_pack("{sIssssss}", "line", (json_int_t)line, "scenario", text,
+                                        "a", why_a.data ? why_a.data : "", "b",
+                                        why_b.data ? why_b.data : ""));
         if (!json) {
             fprintf(out, "regel %ld: niet te beoordelen", line);
             if (why_a.data && why_b.data && strcmp(why_a.data, why_b.data) == 0)
@@ -1041,8 +1128,8 @@ static void one_case(const ruleset *a, const ruleset *b, const char *text, long 
         json_t *diff = compare_differences_json(ra, rb);
         if (json_object_size(diff)) {
             t->changed++;
-            json_array_append_new(t->rulings, json_pack("{sIsOsOsO}", "line", (json_int_t)line, "a", ra, "b", rb,
-                                                        "differences", diff));
+            json_array_append_new(t->rulings, json_pack("{sIsOsOsO}", "line", (json_int_t)line, "a",
+                                                        ra, "b", rb, "differences", diff));
             char *change = change_line(ra, rb, lang);
             count_change(t, change, line);
             free(change);
@@ -1060,21 +1147,25 @@ static void one_case(const ruleset *a, const ruleset *b, const char *text, long 
 }
 
 static void write_case_totals(const case_totals *t, FILE *out) {
-    fprintf(out, "%d van %d zaken krijgen een andere uitspraak; %d ongewijzigd", t->changed, t->total, t->unchanged);
-    if (t->not_ruled) fprintf(out, "; %d niet te beoordelen (hierboven, met de reden)", t->not_ruled);
+    fprintf(out, "%d van %d zaken krijgen een andere uitspraak; %d ongewijzigd", t->changed,
+            t->total, t->unchanged);
+    if (t->not_ruled)
+        fprintf(out, "; %d niet te beoordelen (hierboven, met de reden)", t->not_ruled);
     fputs(".\n", out);
     for (size_t i = 0; i < json_array_size(t->changes); i++) {
         json_t *c = json_array_get(t->changes, i);
-        fprintf(out, "  %lld× %s (regel", (long long)json_integer_value(json_object_get(c, "cases")), str_of(c, "change"));
+        fprintf(out, "  %lld× %s (regel",
+                (long long)json_integer_value(json_object_get(c, "cases")), str_of(c, "change"));
         json_t *lines = json_object_get(c, "lines");
         for (size_t k = 0; k < json_array_size(lines); k++)
-            fprintf(out, "%s%lld", k ? ", " : " ", (long long)json_integer_value(json_array_get(lines, k)));
+            fprintf(out, "%s%lld", k ? ", " : " ",
+                    (long long)json_integer_value(json_array_get(lines, k)));
         fputs(")\n", out);
     }
 }
 
-enum arb_status report_cases(const ruleset *a, const ruleset *b, const char *cases, size_t len, bool json,
-                             enum arb_lang lang, FILE *out) {
+enum arb_status report_cases(const ruleset *a, const ruleset *b, const char *cases, size_t len,
+                             bool json, enum arb_lang lang, FILE *out) {
     char *text = malloc(len + 1);
     if (!text) return ARB_BAD_INPUT;
     memcpy(text, cases, len);
@@ -1089,9 +1180,9 @@ enum arb_status report_cases(const ruleset *a, const ruleset *b, const char *cas
         one_case(a, b, p, line, json, lang, &t, out);
     }
     if (json) {
-        json_t *o = json_pack("{sisisisisOsOsO}", "cases", t.total, "changed", t.changed, "unchanged", t.unchanged,
-                              "not_ruled", t.not_ruled, "changes", t.changes, "rulings", t.rulings, "failures",
-                              t.failures);
+        json_t *o = json_pack("{sisisisisOsOsO}", "cases", t.total, "changed", t.changed,
+                              "unchanged", t.unchanged, "not_ruled", t.not_ruled, "changes",
+                              t.changes, "rulings", t.rulings, "failures", t.failures);
         char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         fprintf(out, "%s\n", s);
         free(s);

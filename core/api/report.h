@@ -18,8 +18,8 @@
  * into d), "count", "facts" (the facts that decide it), "situations"
  * (its regions' constraints on those facts, in words), "example" (a
  * scenario, or null when none was found that both rulesets rule as the
- * regions say), "example_region" (the region it was taken from) and "rulings" ({"a", "b"}: the example's rulings, as
- * arb_rule_json gives them). */
+ * regions say), "example_region" (the region it was taken from) and "rulings" ({"a", "b"}: the
+ * example's rulings, as arb_rule_json gives them). */
 json_t *report_groups(const ruleset *a, const ruleset *b, const diff_result *d, enum arb_lang lang);
 
 /* The report for people, from report_groups' groups. */
@@ -34,8 +34,8 @@ json_t *report_scenario_for(const ruleset *rs, const ruleset *other, json_t *sce
  * cases with both rulings, the lines either cannot rule on with why, the
  * totals (changed, unchanged, not ruled) and the changes counted by kind.
  * ARB_BAD_INPUT when some line could not be ruled. */
-enum arb_status report_cases(const ruleset *a, const ruleset *b, const char *cases, size_t len, bool json,
-                             enum arb_lang lang, FILE *out);
+enum arb_status report_cases(const ruleset *a, const ruleset *b, const char *cases, size_t len,
+                             bool json, enum arb_lang lang, FILE *out);
 
 /* Whether a ruling (as arb_rule_json gives it) is the one a region's
  * ruling (diff_region json_a / json_b) describes. */

@@ -19,9 +19,9 @@ typedef struct triple {
 
 typedef struct walk {
     const graph *g;
-    int *value; /* the child taken per variable on the current path, -1 none */
+    int *value;            /* the child taken per variable on the current path, -1 none */
     unsigned char *tested; /* per variable: one of the two articles tests it on the path */
-    triple *dead; /* open addressing: triples that lead nowhere */
+    triple *dead;          /* open addressing: triples that lead nowhere */
     size_t cap, n;
 } walk;
 
@@ -47,7 +47,8 @@ static void grow(walk *w) {
     w->cap = oldcap ? 2 * oldcap : 4096;
     w->dead = malloc(sizeof(triple) * w->cap);
     if (!w->dead) abort();
-    for (size_t i = 0; i < w->cap; i++) w->dead[i].x = INT32_MIN;
+    for (size_t i = 0; i < w->cap; i++)
+        w->dead[i].x = INT32_MIN;
     w->n = 0;
     for (size_t i = 0; i < oldcap; i++)
         if (old[i].x != INT32_MIN) add_dead(w, old[i]);
@@ -57,7 +58,8 @@ static void grow(walk *w) {
 static void add_dead(walk *w, triple t) {
     if (2 * (w->n + 1) > w->cap) grow(w);
     size_t i = triple_hash(t) & (w->cap - 1);
-    while (w->dead[i].x != INT32_MIN) i = (i + 1) & (w->cap - 1);
+    while (w->dead[i].x != INT32_MIN)
+        i = (i + 1) & (w->cap - 1);
     w->dead[i] = t;
     w->n++;
 }
@@ -87,7 +89,8 @@ static bool search(walk *w, triple t) {
     w->tested[v] = var_of(g, t.x) == v || var_of(g, t.y) == v;
     for (int i = 0; i < g->domain[v]; i++) {
         w->value[v] = i;
-        if (search(w, (triple){step(g, t.x, v, i), step(g, t.y, v, i), step(g, t.z, v, i)})) return true;
+        if (search(w, (triple){step(g, t.x, v, i), step(g, t.y, v, i), step(g, t.z, v, i)}))
+            return true;
     }
     w->value[v] = -1;
     add_dead(w, t);
@@ -119,19 +122,25 @@ static bool declared(const ruleset *rs, int a, int b) {
 int overlap_articles(const ruleset *rs, overlap **out) {
     *out = NULL;
     int n = 0, cap = 0;
-    walk w = {rs->graph, malloc(sizeof(int) * (size_t)(rs->graph->nvars + 1)),
-              calloc((size_t)rs->graph->nvars + 1, 1), NULL, 0, 0};
+    walk w = {rs->graph,
+              malloc(sizeof(int) * (size_t)(rs->graph->nvars + 1)),
+              calloc((size_t)rs->graph->nvars + 1, 1),
+              NULL,
+              0,
+              0};
     if (!w.value || !w.tested) abort();
     for (int a = 0; a < rs->narticles; a++) {
         if (!rs->articles[a].has_when) continue;
         for (int b = a + 1; b < rs->narticles; b++) {
             if (!rs->articles[b].has_when || declared(rs, a, b)) continue;
-            for (int v = 0; v < rs->graph->nvars; v++) w.value[v] = -1;
+            for (int v = 0; v < rs->graph->nvars; v++)
+                w.value[v] = -1;
             free(w.dead);
             w.dead = NULL;
             w.cap = w.n = 0;
             grow(&w);
-            if (!search(&w, (triple){rs->articles[a].root, rs->articles[b].root, rs->checked_root})) continue;
+            if (!search(&w, (triple){rs->articles[a].root, rs->articles[b].root, rs->checked_root}))
+                continue;
             if (n == cap) {
                 cap = cap ? 2 * cap : 8;
                 *out = realloc(*out, sizeof **out * (size_t)cap);
@@ -147,7 +156,8 @@ int overlap_articles(const ruleset *rs, overlap **out) {
 }
 
 void overlap_free(overlap *list, int n) {
-    for (int i = 0; i < n; i++) free(list[i].given);
+    for (int i = 0; i < n; i++)
+        free(list[i].given);
     free(list);
 }
 
@@ -157,8 +167,10 @@ int overlap_report(const ruleset *rs, diag *d) {
     for (int i = 0; i < n; i++) {
         const rs_article *a = &rs->articles[list[i].a], *b = &rs->articles[list[i].b];
         diag_report(d, DIAG_WARNING, b->loc,
-                    "if the law means both measures to apply, declare `combine ARTICLE ARTICLE`; else narrow a `when`",
-                    "articles %s and %s can both rule on one situation (their rulings are joined): given %s",
+                    "if the law means both measures to apply, declare `combine ARTICLE ARTICLE`; "
+                    "else narrow a `when`",
+                    "articles %s and %s can both rule on one situation (their rulings are joined): "
+                    "given %s",
                     a->id, b->id, list[i].given);
     }
     overlap_free(list, n);

@@ -46,7 +46,8 @@ static int group_teardown(void **state) {
 static arb_ruleset *by_name(const char *name, size_t len) {
     arb_ruleset *all[] = {r1963, r2017, r64a1};
     for (int i = 0; i < 3; i++)
-        if (strlen(arb_name(all[i])) == len && strncmp(arb_name(all[i]), name, len) == 0) return all[i];
+        if (strlen(arb_name(all[i])) == len && strncmp(arb_name(all[i]), name, len) == 0)
+            return all[i];
     return NULL;
 }
 
@@ -58,7 +59,8 @@ static char *scenario_for(const arb_ruleset *rs, const arb_ruleset *other, const
     json_t *v;
     void *tmp;
     json_object_foreach_safe(sc, tmp, key, v) {
-        if (other && arb_fact_find(rs, key) < 0 && arb_fact_find(other, key) >= 0) json_object_del(sc, key);
+        if (other && arb_fact_find(rs, key) < 0 && arb_fact_find(other, key) >= 0)
+            json_object_del(sc, key);
     }
     char *text = json_dumps(sc, JSON_COMPACT);
     json_decref(sc);
@@ -81,7 +83,8 @@ static void trail_text(json_t *ruling, char *buf, size_t n) {
     json_t *arts = json_object_get(ruling, "articles");
     for (size_t i = 0; i < json_array_size(arts); i++) {
         size_t used = strlen(buf);
-        snprintf(buf + used, n - used, "%s%s", i ? " > " : "", json_string_value(json_array_get(arts, i)));
+        snprintf(buf + used, n - used, "%s%s", i ? " > " : "",
+                 json_string_value(json_array_get(arts, i)));
     }
 }
 
@@ -131,7 +134,8 @@ static int check_report(const char *path) {
             char *example = next;
             next = strchr(next, '\n');
             if (next) *next++ = 0;
-            if (next && strncmp(next, "```", 3) == 0) next = strchr(next, '\n'); /* the closing fence */
+            if (next && strncmp(next, "```", 3) == 0)
+                next = strchr(next, '\n'); /* the closing fence */
             if (next) next++;
             assert_int_equal(nsides, 2);
             for (int s = 0; s < 2; s++) {
@@ -139,8 +143,8 @@ static int check_report(const char *path) {
                 char got[512];
                 trail_text(r, got, sizeof got);
                 if (strcmp(got, sides[s].trail) != 0)
-                    fail_msg("%s: %s rules %s as %s, the report says %s", path, arb_name(sides[s].rs), example, got,
-                             sides[s].trail);
+                    fail_msg("%s: %s rules %s as %s, the report says %s", path,
+                             arb_name(sides[s].rs), example, got, sides[s].trail);
                 json_decref(r);
             }
             checked++;
@@ -181,15 +185,18 @@ static int check_groups(arb_ruleset *a, arb_ruleset *b, const char *article) {
     for (size_t g = 0; g < json_array_size(groups); g++) {
         json_t *gr = json_array_get(groups, g), *ex = json_object_get(gr, "example");
         if (!json_is_object(ex)) continue;
-        json_t *region = json_array_get(regions, (size_t)json_integer_value(json_object_get(gr, "example_region")));
+        json_t *region = json_array_get(
+            regions, (size_t)json_integer_value(json_object_get(gr, "example_region")));
         char *example = json_dumps(ex, JSON_COMPACT);
         for (int s = 0; s < 2; s++) {
             json_t *want = json_object_get(region, s ? "b" : "a");
             json_t *got = rule(s ? b : a, s ? a : b, example);
             const char *status = json_string_value(json_object_get(want, "status"));
             if (strcmp(status, "ruling") == 0) {
-                assert_true(json_equal(json_object_get(want, "articles"), json_object_get(got, "articles")));
-                json_t *wa = json_object_get(want, "actions"), *ga = json_object_get(got, "actions");
+                assert_true(json_equal(json_object_get(want, "articles"),
+                                       json_object_get(got, "articles")));
+                json_t *wa = json_object_get(want, "actions"),
+                       *ga = json_object_get(got, "actions");
                 assert_int_equal(json_array_size(wa), json_array_size(ga));
                 for (size_t i = 0; i < json_array_size(wa); i++)
                     assert_true(json_equal(json_object_get(json_array_get(wa, i), "name"),
@@ -238,7 +245,8 @@ static void test_amendment_report(void **state) {
     json_t *ex = json_object_get(g, "example");
     assert_string_equal(json_string_value(json_object_get(ex, "revoke_trick_won_by")), "offender");
     assert_true(json_integer_value(json_object_get(ex, "offending_side_tricks_after")) >= 1);
-    assert_null(json_object_get(ex, "lowest_same_denomination")); /* nothing of an auction irregularity */
+    assert_null(
+        json_object_get(ex, "lowest_same_denomination")); /* nothing of an auction irregularity */
     json_decref(d);
 }
 
