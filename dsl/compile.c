@@ -1848,6 +1848,8 @@ static int new_clause(compiler *c, const char *cite, src_loc loc, int article, b
     cl->loc = loc;
     cl->article = article;
     cl->is_article = is_article;
+    cl->cond = RS_NO_COND;
+    cl->earlier = -1;
     return c->clauses.len - 1;
 }
 
@@ -1883,6 +1885,7 @@ static int action_use(compiler *c, const ast_item *it, int clause) {
  * as a graph for every clause cost half the compiling. */
 typedef struct reach_set {
     gref base, conds;
+    int last; /* the block's last clause so far + 1, 0 before the first */
 } reach_set;
 
 static gref compile_block(compiler *c, const ast_block *b, const reach_set *reach, int clause,
@@ -2023,7 +2026,7 @@ typedef struct decision {
 /* Adds one clause: it is taken where it applies and no earlier one was. */
 static void add_decision(compiler *c, vec *ds, reach_set *reach, gref cond, const ast_clause *cl,
                          src_loc at, int art, int prefix, const ast_expr *reads) {
-    reach_set taken = {reach->base, and_graph(c, reach->conds, cond)};
+    reach_set taken = {reach->base, and_graph(c, reach->conds, cond), 0};
     if (diag_errors(c->d) - c->proof_errors == c->errors_before &&
         graph_and_is_false(c->rs->graph, taken.base, taken.conds)) {
         ERR(c->d, at, "an earlier clause, the article's `when` or an invariant already covers every such situation",
@@ -2032,7 +2035,13 @@ static void add_decision(compiler *c, vec *ds, reach_set *reach, gref cond, cons
     }
     decision *d = vec_push(ds);
     d->cond = cond;
+    int id = c->clauses.len; /* compile_clause makes the clause first */
     d->body = cl ? compile_clause(c, cl, &taken, art, prefix, reads) : outcome_ref(c, prefix);
+    if (cl) { /* what core/tools/overlap.c reads */
+        VEC_AT(&c->clauses, rs_clause, id).cond = cond == c->t_true ? RS_NO_COND : cond;
+        VEC_AT(&c->clauses, rs_clause, id).earlier = reach->last - 1;
+        reach->last = id + 1;
+    }
     reach->conds = and_graph(c, reach->conds, not_graph(c, cond));
 }
 
@@ -2129,7 +2138,7 @@ static gref article_full(compiler *c, int art, src_loc from) {
     }
     c->art_state[art] = ART_BUSY;
     ast_decl *d = c->art_decl[art];
-    reach_set reach = {and_graph(c, c->when[art], c->invariants), c->t_true};
+    reach_set reach = {and_graph(c, c->when[art], c->invariants), c->t_true, 0};
     if (reach.base == c->t_false && diag_errors(c->d) - c->proof_errors == c->errors_before) {
         ERR(c->d, d->loc, "check the `when` against the invariants", "article %s can never apply", a->id);
         c->proof_errors++;
@@ -2481,12 +2490,14 @@ static void finish(compiler *c) {
  * kept, so a loaded ruleset holds its decisions and nothing else. */
 static void keep_reachable(ruleset *rs) {
     int n = 3 + rs->narticles;
-    gref **roots = malloc(sizeof(gref *) * (size_t)n);
+    gref **roots = malloc(sizeof(gref *) * (size_t)(n + rs->nclauses));
     if (!roots) abort();
     roots[0] = &rs->root;
     roots[1] = &rs->checked_root;
     roots[2] = &rs->invariant_root;
     for (int i = 0; i < rs->narticles; i++) roots[3 + i] = &rs->articles[i].root;
+    for (int i = 0; i < rs->nclauses; i++)
+        if (rs->clauses[i].cond != RS_NO_COND) roots[n++] = &rs->clauses[i].cond;
     graph_compact(rs->graph, (gref *const *)roots, n);
     free(roots);
 }

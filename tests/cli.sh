@@ -220,7 +220,7 @@ expect "test --scenarios" 0 '{"minutes":5}' '{"minutes":6,"repeated":true}' '{"m
 # 2 (a club's points when repeated and over 10 minutes) both rule from 11
 # minutes with repeated; `combine 1 2` declares that the law means both.
 OVL=tests/rules/overlap
-expect "check warns of two articles on one situation" 0 "overlap.rules:20:9: warning: articles 1 and 2 can both rule on one situation" \
+expect "check warns of two articles on one situation" 0 "overlap.rules:24:9: warning: articles 1 and 2 can both rule on one situation" \
     "given minutes = 11, repeated = true" "declare \`combine ARTICLE ARTICLE\`" -- sh -c "$ARBITER check $OVL 2>&1"
 expect "check: combine silences it" 0 "overlap+C1: complete" -- "$ARBITER" check $OVL --amend $OVL/combine.amend
 "$ARBITER" check $OVL --amend $OVL/combine.amend >"$out" 2>&1
@@ -229,6 +229,8 @@ expect "combine an article with itself" 2 "combine-self.amend:5:11: error: artic
     -- "$ARBITER" check $OVL --amend $OVL/combine-self.amend
 expect "combine an unknown article" 2 "combine-unknown.amend:5:11: error: no article 3 in this ruleset" \
     -- "$ARBITER" check $OVL --amend $OVL/combine-unknown.amend
+expect "check --clauses names both clauses" 0 "article 1: clause 1B (tests/rules/overlap/overlap.rules:20) is partly hidden by the earlier clause 1A (tests/rules/overlap/overlap.rules:19): given minutes = 0, repeated = true" \
+    "1 clause partly hidden by an earlier one" -- "$ARBITER" check $OVL --clauses
 for r in bridge-1963 bridge-2017 klaverjas-nkf-1976; do
     "$ARBITER" check $r >"$out" 2>&1
     if grep -q "warning" "$out"; then fail "check $r: no warning" "$(grep -A2 warning "$out" | head -c 600)"; else pass "check $r: no warning"; fi

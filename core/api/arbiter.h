@@ -206,6 +206,17 @@ enum arb_lang { ARB_NL, ARB_EN };
 enum arb_status arb_check(const char *name_or_path, const char *const *amendments, int namendments,
                           FILE *out, FILE *errors);
 
+/* Inside each block of clauses, every clause that an earlier clause of the
+ * block partly hides: a situation (satisfying the invariants, ruled on)
+ * that meets the later clause's condition but is taken by the earlier one.
+ * One line per pair on out — the article, both clauses with file:line, and
+ * `given …` the situation — then the count; *found (may be NULL) receives
+ * it. The law's own order of exceptions does this on purpose ("except as
+ * provided in B1"), so this is a list for a rules editor to read, and
+ * arb_check does not warn of it; two articles that both rule on one
+ * situation it does warn of (unless the ruleset says `combine A B`). */
+enum arb_status arb_hidden_clauses(const arb_ruleset *rs, FILE *out, int *found);
+
 /* Runs the ruleset's test blocks, with plugins (NULL: none), and its
  * completeness proof as one more test; failures (file:line:col) and the
  * line `N passed, N failed` go to out. With ARB_TEST_COVERAGE, the clauses

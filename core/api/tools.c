@@ -91,6 +91,32 @@ enum arb_status arb_check(const char *name, const char *const *amendments, int n
     return status;
 }
 
+/* ---- clauses an earlier one partly hides ------------------------------------ */
+
+static void write_clause(const ruleset *rs, int c, FILE *out) {
+    const rs_clause *cl = &rs->clauses[c];
+    fprintf(out, "%s (%s:%d)", cl->cite ? cl->cite : rs->articles[cl->article].id, cl->loc.file ? cl->loc.file : "?",
+            cl->loc.line);
+}
+
+enum arb_status arb_hidden_clauses(const arb_ruleset *rs, FILE *out, int *found) {
+    if (found) *found = 0;
+    if (!rs || !out) return ARB_BAD_INPUT;
+    overlap *list;
+    int n = overlap_clauses(rs, &list);
+    for (int i = 0; i < n; i++) {
+        fprintf(out, "article %s: clause ", rs->articles[rs->clauses[list[i].b].article].id);
+        write_clause(rs, list[i].b, out);
+        fputs(" is partly hidden by the earlier clause ", out);
+        write_clause(rs, list[i].a, out);
+        fprintf(out, ": given %s\n", list[i].given);
+    }
+    fprintf(out, "%d clause%s partly hidden by an earlier one\n", n, n == 1 ? "" : "s");
+    overlap_free(list, n);
+    if (found) *found = n;
+    return ARB_OK;
+}
+
 /* ---- test ----------------------------------------------------------------- */
 
 enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,

@@ -23,7 +23,7 @@ typedef struct options {
     const char *plugins[ARB_MAX_PLUGINS]; /* --plugin files, in order */
     int nplugins;
     arb_plugin_limits limits;
-    bool json, verbose, coverage, help, vul, nonvul, scenarios;
+    bool json, verbose, coverage, help, vul, nonvul, scenarios, clauses;
 } options;
 
 typedef struct command {
@@ -55,6 +55,7 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) o->verbose = true;
         else if (strcmp(a, "--coverage") == 0) o->coverage = true;
         else if (strcmp(a, "--scenarios") == 0) o->scenarios = true;
+        else if (strcmp(a, "--clauses") == 0) o->clauses = true;
         else if (strcmp(a, "--vul") == 0) o->vul = true;
         else if (strcmp(a, "--nonvul") == 0) o->nonvul = true;
         else if (strcmp(a, "--ruleset") == 0 && has_next) {
@@ -447,6 +448,11 @@ static int cmd_check(const options *o) {
     char *path = arb_find_ruleset(name);
     if (!path) return usage_error("check", "no ruleset named or at '%s'", name);
     enum arb_status status = arb_check(path, o->amends, o->namends, stdout, stderr);
+    if (status == ARB_OK && o->clauses) { /* the proof passed: the ruleset loads */
+        arb_ruleset *rs = load_or_report(path);
+        status = rs ? arb_hidden_clauses(rs, stdout, NULL) : ARB_BAD_INPUT;
+        arb_free(rs);
+    }
     free(path);
     return status;
 }
@@ -914,9 +920,12 @@ static const command commands[] = {
      "Asks only the questions the decision needs, in the ruleset's own words, then rules.\n"
      "Answers come from the terminal or from stdin (one per line).",
      cmd_ask},
-    {"check", "check NAME|DIR",
+    {"check", "check NAME|DIR [--clauses]",
      "Compiles a ruleset and proves it complete: every situation gets a ruling. Reports\n"
-     "syntax and type errors, unknown names, apply cycles, unreachable clauses and gaps.",
+     "syntax and type errors, unknown names, apply cycles, unreachable clauses and gaps, and\n"
+     "warns of two articles that can both rule on one situation (with that situation) unless\n"
+     "the ruleset declares `combine A B`. --clauses also lists, in every block, the clauses an\n"
+     "earlier clause partly hides, naming both, with a situation.",
      cmd_check},
     {"test", "test NAME|DIR [--verbose] [--coverage] [--scenarios]",
      "Runs the ruleset's test blocks, and its completeness proof as one more test, and prints\n"

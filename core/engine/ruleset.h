@@ -98,7 +98,15 @@ typedef struct rs_clause {
     src_loc loc;
     int article;       /* the article it belongs to */
     bool is_article;   /* the entry of an article (cites its number) */
+    /* For the checker's report of clauses an earlier one partly hides
+     * (core/tools/overlap.h): the clause's own condition (a 0/1 graph), or
+     * RS_NO_COND for one taken whatever holds (otherwise, apply, a
+     * citation), and the clause before it in its block, or -1. */
+    gref cond;
+    int earlier;
 } rs_clause;
+
+#define RS_NO_COND INT32_MIN
 
 /* An action as a ruling names it, with argument expressions, attached to the
  * clause that gives it. */

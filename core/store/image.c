@@ -324,6 +324,8 @@ static void put_clause(writer *w, const rs_clause *c) {
     put_loc(w, c->loc);
     put_i32(&w->out, c->article);
     put_u8(&w->out, c->is_article);
+    put_i32(&w->out, c->cond);
+    put_i32(&w->out, c->earlier);
 }
 
 static void put_article(writer *w, const rs_article *a) {
@@ -771,6 +773,8 @@ static void get_clause(reader *r, rs_clause *c) {
     c->loc = get_loc(r);
     c->article = get_i32(r);
     c->is_article = get_bool(r);
+    c->cond = get_i32(r);
+    c->earlier = get_i32(r);
 }
 
 static void get_article(reader *r, rs_article *a) {
@@ -1089,6 +1093,8 @@ static bool valid_graph(const ruleset *rs, const graph *g) {
         return false;
     for (int i = 0; i < rs->narticles; i++)
         if (!valid_gref(g, rs->articles[i].root)) return false;
+    for (int i = 0; i < rs->nclauses; i++)
+        if (rs->clauses[i].cond != RS_NO_COND && !valid_gref(g, rs->clauses[i].cond)) return false;
     return true;
 }
 
@@ -1222,7 +1228,9 @@ static bool valid_declarations(const ruleset *rs) {
     for (size_t i = 0; i < sizeof arts / sizeof *arts; i++)
         if (!opt(arts[i], rs->narticles)) return false;
     for (int i = 0; i < rs->nclauses; i++)
-        if (!in(rs->clauses[i].article, rs->narticles)) return false;
+        if (!in(rs->clauses[i].article, rs->narticles) || rs->clauses[i].earlier < -1 ||
+            rs->clauses[i].earlier >= rs->nclauses)
+            return false;
     for (int i = 0; i < rs->narticles; i++)
         if (!rs->articles[i].id || !in(rs->articles[i].entry_clause, rs->nclauses)) return false;
     for (int i = 0; i < rs->ninvariants; i++)

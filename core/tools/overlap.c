@@ -13,12 +13,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What a terminal of each of the three graphs must be on the path sought. */
+enum want { WANT_APPLIES, WANT_OUTCOME, WANT_TAKEN, WANT_TRUE };
+
 typedef struct triple {
     gref x, y, z;
 } triple;
 
 typedef struct walk {
+    const ruleset *rs;
     const graph *g;
+    enum want want[3];
+    unsigned shown;        /* the graphs whose tests the situation shows */
+    int clause;            /* WANT_TAKEN: the clause that must be on the trail */
     int *value;            /* the child taken per variable on the current path, -1 none */
     unsigned char *tested; /* per variable: one of the two articles tests it on the path */
     triple *dead;          /* open addressing: triples that lead nowhere */
@@ -73,20 +80,40 @@ static gref step(const graph *g, gref r, int v, int i) {
     return var_of(g, r) == v ? graph_kid(g, &g->nodes[r], i) : r;
 }
 
-static bool applies(const graph *g, gref r) {
-    return !GRAPH_IS_TERM(r) || graph_term_at(g, r)->kind != TERM_NOT_APPLICABLE;
+static bool trail_has(const ruleset *rs, const graph_term *t, int clause) {
+    const rs_outcome *o = rs_outcome_at(rs, t->v);
+    for (int i = 0; i < o->ntrail; i++)
+        if (o->trail[i] == clause) return true;
+    return false;
+}
+
+static bool terminal_ok(const walk *w, int slot, gref r) {
+    if (!GRAPH_IS_TERM(r)) return true;
+    const graph_term *t = graph_term_at(w->g, r);
+    switch (w->want[slot]) {
+    case WANT_APPLIES:
+        return t->kind != TERM_NOT_APPLICABLE;
+    case WANT_OUTCOME:
+        return t->kind == TERM_OUTCOME;
+    case WANT_TAKEN:
+        return t->kind == TERM_OUTCOME && trail_has(w->rs, t, w->clause);
+    case WANT_TRUE:
+        return t->kind == TERM_VALUE && t->v != 0;
+    }
+    return false;
 }
 
 static bool search(walk *w, triple t) {
     const graph *g = w->g;
-    if (!applies(g, t.x) || !applies(g, t.y)) return false;
-    if (GRAPH_IS_TERM(t.z) && graph_term_at(g, t.z)->kind != TERM_OUTCOME) return false;
+    if (!terminal_ok(w, 0, t.x) || !terminal_ok(w, 1, t.y) || !terminal_ok(w, 2, t.z)) return false;
     if (GRAPH_IS_TERM(t.x) && GRAPH_IS_TERM(t.y) && GRAPH_IS_TERM(t.z)) return true;
     if (is_dead(w, t)) return false;
     int v = var_of(g, t.x);
     if (var_of(g, t.y) < v) v = var_of(g, t.y);
     if (var_of(g, t.z) < v) v = var_of(g, t.z);
-    w->tested[v] = var_of(g, t.x) == v || var_of(g, t.y) == v;
+    w->tested[v] = ((w->shown & 1) && var_of(g, t.x) == v) ||
+                   ((w->shown & 2) && var_of(g, t.y) == v) ||
+                   ((w->shown & 4) && var_of(g, t.z) == v);
     for (int i = 0; i < g->domain[v]; i++) {
         w->value[v] = i;
         if (search(w, (triple){step(g, t.x, v, i), step(g, t.y, v, i), step(g, t.z, v, i)}))
@@ -119,39 +146,84 @@ static bool declared(const ruleset *rs, int a, int b) {
     return false;
 }
 
+/* A path through the three graphs to terminals as `want` says; the facts
+ * of the graphs `shown` marks (bit 0 x, 1 y, 2 z) in *given. */
+static bool find(walk *w, triple t, const enum want want[3], unsigned shown, int clause,
+                 char **given) {
+    memcpy(w->want, want, sizeof w->want);
+    w->shown = shown;
+    w->clause = clause;
+    for (int v = 0; v < w->g->nvars; v++)
+        w->value[v] = -1, w->tested[v] = 0;
+    free(w->dead);
+    w->dead = NULL;
+    w->cap = w->n = 0;
+    grow(w);
+    if (!search(w, t)) return false;
+    *given = given_text(w->rs, w);
+    return true;
+}
+
+static void walk_init(walk *w, const ruleset *rs) {
+    memset(w, 0, sizeof *w);
+    w->rs = rs;
+    w->g = rs->graph;
+    w->value = malloc(sizeof(int) * (size_t)(rs->graph->nvars + 1));
+    w->tested = calloc((size_t)rs->graph->nvars + 1, 1);
+    if (!w->value || !w->tested) abort();
+}
+
+static void walk_free(walk *w) {
+    free(w->dead);
+    free(w->value);
+    free(w->tested);
+}
+
+static void push(overlap **out, int *n, int *cap, overlap o) {
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 8;
+        *out = realloc(*out, sizeof **out * (size_t)*cap);
+        if (!*out) abort();
+    }
+    (*out)[(*n)++] = o;
+}
+
 int overlap_articles(const ruleset *rs, overlap **out) {
     *out = NULL;
     int n = 0, cap = 0;
-    walk w = {rs->graph,
-              malloc(sizeof(int) * (size_t)(rs->graph->nvars + 1)),
-              calloc((size_t)rs->graph->nvars + 1, 1),
-              NULL,
-              0,
-              0};
-    if (!w.value || !w.tested) abort();
+    walk w;
+    walk_init(&w, rs);
+    static const enum want both[3] = {WANT_APPLIES, WANT_APPLIES, WANT_OUTCOME};
     for (int a = 0; a < rs->narticles; a++) {
         if (!rs->articles[a].has_when) continue;
         for (int b = a + 1; b < rs->narticles; b++) {
             if (!rs->articles[b].has_when || declared(rs, a, b)) continue;
-            for (int v = 0; v < rs->graph->nvars; v++)
-                w.value[v] = -1;
-            free(w.dead);
-            w.dead = NULL;
-            w.cap = w.n = 0;
-            grow(&w);
-            if (!search(&w, (triple){rs->articles[a].root, rs->articles[b].root, rs->checked_root}))
-                continue;
-            if (n == cap) {
-                cap = cap ? 2 * cap : 8;
-                *out = realloc(*out, sizeof **out * (size_t)cap);
-                if (!*out) abort();
-            }
-            (*out)[n++] = (overlap){a, b, given_text(rs, &w)};
+            char *given;
+            triple t = {rs->articles[a].root, rs->articles[b].root, rs->checked_root};
+            if (find(&w, t, both, 1 | 2, -1, &given)) push(out, &n, &cap, (overlap){a, b, given});
         }
     }
-    free(w.dead);
-    free(w.value);
-    free(w.tested);
+    walk_free(&w);
+    return n;
+}
+
+int overlap_clauses(const ruleset *rs, overlap **out) {
+    *out = NULL;
+    int n = 0, cap = 0;
+    walk w;
+    walk_init(&w, rs);
+    static const enum want hidden[3] = {WANT_TAKEN, WANT_TRUE, WANT_TRUE};
+    for (int c = 0; c < rs->nclauses; c++) {
+        const rs_clause *later = &rs->clauses[c];
+        if (later->cond == RS_NO_COND) continue;
+        for (int e = later->earlier; e >= 0; e = rs->clauses[e].earlier) {
+            if (rs->clauses[e].cond == RS_NO_COND) continue;
+            char *given;
+            triple t = {rs->checked_root, later->cond, rs->clauses[e].cond};
+            if (find(&w, t, hidden, 2 | 4, e, &given)) push(out, &n, &cap, (overlap){e, c, given});
+        }
+    }
+    walk_free(&w);
     return n;
 }
 

@@ -24,6 +24,13 @@ typedef struct overlap {
 int overlap_articles(const ruleset *rs, overlap **out);
 void overlap_free(overlap *list, int n);
 
+/* Inside one block, every clause that an earlier clause partly hides: a
+ * situation that reaches the block, meets the later clause's condition and
+ * is taken by the earlier one (a and b are clause ids, earlier first). The
+ * law's order of exceptions does this on purpose everywhere ("except as
+ * provided in B1"), so this is a list to read, not a warning. */
+int overlap_clauses(const ruleset *rs, overlap **out);
+
 /* Reports each pair as a warning at the later article's declaration, with
  * the situation and a hint; returns how many. */
 int overlap_report(const ruleset *rs, diag *d);
