@@ -366,6 +366,60 @@ static unsigned char *common_facts(const diff_result *d, const int *regions, int
     return common;
 }
 
+/* Where the regions of a group, on the facts shown, fill the box of their
+ * values fact by fact (8 regions that are every combination of three
+ * yes/no facts), they read as one: *merged gets each shown fact's values
+ * (NULL where that is every value), and `common` marks every shown fact.
+ * False where they do not, or the box is too large to look through. */
+enum { MERGE_MAX_BOX = 4096 };
+
+static bool in_region(const diff_result *d, const diff_region *r, const int *fact, const int *value, int n) {
+    for (int k = 0; k < n; k++)
+        if (r->allowed[fact[k]] && !r->allowed[fact[k]][value[k]]) return false;
+    (void)d;
+    return true;
+}
+
+static bool merge_regions(const diff_result *d, const int *regions, int n, json_t *facts, unsigned char *common,
+                          diff_region *merged) {
+    int *vary = xcalloc((size_t)d->nfacts + 1, sizeof(int)), nvary = 0;
+    double box = 1;
+    merged->allowed = xcalloc((size_t)d->nfacts + 1, sizeof(unsigned char *));
+    for (int f = 0; f < d->nfacts; f++) {
+        if (facts && !in_list(facts, d->facts[f].name)) continue;
+        int nv = d->facts[f].nvalues, k = 0;
+        unsigned char *u = xcalloc((size_t)nv, 1);
+        for (int i = 0; i < n; i++)
+            for (int v = 0; v < nv; v++) u[v] |= !d->regions[regions[i]].allowed[f] || d->regions[regions[i]].allowed[f][v];
+        for (int v = 0; v < nv; v++) k += u[v];
+        if (k == nv) free(u), u = NULL;
+        merged->allowed[f] = u;
+        if (!common[f]) {
+            vary[nvary++] = f;
+            box *= u ? k : nv;
+        }
+    }
+    bool whole = nvary > 0 && box <= MERGE_MAX_BOX;
+    int *value = xcalloc((size_t)nvary + 1, sizeof(int));
+    /* every combination of the varying facts' values, as an odometer */
+    while (whole) {
+        bool allowed = true;
+        for (int k = 0; k < nvary && allowed; k++)
+            allowed = !merged->allowed[vary[k]] || merged->allowed[vary[k]][value[k]];
+        bool covered = !allowed;
+        for (int i = 0; i < n && !covered; i++) covered = in_region(d, &d->regions[regions[i]], vary, value, nvary);
+        whole = covered;
+        int k = 0;
+        while (k < nvary && ++value[k] == d->facts[vary[k]].nvalues) value[k++] = 0;
+        if (k == nvary) break;
+    }
+    if (whole)
+        for (int k = 0; k < nvary; k++) common[vary[k]] = 1;
+    free(value);
+    free(vary);
+    return whole;
+}
+
 /* A region's constraints on the facts `pick` marks (want 1: the common
  * ones; want 0: the others among `facts`), in words. */
 static char *situation_text(const diff_result *d, const diff_region *r, json_t *facts,
@@ -454,12 +508,17 @@ static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result 
     json_decref(own_b);
     json_t *facts = example ? deciding_facts(example, s.got_a, s.got_b) : NULL;
     unsigned char *common = common_facts(d, g->regions, g->n, facts);
-    char *shared = situation_text(d, &d->regions[g->regions[0]], facts, common, 1);
+    diff_region merged = {0};
+    bool whole = merge_regions(d, g->regions, g->n, facts, common, &merged);
+    char *shared = situation_text(d, whole ? &merged : &d->regions[g->regions[0]], facts, common, 1);
     json_object_set_new(o, "common", json_string(shared));
     free(shared);
+    for (int f = 0; f < d->nfacts; f++) free(merged.allowed ? merged.allowed[f] : NULL);
+    free(merged.allowed);
     for (int i = 0; i < g->n; i++) {
         json_array_append_new(regions, json_integer(g->regions[i]));
-        char *text = situation_text(d, &d->regions[g->regions[i]], facts, common, 0);
+        char *text = whole ? strdup("(every situation)")
+                           : situation_text(d, &d->regions[g->regions[i]], facts, common, 0);
         bool seen = strcmp(text, "(every situation)") == 0;
         for (size_t k = 0; k < json_array_size(situations) && !seen; k++)
             seen = strcmp(json_string_value(json_array_get(situations, k)), text) == 0;
