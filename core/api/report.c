@@ -183,7 +183,8 @@ static int by_length(const void *x, const void *y) {
     return a < b ? -1 : a > b;
 }
 
-/* The auctions the rulesets' tests give, shortest first. */
+/* The auctions the rulesets' tests give, shortest first: for an example
+ * that no test gives whole. */
 static const char **test_auctions(const ruleset *a, const ruleset *b, int *n) {
     const char **all = xcalloc((size_t)(a->ntests + b->ntests + 1), sizeof(char *));
     *n = 0;
@@ -229,6 +230,75 @@ static json_t *with_auction(search *s, json_t *sc, const char **auctions, int na
     json_decref(bare);
     rules_as_region(s, sc);
     return sc;
+}
+
+/* ---- the rulesets' own tests as examples ------------------------------------
+ * A test block is a situation its rules editor wrote by hand, with an
+ * auction that fits it: where one rules as a region says, it is the
+ * example, before anything built from the region's values. */
+
+static bool test_is_case(const rs_test *t) {
+    if (t->article >= 0) return false;
+    for (int e = 0; e < t->nexpect; e++)
+        if (!t->expect[e].negated && (t->expect[e].kind == EXP_ASKS || t->expect[e].kind == EXP_REJECTED))
+            return false;
+    return true;
+}
+
+static json_t *given_json(const ruleset *rs, int fact, int64_t v) {
+    const rs_type *t = rs->facts[fact].type;
+    if (t->kind == TY_BOOL) return json_boolean(v);
+    if (t->kind == TY_INT) return json_integer(v);
+    strbuf name;
+    sb_init(&name);
+    rs_format_value(rs, t, v, FMT_NAME, &name);
+    json_t *j = json_string(name.data ? name.data : "");
+    sb_free(&name);
+    return j;
+}
+
+json_t *report_test_scenarios(const ruleset *rs) {
+    json_t *all = json_array();
+    for (int i = 0; i < rs->ntests; i++) {
+        const rs_test *t = &rs->tests[i];
+        if (!test_is_case(t)) continue;
+        json_t *sc = json_object();
+        if (t->auction) json_object_set_new(sc, "auction", json_string(t->auction));
+        for (int g = 0; g < t->ngiven; g++)
+            json_object_set_new(sc, rs->facts[t->given_fact[g]].name,
+                                given_json(rs, t->given_fact[g], t->given_value[g]));
+        json_array_append_new(all, sc);
+    }
+    return all;
+}
+
+/* Every test of both rulesets with its rulings under each: [scenario, a, b]. */
+static json_t *ruled_tests(const ruleset *a, const ruleset *b) {
+    json_t *out = json_array();
+    for (int side = 0; side < 2; side++) {
+        json_t *tests = report_test_scenarios(side ? b : a);
+        for (size_t i = 0; i < json_array_size(tests); i++) {
+            json_t *sc = json_array_get(tests, i);
+            json_array_append_new(out, json_pack("[Oo?o?]", sc, rule_scenario(a, b, sc), rule_scenario(b, a, sc)));
+        }
+        json_decref(tests);
+    }
+    return out;
+}
+
+/* A test that both rulesets rule as region r says, stripped of what they
+ * do not need; NULL when none does. */
+static json_t *test_example(search *s, json_t *tests) {
+    for (size_t i = 0; i < json_array_size(tests); i++) {
+        json_t *t = json_array_get(tests, i);
+        if (!ruling_matches(s->a, s->r->json_a, json_array_get(t, 1)) ||
+            !ruling_matches(s->b, s->r->json_b, json_array_get(t, 2)))
+            continue;
+        json_t *sc = json_deep_copy(json_array_get(t, 0));
+        if (rules_as_region(s, sc)) return minimise(s, sc);
+        json_decref(sc);
+    }
+    return NULL;
 }
 
 /* ---- grouping ---------------------------------------------------------------------- */
@@ -476,12 +546,24 @@ static int by_article(const void *x, const void *y) {
 enum { MAX_TRIES = 24 };
 
 static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result *d, const group *g,
-                          const char **auctions, int nauctions, enum arb_lang lang) {
+                          const char **auctions, int nauctions, json_t *tests, enum arb_lang lang) {
     search s = {a, b, d, NULL, NULL, NULL, NULL};
     json_t *example = NULL;
     int at = g->regions[0];
     bool *tried = xcalloc((size_t)g->n, sizeof(bool));
     /* the widest regions first: the likeliest to hold a plain situation */
+    for (int tries = 0; tries < g->n && tries < MAX_TRIES && !example; tries++) {
+        int best = -1;
+        for (int i = 0; i < g->n; i++)
+            if (!tried[i] &&
+                (best < 0 || d->regions[g->regions[i]].count > d->regions[g->regions[best]].count))
+                best = i;
+        tried[best] = true;
+        at = g->regions[best];
+        s.r = &d->regions[at];
+        example = test_example(&s, tests);
+    }
+    for (int i = 0; i < g->n; i++) tried[i] = false;
     for (int tries = 0; tries < g->n && tries < MAX_TRIES && !example; tries++) {
         int best = -1;
         for (int i = 0; i < g->n; i++)
@@ -563,12 +645,13 @@ json_t *report_groups(const ruleset *a, const ruleset *b, const diff_result *d,
     qsort(groups, (size_t)ngroups, sizeof *groups, by_article);
     int nauctions;
     const char **auctions = test_auctions(a, b, &nauctions);
-    json_t *out = json_array();
+    json_t *out = json_array(), *tests = ngroups ? ruled_tests(a, b) : json_array();
     for (int g = 0; g < ngroups; g++) {
-        json_array_append_new(out, group_json(a, b, d, &groups[g], auctions, nauctions, lang));
+        json_array_append_new(out, group_json(a, b, d, &groups[g], auctions, nauctions, tests, lang));
         free(groups[g].key);
         free(groups[g].regions);
     }
+    json_decref(tests);
     free(auctions);
     free(groups);
     return out;

@@ -27,6 +27,11 @@ enum report_format { REPORT_TEXT, REPORT_MARKDOWN, REPORT_HTML };
 void report_write(const ruleset *a, const ruleset *b, const diff_result *d, json_t *groups,
                   enum report_format format, enum arb_lang lang, FILE *out);
 
+/* The situations of rs's tests that rule on a whole situation (with the
+ * whole ruleset; not expecting a question or a rejection), each as a
+ * scenario: its given facts and auction. */
+json_t *report_test_scenarios(const ruleset *rs);
+
 /* A report's example as rs reads it: the facts only `other` has dropped. */
 json_t *report_scenario_for(const ruleset *rs, const ruleset *other, json_t *scenario);
 

@@ -148,44 +148,17 @@ enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int 
 
 /* ---- the tests as scenarios ---------------------------------------------- */
 
-/* A test that describes a whole situation, as a case would: it rules with
- * the whole ruleset and expects a ruling, not a question or a rejection. */
-static bool test_is_case(const rs_test *t) {
-    if (t->article >= 0) return false;
-    for (int e = 0; e < t->nexpect; e++)
-        if (!t->expect[e].negated && (t->expect[e].kind == EXP_ASKS || t->expect[e].kind == EXP_REJECTED))
-            return false;
-    return true;
-}
-
-static json_t *given_json(const ruleset *rs, int fact, int64_t v) {
-    const rs_type *t = rs->facts[fact].type;
-    if (t->kind == TY_BOOL) return json_boolean(v);
-    if (t->kind == TY_INT) return json_integer(v);
-    strbuf name;
-    sb_init(&name);
-    rs_format_value(rs, t, v, FMT_NAME, &name);
-    json_t *j = json_string(name.data ? name.data : "");
-    sb_free(&name);
-    return j;
-}
-
 enum arb_status arb_test_scenarios(const arb_ruleset *rs, FILE *out, int *written) {
     if (written) *written = 0;
     if (!rs || !out) return ARB_BAD_INPUT;
-    for (int i = 0; i < rs->ntests; i++) {
-        const rs_test *t = &rs->tests[i];
-        if (!test_is_case(t)) continue;
-        json_t *sc = json_object();
-        if (t->auction) json_object_set_new(sc, "auction", json_string(t->auction));
-        for (int g = 0; g < t->ngiven; g++)
-            json_object_set_new(sc, rs->facts[t->given_fact[g]].name, given_json(rs, t->given_fact[g], t->given_value[g]));
-        char *line = json_dumps(sc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_t *all = report_test_scenarios(rs);
+    for (size_t i = 0; i < json_array_size(all); i++) {
+        char *line = json_dumps(json_array_get(all, i), JSON_COMPACT | JSON_PRESERVE_ORDER);
         fprintf(out, "%s\n", line);
         free(line);
-        json_decref(sc);
-        if (written) (*written)++;
     }
+    if (written) *written = (int)json_array_size(all);
+    json_decref(all);
     return ARB_OK;
 }
 
