@@ -301,6 +301,76 @@ static json_t *test_example(search *s, json_t *tests) {
     return NULL;
 }
 
+/* The values the tests give each fact, the most used first: what a rules
+ * editor writes for a replacement call (3NT, 2H), rather than the first
+ * value a region allows (1C, which is no sufficient bid over 1S). */
+static json_t *usual_values(json_t *tests) {
+    json_t *counts = json_object(); /* fact -> {value text -> [value, n]} */
+    for (size_t i = 0; i < json_array_size(tests); i++) {
+        const char *key;
+        json_t *v;
+        json_object_foreach(json_array_get(json_array_get(tests, i), 0), key, v) {
+            if (strcmp(key, "auction") == 0) continue;
+            json_t *per = json_object_get(counts, key);
+            if (!per) json_object_set_new(counts, key, per = json_object());
+            char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+            json_t *entry = json_object_get(per, text);
+            if (!entry) json_object_set_new(per, text, entry = json_pack("[Oi]", v, 0));
+            json_array_set_new(entry, 1, json_integer(json_integer_value(json_array_get(entry, 1)) + 1));
+            free(text);
+        }
+    }
+    json_t *out = json_object();
+    const char *fact;
+    json_t *per;
+    json_object_foreach(counts, fact, per) {
+        json_t *sorted = json_array();
+        for (;;) { /* selection by count: a fact has few distinct values in tests */
+            const char *best = NULL, *k;
+            json_int_t most = 0;
+            json_t *e;
+            json_object_foreach(per, k, e) if (json_integer_value(json_array_get(e, 1)) > most) {
+                most = json_integer_value(json_array_get(e, 1));
+                best = k;
+            }
+            if (!best) break;
+            json_array_append(sorted, json_array_get(json_object_get(per, best), 0));
+            json_object_del(per, best);
+        }
+        json_object_set_new(out, fact, sorted);
+    }
+    json_decref(counts);
+    return out;
+}
+
+/* Each fact of the example given the value the tests use most for it,
+ * where the rulings stay those of the region. */
+static json_t *usual_example(search *s, json_t *sc, json_t *usual) {
+    const char *key;
+    json_t *v;
+    json_t *keys = json_array();
+    json_object_foreach(sc, key, v) json_array_append_new(keys, json_string(key));
+    for (size_t i = 0; i < json_array_size(keys); i++) {
+        const char *k = json_string_value(json_array_get(keys, i));
+        json_t *values = json_object_get(usual, k);
+        for (size_t c = 0; c < json_array_size(values) && c < 8; c++) {
+            json_t *value = json_array_get(values, c);
+            if (json_equal(value, json_object_get(sc, k))) break; /* already the most usual that works */
+            json_t *other = json_deep_copy(sc);
+            json_object_set(other, k, value);
+            if (rules_as_region(s, other)) {
+                json_decref(sc);
+                sc = other;
+                break;
+            }
+            json_decref(other);
+        }
+    }
+    json_decref(keys);
+    rules_as_region(s, sc);
+    return sc;
+}
+
 /* ---- grouping ---------------------------------------------------------------------- */
 
 /* The actions of ruling x that ruling y does not give (by name and
@@ -546,7 +616,8 @@ static int by_article(const void *x, const void *y) {
 enum { MAX_TRIES = 24 };
 
 static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result *d, const group *g,
-                          const char **auctions, int nauctions, json_t *tests, enum arb_lang lang) {
+                          const char **auctions, int nauctions, json_t *tests, json_t *usual,
+                          enum arb_lang lang) {
     search s = {a, b, d, NULL, NULL, NULL, NULL};
     json_t *example = NULL;
     int at = g->regions[0];
@@ -574,7 +645,8 @@ static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result 
         at = g->regions[best];
         s.r = &d->regions[at];
         example = complete(&s);
-        if (example) example = with_auction(&s, minimise(&s, example), auctions, nauctions);
+        if (example)
+            example = usual_example(&s, with_auction(&s, minimise(&s, example), auctions, nauctions), usual);
     }
     free(tried);
     const diff_region *r = &d->regions[at];
@@ -646,12 +718,15 @@ json_t *report_groups(const ruleset *a, const ruleset *b, const diff_result *d,
     int nauctions;
     const char **auctions = test_auctions(a, b, &nauctions);
     json_t *out = json_array(), *tests = ngroups ? ruled_tests(a, b) : json_array();
+    json_t *usual = usual_values(tests);
     for (int g = 0; g < ngroups; g++) {
-        json_array_append_new(out, group_json(a, b, d, &groups[g], auctions, nauctions, tests, lang));
+        json_array_append_new(out,
+                              group_json(a, b, d, &groups[g], auctions, nauctions, tests, usual, lang));
         free(groups[g].key);
         free(groups[g].regions);
     }
     json_decref(tests);
+    json_decref(usual);
     free(auctions);
     free(groups);
     return out;
