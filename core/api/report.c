@@ -240,7 +240,8 @@ static json_t *with_auction(search *s, json_t *sc, const char **auctions, int na
 static bool test_is_case(const rs_test *t) {
     if (t->article >= 0) return false;
     for (int e = 0; e < t->nexpect; e++)
-        if (!t->expect[e].negated && (t->expect[e].kind == EXP_ASKS || t->expect[e].kind == EXP_REJECTED))
+        if (!t->expect[e].negated &&
+            (t->expect[e].kind == EXP_ASKS || t->expect[e].kind == EXP_REJECTED))
             return false;
     return true;
 }
@@ -279,7 +280,8 @@ static json_t *ruled_tests(const ruleset *a, const ruleset *b) {
         json_t *tests = report_test_scenarios(side ? b : a);
         for (size_t i = 0; i < json_array_size(tests); i++) {
             json_t *sc = json_array_get(tests, i);
-            json_array_append_new(out, json_pack("[Oo?o?]", sc, rule_scenario(a, b, sc), rule_scenario(b, a, sc)));
+            json_array_append_new(
+                out, json_pack("[Oo?o?]", sc, rule_scenario(a, b, sc), rule_scenario(b, a, sc)));
         }
         json_decref(tests);
     }
@@ -316,7 +318,8 @@ static json_t *usual_values(json_t *tests) {
             char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
             json_t *entry = json_object_get(per, text);
             if (!entry) json_object_set_new(per, text, entry = json_pack("[Oi]", v, 0));
-            json_array_set_new(entry, 1, json_integer(json_integer_value(json_array_get(entry, 1)) + 1));
+            json_array_set_new(entry, 1,
+                               json_integer(json_integer_value(json_array_get(entry, 1)) + 1));
             free(text);
         }
     }
@@ -355,7 +358,8 @@ static json_t *usual_example(search *s, json_t *sc, json_t *usual) {
         json_t *values = json_object_get(usual, k);
         for (size_t c = 0; c < json_array_size(values) && c < 8; c++) {
             json_t *value = json_array_get(values, c);
-            if (json_equal(value, json_object_get(sc, k))) break; /* already the most usual that works */
+            if (json_equal(value, json_object_get(sc, k)))
+                break; /* already the most usual that works */
             json_t *other = json_deep_copy(sc);
             json_object_set(other, k, value);
             if (rules_as_region(s, other)) {
@@ -513,15 +517,16 @@ static unsigned char *common_facts(const diff_result *d, const int *regions, int
  * False where they do not, or the box is too large to look through. */
 enum { MERGE_MAX_BOX = 4096 };
 
-static bool in_region(const diff_result *d, const diff_region *r, const int *fact, const int *value, int n) {
+static bool in_region(const diff_result *d, const diff_region *r, const int *fact, const int *value,
+                      int n) {
     for (int k = 0; k < n; k++)
         if (r->allowed[fact[k]] && !r->allowed[fact[k]][value[k]]) return false;
     (void)d;
     return true;
 }
 
-static bool merge_regions(const diff_result *d, const int *regions, int n, json_t *facts, unsigned char *common,
-                          diff_region *merged) {
+static bool merge_regions(const diff_result *d, const int *regions, int n, json_t *facts,
+                          unsigned char *common, diff_region *merged) {
     int *vary = xcalloc((size_t)d->nfacts + 1, sizeof(int)), nvary = 0;
     double box = 1;
     merged->allowed = xcalloc((size_t)d->nfacts + 1, sizeof(unsigned char *));
@@ -530,8 +535,10 @@ static bool merge_regions(const diff_result *d, const int *regions, int n, json_
         int nv = d->facts[f].nvalues, k = 0;
         unsigned char *u = xcalloc((size_t)nv, 1);
         for (int i = 0; i < n; i++)
-            for (int v = 0; v < nv; v++) u[v] |= !d->regions[regions[i]].allowed[f] || d->regions[regions[i]].allowed[f][v];
-        for (int v = 0; v < nv; v++) k += u[v];
+            for (int v = 0; v < nv; v++)
+                u[v] |= !d->regions[regions[i]].allowed[f] || d->regions[regions[i]].allowed[f][v];
+        for (int v = 0; v < nv; v++)
+            k += u[v];
         if (k == nv) free(u), u = NULL;
         merged->allowed[f] = u;
         if (!common[f]) {
@@ -547,14 +554,17 @@ static bool merge_regions(const diff_result *d, const int *regions, int n, json_
         for (int k = 0; k < nvary && allowed; k++)
             allowed = !merged->allowed[vary[k]] || merged->allowed[vary[k]][value[k]];
         bool covered = !allowed;
-        for (int i = 0; i < n && !covered; i++) covered = in_region(d, &d->regions[regions[i]], vary, value, nvary);
+        for (int i = 0; i < n && !covered; i++)
+            covered = in_region(d, &d->regions[regions[i]], vary, value, nvary);
         whole = covered;
         int k = 0;
-        while (k < nvary && ++value[k] == d->facts[vary[k]].nvalues) value[k++] = 0;
+        while (k < nvary && ++value[k] == d->facts[vary[k]].nvalues)
+            value[k++] = 0;
         if (k == nvary) break;
     }
     if (whole)
-        for (int k = 0; k < nvary; k++) common[vary[k]] = 1;
+        for (int k = 0; k < nvary; k++)
+            common[vary[k]] = 1;
     free(value);
     free(vary);
     return whole;
@@ -634,7 +644,8 @@ static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result 
         s.r = &d->regions[at];
         example = test_example(&s, tests);
     }
-    for (int i = 0; i < g->n; i++) tried[i] = false;
+    for (int i = 0; i < g->n; i++)
+        tried[i] = false;
     for (int tries = 0; tries < g->n && tries < MAX_TRIES && !example; tries++) {
         int best = -1;
         for (int i = 0; i < g->n; i++)
@@ -646,7 +657,8 @@ static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result 
         s.r = &d->regions[at];
         example = complete(&s);
         if (example)
-            example = usual_example(&s, with_auction(&s, minimise(&s, example), auctions, nauctions), usual);
+            example = usual_example(
+                &s, with_auction(&s, minimise(&s, example), auctions, nauctions), usual);
     }
     free(tried);
     const diff_region *r = &d->regions[at];
@@ -664,10 +676,12 @@ static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result 
     unsigned char *common = common_facts(d, g->regions, g->n, facts);
     diff_region merged = {0};
     bool whole = merge_regions(d, g->regions, g->n, facts, common, &merged);
-    char *shared = situation_text(d, whole ? &merged : &d->regions[g->regions[0]], facts, common, 1);
+    char *shared =
+        situation_text(d, whole ? &merged : &d->regions[g->regions[0]], facts, common, 1);
     json_object_set_new(o, "common", json_string(shared));
     free(shared);
-    for (int f = 0; f < d->nfacts; f++) free(merged.allowed ? merged.allowed[f] : NULL);
+    for (int f = 0; f < d->nfacts; f++)
+        free(merged.allowed ? merged.allowed[f] : NULL);
     free(merged.allowed);
     for (int i = 0; i < g->n; i++) {
         json_array_append_new(regions, json_integer(g->regions[i]));
@@ -720,8 +734,8 @@ json_t *report_groups(const ruleset *a, const ruleset *b, const diff_result *d,
     json_t *out = json_array(), *tests = ngroups ? ruled_tests(a, b) : json_array();
     json_t *usual = usual_values(tests);
     for (int g = 0; g < ngroups; g++) {
-        json_array_append_new(out,
-                              group_json(a, b, d, &groups[g], auctions, nauctions, tests, usual, lang));
+        json_array_append_new(
+            out, group_json(a, b, d, &groups[g], auctions, nauctions, tests, usual, lang));
         free(groups[g].key);
         free(groups[g].regions);
     }

@@ -176,7 +176,8 @@ static void test_diff_regions(void **state) {
     close_capture(&out);
     arb_diff_options english = {.lang = ARB_EN, .format = ARB_DIFF_MARKDOWN};
     assert_int_equal(arb_diff(late, strict, &english, open_capture(&out), NULL), ARB_OK);
-    assert_non_null(strstr(captured(&out), "## 1. 1B: A deduction of 2 points. → 1B: A deduction of 4 points.\n"));
+    assert_non_null(strstr(captured(&out),
+                           "## 1. 1B: A deduction of 2 points. → 1B: A deduction of 4 points.\n"));
     close_capture(&out);
     arb_diff_options bad = {.format = (enum arb_diff_format)99};
     assert_int_equal(arb_diff(late, strict, &bad, open_capture(&out), NULL), ARB_BAD_INPUT);
@@ -222,8 +223,42 @@ static void test_diff_cases(void **state) {
     assert_int_equal(arb_diff(late, strict, &o, open_capture(&out), NULL), ARB_BAD_INPUT);
     t = captured(&out);
     assert_non_null(strstr(t, "regel 1: niet te beoordelen"));
-    assert_non_null(strstr(t, "0 van 1 zaken krijgen een andere uitspraak; 0 ongewijzigd; 1 niet te beoordelen"));
+    assert_non_null(strstr(
+        t, "0 van 1 zaken krijgen een andere uitspraak; 0 ongewijzigd; 1 niet te beoordelen"));
     close_capture(&out);
+}
+
+/* diff-late's three tests each rule on a whole situation: three lines. */
+static void test_test_scenarios(void **state) {
+    (void)state;
+    capture out;
+    int written = -1;
+    assert_int_equal(arb_test_scenarios(late, open_capture(&out), &written), ARB_OK);
+    assert_int_equal(written, 3);
+    assert_string_equal(captured(&out), "{\"minutes\":5}\n{\"minutes\":6,\"repeated\":true}\n{"
+                                        "\"minutes\":30,\"repeated\":false}\n");
+    close_capture(&out);
+    assert_int_equal(arb_test_scenarios(NULL, stdout, &written), ARB_BAD_INPUT);
+}
+
+/* In tests/rules/overlap, 1B (repeated) comes after 1A (at most 5 minutes):
+ * a repeated offence of 0 minutes is 1A's. diff-late's 1B (repeated) after
+ * 1A likewise. */
+static void test_hidden_clauses(void **state) {
+    (void)state;
+    arb_ruleset *overlap = arb_load("tests/rules/overlap", stderr);
+    assert_non_null(overlap);
+    capture out;
+    int found = -1;
+    assert_int_equal(arb_hidden_clauses(overlap, open_capture(&out), &found), ARB_OK);
+    assert_int_equal(found, 1);
+    assert_non_null(strstr(captured(&out),
+                           "clause 1B (tests/rules/overlap/overlap.rules:20) is partly hidden by "
+                           "the earlier clause 1A (tests/rules/overlap/overlap.rules:19): "
+                           "given minutes = 0, repeated = true\n"));
+    close_capture(&out);
+    arb_free(overlap);
+    assert_int_equal(arb_hidden_clauses(NULL, stdout, &found), ARB_BAD_INPUT);
 }
 
 static void test_graph(void **state) {
@@ -321,6 +356,7 @@ int main(void) {
         cmocka_unit_test(test_test_verbose),   cmocka_unit_test(test_test_coverage),
         cmocka_unit_test(test_diff_regions),   cmocka_unit_test(test_diff_unknown_article),
         cmocka_unit_test(test_diff_cases),     cmocka_unit_test(test_graph),
+        cmocka_unit_test(test_test_scenarios), cmocka_unit_test(test_hidden_clauses),
         cmocka_unit_test(test_rulesets_table), cmocka_unit_test(test_why_not),
         cmocka_unit_test(test_bad_arguments),
     };
