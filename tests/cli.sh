@@ -259,6 +259,7 @@ expect "diff report as HTML" 0 "<!DOCTYPE html>" "<h2>1. 1B: Aftrek van 2 punten
 expect "diff report, nothing changes" 0 "Geen enkele uitspraak verandert." -- "$ARBITER" diff $LATE $LATE
 expect "diff json has the groups" 0 '"groups": [' '"example_region": 0' '"text": "Aftrek van 4 punten."' -- "$ARBITER" diff $LATE $STRICT --json
 expect "diff --format unknown" 2 "--format is text, exact, json, md or html, not 'pdf'" -- "$ARBITER" diff $LATE $STRICT --format pdf
+expect "--lang is for diff only, not ignored elsewhere" 2 "unknown or incomplete option '--lang'" -- "$ARBITER" check $LATE --lang en
 expect "diff --lang unknown" 2 "--lang is nl or en, not 'fr'" -- "$ARBITER" diff $LATE $STRICT --lang fr
 expect "diff --cases missing file" 2 "cannot read" -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/nonexistent.jsonl
 # A fact only the amended toy ruleset has, used by no clause: every one of

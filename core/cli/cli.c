@@ -65,8 +65,8 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--article") == 0 && has_next) o->article = argv[++i];
         else if (strcmp(a, "--why-not") == 0 && has_next) o->why_not = argv[++i];
         else if (strcmp(a, "--cases") == 0 && has_next) o->cases = argv[++i];
-        else if (strcmp(a, "--format") == 0 && has_next) o->format = argv[++i];
-        else if (strcmp(a, "--lang") == 0 && has_next) o->lang = argv[++i];
+        else if (strcmp(a, "--format") == 0 && has_next && strcmp(cmd, "diff") == 0) o->format = argv[++i];
+        else if (strcmp(a, "--lang") == 0 && has_next && strcmp(cmd, "diff") == 0) o->lang = argv[++i];
         else if (strcmp(a, "--listen") == 0 && has_next) o->listen = argv[++i];
         else if (strcmp(a, "--plugin") == 0 && has_next) {
             if (o->nplugins == ARB_MAX_PLUGINS)
