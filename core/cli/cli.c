@@ -870,7 +870,6 @@ static int cmd_compare(const options *o) {
 /* diff --cases FILE: the corpus is read here, so that it may be stdin. */
 static int cmd_diff(const options *o) {
     if (!o->input || !o->input2) return usage_error("diff", "%s", "needs two rulesets A B");
-    arb_ruleset *a = load_plain(o->input), *b = a ? load_or_report(o->input2) : NULL;
     static const char *const formats[] = {"text", "exact", "json", "md", "html"};
     arb_diff_options d = {.article = o->article, .json = o->json};
     int f = 0;
@@ -880,6 +879,7 @@ static int cmd_diff(const options *o) {
     if (o->lang && strcmp(o->lang, "nl") != 0 && strcmp(o->lang, "en") != 0)
         return usage_error("diff", "--lang is nl or en, not '%s'", o->lang);
     d.lang = o->lang && strcmp(o->lang, "en") == 0 ? ARB_EN : ARB_NL;
+    arb_ruleset *a = load_plain(o->input), *b = a ? load_or_report(o->input2) : NULL;
     char *cases = NULL;
     int status = ARB_BAD_INPUT;
     if (a && b && o->cases && !(cases = read_input(o->cases, &d.cases_len))) {
