@@ -752,7 +752,7 @@ typedef struct words {
     const char *title, *limited, *summary_one, *summary_many, *in_articles, *none, *share,
         *regions_note, *own_facts, *situations, *example, *try_it, *no_example, *nothing,
         *no_measure, *rejected, *unknown_value, *outside, *gap, *error, *and_word,
-        *impossible_title, *only_impossible, *impossible_count, *own_facts_note;
+        *impossible_title, *impossible_count, *own_facts_note;
 } words;
 
 static const words dutch = {
@@ -779,7 +779,7 @@ static const words dutch = {
     "de uitspraak kan niet worden bepaald",
     "en",
     "Situaties die maar één van beide regelsets onmogelijk noemt",
-    "Alleen %s noemt onmogelijk",
+
     " Daarnaast %d soort%s situaties die maar één van beide onmogelijk noemt (aan het eind).",
     "Een voorbeeld dat zo'n feit noemt, geef je aan %s zonder dat feit."};
 
@@ -807,7 +807,6 @@ static const words english = {
     "the ruling cannot be made",
     "and",
     "Situations only one of the two rulesets holds impossible",
-    "Only %s holds impossible",
     " Besides, %d kind%s of situation only one of the two holds impossible (at the end).",
     "An example that gives such a fact is ruled under %s without it."};
 
@@ -1210,10 +1209,8 @@ static void write_impossible(writer *wr, const ruleset *a, const ruleset *b, jso
         strbuf line, label;
         sb_init(&line);
         sb_init(&label);
-        sb_printf(&label, wr->w->only_impossible, "");
-        label.len = 0;
-        sb_printf(&label, "%.*s", (int)(bar - key), key);
-        sb_printf(&line, "%s (%lld×)", *bar && bar[1] ? bar + 1 : "?",
+        sb_printf(&label, "%.*s", (int)(bar - key), key); /* the ruleset that rejects */
+        sb_printf(&line, "%s (%lld×)", bar[1] ? bar + 1 : wr->w->rejected,
                   (long long)json_integer_value(json_object_get(counts, key)));
         json_t *ex = json_object_get(gr, "example");
         if (json_is_object(ex)) {
