@@ -779,7 +779,6 @@ static const words dutch = {
     "de uitspraak kan niet worden bepaald",
     "en",
     "Situaties die maar één van beide regelsets onmogelijk noemt",
-
     " Daarnaast %d soort%s situaties die maar één van beide onmogelijk noemt (aan het eind).",
     "Een voorbeeld dat zo'n feit noemt, geef je aan %s zonder dat feit."};
 
