@@ -820,8 +820,11 @@ static void put_escaped(writer *wr, const char *s) {
         fputs(s, wr->out);
         return;
     }
+    bool in_code = false; /* `…` is code in the words; HTML says so with <code> */
     for (; *s; s++) {
-        if (*s == '<')
+        if (*s == '`')
+            fputs((in_code = !in_code) ? "<code>" : "</code>", wr->out);
+        else if (*s == '<')
             fputs("&lt;", wr->out);
         else if (*s == '>')
             fputs("&gt;", wr->out);
@@ -832,6 +835,7 @@ static void put_escaped(writer *wr, const char *s) {
         else
             fputc(*s, wr->out);
     }
+    if (in_code) fputs("</code>", wr->out);
 }
 
 static void heading(writer *wr, int level, const char *text) {
