@@ -29,8 +29,8 @@ LAYERS := core/base core/engine core/games dsl core/store core/tools plugins cor
 LAYER_INCLUDES = $(addprefix -I,$(LAYERS))
 CORE := base/util base/diag engine/graph engine/expr engine/ruleset engine/eval \
         games/builtins games/bridge games/cards games/klaverjas games/scenario \
-        store/image store/cache tools/testrun tools/dot tools/whynot tools/diff \
-        api/output api/scoring api/compare api/load api/arbiter api/ruling api/tools api/scores api/faces \
+        store/image store/cache tools/testrun tools/dot tools/whynot tools/diff tools/overlap \
+        api/output api/scoring api/compare api/load api/arbiter api/ruling api/tools api/report api/scores api/faces \
         api/legalwalk
 DSL  := compile check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
@@ -117,6 +117,28 @@ demo: $(BUILD)/arbiter
 # Every suite (unit, rulesets, scenarios, CLI); the last line sums them all.
 test: $(BUILD)/arbiter $(UNIT_BINS)
 	@scripts/run-tests.sh $(BUILD)
+
+# The committee's reports in docs/reports (docs/committee.md): the 1963 and
+# 2017 laws compared on Art. 27, and the shipped amendment of 64A1, as
+# Markdown and HTML; a unit test (tests/unit/test_report.c) rules every
+# example in them again. Each shipped amendment is ruled on a corpus of
+# cases too (docs/reports/*-cases.txt; docs/committee.md, "The shipped
+# corpus").
+.PHONY: reports
+REPORT_ENV = ARBITER_CACHE=$${ARBITER_CACHE:-$(BUILD)/cache}
+reports: $(BUILD)/arbiter
+	@mkdir -p docs/reports
+	$(REPORT_ENV) scripts/corpus.sh $(BUILD) >examples/cases/corpus.jsonl
+	$(REPORT_ENV) $(BUILD)/arbiter diff bridge-1963 bridge-2017 --article 27 --format md >docs/reports/1963-2017-art27.md
+	$(REPORT_ENV) $(BUILD)/arbiter diff bridge-1963 bridge-2017 --article 27 --format html >docs/reports/1963-2017-art27.html
+	$(REPORT_ENV) $(BUILD)/arbiter diff bridge-2017 bridge-2017 --amend examples/amendments/64A1-one-trick.rules --format md >docs/reports/64A1-one-trick.md
+	$(REPORT_ENV) $(BUILD)/arbiter diff bridge-2017 bridge-2017 --amend examples/amendments/64A1-one-trick.rules --format html >docs/reports/64A1-one-trick.html
+	$(REPORT_ENV) $(BUILD)/arbiter diff bridge-2017 bridge-2017 --amend examples/amendments/64A1-one-trick.rules --cases examples/cases/corpus.jsonl >docs/reports/64A1-one-trick-cases.txt
+	$(REPORT_ENV) scripts/corpus.sh $(BUILD) klaverjas-nkf-1976 >examples/cases/klaverjas-corpus.jsonl
+	@# exit status 2: some case could not be ruled; the report says which and why
+	for a in klaverjas-11i5-permission klaverjas-13i6-no-revoke; do \
+	    $(REPORT_ENV) $(BUILD)/arbiter diff klaverjas-nkf-1976 klaverjas-nkf-1976 --amend examples/amendments/$$a.rules \
+	        --cases examples/cases/klaverjas-corpus.jsonl >docs/reports/$$a-cases.txt || [ $$? -eq 2 ]; done
 
 # The web app and its JSON API on 127.0.0.1:8080, with the shipped rulesets (Ctrl-C stops it).
 .PHONY: serve test-web

@@ -132,6 +132,7 @@ typedef struct ast_given {
 
 enum ast_decl_kind {
     AD_RULESET, AD_INCLUDE, AD_TYPE, AD_FACT, AD_ACTION, AD_TABLE, AD_INVARIANT, AD_ARTICLE, AD_TEST, AD_OUTSIDE,
+    AD_COMBINE,   /* `combine A B`: name and title are the two articles (title's place in from_loc) */
     AD_AMENDMENT, /* an amendment's header */
     AD_CHANGE     /* an amendment's change to its base: see change_op, change_target */
 };

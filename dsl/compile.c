@@ -1848,6 +1848,8 @@ static int new_clause(compiler *c, const char *cite, src_loc loc, int article, b
     cl->loc = loc;
     cl->article = article;
     cl->is_article = is_article;
+    cl->cond = RS_NO_COND;
+    cl->earlier = -1;
     return c->clauses.len - 1;
 }
 
@@ -1883,6 +1885,7 @@ static int action_use(compiler *c, const ast_item *it, int clause) {
  * as a graph for every clause cost half the compiling. */
 typedef struct reach_set {
     gref base, conds;
+    int last; /* the block's last clause so far + 1, 0 before the first */
 } reach_set;
 
 static gref compile_block(compiler *c, const ast_block *b, const reach_set *reach, int clause,
@@ -2023,7 +2026,7 @@ typedef struct decision {
 /* Adds one clause: it is taken where it applies and no earlier one was. */
 static void add_decision(compiler *c, vec *ds, reach_set *reach, gref cond, const ast_clause *cl,
                          src_loc at, int art, int prefix, const ast_expr *reads) {
-    reach_set taken = {reach->base, and_graph(c, reach->conds, cond)};
+    reach_set taken = {reach->base, and_graph(c, reach->conds, cond), 0};
     if (diag_errors(c->d) - c->proof_errors == c->errors_before &&
         graph_and_is_false(c->rs->graph, taken.base, taken.conds)) {
         ERR(c->d, at, "an earlier clause, the article's `when` or an invariant already covers every such situation",
@@ -2032,7 +2035,13 @@ static void add_decision(compiler *c, vec *ds, reach_set *reach, gref cond, cons
     }
     decision *d = vec_push(ds);
     d->cond = cond;
+    int id = c->clauses.len; /* compile_clause makes the clause first */
     d->body = cl ? compile_clause(c, cl, &taken, art, prefix, reads) : outcome_ref(c, prefix);
+    if (cl) { /* what core/tools/overlap.c reads */
+        VEC_AT(&c->clauses, rs_clause, id).cond = cond == c->t_true ? RS_NO_COND : cond;
+        VEC_AT(&c->clauses, rs_clause, id).earlier = reach->last - 1;
+        reach->last = id + 1;
+    }
     reach->conds = and_graph(c, reach->conds, not_graph(c, cond));
 }
 
@@ -2129,7 +2138,7 @@ static gref article_full(compiler *c, int art, src_loc from) {
     }
     c->art_state[art] = ART_BUSY;
     ast_decl *d = c->art_decl[art];
-    reach_set reach = {and_graph(c, c->when[art], c->invariants), c->t_true};
+    reach_set reach = {and_graph(c, c->when[art], c->invariants), c->t_true, 0};
     if (reach.base == c->t_false && diag_errors(c->d) - c->proof_errors == c->errors_before) {
         ERR(c->d, d->loc, "check the `when` against the invariants", "article %s can never apply", a->id);
         c->proof_errors++;
@@ -2283,8 +2292,26 @@ static gref with_scope(compiler *c, gref g) {
     return g;
 }
 
+/* `combine A B`: two articles whose rulings may be joined on one situation,
+ * which the checker then does not warn of (core/tools/overlap.h). */
+static void declare_combines(compiler *c) {
+    int n = 0;
+    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_COMBINE;
+    c->rs->combines = arena_alloc(c->keep, sizeof(rs_combine) * (size_t)(n + 1));
+    for (int i = 0; i < c->decls.n; i++) {
+        ast_decl *d = c->decls.items[i];
+        if (d->kind != AD_COMBINE) continue;
+        int a = find_article(c, d->name, d->loc), b = find_article(c, d->title, d->from_loc);
+        if (a >= 0 && a == b)
+            ERR(c->d, d->from_loc, "name two different articles", "article %s cannot combine with itself", d->name);
+        if (a < 0 || b < 0 || a == b) continue;
+        c->rs->combines[c->rs->ncombines++] = (rs_combine){a, b, d->loc};
+    }
+}
+
 static void compile_articles(compiler *c) {
     graph *g = c->rs->graph;
+    declare_combines(c);
     gref na = graph_term_ref(g, TERM_NOT_APPLICABLE, 0);
     for (int i = 0; i < c->rs->narticles; i++) {
         gref full = article_full(c, i, c->rs->articles[i].loc);
@@ -2463,12 +2490,14 @@ static void finish(compiler *c) {
  * kept, so a loaded ruleset holds its decisions and nothing else. */
 static void keep_reachable(ruleset *rs) {
     int n = 3 + rs->narticles;
-    gref **roots = malloc(sizeof(gref *) * (size_t)n);
+    gref **roots = malloc(sizeof(gref *) * (size_t)(n + rs->nclauses));
     if (!roots) abort();
     roots[0] = &rs->root;
     roots[1] = &rs->checked_root;
     roots[2] = &rs->invariant_root;
     for (int i = 0; i < rs->narticles; i++) roots[3 + i] = &rs->articles[i].root;
+    for (int i = 0; i < rs->nclauses; i++)
+        if (rs->clauses[i].cond != RS_NO_COND) roots[n++] = &rs->clauses[i].cond;
     graph_compact(rs->graph, (gref *const *)roots, n);
     free(roots);
 }

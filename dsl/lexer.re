@@ -79,6 +79,7 @@ int yylex(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
             "table"       { set_loc(lx, loc); return TABLE; }
             "invariant"   { set_loc(lx, loc); return INVARIANT; }
             "outside"     { set_loc(lx, loc); return OUTSIDE; }
+            "combine"     { set_loc(lx, loc); return COMBINE; }
             "amendment"   { set_loc(lx, loc); return AMENDMENT; }
             "replace"     { set_loc(lx, loc); return REPLACE; }
             "add"         { set_loc(lx, loc); return ADD; }

@@ -57,6 +57,7 @@ static void append(dsl_lexer *lx, ast_list *to, ast_list from);
 
 %token RULESET "'ruleset'" INCLUDE "'include'" TYPE "'type'" FACT "'fact'" ASK "'ask'" EN "'en'"
 %token FROM "'from'" OVERRIDABLE "'overridable'" ACTION "'action'" TEXT "'text'" TABLE "'table'"
+%token COMBINE "'combine'"
 %token OUTSIDE "'outside'" AMENDMENT "'amendment'" REPLACE "'replace'" ADD "'add'" REMOVE "'remove'"
 %token CLAUSE "'clause'" ROW "'row'" CITEKW "'cite'" DEFAULT "'default'"
 %token INVARIANT "'invariant'" ARTICLE "'article'" WHEN "'when'" IF "'if'" MATCH "'match'"
@@ -112,6 +113,7 @@ decl: ruleset_decl
     | INVARIANT STRING EN STRING expr { $$ = decl(lx, @1, AD_INVARIANT, NULL); $$->title = $2; $$->text_en = $4; $$->expr = $5; }
     | OUTSIDE STRING expr            { $$ = decl(lx, @1, AD_OUTSIDE, NULL); $$->title = $2; $$->expr = $3; }
     | OUTSIDE STRING EN STRING expr  { $$ = decl(lx, @1, AD_OUTSIDE, NULL); $$->title = $2; $$->text_en = $4; $$->expr = $5; }
+    | COMBINE artid artid            { $$ = decl(lx, @2, AD_COMBINE, $2); $$->title = $3; $$->from_loc = decl(lx, @3, AD_COMBINE, $3)->loc; }
     | article_decl
     | test_decl
     | AMENDMENT STRING '{' header_items '}' { $$ = decl(lx, @2, AD_AMENDMENT, $2); $$->params = $4; }

@@ -296,24 +296,72 @@ STRICT=tests/rules/diff-late-strict
 CHANGES=tests/rules/diff-changes
 expect "diff --help" 0 "usage: arbiter diff" -- "$ARBITER" diff --help
 expect "diff needs two rulesets" 2 "needs two rulesets A B" -- "$ARBITER" diff $LATE
-expect "diff, no difference" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties." -- "$ARBITER" diff $LATE $LATE
+expect "diff, no difference" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties." -- "$ARBITER" diff $LATE $LATE --format exact
 expect "diff one region" 0 "Verschil late → late-strict" "1 gebied met een andere uitspraak: 25 situaties; gelijk: 37 situaties." \
     "1. minutes in {6..30}, repeated = true  (25 situaties)" "   late: 1 > 1B: penalty(2)" "   late-strict: 1 > 1B: penalty(4)" \
-    'voorbeeld: {"minutes":6,"repeated":true}' -- "$ARBITER" diff $LATE $STRICT
+    'voorbeeld: {"minutes":6,"repeated":true}' -- "$ARBITER" diff $LATE $STRICT --format exact
 expect "diff json" 0 '"a": "late"' '"b": "late-strict"' '"facts_only_in_b": []' '"differing": 25' '"equal": 37' '"regions": [' \
     '"count": 25' '"example": {' '"repeated": true' '"articles": [' '"1B"' '"points": "4"' -- "$ARBITER" diff $LATE $STRICT --json
-expect "diff --article" 0 "(situaties waarin artikel 1 meedoet)" "1 gebied met een andere uitspraak: 25 situaties; gelijk: 37 situaties." -- "$ARBITER" diff $LATE $STRICT --article 1
+expect "diff --article" 0 "(situaties waarin artikel 1 meedoet)" "1 gebied met een andere uitspraak: 25 situaties; gelijk: 37 situaties." -- "$ARBITER" diff $LATE $STRICT --article 1 --format exact
 expect "diff unknown article" 2 "neither late nor late-strict has an article 2" -- "$ARBITER" diff $LATE $STRICT --article 2
 # Of the three past cases, the second (minutes 10, repeated) changes: 1B.
 expect "diff --cases" 0 'regel 2: {"minutes": 10, "repeated": true}' "Alleen in late:" '[1B] penalty{"points":2}' \
-    "Alleen in late-strict:" '[1B] penalty{"points":4}' "1 van 3 zaken krijgen een andere uitspraak." -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/cases.jsonl
+    "Alleen in late-strict:" '[1B] penalty{"points":4}' "1 van 3 zaken krijgen een andere uitspraak; 2 ongewijzigd." -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/cases.jsonl
 expect "diff --cases json" 0 '"cases": 3' '"changed": 1' '"line": 2' -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/cases.jsonl --json
+# The tests as scenarios: diff-late's three tests, each a whole situation.
+expect "test --scenarios" 0 '{"minutes":5}' '{"minutes":6,"repeated":true}' '{"minutes":30,"repeated":false}' \
+    -- "$ARBITER" test $LATE --scenarios
+# Overlaps: in tests/rules/overlap articles 1 (late: 1B from 6 minutes) and
+# 2 (a club's points when repeated and over 10 minutes) both rule from 11
+# minutes with repeated; `combine 1 2` declares that the law means both.
+OVL=tests/rules/overlap
+expect "check warns of two articles on one situation" 0 "overlap.rules:24:9: warning: articles 1 and 2 can both rule on one situation" \
+    "given minutes = 11, repeated = true" "declare \`combine ARTICLE ARTICLE\`" -- sh -c "$ARBITER check $OVL 2>&1"
+expect "check: combine silences it" 0 "overlap+C1: complete" -- "$ARBITER" check $OVL --amend $OVL/combine.amend
+"$ARBITER" check $OVL --amend $OVL/combine.amend >"$out" 2>&1
+if grep -q "warning" "$out"; then fail "check: combine leaves no warning" "$(cat "$out")"; else pass "check: combine leaves no warning"; fi
+expect "combine an article with itself" 2 "combine-self.amend:5:11: error: article 2 cannot combine with itself" \
+    -- "$ARBITER" check $OVL --amend $OVL/combine-self.amend
+expect "combine an unknown article" 2 "combine-unknown.amend:5:11: error: no article 3 in this ruleset" \
+    -- "$ARBITER" check $OVL --amend $OVL/combine-unknown.amend
+expect "check --clauses names both clauses" 0 "article 1: clause 1B (tests/rules/overlap/overlap.rules:20) is partly hidden by the earlier clause 1A (tests/rules/overlap/overlap.rules:19): given minutes = 0, repeated = true" \
+    "1 clause partly hidden by an earlier one" -- "$ARBITER" check $OVL --clauses
+for r in bridge-1963 bridge-2017 klaverjas-nkf-1976; do
+    "$ARBITER" check $r >"$out" 2>&1
+    if grep -q "warning" "$out"; then fail "check $r: no warning" "$(grep -A2 warning "$out" | head -c 600)"; else pass "check $r: no warning"; fi
+done
+# A case that cannot be ruled is listed with its line and why, counted
+# apart, never as unchanged: line 2 misspells a fact, line 3 is no JSON;
+# line 1 changes (1B), line 4 (minutes 2: 1A in both) does not.
+expect "diff --cases, cases that cannot be ruled" 2 "regel 2: niet te beoordelen (late en late-strict): unknown fact 'minuts'" \
+    "regel 3: niet te beoordelen (late en late-strict): invalid JSON" \
+    "1 van 4 zaken krijgen een andere uitspraak; 1 ongewijzigd; 2 niet te beoordelen" \
+    "1× 1B: Aftrek van 2 punten. → 1B: Aftrek van 4 punten. (regel 1)" \
+    -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/bad-cases.jsonl
+expect "diff --cases json, cases that cannot be ruled" 2 '"cases": 4' '"changed": 1' '"unchanged": 1' '"not_ruled": 2' \
+    '"failures": [' '"line": 3' -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/bad-cases.jsonl --json
+# The report for people: one change (1B: 2 points become 4), the rulings'
+# texts from the rule file, the facts that decide, an example both rule so.
+expect "diff report" 0 "Verschil late → late-strict" "1 soort situatie krijgt een andere uitspraak; waar de uitspraken uiteengaan: 1B." \
+    "1. 1B: Aftrek van 2 punten. → 1B: Aftrek van 4 punten." "late (1 > 1B): 1B: Aftrek van 2 punten." \
+    "Situaties: minutes in {6..30}, repeated = true" '{"minutes":6,"repeated":true}' -- "$ARBITER" diff $LATE $STRICT
+expect "diff report in English" 0 "1 kind of situation is ruled differently" "1. 1B: A deduction of 2 points. → 1B: A deduction of 4 points." \
+    -- "$ARBITER" diff $LATE $STRICT --lang en
+expect "diff report as Markdown" 0 "# Verschil late → late-strict" "## 1. 1B: Aftrek van 2 punten. → 1B: Aftrek van 4 punten." \
+    "- **late-strict (1 > 1B)**: 1B: Aftrek van 4 punten." -- "$ARBITER" diff $LATE $STRICT --format md
+expect "diff report as HTML" 0 "<!DOCTYPE html>" "<h2>1. 1B: Aftrek van 2 punten. → 1B: Aftrek van 4 punten.</h2>" \
+    "<li><b>late (1 &gt; 1B)</b>" -- "$ARBITER" diff $LATE $STRICT --format html
+expect "diff report, nothing changes" 0 "Geen enkele uitspraak verandert." -- "$ARBITER" diff $LATE $LATE
+expect "diff json has the groups" 0 '"groups": [' '"example_region": 0' '"text": "Aftrek van 4 punten."' -- "$ARBITER" diff $LATE $STRICT --json
+expect "diff --format unknown" 2 "--format is text, exact, json, md or html, not 'pdf'" -- "$ARBITER" diff $LATE $STRICT --format pdf
+expect "--lang is for diff only, not ignored elsewhere" 2 "unknown or incomplete option '--lang'" -- "$ARBITER" check $LATE --lang en
+expect "diff --lang unknown" 2 "--lang is nl or en, not 'fr'" -- "$ARBITER" diff $LATE $STRICT --lang fr
 expect "diff --cases missing file" 2 "cannot read" -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/nonexistent.jsonl
 # A fact only the amended toy ruleset has, used by no clause: every one of
 # toy's 41538560 combinations (see test_diff.c) times 2 is equal.
-expect "diff fact only in B" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 83077120 situaties." -- "$ARBITER" diff $TOY $TOY --amend $CHANGES/witness.amend
+expect "diff fact only in B" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 83077120 situaties." -- "$ARBITER" diff $TOY $TOY --amend $CHANGES/witness.amend --format exact
 expect "diff fact only in B json" 0 '"facts_only_in_b": [' '"witness"' '"b": "toy+W1"' -- "$ARBITER" diff $TOY $TOY --amend $CHANGES/witness.amend --json
-expect "diff names the fact only in B" 0 "Feiten alleen in toy+W1: witness" -- "$ARBITER" diff $TOY $TOY --amend $CHANGES/witness.amend
+expect "diff names the fact only in B" 0 "Feiten alleen in toy+W1: witness" -- "$ARBITER" diff $TOY $TOY --amend $CHANGES/witness.amend --format exact
 
 # --amend: $CHANGES/strict.amend turns diff-late into diff-late-strict (and
 # replaces the test of 1B it makes obsolete); the amended ruleset is named
@@ -327,8 +375,8 @@ rm -f "$LATE.tmp.json"
 expect "check --amend" 0 "late+S1: complete" -- "$ARBITER" check $LATE --amend $CHANGES/strict.amend
 expect "test --amend" 0 "4 passed, 0 failed" -- "$ARBITER" test $LATE --amend $CHANGES/strict.amend
 expect "diff --amend" 0 "Verschil late → late+S1" "1. minutes in {6..30}, repeated = true  (25 situaties)" "   late+S1: 1 > 1B: penalty(4)" \
-    "gelijk: 37 situaties." -- "$ARBITER" diff $LATE $LATE --amend $CHANGES/strict.amend
-expect "diff --amend same as hand-edited" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties." -- "$ARBITER" diff $STRICT $LATE --amend $CHANGES/strict.amend
+    "gelijk: 37 situaties." -- "$ARBITER" diff $LATE $LATE --amend $CHANGES/strict.amend --format exact
+expect "diff --amend same as hand-edited" 0 "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties." -- "$ARBITER" diff $STRICT $LATE --amend $CHANGES/strict.amend --format exact
 # A broken amendment: exit 2, the error at file:line:col in the amendment.
 expect "amend syntax error" 2 "$CHANGES/broken.amend:2:37: error:" -- "$ARBITER" check $LATE --amend $CHANGES/broken.amend
 expect "amend unknown clause" 2 "$CHANGES/unknown-clause.amend:2:16: error:" "1Z" -- "$ARBITER" check $LATE --amend $CHANGES/unknown-clause.amend
@@ -490,7 +538,7 @@ expect "score nkf: a result without the tricks names what it lacks" 2 "the hand:
 # so, and nothing else changes anywhere in the ruleset.
 AMEND=examples/amendments/64A1-one-trick.rules
 if [ -f "$AMEND" ]; then
-    "$ARBITER" diff bridge-2017 bridge-2017 --amend "$AMEND" >"$out" 2>"$err"
+    "$ARBITER" diff bridge-2017 bridge-2017 --amend "$AMEND" --format exact >"$out" 2>"$err"
     regions=$(sed -n 's/^\([0-9]*\) gebieden met een andere uitspraak.*/\1/p' "$out")
     two=$(grep -c '^   bridge-2017: .*64A1: .*transfer_tricks(2)$' "$out")
     one=$(grep -c '^   bridge-2017+Voorstel 64A1: .*64A1: .*transfer_tricks(1)$' "$out")
@@ -563,7 +611,7 @@ KJ=klaverjas-nkf-1976
 # OP5 replaces 11i5's action only. 11i5 is reached one way (Art. 11, when
 # situation = lead_out_of_turn): penalised_to_play and penalty_card_case =
 # allowed (11b); no other article applies 11. One region, same trail.
-"$ARBITER" diff $KJ $KJ --amend examples/amendments/klaverjas-11i5-permission.rules >"$out" 2>"$err"; rc=$?
+"$ARBITER" diff $KJ $KJ --amend examples/amendments/klaverjas-11i5-permission.rules --format exact >"$out" 2>"$err"; rc=$?
 if [ $rc -eq 0 ] && grep -q '^1 gebied met een andere uitspraak' "$out" &&
     grep -qx '1\. situation = lead_out_of_turn, penalised_to_play = true, penalty_card_case = allowed  (.*)' "$out" &&
     grep -qx '   klaverjas-nkf-1976: 11 > 11b > 11i5: penalty_card_face_up, opponents_command_penalty_card' "$out" &&
@@ -579,10 +627,10 @@ sed -i 's/allowed          => 11b { otherwise => 11i5 { opponents_command_penalt
 sed -i 's/expect trail \[11, 11b, 11i5\], opponents_command_penalty_card, not opponents_permit_penalty_card/expect trail [11, 11b, 11i5], must_play_penalty_card/' "$kj/kj/11-uitkomen.rules"
 expect "diff nkf against an edited copy: 11i5's one region" 0 "1 gebied met een andere uitspraak:" \
     "situation = lead_out_of_turn, penalised_to_play = true, penalty_card_case = allowed  (" \
-    "11 > 11b > 11i5: penalty_card_face_up, must_play_penalty_card" -- "$ARBITER" diff $KJ "$kj/kj"
+    "11 > 11b > 11i5: penalty_card_face_up, must_play_penalty_card" -- "$ARBITER" diff $KJ "$kj/kj" --format exact
 rm -rf "$kj"
 expect "diff nkf against itself: nothing differs" 0 "0 gebieden met een andere uitspraak: 0 situaties;" \
-    -- "$ARBITER" diff $KJ $KJ
+    -- "$ARBITER" diff $KJ $KJ --format exact
 # OP6 replaces 13i6 (failing to trump, to overtrump, a forbidden undertrump:
 # 13a) by "no penalty, apply 19". 13i6 is reached through Art. 13 (situation
 # = revoke, revoke_found = revoke) and applied 14 for every revoke_claim:
@@ -590,7 +638,7 @@ expect "diff nkf against itself: nothing differs" 0 "0 gebieden met een andere u
 # too_late (14b) the hand as played but with 14b's trail and action. So
 # every region lies in those revoke kinds, every claim moment has one, and
 # each reads 13i6 > 14 against 13i6 > 19 with breach_without_penalty.
-"$ARBITER" diff $KJ $KJ --amend examples/amendments/klaverjas-13i6-no-revoke.rules >"$out" 2>"$err"; rc=$?
+"$ARBITER" diff $KJ $KJ --amend examples/amendments/klaverjas-13i6-no-revoke.rules --format exact >"$out" 2>"$err"; rc=$?
 regions=$(sed -n 's/^\([0-9]*\) gebieden met een andere uitspraak.*/\1/p' "$out")
 kinds=$(grep -c '^[0-9]*\. situation = revoke, revoke_found = revoke, .*revoke_kind in {must_trump, must_overtrump, no_undertrump}, ' "$out")
 before=$(grep -c '^   klaverjas-nkf-1976: 13 > 13a > 13i6 > 14 > ' "$out")

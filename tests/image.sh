@@ -74,7 +74,8 @@ same "klaverjas score" "$ARBITER" score --ruleset klaverjas-nkf-1976 examples/kl
 same "check" "$ARBITER" check bridge-2017
 same "check, the name as a path" "$ARBITER" check ./rulesets/bridge-2017/
 same "check with a gap" "$ARBITER" check tests/bad/missing-case.rules
-same "diff" "$ARBITER" diff bridge-1963 bridge-2017
+same "diff" "$ARBITER" diff bridge-1963 bridge-2017 --format exact
+same "diff, the report of an article" "$ARBITER" diff bridge-1963 bridge-2017 --article 27
 same "compare, three editions" "$ARBITER" compare --ruleset bridge-1997 --ruleset bridge-2017 --ruleset bridge-1963 examples/dummy-warns-defender.json
 same "diff --json of an article" "$ARBITER" diff bridge-1963 bridge-2017 --article 27 --json
 same "graph" "$ARBITER" graph --ruleset bridge-2017 --article 27

@@ -187,6 +187,9 @@ typedef struct arb_plugin_limits {
 arb_plugins *arb_load_plugins_limited(const arb_ruleset *rs, const char *const *paths, int n,
                                       const arb_plugin_limits *limits, FILE *errors);
 
+/* The language of texts for people: Dutch, or English where the ruleset gives it. */
+enum arb_lang { ARB_NL, ARB_EN };
+
 /* ---- Tools for whole rulesets ------------------------------------------------
  * What a rules editor runs on a ruleset rather than on one scenario: the
  * completeness proof, the test blocks, the differences between two
@@ -207,6 +210,17 @@ arb_plugins *arb_load_plugins_limited(const arb_ruleset *rs, const char *const *
 enum arb_status arb_check(const char *name_or_path, const char *const *amendments, int namendments,
                           FILE *out, FILE *errors);
 
+/* Inside each block of clauses, every clause that an earlier clause of the
+ * block partly hides: a situation (satisfying the invariants, ruled on)
+ * that meets the later clause's condition but is taken by the earlier one.
+ * One line per pair on out — the article, both clauses with file:line, and
+ * `given …` the situation — then the count; *found (may be NULL) receives
+ * it. The law's own order of exceptions does this on purpose ("except as
+ * provided in B1"), so this is a list for a rules editor to read, and
+ * arb_check does not warn of it; two articles that both rule on one
+ * situation it does warn of (unless the ruleset says `combine A B`). */
+enum arb_status arb_hidden_clauses(const arb_ruleset *rs, FILE *out, int *found);
+
 /* Runs the ruleset's test blocks, with plugins (NULL: none), and its
  * completeness proof as one more test; failures (file:line:col) and the
  * line `N passed, N failed` go to out. With ARB_TEST_COVERAGE, the clauses
@@ -219,21 +233,46 @@ enum arb_test_flags { ARB_TEST_VERBOSE = 1, ARB_TEST_COVERAGE = 2 };
 enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,
                          int *passed, int *failed);
 
+/* The ruleset's test blocks as scenarios, one JSON object a line (the form
+ * arb_rule_batch and arb_diff's cases read): each test that rules with the
+ * whole ruleset on a whole situation (not one that expects a question or a
+ * rejection, nor one that rules with a single article), with its given
+ * facts and auction. What a committee measures an amendment's impact on,
+ * besides its own file of past cases. *written (may be NULL) receives the
+ * number of lines. */
+enum arb_status arb_test_scenarios(const arb_ruleset *rs, FILE *out, int *written);
+
 /* Every region of situations that rulesets a and b rule differently, found
  * by walking their decision graphs together, or (cases) every scenario of a
  * JSON Lines text ruled under both. */
+enum arb_diff_format {
+    ARB_DIFF_TEXT,     /* for people: the changes grouped, with the rulings' texts and an example each */
+    ARB_DIFF_EXACT,    /* every region with its constraints, count, example and both rulings */
+    ARB_DIFF_JSON,     /* one JSON object: the exact regions and the groups */
+    ARB_DIFF_MARKDOWN, /* the report for people as Markdown */
+    ARB_DIFF_HTML      /* the report for people as one HTML page */
+};
 typedef struct arb_diff_options {
     /* only the situations in which either ruling passes through it; NULL: all */
     const char *article;
-    int json; /* nonzero: the report as one JSON object, else text */
+    int json; /* nonzero: ARB_DIFF_JSON, whatever format says */
     /* JSON Lines, one scenario a line (need not be terminated); NULL: walk the graphs.
      * With cases, article is not used. */
     const char *cases;
     size_t cases_len;
+    enum arb_diff_format format; /* with cases: ARB_DIFF_JSON, else text */
+    enum arb_lang lang;          /* the rulings' texts in the report for people */
 } arb_diff_options;
 /* options may be NULL (all situations, text). An article neither ruleset
- * has is refused: ARB_BAD_INPUT, the reason on errors. With cases,
- * ARB_BAD_INPUT when a line is bad input under both rulesets. A walk that
+ * has is refused: ARB_BAD_INPUT, the reason on errors. The groups of the
+ * report for people put together the regions whose rulings differ in the
+ * same actions; each group's example is a scenario that both rulesets,
+ * ruling it in full, were seen to rule as its region says (none is shown
+ * when no such scenario was found). With cases, every line is ruled under
+ * both rulesets; a line either cannot rule (bad input, an invariant it
+ * breaks, a fact it leaves unanswered, a gap) is listed with its number
+ * and why, counted apart and never as unchanged, and makes the status
+ * ARB_BAD_INPUT. A walk that
  * outgrows its budget reports no regions and is ARB_BAD_INPUT with
  * "incomplete" on errors: never a silent "nothing changed". */
 enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
@@ -272,7 +311,6 @@ enum arb_status arb_why_not(const arb_ruleset *rs, const arb_plugins *plugins, c
 typedef struct arb_scenario arb_scenario;
 typedef struct arb_ruling arb_ruling;
 
-enum arb_lang { ARB_NL, ARB_EN };
 enum arb_ruling_status {
     ARB_RULED,      /* a ruling: read its trail and actions */
     ARB_NEEDS,      /* a fact the decision needs is not known: arb_ruling_needs names it */

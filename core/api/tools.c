@@ -11,7 +11,9 @@
 #include "diff.h"
 #include "dot.h"
 #include "load.h"
+#include "overlap.h"
 #include "plugin.h"
+#include "report.h"
 #include "testrun.h"
 #include "whynot.h"
 
@@ -74,7 +76,11 @@ enum arb_status arb_check(const char *name, const char *const *amendments, int n
     ruleset *rs = compile_and_prove(path, amendments, namendments, d, &problems);
     enum arb_status status = ARB_BAD_INPUT;
     if (rs && problems == 0) {
+        int warnings = overlap_report(rs, d); /* warned, not refused: the law may mean it */
         write_summary(rs, out);
+        if (warnings)
+            fprintf(out, "  %d warning%s: articles that can both rule on one situation (see above)\n", warnings,
+                    warnings == 1 ? "" : "s");
         status = ARB_OK;
     } else if (errors) {
         fprintf(errors, "%s: %d error%s\n", path, diag_errors(d), diag_errors(d) == 1 ? "" : "s");
@@ -83,6 +89,32 @@ enum arb_status arb_check(const char *name, const char *const *amendments, int n
     ruleset_free(rs);
     free(path);
     return status;
+}
+
+/* ---- clauses an earlier one partly hides ------------------------------------ */
+
+static void write_clause(const ruleset *rs, int c, FILE *out) {
+    const rs_clause *cl = &rs->clauses[c];
+    fprintf(out, "%s (%s:%d)", cl->cite ? cl->cite : rs->articles[cl->article].id, cl->loc.file ? cl->loc.file : "?",
+            cl->loc.line);
+}
+
+enum arb_status arb_hidden_clauses(const arb_ruleset *rs, FILE *out, int *found) {
+    if (found) *found = 0;
+    if (!rs || !out) return ARB_BAD_INPUT;
+    overlap *list;
+    int n = overlap_clauses(rs, &list);
+    for (int i = 0; i < n; i++) {
+        fprintf(out, "article %s: clause ", rs->articles[rs->clauses[list[i].b].article].id);
+        write_clause(rs, list[i].b, out);
+        fputs(" is partly hidden by the earlier clause ", out);
+        write_clause(rs, list[i].a, out);
+        fprintf(out, ": given %s\n", list[i].given);
+    }
+    fprintf(out, "%d clause%s partly hidden by an earlier one\n", n, n == 1 ? "" : "s");
+    overlap_free(list, n);
+    if (found) *found = n;
+    return ARB_OK;
 }
 
 /* ---- test ----------------------------------------------------------------- */
@@ -119,6 +151,22 @@ enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int 
     if (failed) *failed = t.failed;
     if (problems) return ARB_BAD_INPUT;
     return t.failed || (coverage && t.uncovered) ? ARB_NO_RULING : ARB_OK;
+}
+
+/* ---- the tests as scenarios ---------------------------------------------- */
+
+enum arb_status arb_test_scenarios(const arb_ruleset *rs, FILE *out, int *written) {
+    if (written) *written = 0;
+    if (!rs || !out) return ARB_BAD_INPUT;
+    json_t *all = report_test_scenarios(rs);
+    for (size_t i = 0; i < json_array_size(all); i++) {
+        char *line = json_dumps(json_array_get(all, i), JSON_COMPACT | JSON_PRESERVE_ORDER);
+        fprintf(out, "%s\n", line);
+        free(line);
+    }
+    if (written) *written = (int)json_array_size(all);
+    json_decref(all);
+    return ARB_OK;
 }
 
 /* ---- diff ----------------------------------------------------------------- */
@@ -222,72 +270,13 @@ static void write_diff(const ruleset *a, const ruleset *b, const diff_result *d,
         write_region(a, b, d, i, out);
 }
 
-/* One line of a corpus under both rulesets: the case when the rulings
- * differ (NULL when not), *bad when both found the line bad input. */
-static json_t *case_under_both(const ruleset *a, const ruleset *b, const char *line, long at,
-                               bool json, FILE *out, bool *bad) {
-    char *ra = NULL, *rb = NULL;
-    enum arb_status sa = arb_rule_json(a, line, strlen(line), &ra),
-                    sb = arb_rule_json(b, line, strlen(line), &rb);
-    json_t *ja = json_loads(ra, 0, NULL), *jb = json_loads(rb, 0, NULL);
-    json_t *d = compare_differences_json(ja, jb), *c = NULL;
-    *bad = sa == ARB_BAD_INPUT && sb == ARB_BAD_INPUT;
-    if (json_object_size(d)) {
-        c = json_pack("{sIsOsOsO}", "line", (json_int_t)at, "a", ja, "b", jb, "differences", d);
-        if (!json) {
-            fprintf(out, "regel %ld: %s\n", at, line);
-            compare_differences_text(out, ja, jb, d);
-        }
-    }
-    json_decref(d);
-    json_decref(ja);
-    json_decref(jb);
-    free(ra);
-    free(rb);
-    return c;
-}
-
-/* Every scenario of a corpus under both rulesets; the ones whose ruling
- * changes are listed with both rulings. */
-static enum arb_status diff_cases(const ruleset *a, const ruleset *b, const arb_diff_options *o,
-                                  FILE *out) {
-    char *text = malloc(o->cases_len + 1);
-    if (!text) return ARB_BAD_INPUT;
-    memcpy(text, o->cases, o->cases_len);
-    text[o->cases_len] = 0;
-    int changed = 0, total = 0;
-    enum arb_status status = ARB_OK;
-    long line = 0;
-    json_t *all = json_array();
-    for (char *p = text, *next; p && *p; p = next) {
-        next = strchr(p, '\n');
-        if (next) *next++ = 0;
-        line++;
-        if (strspn(p, " \t\r") == strlen(p)) continue;
-        total++;
-        bool bad;
-        json_t *c = case_under_both(a, b, p, line, o->json, out, &bad);
-        if (bad) status = ARB_BAD_INPUT;
-        if (c) {
-            changed++;
-            json_array_append_new(all, c);
-        }
-    }
-    if (o->json) {
-        write_json(json_pack("{sisiso}", "cases", total, "changed", changed, "rulings", all), out);
-    } else {
-        json_decref(all);
-        fprintf(out, "%d van %d zaken krijgen een andere uitspraak.\n", changed, total);
-    }
-    free(text);
-    return status;
-}
-
 enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
                          const arb_diff_options *options, FILE *out, FILE *errors) {
     arb_diff_options o = options ? *options : (arb_diff_options){0};
-    if (!a || !b || !out || (o.cases_len && !o.cases)) return ARB_BAD_INPUT;
-    if (o.cases) return diff_cases(a, b, &o, out);
+    if (!a || !b || !out || (o.cases_len && !o.cases) || o.format > ARB_DIFF_HTML || o.lang > ARB_EN)
+        return ARB_BAD_INPUT;
+    if (o.json) o.format = ARB_DIFF_JSON;
+    if (o.cases) return report_cases(a, b, o.cases, o.cases_len, o.format == ARB_DIFF_JSON, o.lang, out);
     if (o.article && rs_find_article(a, o.article) < 0 && rs_find_article(b, o.article) < 0) {
         if (errors)
             fprintf(errors, "arbiter diff: neither %s nor %s has an article %s\n", a->name, b->name,
@@ -305,10 +294,19 @@ enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
                     "(hint: --article N compares fewer situations, --cases FILE rules given scenarios)\n",
                     a->name, b->name);
         status = ARB_BAD_INPUT;
-    } else if (o.json) {
-        write_json(diff_json(a, b, &d), out);
-    } else {
+    } else if (o.format == ARB_DIFF_JSON) {
+        json_t *j = diff_json(a, b, &d);
+        json_object_set_new(j, "groups", report_groups(a, b, &d, o.lang));
+        write_json(j, out);
+    } else if (o.format == ARB_DIFF_EXACT) {
         write_diff(a, b, &d, out);
+    } else {
+        static const enum report_format formats[] = {[ARB_DIFF_TEXT] = REPORT_TEXT,
+                                                     [ARB_DIFF_MARKDOWN] = REPORT_MARKDOWN,
+                                                     [ARB_DIFF_HTML] = REPORT_HTML};
+        json_t *groups = report_groups(a, b, &d, o.lang);
+        report_write(a, b, &d, groups, formats[o.format], o.lang, out);
+        json_decref(groups);
     }
     diff_free(&d);
     return status;

@@ -17,11 +17,10 @@
 #define MAX_COMPARED ARB_MAX_COMPARED /* rulesets to compare; also the most --amend files */
 
 typedef struct options {
-    const char *ruleset, *article, *input, *input2, *why_not, *cases;
+    const char *ruleset, *article, *input, *input2, *why_not, *cases, *format, *lang;
     const char *listen; /* serve: ADDRESS:PORT */
     const char *save;   /* ask: the scenario's file */
     const char *web;    /* serve: the web app's folder */
-    enum arb_lang lang; /* ask: --lang nl|en */
     const char *rulesets[MAX_COMPARED]; /* every --ruleset, for compare */
     int nrulesets;
     const char *amends[MAX_COMPARED]; /* --amend files, applied in order */
@@ -29,7 +28,7 @@ typedef struct options {
     const char *plugins[ARB_MAX_PLUGINS]; /* --plugin files, in order */
     int nplugins;
     arb_plugin_limits limits;
-    bool json, verbose, coverage, help, vul, nonvul;
+    bool json, verbose, coverage, help, vul, nonvul, scenarios, clauses;
 } options;
 
 typedef struct command {
@@ -51,6 +50,11 @@ static int cannot_read(const char *cmd, const char *path) {
     return ARB_BAD_INPUT;
 }
 
+/* --lang: nl (the default) or en, as parse_options checked it. */
+static enum arb_lang lang_of(const options *o) {
+    return o->lang && strcmp(o->lang, "en") == 0 ? ARB_EN : ARB_NL;
+}
+
 static int parse_options(const char *cmd, int argc, char **argv, options *o) {
     memset(o, 0, sizeof *o);
     for (int i = 0; i < argc; i++) {
@@ -60,6 +64,8 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--json") == 0) o->json = true;
         else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) o->verbose = true;
         else if (strcmp(a, "--coverage") == 0) o->coverage = true;
+        else if (strcmp(a, "--scenarios") == 0) o->scenarios = true;
+        else if (strcmp(a, "--clauses") == 0) o->clauses = true;
         else if (strcmp(a, "--vul") == 0) o->vul = true;
         else if (strcmp(a, "--nonvul") == 0) o->nonvul = true;
         else if (strcmp(a, "--ruleset") == 0 && has_next) {
@@ -69,13 +75,14 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--article") == 0 && has_next) o->article = argv[++i];
         else if (strcmp(a, "--why-not") == 0 && has_next) o->why_not = argv[++i];
         else if (strcmp(a, "--cases") == 0 && has_next) o->cases = argv[++i];
+        else if (strcmp(a, "--format") == 0 && has_next && strcmp(cmd, "diff") == 0) o->format = argv[++i];
         else if (strcmp(a, "--listen") == 0 && has_next) o->listen = argv[++i];
         else if (strcmp(a, "--save") == 0 && has_next) o->save = argv[++i];
         else if (strcmp(a, "--web") == 0 && has_next) o->web = argv[++i];
         else if (strcmp(a, "--lang") == 0 && has_next) {
             const char *l = argv[++i];
             if (strcmp(l, "nl") != 0 && strcmp(l, "en") != 0) return usage_error(cmd, "--lang is nl or en, not '%s'", l);
-            o->lang = strcmp(l, "en") == 0 ? ARB_EN : ARB_NL;
+            o->lang = l;
         }
         else if (strcmp(a, "--plugin") == 0 && has_next) {
             if (o->nplugins == ARB_MAX_PLUGINS)
@@ -716,7 +723,7 @@ static int cmd_ask(const options *o) {
     if (!o->ruleset) return usage_error("ask", "%s", "needs --ruleset NAME");
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
-    ask_state a = {.rs = rs, .name = o->ruleset, .sc = arb_scenario_new_plugins(rs, plugins), .lang = o->lang};
+    ask_state a = {.rs = rs, .name = o->ruleset, .sc = arb_scenario_new_plugins(rs, plugins), .lang = lang_of(o)};
     int status = a.sc && (!o->input || read_start(o->input, a.sc)) ? ARB_OK : ARB_BAD_INPUT;
     arb_ruling *r = NULL;
     catch_interrupt();
@@ -755,6 +762,7 @@ static int cmd_check(const options *o) {
     enum arb_status status = arb_check(path, o->amends, o->namends, stdout, stderr);
     arb_ruleset *rs = status == ARB_OK ? load_or_report(path) : NULL;
     if (status == ARB_OK) status = rs ? arb_check_legal_cards(rs, plugins, stdout, stderr) : ARB_BAD_INPUT;
+    if (status == ARB_OK && o->clauses) status = arb_hidden_clauses(rs, stdout, NULL);
     arb_free(rs);
     free(path);
     return status;
@@ -769,7 +777,8 @@ static int cmd_test(const options *o) {
         return ARB_BAD_INPUT;
     }
     int flags = (o->verbose ? ARB_TEST_VERBOSE : 0) | (o->coverage ? ARB_TEST_COVERAGE : 0);
-    enum arb_status status = arb_test(rs, plugins, flags, stdout, NULL, NULL);
+    enum arb_status status = o->scenarios ? arb_test_scenarios(rs, stdout, NULL)
+                                          : arb_test(rs, plugins, flags, stdout, NULL, NULL);
     arb_free(rs);
     return status;
 }
@@ -1172,8 +1181,14 @@ static int cmd_compare(const options *o) {
 /* diff --cases FILE: the corpus is read here, so that it may be stdin. */
 static int cmd_diff(const options *o) {
     if (!o->input || !o->input2) return usage_error("diff", "%s", "needs two rulesets A B");
-    arb_ruleset *a = load_plain(o->input), *b = a ? load_or_report(o->input2) : NULL;
+    static const char *const formats[] = {"text", "exact", "json", "md", "html"};
     arb_diff_options d = {.article = o->article, .json = o->json};
+    int f = 0;
+    while (o->format && f < 5 && strcmp(o->format, formats[f]) != 0) f++;
+    if (f == 5) return usage_error("diff", "--format is text, exact, json, md or html, not '%s'", o->format);
+    d.format = (enum arb_diff_format)f;
+    d.lang = lang_of(o);
+    arb_ruleset *a = load_plain(o->input), *b = a ? load_or_report(o->input2) : NULL;
     char *cases = NULL;
     int status = ARB_BAD_INPUT;
     if (a && b && o->cases && !(cases = read_input(o->cases, &d.cases_len))) {
@@ -1217,15 +1232,19 @@ static const command commands[] = {
      "'stop' or Ctrl-C ends with the scenario so far. --save FILE keeps the scenario, to\n"
      "start from again (arbiter ask … FILE) or rule on (arbiter rule). --lang en: in English.",
      cmd_ask},
-    {"check", "check NAME|DIR [--plugin FILE]",
+    {"check", "check NAME|DIR [--clauses] [--plugin FILE]",
      "Compiles a ruleset and proves it complete: every situation gets a ruling. Reports\n"
-     "syntax and type errors, unknown names, apply cycles, unreachable clauses and gaps.\n"
-     "Klaverjas: proves too that the legal article, with the plugins, always leaves a legal card.",
+     "syntax and type errors, unknown names, apply cycles, unreachable clauses and gaps, and\n"
+     "warns of two articles that can both rule on one situation (with that situation) unless\n"
+     "the ruleset declares `combine A B`. --clauses also lists, in every block, the clauses an\n"
+     "earlier clause partly hides, naming both, with a situation. Klaverjas: proves too that\n"
+     "the legal article, with the plugins, always leaves a legal card.",
      cmd_check},
-    {"test", "test NAME|DIR [--verbose] [--coverage]",
+    {"test", "test NAME|DIR [--verbose] [--coverage] [--scenarios]",
      "Runs the ruleset's test blocks, and its completeness proof as one more test, and prints\n"
      "`N passed, N failed`. With --coverage, lists the clauses no test reaches (and fails if\n"
-     "there are any).",
+     "there are any). With --scenarios, runs nothing but writes the situations of the tests that\n"
+     "rule on a whole situation as JSON Lines: a corpus for `arbiter diff --cases`.",
      cmd_test},
     {"score", "score --ruleset NAME|DIR CONTRACT|HAND.json [--vul|--nonvul] [--json]",
      "Scores a contract and its result for the declaring side (negative when it went down):\n"
@@ -1253,12 +1272,16 @@ static const command commands[] = {
      "marking what differs: the article trail, the actions on one side only, the score of the\n"
      "scenario's contract.",
      cmd_compare},
-    {"diff", "diff A B [--article N] [--json] [--cases FILE.jsonl]",
-     "Every region of situations that rulesets A and B rule differently, found by walking their\n"
-     "decision graphs together: the region's fact constraints, how many fact combinations it\n"
-     "covers, an example scenario and both rulings. --article N limits it to the situations in\n"
-     "which either ruling passes through article N. With --cases, rules every scenario of a\n"
-     "JSON Lines file under both and lists those whose ruling changes.",
+    {"diff", "diff A B [--article N] [--format text|md|html|exact|json] [--lang nl|en] [--cases FILE.jsonl]",
+     "Every situation that rulesets A and B rule differently, found by walking their decision\n"
+     "graphs together. The report (text, or --format md / html for a meeting) opens with how many\n"
+     "kinds of situation change and in which articles, then one section per change of ruling: the\n"
+     "rulings' texts (--lang), the facts that decide it and an example scenario that both rulesets\n"
+     "were seen to rule so. --format exact lists every region with its constraints and count;\n"
+     "--format json (or --json) gives the regions and the groups as data. --article N limits it to\n"
+     "the situations in which either ruling passes through article N. With --cases, rules every\n"
+     "scenario of a JSON Lines file under both: the cases whose ruling changes and how, and every\n"
+     "line that could not be ruled, with why (exit status 2 then).",
      cmd_diff},
     {"rulesets", "rulesets", "Lists the installed rulesets with their title and hash.",
      cmd_rulesets},

@@ -98,7 +98,15 @@ typedef struct rs_clause {
     src_loc loc;
     int article;       /* the article it belongs to */
     bool is_article;   /* the entry of an article (cites its number) */
+    /* For the checker's report of clauses an earlier one partly hides
+     * (core/tools/overlap.h): the clause's own condition (a 0/1 graph), or
+     * RS_NO_COND for one taken whatever holds (otherwise, apply, a
+     * citation), and the clause before it in its block, or -1. */
+    gref cond;
+    int earlier;
 } rs_clause;
+
+#define RS_NO_COND INT32_MIN
 
 /* An action as a ruling names it, with argument expressions, attached to the
  * clause that gives it. */
@@ -137,6 +145,14 @@ typedef struct rs_outside {
     const char *message, *message_en;
     src_loc loc;
 } rs_outside;
+
+/* Two articles that may both rule on one situation, their measures joined:
+ * `combine A B` (the law's rectification beside a club's penalty). Without
+ * it the checker warns where their `when`s meet (core/tools/overlap.h). */
+typedef struct rs_combine {
+    int a, b; /* articles */
+    src_loc loc;
+} rs_combine;
 
 typedef struct rs_block {
     src_loc loc;
@@ -191,7 +207,7 @@ typedef struct ruleset {
     int nfiles;
     const char **files;
 
-    int ntypes, nfacts, nactions, ntables, nclauses, narticles, ninvariants, nblocks, ntests, noutside;
+    int ntypes, nfacts, nactions, ntables, nclauses, narticles, ninvariants, nblocks, ntests, noutside, ncombines;
     rs_type **types;
     rs_fact *facts;
     rs_action *actions;
@@ -200,6 +216,7 @@ typedef struct ruleset {
     rs_article *articles;
     rs_invariant *invariants;
     rs_outside *outside;
+    rs_combine *combines;
     rs_block *blocks;
     rs_test *tests;
 

@@ -324,6 +324,8 @@ static void put_clause(writer *w, const rs_clause *c) {
     put_loc(w, c->loc);
     put_i32(&w->out, c->article);
     put_u8(&w->out, c->is_article);
+    put_i32(&w->out, c->cond);
+    put_i32(&w->out, c->earlier);
 }
 
 static void put_article(writer *w, const rs_article *a) {
@@ -346,6 +348,12 @@ static void put_outside(writer *w, const rs_outside *o) {
     put_str(w, o->message);
     put_str(w, o->message_en);
     put_loc(w, o->loc);
+}
+
+static void put_combine(writer *w, const rs_combine *k) {
+    put_i32(&w->out, k->a);
+    put_i32(&w->out, k->b);
+    put_loc(w, k->loc);
 }
 
 static void put_block(writer *w, const rs_block *b) {
@@ -481,6 +489,9 @@ static void put_ruleset(writer *w, const char *extra) {
     put_i32(o, rs->noutside);
     for (int i = 0; i < rs->noutside; i++)
         put_outside(w, &rs->outside[i]);
+    put_i32(o, rs->ncombines);
+    for (int i = 0; i < rs->ncombines; i++)
+        put_combine(w, &rs->combines[i]);
     put_i32(o, rs->nblocks);
     for (int i = 0; i < rs->nblocks; i++)
         put_block(w, &rs->blocks[i]);
@@ -762,6 +773,8 @@ static void get_clause(reader *r, rs_clause *c) {
     c->loc = get_loc(r);
     c->article = get_i32(r);
     c->is_article = get_bool(r);
+    c->cond = get_i32(r);
+    c->earlier = get_i32(r);
 }
 
 static void get_article(reader *r, rs_article *a) {
@@ -784,6 +797,12 @@ static void get_outside(reader *r, rs_outside *o) {
     o->message = get_str(r);
     o->message_en = get_str(r);
     o->loc = get_loc(r);
+}
+
+static void get_combine(reader *r, rs_combine *k) {
+    k->a = get_i32(r);
+    k->b = get_i32(r);
+    k->loc = get_loc(r);
 }
 
 static void get_block(reader *r, rs_block *b) {
@@ -958,6 +977,10 @@ static void get_ruleset(reader *r, const char **extra) {
     rs->outside = alloc_n(r, rs->noutside, sizeof(rs_outside));
     for (int i = 0; i < rs->noutside && !r->bad; i++)
         get_outside(r, &rs->outside[i]);
+    rs->ncombines = get_count(r, 16);
+    rs->combines = alloc_n(r, rs->ncombines, sizeof(rs_combine));
+    for (int i = 0; i < rs->ncombines && !r->bad; i++)
+        get_combine(r, &rs->combines[i]);
     rs->nblocks = get_count(r, 16);
     rs->blocks = alloc_n(r, rs->nblocks, sizeof(rs_block));
     for (int i = 0; i < rs->nblocks && !r->bad; i++)
@@ -1070,6 +1093,8 @@ static bool valid_graph(const ruleset *rs, const graph *g) {
         return false;
     for (int i = 0; i < rs->narticles; i++)
         if (!valid_gref(g, rs->articles[i].root)) return false;
+    for (int i = 0; i < rs->nclauses; i++)
+        if (rs->clauses[i].cond != RS_NO_COND && !valid_gref(g, rs->clauses[i].cond)) return false;
     return true;
 }
 
@@ -1203,13 +1228,17 @@ static bool valid_declarations(const ruleset *rs) {
     for (size_t i = 0; i < sizeof arts / sizeof *arts; i++)
         if (!opt(arts[i], rs->narticles)) return false;
     for (int i = 0; i < rs->nclauses; i++)
-        if (!in(rs->clauses[i].article, rs->narticles)) return false;
+        if (!in(rs->clauses[i].article, rs->narticles) || rs->clauses[i].earlier < -1 ||
+            rs->clauses[i].earlier >= rs->nclauses)
+            return false;
     for (int i = 0; i < rs->narticles; i++)
         if (!rs->articles[i].id || !in(rs->articles[i].entry_clause, rs->nclauses)) return false;
     for (int i = 0; i < rs->ninvariants; i++)
         if (!in(rs->invariants[i].expr, rs->exprs.len)) return false;
     for (int i = 0; i < rs->nblocks; i++)
         if (!in(rs->blocks[i].article, rs->narticles)) return false;
+    for (int i = 0; i < rs->ncombines; i++)
+        if (!in(rs->combines[i].a, rs->narticles) || !in(rs->combines[i].b, rs->narticles)) return false;
     return true;
 }
 

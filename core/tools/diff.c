@@ -132,6 +132,14 @@ static void dump_expr(const ruleset *rs, int e, strbuf *out) {
     }
 }
 
+/* The citation an action is given under, as a ruling shows it: its
+ * clause's, or its article's where the clause cites nothing. */
+static const char *action_cite(const ruleset *rs, const rs_action_use *u) {
+    if (u->clause < 0) return "";
+    const char *cite = rs->clauses[u->clause].cite;
+    return cite ? cite : rs->articles[rs->clauses[u->clause].article].id;
+}
+
 /* A terminal as words and JSON; two rulings are the same when the words are. */
 static void describe_terminal(const ruleset *rs, gref r, strbuf *words, json_t **json) {
     *json = json_object();
@@ -176,6 +184,7 @@ static void describe_terminal(const ruleset *rs, gref r, strbuf *words, json_t *
         json_t *act = json_object();
         json_object_set_new(act, "name", json_string(a->name));
         json_object_set_new(act, "args", args);
+        json_object_set_new(act, "article", json_string(action_cite(rs, u)));
         json_array_append_new(actions, act);
         sb_free(&one);
     }
@@ -363,14 +372,14 @@ static gref append_value(joint *j, const ruleset *rs, gref label, gref value, co
 /* Adds {"name": …, "args": {}} to every label's JSON. */
 typedef struct start_ctx {
     joint *j;
-    const char *name;
+    const char *name, *cite;
 } start_ctx;
 
 static graph_term fold_start_action(void *ctx, graph_term label) {
     start_ctx *sc = ctx;
     joint *j = sc->j;
     json_t *js = json_deep_copy(VEC_AT(&j->json, json_t *, label.v));
-    json_array_append_new(json_object_get(js, "actions"), json_pack("{sss{}}", "name", sc->name, "args"));
+    json_array_append_new(json_object_get(js, "actions"), json_pack("{sss{}ss}", "name", sc->name, "args", "article", sc->cite));
     strbuf words;
     sb_init(&words);
     sb_puts(&words, VEC_AT(&j->words, char *, label.v));
@@ -527,7 +536,7 @@ static gref outcome_graph(side *s, gref r) {
     for (int i = 0; i < o->nactions; i++) {
         const rs_action_use *u = rs_use_at(rs, o->actions[i]);
         const rs_action *a = &rs->actions[u->action];
-        start_ctx st = {j, a->name};
+        start_ctx st = {j, a->name, action_cite(rs, u)};
         label = graph_apply1(j->g, ((uint64_t)next_salt(j) << 40) | 3, label, fold_start_action, &st);
         for (int p = 0; p < a->nparams; p++) {
             label = append_text(j, rs, label, p ? ", " : "(", NULL);

@@ -146,7 +146,8 @@ static void test_test_coverage(void **state) {
 static void test_diff_regions(void **state) {
     (void)state;
     capture out;
-    assert_int_equal(arb_diff(late, strict, NULL, open_capture(&out), NULL), ARB_OK);
+    arb_diff_options exact = {.format = ARB_DIFF_EXACT};
+    assert_int_equal(arb_diff(late, strict, &exact, open_capture(&out), NULL), ARB_OK);
     const char *t = captured(&out);
     assert_non_null(strstr(t, "Verschil late → late-strict\n"));
     assert_non_null(
@@ -162,9 +163,24 @@ static void test_diff_regions(void **state) {
     assert_non_null(strstr(t, "\"equal\": 37"));
     close_capture(&out);
 
-    assert_int_equal(arb_diff(late, late, NULL, open_capture(&out), NULL), ARB_OK);
+    assert_int_equal(arb_diff(late, late, &exact, open_capture(&out), NULL), ARB_OK);
     assert_non_null(strstr(
         captured(&out), "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties."));
+    close_capture(&out);
+
+    /* the report for people (the default): the change, with its texts */
+    assert_int_equal(arb_diff(late, strict, NULL, open_capture(&out), NULL), ARB_OK);
+    t = captured(&out);
+    assert_non_null(strstr(t, "1 soort situatie krijgt een andere uitspraak"));
+    assert_non_null(strstr(t, "1. 1B: Aftrek van 2 punten. → 1B: Aftrek van 4 punten.\n"));
+    close_capture(&out);
+    arb_diff_options english = {.lang = ARB_EN, .format = ARB_DIFF_MARKDOWN};
+    assert_int_equal(arb_diff(late, strict, &english, open_capture(&out), NULL), ARB_OK);
+    assert_non_null(strstr(captured(&out),
+                           "## 1. 1B: A deduction of 2 points. → 1B: A deduction of 4 points.\n"));
+    close_capture(&out);
+    arb_diff_options bad = {.format = (enum arb_diff_format)99};
+    assert_int_equal(arb_diff(late, strict, &bad, open_capture(&out), NULL), ARB_BAD_INPUT);
     close_capture(&out);
 }
 
@@ -193,7 +209,7 @@ static void test_diff_cases(void **state) {
     assert_non_null(strstr(t, "regel 3: {\"minutes\": 10, \"repeated\": true}\n"));
     assert_non_null(strstr(t, "[1B] penalty{\"points\":2}"));
     assert_non_null(strstr(t, "[1B] penalty{\"points\":4}"));
-    assert_non_null(strstr(t, "1 van 3 zaken krijgen een andere uitspraak.\n"));
+    assert_non_null(strstr(t, "1 van 3 zaken krijgen een andere uitspraak; 2 ongewijzigd.\n"));
     assert_null(strstr(t, "regel 1"));
     close_capture(&out);
 
@@ -202,10 +218,47 @@ static void test_diff_cases(void **state) {
     assert_non_null(strstr(captured(&out), "\"changed\": 1"));
     close_capture(&out);
 
-    /* a line neither ruleset can read */
+    /* a line neither ruleset can read: listed with why, not unchanged */
     o = (arb_diff_options){.cases = "{\"minutes\": 99}", .cases_len = 15};
     assert_int_equal(arb_diff(late, strict, &o, open_capture(&out), NULL), ARB_BAD_INPUT);
+    t = captured(&out);
+    assert_non_null(strstr(t, "regel 1: niet te beoordelen"));
+    assert_non_null(strstr(
+        t, "0 van 1 zaken krijgen een andere uitspraak; 0 ongewijzigd; 1 niet te beoordelen"));
     close_capture(&out);
+}
+
+/* diff-late's three tests each rule on a whole situation: three lines. */
+static void test_test_scenarios(void **state) {
+    (void)state;
+    capture out;
+    int written = -1;
+    assert_int_equal(arb_test_scenarios(late, open_capture(&out), &written), ARB_OK);
+    assert_int_equal(written, 3);
+    assert_string_equal(captured(&out), "{\"minutes\":5}\n{\"minutes\":6,\"repeated\":true}\n{"
+                                        "\"minutes\":30,\"repeated\":false}\n");
+    close_capture(&out);
+    assert_int_equal(arb_test_scenarios(NULL, stdout, &written), ARB_BAD_INPUT);
+}
+
+/* In tests/rules/overlap, 1B (repeated) comes after 1A (at most 5 minutes):
+ * a repeated offence of 0 minutes is 1A's. diff-late's 1B (repeated) after
+ * 1A likewise. */
+static void test_hidden_clauses(void **state) {
+    (void)state;
+    arb_ruleset *overlap = arb_load("tests/rules/overlap", stderr);
+    assert_non_null(overlap);
+    capture out;
+    int found = -1;
+    assert_int_equal(arb_hidden_clauses(overlap, open_capture(&out), &found), ARB_OK);
+    assert_int_equal(found, 1);
+    assert_non_null(strstr(captured(&out),
+                           "clause 1B (tests/rules/overlap/overlap.rules:20) is partly hidden by "
+                           "the earlier clause 1A (tests/rules/overlap/overlap.rules:19): "
+                           "given minutes = 0, repeated = true\n"));
+    close_capture(&out);
+    arb_free(overlap);
+    assert_int_equal(arb_hidden_clauses(NULL, stdout, &found), ARB_BAD_INPUT);
 }
 
 static void test_graph(void **state) {
@@ -225,13 +278,13 @@ static void test_graph(void **state) {
     close_capture(&err);
 }
 
-/* tests/rules holds eight rulesets; diff-changes has no header and is not one. */
+/* tests/rules holds nine rulesets; diff-changes has no header and is not one. */
 static void test_rulesets_table(void **state) {
     (void)state;
     capture out;
     int listed = -1;
     assert_int_equal(arb_rulesets_table("tests/rules", open_capture(&out), &listed), ARB_OK);
-    assert_int_equal(listed, 8);
+    assert_int_equal(listed, 9);
     const char *t = captured(&out);
     assert_non_null(strstr(t, "\ntoy "));
     assert_non_null(strstr(t, " Speelgoedregels\n"));
@@ -303,6 +356,7 @@ int main(void) {
         cmocka_unit_test(test_test_verbose),   cmocka_unit_test(test_test_coverage),
         cmocka_unit_test(test_diff_regions),   cmocka_unit_test(test_diff_unknown_article),
         cmocka_unit_test(test_diff_cases),     cmocka_unit_test(test_graph),
+        cmocka_unit_test(test_test_scenarios), cmocka_unit_test(test_hidden_clauses),
         cmocka_unit_test(test_rulesets_table), cmocka_unit_test(test_why_not),
         cmocka_unit_test(test_bad_arguments),
     };
