@@ -133,8 +133,7 @@ static const char *keep_str(compiler *c, const char *s) {
     string_pool *p = &c->strings;
     if (2 * (p->n + 1) > p->capslots) {
         int cap = p->capslots ? p->capslots * 2 : 1024;
-        const char **slots = calloc((size_t)cap, sizeof *slots);
-        if (!slots) abort();
+        const char **slots = xcalloc((size_t)cap, sizeof *slots);
         for (int i = 0; i < p->capslots; i++) {
             if (!p->slots[i]) continue;
             uint64_t h =
@@ -143,7 +142,7 @@ static const char *keep_str(compiler *c, const char *s) {
                 h = (h + 1) & (uint64_t)(cap - 1);
             slots[h] = p->slots[i];
         }
-        free(p->slots);
+        xfree(p->slots);
         p->slots = slots;
         p->capslots = cap;
     }
@@ -287,7 +286,7 @@ static ast_file *read_and_parse(compiler *c, const char *path, src_loc from) {
         return NULL;
     }
     if (!fit_to_parse(c, path, from, text, len)) {
-        free(text);
+        xfree(text);
         return NULL;
     }
     const char *p = keep_str(c, path); /* every location in the file names it */
@@ -296,7 +295,7 @@ static ast_file *read_and_parse(compiler *c, const char *path, src_loc from) {
     c->rs->hash = fnv1a64(c->rs->hash, base, strlen(base));
     c->rs->hash = fnv1a64(c->rs->hash, text, len);
     ast_file *f = dsl_parse(c->a, c->d, p, text); /* the tree holds copies of what it names */
-    free(text);
+    xfree(text);
     ast_push(c->a, &c->files, f);
     return f;
 }
@@ -327,9 +326,9 @@ static void load_dir(compiler *c, const char *dir, src_loc from, int depth) {
     if (n == 0) ERR(c->d, from, "a ruleset is a directory of *.rules files", "no .rules files in %s", dir);
     for (int i = 0; i < n; i++) {
         load_file(c, arena_printf(c->a, "%s/%s", dir, names[i]), from, depth);
-        free(names[i]);
+        xfree(names[i]);
     }
-    free(names);
+    xfree(names);
 }
 
 static void load_path(compiler *c, const char *path, src_loc from, int depth) {
@@ -1742,9 +1741,8 @@ static uint64_t pair_hash(int32_t x, int32_t y) {
 
 static void pair_rehash(pair_table *t) {
     int cap = t->capslots ? t->capslots * 2 : 1024;
-    free(t->slots);
-    t->slots = malloc(sizeof(int32_t) * (size_t)cap);
-    if (!t->slots) abort();
+    xfree(t->slots);
+    t->slots = xmalloc(sizeof(int32_t) * (size_t)cap);
     memset(t->slots, -1, sizeof(int32_t) * (size_t)cap);
     t->capslots = cap;
     uint64_t mask = (uint64_t)cap - 1;
@@ -1764,8 +1762,7 @@ static int pair_intern(pair_table *t, int32_t x, int32_t y) {
         if (t->pairs[t->slots[h]][0] == x && t->pairs[t->slots[h]][1] == y) return t->slots[h];
     if (t->n == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 1024;
-        t->pairs = realloc(t->pairs, sizeof *t->pairs * (size_t)t->cap);
-        if (!t->pairs) abort();
+        t->pairs = xrealloc(t->pairs, sizeof *t->pairs * (size_t)t->cap);
     }
     t->pairs[t->n][0] = x;
     t->pairs[t->n][1] = y;
@@ -1774,8 +1771,8 @@ static int pair_intern(pair_table *t, int32_t x, int32_t y) {
 }
 
 static void pair_free(pair_table *t) {
-    free(t->pairs);
-    free(t->slots);
+    xfree(t->pairs);
+    xfree(t->slots);
 }
 
 /* Lists: 0 is the empty list, cell i is list i + 1. */
@@ -1799,12 +1796,11 @@ static void list_items(const compiler *c, int32_t list, int *out) {
 static int32_t list_append(compiler *c, int32_t x, int32_t y) {
     if (!y) return x;
     int n = list_len(c, y), stack[64];
-    int *items = n <= 64 ? stack : malloc(sizeof(int) * (size_t)n);
-    if (!items) abort();
+    int *items = n <= 64 ? stack : xmalloc(sizeof(int) * (size_t)n);
     list_items(c, y, items);
     for (int i = 0; i < n; i++)
         x = list_add(c, x, items[i]);
-    if (items != stack) free(items);
+    if (items != stack) xfree(items);
     return x;
 }
 
@@ -2424,17 +2420,16 @@ static void compile_tests(compiler *c) {
 
 static void make_graph(compiler *c) {
     int n = c->rs->nvars;
-    int *domain = malloc(sizeof(int) * (size_t)(n + 1));
-    int64_t *lo = malloc(sizeof(int64_t) * (size_t)(n + 1));
-    if (!domain || !lo) abort();
+    int *domain = xmalloc(sizeof(int) * (size_t)(n + 1));
+    int64_t *lo = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
     for (int v = 0; v < n; v++) {
         const rs_type *t = c->rs->facts[c->rs->var_fact[v]].type;
         domain[v] = rs_decision_values(t);
         lo[v] = t->kind == TY_INT ? t->lo : 0;
     }
     c->rs->graph = graph_new(n, domain, lo);
-    free(domain);
-    free(lo);
+    xfree(domain);
+    xfree(lo);
     c->t_true = graph_term_ref(c->rs->graph, TERM_VALUE, 1);
     c->t_false = graph_term_ref(c->rs->graph, TERM_VALUE, 0);
     c->fact_graph = arena_alloc(c->a, sizeof(gref) * (size_t)(c->rs->nfacts + 1));
@@ -2463,14 +2458,13 @@ static void finish(compiler *c) {
  * kept, so a loaded ruleset holds its decisions and nothing else. */
 static void keep_reachable(ruleset *rs) {
     int n = 3 + rs->narticles;
-    gref **roots = malloc(sizeof(gref *) * (size_t)n);
-    if (!roots) abort();
+    gref **roots = xmalloc(sizeof(gref *) * (size_t)n);
     roots[0] = &rs->root;
     roots[1] = &rs->checked_root;
     roots[2] = &rs->invariant_root;
     for (int i = 0; i < rs->narticles; i++) roots[3 + i] = &rs->articles[i].root;
     graph_compact(rs->graph, (gref *const *)roots, n);
-    free(roots);
+    xfree(roots);
 }
 
 /* The rulings the kept graph reaches become the ruleset's outcome table,
@@ -2478,8 +2472,7 @@ static void keep_reachable(ruleset *rs) {
  * the ruleset's arena. */
 static void flatten_outcomes(compiler *c) {
     ruleset *rs = c->rs;
-    int64_t *old = malloc(sizeof(int64_t) * (size_t)(rs->graph->nterms + 1));
-    if (!old) abort();
+    int64_t *old = xmalloc(sizeof(int64_t) * (size_t)(rs->graph->nterms + 1));
     int n = graph_renumber_kind(rs->graph, TERM_OUTCOME, old);
     size_t items = 0;
     for (int i = 0; i < n; i++)
@@ -2498,7 +2491,7 @@ static void flatten_outcomes(compiler *c) {
         list_items(c, acts, pool);
         pool += o->nactions;
     }
-    free(old);
+    xfree(old);
 }
 
 /* ---- what the compiled ruleset evaluates ------------------------------------
@@ -2534,8 +2527,7 @@ static int copy_args(const ruleset *rs, int args, int n, const int *map, vec *ou
 
 static void keep_evaluated_exprs(ruleset *rs) {
     int n = rs->exprs.len;
-    int *map = malloc(sizeof(int) * (size_t)(n + 1));
-    if (!map) abort();
+    int *map = xmalloc(sizeof(int) * (size_t)(n + 1));
     for (int e = 0; e < n; e++)
         map[e] = -1;
     for (int f = 0; f < rs->nfacts; f++)
@@ -2574,7 +2566,7 @@ static void keep_evaluated_exprs(ruleset *rs) {
     vec_free(&rs->expr_args);
     rs->exprs = exprs;
     rs->expr_args = args;
-    free(map);
+    xfree(map);
 }
 
 /* The ruleset's vectors are done growing: each keeps only what it holds. */
@@ -2635,7 +2627,7 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
     }
     pair_free(&c.cells);
     pair_free(&c.outs);
-    free(c.strings.slots);
+    xfree(c.strings.slots);
     arena_free(c.a); /* the syntax trees and the compiler's tables */
     if (rs->graph) graph_done_building(rs->graph);
     vec_free(&c.clauses);

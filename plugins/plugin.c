@@ -106,12 +106,12 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     plugin *p = ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
-        free(ptr);
+        xfree(ptr);
         p->used -= old;
         return NULL;
     }
     if (nsize > old && p->used - old + nsize > p->cap) return NULL; /* Lua raises a memory error */
-    void *q = realloc(ptr, nsize);
+    void *q = mem_try_realloc(ptr, nsize);
     if (q) p->used = p->used - old + nsize;
     return q;
 }
@@ -558,8 +558,7 @@ static int by_fact_name(const void *a, const void *b) {
  * state made for every call would otherwise build a table of them). */
 static void sort_fact_names(plugin *p) {
     static pthread_mutex_t sorting = PTHREAD_MUTEX_INITIALIZER;
-    p->fact_order = malloc(sizeof *p->fact_order * (size_t)(p->rs->nfacts + 1));
-    if (!p->fact_order) abort();
+    p->fact_order = xmalloc(sizeof *p->fact_order * (size_t)(p->rs->nfacts + 1));
     for (int f = 0; f < p->rs->nfacts; f++)
         p->fact_order[f] = f;
     pthread_mutex_lock(&sorting);
@@ -855,9 +854,8 @@ static void sort_keys(plugin *p) {
 
 /* Which override each clause of the ruleset sets off. */
 static void map_clauses(plugin *p) {
-    p->clause_key = malloc(sizeof *p->clause_key * (size_t)(p->rs->nclauses + 1));
-    p->hit = calloc((size_t)p->nkeys + 1, sizeof *p->hit);
-    if (!p->clause_key || !p->hit) abort();
+    p->clause_key = xmalloc(sizeof *p->clause_key * (size_t)(p->rs->nclauses + 1));
+    p->hit = xcalloc((size_t)p->nkeys + 1, sizeof *p->hit);
     for (int c = 0; c < p->rs->nclauses; c++) {
         p->clause_key[c] = -1;
         for (int k = 0; p->rs->clauses[c].cite && k < p->nkeys; k++)
@@ -872,9 +870,8 @@ static void read_overrides(lua_State *L, plugin *p) {
     int t = lua_getfield(L, 1, "override") == LUA_TTABLE ? lua_gettop(L) : 0;
     if (!t && !lua_isnil(L, -1)) load_error(L, "`override` is a table of citation = function");
     int n = t ? table_count(L, t) : 0;
-    p->keys = calloc((size_t)n + 1, sizeof *p->keys);
-    p->key_fn = calloc((size_t)n + 1, sizeof *p->key_fn);
-    if (!p->keys || !p->key_fn) abort();
+    p->keys = xcalloc((size_t)n + 1, sizeof *p->keys);
+    p->key_fn = xcalloc((size_t)n + 1, sizeof *p->key_fn);
     lua_pushnil(L);
     while (t && lua_next(L, t)) {
         const char *cite = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
@@ -884,7 +881,7 @@ static void read_overrides(lua_State *L, plugin *p) {
                                                            : "expected a function");
             lua_error(L);
         }
-        p->keys[p->nkeys++] = strdup(cite); /* the plugin's to free before anything can fail */
+        p->keys[p->nkeys++] = xstrdup(cite); /* the plugin's to free before anything can fail */
         p->key_fn[p->nkeys - 1] = luaL_ref(L, LUA_REGISTRYINDEX); /* pops the function */
     }
     lua_settop(L, 1);
@@ -917,20 +914,19 @@ static void read_own_fact(lua_State *L, plugin *p) {
         load_error(L, "a fact's `ask` and `ask_en` are UTF-8 text "
                       "without NUL bytes, at most 200 bytes long");
     p->own_kind[p->nown] = k;
-    p->own_ask[p->nown] = ask ? strdup(ask) : NULL;
-    p->own_ask_en[p->nown] = ask_en ? strdup(ask_en) : NULL;
-    p->own[p->nown++] = strdup(lua_tostring(L, -2));
+    p->own_ask[p->nown] = ask ? xstrdup(ask) : NULL;
+    p->own_ask_en[p->nown] = ask_en ? xstrdup(ask_en) : NULL;
+    p->own[p->nown++] = xstrdup(lua_tostring(L, -2));
 }
 
 /* facts = { name = kind, … }: the facts of its own a scenario may give. */
 static void read_own_facts(lua_State *L, plugin *p) {
     if (lua_getfield(L, 1, "facts") == LUA_TTABLE) {
         int n = table_count(L, 2);
-        p->own = calloc((size_t)n + 1, sizeof *p->own);
-        p->own_kind = calloc((size_t)n + 1, sizeof *p->own_kind);
-        p->own_ask = calloc((size_t)n + 1, sizeof *p->own_ask);
-        p->own_ask_en = calloc((size_t)n + 1, sizeof *p->own_ask_en);
-        if (!p->own || !p->own_kind || !p->own_ask || !p->own_ask_en) abort();
+        p->own = xcalloc((size_t)n + 1, sizeof *p->own);
+        p->own_kind = xcalloc((size_t)n + 1, sizeof *p->own_kind);
+        p->own_ask = xcalloc((size_t)n + 1, sizeof *p->own_ask);
+        p->own_ask_en = xcalloc((size_t)n + 1, sizeof *p->own_ask_en);
         lua_pushnil(L);
         while (lua_next(L, 2)) {
             read_own_fact(L, p);
@@ -967,8 +963,8 @@ static int read_plugin(lua_State *L) {
     if (!is_header_text(name) || !is_header_text(cite))
         return load_error(
             L, "`name` and `cite` are UTF-8 text without NUL bytes, at most 200 bytes long");
-    p->name = strdup(name ? name : p->path);
-    p->cite = strdup(cite ? cite : p->name);
+    p->name = xstrdup(name ? name : p->path);
+    p->cite = xstrdup(cite ? cite : p->name);
     lua_getfield(L, 1, "api");
     lua_Integer api = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : -1;
     lua_pop(L, 1);
@@ -1052,9 +1048,8 @@ static bool prepare(plugin *p, strbuf *err) {
 }
 
 plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, strbuf *err) {
-    plugin *p = calloc(1, sizeof *p);
-    if (!p) abort();
-    p->path = strdup(path);
+    plugin *p = xcalloc(1, sizeof *p);
+    p->path = xstrdup(path);
     p->rs = rs;
     pthread_mutex_init(&p->lock, NULL);
     p->cap = limits.memory ? limits.memory : PLUGIN_DEFAULT_MEMORY;
@@ -1071,8 +1066,7 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
     snprintf(p->hash, sizeof p->hash, "fnv1a64:%016llx",
              (unsigned long long)fnv1a64(FNV1A64_INIT, p->source, p->source_len));
     size_t n = strlen(path) + 2;
-    p->chunkname = malloc(n);
-    if (!p->chunkname) abort();
+    p->chunkname = xmalloc(n);
     snprintf(p->chunkname, n, "@%s", path);
     if (!start_state(p, err)) {
         plugin_free(p);
@@ -1084,28 +1078,28 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
 void plugin_free(plugin *p) {
     if (!p) return;
     if (p->L) lua_close(p->L);
-    for (int i = 0; i < p->nkeys; i++) free(p->keys[i]);
+    for (int i = 0; i < p->nkeys; i++) xfree(p->keys[i]);
     for (int i = 0; i < p->nown; i++)
-        free(p->own[i]), free(p->own_ask[i]), free(p->own_ask_en[i]);
-    free(p->own_ask);
-    free(p->own_ask_en);
-    free(p->keys);
-    free(p->key_fn);
-    free(p->clause_key);
-    free(p->hit);
-    free(p->own);
-    free(p->own_kind);
-    free(p->fact_order);
+        xfree(p->own[i]), xfree(p->own_ask[i]), xfree(p->own_ask_en[i]);
+    xfree(p->own_ask);
+    xfree(p->own_ask_en);
+    xfree(p->keys);
+    xfree(p->key_fn);
+    xfree(p->clause_key);
+    xfree(p->hit);
+    xfree(p->own);
+    xfree(p->own_kind);
+    xfree(p->fact_order);
     sb_free(&p->value_text);
     sb_free(&p->message);
-    free(p->source);
+    xfree(p->source);
     sb_free(&p->code);
-    free(p->chunkname);
-    free(p->path);
-    free(p->name);
-    free(p->cite);
+    xfree(p->chunkname);
+    xfree(p->path);
+    xfree(p->name);
+    xfree(p->cite);
     pthread_mutex_destroy(&p->lock);
-    free(p);
+    xfree(p);
 }
 
 const char *plugin_name(const plugin *p) {
@@ -1317,7 +1311,7 @@ static char *fill_template(plugin *p, int args, const char *t, const rs_action *
         return NULL;
     }
     if (!charge(p, sb->len + 1, err)) return NULL;
-    return strdup(sb->len ? sb->data : "");
+    return xstrdup(sb->len ? sb->data : "");
 }
 
 /* A float as Lua's tostring writes it, without converting on the stack. */
@@ -1468,7 +1462,7 @@ static char *args_json(plugin *p, int args, strbuf *err) {
     char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(o);
     if (s && !charge(p, strlen(s) + 1, err)) {
-        free(s);
+        xfree(s);
         return NULL;
     }
     return s;
@@ -1524,18 +1518,16 @@ static bool add_extra(plugin *p, ruling *r, const char *cite, strbuf *err) {
     if (!check_args(p, action + 2, name, err) ||
         !charge(p, sizeof *r->extra + strlen(cite) + 1, err))
         return false;
-    r->extra = realloc(r->extra, sizeof *r->extra * (size_t)(r->nextra + 1));
-    if (!r->extra) abort();
+    r->extra = xrealloc(r->extra, sizeof *r->extra * (size_t)(r->nextra + 1));
     ruling_extra *e = &r->extra[r->nextra++];
-    *e = (ruling_extra){strdup(name), strdup(cite), NULL, NULL, NULL};
+    *e = (ruling_extra){xstrdup(name), xstrdup(cite), NULL, NULL, NULL};
     return action_message(p, name, action + 2, &e->message, &e->message_en, err) &&
            (e->args = args_json(p, action + 2, err)) != NULL;
 }
 
 static void add_note(plugin *p, ruling *r, const char *cite, const char *what) {
-    r->notes = realloc(r->notes, sizeof *r->notes * (size_t)(r->nnotes + 1));
-    if (!r->notes) abort();
-    r->notes[r->nnotes++] = (ruling_note){strdup(p->name), strdup(cite), strdup(what)};
+    r->notes = xrealloc(r->notes, sizeof *r->notes * (size_t)(r->nnotes + 1));
+    r->notes[r->nnotes++] = (ruling_note){xstrdup(p->name), xstrdup(cite), xstrdup(what)};
 }
 
 /* Marks the ruleset's actions named in the list at list for removal. */
@@ -1614,9 +1606,8 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     lua_settop(L, t + 1);
     const char *note = text_field(p, t, "note", "the note", err, &ok);
     if (!ok || !charge(p, 2 * strlen(cite) + strlen(key) + 64, err)) return false;
-    r->extra_cites = realloc(r->extra_cites, sizeof *r->extra_cites * (size_t)(r->nextra_cites + 1));
-    if (!r->extra_cites) abort();
-    r->extra_cites[r->nextra_cites++] = strdup(cite);
+    r->extra_cites = xrealloc(r->extra_cites, sizeof *r->extra_cites * (size_t)(r->nextra_cites + 1));
+    r->extra_cites[r->nextra_cites++] = xstrdup(cite);
     strbuf what;
     sb_init(&what);
     sb_printf(&what, "%s the ruling at %s%s%s", replace ? "replaced" : removes ? "changed" : "added to", key,

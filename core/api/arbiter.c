@@ -24,7 +24,7 @@ static bool is_dir(const char *p) {
 static char *try_dir(const char *base, const char *name) {
     char path[PATH_MAX];
     if (snprintf(path, sizeof path, "%s/%s", base, name) >= (int)sizeof path) return NULL;
-    return is_dir(path) ? strdup(path) : NULL;
+    return is_dir(path) ? xstrdup(path) : NULL;
 }
 
 /* Where installed rulesets are looked for, in order: $ARBITER_RULESETS,
@@ -36,10 +36,10 @@ static char *search_rulesets(const char *name) {
     char *found = NULL;
     const char *env = getenv("ARBITER_RULESETS");
     if (env) {
-        char *copy = strdup(env), *save = NULL;
+        char *copy = xstrdup(env), *save = NULL;
         for (char *p = strtok_r(copy, ":", &save); p && !found; p = strtok_r(NULL, ":", &save))
             found = try_dir(p, name ? name : ".");
-        free(copy);
+        xfree(copy);
     }
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -64,7 +64,7 @@ char *arb_find_ruleset(const char *name) {
     if (!name) return NULL;
     if (strchr(name, '/') || is_dir(name)) {
         struct stat st;
-        return stat(name, &st) == 0 ? strdup(name) : NULL;
+        return stat(name, &st) == 0 ? xstrdup(name) : NULL;
     }
     return search_rulesets(name);
 }
@@ -90,7 +90,7 @@ static bool has_header(const char *dir) {
         char *text = read_file(path, NULL);
         for (const char *p = text; p && *p && !found; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
             found = strncmp(p, "ruleset ", 8) == 0;
-        free(text);
+        xfree(text);
     }
     closedir(dp);
     return found;
@@ -110,11 +110,11 @@ int arb_list_rulesets(const char *dir, char ***names) {
         if (!has_header(path)) continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 16;
-            char **grown = realloc(*names, sizeof **names * (size_t)cap);
+            char **grown = xrealloc(*names, sizeof **names * (size_t)cap);
             if (!grown) break;
             *names = grown;
         }
-        (*names)[n++] = strdup(e->d_name);
+        (*names)[n++] = xstrdup(e->d_name);
     }
     closedir(dp);
     if (n) qsort(*names, (size_t)n, sizeof **names, compare_strings);
@@ -142,7 +142,7 @@ arb_ruleset *arb_load_amended(const char *name, const char *const *amendments, i
     } else {
         rs = load_or_compile(path, amendments, namendments, d, NULL);
     }
-    free(path);
+    xfree(path);
     diag_free(d);
     return rs;
 }
@@ -243,7 +243,7 @@ arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, i
 void arb_free_plugins(arb_plugins *p) {
     if (!p) return;
     plugin_set_free(p);
-    free(p);
+    xfree(p);
 }
 
 enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *plugins, const char *text, size_t len,
@@ -253,7 +253,7 @@ enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins 
         char *json;
         enum arb_status st = rule_one(rs, plugins, text, len, 0, &json);
         fprintf(out, "%s\n", json);
-        free(json);
+        xfree(json);
         return st;
     }
     enum arb_status worst = ARB_OK;
@@ -270,7 +270,7 @@ enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins 
         char *json;
         enum arb_status st = rule_one(rs, plugins, start, n, line, &json);
         fprintf(out, "%s\n", json);
-        free(json);
+        xfree(json);
         if (st > worst) worst = st;
     }
     return worst;

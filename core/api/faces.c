@@ -195,12 +195,12 @@ arb_plugins *arb_load_plugins_limited(const arb_ruleset *rs, const char *const *
     if (!plugin_arguments_ok(rs, paths, n, errors) || !limits_ok(limits, errors)) return NULL;
     plugin_limits host = {0};
     if (limits) host = (plugin_limits){limits->instructions, limits->memory, limits->time_ms};
-    arb_plugins *p = malloc(sizeof *p);
+    arb_plugins *p = xmalloc(sizeof *p);
     strbuf err;
     sb_init(&err);
     if (p && !plugin_set_load(p, rs, paths, n, host, &err)) {
         if (errors) fprintf(errors, "arbiter: %s\n", err.data);
-        free(p);
+        xfree(p);
         p = NULL;
     }
     sb_free(&err);

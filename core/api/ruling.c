@@ -57,7 +57,7 @@ arb_scenario *arb_scenario_new(const arb_ruleset *rs) {
 
 arb_scenario *arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins *plugins) {
     if (!rs) return NULL;
-    arb_scenario *s = calloc(1, sizeof *s);
+    arb_scenario *s = xcalloc(1, sizeof *s);
     if (!s) return NULL;
     s->rs = rs;
     s->plugins = plugins;
@@ -69,11 +69,11 @@ arb_scenario *arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins 
 void arb_scenario_free(arb_scenario *s) {
     if (!s) return;
     scenario_free(&s->sc);
-    free(s);
+    xfree(s);
 }
 
 static enum arb_status refuse(char **error, const char *msg) {
-    if (error) *error = strdup(msg ? msg : "bad input");
+    if (error) *error = xstrdup(msg ? msg : "bad input");
     return ARB_BAD_INPUT;
 }
 
@@ -156,14 +156,14 @@ static void record_decided(arb_ruling *out, const ruleset *rs, const scenario *s
 
 arb_ruling *arb_rule(const arb_ruleset *rs, const arb_plugins *plugins, arb_scenario *s) {
     if (!rs || !s || s->rs != rs) return NULL;
-    arb_ruling *out = calloc(1, sizeof *out);
+    arb_ruling *out = xcalloc(1, sizeof *out);
     if (!out) return NULL;
     out->sc = s;
     s->sc.hooks = plugins ? plugin_set_hooks(plugins) : NULL;
     strbuf err;
     sb_init(&err);
     if (!scenario_rule(rs, rs->root, &s->sc, &out->r, &err)) {
-        out->error = strdup(err.data ? err.data : "a plugin failed");
+        out->error = xstrdup(err.data ? err.data : "a plugin failed");
         out->failed = true;
         out->status = ARB_BAD_INPUT;
     } else {
@@ -171,7 +171,7 @@ arb_ruling *arb_rule(const arb_ruleset *rs, const arb_plugins *plugins, arb_scen
         out->status = arb_status_of(arb_ruling_status(out));
         if (out->r.status != RULING_OK) {
             ruling_problem(&out->r, &err);
-            out->error = strdup(err.data ? err.data : "");
+            out->error = xstrdup(err.data ? err.data : "");
         }
     }
     s->sc.hooks = s->plugins ? plugin_set_hooks(s->plugins) : NULL;
@@ -182,9 +182,9 @@ arb_ruling *arb_rule(const arb_ruleset *rs, const arb_plugins *plugins, arb_scen
 void arb_ruling_free(arb_ruling *r) {
     if (!r) return;
     ruling_clear(&r->r);
-    free(r->error);
+    xfree(r->error);
     if (r->strings) arena_free(r->strings);
-    free(r);
+    xfree(r);
 }
 
 enum arb_ruling_status arb_ruling_status(const arb_ruling *r) {
@@ -254,7 +254,7 @@ static action_view view_extra(arena *a, const ruling_extra *e) {
         v.arg_names[p] = arena_strdup(a, key);
         char *text = json_is_string(val) ? NULL : json_dumps(val, JSON_ENCODE_ANY | JSON_COMPACT);
         v.arg_values[p++] = arena_strdup(a, text ? text : json_string_value(val));
-        free(text);
+        xfree(text);
     }
     json_decref(args);
     return v;

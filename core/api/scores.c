@@ -22,7 +22,7 @@ static void clear_answer(char **json, char **error) {
 }
 
 static enum arb_status fail(enum arb_status status, char **error, const char *msg) {
-    if (error) *error = strdup(msg && *msg ? msg : "no answer");
+    if (error) *error = xstrdup(msg && *msg ? msg : "no answer");
     return status;
 }
 
@@ -318,7 +318,7 @@ enum arb_status arb_compare_json(const arb_ruleset *const *rulesets,
                         differences_json(rulings)),
               json);
     json_decref(rulings);
-    if (err.len && error) *error = strdup(err.data);
+    if (err.len && error) *error = xstrdup(err.data);
     sb_free(&err);
     return status;
 }

@@ -81,7 +81,7 @@ enum arb_status arb_check(const char *name, const char *const *amendments, int n
     }
     diag_free(d);
     ruleset_free(rs);
-    free(path);
+    xfree(path);
     return status;
 }
 
@@ -119,7 +119,7 @@ enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int 
 static void write_json(json_t *o, FILE *out) {
     char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fprintf(out, "%s\n", s);
-    free(s);
+    xfree(s);
     json_decref(o);
 }
 
@@ -195,7 +195,7 @@ static void write_region(const ruleset *a, const ruleset *b, const diff_result *
     json_t *ex = diff_region_example(d, r);
     char *s = json_dumps(ex, JSON_COMPACT | JSON_PRESERVE_ORDER);
     fprintf(out, "   voorbeeld: %s\n", s);
-    free(s);
+    xfree(s);
     json_decref(ex);
     sb_free(&text);
 }
@@ -235,8 +235,8 @@ static json_t *case_under_both(const ruleset *a, const ruleset *b, const char *l
     json_decref(d);
     json_decref(ja);
     json_decref(jb);
-    free(ra);
-    free(rb);
+    xfree(ra);
+    xfree(rb);
     return c;
 }
 
@@ -244,7 +244,7 @@ static json_t *case_under_both(const ruleset *a, const ruleset *b, const char *l
  * changes are listed with both rulings. */
 static enum arb_status diff_cases(const ruleset *a, const ruleset *b, const arb_diff_options *o,
                                   FILE *out) {
-    char *text = malloc(o->cases_len + 1);
+    char *text = xmalloc(o->cases_len + 1);
     if (!text) return ARB_BAD_INPUT;
     memcpy(text, o->cases, o->cases_len);
     text[o->cases_len] = 0;
@@ -272,7 +272,7 @@ static enum arb_status diff_cases(const ruleset *a, const ruleset *b, const arb_
         json_decref(all);
         fprintf(out, "%d van %d zaken krijgen een andere uitspraak.\n", changed, total);
     }
-    free(text);
+    xfree(text);
     return status;
 }
 
@@ -345,9 +345,9 @@ enum arb_status arb_rulesets_table(const char *dir, FILE *out, int *listed) {
     int n = arb_list_rulesets(dir, &names), broken = 0;
     for (int i = 0; i < n; i++) {
         broken += !write_ruleset_line(dir, names[i], out);
-        free(names[i]);
+        xfree(names[i]);
     }
-    free(names);
+    xfree(names);
     if (listed) *listed = n;
     return broken ? ARB_BAD_INPUT : ARB_OK;
 }

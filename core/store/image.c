@@ -135,7 +135,7 @@ static uint64_t str_hash(const char *s, size_t len, int flag) {
 }
 
 static void str_rehash(writer *w) {
-    free(w->slots);
+    xfree(w->slots);
     w->capslots = w->capslots ? 2 * w->capslots : 1024;
     w->slots = xcalloc((size_t)w->capslots, sizeof(int32_t));
     memset(w->slots, -1, sizeof(int32_t) * (size_t)w->capslots);
@@ -162,8 +162,7 @@ static int str_index(writer *w, const char *s, int flag) {
     if (w->slots[k] < 0) {
         if (w->nstrs == w->capkeys) {
             w->capkeys = w->capkeys ? 2 * w->capkeys : 1024;
-            w->keys = realloc(w->keys, sizeof *w->keys * (size_t)w->capkeys);
-            if (!w->keys) abort();
+            w->keys = xrealloc(w->keys, sizeof *w->keys * (size_t)w->capkeys);
         }
         w->keys[w->nstrs] = (struct wstr){s, len, flag};
         w->slots[k] = w->nstrs++;
@@ -202,7 +201,7 @@ static uint64_t ptr_hash(const void *p) {
 }
 
 static void type_rehash(writer *w) {
-    free(w->tslots);
+    xfree(w->tslots);
     w->captslots = w->captslots ? 2 * w->captslots : 256;
     w->tslots = xcalloc((size_t)w->captslots, sizeof(int32_t));
     memset(w->tslots, -1, sizeof(int32_t) * (size_t)w->captslots);
@@ -225,8 +224,7 @@ static int type_index(writer *w, const rs_type *t) {
         if (w->types[w->tslots[k]] == t) return w->tslots[k];
     if (w->ntypes == w->captypes) {
         w->captypes = w->captypes ? 2 * w->captypes : 256;
-        w->types = realloc(w->types, sizeof *w->types * (size_t)w->captypes);
-        if (!w->types) abort();
+        w->types = xrealloc(w->types, sizeof *w->types * (size_t)w->captypes);
     }
     w->types[w->ntypes] = t;
     w->tslots[k] = w->ntypes;
@@ -557,10 +555,10 @@ void image_encode(const ruleset *rs, const char *extra, const unsigned char key[
     sb_free(&types);
     sb_free(&w.out);
     sb_free(&w.strs);
-    free(w.keys);
-    free(w.slots);
-    free(w.types);
-    free(w.tslots);
+    xfree(w.keys);
+    xfree(w.slots);
+    xfree(w.types);
+    xfree(w.tslots);
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -1175,7 +1173,7 @@ static bool valid_facts(const ruleset *rs) {
             ok = !derived_cycle(rs, rs->facts[f].derived, state);
             state[f] = 2;
         }
-    free(state);
+    xfree(state);
     return ok;
 }
 
