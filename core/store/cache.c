@@ -32,12 +32,13 @@ static void __attribute__((format(printf, 1, 2))) refuse(const char *fmt, ...) {
     static atomic_bool said; /* the server loads rulesets from several threads */
     const char *v = getenv("ARBITER_CACHE_VERBOSE");
     if (!v || !*v || strcmp(v, "0") == 0 || atomic_exchange(&said, true)) return;
+    char message[PATH_MAX + 200];
+    int n = snprintf(message, sizeof message, "cache: ");
     va_list ap;
     va_start(ap, fmt);
-    fputs("arbiter: cache: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(message + n, sizeof message - (size_t)n, fmt, ap);
     va_end(ap);
+    mem_report(message); /* stderr, or the embedder's sink (arb_configure) */
 }
 
 char *cache_dir(void) {
