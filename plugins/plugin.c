@@ -49,6 +49,7 @@ struct plugin {
                   */
     const ruleset *rs;
     size_t used, cap;
+    bool starved; /* the allocator had no more (not the cap): out of memory, not the plugin's fault */
     size_t host_used; /* bytes the host copied out of the plugin for the ruling under way */
     long budget, left;
     long time_ms;
@@ -112,7 +113,10 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     if (nsize > old && p->used - old + nsize > p->cap) return NULL; /* Lua raises a memory error */
     void *q = mem_try_realloc(ptr, nsize);
-    if (q) p->used = p->used - old + nsize;
+    if (q)
+        p->used = p->used - old + nsize;
+    else
+        p->starved = true;
     return q;
 }
 
@@ -352,10 +356,29 @@ static int dump_writer(lua_State *L, const void *b, size_t n, void *ud) {
 static strbuf library_code;
 static pthread_once_t library_once = PTHREAD_ONCE_INIT;
 
+/* The process's copy outlives the call that happens to make it, and must
+ * not unwind inside pthread_once: its blocks are neither recorded nor
+ * thrown for (core/base/mem.h). Without memory for it, the text is loaded
+ * instead. */
+static int library_writer(lua_State *L, const void *b, size_t n, void *ud) {
+    (void)L;
+    strbuf *sb = ud;
+    char *grown = mem_try_realloc(sb->data, sb->len + n);
+    if (!grown) {
+        mem_try_free(sb->data);
+        sb_init(sb);
+        return 1; /* lua_dump stops */
+    }
+    memcpy(grown + sb->len, b, n);
+    sb->data = grown;
+    sb->cap = sb->len += n;
+    return 0;
+}
+
 static void compile_library(void) {
     lua_State *L = luaL_newstate();
     if (L && luaL_loadbufferx(L, sandbox_library, sizeof sandbox_library - 1, "=sandbox", "t") == LUA_OK)
-        lua_dump(L, dump_writer, &library_code, 0);
+        lua_dump(L, library_writer, &library_code, 0);
     if (L) lua_close(L);
 }
 
@@ -471,10 +494,23 @@ static void error_text(lua_State *L, strbuf *err) {
     if (n > ERROR_TEXT_MAX) sb_puts(err, "…");
 }
 
+/* Lua's memory error when the allocator itself had no more: the public
+ * call under way fails with "out of memory" (core/base/mem.h), as it would
+ * had the host's own allocation failed; the state is made afresh next time. */
+static void out_of_memory_if_starved(plugin *p) {
+    bool starved = p->starved;
+    p->starved = false;
+    if (starved && mem_protected()) {
+        p->dirty = true;
+        mem_throw();
+    }
+}
+
 static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
     int base = lua_gettop(p->L) - nargs - 1;
     p->left = p->budget;
     p->tripped = false;
+    p->starved = false;
     int64_t now = now_ns();
     p->deadline = now + (int64_t)p->time_ms * 1000000;
     if (ruling_clock && ruling_until < p->deadline) p->deadline = ruling_until;
@@ -489,6 +525,10 @@ static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
     int status = lua_pcall(p->L, nargs, nresults, 0);
     end_call(p);
     if (status == LUA_OK && !p->tripped) return true;
+    if (status == LUA_ERRMEM) {
+        lua_settop(p->L, base);
+        out_of_memory_if_starved(p);
+    }
     sb_printf(err, "plugin %s: ", p->name ? p->name : p->path);
     if (p->tripped)
         sb_puts(err, p->trip_msg);
@@ -1016,7 +1056,9 @@ static bool start_state(plugin *p, strbuf *err) {
     p->used = 0;
     p->table = p->given = p->validate = p->score = p->matchpoints = LUA_NOREF;
     p->facts_mt = p->ruling_mt = p->cur_facts = p->cur_ruling = LUA_NOREF;
+    p->starved = false;
     p->L = lua_newstate(capped_alloc, p);
+    if (!p->L) out_of_memory_if_starved(p);
     if (!p->L) {
         sb_printf(err, "plugin %s: cannot start Lua within the memory limit", p->path);
         return false;
@@ -1026,6 +1068,7 @@ static bool start_state(plugin *p, strbuf *err) {
      * a fresh state then loads is that compilation, not a file's. */
     int status = p->code.len ? luaL_loadbufferx(p->L, p->code.data, p->code.len, p->chunkname, "b")
                              : luaL_loadbufferx(p->L, p->source, p->source_len, p->chunkname, "t");
+    if (status == LUA_ERRMEM) out_of_memory_if_starved(p);
     if (status != LUA_OK) {
         sb_printf(err, "plugin %s: %s", p->path, lua_tostring(p->L, -1));
         return false;
@@ -1047,19 +1090,30 @@ static bool prepare(plugin *p, strbuf *err) {
     return true;
 }
 
+static void free_plugin_unwound(void *p) {
+    plugin_free(p);
+}
+
 plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, strbuf *err) {
     plugin *p = xcalloc(1, sizeof *p);
+    pthread_mutex_init(&p->lock, NULL);
+    /* out of memory in the middle: its Lua state is not the call's to free */
+    int undo = mem_defer(free_plugin_unwound, p);
     p->path = xstrdup(path);
     p->rs = rs;
-    pthread_mutex_init(&p->lock, NULL);
     p->cap = limits.memory ? limits.memory : PLUGIN_DEFAULT_MEMORY;
     p->budget = limits.instructions ? limits.instructions : PLUGIN_DEFAULT_INSTRUCTIONS;
     p->time_ms = limits.time_ms ? limits.time_ms : PLUGIN_DEFAULT_TIME_MS;
     p->star = -1;
     sort_fact_names(p);
+    /* the buffers a ruling writes in are made now: a block the plugin
+     * gained in a ruling that ran out of memory would be freed under it */
+    sb_putc(&p->value_text, 0);
+    sb_putc(&p->message, 0);
     p->source = read_file(path, &p->source_len);
     if (!p->source) {
         sb_printf(err, "plugin %s: cannot read it: %s", path, strerror(errno));
+        mem_undefer(undo);
         plugin_free(p);
         return NULL;
     }
@@ -1068,7 +1122,9 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
     size_t n = strlen(path) + 2;
     p->chunkname = xmalloc(n);
     snprintf(p->chunkname, n, "@%s", path);
-    if (!start_state(p, err)) {
+    bool started = start_state(p, err);
+    mem_undefer(undo);
+    if (!started) {
         plugin_free(p);
         return NULL;
     }
@@ -1708,33 +1764,48 @@ static bool plugin_adjust_matchpoints_unlocked(plugin *p, int64_t beaten, int64_
 
 /* A plugin serves one call at a time: threads that share it (a server's,
  * or a program's through arbiter.h) take turns, and each call starts from
- * the plugin as loaded, with the facts of its own scenario. */
-bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
+ * the plugin as loaded, with the facts of its own scenario. A call that
+ * runs out of memory unwinds (core/base/mem.h) with the lock released. */
+static void unlock_unwound(void *p) {
+    pthread_mutex_unlock(&((plugin *)p)->lock);
+}
+
+static int lock(plugin *p) {
     pthread_mutex_lock(&p->lock);
-    bool ok = plugin_validate_unlocked(p, sc, rejection, err);
+    return mem_defer(unlock_unwound, p);
+}
+
+static void unlock(plugin *p, int held) {
+    mem_undefer(held);
     pthread_mutex_unlock(&p->lock);
+}
+
+bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
+    int held = lock(p);
+    bool ok = plugin_validate_unlocked(p, sc, rejection, err);
+    unlock(p, held);
     return ok;
 }
 
 bool plugin_override(plugin *p, const scenario *sc, ruling *r, strbuf *err) {
-    pthread_mutex_lock(&p->lock);
+    int held = lock(p);
     bool ok = plugin_override_unlocked(p, sc, r, err);
-    pthread_mutex_unlock(&p->lock);
+    unlock(p, held);
     return ok;
 }
 
 bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *err) {
-    pthread_mutex_lock(&p->lock);
+    int held = lock(p);
     bool ok = plugin_adjust_score_unlocked(p, sc, score, err);
-    pthread_mutex_unlock(&p->lock);
+    unlock(p, held);
     return ok;
 }
 
 bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others,
                                int64_t *mp, strbuf *err) {
-    pthread_mutex_lock(&p->lock);
+    int held = lock(p);
     bool ok = plugin_adjust_matchpoints_unlocked(p, beaten, equalled, others, mp, err);
-    pthread_mutex_unlock(&p->lock);
+    unlock(p, held);
     return ok;
 }
 
@@ -1876,6 +1947,10 @@ static json_t *set_describe(void *ctx) {
     return files;
 }
 
+static void free_set_unwound(void *s) {
+    plugin_set_free(s);
+}
+
 bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths, int n, plugin_limits limits,
                      strbuf *err) {
     memset(s, 0, sizeof *s);
@@ -1887,14 +1962,17 @@ bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths,
                                 set_adjust_score,
                                 set_adjust_matchpoints,
                                 set_describe};
+    int undo = mem_defer(free_set_unwound, s); /* the plugins loaded before one ran out of memory */
     for (int i = 0; i < n && i < PLUGIN_MAX; i++) {
         plugin *p = plugin_load(paths[i], rs, limits, err);
         if (!p) {
+            mem_undefer(undo);
             plugin_set_free(s);
             return false;
         }
         s->list[s->n++] = p;
     }
+    mem_undefer(undo);
     return true;
 }
 

@@ -4,7 +4,17 @@
  * ruleset is read-only and may be shared between threads. Every function
  * that can fail returns a status: ARB_OK, ARB_NO_RULING (the rules give no
  * ruling, or a test failed) or ARB_BAD_INPUT (a malformed rule file,
- * scenario or argument), which are also the CLI's exit statuses.
+ * scenario or argument), which are also the CLI's exit statuses, or
+ * ARB_NO_MEMORY (the CLI exits with 2 for it).
+ *
+ * Out of memory. When the allocator (arb_configure) has no more, the call
+ * under way frees what it had allocated and fails: ARB_NO_MEMORY, or NULL,
+ * or -1, as it fails for bad input, with "out of memory" where it writes
+ * its errors (its errors stream, *error, the "error" of its *json with
+ * "status" "no_memory", else the library's notes). Nothing it was given
+ * changes, except a scenario being read (arb_scenario_read_json), which
+ * keeps the facts read so far and loses the plugins' own facts; the
+ * library can be used on (docs/internals.md, "Out of memory").
  *
  * Arguments. A NULL where a call needs a value, a negative count, or a
  * count with no array behind it is refused with ARB_BAD_INPUT (or NULL, or
@@ -47,7 +57,7 @@
 #pragma GCC visibility push(default)
 #endif
 
-enum arb_status { ARB_OK = 0, ARB_NO_RULING = 1, ARB_BAD_INPUT = 2 };
+enum arb_status { ARB_OK = 0, ARB_NO_RULING = 1, ARB_BAD_INPUT = 2, ARB_NO_MEMORY = 3 };
 
 typedef struct ruleset arb_ruleset;
 

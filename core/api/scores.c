@@ -5,6 +5,8 @@
  * the record, rules, and hands the answer out as JSON text. */
 #include "arbiter.h"
 
+#include "protect.h"
+
 #include "compare.h"
 #include "output.h"
 #include "plugin.h"
@@ -62,7 +64,7 @@ const char *arb_job_article(const arb_ruleset *rs, const char *job) {
 
 /* ---- a contract, IMPs ---- */
 
-enum arb_status arb_score_contract(const arb_ruleset *rs, const arb_plugins *p,
+static enum arb_status score_contract_unprotected(const arb_ruleset *rs, const arb_plugins *p,
                                    const char *contract, enum arb_vulnerability vulnerable,
                                    long long *points, char **json, char **error) {
     clear_answer(json, error);
@@ -89,7 +91,21 @@ enum arb_status arb_score_contract(const arb_ruleset *rs, const arb_plugins *p,
     return status;
 }
 
-enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long difference,
+enum arb_status arb_score_contract(const arb_ruleset *rs, const arb_plugins *p,
+                                   const char *contract, enum arb_vulnerability vulnerable,
+                                   long long *points, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = score_contract_unprotected(rs, p, contract, vulnerable, points, json, error);
+    api_leave(&g);
+    return result;
+}
+
+static enum arb_status imps_unprotected(const arb_ruleset *rs, const arb_plugins *p, long long difference,
                          long long *imps, char **json, char **error) {
     clear_answer(json, error);
     if (!rs) return fail(ARB_BAD_INPUT, error, "arb_imps: no ruleset");
@@ -123,9 +139,22 @@ enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long 
     return status;
 }
 
+enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long difference,
+                         long long *imps, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = imps_unprotected(rs, p, difference, imps, json, error);
+    api_leave(&g);
+    return result;
+}
+
 /* ---- a matchpoint sheet ---- */
 
-enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *p,
+static enum arb_status matchpoints_sheet_unprotected(const arb_ruleset *rs, const arb_plugins *p,
                                       const char *sheet, size_t len, char **json, char **error) {
     clear_answer(json, error);
     if (!rs || !sheet)
@@ -145,6 +174,19 @@ enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *
     sb_free(&err);
     vec_free(&rows);
     return status;
+}
+
+enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *p,
+                                      const char *sheet, size_t len, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = matchpoints_sheet_unprotected(rs, p, sheet, len, json, error);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- klaverjas: the legal cards of a position ---- */
@@ -206,7 +248,7 @@ static enum arb_status rule_every_card(const arb_ruleset *rs, scenario *sc, json
     return status;
 }
 
-enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, const char *position,
+static enum arb_status legal_json_unprotected(const arb_ruleset *rs, const arb_plugins *p, const char *position,
                                size_t len, char **json, char **error) {
     clear_answer(json, error);
     if (!rs || !position)
@@ -237,9 +279,22 @@ enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, cons
     return status;
 }
 
+enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, const char *position,
+                               size_t len, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = legal_json_unprotected(rs, p, position, len, json, error);
+    api_leave(&g);
+    return result;
+}
+
 /* ---- klaverjas: a hand scored ---- */
 
-enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p, const char *hand,
+static enum arb_status score_hand_json_unprotected(const arb_ruleset *rs, const arb_plugins *p, const char *hand,
                                     size_t len, char **json, char **error) {
     clear_answer(json, error);
     if (!rs || !hand)
@@ -265,6 +320,19 @@ enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p,
     sb_free(&err);
     scenario_free(&sc);
     return status;
+}
+
+enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p, const char *hand,
+                                    size_t len, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = score_hand_json_unprotected(rs, p, hand, len, json, error);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- one scenario under several rulesets ---- */
@@ -293,7 +361,7 @@ static json_t *differences_json(json_t *rulings) {
     return diffs;
 }
 
-enum arb_status arb_compare_json(const arb_ruleset *const *rulesets,
+static enum arb_status compare_json_unprotected(const arb_ruleset *const *rulesets,
                                  const arb_plugins *const *plugins, int n, const char *scenario,
                                  size_t len, char **json, char **error) {
     clear_answer(json, error);
@@ -323,7 +391,21 @@ enum arb_status arb_compare_json(const arb_ruleset *const *rulesets,
     return status;
 }
 
-enum arb_status arb_compare_differences_text(const char *compare_json, size_t len, FILE *out) {
+enum arb_status arb_compare_json(const arb_ruleset *const *rulesets,
+                                 const arb_plugins *const *plugins, int n, const char *scenario,
+                                 size_t len, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = compare_json_unprotected(rulesets, plugins, n, scenario, len, json, error);
+    api_leave(&g);
+    return result;
+}
+
+static enum arb_status compare_differences_text_unprotected(const char *compare_json, size_t len, FILE *out) {
     if (!compare_json || !out) return ARB_BAD_INPUT;
     json_t *answer = json_loadb(compare_json, len, 0, NULL);
     json_t *rulings = json_object_get(answer, "rulings"), *diffs = json_object_get(answer, "differences");
@@ -337,4 +419,15 @@ enum arb_status arb_compare_differences_text(const char *compare_json, size_t le
                                  json_array_get(diffs, i - 1));
     json_decref(answer);
     return ARB_OK;
+}
+
+enum arb_status arb_compare_differences_text(const char *compare_json, size_t len, FILE *out) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = compare_differences_text_unprotected(compare_json, len, out);
+    api_leave(&g);
+    return result;
 }

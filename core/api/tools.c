@@ -5,6 +5,8 @@
  * `arbiter` prints them; the work is done by core/tools and dsl/check. */
 #include "arbiter.h"
 
+#include "protect.h"
+
 #include "check.h"
 #include "compare.h"
 #include "compile.h"
@@ -56,7 +58,7 @@ static ruleset *compile_and_prove(const char *path, const char *const *amendment
     return rs;
 }
 
-enum arb_status arb_check(const char *name, const char *const *amendments, int namendments,
+static enum arb_status check_unprotected(const char *name, const char *const *amendments, int namendments,
                           FILE *out, FILE *errors) {
     char why[120];
     if (!name || !out || !load_amendments_ok(amendments, namendments, why, sizeof why)) {
@@ -85,9 +87,21 @@ enum arb_status arb_check(const char *name, const char *const *amendments, int n
     return status;
 }
 
+enum arb_status arb_check(const char *name, const char *const *amendments, int namendments,
+                          FILE *out, FILE *errors) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(errors);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = check_unprotected(name, amendments, namendments, out, errors);
+    api_leave(&g);
+    return result;
+}
+
 /* ---- test ----------------------------------------------------------------- */
 
-enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,
+static enum arb_status test_unprotected(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,
                          int *passed, int *failed) {
     if (passed) *passed = 0;
     if (failed) *failed = 0;
@@ -112,6 +126,18 @@ enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int 
     if (failed) *failed = t.failed;
     if (problems) return ARB_BAD_INPUT;
     return t.failed || (coverage && t.uncovered) ? ARB_NO_RULING : ARB_OK;
+}
+
+enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,
+                         int *passed, int *failed) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = test_unprotected(rs, plugins, flags, out, passed, failed);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- diff ----------------------------------------------------------------- */
@@ -276,7 +302,7 @@ static enum arb_status diff_cases(const ruleset *a, const ruleset *b, const arb_
     return status;
 }
 
-enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
+static enum arb_status diff_unprotected(const arb_ruleset *a, const arb_ruleset *b,
                          const arb_diff_options *options, FILE *out, FILE *errors) {
     arb_diff_options o = options ? *options : (arb_diff_options){0};
     if (!a || !b || !out || (o.cases_len && !o.cases)) return ARB_BAD_INPUT;
@@ -307,9 +333,21 @@ enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
     return status;
 }
 
+enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
+                         const arb_diff_options *options, FILE *out, FILE *errors) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(errors);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = diff_unprotected(a, b, options, out, errors);
+    api_leave(&g);
+    return result;
+}
+
 /* ---- graph ---------------------------------------------------------------- */
 
-enum arb_status arb_graph_dot(const arb_ruleset *rs, const char *article, FILE *out, FILE *errors) {
+static enum arb_status graph_dot_unprotected(const arb_ruleset *rs, const char *article, FILE *out, FILE *errors) {
     if (!rs || !article || !out) return ARB_BAD_INPUT;
     int a = rs_find_article(rs, article);
     if (a < 0) {
@@ -318,6 +356,17 @@ enum arb_status arb_graph_dot(const arb_ruleset *rs, const char *article, FILE *
     }
     dot_write(rs, rs->articles[a].root, &rs->articles[a], out);
     return ARB_OK;
+}
+
+enum arb_status arb_graph_dot(const arb_ruleset *rs, const char *article, FILE *out, FILE *errors) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(errors);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = graph_dot_unprotected(rs, article, out, errors);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- rulesets ------------------------------------------------------------- */
@@ -338,7 +387,7 @@ static bool write_ruleset_line(const char *dir, const char *name, FILE *out) {
     return ok;
 }
 
-enum arb_status arb_rulesets_table(const char *dir, FILE *out, int *listed) {
+static enum arb_status rulesets_table_unprotected(const char *dir, FILE *out, int *listed) {
     if (listed) *listed = 0;
     if (!dir || !out) return ARB_BAD_INPUT;
     char **names;
@@ -350,6 +399,17 @@ enum arb_status arb_rulesets_table(const char *dir, FILE *out, int *listed) {
     xfree(names);
     if (listed) *listed = n;
     return broken ? ARB_BAD_INPUT : ARB_OK;
+}
+
+enum arb_status arb_rulesets_table(const char *dir, FILE *out, int *listed) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = rulesets_table_unprotected(dir, out, listed);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- why not -------------------------------------------------------------- */
@@ -399,7 +459,7 @@ static void write_why_not(const ruleset *rs, const fact_values *fv, int action, 
     }
 }
 
-enum arb_status arb_why_not(const arb_ruleset *rs, const arb_plugins *plugins, const char *text,
+static enum arb_status why_not_unprotected(const arb_ruleset *rs, const arb_plugins *plugins, const char *text,
                             size_t len, const char *action, FILE *out) {
     int act = rs && action ? rs_find_action(rs, action) : -1;
     if (act < 0 || !text || !out || len > ARB_MAX_LINE) return ARB_BAD_INPUT;
@@ -419,4 +479,16 @@ enum arb_status arb_why_not(const arb_ruleset *rs, const arb_plugins *plugins, c
     sb_free(&err);
     scenario_free(&sc);
     return ok ? ARB_OK : ARB_BAD_INPUT;
+}
+
+enum arb_status arb_why_not(const arb_ruleset *rs, const arb_plugins *plugins, const char *text,
+                            size_t len, const char *action, FILE *out) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = why_not_unprotected(rs, plugins, text, len, action, out);
+    api_leave(&g);
+    return result;
 }

@@ -83,7 +83,9 @@ static void place(void **slots, size_t cap, void *p) {
 /* Records p; false when the set cannot grow (out of memory itself). */
 static bool record(void *p) {
     if ((live.count + live.tombs + 1) * 4 > live.cap * 3) {
-        size_t cap = live.count * 4 > live.cap ? (live.cap ? live.cap * 2 : 256) : live.cap;
+        /* twice the size when half is live, else the same size without
+         * the removed ones */
+        size_t cap = !live.cap ? 256 : (live.count + 1) * 2 > live.cap ? live.cap * 2 : live.cap;
         void **slots = allocator(allocator_ud, NULL, cap * sizeof *slots);
         if (!slots) return false;
         memset(slots, 0, cap * sizeof *slots);
@@ -131,6 +133,10 @@ void mem_leave(mem_guard *g) {
         live.outermost = NULL;
         forget_all();
     }
+}
+
+bool mem_protected(void) {
+    return live.outermost != NULL;
 }
 
 _Noreturn void mem_throw(void) {

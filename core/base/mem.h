@@ -65,6 +65,7 @@ typedef struct mem_guard {
     if (setjmp((g).at) != 0)
 void mem_enter(mem_guard *g);
 void mem_leave(mem_guard *g);
+bool mem_protected(void); /* whether a protected call is under way on this thread */
 /* Unwinds the protected call as a failed allocation does (for code that
  * used mem_try_realloc and has cleaned up). */
 _Noreturn void mem_throw(void);

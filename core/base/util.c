@@ -25,10 +25,21 @@ int compare_strings(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Clean-ups for a call that runs out of memory with a file or a
+ * directory open (mem_defer). */
+static void close_dir_unwound(void *dp) {
+    closedir(dp);
+}
+
+static void close_file_unwound(void *f) {
+    fclose(f);
+}
+
 int list_rule_files(const char *dir, char ***names) {
     *names = NULL;
     DIR *dp = opendir(dir);
     if (!dp) return -1;
+    int undo = mem_defer(close_dir_unwound, dp);
     vec v;
     vec_init(&v, sizeof(char *));
     struct dirent *e;
@@ -37,6 +48,7 @@ int list_rule_files(const char *dir, char ***names) {
         if (e->d_name[0] != '.' && n > 6 && strcmp(e->d_name + n - 6, ".rules") == 0)
             *(char **)vec_push(&v) = xstrdup(e->d_name);
     }
+    mem_undefer(undo);
     closedir(dp);
     qsort(v.data, (size_t)v.len, sizeof(char *), compare_strings);
     *names = v.data;
@@ -210,7 +222,9 @@ char *read_stream(FILE *f, size_t *len) {
 char *read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
+    int undo = mem_defer(close_file_unwound, f);
     char *text = read_stream(f, len);
+    mem_undefer(undo);
     int saved = errno;
     fclose(f);
     errno = saved;

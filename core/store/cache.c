@@ -114,8 +114,13 @@ static bool listing(const ruleset *rs, strbuf *out) {
  * directories. The files must also still hash as the compiler hashed them
  * (rs->hash, dsl/compile.c read_and_parse): a file changed after the
  * compile read it is never recorded as the compiled one. */
+static void free_digest_unwound(void *sha) { /* out of memory with it made */
+    EVP_MD_CTX_free(sha);
+}
+
 static bool sources_record(const ruleset *rs, strbuf *out) {
     EVP_MD_CTX *sha = EVP_MD_CTX_new();
+    int undo = mem_defer(free_digest_unwound, sha);
     bool ok = sha && EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
     uint64_t h = FNV1A64_INIT;
     for (int i = 0; i < rs->nfiles && ok; i++) {
@@ -137,6 +142,7 @@ static bool sources_record(const ruleset *rs, strbuf *out) {
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned n = 0;
     ok = ok && EVP_DigestFinal_ex(sha, digest, &n) && h == rs->hash;
+    mem_undefer(undo);
     EVP_MD_CTX_free(sha);
     if (!ok) return false;
     sb_puts(out, "sha256 ");

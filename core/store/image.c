@@ -1353,16 +1353,31 @@ static bool write_all(int fd, const char *p, size_t n) {
     return true;
 }
 
+/* The file being written, removed when the call runs out of memory
+ * before it is in place (mem_defer). */
+typedef struct temp_file {
+    int fd;
+    char path[PATH_MAX];
+} temp_file;
+
+static void remove_temp_unwound(void *t) {
+    close(((temp_file *)t)->fd);
+    unlink(((temp_file *)t)->path);
+}
+
 bool image_save(const ruleset *rs, const char *extra, const unsigned char key[IMAGE_KEY_SIZE],
                 const char *path, char *err, size_t errsz) {
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp)
+    temp_file t;
+    char *tmp = t.path;
+    if (snprintf(tmp, sizeof t.path, "%s.XXXXXX", path) >= (int)sizeof t.path)
         return fail_with(err, errsz, "the path is too long");
-    int fd = mkstemp(tmp);
+    int fd = t.fd = mkstemp(tmp);
     if (fd < 0) return fail_with(err, errsz, "cannot create %s: %s", tmp, strerror(errno));
+    int undo = mem_defer(remove_temp_unwound, &t);
     strbuf sb;
     sb_init(&sb);
     image_encode(rs, extra, key, &sb);
+    mem_undefer(undo);
     bool ok = write_all(fd, sb.data, sb.len);
     int saved = errno;
     sb_free(&sb);
@@ -1381,6 +1396,15 @@ static const char *untrusted_file(int fd, struct stat *st) {
     if (st->st_uid != geteuid()) return "belongs to another user";
     if (st->st_mode & (S_IWGRP | S_IWOTH)) return "may be written by group or others";
     return NULL;
+}
+
+typedef struct mapping {
+    void *at;
+    size_t len;
+} mapping;
+
+static void unmap_unwound(void *m) { /* out of memory while decoding */
+    munmap(((mapping *)m)->at, ((mapping *)m)->len);
 }
 
 ruleset *image_load(const char *path, const char *dir, const unsigned char key[IMAGE_KEY_SIZE],
@@ -1410,7 +1434,10 @@ ruleset *image_load(const char *path, const char *dir, const unsigned char key[I
         fail_with(err, errsz, "cannot map %s: %s", path, strerror(errno));
         return NULL;
     }
+    mapping m = {p, (size_t)st.st_size};
+    int undo = mem_defer(unmap_unwound, &m);
     ruleset *rs = image_decode(p, (size_t)st.st_size, dir, key, extra, err, errsz);
+    mem_undefer(undo);
     munmap(p, (size_t)st.st_size);
     return rs;
 }
