@@ -31,7 +31,7 @@ CORE := base/mem base/util base/diag engine/graph engine/expr engine/ruleset eng
         games/builtins games/bridge games/cards games/klaverjas games/scenario \
         store/image store/cache tools/testrun tools/dot tools/whynot tools/diff \
         api/output api/scoring api/compare api/load api/arbiter api/ruling api/tools api/scores api/faces api/config
-DSL  := compile check
+DSL  := compile compile_load compile_amend compile_types compile_expr compile_decl compile_articles compile_tests check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \
         $(BUILD)/obj/plugins/plugin.o $(BUILD)/obj/plugins/patterns.o \

@@ -112,7 +112,7 @@ static bool listing(const ruleset *rs, strbuf *out) {
  * a SHA-256 of the rule files — each file's last path component and its
  * text, with their lengths, in the order read — then the listing of their
  * directories. The files must also still hash as the compiler hashed them
- * (rs->hash, dsl/compile.c read_and_parse): a file changed after the
+ * (rs->hash, dsl/compile_load.c read_and_parse): a file changed after the
  * compile read it is never recorded as the compiled one. */
 static void free_digest_unwound(void *sha) { /* out of memory with it made */
     EVP_MD_CTX_free(sha);
