@@ -196,7 +196,7 @@ static void test_out_of_memory_with_images(void **state) {
  * ruling with it, on a ruleset loaded before. Lua's own memory error when
  * the allocator has no more is "out of memory" too, not the plugin's. */
 #define BRIDGE "rulesets/bridge-2017"
-#define REVOKE_PLUGIN "plugins/bridge-beginners-revoke.lua"
+#define REVOKE_PLUGIN "plugins/clubs/bridge-beginners-revoke.lua"
 #define REVOKE_SCENARIO "tests/plugins/revoke-64A1.json"
 
 static bool plugin_and_rule_within(long budget, arb_ruleset *rs, const char *scenario,
