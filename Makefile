@@ -27,12 +27,12 @@ TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka
 # on the include path.
 LAYERS := core/base core/engine core/games dsl core/store core/tools plugins core/api core/serve core/cli
 LAYER_INCLUDES = $(addprefix -I,$(LAYERS))
-CORE := base/util base/diag engine/graph engine/expr engine/ruleset engine/eval \
+CORE := base/mem base/util base/diag engine/graph engine/expr engine/ruleset engine/eval \
         games/builtins games/bridge games/cards games/klaverjas games/scenario \
         store/image store/cache tools/testrun tools/dot tools/whynot tools/diff tools/overlap \
         api/output api/scoring api/compare api/load api/arbiter api/ruling api/tools api/report api/scores api/faces \
-        api/legalwalk
-DSL  := compile check
+        api/legalwalk api/config
+DSL  := compile compile_load compile_amend compile_types compile_expr compile_decl compile_articles compile_tests check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \
         $(BUILD)/obj/plugins/plugin.o $(BUILD)/obj/plugins/patterns.o \

@@ -35,9 +35,8 @@ static bool search(path_search *ps, gref r) {
 
 bool check_find_path(const ruleset *rs, gref root, check_want want, void *ctx, strbuf *given, graph_term *found) {
     const graph *g = rs->graph;
-    path_search ps = {rs, want, ctx, calloc((size_t)g->nnodes + 1, 1), malloc(sizeof(int) * (size_t)(g->nvars + 1)),
+    path_search ps = {rs, want, ctx, xcalloc((size_t)g->nnodes + 1, 1), xmalloc(sizeof(int) * (size_t)(g->nvars + 1)),
                       {0, 0}};
-    if (!ps.dead || !ps.var_value) abort();
     for (int v = 0; v < g->nvars; v++) ps.var_value[v] = -1;
     bool ok = search(&ps, root);
     if (ok) {
@@ -50,8 +49,8 @@ bool check_find_path(const ruleset *rs, gref root, check_want want, void *ctx, s
         }
         if (found) *found = ps.found;
     }
-    free(ps.dead);
-    free(ps.var_value);
+    xfree(ps.dead);
+    xfree(ps.var_value);
     return ok;
 }
 
@@ -107,11 +106,10 @@ static int check_graph(const ruleset *rs, gref root, diag *d, seen_set *seen) {
 }
 
 int dsl_check(const ruleset *rs, diag *d) {
-    seen_set seen = {0, calloc((size_t)rs->nblocks + 2, 1), {0}};
-    if (!seen.seen_gap) abort();
+    seen_set seen = {0, xcalloc((size_t)rs->nblocks + 2, 1), {0}};
     /* Articles reached through `apply` are inlined in the root: they are
      * proved in every context that can hand a situation to them. */
     int problems = check_graph(rs, rs->checked_root, d, &seen);
-    free(seen.seen_gap);
+    xfree(seen.seen_gap);
     return problems;
 }

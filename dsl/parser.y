@@ -13,8 +13,14 @@ typedef struct dsl_lexer dsl_lexer;
 
 %code {
 #include "lexer.h"
+#include "mem.h"
 #include <stdlib.h>
 #include <string.h>
+
+/* A deep nesting grows Bison's stacks: through the library's allocator, so
+ * that running out of memory unwinds the compile like any other (mem.h). */
+#define YYMALLOC xmalloc
+#define YYFREE xfree
 
 int yylex(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx);
 static void yyerror(YYLTYPE *loc, dsl_lexer *lx, const char *msg);

@@ -49,6 +49,7 @@ struct plugin {
                   */
     const ruleset *rs;
     size_t used, cap;
+    bool starved; /* the allocator had no more (not the cap): out of memory, not the plugin's fault */
     size_t host_used; /* bytes the host copied out of the plugin for the ruling under way */
     long budget, left;
     long time_ms;
@@ -106,13 +107,16 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     plugin *p = ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
-        free(ptr);
+        xfree(ptr);
         p->used -= old;
         return NULL;
     }
     if (nsize > old && p->used - old + nsize > p->cap) return NULL; /* Lua raises a memory error */
-    void *q = realloc(ptr, nsize);
-    if (q) p->used = p->used - old + nsize;
+    void *q = mem_try_realloc(ptr, nsize);
+    if (q)
+        p->used = p->used - old + nsize;
+    else
+        p->starved = true;
     return q;
 }
 
@@ -352,10 +356,29 @@ static int dump_writer(lua_State *L, const void *b, size_t n, void *ud) {
 static strbuf library_code;
 static pthread_once_t library_once = PTHREAD_ONCE_INIT;
 
+/* The process's copy outlives the call that happens to make it, and must
+ * not unwind inside pthread_once: its blocks are neither recorded nor
+ * thrown for (core/base/mem.h). Without memory for it, the text is loaded
+ * instead. */
+static int library_writer(lua_State *L, const void *b, size_t n, void *ud) {
+    (void)L;
+    strbuf *sb = ud;
+    char *grown = mem_try_realloc(sb->data, sb->len + n);
+    if (!grown) {
+        mem_try_free(sb->data);
+        sb_init(sb);
+        return 1; /* lua_dump stops */
+    }
+    memcpy(grown + sb->len, b, n);
+    sb->data = grown;
+    sb->cap = sb->len += n;
+    return 0;
+}
+
 static void compile_library(void) {
     lua_State *L = luaL_newstate();
     if (L && luaL_loadbufferx(L, sandbox_library, sizeof sandbox_library - 1, "=sandbox", "t") == LUA_OK)
-        lua_dump(L, dump_writer, &library_code, 0);
+        lua_dump(L, library_writer, &library_code, 0);
     if (L) lua_close(L);
 }
 
@@ -471,10 +494,23 @@ static void error_text(lua_State *L, strbuf *err) {
     if (n > ERROR_TEXT_MAX) sb_puts(err, "…");
 }
 
+/* Lua's memory error when the allocator itself had no more: the public
+ * call under way fails with "out of memory" (core/base/mem.h), as it would
+ * had the host's own allocation failed; the state is made afresh next time. */
+static void out_of_memory_if_starved(plugin *p) {
+    bool starved = p->starved;
+    p->starved = false;
+    if (starved && mem_protected()) {
+        p->dirty = true;
+        mem_throw();
+    }
+}
+
 static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
     int base = lua_gettop(p->L) - nargs - 1;
     p->left = p->budget;
     p->tripped = false;
+    p->starved = false;
     int64_t now = now_ns();
     p->deadline = now + (int64_t)p->time_ms * 1000000;
     if (ruling_clock && ruling_until < p->deadline) p->deadline = ruling_until;
@@ -489,6 +525,10 @@ static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
     int status = lua_pcall(p->L, nargs, nresults, 0);
     end_call(p);
     if (status == LUA_OK && !p->tripped) return true;
+    if (status == LUA_ERRMEM) {
+        lua_settop(p->L, base);
+        out_of_memory_if_starved(p);
+    }
     sb_printf(err, "plugin %s: ", p->name ? p->name : p->path);
     if (p->tripped)
         sb_puts(err, p->trip_msg);
@@ -558,8 +598,7 @@ static int by_fact_name(const void *a, const void *b) {
  * state made for every call would otherwise build a table of them). */
 static void sort_fact_names(plugin *p) {
     static pthread_mutex_t sorting = PTHREAD_MUTEX_INITIALIZER;
-    p->fact_order = malloc(sizeof *p->fact_order * (size_t)(p->rs->nfacts + 1));
-    if (!p->fact_order) abort();
+    p->fact_order = xmalloc(sizeof *p->fact_order * (size_t)(p->rs->nfacts + 1));
     for (int f = 0; f < p->rs->nfacts; f++)
         p->fact_order[f] = f;
     pthread_mutex_lock(&sorting);
@@ -855,9 +894,8 @@ static void sort_keys(plugin *p) {
 
 /* Which override each clause of the ruleset sets off. */
 static void map_clauses(plugin *p) {
-    p->clause_key = malloc(sizeof *p->clause_key * (size_t)(p->rs->nclauses + 1));
-    p->hit = calloc((size_t)p->nkeys + 1, sizeof *p->hit);
-    if (!p->clause_key || !p->hit) abort();
+    p->clause_key = xmalloc(sizeof *p->clause_key * (size_t)(p->rs->nclauses + 1));
+    p->hit = xcalloc((size_t)p->nkeys + 1, sizeof *p->hit);
     for (int c = 0; c < p->rs->nclauses; c++) {
         p->clause_key[c] = -1;
         for (int k = 0; p->rs->clauses[c].cite && k < p->nkeys; k++)
@@ -872,9 +910,8 @@ static void read_overrides(lua_State *L, plugin *p) {
     int t = lua_getfield(L, 1, "override") == LUA_TTABLE ? lua_gettop(L) : 0;
     if (!t && !lua_isnil(L, -1)) load_error(L, "`override` is a table of citation = function");
     int n = t ? table_count(L, t) : 0;
-    p->keys = calloc((size_t)n + 1, sizeof *p->keys);
-    p->key_fn = calloc((size_t)n + 1, sizeof *p->key_fn);
-    if (!p->keys || !p->key_fn) abort();
+    p->keys = xcalloc((size_t)n + 1, sizeof *p->keys);
+    p->key_fn = xcalloc((size_t)n + 1, sizeof *p->key_fn);
     lua_pushnil(L);
     while (t && lua_next(L, t)) {
         const char *cite = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
@@ -884,7 +921,7 @@ static void read_overrides(lua_State *L, plugin *p) {
                                                            : "expected a function");
             lua_error(L);
         }
-        p->keys[p->nkeys++] = strdup(cite); /* the plugin's to free before anything can fail */
+        p->keys[p->nkeys++] = xstrdup(cite); /* the plugin's to free before anything can fail */
         p->key_fn[p->nkeys - 1] = luaL_ref(L, LUA_REGISTRYINDEX); /* pops the function */
     }
     lua_settop(L, 1);
@@ -917,20 +954,19 @@ static void read_own_fact(lua_State *L, plugin *p) {
         load_error(L, "a fact's `ask` and `ask_en` are UTF-8 text "
                       "without NUL bytes, at most 200 bytes long");
     p->own_kind[p->nown] = k;
-    p->own_ask[p->nown] = ask ? strdup(ask) : NULL;
-    p->own_ask_en[p->nown] = ask_en ? strdup(ask_en) : NULL;
-    p->own[p->nown++] = strdup(lua_tostring(L, -2));
+    p->own_ask[p->nown] = ask ? xstrdup(ask) : NULL;
+    p->own_ask_en[p->nown] = ask_en ? xstrdup(ask_en) : NULL;
+    p->own[p->nown++] = xstrdup(lua_tostring(L, -2));
 }
 
 /* facts = { name = kind, … }: the facts of its own a scenario may give. */
 static void read_own_facts(lua_State *L, plugin *p) {
     if (lua_getfield(L, 1, "facts") == LUA_TTABLE) {
         int n = table_count(L, 2);
-        p->own = calloc((size_t)n + 1, sizeof *p->own);
-        p->own_kind = calloc((size_t)n + 1, sizeof *p->own_kind);
-        p->own_ask = calloc((size_t)n + 1, sizeof *p->own_ask);
-        p->own_ask_en = calloc((size_t)n + 1, sizeof *p->own_ask_en);
-        if (!p->own || !p->own_kind || !p->own_ask || !p->own_ask_en) abort();
+        p->own = xcalloc((size_t)n + 1, sizeof *p->own);
+        p->own_kind = xcalloc((size_t)n + 1, sizeof *p->own_kind);
+        p->own_ask = xcalloc((size_t)n + 1, sizeof *p->own_ask);
+        p->own_ask_en = xcalloc((size_t)n + 1, sizeof *p->own_ask_en);
         lua_pushnil(L);
         while (lua_next(L, 2)) {
             read_own_fact(L, p);
@@ -967,8 +1003,8 @@ static int read_plugin(lua_State *L) {
     if (!is_header_text(name) || !is_header_text(cite))
         return load_error(
             L, "`name` and `cite` are UTF-8 text without NUL bytes, at most 200 bytes long");
-    p->name = strdup(name ? name : p->path);
-    p->cite = strdup(cite ? cite : p->name);
+    p->name = xstrdup(name ? name : p->path);
+    p->cite = xstrdup(cite ? cite : p->name);
     lua_getfield(L, 1, "api");
     lua_Integer api = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : -1;
     lua_pop(L, 1);
@@ -1020,7 +1056,9 @@ static bool start_state(plugin *p, strbuf *err) {
     p->used = 0;
     p->table = p->given = p->validate = p->score = p->matchpoints = LUA_NOREF;
     p->facts_mt = p->ruling_mt = p->cur_facts = p->cur_ruling = LUA_NOREF;
+    p->starved = false;
     p->L = lua_newstate(capped_alloc, p);
+    if (!p->L) out_of_memory_if_starved(p);
     if (!p->L) {
         sb_printf(err, "plugin %s: cannot start Lua within the memory limit", p->path);
         return false;
@@ -1030,6 +1068,7 @@ static bool start_state(plugin *p, strbuf *err) {
      * a fresh state then loads is that compilation, not a file's. */
     int status = p->code.len ? luaL_loadbufferx(p->L, p->code.data, p->code.len, p->chunkname, "b")
                              : luaL_loadbufferx(p->L, p->source, p->source_len, p->chunkname, "t");
+    if (status == LUA_ERRMEM) out_of_memory_if_starved(p);
     if (status != LUA_OK) {
         sb_printf(err, "plugin %s: %s", p->path, lua_tostring(p->L, -1));
         return false;
@@ -1051,30 +1090,41 @@ static bool prepare(plugin *p, strbuf *err) {
     return true;
 }
 
+static void free_plugin_unwound(void *p) {
+    plugin_free(p);
+}
+
 plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, strbuf *err) {
-    plugin *p = calloc(1, sizeof *p);
-    if (!p) abort();
-    p->path = strdup(path);
-    p->rs = rs;
+    plugin *p = xcalloc(1, sizeof *p);
     pthread_mutex_init(&p->lock, NULL);
+    /* out of memory in the middle: its Lua state is not the call's to free */
+    int undo = mem_defer(free_plugin_unwound, p);
+    p->path = xstrdup(path);
+    p->rs = rs;
     p->cap = limits.memory ? limits.memory : PLUGIN_DEFAULT_MEMORY;
     p->budget = limits.instructions ? limits.instructions : PLUGIN_DEFAULT_INSTRUCTIONS;
     p->time_ms = limits.time_ms ? limits.time_ms : PLUGIN_DEFAULT_TIME_MS;
     p->star = -1;
     sort_fact_names(p);
+    /* the buffers a ruling writes in are made now: a block the plugin
+     * gained in a ruling that ran out of memory would be freed under it */
+    sb_putc(&p->value_text, 0);
+    sb_putc(&p->message, 0);
     p->source = read_file(path, &p->source_len);
     if (!p->source) {
         sb_printf(err, "plugin %s: cannot read it: %s", path, strerror(errno));
+        mem_undefer(undo);
         plugin_free(p);
         return NULL;
     }
     snprintf(p->hash, sizeof p->hash, "fnv1a64:%016llx",
              (unsigned long long)fnv1a64(FNV1A64_INIT, p->source, p->source_len));
     size_t n = strlen(path) + 2;
-    p->chunkname = malloc(n);
-    if (!p->chunkname) abort();
+    p->chunkname = xmalloc(n);
     snprintf(p->chunkname, n, "@%s", path);
-    if (!start_state(p, err)) {
+    bool started = start_state(p, err);
+    mem_undefer(undo);
+    if (!started) {
         plugin_free(p);
         return NULL;
     }
@@ -1084,28 +1134,28 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
 void plugin_free(plugin *p) {
     if (!p) return;
     if (p->L) lua_close(p->L);
-    for (int i = 0; i < p->nkeys; i++) free(p->keys[i]);
+    for (int i = 0; i < p->nkeys; i++) xfree(p->keys[i]);
     for (int i = 0; i < p->nown; i++)
-        free(p->own[i]), free(p->own_ask[i]), free(p->own_ask_en[i]);
-    free(p->own_ask);
-    free(p->own_ask_en);
-    free(p->keys);
-    free(p->key_fn);
-    free(p->clause_key);
-    free(p->hit);
-    free(p->own);
-    free(p->own_kind);
-    free(p->fact_order);
+        xfree(p->own[i]), xfree(p->own_ask[i]), xfree(p->own_ask_en[i]);
+    xfree(p->own_ask);
+    xfree(p->own_ask_en);
+    xfree(p->keys);
+    xfree(p->key_fn);
+    xfree(p->clause_key);
+    xfree(p->hit);
+    xfree(p->own);
+    xfree(p->own_kind);
+    xfree(p->fact_order);
     sb_free(&p->value_text);
     sb_free(&p->message);
-    free(p->source);
+    xfree(p->source);
     sb_free(&p->code);
-    free(p->chunkname);
-    free(p->path);
-    free(p->name);
-    free(p->cite);
+    xfree(p->chunkname);
+    xfree(p->path);
+    xfree(p->name);
+    xfree(p->cite);
     pthread_mutex_destroy(&p->lock);
-    free(p);
+    xfree(p);
 }
 
 const char *plugin_name(const plugin *p) {
@@ -1317,7 +1367,7 @@ static char *fill_template(plugin *p, int args, const char *t, const rs_action *
         return NULL;
     }
     if (!charge(p, sb->len + 1, err)) return NULL;
-    return strdup(sb->len ? sb->data : "");
+    return xstrdup(sb->len ? sb->data : "");
 }
 
 /* A float as Lua's tostring writes it, without converting on the stack. */
@@ -1468,7 +1518,7 @@ static char *args_json(plugin *p, int args, strbuf *err) {
     char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(o);
     if (s && !charge(p, strlen(s) + 1, err)) {
-        free(s);
+        xfree(s);
         return NULL;
     }
     return s;
@@ -1524,18 +1574,16 @@ static bool add_extra(plugin *p, ruling *r, const char *cite, strbuf *err) {
     if (!check_args(p, action + 2, name, err) ||
         !charge(p, sizeof *r->extra + strlen(cite) + 1, err))
         return false;
-    r->extra = realloc(r->extra, sizeof *r->extra * (size_t)(r->nextra + 1));
-    if (!r->extra) abort();
+    r->extra = xrealloc(r->extra, sizeof *r->extra * (size_t)(r->nextra + 1));
     ruling_extra *e = &r->extra[r->nextra++];
-    *e = (ruling_extra){strdup(name), strdup(cite), NULL, NULL, NULL};
+    *e = (ruling_extra){xstrdup(name), xstrdup(cite), NULL, NULL, NULL};
     return action_message(p, name, action + 2, &e->message, &e->message_en, err) &&
            (e->args = args_json(p, action + 2, err)) != NULL;
 }
 
 static void add_note(plugin *p, ruling *r, const char *cite, const char *what) {
-    r->notes = realloc(r->notes, sizeof *r->notes * (size_t)(r->nnotes + 1));
-    if (!r->notes) abort();
-    r->notes[r->nnotes++] = (ruling_note){strdup(p->name), strdup(cite), strdup(what)};
+    r->notes = xrealloc(r->notes, sizeof *r->notes * (size_t)(r->nnotes + 1));
+    r->notes[r->nnotes++] = (ruling_note){xstrdup(p->name), xstrdup(cite), xstrdup(what)};
 }
 
 /* Marks the ruleset's actions named in the list at list for removal. */
@@ -1614,9 +1662,8 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     lua_settop(L, t + 1);
     const char *note = text_field(p, t, "note", "the note", err, &ok);
     if (!ok || !charge(p, 2 * strlen(cite) + strlen(key) + 64, err)) return false;
-    r->extra_cites = realloc(r->extra_cites, sizeof *r->extra_cites * (size_t)(r->nextra_cites + 1));
-    if (!r->extra_cites) abort();
-    r->extra_cites[r->nextra_cites++] = strdup(cite);
+    r->extra_cites = xrealloc(r->extra_cites, sizeof *r->extra_cites * (size_t)(r->nextra_cites + 1));
+    r->extra_cites[r->nextra_cites++] = xstrdup(cite);
     strbuf what;
     sb_init(&what);
     sb_printf(&what, "%s the ruling at %s%s%s", replace ? "replaced" : removes ? "changed" : "added to", key,
@@ -1717,42 +1764,54 @@ static bool plugin_adjust_matchpoints_unlocked(plugin *p, int64_t beaten, int64_
 
 /* A plugin serves one call at a time: threads that share it (a server's,
  * or a program's through arbiter.h) take turns, and each call starts from
- * the plugin as loaded, with the facts of its own scenario. The time a
- * ruling waits for another thread's call is not its plugins' time: its
- * clock moves on by as much. */
-static void take_turn(plugin *p) {
-    if (pthread_mutex_trylock(&p->lock) == 0) return;
-    int64_t asked = now_ns();
-    pthread_mutex_lock(&p->lock);
-    if (ruling_clock) ruling_until += now_ns() - asked;
+ * the plugin as loaded, with the facts of its own scenario. A call that
+ * runs out of memory unwinds (core/base/mem.h) with the lock released. The
+ * time a ruling waits for another thread's call is not its plugins' time:
+ * its clock moves on by as much. */
+static void unlock_unwound(void *p) {
+    pthread_mutex_unlock(&((plugin *)p)->lock);
+}
+
+static int lock(plugin *p) {
+    if (pthread_mutex_trylock(&p->lock) != 0) {
+        int64_t asked = now_ns();
+        pthread_mutex_lock(&p->lock);
+        if (ruling_clock) ruling_until += now_ns() - asked;
+    }
+    return mem_defer(unlock_unwound, p);
+}
+
+static void unlock(plugin *p, int held) {
+    mem_undefer(held);
+    pthread_mutex_unlock(&p->lock);
 }
 
 bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err) {
-    take_turn(p);
+    int held = lock(p);
     bool ok = plugin_validate_unlocked(p, sc, rejection, err);
-    pthread_mutex_unlock(&p->lock);
+    unlock(p, held);
     return ok;
 }
 
 bool plugin_override(plugin *p, const scenario *sc, ruling *r, strbuf *err) {
-    take_turn(p);
+    int held = lock(p);
     bool ok = plugin_override_unlocked(p, sc, r, err);
-    pthread_mutex_unlock(&p->lock);
+    unlock(p, held);
     return ok;
 }
 
 bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *err) {
-    take_turn(p);
+    int held = lock(p);
     bool ok = plugin_adjust_score_unlocked(p, sc, score, err);
-    pthread_mutex_unlock(&p->lock);
+    unlock(p, held);
     return ok;
 }
 
 bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others,
                                int64_t *mp, strbuf *err) {
-    take_turn(p);
+    int held = lock(p);
     bool ok = plugin_adjust_matchpoints_unlocked(p, beaten, equalled, others, mp, err);
-    pthread_mutex_unlock(&p->lock);
+    unlock(p, held);
     return ok;
 }
 
@@ -1894,6 +1953,10 @@ static json_t *set_describe(void *ctx) {
     return files;
 }
 
+static void free_set_unwound(void *s) {
+    plugin_set_free(s);
+}
+
 bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths, int n, plugin_limits limits,
                      strbuf *err) {
     memset(s, 0, sizeof *s);
@@ -1905,14 +1968,17 @@ bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths,
                                 set_adjust_score,
                                 set_adjust_matchpoints,
                                 set_describe};
+    int undo = mem_defer(free_set_unwound, s); /* the plugins loaded before one ran out of memory */
     for (int i = 0; i < n && i < PLUGIN_MAX; i++) {
         plugin *p = plugin_load(paths[i], rs, limits, err);
         if (!p) {
+            mem_undefer(undo);
             plugin_set_free(s);
             return false;
         }
         s->list[s->n++] = p;
     }
+    mem_undefer(undo);
     return true;
 }
 

@@ -79,13 +79,34 @@ fi
 
 # An embedder: a small C program built against the installed header and
 # library with pkg-config alone, run from elsewhere with no ARBITER_RULESETS,
-# loads a shipped ruleset by name and rules on the demo.
+# loads a shipped ruleset by name and rules on the demo — with its own
+# allocator (which must get every block back) and its own sink for the
+# library's notes (arb_configure).
 cat >"$root/embed.c" <<'EOF'
 #include <arbiter.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+static long live; /* blocks the library holds */
+
+static void *counted(void *ud, void *ptr, size_t size) {
+    (void)ud;
+    if (size == 0) {
+        live -= ptr != NULL;
+        free(ptr);
+        return NULL;
+    }
+    void *q = realloc(ptr, size);
+    live += q && !ptr;
+    return q;
+}
+
+static void note(void *ud, const char *message) {
+    fprintf(ud, "embed: %s\n", message);
+}
+
 int main(int argc, char **argv) {
+    arb_configure(&(arb_config){counted, NULL, note, stderr});
     arb_ruleset *rs = arb_load("bridge-2017", stderr);
     if (!rs || argc < 2) return 2;
     FILE *f = fopen(argv[1], "rb");
@@ -96,8 +117,9 @@ int main(int argc, char **argv) {
     char *json = NULL;
     enum arb_status st = arb_rule_json(rs, text, n, &json);
     puts(json ? json : "");
-    free(json);
+    arb_release(json);
     arb_free(rs);
+    printf("blocks still held: %ld\n", live);
     return (int)st;
 }
 EOF
@@ -108,10 +130,16 @@ else
     fail "a program builds against the installed library with pkg-config --cflags --libs arbiter"
     cat "$root/embed.log"
 fi
-if (cd / && env -u ARBITER_RULESETS ARBITER_CACHE=off "$root/embed" "$here/examples/insufficient-bid.json") | grep -q '"27B1'; then
+(cd / && env -u ARBITER_RULESETS ARBITER_CACHE=off "$root/embed" "$here/examples/insufficient-bid.json") >"$root/embed.out"
+if grep -q '"27B1' "$root/embed.out"; then
     pass "the installed library finds its installed rulesets by name and rules"
 else
     fail "the installed library finds its installed rulesets by name and rules"
+fi
+if grep -qx 'blocks still held: 0' "$root/embed.out"; then
+    pass "the embedder's allocator gets back every block it gave (arb_configure)"
+else
+    fail "the embedder's allocator gets back every block it gave (arb_configure): $(tail -n 1 "$root/embed.out")"
 fi
 # libarbiter.a with the shared libraries of the packages the .pc file
 # requires: the list is complete. (A fully static link also needs their

@@ -3,7 +3,7 @@
 # each failure a clear error naming the plugin, the line and the limit,
 # exit status 2. Expected figures are worked out in the comments.
 ARBITER=${1:-build/arbiter}
-P=plugins
+P=plugins/clubs
 T=tests/plugins
 passed=0
 failed=0
@@ -80,9 +80,9 @@ h = 0xcbf29ce484222325
 for b in open('$P/bridge-beginners-revoke.lua', 'rb').read(): h = ((h ^ b) * 0x100000001b3) % 2**64
 print('fnv1a64:%016x' % h)" 2>/dev/null)
 if [ -n "$hash" ]; then
-    expect "the plugin's file and hash in the JSON ruling" 0 '"plugin_files": [' '"file": "plugins/bridge-beginners-revoke.lua"' \
+    expect "the plugin's file and hash in the JSON ruling" 0 '"plugin_files": [' '"file": "plugins/clubs/bridge-beginners-revoke.lua"' \
         "\"hash\": \"$hash\"" -- "$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua --json $T/revoke-64A1.json
-    expect "the plugin's file and hash in the text ruling" 0 "Plugin-bestand: plugins/bridge-beginners-revoke.lua (Beginnersdrive: een verzaking kost één slag), $hash" \
+    expect "the plugin's file and hash in the text ruling" 0 "Plugin-bestand: plugins/clubs/bridge-beginners-revoke.lua (Beginnersdrive: een verzaking kost één slag), $hash" \
         -- "$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $T/revoke-64A1.json
     cp $P/bridge-beginners-revoke.lua "$tmp/changed.lua"
     echo "-- one more line" >>"$tmp/changed.lua"

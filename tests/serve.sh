@@ -163,7 +163,7 @@ printf '{"ruleset": "toy", "scenario": {"irregularity": "late", "minutes": 20, "
 parallel "parallel rulings" 40 "$work/toy.json"
 stop_server TERM "SIGTERM: the server stops"
 
-if start_server --ruleset bridge-2017 --plugin plugins/bridge-beginners-revoke.lua; then
+if start_server --ruleset bridge-2017 --plugin plugins/clubs/bridge-beginners-revoke.lua; then
     jq -c '{ruleset: "bridge-2017", scenario: .}' tests/plugins/revoke-64A1.json >"$work/revoke.json"
     parallel "parallel rulings with a plugin" 30 "$work/revoke.json"
     if grep -qF '"plugins":[{"plugin"' "$work/want"; then pass "the plugin took part"

@@ -4,7 +4,17 @@
  * ruleset is read-only and may be shared between threads. Every function
  * that can fail returns a status: ARB_OK, ARB_NO_RULING (the rules give no
  * ruling, or a test failed) or ARB_BAD_INPUT (a malformed rule file,
- * scenario or argument), which are also the CLI's exit statuses.
+ * scenario or argument), which are also the CLI's exit statuses, or
+ * ARB_NO_MEMORY (the CLI exits with 2 for it).
+ *
+ * Out of memory. When the allocator (arb_configure) has no more, the call
+ * under way frees what it had allocated and fails: ARB_NO_MEMORY, or NULL,
+ * or -1, as it fails for bad input, with "out of memory" where it writes
+ * its errors (its errors stream, *error, the "error" of its *json with
+ * "status" "no_memory", else the library's notes). Nothing it was given
+ * changes, except a scenario being read (arb_scenario_read_json), which
+ * keeps the facts read so far and loses the plugins' own facts; the
+ * library can be used on (docs/internals.md, "Out of memory").
  *
  * Arguments. A NULL where a call needs a value, a negative count, or a
  * count with no array behind it is refused with ARB_BAD_INPUT (or NULL, or
@@ -47,9 +57,39 @@
 #pragma GCC visibility push(default)
 #endif
 
-enum arb_status { ARB_OK = 0, ARB_NO_RULING = 1, ARB_BAD_INPUT = 2 };
+enum arb_status { ARB_OK = 0, ARB_NO_RULING = 1, ARB_BAD_INPUT = 2, ARB_NO_MEMORY = 3 };
 
 typedef struct ruleset arb_ruleset;
+
+/* ---- Embedding: memory and messages -----------------------------------------
+ * By default the library allocates with the C library's realloc and free,
+ * and writes its own notes (the image cache's reasons when
+ * ARBITER_CACHE_VERBOSE is set) on stderr. An embedder may give an
+ * allocator and a sink for those notes instead: arb_configure, once,
+ * before any other call (a block allocated before would be freed by the
+ * other allocator), and not while another thread is in a call. Messages
+ * that belong to a call (a rule file's errors) still go to the stream or
+ * string the call takes. */
+typedef struct arb_config {
+    /* realloc-style, as Lua's lua_Alloc but without the old size: ptr NULL
+     * allocates size bytes; size 0 frees ptr (returning NULL); otherwise
+     * ptr is resized. NULL when there is no memory (ptr left as it was):
+     * the call under way then fails with ARB_NO_MEMORY. NULL: realloc and
+     * free. The library's JSON library (jansson) allocates through it too. */
+    void *(*alloc)(void *ud, void *ptr, size_t size);
+    void *alloc_ud;
+    /* Receives each of the library's own notes, one line without its
+     * newline. NULL: they are written to stderr, "arbiter: " before each. */
+    void (*message)(void *ud, const char *message);
+    void *message_ud;
+} arb_config;
+/* NULL: the defaults. Returns ARB_OK. */
+enum arb_status arb_configure(const arb_config *config);
+/* Frees what a call handed out "malloc'd" (a JSON text, an error message, a
+ * path; not a ruleset, a scenario, a ruling or a plugin set, which have
+ * their own arb_*free), with the configured allocator: with the default
+ * one, free() does the same. NULL: nothing happens. */
+void arb_release(void *p);
 
 /* Finds a ruleset by name (searching $ARBITER_RULESETS, the rulesets/
  * directory beside the program, and ./rulesets) or takes a path. Returns a

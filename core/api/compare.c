@@ -107,7 +107,7 @@ static void write_actions(FILE *out, json_t *actions, const char *indent) {
         char *args = json_dumps(json_object_get(a, "args"), JSON_COMPACT | JSON_PRESERVE_ORDER);
         fprintf(out, "%s[%s] %s%s\n", indent, json_string_value(json_object_get(a, "article")),
                 json_string_value(json_object_get(a, "name")), strcmp(args, "{}") ? args : "");
-        free(args);
+        xfree(args);
     }
 }
 
@@ -137,12 +137,12 @@ void compare_differences_text(FILE *out, json_t *a, json_t *b, json_t *diff) {
     if (score) {
         char *s = json_dumps(score, JSON_COMPACT | JSON_ENCODE_ANY);
         fprintf(out, "  Score: %s (%s, %s)\n", s, na, nb);
-        free(s);
+        xfree(s);
     }
     json_t *st = json_object_get(diff, "status");
     if (st) {
         char *s = json_dumps(st, JSON_COMPACT);
         fprintf(out, "  Status: %s\n", s);
-        free(s);
+        xfree(s);
     }
 }

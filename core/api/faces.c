@@ -3,6 +3,8 @@
  * the web app reads them, a ruling with the question it needs next, and
  * plugins loaded within limits. */
 #include "arbiter.h"
+
+#include "protect.h"
 #include "eval.h"
 #include "output.h"
 #include "plugin.h"
@@ -56,9 +58,20 @@ static json_t *fact_tree(const ruleset *rs, int f) {
     return j;
 }
 
-char *arb_fact_json(const arb_ruleset *rs, int f) {
+static char * fact_json_unprotected(const arb_ruleset *rs, int f) {
     if (!rs || f < 0 || f >= rs->nfacts) return NULL;
     return dump(fact_tree(rs, f));
+}
+
+char * arb_fact_json(const arb_ruleset *rs, int f) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return NULL;
+    }
+    char *result = fact_json_unprotected(rs, f);
+    api_leave(&g);
+    return result;
 }
 
 static bool has_english(const ruleset *rs) {
@@ -87,7 +100,7 @@ static json_t *articles_json(const ruleset *rs) {
     return articles;
 }
 
-char *arb_ruleset_json(const arb_ruleset *rs, int contents) {
+static char * ruleset_json_unprotected(const arb_ruleset *rs, int contents) {
     if (!rs) return NULL;
     char hash[32];
     output_hash(rs, hash);
@@ -103,6 +116,17 @@ char *arb_ruleset_json(const arb_ruleset *rs, int contents) {
         json_object_set_new(j, "facts", facts);
     }
     return dump(j);
+}
+
+char * arb_ruleset_json(const arb_ruleset *rs, int contents) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return NULL;
+    }
+    char *result = ruleset_json_unprotected(rs, contents);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- a ruling and what it needs next ---- */
@@ -133,7 +157,7 @@ static json_t *plugin_question_tree(const arb_plugins *p, const scenario *sc, co
                      "type", q.kind, "asked", 1, "choices", choices, "from_plugin", 1);
 }
 
-enum arb_status arb_rule_next_json(const arb_ruleset *rs, const arb_plugins *p, const char *text,
+static enum arb_status rule_next_json_unprotected(const arb_ruleset *rs, const arb_plugins *p, const char *text,
                                    size_t len, char **json) {
     if (!json) return ARB_BAD_INPUT; /* nowhere to say more */
     /* what cannot be read, and a plugin's failure, are answered as arb_rule_json_plugins answers
@@ -167,9 +191,21 @@ enum arb_status arb_rule_next_json(const arb_ruleset *rs, const arb_plugins *p, 
     return st;
 }
 
+enum arb_status arb_rule_next_json(const arb_ruleset *rs, const arb_plugins *p, const char *text,
+                                   size_t len, char **json) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = api_no_memory_json();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = rule_next_json_unprotected(rs, p, text, len, json);
+    api_leave(&g);
+    return result;
+}
+
 /* ---- a matchpoint sheet's size ---- */
 
-int arb_sheet_score_count(const char *sheet, size_t len) {
+static int sheet_score_count_unprotected(const char *sheet, size_t len) {
     if (!sheet) return -1;
     vec rows;
     vec_init(&rows, sizeof(score_line));
@@ -179,6 +215,17 @@ int arb_sheet_score_count(const char *sheet, size_t len) {
     sb_free(&err);
     vec_free(&rows);
     return n;
+}
+
+int arb_sheet_score_count(const char *sheet, size_t len) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return -1;
+    }
+    int result = sheet_score_count_unprotected(sheet, len);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- plugins within limits ---- */
@@ -206,19 +253,31 @@ static bool limits_ok(const arb_plugin_limits *limits, FILE *errors) {
     return false;
 }
 
-arb_plugins *arb_load_plugins_limited(const arb_ruleset *rs, const char *const *paths, int n,
+static arb_plugins * load_plugins_limited_unprotected(const arb_ruleset *rs, const char *const *paths, int n,
                                       const arb_plugin_limits *limits, FILE *errors) {
     if (!plugin_arguments_ok(rs, paths, n, errors) || !limits_ok(limits, errors)) return NULL;
     plugin_limits host = {0};
     if (limits) host = (plugin_limits){limits->instructions, limits->memory, limits->time_ms};
-    arb_plugins *p = malloc(sizeof *p);
+    arb_plugins *p = xmalloc(sizeof *p);
     strbuf err;
     sb_init(&err);
     if (p && !plugin_set_load(p, rs, paths, n, host, &err)) {
         if (errors) fprintf(errors, "arbiter: %s\n", err.data);
-        free(p);
+        xfree(p);
         p = NULL;
     }
     sb_free(&err);
     return p;
+}
+
+arb_plugins * arb_load_plugins_limited(const arb_ruleset *rs, const char *const *paths, int n,
+                                      const arb_plugin_limits *limits, FILE *errors) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(errors);
+        return NULL;
+    }
+    arb_plugins *result = load_plugins_limited_unprotected(rs, paths, n, limits, errors);
+    api_leave(&g);
+    return result;
 }

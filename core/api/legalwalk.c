@@ -48,7 +48,7 @@ static size_t slot_of(uint64_t key, size_t cap) {
 
 static bool grow(key_set *s) {
     size_t cap = s->cap ? s->cap * 2 : 1024;
-    uint64_t *slots = calloc(cap, sizeof *slots);
+    uint64_t *slots = xcalloc(cap, sizeof *slots);
     if (!slots) return false;
     for (size_t i = 0; i < s->cap; i++) {
         if (!s->slots[i]) continue;
@@ -56,7 +56,7 @@ static bool grow(key_set *s) {
         while (slots[j]) j = (j + 1) & (cap - 1);
         slots[j] = s->slots[i];
     }
-    free(s->slots);
+    xfree(s->slots);
     s->slots = slots;
     s->cap = cap;
     return true;
@@ -208,7 +208,7 @@ static enum verdict rule_card(walker *w, const kj_position *p, const walk_answer
         kj_format_card(c, name);
         sb_printf(err, "in the position %s, the card %s: %s", where ? where : "?", name,
                   why.data ? why.data : "no verdict");
-        free(where);
+        xfree(where);
     }
     sb_free(&why);
     return v;
@@ -344,8 +344,8 @@ bool legal_walk_run(const ruleset *rs, const scenario_hooks *hooks, legal_walk *
     p.seat = SEAT_N;
     key_set bases = {0};
     ok = ok && walk_tricks(&w, &p, &bases, err);
-    free(bases.slots);
-    free(w.seen.slots);
+    xfree(bases.slots);
+    xfree(w.seen.slots);
     scenario_free(&w.sc);
     return ok;
 }

@@ -44,7 +44,7 @@ json_t *output_trail_json(const ruling *r) {
     const char **cites = xcalloc((size_t)n + 1, sizeof *cites);
     ruling_trail(r, cites, n);
     for (int i = 0; i < n; i++) json_array_append_new(trail, json_string(cites[i]));
-    free(cites);
+    xfree(cites);
     return trail;
 }
 

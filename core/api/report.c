@@ -107,8 +107,8 @@ static json_t *rule_scenario(const ruleset *rs, const ruleset *other, json_t *sc
     if (!text) return NULL;
     arb_rule_json(rs, text, strlen(text), &out);
     json_t *j = out ? json_loads(out, 0, NULL) : NULL;
-    free(text);
-    free(out);
+    xfree(text);
+    xfree(out);
     return j;
 }
 
@@ -320,7 +320,7 @@ static json_t *usual_values(json_t *tests) {
             if (!entry) json_object_set_new(per, text, entry = json_pack("[Oi]", v, 0));
             json_array_set_new(entry, 1,
                                json_integer(json_integer_value(json_array_get(entry, 1)) + 1));
-            free(text);
+            xfree(text);
         }
     }
     json_t *out = json_object();
@@ -539,7 +539,7 @@ static bool merge_regions(const diff_result *d, const int *regions, int n, json_
                 u[v] |= !d->regions[regions[i]].allowed[f] || d->regions[regions[i]].allowed[f][v];
         for (int v = 0; v < nv; v++)
             k += u[v];
-        if (k == nv) free(u), u = NULL;
+        if (k == nv) xfree(u), u = NULL;
         merged->allowed[f] = u;
         if (!common[f]) {
             vary[nvary++] = f;
@@ -565,8 +565,8 @@ static bool merge_regions(const diff_result *d, const int *regions, int n, json_
     if (whole)
         for (int k = 0; k < nvary; k++)
             common[vary[k]] = 1;
-    free(value);
-    free(vary);
+    xfree(value);
+    xfree(vary);
     return whole;
 }
 
@@ -582,7 +582,7 @@ static char *situation_text(const diff_result *d, const diff_region *r, json_t *
     strbuf sb;
     sb_init(&sb);
     diff_region_text(d, &shown, &sb);
-    free(shown.allowed);
+    xfree(shown.allowed);
     return sb_take(&sb);
 }
 
@@ -660,10 +660,10 @@ static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result 
             example = usual_example(
                 &s, with_auction(&s, minimise(&s, example), auctions, nauctions), usual);
     }
-    free(tried);
+    xfree(tried);
     const diff_region *r = &d->regions[at];
     json_t *own_a, *own_b;
-    free(change_key(r, &own_a, &own_b));
+    xfree(change_key(r, &own_a, &own_b));
     json_t *o = json_object(), *regions = json_array(), *situations = json_array();
     json_object_set_new(o, "impossible",
                         json_boolean(strcmp(str_of(r->json_a, "status"), "rejected") == 0 ||
@@ -679,21 +679,21 @@ static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result 
     char *shared =
         situation_text(d, whole ? &merged : &d->regions[g->regions[0]], facts, common, 1);
     json_object_set_new(o, "common", json_string(shared));
-    free(shared);
+    xfree(shared);
     for (int f = 0; f < d->nfacts; f++)
-        free(merged.allowed ? merged.allowed[f] : NULL);
-    free(merged.allowed);
+        xfree(merged.allowed ? merged.allowed[f] : NULL);
+    xfree(merged.allowed);
     for (int i = 0; i < g->n; i++) {
         json_array_append_new(regions, json_integer(g->regions[i]));
-        char *text = whole ? strdup("(every situation)")
+        char *text = whole ? xstrdup("(every situation)")
                            : situation_text(d, &d->regions[g->regions[i]], facts, common, 0);
         bool seen = strcmp(text, "(every situation)") == 0;
         for (size_t k = 0; k < json_array_size(situations) && !seen; k++)
             seen = strcmp(json_string_value(json_array_get(situations, k)), text) == 0;
         if (!seen) json_array_append_new(situations, json_string(text));
-        free(text);
+        xfree(text);
     }
-    free(common);
+    xfree(common);
     json_object_set_new(o, "regions", regions);
     json_object_set_new(o, "count", json_real(g->count));
     json_object_set_new(o, "facts", facts ? facts : json_null());
@@ -723,7 +723,7 @@ json_t *report_groups(const ruleset *a, const ruleset *b, const diff_result *d,
             groups[ngroups].key = key;
             groups[ngroups++].regions = xcalloc((size_t)d->nregions, sizeof(int));
         } else {
-            free(key);
+            xfree(key);
         }
         groups[g].regions[groups[g].n++] = i;
         groups[g].count += d->regions[i].count;
@@ -736,13 +736,13 @@ json_t *report_groups(const ruleset *a, const ruleset *b, const diff_result *d,
     for (int g = 0; g < ngroups; g++) {
         json_array_append_new(
             out, group_json(a, b, d, &groups[g], auctions, nauctions, tests, usual, lang));
-        free(groups[g].key);
-        free(groups[g].regions);
+        xfree(groups[g].key);
+        xfree(groups[g].regions);
     }
     json_decref(tests);
     json_decref(usual);
-    free(auctions);
-    free(groups);
+    xfree(auctions);
+    xfree(groups);
     return out;
 }
 
@@ -974,7 +974,7 @@ static json_t *collect_articles(json_t *groups, const char *side) {
     json_array_clear(into);
     for (size_t i = 0; i < n; i++)
         json_array_append_new(into, items[i]);
-    free(items);
+    xfree(items);
     return into;
 }
 
@@ -1166,7 +1166,7 @@ static void write_group(writer *wr, const ruleset *a, const ruleset *b, json_t *
         else
             paragraph(wr, w->example);
         code(wr, s);
-        free(s);
+        xfree(s);
     } else {
         paragraph(wr, w->no_example);
     }
@@ -1219,7 +1219,7 @@ static void write_impossible(writer *wr, const ruleset *a, const ruleset *b, jso
         if (json_is_object(ex)) {
             char *s = json_dumps(ex, JSON_COMPACT | JSON_PRESERVE_ORDER);
             sb_printf(&line, " — %s: %s", wr->w->example, s);
-            free(s);
+            xfree(s);
         }
         item(wr, label.data, line.data);
         sb_free(&line);
@@ -1329,8 +1329,8 @@ static void one_case(const ruleset *a, const ruleset *b, const char *text, long 
     arb_rule_json(a, text, strlen(text), &sa);
     arb_rule_json(b, text, strlen(text), &sb);
     json_t *ra = sa ? json_loads(sa, 0, NULL) : NULL, *rb = sb ? json_loads(sb, 0, NULL) : NULL;
-    free(sa);
-    free(sb);
+    xfree(sa);
+    xfree(sb);
     t->total++;
     if (!ruled(ra) || !ruled(rb)) {
         t->not_ruled++;
@@ -1363,7 +1363,7 @@ static void one_case(const ruleset *a, const ruleset *b, const char *text, long 
                                                         ra, "b", rb, "differences", diff));
             char *change = change_line(ra, rb, lang);
             count_change(t, change, line);
-            free(change);
+            xfree(change);
             if (!json) {
                 fprintf(out, "regel %ld: %s\n", line, text);
                 compare_differences_text(out, ra, rb, diff);
@@ -1397,7 +1397,7 @@ static void write_case_totals(const case_totals *t, FILE *out) {
 
 enum arb_status report_cases(const ruleset *a, const ruleset *b, const char *cases, size_t len,
                              bool json, enum arb_lang lang, FILE *out) {
-    char *text = malloc(len + 1);
+    char *text = xmalloc(len + 1);
     if (!text) return ARB_BAD_INPUT;
     memcpy(text, cases, len);
     text[len] = 0;
@@ -1416,7 +1416,7 @@ enum arb_status report_cases(const ruleset *a, const ruleset *b, const char *cas
                               t.changes, "rulings", t.rulings, "failures", t.failures);
         char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         fprintf(out, "%s\n", s);
-        free(s);
+        xfree(s);
         json_decref(o);
     } else {
         write_case_totals(&t, out);
@@ -1424,6 +1424,6 @@ enum arb_status report_cases(const ruleset *a, const ruleset *b, const char *cas
     json_decref(t.changes);
     json_decref(t.rulings);
     json_decref(t.failures);
-    free(text);
+    xfree(text);
     return t.not_ruled ? ARB_BAD_INPUT : ARB_OK;
 }

@@ -6,6 +6,8 @@
  * range): it answers NULL, 0 or ARB_BAD_INPUT. */
 #include "arbiter.h"
 
+#include "protect.h"
+
 #include "eval.h"
 #include "output.h"
 #include "scenario.h"
@@ -56,9 +58,9 @@ arb_scenario *arb_scenario_new(const arb_ruleset *rs) {
     return arb_scenario_new_plugins(rs, NULL);
 }
 
-arb_scenario *arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins *plugins) {
+static arb_scenario * scenario_new_plugins_unprotected(const arb_ruleset *rs, const arb_plugins *plugins) {
     if (!rs) return NULL;
-    arb_scenario *s = calloc(1, sizeof *s);
+    arb_scenario *s = xcalloc(1, sizeof *s);
     if (!s) return NULL;
     s->rs = rs;
     s->plugins = plugins;
@@ -67,35 +69,65 @@ arb_scenario *arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins 
     return s;
 }
 
+arb_scenario * arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins *plugins) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return NULL;
+    }
+    arb_scenario *result = scenario_new_plugins_unprotected(rs, plugins);
+    api_leave(&g);
+    return result;
+}
+
 void arb_scenario_free(arb_scenario *s) {
     if (!s) return;
     scenario_free(&s->sc);
     json_decref(s->source);
-    free(s);
+    xfree(s);
 }
 
 static enum arb_status refuse(char **error, const char *msg) {
-    if (error) *error = strdup(msg ? msg : "bad input");
+    if (error) *error = xstrdup(msg ? msg : "bad input");
     return ARB_BAD_INPUT;
 }
 
-enum arb_status arb_scenario_read_json(arb_scenario *s, const char *json, size_t len, char **error) {
+/* Out of memory while reading into a scenario made before the call: the
+ * plugins' own facts it held (a JSON object that may have taken blocks of
+ * this call) go, so that it keeps no block the call frees. */
+static void drop_own_facts_unwound(void *sc) {
+    json_decref(((scenario *)sc)->own);
+    ((scenario *)sc)->own = NULL;
+}
+
+static enum arb_status scenario_read_json_unprotected(arb_scenario *s, const char *json, size_t len, char **error) {
     if (error) *error = NULL;
     if (!s || !json) return refuse(error, "arb_scenario_read_json: no scenario or no text");
     if (len > ARB_MAX_LINE) return refuse(error, "the scenario is longer than ARB_MAX_LINE bytes");
     strbuf err;
     sb_init(&err);
+    int undo = mem_defer(drop_own_facts_unwound, &s->sc);
     bool ok = scenario_read_json(&s->sc, json, len, &err);
+    mem_undefer(undo);
     enum arb_status st = ok ? ARB_OK : refuse(error, err.data);
     sb_free(&err);
+    /* The text kept for arb_scenario_json: built apart and hung on the
+     * scenario only once nothing more is allocated (core/base/mem.h). */
     json_t *obj = ok ? json_loadb(json, len, 0, NULL) : NULL;
-    if (obj && !s->source) s->source = json_incref(obj);
-    else if (obj) json_object_update(s->source, obj);
-    json_decref(obj);
+    if (obj && s->source) {
+        json_t *merged = json_deep_copy(s->source);
+        json_object_update(merged, obj);
+        json_decref(obj);
+        obj = merged;
+    }
+    if (obj) {
+        json_decref(s->source);
+        s->source = obj;
+    }
     return st;
 }
 
-char *arb_scenario_json(const arb_scenario *s) {
+static char *scenario_json_unprotected(const arb_scenario *s) {
     if (!s) return NULL;
     const ruleset *rs = s->rs;
     json_t *o = s->source ? json_deep_copy(s->source) : json_object(), *corrected = json_array();
@@ -117,7 +149,26 @@ char *arb_scenario_json(const arb_scenario *s) {
     return text;
 }
 
-enum arb_status arb_scenario_answer(arb_scenario *s, const char *fact, const char *answer, char **error) {
+char *arb_scenario_json(const arb_scenario *s) {
+    mem_guard g;
+    API_PROTECT(g) { return NULL; }
+    char *result = scenario_json_unprotected(s);
+    api_leave(&g);
+    return result;
+}
+
+enum arb_status arb_scenario_read_json(arb_scenario *s, const char *json, size_t len, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = scenario_read_json_unprotected(s, json, len, error);
+    api_leave(&g);
+    return result;
+}
+
+static enum arb_status scenario_answer_unprotected(arb_scenario *s, const char *fact, const char *answer, char **error) {
     if (error) *error = NULL;
     if (!s || !fact || !answer) return refuse(error, "arb_scenario_answer: no scenario, fact or answer");
     int f = rs_find_fact(s->rs, fact);
@@ -130,6 +181,17 @@ enum arb_status arb_scenario_answer(arb_scenario *s, const char *fact, const cha
     enum arb_status st = ok ? ARB_OK : refuse(error, err.data);
     sb_free(&err);
     return st;
+}
+
+enum arb_status arb_scenario_answer(arb_scenario *s, const char *fact, const char *answer, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = scenario_answer_unprotected(s, fact, answer, error);
+    api_leave(&g);
+    return result;
 }
 
 enum arb_status arb_scenario_error_position(const arb_scenario *s, int *line, int *col) {
@@ -145,6 +207,8 @@ void arb_scenario_forget(arb_scenario *s, const char *fact) {
 }
 
 /* ---- ruling ------------------------------------------------------------ */
+
+static const arb_ruling *viewed(const arb_ruling *cr);
 
 /* The one mapping from a ruling to the CLI's exit status: a ruling is 0; a
  * question the scenario leaves open, or an impossible situation, is the
@@ -183,16 +247,16 @@ static void record_decided(arb_ruling *out, const ruleset *rs, const scenario *s
     }
 }
 
-arb_ruling *arb_rule(const arb_ruleset *rs, const arb_plugins *plugins, arb_scenario *s) {
+static arb_ruling * rule_unprotected(const arb_ruleset *rs, const arb_plugins *plugins, arb_scenario *s) {
     if (!rs || !s || s->rs != rs) return NULL;
-    arb_ruling *out = calloc(1, sizeof *out);
+    arb_ruling *out = xcalloc(1, sizeof *out);
     if (!out) return NULL;
     out->sc = s;
     s->sc.hooks = plugins ? plugin_set_hooks(plugins) : NULL;
     strbuf err;
     sb_init(&err);
     if (!scenario_rule(rs, rs->root, &s->sc, &out->r, &err)) {
-        out->error = strdup(err.data ? err.data : "a plugin failed");
+        out->error = xstrdup(err.data ? err.data : "a plugin failed");
         out->failed = true;
         out->status = ARB_BAD_INPUT;
     } else {
@@ -200,20 +264,33 @@ arb_ruling *arb_rule(const arb_ruleset *rs, const arb_plugins *plugins, arb_scen
         out->status = arb_status_of(arb_ruling_status(out));
         if (out->r.status != RULING_OK) {
             ruling_problem(&out->r, &err);
-            out->error = strdup(err.data ? err.data : "");
+            out->error = xstrdup(err.data ? err.data : "");
         }
     }
     s->sc.hooks = s->plugins ? plugin_set_hooks(s->plugins) : NULL;
     sb_free(&err);
+    viewed(out); /* now, in this call: the accessors that read it allocate nothing */
     return out;
+}
+
+arb_ruling * arb_rule(const arb_ruleset *rs, const arb_plugins *plugins, arb_scenario *s) {
+    mem_guard g;
+    API_PROTECT(g) {
+        s->sc.hooks = s->plugins ? plugin_set_hooks(s->plugins) : NULL;
+        api_no_memory_on(NULL);
+        return NULL;
+    }
+    arb_ruling *result = rule_unprotected(rs, plugins, s);
+    api_leave(&g);
+    return result;
 }
 
 void arb_ruling_free(arb_ruling *r) {
     if (!r) return;
     ruling_clear(&r->r);
-    free(r->error);
+    xfree(r->error);
     if (r->strings) arena_free(r->strings);
-    free(r);
+    xfree(r);
 }
 
 enum arb_ruling_status arb_ruling_status(const arb_ruling *r) {
@@ -242,7 +319,7 @@ const char *arb_ruling_needs(const arb_ruling *r) {
     return r->r.rs->facts[r->r.fact].name;
 }
 
-/* The trail and the actions in words, made once. */
+/* The trail and the actions in words, made once, when the ruling is made. */
 static action_view view_own(arena *a, const ruleset *rs, const ruling_action *ra) {
     const rs_action_use *u = rs_use_at(rs, ra->use);
     const rs_action *act = &rs->actions[u->action];
@@ -283,7 +360,7 @@ static action_view view_extra(arena *a, const ruling_extra *e) {
         v.arg_names[p] = arena_strdup(a, key);
         char *text = json_is_string(val) ? NULL : json_dumps(val, JSON_ENCODE_ANY | JSON_COMPACT);
         v.arg_values[p++] = arena_strdup(a, text ? text : json_string_value(val));
-        free(text);
+        xfree(text);
     }
     json_decref(args);
     return v;
@@ -381,13 +458,24 @@ const char *arb_ruling_decided_source(const arb_ruling *r, int i) {
     return d ? d->source : NULL;
 }
 
-enum arb_status arb_ruling_text(const arb_ruling *r, FILE *out) {
+static enum arb_status ruling_text_unprotected(const arb_ruling *r, FILE *out) {
     if (!r || !out || r->failed) return ARB_BAD_INPUT;
     output_text(&r->r, &r->sc->sc, out);
     return ARB_OK;
 }
 
-char *arb_ruling_json(const arb_ruling *r) {
+enum arb_status arb_ruling_text(const arb_ruling *r, FILE *out) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = ruling_text_unprotected(r, out);
+    api_leave(&g);
+    return result;
+}
+
+static char * ruling_json_unprotected(const arb_ruling *r) {
     if (!r) return NULL;
     json_t *o;
     if (r->failed) {
@@ -398,6 +486,17 @@ char *arb_ruling_json(const arb_ruling *r) {
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(o);
     return s;
+}
+
+char * arb_ruling_json(const arb_ruling *r) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return NULL;
+    }
+    char *result = ruling_json_unprotected(r);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- the ruleset's facts: what a director is asked ------------------------- */
@@ -478,7 +577,7 @@ int arb_fact_range(const arb_ruleset *rs, int f, long long *lo, long long *hi) {
 
 /* ---- a plugin's own questions ------------------------------------------------ */
 
-int arb_plugin_question_next(const arb_plugins *p, const arb_scenario *s, const arb_ruling *r,
+static int plugin_question_next_unprotected(const arb_plugins *p, const arb_scenario *s, const arb_ruling *r,
                              arb_plugin_question *q) {
     if (!p || !s || !r || !q || r->sc != s || r->failed) return -1;
     plugin_question pq;
@@ -487,7 +586,19 @@ int arb_plugin_question_next(const arb_plugins *p, const arb_scenario *s, const 
     return 1;
 }
 
-enum arb_status arb_scenario_answer_plugin(arb_scenario *s, const arb_plugin_question *q,
+int arb_plugin_question_next(const arb_plugins *p, const arb_scenario *s, const arb_ruling *r,
+                             arb_plugin_question *q) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return -1;
+    }
+    int result = plugin_question_next_unprotected(p, s, r, q);
+    api_leave(&g);
+    return result;
+}
+
+static enum arb_status scenario_answer_plugin_unprotected(arb_scenario *s, const arb_plugin_question *q,
                                            const char *answer, char **error) {
     if (error) *error = NULL;
     if (!s || !q || !q->fact || !q->kind || !answer)
@@ -499,4 +610,16 @@ enum arb_status arb_scenario_answer_plugin(arb_scenario *s, const arb_plugin_que
     enum arb_status st = ok ? ARB_OK : refuse(error, err.data);
     sb_free(&err);
     return st;
+}
+
+enum arb_status arb_scenario_answer_plugin(arb_scenario *s, const arb_plugin_question *q,
+                                           const char *answer, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = scenario_answer_plugin_unprotected(s, q, answer, error);
+    api_leave(&g);
+    return result;
 }

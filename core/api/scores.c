@@ -5,6 +5,8 @@
  * the record, rules, and hands the answer out as JSON text. */
 #include "arbiter.h"
 
+#include "protect.h"
+
 #include "compare.h"
 #include "legalwalk.h"
 #include "output.h"
@@ -23,7 +25,7 @@ static void clear_answer(char **json, char **error) {
 }
 
 static enum arb_status fail(enum arb_status status, char **error, const char *msg) {
-    if (error) *error = strdup(msg && *msg ? msg : "no answer");
+    if (error) *error = xstrdup(msg && *msg ? msg : "no answer");
     return status;
 }
 
@@ -63,7 +65,7 @@ const char *arb_job_article(const arb_ruleset *rs, const char *job) {
 
 /* ---- a contract, IMPs ---- */
 
-enum arb_status arb_score_contract(const arb_ruleset *rs, const arb_plugins *p,
+static enum arb_status score_contract_unprotected(const arb_ruleset *rs, const arb_plugins *p,
                                    const char *contract, enum arb_vulnerability vulnerable,
                                    long long *points, char **json, char **error) {
     clear_answer(json, error);
@@ -90,7 +92,21 @@ enum arb_status arb_score_contract(const arb_ruleset *rs, const arb_plugins *p,
     return status;
 }
 
-enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long difference,
+enum arb_status arb_score_contract(const arb_ruleset *rs, const arb_plugins *p,
+                                   const char *contract, enum arb_vulnerability vulnerable,
+                                   long long *points, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = score_contract_unprotected(rs, p, contract, vulnerable, points, json, error);
+    api_leave(&g);
+    return result;
+}
+
+static enum arb_status imps_unprotected(const arb_ruleset *rs, const arb_plugins *p, long long difference,
                          long long *imps, char **json, char **error) {
     clear_answer(json, error);
     if (!rs) return fail(ARB_BAD_INPUT, error, "arb_imps: no ruleset");
@@ -124,9 +140,22 @@ enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long 
     return status;
 }
 
+enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long difference,
+                         long long *imps, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = imps_unprotected(rs, p, difference, imps, json, error);
+    api_leave(&g);
+    return result;
+}
+
 /* ---- a matchpoint sheet ---- */
 
-enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *p,
+static enum arb_status matchpoints_sheet_unprotected(const arb_ruleset *rs, const arb_plugins *p,
                                       const char *sheet, size_t len, char **json, char **error) {
     clear_answer(json, error);
     if (!rs || !sheet)
@@ -146,6 +175,19 @@ enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *
     sb_free(&err);
     vec_free(&rows);
     return status;
+}
+
+enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *p,
+                                      const char *sheet, size_t len, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = matchpoints_sheet_unprotected(rs, p, sheet, len, json, error);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- klaverjas: the legal cards of a position ---- */
@@ -207,7 +249,7 @@ static enum arb_status rule_every_card(const arb_ruleset *rs, scenario *sc, json
     return status;
 }
 
-enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, const char *position,
+static enum arb_status legal_json_unprotected(const arb_ruleset *rs, const arb_plugins *p, const char *position,
                                size_t len, char **json, char **error) {
     clear_answer(json, error);
     if (!rs || !position)
@@ -238,10 +280,23 @@ enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, cons
     return status;
 }
 
+enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, const char *position,
+                               size_t len, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = legal_json_unprotected(rs, p, position, len, json, error);
+    api_leave(&g);
+    return result;
+}
+
 /* ---- klaverjas: always a legal card ---- */
 
-enum arb_status arb_check_legal_cards(const arb_ruleset *rs, const arb_plugins *p, FILE *out,
-                                      FILE *errors) {
+static enum arb_status check_legal_cards_unprotected(const arb_ruleset *rs, const arb_plugins *p, FILE *out,
+                                                    FILE *errors) {
     if (!rs || !out) return ARB_BAD_INPUT;
     if (rs->legal_article < 0) return ARB_OK;
     legal_walk walk;
@@ -257,7 +312,7 @@ enum arb_status arb_check_legal_cards(const arb_ruleset *rs, const arb_plugins *
                     "%s%s: no card is legal in this position (`arbiter legal` on it shows each card's "
                     "ruling):\n%s\n",
                     rs->name, p ? ", with its plugins" : "", where ? where : "?");
-        free(where);
+        xfree(where);
         status = ARB_BAD_INPUT;
     } else if (ok) {
         fprintf(out, "%s: a legal card in every position: %d kinds of position, from %ld positions, %ld cards ruled on\n",
@@ -267,9 +322,20 @@ enum arb_status arb_check_legal_cards(const arb_ruleset *rs, const arb_plugins *
     return status;
 }
 
+enum arb_status arb_check_legal_cards(const arb_ruleset *rs, const arb_plugins *p, FILE *out, FILE *errors) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(errors);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = check_legal_cards_unprotected(rs, p, out, errors);
+    api_leave(&g);
+    return result;
+}
+
 /* ---- klaverjas: a hand scored ---- */
 
-enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p, const char *hand,
+static enum arb_status score_hand_json_unprotected(const arb_ruleset *rs, const arb_plugins *p, const char *hand,
                                     size_t len, char **json, char **error) {
     clear_answer(json, error);
     if (!rs || !hand)
@@ -295,6 +361,19 @@ enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p,
     sb_free(&err);
     scenario_free(&sc);
     return status;
+}
+
+enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p, const char *hand,
+                                    size_t len, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = score_hand_json_unprotected(rs, p, hand, len, json, error);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- one scenario under several rulesets ---- */
@@ -323,7 +402,7 @@ static json_t *differences_json(json_t *rulings) {
     return diffs;
 }
 
-enum arb_status arb_compare_json(const arb_ruleset *const *rulesets,
+static enum arb_status compare_json_unprotected(const arb_ruleset *const *rulesets,
                                  const arb_plugins *const *plugins, int n, const char *scenario,
                                  size_t len, char **json, char **error) {
     clear_answer(json, error);
@@ -348,12 +427,26 @@ enum arb_status arb_compare_json(const arb_ruleset *const *rulesets,
                         differences_json(rulings)),
               json);
     json_decref(rulings);
-    if (err.len && error) *error = strdup(err.data);
+    if (err.len && error) *error = xstrdup(err.data);
     sb_free(&err);
     return status;
 }
 
-enum arb_status arb_compare_differences_text(const char *compare_json, size_t len, FILE *out) {
+enum arb_status arb_compare_json(const arb_ruleset *const *rulesets,
+                                 const arb_plugins *const *plugins, int n, const char *scenario,
+                                 size_t len, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = compare_json_unprotected(rulesets, plugins, n, scenario, len, json, error);
+    api_leave(&g);
+    return result;
+}
+
+static enum arb_status compare_differences_text_unprotected(const char *compare_json, size_t len, FILE *out) {
     if (!compare_json || !out) return ARB_BAD_INPUT;
     json_t *answer = json_loadb(compare_json, len, 0, NULL);
     json_t *rulings = json_object_get(answer, "rulings"), *diffs = json_object_get(answer, "differences");
@@ -367,4 +460,15 @@ enum arb_status arb_compare_differences_text(const char *compare_json, size_t le
                                  json_array_get(diffs, i - 1));
     json_decref(answer);
     return ARB_OK;
+}
+
+enum arb_status arb_compare_differences_text(const char *compare_json, size_t len, FILE *out) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = compare_differences_text_unprotected(compare_json, len, out);
+    api_leave(&g);
+    return result;
 }

@@ -119,7 +119,7 @@ static int scores_below(const int64_t *sorted, int n, int64_t v) {
 }
 
 bool scoring_rank_counts(const int64_t *scores, int n, int64_t *beaten, int64_t *equalled) {
-    int64_t *sorted = n > 0 ? malloc(sizeof *sorted * (size_t)n) : NULL;
+    int64_t *sorted = n > 0 ? xmalloc(sizeof *sorted * (size_t)n) : NULL;
     if (n > 0 && !sorted) return false;
     if (n > 0) memcpy(sorted, scores, sizeof *sorted * (size_t)n);
     if (n > 1) qsort(sorted, (size_t)n, sizeof *sorted, compare_scores);
@@ -129,7 +129,7 @@ bool scoring_rank_counts(const int64_t *scores, int n, int64_t *beaten, int64_t 
         beaten[i] = below;
         equalled[i] = not_above - below - 1; /* the score itself is not a tie with itself */
     }
-    free(sorted);
+    xfree(sorted);
     return true;
 }
 
@@ -148,8 +148,8 @@ bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const i
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     if (article < 0) return false;
     if (too_many_scores(n, err)) return false;
-    int64_t *beaten = malloc(sizeof *beaten * (size_t)(n > 0 ? n : 1));
-    int64_t *equalled = malloc(sizeof *equalled * (size_t)(n > 0 ? n : 1));
+    int64_t *beaten = xmalloc(sizeof *beaten * (size_t)(n > 0 ? n : 1));
+    int64_t *equalled = xmalloc(sizeof *equalled * (size_t)(n > 0 ? n : 1));
     bool ok = beaten && equalled && scoring_rank_counts(scores, n, beaten, equalled);
     if (!ok) sb_puts(err, "out of memory");
     for (int i = 0; i < n && ok; i++) {
@@ -167,8 +167,8 @@ bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const i
         ruling_clear(&r);
         scenario_free(&sc);
     }
-    free(beaten);
-    free(equalled);
+    xfree(beaten);
+    xfree(equalled);
     return ok;
 }
 
@@ -643,8 +643,8 @@ bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, ve
     int n = rows->len;
     if (too_many_scores(n, err)) return false;
     size_t count = (size_t)(n > 0 ? n : 1);
-    board_row *sorted = malloc(sizeof *sorted * count), **runs = malloc(sizeof *runs * count);
-    int64_t *scores = malloc(sizeof *scores * count), *mp = malloc(sizeof *mp * count);
+    board_row *sorted = xmalloc(sizeof *sorted * count), **runs = xmalloc(sizeof *runs * count);
+    int64_t *scores = xmalloc(sizeof *scores * count), *mp = xmalloc(sizeof *mp * count);
     bool ok = sorted && runs && scores && mp;
     if (!ok) sb_puts(err, "out of memory");
     int nruns = 0;
@@ -661,10 +661,10 @@ bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, ve
             len++;
         ok = matchpoint_run(rs, hooks, rows, runs[r], len, scores, mp, err);
     }
-    free(sorted);
-    free(runs);
-    free(scores);
-    free(mp);
+    xfree(sorted);
+    xfree(runs);
+    xfree(scores);
+    xfree(mp);
     return ok;
 }
 
@@ -687,7 +687,7 @@ bool scoring_parse_sheet(const char *sheet, size_t len, vec *rows, strbuf *err) 
         sb_puts(err, "the file is not text");
         return false;
     }
-    char *text = malloc(len + 1); /* the parser reads a terminated string */
+    char *text = xmalloc(len + 1); /* the parser reads a terminated string */
     if (!text) {
         sb_puts(err, "out of memory");
         return false;
@@ -695,6 +695,6 @@ bool scoring_parse_sheet(const char *sheet, size_t len, vec *rows, strbuf *err) 
     memcpy(text, sheet, len);
     text[len] = 0;
     bool ok = scoring_parse_score_lines(text, rows, err);
-    free(text);
+    xfree(text);
     return ok;
 }

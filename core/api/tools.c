@@ -5,6 +5,8 @@
  * `arbiter` prints them; the work is done by core/tools and dsl/check. */
 #include "arbiter.h"
 
+#include "protect.h"
+
 #include "check.h"
 #include "compare.h"
 #include "compile.h"
@@ -58,7 +60,7 @@ static ruleset *compile_and_prove(const char *path, const char *const *amendment
     return rs;
 }
 
-enum arb_status arb_check(const char *name, const char *const *amendments, int namendments,
+static enum arb_status check_unprotected(const char *name, const char *const *amendments, int namendments,
                           FILE *out, FILE *errors) {
     char why[120];
     if (!name || !out || !load_amendments_ok(amendments, namendments, why, sizeof why)) {
@@ -87,8 +89,20 @@ enum arb_status arb_check(const char *name, const char *const *amendments, int n
     }
     diag_free(d);
     ruleset_free(rs);
-    free(path);
+    xfree(path);
     return status;
+}
+
+enum arb_status arb_check(const char *name, const char *const *amendments, int namendments,
+                          FILE *out, FILE *errors) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(errors);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = check_unprotected(name, amendments, namendments, out, errors);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- clauses an earlier one partly hides ------------------------------------ */
@@ -99,7 +113,7 @@ static void write_clause(const ruleset *rs, int c, FILE *out) {
             cl->loc.line);
 }
 
-enum arb_status arb_hidden_clauses(const arb_ruleset *rs, FILE *out, int *found) {
+static enum arb_status hidden_clauses_unprotected(const arb_ruleset *rs, FILE *out, int *found) {
     if (found) *found = 0;
     if (!rs || !out) return ARB_BAD_INPUT;
     overlap *list;
@@ -117,9 +131,20 @@ enum arb_status arb_hidden_clauses(const arb_ruleset *rs, FILE *out, int *found)
     return ARB_OK;
 }
 
+enum arb_status arb_hidden_clauses(const arb_ruleset *rs, FILE *out, int *found) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = hidden_clauses_unprotected(rs, out, found);
+    api_leave(&g);
+    return result;
+}
+
 /* ---- test ----------------------------------------------------------------- */
 
-enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,
+static enum arb_status test_unprotected(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,
                          int *passed, int *failed) {
     if (passed) *passed = 0;
     if (failed) *failed = 0;
@@ -153,20 +178,43 @@ enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int 
     return t.failed || (coverage && t.uncovered) ? ARB_NO_RULING : ARB_OK;
 }
 
+enum arb_status arb_test(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,
+                         int *passed, int *failed) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = test_unprotected(rs, plugins, flags, out, passed, failed);
+    api_leave(&g);
+    return result;
+}
+
 /* ---- the tests as scenarios ---------------------------------------------- */
 
-enum arb_status arb_test_scenarios(const arb_ruleset *rs, FILE *out, int *written) {
+static enum arb_status test_scenarios_unprotected(const arb_ruleset *rs, FILE *out, int *written) {
     if (written) *written = 0;
     if (!rs || !out) return ARB_BAD_INPUT;
     json_t *all = report_test_scenarios(rs);
     for (size_t i = 0; i < json_array_size(all); i++) {
         char *line = json_dumps(json_array_get(all, i), JSON_COMPACT | JSON_PRESERVE_ORDER);
         fprintf(out, "%s\n", line);
-        free(line);
+        xfree(line);
     }
     if (written) *written = (int)json_array_size(all);
     json_decref(all);
     return ARB_OK;
+}
+
+enum arb_status arb_test_scenarios(const arb_ruleset *rs, FILE *out, int *written) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = test_scenarios_unprotected(rs, out, written);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- diff ----------------------------------------------------------------- */
@@ -174,7 +222,7 @@ enum arb_status arb_test_scenarios(const arb_ruleset *rs, FILE *out, int *writte
 static void write_json(json_t *o, FILE *out) {
     char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fprintf(out, "%s\n", s);
-    free(s);
+    xfree(s);
     json_decref(o);
 }
 
@@ -250,7 +298,7 @@ static void write_region(const ruleset *a, const ruleset *b, const diff_result *
     json_t *ex = diff_region_example(d, r);
     char *s = json_dumps(ex, JSON_COMPACT | JSON_PRESERVE_ORDER);
     fprintf(out, "   voorbeeld: %s\n", s);
-    free(s);
+    xfree(s);
     json_decref(ex);
     sb_free(&text);
 }
@@ -270,7 +318,7 @@ static void write_diff(const ruleset *a, const ruleset *b, const diff_result *d,
         write_region(a, b, d, i, out);
 }
 
-enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
+static enum arb_status diff_unprotected(const arb_ruleset *a, const arb_ruleset *b,
                          const arb_diff_options *options, FILE *out, FILE *errors) {
     arb_diff_options o = options ? *options : (arb_diff_options){0};
     if (!a || !b || !out || (o.cases_len && !o.cases) || o.format > ARB_DIFF_HTML || o.lang > ARB_EN)
@@ -312,9 +360,21 @@ enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
     return status;
 }
 
+enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
+                         const arb_diff_options *options, FILE *out, FILE *errors) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(errors);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = diff_unprotected(a, b, options, out, errors);
+    api_leave(&g);
+    return result;
+}
+
 /* ---- graph ---------------------------------------------------------------- */
 
-enum arb_status arb_graph_dot(const arb_ruleset *rs, const char *article, FILE *out, FILE *errors) {
+static enum arb_status graph_dot_unprotected(const arb_ruleset *rs, const char *article, FILE *out, FILE *errors) {
     if (!rs || !article || !out) return ARB_BAD_INPUT;
     int a = rs_find_article(rs, article);
     if (a < 0) {
@@ -323,6 +383,17 @@ enum arb_status arb_graph_dot(const arb_ruleset *rs, const char *article, FILE *
     }
     dot_write(rs, rs->articles[a].root, &rs->articles[a], out);
     return ARB_OK;
+}
+
+enum arb_status arb_graph_dot(const arb_ruleset *rs, const char *article, FILE *out, FILE *errors) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(errors);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = graph_dot_unprotected(rs, article, out, errors);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- rulesets ------------------------------------------------------------- */
@@ -343,18 +414,29 @@ static bool write_ruleset_line(const char *dir, const char *name, FILE *out) {
     return ok;
 }
 
-enum arb_status arb_rulesets_table(const char *dir, FILE *out, int *listed) {
+static enum arb_status rulesets_table_unprotected(const char *dir, FILE *out, int *listed) {
     if (listed) *listed = 0;
     if (!dir || !out) return ARB_BAD_INPUT;
     char **names;
     int n = arb_list_rulesets(dir, &names), broken = 0;
     for (int i = 0; i < n; i++) {
         broken += !write_ruleset_line(dir, names[i], out);
-        free(names[i]);
+        xfree(names[i]);
     }
-    free(names);
+    xfree(names);
     if (listed) *listed = n;
     return broken ? ARB_BAD_INPUT : ARB_OK;
+}
+
+enum arb_status arb_rulesets_table(const char *dir, FILE *out, int *listed) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = rulesets_table_unprotected(dir, out, listed);
+    api_leave(&g);
+    return result;
 }
 
 /* ---- why not -------------------------------------------------------------- */
@@ -404,7 +486,7 @@ static void write_why_not(const ruleset *rs, const fact_values *fv, int action, 
     }
 }
 
-enum arb_status arb_why_not(const arb_ruleset *rs, const arb_plugins *plugins, const char *text,
+static enum arb_status why_not_unprotected(const arb_ruleset *rs, const arb_plugins *plugins, const char *text,
                             size_t len, const char *action, FILE *out) {
     int act = rs && action ? rs_find_action(rs, action) : -1;
     if (act < 0 || !text || !out || len > ARB_MAX_LINE) return ARB_BAD_INPUT;
@@ -424,4 +506,16 @@ enum arb_status arb_why_not(const arb_ruleset *rs, const arb_plugins *plugins, c
     sb_free(&err);
     scenario_free(&sc);
     return ok ? ARB_OK : ARB_BAD_INPUT;
+}
+
+enum arb_status arb_why_not(const arb_ruleset *rs, const arb_plugins *plugins, const char *text,
+                            size_t len, const char *action, FILE *out) {
+    mem_guard g;
+    API_PROTECT(g) {
+        api_no_memory_on(NULL);
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = why_not_unprotected(rs, plugins, text, len, action, out);
+    api_leave(&g);
+    return result;
 }

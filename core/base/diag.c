@@ -25,8 +25,7 @@ struct diag {
 };
 
 diag *diag_new(FILE *out) {
-    diag *d = calloc(1, sizeof *d);
-    if (!d) abort();
+    diag *d = xcalloc(1, sizeof *d);
     d->out = out;
     return d;
 }
@@ -34,16 +33,15 @@ diag *diag_new(FILE *out) {
 void diag_free(diag *d) {
     if (!d) return;
     for (int i = 0; i < d->nsources; i++) {
-        free(d->files[i]);
-        free(d->texts[i]);
+        xfree(d->files[i]);
+        xfree(d->texts[i]);
     }
-    free(d);
+    xfree(d);
 }
 
 static char *copy_of(const char *s) {
     size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (!p) abort();
+    char *p = xmalloc(n);
     return memcpy(p, s, n);
 }
 

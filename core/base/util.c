@@ -21,39 +21,34 @@ struct arena {
     arena_block *head;
 };
 
-static void out_of_memory(void) {
-    fputs("arbiter: out of memory\n", stderr);
-    abort();
-}
-
-void *xmalloc(size_t n) {
-    void *p = malloc(n ? n : 1);
-    if (!p) out_of_memory();
-    return p;
-}
-
-void *xcalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p) out_of_memory();
-    return p;
-}
-
 int compare_strings(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Clean-ups for a call that runs out of memory with a file or a
+ * directory open (mem_defer). */
+static void close_dir_unwound(void *dp) {
+    closedir(dp);
+}
+
+static void close_file_unwound(void *f) {
+    fclose(f);
 }
 
 int list_rule_files(const char *dir, char ***names) {
     *names = NULL;
     DIR *dp = opendir(dir);
     if (!dp) return -1;
+    int undo = mem_defer(close_dir_unwound, dp);
     vec v;
     vec_init(&v, sizeof(char *));
     struct dirent *e;
     while ((e = readdir(dp))) {
         size_t n = strlen(e->d_name);
         if (e->d_name[0] != '.' && n > 6 && strcmp(e->d_name + n - 6, ".rules") == 0)
-            *(char **)vec_push(&v) = strdup(e->d_name);
+            *(char **)vec_push(&v) = xstrdup(e->d_name);
     }
+    mem_undefer(undo);
     closedir(dp);
     qsort(v.data, (size_t)v.len, sizeof(char *), compare_strings);
     *names = v.data;
@@ -70,9 +65,9 @@ void arena_free(arena *a) {
     if (!a) return;
     for (arena_block *b = a->head, *next; b; b = next) {
         next = b->next;
-        free(b);
+        xfree(b);
     }
-    free(a);
+    xfree(a);
 }
 
 void *arena_alloc(arena *a, size_t size) {
@@ -122,7 +117,7 @@ void sb_init(strbuf *sb) {
 }
 
 void sb_free(strbuf *sb) {
-    free(sb->data);
+    xfree(sb->data);
     sb_init(sb);
 }
 
@@ -131,12 +126,7 @@ static void sb_reserve(strbuf *sb, size_t extra) {
     size_t cap = sb->cap ? sb->cap * 2 : 64;
     while (cap < sb->len + extra + 1)
         cap *= 2;
-    char *p = realloc(sb->data, cap);
-    if (!p) {
-        fputs("arbiter: out of memory\n", stderr);
-        abort();
-    }
-    sb->data = p;
+    sb->data = xrealloc(sb->data, cap);
     sb->cap = cap;
 }
 
@@ -190,7 +180,7 @@ void vec_init(vec *v, size_t elem) {
 }
 
 void vec_free(vec *v) {
-    free(v->data);
+    xfree(v->data);
     v->data = NULL;
     v->len = v->cap = 0;
 }
@@ -198,12 +188,7 @@ void vec_free(vec *v) {
 void *vec_push(vec *v) {
     if (v->len == v->cap) {
         int cap = v->cap ? v->cap * 2 : 8;
-        void *p = realloc(v->data, (size_t)cap * v->elem);
-        if (!p) {
-            fputs("arbiter: out of memory\n", stderr);
-            abort();
-        }
-        v->data = p;
+        v->data = xrealloc(v->data, (size_t)cap * v->elem);
         v->cap = cap;
     }
     void *e = (char *)v->data + (size_t)v->len++ * v->elem;
@@ -213,9 +198,7 @@ void *vec_push(vec *v) {
 
 void vec_shrink(vec *v) {
     if (v->cap == v->len) return;
-    void *p = realloc(v->data, (size_t)(v->len ? v->len : 1) * v->elem);
-    if (!p) return; /* keeping the larger block is as good */
-    v->data = p;
+    v->data = xrealloc(v->data, (size_t)(v->len ? v->len : 1) * v->elem);
     v->cap = v->len ? v->len : 1;
 }
 
@@ -239,7 +222,9 @@ char *read_stream(FILE *f, size_t *len) {
 char *read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
+    int undo = mem_defer(close_file_unwound, f);
     char *text = read_stream(f, len);
+    mem_undefer(undo);
     int saved = errno;
     fclose(f);
     errno = saved;

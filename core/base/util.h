@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mem.h"
+
 /* An arena owns a set of allocations that end together (a loaded
  * ruleset's tables and strings; the compiler's syntax trees and tables):
  * freeing the arena frees them all, so no stage has to clean up piecemeal
@@ -52,11 +54,6 @@ void vec_shrink(vec *v); /* capacity down to the length: a vector that is done g
  * instead of taking all memory: no input arbiter reads is nearly as long. */
 #define READ_FILE_MAX ((size_t)16 << 20)
 char *read_file(const char *path, size_t *len);
-
-/* malloc and calloc that never return NULL: out of memory, the program
- * stops with a message (nothing arbiter does can go on without it). */
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
 
 /* qsort's comparison of two char * by strcmp. */
 int compare_strings(const void *a, const void *b);

@@ -1328,7 +1328,8 @@ int main(int argc, char **argv) {
         int status = commands[i].run(&o);
         fflush(stdout); /* the ruling is out before the plugins go */
         arb_free_plugins(plugins);
-        return status;
+        /* the library said "out of memory" where the call writes its errors */
+        return status == ARB_NO_MEMORY ? ARB_BAD_INPUT : status;
     }
     fprintf(stderr, "arbiter: unknown command '%s'\n", argv[1]);
     general_help(stderr);

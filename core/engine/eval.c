@@ -15,17 +15,17 @@
 void ruling_clear(ruling *r) {
     for (int i = 0; i < r->nextra; i++) {
         ruling_extra *e = &r->extra[i];
-        free(e->name), free(e->cite), free(e->message), free(e->message_en), free(e->args);
+        xfree(e->name), xfree(e->cite), xfree(e->message), xfree(e->message_en), xfree(e->args);
     }
-    free(r->extra);
+    xfree(r->extra);
     for (int i = 0; i < r->nextra_cites; i++)
-        free(r->extra_cites[i]);
-    free(r->extra_cites);
+        xfree(r->extra_cites[i]);
+    xfree(r->extra_cites);
     for (int i = 0; i < r->nnotes; i++)
-        free(r->notes[i].plugin), free(r->notes[i].cite), free(r->notes[i].what);
-    free(r->notes);
+        xfree(r->notes[i].plugin), xfree(r->notes[i].cite), xfree(r->notes[i].what);
+    xfree(r->notes);
     /* the path, the actions and their arguments are one block (eval_rule) */
-    free(r->path_value);
+    xfree(r->path_value);
     memset(r, 0, sizeof *r);
 }
 
@@ -343,8 +343,8 @@ void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out)
     out->path_fact = (int *)(out->actions + nact);
     memcpy(out->path_value, path_value, npath * sizeof(int64_t));
     memcpy(out->path_fact, path_fact, npath * sizeof(int));
-    if (path_fact != fact_stack) free(path_fact);
-    if (path_value != value_stack) free(path_value);
+    if (path_fact != fact_stack) xfree(path_fact);
+    if (path_value != value_stack) xfree(path_value);
     if (o) {
         out->outcome = b.detail; /* kept when an argument cannot be evaluated */
         out->nactions = eval_args(rs, fv, &b, args);

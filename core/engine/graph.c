@@ -28,18 +28,8 @@ typedef struct cache_key {
     uint64_t h;
 } cache_key;
 
-static void *xrealloc(void *p, size_t n) {
-    p = realloc(p, n ? n : 1);
-    if (!p) {
-        fputs("arbiter: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
-
 graph *graph_new(int nvars, const int *domain, const int64_t *lo) {
-    graph *g = calloc(1, sizeof *g);
-    if (!g) abort();
+    graph *g = xcalloc(1, sizeof *g);
     g->nvars = nvars;
     g->domain = xrealloc(NULL, sizeof(int) * (size_t)(nvars + 1));
     g->lo = xrealloc(NULL, sizeof(int64_t) * (size_t)(nvars + 1));
@@ -54,9 +44,9 @@ graph *graph_new(int nvars, const int *domain, const int64_t *lo) {
 
 void graph_done_building(graph *g) {
     g->work = 0; /* the next build has a budget of its own */
-    free(g->cache);
-    free(g->unique);
-    free(g->termhash);
+    xfree(g->cache);
+    xfree(g->unique);
+    xfree(g->termhash);
     g->cache = NULL;
     g->unique = g->termhash = NULL;
     g->capcache = g->capunique = g->captermhash = 0;
@@ -64,15 +54,15 @@ void graph_done_building(graph *g) {
 
 void graph_free(graph *g) {
     if (!g) return;
-    free(g->domain);
-    free(g->lo);
-    free(g->nodes);
-    free(g->kids);
-    free(g->terms);
-    free(g->unique);
-    free(g->termhash);
-    free(g->cache);
-    free(g);
+    xfree(g->domain);
+    xfree(g->lo);
+    xfree(g->nodes);
+    xfree(g->kids);
+    xfree(g->terms);
+    xfree(g->unique);
+    xfree(g->termhash);
+    xfree(g->cache);
+    xfree(g);
 }
 
 static uint64_t mix(uint64_t h, uint64_t v) {
@@ -89,7 +79,7 @@ static uint64_t term_hash(int kind, int64_t v) {
 static void term_rehash(graph *g) {
     int cap = g->captermhash ? g->captermhash * 2 : 64;
     while (cap < 4 * (g->nterms + 1)) cap *= 2; /* also after graph_done_building */
-    free(g->termhash);
+    xfree(g->termhash);
     g->termhash = xrealloc(NULL, sizeof(int32_t) * (size_t)cap);
     memset(g->termhash, -1, sizeof(int32_t) * (size_t)cap);
     g->captermhash = cap;
@@ -127,7 +117,7 @@ static uint64_t node_hash(int var, const gref *kids, int n) {
 static void node_rehash(graph *g) {
     int cap = g->capunique ? g->capunique * 2 : 256;
     while (cap < 4 * (g->nnodes + 1)) cap *= 2; /* also after graph_done_building */
-    free(g->unique);
+    xfree(g->unique);
     g->unique = xrealloc(NULL, sizeof(int32_t) * (size_t)cap);
     memset(g->unique, -1, sizeof(int32_t) * (size_t)cap);
     g->capunique = cap;
@@ -184,7 +174,7 @@ gref graph_var(graph *g, int var) {
     gref *kids = xrealloc(NULL, sizeof(gref) * (size_t)n);
     for (int i = 0; i < n; i++) kids[i] = graph_term_ref(g, TERM_VALUE, g->lo[var] + i);
     gref r = graph_node_ref(g, var, kids);
-    free(kids);
+    xfree(kids);
     return r;
 }
 
@@ -199,13 +189,12 @@ static void cache_grow(graph *g) {
     int cap = g->capcache ? g->capcache : CACHE_FIRST;
     while (cap < CACHE_SIZE && (uint64_t)cap < g->work)
         cap *= 4;
-    graph_cache_entry *cache = calloc((size_t)cap, sizeof *cache);
-    if (!cache) abort();
+    graph_cache_entry *cache = xcalloc((size_t)cap, sizeof *cache);
     for (int i = 0; i < g->capcache; i++) {
         const graph_cache_entry *e = &g->cache[i];
         if (e->op) cache[cache_hash(e->op - 1, e->a, e->b, e->c) & (uint64_t)(cap - 1)] = *e;
     }
-    free(g->cache);
+    xfree(g->cache);
     g->cache = cache;
     g->capcache = cap;
 }
@@ -249,7 +238,7 @@ static gref cofactor(const graph *g, gref r, int var, int i) {
         gref *kids_ = n_ <= EXPAND_ON_STACK ? stack_ : xrealloc(NULL, sizeof(gref) * (size_t)n_);  \
         for (int i = 0; i < n_; i++) kids_[i] = (expr_for_i);                                      \
         result = graph_node_ref((g), (var), kids_);                                                \
-        if (kids_ != stack_) free(kids_);                                                          \
+        if (kids_ != stack_) xfree(kids_);                                                          \
     } while (0)
 
 gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
@@ -359,8 +348,7 @@ gref graph_restrict(graph *g, gref f, gref care) {
     int vf = g->nodes[f].var, vc = g->nodes[care].var;
     if (vc < vf) return cache_put(g, &key, graph_restrict(g, f, exists_top(g, care)));
     int n = g->domain[vf];
-    gref *kids = malloc(sizeof(gref) * (size_t)n);
-    if (!kids) abort();
+    gref *kids = xmalloc(sizeof(gref) * (size_t)n);
     int first_care = -1;
     for (int i = 0; i < n; i++) {
         gref ci = cofactor(g, care, vf, i);
@@ -371,7 +359,7 @@ gref graph_restrict(graph *g, gref f, gref care) {
     for (int i = 0; i < n; i++)
         if (is_false(g, cofactor(g, care, vf, i))) kids[i] = first_care >= 0 ? kids[first_care] : cofactor(g, f, vf, i);
     result = graph_node_ref(g, vf, kids);
-    free(kids);
+    xfree(kids);
     return cache_put(g, &key, result);
 }
 
@@ -411,7 +399,7 @@ static bool pair_seen(pair_set *s, gref a, gref b) {
                 h = (h + 1) & (cap - 1);
             slots[h] = s->slots[i];
         }
-        free(s->slots);
+        xfree(s->slots);
         s->slots = slots;
         s->cap = cap;
     }
@@ -447,7 +435,7 @@ static bool and_somewhere(graph *g, gref a, gref b, pair_set *seen) {
 bool graph_and_is_false(graph *g, gref a, gref b) {
     pair_set seen = {NULL, 0, 0};
     bool somewhere = and_somewhere(g, a, b, &seen);
-    free(seen.slots);
+    xfree(seen.slots);
     return !somewhere;
 }
 
@@ -461,10 +449,9 @@ static int walk_mark(const graph *g, gref r, unsigned char *seen) {
 }
 
 int graph_size(const graph *g, gref r) {
-    unsigned char *seen = calloc((size_t)g->nnodes + 1, 1);
-    if (!seen) abort();
+    unsigned char *seen = xcalloc((size_t)g->nnodes + 1, 1);
     int n = walk_mark(g, r, seen);
-    free(seen);
+    xfree(seen);
     return n;
 }
 
@@ -479,10 +466,9 @@ static bool reaches(graph *g, gref r, int kind, unsigned char *seen) {
 }
 
 bool graph_reaches_kind(graph *g, gref r, int kind) {
-    unsigned char *seen = calloc((size_t)g->nnodes + 1, 1);
-    if (!seen) abort();
+    unsigned char *seen = xcalloc((size_t)g->nnodes + 1, 1);
     bool found = reaches(g, r, kind, seen);
-    free(seen);
+    xfree(seen);
     return found;
 }
 
@@ -500,8 +486,7 @@ int graph_compact(graph *g, gref *const *roots, int nroots) {
     int32_t *term_map = xrealloc(NULL, sizeof(int32_t) * (size_t)(g->nterms + 1));
     for (int i = 0; i < g->nnodes; i++) node_map[i] = -1;
     for (int i = 0; i < g->nterms; i++) term_map[i] = -1;
-    unsigned char *live = calloc((size_t)g->nnodes + 1, 1);
-    if (!live) abort();
+    unsigned char *live = xcalloc((size_t)g->nnodes + 1, 1);
     for (int k = 0; k < nroots; k++)
         if (!GRAPH_IS_TERM(*roots[k])) live[*roots[k]] = 1;
     for (int i = g->nnodes - 1; i >= 0; i--) {
@@ -545,7 +530,7 @@ int graph_compact(graph *g, gref *const *roots, int nroots) {
     }
     for (int k = 0; k < nroots; k++)
         *roots[k] = GRAPH_IS_TERM(*roots[k]) ? -1 - term_map[GRAPH_TERM_INDEX(*roots[k])] : node_map[*roots[k]];
-    free(g->terms);
+    xfree(g->terms);
     g->terms = terms;
     g->nnodes = nnodes;
     g->nkids = nkids;
@@ -557,9 +542,9 @@ int graph_compact(graph *g, gref *const *roots, int nroots) {
     g->kids = shrink(g->kids, sizeof *g->kids * (size_t)(nkids + 1));
     g->terms = shrink(g->terms, sizeof *g->terms * (size_t)(nterms + 1));
     graph_done_building(g); /* the indexes named the old numbers: made again when needed */
-    free(live);
-    free(node_map);
-    free(term_map);
+    xfree(live);
+    xfree(node_map);
+    xfree(term_map);
     graph_pack(g);
     return nnodes;
 }
@@ -610,7 +595,7 @@ int graph_pack(graph *g) {
             w += n;
         }
     }
-    free(runs);
+    xfree(runs);
     g->nkids = g->capkids = w;
     g->kids = shrink(g->kids, sizeof *g->kids * (size_t)(w + 1));
     return g->npacked;
@@ -629,7 +614,7 @@ int graph_unpack(graph *g) {
         nd->kids = w;
         w += n;
     }
-    free(g->kids);
+    xfree(g->kids);
     g->kids = kids;
     g->nkids = g->capkids = w;
     g->npacked = 0;
@@ -643,7 +628,7 @@ int graph_renumber_kind(graph *g, int kind, int64_t *old) {
         old[n] = g->terms[i].v;
         g->terms[i].v = n++;
     }
-    free(g->termhash); /* it hashed the old values */
+    xfree(g->termhash); /* it hashed the old values */
     g->termhash = NULL;
     g->captermhash = 0;
     return n;

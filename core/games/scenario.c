@@ -12,21 +12,20 @@ void scenario_init(scenario *sc, const ruleset *rs) {
     memset(sc, 0, sizeof *sc);
     sc->rs = rs;
     size_t n = (size_t)rs->nfacts + 1;
-    sc->fv.value = calloc(n, sizeof(int64_t));
-    sc->fv.known = calloc(n, sizeof(bool));
-    sc->given = calloc(n, sizeof(bool));
-    sc->corrected = calloc(n, sizeof(bool));
-    sc->assumed = calloc(n, sizeof(bool));
-    if (!sc->fv.value || !sc->fv.known || !sc->given || !sc->corrected || !sc->assumed) abort();
+    sc->fv.value = xcalloc(n, sizeof(int64_t));
+    sc->fv.known = xcalloc(n, sizeof(bool));
+    sc->given = xcalloc(n, sizeof(bool));
+    sc->corrected = xcalloc(n, sizeof(bool));
+    sc->assumed = xcalloc(n, sizeof(bool));
 }
 
 void scenario_free(scenario *sc) {
     json_decref(sc->own);
-    free(sc->fv.value);
-    free(sc->fv.known);
-    free(sc->given);
-    free(sc->corrected);
-    free(sc->assumed);
+    xfree(sc->fv.value);
+    xfree(sc->fv.known);
+    xfree(sc->given);
+    xfree(sc->corrected);
+    xfree(sc->assumed);
     memset(sc, 0, sizeof *sc);
 }
 

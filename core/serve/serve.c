@@ -337,11 +337,14 @@ static reply api_compare(server *s, json_t *in) {
 
 /* ---- scores ---- */
 
-/* A scorer's call failed: the rule files gave no ruling (422), or the
- * request lacked or broke something (400) — the CLI's exit statuses 1 and 2. */
+/* A scorer's call failed: the rule files gave no ruling (422), the
+ * request lacked or broke something (400) — the CLI's exit statuses 1 and 2
+ * — or the server ran out of memory (503: it may do better later). */
 static reply score_failed(enum arb_status st, const char *error, const char *hint) {
-    return fail(st == ARB_NO_RULING ? MHD_HTTP_UNPROCESSABLE_CONTENT : MHD_HTTP_BAD_REQUEST, "%s%s",
-                error ? error : "", hint);
+    return fail(st == ARB_NO_RULING    ? MHD_HTTP_UNPROCESSABLE_CONTENT
+                : st == ARB_NO_MEMORY ? MHD_HTTP_SERVICE_UNAVAILABLE
+                                      : MHD_HTTP_BAD_REQUEST,
+                "%s%s", error ? error : "", hint);
 }
 
 static reply api_klaverjas(server *s, json_t *in) {

@@ -32,17 +32,18 @@ static void __attribute__((format(printf, 1, 2))) refuse(const char *fmt, ...) {
     static atomic_bool said; /* the server loads rulesets from several threads */
     const char *v = getenv("ARBITER_CACHE_VERBOSE");
     if (!v || !*v || strcmp(v, "0") == 0 || atomic_exchange(&said, true)) return;
+    char message[PATH_MAX + 200];
+    int n = snprintf(message, sizeof message, "cache: ");
     va_list ap;
     va_start(ap, fmt);
-    fputs("arbiter: cache: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(message + n, sizeof message - (size_t)n, fmt, ap);
     va_end(ap);
+    mem_report(message); /* stderr, or the embedder's sink (arb_configure) */
 }
 
 char *cache_dir(void) {
     const char *env = getenv("ARBITER_CACHE");
-    if (env && *env) return strcmp(env, "off") == 0 ? NULL : strdup(env);
+    if (env && *env) return strcmp(env, "off") == 0 ? NULL : xstrdup(env);
     char dir[PATH_MAX];
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (xdg && xdg[0] == '/') /* the XDG rule: a relative value is ignored */
@@ -51,7 +52,7 @@ char *cache_dir(void) {
         snprintf(dir, sizeof dir, "%s/.cache/arbiter", home);
     else
         return NULL;
-    return strdup(dir);
+    return xstrdup(dir);
 }
 
 /* The image of the ruleset at path: DIR/NAME-HASH.arb, HASH that of the
@@ -61,13 +62,13 @@ static bool image_path(const char *path, char out[PATH_MAX]) {
     char real[PATH_MAX];
     char *dir = cache_dir();
     if (!dir || !realpath(path, real)) {
-        free(dir);
+        xfree(dir);
         return false;
     }
     const char *base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
     unsigned long long h = fnv1a64(FNV1A64_INIT, real, strlen(real));
     int n = snprintf(out, PATH_MAX, "%s/%.64s-%016llx.arb", dir, base, h);
-    free(dir);
+    xfree(dir);
     return n > 0 && n < PATH_MAX;
 }
 
@@ -78,9 +79,9 @@ static bool list_dir(const char *dir, strbuf *out) {
     int n = list_rule_files(dir, &names);
     for (int i = 0; i < n; i++) {
         sb_printf(out, "%s/", names[i]);
-        free(names[i]);
+        xfree(names[i]);
     }
-    free(names);
+    xfree(names);
     return n >= 0;
 }
 
@@ -111,10 +112,15 @@ static bool listing(const ruleset *rs, strbuf *out) {
  * a SHA-256 of the rule files — each file's last path component and its
  * text, with their lengths, in the order read — then the listing of their
  * directories. The files must also still hash as the compiler hashed them
- * (rs->hash, dsl/compile.c read_and_parse): a file changed after the
+ * (rs->hash, dsl/compile_load.c read_and_parse): a file changed after the
  * compile read it is never recorded as the compiled one. */
+static void free_digest_unwound(void *sha) { /* out of memory with it made */
+    EVP_MD_CTX_free(sha);
+}
+
 static bool sources_record(const ruleset *rs, strbuf *out) {
     EVP_MD_CTX *sha = EVP_MD_CTX_new();
+    int undo = mem_defer(free_digest_unwound, sha);
     bool ok = sha && EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
     uint64_t h = FNV1A64_INIT;
     for (int i = 0; i < rs->nfiles && ok; i++) {
@@ -131,11 +137,12 @@ static bool sources_record(const ruleset *rs, strbuf *out) {
              EVP_DigestUpdate(sha, text, len);
         h = fnv1a64(h, base, strlen(base));
         h = fnv1a64(h, text, len);
-        free(text);
+        xfree(text);
     }
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned n = 0;
     ok = ok && EVP_DigestFinal_ex(sha, digest, &n) && h == rs->hash;
+    mem_undefer(undo);
     EVP_MD_CTX_free(sha);
     if (!ok) return false;
     sb_puts(out, "sha256 ");
@@ -216,7 +223,7 @@ ruleset *cache_load(const char *path) {
     unsigned char key[IMAGE_KEY_SIZE];
     bool usable = dir && !why && read_key(dir, key, &why) && image_path(path, file);
     if (dir && why) refuse("%s: %s; the rule files are compiled", dir, why);
-    free(dir);
+    xfree(dir);
     if (!usable) return NULL;
     const char *recorded;
     char err[256];
@@ -270,6 +277,6 @@ bool cache_store(const ruleset *rs, const char *path) {
     char err[256];
     ok = ok && image_save(rs, record.data ? record.data : "", key, file, err, sizeof err);
     sb_free(&record);
-    free(dir);
+    xfree(dir);
     return ok;
 }

@@ -135,7 +135,7 @@ static uint64_t str_hash(const char *s, size_t len, int flag) {
 }
 
 static void str_rehash(writer *w) {
-    free(w->slots);
+    xfree(w->slots);
     w->capslots = w->capslots ? 2 * w->capslots : 1024;
     w->slots = xcalloc((size_t)w->capslots, sizeof(int32_t));
     memset(w->slots, -1, sizeof(int32_t) * (size_t)w->capslots);
@@ -162,8 +162,7 @@ static int str_index(writer *w, const char *s, int flag) {
     if (w->slots[k] < 0) {
         if (w->nstrs == w->capkeys) {
             w->capkeys = w->capkeys ? 2 * w->capkeys : 1024;
-            w->keys = realloc(w->keys, sizeof *w->keys * (size_t)w->capkeys);
-            if (!w->keys) abort();
+            w->keys = xrealloc(w->keys, sizeof *w->keys * (size_t)w->capkeys);
         }
         w->keys[w->nstrs] = (struct wstr){s, len, flag};
         w->slots[k] = w->nstrs++;
@@ -202,7 +201,7 @@ static uint64_t ptr_hash(const void *p) {
 }
 
 static void type_rehash(writer *w) {
-    free(w->tslots);
+    xfree(w->tslots);
     w->captslots = w->captslots ? 2 * w->captslots : 256;
     w->tslots = xcalloc((size_t)w->captslots, sizeof(int32_t));
     memset(w->tslots, -1, sizeof(int32_t) * (size_t)w->captslots);
@@ -225,8 +224,7 @@ static int type_index(writer *w, const rs_type *t) {
         if (w->types[w->tslots[k]] == t) return w->tslots[k];
     if (w->ntypes == w->captypes) {
         w->captypes = w->captypes ? 2 * w->captypes : 256;
-        w->types = realloc(w->types, sizeof *w->types * (size_t)w->captypes);
-        if (!w->types) abort();
+        w->types = xrealloc(w->types, sizeof *w->types * (size_t)w->captypes);
     }
     w->types[w->ntypes] = t;
     w->tslots[k] = w->ntypes;
@@ -568,10 +566,10 @@ void image_encode(const ruleset *rs, const char *extra, const unsigned char key[
     sb_free(&types);
     sb_free(&w.out);
     sb_free(&w.strs);
-    free(w.keys);
-    free(w.slots);
-    free(w.types);
-    free(w.tslots);
+    xfree(w.keys);
+    xfree(w.slots);
+    xfree(w.types);
+    xfree(w.tslots);
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -1200,7 +1198,7 @@ static bool valid_facts(const ruleset *rs) {
             ok = !derived_cycle(rs, rs->facts[f].derived, state);
             state[f] = 2;
         }
-    free(state);
+    xfree(state);
     return ok;
 }
 
@@ -1384,16 +1382,31 @@ static bool write_all(int fd, const char *p, size_t n) {
     return true;
 }
 
+/* The file being written, removed when the call runs out of memory
+ * before it is in place (mem_defer). */
+typedef struct temp_file {
+    int fd;
+    char path[PATH_MAX];
+} temp_file;
+
+static void remove_temp_unwound(void *t) {
+    close(((temp_file *)t)->fd);
+    unlink(((temp_file *)t)->path);
+}
+
 bool image_save(const ruleset *rs, const char *extra, const unsigned char key[IMAGE_KEY_SIZE],
                 const char *path, char *err, size_t errsz) {
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp)
+    temp_file t;
+    char *tmp = t.path;
+    if (snprintf(tmp, sizeof t.path, "%s.XXXXXX", path) >= (int)sizeof t.path)
         return fail_with(err, errsz, "the path is too long");
-    int fd = mkstemp(tmp);
+    int fd = t.fd = mkstemp(tmp);
     if (fd < 0) return fail_with(err, errsz, "cannot create %s: %s", tmp, strerror(errno));
+    int undo = mem_defer(remove_temp_unwound, &t);
     strbuf sb;
     sb_init(&sb);
     image_encode(rs, extra, key, &sb);
+    mem_undefer(undo);
     bool ok = write_all(fd, sb.data, sb.len);
     int saved = errno;
     sb_free(&sb);
@@ -1412,6 +1425,15 @@ static const char *untrusted_file(int fd, struct stat *st) {
     if (st->st_uid != geteuid()) return "belongs to another user";
     if (st->st_mode & (S_IWGRP | S_IWOTH)) return "may be written by group or others";
     return NULL;
+}
+
+typedef struct mapping {
+    void *at;
+    size_t len;
+} mapping;
+
+static void unmap_unwound(void *m) { /* out of memory while decoding */
+    munmap(((mapping *)m)->at, ((mapping *)m)->len);
 }
 
 ruleset *image_load(const char *path, const char *dir, const unsigned char key[IMAGE_KEY_SIZE],
@@ -1441,7 +1463,10 @@ ruleset *image_load(const char *path, const char *dir, const unsigned char key[I
         fail_with(err, errsz, "cannot map %s: %s", path, strerror(errno));
         return NULL;
     }
+    mapping m = {p, (size_t)st.st_size};
+    int undo = mem_defer(unmap_unwound, &m);
     ruleset *rs = image_decode(p, (size_t)st.st_size, dir, key, extra, err, errsz);
+    mem_undefer(undo);
     munmap(p, (size_t)st.st_size);
     return rs;
 }

@@ -65,7 +65,7 @@ static void join_values(diff_fact *f, const ruleset *a, const ruleset *b) {
     for (int j = 0; tb && ta && t->kind == TY_ENUM && j < tb->nvalues; j++) {
         if (rs_enum_index(ta, tb->values[j]) >= 0) continue;
         int i = f->nvalues++; /* a value only B lists */
-        f->names[i] = strdup(tb->values[j]);
+        f->names[i] = xstrdup(tb->values[j]);
         f->json[i] = json_string(tb->values[j]);
         f->va[i] = DIFF_ABSENT;
         f->vb[i] = j;
@@ -243,9 +243,8 @@ static bool passes_article(const ruleset *rs, gref r, const char *article) {
  * whichever ruleset gave them. */
 static void words_rehash(joint *j) {
     int cap = j->capslots ? 2 * j->capslots : 1024;
-    free(j->slots);
-    j->slots = malloc(sizeof(int) * (size_t)cap);
-    if (!j->slots) abort();
+    xfree(j->slots);
+    j->slots = xmalloc(sizeof(int) * (size_t)cap);
     memset(j->slots, -1, sizeof(int) * (size_t)cap);
     j->capslots = cap;
     for (int i = 0; i < j->words.len; i++) {
@@ -261,7 +260,7 @@ static int intern_words(joint *j, char *words, json_t *js, bool passes) {
     uint64_t mask = (uint64_t)j->capslots - 1, h = fnv1a64(FNV1A64_INIT, words, strlen(words)) & mask;
     for (; j->slots[h] >= 0; h = (h + 1) & mask)
         if (strcmp(VEC_AT(&j->words, char *, j->slots[h]), words) == 0) {
-            free(words);
+            xfree(words);
             json_decref(js);
             return j->slots[h];
         }
@@ -313,7 +312,7 @@ static gref side_fact_graph(void *ctx, int fact, src_loc use) {
         kids[i] = v == DIFF_ABSENT ? graph_term_ref(s->j->g, TERM_ERROR, 0) : graph_term_ref(s->j->g, TERM_VALUE, v);
     }
     gref r = graph_node_ref(s->j->g, jf, kids);
-    free(kids);
+    xfree(kids);
     (void)use;
     return r;
 }
@@ -594,8 +593,8 @@ static gref case_of(joint *j, int f, const gref *kids) {
         }
         out = graph_ite(g, graph_node_ref(g, f, cond), kids[i], out);
     }
-    free(done);
-    free(cond);
+    xfree(done);
+    xfree(cond);
     return out;
 }
 
@@ -624,7 +623,7 @@ static gref rebuild(side *s, gref r, gref *memo) {
                       : rebuild(s, graph_kid(src, &nd, (int)(v - src->lo[nd.var])), memo);
     }
     gref out = case_of(j, f, kids);
-    free(kids);
+    xfree(kids);
     memo[r] = out + 1;
     return out;
 }
@@ -642,7 +641,7 @@ static gref mark_absent(side *s, gref g) {
             lacks[i] =
                 graph_term_ref(j->g, TERM_VALUE, (s->b ? df->vb[i] : df->va[i]) == DIFF_ABSENT);
         g = graph_ite(j->g, graph_node_ref(j->g, f, lacks), absent, g);
-        free(lacks);
+        xfree(lacks);
     }
     return g;
 }
@@ -861,12 +860,10 @@ static void add_region(joint *j, gref pairs, int64_t pair, double *count_memo) {
     graph *g = j->g;
     if (d->nregions == j->capregions) {
         j->capregions = j->capregions ? 2 * j->capregions : 64;
-        d->regions = realloc(d->regions, sizeof *d->regions * (size_t)j->capregions);
-        if (!d->regions) abort();
+        d->regions = xrealloc(d->regions, sizeof *d->regions * (size_t)j->capregions);
     }
-    region_walk w = {j, pair, malloc((size_t)g->nnodes + 1), xcalloc((size_t)d->nfacts + 1, sizeof(unsigned char *)),
+    region_walk w = {j, pair, xmalloc((size_t)g->nnodes + 1), xcalloc((size_t)d->nfacts + 1, sizeof(unsigned char *)),
                      xcalloc((size_t)d->nfacts + 1, 1), xcalloc((size_t)d->nfacts + 1, sizeof(int)), false};
-    if (!w.reaches) abort();
     memset(w.reaches, -1, (size_t)g->nnodes + 1);
     for (int f = 0; f < d->nfacts; f++) {
         w.allowed[f] = xcalloc((size_t)d->facts[f].nvalues, 1);
@@ -885,7 +882,7 @@ static void add_region(joint *j, gref pairs, int64_t pair, double *count_memo) {
         for (int i = 0; i < n; i++) k += w.allowed[f][i];
         if (w.free[f] || k == n) {
             box *= n;
-            free(w.allowed[f]);
+            xfree(w.allowed[f]);
             continue;
         }
         r->allowed[f] = w.allowed[f];
@@ -894,22 +891,22 @@ static void add_region(joint *j, gref pairs, int64_t pair, double *count_memo) {
     r->count = count_from(j, pairs, 0, pair, count_memo);
     r->exact = box <= r->count * (1 + 1e-12); /* counts beyond 2^53 are rounded */
     int *p = &VEC_AT(&j->pairs, int, 2 * pair);
-    r->ruling_a = strdup(VEC_AT(&j->words, char *, p[0]));
-    r->ruling_b = strdup(VEC_AT(&j->words, char *, p[1]));
+    r->ruling_a = xstrdup(VEC_AT(&j->words, char *, p[0]));
+    r->ruling_b = xstrdup(VEC_AT(&j->words, char *, p[1]));
     r->json_a = json_incref(VEC_AT(&j->json, json_t *, p[0]));
     r->json_b = json_incref(VEC_AT(&j->json, json_t *, p[1]));
-    free(seen);
-    free(w.reaches);
-    free(w.allowed);
-    free(w.free);
+    xfree(seen);
+    xfree(w.reaches);
+    xfree(w.allowed);
+    xfree(w.free);
 }
 
 static void region_free(diff_region *r, int nfacts) {
-    for (int f = 0; f < nfacts; f++) free(r->allowed[f]);
-    free(r->allowed);
-    free(r->example);
-    free(r->ruling_a);
-    free(r->ruling_b);
+    for (int f = 0; f < nfacts; f++) xfree(r->allowed[f]);
+    xfree(r->allowed);
+    xfree(r->example);
+    xfree(r->ruling_a);
+    xfree(r->ruling_b);
     json_decref(r->json_a);
     json_decref(r->json_b);
 }
@@ -970,16 +967,16 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
         add_region(&j, pairs, k, memo);
         out->differing += out->regions[out->nregions - 1].count;
     }
-    free(memo);
-    free(j.sig);
-    free(j.prefix);
-    free(j.slots);
-    free(memo_a);
-    free(memo_b);
-    free(sa.term_memo);
-    free(sb.term_memo);
+    xfree(memo);
+    xfree(j.sig);
+    xfree(j.prefix);
+    xfree(j.slots);
+    xfree(memo_a);
+    xfree(memo_b);
+    xfree(sa.term_memo);
+    xfree(sb.term_memo);
     for (int i = 0; i < j.words.len; i++) {
-        free(VEC_AT(&j.words, char *, i));
+        xfree(VEC_AT(&j.words, char *, i));
         json_decref(VEC_AT(&j.json, json_t *, i));
     }
     vec_free(&j.words);
@@ -989,26 +986,26 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     vec_free(&j.pairs);
     out->graph_kids = j.g->nkids;
     graph_free(j.g);
-    free(domain);
-    free(lo);
-    free(var_fact_a);
-    free(var_fact_b);
+    xfree(domain);
+    xfree(lo);
+    xfree(var_fact_a);
+    xfree(var_fact_b);
 }
 
 void diff_free(diff_result *d) {
     for (int i = 0; i < d->nregions; i++) region_free(&d->regions[i], d->nfacts);
-    free(d->regions);
+    xfree(d->regions);
     for (int f = 0; f < d->nfacts; f++) {
         for (int i = 0; i < d->facts[f].nvalues; i++) {
-            free((char *)d->facts[f].names[i]);
+            xfree((char *)d->facts[f].names[i]);
             json_decref(d->facts[f].json[i]);
         }
-        free(d->facts[f].names);
-        free(d->facts[f].va);
-        free(d->facts[f].vb);
-        free(d->facts[f].json);
+        xfree(d->facts[f].names);
+        xfree(d->facts[f].va);
+        xfree(d->facts[f].vb);
+        xfree(d->facts[f].json);
     }
-    free(d->facts);
+    xfree(d->facts);
     memset(d, 0, sizeof *d);
 }
 

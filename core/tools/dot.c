@@ -78,8 +78,7 @@ static void write_node(const ruleset *rs, gref r, unsigned char *seen, unsigned 
 
 void dot_write(const ruleset *rs, gref root, const rs_article *article, FILE *out) {
     const graph *g = rs->graph;
-    unsigned char *seen = calloc((size_t)g->nnodes + 1, 1), *seen_term = calloc((size_t)g->nterms + 1, 1);
-    if (!seen || !seen_term) abort();
+    unsigned char *seen = xcalloc((size_t)g->nnodes + 1, 1), *seen_term = xcalloc((size_t)g->nterms + 1, 1);
     fputs("digraph article {\n  rankdir=TB;\n  node [fontname=\"Helvetica\"];\n  label=", out);
     strbuf title;
     sb_init(&title);
@@ -89,6 +88,6 @@ void dot_write(const ruleset *rs, gref root, const rs_article *article, FILE *ou
     fputs(";\n", out);
     write_node(rs, root, seen, seen_term, out);
     fputs("}\n", out);
-    free(seen);
-    free(seen_term);
+    xfree(seen);
+    xfree(seen_term);
 }

@@ -52,14 +52,14 @@ static void grow(walk *w) {
     triple *old = w->dead;
     size_t oldcap = w->cap;
     w->cap = oldcap ? 2 * oldcap : 4096;
-    w->dead = malloc(sizeof(triple) * w->cap);
+    w->dead = xmalloc(sizeof(triple) * w->cap);
     if (!w->dead) abort();
     for (size_t i = 0; i < w->cap; i++)
         w->dead[i].x = INT32_MIN;
     w->n = 0;
     for (size_t i = 0; i < oldcap; i++)
         if (old[i].x != INT32_MIN) add_dead(w, old[i]);
-    free(old);
+    xfree(old);
 }
 
 static void add_dead(walk *w, triple t) {
@@ -155,7 +155,7 @@ static bool find(walk *w, triple t, const enum want want[3], unsigned shown, int
     w->clause = clause;
     for (int v = 0; v < w->g->nvars; v++)
         w->value[v] = -1, w->tested[v] = 0;
-    free(w->dead);
+    xfree(w->dead);
     w->dead = NULL;
     w->cap = w->n = 0;
     grow(w);
@@ -168,21 +168,21 @@ static void walk_init(walk *w, const ruleset *rs) {
     memset(w, 0, sizeof *w);
     w->rs = rs;
     w->g = rs->graph;
-    w->value = malloc(sizeof(int) * (size_t)(rs->graph->nvars + 1));
-    w->tested = calloc((size_t)rs->graph->nvars + 1, 1);
+    w->value = xmalloc(sizeof(int) * (size_t)(rs->graph->nvars + 1));
+    w->tested = xcalloc((size_t)rs->graph->nvars + 1, 1);
     if (!w->value || !w->tested) abort();
 }
 
 static void walk_free(walk *w) {
-    free(w->dead);
-    free(w->value);
-    free(w->tested);
+    xfree(w->dead);
+    xfree(w->value);
+    xfree(w->tested);
 }
 
 static void push(overlap **out, int *n, int *cap, overlap o) {
     if (*n == *cap) {
         *cap = *cap ? 2 * *cap : 8;
-        *out = realloc(*out, sizeof **out * (size_t)*cap);
+        *out = xrealloc(*out, sizeof **out * (size_t)*cap);
         if (!*out) abort();
     }
     (*out)[(*n)++] = o;
@@ -229,8 +229,8 @@ int overlap_clauses(const ruleset *rs, overlap **out) {
 
 void overlap_free(overlap *list, int n) {
     for (int i = 0; i < n; i++)
-        free(list[i].given);
-    free(list);
+        xfree(list[i].given);
+    xfree(list);
 }
 
 int overlap_report(const ruleset *rs, diag *d) {

@@ -147,8 +147,7 @@ static bool run_one(const ruleset *rs, const scenario_hooks *hooks, const rs_tes
 
 test_totals testrun_all(const ruleset *rs, const scenario_hooks *hooks, FILE *out, bool verbose, bool coverage) {
     test_totals tt = {0, 0, 0, 0};
-    char *covered = calloc((size_t)rs->nclauses + 1, 1);
-    if (!covered) abort();
+    char *covered = xcalloc((size_t)rs->nclauses + 1, 1);
     for (int i = 0; i < rs->ntests; i++) {
         if (run_one(rs, hooks, &rs->tests[i], out, verbose, covered)) tt.passed++;
         else tt.failed++;
@@ -162,6 +161,6 @@ test_totals testrun_all(const ruleset *rs, const scenario_hooks *hooks, FILE *ou
         if (coverage)
             fprintf(out, "%s:%d:%d: no test reaches clause %s\n", cl->loc.file, cl->loc.line, cl->loc.col, cl->cite);
     }
-    free(covered);
+    xfree(covered);
     return tt;
 }

@@ -43,8 +43,7 @@ static int cost_of(search *s, gref r) {
 
 void whynot_find(const ruleset *rs, gref root, const fact_values *fv, int action, whynot *out) {
     const graph *g = rs->graph;
-    search s = {rs, fv, action, malloc(sizeof(int) * ((size_t)g->nnodes + 1))};
-    if (!s.cost) abort();
+    search s = {rs, fv, action, xmalloc(sizeof(int) * ((size_t)g->nnodes + 1))};
     for (int i = 0; i < g->nnodes; i++) s.cost[i] = -1;
     out->nchanges = 0;
     out->reachable = cost_of(&s, root) < UNREACHABLE;
@@ -65,5 +64,5 @@ void whynot_find(const ruleset *rs, gref root, const fact_values *fv, int action
         r = graph_kid(g, nd, i);
     }
     if (out->reachable) out->outcome = (int)graph_term_at(g, r)->v;
-    free(s.cost);
+    xfree(s.cost);
 }

@@ -1,6 +1,6 @@
 -- reader-plugin.lua — the plugin `make bench` times next to noop-plugin.lua:
 -- one function, called on every ruling, that reads what a club rule such as
--- plugins/bridge-beginners-revoke.lua reads (a fact of the ruleset, one of
+-- plugins/clubs/bridge-beginners-revoke.lua reads (a fact of the ruleset, one of
 -- its own, every action's name and arguments) and leaves the ruling alone.
 return {
   api = 1,

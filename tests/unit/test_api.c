@@ -16,7 +16,7 @@
 #include "arbiter.h"
 
 #define TOY "tests/rules/toy"
-#define PLUGIN "plugins/bridge-beginners-revoke.lua"
+#define PLUGIN "plugins/clubs/bridge-beginners-revoke.lua"
 #define SCENARIO "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}"
 
 /* What a call wrote to its errors stream. */

@@ -1,4 +1,4 @@
-/* test_compile.c — unit tests of dsl/compile.c through dsl_compile.
+/* test_compile.c — unit tests of the compiler (dsl/compile*.c) through dsl_compile.
  *
  * Covers: type errors (an enum value not in the enum, with the did-you-mean
  * hint; int compared with bool; a condition that is not a bool; wrong

@@ -252,7 +252,7 @@ static void test_derived_fact_levels(void **state) {
  * more than the operation cache holds. The graph's work and size budgets
  * (core/engine/graph.h) ended it in seconds with an error the checker reported at
  * the header; the compiler now refuses the product before building it, at
- * the article (dsl/compile.c, MAX_EXPR_VALUES). */
+ * the article (dsl/compile_internal.h, MAX_EXPR_VALUES). */
 static void test_graph_blowup_ends_in_an_error(void **state) {
     (void)state;
     compiled c = {0};
