@@ -122,8 +122,8 @@ arb_ruleset *arb_load(const char *name_or_path, FILE *errors);
  * amendments holds namendments paths, none of them NULL (amendments may be
  * NULL when namendments is 0). A negative count, or a NULL where a path
  * should be, is refused: NULL, with the reason written to errors. */
-arb_ruleset *arb_load_amended(const char *name_or_path, const char *const *amendments, int namendments,
-                              FILE *errors);
+arb_ruleset *arb_load_amended(const char *name_or_path, const char *const *amendments,
+                              int namendments, FILE *errors);
 /* Frees a ruleset (NULL: nothing happens). Free its plugin sets first. */
 void arb_free(arb_ruleset *rs);
 
@@ -167,10 +167,10 @@ enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *jsonl, size_t 
 typedef struct plugin_set arb_plugins;
 arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, int n, FILE *errors);
 void arb_free_plugins(arb_plugins *p);
-enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *p, const char *scenario, size_t len,
-                                      char **json);
-enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *p, const char *jsonl, size_t len,
-                                       FILE *out);
+enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *p,
+                                      const char *scenario, size_t len, char **json);
+enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *p,
+                                       const char *jsonl, size_t len, FILE *out);
 
 /* ---- For the server and other faces -----------------------------------------
  * What a face that shows rulesets to people (the web app of `arbiter
@@ -326,10 +326,12 @@ arb_scenario *arb_scenario_new(const arb_ruleset *rs); /* NULL: no ruleset, or o
  * loaded for rs and outlive the scenario; rule on it with the same set. */
 arb_scenario *arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins *plugins);
 void arb_scenario_free(arb_scenario *sc);
-enum arb_status arb_scenario_read_json(arb_scenario *sc, const char *json, size_t len, char **error);
+enum arb_status arb_scenario_read_json(arb_scenario *sc, const char *json, size_t len,
+                                       char **error);
 /* A director's answer to a fact's question: a value's name, its label, its
  * number among the choices (from 1), ja/nee, a number or a call. */
-enum arb_status arb_scenario_answer(arb_scenario *sc, const char *fact, const char *answer, char **error);
+enum arb_status arb_scenario_answer(arb_scenario *sc, const char *fact, const char *answer,
+                                    char **error);
 void arb_scenario_forget(arb_scenario *sc, const char *fact);
 
 /* Rules on sc, with plugins (NULL: none). NULL only for a NULL argument, a
@@ -416,7 +418,6 @@ enum arb_fact_kind {
 };
 enum arb_fact_kind arb_fact_kind(const arb_ruleset *rs, int f);
 int arb_fact_range(const arb_ruleset *rs, int f, long long *lo, long long *hi);
-
 
 /* A plugin's own fact that a plugin acting on ruling r (made on sc with p)
  * needs and sc does not give, to ask the director (its question in Dutch,
@@ -509,10 +510,10 @@ enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, cons
  * "leader", "cards", "winner", "won_by", "card_points", "points" and "roem"
  * per side, the ruling}], "totals" per side ("tricks", "points" with the
  * roem counted in, "roem"), "illegal_by" ("none", "takers", "defenders";
- * null when the tricks cannot settle it), "illegal" (the card: "trick", "seat", "card", "reason", the
- * ruling); and always "score": the score article's ruling with "takers"
- * and "defenders"}. A ruling that fails fails the call: ARB_NO_RULING when
- * the rule files give none, else ARB_BAD_INPUT. */
+ * null when the tricks cannot settle it), "illegal" (the card: "trick", "seat", "card", "reason",
+ * the ruling); and always "score": the score article's ruling with "takers" and "defenders"}. A
+ * ruling that fails fails the call: ARB_NO_RULING when the rule files give none, else
+ * ARB_BAD_INPUT. */
 enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p, const char *hand,
                                     size_t len, char **json, char **error);
 

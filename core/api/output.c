@@ -23,10 +23,13 @@ void output_message(const ruleset *rs, const ruling_action *ra, bool english, st
         }
         sb_putn(out, t, (size_t)(open - t));
         int p = 0;
-        while (p < a->nparams && !(strlen(a->params[p].name) == (size_t)(close - open - 1) &&
-                                   strncmp(a->params[p].name, open + 1, (size_t)(close - open - 1)) == 0))
+        while (p < a->nparams &&
+               !(strlen(a->params[p].name) == (size_t)(close - open - 1) &&
+                 strncmp(a->params[p].name, open + 1, (size_t)(close - open - 1)) == 0))
             p++;
-        if (p < a->nparams) rs_format_value(rs, a->params[p].type, ra->args[p], english ? FMT_ENGLISH : FMT_DUTCH, out);
+        if (p < a->nparams)
+            rs_format_value(rs, a->params[p].type, ra->args[p], english ? FMT_ENGLISH : FMT_DUTCH,
+                            out);
         t = close + 1;
     }
 }
@@ -43,13 +46,15 @@ json_t *output_trail_json(const ruling *r) {
     int n = ruling_trail(r, NULL, 0);
     const char **cites = xcalloc((size_t)n + 1, sizeof *cites);
     ruling_trail(r, cites, n);
-    for (int i = 0; i < n; i++) json_array_append_new(trail, json_string(cites[i]));
+    for (int i = 0; i < n; i++)
+        json_array_append_new(trail, json_string(cites[i]));
     xfree(cites);
     return trail;
 }
 
 /* What plugins added: actions, and for the audit what each did. */
-static void extras_json(const ruling *r, json_t *actions, json_t *messages, json_t *messages_en, json_t *o) {
+static void extras_json(const ruling *r, json_t *actions, json_t *messages, json_t *messages_en,
+                        json_t *o) {
     for (int i = 0; i < r->nextra; i++) {
         const ruling_extra *e = &r->extra[i];
         json_t *act = json_object();
@@ -63,8 +68,8 @@ static void extras_json(const ruling *r, json_t *actions, json_t *messages, json
     if (!r->nnotes) return;
     json_t *plugins = json_array();
     for (int i = 0; i < r->nnotes; i++)
-        json_array_append_new(plugins, json_pack("{ssssss}", "plugin", r->notes[i].plugin, "cite", r->notes[i].cite,
-                                                 "changed", r->notes[i].what));
+        json_array_append_new(plugins, json_pack("{ssssss}", "plugin", r->notes[i].plugin, "cite",
+                                                 r->notes[i].cite, "changed", r->notes[i].what));
     json_object_set_new(o, "plugins", plugins);
 }
 
@@ -79,7 +84,6 @@ static json_t *value_json(const ruleset *rs, const rs_type *t, int64_t v) {
     return j;
 }
 
-
 /* Where a fact's value came from: "given", "default" (the scenario was
  * silent and the fact's default was assumed), or the record that settled it. */
 const char *output_fact_source(const ruleset *rs, const scenario *sc, int f) {
@@ -93,17 +97,20 @@ static const char *source_text(const char *source) {
     if (strcmp(source, "auction") == 0) return " (uit het biedverloop)";
     if (strcmp(source, "contract") == 0) return " (uit het contract)";
     if (strcmp(source, "scoring") == 0) return " (uit de scores)";
-    if (strcmp(source, "play") == 0 || strcmp(source, "trick") == 0 || strcmp(source, "hand") == 0 ||
-        strcmp(source, "card") == 0 || strcmp(source, "position") == 0)
+    if (strcmp(source, "play") == 0 || strcmp(source, "trick") == 0 ||
+        strcmp(source, "hand") == 0 || strcmp(source, "card") == 0 ||
+        strcmp(source, "position") == 0)
         return " (uit het spelverloop)";
     return "";
 }
 
 static bool expr_uses(const ruleset *rs, int e, int fact, int depth) {
     const rs_expr *x = rs_expr_at(rs, e);
-    if (depth > 64) return true; /* derived facts cannot loop (the compiler refuses cycles); be safe */
+    if (depth > 64)
+        return true; /* derived facts cannot loop (the compiler refuses cycles); be safe */
     if (x->kind == EX_FACT)
-        return x->a == fact || (rs->facts[x->a].derived >= 0 && expr_uses(rs, rs->facts[x->a].derived, fact, depth + 1));
+        return x->a == fact || (rs->facts[x->a].derived >= 0 &&
+                                expr_uses(rs, rs->facts[x->a].derived, fact, depth + 1));
     if (x->kind == EX_CONST) return false;
     if (x->a >= 0 && x->kind != EX_TABLE && expr_uses(rs, x->a, fact, depth + 1)) return true;
     if (x->b >= 0 && expr_uses(rs, x->b, fact, depth + 1)) return true;
@@ -129,7 +136,8 @@ static bool fact_used(const ruling *r, int f) {
 json_t *output_unused_json(const ruling *r, const scenario *sc) {
     json_t *unused = json_array();
     for (int f = 0; sc && r->status == RULING_OK && f < r->rs->nfacts; f++)
-        if (sc->given[f] && !fact_used(r, f)) json_array_append_new(unused, json_string(r->rs->facts[f].name));
+        if (sc->given[f] && !fact_used(r, f))
+            json_array_append_new(unused, json_string(r->rs->facts[f].name));
     return unused;
 }
 
@@ -154,7 +162,8 @@ json_t *output_json(const ruling *r, const scenario *sc) {
         ruling_problem(r, &sb);
         json_object_set_new(o, "error", json_string(sb.data));
         sb_free(&sb);
-        if (r->status == RULING_NEEDS) json_object_set_new(o, "needs", json_string(rs->facts[r->fact].name));
+        if (r->status == RULING_NEEDS)
+            json_object_set_new(o, "needs", json_string(rs->facts[r->fact].name));
     }
     json_object_set_new(o, "articles", output_trail_json(r));
     json_t *actions = json_array(), *messages = json_array(), *messages_en = json_array();
@@ -165,7 +174,8 @@ json_t *output_json(const ruling *r, const scenario *sc) {
         json_t *act = json_object(), *args = json_object();
         json_object_set_new(act, "name", json_string(a->name));
         for (int p = 0; p < a->nparams; p++)
-            json_object_set_new(args, a->params[p].name, value_json(rs, a->params[p].type, ra->args[p]));
+            json_object_set_new(args, a->params[p].name,
+                                value_json(rs, a->params[p].type, ra->args[p]));
         json_object_set_new(act, "args", args);
         json_object_set_new(act, "article", json_string(action_cite(rs, ra->use)));
         json_array_append_new(actions, act);
@@ -241,7 +251,8 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
     json_t *trail = output_trail_json(r);
     size_t k;
     json_t *cite;
-    json_array_foreach(trail, k, cite) fprintf(out, "%s%s", k ? " > " : " ", json_string_value(cite));
+    json_array_foreach(trail, k, cite)
+        fprintf(out, "%s%s", k ? " > " : " ", json_string_value(cite));
     json_decref(trail);
     fputs("\nUitspraak:\n", out);
     for (int i = 0; !r->replaced && i < r->nactions; i++) {
@@ -252,9 +263,11 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
         fprintf(out, "  [%s] %s\n", action_cite(rs, r->actions[i].use), m.data ? m.data : "");
         sb_free(&m);
     }
-    for (int i = 0; i < r->nextra; i++) fprintf(out, "  [%s] %s\n", r->extra[i].cite, r->extra[i].message);
+    for (int i = 0; i < r->nextra; i++)
+        fprintf(out, "  [%s] %s\n", r->extra[i].cite, r->extra[i].message);
     for (int i = 0; i < r->nnotes; i++)
-        fprintf(out, "Plugin %s (%s): %s\n", r->notes[i].plugin, r->notes[i].cite, r->notes[i].what);
+        fprintf(out, "Plugin %s (%s): %s\n", r->notes[i].plugin, r->notes[i].cite,
+                r->notes[i].what);
     if (r->npath) fputs("Beslist op grond van:\n", out);
     for (int i = 0; i < r->npath; i++) {
         const rs_fact *f = &rs->facts[r->path_fact[i]];
@@ -268,7 +281,8 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
     json_t *unused = output_unused_json(r, sc);
     size_t i;
     json_t *name;
-    json_array_foreach(unused, i, name) fprintf(out, "%s%s", i ? ", " : "Speelde geen rol: ", json_string_value(name));
+    json_array_foreach(unused, i, name)
+        fprintf(out, "%s%s", i ? ", " : "Speelde geen rol: ", json_string_value(name));
     if (json_array_size(unused)) fputc('\n', out);
     json_decref(unused);
     fprintf(out, "Regelset: %s\n", hash);

@@ -65,8 +65,9 @@ const char *arb_job_article(const arb_ruleset *rs, const char *job) {
 /* ---- a contract, IMPs ---- */
 
 static enum arb_status score_contract_unprotected(const arb_ruleset *rs, const arb_plugins *p,
-                                   const char *contract, enum arb_vulnerability vulnerable,
-                                   long long *points, char **json, char **error) {
+                                                  const char *contract,
+                                                  enum arb_vulnerability vulnerable,
+                                                  long long *points, char **json, char **error) {
     clear_answer(json, error);
     if (!rs || !contract)
         return fail(ARB_BAD_INPUT, error, "arb_score_contract: no ruleset or no contract");
@@ -100,13 +101,15 @@ enum arb_status arb_score_contract(const arb_ruleset *rs, const arb_plugins *p,
         if (error) *error = api_no_memory_text();
         return ARB_NO_MEMORY;
     }
-    enum arb_status result = score_contract_unprotected(rs, p, contract, vulnerable, points, json, error);
+    enum arb_status result =
+        score_contract_unprotected(rs, p, contract, vulnerable, points, json, error);
     api_leave(&g);
     return result;
 }
 
-static enum arb_status imps_unprotected(const arb_ruleset *rs, const arb_plugins *p, long long difference,
-                         long long *imps, char **json, char **error) {
+static enum arb_status imps_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                        long long difference, long long *imps, char **json,
+                                        char **error) {
     clear_answer(json, error);
     if (!rs) return fail(ARB_BAD_INPUT, error, "arb_imps: no ruleset");
     if (difference < -200000 || difference > 200000)
@@ -155,7 +158,8 @@ enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long 
 /* ---- a matchpoint sheet ---- */
 
 static enum arb_status matchpoints_sheet_unprotected(const arb_ruleset *rs, const arb_plugins *p,
-                                      const char *sheet, size_t len, char **json, char **error) {
+                                                     const char *sheet, size_t len, char **json,
+                                                     char **error) {
     clear_answer(json, error);
     if (!rs || !sheet)
         return fail(ARB_BAD_INPUT, error, "arb_matchpoints_sheet: no ruleset or no sheet");
@@ -248,8 +252,9 @@ static enum arb_status rule_every_card(const arb_ruleset *rs, scenario *sc, json
     return status;
 }
 
-static enum arb_status legal_json_unprotected(const arb_ruleset *rs, const arb_plugins *p, const char *position,
-                               size_t len, char **json, char **error) {
+static enum arb_status legal_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                              const char *position, size_t len, char **json,
+                                              char **error) {
     clear_answer(json, error);
     if (!rs || !position)
         return fail(ARB_BAD_INPUT, error, "arb_legal_json: no ruleset or no position");
@@ -294,8 +299,9 @@ enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, cons
 
 /* ---- klaverjas: a hand scored ---- */
 
-static enum arb_status score_hand_json_unprotected(const arb_ruleset *rs, const arb_plugins *p, const char *hand,
-                                    size_t len, char **json, char **error) {
+static enum arb_status score_hand_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                                   const char *hand, size_t len, char **json,
+                                                   char **error) {
     clear_answer(json, error);
     if (!rs || !hand)
         return fail(ARB_BAD_INPUT, error, "arb_score_hand_json: no ruleset or no hand");
@@ -362,8 +368,9 @@ static json_t *differences_json(json_t *rulings) {
 }
 
 static enum arb_status compare_json_unprotected(const arb_ruleset *const *rulesets,
-                                 const arb_plugins *const *plugins, int n, const char *scenario,
-                                 size_t len, char **json, char **error) {
+                                                const arb_plugins *const *plugins, int n,
+                                                const char *scenario, size_t len, char **json,
+                                                char **error) {
     clear_answer(json, error);
     if (!compare_arguments_ok(rulesets, n, scenario, error)) return ARB_BAD_INPUT;
     json_t *rulings = json_array();
@@ -400,15 +407,18 @@ enum arb_status arb_compare_json(const arb_ruleset *const *rulesets,
         if (error) *error = api_no_memory_text();
         return ARB_NO_MEMORY;
     }
-    enum arb_status result = compare_json_unprotected(rulesets, plugins, n, scenario, len, json, error);
+    enum arb_status result =
+        compare_json_unprotected(rulesets, plugins, n, scenario, len, json, error);
     api_leave(&g);
     return result;
 }
 
-static enum arb_status compare_differences_text_unprotected(const char *compare_json, size_t len, FILE *out) {
+static enum arb_status compare_differences_text_unprotected(const char *compare_json, size_t len,
+                                                            FILE *out) {
     if (!compare_json || !out) return ARB_BAD_INPUT;
     json_t *answer = json_loadb(compare_json, len, 0, NULL);
-    json_t *rulings = json_object_get(answer, "rulings"), *diffs = json_object_get(answer, "differences");
+    json_t *rulings = json_object_get(answer, "rulings"),
+           *diffs = json_object_get(answer, "differences");
     if (!json_is_array(rulings) || !json_is_array(diffs) ||
         json_array_size(diffs) + 1 != json_array_size(rulings)) {
         json_decref(answer);

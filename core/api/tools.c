@@ -58,8 +58,8 @@ static ruleset *compile_and_prove(const char *path, const char *const *amendment
     return rs;
 }
 
-static enum arb_status check_unprotected(const char *name, const char *const *amendments, int namendments,
-                          FILE *out, FILE *errors) {
+static enum arb_status check_unprotected(const char *name, const char *const *amendments,
+                                         int namendments, FILE *out, FILE *errors) {
     char why[120];
     if (!name || !out || !load_amendments_ok(amendments, namendments, why, sizeof why)) {
         if (errors && name && out) fprintf(errors, "arbiter: %s\n", why);
@@ -101,8 +101,8 @@ enum arb_status arb_check(const char *name, const char *const *amendments, int n
 
 /* ---- test ----------------------------------------------------------------- */
 
-static enum arb_status test_unprotected(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,
-                         int *passed, int *failed) {
+static enum arb_status test_unprotected(const arb_ruleset *rs, const arb_plugins *plugins,
+                                        int flags, FILE *out, int *passed, int *failed) {
     if (passed) *passed = 0;
     if (failed) *failed = 0;
     if (!rs || !out) return ARB_BAD_INPUT;
@@ -303,7 +303,7 @@ static enum arb_status diff_cases(const ruleset *a, const ruleset *b, const arb_
 }
 
 static enum arb_status diff_unprotected(const arb_ruleset *a, const arb_ruleset *b,
-                         const arb_diff_options *options, FILE *out, FILE *errors) {
+                                        const arb_diff_options *options, FILE *out, FILE *errors) {
     arb_diff_options o = options ? *options : (arb_diff_options){0};
     if (!a || !b || !out || (o.cases_len && !o.cases)) return ARB_BAD_INPUT;
     if (o.cases) return diff_cases(a, b, &o, out);
@@ -319,9 +319,11 @@ static enum arb_status diff_unprotected(const arb_ruleset *a, const arb_ruleset 
     if (d.incomplete) { /* never a silent "nothing changed" */
         if (errors)
             fprintf(errors,
-                    "arbiter diff: %s → %s: incomplete — the decisions of the two rulesets grew too large to "
+                    "arbiter diff: %s → %s: incomplete — the decisions of the two rulesets grew "
+                    "too large to "
                     "compare; no regions are reported, which does not mean that no ruling changes "
-                    "(hint: --article N compares fewer situations, --cases FILE rules given scenarios)\n",
+                    "(hint: --article N compares fewer situations, --cases FILE rules given "
+                    "scenarios)\n",
                     a->name, b->name);
         status = ARB_BAD_INPUT;
     } else if (o.json) {
@@ -347,7 +349,8 @@ enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
 
 /* ---- graph ---------------------------------------------------------------- */
 
-static enum arb_status graph_dot_unprotected(const arb_ruleset *rs, const char *article, FILE *out, FILE *errors) {
+static enum arb_status graph_dot_unprotected(const arb_ruleset *rs, const char *article, FILE *out,
+                                             FILE *errors) {
     if (!rs || !article || !out) return ARB_BAD_INPUT;
     int a = rs_find_article(rs, article);
     if (a < 0) {
@@ -459,8 +462,9 @@ static void write_why_not(const ruleset *rs, const fact_values *fv, int action, 
     }
 }
 
-static enum arb_status why_not_unprotected(const arb_ruleset *rs, const arb_plugins *plugins, const char *text,
-                            size_t len, const char *action, FILE *out) {
+static enum arb_status why_not_unprotected(const arb_ruleset *rs, const arb_plugins *plugins,
+                                           const char *text, size_t len, const char *action,
+                                           FILE *out) {
     int act = rs && action ? rs_find_action(rs, action) : -1;
     if (act < 0 || !text || !out || len > ARB_MAX_LINE) return ARB_BAD_INPUT;
     scenario sc;

@@ -15,7 +15,7 @@
 
 typedef struct options {
     const char *ruleset, *article, *input, *input2, *why_not, *cases;
-    const char *listen; /* serve: ADDRESS:PORT */
+    const char *listen;                 /* serve: ADDRESS:PORT */
     const char *rulesets[MAX_COMPARED]; /* every --ruleset, for compare */
     int nrulesets;
     const char *amends[MAX_COMPARED]; /* --amend files, applied in order */
@@ -41,7 +41,8 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg) {
 /* An input file (or stdin) that cannot be read, with the reason. */
 static int cannot_read(const char *cmd, const char *path) {
     const char *why = strerror(errno);
-    fprintf(stderr, "arbiter %s: cannot read '%s': %s\n    hint: arbiter %s --help\n", cmd, path, why, cmd);
+    fprintf(stderr, "arbiter %s: cannot read '%s': %s\n    hint: arbiter %s --help\n", cmd, path,
+            why, cmd);
     return ARB_BAD_INPUT;
 }
 
@@ -50,20 +51,30 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool has_next = i + 1 < argc;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) o->help = true;
-        else if (strcmp(a, "--json") == 0) o->json = true;
-        else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) o->verbose = true;
-        else if (strcmp(a, "--coverage") == 0) o->coverage = true;
-        else if (strcmp(a, "--vul") == 0) o->vul = true;
-        else if (strcmp(a, "--nonvul") == 0) o->nonvul = true;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            o->help = true;
+        else if (strcmp(a, "--json") == 0)
+            o->json = true;
+        else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
+            o->verbose = true;
+        else if (strcmp(a, "--coverage") == 0)
+            o->coverage = true;
+        else if (strcmp(a, "--vul") == 0)
+            o->vul = true;
+        else if (strcmp(a, "--nonvul") == 0)
+            o->nonvul = true;
         else if (strcmp(a, "--ruleset") == 0 && has_next) {
-            if (o->nrulesets == MAX_COMPARED) return usage_error(cmd, "at most 8 rulesets, not '%s'", argv[i + 1]);
+            if (o->nrulesets == MAX_COMPARED)
+                return usage_error(cmd, "at most 8 rulesets, not '%s'", argv[i + 1]);
             o->ruleset = o->rulesets[o->nrulesets++] = argv[++i];
-        }
-        else if (strcmp(a, "--article") == 0 && has_next) o->article = argv[++i];
-        else if (strcmp(a, "--why-not") == 0 && has_next) o->why_not = argv[++i];
-        else if (strcmp(a, "--cases") == 0 && has_next) o->cases = argv[++i];
-        else if (strcmp(a, "--listen") == 0 && has_next) o->listen = argv[++i];
+        } else if (strcmp(a, "--article") == 0 && has_next)
+            o->article = argv[++i];
+        else if (strcmp(a, "--why-not") == 0 && has_next)
+            o->why_not = argv[++i];
+        else if (strcmp(a, "--cases") == 0 && has_next)
+            o->cases = argv[++i];
+        else if (strcmp(a, "--listen") == 0 && has_next)
+            o->listen = argv[++i];
         else if (strcmp(a, "--plugin") == 0 && has_next) {
             if (o->nplugins == ARB_MAX_PLUGINS)
                 return usage_error(cmd, "at most 8 plugins, not '%s'", argv[i + 1]);
@@ -75,18 +86,24 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
             long long v = strtoll(argv[++i], &end, 10);
             if (*end || v <= 0 || v > LONG_MAX / 1000000)
                 return usage_error(cmd, "%s needs a positive whole number", a);
-            if (a[9] == 'i') o->limits.instructions = (long)v;
+            if (a[9] == 'i')
+                o->limits.instructions = (long)v;
             else if (a[9] == 't')
                 o->limits.time_ms = (long)v;
-            else o->limits.memory = (size_t)v;
+            else
+                o->limits.memory = (size_t)v;
         } else if (strcmp(a, "--amend") == 0 && has_next) {
-            if (o->namends == MAX_COMPARED) return usage_error(cmd, "at most 8 amendments, not '%s'", argv[i + 1]);
+            if (o->namends == MAX_COMPARED)
+                return usage_error(cmd, "at most 8 amendments, not '%s'", argv[i + 1]);
             o->amends[o->namends++] = argv[++i];
         } else if (a[0] == '-' && a[1] == '-')
             return usage_error(cmd, "unknown or incomplete option '%s'", a);
-        else if (!o->input) o->input = a;
-        else if (!o->input2) o->input2 = a;
-        else return usage_error(cmd, "unexpected argument '%s'", a);
+        else if (!o->input)
+            o->input = a;
+        else if (!o->input2)
+            o->input2 = a;
+        else
+            return usage_error(cmd, "unexpected argument '%s'", a);
     }
     return ARB_OK;
 }
@@ -164,7 +181,8 @@ static bool is_single_document(const char *text, size_t len) {
         return true;
     }
     size_t start = 0;
-    while (start < len && (text[start] == ' ' || text[start] == '\t' || text[start] == '\r' || text[start] == '\n'))
+    while (start < len && (text[start] == ' ' || text[start] == '\t' || text[start] == '\r' ||
+                           text[start] == '\n'))
         start++;
     const char *nl = memchr(text + start, '\n', len - start);
     size_t first = nl ? (size_t)(nl - (text + start)) : len - start;
@@ -241,7 +259,8 @@ static int rule_single(const arb_ruleset *rs, const char *path, const char *text
 }
 
 static int cmd_rule(const options *o) {
-    if (!o->ruleset || !o->input) return usage_error("rule", "%s", "needs --ruleset NAME and a SCENARIO file (or -)");
+    if (!o->ruleset || !o->input)
+        return usage_error("rule", "%s", "needs --ruleset NAME and a SCENARIO file (or -)");
     size_t len;
     char *text = read_input(o->input, &len);
     if (!text) return cannot_read("rule", o->input);
@@ -253,7 +272,9 @@ static int cmd_rule(const options *o) {
         } else {
             status = arb_rule_batch_plugins(rs, plugins, text, len, stdout);
             fflush(stdout); /* the records first, whole, then the summary */
-            if (status != ARB_OK) fprintf(stderr, "%s: some scenarios were not ruled (see their error records)\n", o->input);
+            if (status != ARB_OK)
+                fprintf(stderr, "%s: some scenarios were not ruled (see their error records)\n",
+                        o->input);
         }
     }
     free(text);
@@ -351,7 +372,8 @@ static int record_value_to_correct(const arb_ruleset *rs, const arb_ruling *r) {
     int n = record_values_on_path(r, values, 64);
     if (n == 0) return -1;
     for (;;) {
-        puts("Uit het biedverloop of spelverloop afgeleid, of aangenomen (de wedstrijdleider kan elke "
+        puts("Uit het biedverloop of spelverloop afgeleid, of aangenomen (de wedstrijdleider kan "
+             "elke "
              "waarde verbeteren):");
         for (int i = 0; i < n; i++)
             printf("  %d) %s: %s%s\n", i + 1,
@@ -526,7 +548,8 @@ static void print_trail_and_messages(json_t *ruling) {
     printf("]");
     size_t i;
     json_t *m;
-    json_array_foreach(json_object_get(ruling, "messages"), i, m) printf(" %s", json_string_value(m));
+    json_array_foreach(json_object_get(ruling, "messages"), i, m)
+        printf(" %s", json_string_value(m));
     putchar('\n');
 }
 
@@ -576,7 +599,8 @@ static int answer_scenario_file(const arb_ruleset *rs, const options *o, scenari
 }
 
 static int cmd_legal(const options *o) {
-    if (!o->ruleset || !o->input) return usage_error("legal", "%s", "needs --ruleset NAME and a POSITION file (or -)");
+    if (!o->ruleset || !o->input)
+        return usage_error("legal", "%s", "needs --ruleset NAME and a POSITION file (or -)");
     if (o->input2) return usage_error("legal", "unexpected argument '%s'", o->input2);
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
@@ -662,7 +686,9 @@ static void print_hand_score(const arb_ruleset *rs, json_t *hand) {
 
 static int cmd_score(const options *o) {
     if (!o->ruleset || !o->input)
-        return usage_error("score", "%s", "needs --ruleset NAME and a CONTRACT such as 4SX+1 (klaverjas: a HAND file)");
+        return usage_error(
+            "score", "%s",
+            "needs --ruleset NAME and a CONTRACT such as 4SX+1 (klaverjas: a HAND file)");
     if (o->input2) return usage_error("score", "unexpected argument '%s'", o->input2);
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
@@ -701,11 +727,14 @@ static int cmd_score(const options *o) {
 }
 
 static int cmd_imps(const options *o) {
-    if (!o->ruleset || !o->input || !o->input2) return usage_error("imps", "%s", "needs --ruleset NAME and two scores A B");
+    if (!o->ruleset || !o->input || !o->input2)
+        return usage_error("imps", "%s", "needs --ruleset NAME and two scores A B");
     char *end1, *end2;
     long long a = strtoll(o->input, &end1, 10), b = strtoll(o->input2, &end2, 10);
-    if (*end1 || *end2 || !*o->input || !*o->input2 || a < -100000 || a > 100000 || b < -100000 || b > 100000)
-        return usage_error("imps", "scores are whole numbers between -100000 and 100000, not '%s'", *end1 ? o->input : o->input2);
+    if (*end1 || *end2 || !*o->input || !*o->input2 || a < -100000 || a > 100000 || b < -100000 ||
+        b > 100000)
+        return usage_error("imps", "scores are whole numbers between -100000 and 100000, not '%s'",
+                           *end1 ? o->input : o->input2);
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
     char *text = NULL, *error = NULL;
@@ -742,7 +771,8 @@ static void print_sheet(json_t *rows) {
 }
 
 static int cmd_matchpoints(const options *o) {
-    if (!o->ruleset || !o->input) return usage_error("matchpoints", "%s", "needs --ruleset NAME and a FILE of scores (or -)");
+    if (!o->ruleset || !o->input)
+        return usage_error("matchpoints", "%s", "needs --ruleset NAME and a FILE of scores (or -)");
     size_t len;
     char *text = read_input(o->input, &len);
     if (!text) return cannot_read("matchpoints", o->input);
@@ -772,7 +802,9 @@ static void print_trail(json_t *trail) {
 
 static void print_compared(json_t *ruling) {
     printf("== %s — %s\n", json_string_value(json_object_get(ruling, "ruleset")),
-           json_string_value(json_object_get(ruling, "title")) ? json_string_value(json_object_get(ruling, "title")) : "");
+           json_string_value(json_object_get(ruling, "title"))
+               ? json_string_value(json_object_get(ruling, "title"))
+               : "");
     if (json_object_get(ruling, "error")) {
         printf("Geen uitspraak: %s\n\n", json_string_value(json_object_get(ruling, "error")));
         return;
@@ -784,12 +816,15 @@ static void print_compared(json_t *ruling) {
     json_t *m;
     json_array_foreach(json_object_get(ruling, "messages"), i, m) {
         json_t *a = json_array_get(json_object_get(ruling, "actions"), i);
-        printf("  [%s] %s\n", json_string_value(json_object_get(a, "article")), json_string_value(m));
+        printf("  [%s] %s\n", json_string_value(json_object_get(a, "article")),
+               json_string_value(m));
     }
     if (json_object_get(ruling, "score"))
-        printf("Score van de leider: %lld\n", (long long)json_integer_value(json_object_get(ruling, "score")));
+        printf("Score van de leider: %lld\n",
+               (long long)json_integer_value(json_object_get(ruling, "score")));
     json_t *unused = json_object_get(ruling, "unused");
-    json_array_foreach(unused, i, m) printf("%s%s", i ? ", " : "Speelde geen rol: ", json_string_value(m));
+    json_array_foreach(unused, i, m)
+        printf("%s%s", i ? ", " : "Speelde geen rol: ", json_string_value(m));
     if (json_array_size(unused)) putchar('\n');
     putchar('\n');
 }
@@ -833,7 +868,8 @@ static int load_compared(const options *o, arb_ruleset **rsets, const arb_plugin
 }
 
 static int cmd_compare(const options *o) {
-    if (o->nrulesets < 2 || !o->input) return usage_error("compare", "%s", "needs two --ruleset and a SCENARIO file (or -)");
+    if (o->nrulesets < 2 || !o->input)
+        return usage_error("compare", "%s", "needs two --ruleset and a SCENARIO file (or -)");
     size_t len;
     char *text = read_input(o->input, &len);
     if (!text) return cannot_read("compare", o->input);
@@ -877,7 +913,8 @@ static int cmd_diff(const options *o) {
 }
 
 static int cmd_graph(const options *o) {
-    if (!o->ruleset || !o->article) return usage_error("graph", "%s", "needs --ruleset NAME and --article N");
+    if (!o->ruleset || !o->article)
+        return usage_error("graph", "%s", "needs --ruleset NAME and --article N");
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
     enum arb_status status = arb_graph_dot(rs, o->article, stdout, stderr);
@@ -950,24 +987,31 @@ static const command commands[] = {
      "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).",
      cmd_graph},
     {"serve", "serve [--listen HOST:PORT] [--ruleset NAME …] [--plugin FILE …] [--verbose]",
-     "Serves the rulings in the browser (core/serve/web) and as a JSON API, on 127.0.0.1:8080 unless\n"
+     "Serves the rulings in the browser (core/serve/web) and as a JSON API, on 127.0.0.1:8080 "
+     "unless\n"
      "--listen says otherwise, with the rulesets named (default: every installed one). Stops on\n"
-     "Ctrl-C. docs/guide.md, \"In de browser\", shows the app; core/serve/serve.c lists the endpoints.",
+     "Ctrl-C. docs/guide.md, \"In de browser\", shows the app; core/serve/serve.c lists the "
+     "endpoints.",
      cmd_serve},
 };
 
 #define NCOMMANDS (int)(sizeof commands / sizeof *commands)
 
 static void general_help(FILE *out) {
-    fprintf(out, "arbiter %s — rulings from card-game regulations, with the article trail\n\nusage:\n", ARB_VERSION);
-    for (int i = 0; i < NCOMMANDS; i++) fprintf(out, "  arbiter %s\n", commands[i].usage);
-    fputs("\n`arbiter COMMAND --help` explains a command. Exit status: 0 ok, 1 no ruling or a test\n"
-          "failed, 2 bad input or usage.\n",
-          out);
+    fprintf(out,
+            "arbiter %s — rulings from card-game regulations, with the article trail\n\nusage:\n",
+            ARB_VERSION);
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  arbiter %s\n", commands[i].usage);
+    fputs(
+        "\n`arbiter COMMAND --help` explains a command. Exit status: 0 ok, 1 no ruling or a test\n"
+        "failed, 2 bad input or usage.\n",
+        out);
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
         general_help(argc < 2 ? stderr : stdout);
         return argc < 2 ? ARB_BAD_INPUT : ARB_OK;
     }

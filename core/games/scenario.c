@@ -57,7 +57,8 @@ bool scenario_rule(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf
         return false;
     }
     eval_rule(rs, root, &sc->fv, r);
-    return !(h && h->after_ruling && r->status == RULING_OK && !h->after_ruling(h->ctx, sc, r, err));
+    return !(h && h->after_ruling && r->status == RULING_OK &&
+             !h->after_ruling(h->ctx, sc, r, err));
 }
 
 void scenario_forget(scenario *sc, int fact) {
@@ -67,7 +68,8 @@ void scenario_forget(scenario *sc, int fact) {
 }
 
 static void list_values(const rs_type *t, strbuf *err) {
-    for (int i = 0; i < t->nvalues; i++) sb_printf(err, "%s%s", i ? ", " : "", t->values[i]);
+    for (int i = 0; i < t->nvalues; i++)
+        sb_printf(err, "%s%s", i ? ", " : "", t->values[i]);
 }
 
 static bool int_in_range(const rs_type *t, int64_t v) {
@@ -75,7 +77,8 @@ static bool int_in_range(const rs_type *t, int64_t v) {
 }
 
 /* A value from text: enum names, calls, citations and strings. */
-static bool value_from_text(const ruleset *rs, const rs_fact *f, const char *s, int64_t *out, strbuf *err) {
+static bool value_from_text(const ruleset *rs, const rs_fact *f, const char *s, int64_t *out,
+                            strbuf *err) {
     const rs_type *t = f->type;
     switch (t->kind) {
     case TY_ENUM: {
@@ -108,12 +111,14 @@ static bool value_from_text(const ruleset *rs, const rs_fact *f, const char *s, 
         sb_printf(err, "fact '%s': '%s' is not a text this ruleset knows", f->name, s);
         return false;
     default:
-        sb_printf(err, "fact '%s' is %s, not a string", f->name, t->kind == TY_BOOL ? "true or false" : "a number");
+        sb_printf(err, "fact '%s' is %s, not a string", f->name,
+                  t->kind == TY_BOOL ? "true or false" : "a number");
         return false;
     }
 }
 
-static bool value_from_json(const ruleset *rs, const rs_fact *f, json_t *j, int64_t *out, strbuf *err) {
+static bool value_from_json(const ruleset *rs, const rs_fact *f, json_t *j, int64_t *out,
+                            strbuf *err) {
     const rs_type *t = f->type;
     if (json_is_string(j)) return value_from_text(rs, f, json_string_value(j), out, err);
     if (t->kind == TY_BOOL && json_is_boolean(j)) {
@@ -123,12 +128,14 @@ static bool value_from_json(const ruleset *rs, const rs_fact *f, json_t *j, int6
     if (t->kind == TY_INT && json_is_integer(j)) {
         *out = json_integer_value(j);
         if (int_in_range(t, *out)) return true;
-        sb_printf(err, "fact '%s' is %lld, outside %lld..%lld", f->name, (long long)*out, (long long)t->lo,
-                  (long long)t->hi);
+        sb_printf(err, "fact '%s' is %lld, outside %lld..%lld", f->name, (long long)*out,
+                  (long long)t->lo, (long long)t->hi);
         return false;
     }
     sb_printf(err, "fact '%s' expects %s", f->name,
-              t->kind == TY_BOOL ? "true or false" : t->kind == TY_INT ? "an integer" : "a string");
+              t->kind == TY_BOOL  ? "true or false"
+              : t->kind == TY_INT ? "an integer"
+                                  : "a string");
     if (t->kind == TY_ENUM) {
         sb_puts(err, " (one of: ");
         list_values(t, err);
@@ -141,7 +148,9 @@ static bool read_call_entry(json_t *item, int index, bridge_auction_entry *e, st
     const char *key;
     json_t *v;
     if (!json_is_object(item)) {
-        sb_printf(err, "auction call %d: expected an object like {\"seat\": \"N\", \"call\": \"1S\"}", index + 1);
+        sb_printf(err,
+                  "auction call %d: expected an object like {\"seat\": \"N\", \"call\": \"1S\"}",
+                  index + 1);
         return false;
     }
     bool has_seat = false, has_call = false;
@@ -149,7 +158,8 @@ static bool read_call_entry(json_t *item, int index, bridge_auction_entry *e, st
         char msg[160];
         if (strcmp(key, "seat") == 0 && json_is_string(v)) {
             if (!bridge_parse_seat(json_string_value(v), &e->seat)) {
-                sb_printf(err, "auction call %d: '%s' is not a seat (N, E, S or W)", index + 1, json_string_value(v));
+                sb_printf(err, "auction call %d: '%s' is not a seat (N, E, S or W)", index + 1,
+                          json_string_value(v));
                 return false;
             }
             has_seat = true;
@@ -162,7 +172,8 @@ static bool read_call_entry(json_t *item, int index, bridge_auction_entry *e, st
         } else if (strcmp(key, "irregular") == 0 && json_is_boolean(v)) {
             e->marked_irregular = json_is_true(v);
         } else {
-            sb_printf(err, "auction call %d: unexpected key '%s' (known: seat, call, irregular)", index + 1, key);
+            sb_printf(err, "auction call %d: unexpected key '%s' (known: seat, call, irregular)",
+                      index + 1, key);
             return false;
         }
     }
@@ -183,14 +194,16 @@ static bool read_auction(json_t *obj, bridge_auction *a, strbuf *err) {
             return false;
         }
         enum bridge_seat d;
-        if (dealer && (!json_is_string(dealer) || !bridge_parse_seat(json_string_value(dealer), &d) || d != a->dealer)) {
+        if (dealer && (!json_is_string(dealer) ||
+                       !bridge_parse_seat(json_string_value(dealer), &d) || d != a->dealer)) {
             sb_puts(err, "\"dealer\" disagrees with the dealer the auction string names");
             return false;
         }
         return true;
     }
     if (!json_is_array(au)) {
-        sb_puts(err, "\"auction\" is a list of {\"seat\", \"call\"} objects or a string such as \"N: 1S 1H\"");
+        sb_puts(err, "\"auction\" is a list of {\"seat\", \"call\"} objects or a string such as "
+                     "\"N: 1S 1H\"");
         return false;
     }
     if (!json_is_string(dealer) || !bridge_parse_seat(json_string_value(dealer), &a->dealer)) {
@@ -247,15 +260,18 @@ static bool is_record_key(const ruleset *rs, const char *key) {
     if (key_in(key, common, COUNT_OF(common))) return true;
     if (!is_klaverjas(rs)) return key_in(key, bridge_play, COUNT_OF(bridge_play));
     return strcmp(key, "trump") == 0 || strcmp(key, "taker") == 0 ||
-           key_in(key, position_keys, COUNT_OF(position_keys)) || key_in(key, hand_keys, COUNT_OF(hand_keys));
+           key_in(key, position_keys, COUNT_OF(position_keys)) ||
+           key_in(key, hand_keys, COUNT_OF(hand_keys));
 }
 
 static bool read_contract(scenario *sc, json_t *obj, strbuf *err) {
     json_t *c = json_object_get(obj, "contract"), *v = json_object_get(obj, "vulnerable");
     if (c) {
         char msg[200];
-        if (!json_is_string(c) || !bridge_parse_contract(json_string_value(c), &sc->rec.contract, msg, sizeof msg)) {
-            sb_printf(err, "contract: %s", json_is_string(c) ? msg : "a string such as \"4SX+1\" or \"PASS\"");
+        if (!json_is_string(c) ||
+            !bridge_parse_contract(json_string_value(c), &sc->rec.contract, msg, sizeof msg)) {
+            sb_printf(err, "contract: %s",
+                      json_is_string(c) ? msg : "a string such as \"4SX+1\" or \"PASS\"");
             return false;
         }
         sc->rec.has_contract = true;
@@ -273,9 +289,12 @@ static bool read_contract(scenario *sc, json_t *obj, strbuf *err) {
 
 /* "trump": a denomination as a bid names it (C, D, H, S, NT; Dutch K, R, SA). */
 static bool read_trump(const scenario *sc, json_t *tr, int *trump, strbuf *err) {
-    static const struct { const char *word; enum bridge_denom denom; } words[] = {
-        {"C", DENOM_C}, {"K", DENOM_C}, {"D", DENOM_D}, {"R", DENOM_D}, {"H", DENOM_H},
-        {"S", DENOM_S}, {"NT", DENOM_NT}, {"SA", DENOM_NT},
+    static const struct {
+        const char *word;
+        enum bridge_denom denom;
+    } words[] = {
+        {"C", DENOM_C}, {"K", DENOM_C}, {"D", DENOM_D},   {"R", DENOM_D},
+        {"H", DENOM_H}, {"S", DENOM_S}, {"NT", DENOM_NT}, {"SA", DENOM_NT},
     };
     const record *rec = &sc->rec;
     if (rec->has_contract && rec->contract.passed_out) {
@@ -284,7 +303,9 @@ static bool read_trump(const scenario *sc, json_t *tr, int *trump, strbuf *err) 
     }
     if (!tr) {
         if (!rec->has_contract) {
-            sb_puts(err, "\"play\" needs \"trump\" (C, D, H, S or NT) or a \"contract\" to take it from");
+            sb_puts(
+                err,
+                "\"play\" needs \"trump\" (C, D, H, S or NT) or a \"contract\" to take it from");
             return false;
         }
         *trump = (int)rec->contract.denom;
@@ -307,7 +328,8 @@ static bool read_card_entry(json_t *item, int index, bridge_play *p, strbuf *err
     const char *key;
     json_t *v;
     if (!json_is_object(item)) {
-        sb_printf(err, "play %d: expected an object like {\"seat\": \"W\", \"card\": \"SK\"}", index + 1);
+        sb_printf(err, "play %d: expected an object like {\"seat\": \"W\", \"card\": \"SK\"}",
+                  index + 1);
         return false;
     }
     bool has_seat = false, has_card = false;
@@ -315,7 +337,8 @@ static bool read_card_entry(json_t *item, int index, bridge_play *p, strbuf *err
         char msg[160];
         if (strcmp(key, "seat") == 0 && json_is_string(v)) {
             if (!bridge_parse_seat(json_string_value(v), &p->plays[index].seat)) {
-                sb_printf(err, "play %d: '%s' is not a seat (N, E, S or W)", index + 1, json_string_value(v));
+                sb_printf(err, "play %d: '%s' is not a seat (N, E, S or W)", index + 1,
+                          json_string_value(v));
                 return false;
             }
             has_seat = true;
@@ -345,7 +368,8 @@ static bool read_cards_played(json_t *pl, bridge_play *p, strbuf *err) {
         return false;
     }
     if (!json_is_array(pl)) {
-        sb_puts(err, "\"play\" is a string such as \"W:SK N:S2 E:S5 S:SA\" or a list of {\"seat\", \"card\"} objects");
+        sb_puts(err, "\"play\" is a string such as \"W:SK N:S2 E:S5 S:SA\" or a list of {\"seat\", "
+                     "\"card\"} objects");
         return false;
     }
     if (json_array_size(pl) == 0 || json_array_size(pl) > BRIDGE_MAX_PLAYS) {
@@ -377,21 +401,28 @@ static bool read_play(scenario *sc, json_t *obj, strbuf *err) {
     json_t *declarer = json_object_get(obj, "declarer"), *trump = json_object_get(obj, "trump");
     if (!pl) {
         const char *stray = deal ? "deal" : declarer ? "declarer" : trump ? "trump" : NULL;
-        if (stray) sb_printf(err, "\"%s\" without \"play\": give the cards played too, or leave it out", stray);
+        if (stray)
+            sb_printf(err, "\"%s\" without \"play\": give the cards played too, or leave it out",
+                      stray);
         return stray == NULL;
     }
     bridge_play *p = &sc->rec.play;
     memset(p, 0, sizeof *p);
-    if (!json_is_string(declarer) || !bridge_parse_seat(json_string_value(declarer), &p->declarer)) {
+    if (!json_is_string(declarer) ||
+        !bridge_parse_seat(json_string_value(declarer), &p->declarer)) {
         sb_puts(err, "\"play\" needs \"declarer\": \"N\", \"E\", \"S\" or \"W\"");
         return false;
     }
-    p->first_leader = bridge_seat_at(p->declarer, REL_LHO); /* Art. 41A: declarer's LHO leads to trick 1 */
+    p->first_leader =
+        bridge_seat_at(p->declarer, REL_LHO); /* Art. 41A: declarer's LHO leads to trick 1 */
     if (!read_trump(sc, trump, &p->trump, err)) return false;
     if (deal) {
         char msg[200];
-        if (!json_is_string(deal) || !bridge_parse_deal(json_string_value(deal), &p->deal, msg, sizeof msg)) {
-            sb_printf(err, "deal: %s", json_is_string(deal) ? msg : "a PBN string such as \"N:AKQ2.JT9.876.543 - - -\"");
+        if (!json_is_string(deal) ||
+            !bridge_parse_deal(json_string_value(deal), &p->deal, msg, sizeof msg)) {
+            sb_printf(err, "deal: %s",
+                      json_is_string(deal) ? msg
+                                           : "a PBN string such as \"N:AKQ2.JT9.876.543 - - -\"");
             return false;
         }
         p->has_deal = true;
@@ -414,7 +445,8 @@ static bool read_kj_seat(json_t *v, const char *key, enum bridge_seat *out, strb
 }
 
 /* A JSON string of cards, "HJ H9 SA", at most max of them. */
-static bool read_kj_cards(json_t *v, const char *what, kj_card *list, int max, int *n, strbuf *err) {
+static bool read_kj_cards(json_t *v, const char *what, kj_card *list, int max, int *n,
+                          strbuf *err) {
     char msg[200];
     if (!json_is_string(v)) {
         sb_printf(err, "%s: a string of cards such as \"HJ H9 SA\"", what);
@@ -458,13 +490,17 @@ static bool read_kj_position(scenario *sc, json_t *obj, strbuf *err) {
     char msg[200];
     if (!read_kj_seat(json_object_get(obj, "seat"), "seat", &p->seat, err)) return false;
     if (!json_object_get(obj, "hand")) {
-        sb_puts(err, "a position needs \"hand\": the cards the player holds, e.g. \"S9 SK H7 D10\"");
+        sb_puts(err,
+                "a position needs \"hand\": the cards the player holds, e.g. \"S9 SK H7 D10\"");
         return false;
     }
-    if (!read_kj_cards(json_object_get(obj, "hand"), "hand", p->hand, KJ_HAND_SIZE, &p->ncards, err)) return false;
+    if (!read_kj_cards(json_object_get(obj, "hand"), "hand", p->hand, KJ_HAND_SIZE, &p->ncards,
+                       err))
+        return false;
     if (trick && !read_kj_trick(trick, "trick", &p->trick, err)) return false;
     if (!read_kj_penalty_card(json_object_get(obj, "penalty_card"), p, err)) return false;
-    if (!trick || (p->trick.ncards == 0 && !strchr(json_string_value(trick), ':'))) p->trick.leader = p->seat;
+    if (!trick || (p->trick.ncards == 0 && !strchr(json_string_value(trick), ':')))
+        p->trick.leader = p->seat;
     if (!kj_check_position(p, msg, sizeof msg)) {
         sb_printf(err, "impossible position: %s", msg);
         return false;
@@ -478,7 +514,8 @@ static bool read_kj_position(scenario *sc, json_t *obj, strbuf *err) {
         return false;
     }
     if (!kj_holds(p, c)) {
-        sb_printf(err, "impossible position: %s does not hold %s", bridge_seat_name(p->seat), json_string_value(card));
+        sb_printf(err, "impossible position: %s does not hold %s", bridge_seat_name(p->seat),
+                  json_string_value(card));
         return false;
     }
     kj_settle_card(p, c, &sc->rec.kj_tables, &sc->rec.kj_card);
@@ -510,7 +547,8 @@ static bool read_kj_dealt(json_t *v, kj_hand *h, strbuf *err) {
     const char *key;
     json_t *hand;
     if (!json_is_object(v)) {
-        sb_puts(err, "\"hands\" is an object of the hands dealt, e.g. {\"N\": \"HJ H9 …\", \"E\": …}");
+        sb_puts(err,
+                "\"hands\" is an object of the hands dealt, e.g. {\"N\": \"HJ H9 …\", \"E\": …}");
         return false;
     }
     json_object_foreach(v, key, hand) {
@@ -526,7 +564,8 @@ static bool read_kj_dealt(json_t *v, kj_hand *h, strbuf *err) {
         if (!read_kj_cards(hand, what, cards, KJ_HAND_SIZE, &n, err)) return false;
         h->known[seat] = true;
         h->dealt[seat] = 0;
-        for (int k = 0; k < n; k++) h->dealt[seat] |= kj_card_bit(cards[k]);
+        for (int k = 0; k < n; k++)
+            h->dealt[seat] |= kj_card_bit(cards[k]);
     }
     return true;
 }
@@ -552,7 +591,8 @@ static bool read_kj_tricks(json_t *v, kj_hand *h, strbuf *err) {
  * by `arbiter score`, one trick at a time. */
 static bool read_kj_hand(scenario *sc, json_t *obj, int trump, strbuf *err) {
     kj_hand *h = &sc->rec.kj_hand_record;
-    json_t *leader = json_object_get(obj, "first_leader"), *roem = json_object_get(obj, "roem_claimed");
+    json_t *leader = json_object_get(obj, "first_leader"),
+           *roem = json_object_get(obj, "roem_claimed");
     json_t *dealt = json_object_get(obj, "hands");
     char msg[300];
     memset(h, 0, sizeof *h);
@@ -563,7 +603,8 @@ static bool read_kj_hand(scenario *sc, json_t *obj, int trump, strbuf *err) {
     }
     if (!read_kj_seat(json_object_get(obj, "taker"), "taker", &h->taker, err)) return false;
     if (!json_object_get(obj, "tricks")) {
-        sb_puts(err, "a hand record needs \"tricks\": the tricks played, e.g. [\"E:S7 SA S8 S10\", …]");
+        sb_puts(err,
+                "a hand record needs \"tricks\": the tricks played, e.g. [\"E:S7 SA S8 S10\", …]");
         return false;
     }
     if (!read_kj_tricks(json_object_get(obj, "tricks"), h, err)) return false;
@@ -588,7 +629,11 @@ static bool read_klaverjas(scenario *sc, json_t *obj, strbuf *err) {
     char msg[200];
     if (!position && !hand) {
         const char *stray = trump ? "trump" : taker ? "taker" : NULL;
-        if (stray) sb_printf(err, "\"%s\" without \"tricks\" or a position (\"seat\", \"hand\"): give those too, or leave it out", stray);
+        if (stray)
+            sb_printf(err,
+                      "\"%s\" without \"tricks\" or a position (\"seat\", \"hand\"): give those "
+                      "too, or leave it out",
+                      stray);
         return stray == NULL;
     }
     if (!kj_tables_load(sc->rs, &sc->rec.kj_tables, msg, sizeof msg)) {
@@ -597,7 +642,8 @@ static bool read_klaverjas(scenario *sc, json_t *obj, strbuf *err) {
     }
     int suit;
     if (!json_is_string(trump) || !kj_parse_suit(json_string_value(trump), &suit)) {
-        sb_puts(err, "a klaverjas record needs \"trump\": \"H\", \"S\", \"D\" (or \"R\") or \"C\" (or \"K\")");
+        sb_puts(err, "a klaverjas record needs \"trump\": \"H\", \"S\", \"D\" (or \"R\") or \"C\" "
+                     "(or \"K\")");
         return false;
     }
     kj_position *p = &sc->rec.kj_position_record;
@@ -619,7 +665,8 @@ void scenario_forget_record(scenario *sc) {
 static bool read_corrected(scenario *sc, json_t *list, strbuf *err) {
     const ruleset *rs = sc->rs;
     if (!json_is_array(list)) {
-        sb_puts(err, "\"corrected\" is a list of the facts whose record value the director corrected, e.g. [\"lho_called\"]");
+        sb_puts(err, "\"corrected\" is a list of the facts whose record value the director "
+                     "corrected, e.g. [\"lho_called\"]");
         return false;
     }
     size_t i;
@@ -630,8 +677,11 @@ static bool read_corrected(scenario *sc, json_t *list, strbuf *err) {
             sb_printf(err, "\"corrected\": item %zu is not a fact of %s", i + 1, rs->name);
             return false;
         }
-        if (rs->facts[f].builtin < 0 && !rs->facts[f].has_default) { /* a default is corrected by giving a value */
-            sb_printf(err, "\"corrected\": '%s' is neither filled from a record nor assumed; just give its value",
+        if (rs->facts[f].builtin < 0 &&
+            !rs->facts[f].has_default) { /* a default is corrected by giving a value */
+            sb_printf(err,
+                      "\"corrected\": '%s' is neither filled from a record nor assumed; just give "
+                      "its value",
                       rs->facts[f].name);
             return false;
         }
@@ -643,7 +693,9 @@ static bool read_corrected(scenario *sc, json_t *list, strbuf *err) {
 bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
     const ruleset *rs = sc->rs;
     if (!json_is_object(obj)) {
-        sb_puts(err, "a scenario is a JSON object of facts, e.g. {\"irregularity\": \"insufficient_bid\"}");
+        sb_puts(
+            err,
+            "a scenario is a JSON object of facts, e.g. {\"irregularity\": \"insufficient_bid\"}");
         return false;
     }
     const char *key;
@@ -667,8 +719,10 @@ bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
         if (f < 0) {
             const char *near = nearest_fact(rs, key);
             sb_printf(err, "unknown fact '%s'", key);
-            if (near) sb_printf(err, "; did you mean '%s'?", near);
-            else sb_printf(err, " (`arbiter ask --ruleset %s` lists the questions)", rs->name);
+            if (near)
+                sb_printf(err, "; did you mean '%s'?", near);
+            else
+                sb_printf(err, " (`arbiter ask --ruleset %s` lists the questions)", rs->name);
             return false;
         }
         if (rs->facts[f].derived >= 0) {
@@ -722,7 +776,8 @@ bool scenario_apply_record(scenario *sc, strbuf *err) {
         int64_t v;
         if (fact->builtin < 0 || !record_value(fact, sc, &v)) continue;
         if (fact->type->kind == TY_INT && !int_in_range(fact->type, v)) {
-            sb_printf(err, "the %s settles '%s' as %lld, outside %lld..%lld", builtin_at(fact->builtin)->ns, fact->name, (long long)v,
+            sb_printf(err, "the %s settles '%s' as %lld, outside %lld..%lld",
+                      builtin_at(fact->builtin)->ns, fact->name, (long long)v,
                       (long long)fact->type->lo, (long long)fact->type->hi);
             return false;
         }
@@ -731,8 +786,8 @@ bool scenario_apply_record(scenario *sc, strbuf *err) {
             strbuf shown;
             sb_init(&shown);
             rs_format_value(rs, fact->type, v, FMT_NAME, &shown);
-            sb_printf(err, "the %s settles '%s' as %s, the scenario says otherwise", builtin_at(fact->builtin)->ns,
-                      fact->name, shown.data);
+            sb_printf(err, "the %s settles '%s' as %s, the scenario says otherwise",
+                      builtin_at(fact->builtin)->ns, fact->name, shown.data);
             sb_free(&shown);
             return false;
         }
@@ -768,7 +823,8 @@ static bool answer_bool(const char *s, int64_t *out) {
     return false;
 }
 
-bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_t *out, strbuf *err) {
+bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_t *out,
+                           strbuf *err) {
     const rs_fact *f = &rs->facts[fact];
     const rs_type *t = f->type;
     if (t->kind == TY_BOOL) {
@@ -781,7 +837,8 @@ bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_
         long n = strtol(text, &end, 10);
         if (*text && !*end && n >= 1 && n <= t->nvalues) return (*out = n - 1), true;
         for (int i = 0; i < t->nvalues; i++)
-            if (strcasecmp(text, t->values[i]) == 0 || (t->labels[i] && strcasecmp(text, t->labels[i]) == 0))
+            if (strcasecmp(text, t->values[i]) == 0 ||
+                (t->labels[i] && strcasecmp(text, t->labels[i]) == 0))
                 return (*out = i), true;
         sb_printf(err, "answer a number from 1 to %d or one of: ", t->nvalues);
         list_values(t, err);
@@ -791,8 +848,11 @@ bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_
         char *end;
         long long n = strtoll(text, &end, 10);
         if (*text && !*end && int_in_range(t, n)) return (*out = n), true;
-        if (t->bounded) sb_printf(err, "answer a whole number from %lld to %lld", (long long)t->lo, (long long)t->hi);
-        else sb_puts(err, "answer a whole number");
+        if (t->bounded)
+            sb_printf(err, "answer a whole number from %lld to %lld", (long long)t->lo,
+                      (long long)t->hi);
+        else
+            sb_puts(err, "answer a whole number");
         return false;
     }
     return value_from_text(rs, f, text, out, err);

@@ -1027,12 +1027,14 @@ static bool valid_graph(const ruleset *rs, const graph *g) {
     for (int v = 0; v < g->nvars; v++) {
         const rs_type *t = rs->facts[rs->var_fact[v]].type;
         int64_t lo = t->kind == TY_INT ? t->lo : 0;
-        if (g->domain[v] < 1 || g->domain[v] != rs_decision_values(t) || g->lo[v] != lo) return false;
+        if (g->domain[v] < 1 || g->domain[v] != rs_decision_values(t) || g->lo[v] != lo)
+            return false;
     }
     for (int i = 0; i < g->nnodes; i++) {
         const graph_node *nd = &g->nodes[i];
         if (!in(nd->var, g->nvars)) return false;
-        if (nd->kids >= 0 ? nd->kids > g->nkids - g->domain[nd->var] : !valid_runs(g, nd)) return false;
+        if (nd->kids >= 0 ? nd->kids > g->nkids - g->domain[nd->var] : !valid_runs(g, nd))
+            return false;
         for (int c = 0; c < g->domain[nd->var]; c++) {
             gref k = graph_kid(g, nd, c);
             if (GRAPH_IS_TERM(k) ? GRAPH_TERM_INDEX(k) >= g->nterms
@@ -1064,7 +1066,8 @@ static bool valid_graph(const ruleset *rs, const graph *g) {
             return false;
         }
     }
-    if (!valid_gref(g, rs->root) || !valid_gref(g, rs->checked_root) || !valid_gref(g, rs->invariant_root))
+    if (!valid_gref(g, rs->root) || !valid_gref(g, rs->checked_root) ||
+        !valid_gref(g, rs->invariant_root))
         return false;
     for (int i = 0; i < rs->narticles; i++)
         if (!valid_gref(g, rs->articles[i].root)) return false;
@@ -1148,10 +1151,15 @@ static bool valid_default(const rs_fact *x) {
     if (!x->has_default) return true;
     if (x->derived >= 0 || x->builtin >= 0) return false;
     switch (x->type->kind) {
-    case TY_BOOL: return x->default_value == 0 || x->default_value == 1;
-    case TY_ENUM: return x->default_value >= 0 && x->default_value < x->type->nvalues;
-    case TY_INT: return !x->type->bounded || (x->default_value >= x->type->lo && x->default_value <= x->type->hi);
-    default: return false;
+    case TY_BOOL:
+        return x->default_value == 0 || x->default_value == 1;
+    case TY_ENUM:
+        return x->default_value >= 0 && x->default_value < x->type->nvalues;
+    case TY_INT:
+        return !x->type->bounded ||
+               (x->default_value >= x->type->lo && x->default_value <= x->type->hi);
+    default:
+        return false;
     }
 }
 
