@@ -5,8 +5,9 @@ set -eu
 
 # libssl-dev: libcrypto, whose HMAC-SHA-256 seals the ruleset images.
 # libclang-rt-14-dev: the fuzzer and sanitizer runtimes `make fuzz` links
-# (clang only recommends it); valgrind: the CI's memory check of the demo.
-PACKAGES="re2c bison pkg-config libjansson-dev libcmocka-dev liblua5.4-dev libclips-dev libmicrohttpd-dev libssl-dev make gcc clang libclang-rt-14-dev valgrind curl jq chromium"
+# (clang only recommends it); valgrind: the CI's memory check of the demo;
+# clang-format: the style check of `make test` (scripts/format.sh).
+PACKAGES="re2c bison pkg-config libjansson-dev libcmocka-dev liblua5.4-dev libclips-dev libmicrohttpd-dev libssl-dev make gcc clang clang-format libclang-rt-14-dev valgrind curl jq chromium"
 # node and npm drive the browser tests (tests/web); a machine that has them
 # from elsewhere (e.g. NodeSource's nodejs) keeps them.
 command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
