@@ -105,7 +105,7 @@ $(BUILD)/arbiter.pc: core/api/arbiter.pc.in Makefile $(BUILD)/gen/prefix.h
 $(BUILD)/arbiter: $(BUILD)/obj/core/cli/cli.o $(BUILD)/obj/core/serve/serve.o $(BUILD)/libarbiter.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libarbiter.a
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/fixture.h $(BUILD)/libarbiter.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libarbiter.a $(TESTLIBS)
 

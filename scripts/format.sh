@@ -13,7 +13,7 @@ command -v clang-format >/dev/null 2>&1 || {
     echo "0 passed, 1 failed"
     exit 1
 }
-files=$(ls core/*/*.c core/*/*.h dsl/*.c dsl/*.h plugins/*.c plugins/*.h tests/unit/*.c | grep -v '^plugins/patterns\.c$')
+files=$(ls core/*/*.c core/*/*.h dsl/*.c dsl/*.h plugins/*.c plugins/*.h tests/unit/*.c tests/unit/*.h | grep -v '^plugins/patterns\.c$')
 if [ "${1:-}" = "--fix" ]; then
     exec clang-format -i $files
 fi
