@@ -71,6 +71,7 @@ suite images tests/image.sh
 suite plugins tests/plugins.sh
 suite serve tests/serve.sh
 suite layers scripts/layers.sh
+suite format scripts/format.sh
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -652,5 +652,31 @@ else
     fail "diff nkf --amend 13i6" "exit $rc regions=$regions kinds=$kinds before=$before after=$after claims=$claims"
 fi
 
+# Out of memory (docs/internals.md, "Out of memory"): under an address-space
+# limit raised step by step, the compile runs out of memory until it fits;
+# each such run says so and exits with 2 — no abort, no crash. (Not under
+# AddressSanitizer, whose shadow memory needs more room than such a limit.)
+if nm "$ARBITER" 2>/dev/null | grep -q __asan_init; then
+    pass "out of memory: not tried under AddressSanitizer"
+else
+    said=0 bad="" rc=1
+    for kb in $(seq 8000 1000 400000); do
+        (ulimit -v "$kb" && ARBITER_CACHE=off exec "$ARBITER" check rulesets/bridge-2017) >"$out" 2>"$err"
+        rc=$?
+        [ "$rc" -eq 0 ] && break
+        [ "$rc" -eq 127 ] && continue # too little even to load the program's libraries
+        if [ "$rc" -eq 2 ] && grep -qx "arbiter: out of memory" "$err"; then
+            said=$((said + 1))
+        else
+            bad="$bad ${kb}k:$rc"
+        fi
+    done
+    if [ "$rc" -eq 0 ] && [ "$said" -gt 0 ] && [ -z "$bad" ]; then
+        pass "out of memory: 'arbiter: out of memory' and exit 2 under $said limits, then complete"
+    else
+        fail "out of memory" "runs out of memory $said times, completes: $([ "$rc" -eq 0 ] && echo yes || echo no), other endings:$bad"
+    fi
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

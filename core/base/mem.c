@@ -14,7 +14,7 @@ static void *default_allocator(void *ud, void *ptr, size_t size) {
         free(ptr);
         return NULL;
     }
-    return realloc(ptr, size);
+    return ptr ? realloc(ptr, size) : malloc(size); /* malloc: glibc's realloc(NULL) is slower */
 }
 
 static mem_allocator allocator = default_allocator;
@@ -50,53 +50,57 @@ void mem_try_free(void *p) {
 /* ---- the blocks of a protected call ---- */
 
 /* What this thread's protected call has allocated and not freed: an
- * open-addressing set of pointers (TOMB marks a removed one), and the
- * clean-ups registered with mem_defer. */
-#define TOMB ((void *)&tomb_mark)
-static const char tomb_mark;
-
+ * open-addressing set of pointers, at most a quarter full, whose removals shift
+ * the entries after them back (no tombstones: a batch allocates and frees
+ * millions of blocks in one call); and the clean-ups registered with
+ * mem_defer. */
 typedef struct deferred {
     void (*cleanup)(void *);
     void *arg;
 } deferred;
 
-static _Thread_local struct {
+/* initial-exec: every allocation reads it, and the general model costs a
+ * call (__tls_get_addr) per read in a shared library; the library is
+ * linked, not loaded late, and this is a few hundred bytes. */
+static _Thread_local __attribute__((tls_model("initial-exec"))) struct {
     mem_guard *outermost, *innermost;
     void **slots;
-    size_t cap, count, tombs;
+    size_t cap, count; /* cap: a power of two, or 0 */
+    int shift;         /* 64 - log2(cap) */
     deferred deferred[MEM_MAX_DEFERRED];
     int ndeferred;
 } live;
 
-static size_t slot_of(const void *p, size_t cap) {
-    uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL;
-    return (size_t)(h >> 20) & (cap - 1);
+#define FIRST_CAP 64
+
+static size_t slot_of(const void *p) { /* Fibonacci hashing of the block's address */
+    return (size_t)(((uint64_t)(uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ULL >> live.shift);
 }
 
-static void place(void **slots, size_t cap, void *p) {
-    size_t i = slot_of(p, cap);
-    while (slots[i] && slots[i] != TOMB)
-        i = (i + 1) & (cap - 1);
-    slots[i] = p;
+static void place(void *p) {
+    size_t i = slot_of(p);
+    while (live.slots[i])
+        i = (i + 1) & (live.cap - 1);
+    live.slots[i] = p;
 }
 
 /* Records p; false when the set cannot grow (out of memory itself). */
 static bool record(void *p) {
-    if ((live.count + live.tombs + 1) * 4 > live.cap * 3) {
-        /* twice the size when half is live, else the same size without
-         * the removed ones */
-        size_t cap = !live.cap ? 256 : (live.count + 1) * 2 > live.cap ? live.cap * 2 : live.cap;
-        void **slots = allocator(allocator_ud, NULL, cap * sizeof *slots);
+    if ((live.count + 1) * 4 > live.cap) {
+        size_t cap = live.cap ? live.cap * 2 : FIRST_CAP, old_cap = live.cap;
+        void **slots = allocator(allocator_ud, NULL, cap * sizeof *slots), **old = live.slots;
         if (!slots) return false;
         memset(slots, 0, cap * sizeof *slots);
-        for (size_t i = 0; i < live.cap; i++)
-            if (live.slots[i] && live.slots[i] != TOMB) place(slots, cap, live.slots[i]);
-        mem_try_free(live.slots);
         live.slots = slots;
         live.cap = cap;
-        live.tombs = 0;
+        live.shift = 64;
+        for (size_t c = cap; c > 1; c >>= 1)
+            live.shift--;
+        for (size_t i = 0; i < old_cap; i++)
+            if (old[i]) place(old[i]);
+        mem_try_free(old);
     }
-    place(live.slots, live.cap, p);
+    place(p);
     live.count++;
     return true;
 }
@@ -104,20 +108,29 @@ static bool record(void *p) {
 /* Forgets p; false when it was not recorded (a block from before the call). */
 static bool forget(void *p) {
     if (!live.cap) return false;
-    for (size_t i = slot_of(p, live.cap); live.slots[i]; i = (i + 1) & (live.cap - 1))
-        if (live.slots[i] == p) {
-            live.slots[i] = TOMB;
-            live.count--;
-            live.tombs++;
-            return true;
+    size_t mask = live.cap - 1, i = slot_of(p);
+    while (live.slots[i] != p) {
+        if (!live.slots[i]) return false;
+        i = (i + 1) & mask;
+    }
+    /* shift back each later entry of the run whose home is not in (i, j] */
+    for (size_t j = (i + 1) & mask; live.slots[j]; j = (j + 1) & mask) {
+        size_t home = slot_of(live.slots[j]);
+        bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+        if (!stays) {
+            live.slots[i] = live.slots[j];
+            i = j;
         }
-    return false;
+    }
+    live.slots[i] = NULL;
+    live.count--;
+    return true;
 }
 
 static void forget_all(void) {
     mem_try_free(live.slots);
     live.slots = NULL;
-    live.cap = live.count = live.tombs = 0;
+    live.cap = live.count = 0;
     live.ndeferred = 0;
 }
 
@@ -150,7 +163,7 @@ _Noreturn void mem_throw(void) {
         d.cleanup(d.arg); /* it may free recorded blocks: they are forgotten */
     }
     for (size_t i = 0; i < live.cap; i++)
-        if (live.slots[i] && live.slots[i] != TOMB) mem_try_free(live.slots[i]);
+        if (live.slots[i]) mem_try_free(live.slots[i]);
     forget_all();
     live.outermost = live.innermost = NULL;
     longjmp(g->at, 1);

@@ -251,11 +251,13 @@ static reply rule_scenario(server *s, json_t *in, bool next) {
     if (!text) return out;
     const arb_plugins *p = sv->plugins;
     char *answer = NULL;
-    if (next)
-        arb_rule_next_json(sv->rs, p, text, strlen(text), &answer);
-    else
-        arb_rule_json_plugins(sv->rs, p, text, strlen(text), &answer);
+    enum arb_status st = next ? arb_rule_next_json(sv->rs, p, text, strlen(text), &answer)
+                              : arb_rule_json_plugins(sv->rs, p, text, strlen(text), &answer);
     free(text);
+    if (st == ARB_NO_MEMORY) { /* the server's fault, for now: the client may try again */
+        free(answer);
+        return fail(MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory");
+    }
     json_t *j = parsed(answer);
     if (!j) return fail(MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
     if (is_refusal(j)) {

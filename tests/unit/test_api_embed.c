@@ -192,6 +192,46 @@ static void test_out_of_memory_with_images(void **state) {
     setenv("ARBITER_CACHE", "off", 1);
 }
 
+/* A batch (three scenarios, one of them bad input) on a ruleset loaded
+ * before: every budget ends in every line ruled, or in the record
+ * {"status":"no_memory"} after the lines ruled so far. */
+#define BATCH SCENARIO "\n{\"irregularity\": \"late\", \"minutes\": 99}\n" SCENARIO "\n"
+
+static bool batch_within(long budget, const arb_ruleset *rs) {
+    failing f = {budget, 0};
+    char *out = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&out, &len);
+    arb_configure(&(arb_config){failing_alloc, &f, NULL, NULL});
+    enum arb_status st = arb_rule_batch(rs, BATCH, strlen(BATCH), o);
+    arb_configure(NULL);
+    fclose(o);
+    bool done = st != ARB_NO_MEMORY;
+    if (done) {
+        assert_int_equal(st, ARB_BAD_INPUT); /* the second line: minutes out of range */
+        assert_non_null(strstr(out, "\"line\":3"));
+    } else {
+        const char *last = strstr(out, "{\"status\":\"no_memory\"");
+        if (!last || strchr(last, '\n')[1] != 0) fail_msg("budget %ld: %s", budget, out);
+    }
+    free(out);
+    if (f.live != 0) fail_msg("budget %ld: %ld blocks not given back", budget, f.live);
+    return done;
+}
+
+static void test_out_of_memory_in_a_batch(void **state) {
+    (void)state;
+    arb_ruleset *rs = arb_load(TOY, stderr);
+    assert_non_null(rs);
+    long budget = 0;
+    while (!batch_within(budget, rs)) {
+        budget++;
+        assert_true(budget < 1000000);
+    }
+    printf("    a batch of three fits in %ld allocations\n", budget);
+    arb_free(rs);
+}
+
 /* The same for a club plugin: loading it (its Lua state included) and a
  * ruling with it, on a ruleset loaded before. Lua's own memory error when
  * the allocator has no more is "out of memory" too, not the plugin's. */
@@ -260,6 +300,7 @@ int main(void) {
         cmocka_unit_test_teardown(test_notes_go_to_the_sink, defaults_back),
         cmocka_unit_test_teardown(test_out_of_memory_compiling, defaults_back),
         cmocka_unit_test_teardown(test_out_of_memory_with_images, defaults_back),
+        cmocka_unit_test_teardown(test_out_of_memory_in_a_batch, defaults_back),
         cmocka_unit_test_teardown(test_out_of_memory_in_a_plugin, defaults_back),
     };
     return cmocka_run_group_tests(tests, cache_off, NULL);

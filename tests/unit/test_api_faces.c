@@ -10,35 +10,17 @@
  * very_late is derived; volume's choices are small "klein", large "groot";
  * the invariant "Lawaai duurt geen minuten" (no English) forbids noise
  * with minutes; article 2 asks volume. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "arbiter.h"
+#include "fixture.h"
 
 static arb_ruleset *toy;
-
-static int group_setup(void **state) {
-    (void)state;
-    toy = arb_load("tests/rules/toy", stderr);
-    return toy ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-    (void)state;
-    arb_free(toy);
-    return 0;
-}
-
-/* Asserts that text holds the piece, and frees nothing. */
-static void assert_has(const char *text, const char *piece) {
-    if (!strstr(text, piece)) fail_msg("%s\nlacks %s", text, piece);
-}
+static const fixture_ruleset rulesets[] = {
+    {"tests/rules/toy", &toy},
+    {NULL, NULL},
+};
 
 static void test_ruleset_brief(void **state) {
     (void)state;
@@ -175,5 +157,5 @@ int main(void) {
         cmocka_unit_test(test_plugin_limits), cmocka_unit_test(test_sheet_score_count),
         cmocka_unit_test(test_bad_arguments),
     };
-    return cmocka_run_group_tests_name("api_faces", tests, group_setup, group_teardown);
+    return FIXTURE_RUN_GROUP("api_faces", tests, rulesets);
 }

@@ -18,35 +18,20 @@
  *   spades and no higher trump. He need not undertrump (12i4a): D7, DK, CA
  *   are legal; H7 would undertrump while he holds other suits (12i4c).
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arbiter.h"
+#include "fixture.h"
 
 static arb_ruleset *bridge, *bridge1963, *klaverjas;
-
-static int group_setup(void **state) {
-    (void)state;
-    bridge = arb_load("bridge-2017", stderr);
-    bridge1963 = arb_load("bridge-1963", stderr);
-    klaverjas = arb_load("klaverjas-nkf-1976", stderr);
-    return bridge && bridge1963 && klaverjas ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-    (void)state;
-    arb_free(bridge);
-    arb_free(bridge1963);
-    arb_free(klaverjas);
-    return 0;
-}
+static const fixture_ruleset rulesets[] = {
+    {"bridge-2017", &bridge},
+    {"bridge-1963", &bridge1963},
+    {"klaverjas-nkf-1976", &klaverjas},
+    {NULL, NULL},
+};
 
 static long long score_of(const char *contract, enum arb_vulnerability vul) {
     long long points = -1;
@@ -377,5 +362,5 @@ int main(void) {
         cmocka_unit_test(test_game_and_jobs),
         cmocka_unit_test(test_bad_arguments),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return FIXTURE_RUN_GROUP("api_scores", tests, rulesets);
 }

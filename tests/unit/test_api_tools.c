@@ -16,184 +16,145 @@
  * - tests/bad/missing-case.rules: article 1 rules on nothing when kind =
  *   noise and loud = false.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arbiter.h"
+#include "fixture.h"
 
 static arb_ruleset *toy, *late, *strict;
-
-static int group_setup(void **state) {
-    (void)state;
-    toy = arb_load("tests/rules/toy", stderr);
-    late = arb_load("tests/rules/diff-late", stderr);
-    strict = arb_load("tests/rules/diff-late-strict", stderr);
-    return toy && late && strict ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-    (void)state;
-    arb_free(toy);
-    arb_free(late);
-    arb_free(strict);
-    return 0;
-}
-
-/* A stream whose text the test reads afterwards. */
-typedef struct capture {
-    FILE *f;
-    char *text;
-    size_t len;
-} capture;
-
-static FILE *open_capture(capture *c) {
-    c->text = NULL;
-    c->f = open_memstream(&c->text, &c->len);
-    assert_non_null(c->f);
-    return c->f;
-}
-
-static const char *captured(capture *c) {
-    fflush(c->f);
-    return c->text;
-}
-
-static void close_capture(capture *c) {
-    fclose(c->f);
-    free(c->text);
-}
+static const fixture_ruleset rulesets[] = {
+    {"tests/rules/toy", &toy},
+    {"tests/rules/diff-late", &late},
+    {"tests/rules/diff-late-strict", &strict},
+    {NULL, NULL},
+};
 
 static void test_check_complete(void **state) {
     (void)state;
-    capture out, err;
-    assert_int_equal(arb_check("tests/rules/toy", NULL, 0, open_capture(&out), open_capture(&err)),
+    fixture_capture out, err;
+    assert_int_equal(arb_check("tests/rules/toy", NULL, 0, capture_open(&out), capture_open(&err)),
                      ARB_OK);
-    assert_non_null(strstr(captured(&out), "toy: complete — 6 articles, 14 clauses,"));
-    assert_non_null(strstr(captured(&out), "7 tests\n"));
-    assert_string_equal(captured(&err), "");
-    close_capture(&out);
-    close_capture(&err);
+    assert_non_null(strstr(capture_text(&out), "toy: complete — 6 articles, 14 clauses,"));
+    assert_non_null(strstr(capture_text(&out), "7 tests\n"));
+    assert_string_equal(capture_text(&err), "");
+    capture_close(&out);
+    capture_close(&err);
 }
 
 /* A gap is reported where it is, with the test block that reaches it. */
 static void test_check_gap(void **state) {
     (void)state;
-    capture out, err;
+    fixture_capture out, err;
     assert_int_equal(
-        arb_check("tests/bad/missing-case.rules", NULL, 0, open_capture(&out), open_capture(&err)),
+        arb_check("tests/bad/missing-case.rules", NULL, 0, capture_open(&out), capture_open(&err)),
         ARB_BAD_INPUT);
-    const char *e = captured(&err);
+    const char *e = capture_text(&err);
     assert_non_null(strstr(e, "missing-case.rules:9:49: error: article 1 gives no ruling when kind "
                               "= noise, loud = false"));
     assert_non_null(strstr(e, "given kind = noise, loud = false"));
     assert_non_null(strstr(e, "missing-case.rules: 1 error\n"));
-    assert_string_equal(captured(&out), "");
-    close_capture(&out);
-    close_capture(&err);
+    assert_string_equal(capture_text(&out), "");
+    capture_close(&out);
+    capture_close(&err);
 }
 
 /* diff-late with its 1B made strict by an amendment is complete too. */
 static void test_check_amended(void **state) {
     (void)state;
     const char *amend[] = {"tests/rules/diff-changes/strict.amend"};
-    capture out;
-    assert_int_equal(arb_check("tests/rules/diff-late", amend, 1, open_capture(&out), NULL),
+    fixture_capture out;
+    assert_int_equal(arb_check("tests/rules/diff-late", amend, 1, capture_open(&out), NULL),
                      ARB_OK);
-    assert_non_null(strstr(captured(&out), "late+S1: complete"));
-    close_capture(&out);
+    assert_non_null(strstr(capture_text(&out), "late+S1: complete"));
+    capture_close(&out);
 }
 
 static void test_test_blocks(void **state) {
     (void)state;
-    capture out;
+    fixture_capture out;
     int passed = -1, failed = -1;
-    assert_int_equal(arb_test(toy, NULL, 0, open_capture(&out), &passed, &failed), ARB_OK);
+    assert_int_equal(arb_test(toy, NULL, 0, capture_open(&out), &passed, &failed), ARB_OK);
     assert_int_equal(passed, 8); /* 7 test blocks and the completeness proof */
     assert_int_equal(failed, 0);
-    assert_non_null(strstr(captured(&out), "8 passed, 0 failed\n"));
-    close_capture(&out);
+    assert_non_null(strstr(capture_text(&out), "8 passed, 0 failed\n"));
+    capture_close(&out);
 }
 
 /* Verbose: the passing tests by name, in the order of the file. */
 static void test_test_verbose(void **state) {
     (void)state;
-    capture out;
-    assert_int_equal(arb_test(toy, NULL, ARB_TEST_VERBOSE, open_capture(&out), NULL, NULL), ARB_OK);
-    const char *t = captured(&out), *first = strstr(t, "ok   1A: kort te laat\n");
+    fixture_capture out;
+    assert_int_equal(arb_test(toy, NULL, ARB_TEST_VERBOSE, capture_open(&out), NULL, NULL), ARB_OK);
+    const char *t = capture_text(&out), *first = strstr(t, "ok   1A: kort te laat\n");
     assert_non_null(first);
     assert_non_null(strstr(first, "ok   1B: herhaald\n"));
-    close_capture(&out);
+    capture_close(&out);
 }
 
 /* No test gives turn_was = rho: with coverage, 3C is named and the run fails. */
 static void test_test_coverage(void **state) {
     (void)state;
-    capture out;
-    assert_int_equal(arb_test(toy, NULL, ARB_TEST_COVERAGE, open_capture(&out), NULL, NULL),
+    fixture_capture out;
+    assert_int_equal(arb_test(toy, NULL, ARB_TEST_COVERAGE, capture_open(&out), NULL, NULL),
                      ARB_NO_RULING);
-    assert_non_null(strstr(captured(&out), "no test reaches clause 3C"));
-    assert_non_null(strstr(captured(&out), "clauses reached by a test\n"));
-    close_capture(&out);
+    assert_non_null(strstr(capture_text(&out), "no test reaches clause 3C"));
+    assert_non_null(strstr(capture_text(&out), "clauses reached by a test\n"));
+    capture_close(&out);
 }
 
 static void test_diff_regions(void **state) {
     (void)state;
-    capture out;
+    fixture_capture out;
     arb_diff_options exact = {.format = ARB_DIFF_EXACT};
-    assert_int_equal(arb_diff(late, strict, &exact, open_capture(&out), NULL), ARB_OK);
-    const char *t = captured(&out);
+    assert_int_equal(arb_diff(late, strict, &exact, capture_open(&out), NULL), ARB_OK);
+    const char *t = capture_text(&out);
     assert_non_null(strstr(t, "Verschil late → late-strict\n"));
     assert_non_null(
         strstr(t, "1 gebied met een andere uitspraak: 25 situaties; gelijk: 37 situaties."));
     assert_non_null(strstr(t, "minutes in {6..30}, repeated = true  (25 situaties)"));
-    close_capture(&out);
+    capture_close(&out);
 
     arb_diff_options o = {.article = "1", .json = 1};
-    assert_int_equal(arb_diff(late, strict, &o, open_capture(&out), NULL), ARB_OK);
-    t = captured(&out);
+    assert_int_equal(arb_diff(late, strict, &o, capture_open(&out), NULL), ARB_OK);
+    t = capture_text(&out);
     assert_non_null(strstr(t, "\"article\": \"1\""));
     assert_non_null(strstr(t, "\"differing\": 25"));
     assert_non_null(strstr(t, "\"equal\": 37"));
-    close_capture(&out);
+    capture_close(&out);
 
-    assert_int_equal(arb_diff(late, late, &exact, open_capture(&out), NULL), ARB_OK);
+    assert_int_equal(arb_diff(late, late, &exact, capture_open(&out), NULL), ARB_OK);
     assert_non_null(strstr(
-        captured(&out), "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties."));
-    close_capture(&out);
+        capture_text(&out), "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties."));
+    capture_close(&out);
 
     /* the report for people (the default): the change, with its texts */
-    assert_int_equal(arb_diff(late, strict, NULL, open_capture(&out), NULL), ARB_OK);
-    t = captured(&out);
+    assert_int_equal(arb_diff(late, strict, NULL, capture_open(&out), NULL), ARB_OK);
+    t = capture_text(&out);
     assert_non_null(strstr(t, "1 soort situatie krijgt een andere uitspraak"));
     assert_non_null(strstr(t, "1. 1B: Aftrek van 2 punten. → 1B: Aftrek van 4 punten.\n"));
-    close_capture(&out);
+    capture_close(&out);
     arb_diff_options english = {.lang = ARB_EN, .format = ARB_DIFF_MARKDOWN};
-    assert_int_equal(arb_diff(late, strict, &english, open_capture(&out), NULL), ARB_OK);
-    assert_non_null(strstr(captured(&out),
+    assert_int_equal(arb_diff(late, strict, &english, capture_open(&out), NULL), ARB_OK);
+    assert_non_null(strstr(capture_text(&out),
                            "## 1. 1B: A deduction of 2 points. → 1B: A deduction of 4 points.\n"));
-    close_capture(&out);
+    capture_close(&out);
     arb_diff_options bad = {.format = (enum arb_diff_format)99};
-    assert_int_equal(arb_diff(late, strict, &bad, open_capture(&out), NULL), ARB_BAD_INPUT);
-    close_capture(&out);
+    assert_int_equal(arb_diff(late, strict, &bad, capture_open(&out), NULL), ARB_BAD_INPUT);
+    capture_close(&out);
 }
 
 static void test_diff_unknown_article(void **state) {
     (void)state;
-    capture out, err;
+    fixture_capture out, err;
     arb_diff_options o = {.article = "2"};
-    assert_int_equal(arb_diff(late, strict, &o, open_capture(&out), open_capture(&err)),
+    assert_int_equal(arb_diff(late, strict, &o, capture_open(&out), capture_open(&err)),
                      ARB_BAD_INPUT);
-    assert_non_null(strstr(captured(&err), "neither late nor late-strict has an article 2"));
-    assert_string_equal(captured(&out), "");
-    close_capture(&out);
-    close_capture(&err);
+    assert_non_null(strstr(capture_text(&err), "neither late nor late-strict has an article 2"));
+    assert_string_equal(capture_text(&out), "");
+    capture_close(&out);
+    capture_close(&err);
 }
 
 /* Of three cases only minutes 10 with repeated (1B: 2 against 4 points) changes. */
@@ -203,41 +164,41 @@ static void test_diff_cases(void **state) {
         "{\"minutes\": 3, \"repeated\": true}\n\n{\"minutes\": 10, \"repeated\": true}\n"
         "{\"minutes\": 10, \"repeated\": false}";
     arb_diff_options o = {.cases = cases, .cases_len = strlen(cases)};
-    capture out;
-    assert_int_equal(arb_diff(late, strict, &o, open_capture(&out), NULL), ARB_OK);
-    const char *t = captured(&out);
+    fixture_capture out;
+    assert_int_equal(arb_diff(late, strict, &o, capture_open(&out), NULL), ARB_OK);
+    const char *t = capture_text(&out);
     assert_non_null(strstr(t, "regel 3: {\"minutes\": 10, \"repeated\": true}\n"));
     assert_non_null(strstr(t, "[1B] penalty{\"points\":2}"));
     assert_non_null(strstr(t, "[1B] penalty{\"points\":4}"));
     assert_non_null(strstr(t, "1 van 3 zaken krijgen een andere uitspraak; 2 ongewijzigd.\n"));
     assert_null(strstr(t, "regel 1"));
-    close_capture(&out);
+    capture_close(&out);
 
     o.json = 1;
-    assert_int_equal(arb_diff(late, strict, &o, open_capture(&out), NULL), ARB_OK);
-    assert_non_null(strstr(captured(&out), "\"changed\": 1"));
-    close_capture(&out);
+    assert_int_equal(arb_diff(late, strict, &o, capture_open(&out), NULL), ARB_OK);
+    assert_non_null(strstr(capture_text(&out), "\"changed\": 1"));
+    capture_close(&out);
 
     /* a line neither ruleset can read: listed with why, not unchanged */
     o = (arb_diff_options){.cases = "{\"minutes\": 99}", .cases_len = 15};
-    assert_int_equal(arb_diff(late, strict, &o, open_capture(&out), NULL), ARB_BAD_INPUT);
-    t = captured(&out);
+    assert_int_equal(arb_diff(late, strict, &o, capture_open(&out), NULL), ARB_BAD_INPUT);
+    t = capture_text(&out);
     assert_non_null(strstr(t, "regel 1: niet te beoordelen"));
     assert_non_null(strstr(
         t, "0 van 1 zaken krijgen een andere uitspraak; 0 ongewijzigd; 1 niet te beoordelen"));
-    close_capture(&out);
+    capture_close(&out);
 }
 
 /* diff-late's three tests each rule on a whole situation: three lines. */
 static void test_test_scenarios(void **state) {
     (void)state;
-    capture out;
+    fixture_capture out;
     int written = -1;
-    assert_int_equal(arb_test_scenarios(late, open_capture(&out), &written), ARB_OK);
+    assert_int_equal(arb_test_scenarios(late, capture_open(&out), &written), ARB_OK);
     assert_int_equal(written, 3);
-    assert_string_equal(captured(&out), "{\"minutes\":5}\n{\"minutes\":6,\"repeated\":true}\n{"
+    assert_string_equal(capture_text(&out), "{\"minutes\":5}\n{\"minutes\":6,\"repeated\":true}\n{"
                                         "\"minutes\":30,\"repeated\":false}\n");
-    close_capture(&out);
+    capture_close(&out);
     assert_int_equal(arb_test_scenarios(NULL, stdout, &written), ARB_BAD_INPUT);
 }
 
@@ -248,83 +209,83 @@ static void test_hidden_clauses(void **state) {
     (void)state;
     arb_ruleset *overlap = arb_load("tests/rules/overlap", stderr);
     assert_non_null(overlap);
-    capture out;
+    fixture_capture out;
     int found = -1;
-    assert_int_equal(arb_hidden_clauses(overlap, open_capture(&out), &found), ARB_OK);
+    assert_int_equal(arb_hidden_clauses(overlap, capture_open(&out), &found), ARB_OK);
     assert_int_equal(found, 1);
-    assert_non_null(strstr(captured(&out),
+    assert_non_null(strstr(capture_text(&out),
                            "clause 1B (tests/rules/overlap/overlap.rules:20) is partly hidden by "
                            "the earlier clause 1A (tests/rules/overlap/overlap.rules:19): "
                            "given minutes = 0, repeated = true\n"));
-    close_capture(&out);
+    capture_close(&out);
     arb_free(overlap);
     assert_int_equal(arb_hidden_clauses(NULL, stdout, &found), ARB_BAD_INPUT);
 }
 
 static void test_graph(void **state) {
     (void)state;
-    capture out, err;
-    assert_int_equal(arb_graph_dot(toy, "2", open_capture(&out), NULL), ARB_OK);
-    const char *t = captured(&out);
+    fixture_capture out, err;
+    assert_int_equal(arb_graph_dot(toy, "2", capture_open(&out), NULL), ARB_OK);
+    const char *t = capture_text(&out);
     assert_non_null(strstr(t, "digraph"));
     assert_non_null(strstr(t, "volume"));
     assert_non_null(strstr(t, "2B"));
-    close_capture(&out);
-    assert_int_equal(arb_graph_dot(toy, "9", open_capture(&out), open_capture(&err)),
+    capture_close(&out);
+    assert_int_equal(arb_graph_dot(toy, "9", capture_open(&out), capture_open(&err)),
                      ARB_BAD_INPUT);
-    assert_non_null(strstr(captured(&err), "toy has no article 9"));
-    assert_string_equal(captured(&out), "");
-    close_capture(&out);
-    close_capture(&err);
+    assert_non_null(strstr(capture_text(&err), "toy has no article 9"));
+    assert_string_equal(capture_text(&out), "");
+    capture_close(&out);
+    capture_close(&err);
 }
 
 /* tests/rules holds nine rulesets; diff-changes has no header and is not one. */
 static void test_rulesets_table(void **state) {
     (void)state;
-    capture out;
+    fixture_capture out;
     int listed = -1;
-    assert_int_equal(arb_rulesets_table("tests/rules", open_capture(&out), &listed), ARB_OK);
+    assert_int_equal(arb_rulesets_table("tests/rules", capture_open(&out), &listed), ARB_OK);
     assert_int_equal(listed, 9);
-    const char *t = captured(&out);
+    const char *t = capture_text(&out);
     assert_non_null(strstr(t, "\ntoy "));
     assert_non_null(strstr(t, " Speelgoedregels\n"));
     assert_non_null(strstr(t, "fnv1a64:"));
     assert_null(strstr(t, "diff-changes"));
-    close_capture(&out);
-    assert_int_equal(arb_rulesets_table("tests/no-such-dir", open_capture(&out), &listed), ARB_OK);
+    capture_close(&out);
+    assert_int_equal(arb_rulesets_table("tests/no-such-dir", capture_open(&out), &listed), ARB_OK);
     assert_int_equal(listed, 0);
-    close_capture(&out);
+    capture_close(&out);
 }
 
 static void test_why_not(void **state) {
     (void)state;
-    capture out;
+    fixture_capture out;
     const char *five = "{\"irregularity\": \"late\", \"minutes\": 5}";
-    assert_int_equal(arb_why_not(toy, NULL, five, strlen(five), "penalty", open_capture(&out)),
+    assert_int_equal(arb_why_not(toy, NULL, five, strlen(five), "penalty", capture_open(&out)),
                      ARB_OK);
-    assert_non_null(strstr(captured(&out), "Waarom niet penalty?"));
-    assert_non_null(strstr(captured(&out), "  minutes = 16 (niet 5)\n"));
-    close_capture(&out);
+    assert_non_null(strstr(capture_text(&out), "Waarom niet penalty?"));
+    assert_non_null(strstr(capture_text(&out), "  minutes = 16 (niet 5)\n"));
+    capture_close(&out);
 
     /* minutes not given: it decides */
     const char *open = "{\"irregularity\": \"late\"}";
-    assert_int_equal(arb_why_not(toy, NULL, open, strlen(open), "penalty", open_capture(&out)),
+    assert_int_equal(arb_why_not(toy, NULL, open, strlen(open), "penalty", capture_open(&out)),
                      ARB_OK);
-    assert_non_null(strstr(captured(&out), "de nog niet gegeven feiten beslissen"));
-    close_capture(&out);
+    assert_non_null(strstr(capture_text(&out), "de nog niet gegeven feiten beslissen"));
+    capture_close(&out);
 
-    assert_int_equal(arb_why_not(toy, NULL, five, strlen(five), "fine", open_capture(&out)),
+    assert_int_equal(arb_why_not(toy, NULL, five, strlen(five), "fine", capture_open(&out)),
                      ARB_BAD_INPUT);
-    assert_string_equal(captured(&out), "");
+    assert_string_equal(capture_text(&out), "");
     assert_int_equal(arb_why_not(toy, NULL, "{\"minutes\":", 11, "penalty", out.f), ARB_BAD_INPUT);
-    close_capture(&out);
+    capture_close(&out);
 }
 
 /* Bad arguments: answers, never a crash. */
 static void test_bad_arguments(void **state) {
     (void)state;
-    capture out;
-    FILE *f = open_capture(&out);
+    fixture_capture out;
+    FILE *f = capture_open(&out);
     int passed = -1, failed = -1;
     assert_int_equal(arb_check(NULL, NULL, 0, f, NULL), ARB_BAD_INPUT);
     assert_int_equal(arb_check("tests/rules/toy", NULL, 0, NULL, NULL), ARB_BAD_INPUT);
@@ -345,8 +306,8 @@ static void test_bad_arguments(void **state) {
     assert_int_equal(arb_why_not(NULL, NULL, "{}", 2, "penalty", f), ARB_BAD_INPUT);
     assert_int_equal(arb_why_not(toy, NULL, NULL, 0, "penalty", f), ARB_BAD_INPUT);
     assert_int_equal(arb_why_not(toy, NULL, "{}", 2, NULL, f), ARB_BAD_INPUT);
-    assert_string_equal(captured(&out), "");
-    close_capture(&out);
+    assert_string_equal(capture_text(&out), "");
+    capture_close(&out);
 }
 
 int main(void) {
@@ -360,5 +321,5 @@ int main(void) {
         cmocka_unit_test(test_rulesets_table), cmocka_unit_test(test_why_not),
         cmocka_unit_test(test_bad_arguments),
     };
-    return cmocka_run_group_tests_name("api_tools", tests, group_setup, group_teardown);
+    return FIXTURE_RUN_GROUP("api_tools", tests, rulesets);
 }

@@ -8,11 +8,6 @@
  * (Law 61); it is established when the offender or his partner plays to a
  * later trick (Law 63A1). Nothing is copied from the program's output.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +17,8 @@
 #include "cards.h"
 #include "compile.h"
 #include "scenario.h"
+
+#include "fixture.h"
 
 #define ERR_SIZE 256
 
@@ -75,11 +72,6 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static void assert_contains(const char *text, const char *needle) {
-    if (text == NULL || strstr(text, needle) == NULL)
-        fail_msg("expected \"%s\" in \"%s\"", needle, text ? text : "(null)");
-}
-
 static void assert_one_line(const char *text) {
     if (strchr(text, '\n') != NULL || strchr(text, '\r') != NULL)
         fail_msg("message spans lines: \"%s\"", text);
@@ -104,7 +96,7 @@ static void assert_card_rejected(const char *text, const char *reason) {
     bridge_card c;
     char err[ERR_SIZE] = "";
     assert_false(bridge_parse_card(text, &c, err, sizeof err));
-    assert_contains(err, reason);
+    assert_has(err, reason);
     assert_one_line(err);
 }
 
@@ -120,7 +112,7 @@ static void assert_deal_rejected(const char *pbn, const char *reason) {
     bridge_deal d;
     char err[ERR_SIZE] = "";
     assert_false(bridge_parse_deal(pbn, &d, err, sizeof err));
-    assert_contains(err, reason);
+    assert_has(err, reason);
     assert_one_line(err);
 }
 
@@ -170,7 +162,7 @@ static void assert_analysis_fails(const bridge_play *p, const char *reason) {
     play_facts f;
     char err[ERR_SIZE] = "";
     assert_false(bridge_analyse_play(p, &f, err, sizeof err));
-    assert_contains(err, reason);
+    assert_has(err, reason);
     assert_one_line(err);
 }
 
@@ -188,7 +180,7 @@ static void assert_play_unreadable(const char *record, const char *reason) {
     p.declarer = SEAT_S;
     p.trump = DENOM_H;
     assert_false(bridge_parse_play(record, &p, err, sizeof err));
-    assert_contains(err, reason);
+    assert_has(err, reason);
     assert_one_line(err);
 }
 
@@ -254,7 +246,7 @@ static void test_parse_card_rejects(void **state) {
     assert_false(bridge_parse_card("S1", &c, err, sizeof err));
     assert_true(strncmp(err, "\"S1\": ", 6) == 0);
     assert_false(bridge_parse_card(NULL, &c, err, sizeof err));
-    assert_contains(err, "no card");
+    assert_has(err, "no card");
 }
 
 static void test_format_and_index(void **state) {
@@ -732,7 +724,7 @@ static void test_play_record_rejects(void **state) {
     memset(&p, 0, sizeof p);
     p.trump = 9;
     assert_false(bridge_parse_play("SA", &p, err, sizeof err));
-    assert_contains(err, "trump value 9");
+    assert_has(err, "trump value 9");
 }
 
 /* ---------------------------------------------------- facts from scenarios */
@@ -757,40 +749,6 @@ static void test_play_record_rejects(void **state) {
     "action noted text \"Genoteerd.\"\n"                                                           \
     "article 1 \"Verzaking\" when rv { noted }\n"
 
-static ruleset *compile_text(const char *rules) {
-    char dir[64], path[128];
-    snprintf(dir, sizeof dir, "/tmp/arbiter-unit-cards-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/a.rules", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(rules, f);
-    fclose(f);
-    char *out = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&out, &len);
-    diag *d = diag_new(mem);
-    ruleset *rs = dsl_compile(dir, d);
-    int errors = diag_errors(d);
-    diag_free(d);
-    fclose(mem);
-    unlink(path);
-    rmdir(dir);
-    if (!rs || errors) fail_msg("the rules do not compile:\n%s", out);
-    free(out);
-    return rs;
-}
-
-static int group_setup(void **state) {
-    *state = compile_text(RULES);
-    return 0;
-}
-
-static int group_teardown(void **state) {
-    ruleset_free(*state);
-    return 0;
-}
-
 static void read_ok(const ruleset *rs, const char *json, scenario *sc) {
     strbuf err;
     sb_init(&err);
@@ -806,7 +764,7 @@ static void assert_scenario_error(const ruleset *rs, const char *json, const cha
     sb_init(&err);
     scenario_init(&sc, rs);
     assert_false(scenario_read_json(&sc, json, strlen(json), &err));
-    assert_contains(err.data, want);
+    assert_has(err.data, want);
     assert_one_line(err.data);
     sb_free(&err);
     scenario_free(&sc);
@@ -1025,5 +983,5 @@ int main(void) {
         cmocka_unit_test(test_scenario_unsettled_without_hands),
         cmocka_unit_test(test_scenario_play_errors),
     };
-    return cmocka_run_group_tests_name("cards", tests, group_setup, group_teardown);
+    return FIXTURE_RUN_COMPILED_GROUP("cards", tests, NULL, RULES);
 }

@@ -19,11 +19,6 @@
  * values, int LO..HI its range, call 38). The arithmetic stands next to each
  * expected number.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 
 #include <jansson.h>
 #include <dirent.h>
@@ -35,6 +30,8 @@
 
 #include "compile.h"
 #include "diff.h"
+
+#include "fixture.h"
 
 /* ------------------------------------------------------------ the rules */
 
@@ -122,34 +119,6 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static void remove_tree(const char *path) {
-    struct stat st;
-    if (lstat(path, &st) != 0) return;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *dp = opendir(path);
-        if (dp) {
-            struct dirent *e;
-            while ((e = readdir(dp))) {
-                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-                char sub[1024];
-                snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-                remove_tree(sub);
-            }
-            closedir(dp);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
-static void write_file(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 /* A ruleset compiled from text (in a directory of its own, base/a.rules),
  * with amendment files am.rules (one) or am1.rules, am2.rules … applied. */
 typedef struct compiled {
@@ -167,14 +136,14 @@ static void compile_amended(compiled *c, const char *rules, const char *const *a
     assert_int_equal(mkdir(base, 0755), 0);
     char file[160];
     snprintf(file, sizeof file, "%s/a.rules", base);
-    write_file(file, rules);
+    fixture_write(file, rules);
     assert_true(n <= 4);
     for (int i = 0; i < n; i++) {
         if (n == 1)
             snprintf(paths[i], sizeof paths[i], "%s/am.rules", dir);
         else
             snprintf(paths[i], sizeof paths[i], "%s/am%d.rules", dir, i + 1);
-        write_file(paths[i], amendments[i]);
+        fixture_write(paths[i], amendments[i]);
         am[i] = paths[i];
     }
     size_t len = 0;
@@ -186,7 +155,7 @@ static void compile_amended(compiled *c, const char *rules, const char *const *a
     c->errors = diag_errors(d);
     diag_free(d);
     fclose(mem);
-    remove_tree(dir);
+    fixture_remove_tree(dir);
 }
 
 static void compiled_free(compiled *c) {
@@ -285,11 +254,6 @@ static const diff_fact *fact(const diff_result *d, const char *name) {
     return NULL;
 }
 
-static void assert_contains(const char *text, const char *needle) {
-    if (!text || !strstr(text, needle))
-        fail_msg("expected \"%s\" in:\n%s", needle, text ? text : "(null)");
-}
-
 /* An error "FILE:LINE:COL: error: …" where FILE ends in `file`, LINE is the
  * line of `fragment` in `text` and COL the column of `token` searched from
  * the fragment on; the error's line also holds `words`. */
@@ -313,7 +277,7 @@ static void assert_error_at(const compiled *c, const char *file, const char *tex
     if (!hit) fail_msg("expected \"%s\" in:\n%s", want, c->out ? c->out : "(null)");
     const char *eol = strchr(hit, '\n');
     char *msg = strndup(hit, eol ? (size_t)(eol - hit) : strlen(hit));
-    assert_contains(msg, words);
+    assert_has(msg, words);
     free(msg);
 }
 
@@ -859,8 +823,8 @@ static void test_amendment_base_mismatch(void **state) {
     compile_amended(&c, BASE, &text, 1);
     assert_null(c.rs);
     /* Line 1 of the amendment: its header names another base. */
-    assert_contains(c.out, "/am.rules:1:");
-    assert_contains(c.out, "bridge-2017");
+    assert_has(c.out, "/am.rules:1:");
+    assert_has(c.out, "bridge-2017");
     compiled_free(&c);
 }
 

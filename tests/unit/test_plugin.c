@@ -2,11 +2,6 @@
  * naming the plugin, the line and the limit; nothing crashes; the plugin
  * and the engine stay usable afterwards. The hooks change rulings, scores
  * and matchpoints as documented, against the toy ruleset. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +14,8 @@
 #include "plugin.h"
 #include "scenario.h"
 
+#include "fixture.h"
+
 static char *write_plugin(const char *lua) {
     char *path = strdup("/tmp/arbiter-plugin-XXXXXX");
     int fd = mkstemp(path);
@@ -30,18 +27,6 @@ static char *write_plugin(const char *lua) {
 
 static const ruleset *toy(void **state) {
     return *state;
-}
-
-static int setup(void **state) {
-    diag *d = diag_new(stderr);
-    *state = dsl_compile("tests/rules/toy", d);
-    diag_free(d);
-    return *state ? 0 : -1;
-}
-
-static int teardown(void **state) {
-    ruleset_free(*state);
-    return 0;
 }
 
 /* Loads a plugin from text; NULL (with err) when it fails to load. */
@@ -1006,5 +991,5 @@ int main(void) {
         cmocka_unit_test(test_memory_cap_too_small_to_start),
         cmocka_unit_test(test_score_facts_without_a_scenario),
     };
-    return cmocka_run_group_tests_name("plugin", tests, setup, teardown);
+    return FIXTURE_RUN_COMPILED_GROUP("plugin", tests, "tests/rules/toy", NULL);
 }

@@ -10,31 +10,18 @@
  * => 1B penalty(minutes * 2), see(3); otherwise 1C apply 3. Article 2
  * (noise): small => 2A warning. Invariant: noise implies minutes == 0.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "arbiter.h"
+#include "fixture.h"
 
 static arb_ruleset *toy;
-
-static int group_setup(void **state) {
-    (void)state;
-    toy = arb_load("tests/rules/toy", stderr);
-    return toy ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-    (void)state;
-    arb_free(toy);
-    return 0;
-}
+static const fixture_ruleset rulesets[] = {
+    {"tests/rules/toy", &toy},
+    {NULL, NULL},
+};
 
 static arb_ruling *rule_text(arb_scenario *sc, const char *json) {
     char *error = NULL;
@@ -491,5 +478,5 @@ int main(void) {
         cmocka_unit_test(test_fact_kinds),     cmocka_unit_test(test_plugin_question),
         cmocka_unit_test(test_plugin_limits),
     };
-    return cmocka_run_group_tests_name("ruling_api", tests, group_setup, group_teardown);
+    return FIXTURE_RUN_GROUP("ruling_api", tests, rulesets);
 }
