@@ -224,8 +224,8 @@ expect "bridge-1997 listed" 0 "bridge-1997" "Spelregels voor tafelarbiters (1997
 expect "bridge-1997: outside its articles" 1 "bridge-1997 does not rule on this" "alleen art. 41-45" -- "$ARBITER" rule --ruleset bridge-1997 examples/insufficient-bid.json
 expect "bridge-1997: a penalty card is 50 (45C5), outside" 1 "art. 50 (45C5)" -- sh -c "echo '{\"irregularity\": \"penalty_card\"}' | $ARBITER rule --ruleset bridge-1997 -"
 expect "diff 1997-2017: only what both rule on" 0 "Verschil bridge-1997 → bridge-2017" "dummy_may_not_warn_defender" \
-    -- "$ARBITER" diff bridge-1997 bridge-2017
-"$ARBITER" diff bridge-1997 bridge-2017 >"$out" 2>"$err"
+    -- "$ARBITER" diff bridge-1997 bridge-2017 --format exact
+"$ARBITER" diff bridge-1997 bridge-2017 --format exact >"$out" 2>"$err"
 if grep -q "(outside)" "$out"; then fail "diff 1997-2017 shows no outside ruling" "a region with (outside)"; else pass "diff 1997-2017 shows no outside ruling"; fi
 
 # The artificial insufficient bid (Stayman 2C over a 2H overcall) under both
@@ -354,7 +354,7 @@ expect "diff report as HTML" 0 "<!DOCTYPE html>" "<h2>1. 1B: Aftrek van 2 punten
 expect "diff report, nothing changes" 0 "Geen enkele uitspraak verandert." -- "$ARBITER" diff $LATE $LATE
 expect "diff json has the groups" 0 '"groups": [' '"example_region": 0' '"text": "Aftrek van 4 punten."' -- "$ARBITER" diff $LATE $STRICT --json
 expect "diff --format unknown" 2 "--format is text, exact, json, md or html, not 'pdf'" -- "$ARBITER" diff $LATE $STRICT --format pdf
-expect "--lang is for diff only, not ignored elsewhere" 2 "unknown or incomplete option '--lang'" -- "$ARBITER" check $LATE --lang en
+expect "--lang is for ask and diff only, not ignored elsewhere" 2 "--lang is for ask and diff" -- "$ARBITER" check $LATE --lang en
 expect "diff --lang unknown" 2 "--lang is nl or en, not 'fr'" -- "$ARBITER" diff $LATE $STRICT --lang fr
 expect "diff --cases missing file" 2 "cannot read" -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/nonexistent.jsonl
 # A fact only the amended toy ruleset has, used by no clause: every one of

@@ -81,6 +81,8 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--web") == 0 && has_next) o->web = argv[++i];
         else if (strcmp(a, "--lang") == 0 && has_next) {
             const char *l = argv[++i];
+            if (strcmp(cmd, "ask") != 0 && strcmp(cmd, "diff") != 0)
+                return usage_error(cmd, "--lang is for ask and diff, not '%s'", cmd);
             if (strcmp(l, "nl") != 0 && strcmp(l, "en") != 0) return usage_error(cmd, "--lang is nl or en, not '%s'", l);
             o->lang = l;
         }

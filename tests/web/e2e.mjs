@@ -215,10 +215,7 @@ async function walkCompareTo1963(page) {
 const DUMMY = { irregularity: 'dummy_irregularity', dummy_action: 'prevented_irregularity', attention_to_opponents: true };
 
 async function walkDummyThreeEditions(page, base) {
-  await page.goto('about:blank');
-  await page.goto(base + '#uitspraak');
-  await page.waitForSelector('#question:not([hidden]) button.choice', WAIT);
-  await page.selectOption('#ruleset', 'bridge-1997');
+  await startWith(page, base, 'bridge-1997', ''); /* no auction: dummy's rights are asked as facts */
   await choose(page, 'irregularity', DUMMY.irregularity);
   await choose(page, 'dummy_action', DUMMY.dummy_action);
   await choose(page, 'attention_to_opponents', 'true');
