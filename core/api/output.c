@@ -225,52 +225,515 @@ static void output_plugin_files(const scenario *sc, FILE *out) {
 }
 
 void output_text(const ruling *r, const scenario *sc, FILE *out) {
+    strbuf sb;
+    sb_init(&sb);
+    output_text_write(r, sc, &sb);
+    if (sb.len) fwrite(sb.data, 1, sb.len, out);
+    sb_free(&sb);
+    output_plugin_files(sc, out);
+}
+
+/* ---- records written, not built --------------------------------------------
+ * The same bytes as json_dumps(output_json(…), JSON_COMPACT) and as
+ * output_text, written straight into a buffer: strings escaped as jansson
+ * escapes them (", \ and control characters; \u00XX in capitals; '/' and
+ * bytes past ASCII as they are), and what does not change between rulings
+ * (the record's head, an outcome's trail and actions, a fact's name)
+ * escaped once and kept. tests/unit/test_output.c compares the two. */
+
+void output_json_string(strbuf *out, const char *s, size_t n) {
+    static const char hex[] = "0123456789ABCDEF";
+    sb_putc(out, '"');
+    const char *run = s, *end = s + n;
+    for (const char *p = s; p < end; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c >= 0x20 && c != '"' && c != '\\') continue; /* the common case: a run to copy */
+        sb_putn(out, run, (size_t)(p - run));
+        run = p + 1;
+        switch (c) {
+        case '"':
+            sb_putn(out, "\\\"", 2);
+            break;
+        case '\\':
+            sb_putn(out, "\\\\", 2);
+            break;
+        case '\b':
+            sb_putn(out, "\\b", 2);
+            break;
+        case '\f':
+            sb_putn(out, "\\f", 2);
+            break;
+        case '\n':
+            sb_putn(out, "\\n", 2);
+            break;
+        case '\r':
+            sb_putn(out, "\\r", 2);
+            break;
+        case '\t':
+            sb_putn(out, "\\t", 2);
+            break;
+        default: {
+            char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            sb_putn(out, u, 6);
+        }
+        }
+    }
+    sb_putn(out, run, (size_t)(end - run));
+    sb_putc(out, '"');
+}
+
+static void put_str(strbuf *out, const char *s) {
+    output_json_string(out, s, strlen(s));
+}
+
+static void put_int(strbuf *out, long long v) {
+    char buf[24], *p = buf + sizeof buf;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0) *--p = '-';
+    sb_putn(out, p, (size_t)(buf + sizeof buf - p));
+}
+
+/* A fragment kept: text and length (text NULL: not made yet). */
+typedef struct fragment {
+    char *text;
+    size_t len;
+} fragment;
+
+#define ARGS_MAX 16         /* arguments of an outcome's actions, together, that a key holds */
+#define ARGS_CACHE_MAX 4096 /* outcomes with their arguments kept (a bound on the memory) */
+
+typedef struct args_entry {
+    int outcome, nargs;
+    int64_t args[ARGS_MAX];
+    fragment actions, brief;
+} args_entry;
+
+struct output_cache {
+    const ruleset *rs;
+    fragment head;     /* {"ruleset":…,"ruleset_hash":…,"status": */
+    fragment *trail;   /* per outcome: "articles":[…], */
+    fragment *actions; /* per outcome: "actions":[…],…,"messages_en":[…], (when no action takes
+                          arguments) */
+    fragment *brief;   /* per outcome: the brief record's "articles" and "actions" */
+    fragment *fact;    /* per fact: {"fact":"…","value": */
+    bool *has_args;    /* per outcome: an action of it takes arguments */
+    int *unused;       /* room for every fact */
+    /* the actions of an outcome whose actions take arguments, per outcome
+     * and values of the arguments: at most ARGS_CACHE_MAX of them */
+    struct args_entry *args_cache;
+    size_t args_mask, nargs_cache;
+    int noutcomes;
+    strbuf scratch;
+};
+
+static void keep(fragment *f, strbuf *sb) {
+    f->len = sb->len;
+    f->text = sb_take(sb);
+    if (!f->text) f->text = calloc(1, 1);
+    if (!f->text) abort();
+}
+
+output_cache *output_cache_new(const ruleset *rs) {
+    output_cache *c = calloc(1, sizeof *c);
+    if (!c) abort();
+    c->rs = rs;
+    c->noutcomes = rs->outcomes.len;
+    c->trail = calloc((size_t)c->noutcomes + 1, sizeof *c->trail);
+    c->actions = calloc((size_t)c->noutcomes + 1, sizeof *c->actions);
+    c->brief = calloc((size_t)c->noutcomes + 1, sizeof *c->brief);
+    c->has_args = calloc((size_t)c->noutcomes + 1, sizeof *c->has_args);
+    c->fact = calloc((size_t)rs->nfacts + 1, sizeof *c->fact);
+    c->unused = calloc((size_t)rs->nfacts + 1, sizeof *c->unused);
+    c->args_mask = 2 * ARGS_CACHE_MAX - 1; /* the table itself is made on first use */
+    if (!c->trail || !c->actions || !c->brief || !c->has_args || !c->fact || !c->unused) abort();
+    for (int o = 0; o < c->noutcomes; o++) {
+        const rs_outcome *oc = rs_outcome_at(rs, o);
+        for (int i = 0; i < oc->nactions; i++)
+            if (rs->actions[rs_use_at(rs, oc->actions[i])->action].nparams) c->has_args[o] = true;
+    }
+    strbuf sb;
+    sb_init(&sb);
+    char hash[32];
+    output_hash(rs, hash);
+    sb_puts(&sb, "{\"ruleset\":");
+    put_str(&sb, rs->name);
+    sb_puts(&sb, ",\"ruleset_hash\":");
+    put_str(&sb, hash);
+    sb_puts(&sb, ",\"status\":");
+    keep(&c->head, &sb);
+    sb_init(&c->scratch);
+    return c;
+}
+
+void output_cache_free(output_cache *c) {
+    if (!c) return;
+    for (int o = 0; o < c->noutcomes; o++) {
+        free(c->trail[o].text);
+        free(c->actions[o].text);
+        free(c->brief[o].text);
+    }
+    for (int f = 0; f < c->rs->nfacts; f++)
+        free(c->fact[f].text);
+    free(c->trail);
+    free(c->actions);
+    free(c->brief);
+    free(c->fact);
+    free(c->has_args);
+    free(c->unused);
+    for (size_t i = 0; c->args_cache && i <= c->args_mask; i++) {
+        free(c->args_cache[i].actions.text);
+        free(c->args_cache[i].brief.text);
+    }
+    free(c->args_cache);
+    sb_free(&c->scratch);
+    free(c);
+}
+
+static void put_trail(strbuf *out, const ruling *r) {
+    const char *cites[64], **all = cites;
+    int n = ruling_trail(r, NULL, 0);
+    if (n > 64 && !(all = malloc(sizeof *all * (size_t)n))) abort();
+    ruling_trail(r, all, n);
+    sb_putc(out, '[');
+    for (int i = 0; i < n; i++) {
+        if (i) sb_putc(out, ',');
+        put_str(out, all[i]);
+    }
+    sb_putc(out, ']');
+    if (all != cites) free(all);
+}
+
+/* A value as value_json gives it. */
+static void put_value(output_cache *c, strbuf *out, const rs_type *t, int64_t v) {
+    if (t->kind == TY_BOOL) {
+        sb_puts(out, v ? "true" : "false");
+    } else if (t->kind == TY_INT) {
+        put_int(out, (long long)v);
+    } else if (t->kind == TY_ENUM && v >= 0 && v < t->nvalues) {
+        put_str(out, t->values[v]);
+    } else {
+        c->scratch.len = 0;
+        rs_format_value(c->rs, t, v, FMT_NAME, &c->scratch);
+        output_json_string(out, c->scratch.data ? c->scratch.data : "", c->scratch.len);
+    }
+}
+
+static void put_message(output_cache *c, strbuf *out, const ruling_action *ra, bool english) {
+    c->scratch.len = 0;
+    output_message(c->rs, ra, english, &c->scratch);
+    output_json_string(out, c->scratch.data ? c->scratch.data : "", c->scratch.len);
+}
+
+/* "actions":[…],"messages":[…],"messages_en":[…], of the ruleset's own actions. */
+static void put_actions(output_cache *c, strbuf *out, const ruling *r) {
+    const ruleset *rs = c->rs;
+    sb_puts(out, "\"actions\":[");
+    for (int i = 0; i < r->nactions; i++) {
+        const ruling_action *ra = &r->actions[i];
+        const rs_action *a = &rs->actions[rs_use_at(rs, ra->use)->action];
+        sb_puts(out, i ? ",{\"name\":" : "{\"name\":");
+        put_str(out, a->name);
+        sb_puts(out, ",\"args\":{");
+        for (int p = 0; p < a->nparams; p++) {
+            if (p) sb_putc(out, ',');
+            put_str(out, a->params[p].name);
+            sb_putc(out, ':');
+            put_value(c, out, a->params[p].type, ra->args[p]);
+        }
+        sb_puts(out, "},\"article\":");
+        put_str(out, action_cite(rs, ra->use));
+        sb_putc(out, '}');
+    }
+    for (int english = 0; english < 2; english++) {
+        sb_puts(out, english ? "],\"messages_en\":[" : "],\"messages\":[");
+        for (int i = 0; i < r->nactions; i++) {
+            if (i) sb_putc(out, ',');
+            put_message(c, out, &r->actions[i], english);
+        }
+    }
+    sb_puts(out, "],");
+}
+
+/* The fragment kept for r's outcome with r's arguments (its text NULL when
+ * not made yet), or NULL when there is no room or too many arguments. */
+static args_entry *with_args(output_cache *c, const ruling *r) {
+    const ruleset *rs = c->rs;
+    int64_t args[ARGS_MAX];
+    int n = 0;
+    for (int i = 0; i < r->nactions; i++) {
+        int np = rs->actions[rs_use_at(rs, r->actions[i].use)->action].nparams;
+        if (n + np > ARGS_MAX) return NULL;
+        memcpy(args + n, r->actions[i].args, sizeof *args * (size_t)np);
+        n += np;
+    }
+    if (!c->args_cache) {
+        if (!(c->args_cache = calloc(c->args_mask + 1, sizeof *c->args_cache))) abort();
+        for (size_t i = 0; i <= c->args_mask; i++)
+            c->args_cache[i].outcome = -1;
+    }
+    uint64_t h = hash_step(0x5bd1e995u, (uint64_t)r->outcome);
+    for (int i = 0; i < n; i++)
+        h = hash_step(h, (uint64_t)args[i]);
+    for (size_t i = h & c->args_mask;; i = (i + 1) & c->args_mask) {
+        args_entry *e = &c->args_cache[i];
+        if (e->outcome == r->outcome && e->nargs == n &&
+            memcmp(e->args, args, sizeof *args * (size_t)n) == 0)
+            return e;
+        if (e->outcome >= 0) continue;
+        if (c->nargs_cache == ARGS_CACHE_MAX) return NULL; /* half full at most: a probe ends */
+        c->nargs_cache++;
+        e->outcome = r->outcome;
+        e->nargs = n;
+        memcpy(e->args, args, sizeof *args * (size_t)n);
+        return e;
+    }
+}
+
+static fragment *actions_with_args(output_cache *c, const ruling *r) {
+    args_entry *e = with_args(c, r);
+    return e ? &e->actions : NULL;
+}
+
+/* The record's own status, error and trail, up to "actions". */
+static void put_status(output_cache *c, strbuf *out, const ruling *r) {
+    const ruleset *rs = c->rs;
+    put_str(out, status_name(r->status));
+    sb_putc(out, ',');
+    if (r->status != RULING_OK) {
+        c->scratch.len = 0;
+        ruling_problem(r, &c->scratch);
+        sb_puts(out, "\"error\":");
+        output_json_string(out, c->scratch.data ? c->scratch.data : "", c->scratch.len);
+        sb_putc(out, ',');
+        if (r->status == RULING_NEEDS) {
+            sb_puts(out, "\"needs\":");
+            put_str(out, rs->facts[r->fact].name);
+            sb_putc(out, ',');
+        }
+    }
+}
+
+static bool plain_ruling(const ruling *r) {
+    return !r->replaced && !r->nextra && !r->nextra_cites && !r->nnotes;
+}
+
+static const fragment *outcome_trail(output_cache *c, const ruling *r) {
+    fragment *f = &c->trail[r->outcome];
+    if (!f->text) {
+        strbuf sb;
+        sb_init(&sb);
+        sb_puts(&sb, "\"articles\":");
+        put_trail(&sb, r);
+        sb_putc(&sb, ',');
+        keep(f, &sb);
+    }
+    return f;
+}
+
+/* The given facts that played no part, in the order of the ruleset. */
+static int unused_facts(const ruling *r, const scenario *sc, int *out) {
+    int n = 0;
+    if (r->status != RULING_OK) return 0;
+    for (int i = 0; i < sc->ntouched; i++) {
+        int f = sc->touched[i];
+        if (!sc->given[f] || fact_used(r, f)) continue;
+        int k = n++;
+        for (; k > 0 && out[k - 1] > f; k--)
+            out[k] = out[k - 1];
+        out[k] = f;
+    }
+    return n;
+}
+
+bool output_json_write(output_cache *c, const ruling *r, const scenario *sc, long line,
+                       strbuf *out) {
+    const ruleset *rs = c->rs;
+    if (rs != r->rs || (sc && sc->hooks) || !plain_ruling(r)) return false;
+    for (int i = 0; i < r->nactions; i++)
+        if (r->actions[i].dropped) return false;
+    sb_putn(out, c->head.text, c->head.len);
+    put_status(c, out, r);
+    if (r->status == RULING_OK) {
+        const fragment *t = outcome_trail(c, r);
+        sb_putn(out, t->text, t->len);
+        fragment *a = c->has_args[r->outcome] ? actions_with_args(c, r) : &c->actions[r->outcome];
+        if (!a) {
+            put_actions(c, out, r);
+        } else {
+            if (!a->text) {
+                strbuf sb;
+                sb_init(&sb);
+                put_actions(c, &sb, r);
+                keep(a, &sb);
+            }
+            sb_putn(out, a->text, a->len);
+        }
+    } else {
+        sb_puts(out, "\"articles\":");
+        put_trail(out, r);
+        sb_puts(out, ",\"actions\":[],\"messages\":[],\"messages_en\":[],");
+    }
+    sb_puts(out, "\"decided_by\":[");
+    for (int i = 0; i < r->npath; i++) {
+        int f = r->path_fact[i];
+        fragment *fr = &c->fact[f];
+        if (!fr->text) {
+            strbuf sb;
+            sb_init(&sb);
+            sb_puts(&sb, "{\"fact\":");
+            put_str(&sb, rs->facts[f].name);
+            sb_puts(&sb, ",\"value\":");
+            keep(fr, &sb);
+        }
+        if (i) sb_putc(out, ',');
+        sb_putn(out, fr->text, fr->len);
+        put_value(c, out, rs->facts[f].type, r->path_value[i]);
+        sb_puts(out, ",\"source\":");
+        put_str(out, output_fact_source(rs, sc, f));
+        sb_putc(out, '}');
+    }
+    sb_puts(out, "],\"unused\":[");
+    int nunused = sc ? unused_facts(r, sc, c->unused) : 0;
+    for (int i = 0; i < nunused; i++) {
+        if (i) sb_putc(out, ',');
+        put_str(out, rs->facts[c->unused[i]].name);
+    }
+    sb_putc(out, ']');
+    if (line > 0) {
+        sb_puts(out, ",\"line\":");
+        put_int(out, line);
+    }
+    sb_puts(out, "}\n");
+    return true;
+}
+
+/* The brief record: status, trail and actions with their arguments. */
+void output_brief_write(output_cache *c, const ruling *r, long line, strbuf *out) {
+    const ruleset *rs = c->rs;
+    sb_puts(out, "{\"status\":");
+    put_str(out, status_name(r->status));
+    if (r->status == RULING_NEEDS) {
+        sb_puts(out, ",\"needs\":");
+        put_str(out, rs->facts[r->fact].name);
+    }
+    args_entry *e = NULL;
+    if (r->status == RULING_OK && plain_ruling(r) &&
+        (!c->has_args[r->outcome] || (e = with_args(c, r)))) {
+        fragment *b = e ? &e->brief : &c->brief[r->outcome];
+        if (!b->text) {
+            strbuf sb;
+            sb_init(&sb);
+            output_brief_actions(c, r, &sb);
+            keep(b, &sb);
+        }
+        sb_putn(out, b->text, b->len);
+    } else {
+        output_brief_actions(c, r, out);
+    }
+    if (line > 0) {
+        sb_puts(out, ",\"line\":");
+        put_int(out, line);
+    }
+    sb_puts(out, "}\n");
+}
+
+void output_brief_actions(output_cache *c, const ruling *r, strbuf *out) {
+    const ruleset *rs = c->rs;
+    sb_puts(out, ",\"articles\":");
+    put_trail(out, r);
+    sb_puts(out, ",\"actions\":[");
+    int n = 0;
+    for (int i = 0; r->status == RULING_OK && !r->replaced && i < r->nactions; i++) {
+        const ruling_action *ra = &r->actions[i];
+        if (ra->dropped) continue;
+        const rs_action *a = &rs->actions[rs_use_at(rs, ra->use)->action];
+        sb_puts(out, n++ ? ",{\"name\":" : "{\"name\":");
+        put_str(out, a->name);
+        sb_puts(out, ",\"args\":{");
+        for (int p = 0; p < a->nparams; p++) {
+            if (p) sb_putc(out, ',');
+            put_str(out, a->params[p].name);
+            sb_putc(out, ':');
+            put_value(c, out, a->params[p].type, ra->args[p]);
+        }
+        sb_puts(out, "},\"article\":");
+        put_str(out, action_cite(rs, ra->use));
+        sb_putc(out, '}');
+    }
+    for (int i = 0; r->status == RULING_OK && i < r->nextra; i++) {
+        const ruling_extra *e = &r->extra[i];
+        sb_puts(out, n++ ? ",{\"name\":" : "{\"name\":");
+        put_str(out, e->name);
+        sb_puts(out, ",\"args\":");
+        sb_puts(out, e->args && *e->args ? e->args : "{}");
+        sb_puts(out, ",\"article\":");
+        put_str(out, e->cite ? e->cite : "");
+        sb_putc(out, '}');
+    }
+    sb_putc(out, ']');
+}
+
+/* The Dutch text as output_text prints it, but for the plugins' files. */
+void output_text_write(const ruling *r, const scenario *sc, strbuf *out) {
     const ruleset *rs = r->rs;
     char hash[32];
     output_hash(rs, hash);
-    fprintf(out, "Uitspraak volgens %s (%s)\n", rs->title, rs->name);
+    sb_puts(out, "Uitspraak volgens ");
+    sb_puts(out, rs->title);
+    sb_puts(out, " (");
+    sb_puts(out, rs->name);
+    sb_puts(out, ")\n");
     if (r->status != RULING_OK) {
-        strbuf sb;
-        sb_init(&sb);
-        ruling_problem(r, &sb);
-        fprintf(out, "Geen uitspraak: %s\n", sb.data);
-        sb_free(&sb);
+        sb_puts(out, "Geen uitspraak: ");
+        ruling_problem(r, out);
+        sb_putc(out, '\n');
         return;
     }
-    fputs("Artikelen:", out);
-    json_t *trail = output_trail_json(r);
-    size_t k;
-    json_t *cite;
-    json_array_foreach(trail, k, cite) fprintf(out, "%s%s", k ? " > " : " ", json_string_value(cite));
-    json_decref(trail);
-    fputs("\nUitspraak:\n", out);
+    sb_puts(out, "Artikelen:");
+    const char *cites[64], **all = cites;
+    int n = ruling_trail(r, NULL, 0);
+    if (n > 64 && !(all = malloc(sizeof *all * (size_t)n))) abort();
+    ruling_trail(r, all, n);
+    for (int k = 0; k < n; k++) {
+        sb_puts(out, k ? " > " : " ");
+        sb_puts(out, all[k]);
+    }
+    if (all != cites) free(all);
+    sb_puts(out, "\nUitspraak:\n");
     for (int i = 0; !r->replaced && i < r->nactions; i++) {
         if (r->actions[i].dropped) continue;
-        strbuf m;
-        sb_init(&m);
-        output_message(rs, &r->actions[i], false, &m);
-        fprintf(out, "  [%s] %s\n", action_cite(rs, r->actions[i].use), m.data ? m.data : "");
-        sb_free(&m);
+        sb_puts(out, "  [");
+        sb_puts(out, action_cite(rs, r->actions[i].use));
+        sb_puts(out, "] ");
+        output_message(rs, &r->actions[i], false, out);
+        sb_putc(out, '\n');
     }
-    for (int i = 0; i < r->nextra; i++) fprintf(out, "  [%s] %s\n", r->extra[i].cite, r->extra[i].message);
+    for (int i = 0; i < r->nextra; i++)
+        sb_printf(out, "  [%s] %s\n", r->extra[i].cite, r->extra[i].message);
     for (int i = 0; i < r->nnotes; i++)
-        fprintf(out, "Plugin %s (%s): %s\n", r->notes[i].plugin, r->notes[i].cite, r->notes[i].what);
-    if (r->npath) fputs("Beslist op grond van:\n", out);
+        sb_printf(out, "Plugin %s (%s): %s\n", r->notes[i].plugin, r->notes[i].cite,
+                  r->notes[i].what);
+    if (r->npath) sb_puts(out, "Beslist op grond van:\n");
     for (int i = 0; i < r->npath; i++) {
         const rs_fact *f = &rs->facts[r->path_fact[i]];
-        strbuf v;
-        sb_init(&v);
-        rs_format_value(rs, f->type, r->path_value[i], FMT_DUTCH, &v);
-        fprintf(out, "  %s: %s%s\n", f->ask ? f->ask : f->name, v.data,
-                source_text(output_fact_source(rs, sc, r->path_fact[i])));
-        sb_free(&v);
+        sb_puts(out, "  ");
+        sb_puts(out, f->ask ? f->ask : f->name);
+        sb_puts(out, ": ");
+        rs_format_value(rs, f->type, r->path_value[i], FMT_DUTCH, out);
+        sb_puts(out, source_text(output_fact_source(rs, sc, r->path_fact[i])));
+        sb_putc(out, '\n');
     }
-    json_t *unused = output_unused_json(r, sc);
-    size_t i;
-    json_t *name;
-    json_array_foreach(unused, i, name) fprintf(out, "%s%s", i ? ", " : "Speelde geen rol: ", json_string_value(name));
-    if (json_array_size(unused)) fputc('\n', out);
-    json_decref(unused);
-    fprintf(out, "Regelset: %s\n", hash);
-    output_plugin_files(sc, out);
+    int shown = 0;
+    for (int f = 0; sc && f < rs->nfacts; f++)
+        if (sc->given[f] && !fact_used(r, f)) {
+            sb_puts(out, shown++ ? ", " : "Speelde geen rol: ");
+            sb_puts(out, rs->facts[f].name);
+        }
+    if (shown) sb_putc(out, '\n');
+    sb_puts(out, "Regelset: ");
+    sb_puts(out, hash);
+    sb_putc(out, '\n');
 }

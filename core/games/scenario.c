@@ -8,29 +8,63 @@
 #include <string.h>
 #include <strings.h>
 
+/* Every per-fact array in one block (value first, so that freeing it frees
+ * all), and the lists of the facts a record or a default may settle, so
+ * that neither a ruling nor a reset walks every fact. */
 void scenario_init(scenario *sc, const ruleset *rs) {
     memset(sc, 0, sizeof *sc);
     sc->rs = rs;
     size_t n = (size_t)rs->nfacts + 1;
-    sc->fv.value = calloc(n, sizeof(int64_t));
-    sc->fv.known = calloc(n, sizeof(bool));
-    sc->given = calloc(n, sizeof(bool));
-    sc->corrected = calloc(n, sizeof(bool));
-    sc->assumed = calloc(n, sizeof(bool));
-    if (!sc->fv.value || !sc->fv.known || !sc->given || !sc->corrected || !sc->assumed) abort();
+    char *block =
+        calloc(n, 2 * sizeof(int64_t) + sizeof(char *) + 3 * sizeof(int) + 5 * sizeof(bool));
+    if (!block) abort();
+    sc->fv.value = (int64_t *)block;
+    sc->symbol_index = sc->fv.value + n;
+    sc->symbol_seen = (const char **)(sc->symbol_index + n);
+    block = (char *)(sc->symbol_seen + n);
+    sc->touched = (int *)block;
+    sc->builtin_facts = sc->touched + n;
+    sc->default_facts = sc->builtin_facts + n;
+    bool *flags = (bool *)(sc->default_facts + n);
+    sc->fv.known = flags;
+    sc->given = flags + n;
+    sc->corrected = flags + 2 * n;
+    sc->assumed = flags + 3 * n;
+    sc->listed = flags + 4 * n;
+    for (int f = 0; f < rs->nfacts; f++) {
+        if (rs->facts[f].builtin >= 0) sc->builtin_facts[sc->nbuiltin_facts++] = f;
+        if (rs->facts[f].has_default) sc->default_facts[sc->ndefault_facts++] = f;
+    }
 }
 
 void scenario_free(scenario *sc) {
     json_decref(sc->own);
     free(sc->fv.value);
-    free(sc->fv.known);
-    free(sc->given);
-    free(sc->corrected);
-    free(sc->assumed);
     memset(sc, 0, sizeof *sc);
 }
 
+/* Remembers that fact f now holds something, for scenario_reset. */
+static void touch(scenario *sc, int f) {
+    if (sc->listed[f]) return;
+    sc->listed[f] = true;
+    sc->touched[sc->ntouched++] = f;
+}
+
+void scenario_reset(scenario *sc) {
+    for (int i = 0; i < sc->ntouched; i++) {
+        int f = sc->touched[i];
+        sc->fv.value[f] = 0;
+        sc->fv.known[f] = sc->given[f] = sc->corrected[f] = sc->assumed[f] = sc->listed[f] = false;
+    }
+    sc->ntouched = 0;
+    memset(&sc->rec, 0, sizeof sc->rec);
+    sc->err_line = sc->err_col = 0;
+    json_decref(sc->own);
+    sc->own = NULL;
+}
+
 void scenario_give(scenario *sc, int fact, int64_t value) {
+    touch(sc, fact);
     sc->fv.value[fact] = value;
     sc->fv.known[fact] = true;
     sc->given[fact] = true;
@@ -40,8 +74,10 @@ void scenario_give(scenario *sc, int fact, int64_t value) {
 /* The facts the scenario is silent about that have a `default` take it,
  * marked as assumed: the ruling says so, and `ask` offers to correct it. */
 static void assume_defaults(const ruleset *rs, scenario *sc) {
-    for (int f = 0; f < rs->nfacts; f++) {
-        if (!rs->facts[f].has_default || sc->fv.known[f]) continue;
+    for (int i = 0; i < sc->ndefault_facts; i++) {
+        int f = sc->default_facts[i];
+        if (sc->fv.known[f]) continue;
+        touch(sc, f);
         sc->fv.value[f] = rs->facts[f].default_value;
         sc->fv.known[f] = true;
         sc->assumed[f] = true;
@@ -610,8 +646,8 @@ static bool read_klaverjas(scenario *sc, json_t *obj, strbuf *err) {
 }
 
 void scenario_forget_record(scenario *sc) {
-    for (int f = 0; f < sc->rs->nfacts; f++)
-        if (sc->rs->facts[f].builtin >= 0 && !sc->given[f]) sc->fv.known[f] = false;
+    for (int i = 0; i < sc->nbuiltin_facts; i++)
+        if (!sc->given[sc->builtin_facts[i]]) sc->fv.known[sc->builtin_facts[i]] = false;
 }
 
 /* "corrected": the facts a record settles whose value the director has
@@ -636,6 +672,7 @@ static bool read_corrected(scenario *sc, json_t *list, strbuf *err) {
                       rs->facts[f].name);
             return false;
         }
+        touch(sc, f);
         sc->corrected[f] = true;
     }
     return true;
@@ -708,20 +745,27 @@ bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err)
     return ok;
 }
 
-static bool record_value(const rs_fact *f, const scenario *sc, int64_t *out) {
+/* The value a record gives fact f (the i-th of the builtin facts); a
+ * symbol's enum index is remembered per fact (the symbols are the
+ * built-ins' own constant strings, so their addresses name them). */
+static bool record_value(const rs_fact *f, scenario *sc, int i, int64_t *out) {
     const char *symbol = NULL;
     if (!builtin_value(f->builtin, &sc->rec, out, &symbol)) return false;
     if (!symbol) return true;
+    if (sc->symbol_seen[i] == symbol) return (*out = sc->symbol_index[i]), true;
     *out = rs_enum_index(f->type, symbol); /* the compiler checked that it is listed */
+    sc->symbol_seen[i] = symbol;
+    sc->symbol_index[i] = *out;
     return *out >= 0;
 }
 
 bool scenario_apply_record(scenario *sc, strbuf *err) {
     const ruleset *rs = sc->rs;
-    for (int f = 0; f < rs->nfacts; f++) {
+    for (int i = 0; i < sc->nbuiltin_facts; i++) {
+        int f = sc->builtin_facts[i];
         const rs_fact *fact = &rs->facts[f];
         int64_t v;
-        if (fact->builtin < 0 || !record_value(fact, sc, &v)) continue;
+        if (!record_value(fact, sc, i, &v)) continue;
         if (fact->type->kind == TY_INT && !int_in_range(fact->type, v)) {
             sb_printf(err, "the %s settles '%s' as %lld, outside %lld..%lld", builtin_at(fact->builtin)->ns, fact->name, (long long)v,
                       (long long)fact->type->lo, (long long)fact->type->hi);
@@ -737,6 +781,7 @@ bool scenario_apply_record(scenario *sc, strbuf *err) {
             sb_free(&shown);
             return false;
         }
+        touch(sc, f);
         sc->fv.value[f] = v;
         sc->fv.known[f] = true;
     }
@@ -797,4 +842,288 @@ bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_
         return false;
     }
     return value_from_text(rs, f, text, out, err);
+}
+
+/* ---- many scenarios: names by hash, flat lines without a DOM ------------- */
+
+/* An entry of the index: a fact's name (type NULL) or the name of a value
+ * of an enum type. */
+typedef struct index_slot {
+    const char *name;
+    size_t len;
+    const rs_type *type;
+    int value; /* the fact, or the value's index */
+} index_slot;
+
+/* What a key that is no fact is to a flat line: a record it reads itself,
+ * or a key that jansson's path reads. */
+enum { INDEX_FLAT_RECORD = -2, INDEX_OTHER_KEY = -3 };
+
+struct scenario_index {
+    const ruleset *rs;
+    index_slot *slots;
+    size_t mask;
+};
+
+static uint64_t index_hash(const rs_type *type, const char *name, size_t len) {
+    return fnv1a64((uint64_t)(uintptr_t)type * 0x9E3779B97F4A7C15u, name, len);
+}
+
+static void index_put(scenario_index *ix, const rs_type *type, const char *name, int value) {
+    size_t len = strlen(name);
+    for (size_t i = index_hash(type, name, len) & ix->mask;; i = (i + 1) & ix->mask) {
+        index_slot *s = &ix->slots[i];
+        if (!s->name) {
+            *s = (index_slot){name, len, type, value};
+            return;
+        }
+        if (s->type == type && s->len == len && memcmp(s->name, name, len) == 0)
+            return; /* the first wins */
+    }
+}
+
+static int index_get(const scenario_index *ix, const rs_type *type, const char *name, size_t len) {
+    for (size_t i = index_hash(type, name, len) & ix->mask;; i = (i + 1) & ix->mask) {
+        const index_slot *s = &ix->slots[i];
+        if (!s->name) return -1;
+        if (s->type == type && s->len == len && memcmp(s->name, name, len) == 0) return s->value;
+    }
+}
+
+scenario_index *scenario_index_new(const ruleset *rs) {
+    size_t n = (size_t)rs->nfacts + 32; /* and the record keys below */
+    for (int f = 0; f < rs->nfacts; f++)
+        if (rs->facts[f].type->kind == TY_ENUM) n += (size_t)rs->facts[f].type->nvalues;
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    scenario_index *ix = calloc(1, sizeof *ix);
+    if (!ix || !(ix->slots = calloc(cap, sizeof *ix->slots))) abort();
+    ix->rs = rs;
+    ix->mask = cap - 1;
+    /* the keys the core reads itself go first: scenario_read_object takes
+     * them as records even where a fact has the same name */
+    static const char *const keys[] = {
+        "auction", "dealer",       "contract",     "vulnerable", "deal",     "play", "declarer",
+        "trump",   "taker",        "seat",         "hand",       "trick",    "card", "penalty_card",
+        "tricks",  "first_leader", "roem_claimed", "hands",      "corrected"};
+    for (size_t k = 0; k < COUNT_OF(keys); k++)
+        if (is_record_key(rs, keys[k]) || strcmp(keys[k], "corrected") == 0)
+            index_put(ix, NULL, keys[k], k < 4 ? INDEX_FLAT_RECORD : INDEX_OTHER_KEY);
+    for (int f = 0; f < rs->nfacts; f++) {
+        const rs_type *t = rs->facts[f].type;
+        index_put(ix, NULL, rs->facts[f].name, f); /* rs_find_fact takes the first too */
+        for (int v = 0; t->kind == TY_ENUM && v < t->nvalues; v++)
+            index_put(ix, t, t->values[v], v);
+    }
+    return ix;
+}
+
+void scenario_index_free(scenario_index *ix) {
+    if (!ix) return;
+    free(ix->slots);
+    free(ix);
+}
+
+int scenario_index_fact(const scenario_index *ix, const char *name, size_t len) {
+    int f = index_get(ix, NULL, name, len);
+    return f >= 0 ? f : -1;
+}
+
+/* One member of a flat object: its key and a string, true/false or an
+ * integer (kind 's', 'b', 'i'). Strings are as written: without escapes. */
+typedef struct flat_field {
+    const char *key, *str;
+    size_t klen, slen;
+    char kind;
+    int64_t num;
+} flat_field;
+
+#define FLAT_MAX_FIELDS 48
+
+static const char *skip_ws(const char *p, const char *end) {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+        p++;
+    return p;
+}
+
+/* A string without escapes, control characters or bytes past ASCII (those
+ * go to jansson, which checks and decodes them). */
+static const char *scan_string(const char *p, const char *end, const char **s, size_t *n) {
+    if (p >= end || *p != '"') return NULL;
+    const char *q = ++p;
+    while (q < end && *q != '"') {
+        unsigned char c = (unsigned char)*q;
+        if (c == '\\' || c < 0x20 || c >= 0x80) return NULL;
+        q++;
+    }
+    if (q >= end) return NULL;
+    *s = p;
+    *n = (size_t)(q - p);
+    return q + 1;
+}
+
+static const char *scan_value(const char *p, const char *end, flat_field *f) {
+    if (p >= end) return NULL;
+    if (*p == '"') {
+        f->kind = 's';
+        return scan_string(p, end, &f->str, &f->slen);
+    }
+    if (end - p >= 4 && memcmp(p, "true", 4) == 0) return f->kind = 'b', f->num = 1, p + 4;
+    if (end - p >= 5 && memcmp(p, "false", 5) == 0) return f->kind = 'b', f->num = 0, p + 5;
+    bool neg = *p == '-';
+    const char *d = p + neg;
+    if (d >= end || *d < '0' || *d > '9' ||
+        (*d == '0' && d + 1 < end && d[1] >= '0' && d[1] <= '9'))
+        return NULL;
+    int64_t v = 0;
+    int digits = 0;
+    for (; d < end && *d >= '0' && *d <= '9'; d++, digits++)
+        v = v * 10 + (*d - '0');
+    if (digits > 18 || (d < end && (*d == '.' || *d == 'e' || *d == 'E')))
+        return NULL; /* jansson's */
+    f->kind = 'i';
+    f->num = neg ? -v : v;
+    return d;
+}
+
+/* The members of a flat JSON object, in order; false for anything else
+ * (nesting, escapes, a duplicate key, a syntax error, trailing text). */
+static bool scan_flat(const char *text, size_t len, flat_field *fields, int *nfields) {
+    const char *p = skip_ws(text, text + len), *end = text + len;
+    int n = 0;
+    if (p >= end || *p++ != '{') return false;
+    p = skip_ws(p, end);
+    if (p < end && *p == '}') {
+        p++;
+    } else {
+        for (;;) {
+            if (n == FLAT_MAX_FIELDS) return false;
+            flat_field *f = &fields[n];
+            if (!(p = scan_string(p, end, &f->key, &f->klen))) return false;
+            for (int i = 0; i < n; i++)
+                if (fields[i].klen == f->klen && memcmp(fields[i].key, f->key, f->klen) == 0)
+                    return false;
+            p = skip_ws(p, end);
+            if (p >= end || *p++ != ':') return false;
+            if (!(p = scan_value(skip_ws(p, end), end, f))) return false;
+            n++;
+            p = skip_ws(p, end);
+            if (p < end && *p == ',') {
+                p = skip_ws(p + 1, end);
+                continue;
+            }
+            if (p < end && *p == '}') {
+                p++;
+                break;
+            }
+            return false;
+        }
+    }
+    if (skip_ws(p, end) != end) return false;
+    *nfields = n;
+    return true;
+}
+
+static bool key_is(const flat_field *f, const char *name) {
+    return strlen(name) == f->klen && memcmp(f->key, name, f->klen) == 0;
+}
+
+static const flat_field *find_field(const flat_field *fields, int n, const char *name) {
+    for (int i = 0; i < n; i++)
+        if (key_is(&fields[i], name)) return &fields[i];
+    return NULL;
+}
+
+/* A string field's text, terminated, in buf (false: too long for it). */
+static bool field_text(const flat_field *f, char *buf, size_t size) {
+    if (f->kind != 's' || f->slen >= size) return false;
+    memcpy(buf, f->str, f->slen);
+    buf[f->slen] = 0;
+    return true;
+}
+
+/* A fact's value as scenario_read_object takes it, or false where that
+ * would refuse it or reads it another way (the fallback says why). */
+static bool flat_value(const scenario_index *ix, const rs_fact *fact, const flat_field *f,
+                       int64_t *out) {
+    const rs_type *t = fact->type;
+    char buf[64];
+    switch (f->kind) {
+    case 's':
+        if (t->kind == TY_ENUM) return (*out = index_get(ix, t, f->str, f->slen)) >= 0;
+        if (t->kind == TY_CALL) {
+            bridge_call c;
+            char msg[160];
+            if (!field_text(f, buf, sizeof buf) || !bridge_parse_call(buf, &c, msg, sizeof msg))
+                return false;
+            *out = call_to_value(&c);
+            return true;
+        }
+        return false;
+    case 'b':
+        *out = f->num;
+        return t->kind == TY_BOOL;
+    case 'i':
+        *out = f->num;
+        return t->kind == TY_INT && int_in_range(t, f->num);
+    }
+    return false;
+}
+
+/* The records a flat line may carry in a bridge ruleset: "contract",
+ * "vulnerable", "dealer" and an "auction" string; the play and klaverjas
+ * records go to jansson. */
+static bool flat_records(scenario *sc, const flat_field *fields, int n, strbuf *err) {
+    const flat_field *contract = find_field(fields, n, "contract"),
+                     *vul = find_field(fields, n, "vulnerable");
+    const flat_field *au = find_field(fields, n, "auction"),
+                     *dealer = find_field(fields, n, "dealer");
+    char buf[512], msg[300];
+    if (contract) {
+        if (!field_text(contract, buf, sizeof buf) ||
+            !bridge_parse_contract(buf, &sc->rec.contract, msg, sizeof msg))
+            return false;
+        sc->rec.has_contract = true;
+    }
+    if (vul) {
+        if (vul->kind != 'b') return false;
+        sc->rec.has_vulnerable = true;
+        sc->rec.vulnerable = vul->num != 0;
+    }
+    if (!au) return !dealer && scenario_apply_record(sc, err);
+    bridge_auction a;
+    memset(&a, 0, sizeof a);
+    if (!field_text(au, buf, sizeof buf) || !bridge_parse_auction(buf, &a, msg, sizeof msg))
+        return false;
+    if (dealer) {
+        char seat[8];
+        enum bridge_seat d;
+        if (!field_text(dealer, seat, sizeof seat) || !bridge_parse_seat(seat, &d) || d != a.dealer)
+            return false;
+    }
+    return scenario_set_auction(sc, &a, err);
+}
+
+bool scenario_read_flat(scenario *sc, const scenario_index *ix, const char *text, size_t len) {
+    const ruleset *rs = sc->rs;
+    flat_field fields[FLAT_MAX_FIELDS];
+    int n;
+    if (ix->rs != rs || !scan_flat(text, len, fields, &n)) return false;
+    for (int i = 0; i < n; i++) {
+        const flat_field *f = &fields[i];
+        if (f->klen && f->key[0] == '_') continue;
+        int fact = index_get(ix, NULL, f->key, f->klen);
+        if (fact == INDEX_FLAT_RECORD) continue;
+        int64_t
+            v; /* not a fact: a record jansson reads, a plugin's own, "corrected", or an error */
+        if (fact < 0 || rs->facts[fact].derived >= 0 || !flat_value(ix, &rs->facts[fact], f, &v))
+            return false;
+        scenario_give(sc, fact, v);
+    }
+    strbuf err;
+    sb_init(&err);
+    bool ok = flat_records(sc, fields, n, &err);
+    sb_free(&err);
+    return ok;
 }
