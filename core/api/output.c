@@ -302,14 +302,53 @@ typedef struct fragment {
     size_t len;
 } fragment;
 
-#define ARGS_MAX 16         /* arguments of an outcome's actions, together, that a key holds */
-#define ARGS_CACHE_MAX 4096 /* outcomes with their arguments kept (a bound on the memory) */
+#define KEY_MAX 256        /* numbers in a key of a keyed fragment */
+#define TABLE_MAX 4096     /* fragments a table keeps (a bound on the memory): then written each time */
 
-typedef struct args_entry {
-    int outcome, nargs;
-    int64_t args[ARGS_MAX];
-    fragment actions, brief;
-} args_entry;
+/* Fragments kept by a key of numbers: an outcome and its actions'
+ * arguments; the facts of a decision with their values and sources, and
+ * the unused facts. Open addressing, at most half full. */
+typedef struct keyed {
+    int64_t *key; /* NULL: a free slot */
+    int n;
+    fragment text[2];
+} keyed;
+
+typedef struct fragment_table {
+    keyed *slots;
+    size_t mask, count;
+} fragment_table;
+
+/* The slot of key (n numbers), made when new (its texts NULL: to be
+ * written), or NULL when the table is full. */
+static keyed *table_slot(fragment_table *t, const int64_t *key, int n) {
+    if (!t->slots) {
+        t->mask = 2 * TABLE_MAX - 1;
+        if (!(t->slots = calloc(t->mask + 1, sizeof *t->slots))) abort();
+    }
+    uint64_t h = hash_step(HASH_INIT, (uint64_t)n);
+    for (int i = 0; i < n; i++) h = hash_step(h, (uint64_t)key[i]);
+    for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
+        keyed *e = &t->slots[i];
+        if (e->key && e->n == n && memcmp(e->key, key, sizeof *key * (size_t)n) == 0) return e;
+        if (e->key) continue;
+        if (t->count == TABLE_MAX) return NULL;
+        t->count++;
+        if (!(e->key = malloc(sizeof *key * (size_t)(n ? n : 1)))) abort();
+        memcpy(e->key, key, sizeof *key * (size_t)n);
+        e->n = n;
+        return e;
+    }
+}
+
+static void table_free(fragment_table *t) {
+    for (size_t i = 0; t->slots && i <= t->mask; i++) {
+        free(t->slots[i].key);
+        free(t->slots[i].text[0].text);
+        free(t->slots[i].text[1].text);
+    }
+    free(t->slots);
+}
 
 struct output_cache {
     const ruleset *rs;
@@ -321,10 +360,10 @@ struct output_cache {
     fragment *fact;    /* per fact: {"fact":"…","value": */
     bool *has_args;    /* per outcome: an action of it takes arguments */
     int *unused;       /* room for every fact */
-    /* the actions of an outcome whose actions take arguments, per outcome
-     * and values of the arguments: at most ARGS_CACHE_MAX of them */
-    struct args_entry *args_cache;
-    size_t args_mask, nargs_cache;
+    /* the actions (full and brief) of an outcome whose actions take
+     * arguments, by outcome and arguments; a record's "decided_by" and
+     * "unused", by its facts, values and sources and its unused facts */
+    fragment_table with_args, tails;
     int noutcomes;
     strbuf scratch;
 };
@@ -347,7 +386,6 @@ output_cache *output_cache_new(const ruleset *rs) {
     c->has_args = calloc((size_t)c->noutcomes + 1, sizeof *c->has_args);
     c->fact = calloc((size_t)rs->nfacts + 1, sizeof *c->fact);
     c->unused = calloc((size_t)rs->nfacts + 1, sizeof *c->unused);
-    c->args_mask = 2 * ARGS_CACHE_MAX - 1; /* the table itself is made on first use */
     if (!c->trail || !c->actions || !c->brief || !c->has_args || !c->fact || !c->unused) abort();
     for (int o = 0; o < c->noutcomes; o++) {
         const rs_outcome *oc = rs_outcome_at(rs, o);
@@ -383,11 +421,8 @@ void output_cache_free(output_cache *c) {
     free(c->fact);
     free(c->has_args);
     free(c->unused);
-    for (size_t i = 0; c->args_cache && i <= c->args_mask; i++) {
-        free(c->args_cache[i].actions.text);
-        free(c->args_cache[i].brief.text);
-    }
-    free(c->args_cache);
+    table_free(&c->with_args);
+    table_free(&c->tails);
     sb_free(&c->scratch);
     free(c);
 }
@@ -459,42 +494,23 @@ static void put_actions(output_cache *c, strbuf *out, const ruling *r) {
 
 /* The fragment kept for r's outcome with r's arguments (its text NULL when
  * not made yet), or NULL when there is no room or too many arguments. */
-static args_entry *with_args(output_cache *c, const ruling *r) {
+static keyed *with_args(output_cache *c, const ruling *r) {
     const ruleset *rs = c->rs;
-    int64_t args[ARGS_MAX];
+    int64_t key[KEY_MAX];
     int n = 0;
+    key[n++] = r->outcome;
     for (int i = 0; i < r->nactions; i++) {
         int np = rs->actions[rs_use_at(rs, r->actions[i].use)->action].nparams;
-        if (n + np > ARGS_MAX) return NULL;
-        memcpy(args + n, r->actions[i].args, sizeof *args * (size_t)np);
+        if (n + np > KEY_MAX) return NULL;
+        memcpy(key + n, r->actions[i].args, sizeof *key * (size_t)np);
         n += np;
     }
-    if (!c->args_cache) {
-        if (!(c->args_cache = calloc(c->args_mask + 1, sizeof *c->args_cache))) abort();
-        for (size_t i = 0; i <= c->args_mask; i++)
-            c->args_cache[i].outcome = -1;
-    }
-    uint64_t h = hash_step(0x5bd1e995u, (uint64_t)r->outcome);
-    for (int i = 0; i < n; i++)
-        h = hash_step(h, (uint64_t)args[i]);
-    for (size_t i = h & c->args_mask;; i = (i + 1) & c->args_mask) {
-        args_entry *e = &c->args_cache[i];
-        if (e->outcome == r->outcome && e->nargs == n &&
-            memcmp(e->args, args, sizeof *args * (size_t)n) == 0)
-            return e;
-        if (e->outcome >= 0) continue;
-        if (c->nargs_cache == ARGS_CACHE_MAX) return NULL; /* half full at most: a probe ends */
-        c->nargs_cache++;
-        e->outcome = r->outcome;
-        e->nargs = n;
-        memcpy(e->args, args, sizeof *args * (size_t)n);
-        return e;
-    }
+    return table_slot(&c->with_args, key, n);
 }
 
 static fragment *actions_with_args(output_cache *c, const ruling *r) {
-    args_entry *e = with_args(c, r);
-    return e ? &e->actions : NULL;
+    keyed *e = with_args(c, r);
+    return e ? &e->text[0] : NULL;
 }
 
 /* The record's own status, error and trail, up to "actions". */
@@ -548,6 +564,51 @@ static int unused_facts(const ruling *r, const scenario *sc, int *out) {
     return n;
 }
 
+/* "decided_by":[…],"unused":[…] of r, whose unused facts are c->unused[0..nunused). */
+static void put_tail(output_cache *c, strbuf *out, const ruling *r, const scenario *sc, int nunused) {
+    const ruleset *rs = c->rs;
+    sb_puts(out, "\"decided_by\":[");
+    for (int i = 0; i < r->npath; i++) {
+        int f = r->path_fact[i];
+        fragment *fr = &c->fact[f];
+        if (!fr->text) {
+            strbuf sb;
+            sb_init(&sb);
+            sb_puts(&sb, "{\"fact\":");
+            put_str(&sb, rs->facts[f].name);
+            sb_puts(&sb, ",\"value\":");
+            keep(fr, &sb);
+        }
+        if (i) sb_putc(out, ',');
+        sb_putn(out, fr->text, fr->len);
+        put_value(c, out, rs->facts[f].type, r->path_value[i]);
+        sb_puts(out, ",\"source\":");
+        put_str(out, output_fact_source(rs, sc, f));
+        sb_putc(out, '}');
+    }
+    sb_puts(out, "],\"unused\":[");
+    for (int i = 0; i < nunused; i++) {
+        if (i) sb_putc(out, ',');
+        put_str(out, rs->facts[c->unused[i]].name);
+    }
+    sb_putc(out, ']');
+}
+
+/* The slot of r's tail: its facts, values and sources, and its unused facts. */
+static keyed *tail_slot(output_cache *c, const ruling *r, const scenario *sc, int nunused) {
+    int64_t key[KEY_MAX];
+    int n = 0;
+    if (3 * r->npath + nunused + 1 > KEY_MAX) return NULL;
+    for (int i = 0; i < r->npath; i++) {
+        key[n++] = r->path_fact[i];
+        key[n++] = r->path_value[i];
+        key[n++] = (int64_t)(uintptr_t)output_fact_source(c->rs, sc, r->path_fact[i]); /* constant strings */
+    }
+    key[n++] = -1;
+    for (int i = 0; i < nunused; i++) key[n++] = c->unused[i];
+    return table_slot(&c->tails, key, n);
+}
+
 bool output_json_write(output_cache *c, const ruling *r, const scenario *sc, long line,
                        strbuf *out) {
     const ruleset *rs = c->rs;
@@ -576,32 +637,19 @@ bool output_json_write(output_cache *c, const ruling *r, const scenario *sc, lon
         put_trail(out, r);
         sb_puts(out, ",\"actions\":[],\"messages\":[],\"messages_en\":[],");
     }
-    sb_puts(out, "\"decided_by\":[");
-    for (int i = 0; i < r->npath; i++) {
-        int f = r->path_fact[i];
-        fragment *fr = &c->fact[f];
-        if (!fr->text) {
+    int nunused = sc ? unused_facts(r, sc, c->unused) : 0;
+    keyed *tail = tail_slot(c, r, sc, nunused);
+    if (!tail) {
+        put_tail(c, out, r, sc, nunused);
+    } else {
+        if (!tail->text[0].text) {
             strbuf sb;
             sb_init(&sb);
-            sb_puts(&sb, "{\"fact\":");
-            put_str(&sb, rs->facts[f].name);
-            sb_puts(&sb, ",\"value\":");
-            keep(fr, &sb);
+            put_tail(c, &sb, r, sc, nunused);
+            keep(&tail->text[0], &sb);
         }
-        if (i) sb_putc(out, ',');
-        sb_putn(out, fr->text, fr->len);
-        put_value(c, out, rs->facts[f].type, r->path_value[i]);
-        sb_puts(out, ",\"source\":");
-        put_str(out, output_fact_source(rs, sc, f));
-        sb_putc(out, '}');
+        sb_putn(out, tail->text[0].text, tail->text[0].len);
     }
-    sb_puts(out, "],\"unused\":[");
-    int nunused = sc ? unused_facts(r, sc, c->unused) : 0;
-    for (int i = 0; i < nunused; i++) {
-        if (i) sb_putc(out, ',');
-        put_str(out, rs->facts[c->unused[i]].name);
-    }
-    sb_putc(out, ']');
     if (line > 0) {
         sb_puts(out, ",\"line\":");
         put_int(out, line);
@@ -619,10 +667,10 @@ void output_brief_write(output_cache *c, const ruling *r, long line, strbuf *out
         sb_puts(out, ",\"needs\":");
         put_str(out, rs->facts[r->fact].name);
     }
-    args_entry *e = NULL;
+    keyed *e = NULL;
     if (r->status == RULING_OK && plain_ruling(r) &&
         (!c->has_args[r->outcome] || (e = with_args(c, r)))) {
-        fragment *b = e ? &e->brief : &c->brief[r->outcome];
+        fragment *b = e ? &e->text[1] : &c->brief[r->outcome];
         if (!b->text) {
             strbuf sb;
             sb_init(&sb);

@@ -57,7 +57,14 @@ void scenario_reset(scenario *sc) {
         sc->fv.known[f] = sc->given[f] = sc->corrected[f] = sc->assumed[f] = sc->listed[f] = false;
     }
     sc->ntouched = 0;
-    memset(&sc->rec, 0, sizeof sc->rec);
+    record *rec = &sc->rec;
+    if (rec->has_play || rec->has_kj_position_record || rec->has_kj_hand_record || rec->has_kj_position ||
+        rec->has_kj_card || rec->has_kj_trick || rec->has_kj_hand) {
+        memset(rec, 0, sizeof *rec);
+    } else { /* what a flat line sets: each part is read only under its flag (builtin_value) */
+        rec->has_auction = rec->has_contract = rec->has_vulnerable = rec->has_scoring = false;
+        rec->vulnerable = false;
+    }
     sc->err_line = sc->err_col = 0;
     json_decref(sc->own);
     sc->own = NULL;
@@ -857,7 +864,9 @@ typedef struct index_slot {
 
 /* What a key that is no fact is to a flat line: a record it reads itself,
  * or a key that jansson's path reads. */
-enum { INDEX_FLAT_RECORD = -2, INDEX_OTHER_KEY = -3 };
+enum { INDEX_OTHER_KEY = -2, INDEX_FLAT_RECORD = -3 /* down to -3 - (FLAT_RECORDS - 1) */ };
+/* The records a flat line may hold, in the order of keys[] below. */
+enum flat_record { FLAT_AUCTION, FLAT_DEALER, FLAT_CONTRACT, FLAT_VULNERABLE, FLAT_RECORDS };
 
 struct scenario_index {
     const ruleset *rs;
@@ -865,8 +874,17 @@ struct scenario_index {
     size_t mask;
 };
 
+/* Eight bytes a step (names are short, and looked up on every line). */
 static uint64_t index_hash(const rs_type *type, const char *name, size_t len) {
-    return fnv1a64((uint64_t)(uintptr_t)type * 0x9E3779B97F4A7C15u, name, len);
+    uint64_t h = hash_step((uint64_t)(uintptr_t)type, len);
+    for (; len >= 8; name += 8, len -= 8) {
+        uint64_t w;
+        memcpy(&w, name, 8);
+        h = hash_step(h, w);
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, name, len);
+    return hash_step(h, tail);
 }
 
 static void index_put(scenario_index *ix, const rs_type *type, const char *name, int value) {
@@ -909,7 +927,7 @@ scenario_index *scenario_index_new(const ruleset *rs) {
         "tricks",  "first_leader", "roem_claimed", "hands",      "corrected"};
     for (size_t k = 0; k < COUNT_OF(keys); k++)
         if (is_record_key(rs, keys[k]) || strcmp(keys[k], "corrected") == 0)
-            index_put(ix, NULL, keys[k], k < 4 ? INDEX_FLAT_RECORD : INDEX_OTHER_KEY);
+            index_put(ix, NULL, keys[k], k < FLAT_RECORDS ? INDEX_FLAT_RECORD - (int)k : INDEX_OTHER_KEY);
     for (int f = 0; f < rs->nfacts; f++) {
         const rs_type *t = rs->facts[f].type;
         index_put(ix, NULL, rs->facts[f].name, f); /* rs_find_fact takes the first too */
@@ -952,9 +970,18 @@ static const char *skip_ws(const char *p, const char *end) {
 static const char *scan_string(const char *p, const char *end, const char **s, size_t *n) {
     if (p >= end || *p != '"') return NULL;
     const char *q = ++p;
+    while (end - q >= 8) { /* eight bytes a step while none is '"', '\\', a control byte or past ASCII */
+        uint64_t w;
+        memcpy(&w, q, 8);
+        const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+        uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
+        uint64_t hit = ((w - ones * 0x20) & ~w) | w | ((quote - ones) & ~quote) | ((slash - ones) & ~slash);
+        if (hit & highs) break;
+        q += 8;
+    }
     while (q < end && *q != '"') {
         unsigned char c = (unsigned char)*q;
-        if (c == '\\' || c < 0x20 || c >= 0x80) return NULL;
+        if ((unsigned char)(c - 0x20) >= 0x60 || c == '\\') return NULL; /* below 0x20 or past 0x7f */
         q++;
     }
     if (q >= end) return NULL;
@@ -988,7 +1015,8 @@ static const char *scan_value(const char *p, const char *end, flat_field *f) {
 }
 
 /* The members of a flat JSON object, in order; false for anything else
- * (nesting, escapes, a duplicate key, a syntax error, trailing text). */
+ * (nesting, escapes, a syntax error, trailing text). Duplicate keys are
+ * the caller's to find. */
 static bool scan_flat(const char *text, size_t len, flat_field *fields, int *nfields) {
     const char *p = skip_ws(text, text + len), *end = text + len;
     int n = 0;
@@ -1001,9 +1029,6 @@ static bool scan_flat(const char *text, size_t len, flat_field *fields, int *nfi
             if (n == FLAT_MAX_FIELDS) return false;
             flat_field *f = &fields[n];
             if (!(p = scan_string(p, end, &f->key, &f->klen))) return false;
-            for (int i = 0; i < n; i++)
-                if (fields[i].klen == f->klen && memcmp(fields[i].key, f->key, f->klen) == 0)
-                    return false;
             p = skip_ws(p, end);
             if (p >= end || *p++ != ':') return false;
             if (!(p = scan_value(skip_ws(p, end), end, f))) return false;
@@ -1023,16 +1048,6 @@ static bool scan_flat(const char *text, size_t len, flat_field *fields, int *nfi
     if (skip_ws(p, end) != end) return false;
     *nfields = n;
     return true;
-}
-
-static bool key_is(const flat_field *f, const char *name) {
-    return strlen(name) == f->klen && memcmp(f->key, name, f->klen) == 0;
-}
-
-static const flat_field *find_field(const flat_field *fields, int n, const char *name) {
-    for (int i = 0; i < n; i++)
-        if (key_is(&fields[i], name)) return &fields[i];
-    return NULL;
 }
 
 /* A string field's text, terminated, in buf (false: too long for it). */
@@ -1074,11 +1089,9 @@ static bool flat_value(const scenario_index *ix, const rs_fact *fact, const flat
 /* The records a flat line may carry in a bridge ruleset: "contract",
  * "vulnerable", "dealer" and an "auction" string; the play and klaverjas
  * records go to jansson. */
-static bool flat_records(scenario *sc, const flat_field *fields, int n, strbuf *err) {
-    const flat_field *contract = find_field(fields, n, "contract"),
-                     *vul = find_field(fields, n, "vulnerable");
-    const flat_field *au = find_field(fields, n, "auction"),
-                     *dealer = find_field(fields, n, "dealer");
+static bool flat_records(scenario *sc, const flat_field *const record[FLAT_RECORDS], strbuf *err) {
+    const flat_field *contract = record[FLAT_CONTRACT], *vul = record[FLAT_VULNERABLE];
+    const flat_field *au = record[FLAT_AUCTION], *dealer = record[FLAT_DEALER];
     char buf[512], msg[300];
     if (contract) {
         if (!field_text(contract, buf, sizeof buf) ||
@@ -1105,25 +1118,41 @@ static bool flat_records(scenario *sc, const flat_field *fields, int n, strbuf *
     return scenario_set_auction(sc, &a, err);
 }
 
+/* Whether a key starting with '_' (a comment, which the scenario skips)
+ * comes twice: jansson refuses that. */
+static bool comment_twice(const flat_field *fields, int i) {
+    for (int k = 0; k < i; k++)
+        if (fields[k].klen == fields[i].klen && memcmp(fields[k].key, fields[i].key, fields[i].klen) == 0) return true;
+    return false;
+}
+
 bool scenario_read_flat(scenario *sc, const scenario_index *ix, const char *text, size_t len) {
     const ruleset *rs = sc->rs;
     flat_field fields[FLAT_MAX_FIELDS];
+    const flat_field *record[FLAT_RECORDS] = {0};
     int n;
     if (ix->rs != rs || !scan_flat(text, len, fields, &n)) return false;
     for (int i = 0; i < n; i++) {
         const flat_field *f = &fields[i];
-        if (f->klen && f->key[0] == '_') continue;
+        if (f->klen && f->key[0] == '_') {
+            if (comment_twice(fields, i)) return false;
+            continue;
+        }
         int fact = index_get(ix, NULL, f->key, f->klen);
-        if (fact == INDEX_FLAT_RECORD) continue;
-        int64_t
-            v; /* not a fact: a record jansson reads, a plugin's own, "corrected", or an error */
-        if (fact < 0 || rs->facts[fact].derived >= 0 || !flat_value(ix, &rs->facts[fact], f, &v))
-            return false;
+        if (fact <= INDEX_FLAT_RECORD) {
+            const flat_field **r = &record[INDEX_FLAT_RECORD - fact];
+            if (*r) return false; /* a key twice */
+            *r = f;
+            continue;
+        }
+        int64_t v; /* not a fact: a record jansson reads, a plugin's own, "corrected", or an error */
+        if (fact < 0 || sc->given[fact] || rs->facts[fact].derived >= 0 || !flat_value(ix, &rs->facts[fact], f, &v))
+            return false; /* (a fact given already: the key twice) */
         scenario_give(sc, fact, v);
     }
     strbuf err;
     sb_init(&err);
-    bool ok = flat_records(sc, fields, n, &err);
+    bool ok = flat_records(sc, record, &err);
     sb_free(&err);
     return ok;
 }
