@@ -207,7 +207,8 @@ fuzz: fuzz-build
 # `make bench` builds the benchmark with -O2 (BENCH_OPT) against a library of
 # its own (build/bench/lib) and runs it: a table on stdout, the figures in
 # build/bench.json. It times; it tests nothing, and nothing in `make test`
-# times. BENCH_ONLY=ruling,scoring,compile,start,diff,plugin runs some parts.
+# times. BENCH_ONLY=ruling,scoring,compile,start,batch,diff,plugin runs some parts;
+# BENCH_BIG_MB=N sizes the batch whose peak RSS is measured (default 1024).
 BENCH_BUILD  := $(BUILD)/bench
 BENCH_OPT    ?= -O2 -g
 BENCH_SRCS   := tests/bench/bench.c tests/bench/handtree.c tests/bench/memsize.c
