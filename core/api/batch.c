@@ -66,14 +66,25 @@ static enum arb_status ruling_exit(const ruling *r) {
                                                                          : ARB_NO_RULING;
 }
 
+/* "--- regel N" and a newline: before each ruling's text. */
+static void put_line_header(strbuf *out, long line) {
+    char digits[24], *p = digits + sizeof digits;
+    unsigned long n = line > 0 ? (unsigned long)line : 0;
+    do *--p = (char)('0' + n % 10);
+    while (n /= 10);
+    sb_puts(out, "--- regel ");
+    sb_putn(out, p, (size_t)(digits + sizeof digits - p));
+    sb_putc(out, '\n');
+}
+
 static void write_record(batch *b, const ruling *r, long line) {
     switch (b->format) {
     case ARB_RECORD_BRIEF:
         output_brief_write(b->cache, r, line, &b->out);
         return;
     case ARB_RECORD_TEXT:
-        sb_printf(&b->out, "--- regel %ld\n", line);
-        output_text_write(r, &b->sc, &b->out);
+        put_line_header(&b->out, line);
+        output_text_cached(b->cache, r, &b->sc, &b->out);
         return;
     case ARB_RECORD_JSON:
         if (output_json_write(b->cache, r, &b->sc, line, &b->out)) return;

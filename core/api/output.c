@@ -311,7 +311,7 @@ typedef struct fragment {
 typedef struct keyed {
     int64_t *key; /* NULL: a free slot */
     int n;
-    fragment text[2];
+    fragment text[3]; /* what each user of the table keeps: JSON, brief, text */
 } keyed;
 
 typedef struct fragment_table {
@@ -344,8 +344,7 @@ static keyed *table_slot(fragment_table *t, const int64_t *key, int n) {
 static void table_free(fragment_table *t) {
     for (size_t i = 0; t->slots && i <= t->mask; i++) {
         free(t->slots[i].key);
-        free(t->slots[i].text[0].text);
-        free(t->slots[i].text[1].text);
+        for (int k = 0; k < 3; k++) free(t->slots[i].text[k].text);
     }
     free(t->slots);
 }
@@ -353,16 +352,19 @@ static void table_free(fragment_table *t) {
 struct output_cache {
     const ruleset *rs;
     fragment head;     /* {"ruleset":…,"ruleset_hash":…,"status": */
+    fragment text_head; /* Uitspraak volgens TITLE (NAME) */
     fragment *trail;   /* per outcome: "articles":[…], */
     fragment *actions; /* per outcome: "actions":[…],…,"messages_en":[…], (when no action takes
                           arguments) */
     fragment *brief;   /* per outcome: the brief record's "articles" and "actions" */
+    fragment *text;    /* per outcome: the text's trail and actions (when no action takes arguments) */
     fragment *fact;    /* per fact: {"fact":"…","value": */
     bool *has_args;    /* per outcome: an action of it takes arguments */
     int *unused;       /* room for every fact */
-    /* the actions (full and brief) of an outcome whose actions take
+    /* the actions (full, brief, text) of an outcome whose actions take
      * arguments, by outcome and arguments; a record's "decided_by" and
-     * "unused", by its facts, values and sources and its unused facts */
+     * "unused" (and the text's facts), by its facts, values and sources and
+     * its unused facts */
     fragment_table with_args, tails;
     int noutcomes;
     strbuf scratch;
@@ -375,6 +377,8 @@ static void keep(fragment *f, strbuf *sb) {
     if (!f->text) abort();
 }
 
+static void text_head(const ruleset *rs, strbuf *out);
+
 output_cache *output_cache_new(const ruleset *rs) {
     output_cache *c = calloc(1, sizeof *c);
     if (!c) abort();
@@ -383,10 +387,11 @@ output_cache *output_cache_new(const ruleset *rs) {
     c->trail = calloc((size_t)c->noutcomes + 1, sizeof *c->trail);
     c->actions = calloc((size_t)c->noutcomes + 1, sizeof *c->actions);
     c->brief = calloc((size_t)c->noutcomes + 1, sizeof *c->brief);
+    c->text = calloc((size_t)c->noutcomes + 1, sizeof *c->text);
     c->has_args = calloc((size_t)c->noutcomes + 1, sizeof *c->has_args);
     c->fact = calloc((size_t)rs->nfacts + 1, sizeof *c->fact);
     c->unused = calloc((size_t)rs->nfacts + 1, sizeof *c->unused);
-    if (!c->trail || !c->actions || !c->brief || !c->has_args || !c->fact || !c->unused) abort();
+    if (!c->trail || !c->actions || !c->brief || !c->text || !c->has_args || !c->fact || !c->unused) abort();
     for (int o = 0; o < c->noutcomes; o++) {
         const rs_outcome *oc = rs_outcome_at(rs, o);
         for (int i = 0; i < oc->nactions; i++)
@@ -402,6 +407,8 @@ output_cache *output_cache_new(const ruleset *rs) {
     put_str(&sb, hash);
     sb_puts(&sb, ",\"status\":");
     keep(&c->head, &sb);
+    text_head(rs, &sb);
+    keep(&c->text_head, &sb);
     sb_init(&c->scratch);
     return c;
 }
@@ -412,12 +419,16 @@ void output_cache_free(output_cache *c) {
         free(c->trail[o].text);
         free(c->actions[o].text);
         free(c->brief[o].text);
+        free(c->text[o].text);
     }
     for (int f = 0; f < c->rs->nfacts; f++)
         free(c->fact[f].text);
     free(c->trail);
+    free(c->head.text);
+    free(c->text_head.text);
     free(c->actions);
     free(c->brief);
+    free(c->text);
     free(c->fact);
     free(c->has_args);
     free(c->unused);
@@ -725,21 +736,17 @@ void output_brief_actions(output_cache *c, const ruling *r, strbuf *out) {
 }
 
 /* The Dutch text as output_text prints it, but for the plugins' files. */
-void output_text_write(const ruling *r, const scenario *sc, strbuf *out) {
-    const ruleset *rs = r->rs;
-    char hash[32];
-    output_hash(rs, hash);
+static void text_head(const ruleset *rs, strbuf *out) {
     sb_puts(out, "Uitspraak volgens ");
     sb_puts(out, rs->title);
     sb_puts(out, " (");
     sb_puts(out, rs->name);
     sb_puts(out, ")\n");
-    if (r->status != RULING_OK) {
-        sb_puts(out, "Geen uitspraak: ");
-        ruling_problem(r, out);
-        sb_putc(out, '\n');
-        return;
-    }
+}
+
+/* The trail and the actions, with what plugins added. */
+static void text_actions(const ruling *r, strbuf *out) {
+    const ruleset *rs = r->rs;
     sb_puts(out, "Artikelen:");
     const char *cites[64], **all = cites;
     int n = ruling_trail(r, NULL, 0);
@@ -764,6 +771,12 @@ void output_text_write(const ruling *r, const scenario *sc, strbuf *out) {
     for (int i = 0; i < r->nnotes; i++)
         sb_printf(out, "Plugin %s (%s): %s\n", r->notes[i].plugin, r->notes[i].cite,
                   r->notes[i].what);
+}
+
+/* The facts that decided, those that played no part (unused[0..nunused),
+ * in the ruleset's order) and the ruleset's hash. */
+static void text_tail(const ruling *r, const scenario *sc, const int *unused, int nunused, strbuf *out) {
+    const ruleset *rs = r->rs;
     if (r->npath) sb_puts(out, "Beslist op grond van:\n");
     for (int i = 0; i < r->npath; i++) {
         const rs_fact *f = &rs->facts[r->path_fact[i]];
@@ -774,14 +787,73 @@ void output_text_write(const ruling *r, const scenario *sc, strbuf *out) {
         sb_puts(out, source_text(output_fact_source(rs, sc, r->path_fact[i])));
         sb_putc(out, '\n');
     }
-    int shown = 0;
-    for (int f = 0; sc && f < rs->nfacts; f++)
-        if (sc->given[f] && !fact_used(r, f)) {
-            sb_puts(out, shown++ ? ", " : "Speelde geen rol: ");
-            sb_puts(out, rs->facts[f].name);
-        }
-    if (shown) sb_putc(out, '\n');
+    for (int i = 0; i < nunused; i++) {
+        sb_puts(out, i ? ", " : "Speelde geen rol: ");
+        sb_puts(out, rs->facts[unused[i]].name);
+    }
+    if (nunused) sb_putc(out, '\n');
+    char hash[32];
+    output_hash(rs, hash);
     sb_puts(out, "Regelset: ");
     sb_puts(out, hash);
     sb_putc(out, '\n');
+}
+
+/* The Dutch text as output_text prints it, but for the plugins' files. */
+void output_text_write(const ruling *r, const scenario *sc, strbuf *out) {
+    const ruleset *rs = r->rs;
+    text_head(rs, out);
+    if (r->status != RULING_OK) {
+        sb_puts(out, "Geen uitspraak: ");
+        ruling_problem(r, out);
+        sb_putc(out, '\n');
+        return;
+    }
+    text_actions(r, out);
+    int nunused = 0;
+    int *unused = xcalloc((size_t)rs->nfacts + 1, sizeof *unused);
+    for (int f = 0; sc && f < rs->nfacts; f++)
+        if (sc->given[f] && !fact_used(r, f)) unused[nunused++] = f;
+    text_tail(r, sc, unused, nunused, out);
+    free(unused);
+}
+
+/* The same from the fragments kept in c, for many rulings. */
+void output_text_cached(output_cache *c, const ruling *r, const scenario *sc, strbuf *out) {
+    if (r->rs != c->rs || !sc || r->status != RULING_OK || !plain_ruling(r)) {
+        output_text_write(r, sc, out);
+        return;
+    }
+    for (int i = 0; i < r->nactions; i++)
+        if (r->actions[i].dropped) {
+            output_text_write(r, sc, out);
+            return;
+        }
+    sb_putn(out, c->text_head.text, c->text_head.len);
+    keyed *e = c->has_args[r->outcome] ? with_args(c, r) : NULL;
+    fragment *a = !c->has_args[r->outcome] ? &c->text[r->outcome] : e ? &e->text[2] : NULL;
+    if (!a) {
+        text_actions(r, out);
+    } else {
+        if (!a->text) {
+            strbuf sb;
+            sb_init(&sb);
+            text_actions(r, &sb);
+            keep(a, &sb);
+        }
+        sb_putn(out, a->text, a->len);
+    }
+    int nunused = unused_facts(r, sc, c->unused);
+    keyed *tail = tail_slot(c, r, sc, nunused);
+    if (!tail) {
+        text_tail(r, sc, c->unused, nunused, out);
+        return;
+    }
+    if (!tail->text[2].text) {
+        strbuf sb;
+        sb_init(&sb);
+        text_tail(r, sc, c->unused, nunused, &sb);
+        keep(&tail->text[2], &sb);
+    }
+    sb_putn(out, tail->text[2].text, tail->text[2].len);
 }

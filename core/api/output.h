@@ -54,5 +54,7 @@ void output_brief_write(output_cache *c, const ruling *r, long line, strbuf *out
 void output_brief_actions(output_cache *c, const ruling *r, strbuf *out);
 /* output_text's text but for the plugins' files (which output_text adds). */
 void output_text_write(const ruling *r, const scenario *sc, strbuf *out);
+/* The same, from the fragments kept in c. */
+void output_text_cached(output_cache *c, const ruling *r, const scenario *sc, strbuf *out);
 
 #endif
