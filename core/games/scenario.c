@@ -8,6 +8,28 @@
 #include <string.h>
 #include <strings.h>
 
+/* The part of a record a built-in reads (builtin_value gives nothing
+ * without it), so that a scenario without that part skips it: */
+enum { PART_ANY, PART_AUCTION, PART_CONTRACT, PART_SCORING, PART_PLAY };
+
+static unsigned char record_part(const char *ns) {
+    return strcmp(ns, "auction") == 0    ? PART_AUCTION
+           : strcmp(ns, "contract") == 0 ? PART_CONTRACT /* and "vulnerable" */
+           : strcmp(ns, "scoring") == 0  ? PART_SCORING
+           : strcmp(ns, "play") == 0     ? PART_PLAY
+                                         : PART_ANY;
+}
+
+static bool part_missing(const record *rec, unsigned char part) {
+    switch (part) {
+    case PART_AUCTION: return !rec->has_auction;
+    case PART_CONTRACT: return !rec->has_contract && !rec->has_vulnerable;
+    case PART_SCORING: return !rec->has_scoring;
+    case PART_PLAY: return !rec->has_play;
+    }
+    return false;
+}
+
 /* Every per-fact array in one block (value first, so that freeing it frees
  * all), and the lists of the facts a record or a default may settle, so
  * that neither a ruling nor a reset walks every fact. */
@@ -16,7 +38,7 @@ void scenario_init(scenario *sc, const ruleset *rs) {
     sc->rs = rs;
     size_t n = (size_t)rs->nfacts + 1;
     char *block =
-        calloc(n, 2 * sizeof(int64_t) + sizeof(char *) + 3 * sizeof(int) + 5 * sizeof(bool));
+        calloc(n, 2 * sizeof(int64_t) + sizeof(char *) + 3 * sizeof(int) + 5 * sizeof(bool) + 1);
     if (!block) abort();
     sc->fv.value = (int64_t *)block;
     sc->symbol_index = sc->fv.value + n;
@@ -31,8 +53,12 @@ void scenario_init(scenario *sc, const ruleset *rs) {
     sc->corrected = flags + 2 * n;
     sc->assumed = flags + 3 * n;
     sc->listed = flags + 4 * n;
+    sc->builtin_part = (unsigned char *)(flags + 5 * n);
     for (int f = 0; f < rs->nfacts; f++) {
-        if (rs->facts[f].builtin >= 0) sc->builtin_facts[sc->nbuiltin_facts++] = f;
+        if (rs->facts[f].builtin >= 0) {
+            sc->builtin_part[sc->nbuiltin_facts] = record_part(builtin_at(rs->facts[f].builtin)->ns);
+            sc->builtin_facts[sc->nbuiltin_facts++] = f;
+        }
         if (rs->facts[f].has_default) sc->default_facts[sc->ndefault_facts++] = f;
     }
 }
@@ -772,7 +798,7 @@ bool scenario_apply_record(scenario *sc, strbuf *err) {
         int f = sc->builtin_facts[i];
         const rs_fact *fact = &rs->facts[f];
         int64_t v;
-        if (!record_value(fact, sc, i, &v)) continue;
+        if (part_missing(&sc->rec, sc->builtin_part[i]) || !record_value(fact, sc, i, &v)) continue;
         if (fact->type->kind == TY_INT && !int_in_range(fact->type, v)) {
             sb_printf(err, "the %s settles '%s' as %lld, outside %lld..%lld", builtin_at(fact->builtin)->ns, fact->name, (long long)v,
                       (long long)fact->type->lo, (long long)fact->type->hi);
@@ -868,10 +894,25 @@ enum { INDEX_OTHER_KEY = -2, INDEX_FLAT_RECORD = -3 /* down to -3 - (FLAT_RECORD
 /* The records a flat line may hold, in the order of keys[] below. */
 enum flat_record { FLAT_AUCTION, FLAT_DEALER, FLAT_CONTRACT, FLAT_VULNERABLE, FLAT_RECORDS };
 
+#define FLAT_MAX_FIELDS 48 /* members of a flat line; more go to jansson */
+
+/* The key last seen at a member's place in a line: the lines of a batch
+ * mostly name the same keys in the same order, and one comparison then
+ * finds the fact. */
+#define MEMO_KEY 40
+
+typedef struct key_memo {
+    char key[MEMO_KEY];
+    size_t len; /* 0: none */
+    int value;
+} key_memo;
+
 struct scenario_index {
     const ruleset *rs;
     index_slot *slots;
     size_t mask;
+    key_memo *memo; /* FLAT_MAX_FIELDS of them */
+    const index_slot **last_value; /* per fact: the enum value it last took, or NULL */
 };
 
 /* Eight bytes a step (names are short, and looked up on every line). */
@@ -900,6 +941,14 @@ static void index_put(scenario_index *ix, const rs_type *type, const char *name,
     }
 }
 
+static const index_slot *index_find(const scenario_index *ix, const rs_type *type, const char *name, size_t len) {
+    for (size_t i = index_hash(type, name, len) & ix->mask;; i = (i + 1) & ix->mask) {
+        const index_slot *s = &ix->slots[i];
+        if (!s->name) return NULL;
+        if (s->type == type && s->len == len && memcmp(s->name, name, len) == 0) return s;
+    }
+}
+
 static int index_get(const scenario_index *ix, const rs_type *type, const char *name, size_t len) {
     for (size_t i = index_hash(type, name, len) & ix->mask;; i = (i + 1) & ix->mask) {
         const index_slot *s = &ix->slots[i];
@@ -916,7 +965,9 @@ scenario_index *scenario_index_new(const ruleset *rs) {
     while (cap < 2 * n)
         cap *= 2;
     scenario_index *ix = calloc(1, sizeof *ix);
-    if (!ix || !(ix->slots = calloc(cap, sizeof *ix->slots))) abort();
+    if (!ix || !(ix->slots = calloc(cap, sizeof *ix->slots)) || !(ix->memo = calloc(FLAT_MAX_FIELDS, sizeof *ix->memo)) ||
+        !(ix->last_value = calloc((size_t)rs->nfacts + 1, sizeof *ix->last_value)))
+        abort();
     ix->rs = rs;
     ix->mask = cap - 1;
     /* the keys the core reads itself go first: scenario_read_object takes
@@ -940,6 +991,8 @@ scenario_index *scenario_index_new(const ruleset *rs) {
 void scenario_index_free(scenario_index *ix) {
     if (!ix) return;
     free(ix->slots);
+    free(ix->memo);
+    free(ix->last_value);
     free(ix);
 }
 
@@ -957,7 +1010,6 @@ typedef struct flat_field {
     int64_t num;
 } flat_field;
 
-#define FLAT_MAX_FIELDS 48
 
 static const char *skip_ws(const char *p, const char *end) {
     while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
@@ -1060,13 +1112,18 @@ static bool field_text(const flat_field *f, char *buf, size_t size) {
 
 /* A fact's value as scenario_read_object takes it, or false where that
  * would refuse it or reads it another way (the fallback says why). */
-static bool flat_value(const scenario_index *ix, const rs_fact *fact, const flat_field *f,
+static bool flat_value(scenario_index *ix, int fact_index, const rs_fact *fact, const flat_field *f,
                        int64_t *out) {
     const rs_type *t = fact->type;
     char buf[64];
     switch (f->kind) {
     case 's':
-        if (t->kind == TY_ENUM) return (*out = index_get(ix, t, f->str, f->slen)) >= 0;
+        if (t->kind == TY_ENUM) { /* the value this fact took last, else by hash */
+            const index_slot *v = ix->last_value[fact_index];
+            if (!v || v->len != f->slen || memcmp(v->name, f->str, f->slen) != 0)
+                v = ix->last_value[fact_index] = index_find(ix, t, f->str, f->slen);
+            return v && (*out = v->value, true);
+        }
         if (t->kind == TY_CALL) {
             bridge_call c;
             char msg[160];
@@ -1126,7 +1183,20 @@ static bool comment_twice(const flat_field *fields, int i) {
     return false;
 }
 
-bool scenario_read_flat(scenario *sc, const scenario_index *ix, const char *text, size_t len) {
+/* The fact (or record) a key names: as at the same place in the last line, else by hash. */
+static int key_at(scenario_index *ix, int place, const char *key, size_t len) {
+    key_memo *m = &ix->memo[place];
+    if (m->len == len && memcmp(m->key, key, len) == 0) return m->value;
+    int v = index_get(ix, NULL, key, len);
+    if (len > 0 && len <= MEMO_KEY) {
+        memcpy(m->key, key, len);
+        m->len = len;
+        m->value = v;
+    }
+    return v;
+}
+
+bool scenario_read_flat(scenario *sc, scenario_index *ix, const char *text, size_t len) {
     const ruleset *rs = sc->rs;
     flat_field fields[FLAT_MAX_FIELDS];
     const flat_field *record[FLAT_RECORDS] = {0};
@@ -1138,7 +1208,7 @@ bool scenario_read_flat(scenario *sc, const scenario_index *ix, const char *text
             if (comment_twice(fields, i)) return false;
             continue;
         }
-        int fact = index_get(ix, NULL, f->key, f->klen);
+        int fact = key_at(ix, i, f->key, f->klen);
         if (fact <= INDEX_FLAT_RECORD) {
             const flat_field **r = &record[INDEX_FLAT_RECORD - fact];
             if (*r) return false; /* a key twice */
@@ -1146,7 +1216,7 @@ bool scenario_read_flat(scenario *sc, const scenario_index *ix, const char *text
             continue;
         }
         int64_t v; /* not a fact: a record jansson reads, a plugin's own, "corrected", or an error */
-        if (fact < 0 || sc->given[fact] || rs->facts[fact].derived >= 0 || !flat_value(ix, &rs->facts[fact], f, &v))
+        if (fact < 0 || sc->given[fact] || rs->facts[fact].derived >= 0 || !flat_value(ix, fact, &rs->facts[fact], f, &v))
             return false; /* (a fact given already: the key twice) */
         scenario_give(sc, fact, v);
     }

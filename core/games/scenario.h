@@ -50,6 +50,7 @@ typedef struct scenario {
     bool *listed;
     /* the facts a record settles (rs_fact.builtin), and those with a default */
     int *builtin_facts, nbuiltin_facts;
+    unsigned char *builtin_part; /* per builtin fact: the part of the record it reads */
     int *default_facts, ndefault_facts;
     /* per builtin fact: the last symbol its record gave, and its enum index */
     const char **symbol_seen;
@@ -81,7 +82,8 @@ bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err)
 bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err);
 
 /* A ruleset's fact names and enum values by hash, made once for many
- * scenarios (a batch). */
+ * scenarios (a batch), with what the last line named (not shared between
+ * threads). */
 typedef struct scenario_index scenario_index;
 scenario_index *scenario_index_new(const ruleset *rs);
 void scenario_index_free(scenario_index *ix);
@@ -95,7 +97,7 @@ int scenario_index_fact(const scenario_index *ix, const char *name, size_t len);
  * anything else and for anything scenario_read_json would refuse: read the
  * line again with scenario_read_json (after scenario_reset), which reads
  * it or says what is wrong. */
-bool scenario_read_flat(scenario *sc, const scenario_index *ix, const char *text, size_t len);
+bool scenario_read_flat(scenario *sc, scenario_index *ix, const char *text, size_t len);
 
 /* Analyse an auction record and fill the facts that come from it. A value
  * given explicitly must agree, unless the fact is overridable. */

@@ -293,7 +293,7 @@ static void compare_brief(const arb_ruleset *rs, const char *line, const char *f
 }
 
 /* The flat reader settles the same facts as jansson's, where it reads a line. */
-static void compare_scenarios(const arb_ruleset *rs, const scenario_index *ix, const char *line) {
+static void compare_scenarios(const arb_ruleset *rs, scenario_index *ix, const char *line) {
     scenario a, b;
     scenario_init(&a, rs);
     scenario_init(&b, rs);
@@ -316,7 +316,7 @@ static void compare_scenarios(const arb_ruleset *rs, const scenario_index *ix, c
     scenario_free(&b);
 }
 
-static void compare_line(const arb_ruleset *rs, const scenario_index *ix, const char *line) {
+static void compare_line(const arb_ruleset *rs, scenario_index *ix, const char *line) {
     char *single = NULL;
     arb_rule_json(rs, line, strlen(line), &single);
     assert_non_null(single);
