@@ -1186,7 +1186,7 @@ static bool comment_twice(const flat_field *fields, int i) {
 /* The fact (or record) a key names: as at the same place in the last line, else by hash. */
 static int key_at(scenario_index *ix, int place, const char *key, size_t len) {
     key_memo *m = &ix->memo[place];
-    if (m->len == len && memcmp(m->key, key, len) == 0) return m->value;
+    if (len > 0 && m->len == len && memcmp(m->key, key, len) == 0) return m->value; /* len 0: no memo */
     int v = index_get(ix, NULL, key, len);
     if (len > 0 && len <= MEMO_KEY) {
         memcpy(m->key, key, len);

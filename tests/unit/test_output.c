@@ -158,6 +158,9 @@ static void variants(const char *line, lines *l) {
     char *real = malloc(n + 32);
     sprintf(real, "{\"_n\":1.5,%s", line + 1);
     add(l, real);
+    char *empty = malloc(n + 32); /* an empty key first, where a fact's name may have been */
+    sprintf(empty, "{\"\":%s", strchr(line, ':') + 1);
+    add(l, empty);
     char *utf8 = malloc(n + 32);
     sprintf(utf8, "{\"_n\":\"\xc3\xa9\",%s", line + 1);
     add(l, utf8);
