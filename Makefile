@@ -30,7 +30,7 @@ LAYER_INCLUDES = $(addprefix -I,$(LAYERS))
 CORE := base/mem base/util base/diag engine/graph engine/expr engine/ruleset engine/eval \
         games/builtins games/bridge games/cards games/klaverjas games/scenario \
         store/image store/cache tools/testrun tools/dot tools/whynot tools/diff tools/overlap \
-        api/output api/scoring api/compare api/load api/arbiter api/ruling api/tools api/report api/scores api/faces \
+        api/output api/batch api/scoring api/compare api/load api/arbiter api/ruling api/tools api/report api/scores api/faces \
         api/legalwalk api/config
 DSL  := compile compile_load compile_amend compile_types compile_expr compile_decl compile_articles compile_tests check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
@@ -333,7 +333,8 @@ fuzz: fuzz-build
 # `make bench` builds the benchmark with -O2 (BENCH_OPT) against a library of
 # its own (build/bench/lib) and runs it: a table on stdout, the figures in
 # build/bench.json. It times; it tests nothing, and nothing in `make test`
-# times. BENCH_ONLY=ruling,scoring,compile,start,diff,plugin runs some parts.
+# times. BENCH_ONLY=ruling,scoring,compile,start,batch,diff,plugin runs some parts;
+# BENCH_BIG_MB=N sizes the batch whose peak RSS is measured (default 1024).
 BENCH_BUILD  := $(BUILD)/bench
 BENCH_OPT    ?= -O2 -g
 BENCH_SRCS   := tests/bench/bench.c tests/bench/handtree.c tests/bench/memsize.c

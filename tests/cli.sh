@@ -67,6 +67,25 @@ expect "value not listed" 2 "'asleep' is not a value of fact 'irregularity'; exp
 expect "impossible auction" 2 "auction call 2" -- "$ARBITER" rule --ruleset $TOY tests/bad/impossible-auction.json
 expect "missing fact" 2 "does not say 'repeated' (Is het eerder gebeurd?)" "arbiter ask" -- "$ARBITER" rule --ruleset $TOY tests/bad/missing-fact.json
 expect "batch keeps going" 2 '"line":2' '"status":"bad_input"' '"articles":["1","1A"]' '"articles":["2","2A"]' -- "$ARBITER" rule --ruleset $TOY --json tests/bad/batch.jsonl
+expect "batch --brief: the decision without the texts" 2 '{"status":"ruling","articles":["1","1A"],"actions":[' \
+    '"line":1}' '{"line":2,"status":"bad_input"' -- "$ARBITER" rule --ruleset $TOY --brief tests/bad/batch.jsonl
+if "$ARBITER" rule --ruleset $TOY --brief tests/bad/batch.jsonl 2>/dev/null | grep -q '"messages'; then
+    fail "batch --brief has no texts" "a brief record holds messages"
+else
+    pass "batch --brief has no texts"
+fi
+expect "batch --text: each ruling's Dutch text after its line number" 2 '--- regel 1' 'Uitspraak volgens' \
+    'Artikelen: 1 > 1A' '--- regel 2' 'Fout (bad_input):' '--- regel 3' -- "$ARBITER" rule --ruleset $TOY --text tests/bad/batch.jsonl
+# A batch is streamed: past the 16 MiB a document may be, from a pipe, with
+# every line ruled in order (the last without its newline).
+big_batch() { awk 'BEGIN { for (i = 0; i < 330000; i++) print "{\"irregularity\": \"late\", \"minutes\": " i % 60 ", \"repeated\": true}"; printf "{\"irregularity\": \"noise\", \"volume\": \"small\"}" }'; }
+records=$(big_batch | "$ARBITER" rule --ruleset $TOY --brief - | grep -c '"status":"ruling"')
+last=$(big_batch | "$ARBITER" rule --ruleset $TOY --brief - | tail -n 1)
+if [ "$records" = 330001 ] && printf '%s\n' "$last" | grep -q '"line":330001}'; then
+    pass "a batch past 16 MiB from a pipe: every line ruled"
+else
+    fail "a batch past 16 MiB from a pipe: every line ruled" "$records records, the last: $last"
+fi
 expect "missing file, with the reason" 2 "cannot read 'tests/bad/nonexistent.json': No such file or directory" -- "$ARBITER" rule --ruleset $TOY tests/bad/nonexistent.json
 expect "unknown ruleset" 2 "no ruleset named or at 'bridge-1850'" -- "$ARBITER" rule --ruleset bridge-1850 tests/bad/bad-enum.json
 

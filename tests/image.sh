@@ -114,6 +114,34 @@ printf 'test "added" {\n  given irregularity = noise\n  given minutes = 0\n  giv
 stale "an added rule file"
 rm "$TOY/zz-added.rules"
 stale "a removed rule file"
+# An image is trusted by its files' sizes and times once they are older
+# than the racy window (core/store/cache.c): then it is used as it is, and
+# a change must still be seen — a file added beside them, a file changed
+# in place to the same size with its modification time put back (its
+# change time cannot be put back).
+trusted_by_times() {
+    sleep 3 # out of the racy window
+    "$ARBITER" rule --ruleset "$TOY" "$WORK/late.json" >/dev/null # records the times, no longer racy
+    before=$(inode "$(image_of "$TOY")")
+    run "$WORK/warm" "$ARBITER" rule --ruleset "$TOY" "$WORK/late.json"
+    if [ "$before" = "$(inode "$(image_of "$TOY")")" ] && grep -q "exit 0" "$WORK/warm"; then
+        pass "$1: the image is used as it is"
+    else
+        fail "$1: the image is used as it is" "it was rewritten, or the ruling failed"
+    fi
+}
+trusted_by_times "files older than the racy window"
+printf 'test "added" {\n  given irregularity = noise\n  given minutes = 0\n  given volume = small\n  expect 2A\n}\n' >"$TOY/zz-added.rules"
+stale "a file added beside files trusted by their times"
+rm "$TOY/zz-added.rules"
+trusted_by_times "after a file was removed"
+touch -r "$TOY/toy.rules" "$WORK/times"
+size=$(wc -c <"$TOY/toy.rules")
+sed 's/penalty(minutes \* 3)/penalty(minutes * 4)/' "$TOY/toy.rules" >"$WORK/t" && cat "$WORK/t" >"$TOY/toy.rules"
+touch -r "$WORK/times" "$TOY/toy.rules"
+if [ "$(wc -c <"$TOY/toy.rules")" = "$size" ]; then pass "the file changed keeps its size"; else fail "the file changed keeps its size" "it did not"; fi
+stale "a file changed in place, its size and modification time as before"
+grep -q "Aftrek van 80 punten" "$WORK/warm" && pass "that change shows" || fail "that change shows" "still the old ruling"
 img=$(image_of "$TOY")
 head -c 1000 "$img" >"$WORK/t" && cat "$WORK/t" >"$img"
 stale "a truncated image"

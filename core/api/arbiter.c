@@ -296,10 +296,6 @@ enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *
     return result;
 }
 
-enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *text, size_t len, FILE *out) {
-    return arb_rule_batch_plugins(rs, NULL, text, len, out);
-}
-
 _Static_assert(ARB_MAX_PLUGINS == PLUGIN_MAX, "arbiter.h promises the plugin host's limit");
 
 /* (faces.c checks the arguments, for both.) */
@@ -311,46 +307,4 @@ void arb_free_plugins(arb_plugins *p) {
     if (!p) return;
     plugin_set_free(p);
     xfree(p);
-}
-
-static enum arb_status rule_batch_plugins_unprotected(const arb_ruleset *rs, const arb_plugins *plugins, const char *text, size_t len,
-                                       FILE *out) {
-    if (!out) return ARB_BAD_INPUT; /* nowhere to say more */
-    if (!rs || !text) {             /* one error record */
-        char *json;
-        enum arb_status st = rule_one(rs, plugins, text, len, 0, &json);
-        fprintf(out, "%s\n", json);
-        xfree(json);
-        return st;
-    }
-    enum arb_status worst = ARB_OK;
-    long line = 0;
-    for (size_t at = 0; at < len;) {
-        const char *start = text + at;
-        const char *nl = memchr(start, '\n', len - at);
-        size_t n = nl ? (size_t)(nl - start) : len - at;
-        at += n + 1;
-        line++;
-        size_t k = 0;
-        while (k < n && (start[k] == ' ' || start[k] == '\t' || start[k] == '\r')) k++;
-        if (k == n) continue; /* blank lines are not scenarios */
-        char *json;
-        enum arb_status st = rule_one(rs, plugins, start, n, line, &json);
-        fprintf(out, "%s\n", json);
-        xfree(json);
-        if (st > worst) worst = st;
-    }
-    return worst;
-}
-
-enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *plugins, const char *text, size_t len,
-                                       FILE *out) {
-    mem_guard g;
-    API_PROTECT(g) {
-        if (out) fputs("{\"status\":\"no_memory\",\"error\":\"" API_NO_MEMORY "\"}\n", out);
-        return ARB_NO_MEMORY;
-    }
-    enum arb_status result = rule_batch_plugins_unprotected(rs, plugins, text, len, out);
-    api_leave(&g);
-    return result;
 }

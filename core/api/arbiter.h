@@ -172,6 +172,22 @@ enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *
 enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *p, const char *jsonl, size_t len,
                                        FILE *out);
 
+/* A JSON Lines batch read from a stream, a line at a time: memory stays the
+ * same however long the input (a line past ARB_MAX_LINE gets an error
+ * record), and the records go out in large writes. head (head_len bytes,
+ * may be NULL) is what the caller already read from in and goes first; in
+ * may be NULL when head is all. The records (docs/json.md):
+ *   ARB_RECORD_JSON   the full record, byte for byte arb_rule_batch's;
+ *   ARB_RECORD_BRIEF  status, trail, actions with their arguments and
+ *                     articles, "line" — no texts;
+ *   ARB_RECORD_TEXT   each ruling as arb_ruling_text, after "--- regel N".
+ * plugins may be NULL. Returns the worst status, as arb_rule_batch (and
+ * ARB_BAD_INPUT when in or out failed). */
+enum arb_record_format { ARB_RECORD_JSON, ARB_RECORD_BRIEF, ARB_RECORD_TEXT };
+enum arb_status arb_rule_stream(const arb_ruleset *rs, const arb_plugins *plugins,
+                                enum arb_record_format format, const char *head, size_t head_len,
+                                FILE *in, FILE *out);
+
 /* ---- For the server and other faces -----------------------------------------
  * What a face that shows rulesets to people (the web app of `arbiter
  * serve`) reads of them, as JSON text, and plugins loaded within limits of

@@ -39,4 +39,26 @@ json_t *output_ruling_part_json(const ruling *r, const scenario *sc);
 /* Such an answer's start: {"ruleset": name, "ruleset_hash": hash}. */
 json_t *output_answer_json(const ruleset *rs);
 
+/* Records written straight into a buffer, for many rulings: the same bytes
+ * as the JSON above (json_dumps with JSON_COMPACT) and as output_text, the
+ * parts that do not change between rulings made once and kept in the cache. */
+typedef struct output_cache output_cache;
+output_cache *output_cache_new(const ruleset *rs);
+void output_cache_free(output_cache *c);
+/* A string as jansson writes it, quotes included. */
+void output_json_string(strbuf *out, const char *s, size_t n);
+/* output_json's record, with "line" last when line > 0, and a newline.
+ * False (nothing written) for a ruling plugins took part in: build that
+ * one with output_json. */
+bool output_json_write(output_cache *c, const ruling *r, const scenario *sc, long line,
+                       strbuf *out);
+/* The brief record (docs/json.md): status, the fact it needs, the trail,
+ * the actions with their arguments and articles, "line"; and a newline. */
+void output_brief_write(output_cache *c, const ruling *r, long line, strbuf *out);
+void output_brief_actions(output_cache *c, const ruling *r, strbuf *out);
+/* output_text's text but for the plugins' files (which output_text adds). */
+void output_text_write(const ruling *r, const scenario *sc, strbuf *out);
+/* The same, from the fragments kept in c. */
+void output_text_cached(output_cache *c, const ruling *r, const scenario *sc, strbuf *out);
+
 #endif

@@ -28,7 +28,7 @@ typedef struct options {
     const char *plugins[ARB_MAX_PLUGINS]; /* --plugin files, in order */
     int nplugins;
     arb_plugin_limits limits;
-    bool json, verbose, coverage, help, vul, nonvul, scenarios, clauses;
+    bool json, brief, text, verbose, coverage, help, vul, nonvul, scenarios, clauses;
 } options;
 
 typedef struct command {
@@ -62,6 +62,10 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         bool has_next = i + 1 < argc;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) o->help = true;
         else if (strcmp(a, "--json") == 0) o->json = true;
+        else if (strcmp(a, "--brief") == 0)
+            o->brief = true;
+        else if (strcmp(a, "--text") == 0)
+            o->text = true;
         else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) o->verbose = true;
         else if (strcmp(a, "--coverage") == 0) o->coverage = true;
         else if (strcmp(a, "--scenarios") == 0) o->scenarios = true;
@@ -262,22 +266,132 @@ static int rule_single(const arb_ruleset *rs, const char *path, const char *text
     return status;
 }
 
+static bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Whether text (len bytes) holds its first non-blank line whole and
+ * something after it: then *first and *first_len are that line. */
+static bool first_line_and_more(const char *text, size_t len, const char **first,
+                                size_t *first_len) {
+    size_t p = 0;
+    while (p < len && is_space(text[p]))
+        p++;
+    const char *nl = p < len ? memchr(text + p, '\n', len - p) : NULL;
+    if (!nl) return false;
+    for (const char *q = nl; q < text + len; q++)
+        if (!is_space(*q)) {
+            *first = text + p;
+            *first_len = (size_t)(nl - (text + p));
+            return true;
+        }
+    return false;
+}
+
+/* The start of the input, enough to tell one JSON document from JSON Lines
+ * without reading a batch whole: read until the first non-blank line is
+ * whole and something follows it, or to the end (*all). NULL with errno
+ * when it cannot be read. */
+static char *read_head(FILE *f, size_t *len, bool *all) {
+    size_t n = 0, cap = 65536;
+    char *text = malloc(cap + 1);
+    const char *first;
+    size_t first_len;
+    *all = false;
+    while (text) {
+        size_t got = fread(text + n, 1, cap - n, f);
+        n += got;
+        if (ferror(f)) break;
+        if (got == 0 || feof(f)) {
+            *all = true;
+            break;
+        }
+        if (first_line_and_more(text, n, &first, &first_len)) break;
+        if (n == cap) {
+            char *more = cap > READ_MAX ? NULL : realloc(text, 2 * cap + 1);
+            if (!more) break;
+            text = more;
+            cap *= 2;
+        }
+    }
+    int failed = !text || ferror(f)            ? EIO
+                 : (*all ? n : cap) > READ_MAX ? EFBIG
+                                               : 0; /* one document: at most READ_MAX */
+    if (failed) {
+        free(text);
+        errno = failed;
+        return NULL;
+    }
+    text[n] = 0;
+    *len = n;
+    return text;
+}
+
+/* The rest of a stream after head (head_len bytes), all of it, terminated. */
+static char *read_rest(FILE *f, char *head, size_t head_len, size_t *len) {
+    size_t more_len;
+    char *more = read_all(f, &more_len);
+    char *text = more && head_len + more_len <= READ_MAX ? malloc(head_len + more_len + 1) : NULL;
+    int failed = !more ? errno : !text ? EFBIG : 0;
+    if (text) {
+        memcpy(text, head, head_len);
+        memcpy(text + head_len, more, more_len + 1);
+        *len = head_len + more_len;
+    }
+    free(more);
+    free(head);
+    if (!text) errno = failed;
+    return text;
+}
+
+static int rule_batch(const arb_ruleset *rs, const options *o, const char *head, size_t len,
+                      FILE *in) {
+    enum arb_record_format format = o->brief  ? ARB_RECORD_BRIEF
+                                    : o->text ? ARB_RECORD_TEXT
+                                              : ARB_RECORD_JSON;
+    fflush(stdout);
+    int status = arb_rule_stream(rs, plugins, format, head, len, in, stdout);
+    fflush(stdout); /* the records first, whole, then the summary */
+    if (status != ARB_OK)
+        fprintf(stderr, "%s: some scenarios were not ruled (see their error records)\n", o->input);
+    return status;
+}
+
+/* A batch is read a line at a time, never whole: only its start is read
+ * here, to tell it from one JSON document (which may span lines). */
 static int cmd_rule(const options *o) {
     if (!o->ruleset || !o->input) return usage_error("rule", "%s", "needs --ruleset NAME and a SCENARIO file (or -)");
+    FILE *in = strcmp(o->input, "-") == 0 ? stdin : fopen(o->input, "rb");
     size_t len;
-    char *text = read_input(o->input, &len);
-    if (!text) return cannot_read("rule", o->input);
+    bool all = false;
+    char *text = in ? read_head(in, &len, &all) : NULL;
+    const char *first;
+    size_t first_len;
+    bool lines = false;
+    if (text && !all && first_line_and_more(text, len, &first, &first_len)) {
+        json_error_t je;
+        json_t *j = json_loadb(first, first_len, 0, &je);
+        lines = j != NULL; /* a whole value on the first line, and more after it */
+        json_decref(j);
+    }
+    if (text && !all && !lines) text = read_rest(in, text, len, &len);
+    if (!text) {
+        int saved = errno;
+        if (in && in != stdin) fclose(in);
+        errno = saved;
+        return cannot_read("rule", o->input);
+    }
     arb_ruleset *rs = load_or_report(o->ruleset);
     int status = ARB_BAD_INPUT;
     if (rs) {
-        if (is_single_document(text, len)) {
+        if (lines)
+            status = rule_batch(rs, o, text, len, in);
+        else if (is_single_document(text, len))
             status = rule_single(rs, o->input, text, len, o->json, o->why_not);
-        } else {
-            status = arb_rule_batch_plugins(rs, plugins, text, len, stdout);
-            fflush(stdout); /* the records first, whole, then the summary */
-            if (status != ARB_OK) fprintf(stderr, "%s: some scenarios were not ruled (see their error records)\n", o->input);
-        }
+        else
+            status = rule_batch(rs, o, text, len, NULL);
     }
+    if (in != stdin) fclose(in);
     free(text);
     arb_free(rs);
     return status;
@@ -1222,9 +1336,11 @@ static int cmd_serve(const options *o) {
 }
 
 static const command commands[] = {
-    {"rule", "rule --ruleset NAME|DIR SCENARIO.json|- [--json] [--why-not ACTION]",
+    {"rule", "rule --ruleset NAME|DIR SCENARIO.json|- [--json] [--why-not ACTION] [--brief|--text]",
      "Rules on a scenario: a JSON object of facts, optionally with \"dealer\" and \"auction\".\n"
-     "A file of several lines is read as JSON Lines: one ruling (or error record) per line.\n"
+     "A file of several lines is read as JSON Lines, a line at a time: one ruling (or error\n"
+     "record) per line, as JSON (docs/json.md); --brief writes brief records (status, articles,\n"
+     "actions with their arguments: no texts), --text each ruling's Dutch text.\n"
      "--why-not ACTION says which facts kept the ruling from naming that action.",
      cmd_rule},
     {"ask", "ask --ruleset NAME|DIR [SCENARIO.json] [--json] [--lang en] [--save FILE]",

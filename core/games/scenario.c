@@ -8,28 +8,95 @@
 #include <string.h>
 #include <strings.h>
 
+/* The part of a record a built-in reads (builtin_value gives nothing
+ * without it), so that a scenario without that part skips it: */
+enum { PART_ANY, PART_AUCTION, PART_CONTRACT, PART_SCORING, PART_PLAY };
+
+static unsigned char record_part(const char *ns) {
+    return strcmp(ns, "auction") == 0    ? PART_AUCTION
+           : strcmp(ns, "contract") == 0 ? PART_CONTRACT /* and "vulnerable" */
+           : strcmp(ns, "scoring") == 0  ? PART_SCORING
+           : strcmp(ns, "play") == 0     ? PART_PLAY
+                                         : PART_ANY;
+}
+
+static bool part_missing(const record *rec, unsigned char part) {
+    switch (part) {
+    case PART_AUCTION: return !rec->has_auction;
+    case PART_CONTRACT: return !rec->has_contract && !rec->has_vulnerable;
+    case PART_SCORING: return !rec->has_scoring;
+    case PART_PLAY: return !rec->has_play;
+    }
+    return false;
+}
+
+/* Every per-fact array in one block (value first, so that freeing it frees
+ * all), and the lists of the facts a record or a default may settle, so
+ * that neither a ruling nor a reset walks every fact. */
 void scenario_init(scenario *sc, const ruleset *rs) {
     memset(sc, 0, sizeof *sc);
     sc->rs = rs;
     size_t n = (size_t)rs->nfacts + 1;
-    sc->fv.value = xcalloc(n, sizeof(int64_t));
-    sc->fv.known = xcalloc(n, sizeof(bool));
-    sc->given = xcalloc(n, sizeof(bool));
-    sc->corrected = xcalloc(n, sizeof(bool));
-    sc->assumed = xcalloc(n, sizeof(bool));
+    char *block =
+        xcalloc(n, 2 * sizeof(int64_t) + sizeof(char *) + 3 * sizeof(int) + 5 * sizeof(bool) + 1);
+    sc->fv.value = (int64_t *)block;
+    sc->symbol_index = sc->fv.value + n;
+    sc->symbol_seen = (const char **)(sc->symbol_index + n);
+    block = (char *)(sc->symbol_seen + n);
+    sc->touched = (int *)block;
+    sc->builtin_facts = sc->touched + n;
+    sc->default_facts = sc->builtin_facts + n;
+    bool *flags = (bool *)(sc->default_facts + n);
+    sc->fv.known = flags;
+    sc->given = flags + n;
+    sc->corrected = flags + 2 * n;
+    sc->assumed = flags + 3 * n;
+    sc->listed = flags + 4 * n;
+    sc->builtin_part = (unsigned char *)(flags + 5 * n);
+    for (int f = 0; f < rs->nfacts; f++) {
+        if (rs->facts[f].builtin >= 0) {
+            sc->builtin_part[sc->nbuiltin_facts] = record_part(builtin_at(rs->facts[f].builtin)->ns);
+            sc->builtin_facts[sc->nbuiltin_facts++] = f;
+        }
+        if (rs->facts[f].has_default) sc->default_facts[sc->ndefault_facts++] = f;
+    }
 }
 
 void scenario_free(scenario *sc) {
     json_decref(sc->own);
     xfree(sc->fv.value);
-    xfree(sc->fv.known);
-    xfree(sc->given);
-    xfree(sc->corrected);
-    xfree(sc->assumed);
     memset(sc, 0, sizeof *sc);
 }
 
+/* Remembers that fact f now holds something, for scenario_reset. */
+static void touch(scenario *sc, int f) {
+    if (sc->listed[f]) return;
+    sc->listed[f] = true;
+    sc->touched[sc->ntouched++] = f;
+}
+
+void scenario_reset(scenario *sc) {
+    for (int i = 0; i < sc->ntouched; i++) {
+        int f = sc->touched[i];
+        sc->fv.value[f] = 0;
+        sc->fv.known[f] = sc->given[f] = sc->corrected[f] = sc->assumed[f] = sc->listed[f] = false;
+    }
+    sc->ntouched = 0;
+    record *rec = &sc->rec;
+    if (rec->has_play || rec->has_kj_position_record || rec->has_kj_hand_record || rec->has_kj_position ||
+        rec->has_kj_card || rec->has_kj_trick || rec->has_kj_hand) {
+        memset(rec, 0, sizeof *rec);
+    } else { /* what a flat line sets: each part is read only under its flag (builtin_value) */
+        rec->has_auction = rec->has_contract = rec->has_vulnerable = rec->has_scoring = false;
+        rec->vulnerable = false;
+    }
+    sc->err_line = sc->err_col = 0;
+    json_decref(sc->own);
+    sc->own = NULL;
+}
+
 void scenario_give(scenario *sc, int fact, int64_t value) {
+    touch(sc, fact);
     sc->fv.value[fact] = value;
     sc->fv.known[fact] = true;
     sc->given[fact] = true;
@@ -39,8 +106,10 @@ void scenario_give(scenario *sc, int fact, int64_t value) {
 /* The facts the scenario is silent about that have a `default` take it,
  * marked as assumed: the ruling says so, and `ask` offers to correct it. */
 static void assume_defaults(const ruleset *rs, scenario *sc) {
-    for (int f = 0; f < rs->nfacts; f++) {
-        if (!rs->facts[f].has_default || sc->fv.known[f]) continue;
+    for (int i = 0; i < sc->ndefault_facts; i++) {
+        int f = sc->default_facts[i];
+        if (sc->fv.known[f]) continue;
+        touch(sc, f);
         sc->fv.value[f] = rs->facts[f].default_value;
         sc->fv.known[f] = true;
         sc->assumed[f] = true;
@@ -609,8 +678,8 @@ static bool read_klaverjas(scenario *sc, json_t *obj, strbuf *err) {
 }
 
 void scenario_forget_record(scenario *sc) {
-    for (int f = 0; f < sc->rs->nfacts; f++)
-        if (sc->rs->facts[f].builtin >= 0 && !sc->given[f]) sc->fv.known[f] = false;
+    for (int i = 0; i < sc->nbuiltin_facts; i++)
+        if (!sc->given[sc->builtin_facts[i]]) sc->fv.known[sc->builtin_facts[i]] = false;
 }
 
 /* "corrected": the facts a record settles whose value the director has
@@ -635,6 +704,7 @@ static bool read_corrected(scenario *sc, json_t *list, strbuf *err) {
                       rs->facts[f].name);
             return false;
         }
+        touch(sc, f);
         sc->corrected[f] = true;
     }
     return true;
@@ -707,20 +777,27 @@ bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err)
     return ok;
 }
 
-static bool record_value(const rs_fact *f, const scenario *sc, int64_t *out) {
+/* The value a record gives fact f (the i-th of the builtin facts); a
+ * symbol's enum index is remembered per fact (the symbols are the
+ * built-ins' own constant strings, so their addresses name them). */
+static bool record_value(const rs_fact *f, scenario *sc, int i, int64_t *out) {
     const char *symbol = NULL;
     if (!builtin_value(f->builtin, &sc->rec, out, &symbol)) return false;
     if (!symbol) return true;
+    if (sc->symbol_seen[i] == symbol) return (*out = sc->symbol_index[i]), true;
     *out = rs_enum_index(f->type, symbol); /* the compiler checked that it is listed */
+    sc->symbol_seen[i] = symbol;
+    sc->symbol_index[i] = *out;
     return *out >= 0;
 }
 
 bool scenario_apply_record(scenario *sc, strbuf *err) {
     const ruleset *rs = sc->rs;
-    for (int f = 0; f < rs->nfacts; f++) {
+    for (int i = 0; i < sc->nbuiltin_facts; i++) {
+        int f = sc->builtin_facts[i];
         const rs_fact *fact = &rs->facts[f];
         int64_t v;
-        if (fact->builtin < 0 || !record_value(fact, sc, &v)) continue;
+        if (part_missing(&sc->rec, sc->builtin_part[i]) || !record_value(fact, sc, i, &v)) continue;
         if (fact->type->kind == TY_INT && !int_in_range(fact->type, v)) {
             sb_printf(err, "the %s settles '%s' as %lld, outside %lld..%lld", builtin_at(fact->builtin)->ns, fact->name, (long long)v,
                       (long long)fact->type->lo, (long long)fact->type->hi);
@@ -736,6 +813,7 @@ bool scenario_apply_record(scenario *sc, strbuf *err) {
             sb_free(&shown);
             return false;
         }
+        touch(sc, f);
         sc->fv.value[f] = v;
         sc->fv.known[f] = true;
     }
@@ -796,4 +874,354 @@ bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_
         return false;
     }
     return value_from_text(rs, f, text, out, err);
+}
+
+/* ---- many scenarios: names by hash, flat lines without a DOM ------------- */
+
+/* An entry of the index: a fact's name (type NULL) or the name of a value
+ * of an enum type. */
+typedef struct index_slot {
+    const char *name;
+    size_t len;
+    const rs_type *type;
+    int value; /* the fact, or the value's index */
+} index_slot;
+
+/* What a key that is no fact is to a flat line: a record it reads itself,
+ * or a key that jansson's path reads. */
+enum { INDEX_OTHER_KEY = -2, INDEX_FLAT_RECORD = -3 /* down to -3 - (FLAT_RECORDS - 1) */ };
+/* The records a flat line may hold, in the order of keys[] below. */
+enum flat_record { FLAT_AUCTION, FLAT_DEALER, FLAT_CONTRACT, FLAT_VULNERABLE, FLAT_RECORDS };
+
+#define FLAT_MAX_FIELDS 48 /* members of a flat line; more go to jansson */
+
+/* The key last seen at a member's place in a line: the lines of a batch
+ * mostly name the same keys in the same order, and one comparison then
+ * finds the fact. */
+#define MEMO_KEY 40
+
+typedef struct key_memo {
+    char key[MEMO_KEY];
+    size_t len; /* 0: none */
+    int value;
+} key_memo;
+
+struct scenario_index {
+    const ruleset *rs;
+    index_slot *slots;
+    size_t mask;
+    key_memo *memo; /* FLAT_MAX_FIELDS of them */
+    const index_slot **last_value; /* per fact: the enum value it last took, or NULL */
+};
+
+/* Eight bytes a step (names are short, and looked up on every line). */
+static uint64_t index_hash(const rs_type *type, const char *name, size_t len) {
+    uint64_t h = hash_step((uint64_t)(uintptr_t)type, len);
+    for (; len >= 8; name += 8, len -= 8) {
+        uint64_t w;
+        memcpy(&w, name, 8);
+        h = hash_step(h, w);
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, name, len);
+    return hash_step(h, tail);
+}
+
+static void index_put(scenario_index *ix, const rs_type *type, const char *name, int value) {
+    size_t len = strlen(name);
+    for (size_t i = index_hash(type, name, len) & ix->mask;; i = (i + 1) & ix->mask) {
+        index_slot *s = &ix->slots[i];
+        if (!s->name) {
+            *s = (index_slot){name, len, type, value};
+            return;
+        }
+        if (s->type == type && s->len == len && memcmp(s->name, name, len) == 0)
+            return; /* the first wins */
+    }
+}
+
+static const index_slot *index_find(const scenario_index *ix, const rs_type *type, const char *name, size_t len) {
+    for (size_t i = index_hash(type, name, len) & ix->mask;; i = (i + 1) & ix->mask) {
+        const index_slot *s = &ix->slots[i];
+        if (!s->name) return NULL;
+        if (s->type == type && s->len == len && memcmp(s->name, name, len) == 0) return s;
+    }
+}
+
+static int index_get(const scenario_index *ix, const rs_type *type, const char *name, size_t len) {
+    for (size_t i = index_hash(type, name, len) & ix->mask;; i = (i + 1) & ix->mask) {
+        const index_slot *s = &ix->slots[i];
+        if (!s->name) return -1;
+        if (s->type == type && s->len == len && memcmp(s->name, name, len) == 0) return s->value;
+    }
+}
+
+scenario_index *scenario_index_new(const ruleset *rs) {
+    size_t n = (size_t)rs->nfacts + 32; /* and the record keys below */
+    for (int f = 0; f < rs->nfacts; f++)
+        if (rs->facts[f].type->kind == TY_ENUM) n += (size_t)rs->facts[f].type->nvalues;
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    scenario_index *ix = xcalloc(1, sizeof *ix);
+    if (!ix || !(ix->slots = xcalloc(cap, sizeof *ix->slots)) || !(ix->memo = xcalloc(FLAT_MAX_FIELDS, sizeof *ix->memo)) ||
+        !(ix->last_value = xcalloc((size_t)rs->nfacts + 1, sizeof *ix->last_value)))
+        abort();
+    ix->rs = rs;
+    ix->mask = cap - 1;
+    /* the keys the core reads itself go first: scenario_read_object takes
+     * them as records even where a fact has the same name */
+    static const char *const keys[] = {
+        "auction", "dealer",       "contract",     "vulnerable", "deal",     "play", "declarer",
+        "trump",   "taker",        "seat",         "hand",       "trick",    "card", "penalty_card",
+        "tricks",  "first_leader", "roem_claimed", "hands",      "corrected"};
+    for (size_t k = 0; k < COUNT_OF(keys); k++)
+        if (is_record_key(rs, keys[k]) || strcmp(keys[k], "corrected") == 0)
+            index_put(ix, NULL, keys[k], k < FLAT_RECORDS ? INDEX_FLAT_RECORD - (int)k : INDEX_OTHER_KEY);
+    for (int f = 0; f < rs->nfacts; f++) {
+        const rs_type *t = rs->facts[f].type;
+        index_put(ix, NULL, rs->facts[f].name, f); /* rs_find_fact takes the first too */
+        for (int v = 0; t->kind == TY_ENUM && v < t->nvalues; v++)
+            index_put(ix, t, t->values[v], v);
+    }
+    return ix;
+}
+
+void scenario_index_free(scenario_index *ix) {
+    if (!ix) return;
+    xfree(ix->slots);
+    xfree(ix->memo);
+    xfree(ix->last_value);
+    xfree(ix);
+}
+
+int scenario_index_fact(const scenario_index *ix, const char *name, size_t len) {
+    int f = index_get(ix, NULL, name, len);
+    return f >= 0 ? f : -1;
+}
+
+/* One member of a flat object: its key and a string, true/false or an
+ * integer (kind 's', 'b', 'i'). Strings are as written: without escapes. */
+typedef struct flat_field {
+    const char *key, *str;
+    size_t klen, slen;
+    char kind;
+    int64_t num;
+} flat_field;
+
+
+static const char *skip_ws(const char *p, const char *end) {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+        p++;
+    return p;
+}
+
+/* A string without escapes, control characters or bytes past ASCII (those
+ * go to jansson, which checks and decodes them). */
+static const char *scan_string(const char *p, const char *end, const char **s, size_t *n) {
+    if (p >= end || *p != '"') return NULL;
+    const char *q = ++p;
+    while (end - q >= 8) { /* eight bytes a step while none is '"', '\\', a control byte or past ASCII */
+        uint64_t w;
+        memcpy(&w, q, 8);
+        const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+        uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
+        uint64_t hit = ((w - ones * 0x20) & ~w) | w | ((quote - ones) & ~quote) | ((slash - ones) & ~slash);
+        if (hit & highs) break;
+        q += 8;
+    }
+    while (q < end && *q != '"') {
+        unsigned char c = (unsigned char)*q;
+        if ((unsigned char)(c - 0x20) >= 0x60 || c == '\\') return NULL; /* below 0x20 or past 0x7f */
+        q++;
+    }
+    if (q >= end) return NULL;
+    *s = p;
+    *n = (size_t)(q - p);
+    return q + 1;
+}
+
+static const char *scan_value(const char *p, const char *end, flat_field *f) {
+    if (p >= end) return NULL;
+    if (*p == '"') {
+        f->kind = 's';
+        return scan_string(p, end, &f->str, &f->slen);
+    }
+    if (end - p >= 4 && memcmp(p, "true", 4) == 0) return f->kind = 'b', f->num = 1, p + 4;
+    if (end - p >= 5 && memcmp(p, "false", 5) == 0) return f->kind = 'b', f->num = 0, p + 5;
+    bool neg = *p == '-';
+    const char *d = p + neg;
+    if (d >= end || *d < '0' || *d > '9' ||
+        (*d == '0' && d + 1 < end && d[1] >= '0' && d[1] <= '9'))
+        return NULL;
+    int64_t v = 0;
+    int digits = 0;
+    for (; d < end && *d >= '0' && *d <= '9'; d++, digits++)
+        v = v * 10 + (*d - '0');
+    if (digits > 18 || (d < end && (*d == '.' || *d == 'e' || *d == 'E')))
+        return NULL; /* jansson's */
+    f->kind = 'i';
+    f->num = neg ? -v : v;
+    return d;
+}
+
+/* The members of a flat JSON object, in order; false for anything else
+ * (nesting, escapes, a syntax error, trailing text). Duplicate keys are
+ * the caller's to find. */
+static bool scan_flat(const char *text, size_t len, flat_field *fields, int *nfields) {
+    const char *p = skip_ws(text, text + len), *end = text + len;
+    int n = 0;
+    if (p >= end || *p++ != '{') return false;
+    p = skip_ws(p, end);
+    if (p < end && *p == '}') {
+        p++;
+    } else {
+        for (;;) {
+            if (n == FLAT_MAX_FIELDS) return false;
+            flat_field *f = &fields[n];
+            if (!(p = scan_string(p, end, &f->key, &f->klen))) return false;
+            p = skip_ws(p, end);
+            if (p >= end || *p++ != ':') return false;
+            if (!(p = scan_value(skip_ws(p, end), end, f))) return false;
+            n++;
+            p = skip_ws(p, end);
+            if (p < end && *p == ',') {
+                p = skip_ws(p + 1, end);
+                continue;
+            }
+            if (p < end && *p == '}') {
+                p++;
+                break;
+            }
+            return false;
+        }
+    }
+    if (skip_ws(p, end) != end) return false;
+    *nfields = n;
+    return true;
+}
+
+/* A string field's text, terminated, in buf (false: too long for it). */
+static bool field_text(const flat_field *f, char *buf, size_t size) {
+    if (f->kind != 's' || f->slen >= size) return false;
+    memcpy(buf, f->str, f->slen);
+    buf[f->slen] = 0;
+    return true;
+}
+
+/* A fact's value as scenario_read_object takes it, or false where that
+ * would refuse it or reads it another way (the fallback says why). */
+static bool flat_value(scenario_index *ix, int fact_index, const rs_fact *fact, const flat_field *f,
+                       int64_t *out) {
+    const rs_type *t = fact->type;
+    char buf[64];
+    switch (f->kind) {
+    case 's':
+        if (t->kind == TY_ENUM) { /* the value this fact took last, else by hash */
+            const index_slot *v = ix->last_value[fact_index];
+            if (!v || v->len != f->slen || memcmp(v->name, f->str, f->slen) != 0)
+                v = ix->last_value[fact_index] = index_find(ix, t, f->str, f->slen);
+            return v && (*out = v->value, true);
+        }
+        if (t->kind == TY_CALL) {
+            bridge_call c;
+            char msg[160];
+            if (!field_text(f, buf, sizeof buf) || !bridge_parse_call(buf, &c, msg, sizeof msg))
+                return false;
+            *out = call_to_value(&c);
+            return true;
+        }
+        return false;
+    case 'b':
+        *out = f->num;
+        return t->kind == TY_BOOL;
+    case 'i':
+        *out = f->num;
+        return t->kind == TY_INT && int_in_range(t, f->num);
+    }
+    return false;
+}
+
+/* The records a flat line may carry in a bridge ruleset: "contract",
+ * "vulnerable", "dealer" and an "auction" string; the play and klaverjas
+ * records go to jansson. */
+static bool flat_records(scenario *sc, const flat_field *const record[FLAT_RECORDS], strbuf *err) {
+    const flat_field *contract = record[FLAT_CONTRACT], *vul = record[FLAT_VULNERABLE];
+    const flat_field *au = record[FLAT_AUCTION], *dealer = record[FLAT_DEALER];
+    char buf[512], msg[300];
+    if (contract) {
+        if (!field_text(contract, buf, sizeof buf) ||
+            !bridge_parse_contract(buf, &sc->rec.contract, msg, sizeof msg))
+            return false;
+        sc->rec.has_contract = true;
+    }
+    if (vul) {
+        if (vul->kind != 'b') return false;
+        sc->rec.has_vulnerable = true;
+        sc->rec.vulnerable = vul->num != 0;
+    }
+    if (!au) return !dealer && scenario_apply_record(sc, err);
+    bridge_auction a;
+    memset(&a, 0, sizeof a);
+    if (!field_text(au, buf, sizeof buf) || !bridge_parse_auction(buf, &a, msg, sizeof msg))
+        return false;
+    if (dealer) {
+        char seat[8];
+        enum bridge_seat d;
+        if (!field_text(dealer, seat, sizeof seat) || !bridge_parse_seat(seat, &d) || d != a.dealer)
+            return false;
+    }
+    return scenario_set_auction(sc, &a, err);
+}
+
+/* Whether a key starting with '_' (a comment, which the scenario skips)
+ * comes twice: jansson refuses that. */
+static bool comment_twice(const flat_field *fields, int i) {
+    for (int k = 0; k < i; k++)
+        if (fields[k].klen == fields[i].klen && memcmp(fields[k].key, fields[i].key, fields[i].klen) == 0) return true;
+    return false;
+}
+
+/* The fact (or record) a key names: as at the same place in the last line, else by hash. */
+static int key_at(scenario_index *ix, int place, const char *key, size_t len) {
+    key_memo *m = &ix->memo[place];
+    if (len > 0 && m->len == len && memcmp(m->key, key, len) == 0) return m->value; /* len 0: no memo */
+    int v = index_get(ix, NULL, key, len);
+    if (len > 0 && len <= MEMO_KEY) {
+        memcpy(m->key, key, len);
+        m->len = len;
+        m->value = v;
+    }
+    return v;
+}
+
+bool scenario_read_flat(scenario *sc, scenario_index *ix, const char *text, size_t len) {
+    const ruleset *rs = sc->rs;
+    flat_field fields[FLAT_MAX_FIELDS];
+    const flat_field *record[FLAT_RECORDS] = {0};
+    int n;
+    if (ix->rs != rs || !scan_flat(text, len, fields, &n)) return false;
+    for (int i = 0; i < n; i++) {
+        const flat_field *f = &fields[i];
+        if (f->klen && f->key[0] == '_') {
+            if (comment_twice(fields, i)) return false;
+            continue;
+        }
+        int fact = key_at(ix, i, f->key, f->klen);
+        if (fact <= INDEX_FLAT_RECORD) {
+            const flat_field **r = &record[INDEX_FLAT_RECORD - fact];
+            if (*r) return false; /* a key twice */
+            *r = f;
+            continue;
+        }
+        int64_t v; /* not a fact: a record jansson reads, a plugin's own, "corrected", or an error */
+        if (fact < 0 || sc->given[fact] || rs->facts[fact].derived >= 0 || !flat_value(ix, fact, &rs->facts[fact], f, &v))
+            return false; /* (a fact given already: the key twice) */
+        scenario_give(sc, fact, v);
+    }
+    strbuf err;
+    sb_init(&err);
+    bool ok = flat_records(sc, record, &err);
+    sb_free(&err);
+    return ok;
 }

@@ -44,10 +44,24 @@ typedef struct scenario {
     const scenario_hooks *hooks; /* NULL: none */
     json_t *own; /* the keys the hooks took as facts of their own, as given: they live and die with
                     the scenario (NULL: none) */
+    /* the facts that hold something since the last reset (listed[f]: f is
+     * among them), so that scenario_reset touches only those */
+    int *touched, ntouched;
+    bool *listed;
+    /* the facts a record settles (rs_fact.builtin), and those with a default */
+    int *builtin_facts, nbuiltin_facts;
+    unsigned char *builtin_part; /* per builtin fact: the part of the record it reads */
+    int *default_facts, ndefault_facts;
+    /* per builtin fact: the last symbol its record gave, and its enum index */
+    const char **symbol_seen;
+    int64_t *symbol_index;
 } scenario;
 
 void scenario_init(scenario *sc, const ruleset *rs);
 void scenario_free(scenario *sc);
+/* Back to the scenario scenario_init made, for the next of many: clears
+ * the facts that were set (and nothing else) and the record. */
+void scenario_reset(scenario *sc);
 
 /* Rules on sc with the graph at root, with the hooks around it: validate
  * first, change the ruling after. False (with err) when a hook failed; a
@@ -66,6 +80,24 @@ void scenario_forget(scenario *sc, int fact);
  * "taker", "tricks", "first_leader", "roem_claimed", "hands"). */
 bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err);
 bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err);
+
+/* A ruleset's fact names and enum values by hash, made once for many
+ * scenarios (a batch), with what the last line named (not shared between
+ * threads). */
+typedef struct scenario_index scenario_index;
+scenario_index *scenario_index_new(const ruleset *rs);
+void scenario_index_free(scenario_index *ix);
+/* The fact named by len bytes at name, or -1 (rs_find_fact by hash). */
+int scenario_index_fact(const scenario_index *ix, const char *name, size_t len);
+
+/* Reads a flat scenario line — one JSON object whose values are strings
+ * without escapes, true/false or integers, with the records "dealer",
+ * "auction" (a string), "contract" and "vulnerable" — without building a
+ * JSON tree, with the same result as scenario_read_json. False for
+ * anything else and for anything scenario_read_json would refuse: read the
+ * line again with scenario_read_json (after scenario_reset), which reads
+ * it or says what is wrong. */
+bool scenario_read_flat(scenario *sc, scenario_index *ix, const char *text, size_t len);
 
 /* Analyse an auction record and fill the facts that come from it. A value
  * given explicitly must agree, unless the fact is overridable. */

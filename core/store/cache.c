@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define KEY_NAME "key" /* the user's sealing key, in the cache directory */
@@ -216,6 +217,84 @@ static bool make_key(const char *dir, bool replace, unsigned char key[IMAGE_KEY_
     return ok || (!replace && errno == EEXIST && read_key(dir, key, &why));
 }
 
+/* ---- freshness by the files' sizes and times, before their contents ------
+ *
+ * Hashing every rule file on every start costs more than the rest of
+ * loading an image, so the record also keeps, for each rule file and each
+ * directory it was read from, what stat says: device, inode, size, and the
+ * modification and change times to the nanosecond. When all of them are
+ * as recorded, the files are the ones the image was made from, and the
+ * contents are not read. Any write to a file changes its times (the
+ * change time cannot be set back, not even by touch), a file replaced is a
+ * new inode, and a file added or removed changes its directory's times.
+ * One thing stat cannot see is a write within the same tick of the clock
+ * as the record was made: a file or directory whose times are less than
+ * RACY_SECONDS old when the record is made is recorded as "racy", and is
+ * always hashed (as git treats its index). When the times differ but the
+ * contents hash as recorded (a touch, a copy), the image is rewritten
+ * with the times as they are now, so that the next start is quick again. */
+#define RACY_SECONDS 2
+
+/* The stat fields compared, as one line (empty for a file that cannot be
+ * stat'd, which then never matches); "racy" when made is not 0 and the
+ * times are not RACY_SECONDS older than it. */
+static void stat_line(const char *path, time_t made, strbuf *out) {
+    struct stat st;
+    if (stat(path, &st) != 0) return;
+    if (made && (st.st_mtim.tv_sec >= made - RACY_SECONDS || st.st_ctim.tv_sec >= made - RACY_SECONDS)) {
+        sb_puts(out, "racy");
+        return;
+    }
+    sb_printf(out, "%llu %llu %lld %lld.%09ld %lld.%09ld", (unsigned long long)st.st_dev,
+              (unsigned long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+              st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+}
+
+/* The directory of a rule file (".": none named), in dir. */
+static bool dir_of(const char *file, char dir[PATH_MAX]) {
+    const char *slash = strrchr(file, '/');
+    size_t n = slash ? (size_t)(slash - file) : 1;
+    if (n >= PATH_MAX) return false;
+    memcpy(dir, slash ? file : ".", n);
+    dir[n] = 0;
+    return true;
+}
+
+/* The stat section: "stat\n", then a line per rule file of rs and per
+ * directory they were read from (each once, in the order read). made is
+ * the time the record is made (0: none is racy, for comparing). */
+static bool stat_record(const ruleset *rs, time_t made, strbuf *out) {
+    sb_puts(out, "stat\n");
+    for (int i = 0; i < rs->nfiles; i++) {
+        char dir[PATH_MAX];
+        if (!dir_of(rs->files[i], dir)) return false;
+        sb_puts(out, "f ");
+        stat_line(rs->files[i], made, out);
+        sb_putc(out, '\n');
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++) {
+            char other[PATH_MAX];
+            seen = dir_of(rs->files[j], other) && strcmp(other, dir) == 0;
+        }
+        if (seen) continue;
+        sb_puts(out, "d ");
+        stat_line(dir, made, out);
+        sb_putc(out, '\n');
+    }
+    return true;
+}
+
+/* Whether the stat section of a record says the files are as they were:
+ * every line as stat says now, and none racy. */
+static bool same_stats(const ruleset *rs, const char *recorded) {
+    if (!recorded || strstr(recorded, "racy")) return false;
+    strbuf now;
+    sb_init(&now);
+    bool same = stat_record(rs, 0, &now) && strcmp(now.data, recorded) == 0;
+    sb_free(&now);
+    return same;
+}
+
 ruleset *cache_load(const char *path) {
     char file[PATH_MAX];
     char *dir = cache_dir();
@@ -232,16 +311,20 @@ ruleset *cache_load(const char *path) {
         refuse("%s; the rule files are compiled", err);
         return NULL;
     }
+    const char *stats = recorded ? strstr(recorded, "\nstat\n") : NULL;
+    if (stats && same_stats(rs, stats + 1)) return rs; /* sizes and times as recorded */
     strbuf now;
     sb_init(&now);
-    bool current =
-        recorded && sources_record(rs, &now) && strcmp(now.data ? now.data : "", recorded) == 0;
+    size_t sources_len = stats ? (size_t)(stats + 1 - recorded) : 0;
+    bool current = stats && sources_record(rs, &now) && now.len == sources_len &&
+                   memcmp(now.data, recorded, sources_len) == 0;
     sb_free(&now);
     if (!current) {
         refuse("%s: the rule files changed since the image was made; they are compiled", path);
         ruleset_free(rs);
         return NULL;
     }
+    cache_store(rs, path); /* the same contents with other times: recorded anew */
     return rs;
 }
 
@@ -273,7 +356,13 @@ bool cache_store(const ruleset *rs, const char *path) {
     }
     strbuf record;
     sb_init(&record);
-    ok = ok && sources_record(rs, &record);
+    time_t made = time(NULL);
+    /* the times before the contents: a write after they were taken changes them */
+    strbuf stats;
+    sb_init(&stats);
+    ok = ok && stat_record(rs, made, &stats) && sources_record(rs, &record);
+    if (ok) sb_putn(&record, stats.data, stats.len);
+    sb_free(&stats);
     char err[256];
     ok = ok && image_save(rs, record.data ? record.data : "", key, file, err, sizeof err);
     sb_free(&record);
