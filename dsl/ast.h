@@ -29,8 +29,8 @@ enum ast_type_kind { AT_BOOL, AT_ENUM, AT_INT, AT_RANGE, AT_NAMED };
 typedef struct ast_type {
     src_loc loc;
     enum ast_type_kind kind;
-    ast_list values; /* ast_enumval*, for AT_ENUM */
-    int64_t lo, hi;  /* for AT_RANGE */
+    ast_list values;  /* ast_enumval*, for AT_ENUM */
+    int64_t lo, hi;   /* for AT_RANGE */
     const char *name; /* for AT_NAMED */
 } ast_type;
 
@@ -45,7 +45,6 @@ enum ast_expr_kind {
     AE_CALL,   /* text(args): a table or a built-in function */
     AE_IN      /* a in { args } */
 };
-
 
 typedef struct ast_expr {
     src_loc loc;
@@ -89,11 +88,11 @@ enum ast_item_kind { AI_ACTION, AI_IF, AI_MATCH, AI_OTHERWISE, AI_APPLY, AI_CITE
 typedef struct ast_item {
     src_loc loc;
     enum ast_item_kind kind;
-    const char *name;  /* action name, or apply target */
-    ast_list args;     /* action arguments, or AI_CITE's citations (ast_expr*) */
-    ast_expr *cond;    /* if / match subject */
+    const char *name;   /* action name, or apply target */
+    ast_list args;      /* action arguments, or AI_CITE's citations (ast_expr*) */
+    ast_expr *cond;     /* if / match subject */
     ast_clause *clause; /* if / otherwise */
-    ast_list arms;     /* ast_arm*, match */
+    ast_list arms;      /* ast_arm*, match */
 } ast_item;
 
 struct ast_block {
@@ -131,8 +130,17 @@ typedef struct ast_given {
 } ast_given;
 
 enum ast_decl_kind {
-    AD_RULESET, AD_INCLUDE, AD_TYPE, AD_FACT, AD_ACTION, AD_TABLE, AD_INVARIANT, AD_ARTICLE, AD_TEST, AD_OUTSIDE,
-    AD_COMBINE,   /* `combine A B`: name and title are the two articles (title's place in from_loc) */
+    AD_RULESET,
+    AD_INCLUDE,
+    AD_TYPE,
+    AD_FACT,
+    AD_ACTION,
+    AD_TABLE,
+    AD_INVARIANT,
+    AD_ARTICLE,
+    AD_TEST,
+    AD_OUTSIDE,
+    AD_COMBINE, /* `combine A B`: name and title are the two articles (title's place in from_loc) */
     AD_AMENDMENT, /* an amendment's header */
     AD_CHANGE     /* an amendment's change to its base: see change_op, change_target */
 };
@@ -144,7 +152,7 @@ enum { CHANGE_CLAUSE = 100, CHANGE_ROW };
 typedef struct ast_decl {
     src_loc loc;
     enum ast_decl_kind kind;
-    const char *name;  /* ruleset/type/fact/action/table name, article id, test name, include path */
+    const char *name; /* ruleset/type/fact/action/table name, article id, test name, include path */
     const char *title; /* article title, invariant message */
     ast_type *type;    /* type, fact, table value type */
     ast_list params;   /* action/table params (ast_param*); ruleset header (ast_given*) */
@@ -155,7 +163,7 @@ typedef struct ast_decl {
     bool overridable;
     ast_list cites; /* ast_expr* (AE_CITE): `cite …`, the articles the fact's value rests on */
     ast_expr *default_value; /* `default V`: the value assumed when a scenario is silent */
-    ast_expr *expr; /* derived fact; invariant; article `when` */
+    ast_expr *expr;          /* derived fact; invariant; article `when` */
     /* action */
     const char *text, *text_en;
     /* table */

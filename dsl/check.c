@@ -33,11 +33,17 @@ static bool search(path_search *ps, gref r) {
     return false;
 }
 
-bool check_find_path(const ruleset *rs, gref root, check_want want, void *ctx, strbuf *given, graph_term *found) {
+bool check_find_path(const ruleset *rs, gref root, check_want want, void *ctx, strbuf *given,
+                     graph_term *found) {
     const graph *g = rs->graph;
-    path_search ps = {rs, want, ctx, xcalloc((size_t)g->nnodes + 1, 1), xmalloc(sizeof(int) * (size_t)(g->nvars + 1)),
+    path_search ps = {rs,
+                      want,
+                      ctx,
+                      xcalloc((size_t)g->nnodes + 1, 1),
+                      xmalloc(sizeof(int) * (size_t)(g->nvars + 1)),
                       {0, 0}};
-    for (int v = 0; v < g->nvars; v++) ps.var_value[v] = -1;
+    for (int v = 0; v < g->nvars; v++)
+        ps.var_value[v] = -1;
     bool ok = search(&ps, root);
     if (ok) {
         int n = 0;
@@ -71,12 +77,19 @@ static void report(const ruleset *rs, diag *d, const graph_term *t, const char *
     strbuf hint;
     sb_init(&hint);
     if (t->kind == TERM_GAP && t->v < 0) {
-        sb_printf(&hint, "give an article a `when` that covers it, or an invariant that excludes it; as a test:\n"
-                         "      test \"…\" { given %s expect … }", given);
-        diag_report(d, DIAG_ERROR, rs->loc, hint.data, "no article rules on the situation %s", given);
+        sb_printf(&hint,
+                  "give an article a `when` that covers it, or an invariant that excludes it; as a "
+                  "test:\n"
+                  "      test \"…\" { given %s expect … }",
+                  given);
+        diag_report(d, DIAG_ERROR, rs->loc, hint.data, "no article rules on the situation %s",
+                    given);
     } else if (t->kind == TERM_GAP) {
         const rs_block *b = &rs->blocks[t->v];
-        sb_printf(&hint, "add a clause or `otherwise` for it; as a test:\n      test \"…\" { given %s expect … }", given);
+        sb_printf(&hint,
+                  "add a clause or `otherwise` for it; as a test:\n      test \"…\" { given %s "
+                  "expect … }",
+                  given);
         diag_report(d, DIAG_ERROR, b->loc, hint.data, "article %s gives no ruling when %s",
                     rs->articles[b->article].id, given);
     } else {
@@ -96,8 +109,10 @@ static int check_graph(const ruleset *rs, gref root, diag *d, seen_set *seen) {
         bool found = check_find_path(rs, root, want_new_problem, seen, &given, &t);
         if (found) {
             report(rs, d, &t, given.len ? given.data : "(any situation)");
-            if (t.kind == TERM_GAP) seen->seen_gap[t.v + 1] = 1;
-            else seen->seen_error[t.v & 7] = 1;
+            if (t.kind == TERM_GAP)
+                seen->seen_gap[t.v + 1] = 1;
+            else
+                seen->seen_error[t.v & 7] = 1;
             problems++;
         }
         sb_free(&given);

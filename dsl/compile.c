@@ -63,8 +63,7 @@ static uint64_t name_hash(const char *s) {
 
 /* An index of n names (names[i] may be NULL: not indexed); a name given
  * twice keeps its first number, as a search from the start would. */
-void index_make(compiler *c, name_index *ix, int n,
-                       const char *(*name_at)(compiler *, int)) {
+void index_make(compiler *c, name_index *ix, int n, const char *(*name_at)(compiler *, int)) {
     ix->cap = 16;
     while (ix->cap < 2 * n + 2)
         ix->cap *= 2;
@@ -155,13 +154,16 @@ static void finish(compiler *c) {
     c->rs->types = types;
     c->rs->nclauses = c->clauses.len;
     c->rs->clauses = arena_alloc(c->keep, sizeof(rs_clause) * (size_t)(c->clauses.len + 1));
-    if (c->clauses.len) memcpy(c->rs->clauses, c->clauses.data, sizeof(rs_clause) * (size_t)c->clauses.len);
+    if (c->clauses.len)
+        memcpy(c->rs->clauses, c->clauses.data, sizeof(rs_clause) * (size_t)c->clauses.len);
     c->rs->nblocks = c->blocks.len;
     c->rs->blocks = arena_alloc(c->keep, sizeof(rs_block) * (size_t)(c->blocks.len + 1));
-    if (c->blocks.len) memcpy(c->rs->blocks, c->blocks.data, sizeof(rs_block) * (size_t)c->blocks.len);
+    if (c->blocks.len)
+        memcpy(c->rs->blocks, c->blocks.data, sizeof(rs_block) * (size_t)c->blocks.len);
     c->rs->nfiles = c->files.n;
     c->rs->files = arena_alloc(c->keep, sizeof(char *) * (size_t)(c->files.n + 1));
-    for (int i = 0; i < c->files.n; i++) c->rs->files[i] = ((ast_file *)c->files.items[i])->path;
+    for (int i = 0; i < c->files.n; i++)
+        c->rs->files[i] = ((ast_file *)c->files.items[i])->path;
 }
 
 /* Building leaves intermediate nodes behind; only what the roots reach is
@@ -172,7 +174,8 @@ static void keep_reachable(ruleset *rs) {
     roots[0] = &rs->root;
     roots[1] = &rs->checked_root;
     roots[2] = &rs->invariant_root;
-    for (int i = 0; i < rs->narticles; i++) roots[3 + i] = &rs->articles[i].root;
+    for (int i = 0; i < rs->narticles; i++)
+        roots[3 + i] = &rs->articles[i].root;
     for (int i = 0; i < rs->nclauses; i++)
         if (rs->clauses[i].cond != RS_NO_COND) roots[n++] = &rs->clauses[i].cond;
     graph_compact(rs->graph, (gref *const *)roots, n);
@@ -294,7 +297,8 @@ ruleset *dsl_compile(const char *path, diag *d) {
     return dsl_compile_amended(path, NULL, 0, d);
 }
 
-ruleset *dsl_compile_amended(const char *path, const char *const *amendments, int namendments, diag *d) {
+ruleset *dsl_compile_amended(const char *path, const char *const *amendments, int namendments,
+                             diag *d) {
     arena *a = arena_new();
     ruleset *rs = arena_alloc(a, sizeof *rs);
     rs->arena = a;
@@ -312,7 +316,8 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
     int before = diag_errors(d);
     c.errors_before = before;
     load_path(&c, path, no_loc(path), 0);
-    for (int i = 0; i < namendments && diag_errors(d) == before; i++) apply_amendment(&c, amendments[i]);
+    for (int i = 0; i < namendments && diag_errors(d) == before; i++)
+        apply_amendment(&c, amendments[i]);
     if (diag_errors(d) == before) check_totals(&c);
     if (diag_errors(d) == before) { /* after syntax errors the rest would only echo them */
         declare_header(&c);

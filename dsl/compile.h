@@ -14,6 +14,7 @@ ruleset *dsl_compile(const char *path, diag *d);
 /* The same, with amendment files applied in order: each names its base
  * ruleset and replaces, adds or removes declarations, clauses (by their
  * citation) and table rows; errors point into the amendment. */
-ruleset *dsl_compile_amended(const char *path, const char *const *amendments, int namendments, diag *d);
+ruleset *dsl_compile_amended(const char *path, const char *const *amendments, int namendments,
+                             diag *d);
 
 #endif

@@ -8,8 +8,9 @@
  * so the amended ruleset is checked exactly as if it had been written so,
  * and every error in a replaced part points into the amendment. */
 
-static const char *const kind_words[] = {[AD_TYPE] = "type", [AD_FACT] = "fact", [AD_ACTION] = "action",
-                                         [AD_TABLE] = "table", [AD_ARTICLE] = "article", [AD_TEST] = "test"};
+static const char *const kind_words[] = {
+    [AD_TYPE] = "type",   [AD_FACT] = "fact",       [AD_ACTION] = "action",
+    [AD_TABLE] = "table", [AD_ARTICLE] = "article", [AD_TEST] = "test"};
 
 static void list_remove(ast_list *l, int i) {
     memmove(&l->items[i], &l->items[i + 1], sizeof(void *) * (size_t)(l->n - i - 1));
@@ -36,7 +37,8 @@ static int find_clause(ast_block *b, const char *cite, clause_site *found, int n
     for (int i = 0; b && i < b->items.n; i++) {
         ast_item *it = b->items.items[i];
         ast_clause *cl = it->clause;
-        if (cl && cl->cite && strcmp(cl->cite, cite) == 0) found[nfound < 2 ? nfound : 1] = (clause_site){&b->items, i, cl}, nfound++;
+        if (cl && cl->cite && strcmp(cl->cite, cite) == 0)
+            found[nfound < 2 ? nfound : 1] = (clause_site){&b->items, i, cl}, nfound++;
         if (cl) nfound = find_clause(cl->block, cite, found, nfound);
         for (int k = 0; k < it->arms.n; k++) {
             ast_arm *arm = it->arms.items[k];
@@ -60,12 +62,14 @@ static void change_clause(compiler *c, ast_decl *ch) {
         return;
     }
     if (n > 1) {
-        ERR(c->d, ch->loc, "name a clause by a citation only it carries", "%d clauses cite %s in the base ruleset", n,
-            ch->name);
+        ERR(c->d, ch->loc, "name a clause by a citation only it carries",
+            "%d clauses cite %s in the base ruleset", n, ch->name);
         return;
     }
-    if (ch->change_op == CHANGE_REMOVE) list_remove(found[0].list, found[0].index);
-    else *found[0].clause = *ch->clause;
+    if (ch->change_op == CHANGE_REMOVE)
+        list_remove(found[0].list, found[0].index);
+    else
+        *found[0].clause = *ch->clause;
 }
 
 static bool same_keys(const ast_row *x, const ast_row *y) {
@@ -96,13 +100,19 @@ static void change_row(compiler *c, ast_decl *ch) {
     for (int r = 0; r < table->rows.n; r++) {
         ast_row *row = table->rows.items[r];
         if (!same_keys(row, ch->row)) continue;
-        if (ch->change_op == CHANGE_ADD) ERR(c->d, ch->loc, "use `replace row`", "table '%s' already has this row", ch->name);
-        else if (ch->change_op == CHANGE_REMOVE) list_remove(&table->rows, r);
-        else table->rows.items[r] = ch->row;
+        if (ch->change_op == CHANGE_ADD)
+            ERR(c->d, ch->loc, "use `replace row`", "table '%s' already has this row", ch->name);
+        else if (ch->change_op == CHANGE_REMOVE)
+            list_remove(&table->rows, r);
+        else
+            table->rows.items[r] = ch->row;
         return;
     }
-    if (ch->change_op == CHANGE_ADD) ast_push(c->a, &table->rows, ch->row);
-    else ERR(c->d, ch->loc, "a row is named by its keys exactly as the base writes them", "table '%s' has no such row", ch->name);
+    if (ch->change_op == CHANGE_ADD)
+        ast_push(c->a, &table->rows, ch->row);
+    else
+        ERR(c->d, ch->loc, "a row is named by its keys exactly as the base writes them",
+            "table '%s' has no such row", ch->name);
 }
 
 static void apply_change(compiler *c, ast_decl *ch) {
@@ -111,8 +121,11 @@ static void apply_change(compiler *c, ast_decl *ch) {
     int at = find_decl(c, ch->change_target, ch->name);
     const char *what = kind_words[ch->change_target];
     if (ch->change_op == CHANGE_ADD) {
-        if (at >= 0) ERR(c->d, ch->loc, "use `replace`", "the base ruleset already has %s %s", what, ch->name);
-        else ast_push(c->a, &c->decls, ch->inner);
+        if (at >= 0)
+            ERR(c->d, ch->loc, "use `replace`", "the base ruleset already has %s %s", what,
+                ch->name);
+        else
+            ast_push(c->a, &c->decls, ch->inner);
     } else if (at < 0) {
         ERR(c->d, ch->loc, NULL, "the base ruleset has no %s %s", what, ch->name);
     } else if (ch->change_op == CHANGE_REMOVE) {
@@ -209,12 +222,15 @@ void apply_amendment(compiler *c, const char *path) {
     ast_decl *header = NULL;
     for (int i = 0; i < f->decls.n; i++) {
         ast_decl *d = f->decls.items[i];
-        if (d->kind == AD_AMENDMENT && !header) header = d;
+        if (d->kind == AD_AMENDMENT && !header)
+            header = d;
         else if (d->kind == AD_AMENDMENT || d->kind == AD_RULESET)
-            ERR(c->d, d->loc, NULL, "an amendment has one `amendment` header and no `ruleset` header");
+            ERR(c->d, d->loc, NULL,
+                "an amendment has one `amendment` header and no `ruleset` header");
     }
     if (!header) {
-        ERR(c->d, no_loc(path), "start it with: amendment \"title\" { base \"bridge-2017\" cite \"…\" }",
+        ERR(c->d, no_loc(path),
+            "start it with: amendment \"title\" { base \"bridge-2017\" cite \"…\" }",
             "%s is not an amendment", path);
         return;
     }
@@ -225,15 +241,20 @@ void apply_amendment(compiler *c, const char *path) {
     }
     int r = find_decl(c, AD_RULESET, base ? base : "");
     if (r < 0) {
-        ERR(c->d, header->loc, NULL, "this amendment is for %s, not for the ruleset it is applied to", base ? base : "(no base)");
+        ERR(c->d, header->loc, NULL,
+            "this amendment is for %s, not for the ruleset it is applied to",
+            base ? base : "(no base)");
         return;
     }
     ast_push(c->a, &c->amendments, header);
     for (int i = 0; i < f->decls.n; i++) {
         ast_decl *d = f->decls.items[i];
-        if (d->kind == AD_CHANGE) apply_change(c, d);
-        else if (d->kind == AD_INCLUDE) load_path(c, d->name, d->loc, 1);
-        else if (d->kind != AD_AMENDMENT && d->kind != AD_RULESET) ast_push(c->a, &c->decls, d);
+        if (d->kind == AD_CHANGE)
+            apply_change(c, d);
+        else if (d->kind == AD_INCLUDE)
+            load_path(c, d->name, d->loc, 1);
+        else if (d->kind != AD_AMENDMENT && d->kind != AD_RULESET)
+            ast_push(c->a, &c->decls, d);
     }
     for (int i = 0; i < f->decls.n; i++) { /* once every change is made: a later one may mend it */
         ast_decl *d = f->decls.items[i];

@@ -131,18 +131,21 @@ int action_use(compiler *c, const ast_item *it, int clause) {
     int a = find_action(c, it->name);
     if (a < 0) {
         const char **names = arena_alloc(c->a, sizeof(char *) * (size_t)(c->rs->nactions + 1));
-        for (int i = 0; i < c->rs->nactions; i++) names[i] = c->rs->actions[i].name;
-        ERR(c->d, it->loc, nearest(c, it->name, names, c->rs->nactions), "unknown action '%s'", it->name);
+        for (int i = 0; i < c->rs->nactions; i++)
+            names[i] = c->rs->actions[i].name;
+        ERR(c->d, it->loc, nearest(c, it->name, names, c->rs->nactions), "unknown action '%s'",
+            it->name);
         return -1;
     }
     const rs_action *act = &c->rs->actions[a];
     if (it->args.n != act->nparams) {
-        ERR(c->d, it->loc, NULL, "action '%s' takes %d argument%s, given %d", act->name, act->nparams,
-            act->nparams == 1 ? "" : "s", it->args.n);
+        ERR(c->d, it->loc, NULL, "action '%s' takes %d argument%s, given %d", act->name,
+            act->nparams, act->nparams == 1 ? "" : "s", it->args.n);
         return -1;
     }
     int ids[16], n = act->nparams < 16 ? act->nparams : 16;
-    for (int i = 0; i < n; i++) ids[i] = compile_expr(c, it->args.items[i], act->params[i].type);
+    for (int i = 0; i < n; i++)
+        ids[i] = compile_expr(c, it->args.items[i], act->params[i].type);
     rs_action_use *u = vec_push(&c->rs->uses);
     u->action = a;
     u->clause = clause;
@@ -168,7 +171,8 @@ int find_article(compiler *c, const char *id, src_loc at) {
     int i = rs_find_article(c->rs, id);
     if (i < 0) {
         const char **names = arena_alloc(c->a, sizeof(char *) * (size_t)(c->rs->narticles + 1));
-        for (int j = 0; j < c->rs->narticles; j++) names[j] = c->rs->articles[j].id;
+        for (int j = 0; j < c->rs->narticles; j++)
+            names[j] = c->rs->articles[j].id;
         ERR(c->d, at, nearest(c, id, names, c->rs->narticles), "no article %s in this ruleset", id);
     }
     return i;
@@ -203,7 +207,8 @@ static void cite_add(compiler *c, cite_list *l, const ast_expr *e) {
         l->items[l->n++] = e;
     else
         ERR(c->d, e->loc, "cite fewer articles on one step, or give the clause a block of its own",
-            "more than %d citations on one step of a trail", (int)(sizeof l->items / sizeof *l->items));
+            "more than %d citations on one step of a trail",
+            (int)(sizeof l->items / sizeof *l->items));
 }
 
 /* The citations of the facts e reads, in the order read; a derived fact's
@@ -216,12 +221,14 @@ static void fact_cites(compiler *c, const ast_expr *e, cite_list *out, char *see
         seen[f] = 1;
         const ast_decl *d = c->fact_decl[f];
         fact_cites(c, d->expr, out, seen); /* what it rests on first */
-        for (int i = 0; i < d->cites.n; i++) cite_add(c, out, d->cites.items[i]);
+        for (int i = 0; i < d->cites.n; i++)
+            cite_add(c, out, d->cites.items[i]);
         return;
     }
     fact_cites(c, e->a, out, seen);
     fact_cites(c, e->b, out, seen);
-    for (int i = 0; i < e->args.n; i++) fact_cites(c, e->args.items[i], out, seen);
+    for (int i = 0; i < e->args.n; i++)
+        fact_cites(c, e->args.items[i], out, seen);
 }
 
 /* The ruling prefix, then the citations in `cites` it does not carry yet,
@@ -274,7 +281,8 @@ static gref pattern_cond(compiler *c, const ast_pattern *p, gref subject, const 
     if (!ctx.any) {
         int lo = compile_expr(c, p->lo, t), hi = p->hi ? compile_expr(c, p->hi, t) : lo;
         if (!is_constant(c, lo) || !is_constant(c, hi)) {
-            ERR(c->d, p->loc, "a pattern is a value, a range lo..hi or _", "pattern is not a constant");
+            ERR(c->d, p->loc, "a pattern is a value, a range lo..hi or _",
+                "pattern is not a constant");
             return c->t_false;
         }
         ctx.lo = constant_value(c, lo);
@@ -301,7 +309,9 @@ static void add_decision(compiler *c, vec *ds, reach_set *reach, gref cond, cons
     reach_set taken = {reach->base, and_graph(c, reach->conds, cond), 0};
     if (diag_errors(c->d) - c->proof_errors == c->errors_before &&
         graph_and_is_false(c->rs->graph, taken.base, taken.conds)) {
-        ERR(c->d, at, "an earlier clause, the article's `when` or an invariant already covers every such situation",
+        ERR(c->d, at,
+            "an earlier clause, the article's `when` or an invariant already covers every such "
+            "situation",
             "this clause can never apply");
         c->proof_errors++;
     }
@@ -326,7 +336,8 @@ static void match_decisions(compiler *c, vec *ds, reach_set *reach, const ast_it
         ast_arm *arm = it->arms.items[i];
         gref cond = c->t_false;
         for (int j = 0; j < arm->patterns.n; j++)
-            cond = graph_ite(c->rs->graph, pattern_cond(c, arm->patterns.items[j], subject, t), c->t_true, cond);
+            cond = graph_ite(c->rs->graph, pattern_cond(c, arm->patterns.items[j], subject, t),
+                             c->t_true, cond);
         add_decision(c, ds, reach, cond, arm->clause, arm->loc, art, prefix, it->cond);
     }
 }
@@ -348,7 +359,8 @@ static gref compile_block(compiler *c, const ast_block *b, const reach_set *from
     cite_list cites = {.n = 0};
     for (int i = 0; i < b->items.n; i++) {
         const ast_item *it = b->items.items[i];
-        for (int j = 0; it->kind == AI_CITE && j < it->args.n; j++) cite_add(c, &cites, it->args.items[j]);
+        for (int j = 0; it->kind == AI_CITE && j < it->args.n; j++)
+            cite_add(c, &cites, it->args.items[j]);
     }
     int here = extend_cited(c, prefix, &cites, art, -1);
     here = outcome_extend(c, here, NULL, 0, (int *)acts.data, acts.len);
@@ -359,7 +371,8 @@ static gref compile_block(compiler *c, const ast_block *b, const reach_set *from
         case AI_CITE:
             break;
         case AI_IF:
-            add_decision(c, &ds, &reach, cond_graph(c, it->cond), it->clause, it->loc, art, here, it->cond);
+            add_decision(c, &ds, &reach, cond_graph(c, it->cond), it->clause, it->loc, art, here,
+                         it->cond);
             break;
         case AI_OTHERWISE:
             add_decision(c, &ds, &reach, c->t_true, it->clause, it->loc, art, here, NULL);
@@ -399,7 +412,8 @@ static gref article_full(compiler *c, int art, src_loc from) {
     if (c->graph_spent) return c->t_false; /* reported where it ran out */
     rs_article *a = &c->rs->articles[art];
     if (c->art_state[art] == ART_BUSY) {
-        ERR(c->d, from, "an article may not hand a situation back to itself, directly or through others",
+        ERR(c->d, from,
+            "an article may not hand a situation back to itself, directly or through others",
             "apply cycle: article %s is applied again while it is being ruled on", a->id);
         return c->t_false;
     }
@@ -412,10 +426,12 @@ static gref article_full(compiler *c, int art, src_loc from) {
     ast_decl *d = c->art_decl[art];
     reach_set reach = {and_graph(c, c->when[art], c->invariants), c->t_true, 0};
     if (reach.base == c->t_false && diag_errors(c->d) - c->proof_errors == c->errors_before) {
-        ERR(c->d, d->loc, "check the `when` against the invariants", "article %s can never apply", a->id);
+        ERR(c->d, d->loc, "check the `when` against the invariants", "article %s can never apply",
+            a->id);
         c->proof_errors++;
     }
-    int entered = extend_reading(c, outcome_extend(c, 0, &a->entry_clause, 1, NULL, 0), d->expr, art, -1);
+    int entered =
+        extend_reading(c, outcome_extend(c, 0, &a->entry_clause, 1, NULL, 0), d->expr, art, -1);
     c->apply_depth++;
     c->art_full[art] = compile_block(c, d->body, &reach, a->entry_clause, art, entered);
     c->apply_depth--;
@@ -454,7 +470,8 @@ void check_totals(compiler *c) {
 
 void declare_articles(compiler *c) {
     int n = 0;
-    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_ARTICLE;
+    for (int i = 0; i < c->decls.n; i++)
+        n += ((ast_decl *)c->decls.items[i])->kind == AD_ARTICLE;
     c->rs->articles = arena_alloc(c->keep, sizeof(rs_article) * (size_t)(n + 1));
     c->art_decl = arena_alloc(c->a, sizeof(ast_decl *) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
@@ -485,27 +502,35 @@ void declare_articles(compiler *c) {
  * type `rank` (seven … ace, in that order: the core counts on it) and five
  * tables keyed by it (docs/klaverjas.md). */
 static const rs_type *klaverjas_rank_type(compiler *c, src_loc *at) {
-    static const char *const ranks[] = {"seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"};
+    static const char *const ranks[] = {"seven", "eight", "nine", "ten",
+                                        "jack",  "queen", "king", "ace"};
     enum { NRANKS = sizeof ranks / sizeof *ranks };
     const rs_type *rank = builtin_type(c, "rank");
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind == AD_TYPE && strcmp(d->name, "rank") == 0) *at = d->loc;
     }
-    const char *hint = "declare: type rank = enum { seven, eight, nine, ten, jack, queen, king, ace }";
+    const char *hint =
+        "declare: type rank = enum { seven, eight, nine, ten, jack, queen, king, ace }";
     if (!rank) {
         ERR(c->d, *at, hint, "a klaverjas ruleset declares the type 'rank'");
         return NULL;
     }
     bool same = rank->kind == TY_ENUM && rank->nvalues == NRANKS;
-    for (int i = 0; same && i < NRANKS; i++) same = strcmp(rank->values[i], ranks[i]) == 0;
-    if (!same) ERR(c->d, *at, hint, "the type 'rank' of a klaverjas ruleset has exactly the values seven … ace, in that order");
+    for (int i = 0; same && i < NRANKS; i++)
+        same = strcmp(rank->values[i], ranks[i]) == 0;
+    if (!same)
+        ERR(c->d, *at, hint,
+            "the type 'rank' of a klaverjas ruleset has exactly the values seven … ace, in that "
+            "order");
     return same ? rank : NULL;
 }
 
 void check_klaverjas_vocabulary(compiler *c) {
-    for (int k = 0; k < KJT_COUNT; k++) c->rs->klaverjas_tables[k] = -1;
-    if (c->rs->game == NULL || strcmp(c->rs->game, "klaverjas") != 0) return; /* NULL: no header, reported */
+    for (int k = 0; k < KJT_COUNT; k++)
+        c->rs->klaverjas_tables[k] = -1;
+    if (c->rs->game == NULL || strcmp(c->rs->game, "klaverjas") != 0)
+        return; /* NULL: no header, reported */
     src_loc at = c->rs->loc;
     const rs_type *rank = klaverjas_rank_type(c, &at);
     for (int k = 0; k < KJT_COUNT && rank; k++) {
@@ -518,7 +543,8 @@ void check_klaverjas_vocabulary(compiler *c) {
         }
         const rs_table *tb = &c->rs->tables[t];
         if (tb->nkeys != 1 || tb->keys[0] != rank || tb->value->kind != TY_INT) {
-            ERR(c->d, tb->loc, hint, "table '%s' of a klaverjas ruleset has one key of type rank and int values", name);
+            ERR(c->d, tb->loc, hint,
+                "table '%s' of a klaverjas ruleset has one key of type rank and int values", name);
             continue;
         }
         c->rs->klaverjas_tables[k] = t;
@@ -532,11 +558,13 @@ void resolve_scoring_articles(compiler *c) {
     int *slots[] = {&c->rs->score_article, &c->rs->matchpoints_article, &c->rs->imps_article,
                     &c->rs->legal_article, &c->rs->trick_article};
     enum { NKEYS = sizeof keys / sizeof *keys };
-    for (int k = 0; k < NKEYS; k++) *slots[k] = -1;
+    for (int k = 0; k < NKEYS; k++)
+        *slots[k] = -1;
     for (int i = 0; c->header && i < c->header->params.n; i++) {
         ast_given *g = c->header->params.items[i];
         for (int k = 0; k < NKEYS; k++)
-            if (strcmp(g->name, keys[k]) == 0) *slots[k] = find_article(c, g->value->text, g->value->loc);
+            if (strcmp(g->name, keys[k]) == 0)
+                *slots[k] = find_article(c, g->value->text, g->value->loc);
     }
     for (int k = 0; k < NKEYS; k++)
         if (*slots[k] >= 0) c->applied[*slots[k]] = 1; /* ruled on by its command */
@@ -547,7 +575,8 @@ void resolve_scoring_articles(compiler *c) {
  * covered. The first declaration that holds gives the reason. */
 static gref with_scope(compiler *c, gref g) {
     int n = 0;
-    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_OUTSIDE;
+    for (int i = 0; i < c->decls.n; i++)
+        n += ((ast_decl *)c->decls.items[i])->kind == AD_OUTSIDE;
     c->rs->outside = arena_alloc(c->keep, sizeof(rs_outside) * (size_t)(n + 1));
     gref *conds = arena_alloc(c->a, sizeof(gref) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
@@ -568,14 +597,16 @@ static gref with_scope(compiler *c, gref g) {
  * which the checker then does not warn of (core/tools/overlap.h). */
 static void declare_combines(compiler *c) {
     int n = 0;
-    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_COMBINE;
+    for (int i = 0; i < c->decls.n; i++)
+        n += ((ast_decl *)c->decls.items[i])->kind == AD_COMBINE;
     c->rs->combines = arena_alloc(c->keep, sizeof(rs_combine) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_COMBINE) continue;
         int a = find_article(c, d->name, d->loc), b = find_article(c, d->title, d->from_loc);
         if (a >= 0 && a == b)
-            ERR(c->d, d->from_loc, "name two different articles", "article %s cannot combine with itself", d->name);
+            ERR(c->d, d->from_loc, "name two different articles",
+                "article %s cannot combine with itself", d->name);
         if (a < 0 || b < 0 || a == b) continue;
         c->rs->combines[c->rs->ncombines++] = (rs_combine){a, b, d->loc};
     }
@@ -587,12 +618,14 @@ void compile_articles(compiler *c) {
     gref na = graph_term_ref(g, TERM_NOT_APPLICABLE, 0);
     for (int i = 0; i < c->rs->narticles; i++) {
         gref full = article_full(c, i, c->rs->articles[i].loc);
-        c->rs->articles[i].root = graph_restrict(g, graph_ite(g, c->when[i], full, na), c->invariants);
+        c->rs->articles[i].root =
+            graph_restrict(g, graph_ite(g, c->when[i], full, na), c->invariants);
         if (!graph_within_budget(c, c->rs->articles[i].loc)) return;
     }
     for (int i = 0; i < c->rs->narticles; i++)
         if (!c->rs->articles[i].has_when && !c->applied[i])
-            diag_report(c->d, DIAG_WARNING, c->rs->articles[i].loc, "give it a `when`, or `apply` it from another article",
+            diag_report(c->d, DIAG_WARNING, c->rs->articles[i].loc,
+                        "give it a `when`, or `apply` it from another article",
                         "article %s is never ruled on", c->rs->articles[i].id);
     /* The whole ruleset: every article whose `when` holds, in file order. */
     gref root = c->t_empty, any = c->t_false;

@@ -24,7 +24,8 @@ void declare_header(compiler *c) {
         if (d->kind != AD_RULESET) continue;
         if (d->kind == AD_RULESET && c->amendments.n && header) continue;
         if (header) {
-            ERR(c->d, d->loc, arena_printf(c->a, "the first is at %s:%d", header->loc.file, header->loc.line),
+            ERR(c->d, d->loc,
+                arena_printf(c->a, "the first is at %s:%d", header->loc.file, header->loc.line),
                 "a ruleset has one 'ruleset' header");
             continue;
         }
@@ -46,11 +47,14 @@ void declare_header(compiler *c) {
             c->rs->title = keep_str(c, g->value->text);
         else if (strcmp(g->name, "game") == 0)
             c->rs->game = keep_str(c, g->value->text);
-        else if (strcmp(g->name, "score") == 0 || strcmp(g->name, "matchpoints") == 0 || strcmp(g->name, "imps") == 0 ||
-                 strcmp(g->name, "legal") == 0 || strcmp(g->name, "trick") == 0)
+        else if (strcmp(g->name, "score") == 0 || strcmp(g->name, "matchpoints") == 0 ||
+                 strcmp(g->name, "imps") == 0 || strcmp(g->name, "legal") == 0 ||
+                 strcmp(g->name, "trick") == 0)
             ; /* scoring articles: resolved once the articles are declared */
         else if (strcmp(g->name, "edition") != 0 && strcmp(g->name, "language") != 0)
-            diag_report(c->d, DIAG_WARNING, g->loc, "known keys: title, game, edition, language, score, matchpoints, imps, legal, trick",
+            diag_report(c->d, DIAG_WARNING, g->loc,
+                        "known keys: title, game, edition, language, score, matchpoints, imps, "
+                        "legal, trick",
                         "unknown ruleset header key '%s'", g->name);
     }
     if (!c->rs->title) c->rs->title = c->rs->name;
@@ -86,9 +90,10 @@ static void check_builtin_fit(compiler *c, ast_decl *d, rs_fact *f) {
     if (b < 0) {
         const char *names[256];
         int n = 0;
-        for (int i = 0; i < builtin_count() && n < 256; i++) names[n++] = builtin_at(i)->name;
-        ERR(c->d, d->from_loc, nearest(c, d->from_name, names, n), "unknown record fact '%s.%s'", d->from_ns,
-            d->from_name);
+        for (int i = 0; i < builtin_count() && n < 256; i++)
+            names[n++] = builtin_at(i)->name;
+        ERR(c->d, d->from_loc, nearest(c, d->from_name, names, n), "unknown record fact '%s.%s'",
+            d->from_ns, d->from_name);
         return;
     }
     const builtin_desc *bd = builtin_at(b);
@@ -98,18 +103,21 @@ static void check_builtin_fit(compiler *c, ast_decl *d, rs_fact *f) {
                 (bd->type == BT_INT && f->type->kind == TY_INT) ||
                 (bd->type == BT_SYMBOL && f->type->kind == TY_ENUM);
     if (!fits) {
-        ERR(c->d, d->from_loc, NULL, "'%s.%s' does not fit the type of '%s'", d->from_ns, d->from_name, f->name);
+        ERR(c->d, d->from_loc, NULL, "'%s.%s' does not fit the type of '%s'", d->from_ns,
+            d->from_name, f->name);
         return;
     }
     for (int i = 0; i < bd->nsymbols; i++)
         if (rs_enum_index(f->type, bd->symbols[i]) < 0)
             ERR(c->d, d->from_loc, arena_printf(c->a, "add '%s' to the enum", bd->symbols[i]),
-                "'%s.%s' can be '%s', which '%s' does not list", d->from_ns, d->from_name, bd->symbols[i], f->name);
+                "'%s.%s' can be '%s', which '%s' does not list", d->from_ns, d->from_name,
+                bd->symbols[i], f->name);
 }
 
 void declare_facts(compiler *c) {
     int n = 0;
-    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_FACT;
+    for (int i = 0; i < c->decls.n; i++)
+        n += ((ast_decl *)c->decls.items[i])->kind == AD_FACT;
     c->rs->facts = arena_alloc(c->keep, sizeof(rs_fact) * (size_t)(n + 1));
     c->fact_decl = arena_alloc(c->a, sizeof(ast_decl *) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
@@ -141,14 +149,16 @@ void declare_facts(compiler *c) {
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         int f = d->kind == AD_FACT ? find_fact(c, d->name) : -1;
-        if (f < 0 || d->expr || c->rs->facts[f].var >= 0 || !branchable(c->rs->facts[f].type)) continue;
+        if (f < 0 || d->expr || c->rs->facts[f].var >= 0 || !branchable(c->rs->facts[f].type))
+            continue;
         c->rs->facts[f].var = c->rs->nvars;
         c->rs->var_fact[c->rs->nvars++] = f;
     }
 }
 
 /* Every {placeholder} of a message must name a parameter. */
-static void check_placeholders(compiler *c, const ast_decl *d, const rs_action *a, const char *text) {
+static void check_placeholders(compiler *c, const ast_decl *d, const rs_action *a,
+                               const char *text) {
     for (const char *t = text; t && (t = strchr(t, '{')); t++) {
         const char *end = strchr(t, '}');
         if (!end) break;
@@ -157,14 +167,15 @@ static void check_placeholders(compiler *c, const ast_decl *d, const rs_action *
             known |= strlen(a->params[j].name) == (size_t)(end - t - 1) &&
                      strncmp(a->params[j].name, t + 1, (size_t)(end - t - 1)) == 0;
         if (!known)
-            ERR(c->d, d->loc, NULL, "the message of '%s' uses {%.*s}, which is not a parameter", d->name,
-                (int)(end - t - 1), t + 1);
+            ERR(c->d, d->loc, NULL, "the message of '%s' uses {%.*s}, which is not a parameter",
+                d->name, (int)(end - t - 1), t + 1);
     }
 }
 
 void declare_actions(compiler *c) {
     int n = 0;
-    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_ACTION;
+    for (int i = 0; i < c->decls.n; i++)
+        n += ((ast_decl *)c->decls.items[i])->kind == AD_ACTION;
     c->rs->actions = arena_alloc(c->keep, sizeof(rs_action) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
@@ -186,8 +197,8 @@ void declare_actions(compiler *c) {
             a->params[j].type = resolve_type(c, p->type, NULL);
         }
         if (!d->text)
-            ERR(c->d, d->loc, "add: text \"…\" (Dutch), and en \"…\" for English", "action '%s' has no message",
-                d->name);
+            ERR(c->d, d->loc, "add: text \"…\" (Dutch), and en \"…\" for English",
+                "action '%s' has no message", d->name);
         check_placeholders(c, d, a, d->text);
         check_placeholders(c, d, a, d->text_en);
     }
@@ -199,7 +210,8 @@ static int64_t key_count(const rs_type *t) {
 }
 
 /* A row key as offsets into its key type: one value, or a range lo..hi. */
-static bool key_span(compiler *c, const ast_pattern *k, const rs_type *t, int64_t *lo, int64_t *hi) {
+static bool key_span(compiler *c, const ast_pattern *k, const rs_type *t, int64_t *lo,
+                     int64_t *hi) {
     int64_t base = t->kind == TY_INT ? t->lo : 0;
     int x = compile_expr(c, k->lo, t), y = k->hi ? compile_expr(c, k->hi, t) : x;
     if (!is_constant(c, x) || !is_constant(c, y)) {
@@ -224,14 +236,16 @@ static void fill_row(compiler *c, rs_table *t, const ast_row *row, int64_t value
     }
     for (;;) {
         int64_t index = 0;
-        for (int k = 0; k < t->nkeys; k++) index = index * key_count(t->keys[k]) + at[k];
+        for (int k = 0; k < t->nkeys; k++)
+            index = index * key_count(t->keys[k]) + at[k];
         if (t->cells[index] != INT64_MIN) {
             ERR(c->d, row->loc, NULL, "this key already has a row");
             return;
         }
         t->cells[index] = value;
         int k = t->nkeys - 1;
-        while (k >= 0 && at[k] == hi[k]) at[k] = lo[k], k--;
+        while (k >= 0 && at[k] == hi[k])
+            at[k] = lo[k], k--;
         if (k < 0) return;
         at[k]++;
     }
@@ -247,9 +261,11 @@ static void report_missing_row(compiler *c, const ast_decl *d, const rs_table *t
     }
     for (int k = 0; k < t->nkeys; k++) {
         if (k) sb_puts(&sb, ", ");
-        rs_format_value(c->rs, t->keys[k], offs[k] + (t->keys[k]->kind == TY_INT ? t->keys[k]->lo : 0), FMT_NAME, &sb);
+        rs_format_value(c->rs, t->keys[k],
+                        offs[k] + (t->keys[k]->kind == TY_INT ? t->keys[k]->lo : 0), FMT_NAME, &sb);
     }
-    ERR(c->d, d->loc, "add the row, or a default row `_ => value`", "table '%s' has no row for %s", t->name, sb.data);
+    ERR(c->d, d->loc, "add the row, or a default row `_ => value`", "table '%s' has no row for %s",
+        t->name, sb.data);
     sb_free(&sb);
 }
 
@@ -267,8 +283,8 @@ static void fill_table(compiler *c, ast_decl *d, rs_table *t) {
             has_default = true;
             defval = constant_value(c, v);
         } else if (row->keys.n != t->nkeys) {
-            ERR(c->d, row->loc, NULL, "table '%s' has %d key%s, this row gives %d", t->name, t->nkeys,
-                t->nkeys == 1 ? "" : "s", row->keys.n);
+            ERR(c->d, row->loc, NULL, "table '%s' has %d key%s, this row gives %d", t->name,
+                t->nkeys, t->nkeys == 1 ? "" : "s", row->keys.n);
         } else {
             fill_row(c, t, row, constant_value(c, v));
         }
@@ -285,7 +301,8 @@ static void fill_table(compiler *c, ast_decl *d, rs_table *t) {
 
 void declare_tables(compiler *c) {
     int n = 0;
-    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_TABLE;
+    for (int i = 0; i < c->decls.n; i++)
+        n += ((ast_decl *)c->decls.items[i])->kind == AD_TABLE;
     c->rs->tables = arena_alloc(c->keep, sizeof(rs_table) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
@@ -315,8 +332,8 @@ void declare_tables(compiler *c) {
             }
         }
         if (ok && cells > MAX_TABLE_CELLS) {
-            ERR(c->d, d->loc, NULL, "table '%s' would have %lld cells; the limit is %d", d->name, (long long)cells,
-                MAX_TABLE_CELLS);
+            ERR(c->d, d->loc, NULL, "table '%s' would have %lld cells; the limit is %d", d->name,
+                (long long)cells, MAX_TABLE_CELLS);
             ok = false;
         }
         if (ok && cells > MAX_RULESET_TABLE_CELLS - c->table_cells) {
@@ -334,7 +351,8 @@ void declare_tables(compiler *c) {
         c->table_cells += cells;
         t->ncells = (int)cells;
         t->cells = arena_alloc(c->keep, sizeof(int64_t) * (size_t)cells);
-        for (int64_t j = 0; j < cells; j++) t->cells[j] = INT64_MIN;
+        for (int64_t j = 0; j < cells; j++)
+            t->cells[j] = INT64_MIN;
         c->rs->ntables++; /* visible to its own rows' expressions only after this */
         fill_table(c, d, t);
     }
@@ -368,9 +386,11 @@ static void check_derived_cycles(compiler *c) {
         memset(state, 0, (size_t)c->rs->nfacts);
         state[f] = 1;
         if (derived_cycle(c, fact->derived, state)) {
-            ERR(c->d, fact->loc, "a derived fact is computed from the facts it names; none may lead back to it",
+            ERR(c->d, fact->loc,
+                "a derived fact is computed from the facts it names; none may lead back to it",
                 "derived fact '%s' is defined in terms of itself", fact->name);
-            c->rs->facts[f].derived = const_expr(c, fact->type, 0, fact->loc); /* so nothing loops later */
+            c->rs->facts[f].derived =
+                const_expr(c, fact->type, 0, fact->loc); /* so nothing loops later */
         }
     }
 }
@@ -382,7 +402,8 @@ void declare_derived(compiler *c) {
         int f = find_fact(c, d->name);
         if (f < 0 || c->rs->facts[f].derived >= 0) continue;
         if (d->ask || d->from_ns)
-            ERR(c->d, d->loc, "a derived fact is computed, never asked", "'%s' has both '=' and ask/from", d->name);
+            ERR(c->d, d->loc, "a derived fact is computed, never asked",
+                "'%s' has both '=' and ask/from", d->name);
         c->rs->facts[f].derived = compile_expr(c, d->expr, c->rs->facts[f].type);
     }
     check_derived_cycles(c);
@@ -398,25 +419,30 @@ void declare_defaults(compiler *c) {
         if (f < 0) continue;
         rs_fact *fact = &c->rs->facts[f];
         if (d->expr || d->from_ns) {
-            ERR(c->d, d->default_value->loc, "a default is for a fact the director gives, not one computed or read from a record",
+            ERR(c->d, d->default_value->loc,
+                "a default is for a fact the director gives, not one computed or read from a "
+                "record",
                 "'%s' cannot have a default", d->name);
             continue;
         }
         if (!branchable(fact->type)) {
-            ERR(c->d, d->default_value->loc, "give defaults to yes/no, enum and bounded number facts",
+            ERR(c->d, d->default_value->loc,
+                "give defaults to yes/no, enum and bounded number facts",
                 "'%s' (%s) cannot have a default", d->name, type_text(c, fact->type));
             continue;
         }
         int x = compile_expr(c, d->default_value, fact->type);
         if (!is_constant(c, x)) {
-            ERR(c->d, d->default_value->loc, "write a value: true, false, an enum value or a number",
+            ERR(c->d, d->default_value->loc,
+                "write a value: true, false, an enum value or a number",
                 "the default of '%s' is not a constant", d->name);
             continue;
         }
         int64_t v = constant_value(c, x);
-        if (fact->type->kind == TY_INT && fact->type->bounded && (v < fact->type->lo || v > fact->type->hi)) {
-            ERR(c->d, d->default_value->loc, NULL, "the default %lld of '%s' is outside %lld..%lld", (long long)v,
-                d->name, (long long)fact->type->lo, (long long)fact->type->hi);
+        if (fact->type->kind == TY_INT && fact->type->bounded &&
+            (v < fact->type->lo || v > fact->type->hi)) {
+            ERR(c->d, d->default_value->loc, NULL, "the default %lld of '%s' is outside %lld..%lld",
+                (long long)v, d->name, (long long)fact->type->lo, (long long)fact->type->hi);
             continue;
         }
         fact->has_default = true;
@@ -426,7 +452,8 @@ void declare_defaults(compiler *c) {
 
 void declare_invariants(compiler *c) {
     int n = 0;
-    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_INVARIANT;
+    for (int i = 0; i < c->decls.n; i++)
+        n += ((ast_decl *)c->decls.items[i])->kind == AD_INVARIANT;
     c->rs->invariants = arena_alloc(c->keep, sizeof(rs_invariant) * (size_t)(n + 1));
     c->inv_conds = arena_alloc(c->a, sizeof(gref) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {

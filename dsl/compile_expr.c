@@ -32,7 +32,8 @@ int const_expr(compiler *c, const rs_type *t, int64_t k, src_loc loc) {
 
 const rs_type *type_of_kind(compiler *c, enum type_kind kind) {
     static const char *const names[] = {"bool", "", "int", "call", "cite", "string"};
-    if (kind == TY_CALL || kind == TY_CITE || kind == TY_STRING) return builtin_type(c, names[kind]);
+    if (kind == TY_CALL || kind == TY_CITE || kind == TY_STRING)
+        return builtin_type(c, names[kind]);
     rs_type **shared =
         kind == TY_BOOL ? &c->bool_type : &c->int_type; /* TY_ENUM is never asked for */
     if (!*shared) *shared = type_new(c, NULL, kind);
@@ -64,7 +65,8 @@ int name_expr(compiler *c, const ast_expr *e, const rs_type *want) {
             "'%s' is neither a value of %s nor a fact", e->text, type_text(c, want));
     } else {
         const char **names = arena_alloc(c->a, sizeof(char *) * (size_t)(c->rs->nfacts + 1));
-        for (int i = 0; i < c->rs->nfacts; i++) names[i] = c->rs->facts[i].name;
+        for (int i = 0; i < c->rs->nfacts; i++)
+            names[i] = c->rs->facts[i].name;
         ERR(c->d, e->loc, nearest(c, e->text, names, c->rs->nfacts), "unknown fact '%s'", e->text);
     }
     return bad_expr(c, e, want);
@@ -106,7 +108,8 @@ static int binary_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     case OP_GE: {
         /* Integers compare by value, calls by rank (P < X < XX < 1C < … < 7NT). */
         a = compile_expr(c, e->a, NULL);
-        const rs_type *t = expr_at(c, a)->type->kind == TY_CALL ? expr_at(c, a)->type : type_of_kind(c, TY_INT);
+        const rs_type *t =
+            expr_at(c, a)->type->kind == TY_CALL ? expr_at(c, a)->type : type_of_kind(c, TY_INT);
         expect_type(c, a, t, e->a->loc);
         b = compile_expr(c, e->b, t);
         result = type_of_kind(c, TY_BOOL);
@@ -128,7 +131,8 @@ static int binary_expr(compiler *c, const ast_expr *e, const rs_type *want) {
 
 int push_args(compiler *c, const int *ids, int n) {
     int at = c->rs->expr_args.len;
-    for (int i = 0; i < n; i++) *(int *)vec_push(&c->rs->expr_args) = ids[i];
+    for (int i = 0; i < n; i++)
+        *(int *)vec_push(&c->rs->expr_args) = ids[i];
     return at;
 }
 
@@ -145,11 +149,17 @@ static int call_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     bool sign = strcmp(e->text, "sign") == 0;
     if (minmax || sign || strcmp(e->text, "abs") == 0) {
         if (e->args.n != (minmax ? 2 : 1)) {
-            ERR(c->d, e->loc, NULL, "%s takes %d argument%s", e->text, minmax ? 2 : 1, minmax ? "s" : "");
+            ERR(c->d, e->loc, NULL, "%s takes %d argument%s", e->text, minmax ? 2 : 1,
+                minmax ? "s" : "");
             return bad_expr(c, e, want);
         }
-        for (int i = 0; i < n; i++) ids[i] = compile_expr(c, e->args.items[i], type_of_kind(c, TY_INT));
-        int x = new_expr(c, minmax ? (e->text[1] == 'i' ? EX_MIN : EX_MAX) : sign ? EX_SIGN : EX_ABS, type_of_kind(c, TY_INT), e->loc);
+        for (int i = 0; i < n; i++)
+            ids[i] = compile_expr(c, e->args.items[i], type_of_kind(c, TY_INT));
+        int x = new_expr(c,
+                         minmax ? (e->text[1] == 'i' ? EX_MIN : EX_MAX)
+                         : sign ? EX_SIGN
+                                : EX_ABS,
+                         type_of_kind(c, TY_INT), e->loc);
         expr_at(c, x)->a = ids[0];
         expr_at(c, x)->b = minmax ? ids[1] : -1;
         expect_type(c, x, want, e->loc);
@@ -157,7 +167,8 @@ static int call_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     }
     int t = find_table(c, e->text);
     if (t < 0) {
-        ERR(c->d, e->loc, "tables and min, max, abs, sign can be called", "unknown table or function '%s'", e->text);
+        ERR(c->d, e->loc, "tables and min, max, abs, sign can be called",
+            "unknown table or function '%s'", e->text);
         return bad_expr(c, e, want);
     }
     const rs_table *tb = &c->rs->tables[t];
@@ -166,7 +177,8 @@ static int call_expr(compiler *c, const ast_expr *e, const rs_type *want) {
             tb->nkeys == 1 ? "" : "s", e->args.n);
         return bad_expr(c, e, want);
     }
-    for (int i = 0; i < n; i++) ids[i] = compile_expr(c, e->args.items[i], tb->keys[i]);
+    for (int i = 0; i < n; i++)
+        ids[i] = compile_expr(c, e->args.items[i], tb->keys[i]);
     int x = new_expr(c, EX_TABLE, tb->value, e->loc);
     expr_at(c, x)->a = t;
     expr_at(c, x)->args = push_args(c, ids, n);
@@ -193,7 +205,8 @@ static int in_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     for (int i = 0; i < e->args.n && n < RS_MAX_DOMAIN; i++) {
         int v = compile_expr(c, e->args.items[i], expr_at(c, a)->type);
         if (!is_constant(c, v)) {
-            ERR(c->d, ((ast_expr *)e->args.items[i])->loc, NULL, "the set after 'in' holds values, not expressions");
+            ERR(c->d, ((ast_expr *)e->args.items[i])->loc, NULL,
+                "the set after 'in' holds values, not expressions");
             continue;
         }
         ids[n++] = const_expr(c, expr_at(c, a)->type, constant_value(c, v), expr_at(c, v)->loc);
@@ -220,7 +233,8 @@ static int call_literal(compiler *c, const ast_expr *e, const rs_type *want) {
 static int literal_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     switch (e->kind) {
     case AE_INT:
-        if (want && want->kind == TY_CITE) return const_expr(c, want, add_string(c, e->text), e->loc);
+        if (want && want->kind == TY_CITE)
+            return const_expr(c, want, add_string(c, e->text), e->loc);
         {
             int x = const_expr(c, type_of_kind(c, TY_INT), e->ival, e->loc);
             expect_type(c, x, want, e->loc);
@@ -234,18 +248,21 @@ static int literal_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     case AE_CITE:
         if (want && want->kind == TY_CALL) return call_literal(c, e, want);
         if (want && want->kind != TY_CITE && want->kind != TY_STRING) {
-            ERR(c->d, e->loc, NULL, "expected %s, found the citation %s", type_text(c, want), e->text);
+            ERR(c->d, e->loc, NULL, "expected %s, found the citation %s", type_text(c, want),
+                e->text);
             return bad_expr(c, e, want);
         }
-        return const_expr(c, want ? want : type_of_kind(c, TY_CITE), add_string(c, e->text), e->loc);
+        return const_expr(c, want ? want : type_of_kind(c, TY_CITE), add_string(c, e->text),
+                          e->loc);
     default: /* AE_STRING */
         if (want && want->kind == TY_CALL) return call_literal(c, e, want);
         if (want && want->kind != TY_STRING && want->kind != TY_CITE) {
-            ERR(c->d, e->loc, "names of values and facts are written without quotes", "expected %s, found a string",
-                type_text(c, want));
+            ERR(c->d, e->loc, "names of values and facts are written without quotes",
+                "expected %s, found a string", type_text(c, want));
             return bad_expr(c, e, want);
         }
-        return const_expr(c, want ? want : type_of_kind(c, TY_STRING), add_string(c, e->text), e->loc);
+        return const_expr(c, want ? want : type_of_kind(c, TY_STRING), add_string(c, e->text),
+                          e->loc);
     }
 }
 
@@ -266,15 +283,18 @@ int compile_expr(compiler *c, const ast_expr *e, const rs_type *want) {
         expect_type(c, x, want, e->loc);
         return x;
     }
-    case AE_BINARY: return binary_expr(c, e, want);
-    case AE_CALL: return call_expr(c, e, want);
-    case AE_IN: return in_expr(c, e, want);
-    default: return literal_expr(c, e, want);
+    case AE_BINARY:
+        return binary_expr(c, e, want);
+    case AE_CALL:
+        return call_expr(c, e, want);
+    case AE_IN:
+        return in_expr(c, e, want);
+    default:
+        return literal_expr(c, e, want);
     }
 }
 
 /* ---- expressions as decision graphs ------------------------------------------ */
-
 
 static gref fact_graph(compiler *c, int f, src_loc use);
 

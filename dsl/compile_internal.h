@@ -101,8 +101,8 @@ typedef struct compiler {
     gref *art_full;
     ast_decl **art_decl;
     ast_decl **fact_decl; /* each fact's declaration: its citations, its expression */
-    gref invariants;   /* bool graph: every invariant holds */
-    gref *inv_conds;   /* each invariant's condition */
+    gref invariants;      /* bool graph: every invariant holds */
+    gref *inv_conds;      /* each invariant's condition */
     gref t_true, t_false;
     gref t_empty;        /* the empty ruling */
     pair_table cells;    /* list cells (see "outcomes") */
@@ -133,8 +133,7 @@ enum { OPK_CONCAT = 1, OPK_PATTERN };
 
 /* ---- names and kept strings (compile.c) */
 const char *keep_str(compiler *c, const char *s);
-void index_make(compiler *c, name_index *ix, int n,
-                       const char *(*name_at)(compiler *, int));
+void index_make(compiler *c, name_index *ix, int n, const char *(*name_at)(compiler *, int));
 int index_find(const name_index *ix, const char *name);
 const char *fact_name_at(compiler *c, int i);
 const char *action_name_at(compiler *c, int i);

@@ -55,7 +55,8 @@ ast_file *read_and_parse(compiler *c, const char *path, src_loc from) {
     }
     const char *p = keep_str(c, path); /* every location in the file names it */
     diag_add_source(c->d, p, text);
-    const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p; /* the hash does not depend on where it is installed */
+    const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1
+                                       : p; /* the hash does not depend on where it is installed */
     c->rs->hash = fnv1a64(c->rs->hash, base, strlen(base));
     c->rs->hash = fnv1a64(c->rs->hash, text, len);
     ast_file *f = dsl_parse(c->a, c->d, p, text); /* the tree holds copies of what it names */
@@ -72,7 +73,8 @@ static void load_file(compiler *c, const char *path, src_loc from, int depth) {
     for (int i = 0; i < f->decls.n; i++) {
         ast_decl *d = f->decls.items[i];
         if (d->kind == AD_INCLUDE) {
-            const char *target = d->name[0] == '/' ? d->name : arena_printf(c->a, "%s/%s", dir_of(c, p), d->name);
+            const char *target =
+                d->name[0] == '/' ? d->name : arena_printf(c->a, "%s/%s", dir_of(c, p), d->name);
             load_path(c, target, d->loc, depth + 1);
         } else {
             ast_push(c->a, &c->decls, d);
@@ -87,7 +89,8 @@ static void load_dir(compiler *c, const char *dir, src_loc from, int depth) {
         ERR(c->d, from, NULL, "cannot open %s: %s", dir, strerror(errno));
         return;
     }
-    if (n == 0) ERR(c->d, from, "a ruleset is a directory of *.rules files", "no .rules files in %s", dir);
+    if (n == 0)
+        ERR(c->d, from, "a ruleset is a directory of *.rules files", "no .rules files in %s", dir);
     for (int i = 0; i < n; i++) {
         load_file(c, arena_printf(c->a, "%s/%s", dir, names[i]), from, depth);
         xfree(names[i]);
@@ -97,7 +100,8 @@ static void load_dir(compiler *c, const char *dir, src_loc from, int depth) {
 
 void load_path(compiler *c, const char *path, src_loc from, int depth) {
     if (depth > MAX_INCLUDE_DEPTH) {
-        ERR(c->d, from, "includes nest too deep; is there an include cycle?", "cannot include %s", path);
+        ERR(c->d, from, "includes nest too deep; is there an include cycle?", "cannot include %s",
+            path);
         return;
     }
     struct stat st;

@@ -24,7 +24,8 @@ static void compile_given(compiler *c, rs_test *t, const ast_given *g) {
         return;
     }
     if (c->rs->facts[f].derived >= 0) {
-        ERR(c->d, g->loc, "give the facts it is derived from", "'%s' is derived, not given", g->name);
+        ERR(c->d, g->loc, "give the facts it is derived from", "'%s' is derived, not given",
+            g->name);
         return;
     }
     int x = compile_expr(c, g->value, c->rs->facts[f].type);
@@ -43,7 +44,8 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
     switch (e->kind) {
     case AX_CITE:
         x->cite = keep_str(c, e->name);
-        if (!cite_known(c, e->name)) ERR(c->d, e->loc, NULL, "no clause or article cites %s", e->name);
+        if (!cite_known(c, e->name))
+            ERR(c->d, e->loc, NULL, "no clause or article cites %s", e->name);
         break;
     case AX_ACTION: {
         ast_item it = {.loc = e->loc, .kind = AI_ACTION, .name = e->name, .args = e->args};
@@ -54,14 +56,16 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
         }
         const rs_action *a = &c->rs->actions[x->action];
         if (e->args.n != a->nparams) {
-            ERR(c->d, e->loc, NULL, "action '%s' takes %d argument%s", a->name, a->nparams, a->nparams == 1 ? "" : "s");
+            ERR(c->d, e->loc, NULL, "action '%s' takes %d argument%s", a->name, a->nparams,
+                a->nparams == 1 ? "" : "s");
             break;
         }
         x->has_args = true;
         x->args = arena_alloc(c->keep, sizeof(int64_t) * (size_t)(a->nparams + 1));
         for (int i = 0; i < a->nparams; i++) {
             int v = compile_expr(c, e->args.items[i], a->params[i].type);
-            if (!is_constant(c, v)) ERR(c->d, expr_at(c, v)->loc, NULL, "an expected argument is a value");
+            if (!is_constant(c, v))
+                ERR(c->d, expr_at(c, v)->loc, NULL, "an expected argument is a value");
             x->args[i] = is_constant(c, v) ? constant_value(c, v) : 0;
         }
         break;
@@ -72,21 +76,25 @@ static void compile_expect(compiler *c, rs_expect *x, const ast_expect *e) {
         for (int i = 0; i < e->args.n; i++) {
             x->trail[i] = keep_str(c, ((ast_expr *)e->args.items[i])->text);
             if (!cite_known(c, x->trail[i]))
-                ERR(c->d, ((ast_expr *)e->args.items[i])->loc, NULL, "no clause or article cites %s", x->trail[i]);
+                ERR(c->d, ((ast_expr *)e->args.items[i])->loc, NULL,
+                    "no clause or article cites %s", x->trail[i]);
         }
         break;
     case AX_ASKS:
         x->fact = find_fact(c, e->name);
-        if (x->fact < 0) name_expr(c, &(ast_expr){.loc = e->loc, .kind = AE_NAME, .text = e->name}, NULL);
+        if (x->fact < 0)
+            name_expr(c, &(ast_expr){.loc = e->loc, .kind = AE_NAME, .text = e->name}, NULL);
         break;
     case AX_REJECTED:
-    case AX_OUTSIDE: break;
+    case AX_OUTSIDE:
+        break;
     }
 }
 
 void compile_tests(compiler *c) {
     int n = 0;
-    for (int i = 0; i < c->decls.n; i++) n += ((ast_decl *)c->decls.items[i])->kind == AD_TEST;
+    for (int i = 0; i < c->decls.n; i++)
+        n += ((ast_decl *)c->decls.items[i])->kind == AD_TEST;
     c->rs->tests = arena_alloc(c->keep, sizeof(rs_test) * (size_t)(n + 1));
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
@@ -97,10 +105,14 @@ void compile_tests(compiler *c) {
         t->article = d->title ? find_article(c, d->title, d->from_loc) : -1;
         t->given_fact = arena_alloc(c->keep, sizeof(int) * (size_t)(d->givens.n + 1));
         t->given_value = arena_alloc(c->keep, sizeof(int64_t) * (size_t)(d->givens.n + 1));
-        for (int j = 0; j < d->givens.n; j++) compile_given(c, t, d->givens.items[j]);
+        for (int j = 0; j < d->givens.n; j++)
+            compile_given(c, t, d->givens.items[j]);
         t->expect = arena_alloc(c->keep, sizeof(rs_expect) * (size_t)(d->expects.n + 1));
         t->nexpect = d->expects.n;
-        for (int j = 0; j < d->expects.n; j++) compile_expect(c, &t->expect[j], d->expects.items[j]);
-        if (d->expects.n == 0) ERR(c->d, d->loc, "add: expect CITATION, action, …", "test '%s' expects nothing", d->name);
+        for (int j = 0; j < d->expects.n; j++)
+            compile_expect(c, &t->expect[j], d->expects.items[j]);
+        if (d->expects.n == 0)
+            ERR(c->d, d->loc, "add: expect CITATION, action, …", "test '%s' expects nothing",
+                d->name);
     }
 }

@@ -14,7 +14,8 @@ rs_type *type_new(compiler *c, const char *name, enum type_kind kind) {
 /* Named types, the built-in ones (seat, call, cite, string) first. */
 const rs_type *builtin_type(compiler *c, const char *name) {
     for (int i = 0; i < c->rs->ntypes; i++)
-        if (c->rs->types[i]->name && strcmp(c->rs->types[i]->name, name) == 0) return c->rs->types[i];
+        if (c->rs->types[i]->name && strcmp(c->rs->types[i]->name, name) == 0)
+            return c->rs->types[i];
     return NULL;
 }
 
@@ -43,14 +44,20 @@ void declare_builtin_types(compiler *c) {
 const rs_type *resolve_type(compiler *c, const ast_type *at, const char *name) {
     rs_type *t;
     switch (at->kind) {
-    case AT_BOOL: t = type_new(c, name, TY_BOOL); break;
-    case AT_INT: t = type_new(c, name, TY_INT); break;
+    case AT_BOOL:
+        t = type_new(c, name, TY_BOOL);
+        break;
+    case AT_INT:
+        t = type_new(c, name, TY_INT);
+        break;
     case AT_RANGE:
         t = type_new(c, name, TY_INT);
         t->bounded = true;
         t->lo = at->lo;
         t->hi = at->hi;
-        if (at->lo > at->hi) ERR(c->d, at->loc, "write the range low..high", "empty range %lld..%lld", (long long)at->lo, (long long)at->hi);
+        if (at->lo > at->hi)
+            ERR(c->d, at->loc, "write the range low..high", "empty range %lld..%lld",
+                (long long)at->lo, (long long)at->hi);
         break;
     case AT_ENUM:
         t = type_new(c, name, TY_ENUM);
@@ -72,7 +79,8 @@ const rs_type *resolve_type(compiler *c, const ast_type *at, const char *name) {
         for (int i = 0; i < t->nvalues; i++) {
             ast_enumval *v = at->values.items[i];
             for (int j = 0; j < i; j++)
-                if (strcmp(t->values[j], v->name) == 0) ERR(c->d, v->loc, NULL, "'%s' is listed twice", v->name);
+                if (strcmp(t->values[j], v->name) == 0)
+                    ERR(c->d, v->loc, NULL, "'%s' is listed twice", v->name);
             t->values[i] = keep_str(c, v->name);
             t->labels[i] = keep_str(c, v->label);
             t->labels_en[i] = keep_str(c, v->label_en);
@@ -110,13 +118,15 @@ const char *type_text(compiler *c, const rs_type *t) {
         strbuf sb;
         sb_init(&sb);
         sb_puts(&sb, "enum {");
-        for (int i = 0; i < t->nvalues && i < 6; i++) sb_printf(&sb, "%s %s", i ? "," : "", t->values[i]);
+        for (int i = 0; i < t->nvalues && i < 6; i++)
+            sb_printf(&sb, "%s %s", i ? "," : "", t->values[i]);
         sb_puts(&sb, t->nvalues > 6 ? ", … }" : " }");
         const char *r = arena_strdup(c->a, sb.data);
         sb_free(&sb);
         return r;
     }
-    if (t->kind == TY_INT && t->bounded) return arena_printf(c->a, "int %lld..%lld", (long long)t->lo, (long long)t->hi);
+    if (t->kind == TY_INT && t->bounded)
+        return arena_printf(c->a, "int %lld..%lld", (long long)t->lo, (long long)t->hi);
     return kinds[t->kind];
 }
 

@@ -49,7 +49,8 @@ struct plugin {
                   */
     const ruleset *rs;
     size_t used, cap;
-    bool starved; /* the allocator had no more (not the cap): out of memory, not the plugin's fault */
+    bool starved; /* the allocator had no more (not the cap): out of memory, not the plugin's fault
+                   */
     size_t host_used; /* bytes the host copied out of the plugin for the ruling under way */
     long budget, left;
     long time_ms;
@@ -61,9 +62,9 @@ struct plugin {
     int given;                        /* the plugin's own facts of the call's scenario */
     int validate, score, matchpoints; /* its hooks; LUA_NOREF where it has none */
     bool has_validate, has_score,
-        has_matchpoints;              /* as loaded: a fresh state that failed has none of them */
-    int facts_mt, ruling_mt;          /* the views' metatables */
-    int cur_facts, cur_ruling;        /* slots: the views of the call under way (false between calls) */
+        has_matchpoints;       /* as loaded: a fresh state that failed has none of them */
+    int facts_mt, ruling_mt;   /* the views' metatables */
+    int cur_facts, cur_ruling; /* slots: the views of the call under way (false between calls) */
     /* the facts it declares, and their kinds */
     char **own;
     int *own_kind;
@@ -377,7 +378,8 @@ static int library_writer(lua_State *L, const void *b, size_t n, void *ud) {
 
 static void compile_library(void) {
     lua_State *L = luaL_newstate();
-    if (L && luaL_loadbufferx(L, sandbox_library, sizeof sandbox_library - 1, "=sandbox", "t") == LUA_OK)
+    if (L &&
+        luaL_loadbufferx(L, sandbox_library, sizeof sandbox_library - 1, "=sandbox", "t") == LUA_OK)
         lua_dump(L, library_writer, &library_code, 0);
     if (L) lua_close(L);
 }
@@ -388,8 +390,10 @@ static void compile_library(void) {
  * warn. The functions whose C loops no hook sees are replaced by bounded
  * ones; pcall, xpcall and setmetatable are guarded. */
 static void open_sandbox(lua_State *L) {
-    static const luaL_Reg libs[] = {{LUA_GNAME, luaopen_base},      {LUA_TABLIBNAME, luaopen_table},
-                                    {LUA_STRLIBNAME, luaopen_string}, {LUA_MATHLIBNAME, luaopen_math},
+    static const luaL_Reg libs[] = {{LUA_GNAME, luaopen_base},
+                                    {LUA_TABLIBNAME, luaopen_table},
+                                    {LUA_STRLIBNAME, luaopen_string},
+                                    {LUA_MATHLIBNAME, luaopen_math},
                                     {LUA_UTF8LIBNAME, luaopen_utf8}};
     for (size_t i = 0; i < sizeof libs / sizeof *libs; i++) {
         luaL_requiref(L, libs[i].name, libs[i].func, 1);
@@ -416,8 +420,9 @@ static void open_sandbox(lua_State *L) {
     wrap_global(L, "xpcall", guarded_xpcall);
     wrap_global(L, "setmetatable", guarded_setmetatable);
     pthread_once(&library_once, compile_library);
-    if ((library_code.len ? luaL_loadbufferx(L, library_code.data, library_code.len, "=sandbox", "b")
-                          : luaL_loadbufferx(L, sandbox_library, sizeof sandbox_library - 1, "=sandbox", "t")) !=
+    if ((library_code.len
+             ? luaL_loadbufferx(L, library_code.data, library_code.len, "=sandbox", "b")
+             : luaL_loadbufferx(L, sandbox_library, sizeof sandbox_library - 1, "=sandbox", "t")) !=
         LUA_OK)
         lua_error(L);
     lua_call(L, 0, 0);
@@ -576,7 +581,8 @@ static bool is_current(lua_State *L, int slot) {
 /* A view may only be read during the call it was given to. */
 static void check_current(lua_State *L, int slot, const char *what) {
     if (!is_current(L, slot))
-        luaL_error(L, "the %s table was given to an earlier call: keep its values, not the table", what);
+        luaL_error(L, "the %s table was given to an earlier call: keep its values, not the table",
+                   what);
 }
 
 /* Whether the plugin's own facts (at given) have the key at idx: those
@@ -651,7 +657,8 @@ static int facts_next(lua_State *L) {
         int at = fact_at(L, p, 2);
         if (at >= 0 && !own_has(L, 3, 2))
             f = at + 1;
-        else own = true;
+        else
+            own = true;
         lua_settop(L, 3);
     }
     for (; !own && f < nfacts; f++) {
@@ -664,8 +671,10 @@ static int facts_next(lua_State *L) {
         push_value(L, p, p->rs->facts[f].type, p->sc->fv.value[f]);
         return 2;
     }
-    if (!own) lua_pushnil(L); /* the plugin's own facts from their start */
-    else lua_pushvalue(L, 2);
+    if (!own)
+        lua_pushnil(L); /* the plugin's own facts from their start */
+    else
+        lua_pushvalue(L, 2);
     return lua_next(L, 3) ? 2 : 0;
 }
 
@@ -678,7 +687,8 @@ static int facts_pairs(lua_State *L) {
 }
 
 static int facts_read_only(lua_State *L) {
-    if (lua_type(L, 2) == LUA_TSTRING) return luaL_error(L, "facts are read-only (facts.%s)", lua_tostring(L, 2));
+    if (lua_type(L, 2) == LUA_TSTRING)
+        return luaL_error(L, "facts are read-only (facts.%s)", lua_tostring(L, 2));
     return luaL_error(L, "facts are read-only");
 }
 
@@ -728,9 +738,12 @@ static const char *const ruling_fields[] = {"articles", "actions", "facts"};
  * ruling at idx (an absolute index) and leaves it at the top. */
 static void fill_ruling(lua_State *L, plugin *p, int idx, int field) {
     lua_pushstring(L, ruling_fields[field]);
-    if (field == 0) push_articles(L, p);
-    else if (field == 1) push_actions(L, p);
-    else push_facts_view(L, p);
+    if (field == 0)
+        push_articles(L, p);
+    else if (field == 1)
+        push_actions(L, p);
+    else
+        push_facts_view(L, p);
     lua_pushvalue(L, -1);
     lua_insert(L, -3);
     lua_rawset(L, idx);
@@ -917,8 +930,9 @@ static void read_overrides(lua_State *L, plugin *p) {
         const char *cite = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
         if (!cite || !cite_exists(p->rs, cite) || !lua_isfunction(L, -1)) {
             lua_pushfstring(L, "override \"%s\": %s", cite ? cite : "?",
-                            !cite || lua_isfunction(L, -1) ? "no article or clause of the ruleset has this citation"
-                                                           : "expected a function");
+                            !cite || lua_isfunction(L, -1)
+                                ? "no article or clause of the ruleset has this citation"
+                                : "expected a function");
             lua_error(L);
         }
         p->keys[p->nkeys++] = xstrdup(cite); /* the plugin's to free before anything can fail */
@@ -1009,7 +1023,8 @@ static int read_plugin(lua_State *L) {
     lua_Integer api = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : -1;
     lua_pop(L, 1);
     if (api != PLUGIN_API_VERSION) {
-        lua_pushfstring(L, "written for API version %I; this arbiter speaks version %d", api, PLUGIN_API_VERSION);
+        lua_pushfstring(L, "written for API version %I; this arbiter speaks version %d", api,
+                        PLUGIN_API_VERSION);
         return lua_error(L);
     }
     read_overrides(L, p);
@@ -1134,7 +1149,8 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
 void plugin_free(plugin *p) {
     if (!p) return;
     if (p->L) lua_close(p->L);
-    for (int i = 0; i < p->nkeys; i++) xfree(p->keys[i]);
+    for (int i = 0; i < p->nkeys; i++)
+        xfree(p->keys[i]);
     for (int i = 0; i < p->nown; i++)
         xfree(p->own[i]), xfree(p->own_ask[i]), xfree(p->own_ask_en[i]);
     xfree(p->own_ask);
@@ -1197,11 +1213,14 @@ bool plugin_check_fact(const plugin *p, const char *name, json_t *value, strbuf 
 }
 
 static void push_json(lua_State *L, json_t *v) {
-    if (json_is_boolean(v)) lua_pushboolean(L, json_is_true(v));
-    else if (json_is_integer(v)) lua_pushinteger(L, (lua_Integer)json_integer_value(v));
+    if (json_is_boolean(v))
+        lua_pushboolean(L, json_is_true(v));
+    else if (json_is_integer(v))
+        lua_pushinteger(L, (lua_Integer)json_integer_value(v));
     else if (json_is_string(v))
         lua_pushlstring(L, json_string_value(v), json_string_length(v));
-    else lua_pushnil(L);
+    else
+        lua_pushnil(L);
 }
 
 /* The plugin's own facts that the call's scenario gives, into `given`
@@ -1527,13 +1546,15 @@ static char *args_json(plugin *p, int args, strbuf *err) {
 /* The message of an action the plugin names: the plugin's own template, or
  * the ruleset action's (with the arguments as the plugin wrote them). The
  * template strings stay on the stack while they are used. */
-static bool action_message(plugin *p, const char *name, int args, char **nl, char **en, strbuf *err) {
+static bool action_message(plugin *p, const char *name, int args, char **nl, char **en,
+                           strbuf *err) {
     lua_State *L = p->L;
     int top = lua_gettop(L);
     const char *text = NULL, *text_en = NULL;
     bool ok = true;
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->table);
-    if (lua_getfield(L, top + 1, "actions") == LUA_TTABLE && lua_getfield(L, top + 2, name) == LUA_TTABLE) {
+    if (lua_getfield(L, top + 1, "actions") == LUA_TTABLE &&
+        lua_getfield(L, top + 2, name) == LUA_TTABLE) {
         text = text_field(p, top + 3, "text", "the message of one of its actions", err, &ok);
         if (ok)
             text_en =
@@ -1545,8 +1566,10 @@ static bool action_message(plugin *p, const char *name, int args, char **nl, cha
     if (act && !check_ruleset_args(p, args, act, err))
         ok = false; /* with the ruleset's message, its types */
     if (ok && !text) {
-        sb_printf(err, "plugin %s: action '%s' is neither the ruleset's nor declared in the plugin's `actions`", p->name,
-                  name);
+        sb_printf(err,
+                  "plugin %s: action '%s' is neither the ruleset's nor declared in the plugin's "
+                  "`actions`",
+                  p->name, name);
         ok = false;
     }
     ok = ok && (*nl = fill_template(p, args, text, act, false, err)) != NULL;
@@ -1640,7 +1663,9 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     int t = lua_gettop(L);
     if (lua_isnil(L, t)) return true;
     if (!lua_istable(L, t)) {
-        sb_printf(err, "plugin %s: override \"%s\" returns nil or a table { actions = …, replace = … }", p->name, key);
+        sb_printf(err,
+                  "plugin %s: override \"%s\" returns nil or a table { actions = …, replace = … }",
+                  p->name, key);
         return false;
     }
     bool ok = true;
@@ -1662,12 +1687,16 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     lua_settop(L, t + 1);
     const char *note = text_field(p, t, "note", "the note", err, &ok);
     if (!ok || !charge(p, 2 * strlen(cite) + strlen(key) + 64, err)) return false;
-    r->extra_cites = xrealloc(r->extra_cites, sizeof *r->extra_cites * (size_t)(r->nextra_cites + 1));
+    r->extra_cites =
+        xrealloc(r->extra_cites, sizeof *r->extra_cites * (size_t)(r->nextra_cites + 1));
     r->extra_cites[r->nextra_cites++] = xstrdup(cite);
     strbuf what;
     sb_init(&what);
-    sb_printf(&what, "%s the ruling at %s%s%s", replace ? "replaced" : removes ? "changed" : "added to", key,
-              note ? ": " : "", note ? note : "");
+    sb_printf(&what, "%s the ruling at %s%s%s",
+              replace   ? "replaced"
+              : removes ? "changed"
+                        : "added to",
+              key, note ? ": " : "", note ? note : "");
     add_note(p, r, cite, what.data);
     sb_free(&what);
     lua_settop(L, t);
@@ -1857,7 +1886,8 @@ static bool set_validate(void *ctx, const scenario *sc, strbuf *err) {
         sb_init(&rejection);
         bool ok = plugin_validate(s->list[i], sc, &rejection, err);
         if (ok && rejection.len) {
-            sb_printf(err, "plugin %s refuses the scenario: %s", plugin_name(s->list[i]), rejection.data);
+            sb_printf(err, "plugin %s refuses the scenario: %s", plugin_name(s->list[i]),
+                      rejection.data);
             ok = false;
         }
         sb_free(&rejection);
@@ -1882,8 +1912,8 @@ static bool set_adjust_score(void *ctx, const scenario *sc, int64_t *score, strb
     return stop_ruling_clock(true);
 }
 
-static bool set_adjust_matchpoints(void *ctx, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
-                                   strbuf *err) {
+static bool set_adjust_matchpoints(void *ctx, int64_t beaten, int64_t equalled, int64_t others,
+                                   int64_t *mp, strbuf *err) {
     plugin_set *s = ctx;
     for (int i = 0; i < s->n; i++)
         if (!plugin_adjust_matchpoints(s->list[i], beaten, equalled, others, mp, err)) return false;
@@ -1957,8 +1987,8 @@ static void free_set_unwound(void *s) {
     plugin_set_free(s);
 }
 
-bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths, int n, plugin_limits limits,
-                     strbuf *err) {
+bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths, int n,
+                     plugin_limits limits, strbuf *err) {
     memset(s, 0, sizeof *s);
     s->time_ms = limits.time_ms ? limits.time_ms : PLUGIN_DEFAULT_TIME_MS;
     s->hooks = (scenario_hooks){s,
@@ -1983,7 +2013,8 @@ bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths,
 }
 
 void plugin_set_free(plugin_set *s) {
-    for (int i = 0; i < s->n; i++) plugin_free(s->list[i]);
+    for (int i = 0; i < s->n; i++)
+        plugin_free(s->list[i]);
     s->n = 0;
 }
 

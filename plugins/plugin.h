@@ -72,8 +72,8 @@ typedef struct plugin_note {
 bool plugin_validate(plugin *p, const scenario *sc, strbuf *rejection, strbuf *err);
 bool plugin_override(plugin *p, const scenario *sc, ruling *r, strbuf *err);
 bool plugin_adjust_score(plugin *p, const scenario *sc, int64_t *score, strbuf *err);
-bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
-                               strbuf *err);
+bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int64_t others,
+                               int64_t *mp, strbuf *err);
 
 /* The plugins a director loaded, in order, as the hooks the core calls
  * around each ruling (see scenario_hooks in core/games/scenario.h). */
@@ -86,8 +86,8 @@ typedef struct plugin_set {
     scenario_hooks hooks;
 } plugin_set;
 
-bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths, int n, plugin_limits limits,
-                     strbuf *err);
+bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths, int n,
+                     plugin_limits limits, strbuf *err);
 void plugin_set_free(plugin_set *s);
 /* NULL when no plugin is loaded. */
 const scenario_hooks *plugin_set_hooks(const plugin_set *s);

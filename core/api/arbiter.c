@@ -62,7 +62,7 @@ static char *search_rulesets(const char *name) {
     return found;
 }
 
-static char * find_ruleset_unprotected(const char *name) {
+static char *find_ruleset_unprotected(const char *name) {
     if (!name) return NULL;
     if (strchr(name, '/') || is_dir(name)) {
         struct stat st;
@@ -71,7 +71,7 @@ static char * find_ruleset_unprotected(const char *name) {
     return search_rulesets(name);
 }
 
-char * arb_find_ruleset(const char *name) {
+char *arb_find_ruleset(const char *name) {
     mem_guard g;
     API_PROTECT(g) {
         api_no_memory_on(NULL);
@@ -82,14 +82,14 @@ char * arb_find_ruleset(const char *name) {
     return result;
 }
 
-static char * rulesets_dir_unprotected(void) {
+static char *rulesets_dir_unprotected(void) {
     char *dir = search_rulesets(NULL);
     size_t n = dir ? strlen(dir) : 0;
     if (n >= 2 && strcmp(dir + n - 2, "/.") == 0) dir[n - 2] = 0; /* try_dir's "base/." */
     return dir;
 }
 
-char * arb_rulesets_dir(void) {
+char *arb_rulesets_dir(void) {
     mem_guard g;
     API_PROTECT(g) {
         api_no_memory_on(NULL);
@@ -117,7 +117,8 @@ static bool has_header(const char *dir) {
         char path[PATH_MAX];
         if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
         char *text = read_file(path, NULL);
-        for (const char *p = text; p && *p && !found; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
+        for (const char *p = text; p && *p && !found;
+             p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
             found = strncmp(p, "ruleset ", 8) == 0;
         xfree(text);
     }
@@ -137,7 +138,9 @@ static int list_rulesets_unprotected(const char *dir, char ***names) {
     struct dirent *e;
     while ((e = readdir(dp))) {
         char path[PATH_MAX];
-        if (e->d_name[0] == '.' || snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
+        if (e->d_name[0] == '.' ||
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
+            continue;
         if (!has_header(path)) continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 16;
@@ -169,7 +172,8 @@ arb_ruleset *arb_load(const char *name, FILE *errors) {
     return arb_load_amended(name, NULL, 0, errors);
 }
 
-static arb_ruleset * load_amended_unprotected(const char *name, const char *const *amendments, int namendments, FILE *errors) {
+static arb_ruleset *load_amended_unprotected(const char *name, const char *const *amendments,
+                                             int namendments, FILE *errors) {
     char why[120];
     if (!name || !load_amendments_ok(amendments, namendments, why, sizeof why)) {
         if (errors)
@@ -182,7 +186,8 @@ static arb_ruleset * load_amended_unprotected(const char *name, const char *cons
     ruleset *rs = NULL;
     if (!path) {
         src_loc none = {name, 0, 0};
-        ERR(d, none, "`arbiter rulesets` lists the installed ones", "no ruleset named or at '%s'", name);
+        ERR(d, none, "`arbiter rulesets` lists the installed ones", "no ruleset named or at '%s'",
+            name);
     } else {
         rs = load_or_compile(path, amendments, namendments, d, NULL);
     }
@@ -191,7 +196,8 @@ static arb_ruleset * load_amended_unprotected(const char *name, const char *cons
     return rs;
 }
 
-arb_ruleset * arb_load_amended(const char *name, const char *const *amendments, int namendments, FILE *errors) {
+arb_ruleset *arb_load_amended(const char *name, const char *const *amendments, int namendments,
+                              FILE *errors) {
     mem_guard g;
     API_PROTECT(g) {
         api_no_memory_on(errors);
@@ -228,8 +234,8 @@ static char *error_json(const char *status, const char *msg, long line) {
     return s;
 }
 
-static enum arb_status rule_one(const arb_ruleset *rs, const arb_plugins *plugins, const char *text, size_t len,
-                                long line, char **json) {
+static enum arb_status rule_one(const arb_ruleset *rs, const arb_plugins *plugins, const char *text,
+                                size_t len, long line, char **json) {
     if (!rs || !text) {
         *json = error_json("bad_input",
                            rs ? "no scenario: the text is NULL" : "no ruleset: it is NULL", line);
@@ -237,7 +243,8 @@ static enum arb_status rule_one(const arb_ruleset *rs, const arb_plugins *plugin
     }
     if (len > ARB_MAX_LINE) { /* not parsed: a JSON tree takes many times the text's memory */
         char msg[120];
-        snprintf(msg, sizeof msg, "the scenario is longer than %d bytes; a scenario is one JSON object (per line)",
+        snprintf(msg, sizeof msg,
+                 "the scenario is longer than %d bytes; a scenario is one JSON object (per line)",
                  ARB_MAX_LINE);
         *json = error_json("bad_input", msg, line);
         return ARB_BAD_INPUT;
@@ -264,9 +271,9 @@ static enum arb_status rule_one(const arb_ruleset *rs, const arb_plugins *plugin
         if (line > 0) json_object_set_new(o, "line", json_integer(line));
         *json = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
         json_decref(o);
-        st = r.status == RULING_OK ? ARB_OK
+        st = r.status == RULING_OK                                       ? ARB_OK
              : (r.status == RULING_NEEDS || r.status == RULING_REJECTED) ? ARB_BAD_INPUT
-                                                                          : ARB_NO_RULING;
+                                                                         : ARB_NO_RULING;
         ruling_clear(&r);
     }
     sb_free(&err);
@@ -274,18 +281,20 @@ static enum arb_status rule_one(const arb_ruleset *rs, const arb_plugins *plugin
     return st;
 }
 
-enum arb_status arb_rule_json(const arb_ruleset *rs, const char *scenario, size_t len, char **json) {
+enum arb_status arb_rule_json(const arb_ruleset *rs, const char *scenario, size_t len,
+                              char **json) {
     return arb_rule_json_plugins(rs, NULL, scenario, len, json);
 }
 
-static enum arb_status rule_json_plugins_unprotected(const arb_ruleset *rs, const arb_plugins *p, const char *scenario, size_t len,
-                                      char **json) {
+static enum arb_status rule_json_plugins_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                                     const char *scenario, size_t len,
+                                                     char **json) {
     if (!json) return ARB_BAD_INPUT; /* nowhere to say more */
     return rule_one(rs, p, scenario, len, 0, json);
 }
 
-enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *p, const char *scenario, size_t len,
-                                      char **json) {
+enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *p,
+                                      const char *scenario, size_t len, char **json) {
     mem_guard g;
     API_PROTECT(g) {
         if (json) *json = api_no_memory_json();
@@ -299,7 +308,8 @@ enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *
 _Static_assert(ARB_MAX_PLUGINS == PLUGIN_MAX, "arbiter.h promises the plugin host's limit");
 
 /* (faces.c checks the arguments, for both.) */
-arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, int n, FILE *errors) {
+arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, int n,
+                              FILE *errors) {
     return arb_load_plugins_limited(rs, paths, n, NULL, errors);
 }
 

@@ -122,8 +122,8 @@ arb_ruleset *arb_load(const char *name_or_path, FILE *errors);
  * amendments holds namendments paths, none of them NULL (amendments may be
  * NULL when namendments is 0). A negative count, or a NULL where a path
  * should be, is refused: NULL, with the reason written to errors. */
-arb_ruleset *arb_load_amended(const char *name_or_path, const char *const *amendments, int namendments,
-                              FILE *errors);
+arb_ruleset *arb_load_amended(const char *name_or_path, const char *const *amendments,
+                              int namendments, FILE *errors);
 /* Frees a ruleset (NULL: nothing happens). Free its plugin sets first. */
 void arb_free(arb_ruleset *rs);
 
@@ -167,10 +167,10 @@ enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *jsonl, size_t 
 typedef struct plugin_set arb_plugins;
 arb_plugins *arb_load_plugins(const arb_ruleset *rs, const char *const *paths, int n, FILE *errors);
 void arb_free_plugins(arb_plugins *p);
-enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *p, const char *scenario, size_t len,
-                                      char **json);
-enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *p, const char *jsonl, size_t len,
-                                       FILE *out);
+enum arb_status arb_rule_json_plugins(const arb_ruleset *rs, const arb_plugins *p,
+                                      const char *scenario, size_t len, char **json);
+enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *p,
+                                       const char *jsonl, size_t len, FILE *out);
 
 /* A JSON Lines batch read from a stream, a line at a time: memory stays the
  * same however long the input (a line past ARB_MAX_LINE gets an error
@@ -302,9 +302,10 @@ enum arb_status arb_test_scenarios(const arb_ruleset *rs, FILE *out, int *writte
  * by walking their decision graphs together, or (cases) every scenario of a
  * JSON Lines text ruled under both. */
 enum arb_diff_format {
-    ARB_DIFF_TEXT,     /* for people: the changes grouped, with the rulings' texts and an example each */
-    ARB_DIFF_EXACT,    /* every region with its constraints, count, example and both rulings */
-    ARB_DIFF_JSON,     /* one JSON object: the exact regions and the groups */
+    ARB_DIFF_TEXT,  /* for people: the changes grouped, with the rulings' texts and an example each
+                     */
+    ARB_DIFF_EXACT, /* every region with its constraints, count, example and both rulings */
+    ARB_DIFF_JSON,  /* one JSON object: the exact regions and the groups */
     ARB_DIFF_MARKDOWN, /* the report for people as Markdown */
     ARB_DIFF_HTML      /* the report for people as one HTML page */
 };
@@ -384,10 +385,12 @@ arb_scenario *arb_scenario_new(const arb_ruleset *rs); /* NULL: no ruleset, or o
  * loaded for rs and outlive the scenario; rule on it with the same set. */
 arb_scenario *arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins *plugins);
 void arb_scenario_free(arb_scenario *sc);
-enum arb_status arb_scenario_read_json(arb_scenario *sc, const char *json, size_t len, char **error);
+enum arb_status arb_scenario_read_json(arb_scenario *sc, const char *json, size_t len,
+                                       char **error);
 /* A director's answer to a fact's question: a value's name, its label, its
  * number among the choices (from 1), ja/nee, a number or a call. */
-enum arb_status arb_scenario_answer(arb_scenario *sc, const char *fact, const char *answer, char **error);
+enum arb_status arb_scenario_answer(arb_scenario *sc, const char *fact, const char *answer,
+                                    char **error);
 /* Forgets a fact given or answered (the ruleset's, or a plugin's own). */
 void arb_scenario_forget(arb_scenario *sc, const char *fact);
 /* The scenario as one JSON object (the caller frees it) that
@@ -482,7 +485,6 @@ enum arb_fact_kind {
 enum arb_fact_kind arb_fact_kind(const arb_ruleset *rs, int f);
 int arb_fact_range(const arb_ruleset *rs, int f, long long *lo, long long *hi);
 
-
 /* A plugin's own fact that a plugin acting on ruling r (made on sc with p)
  * needs and sc does not give, to ask the director (its question in Dutch,
  * ask_en in English or NULL; kind "bool", "int" or "string"). The strings
@@ -572,8 +574,8 @@ enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, cons
  * card"). ARB_OK: one line on out saying how many kinds and positions.
  * ARB_BAD_INPUT, on errors (may be NULL): the first position with no legal
  * card, as a scenario `arbiter legal` reads; or a card that got no
- * verdict, or a fact the walk cannot answer every way. A ruleset with no legal article (bridge): ARB_OK, nothing
- * written. arb_test runs this as one of its tests. */
+ * verdict, or a fact the walk cannot answer every way. A ruleset with no legal article (bridge):
+ * ARB_OK, nothing written. arb_test runs this as one of its tests. */
 enum arb_status arb_check_legal_cards(const arb_ruleset *rs, const arb_plugins *p, FILE *out,
                                       FILE *errors);
 
@@ -586,10 +588,10 @@ enum arb_status arb_check_legal_cards(const arb_ruleset *rs, const arb_plugins *
  * "leader", "cards", "winner", "won_by", "card_points", "points" and "roem"
  * per side, the ruling}], "totals" per side ("tricks", "points" with the
  * roem counted in, "roem"), "illegal_by" ("none", "takers", "defenders";
- * null when the tricks cannot settle it), "illegal" (the card: "trick", "seat", "card", "reason", the
- * ruling); and always "score": the score article's ruling with "takers"
- * and "defenders"}. A ruling that fails fails the call: ARB_NO_RULING when
- * the rule files give none, else ARB_BAD_INPUT. */
+ * null when the tricks cannot settle it), "illegal" (the card: "trick", "seat", "card", "reason",
+ * the ruling); and always "score": the score article's ruling with "takers" and "defenders"}. A
+ * ruling that fails fails the call: ARB_NO_RULING when the rule files give none, else
+ * ARB_BAD_INPUT. */
 enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p, const char *hand,
                                     size_t len, char **json, char **error);
 

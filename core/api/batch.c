@@ -71,7 +71,8 @@ static enum arb_status ruling_exit(const ruling *r) {
 static void put_line_header(strbuf *out, long line) {
     char digits[24], *p = digits + sizeof digits;
     unsigned long n = line > 0 ? (unsigned long)line : 0;
-    do *--p = (char)('0' + n % 10);
+    do
+        *--p = (char)('0' + n % 10);
     while (n /= 10);
     sb_puts(out, "--- regel ");
     sb_putn(out, p, (size_t)(digits + sizeof digits - p));
@@ -197,8 +198,9 @@ static void flush_unwound(void *b) {
 
 #define NO_MEMORY_RECORD "{\"status\":\"no_memory\",\"error\":\"" API_NO_MEMORY "\"}\n"
 
-static enum arb_status rule_batch_plugins_unprotected(const arb_ruleset *rs, const arb_plugins *plugins,
-                                                      const char *text, size_t len, FILE *out) {
+static enum arb_status rule_batch_plugins_unprotected(const arb_ruleset *rs,
+                                                      const arb_plugins *plugins, const char *text,
+                                                      size_t len, FILE *out) {
     if (!out) return ARB_BAD_INPUT; /* nowhere to say more */
     if (!rs || !text) return refuse(rs, out);
     batch b;
@@ -216,8 +218,8 @@ static enum arb_status rule_batch_plugins_unprotected(const arb_ruleset *rs, con
     return batch_done(&b);
 }
 
-enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *plugins, const char *text,
-                                       size_t len, FILE *out) {
+enum arb_status arb_rule_batch_plugins(const arb_ruleset *rs, const arb_plugins *plugins,
+                                       const char *text, size_t len, FILE *out) {
     mem_guard g;
     API_PROTECT(g) {
         if (out) fputs(NO_MEMORY_RECORD, out);
@@ -296,8 +298,8 @@ static bool next_line(reader *r, const char **text, size_t *n) {
 }
 
 static enum arb_status rule_stream_unprotected(const arb_ruleset *rs, const arb_plugins *plugins,
-                                              enum arb_record_format format, const char *head, size_t head_len,
-                                              FILE *in, FILE *out) {
+                                               enum arb_record_format format, const char *head,
+                                               size_t head_len, FILE *in, FILE *out) {
     if (!out) return ARB_BAD_INPUT;
     if (!rs || (!in && !head)) return refuse(rs, out);
     if (format != ARB_RECORD_BRIEF && format != ARB_RECORD_TEXT) format = ARB_RECORD_JSON;
@@ -324,8 +326,9 @@ static enum arb_status rule_stream_unprotected(const arb_ruleset *rs, const arb_
     return r.error ? ARB_BAD_INPUT : st;
 }
 
-enum arb_status arb_rule_stream(const arb_ruleset *rs, const arb_plugins *plugins, enum arb_record_format format,
-                                const char *head, size_t head_len, FILE *in, FILE *out) {
+enum arb_status arb_rule_stream(const arb_ruleset *rs, const arb_plugins *plugins,
+                                enum arb_record_format format, const char *head, size_t head_len,
+                                FILE *in, FILE *out) {
     mem_guard g;
     API_PROTECT(g) {
         if (out) fputs(NO_MEMORY_RECORD, out);

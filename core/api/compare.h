@@ -11,8 +11,8 @@
  * read gives {"ruleset", "title", "status": "bad_input", "error"}. A hook
  * that failed is reported in err. Returns the status `arbiter rule` would
  * exit with (enum arb_status). */
-int compare_ruling_json(const ruleset *rs, const scenario_hooks *hooks, const char *text, size_t len, json_t **out,
-                         strbuf *err);
+int compare_ruling_json(const ruleset *rs, const scenario_hooks *hooks, const char *text,
+                        size_t len, json_t **out, strbuf *err);
 /* What differs between two such rulings: "status", "articles" (each a
  * pair), "actions_only_in" (the actions each has and the other lacks),
  * "score". Empty when they agree. */

@@ -58,12 +58,12 @@ static json_t *fact_tree(const ruleset *rs, int f) {
     return j;
 }
 
-static char * fact_json_unprotected(const arb_ruleset *rs, int f) {
+static char *fact_json_unprotected(const arb_ruleset *rs, int f) {
     if (!rs || f < 0 || f >= rs->nfacts) return NULL;
     return dump(fact_tree(rs, f));
 }
 
-char * arb_fact_json(const arb_ruleset *rs, int f) {
+char *arb_fact_json(const arb_ruleset *rs, int f) {
     mem_guard g;
     API_PROTECT(g) {
         api_no_memory_on(NULL);
@@ -100,7 +100,7 @@ static json_t *articles_json(const ruleset *rs) {
     return articles;
 }
 
-static char * ruleset_json_unprotected(const arb_ruleset *rs, int contents) {
+static char *ruleset_json_unprotected(const arb_ruleset *rs, int contents) {
     if (!rs) return NULL;
     char hash[32];
     output_hash(rs, hash);
@@ -118,7 +118,7 @@ static char * ruleset_json_unprotected(const arb_ruleset *rs, int contents) {
     return dump(j);
 }
 
-char * arb_ruleset_json(const arb_ruleset *rs, int contents) {
+char *arb_ruleset_json(const arb_ruleset *rs, int contents) {
     mem_guard g;
     API_PROTECT(g) {
         api_no_memory_on(NULL);
@@ -150,15 +150,17 @@ static json_t *plugin_question_tree(const arb_plugins *p, const scenario *sc, co
     if (!p || r->status != RULING_OK || !plugin_set_question(p, sc, r, &q)) return NULL;
     json_t *choices = json_array();
     if (strcmp(q.kind, "bool") == 0) {
-        json_array_append_new(choices, json_pack("{sbssss}", "value", 1, "label", "ja", "label_en", "yes"));
-        json_array_append_new(choices, json_pack("{sbssss}", "value", 0, "label", "nee", "label_en", "no"));
+        json_array_append_new(choices,
+                              json_pack("{sbssss}", "value", 1, "label", "ja", "label_en", "yes"));
+        json_array_append_new(choices,
+                              json_pack("{sbssss}", "value", 0, "label", "nee", "label_en", "no"));
     }
-    return json_pack("{ssssss?sssbsosb}", "name", q.fact, "question", q.ask, "question_en", q.ask_en,
-                     "type", q.kind, "asked", 1, "choices", choices, "from_plugin", 1);
+    return json_pack("{ssssss?sssbsosb}", "name", q.fact, "question", q.ask, "question_en",
+                     q.ask_en, "type", q.kind, "asked", 1, "choices", choices, "from_plugin", 1);
 }
 
-static enum arb_status rule_next_json_unprotected(const arb_ruleset *rs, const arb_plugins *p, const char *text,
-                                   size_t len, char **json) {
+static enum arb_status rule_next_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                                  const char *text, size_t len, char **json) {
     if (!json) return ARB_BAD_INPUT; /* nowhere to say more */
     /* what cannot be read, and a plugin's failure, are answered as arb_rule_json_plugins answers
      * them */
@@ -253,8 +255,10 @@ static bool limits_ok(const arb_plugin_limits *limits, FILE *errors) {
     return false;
 }
 
-static arb_plugins * load_plugins_limited_unprotected(const arb_ruleset *rs, const char *const *paths, int n,
-                                      const arb_plugin_limits *limits, FILE *errors) {
+static arb_plugins *load_plugins_limited_unprotected(const arb_ruleset *rs,
+                                                     const char *const *paths, int n,
+                                                     const arb_plugin_limits *limits,
+                                                     FILE *errors) {
     if (!plugin_arguments_ok(rs, paths, n, errors) || !limits_ok(limits, errors)) return NULL;
     plugin_limits host = {0};
     if (limits) host = (plugin_limits){limits->instructions, limits->memory, limits->time_ms};
@@ -270,7 +274,7 @@ static arb_plugins * load_plugins_limited_unprotected(const arb_ruleset *rs, con
     return p;
 }
 
-arb_plugins * arb_load_plugins_limited(const arb_ruleset *rs, const char *const *paths, int n,
+arb_plugins *arb_load_plugins_limited(const arb_ruleset *rs, const char *const *paths, int n,
                                       const arb_plugin_limits *limits, FILE *errors) {
     mem_guard g;
     API_PROTECT(g) {

@@ -26,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const trick_universe[] = {"S7", "S8", "SA", "D7", "H7", "H8",
+static const char *const trick_universe[] = {"S7", "S8",  "SA", "D7", "H7", "H8",
                                              "H9", "H10", "HJ", "HQ", "HK", "HA"};
-static const char *const hand_universe[] = {"SK", "SQ", "DK", "H7", "H8", "H9",
+static const char *const hand_universe[] = {"SK",  "SQ", "DK", "H7", "H8", "H9",
                                             "H10", "HJ", "HQ", "HK", "HA"};
 #define TRICK_UNIVERSE (int)(sizeof trick_universe / sizeof *trick_universe)
 #define HAND_UNIVERSE (int)(sizeof hand_universe / sizeof *hand_universe)
@@ -53,7 +53,8 @@ static bool grow(key_set *s) {
     for (size_t i = 0; i < s->cap; i++) {
         if (!s->slots[i]) continue;
         size_t j = slot_of(s->slots[i], cap);
-        while (slots[j]) j = (j + 1) & (cap - 1);
+        while (slots[j])
+            j = (j + 1) & (cap - 1);
         slots[j] = s->slots[i];
     }
     xfree(s->slots);
@@ -97,7 +98,8 @@ static uint32_t hand_kinds(const kj_position *p, const kj_tables *tb, kj_card fi
  * that is that card is his last of the suit (position.penalty_card_case). */
 static bool one_card_of_suit_led(const kj_position *p) {
     int n = 0;
-    for (int i = 0; p->trick.ncards > 0 && i < p->ncards; i++) n += p->hand[i].suit == p->trick.cards[0].suit;
+    for (int i = 0; p->trick.ncards > 0 && i < p->ncards; i++)
+        n += p->hand[i].suit == p->trick.cards[0].suit;
     return n == 1;
 }
 
@@ -107,13 +109,14 @@ static bool one_card_of_suit_led(const kj_position *p) {
 static uint64_t kind_key(const kj_position *p, const kj_tables *tb, kj_card first[CARD_KINDS]) {
     kj_position_facts f;
     kj_settle_position(p, tb, &f);
-    bool bits[] = {f.can_follow,          f.has_trump,       f.can_overtrump,
-                   f.trump_led,           f.trump_in_trick,  f.partner_winning,
-                   f.only_trumps,         f.is_taker_side,   p->has_taker,
-                   f.has_penalty_card,    f.penalty_last_of_suit, p->trick.ncards == 0,
-                   one_card_of_suit_led(p)};
+    bool bits[] = {
+        f.can_follow,           f.has_trump,        f.can_overtrump,        f.trump_led,
+        f.trump_in_trick,       f.partner_winning,  f.only_trumps,          f.is_taker_side,
+        p->has_taker,           f.has_penalty_card, f.penalty_last_of_suit, p->trick.ncards == 0,
+        one_card_of_suit_led(p)};
     uint64_t key = 1;
-    for (size_t i = 0; i < sizeof bits / sizeof *bits; i++) key |= (uint64_t)bits[i] << (i + 1);
+    for (size_t i = 0; i < sizeof bits / sizeof *bits; i++)
+        key |= (uint64_t)bits[i] << (i + 1);
     return key | (uint64_t)hand_kinds(p, tb, first) << 16;
 }
 
@@ -147,7 +150,8 @@ static int64_t value_at(const ruleset *rs, int f, int64_t i) {
 
 static long combinations(const ruleset *rs, const walk_answers *a) {
     long n = 1;
-    for (int i = 0; i < a->n; i++) n *= (long)values_of(rs, a->fact[i]);
+    for (int i = 0; i < a->n; i++)
+        n *= (long)values_of(rs, a->fact[i]);
     return n;
 }
 
@@ -173,14 +177,16 @@ static void give_answers(scenario *sc, const walk_answers *a, bool give) {
 static bool answer_every_way(const ruleset *rs, walk_answers *a, int fact, strbuf *err) {
     const char *name = rs->facts[fact].name;
     for (int k = 0; k < a->n; k++)
-        if (a->fact[k] == fact) return sb_printf(err, "'%s' is asked though it is given", name), false;
+        if (a->fact[k] == fact)
+            return sb_printf(err, "'%s' is asked though it is given", name), false;
     if (values_of(rs, fact) == 0) {
         sb_printf(err, "the legal article asks '%s', whose values are too many to try each", name);
         return false;
     }
     if (a->n == LEGAL_WALK_FACTS || combinations(rs, a) * values_of(rs, fact) > WALK_ASSIGNMENTS) {
-        sb_printf(err, "the legal article asks '%s' after %d other facts: more answers than %d to try", name,
-                  a->n, WALK_ASSIGNMENTS);
+        sb_printf(err,
+                  "the legal article asks '%s' after %d other facts: more answers than %d to try",
+                  name, a->n, WALK_ASSIGNMENTS);
         return false;
     }
     a->fact[a->n] = fact;
@@ -190,8 +196,8 @@ static bool answer_every_way(const ruleset *rs, walk_answers *a, int fact, strbu
 
 enum verdict { ILLEGAL, LEGAL, NEEDS, FAILED };
 
-static enum verdict rule_card(walker *w, const kj_position *p, const walk_answers *a, kj_card c, int *needs,
-                              strbuf *err) {
+static enum verdict rule_card(walker *w, const kj_position *p, const walk_answers *a, kj_card c,
+                              int *needs, strbuf *err) {
     ruling r;
     bool legal = false;
     w->sc.rec.kj_position_record = *p;
@@ -216,8 +222,9 @@ static enum verdict rule_card(walker *w, const kj_position *p, const walk_answer
 
 /* With the answers given: LEGAL when a card of the position is legal,
  * ILLEGAL when none is, NEEDS (*needs) or FAILED when a ruling is not had. */
-static enum verdict some_card_legal(walker *w, const kj_position *p, const walk_answers *a, uint32_t kinds,
-                                    const kj_card first[CARD_KINDS], int *needs, strbuf *err) {
+static enum verdict some_card_legal(walker *w, const kj_position *p, const walk_answers *a,
+                                    uint32_t kinds, const kj_card first[CARD_KINDS], int *needs,
+                                    strbuf *err) {
     for (int k = 0; k < CARD_KINDS; k++) {
         if (!(kinds & 1u << k)) continue;
         enum verdict v = rule_card(w, p, a, first[k], needs, err);
@@ -275,8 +282,10 @@ static bool rule_variants(walker *w, kj_position p, strbuf *err) {
 /* The universes' cards, parsed once. */
 static void parse_universes(walker *w) {
     char msg[80];
-    for (int i = 0; i < TRICK_UNIVERSE; i++) kj_parse_card(trick_universe[i], &w->trick_cards[i], msg, sizeof msg);
-    for (int i = 0; i < HAND_UNIVERSE; i++) kj_parse_card(hand_universe[i], &w->hand_cards[i], msg, sizeof msg);
+    for (int i = 0; i < TRICK_UNIVERSE; i++)
+        kj_parse_card(trick_universe[i], &w->trick_cards[i], msg, sizeof msg);
+    for (int i = 0; i < HAND_UNIVERSE; i++)
+        kj_parse_card(hand_universe[i], &w->hand_cards[i], msg, sizeof msg);
 }
 
 static bool in_trick(const kj_trick *t, kj_card c) {
@@ -366,15 +375,16 @@ char *legal_walk_position_json(const ruleset *rs, const kj_position *p, const wa
         if (i) strcat(hand, " ");
         strcat(hand, card);
     }
-    json_t *j = json_pack("{ssssssss}", "trump", kj_suit_name(p->trump), "seat", bridge_seat_name(p->seat),
-                          "hand", hand, "trick", trick);
+    json_t *j = json_pack("{ssssssss}", "trump", kj_suit_name(p->trump), "seat",
+                          bridge_seat_name(p->seat), "hand", hand, "trick", trick);
     if (p->has_taker) json_object_set_new(j, "taker", json_string(bridge_seat_name(p->taker)));
     if (p->has_penalty_card) {
         kj_format_card(p->penalty_card, card);
         json_object_set_new(j, "penalty_card", json_string(card));
     }
     for (int k = 0; a && k < a->n; k++)
-        json_object_set_new(j, rs->facts[a->fact[k]].name, answer_json(rs, a->fact[k], a->value[k]));
+        json_object_set_new(j, rs->facts[a->fact[k]].name,
+                            answer_json(rs, a->fact[k], a->value[k]));
     char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(j);
     return text;

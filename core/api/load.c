@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 ruleset *load_or_compile(const char *path, const char *const *amendments, int namendments, diag *d,
-                       bool *cached) {
+                         bool *cached) {
     ruleset *rs = namendments ? NULL : cache_load(path);
     if (cached) *cached = rs != NULL;
     if (rs) return rs;

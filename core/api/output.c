@@ -23,10 +23,13 @@ void output_message(const ruleset *rs, const ruling_action *ra, bool english, st
         }
         sb_putn(out, t, (size_t)(open - t));
         int p = 0;
-        while (p < a->nparams && !(strlen(a->params[p].name) == (size_t)(close - open - 1) &&
-                                   strncmp(a->params[p].name, open + 1, (size_t)(close - open - 1)) == 0))
+        while (p < a->nparams &&
+               !(strlen(a->params[p].name) == (size_t)(close - open - 1) &&
+                 strncmp(a->params[p].name, open + 1, (size_t)(close - open - 1)) == 0))
             p++;
-        if (p < a->nparams) rs_format_value(rs, a->params[p].type, ra->args[p], english ? FMT_ENGLISH : FMT_DUTCH, out);
+        if (p < a->nparams)
+            rs_format_value(rs, a->params[p].type, ra->args[p], english ? FMT_ENGLISH : FMT_DUTCH,
+                            out);
         t = close + 1;
     }
 }
@@ -43,13 +46,15 @@ json_t *output_trail_json(const ruling *r) {
     int n = ruling_trail(r, NULL, 0);
     const char **cites = xcalloc((size_t)n + 1, sizeof *cites);
     ruling_trail(r, cites, n);
-    for (int i = 0; i < n; i++) json_array_append_new(trail, json_string(cites[i]));
+    for (int i = 0; i < n; i++)
+        json_array_append_new(trail, json_string(cites[i]));
     xfree(cites);
     return trail;
 }
 
 /* What plugins added: actions, and for the audit what each did. */
-static void extras_json(const ruling *r, json_t *actions, json_t *messages, json_t *messages_en, json_t *o) {
+static void extras_json(const ruling *r, json_t *actions, json_t *messages, json_t *messages_en,
+                        json_t *o) {
     for (int i = 0; i < r->nextra; i++) {
         const ruling_extra *e = &r->extra[i];
         json_t *act = json_object();
@@ -63,8 +68,8 @@ static void extras_json(const ruling *r, json_t *actions, json_t *messages, json
     if (!r->nnotes) return;
     json_t *plugins = json_array();
     for (int i = 0; i < r->nnotes; i++)
-        json_array_append_new(plugins, json_pack("{ssssss}", "plugin", r->notes[i].plugin, "cite", r->notes[i].cite,
-                                                 "changed", r->notes[i].what));
+        json_array_append_new(plugins, json_pack("{ssssss}", "plugin", r->notes[i].plugin, "cite",
+                                                 r->notes[i].cite, "changed", r->notes[i].what));
     json_object_set_new(o, "plugins", plugins);
 }
 
@@ -79,7 +84,6 @@ json_t *output_value_json(const ruleset *rs, const rs_type *t, int64_t v) {
     return j;
 }
 
-
 /* Where a fact's value came from: "given", "default" (the scenario was
  * silent and the fact's default was assumed), or the record that settled it. */
 const char *output_fact_source(const ruleset *rs, const scenario *sc, int f) {
@@ -93,17 +97,20 @@ static const char *source_text(const char *source) {
     if (strcmp(source, "auction") == 0) return " (uit het biedverloop)";
     if (strcmp(source, "contract") == 0) return " (uit het contract)";
     if (strcmp(source, "scoring") == 0) return " (uit de scores)";
-    if (strcmp(source, "play") == 0 || strcmp(source, "trick") == 0 || strcmp(source, "hand") == 0 ||
-        strcmp(source, "card") == 0 || strcmp(source, "position") == 0)
+    if (strcmp(source, "play") == 0 || strcmp(source, "trick") == 0 ||
+        strcmp(source, "hand") == 0 || strcmp(source, "card") == 0 ||
+        strcmp(source, "position") == 0)
         return " (uit het spelverloop)";
     return "";
 }
 
 static bool expr_uses(const ruleset *rs, int e, int fact, int depth) {
     const rs_expr *x = rs_expr_at(rs, e);
-    if (depth > 64) return true; /* derived facts cannot loop (the compiler refuses cycles); be safe */
+    if (depth > 64)
+        return true; /* derived facts cannot loop (the compiler refuses cycles); be safe */
     if (x->kind == EX_FACT)
-        return x->a == fact || (rs->facts[x->a].derived >= 0 && expr_uses(rs, rs->facts[x->a].derived, fact, depth + 1));
+        return x->a == fact || (rs->facts[x->a].derived >= 0 &&
+                                expr_uses(rs, rs->facts[x->a].derived, fact, depth + 1));
     if (x->kind == EX_CONST) return false;
     if (x->a >= 0 && x->kind != EX_TABLE && expr_uses(rs, x->a, fact, depth + 1)) return true;
     if (x->b >= 0 && expr_uses(rs, x->b, fact, depth + 1)) return true;
@@ -129,7 +136,8 @@ static bool fact_used(const ruling *r, int f) {
 json_t *output_unused_json(const ruling *r, const scenario *sc) {
     json_t *unused = json_array();
     for (int f = 0; sc && r->status == RULING_OK && f < r->rs->nfacts; f++)
-        if (sc->given[f] && !fact_used(r, f)) json_array_append_new(unused, json_string(r->rs->facts[f].name));
+        if (sc->given[f] && !fact_used(r, f))
+            json_array_append_new(unused, json_string(r->rs->facts[f].name));
     return unused;
 }
 
@@ -154,7 +162,8 @@ json_t *output_json(const ruling *r, const scenario *sc) {
         ruling_problem(r, &sb);
         json_object_set_new(o, "error", json_string(sb.data));
         sb_free(&sb);
-        if (r->status == RULING_NEEDS) json_object_set_new(o, "needs", json_string(rs->facts[r->fact].name));
+        if (r->status == RULING_NEEDS)
+            json_object_set_new(o, "needs", json_string(rs->facts[r->fact].name));
     }
     json_object_set_new(o, "articles", output_trail_json(r));
     json_t *actions = json_array(), *messages = json_array(), *messages_en = json_array();
@@ -165,7 +174,8 @@ json_t *output_json(const ruling *r, const scenario *sc) {
         json_t *act = json_object(), *args = json_object();
         json_object_set_new(act, "name", json_string(a->name));
         for (int p = 0; p < a->nparams; p++)
-            json_object_set_new(args, a->params[p].name, output_value_json(rs, a->params[p].type, ra->args[p]));
+            json_object_set_new(args, a->params[p].name,
+                                output_value_json(rs, a->params[p].type, ra->args[p]));
         json_object_set_new(act, "args", args);
         json_object_set_new(act, "article", json_string(action_cite(rs, ra->use)));
         json_array_append_new(actions, act);
@@ -302,8 +312,9 @@ typedef struct fragment {
     size_t len;
 } fragment;
 
-#define KEY_MAX 256        /* numbers in a key of a keyed fragment */
-#define TABLE_MAX 4096     /* fragments a table keeps (a bound on the memory): then written each time */
+#define KEY_MAX 256    /* numbers in a key of a keyed fragment */
+#define TABLE_MAX 4096 /* fragments a table keeps (a bound on the memory): then written each time  \
+                        */
 
 /* Fragments kept by a key of numbers: an outcome and its actions'
  * arguments; the facts of a decision with their values and sources, and
@@ -327,7 +338,8 @@ static keyed *table_slot(fragment_table *t, const int64_t *key, int n) {
         if (!(t->slots = xcalloc(t->mask + 1, sizeof *t->slots))) abort();
     }
     uint64_t h = hash_step(HASH_INIT, (uint64_t)n);
-    for (int i = 0; i < n; i++) h = hash_step(h, (uint64_t)key[i]);
+    for (int i = 0; i < n; i++)
+        h = hash_step(h, (uint64_t)key[i]);
     for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
         keyed *e = &t->slots[i];
         if (e->key && e->n == n && memcmp(e->key, key, sizeof *key * (size_t)n) == 0) return e;
@@ -344,23 +356,24 @@ static keyed *table_slot(fragment_table *t, const int64_t *key, int n) {
 static void table_free(fragment_table *t) {
     for (size_t i = 0; t->slots && i <= t->mask; i++) {
         xfree(t->slots[i].key);
-        for (int k = 0; k < 3; k++) xfree(t->slots[i].text[k].text);
+        for (int k = 0; k < 3; k++)
+            xfree(t->slots[i].text[k].text);
     }
     xfree(t->slots);
 }
 
 struct output_cache {
     const ruleset *rs;
-    fragment head;     /* {"ruleset":…,"ruleset_hash":…,"status": */
+    fragment head;      /* {"ruleset":…,"ruleset_hash":…,"status": */
     fragment text_head; /* Uitspraak volgens TITLE (NAME) */
-    fragment *trail;   /* per outcome: "articles":[…], */
+    fragment *trail;    /* per outcome: "articles":[…], */
     fragment *actions; /* per outcome: "actions":[…],…,"messages_en":[…], (when no action takes
                           arguments) */
     fragment *brief;   /* per outcome: the brief record's "articles" and "actions" */
-    fragment *text;    /* per outcome: the text's trail and actions (when no action takes arguments) */
-    fragment *fact;    /* per fact: {"fact":"…","value": */
-    bool *has_args;    /* per outcome: an action of it takes arguments */
-    int *unused;       /* room for every fact */
+    fragment *text; /* per outcome: the text's trail and actions (when no action takes arguments) */
+    fragment *fact; /* per fact: {"fact":"…","value": */
+    bool *has_args; /* per outcome: an action of it takes arguments */
+    int *unused;    /* room for every fact */
     /* the actions (full, brief, text) of an outcome whose actions take
      * arguments, by outcome and arguments; a record's "decided_by" and
      * "unused" (and the text's facts), by its facts, values and sources and
@@ -391,7 +404,8 @@ output_cache *output_cache_new(const ruleset *rs) {
     c->has_args = xcalloc((size_t)c->noutcomes + 1, sizeof *c->has_args);
     c->fact = xcalloc((size_t)rs->nfacts + 1, sizeof *c->fact);
     c->unused = xcalloc((size_t)rs->nfacts + 1, sizeof *c->unused);
-    if (!c->trail || !c->actions || !c->brief || !c->text || !c->has_args || !c->fact || !c->unused) abort();
+    if (!c->trail || !c->actions || !c->brief || !c->text || !c->has_args || !c->fact || !c->unused)
+        abort();
     for (int o = 0; o < c->noutcomes; o++) {
         const rs_outcome *oc = rs_outcome_at(rs, o);
         for (int i = 0; i < oc->nactions; i++)
@@ -576,7 +590,8 @@ static int unused_facts(const ruling *r, const scenario *sc, int *out) {
 }
 
 /* "decided_by":[…],"unused":[…] of r, whose unused facts are c->unused[0..nunused). */
-static void put_tail(output_cache *c, strbuf *out, const ruling *r, const scenario *sc, int nunused) {
+static void put_tail(output_cache *c, strbuf *out, const ruling *r, const scenario *sc,
+                     int nunused) {
     const ruleset *rs = c->rs;
     sb_puts(out, "\"decided_by\":[");
     for (int i = 0; i < r->npath; i++) {
@@ -613,10 +628,12 @@ static keyed *tail_slot(output_cache *c, const ruling *r, const scenario *sc, in
     for (int i = 0; i < r->npath; i++) {
         key[n++] = r->path_fact[i];
         key[n++] = r->path_value[i];
-        key[n++] = (int64_t)(uintptr_t)output_fact_source(c->rs, sc, r->path_fact[i]); /* constant strings */
+        key[n++] = (int64_t)(uintptr_t)output_fact_source(c->rs, sc,
+                                                          r->path_fact[i]); /* constant strings */
     }
     key[n++] = -1;
-    for (int i = 0; i < nunused; i++) key[n++] = c->unused[i];
+    for (int i = 0; i < nunused; i++)
+        key[n++] = c->unused[i];
     return table_slot(&c->tails, key, n);
 }
 
@@ -775,7 +792,8 @@ static void text_actions(const ruling *r, strbuf *out) {
 
 /* The facts that decided, those that played no part (unused[0..nunused),
  * in the ruleset's order) and the ruleset's hash. */
-static void text_tail(const ruling *r, const scenario *sc, const int *unused, int nunused, strbuf *out) {
+static void text_tail(const ruling *r, const scenario *sc, const int *unused, int nunused,
+                      strbuf *out) {
     const ruleset *rs = r->rs;
     if (r->npath) sb_puts(out, "Beslist op grond van:\n");
     for (int i = 0; i < r->npath; i++) {

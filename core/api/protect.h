@@ -17,8 +17,8 @@
 /* jansson's blocks come from the library's allocator (set once). */
 void api_first_use(void);
 
-#define API_PROTECT(g) \
-    api_first_use();   \
+#define API_PROTECT(g)                                                                             \
+    api_first_use();                                                                               \
     MEM_PROTECT(g)
 #define api_leave(g) mem_leave(g)
 

@@ -58,7 +58,8 @@ arb_scenario *arb_scenario_new(const arb_ruleset *rs) {
     return arb_scenario_new_plugins(rs, NULL);
 }
 
-static arb_scenario * scenario_new_plugins_unprotected(const arb_ruleset *rs, const arb_plugins *plugins) {
+static arb_scenario *scenario_new_plugins_unprotected(const arb_ruleset *rs,
+                                                      const arb_plugins *plugins) {
     if (!rs) return NULL;
     arb_scenario *s = xcalloc(1, sizeof *s);
     if (!s) return NULL;
@@ -69,7 +70,7 @@ static arb_scenario * scenario_new_plugins_unprotected(const arb_ruleset *rs, co
     return s;
 }
 
-arb_scenario * arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins *plugins) {
+arb_scenario *arb_scenario_new_plugins(const arb_ruleset *rs, const arb_plugins *plugins) {
     mem_guard g;
     API_PROTECT(g) {
         api_no_memory_on(NULL);
@@ -100,7 +101,8 @@ static void drop_own_facts_unwound(void *sc) {
     ((scenario *)sc)->own = NULL;
 }
 
-static enum arb_status scenario_read_json_unprotected(arb_scenario *s, const char *json, size_t len, char **error) {
+static enum arb_status scenario_read_json_unprotected(arb_scenario *s, const char *json, size_t len,
+                                                      char **error) {
     if (error) *error = NULL;
     if (!s || !json) return refuse(error, "arb_scenario_read_json: no scenario or no text");
     if (len > ARB_MAX_LINE) return refuse(error, "the scenario is longer than ARB_MAX_LINE bytes");
@@ -151,13 +153,16 @@ static char *scenario_json_unprotected(const arb_scenario *s) {
 
 char *arb_scenario_json(const arb_scenario *s) {
     mem_guard g;
-    API_PROTECT(g) { return NULL; }
+    API_PROTECT(g) {
+        return NULL;
+    }
     char *result = scenario_json_unprotected(s);
     api_leave(&g);
     return result;
 }
 
-enum arb_status arb_scenario_read_json(arb_scenario *s, const char *json, size_t len, char **error) {
+enum arb_status arb_scenario_read_json(arb_scenario *s, const char *json, size_t len,
+                                       char **error) {
     mem_guard g;
     API_PROTECT(g) {
         if (error) *error = api_no_memory_text();
@@ -168,9 +173,11 @@ enum arb_status arb_scenario_read_json(arb_scenario *s, const char *json, size_t
     return result;
 }
 
-static enum arb_status scenario_answer_unprotected(arb_scenario *s, const char *fact, const char *answer, char **error) {
+static enum arb_status scenario_answer_unprotected(arb_scenario *s, const char *fact,
+                                                   const char *answer, char **error) {
     if (error) *error = NULL;
-    if (!s || !fact || !answer) return refuse(error, "arb_scenario_answer: no scenario, fact or answer");
+    if (!s || !fact || !answer)
+        return refuse(error, "arb_scenario_answer: no scenario, fact or answer");
     int f = rs_find_fact(s->rs, fact);
     if (f < 0) return refuse(error, "no such fact in this ruleset");
     int64_t v;
@@ -183,7 +190,8 @@ static enum arb_status scenario_answer_unprotected(arb_scenario *s, const char *
     return st;
 }
 
-enum arb_status arb_scenario_answer(arb_scenario *s, const char *fact, const char *answer, char **error) {
+enum arb_status arb_scenario_answer(arb_scenario *s, const char *fact, const char *answer,
+                                    char **error) {
     mem_guard g;
     API_PROTECT(g) {
         if (error) *error = api_no_memory_text();
@@ -202,8 +210,10 @@ enum arb_status arb_scenario_error_position(const arb_scenario *s, int *line, in
 
 void arb_scenario_forget(arb_scenario *s, const char *fact) {
     int f = s && fact ? rs_find_fact(s->rs, fact) : -1;
-    if (f >= 0) scenario_forget(&s->sc, f);
-    else if (s && fact && s->sc.own) json_object_del(s->sc.own, fact); /* a plugin's own fact */
+    if (f >= 0)
+        scenario_forget(&s->sc, f);
+    else if (s && fact && s->sc.own)
+        json_object_del(s->sc.own, fact); /* a plugin's own fact */
 }
 
 /* ---- ruling ------------------------------------------------------------ */
@@ -216,13 +226,16 @@ static const arb_ruling *viewed(const arb_ruling *cr);
  * "no ruling" (1). */
 enum arb_status arb_status_of(enum arb_ruling_status s) {
     switch (s) {
-    case ARB_RULED: return ARB_OK;
+    case ARB_RULED:
+        return ARB_OK;
     case ARB_NEEDS:
     case ARB_REJECTED:
-    case ARB_FAILED: return ARB_BAD_INPUT;
+    case ARB_FAILED:
+        return ARB_BAD_INPUT;
     case ARB_GAP:
     case ARB_OUTSIDE:
-    case ARB_EVAL_ERROR: return ARB_NO_RULING;
+    case ARB_EVAL_ERROR:
+        return ARB_NO_RULING;
     }
     return ARB_BAD_INPUT;
 }
@@ -247,7 +260,8 @@ static void record_decided(arb_ruling *out, const ruleset *rs, const scenario *s
     }
 }
 
-static arb_ruling * rule_unprotected(const arb_ruleset *rs, const arb_plugins *plugins, arb_scenario *s) {
+static arb_ruling *rule_unprotected(const arb_ruleset *rs, const arb_plugins *plugins,
+                                    arb_scenario *s) {
     if (!rs || !s || s->rs != rs) return NULL;
     arb_ruling *out = xcalloc(1, sizeof *out);
     if (!out) return NULL;
@@ -273,7 +287,7 @@ static arb_ruling * rule_unprotected(const arb_ruleset *rs, const arb_plugins *p
     return out;
 }
 
-arb_ruling * arb_rule(const arb_ruleset *rs, const arb_plugins *plugins, arb_scenario *s) {
+arb_ruling *arb_rule(const arb_ruleset *rs, const arb_plugins *plugins, arb_scenario *s) {
     mem_guard g;
     API_PROTECT(g) {
         s->sc.hooks = s->plugins ? plugin_set_hooks(s->plugins) : NULL;
@@ -296,12 +310,18 @@ void arb_ruling_free(arb_ruling *r) {
 enum arb_ruling_status arb_ruling_status(const arb_ruling *r) {
     if (!r || r->failed) return ARB_FAILED;
     switch (r->r.status) {
-    case RULING_OK: return ARB_RULED;
-    case RULING_NEEDS: return ARB_NEEDS;
-    case RULING_REJECTED: return ARB_REJECTED;
-    case RULING_GAP: return ARB_GAP;
-    case RULING_ERROR: return ARB_EVAL_ERROR;
-    case RULING_OUTSIDE: return ARB_OUTSIDE;
+    case RULING_OK:
+        return ARB_RULED;
+    case RULING_NEEDS:
+        return ARB_NEEDS;
+    case RULING_REJECTED:
+        return ARB_REJECTED;
+    case RULING_GAP:
+        return ARB_GAP;
+    case RULING_ERROR:
+        return ARB_EVAL_ERROR;
+    case RULING_OUTSIDE:
+        return ARB_OUTSIDE;
     }
     return ARB_FAILED;
 }
@@ -346,7 +366,8 @@ static action_view view_own(arena *a, const ruleset *rs, const ruling_action *ra
 }
 
 static action_view view_extra(arena *a, const ruling_extra *e) {
-    action_view v = {.name = arena_strdup(a, e->name), .cite = arena_strdup(a, e->cite ? e->cite : ""),
+    action_view v = {.name = arena_strdup(a, e->name),
+                     .cite = arena_strdup(a, e->cite ? e->cite : ""),
                      .message = arena_strdup(a, e->message ? e->message : ""),
                      .message_en = arena_strdup(a, e->message_en ? e->message_en : "")};
     json_t *args = e->args ? json_loads(e->args, 0, NULL) : NULL;
@@ -373,13 +394,16 @@ static const arb_ruling *viewed(const arb_ruling *cr) {
     if (!r->strings) r->strings = arena_new();
     r->ntrail = ruling_trail(&r->r, NULL, 0);
     r->trail = arena_alloc(r->strings, sizeof(char *) * (size_t)(r->ntrail + 1));
-    ruling_trail(&r->r, r->trail, r->ntrail); /* the ruleset's strings or the ruling's own: they live as long */
+    ruling_trail(&r->r, r->trail,
+                 r->ntrail); /* the ruleset's strings or the ruling's own: they live as long */
     if (r->r.status != RULING_OK) return r;
     int own = r->r.replaced ? 0 : r->r.nactions;
     r->actions = arena_alloc(r->strings, sizeof(action_view) * (size_t)(own + r->r.nextra + 1));
     for (int i = 0; i < own; i++)
-        if (!r->r.actions[i].dropped) r->actions[r->nactions++] = view_own(r->strings, r->r.rs, &r->r.actions[i]);
-    for (int i = 0; i < r->r.nextra; i++) r->actions[r->nactions++] = view_extra(r->strings, &r->r.extra[i]);
+        if (!r->r.actions[i].dropped)
+            r->actions[r->nactions++] = view_own(r->strings, r->r.rs, &r->r.actions[i]);
+    for (int i = 0; i < r->r.nextra; i++)
+        r->actions[r->nactions++] = view_extra(r->strings, &r->r.extra[i]);
     return r;
 }
 
@@ -475,7 +499,7 @@ enum arb_status arb_ruling_text(const arb_ruling *r, FILE *out) {
     return result;
 }
 
-static char * ruling_json_unprotected(const arb_ruling *r) {
+static char *ruling_json_unprotected(const arb_ruling *r) {
     if (!r) return NULL;
     json_t *o;
     if (r->failed) {
@@ -488,7 +512,7 @@ static char * ruling_json_unprotected(const arb_ruling *r) {
     return s;
 }
 
-char * arb_ruling_json(const arb_ruling *r) {
+char *arb_ruling_json(const arb_ruling *r) {
     mem_guard g;
     API_PROTECT(g) {
         api_no_memory_on(NULL);
@@ -543,8 +567,8 @@ const char *arb_fact_choice_label(const arb_ruleset *rs, int f, int k, enum arb_
     const rs_type *t = rs->facts[f].type;
     if (t->kind == TY_BOOL) return lang == ARB_EN ? (k ? "yes" : "no") : (k ? "ja" : "nee");
     const char *label = lang == ARB_EN && t->labels_en && t->labels_en[k] ? t->labels_en[k]
-                        : t->labels                                      ? t->labels[k]
-                                                                         : NULL;
+                        : t->labels                                       ? t->labels[k]
+                                                                          : NULL;
     return label ? label : t->values[k];
 }
 
@@ -577,8 +601,8 @@ int arb_fact_range(const arb_ruleset *rs, int f, long long *lo, long long *hi) {
 
 /* ---- a plugin's own questions ------------------------------------------------ */
 
-static int plugin_question_next_unprotected(const arb_plugins *p, const arb_scenario *s, const arb_ruling *r,
-                             arb_plugin_question *q) {
+static int plugin_question_next_unprotected(const arb_plugins *p, const arb_scenario *s,
+                                            const arb_ruling *r, arb_plugin_question *q) {
     if (!p || !s || !r || !q || r->sc != s || r->failed) return -1;
     plugin_question pq;
     if (!plugin_set_question(p, &s->sc, &r->r, &pq)) return 0;
@@ -598,8 +622,9 @@ int arb_plugin_question_next(const arb_plugins *p, const arb_scenario *s, const 
     return result;
 }
 
-static enum arb_status scenario_answer_plugin_unprotected(arb_scenario *s, const arb_plugin_question *q,
-                                           const char *answer, char **error) {
+static enum arb_status scenario_answer_plugin_unprotected(arb_scenario *s,
+                                                          const arb_plugin_question *q,
+                                                          const char *answer, char **error) {
     if (error) *error = NULL;
     if (!s || !q || !q->fact || !q->kind || !answer)
         return refuse(error, "arb_scenario_answer_plugin: no scenario, question or answer");

@@ -66,8 +66,9 @@ const char *arb_job_article(const arb_ruleset *rs, const char *job) {
 /* ---- a contract, IMPs ---- */
 
 static enum arb_status score_contract_unprotected(const arb_ruleset *rs, const arb_plugins *p,
-                                   const char *contract, enum arb_vulnerability vulnerable,
-                                   long long *points, char **json, char **error) {
+                                                  const char *contract,
+                                                  enum arb_vulnerability vulnerable,
+                                                  long long *points, char **json, char **error) {
     clear_answer(json, error);
     if (!rs || !contract)
         return fail(ARB_BAD_INPUT, error, "arb_score_contract: no ruleset or no contract");
@@ -101,13 +102,15 @@ enum arb_status arb_score_contract(const arb_ruleset *rs, const arb_plugins *p,
         if (error) *error = api_no_memory_text();
         return ARB_NO_MEMORY;
     }
-    enum arb_status result = score_contract_unprotected(rs, p, contract, vulnerable, points, json, error);
+    enum arb_status result =
+        score_contract_unprotected(rs, p, contract, vulnerable, points, json, error);
     api_leave(&g);
     return result;
 }
 
-static enum arb_status imps_unprotected(const arb_ruleset *rs, const arb_plugins *p, long long difference,
-                         long long *imps, char **json, char **error) {
+static enum arb_status imps_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                        long long difference, long long *imps, char **json,
+                                        char **error) {
     clear_answer(json, error);
     if (!rs) return fail(ARB_BAD_INPUT, error, "arb_imps: no ruleset");
     if (difference < -200000 || difference > 200000)
@@ -156,7 +159,8 @@ enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long 
 /* ---- a matchpoint sheet ---- */
 
 static enum arb_status matchpoints_sheet_unprotected(const arb_ruleset *rs, const arb_plugins *p,
-                                      const char *sheet, size_t len, char **json, char **error) {
+                                                     const char *sheet, size_t len, char **json,
+                                                     char **error) {
     clear_answer(json, error);
     if (!rs || !sheet)
         return fail(ARB_BAD_INPUT, error, "arb_matchpoints_sheet: no ruleset or no sheet");
@@ -249,8 +253,9 @@ static enum arb_status rule_every_card(const arb_ruleset *rs, scenario *sc, json
     return status;
 }
 
-static enum arb_status legal_json_unprotected(const arb_ruleset *rs, const arb_plugins *p, const char *position,
-                               size_t len, char **json, char **error) {
+static enum arb_status legal_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                              const char *position, size_t len, char **json,
+                                              char **error) {
     clear_answer(json, error);
     if (!rs || !position)
         return fail(ARB_BAD_INPUT, error, "arb_legal_json: no ruleset or no position");
@@ -295,8 +300,8 @@ enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, cons
 
 /* ---- klaverjas: always a legal card ---- */
 
-static enum arb_status check_legal_cards_unprotected(const arb_ruleset *rs, const arb_plugins *p, FILE *out,
-                                                    FILE *errors) {
+static enum arb_status check_legal_cards_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                                     FILE *out, FILE *errors) {
     if (!rs || !out) return ARB_BAD_INPUT;
     if (rs->legal_article < 0) return ARB_OK;
     legal_walk walk;
@@ -304,25 +309,30 @@ static enum arb_status check_legal_cards_unprotected(const arb_ruleset *rs, cons
     sb_init(&err);
     bool ok = legal_walk_run(rs, p ? plugin_set_hooks(p) : NULL, &walk, &err);
     enum arb_status status = ok ? ARB_OK : ARB_BAD_INPUT;
-    if (!ok && errors) fprintf(errors, "%s: legal cards: %s\n", rs->name, err.data ? err.data : "failed");
+    if (!ok && errors)
+        fprintf(errors, "%s: legal cards: %s\n", rs->name, err.data ? err.data : "failed");
     if (ok && walk.found) {
         char *where = legal_walk_position_json(rs, &walk.counterexample, &walk.answers);
         if (errors)
-            fprintf(errors,
-                    "%s%s: no card is legal in this position (`arbiter legal` on it shows each card's "
-                    "ruling):\n%s\n",
-                    rs->name, p ? ", with its plugins" : "", where ? where : "?");
+            fprintf(
+                errors,
+                "%s%s: no card is legal in this position (`arbiter legal` on it shows each card's "
+                "ruling):\n%s\n",
+                rs->name, p ? ", with its plugins" : "", where ? where : "?");
         xfree(where);
         status = ARB_BAD_INPUT;
     } else if (ok) {
-        fprintf(out, "%s: a legal card in every position: %d kinds of position, from %ld positions, %ld cards ruled on\n",
+        fprintf(out,
+                "%s: a legal card in every position: %d kinds of position, from %ld positions, %ld "
+                "cards ruled on\n",
                 rs->name, walk.kinds, walk.positions, walk.rulings);
     }
     sb_free(&err);
     return status;
 }
 
-enum arb_status arb_check_legal_cards(const arb_ruleset *rs, const arb_plugins *p, FILE *out, FILE *errors) {
+enum arb_status arb_check_legal_cards(const arb_ruleset *rs, const arb_plugins *p, FILE *out,
+                                      FILE *errors) {
     mem_guard g;
     API_PROTECT(g) {
         api_no_memory_on(errors);
@@ -335,8 +345,9 @@ enum arb_status arb_check_legal_cards(const arb_ruleset *rs, const arb_plugins *
 
 /* ---- klaverjas: a hand scored ---- */
 
-static enum arb_status score_hand_json_unprotected(const arb_ruleset *rs, const arb_plugins *p, const char *hand,
-                                    size_t len, char **json, char **error) {
+static enum arb_status score_hand_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                                   const char *hand, size_t len, char **json,
+                                                   char **error) {
     clear_answer(json, error);
     if (!rs || !hand)
         return fail(ARB_BAD_INPUT, error, "arb_score_hand_json: no ruleset or no hand");
@@ -403,8 +414,9 @@ static json_t *differences_json(json_t *rulings) {
 }
 
 static enum arb_status compare_json_unprotected(const arb_ruleset *const *rulesets,
-                                 const arb_plugins *const *plugins, int n, const char *scenario,
-                                 size_t len, char **json, char **error) {
+                                                const arb_plugins *const *plugins, int n,
+                                                const char *scenario, size_t len, char **json,
+                                                char **error) {
     clear_answer(json, error);
     if (!compare_arguments_ok(rulesets, n, scenario, error)) return ARB_BAD_INPUT;
     json_t *rulings = json_array();
@@ -441,15 +453,18 @@ enum arb_status arb_compare_json(const arb_ruleset *const *rulesets,
         if (error) *error = api_no_memory_text();
         return ARB_NO_MEMORY;
     }
-    enum arb_status result = compare_json_unprotected(rulesets, plugins, n, scenario, len, json, error);
+    enum arb_status result =
+        compare_json_unprotected(rulesets, plugins, n, scenario, len, json, error);
     api_leave(&g);
     return result;
 }
 
-static enum arb_status compare_differences_text_unprotected(const char *compare_json, size_t len, FILE *out) {
+static enum arb_status compare_differences_text_unprotected(const char *compare_json, size_t len,
+                                                            FILE *out) {
     if (!compare_json || !out) return ARB_BAD_INPUT;
     json_t *answer = json_loadb(compare_json, len, 0, NULL);
-    json_t *rulings = json_object_get(answer, "rulings"), *diffs = json_object_get(answer, "differences");
+    json_t *rulings = json_object_get(answer, "rulings"),
+           *diffs = json_object_get(answer, "differences");
     if (!json_is_array(rulings) || !json_is_array(diffs) ||
         json_array_size(diffs) + 1 != json_array_size(rulings)) {
         json_decref(answer);

@@ -18,8 +18,8 @@ int scoring_job_named(const char *key) {
 }
 
 int scoring_article(const ruleset *rs, enum scoring_job job, strbuf *err) {
-    const int articles[] = {rs->score_article, rs->matchpoints_article, rs->imps_article, rs->legal_article,
-                            rs->trick_article};
+    const int articles[] = {rs->score_article, rs->matchpoints_article, rs->imps_article,
+                            rs->legal_article, rs->trick_article};
     int a = articles[job];
     if (a < 0)
         sb_printf(err, "ruleset %s names no article for this (header key `%s ARTICLE`)", rs->name,
@@ -69,8 +69,10 @@ static bool sum_extra(const ruling_extra *e, point_sums *sums, strbuf *err) {
     bool ok = true;
     if (json_is_integer(points)) {
         int64_t v = json_integer_value(points);
-        int s = !json_is_string(side) ? -1 : strcmp(json_string_value(side), "takers") == 0 ? 0
-                                            : strcmp(json_string_value(side), "defenders") == 0 ? 1 : -1;
+        int s = !json_is_string(side)                               ? -1
+                : strcmp(json_string_value(side), "takers") == 0    ? 0
+                : strcmp(json_string_value(side), "defenders") == 0 ? 1
+                                                                    : -1;
         ok = add_points(&sums->total, v, err) && (s < 0 || add_points(&sums->side[s], v, err)) &&
              (s < 0 || !json_is_true(roem) || add_points(&sums->roem[s], v, err));
     }
@@ -78,7 +80,8 @@ static bool sum_extra(const ruling_extra *e, point_sums *sums, strbuf *err) {
     return ok;
 }
 
-bool scoring_rule_sides(const ruleset *rs, int article, scenario *sc, ruling *r, point_sums *sums, strbuf *err) {
+bool scoring_rule_sides(const ruleset *rs, int article, scenario *sc, ruling *r, point_sums *sums,
+                        strbuf *err) {
     memset(sums, 0, sizeof *sums);
     if (!scenario_rule(rs, rs->articles[article].root, sc, r, err)) return false;
     if (r->status != RULING_OK) {
@@ -92,7 +95,8 @@ bool scoring_rule_sides(const ruleset *rs, int article, scenario *sc, ruling *r,
     return true;
 }
 
-bool scoring_rule(const ruleset *rs, int article, scenario *sc, ruling *r, int64_t *total, strbuf *err) {
+bool scoring_rule(const ruleset *rs, int article, scenario *sc, ruling *r, int64_t *total,
+                  strbuf *err) {
     point_sums sums;
     if (!scoring_rule_sides(rs, article, sc, r, &sums, err)) return false;
     *total = sums.total;
@@ -143,8 +147,8 @@ static bool too_many_scores(int n, strbuf *err) {
     return true;
 }
 
-bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores, int n, int64_t *mp,
-                         strbuf *err) {
+bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores,
+                         int n, int64_t *mp, strbuf *err) {
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     if (article < 0) return false;
     if (too_many_scores(n, err)) return false;
@@ -163,7 +167,8 @@ bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const i
         sc.hooks = hooks;
         ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &mp[i], err) &&
              (!hooks || !hooks->adjust_matchpoints ||
-              hooks->adjust_matchpoints(hooks->ctx, sc.rec.beaten, sc.rec.equalled, sc.rec.others, &mp[i], err));
+              hooks->adjust_matchpoints(hooks->ctx, sc.rec.beaten, sc.rec.equalled, sc.rec.others,
+                                        &mp[i], err));
         ruling_clear(&r);
         scenario_free(&sc);
     }
@@ -178,9 +183,11 @@ bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const i
 static bool card_verdict(const ruleset *rs, const ruling *r, bool *legal, strbuf *err) {
     bool said_legal = false, said_illegal = false;
     for (int i = 0; i < r->nactions + r->nextra; i++) {
-        if (i < r->nactions && (r->replaced || r->actions[i].dropped)) continue; /* a plugin took it out */
-        const char *name = i < r->nactions ? rs->actions[rs_use_at(rs, r->actions[i].use)->action].name
-                                           : r->extra[i - r->nactions].name;
+        if (i < r->nactions && (r->replaced || r->actions[i].dropped))
+            continue; /* a plugin took it out */
+        const char *name = i < r->nactions
+                               ? rs->actions[rs_use_at(rs, r->actions[i].use)->action].name
+                               : r->extra[i - r->nactions].name;
         said_legal = said_legal || strcmp(name, "legal") == 0;
         said_illegal = said_illegal || strcmp(name, "illegal") == 0;
     }
@@ -188,7 +195,8 @@ static bool card_verdict(const ruleset *rs, const ruling *r, bool *legal, strbuf
         *legal = said_legal;
         return true;
     }
-    sb_printf(err, "the legal article's ruling names %s of the actions `legal` and `illegal`", said_legal ? "both" : "neither");
+    sb_printf(err, "the legal article's ruling names %s of the actions `legal` and `illegal`",
+              said_legal ? "both" : "neither");
     return false;
 }
 
@@ -215,7 +223,8 @@ static bool rule_card_once(const ruleset *rs, int article, scenario *sc, ruling 
  * suit led, or the legal article, ruling on it as on any card (the
  * position without a penalty card), calls it legal or illegal. What a
  * penalty card changes for the other cards is the rule files' to say. */
-static bool settle_penalty_case(const ruleset *rs, int article, scenario *sc, ruling *failed, strbuf *err) {
+static bool settle_penalty_case(const ruleset *rs, int article, scenario *sc, ruling *failed,
+                                strbuf *err) {
     record *rec = &sc->rec;
     kj_position_facts *pf = &rec->kj_position;
     if (!pf->has_penalty_card || pf->penalty_last_of_suit) {
@@ -249,15 +258,16 @@ static bool same_card(kj_card a, kj_card b) {
 /* The legal article's verdict on card c as on any card: in the position
  * without a penalty card, the penalty card still in the hand or (out_of_hand)
  * taken out of it. The scenario's position is put back after. */
-static bool legal_as_any_card(const ruleset *rs, int article, scenario *sc, kj_card c, bool out_of_hand,
-                              bool *legal, ruling *failed, strbuf *err) {
+static bool legal_as_any_card(const ruleset *rs, int article, scenario *sc, kj_card c,
+                              bool out_of_hand, bool *legal, ruling *failed, strbuf *err) {
     record *rec = &sc->rec;
     kj_position with = rec->kj_position_record, as_any = with;
     kj_position_facts facts = rec->kj_position;
     as_any.has_penalty_card = false;
     as_any.ncards = 0;
     for (int i = 0; i < with.ncards; i++)
-        if (!out_of_hand || !same_card(with.hand[i], with.penalty_card)) as_any.hand[as_any.ncards++] = with.hand[i];
+        if (!out_of_hand || !same_card(with.hand[i], with.penalty_card))
+            as_any.hand[as_any.ncards++] = with.hand[i];
     rec->kj_position_record = as_any;
     kj_settle_position(&as_any, &rec->kj_tables, &rec->kj_position);
     kj_settle_card(&as_any, c, &rec->kj_tables, &rec->kj_card);
@@ -274,12 +284,14 @@ static bool legal_as_any_card(const ruleset *rs, int article, scenario *sc, kj_c
 
 /* position.other_card_allowed: a card of the hand other than the penalty
  * card is legal in the position without it. */
-static bool settle_other_cards(const ruleset *rs, int article, scenario *sc, ruling *failed, strbuf *err) {
+static bool settle_other_cards(const ruleset *rs, int article, scenario *sc, ruling *failed,
+                               strbuf *err) {
     kj_position p = sc->rec.kj_position_record;
     bool allowed = false;
     for (int i = 0; i < p.ncards && !allowed; i++) {
         if (same_card(p.hand[i], p.penalty_card)) continue;
-        if (!legal_as_any_card(rs, article, sc, p.hand[i], true, &allowed, failed, err)) return false;
+        if (!legal_as_any_card(rs, article, sc, p.hand[i], true, &allowed, failed, err))
+            return false;
     }
     sc->rec.kj_position.other_card_allowed = allowed;
     sc->rec.kj_position.other_card_settled = true;
@@ -293,7 +305,8 @@ bool scoring_rule_card(const ruleset *rs, int article, scenario *sc, kj_card c, 
     memset(r, 0, sizeof *r);
     kj_settle_position(p, &rec->kj_tables, &rec->kj_position);
     if (!settle_penalty_case(rs, article, sc, r, err)) return false;
-    bool beside = p->has_penalty_card && !same_card(c, p->penalty_card), with = false, without = false;
+    bool beside = p->has_penalty_card && !same_card(c, p->penalty_card), with = false,
+         without = false;
     if (p->has_penalty_card && !settle_other_cards(rs, article, sc, r, err)) return false;
     if (beside && !(legal_as_any_card(rs, article, sc, c, false, &with, r, err) &&
                     legal_as_any_card(rs, article, sc, c, true, &without, r, err)))
@@ -311,7 +324,8 @@ static bool with_context(bool ok, const char *where, strbuf *why, strbuf *err) {
     return ok;
 }
 
-static bool rule_tricks(const ruleset *rs, int article, scenario *sc, kj_hand_score *out, strbuf *err) {
+static bool rule_tricks(const ruleset *rs, int article, scenario *sc, kj_hand_score *out,
+                        strbuf *err) {
     const kj_hand *h = &sc->rec.kj_hand_record;
     for (int t = 0; t < h->ntricks; t++) {
         kj_trick_ruling *tr = &out->tricks[t];
@@ -323,7 +337,8 @@ static bool rule_tricks(const ruleset *rs, int article, scenario *sc, kj_hand_sc
         sc->rec.kj_trick = tr->facts;
         sc->rec.has_kj_trick = true;
         out->ntricks = t + 1;
-        bool ok = settle_record(sc, &why) && scoring_rule_sides(rs, article, sc, &tr->r, &tr->sums, &why);
+        bool ok =
+            settle_record(sc, &why) && scoring_rule_sides(rs, article, sc, &tr->r, &tr->sums, &why);
         if (!ok) out->failed = tr->r.status;
         for (int s = 0; ok && s < 2; s++)
             ok = add_points(&out->hand.points[s], tr->sums.side[s], &why) &&
@@ -341,8 +356,8 @@ static bool every_hand_known(const kj_hand *h) {
 /* Rules on card i of trick t with the position its player was in; false
  * (with err) when no verdict could be had. Skips a player whose hand is
  * not known: *ruled is then false. */
-static bool rule_played_card(const ruleset *rs, int article, scenario *sc, int t, int i, ruling *r, bool *legal,
-                             bool *ruled, strbuf *err) {
+static bool rule_played_card(const ruleset *rs, int article, scenario *sc, int t, int i, ruling *r,
+                             bool *legal, bool *ruled, strbuf *err) {
     const kj_hand *h = &sc->rec.kj_hand_record;
     char where[48], card[8];
     strbuf why;
@@ -350,8 +365,10 @@ static bool rule_played_card(const ruleset *rs, int article, scenario *sc, int t
     if (!*ruled) return true;
     sb_init(&why);
     kj_format_card(h->tricks[t].cards[i], card);
-    snprintf(where, sizeof where, "trick %d, %s's %s", t + 1, bridge_seat_name(kj_trick_seat(&h->tricks[t], i)), card);
-    return with_context(scoring_rule_card(rs, article, sc, h->tricks[t].cards[i], r, legal, &why), where, &why, err);
+    snprintf(where, sizeof where, "trick %d, %s's %s", t + 1,
+             bridge_seat_name(kj_trick_seat(&h->tricks[t], i)), card);
+    return with_context(scoring_rule_card(rs, article, sc, h->tricks[t].cards[i], r, legal, &why),
+                        where, &why, err);
 }
 
 /* The value name of the `reason` argument (an enum) of the `illegal` action
@@ -418,14 +435,16 @@ static bool find_illegal(const ruleset *rs, scenario *sc, kj_hand_score *out, st
 
 /* Rules on the hand with the score article: with the hand.* facts of the
  * record when there is one, else with the facts the scenario gives. */
-static bool rule_hand(const ruleset *rs, int article, scenario *sc, kj_hand_score *out, strbuf *err) {
+static bool rule_hand(const ruleset *rs, int article, scenario *sc, kj_hand_score *out,
+                      strbuf *err) {
     strbuf why;
     sb_init(&why);
     sc->rec.has_kj_position = sc->rec.has_kj_card = sc->rec.has_kj_trick = false;
     sc->rec.kj_hand = out->hand;
     sc->rec.has_kj_hand = out->from_record;
     out->scored = true;
-    bool ok = settle_record(sc, &why) && scoring_rule_sides(rs, article, sc, &out->score, &out->score_sums, &why);
+    bool ok = settle_record(sc, &why) &&
+              scoring_rule_sides(rs, article, sc, &out->score, &out->score_sums, &why);
     if (!ok) out->failed = out->score.status;
     return with_context(ok, "the hand", &why, err);
 }
@@ -462,8 +481,8 @@ void kj_hand_score_clear(kj_hand_score *s) {
 
 /* ---- the answers of `arbiter score` and `matchpoints` (and the server's) ---- */
 
-bool scoring_contract(const ruleset *rs, scenario *sc, const char *contract, int vulnerable, ruling *r, int64_t *total,
-                      strbuf *err) {
+bool scoring_contract(const ruleset *rs, scenario *sc, const char *contract, int vulnerable,
+                      ruling *r, int64_t *total, strbuf *err) {
     char msg[200];
     memset(r, 0, sizeof *r);
     int article = scoring_article(rs, SCORE_CONTRACT, err);
@@ -480,10 +499,12 @@ bool scoring_contract(const ruleset *rs, scenario *sc, const char *contract, int
            (!hooks || hooks->adjust_score(hooks->ctx, sc, total, err));
 }
 
-json_t *scoring_contract_json(const ruling *r, const scenario *sc, const char *contract, int64_t total) {
+json_t *scoring_contract_json(const ruling *r, const scenario *sc, const char *contract,
+                              int64_t total) {
     json_t *j = output_json(r, sc);
     json_object_set_new(j, "contract", json_string(contract));
-    if (sc->rec.has_vulnerable) json_object_set_new(j, "vulnerable", json_boolean(sc->rec.vulnerable));
+    if (sc->rec.has_vulnerable)
+        json_object_set_new(j, "vulnerable", json_boolean(sc->rec.vulnerable));
     json_object_set_new(j, "score", json_integer(total));
     return j;
 }
@@ -497,13 +518,14 @@ static json_t *card_json(kj_card c) {
 }
 
 static json_t *sides_json(const int64_t *v) {
-    return json_pack("{sIsI}", side_keys[KJ_TAKERS], (json_int_t)v[KJ_TAKERS], side_keys[KJ_DEFENDERS],
-                     (json_int_t)v[KJ_DEFENDERS]);
+    return json_pack("{sIsI}", side_keys[KJ_TAKERS], (json_int_t)v[KJ_TAKERS],
+                     side_keys[KJ_DEFENDERS], (json_int_t)v[KJ_DEFENDERS]);
 }
 
 static json_t *trick_json(const kj_hand *h, int t, const kj_trick_ruling *tr, const scenario *sc) {
     json_t *j = json_object(), *cards = json_array();
-    for (int i = 0; i < h->tricks[t].ncards; i++) json_array_append_new(cards, card_json(h->tricks[t].cards[i]));
+    for (int i = 0; i < h->tricks[t].ncards; i++)
+        json_array_append_new(cards, card_json(h->tricks[t].cards[i]));
     json_object_set_new(j, "number", json_integer(t + 1));
     json_object_set_new(j, "leader", json_string(bridge_seat_name(h->tricks[t].leader)));
     json_object_set_new(j, "cards", cards);
@@ -519,8 +541,9 @@ static json_t *trick_json(const kj_hand *h, int t, const kj_trick_ruling *tr, co
 static json_t *totals_json(const kj_hand_facts *f) {
     json_t *j = json_object();
     for (int s = 0; s < 2; s++)
-        json_object_set_new(j, side_keys[s], json_pack("{sisIsI}", "tricks", f->tricks[s], "points", (json_int_t)f->points[s],
-                                                       "roem", (json_int_t)f->roem[s]));
+        json_object_set_new(j, side_keys[s],
+                            json_pack("{sisIsI}", "tricks", f->tricks[s], "points",
+                                      (json_int_t)f->points[s], "roem", (json_int_t)f->roem[s]));
     return j;
 }
 
@@ -556,7 +579,8 @@ json_t *scoring_hand_json(const ruleset *rs, const kj_hand_score *hs, const scen
     }
     json_object_set_new(j, "trump", json_string(kj_suit_name(h->trump)));
     json_object_set_new(j, "taker", json_string(bridge_seat_name(h->taker)));
-    for (int t = 0; t < hs->ntricks; t++) json_array_append_new(tricks, trick_json(h, t, &hs->tricks[t], sc));
+    for (int t = 0; t < hs->ntricks; t++)
+        json_array_append_new(tricks, trick_json(h, t, &hs->tricks[t], sc));
     json_object_set_new(j, "tricks", tricks);
     json_object_set_new(j, "totals", totals_json(&hs->hand));
     json_object_set_new(j, "illegal_by",
@@ -587,10 +611,12 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
         for (char *c = buf; *c && nf < 3; c++)
             if (*c == ',') *c = 0, f[nf++] = c + 1;
         char *score = f[nf - 1], *end;
-        while (*score == ' ') score++;
+        while (*score == ' ')
+            score++;
         if (!*score && nf == 1) continue; /* blank line */
         long long v = strtoll(score, &end, 10);
-        while (*end == ' ') end++;
+        while (*end == ' ')
+            end++;
         if (*end || !*score || nf == 2 || v < -100000 || v > 100000) {
             if (line == 1 && nf == 3) continue; /* a CSV header */
             sb_printf(err, "line %d: expected a score (a whole number) or board,pair,score", line);
@@ -639,7 +665,8 @@ static bool matchpoint_run(const ruleset *rs, const scenario_hooks *hooks, vec *
 }
 
 /* The sheet is sorted by board once (n log n), not scanned once per board. */
-bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, vec *rows, strbuf *err) {
+bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, vec *rows,
+                              strbuf *err) {
     int n = rows->len;
     if (too_many_scores(n, err)) return false;
     size_t count = (size_t)(n > 0 ? n : 1);

@@ -24,7 +24,8 @@ int scoring_article(const ruleset *rs, enum scoring_job job, strbuf *err);
 
 /* Rules on sc with that article; *total is the sum of the `points`
  * arguments. False (with err) when no ruling could be made. */
-bool scoring_rule(const ruleset *rs, int article, scenario *sc, ruling *r, int64_t *total, strbuf *err);
+bool scoring_rule(const ruleset *rs, int article, scenario *sc, ruling *r, int64_t *total,
+                  strbuf *err);
 
 /* The same sum, and per side: an action with a `side` argument (an enum
  * with the values takers and defenders) gives its points to that side, and
@@ -35,14 +36,16 @@ typedef struct point_sums {
     int64_t roem[2];
 } point_sums;
 
-bool scoring_rule_sides(const ruleset *rs, int article, scenario *sc, ruling *r, point_sums *sums, strbuf *err);
+bool scoring_rule_sides(const ruleset *rs, int article, scenario *sc, ruling *r, point_sums *sums,
+                        strbuf *err);
 
 /* Klaverjas: rules with the legal article on card c of the position in
  * sc->rec.kj_position_record; *legal says which of the actions `legal` and
  * `illegal` the ruling names (false with err when it names neither). When
  * no verdict could be had, *r is the ruling that failed (on the card, or on
  * the penalty card as any card): its status, and the fact it needs. */
-bool scoring_rule_card(const ruleset *rs, int article, scenario *sc, kj_card c, ruling *r, bool *legal, strbuf *err);
+bool scoring_rule_card(const ruleset *rs, int article, scenario *sc, kj_card c, ruling *r,
+                       bool *legal, strbuf *err);
 
 /* A hand scored: each trick ruled on by the trick article, the hand.* facts
  * summed from them, the first card played that the legal article calls
@@ -93,8 +96,8 @@ bool scoring_rank_counts(const int64_t *scores, int n, int64_t *beaten, int64_t 
 
 /* The matchpoints of each of n scores on one board, compared with the
  * others; false with err on failure (or more than SCORING_MAX_SCORES). */
-bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores, int n, int64_t *mp,
-                         strbuf *err);
+bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores,
+                         int n, int64_t *mp, strbuf *err);
 
 /* ---- the answers `arbiter score` and `matchpoints` give, shared with
  * `arbiter serve` so that both say the same ---- */
@@ -104,10 +107,11 @@ bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const i
  * set) from the text and the vulnerability (1, 0, or -1 when not known),
  * and the hooks adjust the score. False with err; r is then cleared or
  * holds the failed ruling. */
-bool scoring_contract(const ruleset *rs, scenario *sc, const char *contract, int vulnerable, ruling *r, int64_t *total,
-                      strbuf *err);
+bool scoring_contract(const ruleset *rs, scenario *sc, const char *contract, int vulnerable,
+                      ruling *r, int64_t *total, strbuf *err);
 /* The ruling with "contract", "vulnerable" (when known) and "score". */
-json_t *scoring_contract_json(const ruling *r, const scenario *sc, const char *contract, int64_t total);
+json_t *scoring_contract_json(const ruling *r, const scenario *sc, const char *contract,
+                              int64_t total);
 
 /* A scored klaverjas hand as `arbiter score --json` gives it: "tricks",
  * "totals", "illegal_by", "illegal", "score"; and the illegal card on its
@@ -131,7 +135,8 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err);
 bool scoring_parse_sheet(const char *sheet, size_t len, vec *rows, strbuf *err);
 /* Matchpoints each board of the sheet on its own (rows[i].mp); false with
  * err on failure, or when the sheet holds more than SCORING_MAX_SCORES. */
-bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, vec *rows, strbuf *err);
+bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, vec *rows,
+                              strbuf *err);
 /* The rows as JSON: [{"board", "pair", "score", "matchpoints"}] (board and
  * pair only when the sheet gives them). */
 json_t *scoring_lines_json(const vec *rows);

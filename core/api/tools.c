@@ -60,8 +60,8 @@ static ruleset *compile_and_prove(const char *path, const char *const *amendment
     return rs;
 }
 
-static enum arb_status check_unprotected(const char *name, const char *const *amendments, int namendments,
-                          FILE *out, FILE *errors) {
+static enum arb_status check_unprotected(const char *name, const char *const *amendments,
+                                         int namendments, FILE *out, FILE *errors) {
     char why[120];
     if (!name || !out || !load_amendments_ok(amendments, namendments, why, sizeof why)) {
         if (errors && name && out) fprintf(errors, "arbiter: %s\n", why);
@@ -81,8 +81,9 @@ static enum arb_status check_unprotected(const char *name, const char *const *am
         int warnings = overlap_report(rs, d); /* warned, not refused: the law may mean it */
         write_summary(rs, out);
         if (warnings)
-            fprintf(out, "  %d warning%s: articles that can both rule on one situation (see above)\n", warnings,
-                    warnings == 1 ? "" : "s");
+            fprintf(out,
+                    "  %d warning%s: articles that can both rule on one situation (see above)\n",
+                    warnings, warnings == 1 ? "" : "s");
         status = ARB_OK;
     } else if (errors) {
         fprintf(errors, "%s: %d error%s\n", path, diag_errors(d), diag_errors(d) == 1 ? "" : "s");
@@ -109,8 +110,8 @@ enum arb_status arb_check(const char *name, const char *const *amendments, int n
 
 static void write_clause(const ruleset *rs, int c, FILE *out) {
     const rs_clause *cl = &rs->clauses[c];
-    fprintf(out, "%s (%s:%d)", cl->cite ? cl->cite : rs->articles[cl->article].id, cl->loc.file ? cl->loc.file : "?",
-            cl->loc.line);
+    fprintf(out, "%s (%s:%d)", cl->cite ? cl->cite : rs->articles[cl->article].id,
+            cl->loc.file ? cl->loc.file : "?", cl->loc.line);
 }
 
 static enum arb_status hidden_clauses_unprotected(const arb_ruleset *rs, FILE *out, int *found) {
@@ -144,8 +145,8 @@ enum arb_status arb_hidden_clauses(const arb_ruleset *rs, FILE *out, int *found)
 
 /* ---- test ----------------------------------------------------------------- */
 
-static enum arb_status test_unprotected(const arb_ruleset *rs, const arb_plugins *plugins, int flags, FILE *out,
-                         int *passed, int *failed) {
+static enum arb_status test_unprotected(const arb_ruleset *rs, const arb_plugins *plugins,
+                                        int flags, FILE *out, int *passed, int *failed) {
     if (passed) *passed = 0;
     if (failed) *failed = 0;
     if (!rs || !out) return ARB_BAD_INPUT;
@@ -319,12 +320,14 @@ static void write_diff(const ruleset *a, const ruleset *b, const diff_result *d,
 }
 
 static enum arb_status diff_unprotected(const arb_ruleset *a, const arb_ruleset *b,
-                         const arb_diff_options *options, FILE *out, FILE *errors) {
+                                        const arb_diff_options *options, FILE *out, FILE *errors) {
     arb_diff_options o = options ? *options : (arb_diff_options){0};
-    if (!a || !b || !out || (o.cases_len && !o.cases) || o.format > ARB_DIFF_HTML || o.lang > ARB_EN)
+    if (!a || !b || !out || (o.cases_len && !o.cases) || o.format > ARB_DIFF_HTML ||
+        o.lang > ARB_EN)
         return ARB_BAD_INPUT;
     if (o.json) o.format = ARB_DIFF_JSON;
-    if (o.cases) return report_cases(a, b, o.cases, o.cases_len, o.format == ARB_DIFF_JSON, o.lang, out);
+    if (o.cases)
+        return report_cases(a, b, o.cases, o.cases_len, o.format == ARB_DIFF_JSON, o.lang, out);
     if (o.article && rs_find_article(a, o.article) < 0 && rs_find_article(b, o.article) < 0) {
         if (errors)
             fprintf(errors, "arbiter diff: neither %s nor %s has an article %s\n", a->name, b->name,
@@ -337,9 +340,11 @@ static enum arb_status diff_unprotected(const arb_ruleset *a, const arb_ruleset 
     if (d.incomplete) { /* never a silent "nothing changed" */
         if (errors)
             fprintf(errors,
-                    "arbiter diff: %s → %s: incomplete — the decisions of the two rulesets grew too large to "
+                    "arbiter diff: %s → %s: incomplete — the decisions of the two rulesets grew "
+                    "too large to "
                     "compare; no regions are reported, which does not mean that no ruling changes "
-                    "(hint: --article N compares fewer situations, --cases FILE rules given scenarios)\n",
+                    "(hint: --article N compares fewer situations, --cases FILE rules given "
+                    "scenarios)\n",
                     a->name, b->name);
         status = ARB_BAD_INPUT;
     } else if (o.format == ARB_DIFF_JSON) {
@@ -374,7 +379,8 @@ enum arb_status arb_diff(const arb_ruleset *a, const arb_ruleset *b,
 
 /* ---- graph ---------------------------------------------------------------- */
 
-static enum arb_status graph_dot_unprotected(const arb_ruleset *rs, const char *article, FILE *out, FILE *errors) {
+static enum arb_status graph_dot_unprotected(const arb_ruleset *rs, const char *article, FILE *out,
+                                             FILE *errors) {
     if (!rs || !article || !out) return ARB_BAD_INPUT;
     int a = rs_find_article(rs, article);
     if (a < 0) {
@@ -486,8 +492,9 @@ static void write_why_not(const ruleset *rs, const fact_values *fv, int action, 
     }
 }
 
-static enum arb_status why_not_unprotected(const arb_ruleset *rs, const arb_plugins *plugins, const char *text,
-                            size_t len, const char *action, FILE *out) {
+static enum arb_status why_not_unprotected(const arb_ruleset *rs, const arb_plugins *plugins,
+                                           const char *text, size_t len, const char *action,
+                                           FILE *out) {
     int act = rs && action ? rs_find_action(rs, action) : -1;
     if (act < 0 || !text || !out || len > ARB_MAX_LINE) return ARB_BAD_INPUT;
     scenario sc;

@@ -75,9 +75,10 @@ static void show_caret(const diag *d, src_loc at) {
     if (from > len) from = len > 0 ? len : 1;
     int shown = len - (from - 1) < DIAG_LINE_WINDOW ? len - (from - 1) : DIAG_LINE_WINDOW;
     const char *lead = from > 1 ? "..." : "";
-    fprintf(d->out, "    %s%.*s%s\n    %s", lead, shown, line + from - 1, from - 1 + shown < len ? "..." : "",
-            from > 1 ? "   " : "");
-    for (int i = from; i < at.col && i - from < shown; i++) fputc(line[i - 1] == '\t' ? '\t' : ' ', d->out);
+    fprintf(d->out, "    %s%.*s%s\n    %s", lead, shown, line + from - 1,
+            from - 1 + shown < len ? "..." : "", from > 1 ? "   " : "");
+    for (int i = from; i < at.col && i - from < shown; i++)
+        fputc(line[i - 1] == '\t' ? '\t' : ' ', d->out);
     fputs("^\n", d->out);
 }
 

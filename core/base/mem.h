@@ -60,8 +60,8 @@ typedef struct mem_guard {
  * inner one (a public call calling another) runs inside the outer and out
  * of memory comes back to the outermost. The block after MEM_PROTECT must
  * not read a local variable that the body changes. */
-#define MEM_PROTECT(g)  \
-    mem_enter(&(g));    \
+#define MEM_PROTECT(g)                                                                             \
+    mem_enter(&(g));                                                                               \
     if (setjmp((g).at) != 0)
 void mem_enter(mem_guard *g);
 void mem_leave(mem_guard *g);

@@ -4,10 +4,22 @@
 #define ARBITER_OPS_H
 
 enum op {
-    OP_NOT, OP_NEG,
-    OP_AND, OP_OR, OP_IMPLIES,
-    OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
-    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD
+    OP_NOT,
+    OP_NEG,
+    OP_AND,
+    OP_OR,
+    OP_IMPLIES,
+    OP_EQ,
+    OP_NE,
+    OP_LT,
+    OP_LE,
+    OP_GT,
+    OP_GE,
+    OP_ADD,
+    OP_SUB,
+    OP_MUL,
+    OP_DIV,
+    OP_MOD
 };
 
 #endif

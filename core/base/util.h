@@ -45,7 +45,7 @@ typedef struct vec {
 } vec;
 void vec_init(vec *v, size_t elem);
 void vec_free(vec *v);
-void *vec_push(vec *v); /* zeroed new element */
+void *vec_push(vec *v);  /* zeroed new element */
 void vec_shrink(vec *v); /* capacity down to the length: a vector that is done growing */
 #define VEC_AT(v, type, i) (((type *)(v)->data)[i])
 

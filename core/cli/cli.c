@@ -18,9 +18,9 @@
 
 typedef struct options {
     const char *ruleset, *article, *input, *input2, *why_not, *cases, *format, *lang;
-    const char *listen; /* serve: ADDRESS:PORT */
-    const char *save;   /* ask: the scenario's file */
-    const char *web;    /* serve: the web app's folder */
+    const char *listen;                 /* serve: ADDRESS:PORT */
+    const char *save;                   /* ask: the scenario's file */
+    const char *web;                    /* serve: the web app's folder */
     const char *rulesets[MAX_COMPARED]; /* every --ruleset, for compare */
     int nrulesets;
     const char *amends[MAX_COMPARED]; /* --amend files, applied in order */
@@ -46,7 +46,8 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg) {
 /* An input file (or stdin) that cannot be read, with the reason. */
 static int cannot_read(const char *cmd, const char *path) {
     const char *why = strerror(errno);
-    fprintf(stderr, "arbiter %s: cannot read '%s': %s\n    hint: arbiter %s --help\n", cmd, path, why, cmd);
+    fprintf(stderr, "arbiter %s: cannot read '%s': %s\n    hint: arbiter %s --help\n", cmd, path,
+            why, cmd);
     return ARB_BAD_INPUT;
 }
 
@@ -60,37 +61,52 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool has_next = i + 1 < argc;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) o->help = true;
-        else if (strcmp(a, "--json") == 0) o->json = true;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            o->help = true;
+        else if (strcmp(a, "--json") == 0)
+            o->json = true;
         else if (strcmp(a, "--brief") == 0)
             o->brief = true;
         else if (strcmp(a, "--text") == 0)
             o->text = true;
-        else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) o->verbose = true;
-        else if (strcmp(a, "--coverage") == 0) o->coverage = true;
-        else if (strcmp(a, "--scenarios") == 0) o->scenarios = true;
-        else if (strcmp(a, "--clauses") == 0) o->clauses = true;
-        else if (strcmp(a, "--vul") == 0) o->vul = true;
-        else if (strcmp(a, "--nonvul") == 0) o->nonvul = true;
+        else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
+            o->verbose = true;
+        else if (strcmp(a, "--coverage") == 0)
+            o->coverage = true;
+        else if (strcmp(a, "--scenarios") == 0)
+            o->scenarios = true;
+        else if (strcmp(a, "--clauses") == 0)
+            o->clauses = true;
+        else if (strcmp(a, "--vul") == 0)
+            o->vul = true;
+        else if (strcmp(a, "--nonvul") == 0)
+            o->nonvul = true;
         else if (strcmp(a, "--ruleset") == 0 && has_next) {
-            if (o->nrulesets == MAX_COMPARED) return usage_error(cmd, "at most 8 rulesets, not '%s'", argv[i + 1]);
+            if (o->nrulesets == MAX_COMPARED)
+                return usage_error(cmd, "at most 8 rulesets, not '%s'", argv[i + 1]);
             o->ruleset = o->rulesets[o->nrulesets++] = argv[++i];
-        }
-        else if (strcmp(a, "--article") == 0 && has_next) o->article = argv[++i];
-        else if (strcmp(a, "--why-not") == 0 && has_next) o->why_not = argv[++i];
-        else if (strcmp(a, "--cases") == 0 && has_next) o->cases = argv[++i];
-        else if (strcmp(a, "--format") == 0 && has_next && strcmp(cmd, "diff") == 0) o->format = argv[++i];
-        else if (strcmp(a, "--listen") == 0 && has_next) o->listen = argv[++i];
-        else if (strcmp(a, "--save") == 0 && has_next) o->save = argv[++i];
-        else if (strcmp(a, "--web") == 0 && has_next) o->web = argv[++i];
+        } else if (strcmp(a, "--article") == 0 && has_next)
+            o->article = argv[++i];
+        else if (strcmp(a, "--why-not") == 0 && has_next)
+            o->why_not = argv[++i];
+        else if (strcmp(a, "--cases") == 0 && has_next)
+            o->cases = argv[++i];
+        else if (strcmp(a, "--format") == 0 && has_next && strcmp(cmd, "diff") == 0)
+            o->format = argv[++i];
+        else if (strcmp(a, "--listen") == 0 && has_next)
+            o->listen = argv[++i];
+        else if (strcmp(a, "--save") == 0 && has_next)
+            o->save = argv[++i];
+        else if (strcmp(a, "--web") == 0 && has_next)
+            o->web = argv[++i];
         else if (strcmp(a, "--lang") == 0 && has_next) {
             const char *l = argv[++i];
             if (strcmp(cmd, "ask") != 0 && strcmp(cmd, "diff") != 0)
                 return usage_error(cmd, "--lang is for ask and diff, not '%s'", cmd);
-            if (strcmp(l, "nl") != 0 && strcmp(l, "en") != 0) return usage_error(cmd, "--lang is nl or en, not '%s'", l);
+            if (strcmp(l, "nl") != 0 && strcmp(l, "en") != 0)
+                return usage_error(cmd, "--lang is nl or en, not '%s'", l);
             o->lang = l;
-        }
-        else if (strcmp(a, "--plugin") == 0 && has_next) {
+        } else if (strcmp(a, "--plugin") == 0 && has_next) {
             if (o->nplugins == ARB_MAX_PLUGINS)
                 return usage_error(cmd, "at most 8 plugins, not '%s'", argv[i + 1]);
             o->plugins[o->nplugins++] = argv[++i];
@@ -101,18 +117,24 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
             long long v = strtoll(argv[++i], &end, 10);
             if (*end || v <= 0 || v > LONG_MAX / 1000000)
                 return usage_error(cmd, "%s needs a positive whole number", a);
-            if (a[9] == 'i') o->limits.instructions = (long)v;
+            if (a[9] == 'i')
+                o->limits.instructions = (long)v;
             else if (a[9] == 't')
                 o->limits.time_ms = (long)v;
-            else o->limits.memory = (size_t)v;
+            else
+                o->limits.memory = (size_t)v;
         } else if (strcmp(a, "--amend") == 0 && has_next) {
-            if (o->namends == MAX_COMPARED) return usage_error(cmd, "at most 8 amendments, not '%s'", argv[i + 1]);
+            if (o->namends == MAX_COMPARED)
+                return usage_error(cmd, "at most 8 amendments, not '%s'", argv[i + 1]);
             o->amends[o->namends++] = argv[++i];
         } else if (a[0] == '-' && a[1] == '-')
             return usage_error(cmd, "unknown or incomplete option '%s'", a);
-        else if (!o->input) o->input = a;
-        else if (!o->input2) o->input2 = a;
-        else return usage_error(cmd, "unexpected argument '%s'", a);
+        else if (!o->input)
+            o->input = a;
+        else if (!o->input2)
+            o->input2 = a;
+        else
+            return usage_error(cmd, "unexpected argument '%s'", a);
     }
     return ARB_OK;
 }
@@ -190,7 +212,8 @@ static bool is_single_document(const char *text, size_t len) {
         return true;
     }
     size_t start = 0;
-    while (start < len && (text[start] == ' ' || text[start] == '\t' || text[start] == '\r' || text[start] == '\n'))
+    while (start < len && (text[start] == ' ' || text[start] == '\t' || text[start] == '\r' ||
+                           text[start] == '\n'))
         start++;
     const char *nl = memchr(text + start, '\n', len - start);
     size_t first = nl ? (size_t)(nl - (text + start)) : len - start;
@@ -360,7 +383,8 @@ static int rule_batch(const arb_ruleset *rs, const options *o, const char *head,
 /* A batch is read a line at a time, never whole: only its start is read
  * here, to tell it from one JSON document (which may span lines). */
 static int cmd_rule(const options *o) {
-    if (!o->ruleset || !o->input) return usage_error("rule", "%s", "needs --ruleset NAME and a SCENARIO file (or -)");
+    if (!o->ruleset || !o->input)
+        return usage_error("rule", "%s", "needs --ruleset NAME and a SCENARIO file (or -)");
     FILE *in = strcmp(o->input, "-") == 0 ? stdin : fopen(o->input, "rb");
     size_t len;
     bool all = false;
@@ -452,7 +476,8 @@ static enum reply read_reply(char *line, int size) {
     if (interrupted || !fgets(line, size, stdin)) return interrupted ? REPLY_STOP : REPLY_END;
     line[strcspn(line, "\r\n")] = 0;
     if (!isatty(STDIN_FILENO)) printf("%s\n", line);
-    const char *back[] = {"terug", "back", "<"}, *help[] = {"?", "help", "hulp"}, *stop[] = {"stop", "klaar"};
+    const char *back[] = {"terug", "back", "<"}, *help[] = {"?", "help", "hulp"},
+               *stop[] = {"stop", "klaar"};
     for (size_t i = 0; i < 3; i++)
         if (strcasecmp(line, back[i]) == 0) return REPLY_BACK;
     for (size_t i = 0; i < 3; i++)
@@ -463,31 +488,35 @@ static enum reply read_reply(char *line, int size) {
 }
 
 static void print_help(const ask_state *a) {
-    puts(say(a,
-             "  Antwoord met het nummer van een keuze of een woord eruit, ja/nee, een getal of een "
-             "bieding.\n  terug: de vorige vraag opnieuw.  stop (of Ctrl-C): stoppen; het scenario tot "
-             "nu toe wordt getoond.",
-             "  Answer with a choice's number or a word of it, yes/no, a number or a call.\n  back: the "
-             "previous question again.  stop (or Ctrl-C): stop; the scenario so far is shown."));
+    puts(say(
+        a,
+        "  Antwoord met het nummer van een keuze of een woord eruit, ja/nee, een getal of een "
+        "bieding.\n  terug: de vorige vraag opnieuw.  stop (of Ctrl-C): stoppen; het scenario tot "
+        "nu toe wordt getoond.",
+        "  Answer with a choice's number or a word of it, yes/no, a number or a call.\n  back: the "
+        "previous question again.  stop (or Ctrl-C): stop; the scenario so far is shown."));
 }
 
 /* The bytes of the first `chars` characters of a UTF-8 text. */
 static size_t utf8_prefix(const char *s, size_t chars) {
     size_t i = 0;
     for (size_t n = 0; s[i] && n < chars; n++)
-        for (i++; ((unsigned char)s[i] & 0xC0) == 0x80; i++) continue;
+        for (i++; ((unsigned char)s[i] & 0xC0) == 0x80; i++)
+            continue;
     return i;
 }
 
 static size_t utf8_length(const char *s) {
     size_t n = 0;
-    for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
     return n;
 }
 
 static int terminal_width(void) {
     struct winsize w;
-    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col >= 40) return w.ws_col;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col >= 40)
+        return w.ws_col;
     return 80;
 }
 
@@ -500,7 +529,8 @@ static void print_choice(int k, const char *label, int width, bool pad) {
     size_t shown = cut ? room - 1 : len;
     printf("%s%.*s%s", head, (int)utf8_prefix(label, shown), label, cut ? "…" : "");
     if (pad)
-        for (size_t i = shown + cut; i < room; i++) putchar(' ');
+        for (size_t i = shown + cut; i < room; i++)
+            putchar(' ');
 }
 
 /* A long list in two columns, so that the first question fits a 24-line
@@ -516,7 +546,9 @@ static void print_choice_list(const ask_state *a, int f, int n) {
     int rows = (n + 1) / 2, half = terminal_width() / 2;
     for (int row = 0; row < rows; row++) {
         print_choice(row, arb_fact_choice_label(a->rs, f, row, a->lang), half, row + rows < n);
-        if (row + rows < n) print_choice(row + rows, arb_fact_choice_label(a->rs, f, row + rows, a->lang), half, false);
+        if (row + rows < n)
+            print_choice(row + rows, arb_fact_choice_label(a->rs, f, row + rows, a->lang), half,
+                         false);
         putchar('\n');
     }
 }
@@ -524,16 +556,22 @@ static void print_choice_list(const ask_state *a, int f, int n) {
 static void print_choices(const ask_state *a, int f) {
     long long lo, hi;
     switch (arb_fact_kind(a->rs, f)) {
-    case ARB_FACT_BOOL: puts(say(a, "  (ja/nee)", "  (yes/no)")); break;
-    case ARB_FACT_ENUM: print_choice_list(a, f, arb_fact_choice_count(a->rs, f)); break;
+    case ARB_FACT_BOOL:
+        puts(say(a, "  (ja/nee)", "  (yes/no)"));
+        break;
+    case ARB_FACT_ENUM:
+        print_choice_list(a, f, arb_fact_choice_count(a->rs, f));
+        break;
     case ARB_FACT_INT:
         if (arb_fact_range(a->rs, f, &lo, &hi)) printf("  (%lld..%lld)\n", lo, hi);
         break;
     case ARB_FACT_CALL:
-        puts(say(a, "  (een bieding: P, X, XX of een bod zoals 2H of 3SA)", "  (a call: P, X, XX or a bid such as 2H or 3NT)"));
+        puts(say(a, "  (een bieding: P, X, XX of een bod zoals 2H of 3SA)",
+                 "  (a call: P, X, XX or a bid such as 2H or 3NT)"));
         break;
     case ARB_FACT_TEXT:
-    case ARB_FACT_NONE: break;
+    case ARB_FACT_NONE:
+        break;
     }
 }
 
@@ -541,11 +579,15 @@ static void print_choices(const ask_state *a, int f) {
 static void print_hint(const ask_state *a, int f) {
     long long lo, hi;
     switch (arb_fact_kind(a->rs, f)) {
-    case ARB_FACT_BOOL: puts(say(a, "  Antwoord ja of nee.", "  Answer yes or no.")); break;
+    case ARB_FACT_BOOL:
+        puts(say(a, "  Antwoord ja of nee.", "  Answer yes or no."));
+        break;
     case ARB_FACT_ENUM:
-        printf(say(a, "  Antwoord met een nummer van 1 tot en met %d, of met een woord uit een keuze.\n",
-                   "  Answer with a number from 1 to %d, or with a word of a choice.\n"),
-               arb_fact_choice_count(a->rs, f));
+        printf(
+            say(a,
+                "  Antwoord met een nummer van 1 tot en met %d, of met een woord uit een keuze.\n",
+                "  Answer with a number from 1 to %d, or with a word of a choice.\n"),
+            arb_fact_choice_count(a->rs, f));
         break;
     case ARB_FACT_INT:
         if (arb_fact_range(a->rs, f, &lo, &hi))
@@ -556,11 +598,15 @@ static void print_hint(const ask_state *a, int f) {
             puts(say(a, "  Antwoord met een geheel getal.", "  Answer with a whole number."));
         break;
     case ARB_FACT_CALL:
-        puts(say(a, "  Geef een bieding: P (pas), X (doublet), XX (redoublet) of een bod zoals 2H of 3SA.",
-                 "  Give a call: P (pass), X (double), XX (redouble) or a bid such as 2H or 3NT."));
+        puts(say(
+            a,
+            "  Geef een bieding: P (pas), X (doublet), XX (redoublet) of een bod zoals 2H of 3SA.",
+            "  Give a call: P (pass), X (double), XX (redouble) or a bid such as 2H or 3NT."));
         break;
     case ARB_FACT_TEXT:
-    case ARB_FACT_NONE: puts(say(a, "  Dat antwoord past niet.", "  That answer does not fit.")); break;
+    case ARB_FACT_NONE:
+        puts(say(a, "  Dat antwoord past niet.", "  That answer does not fit."));
+        break;
     }
 }
 
@@ -578,7 +624,8 @@ static bool contains_word(const char *text, const char *word) {
 static bool find_choice(const ask_state *a, int f, const char *word, char number[16]) {
     int n = arb_fact_choice_count(a->rs, f), found = -1, count = 0;
     for (int k = 0; k < n && *word; k++) {
-        const char *nl = arb_fact_choice_label(a->rs, f, k, ARB_NL), *en = arb_fact_choice_label(a->rs, f, k, ARB_EN);
+        const char *nl = arb_fact_choice_label(a->rs, f, k, ARB_NL),
+                   *en = arb_fact_choice_label(a->rs, f, k, ARB_EN);
         if (!contains_word(nl, word) && !contains_word(en, word)) continue;
         found = count++ ? found : k;
     }
@@ -605,8 +652,8 @@ static bool give_answer(ask_state *a, int f, const char *line) {
     free(error);
     if (!ok && arb_fact_kind(a->rs, f) == ARB_FACT_BOOL) { /* yes/no in English */
         const char *yes_no = strcasecmp(line, "yes") == 0 || strcasecmp(line, "y") == 0 ? "ja"
-                             : strcasecmp(line, "no") == 0                               ? "nee"
-                                                                                         : NULL;
+                             : strcasecmp(line, "no") == 0                              ? "nee"
+                                                                                        : NULL;
         ok = yes_no && arb_scenario_answer(a->sc, name, yes_no, NULL) == ARB_OK;
     }
     if (!ok && arb_fact_kind(a->rs, f) == ARB_FACT_ENUM && find_choice(a, f, line, number))
@@ -702,15 +749,19 @@ static int record_value_to_correct(const ask_state *a, const arb_ruling *r, enum
     *reply = REPLY_ANSWER;
     if (n == 0) return -1;
     for (;;) {
-        puts(say(a,
-                 "Uit het biedverloop of spelverloop afgeleid, of aangenomen (de wedstrijdleider kan "
-                 "elke waarde verbeteren):",
-                 "Taken from the auction or the play, or assumed (the director may correct any value):"));
+        puts(say(
+            a,
+            "Uit het biedverloop of spelverloop afgeleid, of aangenomen (de wedstrijdleider kan "
+            "elke waarde verbeteren):",
+            "Taken from the auction or the play, or assumed (the director may correct any "
+            "value):"));
         for (int i = 0; i < n; i++)
-            printf("  %d) %s: %s%s\n", i + 1, arb_fact_question(a->rs, arb_ruling_decided_fact(r, values[i]), a->lang),
+            printf("  %d) %s: %s%s\n", i + 1,
+                   arb_fact_question(a->rs, arb_ruling_decided_fact(r, values[i]), a->lang),
                    arb_ruling_decided_value(r, values[i]),
-                   strcmp(arb_ruling_decided_source(r, values[i]), "default") == 0 ? say(a, " (aangenomen)", " (assumed)")
-                                                                                   : "");
+                   strcmp(arb_ruling_decided_source(r, values[i]), "default") == 0
+                       ? say(a, " (aangenomen)", " (assumed)")
+                       : "");
         printf("%s\n> ", say(a, "Nummer van de waarde die niet klopt, of Enter als alles klopt",
                              "The number of a value that is wrong, or Enter if all are right"));
         fflush(stdout);
@@ -722,7 +773,9 @@ static int record_value_to_correct(const ask_state *a, const arb_ruling *r, enum
         char *end;
         long k = strtol(line, &end, 10);
         if (!*end && k >= 1 && k <= n) return arb_ruling_decided_fact(r, values[k - 1]);
-        printf(say(a, "  Geef een nummer van 1 tot en met %d, of Enter.\n", "  Give a number from 1 to %d, or Enter.\n"), n);
+        printf(say(a, "  Geef een nummer van 1 tot en met %d, of Enter.\n",
+                   "  Give a number from 1 to %d, or Enter.\n"),
+               n);
     }
 }
 
@@ -743,7 +796,8 @@ static enum reply next_step(ask_state *a, const arb_ruling *r, int answered, int
     enum arb_ruling_status st = arb_ruling_status(r);
     *fact = -1;
     if (st == ARB_REJECTED && answered >= 0) {
-        printf(say(a, "  Dat kan niet: %s\n", "  That cannot be: %s\n"), arb_ruling_invariant(r, a->lang));
+        printf(say(a, "  Dat kan niet: %s\n", "  That cannot be: %s\n"),
+               arb_ruling_invariant(r, a->lang));
         take_back(a);
         *fact = answered;
         return REPLY_ANSWER;
@@ -763,9 +817,12 @@ static void show_scenario(const ask_state *a, const char *save, bool stopped) {
     char *json = arb_scenario_json(a->sc);
     if (!json) return;
     if (stopped) {
-        printf(say(a, "\nGestopt. Het scenario tot nu toe (verder met `arbiter ask --ruleset %s BESTAND`):\n",
-                   "\nStopped. The scenario so far (go on with `arbiter ask --ruleset %s FILE`):\n"),
-               a->name);
+        printf(
+            say(a,
+                "\nGestopt. Het scenario tot nu toe (verder met `arbiter ask --ruleset %s "
+                "BESTAND`):\n",
+                "\nStopped. The scenario so far (go on with `arbiter ask --ruleset %s FILE`):\n"),
+            a->name);
         printf("%s\n", json);
     }
     FILE *f = save ? fopen(save, "w") : NULL;
@@ -804,7 +861,8 @@ static enum reply ask_until_ruled(ask_state *a, arb_ruling **out) {
 /* A value as the ruling names it (the Dutch label), in English. */
 static const char *value_in_english(const arb_ruleset *rs, int f, const char *value) {
     for (int k = 0; k < arb_fact_choice_count(rs, f); k++)
-        if (strcmp(arb_fact_choice_label(rs, f, k, ARB_NL), value) == 0) return arb_fact_choice_label(rs, f, k, ARB_EN);
+        if (strcmp(arb_fact_choice_label(rs, f, k, ARB_NL), value) == 0)
+            return arb_fact_choice_label(rs, f, k, ARB_EN);
     return value;
 }
 
@@ -822,7 +880,8 @@ static void print_ruling_english(const ask_state *a, const arb_ruling *r) {
         return;
     }
     printf("Ruling under %s\nArticles:", a->name);
-    for (int i = 0; i < arb_ruling_trail_count(r); i++) printf("%s %s", i ? " >" : "", arb_ruling_trail(r, i));
+    for (int i = 0; i < arb_ruling_trail_count(r); i++)
+        printf("%s %s", i ? " >" : "", arb_ruling_trail(r, i));
     puts("\nRuling:");
     for (int i = 0; i < arb_ruling_action_count(r); i++)
         printf("  [%s] %s\n", arb_ruling_action_cite(r, i), arb_ruling_message(r, i, ARB_EN));
@@ -839,7 +898,10 @@ static int cmd_ask(const options *o) {
     if (!o->ruleset) return usage_error("ask", "%s", "needs --ruleset NAME");
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
-    ask_state a = {.rs = rs, .name = o->ruleset, .sc = arb_scenario_new_plugins(rs, plugins), .lang = lang_of(o)};
+    ask_state a = {.rs = rs,
+                   .name = o->ruleset,
+                   .sc = arb_scenario_new_plugins(rs, plugins),
+                   .lang = lang_of(o)};
     int status = a.sc && (!o->input || read_start(o->input, a.sc)) ? ARB_OK : ARB_BAD_INPUT;
     arb_ruling *r = NULL;
     catch_interrupt();
@@ -863,7 +925,8 @@ static int cmd_ask(const options *o) {
         show_scenario(&a, o->save, false);
         status = arb_ruling_exit_status(r);
     }
-    for (int i = 0; i < a.n; i++) free(a.history[i]);
+    for (int i = 0; i < a.n; i++)
+        free(a.history[i]);
     arb_ruling_free(r);
     arb_scenario_free(a.sc);
     arb_free(rs);
@@ -877,7 +940,8 @@ static int cmd_check(const options *o) {
     if (!path) return usage_error("check", "no ruleset named or at '%s'", name);
     enum arb_status status = arb_check(path, o->amends, o->namends, stdout, stderr);
     arb_ruleset *rs = status == ARB_OK ? load_or_report(path) : NULL;
-    if (status == ARB_OK) status = rs ? arb_check_legal_cards(rs, plugins, stdout, stderr) : ARB_BAD_INPUT;
+    if (status == ARB_OK)
+        status = rs ? arb_check_legal_cards(rs, plugins, stdout, stderr) : ARB_BAD_INPUT;
     if (status == ARB_OK && o->clauses) status = arb_hidden_clauses(rs, stdout, NULL);
     arb_free(rs);
     free(path);
@@ -963,7 +1027,8 @@ static void print_trail_and_messages(json_t *ruling) {
     printf("]");
     size_t i;
     json_t *m;
-    json_array_foreach(json_object_get(ruling, "messages"), i, m) printf(" %s", json_string_value(m));
+    json_array_foreach(json_object_get(ruling, "messages"), i, m)
+        printf(" %s", json_string_value(m));
     putchar('\n');
 }
 
@@ -1013,7 +1078,8 @@ static int answer_scenario_file(const arb_ruleset *rs, const options *o, scenari
 }
 
 static int cmd_legal(const options *o) {
-    if (!o->ruleset || !o->input) return usage_error("legal", "%s", "needs --ruleset NAME and a POSITION file (or -)");
+    if (!o->ruleset || !o->input)
+        return usage_error("legal", "%s", "needs --ruleset NAME and a POSITION file (or -)");
     if (o->input2) return usage_error("legal", "unexpected argument '%s'", o->input2);
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
@@ -1099,7 +1165,9 @@ static void print_hand_score(const arb_ruleset *rs, json_t *hand) {
 
 static int cmd_score(const options *o) {
     if (!o->ruleset || !o->input)
-        return usage_error("score", "%s", "needs --ruleset NAME and a CONTRACT such as 4SX+1 (klaverjas: a HAND file)");
+        return usage_error(
+            "score", "%s",
+            "needs --ruleset NAME and a CONTRACT such as 4SX+1 (klaverjas: a HAND file)");
     if (o->input2) return usage_error("score", "unexpected argument '%s'", o->input2);
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
@@ -1138,11 +1206,14 @@ static int cmd_score(const options *o) {
 }
 
 static int cmd_imps(const options *o) {
-    if (!o->ruleset || !o->input || !o->input2) return usage_error("imps", "%s", "needs --ruleset NAME and two scores A B");
+    if (!o->ruleset || !o->input || !o->input2)
+        return usage_error("imps", "%s", "needs --ruleset NAME and two scores A B");
     char *end1, *end2;
     long long a = strtoll(o->input, &end1, 10), b = strtoll(o->input2, &end2, 10);
-    if (*end1 || *end2 || !*o->input || !*o->input2 || a < -100000 || a > 100000 || b < -100000 || b > 100000)
-        return usage_error("imps", "scores are whole numbers between -100000 and 100000, not '%s'", *end1 ? o->input : o->input2);
+    if (*end1 || *end2 || !*o->input || !*o->input2 || a < -100000 || a > 100000 || b < -100000 ||
+        b > 100000)
+        return usage_error("imps", "scores are whole numbers between -100000 and 100000, not '%s'",
+                           *end1 ? o->input : o->input2);
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
     char *text = NULL, *error = NULL;
@@ -1179,7 +1250,8 @@ static void print_sheet(json_t *rows) {
 }
 
 static int cmd_matchpoints(const options *o) {
-    if (!o->ruleset || !o->input) return usage_error("matchpoints", "%s", "needs --ruleset NAME and a FILE of scores (or -)");
+    if (!o->ruleset || !o->input)
+        return usage_error("matchpoints", "%s", "needs --ruleset NAME and a FILE of scores (or -)");
     size_t len;
     char *text = read_input(o->input, &len);
     if (!text) return cannot_read("matchpoints", o->input);
@@ -1209,7 +1281,9 @@ static void print_trail(json_t *trail) {
 
 static void print_compared(json_t *ruling) {
     printf("== %s — %s\n", json_string_value(json_object_get(ruling, "ruleset")),
-           json_string_value(json_object_get(ruling, "title")) ? json_string_value(json_object_get(ruling, "title")) : "");
+           json_string_value(json_object_get(ruling, "title"))
+               ? json_string_value(json_object_get(ruling, "title"))
+               : "");
     if (json_object_get(ruling, "error")) {
         printf("Geen uitspraak: %s\n\n", json_string_value(json_object_get(ruling, "error")));
         return;
@@ -1221,12 +1295,15 @@ static void print_compared(json_t *ruling) {
     json_t *m;
     json_array_foreach(json_object_get(ruling, "messages"), i, m) {
         json_t *a = json_array_get(json_object_get(ruling, "actions"), i);
-        printf("  [%s] %s\n", json_string_value(json_object_get(a, "article")), json_string_value(m));
+        printf("  [%s] %s\n", json_string_value(json_object_get(a, "article")),
+               json_string_value(m));
     }
     if (json_object_get(ruling, "score"))
-        printf("Score van de leider: %lld\n", (long long)json_integer_value(json_object_get(ruling, "score")));
+        printf("Score van de leider: %lld\n",
+               (long long)json_integer_value(json_object_get(ruling, "score")));
     json_t *unused = json_object_get(ruling, "unused");
-    json_array_foreach(unused, i, m) printf("%s%s", i ? ", " : "Speelde geen rol: ", json_string_value(m));
+    json_array_foreach(unused, i, m)
+        printf("%s%s", i ? ", " : "Speelde geen rol: ", json_string_value(m));
     if (json_array_size(unused)) putchar('\n');
     putchar('\n');
 }
@@ -1270,7 +1347,8 @@ static int load_compared(const options *o, arb_ruleset **rsets, const arb_plugin
 }
 
 static int cmd_compare(const options *o) {
-    if (o->nrulesets < 2 || !o->input) return usage_error("compare", "%s", "needs two --ruleset and a SCENARIO file (or -)");
+    if (o->nrulesets < 2 || !o->input)
+        return usage_error("compare", "%s", "needs two --ruleset and a SCENARIO file (or -)");
     size_t len;
     char *text = read_input(o->input, &len);
     if (!text) return cannot_read("compare", o->input);
@@ -1300,8 +1378,11 @@ static int cmd_diff(const options *o) {
     static const char *const formats[] = {"text", "exact", "json", "md", "html"};
     arb_diff_options d = {.article = o->article, .json = o->json};
     int f = 0;
-    while (o->format && f < 5 && strcmp(o->format, formats[f]) != 0) f++;
-    if (f == 5) return usage_error("diff", "--format is text, exact, json, md or html, not '%s'", o->format);
+    while (o->format && f < 5 && strcmp(o->format, formats[f]) != 0)
+        f++;
+    if (f == 5)
+        return usage_error("diff", "--format is text, exact, json, md or html, not '%s'",
+                           o->format);
     d.format = (enum arb_diff_format)f;
     d.lang = lang_of(o);
     arb_ruleset *a = load_plain(o->input), *b = a ? load_or_report(o->input2) : NULL;
@@ -1320,7 +1401,8 @@ static int cmd_diff(const options *o) {
 }
 
 static int cmd_graph(const options *o) {
-    if (!o->ruleset || !o->article) return usage_error("graph", "%s", "needs --ruleset NAME and --article N");
+    if (!o->ruleset || !o->article)
+        return usage_error("graph", "%s", "needs --ruleset NAME and --article N");
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
     enum arb_status status = arb_graph_dot(rs, o->article, stdout, stderr);
@@ -1390,13 +1472,17 @@ static const command commands[] = {
      "marking what differs: the article trail, the actions on one side only, the score of the\n"
      "scenario's contract.",
      cmd_compare},
-    {"diff", "diff A B [--article N] [--format text|md|html|exact|json] [--lang nl|en] [--cases FILE.jsonl]",
+    {"diff",
+     "diff A B [--article N] [--format text|md|html|exact|json] [--lang nl|en] [--cases "
+     "FILE.jsonl]",
      "Every situation that rulesets A and B rule differently, found by walking their decision\n"
      "graphs together. The report (text, or --format md / html for a meeting) opens with how many\n"
      "kinds of situation change and in which articles, then one section per change of ruling: the\n"
-     "rulings' texts (--lang), the facts that decide it and an example scenario that both rulesets\n"
+     "rulings' texts (--lang), the facts that decide it and an example scenario that both "
+     "rulesets\n"
      "were seen to rule so. --format exact lists every region with its constraints and count;\n"
-     "--format json (or --json) gives the regions and the groups as data. --article N limits it to\n"
+     "--format json (or --json) gives the regions and the groups as data. --article N limits it "
+     "to\n"
      "the situations in which either ruling passes through article N. With --cases, rules every\n"
      "scenario of a JSON Lines file under both: the cases whose ruling changes and how, and every\n"
      "line that could not be ruled, with why (exit status 2 then).",
@@ -1406,10 +1492,13 @@ static const command commands[] = {
     {"graph", "graph --ruleset NAME|DIR --article N",
      "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).",
      cmd_graph},
-    {"serve", "serve [--listen HOST:PORT] [--ruleset NAME …] [--plugin FILE …] [--web DIR] [--verbose]",
-     "Serves the rulings in the browser (core/serve/web) and as a JSON API, on 127.0.0.1:8080 unless\n"
+    {"serve",
+     "serve [--listen HOST:PORT] [--ruleset NAME …] [--plugin FILE …] [--web DIR] [--verbose]",
+     "Serves the rulings in the browser (core/serve/web) and as a JSON API, on 127.0.0.1:8080 "
+     "unless\n"
      "--listen says otherwise, with the rulesets named (default: every installed one). Stops on\n"
-     "Ctrl-C. --web DIR serves another build of the app, e.g. build/web (`make web`): the offline app,\n"
+     "Ctrl-C. --web DIR serves another build of the app, e.g. build/web (`make web`): the offline "
+     "app,\n"
      "which rules with the server while it answers and on its own without it.\n"
      "docs/guide.md, \"In de browser\", shows the app; core/serve/serve.c lists the endpoints.",
      cmd_serve},
@@ -1418,15 +1507,20 @@ static const command commands[] = {
 #define NCOMMANDS (int)(sizeof commands / sizeof *commands)
 
 static void general_help(FILE *out) {
-    fprintf(out, "arbiter %s — rulings from card-game regulations, with the article trail\n\nusage:\n", ARB_VERSION);
-    for (int i = 0; i < NCOMMANDS; i++) fprintf(out, "  arbiter %s\n", commands[i].usage);
-    fputs("\n`arbiter COMMAND --help` explains a command. Exit status: 0 ok, 1 no ruling or a test\n"
-          "failed, 2 bad input or usage.\n",
-          out);
+    fprintf(out,
+            "arbiter %s — rulings from card-game regulations, with the article trail\n\nusage:\n",
+            ARB_VERSION);
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  arbiter %s\n", commands[i].usage);
+    fputs(
+        "\n`arbiter COMMAND --help` explains a command. Exit status: 0 ok, 1 no ruling or a test\n"
+        "failed, 2 bad input or usage.\n",
+        out);
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
         general_help(argc < 2 ? stderr : stdout);
         return argc < 2 ? ARB_BAD_INPUT : ARB_OK;
     }

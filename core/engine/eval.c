@@ -360,7 +360,8 @@ void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out)
 void ruling_problem(const ruling *r, strbuf *out) {
     const ruleset *rs = r->rs;
     switch (r->status) {
-    case RULING_OK: break;
+    case RULING_OK:
+        break;
     case RULING_NEEDS: {
         const rs_fact *f = &rs->facts[r->fact];
         sb_printf(out, "the scenario does not say '%s'", f->name);
@@ -369,7 +370,8 @@ void ruling_problem(const ruling *r, strbuf *out) {
     }
     case RULING_REJECTED: {
         const rs_invariant *inv = &rs->invariants[r->invariant];
-        sb_printf(out, "impossible situation: %s", inv->message_en ? inv->message_en : inv->message);
+        sb_printf(out, "impossible situation: %s",
+                  inv->message_en ? inv->message_en : inv->message);
         if (inv->message_en) sb_printf(out, " (%s)", inv->message);
         break;
     }
@@ -381,10 +383,13 @@ void ruling_problem(const ruling *r, strbuf *out) {
                       rs->articles[rs->blocks[r->block].article].id, rs->blocks[r->block].loc.file,
                       rs->blocks[r->block].loc.line);
         break;
-    case RULING_ERROR: sb_printf(out, "the ruling could not be evaluated: %s", expr_status_text(r->error)); break;
+    case RULING_ERROR:
+        sb_printf(out, "the ruling could not be evaluated: %s", expr_status_text(r->error));
+        break;
     case RULING_OUTSIDE: {
         const rs_outside *o = &rs->outside[r->outside];
-        sb_printf(out, "%s does not rule on this: %s", rs->name, o->message_en ? o->message_en : o->message);
+        sb_printf(out, "%s does not rule on this: %s", rs->name,
+                  o->message_en ? o->message_en : o->message);
         if (o->message_en) sb_printf(out, " (%s)", o->message);
         break;
     }

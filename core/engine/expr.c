@@ -3,17 +3,24 @@
 
 #include "ops.h"
 
-_Static_assert(EXPR_TOO_LARGE == GRAPH_ERROR_TOO_LARGE, "graph.c marks a graph too large with this code");
+_Static_assert(EXPR_TOO_LARGE == GRAPH_ERROR_TOO_LARGE,
+               "graph.c marks a graph too large with this code");
 
 const char *expr_status_text(enum expr_status s) {
     switch (s) {
-    case EXPR_OK: return "ok";
-    case EXPR_OVERFLOW: return "integer overflow";
-    case EXPR_DIV_ZERO: return "division by zero";
-    case EXPR_NO_ROW: return "no table row for this key";
-    case EXPR_UNKNOWN: return "a fact is not known";
+    case EXPR_OK:
+        return "ok";
+    case EXPR_OVERFLOW:
+        return "integer overflow";
+    case EXPR_DIV_ZERO:
+        return "division by zero";
+    case EXPR_NO_ROW:
+        return "no table row for this key";
+    case EXPR_UNKNOWN:
+        return "a fact is not known";
     case EXPR_TOO_LARGE:
-        return "the decisions grew too large to build (a condition such as a product of several facts "
+        return "the decisions grew too large to build (a condition such as a product of several "
+               "facts "
                "has too many outcomes; compute it in fewer steps)";
     }
     return "?";
@@ -31,25 +38,50 @@ enum expr_status expr_unop(int op, int64_t a, int64_t *out) {
 
 enum expr_status expr_binop(int op, int64_t a, int64_t b, int64_t *out) {
     switch (op) {
-    case OP_AND: *out = a && b; break;
-    case OP_OR: *out = a || b; break;
-    case OP_IMPLIES: *out = !a || b; break;
-    case OP_EQ: *out = a == b; break;
-    case OP_NE: *out = a != b; break;
-    case OP_LT: *out = a < b; break;
-    case OP_LE: *out = a <= b; break;
-    case OP_GT: *out = a > b; break;
-    case OP_GE: *out = a >= b; break;
-    case OP_ADD: if (__builtin_add_overflow(a, b, out)) return EXPR_OVERFLOW; break;
-    case OP_SUB: if (__builtin_sub_overflow(a, b, out)) return EXPR_OVERFLOW; break;
-    case OP_MUL: if (__builtin_mul_overflow(a, b, out)) return EXPR_OVERFLOW; break;
+    case OP_AND:
+        *out = a && b;
+        break;
+    case OP_OR:
+        *out = a || b;
+        break;
+    case OP_IMPLIES:
+        *out = !a || b;
+        break;
+    case OP_EQ:
+        *out = a == b;
+        break;
+    case OP_NE:
+        *out = a != b;
+        break;
+    case OP_LT:
+        *out = a < b;
+        break;
+    case OP_LE:
+        *out = a <= b;
+        break;
+    case OP_GT:
+        *out = a > b;
+        break;
+    case OP_GE:
+        *out = a >= b;
+        break;
+    case OP_ADD:
+        if (__builtin_add_overflow(a, b, out)) return EXPR_OVERFLOW;
+        break;
+    case OP_SUB:
+        if (__builtin_sub_overflow(a, b, out)) return EXPR_OVERFLOW;
+        break;
+    case OP_MUL:
+        if (__builtin_mul_overflow(a, b, out)) return EXPR_OVERFLOW;
+        break;
     case OP_DIV:
     case OP_MOD:
         if (b == 0) return EXPR_DIV_ZERO;
         if (a == INT64_MIN && b == -1) return EXPR_OVERFLOW;
         *out = op == OP_DIV ? a / b : a % b;
         break;
-    default: return EXPR_OVERFLOW;
+    default:
+        return EXPR_OVERFLOW;
     }
     return EXPR_OK;
 }
@@ -68,10 +100,12 @@ enum expr_status expr_table(const rs_table *t, const int64_t *keys, int64_t *out
         if (!key_offset(t->keys[i], keys[i], &off, &size)) return EXPR_NO_ROW;
         /* checked: a table whose key ranges multiply past 64 bits must not
          * turn into a wild index */
-        if (__builtin_mul_overflow(index, size, &index) || __builtin_add_overflow(index, off, &index))
+        if (__builtin_mul_overflow(index, size, &index) ||
+            __builtin_add_overflow(index, off, &index))
             return EXPR_NO_ROW;
     }
-    if (index < 0 || index >= t->ncells || !t->cells || t->cells[index] == INT64_MIN) return EXPR_NO_ROW;
+    if (index < 0 || index >= t->ncells || !t->cells || t->cells[index] == INT64_MIN)
+        return EXPR_NO_ROW;
     *out = t->cells[index];
     return EXPR_OK;
 }
@@ -79,11 +113,13 @@ enum expr_status expr_table(const rs_table *t, const int64_t *keys, int64_t *out
 /* Tables hold at most this many keys; the compiler enforces it. */
 #define EXPR_MAX_KEYS 4
 
-enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int64_t *out, int *missing);
+enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int64_t *out,
+                           int *missing);
 
 /* A constant or an input fact without a call: most operands are one, and
  * an invariant check evaluates dozens of them per ruling. */
-static inline enum expr_status operand(const ruleset *rs, int e, const fact_values *fv, int64_t *out, int *missing) {
+static inline enum expr_status operand(const ruleset *rs, int e, const fact_values *fv,
+                                       int64_t *out, int *missing) {
     const rs_expr *x = rs_expr_at(rs, e);
     if (x->kind == EX_CONST) {
         *out = x->k;
@@ -111,8 +147,8 @@ static bool settles(int op, bool left, int64_t v) {
  * reader expects (`x != 0 and 10 / x > 2` never divides by zero), and on
  * the right side when the left is not known: an invariant is settled by
  * whichever facts are given. */
-static enum expr_status eval_logic(const ruleset *rs, const rs_expr *x, const fact_values *fv, int64_t *out,
-                                   int *missing) {
+static enum expr_status eval_logic(const ruleset *rs, const rs_expr *x, const fact_values *fv,
+                                   int64_t *out, int *missing) {
     int64_t a, b;
     enum expr_status sa = operand(rs, x->a, fv, &a, missing);
     if (sa == EXPR_OK && settles(x->op, true, a)) return (*out = x->op != OP_AND), EXPR_OK;
@@ -134,7 +170,9 @@ enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int6
     int64_t a, b;
     enum expr_status s;
     switch (x->kind) {
-    case EX_CONST: *out = x->k; return EXPR_OK;
+    case EX_CONST:
+        *out = x->k;
+        return EXPR_OK;
     case EX_FACT: {
         const rs_fact *f = &rs->facts[x->a];
         if (f->derived >= 0) return expr_eval(rs, f->derived, fv, out, missing);
@@ -149,7 +187,8 @@ enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int6
         if ((s = expr_eval(rs, x->a, fv, &a, missing))) return s;
         return expr_unop(x->op, a, out);
     case EX_BINARY:
-        if (x->op == OP_AND || x->op == OP_OR || x->op == OP_IMPLIES) return eval_logic(rs, x, fv, out, missing);
+        if (x->op == OP_AND || x->op == OP_OR || x->op == OP_IMPLIES)
+            return eval_logic(rs, x, fv, out, missing);
         if ((s = operand(rs, x->a, fv, &a, missing))) return s;
         if ((s = operand(rs, x->b, fv, &b, missing))) return s;
         return expr_binop(x->op, a, b, out);
@@ -206,9 +245,12 @@ static graph_term fold_unary(void *ctx, graph_term a) {
     if (a.kind != TERM_VALUE) return a;
     int64_t v = 0;
     enum expr_status s = EXPR_OK;
-    if (e->kind == EX_SIGN) v = (a.v > 0) - (a.v < 0);
-    else if (e->kind == EX_ABS) s = a.v == INT64_MIN ? EXPR_OVERFLOW : ((v = a.v < 0 ? -a.v : a.v), EXPR_OK);
-    else s = expr_unop(e->op, a.v, &v);
+    if (e->kind == EX_SIGN)
+        v = (a.v > 0) - (a.v < 0);
+    else if (e->kind == EX_ABS)
+        s = a.v == INT64_MIN ? EXPR_OVERFLOW : ((v = a.v < 0 ? -a.v : a.v), EXPR_OK);
+    else
+        s = expr_unop(e->op, a.v, &v);
     return s ? err_term(s) : (graph_term){TERM_VALUE, v};
 }
 
@@ -216,12 +258,14 @@ static graph_term fold_binary(void *ctx, graph_term a, graph_term b) {
     fold_ctx *f = ctx;
     const rs_expr *e = f->e;
     if (a.kind != TERM_VALUE) return a;
-    if (e->kind == EX_BINARY && ((e->op == OP_AND && !a.v) || (e->op == OP_OR && a.v) || (e->op == OP_IMPLIES && !a.v)))
+    if (e->kind == EX_BINARY &&
+        ((e->op == OP_AND && !a.v) || (e->op == OP_OR && a.v) || (e->op == OP_IMPLIES && !a.v)))
         return (graph_term){TERM_VALUE, e->op != OP_AND};
     if (b.kind != TERM_VALUE) return b;
     int64_t v;
     enum expr_status s;
-    if (e->kind == EX_MIN || e->kind == EX_MAX) return (graph_term){TERM_VALUE, (e->kind == EX_MIN) == (a.v < b.v) ? a.v : b.v};
+    if (e->kind == EX_MIN || e->kind == EX_MAX)
+        return (graph_term){TERM_VALUE, (e->kind == EX_MIN) == (a.v < b.v) ? a.v : b.v};
     if (e->kind == EX_TABLE) {
         int64_t keys[2] = {a.v, b.v};
         s = expr_table(&f->rs->tables[e->a], keys, &v);
@@ -240,30 +284,43 @@ static graph_term fold_in(void *ctx, graph_term a) {
         return s ? err_term(s) : (graph_term){TERM_VALUE, v};
     }
     for (int i = 0; i < f->e->nargs; i++)
-        if (rs_expr_at(f->rs, rs_arg(f->rs, f->e->args + i))->k == a.v) return (graph_term){TERM_VALUE, 1};
+        if (rs_expr_at(f->rs, rs_arg(f->rs, f->e->args + i))->k == a.v)
+            return (graph_term){TERM_VALUE, 1};
     return (graph_term){TERM_VALUE, 0};
 }
 
-gref expr_to_graph(graph *g, const ruleset *rs, int x, expr_fact_graph fact_graph, void *ctx, unsigned salt,
-                   bool *too_many_keys) {
+gref expr_to_graph(graph *g, const ruleset *rs, int x, expr_fact_graph fact_graph, void *ctx,
+                   unsigned salt, bool *too_many_keys) {
     const rs_expr *e = rs_expr_at(rs, x);
     fold_ctx f = {rs, e};
 #define SUB(i) expr_to_graph(g, rs, (i), fact_graph, ctx, salt, too_many_keys)
     switch (e->kind) {
-    case EX_CONST: return graph_term_ref(g, TERM_VALUE, e->k);
-    case EX_FACT: return fact_graph(ctx, e->a, e->loc);
-    case EX_UNARY: return graph_apply1(g, op_id(salt, OPK_UNARY, e->op), SUB(e->a), fold_unary, &f);
-    case EX_ABS: return graph_apply1(g, op_id(salt, OPK_UNARY, 99), SUB(e->a), fold_unary, &f);
-    case EX_SIGN: return graph_apply1(g, op_id(salt, OPK_UNARY, 98), SUB(e->a), fold_unary, &f);
-    case EX_BINARY: return graph_apply2(g, op_id(salt, OPK_BINARY, e->op), SUB(e->a), SUB(e->b), fold_binary, &f);
+    case EX_CONST:
+        return graph_term_ref(g, TERM_VALUE, e->k);
+    case EX_FACT:
+        return fact_graph(ctx, e->a, e->loc);
+    case EX_UNARY:
+        return graph_apply1(g, op_id(salt, OPK_UNARY, e->op), SUB(e->a), fold_unary, &f);
+    case EX_ABS:
+        return graph_apply1(g, op_id(salt, OPK_UNARY, 99), SUB(e->a), fold_unary, &f);
+    case EX_SIGN:
+        return graph_apply1(g, op_id(salt, OPK_UNARY, 98), SUB(e->a), fold_unary, &f);
+    case EX_BINARY:
+        return graph_apply2(g, op_id(salt, OPK_BINARY, e->op), SUB(e->a), SUB(e->b), fold_binary,
+                            &f);
     case EX_MIN:
-    case EX_MAX: return graph_apply2(g, op_id(salt, OPK_MINMAX, e->kind), SUB(e->a), SUB(e->b), fold_binary, &f);
-    case EX_IN: return graph_apply1(g, op_id(salt, OPK_IN, x), SUB(e->a), fold_in, &f);
+    case EX_MAX:
+        return graph_apply2(g, op_id(salt, OPK_MINMAX, e->kind), SUB(e->a), SUB(e->b), fold_binary,
+                            &f);
+    case EX_IN:
+        return graph_apply1(g, op_id(salt, OPK_IN, x), SUB(e->a), fold_in, &f);
     case EX_TABLE:
-        if (e->nargs == 1) return graph_apply1(g, op_id(salt, OPK_TABLE, x), SUB(rs_arg(rs, e->args)), fold_in, &f);
+        if (e->nargs == 1)
+            return graph_apply1(g, op_id(salt, OPK_TABLE, x), SUB(rs_arg(rs, e->args)), fold_in,
+                                &f);
         if (e->nargs == 2)
-            return graph_apply2(g, op_id(salt, OPK_TABLE, x), SUB(rs_arg(rs, e->args)), SUB(rs_arg(rs, e->args + 1)),
-                                fold_binary, &f);
+            return graph_apply2(g, op_id(salt, OPK_TABLE, x), SUB(rs_arg(rs, e->args)),
+                                SUB(rs_arg(rs, e->args + 1)), fold_binary, &f);
         *too_many_keys = true;
         return graph_term_ref(g, TERM_ERROR, EXPR_NO_ROW);
     }

@@ -9,11 +9,11 @@
 
 enum expr_status {
     EXPR_OK,
-    EXPR_OVERFLOW,  /* 64-bit integer overflow */
-    EXPR_DIV_ZERO,  /* division or remainder by zero */
-    EXPR_NO_ROW,    /* a table has no row for the key */
-    EXPR_UNKNOWN,   /* a fact the expression needs is not known */
-    EXPR_TOO_LARGE  /* the decision graph grew past its budget (= GRAPH_ERROR_TOO_LARGE) */
+    EXPR_OVERFLOW, /* 64-bit integer overflow */
+    EXPR_DIV_ZERO, /* division or remainder by zero */
+    EXPR_NO_ROW,   /* a table has no row for the key */
+    EXPR_UNKNOWN,  /* a fact the expression needs is not known */
+    EXPR_TOO_LARGE /* the decision graph grew past its budget (= GRAPH_ERROR_TOO_LARGE) */
 };
 
 const char *expr_status_text(enum expr_status s);
@@ -39,7 +39,7 @@ enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int6
  * apart the cached operations of two rulesets that share one graph. A
  * table looked up with more than two keys sets *too_many_keys. */
 typedef gref (*expr_fact_graph)(void *ctx, int fact, src_loc use);
-gref expr_to_graph(graph *g, const ruleset *rs, int e, expr_fact_graph fact_graph, void *ctx, unsigned salt,
-                   bool *too_many_keys);
+gref expr_to_graph(graph *g, const ruleset *rs, int e, expr_fact_graph fact_graph, void *ctx,
+                   unsigned salt, bool *too_many_keys);
 
 #endif

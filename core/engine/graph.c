@@ -78,14 +78,16 @@ static uint64_t term_hash(int kind, int64_t v) {
 
 static void term_rehash(graph *g) {
     int cap = g->captermhash ? g->captermhash * 2 : 64;
-    while (cap < 4 * (g->nterms + 1)) cap *= 2; /* also after graph_done_building */
+    while (cap < 4 * (g->nterms + 1))
+        cap *= 2; /* also after graph_done_building */
     xfree(g->termhash);
     g->termhash = xrealloc(NULL, sizeof(int32_t) * (size_t)cap);
     memset(g->termhash, -1, sizeof(int32_t) * (size_t)cap);
     g->captermhash = cap;
     for (int i = 0; i < g->nterms; i++) {
         uint64_t h = term_hash(g->terms[i].kind, g->terms[i].v) & (uint64_t)(cap - 1);
-        while (g->termhash[h] >= 0) h = (h + 1) & (uint64_t)(cap - 1);
+        while (g->termhash[h] >= 0)
+            h = (h + 1) & (uint64_t)(cap - 1);
         g->termhash[h] = i;
     }
 }
@@ -116,15 +118,18 @@ static uint64_t node_hash(int var, const gref *kids, int n) {
 
 static void node_rehash(graph *g) {
     int cap = g->capunique ? g->capunique * 2 : 256;
-    while (cap < 4 * (g->nnodes + 1)) cap *= 2; /* also after graph_done_building */
+    while (cap < 4 * (g->nnodes + 1))
+        cap *= 2; /* also after graph_done_building */
     xfree(g->unique);
     g->unique = xrealloc(NULL, sizeof(int32_t) * (size_t)cap);
     memset(g->unique, -1, sizeof(int32_t) * (size_t)cap);
     g->capunique = cap;
     for (int i = 0; i < g->nnodes; i++) {
         const graph_node *nd = &g->nodes[i];
-        uint64_t h = node_hash(nd->var, &g->kids[nd->kids], g->domain[nd->var]) & (uint64_t)(cap - 1);
-        while (g->unique[h] >= 0) h = (h + 1) & (uint64_t)(cap - 1);
+        uint64_t h =
+            node_hash(nd->var, &g->kids[nd->kids], g->domain[nd->var]) & (uint64_t)(cap - 1);
+        while (g->unique[h] >= 0)
+            h = (h + 1) & (uint64_t)(cap - 1);
         g->unique[h] = i;
     }
 }
@@ -142,8 +147,9 @@ static gref too_large(graph *g) {
 gref graph_node_ref(graph *g, int var, const gref *kids) {
     int n = g->domain[var];
     int same = 1;
-    for (int i = 1; i < n && same; i++) same = kids[i] == kids[0];
-    if (same) return kids[0]; /* the test cannot change the result */
+    for (int i = 1; i < n && same; i++)
+        same = kids[i] == kids[0];
+    if (same) return kids[0];        /* the test cannot change the result */
     if (g->npacked) graph_unpack(g); /* hash-consing compares direct children */
     if (2 * (g->nnodes + 1) > g->capunique) node_rehash(g);
     uint64_t mask = (uint64_t)g->capunique - 1;
@@ -153,9 +159,11 @@ gref graph_node_ref(graph *g, int var, const gref *kids) {
         if (nd->var == var && memcmp(&g->kids[nd->kids], kids, sizeof(gref) * (size_t)n) == 0)
             return g->unique[h];
     }
-    if (g->nkids > GRAPH_MAX_KIDS - n) return too_large(g); /* past the budget: an error leaf, not an OOM kill */
+    if (g->nkids > GRAPH_MAX_KIDS - n)
+        return too_large(g); /* past the budget: an error leaf, not an OOM kill */
     if (g->nkids + n > g->capkids) {
-        while (g->nkids + n > g->capkids) g->capkids = g->capkids ? g->capkids * 2 : 256;
+        while (g->nkids + n > g->capkids)
+            g->capkids = g->capkids ? g->capkids * 2 : 256;
         g->kids = xrealloc(g->kids, sizeof(gref) * (size_t)g->capkids);
     }
     if (g->nnodes == g->capnodes) {
@@ -172,7 +180,8 @@ gref graph_node_ref(graph *g, int var, const gref *kids) {
 gref graph_var(graph *g, int var) {
     int n = g->domain[var];
     gref *kids = xrealloc(NULL, sizeof(gref) * (size_t)n);
-    for (int i = 0; i < n; i++) kids[i] = graph_term_ref(g, TERM_VALUE, g->lo[var] + i);
+    for (int i = 0; i < n; i++)
+        kids[i] = graph_term_ref(g, TERM_VALUE, g->lo[var] + i);
     gref r = graph_node_ref(g, var, kids);
     xfree(kids);
     return r;
@@ -236,9 +245,10 @@ static gref cofactor(const graph *g, gref r, int var, int i) {
         int n_ = (g)->domain[var];                                                                 \
         gref stack_[EXPAND_ON_STACK];                                                              \
         gref *kids_ = n_ <= EXPAND_ON_STACK ? stack_ : xrealloc(NULL, sizeof(gref) * (size_t)n_);  \
-        for (int i = 0; i < n_; i++) kids_[i] = (expr_for_i);                                      \
+        for (int i = 0; i < n_; i++)                                                               \
+            kids_[i] = (expr_for_i);                                                               \
         result = graph_node_ref((g), (var), kids_);                                                \
-        if (kids_ != stack_) xfree(kids_);                                                          \
+        if (kids_ != stack_) xfree(kids_);                                                         \
     } while (0)
 
 gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
@@ -316,12 +326,14 @@ gref graph_ite(graph *g, gref c, gref t, gref e) {
     int vt = top_var(g, t), ve = top_var(g, e);
     if (vt < var) var = vt;
     if (ve < var) var = ve;
-    EXPAND(g, var, graph_ite(g, cofactor(g, c, var, i), cofactor(g, t, var, i), cofactor(g, e, var, i)));
+    EXPAND(g, var,
+           graph_ite(g, cofactor(g, c, var, i), cofactor(g, t, var, i), cofactor(g, e, var, i)));
     return cache_put(g, &key, result);
 }
 
 static bool is_false(const graph *g, gref r) {
-    return GRAPH_IS_TERM(r) && graph_term_at(g, r)->kind == TERM_VALUE && graph_term_at(g, r)->v == 0;
+    return GRAPH_IS_TERM(r) && graph_term_at(g, r)->kind == TERM_VALUE &&
+           graph_term_at(g, r)->v == 0;
 }
 
 /* The care set with its top variable forgotten: true where some value of it
@@ -335,13 +347,15 @@ static gref exists_top(graph *g, gref care) {
     gref one = graph_term_ref(g, TERM_VALUE, 1);
     result = graph_term_ref(g, TERM_VALUE, 0);
     /* the node is read afresh each time: building may unpack the graph */
-    for (int i = g->domain[var] - 1; i >= 0; i--) result = graph_ite(g, graph_kid(g, &g->nodes[care], i), one, result);
+    for (int i = g->domain[var] - 1; i >= 0; i--)
+        result = graph_ite(g, graph_kid(g, &g->nodes[care], i), one, result);
     return cache_put(g, &key, result);
 }
 
 gref graph_restrict(graph *g, gref f, gref care) {
     gref result;
-    if (GRAPH_IS_TERM(f) || GRAPH_IS_TERM(care)) return f; /* false care: anything will do; keep f */
+    if (GRAPH_IS_TERM(f) || GRAPH_IS_TERM(care))
+        return f; /* false care: anything will do; keep f */
     cache_key key = {OP_RESTRICT, f, care, 5, 0};
     if (cache_get(g, &key, &result)) return result;
     if (!spend(g)) return too_large(g);
@@ -357,7 +371,8 @@ gref graph_restrict(graph *g, gref f, gref care) {
     }
     /* Values that cannot occur follow a value that can, so the test may vanish. */
     for (int i = 0; i < n; i++)
-        if (is_false(g, cofactor(g, care, vf, i))) kids[i] = first_care >= 0 ? kids[first_care] : cofactor(g, f, vf, i);
+        if (is_false(g, cofactor(g, care, vf, i)))
+            kids[i] = first_care >= 0 ? kids[first_care] : cofactor(g, f, vf, i);
     result = graph_node_ref(g, vf, kids);
     xfree(kids);
     return cache_put(g, &key, result);
@@ -444,7 +459,8 @@ static int walk_mark(const graph *g, gref r, unsigned char *seen) {
     seen[r] = 1;
     int n = 1;
     const graph_node *nd = &g->nodes[r];
-    for (int i = 0; i < g->domain[nd->var]; i++) n += walk_mark(g, graph_kid(g, nd, i), seen);
+    for (int i = 0; i < g->domain[nd->var]; i++)
+        n += walk_mark(g, graph_kid(g, nd, i), seen);
     return n;
 }
 
@@ -484,8 +500,10 @@ int graph_compact(graph *g, gref *const *roots, int nroots) {
      * parents, so one pass from the highest index down marks them all. */
     int32_t *node_map = xrealloc(NULL, sizeof(int32_t) * (size_t)(g->nnodes + 1));
     int32_t *term_map = xrealloc(NULL, sizeof(int32_t) * (size_t)(g->nterms + 1));
-    for (int i = 0; i < g->nnodes; i++) node_map[i] = -1;
-    for (int i = 0; i < g->nterms; i++) term_map[i] = -1;
+    for (int i = 0; i < g->nnodes; i++)
+        node_map[i] = -1;
+    for (int i = 0; i < g->nterms; i++)
+        term_map[i] = -1;
     unsigned char *live = xcalloc((size_t)g->nnodes + 1, 1);
     for (int k = 0; k < nroots; k++)
         if (!GRAPH_IS_TERM(*roots[k])) live[*roots[k]] = 1;
@@ -529,7 +547,8 @@ int graph_compact(graph *g, gref *const *roots, int nroots) {
         nkids += n;
     }
     for (int k = 0; k < nroots; k++)
-        *roots[k] = GRAPH_IS_TERM(*roots[k]) ? -1 - term_map[GRAPH_TERM_INDEX(*roots[k])] : node_map[*roots[k]];
+        *roots[k] = GRAPH_IS_TERM(*roots[k]) ? -1 - term_map[GRAPH_TERM_INDEX(*roots[k])]
+                                             : node_map[*roots[k]];
     xfree(g->terms);
     g->terms = terms;
     g->nnodes = nnodes;
@@ -553,7 +572,8 @@ int graph_compact(graph *g, gref *const *roots, int nroots) {
 
 static int count_runs(const gref *kids, int n) {
     int r = 1;
-    for (int i = 1; i < n; i++) r += kids[i] != kids[i - 1];
+    for (int i = 1; i < n; i++)
+        r += kids[i] != kids[i - 1];
     return r;
 }
 
@@ -604,13 +624,15 @@ int graph_pack(graph *g) {
 int graph_unpack(graph *g) {
     if (!g->npacked) return 0;
     size_t total = 0;
-    for (int i = 0; i < g->nnodes; i++) total += (size_t)g->domain[g->nodes[i].var];
+    for (int i = 0; i < g->nnodes; i++)
+        total += (size_t)g->domain[g->nodes[i].var];
     gref *kids = xrealloc(NULL, sizeof(gref) * (total + 1));
     int w = 0;
     for (int i = 0; i < g->nnodes; i++) {
         graph_node *nd = &g->nodes[i];
         int n = g->domain[nd->var];
-        for (int c = 0; c < n; c++) kids[w + c] = graph_kid(g, nd, c);
+        for (int c = 0; c < n; c++)
+            kids[w + c] = graph_kid(g, nd, c);
         nd->kids = w;
         w += n;
     }

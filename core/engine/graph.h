@@ -26,14 +26,14 @@ typedef int32_t gref;
 #define GRAPH_TERM_INDEX(r) (-1 - (r))
 
 enum term_kind {
-    TERM_VALUE,       /* an expression's value */
-    TERM_OUTCOME,     /* a ruling: v indexes the ruleset's outcome table */
-    TERM_FALLTHROUGH, /* no clause of a block taken (yet): compile-time only */
-    TERM_GAP,         /* a block whose clauses leave this situation unruled: v = block id */
-    TERM_REJECT,      /* the situation breaks invariant v */
-    TERM_ERROR,       /* evaluating an expression failed: v = error code */
+    TERM_VALUE,          /* an expression's value */
+    TERM_OUTCOME,        /* a ruling: v indexes the ruleset's outcome table */
+    TERM_FALLTHROUGH,    /* no clause of a block taken (yet): compile-time only */
+    TERM_GAP,            /* a block whose clauses leave this situation unruled: v = block id */
+    TERM_REJECT,         /* the situation breaks invariant v */
+    TERM_ERROR,          /* evaluating an expression failed: v = error code */
     TERM_NOT_APPLICABLE, /* outside an article's `when` (per-article graphs) */
-    TERM_OUTSIDE        /* a situation the ruleset declares outside its scope: v = declaration */
+    TERM_OUTSIDE         /* a situation the ruleset declares outside its scope: v = declaration */
 };
 
 /* A graph holds at most this many children in all (one per value of each
@@ -77,8 +77,8 @@ typedef struct graph_node {
 
 typedef struct graph {
     int nvars;
-    int *domain;   /* number of values of each variable */
-    int64_t *lo;   /* the value of child 0 of each variable */
+    int *domain; /* number of values of each variable */
+    int64_t *lo; /* the value of child 0 of each variable */
     graph_node *nodes;
     int nnodes, capnodes;
     gref *kids;
@@ -110,8 +110,10 @@ static inline gref graph_kid_packed(const graph *g, int32_t kids, int i) {
     int lo = 0, hi = p[0] - 1; /* the last run ends at domain - 1 >= i */
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (p[1 + mid] < i) lo = mid + 1;
-        else hi = mid;
+        if (p[1 + mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return p[1 + p[0] + lo];
 }

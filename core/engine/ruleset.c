@@ -1,7 +1,6 @@
 /* ruleset.c — lookups on a compiled ruleset and value formatting. */
 #include "ruleset.h"
 
-
 #include <string.h>
 
 void ruleset_free(ruleset *rs) {
@@ -18,13 +17,17 @@ void ruleset_free(ruleset *rs) {
 int rs_decision_values(const rs_type *t) {
     int64_t span;
     switch (t->kind) {
-    case TY_BOOL: return 2;
-    case TY_ENUM: return t->nvalues;
-    case TY_CALL: return RS_CALL_VALUES;
+    case TY_BOOL:
+        return 2;
+    case TY_ENUM:
+        return t->nvalues;
+    case TY_CALL:
+        return RS_CALL_VALUES;
     case TY_INT:
         if (!t->bounded || __builtin_sub_overflow(t->hi, t->lo, &span)) return 0;
         return span >= 0 && span < RS_MAX_DOMAIN ? (int)span + 1 : 0;
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -56,7 +59,8 @@ int rs_enum_index(const rs_type *t, const char *name) {
  * language's (RS_CALL_VALUES), the text the one the auction reader
  * prints (bridge_format_call; test_bridge holds the two together). */
 static void format_call(int64_t v, strbuf *out) {
-    static const char *const first[] = {"P", "X", "XX"}, *const denoms[] = {"C", "D", "H", "S", "NT"};
+    static const char *const first[] = {"P", "X", "XX"}, *const denoms[] = {"C", "D", "H", "S",
+                                                                            "NT"};
     if (v >= 0 && v < 3)
         sb_puts(out, first[v]);
     else if (v >= 3 && (v - 3) / 5 + 1 <= RS_CALL_MAX_LEVEL)
@@ -65,10 +69,13 @@ static void format_call(int64_t v, strbuf *out) {
         sb_puts(out, "?");
 }
 
-void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, enum value_format fmt, strbuf *out) {
+void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, enum value_format fmt,
+                     strbuf *out) {
     static const char *const bools[3][2] = {{"false", "true"}, {"nee", "ja"}, {"no", "yes"}};
     switch (t->kind) {
-    case TY_BOOL: sb_puts(out, bools[fmt][v != 0]); break;
+    case TY_BOOL:
+        sb_puts(out, bools[fmt][v != 0]);
+        break;
     case TY_ENUM:
         if (v < 0 || v >= t->nvalues)
             sb_puts(out, "?");
@@ -79,9 +86,15 @@ void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, enum value_
         else
             sb_puts(out, t->values[v]);
         break;
-    case TY_INT: sb_printf(out, "%lld", (long long)v); break;
-    case TY_CALL: format_call(v, out); break;
+    case TY_INT:
+        sb_printf(out, "%lld", (long long)v);
+        break;
+    case TY_CALL:
+        format_call(v, out);
+        break;
     case TY_CITE:
-    case TY_STRING: sb_puts(out, v >= 0 && v < rs->strings.len ? rs_string(rs, v) : "?"); break;
+    case TY_STRING:
+        sb_puts(out, v >= 0 && v < rs->strings.len ? rs_string(rs, v) : "?");
+        break;
     }
 }

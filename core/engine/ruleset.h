@@ -28,23 +28,26 @@ enum type_kind { TY_BOOL, TY_ENUM, TY_INT, TY_CALL, TY_CITE, TY_STRING };
 typedef struct rs_type {
     const char *name; /* NULL for an anonymous type */
     enum type_kind kind;
-    int nvalues;         /* enum */
-    const char **values; /* enum value names */
-    const char **labels; /* enum value labels (NULL where none) */
+    int nvalues;            /* enum */
+    const char **values;    /* enum value names */
+    const char **labels;    /* enum value labels (NULL where none) */
     const char **labels_en; /* English labels (NULL where none) */
-    bool bounded;        /* int: lo..hi given */
+    bool bounded;           /* int: lo..hi given */
     int64_t lo, hi;
 } rs_type;
 
 /* Expressions as the evaluator runs them (action arguments, derived facts). */
 enum expr_op {
-    EX_CONST, /* k (a string or citation: k indexes rs.strings) */
-    EX_FACT,  /* a = fact index */
-    EX_UNARY, /* op (OP_NOT, OP_NEG), a */
+    EX_CONST,  /* k (a string or citation: k indexes rs.strings) */
+    EX_FACT,   /* a = fact index */
+    EX_UNARY,  /* op (OP_NOT, OP_NEG), a */
     EX_BINARY, /* op, a, b */
-    EX_IN,    /* a in args[0..nargs) (constants) */
-    EX_TABLE, /* a = table, args = key expressions */
-    EX_MIN, EX_MAX, EX_ABS, EX_SIGN
+    EX_IN,     /* a in args[0..nargs) (constants) */
+    EX_TABLE,  /* a = table, args = key expressions */
+    EX_MIN,
+    EX_MAX,
+    EX_ABS,
+    EX_SIGN
 };
 
 typedef struct rs_expr {
@@ -62,11 +65,11 @@ typedef struct rs_fact {
     src_loc loc;
     const rs_type *type;
     const char *ask, *ask_en;
-    int builtin;      /* index into the auction built-ins, or -1 */
-    bool overridable; /* a value the scenario gives wins over the built-in */
-    int derived;      /* expression, or -1 for an input fact */
-    int var;          /* graph variable (input facts that may be tested), or -1 */
-    bool has_default; /* `default`: assumed when the scenario does not say, */
+    int builtin;           /* index into the auction built-ins, or -1 */
+    bool overridable;      /* a value the scenario gives wins over the built-in */
+    int derived;           /* expression, or -1 for an input fact */
+    int var;               /* graph variable (input facts that may be tested), or -1 */
+    bool has_default;      /* `default`: assumed when the scenario does not say, */
     int64_t default_value; /* shown as assumed, and the director may correct it */
 } rs_fact;
 
@@ -94,10 +97,10 @@ typedef struct rs_table {
 } rs_table;
 
 typedef struct rs_clause {
-    const char *cite;  /* NULL when the clause cites nothing */
+    const char *cite; /* NULL when the clause cites nothing */
     src_loc loc;
-    int article;       /* the article it belongs to */
-    bool is_article;   /* the entry of an article (cites its number) */
+    int article;     /* the article it belongs to */
+    bool is_article; /* the entry of an article (cites its number) */
     /* For the checker's report of clauses an earlier one partly hides
      * (core/tools/overlap.h): the clause's own condition (a 0/1 graph), or
      * RS_NO_COND for one taken whatever holds (otherwise, apply, a
@@ -168,10 +171,10 @@ typedef struct rs_expect {
     const char *cite; /* EXP_CITE */
     int action;       /* EXP_ACTION */
     bool has_args;
-    int64_t *args;    /* EXP_ACTION with args: values */
-    int ntrail;       /* EXP_TRAIL */
+    int64_t *args; /* EXP_ACTION with args: values */
+    int ntrail;    /* EXP_TRAIL */
     const char **trail;
-    int fact;         /* EXP_ASKS */
+    int fact; /* EXP_ASKS */
 } rs_expect;
 
 typedef struct rs_test {
@@ -188,7 +191,14 @@ typedef struct rs_test {
 
 /* The tables a `game klaverjas` ruleset declares (docs/klaverjas.md), each
  * keyed by the type `rank`; core/games/klaverjas.c names them. */
-enum klaverjas_table { KJT_RANK_TRUMP, KJT_RANK_PLAIN, KJT_POINTS_TRUMP, KJT_POINTS_PLAIN, KJT_SEQUENCE_ORDER, KJT_COUNT };
+enum klaverjas_table {
+    KJT_RANK_TRUMP,
+    KJT_RANK_PLAIN,
+    KJT_POINTS_TRUMP,
+    KJT_POINTS_PLAIN,
+    KJT_SEQUENCE_ORDER,
+    KJT_COUNT
+};
 
 typedef struct ruleset {
     arena *arena;
@@ -207,7 +217,8 @@ typedef struct ruleset {
     int nfiles;
     const char **files;
 
-    int ntypes, nfacts, nactions, ntables, nclauses, narticles, ninvariants, nblocks, ntests, noutside, ncombines;
+    int ntypes, nfacts, nactions, ntables, nclauses, narticles, ninvariants, nblocks, ntests,
+        noutside, ncombines;
     rs_type **types;
     rs_fact *facts;
     rs_action *actions;
@@ -229,12 +240,12 @@ typedef struct ruleset {
     int nvars;
     int *var_fact; /* graph variable -> fact */
     graph *graph;
-    gref root;         /* the whole ruleset: every applicable article, in order, simplified
-                          where an invariant fails (the evaluator checks those first) */
-    gref checked_root; /* the same, with every situation breaking an invariant rejected:
-                          what the checker proves and the diff compares */
-    gref invariant_root; /* the invariants alone: TERM_REJECT i where invariant i is the first broken,
-                            the value 1 where all hold; the evaluator's quick check */
+    gref root;           /* the whole ruleset: every applicable article, in order, simplified
+                            where an invariant fails (the evaluator checks those first) */
+    gref checked_root;   /* the same, with every situation breaking an invariant rejected:
+                            what the checker proves and the diff compares */
+    gref invariant_root; /* the invariants alone: TERM_REJECT i where invariant i is the first
+                            broken, the value 1 where all hold; the evaluator's quick check */
 } ruleset;
 
 void ruleset_free(ruleset *rs);
@@ -268,6 +279,7 @@ int rs_enum_index(const rs_type *t, const char *name);
 /* How a value is shown: by name (JSON, tests, `given` lines), or for
  * people in Dutch or English (labels, ja/nee, yes/no). */
 enum value_format { FMT_NAME, FMT_DUTCH, FMT_ENGLISH };
-void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, enum value_format fmt, strbuf *out);
+void rs_format_value(const ruleset *rs, const rs_type *t, int64_t v, enum value_format fmt,
+                     strbuf *out);
 
 #endif

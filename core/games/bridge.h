@@ -45,17 +45,17 @@ enum bridge_relative { REL_SELF, REL_LHO, REL_PARTNER, REL_RHO };
 typedef struct bridge_facts {
     int irregular_index; /* index into calls[] */
     enum bridge_seat offender;
-    enum bridge_seat turn;          /* whose turn it was */
-    enum bridge_relative turn_was;  /* that player, seen from the offender */
+    enum bridge_seat turn;         /* whose turn it was */
+    enum bridge_relative turn_was; /* that player, seen from the offender */
     enum bridge_call_kind call_kind;
-    bool insufficient;              /* a bid not overcalling the last bid */
-    bool over_seven;                /* a bid above seven */
-    bool double_admissible;         /* Art. 19 (true for a pass or a bid) */
-    bool after_final_pass;          /* the auction had ended before the call */
-    bool offender_called_before;    /* the offender called earlier in the record */
-    bool lho_called;                /* offender's LHO called after the irregular call */
-    bool has_lowest_sufficient;     /* the call is a bid with a sufficient bid in its denom */
-    bridge_call lowest_sufficient;  /* lowest sufficient bid in the same denomination */
+    bool insufficient;             /* a bid not overcalling the last bid */
+    bool over_seven;               /* a bid above seven */
+    bool double_admissible;        /* Art. 19 (true for a pass or a bid) */
+    bool after_final_pass;         /* the auction had ended before the call */
+    bool offender_called_before;   /* the offender called earlier in the record */
+    bool lho_called;               /* offender's LHO called after the irregular call */
+    bool has_lowest_sufficient;    /* the call is a bid with a sufficient bid in its denom */
+    bridge_call lowest_sufficient; /* lowest sufficient bid in the same denomination */
     bridge_call irregular_call;
 } bridge_facts;
 
@@ -79,10 +79,10 @@ bool bridge_parse_auction(const char *text, bridge_auction *out, char *err, size
  * "3NTXX-2", "6H+1", "PASS" (Dutch K, R, SA understood). */
 typedef struct bridge_contract {
     bool passed_out;
-    int level;               /* 1..7 */
+    int level; /* 1..7 */
     enum bridge_denom denom;
-    int doubling;            /* 0 undoubled, 1 doubled, 2 redoubled */
-    int result;              /* tricks over (+) or under (-) the contract */
+    int doubling; /* 0 undoubled, 1 doubled, 2 redoubled */
+    int result;   /* tricks over (+) or under (-) the contract */
 } bridge_contract;
 
 bool bridge_parse_contract(const char *text, bridge_contract *out, char *err, size_t errsz);

@@ -8,35 +8,94 @@ static const char *const relative_names[] = {"offender", "lho", "partner", "rho"
 static const char *const kind_names[] = {"pass", "bid", "double", "redouble"};
 static const char *const denom_names[] = {"clubs", "diamonds", "hearts", "spades", "notrump"};
 static const char *const doubling_names[] = {"undoubled", "doubled", "redoubled"};
-static const char *const role_names[] = {"declarer", "dummy", "defender"};          /* enum play_role */
-static const char *const won_by_names[] = {"offender", "partner", "opponents"}; /* enum revoke_trick_winner */
-static const char *const side_names[] = {"takers", "defenders"};                /* enum kj_side */
-static const char *const illegal_by_names[] = {"none", "takers", "defenders"}; /* enum kj_illegal_by */
+static const char *const role_names[] = {"declarer", "dummy", "defender"}; /* enum play_role */
+static const char *const won_by_names[] = {"offender", "partner",
+                                           "opponents"};         /* enum revoke_trick_winner */
+static const char *const side_names[] = {"takers", "defenders"}; /* enum kj_side */
+static const char *const illegal_by_names[] = {"none", "takers",
+                                               "defenders"}; /* enum kj_illegal_by */
 /* enum kj_penalty_case, from its second value */
 static const char *const penalty_case_names[] = {"last_of_suit_led", "not_allowed", "allowed"};
 static const char *const rank_names[] = {"seven", "eight", "nine", "ten",
                                          "jack",  "queen", "king", "ace"}; /* enum kj_rank */
 
 enum {
-    B_OFFENDER, B_TURN, B_TURN_WAS, B_CALL_KIND, B_INSUFFICIENT, B_OVER_SEVEN, B_DOUBLE_ADMISSIBLE,
-    B_AFTER_FINAL_PASS, B_OFFENDER_CALLED_BEFORE, B_LHO_CALLED, B_LOWEST_SUFFICIENT,
-    B_IRREGULAR_CALL, B_DEALER,
-    B_PASSED_OUT, B_LEVEL, B_DENOMINATION, B_DOUBLING, B_RESULT, B_TRICKS, B_VULNERABLE,
-    B_BEATEN, B_EQUALLED, B_OTHERS, B_DIFFERENCE,
-    B_TRICKS_COMPLETE, B_DECLARER_TRICKS, B_LEAD_OUT_OF_TURN,
-    B_LEAD_OUT_OF_TURN_TRICK, B_WRONG_LEADER_ROLE, B_OPENING_LEAD_OUT_OF_TURN, /* only with a lead out of turn */
+    B_OFFENDER,
+    B_TURN,
+    B_TURN_WAS,
+    B_CALL_KIND,
+    B_INSUFFICIENT,
+    B_OVER_SEVEN,
+    B_DOUBLE_ADMISSIBLE,
+    B_AFTER_FINAL_PASS,
+    B_OFFENDER_CALLED_BEFORE,
+    B_LHO_CALLED,
+    B_LOWEST_SUFFICIENT,
+    B_IRREGULAR_CALL,
+    B_DEALER,
+    B_PASSED_OUT,
+    B_LEVEL,
+    B_DENOMINATION,
+    B_DOUBLING,
+    B_RESULT,
+    B_TRICKS,
+    B_VULNERABLE,
+    B_BEATEN,
+    B_EQUALLED,
+    B_OTHERS,
+    B_DIFFERENCE,
+    B_TRICKS_COMPLETE,
+    B_DECLARER_TRICKS,
+    B_LEAD_OUT_OF_TURN,
+    B_LEAD_OUT_OF_TURN_TRICK,
+    B_WRONG_LEADER_ROLE,
+    B_OPENING_LEAD_OUT_OF_TURN, /* only with a lead out of turn */
     B_REVOKE,
-    B_REVOKE_TRICK, B_REVOKER, B_REVOKER_ROLE, B_REVOKE_ESTABLISHED, B_REVOKE_TRICK_WON_BY, /* only with a revoke */
-    B_OFFENDING_SIDE_TRICKS_AFTER, B_SECOND_REVOKE_SAME_SUIT, B_REVOKE_IN_TWELFTH_TRICK,
-    B_CARD_FOLLOWS_SUIT, B_CARD_IS_TRUMP, B_CARD_LEADS, B_CARD_OVERTRUMPS, B_CARD_UNDERTRUMPS, B_CARD_IS_PENALTY_CARD,
+    B_REVOKE_TRICK,
+    B_REVOKER,
+    B_REVOKER_ROLE,
+    B_REVOKE_ESTABLISHED,
+    B_REVOKE_TRICK_WON_BY, /* only with a revoke */
+    B_OFFENDING_SIDE_TRICKS_AFTER,
+    B_SECOND_REVOKE_SAME_SUIT,
+    B_REVOKE_IN_TWELFTH_TRICK,
+    B_CARD_FOLLOWS_SUIT,
+    B_CARD_IS_TRUMP,
+    B_CARD_LEADS,
+    B_CARD_OVERTRUMPS,
+    B_CARD_UNDERTRUMPS,
+    B_CARD_IS_PENALTY_CARD,
     B_CARD_LEGAL_ONLY_WITHOUT_PENALTY_CARD,
-    B_POS_CAN_FOLLOW, B_POS_HAS_TRUMP, B_POS_CAN_OVERTRUMP, B_POS_TRUMP_LED, B_POS_TRUMP_IN_TRICK,
-    B_POS_PARTNER_WINNING, B_POS_ONLY_TRUMPS, B_POS_IS_TAKER_SIDE, B_POS_HAS_PENALTY_CARD, B_POS_PENALTY_CARD_CASE,
+    B_POS_CAN_FOLLOW,
+    B_POS_HAS_TRUMP,
+    B_POS_CAN_OVERTRUMP,
+    B_POS_TRUMP_LED,
+    B_POS_TRUMP_IN_TRICK,
+    B_POS_PARTNER_WINNING,
+    B_POS_ONLY_TRUMPS,
+    B_POS_IS_TAKER_SIDE,
+    B_POS_HAS_PENALTY_CARD,
+    B_POS_PENALTY_CARD_CASE,
     B_POS_OTHER_CARD_ALLOWED,
-    B_TRICK_NUMBER, B_TRICK_LAST, B_TRICK_WON_BY, B_TRICK_CARD_POINTS, B_TRICK_SEQUENCE,
-    B_TRICK_FOUR_OF_A_KIND, B_TRICK_FOUR_RANK, B_TRICK_STUK, B_TRICK_STUK_IN_SEQUENCE, B_TRICK_ROEM_CLAIMED,
-    B_HAND_TAKERS_POINTS, B_HAND_DEFENDERS_POINTS, B_HAND_TAKERS_ROEM, B_HAND_DEFENDERS_ROEM,
-    B_HAND_TAKERS_TRICKS, B_HAND_DEFENDERS_TRICKS, B_HAND_COMPLETE, B_HAND_ILLEGAL_BY, B_HAND_ILLEGAL_REASON,
+    B_TRICK_NUMBER,
+    B_TRICK_LAST,
+    B_TRICK_WON_BY,
+    B_TRICK_CARD_POINTS,
+    B_TRICK_SEQUENCE,
+    B_TRICK_FOUR_OF_A_KIND,
+    B_TRICK_FOUR_RANK,
+    B_TRICK_STUK,
+    B_TRICK_STUK_IN_SEQUENCE,
+    B_TRICK_ROEM_CLAIMED,
+    B_HAND_TAKERS_POINTS,
+    B_HAND_DEFENDERS_POINTS,
+    B_HAND_TAKERS_ROEM,
+    B_HAND_DEFENDERS_ROEM,
+    B_HAND_TAKERS_TRICKS,
+    B_HAND_DEFENDERS_TRICKS,
+    B_HAND_COMPLETE,
+    B_HAND_ILLEGAL_BY,
+    B_HAND_ILLEGAL_REASON,
     B_COUNT
 };
 
@@ -86,7 +145,8 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_CARD_OVERTRUMPS] = {"card", "overtrumps", BT_BOOL, NULL, 0},
     [B_CARD_UNDERTRUMPS] = {"card", "undertrumps", BT_BOOL, NULL, 0},
     [B_CARD_IS_PENALTY_CARD] = {"card", "is_penalty_card", BT_BOOL, NULL, 0},
-    [B_CARD_LEGAL_ONLY_WITHOUT_PENALTY_CARD] = {"card", "legal_only_without_penalty_card", BT_BOOL, NULL, 0},
+    [B_CARD_LEGAL_ONLY_WITHOUT_PENALTY_CARD] = {"card", "legal_only_without_penalty_card", BT_BOOL,
+                                                NULL, 0},
     [B_POS_CAN_FOLLOW] = {"position", "can_follow", BT_BOOL, NULL, 0},
     [B_POS_HAS_TRUMP] = {"position", "has_trump", BT_BOOL, NULL, 0},
     [B_POS_CAN_OVERTRUMP] = {"position", "can_overtrump", BT_BOOL, NULL, 0},
@@ -136,10 +196,14 @@ int builtin_find(const char *ns, const char *name) {
 
 int64_t call_to_value(const bridge_call *c) {
     switch (c->kind) {
-    case CALL_PASS: return 0;
-    case CALL_DOUBLE: return 1;
-    case CALL_REDOUBLE: return 2;
-    default: return 3 + (int64_t)(c->level - 1) * 5 + (int64_t)c->denom;
+    case CALL_PASS:
+        return 0;
+    case CALL_DOUBLE:
+        return 1;
+    case CALL_REDOUBLE:
+        return 2;
+    default:
+        return 3 + (int64_t)(c->level - 1) * 5 + (int64_t)c->denom;
     }
 }
 
@@ -152,23 +216,48 @@ bridge_call call_from_value(int64_t v) {
 static bool auction_value(int i, const record *rec, int64_t *value, const char **symbol) {
     const bridge_facts *bf = &rec->auction_facts;
     switch (i) {
-    case B_OFFENDER: *symbol = seat_names[bf->offender]; return true;
-    case B_TURN: *symbol = seat_names[bf->turn]; return true;
-    case B_TURN_WAS: *symbol = relative_names[bf->turn_was]; return true;
-    case B_CALL_KIND: *symbol = kind_names[bf->call_kind]; return true;
-    case B_INSUFFICIENT: *value = bf->insufficient; return true;
-    case B_OVER_SEVEN: *value = bf->over_seven; return true;
-    case B_DOUBLE_ADMISSIBLE: *value = bf->double_admissible; return true;
-    case B_AFTER_FINAL_PASS: *value = bf->after_final_pass; return true;
-    case B_OFFENDER_CALLED_BEFORE: *value = bf->offender_called_before; return true;
-    case B_LHO_CALLED: *value = bf->lho_called; return true;
+    case B_OFFENDER:
+        *symbol = seat_names[bf->offender];
+        return true;
+    case B_TURN:
+        *symbol = seat_names[bf->turn];
+        return true;
+    case B_TURN_WAS:
+        *symbol = relative_names[bf->turn_was];
+        return true;
+    case B_CALL_KIND:
+        *symbol = kind_names[bf->call_kind];
+        return true;
+    case B_INSUFFICIENT:
+        *value = bf->insufficient;
+        return true;
+    case B_OVER_SEVEN:
+        *value = bf->over_seven;
+        return true;
+    case B_DOUBLE_ADMISSIBLE:
+        *value = bf->double_admissible;
+        return true;
+    case B_AFTER_FINAL_PASS:
+        *value = bf->after_final_pass;
+        return true;
+    case B_OFFENDER_CALLED_BEFORE:
+        *value = bf->offender_called_before;
+        return true;
+    case B_LHO_CALLED:
+        *value = bf->lho_called;
+        return true;
     case B_LOWEST_SUFFICIENT:
         if (!bf->has_lowest_sufficient) return false;
         *value = call_to_value(&bf->lowest_sufficient);
         return true;
-    case B_IRREGULAR_CALL: *value = call_to_value(&bf->irregular_call); return true;
-    case B_DEALER: *symbol = seat_names[rec->auction.dealer]; return true;
-    default: return false;
+    case B_IRREGULAR_CALL:
+        *value = call_to_value(&bf->irregular_call);
+        return true;
+    case B_DEALER:
+        *symbol = seat_names[rec->auction.dealer];
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -177,12 +266,23 @@ static bool contract_value(int i, const record *rec, int64_t *value, const char 
     if (i == B_PASSED_OUT) return (*value = c->passed_out), true;
     if (c->passed_out) return false; /* a passed-out board has no contract to speak of */
     switch (i) {
-    case B_LEVEL: *value = c->level; return true;
-    case B_DENOMINATION: *symbol = denom_names[c->denom]; return true;
-    case B_DOUBLING: *symbol = doubling_names[c->doubling]; return true;
-    case B_RESULT: *value = c->result; return true;
-    case B_TRICKS: *value = c->level + 6 + c->result; return true;
-    default: return false;
+    case B_LEVEL:
+        *value = c->level;
+        return true;
+    case B_DENOMINATION:
+        *symbol = denom_names[c->denom];
+        return true;
+    case B_DOUBLING:
+        *symbol = doubling_names[c->doubling];
+        return true;
+    case B_RESULT:
+        *value = c->result;
+        return true;
+    case B_TRICKS:
+        *value = c->level + 6 + c->result;
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -190,123 +290,221 @@ static bool contract_value(int i, const record *rec, int64_t *value, const char 
  * does not give may have been one. Three known hands give the fourth. */
 static bool every_hand_known(const bridge_play *p) {
     int known = 0;
-    for (int s = 0; s < 4; s++) known += p->has_deal && p->deal.known[s];
+    for (int s = 0; s < 4; s++)
+        known += p->has_deal && p->deal.known[s];
     return known >= 3;
 }
 
 static bool play_value(int i, const record *rec, int64_t *value, const char **symbol) {
     const play_facts *pf = &rec->play_facts;
     switch (i) {
-    case B_TRICKS_COMPLETE: *value = pf->tricks_complete; return true;
-    case B_DECLARER_TRICKS: *value = pf->declarer_tricks; return true;
-    case B_LEAD_OUT_OF_TURN: *value = pf->lead_out_of_turn; return true;
+    case B_TRICKS_COMPLETE:
+        *value = pf->tricks_complete;
+        return true;
+    case B_DECLARER_TRICKS:
+        *value = pf->declarer_tricks;
+        return true;
+    case B_LEAD_OUT_OF_TURN:
+        *value = pf->lead_out_of_turn;
+        return true;
     case B_REVOKE:
         if (!pf->revoke && !every_hand_known(&rec->play)) return false;
         *value = pf->revoke;
         return true;
-    default: break;
+    default:
+        break;
     }
     if (i <= B_OPENING_LEAD_OUT_OF_TURN) {
-        if (!pf->lead_out_of_turn) return false; /* nothing to say about a lead that did not happen */
+        if (!pf->lead_out_of_turn)
+            return false; /* nothing to say about a lead that did not happen */
         switch (i) {
-        case B_LEAD_OUT_OF_TURN_TRICK: *value = pf->lead_out_of_turn_trick; return true;
-        case B_WRONG_LEADER_ROLE: *symbol = role_names[pf->wrong_leader_role]; return true;
-        default: *value = pf->lead_out_of_turn_trick == 1; return true;
+        case B_LEAD_OUT_OF_TURN_TRICK:
+            *value = pf->lead_out_of_turn_trick;
+            return true;
+        case B_WRONG_LEADER_ROLE:
+            *symbol = role_names[pf->wrong_leader_role];
+            return true;
+        default:
+            *value = pf->lead_out_of_turn_trick == 1;
+            return true;
         }
     }
     if (!pf->revoke) return false; /* likewise for a revoke */
     switch (i) {
-    case B_REVOKE_TRICK: *value = pf->revoke_trick; return true;
-    case B_REVOKER: *symbol = seat_names[pf->revoker]; return true;
-    case B_REVOKER_ROLE: *symbol = role_names[pf->revoker_role]; return true;
-    case B_REVOKE_ESTABLISHED: *value = pf->revoke_established; return true;
+    case B_REVOKE_TRICK:
+        *value = pf->revoke_trick;
+        return true;
+    case B_REVOKER:
+        *symbol = seat_names[pf->revoker];
+        return true;
+    case B_REVOKER_ROLE:
+        *symbol = role_names[pf->revoker_role];
+        return true;
+    case B_REVOKE_ESTABLISHED:
+        *value = pf->revoke_established;
+        return true;
     case B_REVOKE_TRICK_WON_BY:
-        if (pf->tricks_complete < pf->revoke_trick) return false; /* the revoke trick is not complete */
+        if (pf->tricks_complete < pf->revoke_trick)
+            return false; /* the revoke trick is not complete */
         *symbol = won_by_names[pf->revoke_trick_won_by];
         return true;
-    case B_OFFENDING_SIDE_TRICKS_AFTER: *value = pf->offending_side_tricks_after; return true;
-    case B_SECOND_REVOKE_SAME_SUIT: *value = pf->second_revoke_same_suit; return true;
-    case B_REVOKE_IN_TWELFTH_TRICK: *value = pf->revoke_trick == 12; return true;
-    default: return false;
+    case B_OFFENDING_SIDE_TRICKS_AFTER:
+        *value = pf->offending_side_tricks_after;
+        return true;
+    case B_SECOND_REVOKE_SAME_SUIT:
+        *value = pf->second_revoke_same_suit;
+        return true;
+    case B_REVOKE_IN_TWELFTH_TRICK:
+        *value = pf->revoke_trick == 12;
+        return true;
+    default:
+        return false;
     }
 }
 
 static bool card_value(int i, const kj_card_facts *c, int64_t *value) {
     switch (i) {
-    case B_CARD_FOLLOWS_SUIT: *value = c->follows_suit; return true;
-    case B_CARD_IS_TRUMP: *value = c->is_trump; return true;
-    case B_CARD_LEADS: *value = c->leads; return true;
-    case B_CARD_OVERTRUMPS: *value = c->overtrumps; return true;
-    case B_CARD_UNDERTRUMPS: *value = c->undertrumps; return true;
-    case B_CARD_IS_PENALTY_CARD: *value = c->is_penalty_card; return true;
-    case B_CARD_LEGAL_ONLY_WITHOUT_PENALTY_CARD: /* a card beside a penalty card, once the scorer ruled on it */
+    case B_CARD_FOLLOWS_SUIT:
+        *value = c->follows_suit;
+        return true;
+    case B_CARD_IS_TRUMP:
+        *value = c->is_trump;
+        return true;
+    case B_CARD_LEADS:
+        *value = c->leads;
+        return true;
+    case B_CARD_OVERTRUMPS:
+        *value = c->overtrumps;
+        return true;
+    case B_CARD_UNDERTRUMPS:
+        *value = c->undertrumps;
+        return true;
+    case B_CARD_IS_PENALTY_CARD:
+        *value = c->is_penalty_card;
+        return true;
+    case B_CARD_LEGAL_ONLY_WITHOUT_PENALTY_CARD: /* a card beside a penalty card, once the scorer
+                                                    ruled on it */
         return c->freed_settled && ((*value = c->legal_only_without_penalty_card), true);
-    default: return false;
+    default:
+        return false;
     }
 }
 
 static bool position_value(int i, const record *rec, int64_t *value, const char **symbol) {
     const kj_position_facts *p = &rec->kj_position;
     switch (i) {
-    case B_POS_CAN_FOLLOW: *value = p->can_follow; return true;
-    case B_POS_HAS_TRUMP: *value = p->has_trump; return true;
-    case B_POS_CAN_OVERTRUMP: *value = p->can_overtrump; return true;
-    case B_POS_TRUMP_LED: *value = p->trump_led; return true;
-    case B_POS_TRUMP_IN_TRICK: *value = p->trump_in_trick; return true;
-    case B_POS_PARTNER_WINNING: *value = p->partner_winning; return true;
-    case B_POS_ONLY_TRUMPS: *value = p->only_trumps; return true;
+    case B_POS_CAN_FOLLOW:
+        *value = p->can_follow;
+        return true;
+    case B_POS_HAS_TRUMP:
+        *value = p->has_trump;
+        return true;
+    case B_POS_CAN_OVERTRUMP:
+        *value = p->can_overtrump;
+        return true;
+    case B_POS_TRUMP_LED:
+        *value = p->trump_led;
+        return true;
+    case B_POS_TRUMP_IN_TRICK:
+        *value = p->trump_in_trick;
+        return true;
+    case B_POS_PARTNER_WINNING:
+        *value = p->partner_winning;
+        return true;
+    case B_POS_ONLY_TRUMPS:
+        *value = p->only_trumps;
+        return true;
     case B_POS_IS_TAKER_SIDE: /* the side needs the taker */
         return rec->kj_position_record.has_taker && ((*value = p->is_taker_side), true);
-    case B_POS_HAS_PENALTY_CARD: *value = p->has_penalty_card; return true;
+    case B_POS_HAS_PENALTY_CARD:
+        *value = p->has_penalty_card;
+        return true;
     case B_POS_PENALTY_CARD_CASE: /* only once the scorer has ruled on the penalty card */
         return p->penalty_case != KJ_PENALTY_UNKNOWN &&
                ((*symbol = penalty_case_names[p->penalty_case - 1]), true);
     case B_POS_OTHER_CARD_ALLOWED: /* likewise */
         return p->other_card_settled && ((*value = p->other_card_allowed), true);
-    default: return false;
+    default:
+        return false;
     }
 }
 
 static bool trick_value(int i, const kj_trick_facts *t, int64_t *value, const char **symbol) {
     switch (i) {
-    case B_TRICK_NUMBER: *value = t->number; return true;
-    case B_TRICK_LAST: *value = t->last; return true;
-    case B_TRICK_WON_BY: *symbol = side_names[t->won_by]; return true;
-    case B_TRICK_CARD_POINTS: *value = t->card_points; return true;
-    case B_TRICK_SEQUENCE: *value = t->sequence; return true;
-    case B_TRICK_FOUR_OF_A_KIND: *value = t->four_of_a_kind; return true;
+    case B_TRICK_NUMBER:
+        *value = t->number;
+        return true;
+    case B_TRICK_LAST:
+        *value = t->last;
+        return true;
+    case B_TRICK_WON_BY:
+        *symbol = side_names[t->won_by];
+        return true;
+    case B_TRICK_CARD_POINTS:
+        *value = t->card_points;
+        return true;
+    case B_TRICK_SEQUENCE:
+        *value = t->sequence;
+        return true;
+    case B_TRICK_FOUR_OF_A_KIND:
+        *value = t->four_of_a_kind;
+        return true;
     case B_TRICK_FOUR_RANK: /* the rank of four cards that are not of one rank is nothing */
         return t->four_of_a_kind && ((*symbol = rank_names[t->four_rank]), true);
-    case B_TRICK_STUK: *value = t->stuk; return true;
-    case B_TRICK_STUK_IN_SEQUENCE: *value = t->stuk_in_sequence; return true;
-    case B_TRICK_ROEM_CLAIMED: *value = t->roem_claimed; return true;
-    default: return false;
+    case B_TRICK_STUK:
+        *value = t->stuk;
+        return true;
+    case B_TRICK_STUK_IN_SEQUENCE:
+        *value = t->stuk_in_sequence;
+        return true;
+    case B_TRICK_ROEM_CLAIMED:
+        *value = t->roem_claimed;
+        return true;
+    default:
+        return false;
     }
 }
 
 static bool hand_value(int i, const kj_hand_facts *h, int64_t *value, const char **symbol) {
     switch (i) {
-    case B_HAND_TAKERS_POINTS: *value = h->points[KJ_TAKERS]; return true;
-    case B_HAND_DEFENDERS_POINTS: *value = h->points[KJ_DEFENDERS]; return true;
-    case B_HAND_TAKERS_ROEM: *value = h->roem[KJ_TAKERS]; return true;
-    case B_HAND_DEFENDERS_ROEM: *value = h->roem[KJ_DEFENDERS]; return true;
-    case B_HAND_TAKERS_TRICKS: *value = h->tricks[KJ_TAKERS]; return true;
-    case B_HAND_DEFENDERS_TRICKS: *value = h->tricks[KJ_DEFENDERS]; return true;
-    case B_HAND_COMPLETE: *value = h->complete; return true;
+    case B_HAND_TAKERS_POINTS:
+        *value = h->points[KJ_TAKERS];
+        return true;
+    case B_HAND_DEFENDERS_POINTS:
+        *value = h->points[KJ_DEFENDERS];
+        return true;
+    case B_HAND_TAKERS_ROEM:
+        *value = h->roem[KJ_TAKERS];
+        return true;
+    case B_HAND_DEFENDERS_ROEM:
+        *value = h->roem[KJ_DEFENDERS];
+        return true;
+    case B_HAND_TAKERS_TRICKS:
+        *value = h->tricks[KJ_TAKERS];
+        return true;
+    case B_HAND_DEFENDERS_TRICKS:
+        *value = h->tricks[KJ_DEFENDERS];
+        return true;
+    case B_HAND_COMPLETE:
+        *value = h->complete;
+        return true;
     case B_HAND_ILLEGAL_BY: /* "no illegal card" needs every hand, as play.revoke does */
         return h->illegal_settled && ((*symbol = illegal_by_names[h->illegal_by]), true);
     case B_HAND_ILLEGAL_REASON:
         return h->illegal_settled && h->illegal_reason && ((*symbol = h->illegal_reason), true);
-    default: return false;
+    default:
+        return false;
     }
 }
 
 /* The klaverjas namespaces, each settled only while a command has filled it. */
 static bool klaverjas_value(int i, const record *rec, int64_t *value, const char **symbol) {
-    if (i <= B_CARD_LEGAL_ONLY_WITHOUT_PENALTY_CARD) return rec->has_kj_card && card_value(i, &rec->kj_card, value);
+    if (i <= B_CARD_LEGAL_ONLY_WITHOUT_PENALTY_CARD)
+        return rec->has_kj_card && card_value(i, &rec->kj_card, value);
     if (i <= B_POS_OTHER_CARD_ALLOWED)
         return rec->has_kj_position && position_value(i, rec, value, symbol);
-    if (i <= B_TRICK_ROEM_CLAIMED) return rec->has_kj_trick && trick_value(i, &rec->kj_trick, value, symbol);
+    if (i <= B_TRICK_ROEM_CLAIMED)
+        return rec->has_kj_trick && trick_value(i, &rec->kj_trick, value, symbol);
     return rec->has_kj_hand && hand_value(i, &rec->kj_hand, value, symbol);
 }
 
@@ -317,6 +515,9 @@ bool builtin_value(int i, const record *rec, int64_t *value, const char **symbol
     if (i <= B_TRICKS) return rec->has_contract && contract_value(i, rec, value, symbol);
     if (i >= B_TRICKS_COMPLETE) return rec->has_play && play_value(i, rec, value, symbol);
     if (!rec->has_scoring) return false;
-    *value = i == B_BEATEN ? rec->beaten : i == B_EQUALLED ? rec->equalled : i == B_OTHERS ? rec->others : rec->difference;
+    *value = i == B_BEATEN     ? rec->beaten
+             : i == B_EQUALLED ? rec->equalled
+             : i == B_OTHERS   ? rec->others
+                               : rec->difference;
     return true;
 }

@@ -66,9 +66,9 @@ enum play_role { ROLE_DECLARER, ROLE_DUMMY, ROLE_DEFENDER };
 
 /* What the play record settles. Tricks are numbered from 1. */
 typedef struct play_facts {
-    int tricks_complete;           /* tricks with four cards */
-    enum bridge_seat winner[13];   /* of each complete trick */
-    int declarer_tricks;           /* complete tricks won by declarer's side */
+    int tricks_complete;         /* tricks with four cards */
+    enum bridge_seat winner[13]; /* of each complete trick */
+    int declarer_tricks;         /* complete tricks won by declarer's side */
     /* a lead out of turn: the first card of a trick played by a player who
      * was not to lead (the first such lead in the record) */
     bool lead_out_of_turn;
@@ -81,16 +81,16 @@ typedef struct play_facts {
     int revoke_trick;
     enum bridge_seat revoker;
     enum play_role revoker_role;
-    bool revoke_established;       /* the offender or his partner played to a later trick (Art. 63A1) */
+    bool revoke_established; /* the offender or his partner played to a later trick (Art. 63A1) */
     enum revoke_trick_winner revoke_trick_won_by; /* once tricks_complete >= revoke_trick */
     int offending_side_tricks_after; /* tricks the offending side won after the revoke trick */
-    bool second_revoke_same_suit;  /* the same player revoked again in the same suit */
+    bool second_revoke_same_suit;    /* the same player revoked again in the same suit */
 } play_facts;
 
 /* Analyse a play record: check it against the deal where hands are known
  * (a card played twice, a card a player does not hold, a player playing
- * twice to one trick: a fifth card) and settle the facts above. Fails with a reason on an impossible
- * record. Plays after a lead out of turn follow the card actually led. */
+ * twice to one trick: a fifth card) and settle the facts above. Fails with a reason on an
+ * impossible record. Plays after a lead out of turn follow the card actually led. */
 bool bridge_analyse_play(const bridge_play *p, play_facts *out, char *err, size_t errsz);
 
 #endif

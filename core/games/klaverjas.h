@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define KJ_SUITS 4       /* DENOM_C .. DENOM_S, as in bridge */
-#define KJ_RANKS 8       /* seven .. ace: the values of the ruleset's type `rank` */
+#define KJ_SUITS 4 /* DENOM_C .. DENOM_S, as in bridge */
+#define KJ_RANKS 8 /* seven .. ace: the values of the ruleset's type `rank` */
 #define KJ_CARDS 32
 #define KJ_TRICKS 8
 #define KJ_TRICK_SIZE 4
@@ -39,7 +39,7 @@ typedef uint32_t kj_cards; /* a set of cards, one bit per kj_card_index */
  * only seven to ace are klaverjas cards. */
 bool kj_parse_card(const char *text, kj_card *out, char *err, size_t errsz);
 void kj_format_card(kj_card c, char buf[8]); /* "SA", "H10", "CJ" */
-int kj_card_index(kj_card c);               /* 0..31 */
+int kj_card_index(kj_card c);                /* 0..31 */
 kj_cards kj_card_bit(kj_card c);
 
 /* A trump suit: "H", "S", "D" or "R", "C" or "K" (or a suit symbol). */
@@ -68,7 +68,7 @@ typedef struct kj_trick {
  * text is a trick of no cards (led by N: the caller says who leads). */
 bool kj_parse_trick(const char *text, kj_trick *out, char *err, size_t errsz);
 void kj_format_trick(const kj_trick *t, char *buf, size_t bufsz); /* as parsed: "E:S7 SA" */
-enum bridge_seat kj_trick_seat(const kj_trick *t, int i); /* who plays card i */
+enum bridge_seat kj_trick_seat(const kj_trick *t, int i);         /* who plays card i */
 /* The card (0..ncards-1) that wins the trick so far: the highest trump by
  * rank_trump, else the highest card of the suit led by rank_plain. */
 int kj_trick_winner(const kj_trick *t, int trump, const kj_tables *tb);
@@ -105,7 +105,8 @@ enum kj_penalty_case {
 
 /* position.* (docs/klaverjas.md) */
 typedef struct kj_position_facts {
-    bool can_follow, has_trump, can_overtrump, trump_led, trump_in_trick, partner_winning, only_trumps;
+    bool can_follow, has_trump, can_overtrump, trump_led, trump_in_trick, partner_winning,
+        only_trumps;
     bool is_taker_side; /* only when the position has a taker */
     bool has_penalty_card;
     bool penalty_last_of_suit;         /* the penalty card is his only card of the suit led */

@@ -22,10 +22,14 @@ static unsigned char record_part(const char *ns) {
 
 static bool part_missing(const record *rec, unsigned char part) {
     switch (part) {
-    case PART_AUCTION: return !rec->has_auction;
-    case PART_CONTRACT: return !rec->has_contract && !rec->has_vulnerable;
-    case PART_SCORING: return !rec->has_scoring;
-    case PART_PLAY: return !rec->has_play;
+    case PART_AUCTION:
+        return !rec->has_auction;
+    case PART_CONTRACT:
+        return !rec->has_contract && !rec->has_vulnerable;
+    case PART_SCORING:
+        return !rec->has_scoring;
+    case PART_PLAY:
+        return !rec->has_play;
     }
     return false;
 }
@@ -55,7 +59,8 @@ void scenario_init(scenario *sc, const ruleset *rs) {
     sc->builtin_part = (unsigned char *)(flags + 5 * n);
     for (int f = 0; f < rs->nfacts; f++) {
         if (rs->facts[f].builtin >= 0) {
-            sc->builtin_part[sc->nbuiltin_facts] = record_part(builtin_at(rs->facts[f].builtin)->ns);
+            sc->builtin_part[sc->nbuiltin_facts] =
+                record_part(builtin_at(rs->facts[f].builtin)->ns);
             sc->builtin_facts[sc->nbuiltin_facts++] = f;
         }
         if (rs->facts[f].has_default) sc->default_facts[sc->ndefault_facts++] = f;
@@ -83,8 +88,8 @@ void scenario_reset(scenario *sc) {
     }
     sc->ntouched = 0;
     record *rec = &sc->rec;
-    if (rec->has_play || rec->has_kj_position_record || rec->has_kj_hand_record || rec->has_kj_position ||
-        rec->has_kj_card || rec->has_kj_trick || rec->has_kj_hand) {
+    if (rec->has_play || rec->has_kj_position_record || rec->has_kj_hand_record ||
+        rec->has_kj_position || rec->has_kj_card || rec->has_kj_trick || rec->has_kj_hand) {
         memset(rec, 0, sizeof *rec);
     } else { /* what a flat line sets: each part is read only under its flag (builtin_value) */
         rec->has_auction = rec->has_contract = rec->has_vulnerable = rec->has_scoring = false;
@@ -126,7 +131,8 @@ bool scenario_rule(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf
         return false;
     }
     eval_rule(rs, root, &sc->fv, r);
-    return !(h && h->after_ruling && r->status == RULING_OK && !h->after_ruling(h->ctx, sc, r, err));
+    return !(h && h->after_ruling && r->status == RULING_OK &&
+             !h->after_ruling(h->ctx, sc, r, err));
 }
 
 void scenario_forget(scenario *sc, int fact) {
@@ -136,7 +142,8 @@ void scenario_forget(scenario *sc, int fact) {
 }
 
 static void list_values(const rs_type *t, strbuf *err) {
-    for (int i = 0; i < t->nvalues; i++) sb_printf(err, "%s%s", i ? ", " : "", t->values[i]);
+    for (int i = 0; i < t->nvalues; i++)
+        sb_printf(err, "%s%s", i ? ", " : "", t->values[i]);
 }
 
 static bool int_in_range(const rs_type *t, int64_t v) {
@@ -144,7 +151,8 @@ static bool int_in_range(const rs_type *t, int64_t v) {
 }
 
 /* A value from text: enum names, calls, citations and strings. */
-static bool value_from_text(const ruleset *rs, const rs_fact *f, const char *s, int64_t *out, strbuf *err) {
+static bool value_from_text(const ruleset *rs, const rs_fact *f, const char *s, int64_t *out,
+                            strbuf *err) {
     const rs_type *t = f->type;
     switch (t->kind) {
     case TY_ENUM: {
@@ -177,12 +185,14 @@ static bool value_from_text(const ruleset *rs, const rs_fact *f, const char *s, 
         sb_printf(err, "fact '%s': '%s' is not a text this ruleset knows", f->name, s);
         return false;
     default:
-        sb_printf(err, "fact '%s' is %s, not a string", f->name, t->kind == TY_BOOL ? "true or false" : "a number");
+        sb_printf(err, "fact '%s' is %s, not a string", f->name,
+                  t->kind == TY_BOOL ? "true or false" : "a number");
         return false;
     }
 }
 
-static bool value_from_json(const ruleset *rs, const rs_fact *f, json_t *j, int64_t *out, strbuf *err) {
+static bool value_from_json(const ruleset *rs, const rs_fact *f, json_t *j, int64_t *out,
+                            strbuf *err) {
     const rs_type *t = f->type;
     if (json_is_string(j)) return value_from_text(rs, f, json_string_value(j), out, err);
     if (t->kind == TY_BOOL && json_is_boolean(j)) {
@@ -192,12 +202,14 @@ static bool value_from_json(const ruleset *rs, const rs_fact *f, json_t *j, int6
     if (t->kind == TY_INT && json_is_integer(j)) {
         *out = json_integer_value(j);
         if (int_in_range(t, *out)) return true;
-        sb_printf(err, "fact '%s' is %lld, outside %lld..%lld", f->name, (long long)*out, (long long)t->lo,
-                  (long long)t->hi);
+        sb_printf(err, "fact '%s' is %lld, outside %lld..%lld", f->name, (long long)*out,
+                  (long long)t->lo, (long long)t->hi);
         return false;
     }
     sb_printf(err, "fact '%s' expects %s", f->name,
-              t->kind == TY_BOOL ? "true or false" : t->kind == TY_INT ? "an integer" : "a string");
+              t->kind == TY_BOOL  ? "true or false"
+              : t->kind == TY_INT ? "an integer"
+                                  : "a string");
     if (t->kind == TY_ENUM) {
         sb_puts(err, " (one of: ");
         list_values(t, err);
@@ -210,7 +222,9 @@ static bool read_call_entry(json_t *item, int index, bridge_auction_entry *e, st
     const char *key;
     json_t *v;
     if (!json_is_object(item)) {
-        sb_printf(err, "auction call %d: expected an object like {\"seat\": \"N\", \"call\": \"1S\"}", index + 1);
+        sb_printf(err,
+                  "auction call %d: expected an object like {\"seat\": \"N\", \"call\": \"1S\"}",
+                  index + 1);
         return false;
     }
     bool has_seat = false, has_call = false;
@@ -218,7 +232,8 @@ static bool read_call_entry(json_t *item, int index, bridge_auction_entry *e, st
         char msg[160];
         if (strcmp(key, "seat") == 0 && json_is_string(v)) {
             if (!bridge_parse_seat(json_string_value(v), &e->seat)) {
-                sb_printf(err, "auction call %d: '%s' is not a seat (N, E, S or W)", index + 1, json_string_value(v));
+                sb_printf(err, "auction call %d: '%s' is not a seat (N, E, S or W)", index + 1,
+                          json_string_value(v));
                 return false;
             }
             has_seat = true;
@@ -231,7 +246,8 @@ static bool read_call_entry(json_t *item, int index, bridge_auction_entry *e, st
         } else if (strcmp(key, "irregular") == 0 && json_is_boolean(v)) {
             e->marked_irregular = json_is_true(v);
         } else {
-            sb_printf(err, "auction call %d: unexpected key '%s' (known: seat, call, irregular)", index + 1, key);
+            sb_printf(err, "auction call %d: unexpected key '%s' (known: seat, call, irregular)",
+                      index + 1, key);
             return false;
         }
     }
@@ -252,14 +268,16 @@ static bool read_auction(json_t *obj, bridge_auction *a, strbuf *err) {
             return false;
         }
         enum bridge_seat d;
-        if (dealer && (!json_is_string(dealer) || !bridge_parse_seat(json_string_value(dealer), &d) || d != a->dealer)) {
+        if (dealer && (!json_is_string(dealer) ||
+                       !bridge_parse_seat(json_string_value(dealer), &d) || d != a->dealer)) {
             sb_puts(err, "\"dealer\" disagrees with the dealer the auction string names");
             return false;
         }
         return true;
     }
     if (!json_is_array(au)) {
-        sb_puts(err, "\"auction\" is a list of {\"seat\", \"call\"} objects or a string such as \"N: 1S 1H\"");
+        sb_puts(err, "\"auction\" is a list of {\"seat\", \"call\"} objects or a string such as "
+                     "\"N: 1S 1H\"");
         return false;
     }
     if (!json_is_string(dealer) || !bridge_parse_seat(json_string_value(dealer), &a->dealer)) {
@@ -316,15 +334,18 @@ static bool is_record_key(const ruleset *rs, const char *key) {
     if (key_in(key, common, COUNT_OF(common))) return true;
     if (!is_klaverjas(rs)) return key_in(key, bridge_play, COUNT_OF(bridge_play));
     return strcmp(key, "trump") == 0 || strcmp(key, "taker") == 0 ||
-           key_in(key, position_keys, COUNT_OF(position_keys)) || key_in(key, hand_keys, COUNT_OF(hand_keys));
+           key_in(key, position_keys, COUNT_OF(position_keys)) ||
+           key_in(key, hand_keys, COUNT_OF(hand_keys));
 }
 
 static bool read_contract(scenario *sc, json_t *obj, strbuf *err) {
     json_t *c = json_object_get(obj, "contract"), *v = json_object_get(obj, "vulnerable");
     if (c) {
         char msg[200];
-        if (!json_is_string(c) || !bridge_parse_contract(json_string_value(c), &sc->rec.contract, msg, sizeof msg)) {
-            sb_printf(err, "contract: %s", json_is_string(c) ? msg : "a string such as \"4SX+1\" or \"PASS\"");
+        if (!json_is_string(c) ||
+            !bridge_parse_contract(json_string_value(c), &sc->rec.contract, msg, sizeof msg)) {
+            sb_printf(err, "contract: %s",
+                      json_is_string(c) ? msg : "a string such as \"4SX+1\" or \"PASS\"");
             return false;
         }
         sc->rec.has_contract = true;
@@ -342,9 +363,12 @@ static bool read_contract(scenario *sc, json_t *obj, strbuf *err) {
 
 /* "trump": a denomination as a bid names it (C, D, H, S, NT; Dutch K, R, SA). */
 static bool read_trump(const scenario *sc, json_t *tr, int *trump, strbuf *err) {
-    static const struct { const char *word; enum bridge_denom denom; } words[] = {
-        {"C", DENOM_C}, {"K", DENOM_C}, {"D", DENOM_D}, {"R", DENOM_D}, {"H", DENOM_H},
-        {"S", DENOM_S}, {"NT", DENOM_NT}, {"SA", DENOM_NT},
+    static const struct {
+        const char *word;
+        enum bridge_denom denom;
+    } words[] = {
+        {"C", DENOM_C}, {"K", DENOM_C}, {"D", DENOM_D},   {"R", DENOM_D},
+        {"H", DENOM_H}, {"S", DENOM_S}, {"NT", DENOM_NT}, {"SA", DENOM_NT},
     };
     const record *rec = &sc->rec;
     if (rec->has_contract && rec->contract.passed_out) {
@@ -353,7 +377,9 @@ static bool read_trump(const scenario *sc, json_t *tr, int *trump, strbuf *err) 
     }
     if (!tr) {
         if (!rec->has_contract) {
-            sb_puts(err, "\"play\" needs \"trump\" (C, D, H, S or NT) or a \"contract\" to take it from");
+            sb_puts(
+                err,
+                "\"play\" needs \"trump\" (C, D, H, S or NT) or a \"contract\" to take it from");
             return false;
         }
         *trump = (int)rec->contract.denom;
@@ -376,7 +402,8 @@ static bool read_card_entry(json_t *item, int index, bridge_play *p, strbuf *err
     const char *key;
     json_t *v;
     if (!json_is_object(item)) {
-        sb_printf(err, "play %d: expected an object like {\"seat\": \"W\", \"card\": \"SK\"}", index + 1);
+        sb_printf(err, "play %d: expected an object like {\"seat\": \"W\", \"card\": \"SK\"}",
+                  index + 1);
         return false;
     }
     bool has_seat = false, has_card = false;
@@ -384,7 +411,8 @@ static bool read_card_entry(json_t *item, int index, bridge_play *p, strbuf *err
         char msg[160];
         if (strcmp(key, "seat") == 0 && json_is_string(v)) {
             if (!bridge_parse_seat(json_string_value(v), &p->plays[index].seat)) {
-                sb_printf(err, "play %d: '%s' is not a seat (N, E, S or W)", index + 1, json_string_value(v));
+                sb_printf(err, "play %d: '%s' is not a seat (N, E, S or W)", index + 1,
+                          json_string_value(v));
                 return false;
             }
             has_seat = true;
@@ -414,7 +442,8 @@ static bool read_cards_played(json_t *pl, bridge_play *p, strbuf *err) {
         return false;
     }
     if (!json_is_array(pl)) {
-        sb_puts(err, "\"play\" is a string such as \"W:SK N:S2 E:S5 S:SA\" or a list of {\"seat\", \"card\"} objects");
+        sb_puts(err, "\"play\" is a string such as \"W:SK N:S2 E:S5 S:SA\" or a list of {\"seat\", "
+                     "\"card\"} objects");
         return false;
     }
     if (json_array_size(pl) == 0 || json_array_size(pl) > BRIDGE_MAX_PLAYS) {
@@ -446,21 +475,28 @@ static bool read_play(scenario *sc, json_t *obj, strbuf *err) {
     json_t *declarer = json_object_get(obj, "declarer"), *trump = json_object_get(obj, "trump");
     if (!pl) {
         const char *stray = deal ? "deal" : declarer ? "declarer" : trump ? "trump" : NULL;
-        if (stray) sb_printf(err, "\"%s\" without \"play\": give the cards played too, or leave it out", stray);
+        if (stray)
+            sb_printf(err, "\"%s\" without \"play\": give the cards played too, or leave it out",
+                      stray);
         return stray == NULL;
     }
     bridge_play *p = &sc->rec.play;
     memset(p, 0, sizeof *p);
-    if (!json_is_string(declarer) || !bridge_parse_seat(json_string_value(declarer), &p->declarer)) {
+    if (!json_is_string(declarer) ||
+        !bridge_parse_seat(json_string_value(declarer), &p->declarer)) {
         sb_puts(err, "\"play\" needs \"declarer\": \"N\", \"E\", \"S\" or \"W\"");
         return false;
     }
-    p->first_leader = bridge_seat_at(p->declarer, REL_LHO); /* Art. 41A: declarer's LHO leads to trick 1 */
+    p->first_leader =
+        bridge_seat_at(p->declarer, REL_LHO); /* Art. 41A: declarer's LHO leads to trick 1 */
     if (!read_trump(sc, trump, &p->trump, err)) return false;
     if (deal) {
         char msg[200];
-        if (!json_is_string(deal) || !bridge_parse_deal(json_string_value(deal), &p->deal, msg, sizeof msg)) {
-            sb_printf(err, "deal: %s", json_is_string(deal) ? msg : "a PBN string such as \"N:AKQ2.JT9.876.543 - - -\"");
+        if (!json_is_string(deal) ||
+            !bridge_parse_deal(json_string_value(deal), &p->deal, msg, sizeof msg)) {
+            sb_printf(err, "deal: %s",
+                      json_is_string(deal) ? msg
+                                           : "a PBN string such as \"N:AKQ2.JT9.876.543 - - -\"");
             return false;
         }
         p->has_deal = true;
@@ -483,7 +519,8 @@ static bool read_kj_seat(json_t *v, const char *key, enum bridge_seat *out, strb
 }
 
 /* A JSON string of cards, "HJ H9 SA", at most max of them. */
-static bool read_kj_cards(json_t *v, const char *what, kj_card *list, int max, int *n, strbuf *err) {
+static bool read_kj_cards(json_t *v, const char *what, kj_card *list, int max, int *n,
+                          strbuf *err) {
     char msg[200];
     if (!json_is_string(v)) {
         sb_printf(err, "%s: a string of cards such as \"HJ H9 SA\"", what);
@@ -527,13 +564,17 @@ static bool read_kj_position(scenario *sc, json_t *obj, strbuf *err) {
     char msg[200];
     if (!read_kj_seat(json_object_get(obj, "seat"), "seat", &p->seat, err)) return false;
     if (!json_object_get(obj, "hand")) {
-        sb_puts(err, "a position needs \"hand\": the cards the player holds, e.g. \"S9 SK H7 D10\"");
+        sb_puts(err,
+                "a position needs \"hand\": the cards the player holds, e.g. \"S9 SK H7 D10\"");
         return false;
     }
-    if (!read_kj_cards(json_object_get(obj, "hand"), "hand", p->hand, KJ_HAND_SIZE, &p->ncards, err)) return false;
+    if (!read_kj_cards(json_object_get(obj, "hand"), "hand", p->hand, KJ_HAND_SIZE, &p->ncards,
+                       err))
+        return false;
     if (trick && !read_kj_trick(trick, "trick", &p->trick, err)) return false;
     if (!read_kj_penalty_card(json_object_get(obj, "penalty_card"), p, err)) return false;
-    if (!trick || (p->trick.ncards == 0 && !strchr(json_string_value(trick), ':'))) p->trick.leader = p->seat;
+    if (!trick || (p->trick.ncards == 0 && !strchr(json_string_value(trick), ':')))
+        p->trick.leader = p->seat;
     if (!kj_check_position(p, msg, sizeof msg)) {
         sb_printf(err, "impossible position: %s", msg);
         return false;
@@ -547,7 +588,8 @@ static bool read_kj_position(scenario *sc, json_t *obj, strbuf *err) {
         return false;
     }
     if (!kj_holds(p, c)) {
-        sb_printf(err, "impossible position: %s does not hold %s", bridge_seat_name(p->seat), json_string_value(card));
+        sb_printf(err, "impossible position: %s does not hold %s", bridge_seat_name(p->seat),
+                  json_string_value(card));
         return false;
     }
     kj_settle_card(p, c, &sc->rec.kj_tables, &sc->rec.kj_card);
@@ -579,7 +621,8 @@ static bool read_kj_dealt(json_t *v, kj_hand *h, strbuf *err) {
     const char *key;
     json_t *hand;
     if (!json_is_object(v)) {
-        sb_puts(err, "\"hands\" is an object of the hands dealt, e.g. {\"N\": \"HJ H9 …\", \"E\": …}");
+        sb_puts(err,
+                "\"hands\" is an object of the hands dealt, e.g. {\"N\": \"HJ H9 …\", \"E\": …}");
         return false;
     }
     json_object_foreach(v, key, hand) {
@@ -595,7 +638,8 @@ static bool read_kj_dealt(json_t *v, kj_hand *h, strbuf *err) {
         if (!read_kj_cards(hand, what, cards, KJ_HAND_SIZE, &n, err)) return false;
         h->known[seat] = true;
         h->dealt[seat] = 0;
-        for (int k = 0; k < n; k++) h->dealt[seat] |= kj_card_bit(cards[k]);
+        for (int k = 0; k < n; k++)
+            h->dealt[seat] |= kj_card_bit(cards[k]);
     }
     return true;
 }
@@ -621,7 +665,8 @@ static bool read_kj_tricks(json_t *v, kj_hand *h, strbuf *err) {
  * by `arbiter score`, one trick at a time. */
 static bool read_kj_hand(scenario *sc, json_t *obj, int trump, strbuf *err) {
     kj_hand *h = &sc->rec.kj_hand_record;
-    json_t *leader = json_object_get(obj, "first_leader"), *roem = json_object_get(obj, "roem_claimed");
+    json_t *leader = json_object_get(obj, "first_leader"),
+           *roem = json_object_get(obj, "roem_claimed");
     json_t *dealt = json_object_get(obj, "hands");
     char msg[300];
     memset(h, 0, sizeof *h);
@@ -632,7 +677,8 @@ static bool read_kj_hand(scenario *sc, json_t *obj, int trump, strbuf *err) {
     }
     if (!read_kj_seat(json_object_get(obj, "taker"), "taker", &h->taker, err)) return false;
     if (!json_object_get(obj, "tricks")) {
-        sb_puts(err, "a hand record needs \"tricks\": the tricks played, e.g. [\"E:S7 SA S8 S10\", …]");
+        sb_puts(err,
+                "a hand record needs \"tricks\": the tricks played, e.g. [\"E:S7 SA S8 S10\", …]");
         return false;
     }
     if (!read_kj_tricks(json_object_get(obj, "tricks"), h, err)) return false;
@@ -657,7 +703,11 @@ static bool read_klaverjas(scenario *sc, json_t *obj, strbuf *err) {
     char msg[200];
     if (!position && !hand) {
         const char *stray = trump ? "trump" : taker ? "taker" : NULL;
-        if (stray) sb_printf(err, "\"%s\" without \"tricks\" or a position (\"seat\", \"hand\"): give those too, or leave it out", stray);
+        if (stray)
+            sb_printf(err,
+                      "\"%s\" without \"tricks\" or a position (\"seat\", \"hand\"): give those "
+                      "too, or leave it out",
+                      stray);
         return stray == NULL;
     }
     if (!kj_tables_load(sc->rs, &sc->rec.kj_tables, msg, sizeof msg)) {
@@ -666,7 +716,8 @@ static bool read_klaverjas(scenario *sc, json_t *obj, strbuf *err) {
     }
     int suit;
     if (!json_is_string(trump) || !kj_parse_suit(json_string_value(trump), &suit)) {
-        sb_puts(err, "a klaverjas record needs \"trump\": \"H\", \"S\", \"D\" (or \"R\") or \"C\" (or \"K\")");
+        sb_puts(err, "a klaverjas record needs \"trump\": \"H\", \"S\", \"D\" (or \"R\") or \"C\" "
+                     "(or \"K\")");
         return false;
     }
     kj_position *p = &sc->rec.kj_position_record;
@@ -688,7 +739,8 @@ void scenario_forget_record(scenario *sc) {
 static bool read_corrected(scenario *sc, json_t *list, strbuf *err) {
     const ruleset *rs = sc->rs;
     if (!json_is_array(list)) {
-        sb_puts(err, "\"corrected\" is a list of the facts whose record value the director corrected, e.g. [\"lho_called\"]");
+        sb_puts(err, "\"corrected\" is a list of the facts whose record value the director "
+                     "corrected, e.g. [\"lho_called\"]");
         return false;
     }
     size_t i;
@@ -699,8 +751,11 @@ static bool read_corrected(scenario *sc, json_t *list, strbuf *err) {
             sb_printf(err, "\"corrected\": item %zu is not a fact of %s", i + 1, rs->name);
             return false;
         }
-        if (rs->facts[f].builtin < 0 && !rs->facts[f].has_default) { /* a default is corrected by giving a value */
-            sb_printf(err, "\"corrected\": '%s' is neither filled from a record nor assumed; just give its value",
+        if (rs->facts[f].builtin < 0 &&
+            !rs->facts[f].has_default) { /* a default is corrected by giving a value */
+            sb_printf(err,
+                      "\"corrected\": '%s' is neither filled from a record nor assumed; just give "
+                      "its value",
                       rs->facts[f].name);
             return false;
         }
@@ -713,7 +768,9 @@ static bool read_corrected(scenario *sc, json_t *list, strbuf *err) {
 bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
     const ruleset *rs = sc->rs;
     if (!json_is_object(obj)) {
-        sb_puts(err, "a scenario is a JSON object of facts, e.g. {\"irregularity\": \"insufficient_bid\"}");
+        sb_puts(
+            err,
+            "a scenario is a JSON object of facts, e.g. {\"irregularity\": \"insufficient_bid\"}");
         return false;
     }
     const char *key;
@@ -737,8 +794,10 @@ bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
         if (f < 0) {
             const char *near = nearest_fact(rs, key);
             sb_printf(err, "unknown fact '%s'", key);
-            if (near) sb_printf(err, "; did you mean '%s'?", near);
-            else sb_printf(err, " (`arbiter ask --ruleset %s` lists the questions)", rs->name);
+            if (near)
+                sb_printf(err, "; did you mean '%s'?", near);
+            else
+                sb_printf(err, " (`arbiter ask --ruleset %s` lists the questions)", rs->name);
             return false;
         }
         if (rs->facts[f].derived >= 0) {
@@ -799,7 +858,8 @@ bool scenario_apply_record(scenario *sc, strbuf *err) {
         int64_t v;
         if (part_missing(&sc->rec, sc->builtin_part[i]) || !record_value(fact, sc, i, &v)) continue;
         if (fact->type->kind == TY_INT && !int_in_range(fact->type, v)) {
-            sb_printf(err, "the %s settles '%s' as %lld, outside %lld..%lld", builtin_at(fact->builtin)->ns, fact->name, (long long)v,
+            sb_printf(err, "the %s settles '%s' as %lld, outside %lld..%lld",
+                      builtin_at(fact->builtin)->ns, fact->name, (long long)v,
                       (long long)fact->type->lo, (long long)fact->type->hi);
             return false;
         }
@@ -808,8 +868,8 @@ bool scenario_apply_record(scenario *sc, strbuf *err) {
             strbuf shown;
             sb_init(&shown);
             rs_format_value(rs, fact->type, v, FMT_NAME, &shown);
-            sb_printf(err, "the %s settles '%s' as %s, the scenario says otherwise", builtin_at(fact->builtin)->ns,
-                      fact->name, shown.data);
+            sb_printf(err, "the %s settles '%s' as %s, the scenario says otherwise",
+                      builtin_at(fact->builtin)->ns, fact->name, shown.data);
             sb_free(&shown);
             return false;
         }
@@ -846,7 +906,8 @@ static bool answer_bool(const char *s, int64_t *out) {
     return false;
 }
 
-bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_t *out, strbuf *err) {
+bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_t *out,
+                           strbuf *err) {
     const rs_fact *f = &rs->facts[fact];
     const rs_type *t = f->type;
     if (t->kind == TY_BOOL) {
@@ -859,7 +920,8 @@ bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_
         long n = strtol(text, &end, 10);
         if (*text && !*end && n >= 1 && n <= t->nvalues) return (*out = n - 1), true;
         for (int i = 0; i < t->nvalues; i++)
-            if (strcasecmp(text, t->values[i]) == 0 || (t->labels[i] && strcasecmp(text, t->labels[i]) == 0))
+            if (strcasecmp(text, t->values[i]) == 0 ||
+                (t->labels[i] && strcasecmp(text, t->labels[i]) == 0))
                 return (*out = i), true;
         sb_printf(err, "answer a number from 1 to %d or one of: ", t->nvalues);
         list_values(t, err);
@@ -869,8 +931,11 @@ bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_
         char *end;
         long long n = strtoll(text, &end, 10);
         if (*text && !*end && int_in_range(t, n)) return (*out = n), true;
-        if (t->bounded) sb_printf(err, "answer a whole number from %lld to %lld", (long long)t->lo, (long long)t->hi);
-        else sb_puts(err, "answer a whole number");
+        if (t->bounded)
+            sb_printf(err, "answer a whole number from %lld to %lld", (long long)t->lo,
+                      (long long)t->hi);
+        else
+            sb_puts(err, "answer a whole number");
         return false;
     }
     return value_from_text(rs, f, text, out, err);
@@ -910,7 +975,7 @@ struct scenario_index {
     const ruleset *rs;
     index_slot *slots;
     size_t mask;
-    key_memo *memo; /* FLAT_MAX_FIELDS of them */
+    key_memo *memo;                /* FLAT_MAX_FIELDS of them */
     const index_slot **last_value; /* per fact: the enum value it last took, or NULL */
 };
 
@@ -940,7 +1005,8 @@ static void index_put(scenario_index *ix, const rs_type *type, const char *name,
     }
 }
 
-static const index_slot *index_find(const scenario_index *ix, const rs_type *type, const char *name, size_t len) {
+static const index_slot *index_find(const scenario_index *ix, const rs_type *type, const char *name,
+                                    size_t len) {
     for (size_t i = index_hash(type, name, len) & ix->mask;; i = (i + 1) & ix->mask) {
         const index_slot *s = &ix->slots[i];
         if (!s->name) return NULL;
@@ -964,7 +1030,8 @@ scenario_index *scenario_index_new(const ruleset *rs) {
     while (cap < 2 * n)
         cap *= 2;
     scenario_index *ix = xcalloc(1, sizeof *ix);
-    if (!ix || !(ix->slots = xcalloc(cap, sizeof *ix->slots)) || !(ix->memo = xcalloc(FLAT_MAX_FIELDS, sizeof *ix->memo)) ||
+    if (!ix || !(ix->slots = xcalloc(cap, sizeof *ix->slots)) ||
+        !(ix->memo = xcalloc(FLAT_MAX_FIELDS, sizeof *ix->memo)) ||
         !(ix->last_value = xcalloc((size_t)rs->nfacts + 1, sizeof *ix->last_value)))
         abort();
     ix->rs = rs;
@@ -977,7 +1044,8 @@ scenario_index *scenario_index_new(const ruleset *rs) {
         "tricks",  "first_leader", "roem_claimed", "hands",      "corrected"};
     for (size_t k = 0; k < COUNT_OF(keys); k++)
         if (is_record_key(rs, keys[k]) || strcmp(keys[k], "corrected") == 0)
-            index_put(ix, NULL, keys[k], k < FLAT_RECORDS ? INDEX_FLAT_RECORD - (int)k : INDEX_OTHER_KEY);
+            index_put(ix, NULL, keys[k],
+                      k < FLAT_RECORDS ? INDEX_FLAT_RECORD - (int)k : INDEX_OTHER_KEY);
     for (int f = 0; f < rs->nfacts; f++) {
         const rs_type *t = rs->facts[f].type;
         index_put(ix, NULL, rs->facts[f].name, f); /* rs_find_fact takes the first too */
@@ -1009,7 +1077,6 @@ typedef struct flat_field {
     int64_t num;
 } flat_field;
 
-
 static const char *skip_ws(const char *p, const char *end) {
     while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
         p++;
@@ -1021,18 +1088,21 @@ static const char *skip_ws(const char *p, const char *end) {
 static const char *scan_string(const char *p, const char *end, const char **s, size_t *n) {
     if (p >= end || *p != '"') return NULL;
     const char *q = ++p;
-    while (end - q >= 8) { /* eight bytes a step while none is '"', '\\', a control byte or past ASCII */
+    while (end - q >=
+           8) { /* eight bytes a step while none is '"', '\\', a control byte or past ASCII */
         uint64_t w;
         memcpy(&w, q, 8);
         const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
         uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
-        uint64_t hit = ((w - ones * 0x20) & ~w) | w | ((quote - ones) & ~quote) | ((slash - ones) & ~slash);
+        uint64_t hit =
+            ((w - ones * 0x20) & ~w) | w | ((quote - ones) & ~quote) | ((slash - ones) & ~slash);
         if (hit & highs) break;
         q += 8;
     }
     while (q < end && *q != '"') {
         unsigned char c = (unsigned char)*q;
-        if ((unsigned char)(c - 0x20) >= 0x60 || c == '\\') return NULL; /* below 0x20 or past 0x7f */
+        if ((unsigned char)(c - 0x20) >= 0x60 || c == '\\')
+            return NULL; /* below 0x20 or past 0x7f */
         q++;
     }
     if (q >= end) return NULL;
@@ -1178,14 +1248,17 @@ static bool flat_records(scenario *sc, const flat_field *const record[FLAT_RECOR
  * comes twice: jansson refuses that. */
 static bool comment_twice(const flat_field *fields, int i) {
     for (int k = 0; k < i; k++)
-        if (fields[k].klen == fields[i].klen && memcmp(fields[k].key, fields[i].key, fields[i].klen) == 0) return true;
+        if (fields[k].klen == fields[i].klen &&
+            memcmp(fields[k].key, fields[i].key, fields[i].klen) == 0)
+            return true;
     return false;
 }
 
 /* The fact (or record) a key names: as at the same place in the last line, else by hash. */
 static int key_at(scenario_index *ix, int place, const char *key, size_t len) {
     key_memo *m = &ix->memo[place];
-    if (len > 0 && m->len == len && memcmp(m->key, key, len) == 0) return m->value; /* len 0: no memo */
+    if (len > 0 && m->len == len && memcmp(m->key, key, len) == 0)
+        return m->value; /* len 0: no memo */
     int v = index_get(ix, NULL, key, len);
     if (len > 0 && len <= MEMO_KEY) {
         memcpy(m->key, key, len);
@@ -1214,8 +1287,10 @@ bool scenario_read_flat(scenario *sc, scenario_index *ix, const char *text, size
             *r = f;
             continue;
         }
-        int64_t v; /* not a fact: a record jansson reads, a plugin's own, "corrected", or an error */
-        if (fact < 0 || sc->given[fact] || rs->facts[fact].derived >= 0 || !flat_value(ix, fact, &rs->facts[fact], f, &v))
+        int64_t
+            v; /* not a fact: a record jansson reads, a plugin's own, "corrected", or an error */
+        if (fact < 0 || sc->given[fact] || rs->facts[fact].derived >= 0 ||
+            !flat_value(ix, fact, &rs->facts[fact], f, &v))
             return false; /* (a fact given already: the key twice) */
         scenario_give(sc, fact, v);
     }

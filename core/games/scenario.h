@@ -26,8 +26,8 @@ typedef struct scenario_hooks {
     bool (*validate)(void *ctx, const struct scenario *sc, strbuf *err);
     bool (*after_ruling)(void *ctx, const struct scenario *sc, ruling *r, strbuf *err);
     bool (*adjust_score)(void *ctx, const struct scenario *sc, int64_t *score, strbuf *err);
-    bool (*adjust_matchpoints)(void *ctx, int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
-                               strbuf *err);
+    bool (*adjust_matchpoints)(void *ctx, int64_t beaten, int64_t equalled, int64_t others,
+                               int64_t *mp, strbuf *err);
     /* what took part, for the ruling's record: a JSON array of objects
      * {name, file, hash} (NULL: nothing to record) */
     json_t *(*describe)(void *ctx);
@@ -36,10 +36,10 @@ typedef struct scenario_hooks {
 typedef struct scenario {
     const ruleset *rs;
     fact_values fv;
-    bool *given;  /* given explicitly (not derived from the record) */
-    bool *corrected; /* "corrected": a value given for it wins over the record's */
-    bool *assumed;   /* not given: ruled with the fact's `default` (rs_fact.has_default) */
-    record rec;   /* the auction, contract, … the scenario carries */
+    bool *given;           /* given explicitly (not derived from the record) */
+    bool *corrected;       /* "corrected": a value given for it wins over the record's */
+    bool *assumed;         /* not given: ruled with the fact's `default` (rs_fact.has_default) */
+    record rec;            /* the auction, contract, … the scenario carries */
     int err_line, err_col; /* position of a JSON syntax error, else 0 */
     const scenario_hooks *hooks; /* NULL: none */
     json_t *own; /* the keys the hooks took as facts of their own, as given: they live and die with
@@ -116,6 +116,7 @@ void scenario_forget_record(scenario *sc);
 
 /* A director's answer to a fact's question: a value name, its label, its
  * number in the list of choices (1-based), ja/nee, a number or a call. */
-bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_t *out, strbuf *err);
+bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_t *out,
+                           strbuf *err);
 
 #endif

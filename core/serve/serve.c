@@ -4,26 +4,26 @@
  * a loaded ruleset is read-only and shared by all of them (arbiter.h), and
  * what a request builds is its own. A plugin serves one call at a time (it
  * has a lock of its own); requests that run the plugins also take turns
- * (plugin_lock), which keeps a plugin's time limit the ruling's own. Bodies, connections, idle time and the
- * time a whole request may take are limited, so that slow or many clients
- * cannot hold the table up (the limits below; docs/robustness.md, "The
- * server"); every bad request is answered with a status and
+ * (plugin_lock), which keeps a plugin's time limit the ruling's own. Bodies, connections, idle time
+ * and the time a whole request may take are limited, so that slow or many clients cannot hold the
+ * table up (the limits below; docs/robustness.md, "The server"); every bad request is answered with
+ * a status and
  * {"error": "…"}, never with a crash. SIGINT or SIGTERM stops it: no new
  * connection is taken, answers being made or sent are finished (for up to
  * STOP_GRACE_MS), and it exits with status 0.
  *
  * The endpoints (JSON in, JSON out; the answers are those of the CLI's
  * --json, built by the same library functions):
- *   GET  /api/rulesets                    each ruleset served: name, title, hash, game, what it scores
- *   GET  /api/rulesets/NAME               the same, with its articles and its facts (questions, choices)
- *   POST /api/next         {ruleset, scenario}             the ruling, or the next question it needs
- *   POST /api/rule         {ruleset, scenario}             the ruling (`arbiter rule --json`)
- *   POST /api/compare      {rulesets: [A, B…], scenario}   `arbiter compare --json`
- *   POST /api/score        {ruleset, contract, vulnerable} `arbiter score --json`
- *   POST /api/klaverjas    {ruleset, hand}                 `arbiter score --json` on a klaverjas hand
- *   POST /api/matchpoints  {ruleset, csv}                  the rows of `arbiter matchpoints --json`
- *   GET  /api/graph?ruleset=NAME&article=N                 the article's decision graph as DOT
- *   GET  /, /FILE                                          the web app (core/serve/web)
+ *   GET  /api/rulesets                    each ruleset served: name, title, hash, game, what it
+ * scores GET  /api/rulesets/NAME               the same, with its articles and its facts
+ * (questions, choices) POST /api/next         {ruleset, scenario}             the ruling, or the
+ * next question it needs POST /api/rule         {ruleset, scenario}             the ruling
+ * (`arbiter rule --json`) POST /api/compare      {rulesets: [A, B…], scenario}   `arbiter compare
+ * --json` POST /api/score        {ruleset, contract, vulnerable} `arbiter score --json` POST
+ * /api/klaverjas    {ruleset, hand}                 `arbiter score --json` on a klaverjas hand POST
+ * /api/matchpoints  {ruleset, csv}                  the rows of `arbiter matchpoints --json` GET
+ * /api/graph?ruleset=NAME&article=N                 the article's decision graph as DOT GET  /,
+ * /FILE                                          the web app (core/serve/web)
  */
 #include "serve.h"
 
@@ -142,7 +142,8 @@ static const char *unknown_key(json_t *in, const char *const *keys) {
     json_t *v;
     json_object_foreach(in, key, v) {
         int i = 0;
-        while (keys[i] && strcmp(keys[i], key) != 0) i++;
+        while (keys[i] && strcmp(keys[i], key) != 0)
+            i++;
         if (!keys[i]) return key;
     }
     return NULL;
@@ -166,7 +167,9 @@ static served *find_served(server *s, const char *name) {
 
 static served *served_by_name(server *s, const char *name, reply *out) {
     served *sv = find_served(s, name);
-    if (!sv) *out = fail(MHD_HTTP_NOT_FOUND, "no ruleset '%s' is served (GET /api/rulesets lists them)", name);
+    if (!sv)
+        *out = fail(MHD_HTTP_NOT_FOUND, "no ruleset '%s' is served (GET /api/rulesets lists them)",
+                    name);
     return sv;
 }
 
@@ -174,7 +177,8 @@ static served *served_by_name(server *s, const char *name, reply *out) {
 static served *request_ruleset(server *s, json_t *in, reply *out) {
     json_t *name = json_object_get(in, "ruleset");
     if (!json_is_string(name)) {
-        *out = fail(MHD_HTTP_BAD_REQUEST, "give \"ruleset\": the name of a ruleset (GET /api/rulesets lists them)");
+        *out = fail(MHD_HTTP_BAD_REQUEST,
+                    "give \"ruleset\": the name of a ruleset (GET /api/rulesets lists them)");
         return NULL;
     }
     return served_by_name(s, json_string_value(name), out);
@@ -217,7 +221,8 @@ static reply api_ruleset(server *s, const char *name) {
 /* The request's "scenario" as JSON text (malloc'd), or NULL with the reply. */
 static char *scenario_text(json_t *obj, reply *out) {
     if (!json_is_object(obj)) {
-        *out = fail(MHD_HTTP_BAD_REQUEST, "give \"scenario\": an object of facts, as in a scenario file");
+        *out = fail(MHD_HTTP_BAD_REQUEST,
+                    "give \"scenario\": an object of facts, as in a scenario file");
         return NULL;
     }
     return json_dumps(obj, JSON_COMPACT);
@@ -282,7 +287,8 @@ static int compared_rulesets(server *s, json_t *in, served **out, reply *err) {
     json_t *names = json_object_get(in, "rulesets");
     size_t n = json_array_size(names);
     if (n < 2 || n > MAX_COMPARED) {
-        *err = fail(MHD_HTTP_BAD_REQUEST, "give \"rulesets\": a list of 2 to %d ruleset names", MAX_COMPARED);
+        *err = fail(MHD_HTTP_BAD_REQUEST, "give \"rulesets\": a list of 2 to %d ruleset names",
+                    MAX_COMPARED);
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
@@ -314,7 +320,8 @@ static reply api_compare(server *s, json_t *in) {
     int n = check_keys(in, keys, &out) ? compared_rulesets(s, in, sets, &out) : -1;
     if (n < 0) return out;
     json_t *obj = json_object_get(in, "scenario");
-    if (!json_is_object(obj)) return fail(MHD_HTTP_BAD_REQUEST, "give \"scenario\": an object of facts");
+    if (!json_is_object(obj))
+        return fail(MHD_HTTP_BAD_REQUEST, "give \"scenario\": an object of facts");
     char *text = json_dumps(obj, JSON_COMPACT);
     const arb_ruleset *rulesets[MAX_COMPARED];
     const arb_plugins *plugins[MAX_COMPARED];
@@ -343,7 +350,7 @@ static reply api_compare(server *s, json_t *in) {
  * request lacked or broke something (400) — the CLI's exit statuses 1 and 2
  * — or the server ran out of memory (503: it may do better later). */
 static reply score_failed(enum arb_status st, const char *error, const char *hint) {
-    return fail(st == ARB_NO_RULING    ? MHD_HTTP_UNPROCESSABLE_CONTENT
+    return fail(st == ARB_NO_RULING   ? MHD_HTTP_UNPROCESSABLE_CONTENT
                 : st == ARB_NO_MEMORY ? MHD_HTTP_SERVICE_UNAVAILABLE
                                       : MHD_HTTP_BAD_REQUEST,
                 "%s%s", error ? error : "", hint);
@@ -374,8 +381,11 @@ static reply api_score(server *s, json_t *in) {
     if (!sv) return out;
     const char *contract = json_string_value(json_object_get(in, "contract"));
     json_t *vul = json_object_get(in, "vulnerable");
-    if (!contract) return fail(MHD_HTTP_BAD_REQUEST, "give \"contract\": a contract and its result, such as \"4SX+1\"");
-    if (vul && !json_is_boolean(vul)) return fail(MHD_HTTP_BAD_REQUEST, "\"vulnerable\" is true or false");
+    if (!contract)
+        return fail(MHD_HTTP_BAD_REQUEST,
+                    "give \"contract\": a contract and its result, such as \"4SX+1\"");
+    if (vul && !json_is_boolean(vul))
+        return fail(MHD_HTTP_BAD_REQUEST, "\"vulnerable\" is true or false");
     if (is_klaverjas(sv->rs))
         return fail(MHD_HTTP_BAD_REQUEST, "%s scores hands: POST /api/klaverjas", arb_name(sv->rs));
     enum arb_vulnerability v = !vul                ? ARB_VULNERABILITY_UNKNOWN
@@ -403,7 +413,9 @@ static reply api_matchpoints(server *s, json_t *in) {
     served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
     if (!sv) return out;
     json_t *csv = json_object_get(in, "csv");
-    if (!json_is_string(csv)) return fail(MHD_HTTP_BAD_REQUEST, "give \"csv\": the scores, one per line, or board,pair,score");
+    if (!json_is_string(csv))
+        return fail(MHD_HTTP_BAD_REQUEST,
+                    "give \"csv\": the scores, one per line, or board,pair,score");
     const char *sheet = json_string_value(csv);
     size_t len = json_string_length(csv);
     if (strlen(sheet) != len)
@@ -462,17 +474,21 @@ static const struct post_route {
     const char *path;
     post_fn fn;
 } post_routes[] = {
-    {"/api/next", api_next},           {"/api/rule", api_rule},           {"/api/compare", api_compare},
-    {"/api/score", api_score},         {"/api/klaverjas", api_klaverjas}, {"/api/matchpoints", api_matchpoints},
+    {"/api/next", api_next},           {"/api/rule", api_rule},
+    {"/api/compare", api_compare},     {"/api/score", api_score},
+    {"/api/klaverjas", api_klaverjas}, {"/api/matchpoints", api_matchpoints},
 };
 
 #define NPOST (int)(sizeof post_routes / sizeof *post_routes)
 
 static reply post_json(server *s, post_fn fn, const request *rq) {
-    if (rq->too_big) return fail(MHD_HTTP_CONTENT_TOO_LARGE, "the request is larger than %d bytes", MAX_BODY);
+    if (rq->too_big)
+        return fail(MHD_HTTP_CONTENT_TOO_LARGE, "the request is larger than %d bytes", MAX_BODY);
     json_error_t je;
     json_t *in = json_loadb(rq->body ? rq->body : "", rq->len, JSON_REJECT_DUPLICATES, &je);
-    if (!in) return fail(MHD_HTTP_BAD_REQUEST, "malformed JSON at line %d, column %d: %s", je.line, je.column, je.text);
+    if (!in)
+        return fail(MHD_HTTP_BAD_REQUEST, "malformed JSON at line %d, column %d: %s", je.line,
+                    je.column, je.text);
     if (!json_is_object(in)) {
         json_decref(in);
         return fail(MHD_HTTP_BAD_REQUEST, "the request is a JSON object");
@@ -497,8 +513,8 @@ static reply method_not_allowed(const char *method, const char *allowed, const c
 }
 
 /* An /api/ request; *allow is set for a 405. */
-static reply route_api(server *s, struct MHD_Connection *c, const char *url, const char *method, const request *rq,
-                       const char **allow) {
+static reply route_api(server *s, struct MHD_Connection *c, const char *url, const char *method,
+                       const request *rq, const char **allow) {
     bool get = is_method(method, "GET") || is_method(method, "HEAD");
     for (int i = 0; i < NPOST; i++) {
         if (strcmp(url, post_routes[i].path) != 0) continue;
@@ -507,7 +523,9 @@ static reply route_api(server *s, struct MHD_Connection *c, const char *url, con
     }
     bool known = strcmp(url, "/api/rulesets") == 0 || strncmp(url, "/api/rulesets/", 14) == 0 ||
                  strcmp(url, "/api/graph") == 0;
-    if (!known) return fail(MHD_HTTP_NOT_FOUND, "no endpoint %s (see core/serve/serve.c or docs/guide.md)", url);
+    if (!known)
+        return fail(MHD_HTTP_NOT_FOUND, "no endpoint %s (see core/serve/serve.c or docs/guide.md)",
+                    url);
     if (!get) return method_not_allowed(method, "GET, HEAD", allow);
     if (strcmp(url, "/api/rulesets") == 0) return api_rulesets(s);
     if (strcmp(url, "/api/graph") == 0) return api_graph(s, c);
@@ -647,15 +665,16 @@ static int enforce_deadlines(server *s) {
 
 static void common_headers(struct MHD_Response *r) {
     /* The app loads nothing from elsewhere (no CDN): say so to the browser. */
-    MHD_add_response_header(r, "Content-Security-Policy",
-                            "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; "
-                            "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'");
+    MHD_add_response_header(
+        r, "Content-Security-Policy",
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; "
+        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'");
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
 }
 
-static enum MHD_Result respond(struct MHD_Connection *c, unsigned status, const char *type, char *data, size_t len,
-                               const char *allow, bool cache) {
+static enum MHD_Result respond(struct MHD_Connection *c, unsigned status, const char *type,
+                               char *data, size_t len, const char *allow, bool cache) {
     struct MHD_Response *r = MHD_create_response_from_buffer(len, data, MHD_RESPMEM_MUST_FREE);
     if (!r) {
         free(data);
@@ -680,11 +699,16 @@ static enum MHD_Result respond_json(struct MHD_Connection *c, reply out, const c
 
 static const char *content_type(const char *name) {
     static const char *const types[][2] = {
-        {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
-        {".css", "text/css; charset=utf-8"},   {".svg", "image/svg+xml"},
-        {".png", "image/png"},                 {".json", "application/json; charset=utf-8"},
-        {".ico", "image/x-icon"},              {".txt", "text/plain; charset=utf-8"},
-        {".wasm", "application/wasm"},         {".webmanifest", "application/manifest+json"},
+        {".html", "text/html; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},
+        {".svg", "image/svg+xml"},
+        {".png", "image/png"},
+        {".json", "application/json; charset=utf-8"},
+        {".ico", "image/x-icon"},
+        {".txt", "text/plain; charset=utf-8"},
+        {".wasm", "application/wasm"},
+        {".webmanifest", "application/manifest+json"},
     };
     const char *dot = strrchr(name, '.');
     for (size_t i = 0; dot && i < sizeof types / sizeof *types; i++)
@@ -697,8 +721,8 @@ static const char *content_type(const char *name) {
 static bool is_app_file(const char *name) {
     if (!*name || *name == '.' || strlen(name) > 64) return false;
     for (const char *p = name; *p; p++)
-        if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') || *p == '.' ||
-              *p == '-' || *p == '_'))
+        if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') ||
+              *p == '.' || *p == '-' || *p == '_'))
             return false;
     return true;
 }
@@ -726,14 +750,18 @@ static char *read_whole_file(const char *path, size_t *len) {
     return data;
 }
 
-static enum MHD_Result serve_file(server *s, struct MHD_Connection *c, const char *url, const char *method) {
+static enum MHD_Result serve_file(server *s, struct MHD_Connection *c, const char *url,
+                                  const char *method) {
     if (!is_method(method, "GET") && !is_method(method, "HEAD"))
-        return respond_json(c, fail(MHD_HTTP_METHOD_NOT_ALLOWED, "%s is not allowed here; use GET", method), "GET, HEAD");
+        return respond_json(
+            c, fail(MHD_HTTP_METHOD_NOT_ALLOWED, "%s is not allowed here; use GET", method),
+            "GET, HEAD");
     const char *name = strcmp(url, "/") == 0 ? "index.html" : url + 1;
     char path[PATH_MAX];
     size_t len = 0;
     char *data = NULL;
-    if (s->web && is_app_file(name) && snprintf(path, sizeof path, "%s/%s", s->web, name) < (int)sizeof path)
+    if (s->web && is_app_file(name) &&
+        snprintf(path, sizeof path, "%s/%s", s->web, name) < (int)sizeof path)
         data = read_whole_file(path, &len);
     if (!data) return respond_json(c, fail(MHD_HTTP_NOT_FOUND, "no page %s", url), NULL);
     return respond(c, MHD_HTTP_OK, content_type(name), data, len, NULL, true);
@@ -742,17 +770,19 @@ static enum MHD_Result serve_file(server *s, struct MHD_Connection *c, const cha
 static double elapsed_ms(const struct timespec *start) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - start->tv_sec) * 1e3 + (double)(now.tv_nsec - start->tv_nsec) / 1e6;
+    return (double)(now.tv_sec - start->tv_sec) * 1e3 +
+           (double)(now.tv_nsec - start->tv_nsec) / 1e6;
 }
 
-static enum MHD_Result answer(server *s, struct MHD_Connection *c, const char *url, const char *method,
-                              const request *rq) {
+static enum MHD_Result answer(server *s, struct MHD_Connection *c, const char *url,
+                              const char *method, const request *rq) {
     if (strncmp(url, "/api/", 5) != 0) return serve_file(s, c, url, method);
     const char *allow = NULL;
     reply out = route_api(s, c, url, method, rq, &allow);
     unsigned status = out.status;
     enum MHD_Result res = respond_json(c, out, allow);
-    if (s->verbose) fprintf(stderr, "%s %s %u %.1f ms\n", method, url, status, elapsed_ms(&rq->start));
+    if (s->verbose)
+        fprintf(stderr, "%s %s %u %.1f ms\n", method, url, status, elapsed_ms(&rq->start));
     return res;
 }
 
@@ -772,8 +802,9 @@ static void append(request *rq, const char *piece, size_t n) {
 
 /* Called for each piece of a request: first with no body, then with the
  * body in pieces, then once more to answer. */
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
-                                  const char *version, const char *upload, size_t *upload_size, void **con_cls) {
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version, const char *upload,
+                                  size_t *upload_size, void **con_cls) {
     (void)version;
     server *s = cls;
     request *rq = *con_cls;
@@ -781,18 +812,23 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!(rq = calloc(1, sizeof *rq))) return MHD_NO;
         clock_gettime(CLOCK_MONOTONIC, &rq->start);
         *con_cls = rq;
-        const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        const char *length =
+            MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (length && strtoull(length, NULL, 10) > MAX_BODY) {
             rq->too_big = true; /* refuse at once, without reading it */
             if (s->verbose) fprintf(stderr, "%s %s 413 (Content-Length %s)\n", method, url, length);
-            return respond_json(c, fail(MHD_HTTP_CONTENT_TOO_LARGE, "the request is larger than %d bytes", MAX_BODY), NULL);
+            return respond_json(
+                c,
+                fail(MHD_HTTP_CONTENT_TOO_LARGE, "the request is larger than %d bytes", MAX_BODY),
+                NULL);
         }
         return MHD_YES;
     }
     if (*upload_size) {
         if (!rq->too_big && rq->len + *upload_size <= MAX_BODY)
             append(rq, upload, *upload_size);
-        else rq->too_big = true;
+        else
+            rq->too_big = true;
         *upload_size = 0;
         return MHD_YES;
     }
@@ -800,7 +836,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return answer(s, c, url, method, rq);
 }
 
-static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode why) {
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode why) {
     (void)why;
     /* the next request on this connection has a deadline of its own */
     mark_answering(cls, c, false);
@@ -842,7 +879,8 @@ static arb_plugins *load_plugins(const serve_config *c, const arb_ruleset *rs) {
 static bool add_ruleset(server *s, const serve_config *c, const char *name, bool must) {
     arb_ruleset *rs = arb_load(name, stderr);
     if (!rs) {
-        fprintf(stderr, "arbiter serve: %s %s\n", must ? "cannot serve" : "skipped (it does not compile):", name);
+        fprintf(stderr, "arbiter serve: %s %s\n",
+                must ? "cannot serve" : "skipped (it does not compile):", name);
         return !must;
     }
     if (find_served(s, arb_name(rs)) || s->n == MAX_SERVED) {
@@ -883,14 +921,16 @@ static bool load_rulesets(server *s, const serve_config *c) {
     }
     free(names);
     free(dir);
-    if (good && s->n == 0) fprintf(stderr, "arbiter serve: no ruleset found (give --ruleset NAME)\n");
+    if (good && s->n == 0)
+        fprintf(stderr, "arbiter serve: no ruleset found (give --ruleset NAME)\n");
     return good && s->n > 0;
 }
 
 static bool is_web_dir(const char *dir) {
     char path[PATH_MAX];
     struct stat st;
-    return snprintf(path, sizeof path, "%s/index.html", dir) < (int)sizeof path && stat(path, &st) == 0;
+    return snprintf(path, sizeof path, "%s/index.html", dir) < (int)sizeof path &&
+           stat(path, &st) == 0;
 }
 
 /* core/serve/web beside the program (a build tree), share/arbiter/web (an
@@ -927,7 +967,10 @@ static bool parse_listen(const char *spec, struct sockaddr_storage *ss, char *er
         snprintf(err, size, "--listen: '%s' is not a port number", port);
         return false;
     }
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV}, *ai;
+    struct addrinfo hints = {.ai_family = AF_UNSPEC,
+                             .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_NUMERICSERV},
+                    *ai;
     int rc = getaddrinfo(*host ? host : "127.0.0.1", port, &hints, &ai);
     if (rc != 0) {
         snprintf(err, size, "--listen: %s: %s", host, gai_strerror(rc));
@@ -941,7 +984,8 @@ static bool parse_listen(const char *spec, struct sockaddr_storage *ss, char *er
 static bool is_loopback(const struct sockaddr_storage *ss) {
     if (ss->ss_family == AF_INET)
         return (ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr) >> 24) == 127;
-    return ss->ss_family == AF_INET6 && IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ss)->sin6_addr);
+    return ss->ss_family == AF_INET6 &&
+           IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ss)->sin6_addr);
 }
 
 /* The daemon: a pool of SERVE_THREADS, the limits above, the deadline's
@@ -959,19 +1003,24 @@ static struct MHD_Daemon *start_daemon(server *s, struct sockaddr_storage *ss) {
                             s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
 }
 
-static void announce(server *s, struct MHD_Daemon *d, const char *listen, const struct sockaddr_storage *ss) {
+static void announce(server *s, struct MHD_Daemon *d, const char *listen,
+                     const struct sockaddr_storage *ss) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     char host[256];
     const char *colon = listen[0] == '[' ? strstr(listen, "]:") + 1 : strrchr(listen, ':');
     snprintf(host, sizeof host, "%.*s", (int)(colon - listen), listen);
-    printf("arbiter serve: http://%s:%u/ —", *host ? host : "127.0.0.1", info ? (unsigned)info->port : 0);
+    printf("arbiter serve: http://%s:%u/ —", *host ? host : "127.0.0.1",
+           info ? (unsigned)info->port : 0);
     for (int i = 0; i < s->n; i++)
         printf(" %s", arb_name(s->sets[i].rs));
     printf("%s\n", s->web ? "" : " (no web app found: the API only)");
     fflush(stdout);
     if (!is_loopback(ss))
-        fprintf(stderr, "arbiter serve: warning: %s is reachable from other machines; anyone who can reach it can "
-                        "use it\n", listen);
+        fprintf(stderr,
+                "arbiter serve: warning: %s is reachable from other machines; anyone who can reach "
+                "it can "
+                "use it\n",
+                listen);
 }
 
 /* Waits for SIGINT or SIGTERM, enforcing the deadlines every REAP_MS
@@ -1017,7 +1066,10 @@ int serve_run(const serve_config *c) {
     }
     s.web = find_web(c->web);
     if (c->web && !s.web) {
-        fprintf(stderr, "arbiter serve: --web %s: no index.html there\n    hint: `make web` builds the offline app in build/web\n", c->web);
+        fprintf(stderr,
+                "arbiter serve: --web %s: no index.html there\n    hint: `make web` builds the "
+                "offline app in build/web\n",
+                c->web);
         free_server(&s);
         return ARB_BAD_INPUT;
     }
@@ -1029,7 +1081,9 @@ int serve_run(const serve_config *c) {
     sigprocmask(SIG_BLOCK, &stop, NULL);
     struct MHD_Daemon *d = start_daemon(&s, &ss);
     if (!d) {
-        fprintf(stderr, "arbiter serve: cannot listen on %s (in use, or not an address of this machine?)\n", listen);
+        fprintf(stderr,
+                "arbiter serve: cannot listen on %s (in use, or not an address of this machine?)\n",
+                listen);
         free_server(&s);
         return ARB_BAD_INPUT;
     }

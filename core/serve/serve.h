@@ -10,14 +10,15 @@
 #include <stdbool.h>
 
 typedef struct serve_config {
-    const char *listen;            /* "HOST:PORT" ("[::1]:8080"); NULL: 127.0.0.1:8080; port 0 picks one */
-    const char *const *rulesets;   /* the rulesets to serve, by name or path; none: every installed one */
+    const char *listen; /* "HOST:PORT" ("[::1]:8080"); NULL: 127.0.0.1:8080; port 0 picks one */
+    const char *const
+        *rulesets; /* the rulesets to serve, by name or path; none: every installed one */
     int nrulesets;
-    const char *const *plugins;    /* --plugin files, loaded for every ruleset served */
+    const char *const *plugins; /* --plugin files, loaded for every ruleset served */
     int nplugins;
-    arb_plugin_limits limits;     /* for the plugins (0 in a field: the default) */
-    const char *web;               /* the web app's directory; NULL: core/serve/web beside the program */
-    bool verbose;                  /* a line on stderr per request */
+    arb_plugin_limits limits; /* for the plugins (0 in a field: the default) */
+    const char *web;          /* the web app's directory; NULL: core/serve/web beside the program */
+    bool verbose;             /* a line on stderr per request */
 } serve_config;
 
 /* Loads the rulesets, then serves until SIGINT or SIGTERM, answering

@@ -241,7 +241,8 @@ static bool make_key(const char *dir, bool replace, unsigned char key[IMAGE_KEY_
 static void stat_line(const char *path, time_t made, strbuf *out) {
     struct stat st;
     if (stat(path, &st) != 0) return;
-    if (made && (st.st_mtim.tv_sec >= made - RACY_SECONDS || st.st_ctim.tv_sec >= made - RACY_SECONDS)) {
+    if (made &&
+        (st.st_mtim.tv_sec >= made - RACY_SECONDS || st.st_ctim.tv_sec >= made - RACY_SECONDS)) {
         sb_puts(out, "racy");
         return;
     }

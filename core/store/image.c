@@ -1050,12 +1050,14 @@ static bool valid_graph(const ruleset *rs, const graph *g) {
     for (int v = 0; v < g->nvars; v++) {
         const rs_type *t = rs->facts[rs->var_fact[v]].type;
         int64_t lo = t->kind == TY_INT ? t->lo : 0;
-        if (g->domain[v] < 1 || g->domain[v] != rs_decision_values(t) || g->lo[v] != lo) return false;
+        if (g->domain[v] < 1 || g->domain[v] != rs_decision_values(t) || g->lo[v] != lo)
+            return false;
     }
     for (int i = 0; i < g->nnodes; i++) {
         const graph_node *nd = &g->nodes[i];
         if (!in(nd->var, g->nvars)) return false;
-        if (nd->kids >= 0 ? nd->kids > g->nkids - g->domain[nd->var] : !valid_runs(g, nd)) return false;
+        if (nd->kids >= 0 ? nd->kids > g->nkids - g->domain[nd->var] : !valid_runs(g, nd))
+            return false;
         for (int c = 0; c < g->domain[nd->var]; c++) {
             gref k = graph_kid(g, nd, c);
             if (GRAPH_IS_TERM(k) ? GRAPH_TERM_INDEX(k) >= g->nterms
@@ -1087,7 +1089,8 @@ static bool valid_graph(const ruleset *rs, const graph *g) {
             return false;
         }
     }
-    if (!valid_gref(g, rs->root) || !valid_gref(g, rs->checked_root) || !valid_gref(g, rs->invariant_root))
+    if (!valid_gref(g, rs->root) || !valid_gref(g, rs->checked_root) ||
+        !valid_gref(g, rs->invariant_root))
         return false;
     for (int i = 0; i < rs->narticles; i++)
         if (!valid_gref(g, rs->articles[i].root)) return false;
@@ -1173,10 +1176,15 @@ static bool valid_default(const rs_fact *x) {
     if (!x->has_default) return true;
     if (x->derived >= 0 || x->builtin >= 0) return false;
     switch (x->type->kind) {
-    case TY_BOOL: return x->default_value == 0 || x->default_value == 1;
-    case TY_ENUM: return x->default_value >= 0 && x->default_value < x->type->nvalues;
-    case TY_INT: return !x->type->bounded || (x->default_value >= x->type->lo && x->default_value <= x->type->hi);
-    default: return false;
+    case TY_BOOL:
+        return x->default_value == 0 || x->default_value == 1;
+    case TY_ENUM:
+        return x->default_value >= 0 && x->default_value < x->type->nvalues;
+    case TY_INT:
+        return !x->type->bounded ||
+               (x->default_value >= x->type->lo && x->default_value <= x->type->hi);
+    default:
+        return false;
     }
 }
 
@@ -1236,7 +1244,8 @@ static bool valid_declarations(const ruleset *rs) {
     for (int i = 0; i < rs->nblocks; i++)
         if (!in(rs->blocks[i].article, rs->narticles)) return false;
     for (int i = 0; i < rs->ncombines; i++)
-        if (!in(rs->combines[i].a, rs->narticles) || !in(rs->combines[i].b, rs->narticles)) return false;
+        if (!in(rs->combines[i].a, rs->narticles) || !in(rs->combines[i].b, rs->narticles))
+            return false;
     return true;
 }
 

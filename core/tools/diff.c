@@ -37,7 +37,8 @@ static json_t *value_json(const ruleset *rs, const rs_type *t, int64_t v, strbuf
 
 /* Values of one side's fact, or of two facts joined by value name. */
 static void join_values(diff_fact *f, const ruleset *a, const ruleset *b) {
-    const rs_type *ta = f->fa >= 0 ? a->facts[f->fa].type : NULL, *tb = f->fb >= 0 ? b->facts[f->fb].type : NULL;
+    const rs_type *ta = f->fa >= 0 ? a->facts[f->fa].type : NULL,
+                  *tb = f->fb >= 0 ? b->facts[f->fb].type : NULL;
     const rs_type *t = ta ? ta : tb;
     f->ordered = t->kind == TY_INT || t->kind == TY_CALL;
     int64_t lo = type_lo(t), hi = lo + type_size(t) - 1;
@@ -59,8 +60,11 @@ static void join_values(diff_fact *f, const ruleset *a, const ruleset *b) {
         f->names[i] = sb_take(&name);
         f->va[i] = ta && v >= type_lo(ta) && v < type_lo(ta) + type_size(ta) ? v : DIFF_ABSENT;
         f->vb[i] = DIFF_ABSENT;
-        if (tb && t->kind == TY_ENUM) f->vb[i] = rs_enum_index(tb, f->names[i]) >= 0 ? rs_enum_index(tb, f->names[i]) : DIFF_ABSENT;
-        else if (tb) f->vb[i] = v >= type_lo(tb) && v < type_lo(tb) + type_size(tb) ? v : DIFF_ABSENT;
+        if (tb && t->kind == TY_ENUM)
+            f->vb[i] =
+                rs_enum_index(tb, f->names[i]) >= 0 ? rs_enum_index(tb, f->names[i]) : DIFF_ABSENT;
+        else if (tb)
+            f->vb[i] = v >= type_lo(tb) && v < type_lo(tb) + type_size(tb) ? v : DIFF_ABSENT;
     }
     for (int j = 0; tb && ta && t->kind == TY_ENUM && j < tb->nvalues; j++) {
         if (rs_enum_index(ta, tb->values[j]) >= 0) continue;
@@ -79,30 +83,40 @@ static void join_facts(const ruleset *a, const ruleset *b, diff_result *d) {
         f->fa = a->var_fact[v];
         f->name = a->facts[f->fa].name;
         int fb = rs_find_fact(b, f->name);
-        f->fb = fb >= 0 && b->facts[fb].var >= 0 && joinable(a->facts[f->fa].type, b->facts[fb].type) ? fb : -1;
+        f->fb =
+            fb >= 0 && b->facts[fb].var >= 0 && joinable(a->facts[f->fa].type, b->facts[fb].type)
+                ? fb
+                : -1;
     }
     for (int v = 0; v < b->nvars; v++) {
         int fb = b->var_fact[v];
         bool joined = false;
-        for (int i = 0; i < d->nfacts; i++) joined |= d->facts[i].fb == fb;
+        for (int i = 0; i < d->nfacts; i++)
+            joined |= d->facts[i].fb == fb;
         if (joined) continue;
         diff_fact *f = &d->facts[d->nfacts++];
         f->fa = -1;
         f->fb = fb;
         f->name = b->facts[fb].name;
     }
-    for (int i = 0; i < d->nfacts; i++) join_values(&d->facts[i], a, b);
+    for (int i = 0; i < d->nfacts; i++)
+        join_values(&d->facts[i], a, b);
 }
 
 /* ---- rulings in words ---------------------------------------------------------- */
 
 static void dump_expr(const ruleset *rs, int e, strbuf *out) {
-    static const char *const ops[] = {"not ", "-", " and ", " or ", " implies ", " == ", " != ", " < ", " <= ",
-                                      " > ", " >= ", " + ", " - ", " * ", " / ", " % "};
+    static const char *const ops[] = {
+        "not ", "-",   " and ", " or ", " implies ", " == ", " != ", " < ",
+        " <= ", " > ", " >= ",  " + ",  " - ",       " * ",  " / ",  " % "};
     const rs_expr *x = rs_expr_at(rs, e);
     switch (x->kind) {
-    case EX_CONST: rs_format_value(rs, x->type, x->k, FMT_NAME, out); break;
-    case EX_FACT: sb_puts(out, rs->facts[x->a].name); break;
+    case EX_CONST:
+        rs_format_value(rs, x->type, x->k, FMT_NAME, out);
+        break;
+    case EX_FACT:
+        sb_puts(out, rs->facts[x->a].name);
+        break;
     case EX_UNARY:
         sb_puts(out, ops[x->op]);
         dump_expr(rs, x->a, out);
@@ -115,7 +129,11 @@ static void dump_expr(const ruleset *rs, int e, strbuf *out) {
         sb_putc(out, ')');
         break;
     default: {
-        static const char *const fns[] = {[EX_IN] = "in", [EX_MIN] = "min", [EX_MAX] = "max", [EX_ABS] = "abs", [EX_SIGN] = "sign"};
+        static const char *const fns[] = {[EX_IN] = "in",
+                                          [EX_MIN] = "min",
+                                          [EX_MAX] = "max",
+                                          [EX_ABS] = "abs",
+                                          [EX_SIGN] = "sign"};
         sb_puts(out, x->kind == EX_TABLE ? rs->tables[x->a].name : fns[x->kind]);
         sb_putc(out, '(');
         if (x->kind != EX_TABLE) dump_expr(rs, x->a, out);
@@ -149,10 +167,16 @@ static void describe_terminal(const ruleset *rs, gref r, strbuf *words, json_t *
         return;
     }
     const graph_term *t = graph_term_at(rs->graph, r);
-    static const char *const status[] = {[TERM_REJECT] = "rejected", [TERM_GAP] = "gap", [TERM_ERROR] = "error",
-                                         [TERM_NOT_APPLICABLE] = "not_applicable", [TERM_OUTSIDE] = "outside"};
+    static const char *const status[] = {[TERM_REJECT] = "rejected",
+                                         [TERM_GAP] = "gap",
+                                         [TERM_ERROR] = "error",
+                                         [TERM_NOT_APPLICABLE] = "not_applicable",
+                                         [TERM_OUTSIDE] = "outside"};
     if (t->kind != TERM_OUTCOME) {
-        sb_printf(words, "(%s)", t->kind < (int)(sizeof status / sizeof *status) && status[t->kind] ? status[t->kind] : "?");
+        sb_printf(words, "(%s)",
+                  t->kind < (int)(sizeof status / sizeof *status) && status[t->kind]
+                      ? status[t->kind]
+                      : "?");
         json_object_set_new(*json, "status", json_string(status[t->kind] ? status[t->kind] : "?"));
         return;
     }
@@ -230,7 +254,8 @@ typedef struct joint {
 enum { PAIR_EQUAL = -1, PAIR_EXCLUDED = -2, PAIR_OUT_OF_SCOPE = -3 };
 
 static bool passes_article(const ruleset *rs, gref r, const char *article) {
-    if (r == GREF_ABSENT || !GRAPH_IS_TERM(r) || graph_term_at(rs->graph, r)->kind != TERM_OUTCOME) return false;
+    if (r == GREF_ABSENT || !GRAPH_IS_TERM(r) || graph_term_at(rs->graph, r)->kind != TERM_OUTCOME)
+        return false;
     const rs_outcome *o = rs_outcome_at(rs, graph_term_at(rs->graph, r)->v);
     for (int i = 0; i < o->ntrail; i++) {
         const rs_clause *c = &rs->clauses[o->trail[i]];
@@ -250,14 +275,16 @@ static void words_rehash(joint *j) {
     for (int i = 0; i < j->words.len; i++) {
         const char *w = VEC_AT(&j->words, char *, i);
         uint64_t h = fnv1a64(FNV1A64_INIT, w, strlen(w)) & (uint64_t)(cap - 1);
-        while (j->slots[h] >= 0) h = (h + 1) & (uint64_t)(cap - 1);
+        while (j->slots[h] >= 0)
+            h = (h + 1) & (uint64_t)(cap - 1);
         j->slots[h] = i;
     }
 }
 
 static int intern_words(joint *j, char *words, json_t *js, bool passes) {
     if (2 * (j->words.len + 1) > j->capslots) words_rehash(j);
-    uint64_t mask = (uint64_t)j->capslots - 1, h = fnv1a64(FNV1A64_INIT, words, strlen(words)) & mask;
+    uint64_t mask = (uint64_t)j->capslots - 1,
+             h = fnv1a64(FNV1A64_INIT, words, strlen(words)) & mask;
     for (; j->slots[h] >= 0; h = (h + 1) & mask)
         if (strcmp(VEC_AT(&j->words, char *, j->slots[h]), words) == 0) {
             xfree(words);
@@ -309,7 +336,8 @@ static gref side_fact_graph(void *ctx, int fact, src_loc use) {
     gref *kids = xcalloc((size_t)df->nvalues, sizeof(gref));
     for (int i = 0; i < df->nvalues; i++) {
         int64_t v = s->b ? df->vb[i] : df->va[i];
-        kids[i] = v == DIFF_ABSENT ? graph_term_ref(s->j->g, TERM_ERROR, 0) : graph_term_ref(s->j->g, TERM_VALUE, v);
+        kids[i] = v == DIFF_ABSENT ? graph_term_ref(s->j->g, TERM_ERROR, 0)
+                                   : graph_term_ref(s->j->g, TERM_VALUE, v);
     }
     gref r = graph_node_ref(s->j->g, jf, kids);
     xfree(kids);
@@ -320,9 +348,9 @@ static gref side_fact_graph(void *ctx, int fact, src_loc use) {
 typedef struct append_ctx {
     joint *j;
     const ruleset *rs;
-    const char *text;      /* text to append, or NULL to append a value */
-    const rs_type *type;   /* the value's type */
-    const char *param;     /* its parameter, for the JSON */
+    const char *text;    /* text to append, or NULL to append a value */
+    const rs_type *type; /* the value's type */
+    const char *param;   /* its parameter, for the JSON */
 } append_ctx;
 
 static graph_term fold_append(void *ctx, graph_term label, graph_term value) {
@@ -342,11 +370,14 @@ static graph_term fold_append(void *ctx, graph_term label, graph_term value) {
     } else {
         strbuf v;
         sb_init(&v);
-        if (value.kind == TERM_VALUE) rs_format_value(a->rs, a->type, value.v, FMT_NAME, &v);
-        else sb_puts(&v, "(error)");
+        if (value.kind == TERM_VALUE)
+            rs_format_value(a->rs, a->type, value.v, FMT_NAME, &v);
+        else
+            sb_puts(&v, "(error)");
         sb_puts(&words, v.data ? v.data : "");
         json_t *last = json_array_get(acts, json_array_size(acts) - 1);
-        json_object_set_new(json_object_get(last, "args"), a->param, json_string(v.data ? v.data : ""));
+        json_object_set_new(json_object_get(last, "args"), a->param,
+                            json_string(v.data ? v.data : ""));
         sb_free(&v);
     }
     int id = intern_words(j, sb_take(&words), js, VEC_AT(&j->passes, bool, label.v));
@@ -357,13 +388,15 @@ static unsigned next_salt(joint *j) {
     return 16 + (unsigned)(j->appends++ & 0x3fffff);
 }
 
-static gref append_text(joint *j, const ruleset *rs, gref label, const char *text, const char *param) {
+static gref append_text(joint *j, const ruleset *rs, gref label, const char *text,
+                        const char *param) {
     append_ctx a = {j, rs, text, NULL, param};
     gref zero = graph_term_ref(j->g, TERM_VALUE, 0);
     return graph_apply2(j->g, ((uint64_t)next_salt(j) << 40) | 1, label, zero, fold_append, &a);
 }
 
-static gref append_value(joint *j, const ruleset *rs, gref label, gref value, const rs_type *type, const char *param) {
+static gref append_value(joint *j, const ruleset *rs, gref label, gref value, const rs_type *type,
+                         const char *param) {
     append_ctx a = {j, rs, NULL, type, param};
     return graph_apply2(j->g, ((uint64_t)next_salt(j) << 40) | 2, label, value, fold_append, &a);
 }
@@ -378,12 +411,15 @@ static graph_term fold_start_action(void *ctx, graph_term label) {
     start_ctx *sc = ctx;
     joint *j = sc->j;
     json_t *js = json_deep_copy(VEC_AT(&j->json, json_t *, label.v));
-    json_array_append_new(json_object_get(js, "actions"), json_pack("{sss{}ss}", "name", sc->name, "args", "article", sc->cite));
+    json_array_append_new(json_object_get(js, "actions"),
+                          json_pack("{sss{}ss}", "name", sc->name, "args", "article", sc->cite));
     strbuf words;
     sb_init(&words);
     sb_puts(&words, VEC_AT(&j->words, char *, label.v));
-    sb_printf(&words, "%s%s", json_array_size(json_object_get(js, "actions")) > 1 ? ", " : ": ", sc->name);
-    return (graph_term){TERM_VALUE, intern_words(j, sb_take(&words), js, VEC_AT(&j->passes, bool, label.v))};
+    sb_printf(&words, "%s%s", json_array_size(json_object_get(js, "actions")) > 1 ? ", " : ": ",
+              sc->name);
+    return (graph_term){TERM_VALUE,
+                        intern_words(j, sb_take(&words), js, VEC_AT(&j->passes, bool, label.v))};
 }
 
 /* Whether an argument is compared by value, situation by situation: any
@@ -530,13 +566,16 @@ static gref outcome_graph(side *s, gref r) {
         json_array_append_new(trail, json_string(cite));
     }
     json_t *js = json_pack("{sssos[]}", "status", "ruling", "articles", trail, "actions");
-    gref label = graph_term_ref(j->g, TERM_VALUE, intern_words(j, sb_take(&words), js, j->article && passes_article(rs, r, j->article)));
+    gref label = graph_term_ref(
+        j->g, TERM_VALUE,
+        intern_words(j, sb_take(&words), js, j->article && passes_article(rs, r, j->article)));
     bool as_written = true;
     for (int i = 0; i < o->nactions; i++) {
         const rs_action_use *u = rs_use_at(rs, o->actions[i]);
         const rs_action *a = &rs->actions[u->action];
         start_ctx st = {j, a->name, action_cite(rs, u)};
-        label = graph_apply1(j->g, ((uint64_t)next_salt(j) << 40) | 3, label, fold_start_action, &st);
+        label =
+            graph_apply1(j->g, ((uint64_t)next_salt(j) << 40) | 3, label, fold_start_action, &st);
         for (int p = 0; p < a->nparams; p++) {
             label = append_text(j, rs, label, p ? ", " : "(", NULL);
             int arg = rs_arg(rs, u->args + p);
@@ -776,7 +815,8 @@ static uint64_t signature(joint *j, gref r) {
     if (j->sig[r]) return j->sig[r];
     uint64_t s = 0;
     const graph_node *nd = &g->nodes[r];
-    for (int i = 0; i < g->domain[nd->var]; i++) s |= signature(j, graph_kid(g, nd, i));
+    for (int i = 0; i < g->domain[nd->var]; i++)
+        s |= signature(j, graph_kid(g, nd, i));
     return j->sig[r] = s;
 }
 
@@ -793,7 +833,8 @@ static double count_from(joint *j, gref r, int from, int64_t want, double *memo)
     if (memo[r] < 0) {
         double sum = 0;
         const graph_node *nd = &j->g->nodes[r];
-        for (int i = 0; i < j->g->domain[var]; i++) sum += count_from(j, graph_kid(j->g, nd, i), var + 1, want, memo);
+        for (int i = 0; i < j->g->domain[var]; i++)
+            sum += count_from(j, graph_kid(j->g, nd, i), var + 1, want, memo);
         memo[r] = sum;
     }
     return n * memo[r];
@@ -823,7 +864,8 @@ static bool reaches_pair(region_walk *w, gref r) {
     if (w->reaches[r] >= 0) return w->reaches[r];
     bool any = false;
     const graph_node *nd = &g->nodes[r];
-    for (int i = 0; i < g->domain[nd->var]; i++) any |= reaches_pair(w, graph_kid(g, nd, i));
+    for (int i = 0; i < g->domain[nd->var]; i++)
+        any |= reaches_pair(w, graph_kid(g, nd, i));
     w->reaches[r] = any;
     return any;
 }
@@ -839,7 +881,8 @@ static void project(region_walk *w, gref r, unsigned char *seen) {
         gref kid = graph_kid(g, nd, i);
         if (!reaches_pair(w, kid)) continue;
         w->allowed[nd->var][i] = 1;
-        for (int v = nd->var + 1; v < var_of(g, kid); v++) w->free[v] = 1;
+        for (int v = nd->var + 1; v < var_of(g, kid); v++)
+            w->free[v] = 1;
         project(w, kid, seen);
     }
 }
@@ -849,7 +892,8 @@ static void find_example(region_walk *w, gref r) {
     while (!GRAPH_IS_TERM(r)) {
         const graph_node *nd = &g->nodes[r];
         int i = 0;
-        while (!reaches_pair(w, graph_kid(g, nd, i))) i++;
+        while (!reaches_pair(w, graph_kid(g, nd, i)))
+            i++;
         w->example[nd->var] = i;
         r = graph_kid(g, nd, i);
     }
@@ -862,14 +906,20 @@ static void add_region(joint *j, gref pairs, int64_t pair, double *count_memo) {
         j->capregions = j->capregions ? 2 * j->capregions : 64;
         d->regions = xrealloc(d->regions, sizeof *d->regions * (size_t)j->capregions);
     }
-    region_walk w = {j, pair, xmalloc((size_t)g->nnodes + 1), xcalloc((size_t)d->nfacts + 1, sizeof(unsigned char *)),
-                     xcalloc((size_t)d->nfacts + 1, 1), xcalloc((size_t)d->nfacts + 1, sizeof(int)), false};
+    region_walk w = {j,
+                     pair,
+                     xmalloc((size_t)g->nnodes + 1),
+                     xcalloc((size_t)d->nfacts + 1, sizeof(unsigned char *)),
+                     xcalloc((size_t)d->nfacts + 1, 1),
+                     xcalloc((size_t)d->nfacts + 1, sizeof(int)),
+                     false};
     memset(w.reaches, -1, (size_t)g->nnodes + 1);
     for (int f = 0; f < d->nfacts; f++) {
         w.allowed[f] = xcalloc((size_t)d->facts[f].nvalues, 1);
         w.example[f] = -1;
     }
-    for (int v = 0; v < var_of(g, pairs); v++) w.free[v] = 1;
+    for (int v = 0; v < var_of(g, pairs); v++)
+        w.free[v] = 1;
     unsigned char *seen = xcalloc((size_t)g->nnodes + 1, 1);
     project(&w, pairs, seen);
     find_example(&w, pairs);
@@ -879,7 +929,8 @@ static void add_region(joint *j, gref pairs, int64_t pair, double *count_memo) {
     double box = 1;
     for (int f = 0; f < d->nfacts; f++) {
         int n = d->facts[f].nvalues, k = 0;
-        for (int i = 0; i < n; i++) k += w.allowed[f][i];
+        for (int i = 0; i < n; i++)
+            k += w.allowed[f][i];
         if (w.free[f] || k == n) {
             box *= n;
             xfree(w.allowed[f]);
@@ -902,7 +953,8 @@ static void add_region(joint *j, gref pairs, int64_t pair, double *count_memo) {
 }
 
 static void region_free(diff_region *r, int nfacts) {
-    for (int f = 0; f < nfacts; f++) xfree(r->allowed[f]);
+    for (int f = 0; f < nfacts; f++)
+        xfree(r->allowed[f]);
     xfree(r->allowed);
     xfree(r->example);
     xfree(r->ruling_a);
@@ -925,7 +977,8 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     memset(out, 0, sizeof *out);
     out->article = article;
     join_facts(a, b, out);
-    int *domain = xcalloc((size_t)out->nfacts + 1, sizeof(int)), *var_fact_a = xcalloc((size_t)a->nvars + 1, sizeof(int)),
+    int *domain = xcalloc((size_t)out->nfacts + 1, sizeof(int)),
+        *var_fact_a = xcalloc((size_t)a->nvars + 1, sizeof(int)),
         *var_fact_b = xcalloc((size_t)b->nvars + 1, sizeof(int));
     int64_t *lo = xcalloc((size_t)out->nfacts + 1, sizeof(int64_t));
     for (int f = 0; f < out->nfacts; f++) {
@@ -942,7 +995,8 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     vec_init(&j.passes, sizeof(bool));
     vec_init(&j.origin, sizeof(ruling_origin));
     vec_init(&j.pairs, sizeof(int));
-    gref *memo_a = xcalloc((size_t)a->graph->nnodes + 1, sizeof(gref)), *memo_b = xcalloc((size_t)b->graph->nnodes + 1, sizeof(gref));
+    gref *memo_a = xcalloc((size_t)a->graph->nnodes + 1, sizeof(gref)),
+         *memo_b = xcalloc((size_t)b->graph->nnodes + 1, sizeof(gref));
     side sa = {&j, a, var_fact_a, false, xcalloc((size_t)a->graph->nterms + 1, sizeof(gref))},
          sb = {&j, b, var_fact_b, true, xcalloc((size_t)b->graph->nterms + 1, sizeof(gref))};
     gref ga = mark_absent(&sa, rebuild(&sa, a->checked_root, memo_a));
@@ -952,9 +1006,11 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     j.sig = xcalloc((size_t)j.g->nnodes + 1, sizeof(uint64_t));
     j.prefix = xcalloc((size_t)out->nfacts + 2, sizeof(double));
     j.prefix[0] = 1;
-    for (int f = 0; f < out->nfacts; f++) j.prefix[f + 1] = j.prefix[f] * domain[f];
+    for (int f = 0; f < out->nfacts; f++)
+        j.prefix[f + 1] = j.prefix[f] * domain[f];
     double *memo = xcalloc((size_t)j.g->nnodes + 1, sizeof(double));
-    for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
+    for (int i = 0; i < j.g->nnodes; i++)
+        memo[i] = -1;
     out->equal = count_from(&j, pairs, 0, PAIR_EQUAL, memo);
     for (int i = 0; i < j.g->nnodes; i++)
         memo[i] = -1;
@@ -963,7 +1019,8 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
         for (int i = 0; i < j.g->nnodes; i++)
             memo[i] = -1;
         if (count_from(&j, pairs, 0, k, memo) == 0) continue; /* equal by value everywhere */
-        for (int i = 0; i < j.g->nnodes; i++) memo[i] = -1;
+        for (int i = 0; i < j.g->nnodes; i++)
+            memo[i] = -1;
         add_region(&j, pairs, k, memo);
         out->differing += out->regions[out->nregions - 1].count;
     }
@@ -993,7 +1050,8 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
 }
 
 void diff_free(diff_result *d) {
-    for (int i = 0; i < d->nregions; i++) region_free(&d->regions[i], d->nfacts);
+    for (int i = 0; i < d->nregions; i++)
+        region_free(&d->regions[i], d->nfacts);
     xfree(d->regions);
     for (int f = 0; f < d->nfacts; f++) {
         for (int i = 0; i < d->facts[f].nvalues; i++) {
@@ -1027,9 +1085,11 @@ void diff_region_text(const diff_result *d, const diff_region *r, strbuf *out) {
         for (int i = 0, m = 0; i < d->facts[f].nvalues; i++) {
             if (!al[i]) continue;
             int j = i;
-            while (numeric && j + 1 < d->facts[f].nvalues && al[j + 1]) j++;
+            while (numeric && j + 1 < d->facts[f].nvalues && al[j + 1])
+                j++;
             sb_printf(out, "%s%s", m++ ? ", " : "", d->facts[f].names[i]);
-            if (j >= i + 2) sb_printf(out, "..%s", d->facts[f].names[j]), i = j; /* a run of numbers */
+            if (j >= i + 2)
+                sb_printf(out, "..%s", d->facts[f].names[j]), i = j; /* a run of numbers */
         }
         sb_putc(out, '}');
     }
@@ -1039,6 +1099,7 @@ void diff_region_text(const diff_result *d, const diff_region *r, strbuf *out) {
 json_t *diff_region_example(const diff_result *d, const diff_region *r) {
     json_t *ex = json_object();
     for (int f = 0; f < d->nfacts; f++)
-        if (r->example[f] >= 0) json_object_set(ex, d->facts[f].name, d->facts[f].json[r->example[f]]);
+        if (r->example[f] >= 0)
+            json_object_set(ex, d->facts[f].name, d->facts[f].json[r->example[f]]);
     return ex;
 }

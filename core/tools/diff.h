@@ -18,21 +18,21 @@
 /* A fact of either ruleset, with its values joined by name. */
 typedef struct diff_fact {
     const char *name;
-    int fa, fb;          /* fact index in A and B, or -1 when the ruleset lacks it */
+    int fa, fb; /* fact index in A and B, or -1 when the ruleset lacks it */
     int nvalues;
-    bool ordered;        /* ints and calls: a run of values reads as a range */
-    const char **names;  /* joint values as written in scenarios */
-    int64_t *va, *vb;    /* the value in A / B, or DIFF_ABSENT */
-    json_t **json;       /* each value as a scenario would give it */
+    bool ordered;       /* ints and calls: a run of values reads as a range */
+    const char **names; /* joint values as written in scenarios */
+    int64_t *va, *vb;   /* the value in A / B, or DIFF_ABSENT */
+    json_t **json;      /* each value as a scenario would give it */
 } diff_fact;
 
 #define DIFF_ABSENT INT64_MIN
 
 typedef struct diff_region {
-    unsigned char **allowed; /* per fact: NULL when free, else one flag per joint value */
-    double count;            /* fact combinations it covers, exactly */
-    bool exact;              /* the constraints hold no situation outside the region */
-    int *example;            /* one situation of the region: a joint value per fact, -1 free */
+    unsigned char **allowed;   /* per fact: NULL when free, else one flag per joint value */
+    double count;              /* fact combinations it covers, exactly */
+    bool exact;                /* the constraints hold no situation outside the region */
+    int *example;              /* one situation of the region: a joint value per fact, -1 free */
     char *ruling_a, *ruling_b; /* the two rulings, in words */
     json_t *json_a, *json_b;   /* and as JSON (trail, actions, status) */
 } diff_region;

@@ -24,7 +24,8 @@ static bool trail_is(const ruleset *rs, const ruling *r, const rs_expect *x) {
     const char *trail[RS_MAX_TRAIL_SHOWN];
     int n = ruling_trail(r, trail, RS_MAX_TRAIL_SHOWN); /* as the ruling shows it */
     bool same = n == x->ntrail && n <= RS_MAX_TRAIL_SHOWN;
-    for (int i = 0; same && i < n; i++) same = strcmp(trail[i], x->trail[i]) == 0;
+    for (int i = 0; same && i < n; i++)
+        same = strcmp(trail[i], x->trail[i]) == 0;
     return same;
 }
 
@@ -34,7 +35,8 @@ static bool has_action(const ruleset *rs, const ruling *r, const rs_expect *x) {
         if (u->action != x->action) continue;
         if (!x->has_args) return true;
         int n = rs->actions[u->action].nparams;
-        if (n == 0 || memcmp(r->actions[i].args, x->args, sizeof(int64_t) * (size_t)n) == 0) return true;
+        if (n == 0 || memcmp(r->actions[i].args, x->args, sizeof(int64_t) * (size_t)n) == 0)
+            return true;
     }
     return false;
 }
@@ -47,7 +49,8 @@ static void describe_ruling(const ruling *r, strbuf *out) {
     const char *trail[RS_MAX_TRAIL_SHOWN];
     int n = ruling_trail(r, trail, RS_MAX_TRAIL_SHOWN);
     sb_puts(out, "trail [");
-    for (int i = 0; i < n && i < RS_MAX_TRAIL_SHOWN; i++) sb_printf(out, "%s\"%s\"", i ? "," : "", trail[i]);
+    for (int i = 0; i < n && i < RS_MAX_TRAIL_SHOWN; i++)
+        sb_printf(out, "%s\"%s\"", i ? "," : "", trail[i]);
     sb_printf(out, "%s]; actions:", n > RS_MAX_TRAIL_SHOWN ? ",…" : "");
     for (int i = 0; i < r->nactions; i++) {
         const rs_action_use *u = rs_use_at(r->rs, r->actions[i].use);
@@ -62,8 +65,8 @@ static void describe_ruling(const ruling *r, strbuf *out) {
 }
 
 /* Checks one expectation; on failure says what was expected. */
-static bool expectation_holds(const ruleset *rs, const ruling *r, const rs_expect *x, bool record_failed,
-                              strbuf *why) {
+static bool expectation_holds(const ruleset *rs, const ruling *r, const rs_expect *x,
+                              bool record_failed, strbuf *why) {
     bool holds;
     switch (x->kind) {
     case EXP_REJECTED:
@@ -72,36 +75,50 @@ static bool expectation_holds(const ruleset *rs, const ruling *r, const rs_expec
         return holds != x->negated;
     case EXP_OUTSIDE:
         holds = r->status == RULING_OUTSIDE;
-        if (holds == x->negated) sb_printf(why, "expected the situation %sto be outside the ruleset's scope", x->negated ? "not " : "");
+        if (holds == x->negated)
+            sb_printf(why, "expected the situation %sto be outside the ruleset's scope",
+                      x->negated ? "not " : "");
         return holds != x->negated;
     case EXP_ASKS:
         holds = r->status == RULING_NEEDS && r->fact == x->fact;
-        if (holds == x->negated) sb_printf(why, "expected %sthe question for '%s'", x->negated ? "not " : "", rs->facts[x->fact].name);
+        if (holds == x->negated)
+            sb_printf(why, "expected %sthe question for '%s'", x->negated ? "not " : "",
+                      rs->facts[x->fact].name);
         return holds != x->negated;
-    default: break;
+    default:
+        break;
     }
     if (r->status != RULING_OK) {
         sb_puts(why, "expected a ruling");
         return false;
     }
     switch (x->kind) {
-    case EXP_CITE: holds = trail_has(rs, r, x->cite); break;
-    case EXP_TRAIL: holds = trail_is(rs, r, x); break;
-    default: holds = has_action(rs, r, x); break;
+    case EXP_CITE:
+        holds = trail_has(rs, r, x->cite);
+        break;
+    case EXP_TRAIL:
+        holds = trail_is(rs, r, x);
+        break;
+    default:
+        holds = has_action(rs, r, x);
+        break;
     }
     if (holds == x->negated) {
-        const char *what = x->kind == EXP_CITE ? x->cite : x->kind == EXP_TRAIL ? "this exact trail" : rs->actions[x->action].name;
+        const char *what = x->kind == EXP_CITE    ? x->cite
+                           : x->kind == EXP_TRAIL ? "this exact trail"
+                                                  : rs->actions[x->action].name;
         sb_printf(why, "expected %s%s", x->negated ? "no " : "", what);
     }
     return holds != x->negated;
 }
 
-static bool run_one(const ruleset *rs, const scenario_hooks *hooks, const rs_test *t, FILE *out, bool verbose,
-                    char *covered) {
+static bool run_one(const ruleset *rs, const scenario_hooks *hooks, const rs_test *t, FILE *out,
+                    bool verbose, char *covered) {
     scenario sc;
     scenario_init(&sc, rs);
     sc.hooks = hooks;
-    for (int i = 0; i < t->ngiven; i++) scenario_give(&sc, t->given_fact[i], t->given_value[i]);
+    for (int i = 0; i < t->ngiven; i++)
+        scenario_give(&sc, t->given_fact[i], t->given_value[i]);
     strbuf err, why;
     sb_init(&err);
     sb_init(&why);
@@ -117,7 +134,8 @@ static bool run_one(const ruleset *rs, const scenario_hooks *hooks, const rs_tes
         }
     }
     ruling r;
-    if (!scenario_rule(rs, t->article >= 0 ? rs->articles[t->article].root : rs->root, &sc, &r, &err))
+    if (!scenario_rule(rs, t->article >= 0 ? rs->articles[t->article].root : rs->root, &sc, &r,
+                       &err))
         record_failed = true; /* a plugin refused or failed: the message is in err */
     if (record_failed) r.status = RULING_REJECTED;
     bool ok = true;
@@ -126,17 +144,21 @@ static bool run_one(const ruleset *rs, const scenario_hooks *hooks, const rs_tes
         if (!ok) {
             strbuf got;
             sb_init(&got);
-            if (record_failed) sb_printf(&got, "%s", err.data);
-            else describe_ruling(&r, &got);
-            fprintf(out, "%s:%d:%d: FAIL \"%s\": %s\n    got: %s\n", t->loc.file, t->expect[i].loc.line,
-                    t->expect[i].loc.col, t->name, why.data, got.data ? got.data : "");
+            if (record_failed)
+                sb_printf(&got, "%s", err.data);
+            else
+                describe_ruling(&r, &got);
+            fprintf(out, "%s:%d:%d: FAIL \"%s\": %s\n    got: %s\n", t->loc.file,
+                    t->expect[i].loc.line, t->expect[i].loc.col, t->name, why.data,
+                    got.data ? got.data : "");
             sb_free(&got);
         }
     }
     if (ok && verbose) fprintf(out, "ok   %s\n", t->name);
     if (r.status == RULING_OK && covered) {
         const rs_outcome *o = rs_outcome_at(rs, r.outcome);
-        for (int i = 0; i < o->ntrail; i++) covered[o->trail[i]] = 1;
+        for (int i = 0; i < o->ntrail; i++)
+            covered[o->trail[i]] = 1;
     }
     ruling_clear(&r);
     sb_free(&err);
@@ -145,12 +167,15 @@ static bool run_one(const ruleset *rs, const scenario_hooks *hooks, const rs_tes
     return ok;
 }
 
-test_totals testrun_all(const ruleset *rs, const scenario_hooks *hooks, FILE *out, bool verbose, bool coverage) {
+test_totals testrun_all(const ruleset *rs, const scenario_hooks *hooks, FILE *out, bool verbose,
+                        bool coverage) {
     test_totals tt = {0, 0, 0, 0};
     char *covered = xcalloc((size_t)rs->nclauses + 1, 1);
     for (int i = 0; i < rs->ntests; i++) {
-        if (run_one(rs, hooks, &rs->tests[i], out, verbose, covered)) tt.passed++;
-        else tt.failed++;
+        if (run_one(rs, hooks, &rs->tests[i], out, verbose, covered))
+            tt.passed++;
+        else
+            tt.failed++;
     }
     for (int i = 0; i < rs->nclauses; i++) {
         const rs_clause *cl = &rs->clauses[i];
@@ -159,7 +184,8 @@ test_totals testrun_all(const ruleset *rs, const scenario_hooks *hooks, FILE *ou
         if (covered[i]) continue;
         tt.uncovered++;
         if (coverage)
-            fprintf(out, "%s:%d:%d: no test reaches clause %s\n", cl->loc.file, cl->loc.line, cl->loc.col, cl->cite);
+            fprintf(out, "%s:%d:%d: no test reaches clause %s\n", cl->loc.file, cl->loc.line,
+                    cl->loc.col, cl->cite);
     }
     xfree(covered);
     return tt;

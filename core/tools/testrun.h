@@ -15,6 +15,7 @@ typedef struct test_totals {
 
 /* Runs every test; failures are written to out with file:line:col. With
  * coverage, the clauses no test reaches are listed too. */
-test_totals testrun_all(const ruleset *rs, const struct scenario_hooks *hooks, FILE *out, bool verbose, bool coverage);
+test_totals testrun_all(const ruleset *rs, const struct scenario_hooks *hooks, FILE *out,
+                        bool verbose, bool coverage);
 
 #endif

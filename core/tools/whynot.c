@@ -30,7 +30,8 @@ static int edge_cost(const search *s, const graph_node *nd, int i) {
 
 static int cost_of(search *s, gref r) {
     const graph *g = s->rs->graph;
-    if (GRAPH_IS_TERM(r)) return names_action(s->rs, graph_term_at(g, r), s->action) ? 0 : UNREACHABLE;
+    if (GRAPH_IS_TERM(r))
+        return names_action(s->rs, graph_term_at(g, r), s->action) ? 0 : UNREACHABLE;
     if (s->cost[r] >= 0) return s->cost[r];
     const graph_node *nd = &g->nodes[r];
     int best = UNREACHABLE;
@@ -44,7 +45,8 @@ static int cost_of(search *s, gref r) {
 void whynot_find(const ruleset *rs, gref root, const fact_values *fv, int action, whynot *out) {
     const graph *g = rs->graph;
     search s = {rs, fv, action, xmalloc(sizeof(int) * ((size_t)g->nnodes + 1))};
-    for (int i = 0; i < g->nnodes; i++) s.cost[i] = -1;
+    for (int i = 0; i < g->nnodes; i++)
+        s.cost[i] = -1;
     out->nchanges = 0;
     out->reachable = cost_of(&s, root) < UNREACHABLE;
     gref r = root;

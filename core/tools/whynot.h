@@ -9,10 +9,10 @@
 #define WHYNOT_MAX_CHANGES 32
 
 typedef struct whynot {
-    bool reachable;        /* some situation's ruling names the action */
-    int outcome;           /* the nearest such ruling */
+    bool reachable; /* some situation's ruling names the action */
+    int outcome;    /* the nearest such ruling */
     int nchanges;
-    int fact[WHYNOT_MAX_CHANGES];     /* a fact that would have to differ … */
+    int fact[WHYNOT_MAX_CHANGES];      /* a fact that would have to differ … */
     int64_t value[WHYNOT_MAX_CHANGES]; /* … and the value it would need */
     bool was_known[WHYNOT_MAX_CHANGES];
 } whynot;

@@ -154,7 +154,8 @@ static bool load_and_rule_within(long budget) {
     arb_free(rs);
     arb_configure(NULL);
     fclose(err);
-    if (!rs && !strstr(errors, "out of memory")) fail_msg("budget %ld: no ruleset, and not for memory: %s", budget, errors);
+    if (!rs && !strstr(errors, "out of memory"))
+        fail_msg("budget %ld: no ruleset, and not for memory: %s", budget, errors);
     free(errors);
     if (f.live != 0) fail_msg("budget %ld: %ld blocks not given back", budget, f.live);
     /* the library is as usable as before */
@@ -249,10 +250,12 @@ static bool plugin_and_rule_within(long budget, arb_ruleset *rs, const char *sce
     const char *paths[] = {REVOKE_PLUGIN};
     arb_plugins *p = arb_load_plugins(rs, paths, 1, err);
     char *json = NULL;
-    enum arb_status st = p ? arb_rule_json_plugins(rs, p, scenario, strlen(scenario), &json) : ARB_NO_MEMORY;
+    enum arb_status st =
+        p ? arb_rule_json_plugins(rs, p, scenario, strlen(scenario), &json) : ARB_NO_MEMORY;
     bool done = p && st == ARB_OK;
     if (p && st != ARB_OK) {
-        if (st != ARB_NO_MEMORY) fail_msg("budget %ld: status %d: %s", budget, st, json ? json : "");
+        if (st != ARB_NO_MEMORY)
+            fail_msg("budget %ld: status %d: %s", budget, st, json ? json : "");
         if (json) assert_non_null(strstr(json, "\"status\":\"no_memory\""));
     }
     if (done) assert_non_null(strstr(json, "\"64A1\""));
@@ -260,7 +263,8 @@ static bool plugin_and_rule_within(long budget, arb_ruleset *rs, const char *sce
     arb_free_plugins(p);
     arb_configure(NULL);
     fclose(err);
-    if (!p && !strstr(errors, "out of memory")) fail_msg("budget %ld: no plugin, and not for memory: %s", budget, errors);
+    if (!p && !strstr(errors, "out of memory"))
+        fail_msg("budget %ld: no plugin, and not for memory: %s", budget, errors);
     free(errors);
     if (f.live != 0) fail_msg("budget %ld: %ld blocks not given back", budget, f.live);
     json = NULL;

@@ -326,7 +326,8 @@ static void test_compare_differences_text(void **state) {
     char *buf = NULL;
     size_t size = 0;
     FILE *out = open_memstream(&buf, &size);
-    const char *same = "{\"rulings\":[{\"ruleset\":\"a\"},{\"ruleset\":\"b\"}],\"differences\":[{}]}";
+    const char *same =
+        "{\"rulings\":[{\"ruleset\":\"a\"},{\"ruleset\":\"b\"}],\"differences\":[{}]}";
     assert_int_equal(arb_compare_differences_text(same, strlen(same), out), ARB_OK);
     const char *apart = "{\"rulings\":[{\"ruleset\":\"a\"},{\"ruleset\":\"c\"}],"
                         "\"differences\":[{\"articles\":[[\"27\",\"27B1a\"],[\"27\",\"27a\"]]}]}";

@@ -125,8 +125,9 @@ static void test_diff_regions(void **state) {
     capture_close(&out);
 
     assert_int_equal(arb_diff(late, late, &exact, capture_open(&out), NULL), ARB_OK);
-    assert_non_null(strstr(
-        capture_text(&out), "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties."));
+    assert_non_null(
+        strstr(capture_text(&out),
+               "0 gebieden met een andere uitspraak: 0 situaties; gelijk: 62 situaties."));
     capture_close(&out);
 
     /* the report for people (the default): the change, with its texts */
@@ -197,7 +198,7 @@ static void test_test_scenarios(void **state) {
     assert_int_equal(arb_test_scenarios(late, capture_open(&out), &written), ARB_OK);
     assert_int_equal(written, 3);
     assert_string_equal(capture_text(&out), "{\"minutes\":5}\n{\"minutes\":6,\"repeated\":true}\n{"
-                                        "\"minutes\":30,\"repeated\":false}\n");
+                                            "\"minutes\":30,\"repeated\":false}\n");
     capture_close(&out);
     assert_int_equal(arb_test_scenarios(NULL, stdout, &written), ARB_BAD_INPUT);
 }

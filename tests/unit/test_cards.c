@@ -891,14 +891,14 @@ static void test_scenario_unsettled_without_hands(void **state) {
     /* the revoke trick not complete: who won it is not known yet */
     read_ok(rs,
             "{\"deal\": \"" D1 "\", \"declarer\": \"S\", \"trump\": \"H\", \"play\": \"W:SA N:S2 "
-                               "E:S8 S:S6 W:SK N:S3 E:S9 S:H3\"}",
+            "E:S8 S:S6 W:SK N:S3 E:S9 S:H3\"}",
             &sc);
     assert_int_equal(value(&sc, "rv"), 1);
     assert_symbol(&sc, "won_by", "offender");
     scenario_free(&sc);
     read_ok(rs,
             "{\"deal\": \"" D1 "\", \"declarer\": \"S\", \"trump\": \"H\", \"play\": \"W:DA N:D2 "
-                               "E:D8 S:D6 W:DK N:D3 E:CT\"}",
+            "E:D8 S:D6 W:DK N:D3 E:CT\"}",
             &sc);
     assert_int_equal(value(&sc, "rv"), 1);
     assert_false(known(&sc, "won_by"));

@@ -90,7 +90,8 @@ static void checked_free(checked *c) {
 }
 
 static void assert_contains(const char *text, const char *needle) {
-    if (!text || !strstr(text, needle)) fail_msg("expected \"%s\" in:\n%s", needle, text ? text : "(null)");
+    if (!text || !strstr(text, needle))
+        fail_msg("expected \"%s\" in:\n%s", needle, text ? text : "(null)");
 }
 
 static void assert_not_contains(const char *text, const char *needle) {
@@ -99,13 +100,15 @@ static void assert_not_contains(const char *text, const char *needle) {
 
 static int count(const char *text, const char *needle) {
     int n = 0;
-    for (const char *p = text; p && (p = strstr(p, needle)); p += strlen(needle)) n++;
+    for (const char *p = text; p && (p = strstr(p, needle)); p += strlen(needle))
+        n++;
     return n;
 }
 
 /* "a.rules:LINE:COL: error: MSG" with LINE:COL the position of `token`
  * searched from `fragment` in the rule text. */
-static void assert_error_at(const checked *c, const char *fragment, const char *token, const char *msg) {
+static void assert_error_at(const checked *c, const char *fragment, const char *token,
+                            const char *msg) {
     const char *at = strstr(c->text, fragment);
     if (!at) fail_msg("fragment \"%s\" not in the rule text", fragment);
     const char *tok = strstr(at, token);
@@ -133,8 +136,9 @@ static void assert_complete(checked *c) {
 static void test_complete_ruleset_has_no_problems(void **state) {
     (void)state;
     checked c;
-    check_text(&c, VOCAB "article 1 when a == x { if b => 1A { w } otherwise => 1B { w } }\n"
-                         "article 2 when a == y { match n { 0..1 => 2A { w } 2, 3 => 2B { w } } }\n");
+    check_text(&c,
+               VOCAB "article 1 when a == x { if b => 1A { w } otherwise => 1B { w } }\n"
+                     "article 2 when a == y { match n { 0..1 => 2A { w } 2, 3 => 2B { w } } }\n");
     assert_complete(&c);
     assert_int_equal(strlen(c.out), 0);
     checked_free(&c);
@@ -157,7 +161,8 @@ static void test_gap_in_article_with_assignment(void **state) {
     assert_int_equal(c.problems, 1);
     assert_int_equal(c.errors, 1);
     /* a = x takes 1A; a = y needs b; b = false is the gap */
-    assert_error_at(&c, "article 1 when true {", "{", "article 1 gives no ruling when a = y, b = false");
+    assert_error_at(&c, "article 1 when true {", "{",
+                    "article 1 gives no ruling when a = y, b = false");
     assert_contains(c.out, "given a = y, b = false");
     assert_contains(c.out, "test \"");
     /* names, not labels */
@@ -301,7 +306,8 @@ static void test_gap_in_applied_article(void **state) {
 static void test_division_by_zero_in_condition(void **state) {
     (void)state;
     checked c;
-    check_text(&c, VOCAB "article 1 when true { if 12 / n > 3 => 1A { w } otherwise => 1B { w } }\n");
+    check_text(&c,
+               VOCAB "article 1 when true { if 12 / n > 3 => 1A { w } otherwise => 1B { w } }\n");
     assert_int_equal(c.problems, 1);
     assert_contains(c.out, "error: a condition fails while deciding: division by zero");
     assert_contains(c.out, "given n = 0");
@@ -311,7 +317,8 @@ static void test_division_by_zero_in_condition(void **state) {
 static void test_remainder_by_zero_in_when(void **state) {
     (void)state;
     checked c;
-    check_text(&c, VOCAB "article 1 when 7 % n == 1 { w }\narticle 2 when not (7 % n == 1) { w }\n");
+    check_text(&c,
+               VOCAB "article 1 when 7 % n == 1 { w }\narticle 2 when not (7 % n == 1) { w }\n");
     assert_int_equal(c.problems, 1); /* one error kind, reported once */
     assert_contains(c.out, "division by zero");
     assert_contains(c.out, "given n = 0");
@@ -322,7 +329,8 @@ static void test_overflow_in_condition(void **state) {
     (void)state;
     checked c;
     /* 2 * 2^62 = 2^63 does not fit; 1 * 2^62 does */
-    check_text(&c, VOCAB "article 1 when true { if n * 4611686018427387904 > 0 => 1A { w } otherwise => 1B { w } }\n");
+    check_text(&c, VOCAB "article 1 when true { if n * 4611686018427387904 > 0 => 1A { w } "
+                         "otherwise => 1B { w } }\n");
     assert_int_equal(c.problems, 1);
     assert_contains(c.out, "error: a condition fails while deciding: integer overflow");
     assert_contains(c.out, "given n = 2");
@@ -333,8 +341,8 @@ static void test_guarded_division_is_fine(void **state) {
     (void)state;
     checked c;
     check_text(&c, VOCAB "article 1 when true {\n"
-                         "  if n != 0 and 12 / n > 5 => 1A { w }\n"  /* n = 1, 2 */
-                         "  if n == 0 or 12 / n == 6 => 1B { w }\n" /* n = 0 */
+                         "  if n != 0 and 12 / n > 5 => 1A { w }\n"     /* n = 1, 2 */
+                         "  if n == 0 or 12 / n == 6 => 1B { w }\n"     /* n = 0 */
                          "  if n > 0 implies 12 / n == 4 => 1C { w }\n" /* n = 3 */
                          "}\n");
     assert_complete(&c);
@@ -344,8 +352,9 @@ static void test_guarded_division_is_fine(void **state) {
 static void test_error_and_gap_both_reported(void **state) {
     (void)state;
     checked c;
-    check_text(&c, VOCAB "article 1 when a == x { if 6 / n > 2 => 1A { w } otherwise => 1B { w } }\n"
-                         "article 2 when a == y { if b => 2A { w } }\n");
+    check_text(&c,
+               VOCAB "article 1 when a == x { if 6 / n > 2 => 1A { w } otherwise => 1B { w } }\n"
+                     "article 2 when a == y { if b => 2A { w } }\n");
     assert_int_equal(c.problems, 2);
     assert_int_equal(c.errors, 2);
     assert_contains(c.out, "division by zero");

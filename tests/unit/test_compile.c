@@ -132,7 +132,8 @@ static void compiled_free(compiled *c) {
 }
 
 static void assert_contains(const char *text, const char *needle) {
-    if (!text || !strstr(text, needle)) fail_msg("expected \"%s\" in:\n%s", needle, text ? text : "(null)");
+    if (!text || !strstr(text, needle))
+        fail_msg("expected \"%s\" in:\n%s", needle, text ? text : "(null)");
 }
 
 static void assert_compiles(compiled *c, const char *rules) {
@@ -142,7 +143,8 @@ static void assert_compiles(compiled *c, const char *rules) {
 
 /* "a.rules:LINE:COL: error: MSG" where LINE is the line of `fragment` in the
  * text and COL the column of `token`, searched from the fragment on. */
-static void assert_error_at(const compiled *c, const char *fragment, const char *token, const char *msg) {
+static void assert_error_at(const compiled *c, const char *fragment, const char *token,
+                            const char *msg) {
     const char *at = strstr(c->text, fragment);
     if (!at) fail_msg("fragment \"%s\" not in the rule text", fragment);
     const char *tok = strstr(at, token);
@@ -183,7 +185,8 @@ static void test_vocabulary_compiles(void **state) {
     /* graph variables are the testable input facts in declaration order */
     assert_int_equal(rs->nvars, 4);
     static const char *const order[] = {"irregularity", "minutes", "repeated", "volume"};
-    for (int v = 0; v < 4; v++) assert_string_equal(rs->facts[rs->var_fact[v]].name, order[v]);
+    for (int v = 0; v < 4; v++)
+        assert_string_equal(rs->facts[rs->var_fact[v]].name, order[v]);
     assert_int_equal(rs->graph->domain[1], 61);
     assert_int_equal(rs->graph->lo[1], 0);
     /* the named type keeps its labels */
@@ -219,7 +222,8 @@ static void test_enum_value_of_another_enum(void **state) {
     compiled c;
     compile_text(&c, VOCAB "article 1 when volume == noise { warning }\n");
     assert_failed(&c, 1);
-    assert_error_at(&c, "when volume == noise", "noise", "'noise' is neither a value of size nor a fact");
+    assert_error_at(&c, "when volume == noise", "noise",
+                    "'noise' is neither a value of size nor a fact");
     compiled_free(&c);
 }
 
@@ -235,7 +239,9 @@ static void test_int_compared_with_bool(void **state) {
 static void test_condition_must_be_bool(void **state) {
     (void)state;
     compiled c;
-    compile_text(&c, VOCAB "article 1 when true { if minutes => 1A { warning } otherwise => 1B { warning } }\n");
+    compile_text(
+        &c,
+        VOCAB "article 1 when true { if minutes => 1A { warning } otherwise => 1B { warning } }\n");
     assert_failed(&c, 1);
     assert_error_at(&c, "if minutes", "minutes", "expected bool, found int 0..60");
     compiled_free(&c);
@@ -245,15 +251,18 @@ static void test_int_range_of_256_values_can_be_tested(void **state) {
     (void)state;
     compiled c;
     /* 0..255 has 256 values: testable */
-    assert_compiles(&c, VOCAB "fact m : int 0..255\n  ask \"m?\"\n"
-                              "article 1 when m > 100 { warning }\narticle 2 when m <= 100 { warning }\n");
+    assert_compiles(&c, VOCAB
+                    "fact m : int 0..255\n  ask \"m?\"\n"
+                    "article 1 when m > 100 { warning }\narticle 2 when m <= 100 { warning }\n");
     assert_int_equal(c.rs->graph->domain[c.rs->facts[rs_find_fact(c.rs, "m")].var], 256);
     compiled_free(&c);
     /* 0..256 has 257: it may be used in arguments, not tested */
-    compile_text(&c, VOCAB "fact m : int 0..256\n  ask \"m?\"\n"
-                           "article 1 when m > 100 { penalty(m) }\narticle 2 when true { penalty(m) }\n");
+    compile_text(&c, VOCAB
+                 "fact m : int 0..256\n  ask \"m?\"\n"
+                 "article 1 when m > 100 { penalty(m) }\narticle 2 when true { penalty(m) }\n");
     assert_null(c.rs);
-    assert_error_at(&c, "when m > 100", "m >", "fact 'm' (int 0..256) cannot be tested in a decision");
+    assert_error_at(&c, "when m > 100", "m >",
+                    "fact 'm' (int 0..256) cannot be tested in a decision");
     compiled_free(&c);
 }
 
@@ -269,7 +278,8 @@ static void test_action_argument_type(void **state) {
 static void test_wrong_action_arity(void **state) {
     (void)state;
     compiled c;
-    compile_text(&c, VOCAB "article 1 when true { penalty(1, 2) }\narticle 2 when true { warning(1) }\n");
+    compile_text(&c, VOCAB
+                 "article 1 when true { penalty(1, 2) }\narticle 2 when true { warning(1) }\n");
     assert_failed(&c, 2);
     assert_error_at(&c, "penalty(1, 2)", "penalty", "action 'penalty' takes 1 argument, given 2");
     assert_error_at(&c, "warning(1)", "warning", "action 'warning' takes 0 arguments, given 1");
@@ -324,7 +334,8 @@ static void test_unknown_article_in_apply(void **state) {
     assert_non_null(at_apply);
     char apply_col[64], number_col[64];
     int line = 1;
-    for (const char *p = c.text; p < strstr(c.text, "{ apply 9 }"); p++) line += *p == '\n';
+    for (const char *p = c.text; p < strstr(c.text, "{ apply 9 }"); p++)
+        line += *p == '\n';
     snprintf(apply_col, sizeof apply_col, "a.rules:%d:23: error: no article 9", line);
     snprintf(number_col, sizeof number_col, "a.rules:%d:29: error: no article 9", line);
     assert_true(strstr(c.out, apply_col) || strstr(c.out, number_col));
@@ -338,14 +349,16 @@ static void test_placeholder_not_a_parameter(void **state) {
     compile_text(&c, VOCAB "action fined(pts: int) text \"Aftrek van {points} punten.\"\n"
                            "article 1 when true { fined(3) }\n");
     assert_failed(&c, 1);
-    assert_error_at(&c, "action fined", "fined", "the message of 'fined' uses {points}, which is not a parameter");
+    assert_error_at(&c, "action fined", "fined",
+                    "the message of 'fined' uses {points}, which is not a parameter");
     compiled_free(&c);
 }
 
 static void test_english_placeholder_not_a_parameter(void **state) {
     (void)state;
     compiled c;
-    compile_text(&c, VOCAB "action fined(pts: int) text \"Aftrek van {pts} punten.\" en \"A deduction of {points} points.\"\n"
+    compile_text(&c, VOCAB "action fined(pts: int) text \"Aftrek van {pts} punten.\" en \"A "
+                           "deduction of {points} points.\"\n"
                            "article 1 when true { fined(3) }\n");
     assert_failed(&c, 1);
     assert_contains(c.out, "uses {points}, which is not a parameter");
@@ -362,8 +375,10 @@ static void test_duplicate_fact_action_table(void **state) {
                            "table fine(s: size) : int { _ => 1 }\n"
                            "article 1 when true { warning }\n");
     assert_failed(&c, 3);
-    assert_error_at(&c, "fact repeated : bool\naction", "repeated", "fact 'repeated' is declared twice");
-    assert_error_at(&c, "action warning text \"nog", "warning", "action 'warning' is declared twice");
+    assert_error_at(&c, "fact repeated : bool\naction", "repeated",
+                    "fact 'repeated' is declared twice");
+    assert_error_at(&c, "action warning text \"nog", "warning",
+                    "action 'warning' is declared twice");
     assert_error_at(&c, "table fine(s: size) :", "fine", "table 'fine' is declared twice");
     compiled_free(&c);
 }
@@ -416,7 +431,8 @@ static void test_apply_cycle(void **state) {
                            "article 2 { if repeated => 2A apply 3 otherwise => 2B { warning } }\n"
                            "article 3 { apply 2 }\n");
     assert_failed(&c, 1);
-    assert_error_at(&c, "article 3 { apply 2 }", "apply 2", "apply cycle: article 2 is applied again");
+    assert_error_at(&c, "article 3 { apply 2 }", "apply 2",
+                    "apply cycle: article 2 is applied again");
     compiled_free(&c);
 }
 
@@ -469,11 +485,13 @@ static void test_clause_outside_when(void **state) {
 static void test_clause_excluded_by_invariant(void **state) {
     (void)state;
     compiled c;
-    compile_text(&c, VOCAB "invariant \"Lawaai duurt geen minuten\" irregularity == noise implies minutes == 0\n"
-                           "article 2 when irregularity == noise {\n"
-                           "  if minutes > 0 => 2A { warning }\n"
-                           "  otherwise => 2B { warning }\n"
-                           "}\n");
+    compile_text(
+        &c,
+        VOCAB "invariant \"Lawaai duurt geen minuten\" irregularity == noise implies minutes == 0\n"
+              "article 2 when irregularity == noise {\n"
+              "  if minutes > 0 => 2A { warning }\n"
+              "  otherwise => 2B { warning }\n"
+              "}\n");
     assert_failed(&c, 1);
     assert_error_at(&c, "  if minutes > 0", "if", "this clause can never apply");
     compiled_free(&c);
@@ -519,9 +537,11 @@ static void test_article_never_ruled_on_is_a_warning(void **state) {
 static void test_unknown_record_fact(void **state) {
     (void)state;
     compiled c;
-    compile_text(&c, VOCAB "fact t : bool from auction.turn_wass\narticle 1 when true { warning }\n");
+    compile_text(&c,
+                 VOCAB "fact t : bool from auction.turn_wass\narticle 1 when true { warning }\n");
     assert_failed(&c, 1);
-    assert_error_at(&c, "from auction.turn_wass", "auction", "unknown record fact 'auction.turn_wass'");
+    assert_error_at(&c, "from auction.turn_wass", "auction",
+                    "unknown record fact 'auction.turn_wass'");
     assert_contains(c.out, "hint: did you mean 'turn_was'?");
     compiled_free(&c);
 }
@@ -532,7 +552,8 @@ static void test_record_fact_enum_lacks_a_value(void **state) {
     compile_text(&c, VOCAB "fact t : enum { offender, lho, partner } from auction.turn_was\n"
                            "article 1 when true { warning }\n");
     assert_failed(&c, 1);
-    assert_error_at(&c, "from auction.turn_was", "auction", "'auction.turn_was' can be 'rho', which 't' does not list");
+    assert_error_at(&c, "from auction.turn_was", "auction",
+                    "'auction.turn_was' can be 'rho', which 't' does not list");
     assert_contains(c.out, "hint: add 'rho' to the enum");
     compiled_free(&c);
 }
@@ -544,19 +565,22 @@ static void test_record_fact_of_the_wrong_type(void **state) {
                            "fact k : seat from auction.lho_called\n"
                            "article 1 when true { warning }\n");
     assert_failed(&c, 2);
-    assert_error_at(&c, "fact t : bool from", "auction", "'auction.turn_was' does not fit the type of 't'");
-    assert_error_at(&c, "fact k : seat from", "auction", "'auction.lho_called' does not fit the type of 'k'");
+    assert_error_at(&c, "fact t : bool from", "auction",
+                    "'auction.turn_was' does not fit the type of 't'");
+    assert_error_at(&c, "fact k : seat from", "auction",
+                    "'auction.lho_called' does not fit the type of 'k'");
     compiled_free(&c);
 }
 
 static void test_record_facts_that_fit(void **state) {
     (void)state;
     compiled c;
-    assert_compiles(&c, VOCAB "fact t : enum { rho, partner, lho, offender } from auction.turn_was\n"
-                              "fact o : seat from auction.offender\n"
-                              "fact l : bool from auction.lho_called overridable\n"
-                              "fact s : call from auction.lowest_sufficient\n"
-                              "article 1 when true { warning }\n");
+    assert_compiles(&c,
+                    VOCAB "fact t : enum { rho, partner, lho, offender } from auction.turn_was\n"
+                          "fact o : seat from auction.offender\n"
+                          "fact l : bool from auction.lho_called overridable\n"
+                          "fact s : call from auction.lowest_sufficient\n"
+                          "article 1 when true { warning }\n");
     const rs_fact *o = &c.rs->facts[rs_find_fact(c.rs, "o")];
     assert_true(o->builtin >= 0);
     assert_false(o->overridable);
@@ -569,7 +593,8 @@ static void test_record_facts_that_fit(void **state) {
 static void test_overridable_without_from(void **state) {
     (void)state;
     compiled c;
-    compile_text(&c, VOCAB "fact w : bool ask \"w?\" overridable\narticle 1 when true { warning }\n");
+    compile_text(&c,
+                 VOCAB "fact w : bool ask \"w?\" overridable\narticle 1 when true { warning }\n");
     assert_failed(&c, 1);
     assert_error_at(&c, "fact w : bool", "w :", "'w' is overridable but not filled from a record");
     compiled_free(&c);
@@ -616,7 +641,8 @@ static void test_table_default_row(void **state) {
 static void test_table_key_outside_and_row_twice(void **state) {
     (void)state;
     compiled c;
-    compile_text(&c, VOCAB "table g(s: size, n: int 1..3) : int { small, 4 => 1  small, 1 => 2  small, 1 => 3  _ => 0 }\n"
+    compile_text(&c, VOCAB "table g(s: size, n: int 1..3) : int { small, 4 => 1  small, 1 => 2  "
+                           "small, 1 => 3  _ => 0 }\n"
                            "article 1 when true { warning }\n");
     assert_failed(&c, 2);
     assert_error_at(&c, "small, 4 =>", "4", "key outside int 1..3");
@@ -639,7 +665,8 @@ static void test_two_ruleset_headers(void **state) {
 static void test_no_ruleset_header(void **state) {
     (void)state;
     compiled c;
-    compile_text(&c, "fact a : bool\n  ask \"a?\"\naction w text \"w\"\narticle 1 when a { w }\narticle 2 when not a { w }\n");
+    compile_text(&c, "fact a : bool\n  ask \"a?\"\naction w text \"w\"\narticle 1 when a { w "
+                     "}\narticle 2 when not a { w }\n");
     assert_null(c.rs);
     assert_true(c.errors >= 1);
     assert_contains(c.out, "error: no 'ruleset' header in ");
@@ -660,10 +687,14 @@ static void test_include_shared_vocabulary_directory(void **state) {
     char root[64], ed[128];
     make_temp_dir(root, sizeof root);
     write_file(root, "common/facts.rules", "fact a : bool\n  ask \"a?\"\n");
-    write_file(root, "common/more.rules", "action w text \"w\"\ntable t(k: bool) : int { _ => 3 }\n");
-    write_file(root, "ed2017/00.rules", "ruleset \"ed2017\" { title \"2017\" }\ninclude \"../common\"\n");
-    write_file(root, "ed2017/10.rules", "include \"../common\"\narticle 1 when a { w }\narticle 2 when not a { w }\n");
-    write_file(root, "ed2007/00.rules", "ruleset \"ed2007\" { }\ninclude \"../common\"\narticle 5 when true { w }\n");
+    write_file(root, "common/more.rules",
+               "action w text \"w\"\ntable t(k: bool) : int { _ => 3 }\n");
+    write_file(root, "ed2017/00.rules",
+               "ruleset \"ed2017\" { title \"2017\" }\ninclude \"../common\"\n");
+    write_file(root, "ed2017/10.rules",
+               "include \"../common\"\narticle 1 when a { w }\narticle 2 when not a { w }\n");
+    write_file(root, "ed2007/00.rules",
+               "ruleset \"ed2007\" { }\ninclude \"../common\"\narticle 5 when true { w }\n");
     compiled c = {0}, d = {0};
     snprintf(ed, sizeof ed, "%s/ed2017", root);
     compile_path(&c, ed);
@@ -689,8 +720,9 @@ static void test_include_cycle_of_files_read_once(void **state) {
     (void)state;
     char root[64], path[128];
     make_temp_dir(root, sizeof root);
-    write_file(root, "main.rules", "ruleset \"c\" { }\ninclude \"part.inc\"\nfact a : bool\n"
-                                   "article 1 when a { w }\narticle 2 when not a { w }\n");
+    write_file(root, "main.rules",
+               "ruleset \"c\" { }\ninclude \"part.inc\"\nfact a : bool\n"
+               "article 1 when a { w }\narticle 2 when not a { w }\n");
     write_file(root, "part.inc", "include \"main.rules\"\naction w text \"w\"\n");
     compiled c = {0};
     snprintf(path, sizeof path, "%s/main.rules", root);
@@ -706,7 +738,9 @@ static void test_include_cycle_of_directories_read_once(void **state) {
     (void)state;
     char root[64], path[128];
     make_temp_dir(root, sizeof root);
-    write_file(root, "x/a.rules", "ruleset \"x\" { }\ninclude \"../y\"\narticle 1 when a { w }\narticle 2 when not a { w }\n");
+    write_file(root, "x/a.rules",
+               "ruleset \"x\" { }\ninclude \"../y\"\narticle 1 when a { w }\narticle 2 when not a "
+               "{ w }\n");
     write_file(root, "y/b.rules", "include \"../x\"\nfact a : bool\naction w text \"w\"\n");
     compiled c = {0};
     snprintf(path, sizeof path, "%s/x", root);
@@ -721,12 +755,14 @@ static void test_include_back_into_ruleset_directory_read_once(void **state) {
     (void)state;
     char root[64], path[128];
     make_temp_dir(root, sizeof root);
-    write_file(root, "r/a.rules", "ruleset \"r\" { }\ninclude \"b.inc\"\nfact a : bool\n"
-                                  "article 1 when a { w }\narticle 2 when not a { w }\n");
+    write_file(root, "r/a.rules",
+               "ruleset \"r\" { }\ninclude \"b.inc\"\nfact a : bool\n"
+               "article 1 when a { w }\narticle 2 when not a { w }\n");
     write_file(root, "r/b.inc", "include \"a.rules\"\naction w text \"w\"\n");
     write_file(root, "common/vocab.rules", "fact z : bool\n");
-    write_file(root, "s/a.rules", "ruleset \"s\" { }\ninclude \"../common\"\naction w text \"w\"\n"
-                                  "article 1 when z { w }\narticle 2 when not z { w }\n");
+    write_file(root, "s/a.rules",
+               "ruleset \"s\" { }\ninclude \"../common\"\naction w text \"w\"\n"
+               "article 1 when z { w }\narticle 2 when not z { w }\n");
     write_file(root, "s/b.rules", "include \"../common/vocab.rules\"\n");
     compiled c = {0}, d = {0};
     snprintf(path, sizeof path, "%s/r", root);

@@ -915,7 +915,8 @@ static void test_corrected_record_fact_given_wins(void **state) {
     scenario_init(&sc, rs);
     strbuf err;
     sb_init(&err);
-    const char *json = "{\"turn_was\": \"lho\", \"corrected\": [\"turn_was\"], \"auction\": \"N: 1S 1H\"}";
+    const char *json =
+        "{\"turn_was\": \"lho\", \"corrected\": [\"turn_was\"], \"auction\": \"N: 1S 1H\"}";
     if (!scenario_read_json(&sc, json, strlen(json), &err)) fail_msg("%s", err.data);
     assert_int_equal(fact_value(&sc, "turn_was"), 1); /* lho, not the record's offender */
     sb_free(&err);

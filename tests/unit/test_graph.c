@@ -60,7 +60,8 @@ static graph_term walk(const graph *g, gref r, const int *idx) {
  * (variable i is bit i). */
 static int64_t bool_at(const graph *g, gref r, unsigned bits) {
     int idx[16];
-    for (int i = 0; i < g->nvars; i++) idx[i] = (int)((bits >> i) & 1u);
+    for (int i = 0; i < g->nvars; i++)
+        idx[i] = (int)((bits >> i) & 1u);
     graph_term t = walk(g, r, idx);
     assert_int_equal(t.kind, TERM_VALUE);
     return t.v;
@@ -73,9 +74,11 @@ static void assert_reduced(const graph *g, gref r) {
     const graph_node *nd = &g->nodes[r];
     int n = g->domain[nd->var];
     int same = 1;
-    for (int i = 1; i < n; i++) same &= graph_kid(g, nd, i) == graph_kid(g, nd, 0);
+    for (int i = 1; i < n; i++)
+        same &= graph_kid(g, nd, i) == graph_kid(g, nd, 0);
     if (same) fail_msg("node %d tests variable %d but all children are equal", r, nd->var);
-    for (int i = 0; i < n; i++) assert_reduced(g, graph_kid(g, nd, i));
+    for (int i = 0; i < n; i++)
+        assert_reduced(g, graph_kid(g, nd, i));
 }
 
 static void assert_no_duplicate_nodes(const graph *g) {
@@ -84,7 +87,8 @@ static void assert_no_duplicate_nodes(const graph *g) {
             const graph_node *x = &g->nodes[a], *y = &g->nodes[b];
             if (x->var != y->var) continue;
             bool same = true;
-            for (int i = 0; i < g->domain[x->var] && same; i++) same = graph_kid(g, x, i) == graph_kid(g, y, i);
+            for (int i = 0; i < g->domain[x->var] && same; i++)
+                same = graph_kid(g, x, i) == graph_kid(g, y, i);
             if (same) fail_msg("nodes %d and %d are identical", a, b);
         }
 }
@@ -164,7 +168,8 @@ static void test_many_terms_survive_rehash(void **state) {
     (void)state;
     graph *g = bool_graph(1);
     gref refs[500];
-    for (int i = 0; i < 500; i++) refs[i] = graph_term_ref(g, TERM_VALUE, (int64_t)i * 1000 - 7);
+    for (int i = 0; i < 500; i++)
+        refs[i] = graph_term_ref(g, TERM_VALUE, (int64_t)i * 1000 - 7);
     for (int i = 0; i < 500; i++) {
         assert_int_equal(graph_term_ref(g, TERM_VALUE, (int64_t)i * 1000 - 7), refs[i]);
         assert_int_equal(graph_term_at(g, refs[i])->v, (int64_t)i * 1000 - 7);
@@ -590,8 +595,10 @@ static void test_parity_of_ten_vars_is_linear_and_canonical(void **state) {
     enum { N = 10 };
     graph *g = bool_graph(N);
     gref up = val(g, 0), down = val(g, 0);
-    for (int i = 0; i < N; i++) up = graph_apply2(g, OP_XOR, up, graph_var(g, i), fold_xor, NULL);
-    for (int i = N - 1; i >= 0; i--) down = graph_ite(g, graph_var(g, i), not_(g, down), down);
+    for (int i = 0; i < N; i++)
+        up = graph_apply2(g, OP_XOR, up, graph_var(g, i), fold_xor, NULL);
+    for (int i = N - 1; i >= 0; i--)
+        down = graph_ite(g, graph_var(g, i), not_(g, down), down);
     assert_int_equal(up, down);
     /* parity needs an "even" and an "odd" node below the top: 2N - 1 */
     assert_int_equal(graph_size(g, up), 2 * N - 1);
@@ -726,7 +733,8 @@ static unsigned support(const graph *g, gref r) {
     if (GRAPH_IS_TERM(r)) return 0;
     const graph_node *nd = &g->nodes[r];
     unsigned s = 1u << nd->var;
-    for (int i = 0; i < g->domain[nd->var]; i++) s |= support(g, graph_kid(g, nd, i));
+    for (int i = 0; i < g->domain[nd->var]; i++)
+        s |= support(g, graph_kid(g, nd, i));
     return s;
 }
 

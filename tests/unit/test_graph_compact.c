@@ -64,7 +64,8 @@ static graph_term sum(void *ctx, graph_term a, graph_term b) {
 /* x0 + x1 + x2 + x3, built pairwise: leaves intermediate sums behind. */
 static gref count_ones(graph *g) {
     gref s = graph_var(g, 0);
-    for (int i = 1; i < NVARS; i++) s = graph_apply2(g, 100, s, graph_var(g, i), sum, NULL);
+    for (int i = 1; i < NVARS; i++)
+        s = graph_apply2(g, 100, s, graph_var(g, i), sum, NULL);
     return s;
 }
 
@@ -97,7 +98,8 @@ static void test_roots_keep_their_function(void **state) {
     assert_true(GRAPH_IS_TERM(seven));
     assert_int_equal(graph_term_at(g, seven)->v, 7);
     /* the outcome terminal only the dropped graph named is gone */
-    for (int i = 0; i < g->nterms; i++) assert_int_not_equal(g->terms[i].kind, TERM_OUTCOME);
+    for (int i = 0; i < g->nterms; i++)
+        assert_int_not_equal(g->terms[i].kind, TERM_OUTCOME);
     /* exactly the reachable nodes are kept */
     unsigned char seen[64] = {0};
     assert_true(g->nnodes <= 64);

@@ -78,7 +78,8 @@ static graph *build(roots *r) {
     r->cmp = graph_apply2(g, 2, x, y, less, NULL);
     r->alt = graph_apply1(g, 3, x, odd, NULL);
     r->narrow = graph_apply1(g, 4, z, is_one, NULL);
-    r->mixed = graph_apply2(g, 5, graph_apply2(g, 5, r->thresh, r->cmp, plus, NULL), r->narrow, plus, NULL);
+    r->mixed = graph_apply2(g, 5, graph_apply2(g, 5, r->thresh, r->cmp, plus, NULL), r->narrow,
+                            plus, NULL);
     return g;
 }
 
@@ -95,10 +96,12 @@ static void assert_functions(const graph *g, const roots *r) {
         assert_int_equal(at(g, r->alt, x, 0, 0), x % 2);
         for (int64_t y = -10; y < 246; y++) {
             assert_int_equal(at(g, r->cmp, x, y, 0), x < y);
-            for (int64_t z = 0; z < 3; z++) assert_int_equal(at(g, r->mixed, x, y, z), (x >= 100) + (x < y) + (z == 1));
+            for (int64_t z = 0; z < 3; z++)
+                assert_int_equal(at(g, r->mixed, x, y, z), (x >= 100) + (x < y) + (z == 1));
         }
     }
-    for (int64_t z = 0; z < 3; z++) assert_int_equal(at(g, r->narrow, 0, 0, z), z == 1);
+    for (int64_t z = 0; z < 3; z++)
+        assert_int_equal(at(g, r->narrow, 0, 0, z), z == 1);
 }
 
 static bool packed(const graph *g, gref r) {
@@ -111,12 +114,12 @@ static void test_every_child_of_a_packed_node(void **state) {
      * the given last values: single-value runs at both ends, in the
      * middle, and as many runs as packing allows. */
     static const int ends[][10] = {
-        {255},                        /* not a node: all equal */
-        {0, 255},                     /* a run of one at the start */
-        {254, 255},                   /* a run of one at the end */
-        {99, 255},                    /* a threshold */
-        {9, 10, 255},                 /* a run of one in the middle */
-        {0, 1, 2, 3, 255},            /* several at the start */
+        {255},             /* not a node: all equal */
+        {0, 255},          /* a run of one at the start */
+        {254, 255},        /* a run of one at the end */
+        {99, 255},         /* a threshold */
+        {9, 10, 255},      /* a run of one in the middle */
+        {0, 1, 2, 3, 255}, /* several at the start */
         {31, 63, 95, 127, 159, 191, 223, 255},
     };
     for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
@@ -154,7 +157,8 @@ static void test_which_nodes_are_packed(void **state) {
     assert_false(packed(g, r.alt));
     assert_false(packed(g, r.narrow));
     int n = 0;
-    for (int i = 0; i < g->nnodes; i++) n += g->nodes[i].kids < 0;
+    for (int i = 0; i < g->nnodes; i++)
+        n += g->nodes[i].kids < 0;
     assert_int_equal(g->npacked, n);
     /* the threshold's node: the number of runs, their last values, their children */
     assert_int_equal(g->kids[-1 - g->nodes[r.thresh].kids], 2);
@@ -178,7 +182,8 @@ static void test_building_on_a_packed_graph(void **state) {
     int nodes = g->nnodes, npacked = g->npacked;
     /* hash-consing finds the packed node again, from its children */
     gref kids[256];
-    for (int i = 0; i < 256; i++) kids[i] = graph_kid(g, &g->nodes[r.thresh], i);
+    for (int i = 0; i < 256; i++)
+        kids[i] = graph_kid(g, &g->nodes[r.thresh], i);
     assert_int_equal(graph_node_ref(g, X, kids), r.thresh);
     assert_int_equal(g->nnodes, nodes);
     assert_int_equal(g->npacked, 0); /* building unpacked it */
@@ -193,7 +198,8 @@ static void test_building_on_a_packed_graph(void **state) {
     gref f = graph_restrict(g, r.mixed, care);
     for (int64_t xv = 100; xv < 256; xv += 7)
         for (int64_t yv = -10; yv < 246; yv += 5)
-            for (int64_t z = 0; z < 3; z++) assert_int_equal(at(g, f, xv, yv, z), 1 + (xv < yv) + (z == 1));
+            for (int64_t z = 0; z < 3; z++)
+                assert_int_equal(at(g, f, xv, yv, z), 1 + (xv < yv) + (z == 1));
     assert_functions(g, &r);
     graph_free(g);
 }

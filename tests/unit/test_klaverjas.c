@@ -39,7 +39,8 @@ static kj_tables tables;
 /* ----------------------------------------------------------------- helpers */
 
 static void assert_contains(const char *text, const char *needle) {
-    if (text == NULL || strstr(text, needle) == NULL) fail_msg("\"%s\" does not contain \"%s\"", text ? text : "(null)", needle);
+    if (text == NULL || strstr(text, needle) == NULL)
+        fail_msg("\"%s\" does not contain \"%s\"", text ? text : "(null)", needle);
 }
 
 static ruleset *compile_dir(const char *dir, char **messages) {
@@ -118,7 +119,8 @@ static kj_trick trick(const char *text) {
 }
 
 /* A player about to play; an empty trick is his lead. */
-static kj_position position(int trump, enum bridge_seat seat, const char *hand, const char *trick_text) {
+static kj_position position(int trump, enum bridge_seat seat, const char *hand,
+                            const char *trick_text) {
     kj_position p;
     char err[ERR_SIZE];
     memset(&p, 0, sizeof p);
@@ -126,7 +128,8 @@ static kj_position position(int trump, enum bridge_seat seat, const char *hand, 
     p.seat = seat;
     p.has_taker = true;
     p.taker = SEAT_N;
-    if (!kj_parse_cards(hand, p.hand, KJ_HAND_SIZE, &p.ncards, err, sizeof err)) fail_msg("hand %s: %s", hand, err);
+    if (!kj_parse_cards(hand, p.hand, KJ_HAND_SIZE, &p.ncards, err, sizeof err))
+        fail_msg("hand %s: %s", hand, err);
     p.trick = trick(trick_text);
     if (p.trick.ncards == 0) p.trick.leader = seat;
     if (!kj_check_position(&p, err, sizeof err)) fail_msg("position: %s", err);
@@ -223,7 +226,9 @@ static void test_parse_card(void **state) {
     assert_card("RH", DENOM_D, KJ_KING);
     assert_card("RV", DENOM_D, KJ_QUEEN);
     assert_card("HH", DENOM_H, KJ_KING);
-    assert_card("\xE2\x99\xA0" "8", DENOM_S, KJ_EIGHT); /* ♠8 */
+    assert_card("\xE2\x99\xA0"
+                "8",
+                DENOM_S, KJ_EIGHT); /* ♠8 */
     assert_card_rejected("S6", "not in the klaverjas pack (seven to ace)");
     assert_card_rejected("S2", "not in the klaverjas pack");
     assert_card_rejected("SX", "\"SX\" is not a card");
@@ -608,19 +613,24 @@ static void assert_card_ruling(scenario *sc, const char *c, bool legal, const ch
 static void test_legal_article(void **state) {
     (void)state;
     scenario sc;
-    read_ok(&sc, "{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"H7 H9 D10\", \"trick\": \"N:S7 SA H8\", \"taker\": \"N\"}");
+    read_ok(&sc, "{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"H7 H9 D10\", \"trick\": \"N:S7 "
+                 "SA H8\", \"taker\": \"N\"}");
     assert_card_ruling(&sc, "H7", false, "1G"); /* under the eight while the nine goes over it */
     assert_card_ruling(&sc, "H9", true, "1H");
     assert_card_ruling(&sc, "D10", false, "1F"); /* must trump */
     scenario_free(&sc);
-    read_ok(&sc, "{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"S9 SK H7 D10\", \"trick\": \"E:S7 SA\"}");
+    read_ok(
+        &sc,
+        "{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"S9 SK H7 D10\", \"trick\": \"E:S7 SA\"}");
     assert_card_ruling(&sc, "SK", true, "1C");
     assert_card_ruling(&sc, "H7", false, "1D"); /* must follow */
     scenario_free(&sc);
-    read_ok(&sc, "{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"H7 D10\", \"trick\": \"N:S7 SA S8\"}");
+    read_ok(&sc,
+            "{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"H7 D10\", \"trick\": \"N:S7 SA S8\"}");
     assert_card_ruling(&sc, "D10", true, "1E"); /* the partner is winning */
     scenario_free(&sc);
-    read_ok(&sc, "{\"trump\": \"H\", \"seat\": \"E\", \"hand\": \"H7 HA S8\", \"trick\": \"N:H10\"}");
+    read_ok(&sc,
+            "{\"trump\": \"H\", \"seat\": \"E\", \"hand\": \"H7 HA S8\", \"trick\": \"N:H10\"}");
     assert_card_ruling(&sc, "H7", false, "1B"); /* trumps led, under while the ace goes over */
     assert_card_ruling(&sc, "HA", true, "1C");
     scenario_free(&sc);
@@ -630,7 +640,8 @@ static void test_rule_scenario_facts(void **state) {
     (void)state;
     scenario sc;
     /* a position with the card: card.* and position.* */
-    read_ok(&sc, "{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"S9 SK H7\", \"trick\": \"E:S7 SA\", \"card\": \"H7\", \"taker\": \"S\"}");
+    read_ok(&sc, "{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"S9 SK H7\", \"trick\": \"E:S7 "
+                 "SA\", \"card\": \"H7\", \"taker\": \"S\"}");
     assert_int_equal(value(&sc, "is_trump"), 1);
     assert_int_equal(value(&sc, "follows_suit"), 0);
     assert_int_equal(value(&sc, "can_follow"), 1);
@@ -638,7 +649,8 @@ static void test_rule_scenario_facts(void **state) {
     assert_false(known(&sc, "number"));
     scenario_free(&sc);
     /* without the card and the taker: position.* only, no side */
-    read_ok(&sc, "{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"S9 SK H7\", \"trick\": \"E:S7 SA\"}");
+    read_ok(&sc,
+            "{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"S9 SK H7\", \"trick\": \"E:S7 SA\"}");
     assert_false(known(&sc, "is_trump"));
     assert_int_equal(value(&sc, "can_follow"), 1);
     assert_false(known(&sc, "taker_side"));
@@ -671,12 +683,14 @@ static void test_rule_scenario_facts(void **state) {
  * Every card follows suit; in tricks 2 and 3 nobody could go over the trump
  * winning: no revoke. Takers 7+6+14+4+4+3 + 20 roem = 58, defenders 6+11
  * + 10 roem = 27; 6 tricks to 2; art. 3E: each side writes its own. */
-#define FULL_HAND                                                                                                      \
-    "{\"trump\": \"H\", \"taker\": \"N\", \"first_leader\": \"E\",\n"                                                  \
-    " \"tricks\": [\"E:SK S9 S10 SA\", \"N:HJ H10 HQ H7\", \"N:H9 HA HK H8\", \"N:DA D8 D9 D10\",\n"                   \
-    "            \"N:CA C8 C9 C10\", \"N:S7 S8 SQ SJ\", \"S:DQ DJ " T7_N " DK\", \"E:CK CQ CJ " T8_N "\"],\n"           \
-    " \"roem_claimed\": [2, 5, 7],\n"                                                                                  \
-    " \"hands\": {\"N\": \"SA S7 HJ H9 DA D7 CA C7\", \"E\": \"SK S8 HA H10 DK D8 CK C8\",\n"                          \
+#define FULL_HAND                                                                                  \
+    "{\"trump\": \"H\", \"taker\": \"N\", \"first_leader\": \"E\",\n"                              \
+    " \"tricks\": [\"E:SK S9 S10 SA\", \"N:HJ H10 HQ H7\", \"N:H9 HA HK H8\", \"N:DA D8 D9 "       \
+    "D10\",\n"                                                                                     \
+    "            \"N:CA C8 C9 C10\", \"N:S7 S8 SQ SJ\", \"S:DQ DJ " T7_N                           \
+    " DK\", \"E:CK CQ CJ " T8_N "\"],\n"                                                           \
+    " \"roem_claimed\": [2, 5, 7],\n"                                                              \
+    " \"hands\": {\"N\": \"SA S7 HJ H9 DA D7 CA C7\", \"E\": \"SK S8 HA H10 DK D8 CK C8\",\n"      \
     "           \"S\": \"SQ S9 HK HQ DQ D9 CQ C9\", \"W\": \"SJ S10 H8 H7 DJ D10 CJ C10\"}}"
 
 static void score_hand(const char *json, kj_hand_score *hs, scenario *sc) {
@@ -768,11 +782,13 @@ static void test_revoke_by_the_defenders(void **state) {
      * (a second revoke, not the first): trick 1 is still N's (SA) */
     scenario sc;
     kj_hand_score hs;
-    score_hand("{\"trump\": \"H\", \"taker\": \"N\", \"first_leader\": \"E\",\n"
-               " \"tricks\": [\"E:SK S9 D10 SA\", \"N:HJ H10 HQ H7\", \"N:H9 HA HK H8\", \"N:DA D8 D9 S10\"],\n"
-               " \"hands\": {\"N\": \"SA S7 HJ H9 DA D7 CA C7\", \"E\": \"SK S8 HA H10 DK D8 CK C8\",\n"
-               "           \"S\": \"SQ S9 HK HQ DQ D9 CQ C9\"}}",
-               &hs, &sc);
+    score_hand(
+        "{\"trump\": \"H\", \"taker\": \"N\", \"first_leader\": \"E\",\n"
+        " \"tricks\": [\"E:SK S9 D10 SA\", \"N:HJ H10 HQ H7\", \"N:H9 HA HK H8\", \"N:DA D8 D9 "
+        "S10\"],\n"
+        " \"hands\": {\"N\": \"SA S7 HJ H9 DA D7 CA C7\", \"E\": \"SK S8 HA H10 DK D8 CK C8\",\n"
+        "           \"S\": \"SQ S9 HK HQ DQ D9 CQ C9\"}}",
+        &hs, &sc);
     assert_int_equal(hs.illegal_trick, 0);
     assert_int_equal(hs.illegal_card, 2);
     assert_int_equal(hs.hand.illegal_by, KJ_ILLEGAL_DEFENDERS);
@@ -876,35 +892,57 @@ static void test_result_without_tricks(void **state) {
 static void test_impossible_records(void **state) {
     (void)state;
     /* N won trick 1 with SA, E leads trick 2 */
-    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 SA\", \"E:HJ H10 HQ H7\"]}",
-                             "impossible hand: trick 2 (E:HJ H10 HQ H7) is led by E; N won trick 1 and leads");
-    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 SA\", \"N:SK H10 HQ H7\"]}",
+    assert_scenario_rejected(
+        "{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 SA\", \"E:HJ H10 HQ "
+        "H7\"]}",
+        "impossible hand: trick 2 (E:HJ H10 HQ H7) is led by E; N won trick 1 and leads");
+    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 "
+                             "SA\", \"N:SK H10 HQ H7\"]}",
                              "trick 2 (N:SK H10 HQ H7): SK was played before (trick 1)");
-    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 SK\"]}", "trick 1: SK twice");
+    assert_scenario_rejected(
+        "{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 SK\"]}",
+        "trick 1: SK twice");
     assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10\"]}",
                              "has 3 cards; a finished trick has 4");
-    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"first_leader\": \"N\", \"tricks\": [\"E:SK S9 S10 SA\"]}",
+    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"first_leader\": \"N\", "
+                             "\"tricks\": [\"E:SK S9 S10 SA\"]}",
                              "is led by E; N was to lead");
-    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 S8\"], \"hands\": {" HAND_N "}}",
-                             "trick 1 (E:SK S9 S10 S8): N does not hold S8");
-    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 S8\"], \"hands\": {" HAND_E "}}",
-                             "N does not hold S8, E does");
-    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [], \"hands\": {\"N\": \"SA S7 HJ\"}}",
-                             "N's hand has 3 cards; a hand is dealt 8");
-    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [], \"hands\": {" HAND_N ", \"W\": \"SA S8 HA H10 DK D8 CK C8\"}}",
-                             "SA is dealt to two hands");
-    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 SA\"], \"roem_claimed\": [2]}",
+    assert_scenario_rejected(
+        "{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 S8\"], \"hands\": {" HAND_N
+        "}}",
+        "trick 1 (E:SK S9 S10 S8): N does not hold S8");
+    assert_scenario_rejected(
+        "{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 S8\"], \"hands\": {" HAND_E
+        "}}",
+        "N does not hold S8, E does");
+    assert_scenario_rejected(
+        "{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [], \"hands\": {\"N\": \"SA S7 HJ\"}}",
+        "N's hand has 3 cards; a hand is dealt 8");
+    assert_scenario_rejected(
+        "{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [], \"hands\": {" HAND_N
+        ", \"W\": \"SA S8 HA H10 DK D8 CK C8\"}}",
+        "SA is dealt to two hands");
+    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 "
+                             "SA\"], \"roem_claimed\": [2]}",
                              "roem claimed on trick 2, which was not played");
-    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [], \"roem_claimed\": [9]}", "not a trick number 1..8");
-    assert_scenario_rejected("{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 S6\"]}", "not in the klaverjas pack");
-    assert_scenario_rejected("{\"trump\": \"NT\", \"taker\": \"N\", \"tricks\": []}", "a klaverjas record needs \"trump\"");
+    assert_scenario_rejected(
+        "{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [], \"roem_claimed\": [9]}",
+        "not a trick number 1..8");
+    assert_scenario_rejected(
+        "{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:SK S9 S10 S6\"]}",
+        "not in the klaverjas pack");
+    assert_scenario_rejected("{\"trump\": \"NT\", \"taker\": \"N\", \"tricks\": []}",
+                             "a klaverjas record needs \"trump\"");
     assert_scenario_rejected("{\"trump\": \"H\", \"tricks\": []}", "a hand record needs \"taker\"");
     assert_scenario_rejected("{\"trump\": \"H\"}", "\"trump\" without \"tricks\" or a position");
-    assert_scenario_rejected("{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"S9 SK\", \"trick\": \"E:S7 SA\", \"card\": \"H7\"}",
+    assert_scenario_rejected("{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"S9 SK\", \"trick\": "
+                             "\"E:S7 SA\", \"card\": \"H7\"}",
                              "impossible position: W does not hold H7");
-    assert_scenario_rejected("{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"S9 SK\", \"trick\": \"E:S7\"}",
-                             "impossible position: it is S's turn in the trick, not W's");
-    assert_scenario_rejected("{\"trump\": \"H\", \"seat\": \"W\", \"trick\": \"E:S7 SA\"}", "a position needs \"hand\"");
+    assert_scenario_rejected(
+        "{\"trump\": \"H\", \"seat\": \"W\", \"hand\": \"S9 SK\", \"trick\": \"E:S7\"}",
+        "impossible position: it is S's turn in the trick, not W's");
+    assert_scenario_rejected("{\"trump\": \"H\", \"seat\": \"W\", \"trick\": \"E:S7 SA\"}",
+                             "a position needs \"hand\"");
 }
 
 static void test_hand_check_directly(void **state) {
@@ -922,12 +960,14 @@ static void test_hand_check_directly(void **state) {
     assert_contains(err, "taker value 7");
     /* three known hands give the fourth */
     h.taker = SEAT_N;
-    const char *const hands[3] = {"SA S7 HJ H9 DA D7 CA C7", "SK S8 HA H10 DK D8 CK C8", "SQ S9 HK HQ DQ D9 CQ C9"};
+    const char *const hands[3] = {"SA S7 HJ H9 DA D7 CA C7", "SK S8 HA H10 DK D8 CK C8",
+                                  "SQ S9 HK HQ DQ D9 CQ C9"};
     for (int s = 0; s < 3; s++) {
         kj_card list[KJ_HAND_SIZE];
         int n = 0;
         assert_true(kj_parse_cards(hands[s], list, KJ_HAND_SIZE, &n, err, sizeof err));
-        for (int i = 0; i < n; i++) h.dealt[s] |= kj_card_bit(list[i]);
+        for (int i = 0; i < n; i++)
+            h.dealt[s] |= kj_card_bit(list[i]);
         h.known[s] = true;
     }
     assert_true(kj_check_hand(&h, &tables, err, sizeof err));
@@ -939,10 +979,14 @@ static void test_hand_check_directly(void **state) {
 
 /* ------------------------------------------------- the compiler's demands */
 
-#define KJ_HEADER "ruleset \"k\" { game klaverjas }\nfact a : bool ask \"a?\"\naction ok text \"ok\"\narticle 1 when a { ok }\n"
+#define KJ_HEADER                                                                                  \
+    "ruleset \"k\" { game klaverjas }\nfact a : bool ask \"a?\"\naction ok text \"ok\"\narticle "  \
+    "1 when a { ok }\n"
 #define KJ_RANK "type rank = enum { seven, eight, nine, ten, jack, queen, king, ace }\n"
 #define KJ_TABLE(name) "table " name "(r: rank) : int { _ => 1 }\n"
-#define KJ_FOUR_TABLES KJ_TABLE("rank_trump") KJ_TABLE("rank_plain") KJ_TABLE("points_trump") KJ_TABLE("points_plain")
+#define KJ_FOUR_TABLES                                                                             \
+    KJ_TABLE("rank_trump") KJ_TABLE("rank_plain") KJ_TABLE("points_trump") KJ_TABLE("points_"      \
+                                                                                    "plain")
 
 static void assert_compile_error(const char *rules, const char *want) {
     char *messages = NULL;
@@ -955,22 +999,28 @@ static void assert_compile_error(const char *rules, const char *want) {
 static void test_compiler_checks_the_vocabulary(void **state) {
     (void)state;
     char *messages = NULL;
-    ruleset *rs = compile_text(KJ_HEADER KJ_RANK KJ_FOUR_TABLES KJ_TABLE("sequence_order"), &messages);
+    ruleset *rs =
+        compile_text(KJ_HEADER KJ_RANK KJ_FOUR_TABLES KJ_TABLE("sequence_order"), &messages);
     if (!rs) fail_msg("a complete vocabulary does not compile:\n%s", messages);
     free(messages);
-    for (int k = 0; k < KJT_COUNT; k++) assert_true(rs->klaverjas_tables[k] >= 0);
+    for (int k = 0; k < KJT_COUNT; k++)
+        assert_true(rs->klaverjas_tables[k] >= 0);
     assert_int_equal(rs->legal_article, -1);
     ruleset_free(rs);
     assert_compile_error(KJ_HEADER KJ_FOUR_TABLES, "a klaverjas ruleset declares the type 'rank'");
-    assert_compile_error(KJ_HEADER "type rank = enum { ace, king, queen, jack, ten, nine, eight, seven }\n",
+    assert_compile_error(KJ_HEADER
+                         "type rank = enum { ace, king, queen, jack, ten, nine, eight, seven }\n",
                          "has exactly the values seven … ace, in that order");
     assert_compile_error(KJ_HEADER KJ_RANK KJ_FOUR_TABLES, "declares the table 'sequence_order'");
-    assert_compile_error(KJ_HEADER KJ_RANK KJ_FOUR_TABLES "table sequence_order(n: int 0..7) : int { _ => 1 }\n",
+    assert_compile_error(KJ_HEADER KJ_RANK KJ_FOUR_TABLES
+                         "table sequence_order(n: int 0..7) : int { _ => 1 }\n",
                          "table 'sequence_order' of a klaverjas ruleset has one key of type rank");
-    assert_compile_error(KJ_HEADER KJ_RANK KJ_FOUR_TABLES "table sequence_order(r: rank, b: bool) : int { _ => 1 }\n",
+    assert_compile_error(KJ_HEADER KJ_RANK KJ_FOUR_TABLES
+                         "table sequence_order(r: rank, b: bool) : int { _ => 1 }\n",
                          "has one key of type rank and int values");
     /* the header names its articles */
-    assert_compile_error("ruleset \"k\" { legal 9 }\nfact a : bool ask \"a?\"\naction ok text \"ok\"\narticle 1 when a { ok }\n",
+    assert_compile_error("ruleset \"k\" { legal 9 }\nfact a : bool ask \"a?\"\naction ok text "
+                         "\"ok\"\narticle 1 when a { ok }\n",
                          "no article 9 in this ruleset");
 }
 

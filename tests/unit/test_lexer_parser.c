@@ -62,7 +62,8 @@ static void parse_ok(parsed *p, const char *text) {
 }
 
 static void assert_contains(const char *text, const char *needle) {
-    if (!text || !strstr(text, needle)) fail_msg("expected \"%s\" in \"%s\"", needle, text ? text : "(null)");
+    if (!text || !strstr(text, needle))
+        fail_msg("expected \"%s\" in \"%s\"", needle, text ? text : "(null)");
 }
 
 static ast_decl *decl_at(const parsed *p, int i) {
@@ -82,7 +83,8 @@ static void assert_name(const ast_expr *e, const char *name) {
 }
 
 static void assert_loc(src_loc l, int line, int col) {
-    if (l.line != line || l.col != col) fail_msg("location %d:%d, expected %d:%d", l.line, l.col, line, col);
+    if (l.line != line || l.col != col)
+        fail_msg("location %d:%d, expected %d:%d", l.line, l.col, line, col);
 }
 
 /* ----------------------------------------------------------- declarations */
@@ -118,12 +120,14 @@ static void test_ruleset_header_and_include(void **state) {
 static void test_named_types(void **state) {
     (void)state;
     parsed p;
-    parse_ok(&p, "type denomination = enum { clubs, diamonds \"ruiten\" en \"diamonds\", notrump \"SA\", }\n"
-                 "type tricks = int 1..13\n"
-                 "type delta = int -3..3\n"
-                 "type flag = bool\n"
-                 "type amount = int\n"
-                 "type where = seat\n");
+    parse_ok(
+        &p,
+        "type denomination = enum { clubs, diamonds \"ruiten\" en \"diamonds\", notrump \"SA\", }\n"
+        "type tricks = int 1..13\n"
+        "type delta = int -3..3\n"
+        "type flag = bool\n"
+        "type amount = int\n"
+        "type where = seat\n");
     assert_int_equal(p.file->decls.n, 6);
     ast_decl *d = decl_at(&p, 0);
     assert_int_equal(d->kind, AD_TYPE);
@@ -210,13 +214,15 @@ static void test_derived_fact(void **state) {
 static void test_action_with_params_and_texts(void **state) {
     (void)state;
     parsed p;
-    parse_ok(&p, "action partner_must_pass(span: enum { next_turn \"bij zijn beurt\", rest \"de rest\" })\n"
-                 "  text \"De partner moet {span} passen.\"\n"
-                 "  en   \"Partner must pass {span}.\"\n"
-                 "action director_judgment(article: cite, question: string)\n"
-                 "  text \"Oordeel (art. {article}): {question}\"\n"
-                 "action auction_continues text \"Het bieden gaat verder.\"\n"
-                 "action empty() text \"x\"\n");
+    parse_ok(
+        &p,
+        "action partner_must_pass(span: enum { next_turn \"bij zijn beurt\", rest \"de rest\" })\n"
+        "  text \"De partner moet {span} passen.\"\n"
+        "  en   \"Partner must pass {span}.\"\n"
+        "action director_judgment(article: cite, question: string)\n"
+        "  text \"Oordeel (art. {article}): {question}\"\n"
+        "action auction_continues text \"Het bieden gaat verder.\"\n"
+        "action empty() text \"x\"\n");
     assert_int_equal(p.file->decls.n, 4);
     ast_decl *a = decl_at(&p, 0);
     assert_int_equal(a->kind, AD_ACTION);
@@ -250,13 +256,15 @@ static void test_keywords_as_parameter_names(void **state) {
     (void)state;
     parsed p;
     parse_ok(&p, "action see(article: cite) text \"Zie {article}.\"\n"
-                 "action many(text: string, type: bool, table: int, test: int, fact: int, action: int, trail: int)\n"
+                 "action many(text: string, type: bool, table: int, test: int, fact: int, action: "
+                 "int, trail: int)\n"
                  "  text \"x\"\n");
     assert_int_equal(p.file->decls.n, 2);
     ast_decl *m = decl_at(&p, 1);
     static const char *const names[] = {"text", "type", "table", "test", "fact", "action", "trail"};
     assert_int_equal(m->params.n, 7);
-    for (int i = 0; i < 7; i++) assert_string_equal(((ast_param *)item(&m->params, i))->name, names[i]);
+    for (int i = 0; i < 7; i++)
+        assert_string_equal(((ast_param *)item(&m->params, i))->name, names[i]);
     parsed_free(&p);
 }
 
@@ -441,7 +449,8 @@ static void test_match_patterns_ranges_and_any(void **state) {
                  "}\n");
     ast_item *m = item(&decl_at(&p, 0)->body->items, 0);
     assert_int_equal(m->arms.n, 4);
-    ast_arm *a0 = item(&m->arms, 0), *a1 = item(&m->arms, 1), *a2 = item(&m->arms, 2), *a3 = item(&m->arms, 3);
+    ast_arm *a0 = item(&m->arms, 0), *a1 = item(&m->arms, 1), *a2 = item(&m->arms, 2),
+            *a3 = item(&m->arms, 3);
     ast_pattern *zero = item(&a0->patterns, 0);
     assert_int_equal(zero->kind, AP_VALUE);
     assert_int_equal(zero->lo->ival, 0);
@@ -496,7 +505,8 @@ static void test_test_block_givens_and_expects(void **state) {
 
     assert_int_equal(t->expects.n, 8);
     ast_expect *e[8];
-    for (int i = 0; i < 8; i++) e[i] = item(&t->expects, i);
+    for (int i = 0; i < 8; i++)
+        e[i] = item(&t->expects, i);
     assert_int_equal(e[0]->kind, AX_CITE);
     assert_string_equal(e[0]->name, "27B2");
     assert_false(e[0]->negated);
@@ -511,7 +521,8 @@ static void test_test_block_givens_and_expects(void **state) {
     assert_int_equal(e[3]->kind, AX_TRAIL);
     assert_int_equal(e[3]->args.n, 3);
     static const char *const trail[] = {"27", "27B", "27B2"};
-    for (int i = 0; i < 3; i++) assert_string_equal(((ast_expr *)item(&e[3]->args, i))->text, trail[i]);
+    for (int i = 0; i < 3; i++)
+        assert_string_equal(((ast_expr *)item(&e[3]->args, i))->text, trail[i]);
     assert_int_equal(e[4]->kind, AX_CITE);
     assert_string_equal(e[4]->name, "27A1");
     assert_true(e[4]->negated);
@@ -526,11 +537,13 @@ static void test_test_block_givens_and_expects(void **state) {
 static void test_file_keeps_declaration_order(void **state) {
     (void)state;
     parsed p;
-    parse_ok(&p, "fact a : bool\naction w text \"w\"\ntable t(k: bool) : int { _ => 1 }\n"
-                 "invariant \"i\" a\narticle 1 when a { w }\ntest \"x\" { given a = true expect 1 }\n");
+    parse_ok(&p,
+             "fact a : bool\naction w text \"w\"\ntable t(k: bool) : int { _ => 1 }\n"
+             "invariant \"i\" a\narticle 1 when a { w }\ntest \"x\" { given a = true expect 1 }\n");
     static const int kinds[] = {AD_FACT, AD_ACTION, AD_TABLE, AD_INVARIANT, AD_ARTICLE, AD_TEST};
     assert_int_equal(p.file->decls.n, 6);
-    for (int i = 0; i < 6; i++) assert_int_equal(decl_at(&p, i)->kind, kinds[i]);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(decl_at(&p, i)->kind, kinds[i]);
     assert_string_equal(p.file->path, "t.rules");
     parsed_free(&p);
 }
@@ -543,7 +556,8 @@ static void test_citations_and_integers(void **state) {
     parse_ok(&p, "article 1 when true { f(27B1a, 27, 72C, 007) }\n");
     ast_item *it = item(&decl_at(&p, 0)->body->items, 0);
     assert_int_equal(it->args.n, 4);
-    ast_expr *a = item(&it->args, 0), *b = item(&it->args, 1), *c = item(&it->args, 2), *d = item(&it->args, 3);
+    ast_expr *a = item(&it->args, 0), *b = item(&it->args, 1), *c = item(&it->args, 2),
+             *d = item(&it->args, 3);
     assert_int_equal(a->kind, AE_CITE);
     assert_string_equal(a->text, "27B1a");
     assert_int_equal(b->kind, AE_INT);
@@ -602,10 +616,12 @@ static void test_empty_file(void **state) {
 static void test_identifier_prefixed_by_keyword(void **state) {
     (void)state;
     parsed p;
-    parse_ok(&p, "fact iffy : bool\nfact fact_x : bool\nfact _hidden : bool\nfact notable : bool\n");
+    parse_ok(&p,
+             "fact iffy : bool\nfact fact_x : bool\nfact _hidden : bool\nfact notable : bool\n");
     static const char *const names[] = {"iffy", "fact_x", "_hidden", "notable"};
     assert_int_equal(p.file->decls.n, 4);
-    for (int i = 0; i < 4; i++) assert_string_equal(decl_at(&p, i)->name, names[i]);
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(decl_at(&p, i)->name, names[i]);
     parsed_free(&p);
 }
 
@@ -782,7 +798,8 @@ static void test_unterminated_string(void **state) {
     assert_int_equal(strncmp(p.out, "t.rules:2:7: error: unterminated string", 39), 0);
     /* the next line is read as it stands */
     int seen_b = 0;
-    for (int i = 0; i < p.file->decls.n; i++) seen_b |= strcmp(decl_at(&p, i)->name, "b") == 0;
+    for (int i = 0; i < p.file->decls.n; i++)
+        seen_b |= strcmp(decl_at(&p, i)->name, "b") == 0;
     assert_true(seen_b);
     parsed_free(&p);
 }

@@ -73,15 +73,18 @@ static void test_api_version_mismatch(void **state) {
     strbuf err;
     sb_init(&err);
     assert_null(load(toy(state), "return { api = 2, name = \"old\" }\n", 0, 0, &err));
-    assert_non_null(strstr(err.data, "plugin old: written for API version 2; this arbiter speaks version 1"));
+    assert_non_null(
+        strstr(err.data, "plugin old: written for API version 2; this arbiter speaks version 1"));
     sb_free(&err);
 }
 
 static void test_unknown_override_citation(void **state) {
     strbuf err;
     sb_init(&err);
-    assert_null(load(toy(state), HEADER "override = { [\"9Z\"] = function(r) end } }\n", 0, 0, &err));
-    assert_non_null(strstr(err.data, "override \"9Z\": no article or clause of the ruleset has this citation"));
+    assert_null(
+        load(toy(state), HEADER "override = { [\"9Z\"] = function(r) end } }\n", 0, 0, &err));
+    assert_non_null(
+        strstr(err.data, "override \"9Z\": no article or clause of the ruleset has this citation"));
     sb_free(&err);
 }
 
@@ -140,10 +143,11 @@ static void test_infinite_loop_hits_budget_and_plugin_stays_usable(void **state)
     strbuf err, rejection;
     sb_init(&err);
     sb_init(&rejection);
-    plugin *p = load(toy(state),
-                     HEADER "validate = function(f)\n  if f.minutes == 1 then while true do end end\n"
-                            "  if f.minutes == 2 then return \"te laat\" end\nend }\n",
-                     100000, 0, &err);
+    plugin *p =
+        load(toy(state),
+             HEADER "validate = function(f)\n  if f.minutes == 1 then while true do end end\n"
+                    "  if f.minutes == 2 then return \"te laat\" end\nend }\n",
+             100000, 0, &err);
     assert_non_null(p);
     scenario sc;
     scenario_init(&sc, toy(state));
@@ -462,7 +466,8 @@ static void test_runtime_error_names_line(void **state) {
     strbuf err, rejection;
     sb_init(&err);
     sb_init(&rejection);
-    plugin *p = load(toy(state), HEADER "validate = function(f)\n  return f.nothing.here\nend }\n", 0, 0, &err);
+    plugin *p = load(toy(state), HEADER "validate = function(f)\n  return f.nothing.here\nend }\n",
+                     0, 0, &err);
     assert_non_null(p);
     scenario sc;
     scenario_init(&sc, toy(state));
@@ -483,7 +488,8 @@ static void test_override_replaces_ruling(void **state) {
                      HEADER "override = { [\"1B\"] = function(r)\n"
                             "  local pts = r.actions[1].args.points\n"
                             "  if pts <= 30 then return nil end\n"
-                            "  return { actions = { { name = \"penalty\", args = { points = 30 } } }, note = \"ten hoogste 30\" }\n"
+                            "  return { actions = { { name = \"penalty\", args = { points = 30 } } "
+                            "}, note = \"ten hoogste 30\" }\n"
                             "end } }\n",
                      0, 0, &err);
     assert_non_null(p);
@@ -518,10 +524,12 @@ static void test_own_fact_and_action_added(void **state) {
     sb_init(&err);
     plugin *p = load(toy(state),
                      HEADER "facts = { table_fee = \"int\" },\n"
-                            "actions = { fee = { text = \"Tafelgeld: {euro} euro.\", en = \"Table fee: {euro} euro.\" } },\n"
+                            "actions = { fee = { text = \"Tafelgeld: {euro} euro.\", en = \"Table "
+                            "fee: {euro} euro.\" } },\n"
                             "override = { [\"*\"] = function(r)\n"
                             "  if not r.facts.table_fee then return nil end\n"
-                            "  return { replace = false, actions = { { name = \"fee\", args = { euro = r.facts.table_fee } } } }\n"
+                            "  return { replace = false, actions = { { name = \"fee\", args = { "
+                            "euro = r.facts.table_fee } } } }\n"
                             "end } }\n",
                      0, 0, &err);
     assert_non_null(p);
@@ -550,7 +558,8 @@ static void test_override_removes_one_action(void **state) {
     sb_init(&err);
     plugin *p = load(toy(state),
                      HEADER "override = { [\"1B\"] = function(r)\n"
-                            "  return { remove = { \"penalty\" }, actions = { { name = \"penalty\", args = { points = 5 } } } }\n"
+                            "  return { remove = { \"penalty\" }, actions = { { name = "
+                            "\"penalty\", args = { points = 5 } } } }\n"
                             "end } }\n",
                      0, 0, &err);
     assert_non_null(p);
@@ -573,7 +582,10 @@ static void test_override_removes_one_action(void **state) {
 static void test_unknown_action_is_an_error(void **state) {
     strbuf err;
     sb_init(&err);
-    plugin *p = load(toy(state), HEADER "override = { [\"1A\"] = function(r) return { actions = { { name = \"fine\" } } } end } }\n", 0, 0, &err);
+    plugin *p = load(toy(state),
+                     HEADER "override = { [\"1A\"] = function(r) return { actions = { { name = "
+                            "\"fine\" } } } end } }\n",
+                     0, 0, &err);
     assert_non_null(p);
     scenario sc;
     ruling r;
@@ -609,7 +621,8 @@ static void test_score_and_matchpoint_hooks(void **state) {
 static void test_hook_must_return_a_whole_number(void **state) {
     strbuf err;
     sb_init(&err);
-    plugin *p = load(toy(state), HEADER "score = function(s, f) return \"veel\" end }\n", 0, 0, &err);
+    plugin *p =
+        load(toy(state), HEADER "score = function(s, f) return \"veel\" end }\n", 0, 0, &err);
     assert_non_null(p);
     int64_t score = 420;
     assert_false(plugin_adjust_score(p, NULL, &score, &err));
@@ -623,7 +636,8 @@ static void test_hook_must_return_a_whole_number(void **state) {
 
 /* The rejection validate returns for the scenario, with the plugin's own
  * table_fee = 2; false (with err) when the plugin fails. */
-static bool validate_on(const ruleset *rs, const char *lua, const char *json, strbuf *rejection, strbuf *err) {
+static bool validate_on(const ruleset *rs, const char *lua, const char *json, strbuf *rejection,
+                        strbuf *err) {
     plugin *p = load(rs, lua, 0, 0, err);
     assert_non_null(p);
     scenario sc;
@@ -643,16 +657,17 @@ static void test_facts_unknown_name_and_unknown_fact_read_nil(void **state) {
     strbuf err, rejection;
     sb_init(&err);
     sb_init(&rejection);
-    assert_true(validate_on(toy(state),
-                            HEADER "facts = { table_fee = \"int\", badge = \"string\" },\n"
-                                   "validate = function(f)\n"
-                                   "  if f.no_such_fact ~= nil or f.volume ~= nil then return \"niet nil\" end\n"
-                                   "  if f.badge ~= nil then return \"niet nil\" end\n"
-                                   "  if f[1] ~= nil or f[true] ~= nil or #f ~= 0 then return \"niet nil\" end\n"
-                                   "  return f.irregularity .. \" \" .. f.minutes .. \" \" .. f.table_fee .. \" \" ..\n"
-                                   "    math.type(f.minutes)\n"
-                                   "end }\n",
-                            "{\"irregularity\": \"late\", \"minutes\": 5}", &rejection, &err));
+    assert_true(validate_on(
+        toy(state),
+        HEADER "facts = { table_fee = \"int\", badge = \"string\" },\n"
+               "validate = function(f)\n"
+               "  if f.no_such_fact ~= nil or f.volume ~= nil then return \"niet nil\" end\n"
+               "  if f.badge ~= nil then return \"niet nil\" end\n"
+               "  if f[1] ~= nil or f[true] ~= nil or #f ~= 0 then return \"niet nil\" end\n"
+               "  return f.irregularity .. \" \" .. f.minutes .. \" \" .. f.table_fee .. \" \" ..\n"
+               "    math.type(f.minutes)\n"
+               "end }\n",
+        "{\"irregularity\": \"late\", \"minutes\": 5}", &rejection, &err));
     assert_string_equal(rejection.data, "late 5 2 integer (Clubreglement art. 1)");
     sb_free(&err);
     sb_free(&rejection);
@@ -664,23 +679,25 @@ static void test_facts_pairs_gives_every_known_fact(void **state) {
     strbuf err, rejection;
     sb_init(&err);
     sb_init(&rejection);
-    assert_true(validate_on(toy(state),
-                            HEADER "facts = { table_fee = \"int\" },\n"
-                                   "validate = function(f)\n"
-                                   "  local seen = {}\n"
-                                   "  for k, v in pairs(f) do\n"
-                                   "    if f[k] ~= v or seen[k] then return \"pairs and index differ at \" .. k end\n"
-                                   "    seen[k] = true\n"
-                                   "    seen[#seen + 1] = k .. \"=\" .. tostring(v)\n"
-                                   "  end\n"
-                                   "  table.sort(seen)\n"
-                                   "  return table.concat(seen, \",\")\n"
-                                   "end }\n",
-                            "{\"irregularity\": \"late\", \"minutes\": 5, \"repeated\": false,"
-                            " \"auction\": \"N: 1S 1H\"}",
-                            &rejection, &err));
-    assert_string_equal(rejection.data, "irregularity=late,lowest=2H,minutes=5,repeated=false,table_fee=2,"
-                                        "turn_was=offender (Clubreglement art. 1)");
+    assert_true(validate_on(
+        toy(state),
+        HEADER "facts = { table_fee = \"int\" },\n"
+               "validate = function(f)\n"
+               "  local seen = {}\n"
+               "  for k, v in pairs(f) do\n"
+               "    if f[k] ~= v or seen[k] then return \"pairs and index differ at \" .. k end\n"
+               "    seen[k] = true\n"
+               "    seen[#seen + 1] = k .. \"=\" .. tostring(v)\n"
+               "  end\n"
+               "  table.sort(seen)\n"
+               "  return table.concat(seen, \",\")\n"
+               "end }\n",
+        "{\"irregularity\": \"late\", \"minutes\": 5, \"repeated\": false,"
+        " \"auction\": \"N: 1S 1H\"}",
+        &rejection, &err));
+    assert_string_equal(rejection.data,
+                        "irregularity=late,lowest=2H,minutes=5,repeated=false,table_fee=2,"
+                        "turn_was=offender (Clubreglement art. 1)");
     sb_free(&err);
     sb_free(&rejection);
 }
@@ -691,15 +708,16 @@ static void test_own_fact_shadows_a_ruleset_fact(void **state) {
     strbuf err, rejection;
     sb_init(&err);
     sb_init(&rejection);
-    plugin *p = load(toy(state),
-                     HEADER "facts = { minutes = \"int\", table_fee = \"int\" },\n"
-                            "validate = function(f)\n"
-                            "  local seen = {}\n"
-                            "  for k, v in pairs(f) do seen[#seen + 1] = k .. \"=\" .. tostring(v) end\n"
-                            "  table.sort(seen)\n"
-                            "  return f.minutes .. \" \" .. table.concat(seen, \",\")\n"
-                            "end }\n",
-                     0, 0, &err);
+    plugin *p =
+        load(toy(state),
+             HEADER "facts = { minutes = \"int\", table_fee = \"int\" },\n"
+                    "validate = function(f)\n"
+                    "  local seen = {}\n"
+                    "  for k, v in pairs(f) do seen[#seen + 1] = k .. \"=\" .. tostring(v) end\n"
+                    "  table.sort(seen)\n"
+                    "  return f.minutes .. \" \" .. table.concat(seen, \",\")\n"
+                    "end }\n",
+             0, 0, &err);
     assert_non_null(p);
     scenario sc;
     ruling r;
@@ -707,8 +725,9 @@ static void test_own_fact_shadows_a_ruleset_fact(void **state) {
     give_own(&sc, "minutes", 99);
     give_own(&sc, "table_fee", 99);
     assert_true(plugin_validate(p, &sc, &rejection, &err));
-    assert_string_equal(rejection.data,
-                        "99 irregularity=late,minutes=99,repeated=true,table_fee=99 (Clubreglement art. 1)");
+    assert_string_equal(
+        rejection.data,
+        "99 irregularity=late,minutes=99,repeated=true,table_fee=99 (Clubreglement art. 1)");
     ruling_clear(&r);
     scenario_free(&sc);
     plugin_free(p);
@@ -727,7 +746,8 @@ static void test_facts_are_read_only(void **state) {
     assert_non_null(strstr(err.data, "plugin test: "));
     assert_non_null(strstr(err.data, ":3: facts are read-only (facts.minutes)"));
     sb_free(&err);
-    assert_false(validate_on(toy(state), HEADER "validate = function(f)\n  setmetatable(f, nil)\nend }\n",
+    assert_false(validate_on(toy(state),
+                             HEADER "validate = function(f)\n  setmetatable(f, nil)\nend }\n",
                              "{\"irregularity\": \"late\", \"minutes\": 5}", &rejection, &err));
     assert_non_null(strstr(err.data, "cannot change a protected metatable"));
     sb_free(&err);
@@ -801,8 +821,8 @@ static void test_nothing_is_kept_between_calls(void **state) {
 
     p = load(toy(state),
              "local kept\n" HEADER "override = { [\"*\"] = function(r)\n"
-                                   "  if kept then return { note = kept.articles[1] } end\n"
-                                   "  kept = r\nend } }\n",
+             "  if kept then return { note = kept.articles[1] } end\n"
+             "  kept = r\nend } }\n",
              0, 0, &err);
     assert_non_null(p);
     ruling r;
@@ -839,23 +859,25 @@ static char *override_note(const ruleset *rs, const char *lua, const char *json)
 /* The ruling shows its articles, actions and facts, pairs gives all three,
  * and it and its tables stay the plugin's to change. */
 static void test_ruling_fields_and_pairs(void **state) {
-    char *what = override_note(toy(state),
-                               HEADER "override = { [\"1B\"] = function(r)\n"
-                                      "  local fields = {}\n"
-                                      "  for k in pairs(r) do fields[#fields + 1] = k end\n"
-                                      "  table.sort(fields)\n"
-                                      "  local a = r.actions[1]\n"
-                                      "  r.articles[#r.articles + 1] = \"club\"\n"
-                                      "  r.actions = nil\n"
-                                      "  r.mine = true\n"
-                                      "  return { replace = false, note = table.concat(fields, \",\") .. \" \" ..\n"
-                                      "    table.concat(r.articles, \",\") .. \" \" ..\n"
-                                      "    a.name .. \"(\" .. a.args.points .. \") \" ..\n"
-                                      "    r.facts.irregularity .. \" \" ..\n"
-                                      "    tostring(r.actions) .. \" \" .. #r.articles }\n"
-                                      "end } }\n",
-                               "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}");
-    assert_string_equal(what, "added to the ruling at 1B: actions,articles,facts 1,1B,club penalty(40) late nil 3");
+    char *what = override_note(
+        toy(state),
+        HEADER "override = { [\"1B\"] = function(r)\n"
+               "  local fields = {}\n"
+               "  for k in pairs(r) do fields[#fields + 1] = k end\n"
+               "  table.sort(fields)\n"
+               "  local a = r.actions[1]\n"
+               "  r.articles[#r.articles + 1] = \"club\"\n"
+               "  r.actions = nil\n"
+               "  r.mine = true\n"
+               "  return { replace = false, note = table.concat(fields, \",\") .. \" \" ..\n"
+               "    table.concat(r.articles, \",\") .. \" \" ..\n"
+               "    a.name .. \"(\" .. a.args.points .. \") \" ..\n"
+               "    r.facts.irregularity .. \" \" ..\n"
+               "    tostring(r.actions) .. \" \" .. #r.articles }\n"
+               "end } }\n",
+        "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}");
+    assert_string_equal(
+        what, "added to the ruling at 1B: actions,articles,facts 1,1B,club penalty(40) late nil 3");
     free(what);
 }
 
@@ -864,7 +886,8 @@ static void test_override_not_called_when_trail_misses_it(void **state) {
     strbuf err;
     sb_init(&err);
     plugin *p =
-        load(toy(state), HEADER "override = { [\"1B\"] = function(r) error(\"geroepen\") end } }\n", 0, 0, &err);
+        load(toy(state), HEADER "override = { [\"1B\"] = function(r) error(\"geroepen\") end } }\n",
+             0, 0, &err);
     assert_non_null(p);
     scenario sc;
     ruling r;
@@ -885,8 +908,9 @@ static void test_override_not_called_when_trail_misses_it(void **state) {
 /* Returning the ruling itself reads its fields as any table's: its actions
  * come back as the plugin's. */
 static void test_override_may_return_the_ruling(void **state) {
-    char *what = override_note(toy(state), HEADER "override = { [\"1A\"] = function(r) return r end } }\n",
-                               "{\"irregularity\": \"late\", \"minutes\": 5}");
+    char *what =
+        override_note(toy(state), HEADER "override = { [\"1A\"] = function(r) return r end } }\n",
+                      "{\"irregularity\": \"late\", \"minutes\": 5}");
     assert_string_equal(what, "replaced the ruling at 1A");
     free(what);
 }

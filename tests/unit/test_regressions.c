@@ -29,7 +29,9 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-#define HEADER "ruleset \"r\" { title \"Regressie\" game bridge }\naction x text \"x\"\nfact a : bool ask \"a?\"\n"
+#define HEADER                                                                                     \
+    "ruleset \"r\" { title \"Regressie\" game bridge }\naction x text \"x\"\nfact a : bool ask "   \
+    "\"a?\"\n"
 #define TWO_ARTICLES "article 1 when a { x }\narticle 2 when not a { x }\n"
 
 typedef struct compiled {
@@ -82,7 +84,8 @@ static void compiled_free(compiled *c) {
 }
 
 static void assert_contains(const char *text, const char *needle) {
-    if (!text || !strstr(text, needle)) fail_msg("expected \"%s\" in:\n%s", needle, text ? text : "(null)");
+    if (!text || !strstr(text, needle))
+        fail_msg("expected \"%s\" in:\n%s", needle, text ? text : "(null)");
 }
 
 /* The text fails to compile with message among its errors. */
@@ -103,19 +106,23 @@ static void assert_compiles(const char *text) {
 }
 
 /* HEADER + before + `sep`.join(item * n) + after, malloc'd. */
-static char *repeat(const char *before, const char *item, const char *sep, int n, const char *after) {
-    size_t len = strlen(HEADER) + strlen(before) + (size_t)n * (strlen(item) + strlen(sep)) + strlen(after) + 1;
+static char *repeat(const char *before, const char *item, const char *sep, int n,
+                    const char *after) {
+    size_t len = strlen(HEADER) + strlen(before) + (size_t)n * (strlen(item) + strlen(sep)) +
+                 strlen(after) + 1;
     char *s = malloc(len), *p = s;
     assert_non_null(s);
     p += sprintf(p, "%s%s", HEADER, before);
-    for (int i = 0; i < n; i++) p += sprintf(p, "%s%s", i ? sep : "", item);
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, "%s%s", i ? sep : "", item);
     strcpy(p, after);
     return s;
 }
 
 static int count(const char *text, const char *needle) {
     int n = 0;
-    for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle)) n++;
+    for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
     return n;
 }
 
@@ -135,9 +142,12 @@ static void test_empty_range_fact_in_a_decision(void **state) {
  * overflow (UBSan) nor hi - lo + 1. */
 static void test_range_too_wide(void **state) {
     (void)state;
-    assert_rejected(HEADER "fact n : int -1..9223372036854775807 ask \"n?\"\n" TWO_ARTICLES, "is too wide");
-    assert_rejected(HEADER "table t(k: int -9223372036854775807..9223372036854775807) : int { _ => 1 }\n" TWO_ARTICLES,
+    assert_rejected(HEADER "fact n : int -1..9223372036854775807 ask \"n?\"\n" TWO_ARTICLES,
                     "is too wide");
+    assert_rejected(
+        HEADER
+        "table t(k: int -9223372036854775807..9223372036854775807) : int { _ => 1 }\n" TWO_ARTICLES,
+        "is too wide");
     assert_compiles(HEADER "fact n : int 1..9223372036854775807 ask \"n?\"\n" TWO_ARTICLES);
 }
 
@@ -151,7 +161,8 @@ static void test_long_operator_chain(void **state) {
     char *ok = repeat("article 1 when ", "a", " and ", 250, " { x }\narticle 2 when not a { x }\n");
     assert_compiles(ok);
     free(ok);
-    char *deep = repeat("article 1 when ", "a", " and ", 100000, " { x }\narticle 2 when not a { x }\n");
+    char *deep =
+        repeat("article 1 when ", "a", " and ", 100000, " { x }\narticle 2 when not a { x }\n");
     assert_rejected(deep, "nested more than 256 levels deep");
     free(deep);
     char *sum = repeat("fact m : int 0..3 ask \"m?\"\narticle 1 when a and ", "m", " + ", 300,
@@ -198,7 +209,8 @@ static char *numbered(const char *fmt, int n, const char *after) {
     char *s = malloc(len), *p = s;
     assert_non_null(s);
     p += sprintf(p, "%s", HEADER);
-    for (int i = 0; i < n; i++) p += sprintf(p, fmt, i, i);
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, fmt, i, i);
     strcpy(p, after);
     return s;
 }
@@ -234,8 +246,10 @@ static void test_derived_fact_levels(void **state) {
     for (int i = 0; i < 100; i++) {
         sb_printf(&sb, "fact d%d : bool = ", i);
         for (int k = 0; k < 50; k++) {
-            if (i) sb_printf(&sb, "%sd%d", k ? " and " : "", i - 1);
-            else sb_printf(&sb, "%sa", k ? " and " : "");
+            if (i)
+                sb_printf(&sb, "%sd%d", k ? " and " : "", i - 1);
+            else
+                sb_printf(&sb, "%sa", k ? " and " : "");
         }
         sb_puts(&sb, "\n");
     }
@@ -256,9 +270,11 @@ static void test_derived_fact_levels(void **state) {
 static void test_graph_blowup_ends_in_an_error(void **state) {
     (void)state;
     compiled c = {0};
-    compile_text(&c, HEADER "fact p : int 0..255 ask \"p?\"\nfact q : int 0..255 ask \"q?\"\n"
-                            "fact r : int 0..255 ask \"r?\"\nfact s : int 0..255 ask \"s?\"\n"
-                            "article 1 when p * q * r * s == 7 { x }\narticle 2 when p * q * r * s != 7 { x }\n");
+    compile_text(
+        &c, HEADER
+        "fact p : int 0..255 ask \"p?\"\nfact q : int 0..255 ask \"q?\"\n"
+        "fact r : int 0..255 ask \"r?\"\nfact s : int 0..255 ask \"s?\"\n"
+        "article 1 when p * q * r * s == 7 { x }\narticle 2 when p * q * r * s != 7 { x }\n");
     assert_true(c.errors > 0);
     assert_contains(c.out, "the value computed here can take up to 16581376 different values");
     compiled_free(&c);
@@ -274,7 +290,8 @@ static void test_error_flood_is_cut(void **state) {
     strbuf sb;
     sb_init(&sb);
     sb_puts(&sb, HEADER "fact m : int 0..3 ask \"m?\"\narticle 1 when a { match m {");
-    for (int i = 0; i < 1000; i++) sb_printf(&sb, " %d => { x }", i % 4);
+    for (int i = 0; i < 1000; i++)
+        sb_printf(&sb, " %d => { x }", i % 4);
     sb_puts(&sb, " } }\narticle 2 when not a { x }\n");
     compiled c = {0};
     compile_text(&c, sb.data);
@@ -282,7 +299,8 @@ static void test_error_flood_is_cut(void **state) {
     assert_true(c.errors >= 996);
     assert_true(count(c.out, "error: this clause can never apply") <= 100);
     assert_contains(c.out, "more than 100 messages; the rest are not shown");
-    for (const char *line = c.out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    for (const char *line = c.out; line && *line;
+         line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         size_t n = strcspn(line, "\n");
         if (n > 200) fail_msg("a line of %zu bytes:\n%.*s", n, 300, line);
     }
@@ -313,7 +331,8 @@ static void test_batch_line_too_long(void **state) {
     sb_init(&sb);
     sb_printf(&sb, "%s\n{\"x\": \"", first);
     size_t line2 = sb.len;
-    for (int i = 0; i < ARB_MAX_LINE - 6; i++) sb_putc(&sb, 'y');
+    for (int i = 0; i < ARB_MAX_LINE - 6; i++)
+        sb_putc(&sb, 'y');
     sb_printf(&sb, "\"}\n%s\n", first);
     char *batch = sb.data;
     char *out = NULL;
@@ -322,7 +341,8 @@ static void test_batch_line_too_long(void **state) {
     assert_int_equal(arb_rule_batch(rs, batch, sb.len, mem), ARB_BAD_INPUT);
     fclose(mem);
     assert_int_equal(count(out, "\n"), 3);
-    assert_contains(out, "{\"line\":2,\"status\":\"bad_input\",\"error\":\"the scenario is longer than 1048576 bytes");
+    assert_contains(out, "{\"line\":2,\"status\":\"bad_input\",\"error\":\"the scenario is longer "
+                         "than 1048576 bytes");
     assert_int_equal(count(out, "\"status\":\"ruling\""), 2);
     free(out);
     char *json = NULL;
@@ -349,7 +369,8 @@ static void test_same_input_same_bytes(void **state) {
     assert_int_equal(arb_rule_json(b, scenario, strlen(scenario), &outs[2]), ARB_OK);
     assert_string_equal(outs[0], outs[1]);
     assert_string_equal(outs[0], outs[2]);
-    for (int i = 0; i < 3; i++) free(outs[i]);
+    for (int i = 0; i < 3; i++)
+        free(outs[i]);
     arb_free(a);
     arb_free(b);
 }
@@ -364,10 +385,12 @@ static void test_cli_and_library_agree(void **state) {
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     assert_true(n > 0);
     exe[n] = 0;
-    for (int up = 0; up < 2; up++) *strrchr(exe, '/') = 0;
-    const char *scenarios[] = {"{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}",
-                               "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"large\", \"repeated\": false}",
-                               "{\"irregularity\": \"late\"}"};
+    for (int up = 0; up < 2; up++)
+        *strrchr(exe, '/') = 0;
+    const char *scenarios[] = {
+        "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}",
+        "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"large\", \"repeated\": false}",
+        "{\"irregularity\": \"late\"}"};
     arb_ruleset *rs = arb_load("tests/rules/toy", stderr);
     assert_non_null(rs);
     for (size_t i = 0; i < sizeof scenarios / sizeof *scenarios; i++) {
@@ -376,7 +399,8 @@ static void test_cli_and_library_agree(void **state) {
         assert_true(fd >= 0);
         assert_true(write(fd, scenarios[i], strlen(scenarios[i])) == (ssize_t)strlen(scenarios[i]));
         close(fd);
-        snprintf(cmd, sizeof cmd, "%s/arbiter rule --ruleset tests/rules/toy --json %s 2>/dev/null", exe, path);
+        snprintf(cmd, sizeof cmd, "%s/arbiter rule --ruleset tests/rules/toy --json %s 2>/dev/null",
+                 exe, path);
         FILE *p = popen(cmd, "r");
         assert_non_null(p);
         json_error_t je;
@@ -408,7 +432,8 @@ static void test_articles_per_ruleset(void **state) {
     texts[0] = sb_take(&sb);
     for (int f = 0; f < 20; f++) {
         sb_init(&sb);
-        for (int i = f * 1000 + 1; i <= (f + 1) * 1000; i++) sb_printf(&sb, "article %d { apply %d }\n", i, i + 1);
+        for (int i = f * 1000 + 1; i <= (f + 1) * 1000; i++)
+            sb_printf(&sb, "article %d { apply %d }\n", i, i + 1);
         if (f == 19) sb_puts(&sb, "article 20001 { x }\n");
         texts[f + 1] = sb_take(&sb);
     }
@@ -417,7 +442,8 @@ static void test_articles_per_ruleset(void **state) {
     assert_null(c.rs);
     assert_contains(c.out, "more than 4096 articles in one ruleset");
     compiled_free(&c);
-    for (int f = 0; f < 21; f++) free(texts[f]);
+    for (int f = 0; f < 21; f++)
+        free(texts[f]);
 }
 
 static void test_apply_chain_depth(void **state) {
@@ -425,7 +451,8 @@ static void test_apply_chain_depth(void **state) {
     strbuf sb;
     sb_init(&sb);
     sb_puts(&sb, HEADER "article 0 when a { apply 1 }\narticle 999 when not a { x }\n");
-    for (int i = 1; i <= 300; i++) sb_printf(&sb, "article %d { apply %d }\n", i, i + 1);
+    for (int i = 1; i <= 300; i++)
+        sb_printf(&sb, "article %d { apply %d }\n", i, i + 1);
     sb_puts(&sb, "article 301 { x }\n");
     compiled c = {0};
     compile_text(&c, sb.data);
@@ -436,7 +463,8 @@ static void test_apply_chain_depth(void **state) {
     /* 200 deep is allowed */
     sb_init(&sb);
     sb_puts(&sb, HEADER "article 0 when a { apply 1 }\narticle 999 when not a { x }\n");
-    for (int i = 1; i <= 200; i++) sb_printf(&sb, "article %d { apply %d }\n", i, i + 1);
+    for (int i = 1; i <= 200; i++)
+        sb_printf(&sb, "article %d { apply %d }\n", i, i + 1);
     sb_puts(&sb, "article 201 { x }\n");
     compile_text(&c, sb.data);
     assert_non_null(c.rs);
@@ -452,7 +480,8 @@ static void test_facts_per_ruleset(void **state) {
         strbuf sb;
         sb_init(&sb);
         if (f == 0) sb_puts(&sb, HEADER TWO_ARTICLES);
-        for (int i = 0; i < 1500; i++) sb_printf(&sb, "fact f%d_%d : bool\n", f, i);
+        for (int i = 0; i < 1500; i++)
+            sb_printf(&sb, "fact f%d_%d : bool\n", f, i);
         texts[f] = sb_take(&sb);
     }
     compiled c = {0};
@@ -460,7 +489,8 @@ static void test_facts_per_ruleset(void **state) {
     assert_null(c.rs);
     assert_contains(c.out, "more than 4096 facts in one ruleset");
     compiled_free(&c);
-    for (int f = 0; f < 3; f++) free(texts[f]);
+    for (int f = 0; f < 3; f++)
+        free(texts[f]);
 }
 
 /* The cell count of a table is the product of its key ranges: 2^62 * 2
@@ -468,7 +498,8 @@ static void test_facts_per_ruleset(void **state) {
  * limit, no cells were allocated, and the rows were written past them. */
 static void test_table_cells_overflow(void **state) {
     (void)state;
-    assert_rejected(HEADER TWO_ARTICLES "table t(k: int 0..4611686018427387903, b: bool) : int { 0, true => 1 }\n",
+    assert_rejected(HEADER TWO_ARTICLES
+                    "table t(k: int 0..4611686018427387903, b: bool) : int { 0, true => 1 }\n",
                     "cells");
 }
 

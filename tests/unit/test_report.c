@@ -149,8 +149,8 @@ static int check_report(const char *path) {
                 trail_text(r, got, sizeof got);
                 const char *status = json_string_value(json_object_get(r, "status"));
                 if (!sides[s].trail[0] && strcmp(status, "ruling") == 0)
-                    fail_msg("%s: %s rules %s, the report says it gives no ruling", path, arb_name(sides[s].rs),
-                             example);
+                    fail_msg("%s: %s rules %s, the report says it gives no ruling", path,
+                             arb_name(sides[s].rs), example);
                 if (sides[s].trail[0] && strcmp(got, sides[s].trail) != 0)
                     fail_msg("%s: %s rules %s as %s, the report says %s", path,
                              arb_name(sides[s].rs), example, got, sides[s].trail);

@@ -87,13 +87,15 @@ static void test_answers_one_by_one(void **state) {
     /* 1C applies 3, which asks whose turn it was */
     assert_string_equal(arb_ruling_needs(r), "turn_was");
     arb_ruling_free(r);
-    assert_int_equal(arb_scenario_answer(sc, "turn_was", "1", &error), ARB_OK); /* the first choice: offender */
+    assert_int_equal(arb_scenario_answer(sc, "turn_was", "1", &error),
+                     ARB_OK); /* the first choice: offender */
     r = arb_rule(toy, NULL, sc);
     assert_int_equal(arb_ruling_status(r), ARB_RULED);
     assert_int_equal(arb_ruling_trail_count(r), 4);
     assert_string_equal(arb_ruling_trail(r, 1), "1C");
     assert_string_equal(arb_ruling_trail(r, 3), "3A");
-    assert_int_equal(arb_ruling_action_count(r), 2); /* article 3's penalty(10), then 3A's warning */
+    assert_int_equal(arb_ruling_action_count(r),
+                     2); /* article 3's penalty(10), then 3A's warning */
     assert_string_equal(arb_ruling_action(r, 0), "penalty");
     assert_string_equal(arb_ruling_arg(r, 0, 0), "10");
     assert_string_equal(arb_ruling_action(r, 1), "warning");
@@ -112,7 +114,8 @@ static void test_answers_one_by_one(void **state) {
 static void test_rejected(void **state) {
     (void)state;
     arb_scenario *sc = arb_scenario_new(toy);
-    arb_ruling *r = rule_text(sc, "{\"irregularity\":\"noise\",\"minutes\":3,\"volume\":\"small\"}");
+    arb_ruling *r =
+        rule_text(sc, "{\"irregularity\":\"noise\",\"minutes\":3,\"volume\":\"small\"}");
     assert_int_equal(arb_ruling_status(r), ARB_REJECTED);
     assert_int_equal(arb_status_of(ARB_REJECTED), ARB_BAD_INPUT);
     assert_int_equal(arb_ruling_exit_status(r), ARB_BAD_INPUT);
