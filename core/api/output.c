@@ -312,9 +312,10 @@ typedef struct fragment {
     size_t len;
 } fragment;
 
-#define KEY_MAX 256    /* numbers in a key of a keyed fragment */
-#define TABLE_MAX 4096 /* fragments a table keeps (a bound on the memory): then written each time  \
-                        */
+/* numbers in a key of a keyed fragment */
+#define KEY_MAX 256
+/* fragments a table keeps (a bound on the memory): then written each time */
+#define TABLE_MAX 4096
 
 /* Fragments kept by a key of numbers: an outcome and its actions'
  * arguments; the facts of a decision with their values and sources, and

@@ -984,9 +984,10 @@ static void test_hand_check_directly(void **state) {
     "1 when a { ok }\n"
 #define KJ_RANK "type rank = enum { seven, eight, nine, ten, jack, queen, king, ace }\n"
 #define KJ_TABLE(name) "table " name "(r: rank) : int { _ => 1 }\n"
-#define KJ_FOUR_TABLES                                                                             \
-    KJ_TABLE("rank_trump") KJ_TABLE("rank_plain") KJ_TABLE("points_trump") KJ_TABLE("points_"      \
-                                                                                    "plain")
+/* (clang-format 14 would split "points_plain" in two, and again the next time) */
+/* clang-format off */
+#define KJ_FOUR_TABLES KJ_TABLE("rank_trump") KJ_TABLE("rank_plain") KJ_TABLE("points_trump") KJ_TABLE("points_plain")
+/* clang-format on */
 
 static void assert_compile_error(const char *rules, const char *want) {
     char *messages = NULL;
