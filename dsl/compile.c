@@ -1330,11 +1330,14 @@ static void declare_header(compiler *c) {
             c->rs->title = keep_str(c, g->value->text);
         else if (strcmp(g->name, "game") == 0)
             c->rs->game = keep_str(c, g->value->text);
-        else if (strcmp(g->name, "score") == 0 || strcmp(g->name, "matchpoints") == 0 || strcmp(g->name, "imps") == 0 ||
-                 strcmp(g->name, "legal") == 0 || strcmp(g->name, "trick") == 0)
+        else if (strcmp(g->name, "score") == 0 || strcmp(g->name, "matchpoints") == 0 ||
+                 strcmp(g->name, "imps") == 0 || strcmp(g->name, "legal") == 0 ||
+                 strcmp(g->name, "trick") == 0 || strcmp(g->name, "adjusted") == 0)
             ; /* scoring articles: resolved once the articles are declared */
         else if (strcmp(g->name, "edition") != 0 && strcmp(g->name, "language") != 0)
-            diag_report(c->d, DIAG_WARNING, g->loc, "known keys: title, game, edition, language, score, matchpoints, imps, legal, trick",
+            diag_report(c->d, DIAG_WARNING, g->loc,
+                        "known keys: title, game, edition, language, score, matchpoints, imps, "
+                        "legal, trick, adjusted",
                         "unknown ruleset header key '%s'", g->name);
     }
     if (!c->rs->title) c->rs->title = c->rs->name;
@@ -2247,9 +2250,10 @@ static void check_klaverjas_vocabulary(compiler *c) {
 /* The header names the articles that score, matchpoint and give IMPs, and
  * in klaverjas the ones that rule on one card and on one trick. */
 static void resolve_scoring_articles(compiler *c) {
-    static const char *const keys[] = {"score", "matchpoints", "imps", "legal", "trick"};
+    static const char *const keys[] = {"score", "matchpoints", "imps",
+                                       "legal", "trick",       "adjusted"};
     int *slots[] = {&c->rs->score_article, &c->rs->matchpoints_article, &c->rs->imps_article,
-                    &c->rs->legal_article, &c->rs->trick_article};
+                    &c->rs->legal_article, &c->rs->trick_article,       &c->rs->adjusted_article};
     enum { NKEYS = sizeof keys / sizeof *keys };
     for (int k = 0; k < NKEYS; k++) *slots[k] = -1;
     for (int i = 0; c->header && i < c->header->params.n; i++) {

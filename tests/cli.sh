@@ -114,6 +114,52 @@ printf 'board,pair,score\n1,A,100\n1,B,-10\n2,A,50\n2,B,50\n' >"$TOY.tmp.txt"
 expect "matchpoints csv" 0 "1,A,100,2" "1,B,-10,0" "2,A,50,1" "2,B,50,1" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
 printf '100\nlots\n' >"$TOY.tmp.txt"
 expect "matchpoints bad line" 2 "line 2: expected a score" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+# Adjusted scores on the sheet (bridge-2017: 12C on the sheet, 78A).
+# Weighted (12C1c), the guide's own example (Plezierig Rechtzetten,
+# "Gewogen score"): 25% of 4S= (NS 420) and 75% of 4H-1 (NS +50) on a
+# board played nine times (top 2 x 8 = 16): 420 beats all eight others,
+# 16 MP; +50 beats -50 and -100, 4 MP; 25% of 16 + 75% of 4 = 4 + 3 = 7.
+# 400 beats seven plain scores (14) and +50 of the weighted score at 75%
+# (0.75 x 2 = 1.5), 15.5; -50 beats -100 only, 2. The board's total stays
+# 9 x 8 = 72.
+expect "matchpoints: weighted score, the guide's 7 MP" 0 "3,1,25% 420 + 75% 50,7,43.75%" "3,2,400,15.5,96.88%" \
+    "3,8,-50,2,12.5%" "3,9,-100,0,0%" -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-weighted.csv
+# examples/board-adjusted.csv, by hand. Board 1: seven entries (N = 7, top
+# 12); A+ is 60% of 12 = 7.2, G- 40% = 4.8 (12C2a). The five scores
+# compared (n = 5, top 8): 650 8, 620 5 each (2 x 2 + 1), 170 2, 140 0;
+# Neuberg (78D in the rule file), (mp + 1) x 7 / 5 - 1: 11.6, 7.4, 3.2,
+# 0.4; 140 P loses a quarter top (90A, the kwarttop), 0.4 - 3 = -2.6.
+expect "matchpoints: artificial scores and Neuberg" 0 "1,2,650,11.6,96.67%" "1,1,620,7.4,61.67%" "1,4,170,3.2,26.67%" \
+    "1,5,A+,7.2,60%,art. 12C > 12C2a > 12C2b" "1,6,G−,4.8,40%,art. 12C > 12C2a > 12C2b" "1,7,140 P,-2.6,-21.67%,art. 12C > 90A" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-adjusted.csv
+# Board 3 split in groups a (420, 400, 170) and b (-50, -100), N = 5, top
+# 8: in a, 4, 2, 0 become (4 + 1) x 5 / 3 - 1 = 7.33, 4, 0.67; in b, 2 and
+# 0 become 3 x 5 / 2 - 1 = 6.5 and 1.5. Board 4: one pair did not play
+# (N = 4, top 6, n = 2): 300 (2) becomes 3 x 4 / 2 - 1 = 5; 65% is 3.9;
+# 200 (0) becomes 1, less 10% of 6: 0.4.
+expect "matchpoints: a split board, a board not played everywhere" 0 "3/a,1,420,7.33,91.67%" "3/a,3,170,0.67,8.33%" \
+    "3/b,4,-50,6.5,81.25%" "3/b,5,-100,1.5,18.75%" "4,1,-,-,-" "4,2,300,5,83.33%" "4,3,65%,3.9,65%,art. 12C > 12C2a" \
+    "4,4,200 P10%,0.4,6.67%" -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-adjusted.csv
+# The club's amendment: A+ 65%, A- 35%, a fifth of a top, proportional
+# factoring: 650 8 x 12 / 8 = 12, 620 5 x 1.5 = 7.5; A+ 7.8, G- 4.2; 140 P
+# 0 - 2.4; board 3 group b: -50 2 x 8 / 2 = 8.
+expect "matchpoints: the club's amendment" 0 "1,2,650,12,100%" "1,1,620,7.5,62.5%" "1,5,A+,7.8,65%" "1,6,G−,4.2,35%" \
+    "1,7,140 P,-2.4,-20%" "3/b,4,-50,8,100%" -- "$ARBITER" matchpoints --ruleset bridge-2017 \
+    --amend examples/amendments/adjusted-scores.rules examples/board-adjusted.csv
+printf '100\n30%% 100 + 60%% 50\n' >"$TOY.tmp.txt"
+expect "matchpoints: weights that do not add up" 2 "line 2: the weights of a weighted score add up to 100%, not 90%" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+printf '100\n420 P3\n' >"$TOY.tmp.txt"
+expect "matchpoints: a penalty without its %" 2 "line 2: a procedural penalty is P" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+printf '100\nA+\n' >"$TOY.tmp.txt"
+expect "matchpoints: A+ where the ruleset has no article for it" 2 \
+    "line 2: 'A+' needs the ruleset's article for adjusted scores: ruleset toy names no article for this (header key \`adjusted ARTICLE\`)" \
+    -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+printf '100\n50 %% 100 + 50%% 50\n- P\n' >"$TOY.tmp.txt"
+expect "matchpoints: a weighted score written wrong" 2 "line 2: expected a weighted score" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+printf '100\n- P\n' >"$TOY.tmp.txt"
+expect "matchpoints: a penalty on a board not played" 2 "line 2: a board not played carries no procedural penalty" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 # The sheet cap (SCORING_MAX_SCORES, core/api/scoring.h): 200 000 scores took
 # minutes when every score was compared with every other; past the cap the
 # sheet is refused at once, and a full sheet under it is ruled in seconds.

@@ -443,7 +443,22 @@ enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long 
  * skipped); each board is matchpointed on its own. *json receives the rows
  * in the sheet's order: [{"board", "pair", "score", "matchpoints"}] (board
  * and pair only when the sheet gives them). A line that is neither is
- * refused with its number; so is a sheet of more than ARB_MAX_SCORES. */
+ * refused with its number; so is a sheet of more than ARB_MAX_SCORES.
+ *
+ * Adjusted scores (docs/guide.md, "Arbitrale scores op de scorestaat"): a
+ * score may instead be a weighted score ("30% 420 + 70% -50", 12C1c), an
+ * artificial score ("A+", "A=", "A-", "G+", "G", "G-", or "65%", 12C2), or
+ * "-" / "NP" for a pair that did not play the board; "P" or "P10%" after
+ * it is a procedural penalty. A board "7/a" is group a of board 7 (a
+ * board split). What these are worth is the ruleset's (header key
+ * `adjusted`; bridge-2017: 12C): an error names the line when the ruleset
+ * has no such article. The rows of a board with any of these carry "entry"
+ * (the text as written), "kind" ("score", "weighted", "artificial",
+ * "not_played"), "matchpoints" (a number rounded as the ruleset says, null
+ * when not played), "top" (what beating every other entry is worth),
+ * "percentage" (of the top, two decimals) and "articles" (the trail of the
+ * rulings on an artificial score or a penalty); "score" only for a plain
+ * score. */
 #define ARB_MAX_SCORES 5000 /* SCORING_MAX_SCORES in core/api/scoring.h */
 enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *p,
                                       const char *sheet, size_t len, char **json, char **error);

@@ -478,7 +478,7 @@ static int cmd_rulesets(const options *o) {
 }
 
 static void print_json(json_t *o) {
-    char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
     puts(s);
     free(s);
     json_decref(o);
@@ -727,11 +727,41 @@ static int cmd_imps(const options *o) {
     return status;
 }
 
+/* A number of the sheet as the answer gives it: whole, or rounded; "-"
+ * for none (a board not played). */
+static void sheet_number(char *out, size_t size, json_t *v) {
+    if (json_is_integer(v))
+        snprintf(out, size, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        snprintf(out, size, "%.12g", json_real_value(v));
+    else
+        snprintf(out, size, "-");
+}
+
+/* A row of a board with adjusted scores: the entry as written, the
+ * matchpoints, the percentage of the top, and the articles that ruled. */
+static void print_adjusted_row(json_t *r) {
+    char mp[32], pct[32];
+    sheet_number(mp, sizeof mp, json_object_get(r, "matchpoints"));
+    sheet_number(pct, sizeof pct, json_object_get(r, "percentage"));
+    if (strcmp(pct, "-") != 0) strcat(pct, "%");
+    const char *cited = text_of(r, "articles");
+    if (json_object_get(r, "board"))
+        printf("%s,%s,%s,%s,%s%s%s\n", text_of(r, "board"), text_of(r, "pair"), text_of(r, "entry"),
+               mp, pct, *cited ? ",art. " : "", cited);
+    else
+        printf("%6s  %s  (%s)%s%s\n", text_of(r, "entry"), mp, pct, *cited ? "  art. " : "", cited);
+}
+
 /* The sheet with its matchpoints: CSV rows as they came, or a score per line. */
 static void print_sheet(json_t *rows) {
     size_t i;
     json_t *r;
     json_array_foreach(rows, i, r) {
+        if (json_object_get(r, "entry")) {
+            print_adjusted_row(r);
+            continue;
+        }
         long long score = json_integer_value(json_object_get(r, "score"));
         long long mp = json_integer_value(json_object_get(r, "matchpoints"));
         if (json_object_get(r, "board"))

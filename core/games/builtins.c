@@ -14,6 +14,11 @@ static const char *const side_names[] = {"takers", "defenders"};                
 static const char *const illegal_by_names[] = {"none", "takers", "defenders"}; /* enum kj_illegal_by */
 /* enum kj_penalty_case, from its second value */
 static const char *const penalty_case_names[] = {"last_of_suit_led", "not_allowed", "allowed"};
+/* What a score sheet asks the adjusted-score article about (the values of
+ * scoring.adjusted; core/api/adjusted.c). */
+static const char *const adjusted_names[] = {
+    "average_plus",       "average", "average_minus", "percentage", "procedural_penalty",
+    "penalty_percentage", "board"};
 static const char *const rank_names[] = {"seven", "eight", "nine", "ten",
                                          "jack",  "queen", "king", "ace"}; /* enum kj_rank */
 
@@ -22,7 +27,7 @@ enum {
     B_AFTER_FINAL_PASS, B_OFFENDER_CALLED_BEFORE, B_LHO_CALLED, B_LOWEST_SUFFICIENT,
     B_IRREGULAR_CALL, B_DEALER,
     B_PASSED_OUT, B_LEVEL, B_DENOMINATION, B_DOUBLING, B_RESULT, B_TRICKS, B_VULNERABLE,
-    B_BEATEN, B_EQUALLED, B_OTHERS, B_DIFFERENCE,
+    B_BEATEN, B_EQUALLED, B_OTHERS, B_DIFFERENCE, B_ADJUSTED, B_PERCENTAGE,
     B_TRICKS_COMPLETE, B_DECLARER_TRICKS, B_LEAD_OUT_OF_TURN,
     B_LEAD_OUT_OF_TURN_TRICK, B_WRONG_LEADER_ROLE, B_OPENING_LEAD_OUT_OF_TURN, /* only with a lead out of turn */
     B_REVOKE,
@@ -63,6 +68,8 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_EQUALLED] = {"scoring", "equalled", BT_INT, NULL, 0},
     [B_OTHERS] = {"scoring", "others", BT_INT, NULL, 0},
     [B_DIFFERENCE] = {"scoring", "difference", BT_INT, NULL, 0},
+    [B_ADJUSTED] = {"scoring", "adjusted", BT_SYMBOL, adjusted_names, 7},
+    [B_PERCENTAGE] = {"scoring", "percentage", BT_INT, NULL, 0},
     [B_TRICKS_COMPLETE] = {"play", "tricks_complete", BT_INT, NULL, 0},
     [B_DECLARER_TRICKS] = {"play", "declarer_tricks", BT_INT, NULL, 0},
     [B_LEAD_OUT_OF_TURN] = {"play", "lead_out_of_turn", BT_BOOL, NULL, 0},
@@ -309,6 +316,8 @@ bool builtin_value(int i, const record *rec, int64_t *value, const char **symbol
     if (i <= B_TRICKS) return rec->has_contract && contract_value(i, rec, value, symbol);
     if (i >= B_TRICKS_COMPLETE) return rec->has_play && play_value(i, rec, value, symbol);
     if (!rec->has_scoring) return false;
+    if (i == B_ADJUSTED) return rec->adjusted && ((*symbol = rec->adjusted), true);
+    if (i == B_PERCENTAGE) return rec->adjusted && ((*value = rec->percentage), true);
     *value = i == B_BEATEN ? rec->beaten : i == B_EQUALLED ? rec->equalled : i == B_OTHERS ? rec->others : rec->difference;
     return true;
 }
