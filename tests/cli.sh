@@ -160,6 +160,48 @@ expect "matchpoints: a weighted score written wrong" 2 "line 2: expected a weigh
 printf '100\n- P\n' >"$TOY.tmp.txt"
 expect "matchpoints: a penalty on a board not played" 2 "line 2: a board not played carries no procedural penalty" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+# PBN 2.1 (tests/pbn). The standard's own example game (1.2): North deals,
+# 15 calls, 7 lines of play of 4 cards; 5HX by South, 9 tricks, none
+# vulnerable: 5HX-2, two doubled undertricks 100 + 200 = -300 (77).
+expect "pbn: the standard's example game" 0 "board 1 (line 3): dealer N, vulnerable None; 5HX by S, 9 tricks; 15 calls; 28 cards played" \
+    -- "$ARBITER" pbn tests/pbn/standard-example.pbn
+expect "pbn: its notes and annotations" 0 '"call": "3H",' '"note": 1' '"1": "non-forcing 6-9 points, 6-card"' \
+    '"2": "two colors: clubs and diamonds"' '"1": "highest of series"' -- "$ARBITER" pbn --json tests/pbn/standard-example.pbn
+expect "pbn: the example scored" 0 "1,3,5HX-2,S,-300," -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/standard-example.pbn
+# The standard's irregularity table (3.9), West dealer or West to lead:
+# "1D ^S ^I 1C" is East's insufficient 1C out of rotation; "CA ^R S6" North's
+# revoke; "CA C2 ^L C3" East's lead out of turn.
+expect "pbn: the irregularity marks of 3.9" 0 \
+    '{"seat":"N","call":"1C","insufficient":true}' '{"seat":"N","call":"1D","out_of_rotation":true}' \
+    '{"seat":"E","call":"1C","insufficient":true,"out_of_rotation":true}' '{"seat":"S","call":"2D","out_of_rotation":true}' \
+    '{"seat":"N","card":"S6","revoke":true}' '{"seat":"E","card":"C3","lead_out_of_turn":true}' \
+    -- sh -c "'$ARBITER' pbn --json tests/pbn/irregularities.pbn | tr -d ' \n'"
+# Board 1 four times, none vulnerable: 4S= by N +420, 4S+1 by S +450, 5DX-3
+# by E (three doubled undertricks 100 + 200 + 200) +500 to NS, passed out 0.
+# NS: 500 beats three (6), 450 two (4), 420 one (2), 0 none; EW the other
+# way round. "##1" and "#" give every game board 1 (4.8).
+expect "pbn: a board matchpointed, NS and EW apart" 0 "1,4,4S=,N,420,2,4,33.33,66.67," "1,13,4S+1,S,450,4,2,66.67,33.33," \
+    "1,21,5DX-3,E,500,6,0,100,0," "1,27,PASS,,0,0,6,0,100," -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/session.pbn
+expect "pbn: a Score tag that differs is shown" 0 '"score_tag_ns": 400' -- "$ARBITER" pbn --ruleset bridge-2017 --json tests/pbn/session.pbn
+expect "pbn: results written back" 0 '[Score "NS 420 EW -420"]' '[ScoreMP "NS 2 EW 4"]' '[ScorePercentage "NS 33.33 EW 66.67"]' \
+    '[ScoreMP "NS 0 EW 6"]' -- "$ARBITER" pbn --ruleset bridge-2017 --write tests/pbn/session.pbn
+"$ARBITER" pbn --ruleset bridge-2017 --write tests/pbn/session.pbn >"$TOY.tmp.pbn" 2>/dev/null
+expect "pbn: the written file reads back (three tags more a game)" 0 "1,15,4S+1,S,450,4,2" "1,34,PASS,,0,0,6" -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+if grep -q 'Score "400"' "$TOY.tmp.pbn"; then fail "pbn: old Score tag dropped" "still there"; else pass "pbn: old Score tag dropped"; fi
+rm -f "$TOY.tmp.pbn"
+expect "pbn: each mistake with its line, the other games read" 2 \
+    'tests/pbn/mistakes.pbn:4: Vulnerable "Some": expected None, NS, EW or All' \
+    'tests/pbn/mistakes.pbn:7: Deal: N'"'"'s hand "AKQJT.T98.765.432": 14 cards' \
+    'tests/pbn/mistakes.pbn:12: "8NT" is not a call' 'tests/pbn/mistakes.pbn:14: tag Board: expected ] after the value' \
+    'tests/pbn/mistakes.pbn:18: Contract "4Z"' 'tests/pbn/mistakes.pbn:21: the Auction section needs the Dealer tag' \
+    'tests/pbn/mistakes.pbn:27: a call after the auction has ended' 'tests/pbn/mistakes.pbn:32: Result "14"' \
+    "9,34,3NT=,N,600,0,0,50,50," -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/mistakes.pbn
+printf '[Board "1"]\n{ a comment\n\nthat runs on\n' >"$TOY.tmp.pbn"
+expect "pbn: an unclosed comment" 2 ".pbn:2: a comment { has no closing } before the end of the file" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+printf '[Board "1"]\n\0\n' >"$TOY.tmp.pbn"
+expect "pbn: a NUL byte" 2 ":2: a NUL byte: the file is not text" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+rm -f "$TOY.tmp.pbn"
+expect "pbn: --write needs a ruleset" 2 "--write needs --ruleset" -- "$ARBITER" pbn --write tests/pbn/session.pbn
 # The sheet cap (SCORING_MAX_SCORES, core/api/scoring.h): 200 000 scores took
 # minutes when every score was compared with every other; past the cap the
 # sheet is refused at once, and a full sheet under it is ruled in seconds.

@@ -463,6 +463,38 @@ enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long 
 enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *p,
                                       const char *sheet, size_t len, char **json, char **error);
 
+/* ---- PBN files (Portable Bridge Notation 2.1; docs/guide.md, "PBN") ----
+ *
+ * Every game of a PBN file of len bytes (name: the file name the messages
+ * give, or NULL). A mistake is reported as "name:line: message", one a
+ * line, in *error (status ARB_BAD_INPUT), and the other games are still
+ * read: *json gets them all. */
+
+/* The games: [{"line", "board", "dealer", "vulnerable", "deal", "declarer",
+ * "contract", "result", "score_ns", "auction": {"first", "calls": [{"seat",
+ * "call", "insufficient" (^I), "out_of_rotation" (after ^S), "note"}],
+ * "ended", "notes"}, "play": {"first", "cards": [{"seat", "card", "revoke"
+ * (^R), "lead_out_of_turn" (^L), "note"}], "notes"}, "bad"}]
+ * (the play by trick, in the seat order of the Play tag, as PBN has it). */
+enum arb_status arb_pbn_json(const char *pbn, size_t len, const char *name, char **json,
+                             char **error);
+
+/* Every game's result scored by the ruleset's score article (Contract,
+ * Declarer, Result, Vulnerable) and matchpointed by its matchpoints
+ * article against the other games of the same Board, each direction
+ * apart: [{"line", "board", "contract" ("5HX-2"), "declarer", "score_ns",
+ * "score_ew", "matchpoints_ns", "matchpoints_ew", "top", "percentage_ns",
+ * "percentage_ew"; "score_tag_ns" when the file's Score tag differs}], or
+ * {"line", "board", "problem"} for a game that cannot be scored. */
+enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                   size_t len, const char *name, char **json, char **error);
+
+/* The file as it was read with each scored game's Score, ScoreMP and
+ * ScorePercentage tags (NS and EW) put before its auction (old ones on a
+ * line of their own are dropped), into *out (free() it). */
+enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                size_t len, const char *name, char **out, char **error);
+
 /* Klaverjas: every card of the hand in a position (a scenario with
  * "trump", "seat", "hand" and "trick"; len bytes, at most ARB_MAX_LINE)
  * ruled on by the legal article. *json receives {"ruleset",

@@ -24,6 +24,7 @@ typedef struct options {
     int nplugins;
     arb_plugin_limits limits;
     bool json, verbose, coverage, help, vul, nonvul;
+    bool write; /* pbn: the file with its results */
 } options;
 
 typedef struct command {
@@ -56,6 +57,8 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--coverage") == 0) o->coverage = true;
         else if (strcmp(a, "--vul") == 0) o->vul = true;
         else if (strcmp(a, "--nonvul") == 0) o->nonvul = true;
+        else if (strcmp(a, "--write") == 0)
+            o->write = true;
         else if (strcmp(a, "--ruleset") == 0 && has_next) {
             if (o->nrulesets == MAX_COMPARED) return usage_error(cmd, "at most 8 rulesets, not '%s'", argv[i + 1]);
             o->ruleset = o->rulesets[o->nrulesets++] = argv[++i];
@@ -922,6 +925,95 @@ static int cmd_serve(const options *o) {
     return serve_run(&c);
 }
 
+/* ---- pbn ---- */
+
+static void print_number(json_t *v) {
+    char text[32];
+    sheet_number(text, sizeof text, v);
+    fputs(text, stdout);
+}
+
+/* The games as read: one line each. */
+static void print_pbn_games(json_t *games) {
+    size_t i;
+    json_t *g;
+    json_array_foreach(games, i, g) {
+        json_t *auction = json_object_get(g, "auction"), *play = json_object_get(g, "play");
+        printf("board %s (line %lld): dealer %s, vulnerable %s",
+               *text_of(g, "board") ? text_of(g, "board") : "?",
+               (long long)json_integer_value(json_object_get(g, "line")),
+               *text_of(g, "dealer") ? text_of(g, "dealer") : "?",
+               *text_of(g, "vulnerable") ? text_of(g, "vulnerable") : "?");
+        if (json_is_string(json_object_get(g, "contract")))
+            printf("; %s by %s", text_of(g, "contract"),
+                   *text_of(g, "declarer") ? text_of(g, "declarer") : "-");
+        if (json_is_integer(json_object_get(g, "result")))
+            printf(", %lld tricks", (long long)json_integer_value(json_object_get(g, "result")));
+        if (auction) printf("; %zu calls", json_array_size(json_object_get(auction, "calls")));
+        if (play) printf("; %zu cards played", json_array_size(json_object_get(play, "cards")));
+        printf("%s\n", json_is_true(json_object_get(g, "bad")) ? " (has a mistake)" : "");
+    }
+}
+
+/* The scores as CSV with a header row. */
+static void print_pbn_scores(json_t *scores) {
+    size_t i;
+    json_t *s;
+    puts("board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,percentage_ns,"
+         "percentage_ew,problem");
+    json_array_foreach(scores, i, s) {
+        printf("%s,%lld,", text_of(s, "board"),
+               (long long)json_integer_value(json_object_get(s, "line")));
+        if (json_object_get(s, "problem")) {
+            printf(",,,,,,,\"%s\"\n", text_of(s, "problem"));
+            continue;
+        }
+        printf("%s,%s,%lld,", text_of(s, "contract"), text_of(s, "declarer"),
+               (long long)json_integer_value(json_object_get(s, "score_ns")));
+        const char *keys[] = {"matchpoints_ns", "matchpoints_ew", "percentage_ns", "percentage_ew"};
+        for (int k = 0; k < 4; k++) {
+            print_number(json_object_get(s, keys[k]));
+            fputs(k < 3 ? "," : ",\n", stdout);
+        }
+    }
+}
+
+static int cmd_pbn(const options *o) {
+    if (!o->input) return usage_error("pbn", "%s", "needs a PBN FILE (or -)");
+    if (o->write && !o->ruleset)
+        return usage_error("pbn", "%s", "--write needs --ruleset NAME to score the results");
+    size_t len;
+    char *text = read_input(o->input, &len);
+    if (!text) return cannot_read("pbn", o->input);
+    arb_ruleset *rs = o->ruleset ? load_or_report(o->ruleset) : NULL;
+    char *answer = NULL, *error = NULL;
+    int status = ARB_BAD_INPUT;
+    if (o->ruleset && !rs) {
+        /* load_or_report said why */
+    } else if (o->write) {
+        status = arb_pbn_results(rs, api_plugins(), text, len, o->input, &answer, &error);
+        if (answer) fputs(answer, stdout);
+    } else {
+        status = rs ? arb_pbn_score_json(rs, api_plugins(), text, len, o->input, &answer, &error)
+                    : arb_pbn_json(text, len, o->input, &answer, &error);
+        json_t *j = answer_json(answer); /* frees the text */
+        answer = NULL;
+        if (j && o->json)
+            print_json(json_incref(j));
+        else if (j && rs)
+            print_pbn_scores(j);
+        else if (j)
+            print_pbn_games(j);
+        json_decref(j);
+    }
+    if (error) fprintf(stderr, "%s%s", error, error[strlen(error) - 1] == '\n' ? "" : "\n");
+    free(answer);
+    free(error);
+    free(text);
+    arb_free(rs);
+    return status;
+}
+
 static const command commands[] = {
     {"rule", "rule --ruleset NAME|DIR SCENARIO.json|- [--json] [--why-not ACTION]",
      "Rules on a scenario: a JSON object of facts, optionally with \"dealer\" and \"auction\".\n"
@@ -959,6 +1051,12 @@ static const command commands[] = {
      "board,pair,score, by the ruleset's own scale. A sheet holds at most 5000 scores\n"
      "(core/api/scoring.h); a larger one is refused with exit status 2.",
      cmd_matchpoints},
+    {"pbn", "pbn [--ruleset NAME|DIR] FILE|- [--json] [--write]",
+     "Reads the games of a PBN (2.1) file: each mistake as FILE:LINE: message, the other games\n"
+     "still read. With --ruleset, scores every result (Contract, Declarer, Result, Vulnerable)\n"
+     "and matchpoints each board's games, north-south and east-west apart, as CSV with a header\n"
+     "row; with --write, prints the file with the Score, ScoreMP and ScorePercentage tags.",
+     cmd_pbn},
     {"imps", "imps --ruleset NAME|DIR A B [--json]",
      "The IMPs for score A against score B (negative when B is higher), by the ruleset's scale.",
      cmd_imps},
@@ -980,9 +1078,11 @@ static const command commands[] = {
      "Writes the decision graph of an article as Graphviz DOT (render with `dot -Tsvg`).",
      cmd_graph},
     {"serve", "serve [--listen HOST:PORT] [--ruleset NAME …] [--plugin FILE …] [--verbose]",
-     "Serves the rulings in the browser (core/serve/web) and as a JSON API, on 127.0.0.1:8080 unless\n"
+     "Serves the rulings in the browser (core/serve/web) and as a JSON API, on 127.0.0.1:8080 "
+     "unless\n"
      "--listen says otherwise, with the rulesets named (default: every installed one). Stops on\n"
-     "Ctrl-C. docs/guide.md, \"In de browser\", shows the app; core/serve/serve.c lists the endpoints.",
+     "Ctrl-C. docs/guide.md, \"In de browser\", shows the app; core/serve/serve.c lists the "
+     "endpoints.",
      cmd_serve},
 };
 
