@@ -30,7 +30,7 @@ LAYER_INCLUDES = $(addprefix -I,$(LAYERS))
 CORE := base/util base/diag engine/graph engine/expr engine/ruleset engine/eval \
         games/builtins games/bridge games/cards games/pbn games/klaverjas games/scenario \
         store/image store/cache tools/testrun tools/dot tools/whynot tools/diff \
-        api/output api/scoring api/adjusted api/compare api/load api/arbiter api/ruling api/tools api/scores api/faces api/pbnfile
+        api/output api/scoring api/adjusted api/compare api/load api/arbiter api/ruling api/tools api/scores api/faces api/pbnfile api/session
 DSL  := compile check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \
@@ -169,7 +169,7 @@ clean:
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
 FUZZ_LIB     := $(FUZZ_BUILD)/lib
-FUZZ_TARGETS := rules amend scenario batch contract auction play matchpoints image pbn
+FUZZ_TARGETS := rules amend scenario batch contract auction play matchpoints image pbn session
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_BINS    := $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_TARGETS))
 # Smaller graph budgets (core/engine/graph.h) than a release: a blow-up then ends in

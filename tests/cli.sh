@@ -202,6 +202,55 @@ printf '[Board "1"]\n\0\n' >"$TOY.tmp.pbn"
 expect "pbn: a NUL byte" 2 ":2: a NUL byte: the file is not text" -- "$ARBITER" pbn "$TOY.tmp.pbn"
 rm -f "$TOY.tmp.pbn"
 expect "pbn: --write needs a ruleset" 2 "--write needs --ruleset" -- "$ARBITER" pbn --write tests/pbn/session.pbn
+# A session (examples/session.csv): three NS pairs 1-3, three EW pairs 4-6,
+# three boards played three times (top 4 a board, 12 a session), by hand.
+# Board 1 NS 420, 450, 420: 450 gets 4, each 420 1 (one equal); EW -420 3
+# each, -450 0. Board 2 -100, 110, 140: 0, 2, 4; EW 4, 2, 0. Board 3 620,
+# A+, -200: two scores compared of three entries, Neuberg: 620 (2 + 1) x 3
+# / 2 - 1 = 3.5, -200 (0 + 1) x 1.5 - 1 = 0.5; A+ 60% of 4 = 2.4, EW A-
+# 40% = 1.6. NS2 4 + 2 + 2.4 = 8.4 of 12 = 70%; NS3 1 + 4 + 0.5 = 5.5 =
+# 45.83%; NS1 1 + 0 + 3.5 = 4.5 = 37.5%. EW5 0 + 4 + 3.5 = 62.5%, EW6 3 + 2
+# + 0.5 = 45.83%, EW4 3 + 0 + 1.6 = 38.33%.
+expect "session: matchpoints and the rankings" 0 "place,pair,direction,boards,matchpoints,top,percentage" \
+    "1,2,NS,3,8.4,12,70" "2,3,NS,3,5.5,12,45.83" "3,1,NS,3,4.5,12,37.5" "1,5,EW,3,7.5,12,62.5" "2,6,EW,3,5.5,12,45.83" \
+    "3,4,EW,3,4.6,12,38.33" -- "$ARBITER" session --ruleset bridge-2017 examples/session.csv
+expect "session: the boards" 0 "board,ns,ew,score_ns,score_ew,matchpoints_ns" "3,2,4,A+,A-,2.4,1.6,60,40" \
+    "3,1,6,620,-620,3.5,0.5,87.5,12.5" -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
+# Butler (78B against the mean, rounded to 10 by 12C's clause 78D): board
+# 1 datum 430: 420 0, 450 +1 (20); board 2 datum 50: -100 -4 (150), 110 +2
+# (60), 140 +3 (90); board 3 datum 210 (620 and -200): 620 +9 (410), -200
+# -9, A+ +3 (12C2b). NS1 0 - 4 + 9 = 5, NS2 1 + 2 + 3 = 6, NS3 0 + 3 - 9 = -6.
+expect "session: Butler IMPs" 0 "place,pair,direction,boards,imps" "1,2,NS,3,6" "2,1,NS,3,5" "3,3,NS,3,-6" \
+    "1,5,EW,3,12" "2,4,EW,3,-6" "3,6,EW,3,-11" -- "$ARBITER" session --ruleset bridge-2017 --method butler examples/session.csv
+# Cross-IMPs, averaged per comparison: board 1 NS1 (-1 + 0) / 2 = -0.5;
+# board 2 NS1 (-5 - 6) / 2 = -5.5 (210 and 240); board 3 NS1 +13 (820).
+# NS1 -0.5 - 5.5 + 13 = 7; NS3 -0.5 + 3.5 - 13 = -10; EW5 -1 + 5.5 + 13 = 17.5.
+expect "session: cross-IMPs" 0 "1,1,NS,3,7" "2,2,NS,3,6" "3,3,NS,3,-10" "1,5,EW,3,17.5" "3,6,EW,3,-14.5" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method cross examples/session.csv
+# A ;-separated sheet with Dutch column names and a quoted pair name; NS
+# Bakker and "Jansen; Smit" each score 2 of 4: a shared first place.
+expect "session: ; and quotes, a tie shown as 1=" 0 "1=,Bakker,NS,2,2,4,50" '1=,Jansen; Smit,NS,2,2,4,50' \
+    "1,Visser,EW,2,4,4,100" -- "$ARBITER" session --ruleset bridge-2017 examples/session-semicolon.csv
+printf 'board,ns,ew,score\n1,1,2,100\n1,2,1,50\n' >"$TOY.tmp.csv"
+expect "session: pairs that sit both ways are one field" 0 "1,1,all,2,4,4,100" "2,2,all,2,0,4,0" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,ns,ew,score,score_ew\n1,1,2,A+,A+\n1,3,4,420\n1,5,6,450 P\n' >"$TOY.tmp.csv"
+# Neither side at fault: A+ both ways (12C2a), 2.4 each; 450 (2 + 1) x 3 / 2
+# - 1 = 3.5 less a quarter top (1) = 2.5; east-west's -450 keeps 0.5.
+expect "session: an east-west score of its own, a penalty on one side" 0 "1,1,2,A+,A+,2.4,2.4,60,60" \
+    "1,5,6,450 P,-450,2.5,0.5,62.5,12.5" -- "$ARBITER" session --ruleset bridge-2017 --boards "$TOY.tmp.csv"
+printf 'board,ns,score\n1,1,100\n' >"$TOY.tmp.csv"
+expect "session: a header without the columns" 2 "line 1: the header row names the columns board, ns, ew and score" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,2,"100\n' >"$TOY.tmp.csv"
+expect "session: a quote that does not close" 2 "line 2: a quoted field does not end with a quote" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,2,65%%\n1,3,4,100\n' >"$TOY.tmp.csv"
+expect "session: a percentage has no IMPs" 2 "line 2: a percentage has no IMP equivalent" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method butler "$TOY.tmp.csv"
+expect "session: an unknown method" 2 "the method is matchpoints, butler or cross" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method rubber examples/session.csv
+rm -f "$TOY.tmp.csv"
 # The sheet cap (SCORING_MAX_SCORES, core/api/scoring.h): 200 000 scores took
 # minutes when every score was compared with every other; past the cap the
 # sheet is refused at once, and a full sheet under it is ruled in seconds.

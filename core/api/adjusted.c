@@ -228,7 +228,7 @@ static void trail_text(const ruling *r, char *out, size_t size) {
 
 /* Rules with the adjusted-score article on one question; the answer is the
  * argument `want` of its actions. */
-static bool ask_article(const ruleset *rs, const scenario_hooks *hooks, int article,
+bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article,
                         const char *adjusted, int percentage, const char *want, int64_t *value,
                         const char **symbol, char *cited, size_t citedsz, strbuf *err) {
     scenario sc;
@@ -284,9 +284,9 @@ static bool board_rules_of(const ruleset *rs, const scenario_hooks *hooks, int f
     if (!mp_of(rs, hooks, b, full - 1, 0, full - 1, &b->top, err) ||
         !mp_of(rs, hooks, b, 0, 0, 1, &none_equal, err) ||
         !mp_of(rs, hooks, b, 0, 1, 1, &one_equal, err) ||
-        !ask_article(rs, hooks, b->adj_article, "board", 0, "method", &(int64_t){0}, &b->method,
+        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "method", &(int64_t){0}, &b->method,
                      NULL, 0, err) ||
-        !ask_article(rs, hooks, b->adj_article, "board", 0, "decimals", &decimals, NULL, NULL, 0,
+        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "decimals", &decimals, NULL, NULL, 0,
                      err))
         return false;
     b->equal_unit = one_equal - none_equal;
@@ -392,7 +392,7 @@ static bool share_of_top(const ruleset *rs, const scenario_hooks *hooks, const b
     int64_t percent;
     strbuf why;
     sb_init(&why);
-    bool ok = ask_article(rs, hooks, b->adj_article, adjusted, percentage, "percent", &percent,
+    bool ok = adjusted_ask(rs, hooks, b->adj_article, adjusted, percentage, "percent", &percent,
                           NULL, row->cited, sizeof row->cited, &why);
     if (ok && (percent < 0 || percent > 100)) {
         sb_printf(&why, "article %s gives %lld%%, not 0 to 100", rs->articles[b->adj_article].id,

@@ -495,6 +495,27 @@ enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, 
 enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
                                 size_t len, const char *name, char **out, char **error);
 
+/* ---- a session (docs/guide.md, "A session's sheet") ----
+ *
+ * A pairs session's score sheet: CSV with a header row naming the columns
+ * board, ns, ew and score (north-south's entry, as arb_matchpoints_sheet
+ * reads one: a score, a weighted or artificial score, "-", a penalty),
+ * and optionally score_ew (east-west's own entry; without it east-west
+ * has the opposite: -420 for 420, A- for A+, 40% for 60%); fields
+ * separated by "," or ";" (the header decides), "quoted" where a field
+ * holds the separator. method: "matchpoints" (78A, per side), "butler" or
+ * "cross" (IMPs, 78B; the datum and the averaging as the ruleset's
+ * adjusted-score article says). *json: {"method", "boards": [{"board",
+ * "line", "ns", "score_ns", "ew", "score_ew", "matchpoints_ns",
+ * "matchpoints_ew", "percentage_ns", "percentage_ew", "top"} (or "imps_ns",
+ * "imps_ew")], "rankings": [{"direction" ("NS", "EW", or "all" when pairs
+ * sat both ways), "pairs": [{"rank", "place" ("3=" for a shared third
+ * place), "pair", "direction", "boards", "matchpoints", "top",
+ * "percentage"} (or "imps")]}]}, pairs ranked by percentage (or IMPs),
+ * equal as the list shows them (two decimals) being a tie. */
+enum arb_status arb_session_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,
+                                 size_t len, const char *method, char **json, char **error);
+
 /* Klaverjas: every card of the hand in a position (a scenario with
  * "trump", "seat", "hand" and "trick"; len bytes, at most ARB_MAX_LINE)
  * ruled on by the legal article. *json receives {"ruleset",

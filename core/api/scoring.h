@@ -178,6 +178,13 @@ typedef struct score_line {
  * in the sheet's order); false with err naming the line. */
 bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line **rows, int n,
                     strbuf *err);
+/* Rules with the adjusted-score article (article) on scoring.adjusted =
+ * adjusted (and scoring.percentage); *value (and *symbol for an enum, when
+ * not NULL) is the argument `want` of the first action that has one; the
+ * ruling's trail is appended to cited (may be NULL). False with err. */
+bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted, int percentage,
+                  const char *want, int64_t *value, const char **symbol, char *cited, size_t citedsz, strbuf *err);
+
 /* True when the board's rows need adjusted_board (not all plain scores of
  * one group). */
 bool adjusted_board_needed(score_line *const *rows, int n);

@@ -24,7 +24,9 @@ typedef struct options {
     int nplugins;
     arb_plugin_limits limits;
     bool json, verbose, coverage, help, vul, nonvul;
-    bool write; /* pbn: the file with its results */
+    bool write;         /* pbn: the file with its results */
+    bool boards;        /* session: the boards, not the ranking */
+    const char *method; /* session: matchpoints, butler or cross */
 } options;
 
 typedef struct command {
@@ -59,6 +61,10 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--nonvul") == 0) o->nonvul = true;
         else if (strcmp(a, "--write") == 0)
             o->write = true;
+        else if (strcmp(a, "--boards") == 0)
+            o->boards = true;
+        else if (strcmp(a, "--method") == 0 && has_next)
+            o->method = argv[++i];
         else if (strcmp(a, "--ruleset") == 0 && has_next) {
             if (o->nrulesets == MAX_COMPARED) return usage_error(cmd, "at most 8 rulesets, not '%s'", argv[i + 1]);
             o->ruleset = o->rulesets[o->nrulesets++] = argv[++i];
@@ -1014,6 +1020,95 @@ static int cmd_pbn(const options *o) {
     return status;
 }
 
+/* ---- session ---- */
+
+/* A CSV field: quoted when it holds a comma or a quote. */
+static void csv_field(const char *text, bool last) {
+    if (strpbrk(text, ",\"")) {
+        putchar('"');
+        for (const char *p = text; *p; p++) {
+            if (*p == '"') putchar('"');
+            putchar(*p);
+        }
+        putchar('"');
+    } else {
+        fputs(text, stdout);
+    }
+    putchar(last ? '\n' : ',');
+}
+
+static void csv_number(json_t *v, bool last) {
+    char text[32];
+    sheet_number(text, sizeof text, v);
+    csv_field(strcmp(text, "-") == 0 ? "" : text, last);
+}
+
+/* The rankings (or, with --boards, the boards) as CSV with a header row. */
+static void print_session(json_t *answer, bool boards) {
+    bool mp = strcmp(text_of(answer, "method"), "matchpoints") == 0;
+    size_t i, k;
+    json_t *r, *p;
+    if (boards) {
+        puts(mp ? "board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,"
+                  "percentage_ew"
+                : "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew");
+        json_array_foreach(json_object_get(answer, "boards"), i, r) {
+            const char *keys[] = {"board", "ns", "ew", "score_ns", "score_ew"};
+            for (int c = 0; c < 5; c++)
+                csv_field(text_of(r, keys[c]), false);
+            csv_number(json_object_get(r, mp ? "matchpoints_ns" : "imps_ns"), false);
+            csv_number(json_object_get(r, mp ? "matchpoints_ew" : "imps_ew"), !mp);
+            if (mp) {
+                csv_number(json_object_get(r, "percentage_ns"), false);
+                csv_number(json_object_get(r, "percentage_ew"), true);
+            }
+        }
+        return;
+    }
+    puts(mp ? "place,pair,direction,boards,matchpoints,top,percentage"
+            : "place,pair,direction,boards,imps");
+    json_array_foreach(json_object_get(answer, "rankings"), i, r) {
+        json_array_foreach(json_object_get(r, "pairs"), k, p) {
+            csv_field(text_of(p, "place"), false);
+            csv_field(text_of(p, "pair"), false);
+            csv_field(text_of(p, "direction"), false);
+            csv_number(json_object_get(p, "boards"), false);
+            if (mp) {
+                csv_number(json_object_get(p, "matchpoints"), false);
+                csv_number(json_object_get(p, "top"), false);
+                csv_number(json_object_get(p, "percentage"), true);
+            } else {
+                csv_number(json_object_get(p, "imps"), true);
+            }
+        }
+    }
+}
+
+static int cmd_session(const options *o) {
+    if (!o->ruleset || !o->input)
+        return usage_error("session", "%s", "needs --ruleset NAME and a FILE of results (or -)");
+    size_t len;
+    char *text = read_input(o->input, &len);
+    if (!text) return cannot_read("session", o->input);
+    arb_ruleset *rs = load_or_report(o->ruleset);
+    char *answer = NULL, *error = NULL;
+    int status = rs ? arb_session_json(rs, api_plugins(), text, len,
+                                       o->method ? o->method : "matchpoints", &answer, &error)
+                    : ARB_BAD_INPUT;
+    json_t *j = answer_json(answer);
+    if (status == ARB_OK && o->json)
+        print_json(json_incref(j));
+    else if (status == ARB_OK)
+        print_session(j, o->boards);
+    else if (rs)
+        fprintf(stderr, "%s: error: %s\n", o->input, error);
+    json_decref(j);
+    free(error);
+    free(text);
+    arb_free(rs);
+    return status;
+}
+
 static const command commands[] = {
     {"rule", "rule --ruleset NAME|DIR SCENARIO.json|- [--json] [--why-not ACTION]",
      "Rules on a scenario: a JSON object of facts, optionally with \"dealer\" and \"auction\".\n"
@@ -1057,6 +1152,13 @@ static const command commands[] = {
      "and matchpoints each board's games, north-south and east-west apart, as CSV with a header\n"
      "row; with --write, prints the file with the Score, ScoreMP and ScorePercentage tags.",
      cmd_pbn},
+    {"session",
+     "session --ruleset NAME|DIR FILE|- [--method matchpoints|butler|cross] [--boards] [--json]",
+     "A pairs session's sheet: CSV (, or ;) with a header row naming board, ns, ew, score and\n"
+     "optionally score_ew. Scores every board for north-south and east-west apart, as\n"
+     "matchpoints (78A; adjusted scores as `matchpoints` reads them) or IMPs (78B: Butler or\n"
+     "cross), and prints the ranking as CSV, ties as 3=; --boards prints the boards instead.",
+     cmd_session},
     {"imps", "imps --ruleset NAME|DIR A B [--json]",
      "The IMPs for score A against score B (negative when B is higher), by the ruleset's scale.",
      cmd_imps},
