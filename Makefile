@@ -30,7 +30,7 @@ LAYER_INCLUDES = $(addprefix -I,$(LAYERS))
 CORE := base/util base/diag engine/graph engine/expr engine/ruleset engine/eval \
         games/builtins games/bridge games/cards games/pbn games/klaverjas games/scenario \
         store/image store/cache tools/testrun tools/dot tools/whynot tools/diff \
-        api/output api/scoring api/adjusted api/compare api/load api/arbiter api/ruling api/tools api/scores api/faces api/pbnfile api/session
+        api/output api/scoring api/adjusted api/compare api/load api/arbiter api/ruling api/tools api/scores api/faces api/pbnfile api/session api/ranking
 DSL  := compile check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \

@@ -1332,12 +1332,13 @@ static void declare_header(compiler *c) {
             c->rs->game = keep_str(c, g->value->text);
         else if (strcmp(g->name, "score") == 0 || strcmp(g->name, "matchpoints") == 0 ||
                  strcmp(g->name, "imps") == 0 || strcmp(g->name, "legal") == 0 ||
-                 strcmp(g->name, "trick") == 0 || strcmp(g->name, "adjusted") == 0)
+                 strcmp(g->name, "trick") == 0 || strcmp(g->name, "adjusted") == 0 ||
+                 strcmp(g->name, "ranking") == 0)
             ; /* scoring articles: resolved once the articles are declared */
         else if (strcmp(g->name, "edition") != 0 && strcmp(g->name, "language") != 0)
             diag_report(c->d, DIAG_WARNING, g->loc,
                         "known keys: title, game, edition, language, score, matchpoints, imps, "
-                        "legal, trick, adjusted",
+                        "legal, trick, adjusted, ranking",
                         "unknown ruleset header key '%s'", g->name);
     }
     if (!c->rs->title) c->rs->title = c->rs->name;
@@ -2250,10 +2251,11 @@ static void check_klaverjas_vocabulary(compiler *c) {
 /* The header names the articles that score, matchpoint and give IMPs, and
  * in klaverjas the ones that rule on one card and on one trick. */
 static void resolve_scoring_articles(compiler *c) {
-    static const char *const keys[] = {"score", "matchpoints", "imps",
-                                       "legal", "trick",       "adjusted"};
-    int *slots[] = {&c->rs->score_article, &c->rs->matchpoints_article, &c->rs->imps_article,
-                    &c->rs->legal_article, &c->rs->trick_article,       &c->rs->adjusted_article};
+    static const char *const keys[] = {"score", "matchpoints", "imps",   "legal",
+                                       "trick", "adjusted",    "ranking"};
+    int *slots[] = {&c->rs->score_article,  &c->rs->matchpoints_article, &c->rs->imps_article,
+                    &c->rs->legal_article,  &c->rs->trick_article,       &c->rs->adjusted_article,
+                    &c->rs->ranking_article};
     enum { NKEYS = sizeof keys / sizeof *keys };
     for (int k = 0; k < NKEYS; k++) *slots[k] = -1;
     for (int i = 0; c->header && i < c->header->params.n; i++) {

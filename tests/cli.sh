@@ -248,9 +248,29 @@ expect "session: a quote that does not close" 2 "line 2: a quoted field does not
 printf 'board,ns,ew,score\n1,1,2,65%%\n1,3,4,100\n' >"$TOY.tmp.csv"
 expect "session: a percentage has no IMPs" 2 "line 2: a percentage has no IMP equivalent" \
     -- "$ARBITER" session --ruleset bridge-2017 --method butler "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,2,-\n' >"$TOY.tmp.csv"
+expect "session: nobody played (found by fuzz_session): an empty ranking" 0 "place,pair,direction,boards" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
 expect "session: an unknown method" 2 "the method is matchpoints, butler or cross" \
     -- "$ARBITER" session --ruleset bridge-2017 --method rubber examples/session.csv
 rm -f "$TOY.tmp.csv"
+# Klaverjas ranking (2e deel Art. 18-19), examples/klaverjas-ranking.csv
+# by hand, 2 + 2 x beaten + equalled (2deel18): board 1NZ A 100 beats three
+# (8, a top), B and C 50 (2 + 2 + 1 = 5), D 2; board 2NZ B 8 (top), C and D
+# 5, A 2. A 10 (1 top, 100 points), B 13, C 10 (0 tops), D 7. A before C
+# on tops (19b). P and Q: 4 + 2 and 2 + 4 = 6, a top each, Q 120 points
+# against 110 (19c). X and Y 50 each on one board: 3, a shared top each
+# (2deel19i14), 50 points: ex aequo (19d), 7=.
+expect "ranking: klaverjas ties broken by 2e deel Art. 19" 0 "place,pair,boards,matchpoints,tops,points,tie_broken_by" \
+    "1,B,2,13,1,150," "2,A,2,10,1,100,2deel19b" "3,C,2,10,0,110,2deel19b" "4,D,2,7,0,60," "5,Q,2,6,1,120,2deel19c" \
+    "6,P,2,6,1,110,2deel19c" "7=,X,1,3,1,50,2deel19d" "7=,Y,1,3,1,50,2deel19d" \
+    -- "$ARBITER" ranking --ruleset klaverjas-nkf-1976 examples/klaverjas-ranking.csv
+expect "ranking: a ruleset without a ranking article" 2 "names no article for this (header key \`ranking ARTICLE\`)" \
+    -- "$ARBITER" ranking --ruleset bridge-2017 examples/board-1.csv
+printf '100\n50\n' >"$TOY.tmp.txt"
+expect "ranking: a sheet without pairs" 2 "line 1: a ranking needs board,pair,score lines" \
+    -- "$ARBITER" ranking --ruleset klaverjas-nkf-1976 "$TOY.tmp.txt"
+rm -f "$TOY.tmp.txt"
 # The sheet cap (SCORING_MAX_SCORES, core/api/scoring.h): 200 000 scores took
 # minutes when every score was compared with every other; past the cap the
 # sheet is refused at once, and a full sheet under it is ruled in seconds.

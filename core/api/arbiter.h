@@ -516,6 +516,17 @@ enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, con
 enum arb_status arb_session_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,
                                  size_t len, const char *method, char **json, char **error);
 
+/* The ranking of a matchpoint sheet of board,pair,score lines (as
+ * arb_matchpoints_sheet reads it; scores as played): each pair's
+ * matchpoints, tops (the boards on which the matchpoints article named
+ * the action `top`) and points, ranked by matchpoints; two pairs with as
+ * many are ranked by the article the header names (`ranking`;
+ * klaverjas-nkf-1976: 2deel19a: the tops, then the points, else ex
+ * aequo). *json: [{"rank", "place" ("3=" when shared), "pair", "boards",
+ * "matchpoints", "tops", "points", "tie_broken_by" (the citation)}]. */
+enum arb_status arb_ranking_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,
+                                 size_t len, char **json, char **error);
+
 /* Klaverjas: every card of the hand in a position (a scenario with
  * "trump", "seat", "hand" and "trick"; len bytes, at most ARB_MAX_LINE)
  * ruled on by the legal article. *json receives {"ruleset",

@@ -10,8 +10,8 @@
 #include <string.h>
 
 /* The header keys that name the jobs' articles, by enum scoring_job. */
-static const char *const job_keys[] = {"score", "matchpoints", "imps",
-                                       "legal", "trick",       "adjusted"};
+static const char *const job_keys[] = {"score", "matchpoints", "imps",   "legal",
+                                       "trick", "adjusted",    "ranking"};
 
 int scoring_job_named(const char *key) {
     for (int j = 0; j < (int)(sizeof job_keys / sizeof *job_keys); j++)
@@ -20,8 +20,9 @@ int scoring_job_named(const char *key) {
 }
 
 int scoring_article(const ruleset *rs, enum scoring_job job, strbuf *err) {
-    const int articles[] = {rs->score_article, rs->matchpoints_article, rs->imps_article,
-                            rs->legal_article, rs->trick_article,       rs->adjusted_article};
+    const int articles[] = {rs->score_article,  rs->matchpoints_article, rs->imps_article,
+                            rs->legal_article,  rs->trick_article,       rs->adjusted_article,
+                            rs->ranking_article};
     int a = articles[job];
     if (a < 0)
         sb_printf(err, "ruleset %s names no article for this (header key `%s ARTICLE`)", rs->name,
@@ -145,9 +146,27 @@ static bool too_many_scores(int n, strbuf *err) {
     return true;
 }
 
+/* Whether the ruling names an action of this name (not one a plugin took out). */
+static bool ruling_names(const ruleset *rs, const ruling *r, const char *name) {
+    for (int i = 0; !r->replaced && i < r->nactions; i++)
+        if (!r->actions[i].dropped &&
+            strcmp(rs->actions[rs_use_at(rs, r->actions[i].use)->action].name, name) == 0)
+            return true;
+    for (int i = 0; i < r->nextra; i++)
+        if (strcmp(r->extra[i].name, name) == 0) return true;
+    return false;
+}
+
 bool scoring_matchpoints_of(const ruleset *rs, const scenario_hooks *hooks, int article,
                             int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
                             strbuf *err) {
+    return scoring_matchpoints_naming(rs, hooks, article, beaten, equalled, others, mp, NULL, NULL,
+                                      err);
+}
+
+bool scoring_matchpoints_naming(const ruleset *rs, const scenario_hooks *hooks, int article,
+                                int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                                const char *action, bool *named, strbuf *err) {
     scenario sc;
     scenario_init(&sc, rs);
     sc.rec.has_scoring = true;
@@ -159,6 +178,7 @@ bool scoring_matchpoints_of(const ruleset *rs, const scenario_hooks *hooks, int 
     bool ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, mp, err) &&
               (!hooks || !hooks->adjust_matchpoints ||
                hooks->adjust_matchpoints(hooks->ctx, beaten, equalled, others, mp, err));
+    if (ok && named) *named = ruling_names(rs, &r, action);
     ruling_clear(&r);
     scenario_free(&sc);
     return ok;

@@ -19,7 +19,8 @@ enum scoring_job {
     SCORE_IMPS,
     SCORE_LEGAL,
     SCORE_TRICK,
-    SCORE_ADJUSTED
+    SCORE_ADJUSTED,
+    SCORE_RANKING
 };
 
 /* The job a header key names ("score", "legal", …), or -1. */
@@ -107,6 +108,12 @@ bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const i
 bool scoring_matchpoints_of(const ruleset *rs, const scenario_hooks *hooks, int article,
                             int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
                             strbuf *err);
+
+/* The same, and whether the ruling names the action `action` (*named):
+ * klaverjas's `top` (2deel19c). */
+bool scoring_matchpoints_naming(const ruleset *rs, const scenario_hooks *hooks, int article,
+                                int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                                const char *action, bool *named, strbuf *err);
 
 /* ---- the answers `arbiter score` and `matchpoints` give, shared with
  * `arbiter serve` so that both say the same ---- */

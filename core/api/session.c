@@ -513,7 +513,7 @@ static void total_pairs(const vec *rows, enum method m, vec *totals) {
         t->key = m == METHOD_MATCHPOINTS ? (t->top > 0 ? 100 * t->result / t->top : 50) : t->result;
         t->key = round(t->key * 100) / 100; /* as the list shows it: equal on the list, a tie */
     }
-    qsort(totals->data, totals->len, sizeof(pair_total), compare_totals);
+    if (totals->len > 1) qsort(totals->data, totals->len, sizeof(pair_total), compare_totals);
 }
 
 static json_t *number_json(double v) {

@@ -1109,6 +1109,44 @@ static int cmd_session(const options *o) {
     return status;
 }
 
+/* ---- ranking ---- */
+
+static int cmd_ranking(const options *o) {
+    if (!o->ruleset || !o->input)
+        return usage_error("ranking", "%s",
+                           "needs --ruleset NAME and a FILE of board,pair,score lines (or -)");
+    size_t len;
+    char *text = read_input(o->input, &len);
+    if (!text) return cannot_read("ranking", o->input);
+    arb_ruleset *rs = load_or_report(o->ruleset);
+    char *answer = NULL, *error = NULL;
+    int status =
+        rs ? arb_ranking_json(rs, api_plugins(), text, len, &answer, &error) : ARB_BAD_INPUT;
+    json_t *pairs = answer_json(answer);
+    size_t i;
+    json_t *p;
+    if (status == ARB_OK && o->json) {
+        print_json(json_incref(pairs));
+    } else if (status == ARB_OK) {
+        puts("place,pair,boards,matchpoints,tops,points,tie_broken_by");
+        json_array_foreach(pairs, i, p) {
+            csv_field(text_of(p, "place"), false);
+            csv_field(text_of(p, "pair"), false);
+            const char *keys[] = {"boards", "matchpoints", "tops", "points"};
+            for (int k = 0; k < 4; k++)
+                csv_number(json_object_get(p, keys[k]), false);
+            csv_field(text_of(p, "tie_broken_by"), true);
+        }
+    } else if (rs) {
+        fprintf(stderr, "%s: error: %s\n", o->input, error);
+    }
+    json_decref(pairs);
+    free(error);
+    free(text);
+    arb_free(rs);
+    return status;
+}
+
 static const command commands[] = {
     {"rule", "rule --ruleset NAME|DIR SCENARIO.json|- [--json] [--why-not ACTION]",
      "Rules on a scenario: a JSON object of facts, optionally with \"dealer\" and \"auction\".\n"
@@ -1159,6 +1197,11 @@ static const command commands[] = {
      "matchpoints (78A; adjusted scores as `matchpoints` reads them) or IMPs (78B: Butler or\n"
      "cross), and prints the ranking as CSV, ties as 3=; --boards prints the boards instead.",
      cmd_session},
+    {"ranking", "ranking --ruleset NAME|DIR FILE|- [--json]",
+     "Ranks the pairs of a matchpoint sheet (board,pair,score lines) by their matchpoints, with\n"
+     "their tops and points; pairs with as many matchpoints are ranked by the ruleset's ranking\n"
+     "article (klaverjas-nkf-1976: 2e deel Art. 19: tops, then points, else ex aequo).",
+     cmd_ranking},
     {"imps", "imps --ruleset NAME|DIR A B [--json]",
      "The IMPs for score A against score B (negative when B is higher), by the ruleset's scale.",
      cmd_imps},

@@ -187,6 +187,9 @@ typedef struct ruleset {
      * score's percentage, a procedural penalty's size, how a board with
      * fewer comparable scores is factored (header key adjusted), or -1 */
     int adjusted_article;
+    /* the article that ranks two pairs tied on matchpoints (header key
+     * ranking), or -1 */
+    int ranking_article;
     /* klaverjas: the tables the core ranks and counts cards by, indexed by
      * enum klaverjas_table (-1 outside a `game klaverjas` ruleset) */
     int klaverjas_tables[KJT_COUNT];

@@ -38,6 +38,11 @@ typedef struct record {
      * names of scoring.adjusted, and the percentage it gives (NULL: none) */
     const char *adjusted;
     int64_t percentage;
+    /* two pairs tied on matchpoints (ranking.*): their tops, and which
+     * scored the more points (0 the first, 1 the second, 2 neither) */
+    bool has_ranking;
+    int64_t tops[2];
+    int more_points;
     bool has_play;
     bridge_play play; /* the cards played, with the deal when it is known */
     play_facts play_facts;
