@@ -201,6 +201,21 @@ expect "pbn: an unclosed comment" 2 ".pbn:2: a comment { has no closing } before
 printf '[Board "1"]\n\0\n' >"$TOY.tmp.pbn"
 expect "pbn: a NUL byte" 2 ":2: a NUL byte: the file is not text" -- "$ARBITER" pbn "$TOY.tmp.pbn"
 rm -f "$TOY.tmp.pbn"
+# A game as a scenario. The example's play in play order: North ruffs the
+# spade lead (hearts are trumps) and leads trick 2; South wins it with CK,
+# leads a spade North ruffs; North cashes CA, DA, leads DK, which South
+# overruffs (H5, H7); the 7th trick has unknown cards.
+expect "pbn: a game's play as the scenario's record" 0 \
+    '"play": "W:SK N:H3 E:S4 S:S3  N:C2 E:C6 S:CK W:C5  S:S7 W:S2 N:H6 E:S5  N:CA E:C10 S:C4 W:C8  N:DA E:D10 S:D3 W:D2  N:DK E:H5 S:H7 W:D4"' \
+    '"contract": "5HX-2"' '"vulnerable": false' -- "$ARBITER" pbn --game 1 tests/pbn/standard-example.pbn
+expect "pbn: East's insufficient 1C out of rotation, marked" 0 '"auction": "W: 1D E:1C*"' -- "$ARBITER" pbn --game 4 tests/pbn/irregularities.pbn
+expect "pbn: East's lead out of turn (^L) leads the trick" 0 '"play": "E:C3 S:C4 W:CA N:C2"' '"trump": "NT"' \
+    -- "$ARBITER" pbn --game 8 tests/pbn/irregularities.pbn
+"$ARBITER" pbn --game 7 tests/pbn/irregularities.pbn | sed 's/^}$/, "irregularity": "revoke" }/' >"$TOY.tmp.json"
+expect "pbn: the director rules on the board as recorded (North's revoke, ^R)" 2 "the scenario does not say 'revoke_noticed'" \
+    -- "$ARBITER" rule --ruleset bridge-2017 "$TOY.tmp.json"
+rm -f "$TOY.tmp.json"
+expect "pbn: a game that is not there" 2 "no game 9: the file has 8" -- "$ARBITER" pbn --game 9 tests/pbn/irregularities.pbn
 expect "pbn: --write needs a ruleset" 2 "--write needs --ruleset" -- "$ARBITER" pbn --write tests/pbn/session.pbn
 # A session (examples/session.csv): three NS pairs 1-3, three EW pairs 4-6,
 # three boards played three times (top 4 a board, 12 a session), by hand.

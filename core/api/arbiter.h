@@ -479,6 +479,16 @@ enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *
 enum arb_status arb_pbn_json(const char *pbn, size_t len, const char *name, char **json,
                              char **error);
 
+/* Game number `game` (1 for the first) as a scenario's records, for the
+ * director to add what happened and rule on the board as recorded:
+ * {"dealer" and "auction" (when a call is marked ^I or made out of
+ * rotation: the compact record, the first such call marked "*"), "deal", "declarer", "contract"
+ * (with its result), "play" (in play order: each trick from its leader, the winner of the one
+ * before, or the card marked ^L), "vulnerable" (the declaring side's), "trump" (when the game has a
+ * contract but no result)}, each only when the game gives it. */
+enum arb_status arb_pbn_scenario_json(const char *pbn, size_t len, const char *name, int game,
+                                      char **json, char **error);
+
 /* Every game's result scored by the ruleset's score article (Contract,
  * Declarer, Result, Vulnerable) and matchpointed by its matchpoints
  * article against the other games of the same Board, each direction

@@ -129,6 +129,45 @@ enum arb_status arb_pbn_json(const char *pbn, size_t len, const char *name, char
     return status;
 }
 
+/* ---- a game as a scenario ---- */
+
+enum arb_status arb_pbn_scenario_json(const char *pbn, size_t len, const char *name, int game,
+                                      char **json, char **error) {
+    if (json) *json = NULL;
+    if (error) *error = NULL;
+    if (!pbn) return fail(ARB_BAD_INPUT, error, "arb_pbn_scenario_json: no text");
+    pbn_file f;
+    enum arb_status status = read_games(pbn, len, name, &f, error);
+    if (status == ARB_OK && (game < 1 || game > (int)f.games.len)) {
+        char msg[80];
+        snprintf(msg, sizeof msg, "no game %d: the file has %d", game, (int)f.games.len);
+        status = fail(ARB_BAD_INPUT, error, msg);
+    }
+    if (status == ARB_OK) {
+        const pbn_game *g = &VEC_AT(&f.games, pbn_game, game - 1);
+        json_t *j = json_object();
+        char text[1024];
+        if (pbn_auction_record(g, text, sizeof text) && strchr(text, '*')) {
+            /* the auction record is the record of an irregular call */
+            json_object_set_new(j, "dealer", seat_json(g->dealer));
+            json_object_set_new(j, "auction", json_string(text));
+        }
+        if (g->has_deal) json_object_set_new(j, "deal", json_string(g->deal_text));
+        if (g->declarer >= 0) json_object_set_new(j, "declarer", seat_json(g->declarer));
+        if (pbn_contract_text(g, text, sizeof text) && !g->passed_out)
+            json_object_set_new(j, "contract", json_string(text));
+        else if (g->has_contract && !g->passed_out) /* no result yet: what the play needs */
+            json_object_set_new(j, "trump", json_string(denom_names[g->contract.denom]));
+        if (pbn_play_record(g, text, sizeof text) && text[0])
+            json_object_set_new(j, "play", json_string(text));
+        int vul = pbn_declarer_vulnerable(g);
+        if (vul >= 0) json_object_set_new(j, "vulnerable", json_boolean(vul));
+        give_json(j, json);
+    }
+    pbn_free(&f);
+    return status;
+}
+
 /* ---- scoring ---- */
 
 /* What scoring one game gave. */

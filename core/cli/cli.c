@@ -27,6 +27,7 @@ typedef struct options {
     bool write;         /* pbn: the file with its results */
     bool boards;        /* session: the boards, not the ranking */
     const char *method; /* session: matchpoints, butler or cross */
+    const char *game;   /* pbn: the game to give as a scenario */
 } options;
 
 typedef struct command {
@@ -65,6 +66,8 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
             o->boards = true;
         else if (strcmp(a, "--method") == 0 && has_next)
             o->method = argv[++i];
+        else if (strcmp(a, "--game") == 0 && has_next)
+            o->game = argv[++i];
         else if (strcmp(a, "--ruleset") == 0 && has_next) {
             if (o->nrulesets == MAX_COMPARED) return usage_error(cmd, "at most 8 rulesets, not '%s'", argv[i + 1]);
             o->ruleset = o->rulesets[o->nrulesets++] = argv[++i];
@@ -999,6 +1002,11 @@ static int cmd_pbn(const options *o) {
     } else if (o->write) {
         status = arb_pbn_results(rs, api_plugins(), text, len, o->input, &answer, &error);
         if (answer) fputs(answer, stdout);
+    } else if (o->game) {
+        status = arb_pbn_scenario_json(text, len, o->input, atoi(o->game), &answer, &error);
+        json_t *j = answer_json(answer); /* frees the text */
+        answer = NULL;
+        if (j) print_json(j);
     } else {
         status = rs ? arb_pbn_score_json(rs, api_plugins(), text, len, o->input, &answer, &error)
                     : arb_pbn_json(text, len, o->input, &answer, &error);
@@ -1184,11 +1192,12 @@ static const command commands[] = {
      "board,pair,score, by the ruleset's own scale. A sheet holds at most 5000 scores\n"
      "(core/api/scoring.h); a larger one is refused with exit status 2.",
      cmd_matchpoints},
-    {"pbn", "pbn [--ruleset NAME|DIR] FILE|- [--json] [--write]",
+    {"pbn", "pbn [--ruleset NAME|DIR] FILE|- [--json] [--write] [--game N]",
      "Reads the games of a PBN (2.1) file: each mistake as FILE:LINE: message, the other games\n"
      "still read. With --ruleset, scores every result (Contract, Declarer, Result, Vulnerable)\n"
      "and matchpoints each board's games, north-south and east-west apart, as CSV with a header\n"
-     "row; with --write, prints the file with the Score, ScoreMP and ScorePercentage tags.",
+     "row; with --write, prints the file with the Score, ScoreMP and ScorePercentage tags.\n"
+     "--game N prints game N as a scenario (dealer, auction, deal, contract, play) to rule on.",
      cmd_pbn},
     {"session",
      "session --ruleset NAME|DIR FILE|- [--method matchpoints|butler|cross] [--boards] [--json]",

@@ -822,3 +822,74 @@ int pbn_declarer_vulnerable(const pbn_game *g) {
     if (g->vulnerable == PBN_VUL_NONE) return 0;
     return (g->vulnerable == PBN_VUL_NS) == declarer_is_ns(g);
 }
+
+/* The card of trick t (cards in the Play tag's seat order) played by seat. */
+static const pbn_card *trick_card(const pbn_game *g, int t, int seat) {
+    return &g->cards[t * 4 + (seat - g->play_first + 4) % 4];
+}
+
+static int trick_winner(const pbn_game *g, int t, int leader, int trump) {
+    const pbn_card *best = trick_card(g, t, leader);
+    int winner = leader;
+    for (int k = 1; k < 4; k++) {
+        int seat = (leader + k) % 4;
+        const pbn_card *c = trick_card(g, t, seat);
+        bool beats = c->card.suit == best->card.suit ? c->card.rank > best->card.rank
+                                                     : (int)c->card.suit == trump;
+        if (beats) best = c, winner = seat;
+    }
+    return winner;
+}
+
+static bool append(char *buf, size_t size, size_t *o, const char *text) {
+    int w = snprintf(buf + *o, size - *o, "%s", text);
+    if (w < 0 || (size_t)w >= size - *o) return false;
+    *o += (size_t)w;
+    return true;
+}
+
+bool pbn_play_record(const pbn_game *g, char *buf, size_t size) {
+    if (g->play_first < 0 || !g->has_contract || g->passed_out || size == 0) return false;
+    int trump = g->contract.denom == DENOM_NT ? -1 : (int)g->contract.denom, leader = g->play_first;
+    size_t o = 0;
+    buf[0] = 0;
+    for (int t = 0; t < g->ncards / 4; t++) {
+        bool known = true;
+        for (int k = 0; k < 4; k++) {
+            const pbn_card *c = &g->cards[t * 4 + k];
+            known = known && c->known;
+            if (c->lead_out_of_turn) leader = c->seat;
+        }
+        if (!known) break;
+        for (int k = 0; k < 4; k++) {
+            int seat = (leader + k) % 4;
+            char card[8], item[16];
+            bridge_format_card(trick_card(g, t, seat)->card, card);
+            snprintf(item, sizeof item, "%s%s:%s", o ? (k ? " " : "  ") : "",
+                     bridge_seat_name((enum bridge_seat)seat), card);
+            if (!append(buf, size, &o, item)) return false;
+        }
+        leader = trick_winner(g, t, leader, trump);
+    }
+    return true;
+}
+
+bool pbn_auction_record(const pbn_game *g, char *buf, size_t size) {
+    if (g->auction_first < 0 || g->dealer < 0 || size == 0) return false;
+    size_t o = 0;
+    bool marked = false;
+    char item[24];
+    snprintf(item, sizeof item, "%s:", bridge_seat_name((enum bridge_seat)g->dealer));
+    if (!append(buf, size, &o, item)) return false;
+    for (int i = 0; i < g->ncalls; i++) {
+        const pbn_call *c = &g->calls[i];
+        char call[8], seat[4] = "";
+        bridge_format_call(&c->call, call);
+        bool irregular = !marked && (c->insufficient || c->out_of_rotation);
+        marked = marked || irregular;
+        if (c->out_of_rotation) snprintf(seat, sizeof seat, "%s:", bridge_seat_name(c->seat));
+        snprintf(item, sizeof item, " %s%s%s", seat, call, irregular ? "*" : "");
+        if (!append(buf, size, &o, item)) return false;
+    }
+    return true;
+}

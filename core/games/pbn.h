@@ -92,6 +92,17 @@ void pbn_free(pbn_file *f);
  * "PASS") into buf; false when the game does not give them. */
 bool pbn_contract_text(const pbn_game *g, char *buf, size_t size);
 
+/* The play as the scenario's compact record has it ("W:SK N:H3 E:S4 S:S3
+ * N:C2 …"): each trick from its leader (the winner of the trick before,
+ * or the card marked ^L), up to the first trick with an unknown card.
+ * False when the game has no play or no contract to find the winners. */
+bool pbn_play_record(const pbn_game *g, char *buf, size_t size);
+
+/* The auction as the compact record has it ("N: 1D 1S 3H …"); a call
+ * out of rotation with its seat ("E:2D"), and the first irregular call
+ * (^I, or the call after ^S) marked "*". */
+bool pbn_auction_record(const pbn_game *g, char *buf, size_t size);
+
 /* Whether the declaring side is vulnerable; -1 when not known. */
 int pbn_declarer_vulnerable(const pbn_game *g);
 
