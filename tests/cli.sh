@@ -216,6 +216,13 @@ expect "pbn: the director rules on the board as recorded (North's revoke, ^R)" 2
     -- "$ARBITER" rule --ruleset bridge-2017 "$TOY.tmp.json"
 rm -f "$TOY.tmp.json"
 expect "pbn: a game that is not there" 2 "no game 9: the file has 8" -- "$ARBITER" pbn --game 9 tests/pbn/irregularities.pbn
+printf '%%%% PBN 2.1\n{ a comment before the games }\n\n[Board "1"]\n[Dealer "N"]\n' >"$TOY.tmp.pbn"
+expect "pbn: a comment alone is no game" 0 "board 1 (line 4): dealer N, vulnerable ?" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+awk 'BEGIN { print "[Dealer \"N\"]"; print "[Auction \"N\"]"; for (i = 0; i < 300; i++) printf "Q%d ", i; print "" }' >"$TOY.tmp.pbn"
+expect "pbn: 300 mistakes, 100 listed" 2 "more mistakes, not listed" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+n=$("$ARBITER" pbn "$TOY.tmp.pbn" 2>&1 >/dev/null | wc -l)
+if [ "$n" -eq 101 ]; then pass "pbn: the list stops at 100"; else fail "pbn: the list stops at 100" "$n lines"; fi
+rm -f "$TOY.tmp.pbn"
 expect "pbn: --write needs a ruleset" 2 "--write needs --ruleset" -- "$ARBITER" pbn --write tests/pbn/session.pbn
 # A session (examples/session.csv): three NS pairs 1-3, three EW pairs 4-6,
 # three boards played three times (top 4 a board, 12 a session), by hand.

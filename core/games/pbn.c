@@ -45,6 +45,7 @@ typedef struct reader {
     inherited cur[MAX_INHERITED]; /* this game's, to become prev */
     int ncur;
     bool oom;
+    int ntags; /* tag pairs in the game so far */
 } reader;
 
 static const char *const known_tags[] = {"Board",    "Dealer", "Vulnerable", "Deal",    "Declarer",
@@ -67,14 +68,18 @@ enum {
 
 static void report(reader *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void report(reader *r, int line, const char *fmt, ...) {
+    if (r->g) r->g->bad = true;
+    if (++r->f->nerrors > PBN_MAX_MESSAGES) { /* a file of garbage: counted, not listed */
+        if (r->f->nerrors == PBN_MAX_MESSAGES + 1)
+            sb_printf(&r->f->errors, "%s: more mistakes, not listed\n", r->name);
+        return;
+    }
     va_list ap;
     va_start(ap, fmt);
     sb_printf(&r->f->errors, "%s:%d: ", r->name, line);
     sb_vprintf(&r->f->errors, fmt, ap);
     sb_putc(&r->f->errors, '\n');
     va_end(ap);
-    r->f->nerrors++;
-    if (r->g) r->g->bad = true;
 }
 
 /* ---- games ---- */
@@ -109,6 +114,7 @@ static void start_game(reader *r, size_t at) {
     r->section = SECTION_NONE;
     memset(r->seen, 0, sizeof r->seen);
     r->ncur = 0;
+    r->ntags = 0;
 }
 
 /* The "##" values of earlier games for the tags this game does not give. */
@@ -123,6 +129,12 @@ static void finish_result(reader *r);
 
 static void end_game(reader *r) {
     if (!r->g) return;
+    if (r->ntags == 0 && !r->g->bad) { /* comments only: no game (3) */
+        r->f->games.len--;
+        r->g = NULL;
+        r->section = SECTION_NONE;
+        return;
+    }
     for (int i = 0; i < r->nprev; i++)
         if (r->prev[i].sticky && !tag_given(r, r->prev[i].name) && r->prev[i].value) {
             char *v = strdup(r->prev[i].value); /* handle_tag may record it in cur */
@@ -375,6 +387,7 @@ static void start_play(reader *r, const char *v, int line) {
 
 static void handle_tag(reader *r, const char *name, const char *value, int line) {
     pbn_game *g = r->g;
+    r->ntags++;
     int k = known_tag(name);
     bool forbidden = k == TAG_DEALER || k == TAG_VULNERABLE || k == TAG_DEAL || k == TAG_DECLARER ||
                      k == TAG_CONTRACT || k == TAG_AUCTION || k == TAG_PLAY ||
