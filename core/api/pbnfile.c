@@ -32,7 +32,7 @@ static json_t *seat_json(int seat) {
 static json_t *notes_json(char *const *notes) {
     json_t *j = json_object();
     for (int i = 1; i <= PBN_MAX_NOTES; i++) {
-        char key[8];
+        char key[16];
         snprintf(key, sizeof key, "%d", i);
         if (notes[i]) json_object_set_new(j, key, json_string(notes[i]));
     }
