@@ -1189,7 +1189,10 @@ static const command commands[] = {
      cmd_legal},
     {"matchpoints", "matchpoints --ruleset NAME|DIR FILE|- [--json]",
      "Matchpoints one board's scores (one per line), or several boards as CSV lines\n"
-     "board,pair,score, by the ruleset's own scale. A sheet holds at most 5000 scores\n"
+     "board,pair,score, by the ruleset's own scale. A score may be an adjusted one: a weighted\n"
+     "score (30% 420 + 70% -50), A+ A= A- (G+ G G-), 60%, - (not played), with P or P10% for a\n"
+     "procedural penalty; a board 7/a is a group of a split board (docs/guide.md).\n"
+     "A sheet holds at most 5000 scores\n"
      "(core/api/scoring.h); a larger one is refused with exit status 2.",
      cmd_matchpoints},
     {"pbn", "pbn [--ruleset NAME|DIR] FILE|- [--json] [--write] [--game N]",
