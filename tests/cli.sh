@@ -223,6 +223,21 @@ expect "pbn: 300 mistakes, 100 listed" 2 "more mistakes, not listed" -- "$ARBITE
 n=$("$ARBITER" pbn "$TOY.tmp.pbn" 2>&1 >/dev/null | wc -l)
 if [ "$n" -eq 101 ]; then pass "pbn: the list stops at 100"; else fail "pbn: the list stops at 100" "$n lines"; fi
 rm -f "$TOY.tmp.pbn"
+# The director's scenario for game 3 (tests/pbn/board-3-ruling.json: the
+# records `pbn --game 3` gives, East's 2D out of rotation, and what
+# happened, as examples/call-out-of-rotation.json): the ruling (31A2b) is
+# written into the game as a commentary, and the file reads back whole.
+expect "pbn: the ruling written into the game" 0 "{Uitspraak volgens Spelregels voor Wedstrijdbridge 2017" \
+    "Artikelen: 29 > 29B > 31 > 23A > 31A2b" "  [31A2b] De partner van de overtreder moet bij zijn eerstvolgende beurt" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --game 3 --ruling tests/pbn/board-3-ruling.json tests/pbn/irregularities.pbn
+"$ARBITER" pbn --ruleset bridge-2017 --game 3 --ruling tests/pbn/board-3-ruling.json tests/pbn/irregularities.pbn >"$TOY.tmp.pbn"
+expect "pbn: with the ruling, all eight games read back" 0 "board 3 (line 16): dealer W, vulnerable ?; 2 calls" \
+    "board 8 (line" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+long=$(awk 'length($0) > 80' "$TOY.tmp.pbn" | wc -l)
+if [ "$long" -eq 0 ]; then pass "pbn: the commentary's lines are wrapped"; else fail "pbn: the commentary's lines are wrapped" "$long long lines"; fi
+rm -f "$TOY.tmp.pbn"
+expect "pbn: --ruling needs --game" 2 "--ruling SCENARIO needs --ruleset NAME and --game N" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --ruling tests/pbn/board-3-ruling.json tests/pbn/irregularities.pbn
 expect "pbn: --write needs a ruleset" 2 "--write needs --ruleset" -- "$ARBITER" pbn --write tests/pbn/session.pbn
 # A session (examples/session.csv): three NS pairs 1-3, three EW pairs 4-6,
 # three boards played three times (top 4 a board, 12 a session), by hand.

@@ -489,6 +489,12 @@ enum arb_status arb_pbn_json(const char *pbn, size_t len, const char *name, char
 enum arb_status arb_pbn_scenario_json(const char *pbn, size_t len, const char *name, int game,
                                       char **json, char **error);
 
+/* The file with text (a ruling, say) as a commentary { … } at the end of
+ * game number `game` (3.8: a comment refers to what precedes it), into
+ * *out (free() it); a } in the text becomes ), blank lines are left out. */
+enum arb_status arb_pbn_commentary(const char *pbn, size_t len, const char *name, int game,
+                                   const char *text, char **out, char **error);
+
 /* Every game's result scored by the ruleset's score article (Contract,
  * Declarer, Result, Vulnerable) and matchpointed by its matchpoints
  * article against the other games of the same Board, each direction

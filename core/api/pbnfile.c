@@ -168,6 +168,83 @@ enum arb_status arb_pbn_scenario_json(const char *pbn, size_t len, const char *n
     return status;
 }
 
+/* ---- a commentary ---- */
+
+/* text as a brace comment (3.8): a } inside would end it, so it becomes a
+ * ); blank lines are left out (a reader that splits games on them before
+ * it sees comments would split the game); lines are wrapped at spaces to
+ * stay well under the 255 characters a PBN line may have (2.3). */
+#define COMMENT_WIDTH 78
+
+static void brace_comment_text(strbuf *out, const char *text, const char *eol) {
+    sb_putc(out, '{');
+    size_t col = 1;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        const char *line = p, *stop = p + n;
+        p = *stop ? stop + 1 : stop;
+        while (line < stop && (*line == '\r' || stop[-1] == '\r'))
+            stop -= stop[-1] == '\r', line += *line == '\r';
+        if (line + strspn(line, " \t") >= stop) continue; /* a blank line */
+        if (col > 1) sb_puts(out, eol), col = 0;
+        for (const char *w = line; w < stop;) {
+            size_t lead = 0, len = 0;
+            while (w + lead < stop && w[lead] == ' ')
+                lead++;
+            while (w + lead + len < stop && w[lead + len] != ' ')
+                len++;
+            if (col > 4 && col + lead + len > COMMENT_WIDTH) { /* wrap, the next line indented */
+                sb_puts(out, eol);
+                sb_puts(out, "    ");
+                col = 4;
+                lead = 0;
+                while (w < stop && *w == ' ')
+                    w++;
+            }
+            for (size_t k = 0; k < lead + len; k++)
+                sb_putc(out, w[k] == '}' ? ')' : w[k]);
+            col += lead + len;
+            w += lead + len;
+        }
+    }
+    sb_putc(out, '}');
+    sb_puts(out, eol);
+}
+
+enum arb_status arb_pbn_commentary(const char *pbn, size_t len, const char *name, int game,
+                                   const char *text, char **out, char **error) {
+    if (out) *out = NULL;
+    if (error) *error = NULL;
+    if (!pbn || !text) return fail(ARB_BAD_INPUT, error, "arb_pbn_commentary: no text");
+    pbn_file f;
+    enum arb_status status = read_games(pbn, len, name, &f, error);
+    if (status == ARB_OK && (game < 1 || game > (int)f.games.len)) {
+        char msg[80];
+        snprintf(msg, sizeof msg, "no game %d: the file has %d", game, (int)f.games.len);
+        status = fail(ARB_BAD_INPUT, error, msg);
+    }
+    if (status == ARB_OK) {
+        const pbn_game *g = &VEC_AT(&f.games, pbn_game, game - 1);
+        const char *eol = "\n";
+        for (size_t i = 0; i + 1 < len; i++)
+            if (pbn[i] == '\r' && pbn[i + 1] == '\n') {
+                eol = "\r\n";
+                break;
+            }
+        strbuf o;
+        sb_init(&o);
+        sb_putn(&o, pbn, g->end);
+        if (o.len && o.data[o.len - 1] != '\n') sb_puts(&o, eol);
+        brace_comment_text(&o, text,
+                           eol); /* at the end of the game: it refers to what precedes it */
+        sb_putn(&o, pbn + g->end, len - g->end);
+        if (out) *out = strdup(o.data ? o.data : "");
+        sb_free(&o);
+    }
+    pbn_free(&f);
+    return status;
+}
+
 /* ---- scoring ---- */
 
 /* What scoring one game gave. */

@@ -28,6 +28,7 @@ typedef struct options {
     bool boards;        /* session: the boards, not the ranking */
     const char *method; /* session: matchpoints, butler or cross */
     const char *game;   /* pbn: the game to give as a scenario */
+    const char *ruling; /* pbn: a scenario to rule on, the ruling written into the game */
 } options;
 
 typedef struct command {
@@ -68,6 +69,8 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
             o->method = argv[++i];
         else if (strcmp(a, "--game") == 0 && has_next)
             o->game = argv[++i];
+        else if (strcmp(a, "--ruling") == 0 && has_next)
+            o->ruling = argv[++i];
         else if (strcmp(a, "--ruleset") == 0 && has_next) {
             if (o->nrulesets == MAX_COMPARED) return usage_error(cmd, "at most 8 rulesets, not '%s'", argv[i + 1]);
             o->ruleset = o->rulesets[o->nrulesets++] = argv[++i];
@@ -987,10 +990,58 @@ static void print_pbn_scores(json_t *scores) {
     }
 }
 
+/* The ruling on the scenario in file `path`, as `arbiter rule` prints it,
+ * into *text (malloc'd); the exit status of that ruling. */
+static int ruling_text_of(arb_ruleset *rs, const char *path, char **text) {
+    size_t len, size = 0;
+    *text = NULL;
+    char *json = read_input(path, &len);
+    if (!json) return cannot_read("pbn", path);
+    arb_scenario *sc = arb_scenario_new_plugins(rs, api_plugins());
+    char *error = NULL;
+    int status = sc ? arb_scenario_read_json(sc, json, len, &error) : ARB_BAD_INPUT;
+    arb_ruling *r = status == ARB_OK ? arb_rule(rs, api_plugins(), sc) : NULL;
+    FILE *out = r ? open_memstream(text, &size) : NULL;
+    if (status != ARB_OK) {
+        fprintf(stderr, "%s: error: %s\n", path, error ? error : "cannot read the scenario");
+    } else if (!out || arb_ruling_text(r, out) != ARB_OK) {
+        status = ARB_BAD_INPUT;
+        fprintf(stderr, "%s: error: %s\n", path,
+                r && arb_ruling_error(r) ? arb_ruling_error(r) : "no ruling");
+    } else {
+        status = arb_ruling_exit_status(r);
+    }
+    if (out) fclose(out);
+    arb_ruling_free(r);
+    arb_scenario_free(sc);
+    free(error);
+    free(json);
+    return status;
+}
+
+/* pbn --game N --ruling SCENARIO: the file with the ruling on game N. */
+static int pbn_with_ruling(const options *o, arb_ruleset *rs, const char *text, size_t len) {
+    char *ruling = NULL, *answer = NULL, *error = NULL;
+    int status = ruling_text_of(rs, o->ruling, &ruling);
+    if (ruling && status != ARB_BAD_INPUT) {
+        int written =
+            arb_pbn_commentary(text, len, o->input, atoi(o->game), ruling, &answer, &error);
+        if (answer) fputs(answer, stdout);
+        if (error) fprintf(stderr, "%s", error);
+        if (written != ARB_OK) status = written;
+    }
+    free(ruling);
+    free(answer);
+    free(error);
+    return status;
+}
+
 static int cmd_pbn(const options *o) {
     if (!o->input) return usage_error("pbn", "%s", "needs a PBN FILE (or -)");
     if (o->write && !o->ruleset)
         return usage_error("pbn", "%s", "--write needs --ruleset NAME to score the results");
+    if (o->ruling && (!o->ruleset || !o->game))
+        return usage_error("pbn", "%s", "--ruling SCENARIO needs --ruleset NAME and --game N");
     size_t len;
     char *text = read_input(o->input, &len);
     if (!text) return cannot_read("pbn", o->input);
@@ -999,6 +1050,8 @@ static int cmd_pbn(const options *o) {
     int status = ARB_BAD_INPUT;
     if (o->ruleset && !rs) {
         /* load_or_report said why */
+    } else if (o->ruling) {
+        status = pbn_with_ruling(o, rs, text, len);
     } else if (o->write) {
         status = arb_pbn_results(rs, api_plugins(), text, len, o->input, &answer, &error);
         if (answer) fputs(answer, stdout);
@@ -1195,12 +1248,15 @@ static const command commands[] = {
      "A sheet holds at most 5000 scores\n"
      "(core/api/scoring.h); a larger one is refused with exit status 2.",
      cmd_matchpoints},
-    {"pbn", "pbn [--ruleset NAME|DIR] FILE|- [--json] [--write] [--game N]",
+    {"pbn",
+     "pbn [--ruleset NAME|DIR] FILE|- [--json] [--write] [--game N [--ruling SCENARIO.json]]",
      "Reads the games of a PBN (2.1) file: each mistake as FILE:LINE: message, the other games\n"
      "still read. With --ruleset, scores every result (Contract, Declarer, Result, Vulnerable)\n"
      "and matchpoints each board's games, north-south and east-west apart, as CSV with a header\n"
      "row; with --write, prints the file with the Score, ScoreMP and ScorePercentage tags.\n"
-     "--game N prints game N as a scenario (dealer, auction, deal, contract, play) to rule on.",
+     "--game N prints game N as a scenario (dealer, auction, deal, contract, play) to rule on;\n"
+     "with --ruling SCENARIO.json (that scenario with what happened added), rules on it and\n"
+     "prints the file with the ruling as a commentary { … } at the end of game N.",
      cmd_pbn},
     {"session",
      "session --ruleset NAME|DIR FILE|- [--method matchpoints|butler|cross] [--boards] [--json]",

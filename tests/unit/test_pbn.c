@@ -12,7 +12,10 @@
 
 #include <string.h>
 
+#include "arbiter.h"
 #include "pbn.h"
+
+#include <stdlib.h>
 
 static pbn_file f;
 
@@ -130,6 +133,22 @@ static void test_play_checked_against_the_deal(void **state) {
     assert_true(strstr(f.errors.data, "S2 is played twice"));
 }
 
+/* A commentary: a } in it becomes ), blank lines go, it ends the game. */
+static void test_commentary(void **state) {
+    (void)state;
+    const char *pbn = "[Board \"1\"]\n\n[Board \"2\"]\n";
+    char *out = NULL, *error = NULL;
+    assert_int_equal(arb_pbn_commentary(pbn, strlen(pbn), "t.pbn", 1, "a {ruling}\n\n  \nline two",
+                                        &out, &error),
+                     ARB_OK);
+    assert_string_equal(out, "[Board \"1\"]\n{a {ruling)\nline two}\n\n[Board \"2\"]\n");
+    free(out);
+    assert_int_equal(arb_pbn_commentary(pbn, strlen(pbn), "t.pbn", 3, "x", &out, &error),
+                     ARB_BAD_INPUT);
+    assert_string_equal(error, "no game 3: the file has 2");
+    free(error);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tag_over_lines_and_crlf),
@@ -139,6 +158,7 @@ int main(void) {
         cmocka_unit_test(test_notes),
         cmocka_unit_test(test_comment_keeps_the_game),
         cmocka_unit_test(test_play_checked_against_the_deal),
+        cmocka_unit_test(test_commentary),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
