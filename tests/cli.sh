@@ -146,6 +146,16 @@ expect "matchpoints: a split board, a board not played everywhere" 0 "3/a,1,420,
 expect "matchpoints: the club's amendment" 0 "1,2,650,12,100%" "1,1,620,7.5,62.5%" "1,5,A+,7.8,65%" "1,6,G−,4.2,35%" \
     "1,7,140 P,-2.4,-20%" "3/b,4,-50,8,100%" -- "$ARBITER" matchpoints --ruleset bridge-2017 \
     --amend examples/amendments/adjusted-scores.rules examples/board-adjusted.csv
+# 1963 (Art. 12, 81): six entries, top 10; 620, 650, 620, 170 compared,
+# and each of them gets one matchpoint for its comparison with each of the
+# two adjusted scores (81): 650 3 x 2 + 2 = 8, 620 2 + 1 + 2 = 5, 170 0 +
+# 2 = 2; the average ("Gemiddelde score": half the maximum) 5, 70% 7.
+printf '620\n650\n620\n170\nA=\n70%%\n' >"$TOY.tmp.txt"
+expect "matchpoints 1963: Art. 81's adjusted score" 0 "   650  8  (80%)" "   620  5  (50%)" "   170  2  (20%)" \
+    "    A=  5  (50%)  art. 12" "   70%  7  (70%)  art. 12" -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
+printf '620\nA+\n' >"$TOY.tmp.txt"
+expect "matchpoints 1963: no average plus" 2 "line 2: the ruling of article 12 on 'average_plus' names no action with the argument \`percent\` (it names not_in_these_laws)" \
+    -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
 printf '100\n30%% 100 + 60%% 50\n' >"$TOY.tmp.txt"
 expect "matchpoints: weights that do not add up" 2 "line 2: the weights of a weighted score add up to 100%, not 90%" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"

@@ -228,9 +228,9 @@ static void trail_text(const ruling *r, char *out, size_t size) {
 
 /* Rules with the adjusted-score article on one question; the answer is the
  * argument `want` of its actions. */
-bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article,
-                        const char *adjusted, int percentage, const char *want, int64_t *value,
-                        const char **symbol, char *cited, size_t citedsz, strbuf *err) {
+bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
+                  int percentage, const char *want, int64_t *value, const char **symbol,
+                  char *cited, size_t citedsz, strbuf *err) {
     scenario sc;
     scenario_init(&sc, rs);
     sc.hooks = hooks;
@@ -241,8 +241,12 @@ bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article,
     int64_t unused;
     bool ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &unused, err);
     if (ok && !ruling_argument(rs, &r, want, value, symbol)) {
-        sb_printf(err, "the ruling of article %s on '%s' names no action with the argument `%s`",
-                  rs->articles[article].id, adjusted, want);
+        const char *named =
+            r.nactions > 0 ? rs->actions[rs_use_at(rs, r.actions[0].use)->action].name : "nothing";
+        sb_printf(
+            err,
+            "the ruling of article %s on '%s' names no action with the argument `%s` (it names %s)",
+            rs->articles[article].id, adjusted, want, named);
         ok = false;
     }
     if (ok && cited) trail_text(&r, cited, citedsz);
@@ -260,6 +264,7 @@ typedef struct board_rules {
     double top;         /* what beating the N - 1 others is worth */
     double equal_unit;  /* what one equal score is worth (Neuberg) */
     const char *method; /* a value of the factoring method */
+    int artificial;     /* the board's artificial entries */
     int decimals;
 } board_rules;
 
@@ -285,9 +290,9 @@ static bool board_rules_of(const ruleset *rs, const scenario_hooks *hooks, int f
         !mp_of(rs, hooks, b, 0, 0, 1, &none_equal, err) ||
         !mp_of(rs, hooks, b, 0, 1, 1, &one_equal, err) ||
         !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "method", &(int64_t){0}, &b->method,
-                     NULL, 0, err) ||
+                      NULL, 0, err) ||
         !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "decimals", &decimals, NULL, NULL, 0,
-                     err))
+                      err))
         return false;
     b->equal_unit = one_equal - none_equal;
     if (decimals < 0 || decimals > 6 || !b->method) {
@@ -363,6 +368,11 @@ static bool group_expected(const ruleset *rs, const scenario_hooks *hooks, score
 static bool factored(const ruleset *rs, const scenario_hooks *hooks, const board_rules *b, int n,
                      double mp, double *out, strbuf *err) {
     *out = mp;
+    if (strcmp(b->method, "equal_comparison") ==
+        0) { /* each adjusted entry as an equal score (1963 Art. 81) */
+        *out = mp + b->artificial * b->equal_unit;
+        return true;
+    }
     if (n >= b->full || strcmp(b->method, "none") == 0) return true;
     if (strcmp(b->method, "neuberg") == 0) {
         *out = (mp + b->equal_unit) * b->full / n - b->equal_unit;
@@ -370,7 +380,8 @@ static bool factored(const ruleset *rs, const scenario_hooks *hooks, const board
     }
     if (strcmp(b->method, "proportional") != 0) {
         sb_printf(err,
-                  "factoring method '%s' is not one the core knows (neuberg, proportional, none)",
+                  "factoring method '%s' is not one the core knows (neuberg, proportional, none, "
+                  "equal_comparison)",
                   b->method);
         return false;
     }
@@ -393,7 +404,7 @@ static bool share_of_top(const ruleset *rs, const scenario_hooks *hooks, const b
     strbuf why;
     sb_init(&why);
     bool ok = adjusted_ask(rs, hooks, b->adj_article, adjusted, percentage, "percent", &percent,
-                          NULL, row->cited, sizeof row->cited, &why);
+                           NULL, row->cited, sizeof row->cited, &why);
     if (ok && (percent < 0 || percent > 100)) {
         sb_printf(&why, "article %s gives %lld%%, not 0 to 100", rs->articles[b->adj_article].id,
                   (long long)percent);
@@ -409,9 +420,10 @@ static bool share_of_top(const ruleset *rs, const scenario_hooks *hooks, const b
  * factored to the whole board. */
 static bool rule_groups(const ruleset *rs, const scenario_hooks *hooks, score_line **rows, int n,
                         const board_rules *b, strbuf *err) {
-    int *order = malloc(sizeof *order * (size_t)n);
-    double *expected = malloc(sizeof *expected * (size_t)n);
-    bool *done = calloc((size_t)n, sizeof *done);
+    size_t count = n > 0 ? (size_t)n : 1;
+    int *order = malloc(sizeof *order * count);
+    double *expected = malloc(sizeof *expected * count);
+    bool *done = calloc(count, sizeof *done);
     bool ok = order && expected && done;
     if (!ok) sb_puts(err, "out of memory");
     for (int i = 0; ok && i < n; i++) {
@@ -450,6 +462,9 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
     strbuf why;
     sb_init(&why);
     bool ok = board_rules_of(rs, hooks, n, &b, &why);
+    b.artificial = 0;
+    for (int i = 0; i < n; i++)
+        b.artificial += rows[i]->entry.kind == ENTRY_ARTIFICIAL;
     if (!ok) {
         const score_line *first = rows[0]; /* the first line that is more than a score */
         for (int i = n - 1; i >= 0; i--)
