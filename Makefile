@@ -28,9 +28,9 @@ TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka
 LAYERS := core/base core/engine core/games dsl core/store core/tools plugins core/api core/serve core/cli
 LAYER_INCLUDES = $(addprefix -I,$(LAYERS))
 CORE := base/mem base/util base/diag engine/graph engine/expr engine/ruleset engine/eval \
-        games/builtins games/bridge games/cards games/klaverjas games/scenario \
+        games/builtins games/bridge games/cards games/pbn games/klaverjas games/scenario \
         store/image store/cache tools/testrun tools/dot tools/whynot tools/diff tools/overlap \
-        api/output api/batch api/scoring api/compare api/load api/arbiter api/ruling api/tools api/report api/scores api/faces \
+        api/output api/batch api/scoring api/adjusted api/compare api/load api/arbiter api/ruling api/tools api/report api/scores api/faces api/pbnfile api/session api/ranking \
         api/legalwalk api/config
 DSL  := compile compile_load compile_amend compile_types compile_expr compile_decl compile_articles compile_tests check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
@@ -295,7 +295,7 @@ clean:
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
 FUZZ_LIB     := $(FUZZ_BUILD)/lib
-FUZZ_TARGETS := rules amend scenario batch contract auction play matchpoints image
+FUZZ_TARGETS := rules amend scenario batch contract auction play matchpoints image pbn session
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_BINS    := $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_TARGETS))
 # Smaller graph budgets (core/engine/graph.h) than a release: a blow-up then ends in

@@ -554,9 +554,11 @@ void check_klaverjas_vocabulary(compiler *c) {
 /* The header names the articles that score, matchpoint and give IMPs, and
  * in klaverjas the ones that rule on one card and on one trick. */
 void resolve_scoring_articles(compiler *c) {
-    static const char *const keys[] = {"score", "matchpoints", "imps", "legal", "trick"};
-    int *slots[] = {&c->rs->score_article, &c->rs->matchpoints_article, &c->rs->imps_article,
-                    &c->rs->legal_article, &c->rs->trick_article};
+    static const char *const keys[] = {"score", "matchpoints", "imps",   "legal",
+                                       "trick", "adjusted",    "ranking"};
+    int *slots[] = {&c->rs->score_article,  &c->rs->matchpoints_article, &c->rs->imps_article,
+                    &c->rs->legal_article,  &c->rs->trick_article,       &c->rs->adjusted_article,
+                    &c->rs->ranking_article};
     enum { NKEYS = sizeof keys / sizeof *keys };
     for (int k = 0; k < NKEYS; k++)
         *slots[k] = -1;

@@ -170,6 +170,210 @@ printf 'board,pair,score\n1,A,100\n1,B,-10\n2,A,50\n2,B,50\n' >"$TOY.tmp.txt"
 expect "matchpoints csv" 0 "1,A,100,2" "1,B,-10,0" "2,A,50,1" "2,B,50,1" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
 printf '100\nlots\n' >"$TOY.tmp.txt"
 expect "matchpoints bad line" 2 "line 2: expected a score" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+# Adjusted scores on the sheet (bridge-2017: 12C on the sheet, 78A).
+# Weighted (12C1c), the guide's own example (Plezierig Rechtzetten,
+# "Gewogen score"): 25% of 4S= (NS 420) and 75% of 4H-1 (NS +50) on a
+# board played nine times (top 2 x 8 = 16): 420 beats all eight others,
+# 16 MP; +50 beats -50 and -100, 4 MP; 25% of 16 + 75% of 4 = 4 + 3 = 7.
+# 400 beats seven plain scores (14) and +50 of the weighted score at 75%
+# (0.75 x 2 = 1.5), 15.5; -50 beats -100 only, 2. The board's total stays
+# 9 x 8 = 72.
+expect "matchpoints: weighted score, the guide's 7 MP" 0 "3,1,25% 420 + 75% 50,7,43.75%" "3,2,400,15.5,96.88%" \
+    "3,8,-50,2,12.5%" "3,9,-100,0,0%" -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-weighted.csv
+# examples/board-adjusted.csv, by hand. Board 1: seven entries (N = 7, top
+# 12); A+ is 60% of 12 = 7.2, G- 40% = 4.8 (12C2a). The five scores
+# compared (n = 5, top 8): 650 8, 620 5 each (2 x 2 + 1), 170 2, 140 0;
+# Neuberg (78D in the rule file), (mp + 1) x 7 / 5 - 1: 11.6, 7.4, 3.2,
+# 0.4; 140 P loses a quarter top (90A, the kwarttop), 0.4 - 3 = -2.6.
+expect "matchpoints: artificial scores and Neuberg" 0 "1,2,650,11.6,96.67%" "1,1,620,7.4,61.67%" "1,4,170,3.2,26.67%" \
+    "1,5,A+,7.2,60%,art. 12C > 12C2a > 12C2b" "1,6,G−,4.8,40%,art. 12C > 12C2a > 12C2b" "1,7,140 P,-2.6,-21.67%,art. 12C > 90A" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-adjusted.csv
+# Board 3 split in groups a (420, 400, 170) and b (-50, -100), N = 5, top
+# 8: in a, 4, 2, 0 become (4 + 1) x 5 / 3 - 1 = 7.33, 4, 0.67; in b, 2 and
+# 0 become 3 x 5 / 2 - 1 = 6.5 and 1.5. Board 4: one pair did not play
+# (N = 4, top 6, n = 2): 300 (2) becomes 3 x 4 / 2 - 1 = 5; 65% is 3.9;
+# 200 (0) becomes 1, less 10% of 6: 0.4.
+expect "matchpoints: a split board, a board not played everywhere" 0 "3/a,1,420,7.33,91.67%" "3/a,3,170,0.67,8.33%" \
+    "3/b,4,-50,6.5,81.25%" "3/b,5,-100,1.5,18.75%" "4,1,-,-,-" "4,2,300,5,83.33%" "4,3,65%,3.9,65%,art. 12C > 12C2a" \
+    "4,4,200 P10%,0.4,6.67%" -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-adjusted.csv
+# The club's amendment: A+ 65%, A- 35%, a fifth of a top, proportional
+# factoring: 650 8 x 12 / 8 = 12, 620 5 x 1.5 = 7.5; A+ 7.8, G- 4.2; 140 P
+# 0 - 2.4; board 3 group b: -50 2 x 8 / 2 = 8.
+expect "matchpoints: the club's amendment" 0 "1,2,650,12,100%" "1,1,620,7.5,62.5%" "1,5,A+,7.8,65%" "1,6,G−,4.2,35%" \
+    "1,7,140 P,-2.4,-20%" "3/b,4,-50,8,100%" -- "$ARBITER" matchpoints --ruleset bridge-2017 \
+    --amend examples/amendments/adjusted-scores.rules examples/board-adjusted.csv
+# 1963 (Art. 12, 81): six entries, top 10; 620, 650, 620, 170 compared,
+# and each of them gets one matchpoint for its comparison with each of the
+# two adjusted scores (81): 650 3 x 2 + 2 = 8, 620 2 + 1 + 2 = 5, 170 0 +
+# 2 = 2; the average ("Gemiddelde score": half the maximum) 5, 70% 7.
+printf '620\n650\n620\n170\nA=\n70%%\n' >"$TOY.tmp.txt"
+expect "matchpoints 1963: Art. 81's adjusted score" 0 "   650  8  (80%)" "   620  5  (50%)" "   170  2  (20%)" \
+    "    A=  5  (50%)  art. 12" "   70%  7  (70%)  art. 12" -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
+printf '620\nA+\n' >"$TOY.tmp.txt"
+expect "matchpoints 1963: no average plus" 2 "line 2: the ruling of article 12 on 'average_plus' names no action with the argument \`percent\` (it names not_in_these_laws)" \
+    -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
+printf '100\n30%% 100 + 60%% 50\n' >"$TOY.tmp.txt"
+expect "matchpoints: weights that do not add up" 2 "line 2: the weights of a weighted score add up to 100%, not 90%" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+printf '100\n420 P3\n' >"$TOY.tmp.txt"
+expect "matchpoints: a penalty without its %" 2 "line 2: a procedural penalty is P" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+printf '100\nA+\n' >"$TOY.tmp.txt"
+expect "matchpoints: A+ where the ruleset has no article for it" 2 \
+    "line 2: 'A+' needs the ruleset's article for adjusted scores: ruleset toy names no article for this (header key \`adjusted ARTICLE\`)" \
+    -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+printf '100\n50 %% 100 + 50%% 50\n- P\n' >"$TOY.tmp.txt"
+expect "matchpoints: a weighted score written wrong" 2 "line 2: expected a weighted score" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+printf '100\n- P\n' >"$TOY.tmp.txt"
+expect "matchpoints: a penalty on a board not played" 2 "line 2: a board not played carries no procedural penalty" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+# PBN 2.1 (tests/pbn). The standard's own example game (1.2): North deals,
+# 15 calls, 7 lines of play of 4 cards; 5HX by South, 9 tricks, none
+# vulnerable: 5HX-2, two doubled undertricks 100 + 200 = -300 (77).
+expect "pbn: the standard's example game" 0 "board 1 (line 3): dealer N, vulnerable None; 5HX by S, 9 tricks; 15 calls; 28 cards played" \
+    -- "$ARBITER" pbn tests/pbn/standard-example.pbn
+expect "pbn: its notes and annotations" 0 '"call": "3H",' '"note": 1' '"1": "non-forcing 6-9 points, 6-card"' \
+    '"2": "two colors: clubs and diamonds"' '"1": "highest of series"' -- "$ARBITER" pbn --json tests/pbn/standard-example.pbn
+expect "pbn: the example scored" 0 "1,3,5HX-2,S,-300," -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/standard-example.pbn
+# The standard's irregularity table (3.9), West dealer or West to lead:
+# "1D ^S ^I 1C" is East's insufficient 1C out of rotation; "CA ^R S6" North's
+# revoke; "CA C2 ^L C3" East's lead out of turn.
+expect "pbn: the irregularity marks of 3.9" 0 \
+    '{"seat":"N","call":"1C","insufficient":true}' '{"seat":"N","call":"1D","out_of_rotation":true}' \
+    '{"seat":"E","call":"1C","insufficient":true,"out_of_rotation":true}' '{"seat":"S","call":"2D","out_of_rotation":true}' \
+    '{"seat":"N","card":"S6","revoke":true}' '{"seat":"E","card":"C3","lead_out_of_turn":true}' \
+    -- sh -c "'$ARBITER' pbn --json tests/pbn/irregularities.pbn | tr -d ' \n'"
+# Board 1 four times, none vulnerable: 4S= by N +420, 4S+1 by S +450, 5DX-3
+# by E (three doubled undertricks 100 + 200 + 200) +500 to NS, passed out 0.
+# NS: 500 beats three (6), 450 two (4), 420 one (2), 0 none; EW the other
+# way round. "##1" and "#" give every game board 1 (4.8).
+expect "pbn: a board matchpointed, NS and EW apart" 0 "1,4,4S=,N,420,2,4,33.33,66.67," "1,13,4S+1,S,450,4,2,66.67,33.33," \
+    "1,21,5DX-3,E,500,6,0,100,0," "1,27,PASS,,0,0,6,0,100," -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/session.pbn
+expect "pbn: a Score tag that differs is shown" 0 '"score_tag_ns": 400' -- "$ARBITER" pbn --ruleset bridge-2017 --json tests/pbn/session.pbn
+expect "pbn: results written back" 0 '[Score "NS 420 EW -420"]' '[ScoreMP "NS 2 EW 4"]' '[ScorePercentage "NS 33.33 EW 66.67"]' \
+    '[ScoreMP "NS 0 EW 6"]' -- "$ARBITER" pbn --ruleset bridge-2017 --write tests/pbn/session.pbn
+"$ARBITER" pbn --ruleset bridge-2017 --write tests/pbn/session.pbn >"$TOY.tmp.pbn" 2>/dev/null
+expect "pbn: the written file reads back (three tags more a game)" 0 "1,15,4S+1,S,450,4,2" "1,34,PASS,,0,0,6" -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+if grep -q 'Score "400"' "$TOY.tmp.pbn"; then fail "pbn: old Score tag dropped" "still there"; else pass "pbn: old Score tag dropped"; fi
+rm -f "$TOY.tmp.pbn"
+expect "pbn: each mistake with its line, the other games read" 2 \
+    'tests/pbn/mistakes.pbn:4: Vulnerable "Some": expected None, NS, EW or All' \
+    'tests/pbn/mistakes.pbn:7: Deal: N'"'"'s hand "AKQJT.T98.765.432": 14 cards' \
+    'tests/pbn/mistakes.pbn:12: "8NT" is not a call' 'tests/pbn/mistakes.pbn:14: tag Board: expected ] after the value' \
+    'tests/pbn/mistakes.pbn:18: Contract "4Z"' 'tests/pbn/mistakes.pbn:21: the Auction section needs the Dealer tag' \
+    'tests/pbn/mistakes.pbn:27: a call after the auction has ended' 'tests/pbn/mistakes.pbn:32: Result "14"' \
+    "9,34,3NT=,N,600,0,0,50,50," -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/mistakes.pbn
+printf '[Board "1"]\n{ a comment\n\nthat runs on\n' >"$TOY.tmp.pbn"
+expect "pbn: an unclosed comment" 2 ".pbn:2: a comment { has no closing } before the end of the file" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+printf '[Board "1"]\n\0\n' >"$TOY.tmp.pbn"
+expect "pbn: a NUL byte" 2 ":2: a NUL byte: the file is not text" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+rm -f "$TOY.tmp.pbn"
+# A game as a scenario. The example's play in play order: North ruffs the
+# spade lead (hearts are trumps) and leads trick 2; South wins it with CK,
+# leads a spade North ruffs; North cashes CA, DA, leads DK, which South
+# overruffs (H5, H7); the 7th trick has unknown cards.
+expect "pbn: a game's play as the scenario's record" 0 \
+    '"play": "W:SK N:H3 E:S4 S:S3  N:C2 E:C6 S:CK W:C5  S:S7 W:S2 N:H6 E:S5  N:CA E:C10 S:C4 W:C8  N:DA E:D10 S:D3 W:D2  N:DK E:H5 S:H7 W:D4"' \
+    '"contract": "5HX-2"' '"vulnerable": false' -- "$ARBITER" pbn --game 1 tests/pbn/standard-example.pbn
+expect "pbn: East's insufficient 1C out of rotation, marked" 0 '"auction": "W: 1D E:1C*"' -- "$ARBITER" pbn --game 4 tests/pbn/irregularities.pbn
+expect "pbn: East's lead out of turn (^L) leads the trick" 0 '"play": "E:C3 S:C4 W:CA N:C2"' '"trump": "NT"' \
+    -- "$ARBITER" pbn --game 8 tests/pbn/irregularities.pbn
+"$ARBITER" pbn --game 7 tests/pbn/irregularities.pbn | sed 's/^}$/, "irregularity": "revoke" }/' >"$TOY.tmp.json"
+expect "pbn: the director rules on the board as recorded (North's revoke, ^R)" 2 "the scenario does not say 'revoke_noticed'" \
+    -- "$ARBITER" rule --ruleset bridge-2017 "$TOY.tmp.json"
+rm -f "$TOY.tmp.json"
+expect "pbn: a game that is not there" 2 "no game 9: the file has 8" -- "$ARBITER" pbn --game 9 tests/pbn/irregularities.pbn
+printf '%%%% PBN 2.1\n{ a comment before the games }\n\n[Board "1"]\n[Dealer "N"]\n' >"$TOY.tmp.pbn"
+expect "pbn: a comment alone is no game" 0 "board 1 (line 4): dealer N, vulnerable ?" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+awk 'BEGIN { print "[Dealer \"N\"]"; print "[Auction \"N\"]"; for (i = 0; i < 300; i++) printf "Q%d ", i; print "" }' >"$TOY.tmp.pbn"
+expect "pbn: 300 mistakes, 100 listed" 2 "more mistakes, not listed" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+n=$("$ARBITER" pbn "$TOY.tmp.pbn" 2>&1 >/dev/null | wc -l)
+if [ "$n" -eq 101 ]; then pass "pbn: the list stops at 100"; else fail "pbn: the list stops at 100" "$n lines"; fi
+rm -f "$TOY.tmp.pbn"
+# The director's scenario for game 3 (tests/pbn/board-3-ruling.json: the
+# records `pbn --game 3` gives, East's 2D out of rotation, and what
+# happened, as examples/call-out-of-rotation.json): the ruling (31A2b) is
+# written into the game as a commentary, and the file reads back whole.
+expect "pbn: the ruling written into the game" 0 "{Uitspraak volgens Spelregels voor Wedstrijdbridge 2017" \
+    "Artikelen: 29 > 29B > 31 > 23A > 31A2b" "  [31A2b] De partner van de overtreder moet bij zijn eerstvolgende beurt" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --game 3 --ruling tests/pbn/board-3-ruling.json tests/pbn/irregularities.pbn
+"$ARBITER" pbn --ruleset bridge-2017 --game 3 --ruling tests/pbn/board-3-ruling.json tests/pbn/irregularities.pbn >"$TOY.tmp.pbn"
+expect "pbn: with the ruling, all eight games read back" 0 "board 3 (line 16): dealer W, vulnerable ?; 2 calls" \
+    "board 8 (line" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+long=$(awk 'length($0) > 80' "$TOY.tmp.pbn" | wc -l)
+if [ "$long" -eq 0 ]; then pass "pbn: the commentary's lines are wrapped"; else fail "pbn: the commentary's lines are wrapped" "$long long lines"; fi
+rm -f "$TOY.tmp.pbn"
+expect "pbn: --ruling needs --game" 2 "--ruling SCENARIO needs --ruleset NAME and --game N" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --ruling tests/pbn/board-3-ruling.json tests/pbn/irregularities.pbn
+expect "pbn: --write needs a ruleset" 2 "--write needs --ruleset" -- "$ARBITER" pbn --write tests/pbn/session.pbn
+# A session (examples/session.csv): three NS pairs 1-3, three EW pairs 4-6,
+# three boards played three times (top 4 a board, 12 a session), by hand.
+# Board 1 NS 420, 450, 420: 450 gets 4, each 420 1 (one equal); EW -420 3
+# each, -450 0. Board 2 -100, 110, 140: 0, 2, 4; EW 4, 2, 0. Board 3 620,
+# A+, -200: two scores compared of three entries, Neuberg: 620 (2 + 1) x 3
+# / 2 - 1 = 3.5, -200 (0 + 1) x 1.5 - 1 = 0.5; A+ 60% of 4 = 2.4, EW A-
+# 40% = 1.6. NS2 4 + 2 + 2.4 = 8.4 of 12 = 70%; NS3 1 + 4 + 0.5 = 5.5 =
+# 45.83%; NS1 1 + 0 + 3.5 = 4.5 = 37.5%. EW5 0 + 4 + 3.5 = 62.5%, EW6 3 + 2
+# + 0.5 = 45.83%, EW4 3 + 0 + 1.6 = 38.33%.
+expect "session: matchpoints and the rankings" 0 "place,pair,direction,boards,matchpoints,top,percentage" \
+    "1,2,NS,3,8.4,12,70" "2,3,NS,3,5.5,12,45.83" "3,1,NS,3,4.5,12,37.5" "1,5,EW,3,7.5,12,62.5" "2,6,EW,3,5.5,12,45.83" \
+    "3,4,EW,3,4.6,12,38.33" -- "$ARBITER" session --ruleset bridge-2017 examples/session.csv
+expect "session: the boards" 0 "board,ns,ew,score_ns,score_ew,matchpoints_ns" "3,2,4,A+,A-,2.4,1.6,60,40" \
+    "3,1,6,620,-620,3.5,0.5,87.5,12.5" -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
+# Butler (78B against the mean, rounded to 10 by 12C's clause 78D): board
+# 1 datum 430: 420 0, 450 +1 (20); board 2 datum 50: -100 -4 (150), 110 +2
+# (60), 140 +3 (90); board 3 datum 210 (620 and -200): 620 +9 (410), -200
+# -9, A+ +3 (12C2b). NS1 0 - 4 + 9 = 5, NS2 1 + 2 + 3 = 6, NS3 0 + 3 - 9 = -6.
+expect "session: Butler IMPs" 0 "place,pair,direction,boards,imps" "1,2,NS,3,6" "2,1,NS,3,5" "3,3,NS,3,-6" \
+    "1,5,EW,3,12" "2,4,EW,3,-6" "3,6,EW,3,-11" -- "$ARBITER" session --ruleset bridge-2017 --method butler examples/session.csv
+# Cross-IMPs, averaged per comparison: board 1 NS1 (-1 + 0) / 2 = -0.5;
+# board 2 NS1 (-5 - 6) / 2 = -5.5 (210 and 240); board 3 NS1 +13 (820).
+# NS1 -0.5 - 5.5 + 13 = 7; NS3 -0.5 + 3.5 - 13 = -10; EW5 -1 + 5.5 + 13 = 17.5.
+expect "session: cross-IMPs" 0 "1,1,NS,3,7" "2,2,NS,3,6" "3,3,NS,3,-10" "1,5,EW,3,17.5" "3,6,EW,3,-14.5" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method cross examples/session.csv
+# A ;-separated sheet with Dutch column names and a quoted pair name; NS
+# Bakker and "Jansen; Smit" each score 2 of 4: a shared first place.
+expect "session: ; and quotes, a tie shown as 1=" 0 "1=,Bakker,NS,2,2,4,50" '1=,Jansen; Smit,NS,2,2,4,50' \
+    "1,Visser,EW,2,4,4,100" -- "$ARBITER" session --ruleset bridge-2017 examples/session-semicolon.csv
+printf 'board,ns,ew,score\n1,1,2,100\n1,2,1,50\n' >"$TOY.tmp.csv"
+expect "session: pairs that sit both ways are one field" 0 "1,1,all,2,4,4,100" "2,2,all,2,0,4,0" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,ns,ew,score,score_ew\n1,1,2,A+,A+\n1,3,4,420\n1,5,6,450 P\n' >"$TOY.tmp.csv"
+# Neither side at fault: A+ both ways (12C2a), 2.4 each; 450 (2 + 1) x 3 / 2
+# - 1 = 3.5 less a quarter top (1) = 2.5; east-west's -450 keeps 0.5.
+expect "session: an east-west score of its own, a penalty on one side" 0 "1,1,2,A+,A+,2.4,2.4,60,60" \
+    "1,5,6,450 P,-450,2.5,0.5,62.5,12.5" -- "$ARBITER" session --ruleset bridge-2017 --boards "$TOY.tmp.csv"
+printf 'board,ns,score\n1,1,100\n' >"$TOY.tmp.csv"
+expect "session: a header without the columns" 2 "line 1: the header row names the columns board, ns, ew and score" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,2,"100\n' >"$TOY.tmp.csv"
+expect "session: a quote that does not close" 2 "line 2: a quoted field does not end with a quote" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,2,65%%\n1,3,4,100\n' >"$TOY.tmp.csv"
+expect "session: a percentage has no IMPs" 2 "line 2: a percentage has no IMP equivalent" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method butler "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,2,-\n' >"$TOY.tmp.csv"
+expect "session: nobody played (found by fuzz_session): an empty ranking" 0 "place,pair,direction,boards" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+expect "session: an unknown method" 2 "the method is matchpoints, butler or cross" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method rubber examples/session.csv
+rm -f "$TOY.tmp.csv"
+# Klaverjas ranking (2e deel Art. 18-19), examples/klaverjas-ranking.csv
+# by hand, 2 + 2 x beaten + equalled (2deel18): board 1NZ A 100 beats three
+# (8, a top), B and C 50 (2 + 2 + 1 = 5), D 2; board 2NZ B 8 (top), C and D
+# 5, A 2. A 10 (1 top, 100 points), B 13, C 10 (0 tops), D 7. A before C
+# on tops (19b). P and Q: 4 + 2 and 2 + 4 = 6, a top each, Q 120 points
+# against 110 (19c). X and Y 50 each on one board: 3, a shared top each
+# (2deel19i14), 50 points: ex aequo (19d), 7=.
+expect "ranking: klaverjas ties broken by 2e deel Art. 19" 0 "place,pair,boards,matchpoints,tops,points,tie_broken_by" \
+    "1,B,2,13,1,150," "2,A,2,10,1,100,2deel19b" "3,C,2,10,0,110,2deel19b" "4,D,2,7,0,60," "5,Q,2,6,1,120,2deel19c" \
+    "6,P,2,6,1,110,2deel19c" "7=,X,1,3,1,50,2deel19d" "7=,Y,1,3,1,50,2deel19d" \
+    -- "$ARBITER" ranking --ruleset klaverjas-nkf-1976 examples/klaverjas-ranking.csv
+expect "ranking: a ruleset without a ranking article" 2 "names no article for this (header key \`ranking ARTICLE\`)" \
+    -- "$ARBITER" ranking --ruleset bridge-2017 examples/board-1.csv
+printf '100\n50\n' >"$TOY.tmp.txt"
+expect "ranking: a sheet without pairs" 2 "line 1: a ranking needs board,pair,score lines" \
+    -- "$ARBITER" ranking --ruleset klaverjas-nkf-1976 "$TOY.tmp.txt"
+rm -f "$TOY.tmp.txt"
 # The sheet cap (SCORING_MAX_SCORES, core/api/scoring.h): 200 000 scores took
 # minutes when every score was compared with every other; past the cap the
 # sheet is refused at once, and a full sheet under it is ruled in seconds.

@@ -550,10 +550,105 @@ enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long 
  * skipped); each board is matchpointed on its own. *json receives the rows
  * in the sheet's order: [{"board", "pair", "score", "matchpoints"}] (board
  * and pair only when the sheet gives them). A line that is neither is
- * refused with its number; so is a sheet of more than ARB_MAX_SCORES. */
+ * refused with its number; so is a sheet of more than ARB_MAX_SCORES.
+ *
+ * Adjusted scores (docs/guide.md, "Arbitrale scores op de scorestaat"): a
+ * score may instead be a weighted score ("30% 420 + 70% -50", 12C1c), an
+ * artificial score ("A+", "A=", "A-", "G+", "G", "G-", or "65%", 12C2), or
+ * "-" / "NP" for a pair that did not play the board; "P" or "P10%" after
+ * it is a procedural penalty. A board "7/a" is group a of board 7 (a
+ * board split). What these are worth is the ruleset's (header key
+ * `adjusted`; bridge-2017: 12C): an error names the line when the ruleset
+ * has no such article. The rows of a board with any of these carry "entry"
+ * (the text as written), "kind" ("score", "weighted", "artificial",
+ * "not_played"), "matchpoints" (a number rounded as the ruleset says, null
+ * when not played), "top" (what beating every other entry is worth),
+ * "percentage" (of the top, two decimals) and "articles" (the trail of the
+ * rulings on an artificial score or a penalty); "score" only for a plain
+ * score. */
 #define ARB_MAX_SCORES 5000 /* SCORING_MAX_SCORES in core/api/scoring.h */
 enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *p,
                                       const char *sheet, size_t len, char **json, char **error);
+
+/* ---- PBN files (Portable Bridge Notation 2.1; docs/guide.md, "PBN") ----
+ *
+ * Every game of a PBN file of len bytes (name: the file name the messages
+ * give, or NULL). A mistake is reported as "name:line: message", one a
+ * line, in *error (status ARB_BAD_INPUT), and the other games are still
+ * read: *json gets them all. */
+
+/* The games: [{"line", "board", "dealer", "vulnerable", "deal", "declarer",
+ * "contract", "result", "score_ns", "auction": {"first", "calls": [{"seat",
+ * "call", "insufficient" (^I), "out_of_rotation" (after ^S), "note"}],
+ * "ended", "notes"}, "play": {"first", "cards": [{"seat", "card", "revoke"
+ * (^R), "lead_out_of_turn" (^L), "note"}], "notes"}, "bad"}]
+ * (the play by trick, in the seat order of the Play tag, as PBN has it). */
+enum arb_status arb_pbn_json(const char *pbn, size_t len, const char *name, char **json,
+                             char **error);
+
+/* Game number `game` (1 for the first) as a scenario's records, for the
+ * director to add what happened and rule on the board as recorded:
+ * {"dealer" and "auction" (when a call is marked ^I or made out of
+ * rotation: the compact record, the first such call marked "*"), "deal", "declarer", "contract"
+ * (with its result), "play" (in play order: each trick from its leader, the winner of the one
+ * before, or the card marked ^L), "vulnerable" (the declaring side's), "trump" (when the game has a
+ * contract but no result)}, each only when the game gives it. */
+enum arb_status arb_pbn_scenario_json(const char *pbn, size_t len, const char *name, int game,
+                                      char **json, char **error);
+
+/* The file with text (a ruling, say) as a commentary { … } at the end of
+ * game number `game` (3.8: a comment refers to what precedes it), into
+ * *out (free() it); a } in the text becomes ), blank lines are left out. */
+enum arb_status arb_pbn_commentary(const char *pbn, size_t len, const char *name, int game,
+                                   const char *text, char **out, char **error);
+
+/* Every game's result scored by the ruleset's score article (Contract,
+ * Declarer, Result, Vulnerable) and matchpointed by its matchpoints
+ * article against the other games of the same Board, each direction
+ * apart: [{"line", "board", "contract" ("5HX-2"), "declarer", "score_ns",
+ * "score_ew", "matchpoints_ns", "matchpoints_ew", "top", "percentage_ns",
+ * "percentage_ew"; "score_tag_ns" when the file's Score tag differs}], or
+ * {"line", "board", "problem"} for a game that cannot be scored. */
+enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                   size_t len, const char *name, char **json, char **error);
+
+/* The file as it was read with each scored game's Score, ScoreMP and
+ * ScorePercentage tags (NS and EW) put before its auction (old ones on a
+ * line of their own are dropped), into *out (free() it). */
+enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                size_t len, const char *name, char **out, char **error);
+
+/* ---- a session (docs/guide.md, "A session's sheet") ----
+ *
+ * A pairs session's score sheet: CSV with a header row naming the columns
+ * board, ns, ew and score (north-south's entry, as arb_matchpoints_sheet
+ * reads one: a score, a weighted or artificial score, "-", a penalty),
+ * and optionally score_ew (east-west's own entry; without it east-west
+ * has the opposite: -420 for 420, A- for A+, 40% for 60%); fields
+ * separated by "," or ";" (the header decides), "quoted" where a field
+ * holds the separator. method: "matchpoints" (78A, per side), "butler" or
+ * "cross" (IMPs, 78B; the datum and the averaging as the ruleset's
+ * adjusted-score article says). *json: {"method", "boards": [{"board",
+ * "line", "ns", "score_ns", "ew", "score_ew", "matchpoints_ns",
+ * "matchpoints_ew", "percentage_ns", "percentage_ew", "top"} (or "imps_ns",
+ * "imps_ew")], "rankings": [{"direction" ("NS", "EW", or "all" when pairs
+ * sat both ways), "pairs": [{"rank", "place" ("3=" for a shared third
+ * place), "pair", "direction", "boards", "matchpoints", "top",
+ * "percentage"} (or "imps")]}]}, pairs ranked by percentage (or IMPs),
+ * equal as the list shows them (two decimals) being a tie. */
+enum arb_status arb_session_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,
+                                 size_t len, const char *method, char **json, char **error);
+
+/* The ranking of a matchpoint sheet of board,pair,score lines (as
+ * arb_matchpoints_sheet reads it; scores as played): each pair's
+ * matchpoints, tops (the boards on which the matchpoints article named
+ * the action `top`) and points, ranked by matchpoints; two pairs with as
+ * many are ranked by the article the header names (`ranking`;
+ * klaverjas-nkf-1976: 2deel19a: the tops, then the points, else ex
+ * aequo). *json: [{"rank", "place" ("3=" when shared), "pair", "boards",
+ * "matchpoints", "tops", "points", "tie_broken_by" (the citation)}]. */
+enum arb_status arb_ranking_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,
+                                 size_t len, char **json, char **error);
 
 /* Klaverjas: every card of the hand in a position (a scenario with
  * "trump", "seat", "hand" and "trick"; len bytes, at most ARB_MAX_LINE)

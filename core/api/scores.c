@@ -31,7 +31,7 @@ static enum arb_status fail(enum arb_status status, char **error, const char *ms
 
 /* Hands j out as text when json is wanted, and lets j go. */
 static void give_json(json_t *j, char **json) {
-    if (json) *json = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (json) *json = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
     json_decref(j);
 }
 

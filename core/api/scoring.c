@@ -4,12 +4,14 @@
 #include "builtins.h"
 #include "output.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The header keys that name the jobs' articles, by enum scoring_job. */
-static const char *const job_keys[] = {"score", "matchpoints", "imps", "legal", "trick"};
+static const char *const job_keys[] = {"score", "matchpoints", "imps",   "legal",
+                                       "trick", "adjusted",    "ranking"};
 
 int scoring_job_named(const char *key) {
     for (int j = 0; j < (int)(sizeof job_keys / sizeof *job_keys); j++)
@@ -18,8 +20,9 @@ int scoring_job_named(const char *key) {
 }
 
 int scoring_article(const ruleset *rs, enum scoring_job job, strbuf *err) {
-    const int articles[] = {rs->score_article, rs->matchpoints_article, rs->imps_article,
-                            rs->legal_article, rs->trick_article};
+    const int articles[] = {rs->score_article,  rs->matchpoints_article, rs->imps_article,
+                            rs->legal_article,  rs->trick_article,       rs->adjusted_article,
+                            rs->ranking_article};
     int a = articles[job];
     if (a < 0)
         sb_printf(err, "ruleset %s names no article for this (header key `%s ARTICLE`)", rs->name,
@@ -147,6 +150,44 @@ static bool too_many_scores(int n, strbuf *err) {
     return true;
 }
 
+/* Whether the ruling names an action of this name (not one a plugin took out). */
+static bool ruling_names(const ruleset *rs, const ruling *r, const char *name) {
+    for (int i = 0; !r->replaced && i < r->nactions; i++)
+        if (!r->actions[i].dropped &&
+            strcmp(rs->actions[rs_use_at(rs, r->actions[i].use)->action].name, name) == 0)
+            return true;
+    for (int i = 0; i < r->nextra; i++)
+        if (strcmp(r->extra[i].name, name) == 0) return true;
+    return false;
+}
+
+bool scoring_matchpoints_of(const ruleset *rs, const scenario_hooks *hooks, int article,
+                            int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                            strbuf *err) {
+    return scoring_matchpoints_naming(rs, hooks, article, beaten, equalled, others, mp, NULL, NULL,
+                                      err);
+}
+
+bool scoring_matchpoints_naming(const ruleset *rs, const scenario_hooks *hooks, int article,
+                                int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                                const char *action, bool *named, strbuf *err) {
+    scenario sc;
+    scenario_init(&sc, rs);
+    sc.rec.has_scoring = true;
+    sc.rec.others = others;
+    sc.rec.beaten = beaten;
+    sc.rec.equalled = equalled;
+    ruling r = {0};
+    sc.hooks = hooks;
+    bool ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, mp, err) &&
+              (!hooks || !hooks->adjust_matchpoints ||
+               hooks->adjust_matchpoints(hooks->ctx, beaten, equalled, others, mp, err));
+    if (ok && named) *named = ruling_names(rs, &r, action);
+    ruling_clear(&r);
+    scenario_free(&sc);
+    return ok;
+}
+
 bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores,
                          int n, int64_t *mp, strbuf *err) {
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
@@ -156,22 +197,8 @@ bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const i
     int64_t *equalled = xmalloc(sizeof *equalled * (size_t)(n > 0 ? n : 1));
     bool ok = beaten && equalled && scoring_rank_counts(scores, n, beaten, equalled);
     if (!ok) sb_puts(err, "out of memory");
-    for (int i = 0; i < n && ok; i++) {
-        scenario sc;
-        scenario_init(&sc, rs);
-        sc.rec.has_scoring = true;
-        sc.rec.others = n - 1;
-        sc.rec.beaten = beaten[i];
-        sc.rec.equalled = equalled[i];
-        ruling r = {0};
-        sc.hooks = hooks;
-        ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &mp[i], err) &&
-             (!hooks || !hooks->adjust_matchpoints ||
-              hooks->adjust_matchpoints(hooks->ctx, sc.rec.beaten, sc.rec.equalled, sc.rec.others,
-                                        &mp[i], err));
-        ruling_clear(&r);
-        scenario_free(&sc);
-    }
+    for (int i = 0; i < n && ok; i++)
+        ok = scoring_matchpoints_of(rs, hooks, article, beaten[i], equalled[i], n - 1, &mp[i], err);
     xfree(beaten);
     xfree(equalled);
     return ok;
@@ -610,20 +637,24 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
         int nf = 1;
         for (char *c = buf; *c && nf < 3; c++)
             if (*c == ',') *c = 0, f[nf++] = c + 1;
-        char *score = f[nf - 1], *end;
+        char *score = f[nf - 1], msg[300];
         while (*score == ' ')
             score++;
         if (!*score && nf == 1) continue; /* blank line */
-        long long v = strtoll(score, &end, 10);
-        while (*end == ' ')
-            end++;
-        if (*end || !*score || nf == 2 || v < -100000 || v > 100000) {
+        sheet_entry entry;
+        bool read = nf != 2 && sheet_parse_entry(score, &entry, msg, sizeof msg);
+        if (!read) {
             if (line == 1 && nf == 3) continue; /* a CSV header */
-            sb_printf(err, "line %d: expected a score (a whole number) or board,pair,score", line);
+            if (nf == 2)
+                snprintf(msg, sizeof msg, "expected a score (a whole number) or board,pair,score");
+            sb_printf(err, "line %d: %s", line, msg);
             return false;
         }
         score_line *row = vec_push(rows);
-        row->score = v;
+        memset(row, 0, sizeof *row);
+        row->entry = entry;
+        row->score = entry.kind == ENTRY_SCORE ? entry.parts[0].score : 0;
+        snprintf(row->text, sizeof row->text, "%.63s", score);
         row->line = line;
         snprintf(row->board, sizeof row->board, "%.31s", nf == 3 ? f[0] : "");
         snprintf(row->pair, sizeof row->pair, "%.31s", nf == 3 ? f[1] : "");
@@ -640,9 +671,17 @@ typedef struct board_row {
 
 /* By board name, then by line: each board's rows become one run, in the
  * order the sheet gives them. */
+/* Boards "7/a" and "7/b" are groups of board 7: the board is the part
+ * before the slash. */
+static int compare_boards(const char *x, const char *y) {
+    size_t nx = strcspn(x, "/"), ny = strcspn(y, "/");
+    int c = strncmp(x, y, nx < ny ? nx : ny);
+    return c ? c : (nx > ny) - (nx < ny);
+}
+
 static int compare_board_rows(const void *a, const void *b) {
     const board_row *x = a, *y = b;
-    int c = strcmp(x->board, y->board);
+    int c = compare_boards(x->board, y->board);
     return c ? c : (x->row > y->row) - (x->row < y->row);
 }
 
@@ -653,9 +692,33 @@ static int compare_first_rows(const void *a, const void *b) {
     return (x->row > y->row) - (x->row < y->row);
 }
 
+/* A board with adjusted entries, split groups or penalties (adjusted.c). */
+static bool adjusted_run(const ruleset *rs, const scenario_hooks *hooks, vec *rows,
+                         const board_row *run, int n, strbuf *err) {
+    score_line **board = xmalloc(sizeof *board * (size_t)n);
+    if (!board) {
+        sb_puts(err, "out of memory");
+        return false;
+    }
+    for (int k = 0; k < n; k++)
+        board[k] = &VEC_AT(rows, score_line, run[k].row);
+    bool ok = adjusted_board(rs, hooks, board, n, err);
+    xfree(board);
+    return ok;
+}
+
+static bool run_is_adjusted(vec *rows, const board_row *run, int n) {
+    for (int k = 0; k < n; k++) {
+        score_line *row = &VEC_AT(rows, score_line, run[k].row);
+        if (adjusted_board_needed(&row, 1)) return true;
+    }
+    return false;
+}
+
 /* Matchpoints one board: the run of n rows that starts at run. */
 static bool matchpoint_run(const ruleset *rs, const scenario_hooks *hooks, vec *rows,
                            const board_row *run, int n, int64_t *scores, int64_t *mp, strbuf *err) {
+    if (run_is_adjusted(rows, run, n)) return adjusted_run(rs, hooks, rows, run, n, err);
     for (int k = 0; k < n; k++)
         scores[k] = VEC_AT(rows, score_line, run[k].row).score;
     if (!scoring_matchpoints(rs, hooks, scores, n, mp, err)) return false;
@@ -679,12 +742,13 @@ bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, ve
         sorted[i] = (board_row){VEC_AT(rows, score_line, i).board, i};
     if (ok) qsort(sorted, (size_t)n, sizeof *sorted, compare_board_rows);
     for (int i = 0; ok && i < n; i++)
-        if (i == 0 || strcmp(sorted[i].board, sorted[i - 1].board) != 0) runs[nruns++] = &sorted[i];
+        if (i == 0 || compare_boards(sorted[i].board, sorted[i - 1].board) != 0)
+            runs[nruns++] = &sorted[i];
     if (ok) qsort(runs, (size_t)nruns, sizeof *runs, compare_first_rows);
     for (int r = 0; ok && r < nruns; r++) {
         const board_row *end = sorted + n;
         int len = 1;
-        while (runs[r] + len < end && strcmp(runs[r][len].board, runs[r]->board) == 0)
+        while (runs[r] + len < end && compare_boards(runs[r][len].board, runs[r]->board) == 0)
             len++;
         ok = matchpoint_run(rs, hooks, rows, runs[r], len, scores, mp, err);
     }
@@ -695,6 +759,30 @@ bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, ve
     return ok;
 }
 
+/* A number as the ruleset rounds it: whole numbers as integers. */
+static json_t *rounded_json(double v, int decimals) {
+    if (v == (double)(int64_t)v) return json_integer((json_int_t)v);
+    double scale = pow(10, decimals);
+    return json_real(round(v * scale) / scale);
+}
+
+/* A row of a board with adjusted entries: the entry as written, the
+ * matchpoints (null when not played), the top and the percentage of it,
+ * the articles that gave an artificial score or a penalty. */
+static void adjusted_row_json(const score_line *r, json_t *j) {
+    static const char *const kinds[] = {"score", "weighted", "artificial",
+                                        "not_played"}; /* enum entry_kind */
+    json_object_set_new(j, "entry", json_string(r->text));
+    json_object_set_new(j, "kind", json_string(kinds[r->entry.kind]));
+    json_object_set_new(j, "matchpoints",
+                        r->has_points ? rounded_json(r->points, r->decimals) : json_null());
+    json_object_set_new(j, "top", rounded_json(r->top, r->decimals));
+    json_object_set_new(j, "percentage",
+                        r->has_points && r->top > 0 ? rounded_json(100 * r->exact / r->top, 2)
+                                                    : json_null());
+    if (r->cited[0]) json_object_set_new(j, "articles", json_string(r->cited));
+}
+
 json_t *scoring_lines_json(const vec *rows) {
     json_t *all = json_array();
     for (int i = 0; i < rows->len; i++) {
@@ -702,8 +790,11 @@ json_t *scoring_lines_json(const vec *rows) {
         json_t *j = json_object();
         if (r->board[0]) json_object_set_new(j, "board", json_string(r->board));
         if (r->pair[0]) json_object_set_new(j, "pair", json_string(r->pair));
-        json_object_set_new(j, "score", json_integer(r->score));
-        json_object_set_new(j, "matchpoints", json_integer(r->mp));
+        if (r->entry.kind == ENTRY_SCORE) json_object_set_new(j, "score", json_integer(r->score));
+        if (r->adjusted_board)
+            adjusted_row_json(r, j);
+        else
+            json_object_set_new(j, "matchpoints", json_integer(r->mp));
         json_array_append_new(all, j);
     }
     return all;

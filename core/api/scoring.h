@@ -13,7 +13,15 @@
 
 /* The jobs a header names an article for: bridge's score, matchpoints and
  * imps, and klaverjas's legal (one card) and trick (one finished trick). */
-enum scoring_job { SCORE_CONTRACT, SCORE_MATCHPOINTS, SCORE_IMPS, SCORE_LEGAL, SCORE_TRICK };
+enum scoring_job {
+    SCORE_CONTRACT,
+    SCORE_MATCHPOINTS,
+    SCORE_IMPS,
+    SCORE_LEGAL,
+    SCORE_TRICK,
+    SCORE_ADJUSTED,
+    SCORE_RANKING
+};
 
 /* The job a header key names ("score", "legal", …), or -1. */
 int scoring_job_named(const char *key);
@@ -99,6 +107,19 @@ bool scoring_rank_counts(const int64_t *scores, int n, int64_t *beaten, int64_t 
 bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores,
                          int n, int64_t *mp, strbuf *err);
 
+/* The matchpoints the matchpoints article (with the plugins' hooks) gives
+ * one score that beats `beaten` of the `others` on its board and equals
+ * `equalled`; false with err. */
+bool scoring_matchpoints_of(const ruleset *rs, const scenario_hooks *hooks, int article,
+                            int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                            strbuf *err);
+
+/* The same, and whether the ruling names the action `action` (*named):
+ * klaverjas's `top` (2deel19c). */
+bool scoring_matchpoints_naming(const ruleset *rs, const scenario_hooks *hooks, int article,
+                                int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                                const char *action, bool *named, strbuf *err);
+
 /* ---- the answers `arbiter score` and `matchpoints` give, shared with
  * `arbiter serve` so that both say the same ---- */
 
@@ -119,13 +140,68 @@ json_t *scoring_contract_json(const ruling *r, const scenario *sc, const char *c
 json_t *scoring_hand_json(const ruleset *rs, const kj_hand_score *hs, const scenario *sc);
 json_t *scoring_illegal_json(const kj_hand *h, const kj_hand_score *hs, const scenario *sc);
 
+/* What one line of a sheet gives for its pair (adjusted.c reads it): a
+ * score; a weighted score (12C1c: "30% 420 + 70% -50", the results with
+ * their weights in per cent); an artificial score (12C2: A+, A=, A-, G+,
+ * G, G-, or a percentage "65%"); or "-" / "NP", not played. A procedural
+ * penalty may follow: "P" (the size the ruleset gives) or "P10%". */
+enum entry_kind { ENTRY_SCORE, ENTRY_WEIGHTED, ENTRY_ARTIFICIAL, ENTRY_NOT_PLAYED };
+
+#define SHEET_MAX_PARTS 4 /* results of one weighted score */
+
+typedef struct score_part {
+    int64_t score;
+    int percent;
+} score_part;
+
+typedef struct sheet_entry {
+    enum entry_kind kind;
+    int nparts;
+    score_part parts[SHEET_MAX_PARTS]; /* a score: one part of 100% */
+    const char *adjusted;              /* artificial: a value of scoring.adjusted */
+    int percentage;                    /* with adjusted "percentage" */
+    const char *penalty;               /* NULL, "procedural_penalty" or "penalty_percentage" */
+    int penalty_percentage;
+} sheet_entry;
+
+/* Reads one entry (the last field of a sheet's line); false with a
+ * message in msg that says what was expected. */
+bool sheet_parse_entry(const char *text, sheet_entry *e, char *msg, size_t msgsz);
+
 /* A matchpoint sheet: one board's scores (a score per line), or CSV lines
- * board,pair,score (a header line is skipped). */
+ * board,pair,score (a header line is skipped). A board "7/a" is group a of
+ * board 7: a board split because its deal changed (Plezierig Rechtzetten,
+ * "Verminkt/veranderd spel"), each group matchpointed on its own and
+ * brought to the whole board's count. */
 typedef struct score_line {
     char board[32], pair[32];
-    int64_t score, mp;
+    char text[64]; /* the entry as the sheet writes it */
+    sheet_entry entry;
+    int64_t score, mp; /* score: a plain entry's; mp: the matchpoints, rounded to a whole number */
     int line;
+    /* boards with an adjusted entry (adjusted.c): the matchpoints as the
+     * ruleset rounds them, the board's top, and the articles that ruled */
+    bool adjusted_board, has_points;
+    double points, exact, top; /* points rounded, exact not */
+    int decimals;
+    char cited[64];
 } score_line;
+
+/* Matchpoints one board with adjusted entries (rows[0..n), a board's rows
+ * in the sheet's order); false with err naming the line. */
+bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line **rows, int n,
+                    strbuf *err);
+/* Rules with the adjusted-score article (article) on scoring.adjusted =
+ * adjusted (and scoring.percentage); *value (and *symbol for an enum, when
+ * not NULL) is the argument `want` of the first action that has one; the
+ * ruling's trail is appended to cited (may be NULL). False with err. */
+bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
+                  int percentage, const char *want, int64_t *value, const char **symbol,
+                  char *cited, size_t citedsz, strbuf *err);
+
+/* True when the board's rows need adjusted_board (not all plain scores of
+ * one group). */
+bool adjusted_board_needed(score_line *const *rows, int n);
 
 /* Reads the sheet into rows (a vec of score_line); false with err naming
  * the line. */

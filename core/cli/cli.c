@@ -29,6 +29,11 @@ typedef struct options {
     int nplugins;
     arb_plugin_limits limits;
     bool json, brief, text, verbose, coverage, help, vul, nonvul, scenarios, clauses;
+    bool write;         /* pbn: the file with its results */
+    bool boards;        /* session: the boards, not the ranking */
+    const char *method; /* session: matchpoints, butler or cross */
+    const char *game;   /* pbn: the game to give as a scenario */
+    const char *ruling; /* pbn: a scenario to rule on, the ruling written into the game */
 } options;
 
 typedef struct command {
@@ -81,6 +86,16 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
             o->vul = true;
         else if (strcmp(a, "--nonvul") == 0)
             o->nonvul = true;
+        else if (strcmp(a, "--write") == 0)
+            o->write = true;
+        else if (strcmp(a, "--boards") == 0)
+            o->boards = true;
+        else if (strcmp(a, "--method") == 0 && has_next)
+            o->method = argv[++i];
+        else if (strcmp(a, "--game") == 0 && has_next)
+            o->game = argv[++i];
+        else if (strcmp(a, "--ruling") == 0 && has_next)
+            o->ruling = argv[++i];
         else if (strcmp(a, "--ruleset") == 0 && has_next) {
             if (o->nrulesets == MAX_COMPARED)
                 return usage_error(cmd, "at most 8 rulesets, not '%s'", argv[i + 1]);
@@ -979,7 +994,7 @@ static int cmd_rulesets(const options *o) {
 }
 
 static void print_json(json_t *o) {
-    char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
     puts(s);
     free(s);
     json_decref(o);
@@ -1235,11 +1250,41 @@ static int cmd_imps(const options *o) {
     return status;
 }
 
+/* A number of the sheet as the answer gives it: whole, or rounded; "-"
+ * for none (a board not played). */
+static void sheet_number(char *out, size_t size, json_t *v) {
+    if (json_is_integer(v))
+        snprintf(out, size, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        snprintf(out, size, "%.12g", json_real_value(v));
+    else
+        snprintf(out, size, "-");
+}
+
+/* A row of a board with adjusted scores: the entry as written, the
+ * matchpoints, the percentage of the top, and the articles that ruled. */
+static void print_adjusted_row(json_t *r) {
+    char mp[32], pct[32];
+    sheet_number(mp, sizeof mp, json_object_get(r, "matchpoints"));
+    sheet_number(pct, sizeof pct, json_object_get(r, "percentage"));
+    if (strcmp(pct, "-") != 0) strcat(pct, "%");
+    const char *cited = text_of(r, "articles");
+    if (json_object_get(r, "board"))
+        printf("%s,%s,%s,%s,%s%s%s\n", text_of(r, "board"), text_of(r, "pair"), text_of(r, "entry"),
+               mp, pct, *cited ? ",art. " : "", cited);
+    else
+        printf("%6s  %s  (%s)%s%s\n", text_of(r, "entry"), mp, pct, *cited ? "  art. " : "", cited);
+}
+
 /* The sheet with its matchpoints: CSV rows as they came, or a score per line. */
 static void print_sheet(json_t *rows) {
     size_t i;
     json_t *r;
     json_array_foreach(rows, i, r) {
+        if (json_object_get(r, "entry")) {
+            print_adjusted_row(r);
+            continue;
+        }
         long long score = json_integer_value(json_object_get(r, "score"));
         long long mp = json_integer_value(json_object_get(r, "matchpoints"));
         if (json_object_get(r, "board"))
@@ -1417,6 +1462,277 @@ static int cmd_serve(const options *o) {
     return serve_run(&c);
 }
 
+/* ---- pbn ---- */
+
+static void print_number(json_t *v) {
+    char text[32];
+    sheet_number(text, sizeof text, v);
+    fputs(text, stdout);
+}
+
+/* The games as read: one line each. */
+static void print_pbn_games(json_t *games) {
+    size_t i;
+    json_t *g;
+    json_array_foreach(games, i, g) {
+        json_t *auction = json_object_get(g, "auction"), *play = json_object_get(g, "play");
+        printf("board %s (line %lld): dealer %s, vulnerable %s",
+               *text_of(g, "board") ? text_of(g, "board") : "?",
+               (long long)json_integer_value(json_object_get(g, "line")),
+               *text_of(g, "dealer") ? text_of(g, "dealer") : "?",
+               *text_of(g, "vulnerable") ? text_of(g, "vulnerable") : "?");
+        if (json_is_string(json_object_get(g, "contract")))
+            printf("; %s by %s", text_of(g, "contract"),
+                   *text_of(g, "declarer") ? text_of(g, "declarer") : "-");
+        if (json_is_integer(json_object_get(g, "result")))
+            printf(", %lld tricks", (long long)json_integer_value(json_object_get(g, "result")));
+        if (auction) printf("; %zu calls", json_array_size(json_object_get(auction, "calls")));
+        if (play) printf("; %zu cards played", json_array_size(json_object_get(play, "cards")));
+        printf("%s\n", json_is_true(json_object_get(g, "bad")) ? " (has a mistake)" : "");
+    }
+}
+
+/* The scores as CSV with a header row. */
+static void print_pbn_scores(json_t *scores) {
+    size_t i;
+    json_t *s;
+    puts("board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,percentage_ns,"
+         "percentage_ew,problem");
+    json_array_foreach(scores, i, s) {
+        printf("%s,%lld,", text_of(s, "board"),
+               (long long)json_integer_value(json_object_get(s, "line")));
+        if (json_object_get(s, "problem")) {
+            printf(",,,,,,,\"%s\"\n", text_of(s, "problem"));
+            continue;
+        }
+        printf("%s,%s,%lld,", text_of(s, "contract"), text_of(s, "declarer"),
+               (long long)json_integer_value(json_object_get(s, "score_ns")));
+        const char *keys[] = {"matchpoints_ns", "matchpoints_ew", "percentage_ns", "percentage_ew"};
+        for (int k = 0; k < 4; k++) {
+            print_number(json_object_get(s, keys[k]));
+            fputs(k < 3 ? "," : ",\n", stdout);
+        }
+    }
+}
+
+/* The ruling on the scenario in file `path`, as `arbiter rule` prints it,
+ * into *text (malloc'd); the exit status of that ruling. */
+static int ruling_text_of(arb_ruleset *rs, const char *path, char **text) {
+    size_t len, size = 0;
+    *text = NULL;
+    char *json = read_input(path, &len);
+    if (!json) return cannot_read("pbn", path);
+    arb_scenario *sc = arb_scenario_new_plugins(rs, api_plugins());
+    char *error = NULL;
+    int status = sc ? arb_scenario_read_json(sc, json, len, &error) : ARB_BAD_INPUT;
+    arb_ruling *r = status == ARB_OK ? arb_rule(rs, api_plugins(), sc) : NULL;
+    FILE *out = r ? open_memstream(text, &size) : NULL;
+    if (status != ARB_OK) {
+        fprintf(stderr, "%s: error: %s\n", path, error ? error : "cannot read the scenario");
+    } else if (!out || arb_ruling_text(r, out) != ARB_OK) {
+        status = ARB_BAD_INPUT;
+        fprintf(stderr, "%s: error: %s\n", path,
+                r && arb_ruling_error(r) ? arb_ruling_error(r) : "no ruling");
+    } else {
+        status = arb_ruling_exit_status(r);
+    }
+    if (out) fclose(out);
+    arb_ruling_free(r);
+    arb_scenario_free(sc);
+    free(error);
+    free(json);
+    return status;
+}
+
+/* pbn --game N --ruling SCENARIO: the file with the ruling on game N. */
+static int pbn_with_ruling(const options *o, arb_ruleset *rs, const char *text, size_t len) {
+    char *ruling = NULL, *answer = NULL, *error = NULL;
+    int status = ruling_text_of(rs, o->ruling, &ruling);
+    if (ruling && status != ARB_BAD_INPUT) {
+        int written =
+            arb_pbn_commentary(text, len, o->input, atoi(o->game), ruling, &answer, &error);
+        if (answer) fputs(answer, stdout);
+        if (error) fprintf(stderr, "%s", error);
+        if (written != ARB_OK) status = written;
+    }
+    free(ruling);
+    free(answer);
+    free(error);
+    return status;
+}
+
+static int cmd_pbn(const options *o) {
+    if (!o->input) return usage_error("pbn", "%s", "needs a PBN FILE (or -)");
+    if (o->write && !o->ruleset)
+        return usage_error("pbn", "%s", "--write needs --ruleset NAME to score the results");
+    if (o->ruling && (!o->ruleset || !o->game))
+        return usage_error("pbn", "%s", "--ruling SCENARIO needs --ruleset NAME and --game N");
+    size_t len;
+    char *text = read_input(o->input, &len);
+    if (!text) return cannot_read("pbn", o->input);
+    arb_ruleset *rs = o->ruleset ? load_or_report(o->ruleset) : NULL;
+    char *answer = NULL, *error = NULL;
+    int status = ARB_BAD_INPUT;
+    if (o->ruleset && !rs) {
+        /* load_or_report said why */
+    } else if (o->ruling) {
+        status = pbn_with_ruling(o, rs, text, len);
+    } else if (o->write) {
+        status = arb_pbn_results(rs, api_plugins(), text, len, o->input, &answer, &error);
+        if (answer) fputs(answer, stdout);
+    } else if (o->game) {
+        status = arb_pbn_scenario_json(text, len, o->input, atoi(o->game), &answer, &error);
+        json_t *j = answer_json(answer); /* frees the text */
+        answer = NULL;
+        if (j) print_json(j);
+    } else {
+        status = rs ? arb_pbn_score_json(rs, api_plugins(), text, len, o->input, &answer, &error)
+                    : arb_pbn_json(text, len, o->input, &answer, &error);
+        json_t *j = answer_json(answer); /* frees the text */
+        answer = NULL;
+        if (j && o->json)
+            print_json(json_incref(j));
+        else if (j && rs)
+            print_pbn_scores(j);
+        else if (j)
+            print_pbn_games(j);
+        json_decref(j);
+    }
+    if (error) fprintf(stderr, "%s%s", error, error[strlen(error) - 1] == '\n' ? "" : "\n");
+    free(answer);
+    free(error);
+    free(text);
+    arb_free(rs);
+    return status;
+}
+
+/* ---- session ---- */
+
+/* A CSV field: quoted when it holds a comma or a quote. */
+static void csv_field(const char *text, bool last) {
+    if (strpbrk(text, ",\"")) {
+        putchar('"');
+        for (const char *p = text; *p; p++) {
+            if (*p == '"') putchar('"');
+            putchar(*p);
+        }
+        putchar('"');
+    } else {
+        fputs(text, stdout);
+    }
+    putchar(last ? '\n' : ',');
+}
+
+static void csv_number(json_t *v, bool last) {
+    char text[32];
+    sheet_number(text, sizeof text, v);
+    csv_field(strcmp(text, "-") == 0 ? "" : text, last);
+}
+
+/* The rankings (or, with --boards, the boards) as CSV with a header row. */
+static void print_session(json_t *answer, bool boards) {
+    bool mp = strcmp(text_of(answer, "method"), "matchpoints") == 0;
+    size_t i, k;
+    json_t *r, *p;
+    if (boards) {
+        puts(mp ? "board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,"
+                  "percentage_ew"
+                : "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew");
+        json_array_foreach(json_object_get(answer, "boards"), i, r) {
+            const char *keys[] = {"board", "ns", "ew", "score_ns", "score_ew"};
+            for (int c = 0; c < 5; c++)
+                csv_field(text_of(r, keys[c]), false);
+            csv_number(json_object_get(r, mp ? "matchpoints_ns" : "imps_ns"), false);
+            csv_number(json_object_get(r, mp ? "matchpoints_ew" : "imps_ew"), !mp);
+            if (mp) {
+                csv_number(json_object_get(r, "percentage_ns"), false);
+                csv_number(json_object_get(r, "percentage_ew"), true);
+            }
+        }
+        return;
+    }
+    puts(mp ? "place,pair,direction,boards,matchpoints,top,percentage"
+            : "place,pair,direction,boards,imps");
+    json_array_foreach(json_object_get(answer, "rankings"), i, r) {
+        json_array_foreach(json_object_get(r, "pairs"), k, p) {
+            csv_field(text_of(p, "place"), false);
+            csv_field(text_of(p, "pair"), false);
+            csv_field(text_of(p, "direction"), false);
+            csv_number(json_object_get(p, "boards"), false);
+            if (mp) {
+                csv_number(json_object_get(p, "matchpoints"), false);
+                csv_number(json_object_get(p, "top"), false);
+                csv_number(json_object_get(p, "percentage"), true);
+            } else {
+                csv_number(json_object_get(p, "imps"), true);
+            }
+        }
+    }
+}
+
+static int cmd_session(const options *o) {
+    if (!o->ruleset || !o->input)
+        return usage_error("session", "%s", "needs --ruleset NAME and a FILE of results (or -)");
+    size_t len;
+    char *text = read_input(o->input, &len);
+    if (!text) return cannot_read("session", o->input);
+    arb_ruleset *rs = load_or_report(o->ruleset);
+    char *answer = NULL, *error = NULL;
+    int status = rs ? arb_session_json(rs, api_plugins(), text, len,
+                                       o->method ? o->method : "matchpoints", &answer, &error)
+                    : ARB_BAD_INPUT;
+    json_t *j = answer_json(answer);
+    if (status == ARB_OK && o->json)
+        print_json(json_incref(j));
+    else if (status == ARB_OK)
+        print_session(j, o->boards);
+    else if (rs)
+        fprintf(stderr, "%s: error: %s\n", o->input, error);
+    json_decref(j);
+    free(error);
+    free(text);
+    arb_free(rs);
+    return status;
+}
+
+/* ---- ranking ---- */
+
+static int cmd_ranking(const options *o) {
+    if (!o->ruleset || !o->input)
+        return usage_error("ranking", "%s",
+                           "needs --ruleset NAME and a FILE of board,pair,score lines (or -)");
+    size_t len;
+    char *text = read_input(o->input, &len);
+    if (!text) return cannot_read("ranking", o->input);
+    arb_ruleset *rs = load_or_report(o->ruleset);
+    char *answer = NULL, *error = NULL;
+    int status =
+        rs ? arb_ranking_json(rs, api_plugins(), text, len, &answer, &error) : ARB_BAD_INPUT;
+    json_t *pairs = answer_json(answer);
+    size_t i;
+    json_t *p;
+    if (status == ARB_OK && o->json) {
+        print_json(json_incref(pairs));
+    } else if (status == ARB_OK) {
+        puts("place,pair,boards,matchpoints,tops,points,tie_broken_by");
+        json_array_foreach(pairs, i, p) {
+            csv_field(text_of(p, "place"), false);
+            csv_field(text_of(p, "pair"), false);
+            const char *keys[] = {"boards", "matchpoints", "tops", "points"};
+            for (int k = 0; k < 4; k++)
+                csv_number(json_object_get(p, keys[k]), false);
+            csv_field(text_of(p, "tie_broken_by"), true);
+        }
+    } else if (rs) {
+        fprintf(stderr, "%s: error: %s\n", o->input, error);
+    }
+    json_decref(pairs);
+    free(error);
+    free(text);
+    arb_free(rs);
+    return status;
+}
+
 static const command commands[] = {
     {"rule", "rule --ruleset NAME|DIR SCENARIO.json|- [--json] [--why-not ACTION] [--brief|--text]",
      "Rules on a scenario: a JSON object of facts, optionally with \"dealer\" and \"auction\".\n"
@@ -1461,9 +1777,34 @@ static const command commands[] = {
      cmd_legal},
     {"matchpoints", "matchpoints --ruleset NAME|DIR FILE|- [--json]",
      "Matchpoints one board's scores (one per line), or several boards as CSV lines\n"
-     "board,pair,score, by the ruleset's own scale. A sheet holds at most 5000 scores\n"
+     "board,pair,score, by the ruleset's own scale. A score may be an adjusted one: a weighted\n"
+     "score (30% 420 + 70% -50), A+ A= A- (G+ G G-), 60%, - (not played), with P or P10% for a\n"
+     "procedural penalty; a board 7/a is a group of a split board (docs/guide.md).\n"
+     "A sheet holds at most 5000 scores\n"
      "(core/api/scoring.h); a larger one is refused with exit status 2.",
      cmd_matchpoints},
+    {"pbn",
+     "pbn [--ruleset NAME|DIR] FILE|- [--json] [--write] [--game N [--ruling SCENARIO.json]]",
+     "Reads the games of a PBN (2.1) file: each mistake as FILE:LINE: message, the other games\n"
+     "still read. With --ruleset, scores every result (Contract, Declarer, Result, Vulnerable)\n"
+     "and matchpoints each board's games, north-south and east-west apart, as CSV with a header\n"
+     "row; with --write, prints the file with the Score, ScoreMP and ScorePercentage tags.\n"
+     "--game N prints game N as a scenario (dealer, auction, deal, contract, play) to rule on;\n"
+     "with --ruling SCENARIO.json (that scenario with what happened added), rules on it and\n"
+     "prints the file with the ruling as a commentary { … } at the end of game N.",
+     cmd_pbn},
+    {"session",
+     "session --ruleset NAME|DIR FILE|- [--method matchpoints|butler|cross] [--boards] [--json]",
+     "A pairs session's sheet: CSV (, or ;) with a header row naming board, ns, ew, score and\n"
+     "optionally score_ew. Scores every board for north-south and east-west apart, as\n"
+     "matchpoints (78A; adjusted scores as `matchpoints` reads them) or IMPs (78B: Butler or\n"
+     "cross), and prints the ranking as CSV, ties as 3=; --boards prints the boards instead.",
+     cmd_session},
+    {"ranking", "ranking --ruleset NAME|DIR FILE|- [--json]",
+     "Ranks the pairs of a matchpoint sheet (board,pair,score lines) by their matchpoints, with\n"
+     "their tops and points; pairs with as many matchpoints are ranked by the ruleset's ranking\n"
+     "article (klaverjas-nkf-1976: 2e deel Art. 19: tops, then points, else ex aequo).",
+     cmd_ranking},
     {"imps", "imps --ruleset NAME|DIR A B [--json]",
      "The IMPs for score A against score B (negative when B is higher), by the ruleset's scale.",
      cmd_imps},

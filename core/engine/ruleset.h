@@ -209,6 +209,13 @@ typedef struct ruleset {
     /* klaverjas: the articles that rule on one card a player might play and
      * on one finished trick (header keys legal, trick), or -1 */
     int legal_article, trick_article;
+    /* the article a score sheet asks about adjusted scores: an artificial
+     * score's percentage, a procedural penalty's size, how a board with
+     * fewer comparable scores is factored (header key adjusted), or -1 */
+    int adjusted_article;
+    /* the article that ranks two pairs tied on matchpoints (header key
+     * ranking), or -1 */
+    int ranking_article;
     /* klaverjas: the tables the core ranks and counts cards by, indexed by
      * enum klaverjas_table (-1 outside a `game klaverjas` ruleset) */
     int klaverjas_tables[KJT_COUNT];

@@ -16,6 +16,14 @@ static const char *const illegal_by_names[] = {"none", "takers",
                                                "defenders"}; /* enum kj_illegal_by */
 /* enum kj_penalty_case, from its second value */
 static const char *const penalty_case_names[] = {"last_of_suit_led", "not_allowed", "allowed"};
+/* What a score sheet asks the adjusted-score article about (the values of
+ * scoring.adjusted; core/api/adjusted.c). */
+static const char *const adjusted_names[] = {
+    "average_plus",       "average", "average_minus", "percentage", "procedural_penalty",
+    "penalty_percentage", "board"};
+/* Which of two pairs tied on matchpoints scored the more points
+ * (ranking.more_points). */
+static const char *const more_points_names[] = {"pair_a", "pair_b", "equal"};
 static const char *const rank_names[] = {"seven", "eight", "nine", "ten",
                                          "jack",  "queen", "king", "ace"}; /* enum kj_rank */
 
@@ -44,6 +52,11 @@ enum {
     B_EQUALLED,
     B_OTHERS,
     B_DIFFERENCE,
+    B_ADJUSTED,
+    B_PERCENTAGE,
+    B_RANKING_TOPS_A,
+    B_RANKING_TOPS_B,
+    B_RANKING_MORE_POINTS,
     B_TRICKS_COMPLETE,
     B_DECLARER_TRICKS,
     B_LEAD_OUT_OF_TURN,
@@ -124,6 +137,11 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_EQUALLED] = {"scoring", "equalled", BT_INT, NULL, 0},
     [B_OTHERS] = {"scoring", "others", BT_INT, NULL, 0},
     [B_DIFFERENCE] = {"scoring", "difference", BT_INT, NULL, 0},
+    [B_ADJUSTED] = {"scoring", "adjusted", BT_SYMBOL, adjusted_names, 7},
+    [B_PERCENTAGE] = {"scoring", "percentage", BT_INT, NULL, 0},
+    [B_RANKING_TOPS_A] = {"ranking", "tops_a", BT_INT, NULL, 0},
+    [B_RANKING_TOPS_B] = {"ranking", "tops_b", BT_INT, NULL, 0},
+    [B_RANKING_MORE_POINTS] = {"ranking", "more_points", BT_SYMBOL, more_points_names, 3},
     [B_TRICKS_COMPLETE] = {"play", "tricks_complete", BT_INT, NULL, 0},
     [B_DECLARER_TRICKS] = {"play", "declarer_tricks", BT_INT, NULL, 0},
     [B_LEAD_OUT_OF_TURN] = {"play", "lead_out_of_turn", BT_BOOL, NULL, 0},
@@ -514,7 +532,15 @@ bool builtin_value(int i, const record *rec, int64_t *value, const char **symbol
     if (i == B_VULNERABLE) return rec->has_vulnerable && ((*value = rec->vulnerable), true);
     if (i <= B_TRICKS) return rec->has_contract && contract_value(i, rec, value, symbol);
     if (i >= B_TRICKS_COMPLETE) return rec->has_play && play_value(i, rec, value, symbol);
+    if (i >= B_RANKING_TOPS_A) { /* two pairs tied on matchpoints */
+        if (!rec->has_ranking) return false;
+        if (i == B_RANKING_MORE_POINTS)
+            return (*symbol = more_points_names[rec->more_points]), true;
+        return (*value = i == B_RANKING_TOPS_A ? rec->tops[0] : rec->tops[1]), true;
+    }
     if (!rec->has_scoring) return false;
+    if (i == B_ADJUSTED) return rec->adjusted && ((*symbol = rec->adjusted), true);
+    if (i == B_PERCENTAGE) return rec->adjusted && ((*value = rec->percentage), true);
     *value = i == B_BEATEN     ? rec->beaten
              : i == B_EQUALLED ? rec->equalled
              : i == B_OTHERS   ? rec->others

@@ -34,6 +34,15 @@ typedef struct record {
     bool vulnerable;
     bool has_scoring; /* one score among the others on the same board, or two scores compared */
     int64_t beaten, equalled, others, difference;
+    /* a score sheet's question to the adjusted-score article: one of the
+     * names of scoring.adjusted, and the percentage it gives (NULL: none) */
+    const char *adjusted;
+    int64_t percentage;
+    /* two pairs tied on matchpoints (ranking.*): their tops, and which
+     * scored the more points (0 the first, 1 the second, 2 neither) */
+    bool has_ranking;
+    int64_t tops[2];
+    int more_points;
     bool has_play;
     bridge_play play; /* the cards played, with the deal when it is known */
     play_facts play_facts;

@@ -761,7 +761,7 @@ async function matchpoints(ev) {
     el('thead', {}, el('tr', {}, head.map((x, i) => el('th', { class: i >= head.length - 2 ? 'num' : null }, x)))),
     el('tbody', {}, rows.map((x) => el('tr', {},
       boards ? [el('td', {}, x.board || ''), el('td', {}, x.pair || '')] : [],
-      el('td', { class: 'num' }, String(x.score)), el('td', { class: 'num mp' }, String(x.matchpoints))))))));
+      el('td', { class: 'num' }, String(x.score ?? x.entry)), el('td', { class: 'num mp' }, x.matchpoints === null ? '-' : String(x.matchpoints))))))));
 }
 
 function readFile(ev) {

@@ -1,0 +1,495 @@
+/* adjusted.c — a board of a score sheet with adjusted scores: weighted
+ * scores (12C1c), artificial scores (12C2), procedural penalties (90A), a
+ * board played fewer times or split into groups. The arithmetic is the
+ * core's (as it adds up `points`); what a score is worth is the rule
+ * files': the matchpoints article (78A) for each comparison, and the
+ * adjusted-score article (header key `adjusted`, bridge-2017: 12C) for an
+ * artificial score's percentage, a penalty's size, the factoring method
+ * and the rounding. */
+#include "scoring.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- reading an entry ---- */
+
+#define SCORE_LIMIT 100000 /* a bridge score is at most 7600 either way */
+
+/* The artificial scores a sheet may write, and what they ask the article. */
+static const struct {
+    const char *mark, *adjusted;
+} artificial_marks[] = {
+    {"A+", "average_plus"},  {"G+", "average_plus"},  {"A=", "average"},
+    {"A", "average"},        {"G", "average"},        {"G=", "average"},
+    {"A-", "average_minus"}, {"G-", "average_minus"},
+};
+
+static const char *skip_spaces(const char *p) {
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+/* A whole number at *p (an optional sign, digits), within ±limit. */
+static bool read_number(const char **p, int64_t limit, int64_t *v) {
+    const char *s = *p;
+    bool negative = *s == '-';
+    if (*s == '-' || *s == '+') s++;
+    if (!isdigit((unsigned char)*s)) return false;
+    int64_t n = 0;
+    while (isdigit((unsigned char)*s)) {
+        n = n * 10 + (*s++ - '0');
+        if (n > limit) return false;
+    }
+    *v = negative ? -n : n;
+    *p = s;
+    return true;
+}
+
+/* "N%" at *p, 0 to 100. */
+static bool read_percent(const char **p, int64_t *v) {
+    const char *s = *p;
+    if (*s == '-' || *s == '+' || !read_number(&s, 100, v) || *s != '%') return false;
+    *p = s + 1;
+    return true;
+}
+
+/* A weighted score: "30% 420 + 70% -50", two to SHEET_MAX_PARTS results
+ * whose weights add up to 100. */
+static bool read_weighted(const char *s, sheet_entry *e, char *msg, size_t msgsz) {
+    int total = 0;
+    for (;;) {
+        int64_t percent, score;
+        s = skip_spaces(s);
+        if (!read_percent(&s, &percent)) break;
+        s = skip_spaces(s);
+        if (!read_number(&s, SCORE_LIMIT, &score)) break;
+        if (e->nparts == SHEET_MAX_PARTS) {
+            snprintf(msg, msgsz, "a weighted score has at most %d results", SHEET_MAX_PARTS);
+            return false;
+        }
+        if (percent == 0) {
+            snprintf(msg, msgsz, "a result of a weighted score has a weight above 0%%");
+            return false;
+        }
+        e->parts[e->nparts++] = (score_part){score, (int)percent};
+        total += (int)percent;
+        s = skip_spaces(s);
+        if (!*s) {
+            if (total == 100 && e->nparts >= 2) return true;
+            snprintf(msg, msgsz, "the weights of a weighted score add up to 100%%, not %d%%%s",
+                     total, e->nparts < 2 ? " (and it has two results or more)" : "");
+            return false;
+        }
+        if (*s++ != '+') break;
+    }
+    snprintf(msg, msgsz, "expected a weighted score: weights and results, as 30%% 420 + 70%% -50");
+    return false;
+}
+
+/* The penalty at the end of the entry ("P" or "P10%"), cut off. */
+static bool read_penalty(char *buf, sheet_entry *e, char *msg, size_t msgsz) {
+    char *last = strrchr(buf, ' ');
+    char *word = last ? last + 1 : buf;
+    if (toupper((unsigned char)word[0]) != 'P' || toupper((unsigned char)word[1]) == 'A')
+        return true;
+    const char *p = word + 1;
+    int64_t percent = 0;
+    if (*p && (!read_percent(&p, &percent) || *p)) {
+        snprintf(msg, msgsz,
+                 "a procedural penalty is P (the ruleset's size) or P with a percentage of a top, "
+                 "as P10%%");
+        return false;
+    }
+    e->penalty = word[1] ? "penalty_percentage" : "procedural_penalty";
+    e->penalty_percentage = (int)percent;
+    if (!last) {
+        snprintf(msg, msgsz, "a procedural penalty follows the pair's score, as 420 P");
+        return false;
+    }
+    *last = 0;
+    return true;
+}
+
+/* U+2212 (minus sign) and U+2013 (en dash) as '-': a sheet typed in a
+ * word processor has them. */
+static void plain_minus(const char *text, char *buf, size_t size) {
+    size_t o = 0;
+    for (const char *p = text; *p && o + 1 < size; p++) {
+        if ((unsigned char)p[0] == 0xE2 &&
+            (((unsigned char)p[1] == 0x88 && (unsigned char)p[2] == 0x92) ||
+             ((unsigned char)p[1] == 0x80 && (unsigned char)p[2] == 0x93))) {
+            buf[o++] = '-';
+            p += 2;
+        } else {
+            buf[o++] = *p;
+        }
+    }
+    while (o > 0 && (buf[o - 1] == ' ' || buf[o - 1] == '\t'))
+        o--;
+    buf[o] = 0;
+}
+
+static bool read_artificial(const char *s, sheet_entry *e) {
+    for (size_t i = 0; i < sizeof artificial_marks / sizeof *artificial_marks; i++) {
+        const char *m = artificial_marks[i].mark;
+        if (toupper((unsigned char)s[0]) == m[0] && strcmp(s + 1, m + 1) == 0) {
+            e->kind = ENTRY_ARTIFICIAL;
+            e->adjusted = artificial_marks[i].adjusted;
+            return true;
+        }
+    }
+    int64_t percent;
+    const char *p = s;
+    if (read_percent(&p, &percent) && !*skip_spaces(p)) {
+        e->kind = ENTRY_ARTIFICIAL;
+        e->adjusted = "percentage";
+        e->percentage = (int)percent;
+        return true;
+    }
+    return false;
+}
+
+bool sheet_parse_entry(const char *text, sheet_entry *e, char *msg, size_t msgsz) {
+    char buf[256];
+    memset(e, 0, sizeof *e);
+    plain_minus(skip_spaces(text), buf, sizeof buf);
+    if (!read_penalty(buf, e, msg, msgsz)) return false;
+    const char *s = buf;
+    int64_t score;
+    if (strcmp(s, "-") == 0 || strcmp(s, "NP") == 0 || strcmp(s, "np") == 0) {
+        e->kind = ENTRY_NOT_PLAYED;
+        if (!e->penalty) return true;
+        snprintf(
+            msg, msgsz,
+            "a board not played carries no procedural penalty: give the pair an adjusted score");
+        return false;
+    }
+    if (read_artificial(s, e)) return true;
+    if (isdigit((unsigned char)*s) && s[strspn(s, "0123456789")] == '%' &&
+        !*skip_spaces(s + strspn(s, "0123456789") + 1)) {
+        snprintf(msg, msgsz, "an artificial score as a percentage is 0%% to 100%%");
+        return false;
+    }
+    if (strchr(s, '%')) {
+        e->kind = ENTRY_WEIGHTED;
+        return read_weighted(s, e, msg, msgsz);
+    }
+    const char *p = s;
+    if (*s && read_number(&p, SCORE_LIMIT, &score) && !*skip_spaces(p)) {
+        e->kind = ENTRY_SCORE;
+        e->nparts = 1;
+        e->parts[0] = (score_part){score, 100};
+        return true;
+    }
+    snprintf(
+        msg, msgsz,
+        "expected a score (a whole number), a weighted score (30%% 420 + 70%% -50), an artificial "
+        "score "
+        "(A+, A=, A-, G+, G, G-, 60%%) or - (not played), and then P for a procedural penalty");
+    return false;
+}
+
+/* ---- what the adjusted-score article says ---- */
+
+/* An int or enum argument of the ruling's actions by parameter name; the
+ * first action that has it. */
+static bool ruling_argument(const ruleset *rs, const ruling *r, const char *name, int64_t *value,
+                            const char **symbol) {
+    for (int i = 0; !r->replaced && i < r->nactions; i++) {
+        if (r->actions[i].dropped) continue;
+        const rs_action *a = &rs->actions[rs_use_at(rs, r->actions[i].use)->action];
+        for (int p = 0; p < a->nparams; p++) {
+            if (strcmp(a->params[p].name, name) != 0) continue;
+            int64_t v = r->actions[i].args[p];
+            *value = v;
+            if (symbol && a->params[p].type->kind == TY_ENUM)
+                *symbol =
+                    v >= 0 && v < a->params[p].type->nvalues ? a->params[p].type->values[v] : NULL;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The trail of a ruling, "12C > 12C2a", into out. */
+static void trail_text(const ruling *r, char *out, size_t size) {
+    const char *cites[16];
+    int n = ruling_trail(r, cites, 16);
+    size_t o = strlen(out);
+    for (int i = 0; i < n && i < 16 && o + 1 < size; i++) {
+        int w = snprintf(out + o, size - o, "%s%s", o ? (i ? " > " : "; ") : "", cites[i]);
+        o = w > 0 && (size_t)w < size - o ? o + (size_t)w : size - 1;
+    }
+}
+
+/* Rules with the adjusted-score article on one question; the answer is the
+ * argument `want` of its actions. */
+bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
+                  int percentage, const char *want, int64_t *value, const char **symbol,
+                  char *cited, size_t citedsz, strbuf *err) {
+    scenario sc;
+    scenario_init(&sc, rs);
+    sc.hooks = hooks;
+    sc.rec.has_scoring = true;
+    sc.rec.adjusted = adjusted;
+    sc.rec.percentage = percentage;
+    ruling r = {0};
+    int64_t unused;
+    bool ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &unused, err);
+    if (ok && !ruling_argument(rs, &r, want, value, symbol)) {
+        const char *named =
+            r.nactions > 0 ? rs->actions[rs_use_at(rs, r.actions[0].use)->action].name : "nothing";
+        sb_printf(
+            err,
+            "the ruling of article %s on '%s' names no action with the argument `%s` (it names %s)",
+            rs->articles[article].id, adjusted, want, named);
+        ok = false;
+    }
+    if (ok && cited) trail_text(&r, cited, citedsz);
+    ruling_clear(&r);
+    scenario_free(&sc);
+    return ok;
+}
+
+/* ---- a board ---- */
+
+/* What the regulation says for the whole board, and its top. */
+typedef struct board_rules {
+    int mp_article, adj_article;
+    int full;           /* N: the board's entries, every group, not played too */
+    double top;         /* what beating the N - 1 others is worth */
+    double equal_unit;  /* what one equal score is worth (Neuberg) */
+    const char *method; /* a value of the factoring method */
+    int artificial;     /* the board's artificial entries */
+    int decimals;
+} board_rules;
+
+static bool mp_of(const ruleset *rs, const scenario_hooks *hooks, const board_rules *b,
+                  int64_t beaten, int64_t equalled, int64_t others, double *out, strbuf *err) {
+    int64_t mp;
+    if (!scoring_matchpoints_of(rs, hooks, b->mp_article, beaten, equalled, others, &mp, err))
+        return false;
+    *out = (double)mp;
+    return true;
+}
+
+static bool board_rules_of(const ruleset *rs, const scenario_hooks *hooks, int full, board_rules *b,
+                           strbuf *err) {
+    b->full = full;
+    b->mp_article = scoring_article(rs, SCORE_MATCHPOINTS, err);
+    b->adj_article = b->mp_article < 0 ? -1 : scoring_article(rs, SCORE_ADJUSTED, err);
+    if (b->adj_article < 0) return false;
+    double none_equal, one_equal;
+    int64_t decimals = 2;
+    b->method = NULL;
+    if (!mp_of(rs, hooks, b, full - 1, 0, full - 1, &b->top, err) ||
+        !mp_of(rs, hooks, b, 0, 0, 1, &none_equal, err) ||
+        !mp_of(rs, hooks, b, 0, 1, 1, &one_equal, err) ||
+        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "method", &(int64_t){0}, &b->method,
+                      NULL, 0, err) ||
+        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "decimals", &decimals, NULL, NULL, 0,
+                      err))
+        return false;
+    b->equal_unit = one_equal - none_equal;
+    if (decimals < 0 || decimals > 6 || !b->method) {
+        sb_printf(err, "article %s gives %s", rs->articles[b->adj_article].id,
+                  b->method ? "a rounding outside 0 to 6 decimals" : "no factoring method");
+        return false;
+    }
+    b->decimals = (int)decimals;
+    return true;
+}
+
+/* The comparable entries of one group: their rows' indices. */
+typedef struct group {
+    const char *name;
+    int n, *rows;
+} group;
+
+static const char *group_of(const score_line *row) {
+    const char *slash = strchr(row->board, '/');
+    return slash ? slash + 1 : "";
+}
+
+/* How many combinations of the weighted scores' results one group may be
+ * matchpointed over: each a ruling per score. */
+#define MAX_WORLDS 4096
+#define MAX_WORLD_RULINGS 200000
+
+/* The expected matchpoints of each comparable entry over every
+ * combination of the weighted scores' results, each combination weighted
+ * by the product of its results' weights: a weighted score gets its
+ * results' matchpoints weighted (the guide's 25% of 16 plus 75% of 4), and
+ * every other score its comparison with each result, weighted. */
+static bool group_expected(const ruleset *rs, const scenario_hooks *hooks, score_line **rows,
+                           const group *g, double *expected, strbuf *err) {
+    long worlds = 1;
+    for (int k = 0; k < g->n; k++) {
+        worlds *= rows[g->rows[k]]->entry.nparts;
+        if (worlds > MAX_WORLDS || worlds * g->n > MAX_WORLD_RULINGS) {
+            sb_printf(err,
+                      "line %d: too many weighted scores on board %s to combine their results "
+                      "(more than %d ways)",
+                      rows[g->rows[k]]->line, rows[0]->board, MAX_WORLDS);
+            return false;
+        }
+    }
+    size_t count = g->n > 0 ? (size_t)g->n : 1;
+    int64_t *scores = xcalloc(count, sizeof *scores), *mp = xcalloc(count, sizeof *mp);
+    int *pick = xcalloc(count, sizeof *pick);
+    bool ok = scores && mp && pick;
+    if (!ok) sb_puts(err, "out of memory");
+    for (int k = 0; k < g->n; k++)
+        expected[k] = 0;
+    for (long w = 0; ok && w < worlds; w++) {
+        double weight = 1;
+        for (int k = 0; k < g->n; k++) {
+            const score_part *part = &rows[g->rows[k]]->entry.parts[pick[k]];
+            scores[k] = part->score;
+            weight *= part->percent / 100.0;
+        }
+        ok = scoring_matchpoints(rs, hooks, scores, g->n, mp, err);
+        for (int k = 0; ok && k < g->n; k++)
+            expected[k] += weight * (double)mp[k];
+        for (int k = 0; k < g->n && ++pick[k] == rows[g->rows[k]]->entry.nparts; k++)
+            pick[k] = 0;
+    }
+    xfree(scores);
+    xfree(mp);
+    xfree(pick);
+    return ok;
+}
+
+/* n comparable scores brought to the board's N entries. */
+static bool factored(const ruleset *rs, const scenario_hooks *hooks, const board_rules *b, int n,
+                     double mp, double *out, strbuf *err) {
+    *out = mp;
+    if (strcmp(b->method, "equal_comparison") ==
+        0) { /* each adjusted entry as an equal score (1963 Art. 81) */
+        *out = mp + b->artificial * b->equal_unit;
+        return true;
+    }
+    if (n >= b->full || strcmp(b->method, "none") == 0) return true;
+    if (strcmp(b->method, "neuberg") == 0) {
+        *out = (mp + b->equal_unit) * b->full / n - b->equal_unit;
+        return true;
+    }
+    if (strcmp(b->method, "proportional") != 0) {
+        sb_printf(err,
+                  "factoring method '%s' is not one the core knows (neuberg, proportional, none, "
+                  "equal_comparison)",
+                  b->method);
+        return false;
+    }
+    double top_n;
+    if (!mp_of(rs, hooks, b, n - 1, 0, n - 1, &top_n, err)) return false;
+    *out = top_n > 0 ? mp * b->top / top_n : b->top / 2; /* a lone score: half the top */
+    return true;
+}
+
+static double rounded(double v, int decimals) {
+    double scale = pow(10, decimals);
+    return round(v * scale) / scale;
+}
+
+/* An artificial score, or a penalty: a share of the top from the article. */
+static bool share_of_top(const ruleset *rs, const scenario_hooks *hooks, const board_rules *b,
+                         score_line *row, const char *adjusted, int percentage, double *out,
+                         strbuf *err) {
+    int64_t percent;
+    strbuf why;
+    sb_init(&why);
+    bool ok = adjusted_ask(rs, hooks, b->adj_article, adjusted, percentage, "percent", &percent,
+                           NULL, row->cited, sizeof row->cited, &why);
+    if (ok && (percent < 0 || percent > 100)) {
+        sb_printf(&why, "article %s gives %lld%%, not 0 to 100", rs->articles[b->adj_article].id,
+                  (long long)percent);
+        ok = false;
+    }
+    if (ok) *out = b->top * (double)percent / 100;
+    if (!ok) sb_printf(err, "line %d: %s", row->line, why.data ? why.data : "no ruling");
+    sb_free(&why);
+    return ok;
+}
+
+/* Every group's comparable scores matchpointed among themselves and
+ * factored to the whole board. */
+static bool rule_groups(const ruleset *rs, const scenario_hooks *hooks, score_line **rows, int n,
+                        const board_rules *b, strbuf *err) {
+    size_t count = n > 0 ? (size_t)n : 1;
+    int *order = xmalloc(sizeof *order * count);
+    double *expected = xmalloc(sizeof *expected * count);
+    bool *done = xcalloc(count, sizeof *done);
+    bool ok = order && expected && done;
+    if (!ok) sb_puts(err, "out of memory");
+    for (int i = 0; ok && i < n; i++) {
+        if (done[i] ||
+            (rows[i]->entry.kind != ENTRY_SCORE && rows[i]->entry.kind != ENTRY_WEIGHTED))
+            continue;
+        group g = {group_of(rows[i]), 0, order};
+        for (int j = i; j < n; j++)
+            if ((rows[j]->entry.kind == ENTRY_SCORE || rows[j]->entry.kind == ENTRY_WEIGHTED) &&
+                strcmp(group_of(rows[j]), g.name) == 0)
+                done[j] = true, order[g.n++] = j;
+        ok = group_expected(rs, hooks, rows, &g, expected, err);
+        for (int k = 0; ok && k < g.n; k++) {
+            score_line *row = rows[order[k]];
+            ok = factored(rs, hooks, b, g.n, expected[k], &row->points, err);
+            row->has_points = true;
+        }
+    }
+    xfree(order);
+    xfree(expected);
+    xfree(done);
+    return ok;
+}
+
+bool adjusted_board_needed(score_line *const *rows, int n) {
+    for (int i = 0; i < n; i++)
+        if (rows[i]->entry.kind != ENTRY_SCORE || rows[i]->entry.penalty ||
+            strchr(rows[i]->board, '/'))
+            return true;
+    return false;
+}
+
+bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line **rows, int n,
+                    strbuf *err) {
+    board_rules b;
+    strbuf why;
+    sb_init(&why);
+    bool ok = board_rules_of(rs, hooks, n, &b, &why);
+    b.artificial = 0;
+    for (int i = 0; i < n; i++)
+        b.artificial += rows[i]->entry.kind == ENTRY_ARTIFICIAL;
+    if (!ok) {
+        const score_line *first = rows[0]; /* the first line that is more than a score */
+        for (int i = n - 1; i >= 0; i--)
+            if (adjusted_board_needed(&rows[i], 1)) first = rows[i];
+        sb_printf(err, "line %d: '%s' needs the ruleset's article for adjusted scores: %s",
+                  first->line, first->text, why.data ? why.data : "no ruling");
+    }
+    sb_free(&why);
+    ok = ok && rule_groups(rs, hooks, rows, n, &b, err);
+    for (int i = 0; ok && i < n; i++) {
+        score_line *row = rows[i];
+        const sheet_entry *e = &row->entry;
+        row->adjusted_board = true;
+        row->top = b.top;
+        row->decimals = b.decimals;
+        if (e->kind == ENTRY_ARTIFICIAL) {
+            ok = share_of_top(rs, hooks, &b, row, e->adjusted, e->percentage, &row->points, err);
+            row->has_points = ok;
+        }
+        double penalty = 0;
+        if (ok && e->penalty)
+            ok = share_of_top(rs, hooks, &b, row, e->penalty, e->penalty_percentage, &penalty, err);
+        row->exact = row->points - penalty;
+        row->points = rounded(row->exact, b.decimals);
+        row->mp = (int64_t)llround(row->points);
+    }
+    return ok;
+}

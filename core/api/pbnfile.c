@@ -1,0 +1,556 @@
+/* api/pbnfile.c — a PBN file for the scorer (arbiter.h, "PBN files"): the
+ * games as JSON, every result scored by the ruleset's score article and
+ * matchpointed board by board by its matchpoints article, and the file
+ * written back with the Score, ScoreMP and ScorePercentage tags. */
+#include "arbiter.h"
+#include "protect.h"
+
+#include "pbn.h"
+#include "plugin.h"
+#include "scoring.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static enum arb_status fail(enum arb_status status, char **error, const char *msg) {
+    if (error) *error = xstrdup(msg && *msg ? msg : "no answer");
+    return status;
+}
+
+static void give_json(json_t *j, char **json) {
+    if (json) *json = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+    json_decref(j);
+}
+
+static const char *const vul_names[] = {"None", "NS", "EW", "All"}; /* enum pbn_vulnerable */
+static const char *const denom_names[] = {"C", "D", "H", "S", "NT"};
+
+static json_t *seat_json(int seat) {
+    return seat >= 0 ? json_string(bridge_seat_name((enum bridge_seat)seat)) : json_null();
+}
+
+static json_t *notes_json(char *const *notes) {
+    json_t *j = json_object();
+    for (int i = 1; i <= PBN_MAX_NOTES; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "%d", i);
+        if (notes[i]) json_object_set_new(j, key, json_string(notes[i]));
+    }
+    return j;
+}
+
+static json_t *auction_json(const pbn_game *g) {
+    json_t *calls = json_array();
+    for (int i = 0; i < g->ncalls; i++) {
+        const pbn_call *c = &g->calls[i];
+        char text[8];
+        bridge_format_call(&c->call, text);
+        json_t *j = json_pack("{ssss}", "seat", bridge_seat_name(c->seat), "call", text);
+        if (c->insufficient) json_object_set_new(j, "insufficient", json_true());
+        if (c->out_of_rotation) json_object_set_new(j, "out_of_rotation", json_true());
+        if (c->note) json_object_set_new(j, "note", json_integer(c->note));
+        json_array_append_new(calls, j);
+    }
+    return json_pack("{sosososo}", "first", seat_json(g->auction_first), "calls", calls, "ended",
+                     json_boolean(g->auction_ended), "notes", notes_json(g->notes));
+}
+
+static json_t *play_json(const pbn_game *g) {
+    json_t *cards = json_array();
+    for (int i = 0; i < g->ncards; i++) {
+        const pbn_card *c = &g->cards[i];
+        char text[8] = "-";
+        if (c->known) bridge_format_card(c->card, text);
+        json_t *j = json_pack("{ssss}", "seat", bridge_seat_name(c->seat), "card", text);
+        if (c->revoke) json_object_set_new(j, "revoke", json_true());
+        if (c->lead_out_of_turn) json_object_set_new(j, "lead_out_of_turn", json_true());
+        if (c->note) json_object_set_new(j, "note", json_integer(c->note));
+        json_array_append_new(cards, j);
+    }
+    return json_pack("{sososo}", "first", seat_json(g->play_first), "cards", cards, "notes",
+                     notes_json(g->play_notes));
+}
+
+static json_t *contract_json(const pbn_game *g) {
+    if (!g->has_contract) return json_null();
+    if (g->passed_out) return json_string("Pass");
+    char text[16];
+    snprintf(text, sizeof text, "%d%s%s", g->contract.level, denom_names[g->contract.denom],
+             g->doubling == 2 ? "XX"
+             : g->doubling    ? "X"
+                              : "");
+    return json_string(text);
+}
+
+static json_t *game_json(const pbn_game *g) {
+    json_t *j = json_object();
+    json_object_set_new(j, "line", json_integer(g->line));
+    json_object_set_new(j, "board", json_string(g->board));
+    json_object_set_new(j, "dealer", seat_json(g->dealer));
+    json_object_set_new(j, "vulnerable",
+                        g->vulnerable >= 0 ? json_string(vul_names[g->vulnerable]) : json_null());
+    json_object_set_new(j, "deal", g->has_deal ? json_string(g->deal_text) : json_null());
+    json_object_set_new(j, "declarer", seat_json(g->declarer));
+    if (g->declarer_swapped) json_object_set_new(j, "declarer_swapped", json_true());
+    json_object_set_new(j, "contract", contract_json(g));
+    json_object_set_new(j, "result", g->result >= 0 ? json_integer(g->result) : json_null());
+    if (g->result_disputed) json_object_set_new(j, "result_disputed", json_true());
+    json_object_set_new(j, "score_ns", g->has_score ? json_integer(g->score_ns) : json_null());
+    if (g->auction_first >= 0) json_object_set_new(j, "auction", auction_json(g));
+    if (g->play_first >= 0) json_object_set_new(j, "play", play_json(g));
+    if (g->bad) json_object_set_new(j, "bad", json_true());
+    return j;
+}
+
+/* Reads the file; the games as JSON into *games (may be NULL). */
+static enum arb_status read_games(const char *pbn, size_t len, const char *name, pbn_file *f,
+                                  char **error) {
+    if (!pbn_read(pbn, len, name, f)) return fail(ARB_BAD_INPUT, error, "out of memory");
+    if (f->nerrors) {
+        if (error) *error = xstrdup(f->errors.data);
+        return ARB_BAD_INPUT;
+    }
+    if (f->games.len == 0) return fail(ARB_BAD_INPUT, error, "no PBN games in the file");
+    return ARB_OK;
+}
+
+static enum arb_status pbn_json_unprotected(const char *pbn, size_t len, const char *name,
+                                            char **json, char **error) {
+    if (json) *json = NULL;
+    if (error) *error = NULL;
+    if (!pbn) return fail(ARB_BAD_INPUT, error, "arb_pbn_json: no text");
+    pbn_file f;
+    enum arb_status status = read_games(pbn, len, name, &f, error);
+    json_t *games = json_array();
+    for (int i = 0; i < (int)f.games.len; i++)
+        json_array_append_new(games, game_json(&VEC_AT(&f.games, pbn_game, i)));
+    give_json(games, json);
+    pbn_free(&f);
+    return status;
+}
+
+enum arb_status arb_pbn_json(const char *pbn, size_t len, const char *name, char **json,
+                             char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = pbn_json_unprotected(pbn, len, name, json, error);
+    api_leave(&g);
+    return result;
+}
+
+/* ---- a game as a scenario ---- */
+
+static enum arb_status pbn_scenario_json_unprotected(const char *pbn, size_t len, const char *name,
+                                                     int game, char **json, char **error) {
+    if (json) *json = NULL;
+    if (error) *error = NULL;
+    if (!pbn) return fail(ARB_BAD_INPUT, error, "arb_pbn_scenario_json: no text");
+    pbn_file f;
+    enum arb_status status = read_games(pbn, len, name, &f, error);
+    if (status == ARB_OK && (game < 1 || game > (int)f.games.len)) {
+        char msg[80];
+        snprintf(msg, sizeof msg, "no game %d: the file has %d", game, (int)f.games.len);
+        status = fail(ARB_BAD_INPUT, error, msg);
+    }
+    if (status == ARB_OK) {
+        const pbn_game *g = &VEC_AT(&f.games, pbn_game, game - 1);
+        json_t *j = json_object();
+        char text[1024];
+        if (pbn_auction_record(g, text, sizeof text) && strchr(text, '*')) {
+            /* the auction record is the record of an irregular call */
+            json_object_set_new(j, "dealer", seat_json(g->dealer));
+            json_object_set_new(j, "auction", json_string(text));
+        }
+        if (g->has_deal) json_object_set_new(j, "deal", json_string(g->deal_text));
+        if (g->declarer >= 0) json_object_set_new(j, "declarer", seat_json(g->declarer));
+        if (pbn_contract_text(g, text, sizeof text) && !g->passed_out)
+            json_object_set_new(j, "contract", json_string(text));
+        else if (g->has_contract && !g->passed_out) /* no result yet: what the play needs */
+            json_object_set_new(j, "trump", json_string(denom_names[g->contract.denom]));
+        if (pbn_play_record(g, text, sizeof text) && text[0])
+            json_object_set_new(j, "play", json_string(text));
+        int vul = pbn_declarer_vulnerable(g);
+        if (vul >= 0) json_object_set_new(j, "vulnerable", json_boolean(vul));
+        give_json(j, json);
+    }
+    pbn_free(&f);
+    return status;
+}
+
+enum arb_status arb_pbn_scenario_json(const char *pbn, size_t len, const char *name, int game,
+                                      char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = pbn_scenario_json_unprotected(pbn, len, name, game, json, error);
+    api_leave(&g);
+    return result;
+}
+
+/* ---- a commentary ---- */
+
+/* text as a brace comment (3.8): a } inside would end it, so it becomes a
+ * ); blank lines are left out (a reader that splits games on them before
+ * it sees comments would split the game); lines are wrapped at spaces to
+ * stay well under the 255 characters a PBN line may have (2.3). */
+#define COMMENT_WIDTH 78
+
+static void brace_comment_text(strbuf *out, const char *text, const char *eol) {
+    sb_putc(out, '{');
+    size_t col = 1;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        const char *line = p, *stop = p + n;
+        p = *stop ? stop + 1 : stop;
+        while (line < stop && (*line == '\r' || stop[-1] == '\r'))
+            stop -= stop[-1] == '\r', line += *line == '\r';
+        if (line + strspn(line, " \t") >= stop) continue; /* a blank line */
+        if (col > 1) sb_puts(out, eol), col = 0;
+        for (const char *w = line; w < stop;) {
+            size_t lead = 0, len = 0;
+            while (w + lead < stop && w[lead] == ' ')
+                lead++;
+            while (w + lead + len < stop && w[lead + len] != ' ')
+                len++;
+            if (col > 4 && col + lead + len > COMMENT_WIDTH) { /* wrap, the next line indented */
+                sb_puts(out, eol);
+                sb_puts(out, "    ");
+                col = 4;
+                lead = 0;
+                while (w < stop && *w == ' ')
+                    w++;
+            }
+            for (size_t k = 0; k < lead + len; k++)
+                sb_putc(out, w[k] == '}' ? ')' : w[k]);
+            col += lead + len;
+            w += lead + len;
+        }
+    }
+    sb_putc(out, '}');
+    sb_puts(out, eol);
+}
+
+static enum arb_status pbn_commentary_unprotected(const char *pbn, size_t len, const char *name,
+                                                  int game, const char *text, char **out,
+                                                  char **error) {
+    if (out) *out = NULL;
+    if (error) *error = NULL;
+    if (!pbn || !text) return fail(ARB_BAD_INPUT, error, "arb_pbn_commentary: no text");
+    pbn_file f;
+    enum arb_status status = read_games(pbn, len, name, &f, error);
+    if (status == ARB_OK && (game < 1 || game > (int)f.games.len)) {
+        char msg[80];
+        snprintf(msg, sizeof msg, "no game %d: the file has %d", game, (int)f.games.len);
+        status = fail(ARB_BAD_INPUT, error, msg);
+    }
+    if (status == ARB_OK) {
+        const pbn_game *g = &VEC_AT(&f.games, pbn_game, game - 1);
+        const char *eol = "\n";
+        for (size_t i = 0; i + 1 < len; i++)
+            if (pbn[i] == '\r' && pbn[i + 1] == '\n') {
+                eol = "\r\n";
+                break;
+            }
+        strbuf o;
+        sb_init(&o);
+        sb_putn(&o, pbn, g->end);
+        if (o.len && o.data[o.len - 1] != '\n') sb_puts(&o, eol);
+        brace_comment_text(&o, text,
+                           eol); /* at the end of the game: it refers to what precedes it */
+        sb_putn(&o, pbn + g->end, len - g->end);
+        if (out) *out = xstrdup(o.data ? o.data : "");
+        sb_free(&o);
+    }
+    pbn_free(&f);
+    return status;
+}
+
+enum arb_status arb_pbn_commentary(const char *pbn, size_t len, const char *name, int game,
+                                   const char *text, char **out, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (out) *out = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = pbn_commentary_unprotected(pbn, len, name, game, text, out, error);
+    api_leave(&g);
+    return result;
+}
+
+/* ---- scoring ---- */
+
+/* What scoring one game gave. */
+typedef struct game_score {
+    bool scored;
+    char contract[16];
+    int64_t ns;
+    double mp[2], top; /* north-south, east-west */
+    char problem[240];
+} game_score;
+
+static void score_game(const arb_ruleset *rs, const scenario_hooks *hooks, const pbn_game *g,
+                       game_score *s) {
+    if (g->bad) {
+        snprintf(s->problem, sizeof s->problem, "the game has a mistake (see the messages)");
+        return;
+    }
+    if (!pbn_contract_text(g, s->contract, sizeof s->contract)) {
+        snprintf(s->problem, sizeof s->problem,
+                 "no result to score: give Contract, Declarer and Result");
+        return;
+    }
+    scenario sc;
+    scenario_init(&sc, rs);
+    sc.hooks = hooks;
+    strbuf err;
+    sb_init(&err);
+    ruling r;
+    int64_t total = 0;
+    int vul = g->passed_out ? 0 : pbn_declarer_vulnerable(g);
+    if (scoring_contract(rs, &sc, s->contract, vul, &r, &total, &err)) {
+        s->scored = true;
+        s->ns = g->passed_out || g->declarer == SEAT_N || g->declarer == SEAT_S ? total : -total;
+    } else {
+        snprintf(s->problem, sizeof s->problem, "%s: %s", s->contract,
+                 vul < 0    ? "the Vulnerable tag is missing"
+                 : err.data ? err.data
+                            : "no score");
+    }
+    ruling_clear(&r);
+    sb_free(&err);
+    scenario_free(&sc);
+}
+
+/* Matchpoints the scored games board by board, for one direction (the
+ * north-south scores, or their negatives for east-west). */
+static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *hooks,
+                                 const pbn_file *f, game_score *scores, int side, strbuf *err) {
+    vec rows;
+    vec_init(&rows, sizeof(score_line));
+    for (int i = 0; i < (int)f->games.len; i++) {
+        if (!scores[i].scored) continue;
+        score_line *row = vec_push(&rows);
+        snprintf(row->board, sizeof row->board, "%.15s", VEC_AT(&f->games, pbn_game, i).board);
+        snprintf(row->pair, sizeof row->pair, "%d", i);
+        row->score = side == 0 ? scores[i].ns : -scores[i].ns;
+        row->entry = (sheet_entry){.kind = ENTRY_SCORE, .nparts = 1, .parts = {{row->score, 100}}};
+        row->line = VEC_AT(&f->games, pbn_game, i).line;
+    }
+    int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
+    bool ok = article >= 0 && scoring_matchpoint_lines(rs, hooks, &rows, err);
+    for (int k = 0; ok && k < (int)rows.len; k++) {
+        const score_line *row = &VEC_AT(&rows, score_line, k);
+        game_score *s = &scores[atoi(row->pair)];
+        s->mp[side] = (double)row->mp;
+        int n = 0; /* the board's scores: its top is beating the n - 1 others */
+        for (int j = 0; j < (int)rows.len; j++)
+            n += strcmp(VEC_AT(&rows, score_line, j).board, row->board) == 0;
+        int64_t top;
+        ok = scoring_matchpoints_of(rs, hooks, article, n - 1, 0, n - 1, &top, err);
+        s->top = (double)top;
+    }
+    vec_free(&rows);
+    return ok;
+}
+
+static double percentage(double mp, double top) {
+    return top > 0 ? round(10000 * mp / top) / 100 : 50;
+}
+
+static json_t *score_json(const pbn_game *g, const game_score *s) {
+    json_t *j = json_object();
+    json_object_set_new(j, "line", json_integer(g->line));
+    json_object_set_new(j, "board", json_string(g->board));
+    if (!s->scored) {
+        json_object_set_new(j, "problem", json_string(s->problem));
+        return j;
+    }
+    json_object_set_new(j, "contract", json_string(s->contract));
+    json_object_set_new(j, "declarer", seat_json(g->declarer));
+    json_object_set_new(j, "score_ns", json_integer(s->ns));
+    json_object_set_new(j, "score_ew", json_integer(-s->ns));
+    if (g->has_score && g->score_ns != s->ns)
+        json_object_set_new(j, "score_tag_ns", json_integer(g->score_ns));
+    json_object_set_new(j, "matchpoints_ns", json_real(s->mp[0]));
+    json_object_set_new(j, "matchpoints_ew", json_real(s->mp[1]));
+    json_object_set_new(j, "top", json_real(s->top));
+    json_object_set_new(j, "percentage_ns", json_real(percentage(s->mp[0], s->top)));
+    json_object_set_new(j, "percentage_ew", json_real(percentage(s->mp[1], s->top)));
+    return j;
+}
+
+/* Scores and matchpoints every game of the file into *scores (one per
+ * game). */
+static enum arb_status score_file(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                  size_t len, const char *name, pbn_file *f, game_score **scores,
+                                  bool *scored, char **error) {
+    *scores = NULL;
+    *scored = false;
+    if (!pbn_read(pbn, len, name, f)) return fail(ARB_BAD_INPUT, error, "out of memory");
+    if (f->games.len == 0 && !f->nerrors)
+        return fail(ARB_BAD_INPUT, error, "no PBN games in the file");
+    const scenario_hooks *hooks = p ? plugin_set_hooks(p) : NULL;
+    *scores = xcalloc(f->games.len ? (size_t)f->games.len : 1, sizeof **scores);
+    if (!*scores) return fail(ARB_BAD_INPUT, error, "out of memory");
+    for (int i = 0; i < (int)f->games.len; i++)
+        score_game(rs, hooks, &VEC_AT(&f->games, pbn_game, i), &(*scores)[i]);
+    strbuf err;
+    sb_init(&err);
+    enum arb_status status = ARB_OK;
+    *scored = matchpoint_direction(rs, hooks, f, *scores, 0, &err) &&
+              matchpoint_direction(rs, hooks, f, *scores, 1, &err);
+    if (!*scored)
+        status = fail(ARB_BAD_INPUT, error, err.data);
+    else if (f->nerrors) /* the other games are scored all the same */
+        status = fail(ARB_BAD_INPUT, error, f->errors.data);
+    sb_free(&err);
+    return status;
+}
+
+static enum arb_status pbn_score_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                                  const char *pbn, size_t len, const char *name,
+                                                  char **json, char **error) {
+    if (json) *json = NULL;
+    if (error) *error = NULL;
+    if (!rs || !pbn) return fail(ARB_BAD_INPUT, error, "arb_pbn_score_json: no ruleset or no text");
+    pbn_file f;
+    game_score *scores;
+    bool scored;
+    enum arb_status status = score_file(rs, p, pbn, len, name, &f, &scores, &scored, error);
+    if (scored) {
+        json_t *all = json_array();
+        for (int i = 0; i < (int)f.games.len; i++)
+            json_array_append_new(all, score_json(&VEC_AT(&f.games, pbn_game, i), &scores[i]));
+        give_json(all, json);
+    }
+    xfree(scores);
+    pbn_free(&f);
+    return status;
+}
+
+enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                   size_t len, const char *name, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = pbn_score_json_unprotected(rs, p, pbn, len, name, json, error);
+    api_leave(&g);
+    return result;
+}
+
+/* ---- the file written back ---- */
+
+/* Whether the line at p (up to the end of the line) is one of the tags the
+ * results replace, alone on its line. */
+static bool replaced_tag_line(const char *p, const char *end) {
+    static const char *const tags[] = {"[Score ", "[ScoreMP ", "[ScorePercentage "};
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *stop = nl ? nl : end;
+    while (stop > p && (stop[-1] == '\r' || stop[-1] == ' ' || stop[-1] == '\t'))
+        stop--;
+    for (size_t i = 0; i < sizeof tags / sizeof *tags; i++)
+        if ((size_t)(stop - p) > strlen(tags[i]) && strncmp(p, tags[i], strlen(tags[i])) == 0 &&
+            stop[-1] == ']' && !memchr(p + 1, '[', (size_t)(stop - p - 1)))
+            return true;
+    return false;
+}
+
+static void number_text(char *buf, size_t size, double v) {
+    if (v == floor(v))
+        snprintf(buf, size, "%.0f", v);
+    else
+        snprintf(buf, size, "%.2f", v);
+}
+
+static void result_tags(strbuf *out, const game_score *s, const char *eol) {
+    char ns[32], ew[32];
+    sb_printf(out, "[Score \"NS %lld EW %lld\"]%s", (long long)s->ns, (long long)-s->ns, eol);
+    number_text(ns, sizeof ns, s->mp[0]);
+    number_text(ew, sizeof ew, s->mp[1]);
+    sb_printf(out, "[ScoreMP \"NS %s EW %s\"]%s", ns, ew, eol);
+    number_text(ns, sizeof ns, percentage(s->mp[0], s->top));
+    number_text(ew, sizeof ew, percentage(s->mp[1], s->top));
+    sb_printf(out, "[ScorePercentage \"NS %s EW %s\"]%s", ns, ew, eol);
+}
+
+/* One game as it was read, its old result tags dropped and the new ones
+ * put before its auction or play section (or at its end). */
+static void write_game(strbuf *out, const char *text, const pbn_game *g, const game_score *s,
+                       const char *eol) {
+    const char *p = text + g->start, *end = text + g->end;
+    bool written = !s->scored;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *next = nl ? nl + 1 : end;
+        if (!written && (strncmp(p, "[Auction ", 9) == 0 || strncmp(p, "[Play ", 6) == 0)) {
+            result_tags(out, s, eol);
+            written = true;
+        }
+        if (!replaced_tag_line(p, next)) sb_putn(out, p, (size_t)(next - p));
+        p = next;
+    }
+    if (!written) {
+        if (out->len && out->data[out->len - 1] != '\n') sb_puts(out, eol);
+        result_tags(out, s, eol);
+    }
+}
+
+static enum arb_status pbn_results_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                               const char *pbn, size_t len, const char *name,
+                                               char **out, char **error) {
+    if (out) *out = NULL;
+    if (error) *error = NULL;
+    if (!rs || !pbn) return fail(ARB_BAD_INPUT, error, "arb_pbn_results: no ruleset or no text");
+    pbn_file f;
+    game_score *scores;
+    bool scored;
+    enum arb_status status = score_file(rs, p, pbn, len, name, &f, &scores, &scored, error);
+    if (scored) {
+        const char *eol = "\n"; /* as the file has it: CRLF in export format (2.3) */
+        for (size_t i = 0; i + 1 < len; i++)
+            if (pbn[i] == '\r' && pbn[i + 1] == '\n') {
+                eol = "\r\n";
+                break;
+            }
+        strbuf text;
+        sb_init(&text);
+        size_t copied = 0; /* what lies before and between the games (escape lines, blank lines) */
+        for (int i = 0; i < (int)f.games.len; i++) {
+            const pbn_game *g = &VEC_AT(&f.games, pbn_game, i);
+            sb_putn(&text, pbn + copied, g->start - copied);
+            write_game(&text, pbn, g, &scores[i], eol);
+            copied = g->end;
+        }
+        sb_putn(&text, pbn + copied, len - copied);
+        if (out) *out = xstrdup(text.data ? text.data : "");
+        sb_free(&text);
+    }
+    xfree(scores);
+    pbn_free(&f);
+    return status;
+}
+
+enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                size_t len, const char *name, char **out, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (out) *out = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = pbn_results_unprotected(rs, p, pbn, len, name, out, error);
+    api_leave(&g);
+    return result;
+}

@@ -1,0 +1,651 @@
+/* api/session.c — a pairs session's score sheet (arbiter.h, "A session"):
+ * every board of the session, north-south and east-west apart, scored as
+ * matchpoints (78A, with adjusted scores as adjusted.c reads them), as
+ * cross-IMPs or as Butler IMPs (78B); each pair's total, and a ranking
+ * with ties as a results list shows them ("3=" for a shared third place).
+ * The sheet is CSV with a header row, separated by commas or semicolons. */
+#include "arbiter.h"
+#include "protect.h"
+
+#include "plugin.h"
+#include "scoring.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum method { METHOD_MATCHPOINTS, METHOD_BUTLER, METHOD_CROSS };
+static const char *const method_names[] = {"matchpoints", "butler", "cross"};
+
+#define MAX_FIELDS 16
+#define MAX_LINE 512
+
+/* One line of the sheet: a board played by two pairs, each side's entry. */
+typedef struct session_row {
+    char board[32], pair[2][32]; /* [0] north-south, [1] east-west */
+    char text[2][64];
+    sheet_entry entry[2];
+    int line;
+    bool has_result[2];
+    double result[2]; /* matchpoints or IMPs */
+    double top[2];    /* matchpoints: the board's top for that side */
+    char cited[2][64];
+} session_row;
+
+/* ---- CSV: fields separated by `sep`, "quoted" where they hold it ---- */
+
+/* Splits line into at most MAX_FIELDS fields, in place; false (with msg)
+ * for a quote that does not close. */
+static bool split_fields(char *line, char sep, char **fields, int *n, char *msg, size_t msgsz) {
+    *n = 0;
+    char *p = line;
+    for (;;) {
+        if (*n == MAX_FIELDS) {
+            snprintf(msg, msgsz, "more than %d fields", MAX_FIELDS);
+            return false;
+        }
+        while (*p == ' ')
+            p++;
+        char *out = p;
+        fields[(*n)++] = out;
+        if (*p == '"') { /* "a ""quoted"" field" */
+            p++;
+            for (;;) {
+                if (!*p) {
+                    snprintf(msg, msgsz, "a quoted field does not end with a quote");
+                    return false;
+                }
+                if (*p == '"' && p[1] == '"') {
+                    *out++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    p++;
+                    break;
+                } else {
+                    *out++ = *p++;
+                }
+            }
+            while (*p == ' ')
+                p++;
+            if (*p && *p != sep) {
+                snprintf(msg, msgsz, "text after a quoted field");
+                return false;
+            }
+        } else {
+            while (*p && *p != sep)
+                *out++ = *p++;
+            while (out > fields[*n - 1] && out[-1] == ' ')
+                out--;
+        }
+        char next = *p;
+        *out = 0;
+        if (!next) return true;
+        p++;
+    }
+}
+
+/* The columns the header names, by the names a scorer writes. */
+enum column { COL_BOARD, COL_NS, COL_EW, COL_SCORE, COL_SCORE_EW, NCOLUMNS };
+static const char *const column_names[NCOLUMNS][4] = {
+    {"board", "spel", "bord", NULL},      {"ns", "nz", "pair_ns", NULL},
+    {"ew", "ow", "pair_ew", NULL},        {"score", "score_ns", "score_nz", NULL},
+    {"score_ew", "score_ow", NULL, NULL},
+};
+
+static int column_named(const char *name) {
+    char lower[32];
+    size_t i = 0;
+    for (; name[i] && i + 1 < sizeof lower; i++)
+        lower[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
+    lower[i] = 0;
+    for (int c = 0; c < NCOLUMNS; c++)
+        for (int k = 0; k < 4 && column_names[c][k]; k++)
+            if (strcmp(lower, column_names[c][k]) == 0) return c;
+    return -1;
+}
+
+/* The separator of the header line: the one it has more of. */
+static char separator_of(const char *line) {
+    int commas = 0, semicolons = 0;
+    for (const char *p = line; *p; p++)
+        commas += *p == ',', semicolons += *p == ';';
+    return semicolons > commas ? ';' : ',';
+}
+
+/* ---- entries ---- */
+
+/* What the other side has when the sheet gives only north-south's entry:
+ * the score the other way round, the artificial score that complements
+ * it (A+ and A-, 60% and 40%); not a penalty, which is the offender's. */
+static void opposite_entry(const sheet_entry *ns, const char *ns_text, sheet_entry *ew, char *text,
+                           size_t size) {
+    *ew = *ns;
+    ew->penalty = NULL;
+    ew->penalty_percentage = 0;
+    size_t o = 0;
+    text[0] = 0;
+    switch (ns->kind) {
+    case ENTRY_SCORE:
+    case ENTRY_WEIGHTED:
+        for (int k = 0; k < ns->nparts; k++) {
+            ew->parts[k].score = -ns->parts[k].score;
+            int w = ns->kind == ENTRY_WEIGHTED
+                        ? snprintf(text + o, size - o, "%s%d%% %lld", k ? " + " : "",
+                                   ns->parts[k].percent, (long long)ew->parts[k].score)
+                        : snprintf(text + o, size - o, "%lld", (long long)ew->parts[k].score);
+            o = w > 0 && (size_t)w < size - o ? o + (size_t)w : size - 1;
+        }
+        break;
+    case ENTRY_ARTIFICIAL:
+        if (strcmp(ns->adjusted, "average_plus") == 0) {
+            ew->adjusted = "average_minus";
+            snprintf(text, size, "A-");
+        } else if (strcmp(ns->adjusted, "average_minus") == 0) {
+            ew->adjusted = "average_plus";
+            snprintf(text, size, "A+");
+        } else if (strcmp(ns->adjusted, "percentage") == 0) {
+            ew->percentage = 100 - ns->percentage;
+            snprintf(text, size, "%d%%", ew->percentage);
+        } else {
+            snprintf(text, size, "%s", ns_text[0] ? "A=" : "");
+        }
+        break;
+    case ENTRY_NOT_PLAYED:
+        snprintf(text, size, "-");
+        break;
+    }
+}
+
+static bool read_row(char **f, const int *col, int line, session_row *row, strbuf *err) {
+    char msg[300];
+    snprintf(row->board, sizeof row->board, "%.31s", f[col[COL_BOARD]]);
+    snprintf(row->pair[0], sizeof row->pair[0], "%.31s", f[col[COL_NS]]);
+    snprintf(row->pair[1], sizeof row->pair[1], "%.31s", f[col[COL_EW]]);
+    row->line = line;
+    if (!row->board[0] || !row->pair[0][0] || !row->pair[1][0]) {
+        sb_printf(err, "line %d: a line gives the board and both pairs", line);
+        return false;
+    }
+    snprintf(row->text[0], sizeof row->text[0], "%.63s", f[col[COL_SCORE]]);
+    if (!sheet_parse_entry(row->text[0], &row->entry[0], msg, sizeof msg)) {
+        sb_printf(err, "line %d: %s", line, msg);
+        return false;
+    }
+    const char *ew = col[COL_SCORE_EW] >= 0 ? f[col[COL_SCORE_EW]] : "";
+    if (!*ew) {
+        opposite_entry(&row->entry[0], row->text[0], &row->entry[1], row->text[1],
+                       sizeof row->text[1]);
+        return true;
+    }
+    snprintf(row->text[1], sizeof row->text[1], "%.63s", ew);
+    if (!sheet_parse_entry(ew, &row->entry[1], msg, sizeof msg)) {
+        sb_printf(err, "line %d: east-west: %s", line, msg);
+        return false;
+    }
+    return true;
+}
+
+/* The header, then a row per line. */
+static bool read_sheet(const char *text, size_t len, vec *rows, strbuf *err) {
+    int col[NCOLUMNS], line = 0;
+    char sep = ',';
+    bool header = false;
+    for (const char *p = text, *end = text + len; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        char buf[MAX_LINE], *f[MAX_FIELDS], msg[120];
+        int nf;
+        line++;
+        p += n + (nl ? 1 : 0);
+        if (n >= sizeof buf) {
+            sb_printf(err, "line %d: longer than %d characters", line, MAX_LINE - 1);
+            return false;
+        }
+        memcpy(buf, p - n - (nl ? 1 : 0), n);
+        buf[n] = 0;
+        buf[strcspn(buf, "\r")] = 0;
+        if (!buf[strspn(buf, " \t")]) continue;
+        if (!header) {
+            sep = separator_of(buf);
+            if (!split_fields(buf, sep, f, &nf, msg, sizeof msg)) {
+                sb_printf(err, "line %d: %s", line, msg);
+                return false;
+            }
+            for (int c = 0; c < NCOLUMNS; c++)
+                col[c] = -1;
+            for (int i = 0; i < nf; i++) {
+                int c = column_named(f[i]);
+                if (c >= 0 && col[c] < 0) col[c] = i;
+            }
+            if (col[COL_BOARD] < 0 || col[COL_NS] < 0 || col[COL_EW] < 0 || col[COL_SCORE] < 0) {
+                sb_printf(err,
+                          "line %d: the header row names the columns board, ns, ew and score (and "
+                          "score_ew "
+                          "for an east-west score of its own), separated by , or ;",
+                          line);
+                return false;
+            }
+            header = true;
+            continue;
+        }
+        if (!split_fields(buf, sep, f, &nf, msg, sizeof msg)) {
+            sb_printf(err, "line %d: %s", line, msg);
+            return false;
+        }
+        for (int c = 0; c < NCOLUMNS; c++)
+            if (col[c] >= nf) {
+                if (c == COL_SCORE_EW) continue;
+                sb_printf(err, "line %d: %d fields, and the header has a column %d", line, nf,
+                          col[c] + 1);
+                return false;
+            }
+        char *fields[MAX_FIELDS + 1];
+        for (int i = 0; i < nf; i++)
+            fields[i] = f[i];
+        int ew = col[COL_SCORE_EW];
+        if (ew >= nf)
+            fields[ew] = "",
+            col[COL_SCORE_EW] = ew; /* a short line: no east-west score of its own */
+        if (rows->len >= SCORING_MAX_SCORES) {
+            sb_printf(err, "line %d: more than %d lines in one session sheet", line,
+                      SCORING_MAX_SCORES);
+            return false;
+        }
+        if (!read_row(fields, col, line, vec_push(rows), err)) return false;
+    }
+    if (!header || rows->len == 0)
+        sb_puts(err, header ? "no results under the header row" : "no header row");
+    return header && rows->len > 0;
+}
+
+/* ---- matchpoints ---- */
+
+/* One side's entries as a matchpoint sheet, matchpointed board by board. */
+static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec *rows, int side,
+                            strbuf *err) {
+    vec sheet;
+    vec_init(&sheet, sizeof(score_line));
+    for (int i = 0; i < (int)rows->len; i++) {
+        const session_row *r = &VEC_AT(rows, session_row, i);
+        score_line *l = vec_push(&sheet);
+        snprintf(l->board, sizeof l->board, "%s", r->board);
+        snprintf(l->pair, sizeof l->pair, "%s", r->pair[side]);
+        snprintf(l->text, sizeof l->text, "%s", r->text[side]);
+        l->entry = r->entry[side];
+        l->score = r->entry[side].kind == ENTRY_SCORE ? r->entry[side].parts[0].score : 0;
+        l->line = r->line;
+    }
+    int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
+    bool ok = article >= 0 && scoring_matchpoint_lines(rs, hooks, &sheet, err);
+    for (int i = 0; ok && i < (int)rows->len; i++) {
+        session_row *r = &VEC_AT(rows, session_row, i);
+        const score_line *l = &VEC_AT(&sheet, score_line, i);
+        r->has_result[side] = l->adjusted_board ? l->has_points : true;
+        r->result[side] = l->adjusted_board ? l->points : (double)l->mp;
+        snprintf(r->cited[side], sizeof r->cited[side], "%s", l->cited);
+        if (l->adjusted_board) {
+            r->top[side] = l->top;
+            continue;
+        }
+        int n = 0; /* a plain board: its top is beating the n - 1 others */
+        for (int j = 0; j < (int)rows->len; j++)
+            n += strcmp(VEC_AT(rows, session_row, j).board, r->board) == 0;
+        int64_t top;
+        ok = scoring_matchpoints_of(rs, hooks, article, n - 1, 0, n - 1, &top, err);
+        r->top[side] = (double)top;
+    }
+    vec_free(&sheet);
+    return ok;
+}
+
+/* ---- IMPs (78B) ---- */
+
+static bool imps_of(const ruleset *rs, const scenario_hooks *hooks, int article, double difference,
+                    double *imps, strbuf *err) {
+    scenario sc;
+    scenario_init(&sc, rs);
+    sc.hooks = hooks;
+    sc.rec.has_scoring = true;
+    sc.rec.difference = (int64_t)llround(difference);
+    ruling r = {0};
+    int64_t total = 0;
+    bool ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &total, err);
+    *imps = (double)total;
+    ruling_clear(&r);
+    scenario_free(&sc);
+    return ok;
+}
+
+/* The IMPs of entry e against a datum, each result by its weight. */
+static bool imps_against(const ruleset *rs, const scenario_hooks *hooks, int article,
+                         const sheet_entry *e, double datum, double *out, strbuf *err) {
+    *out = 0;
+    for (int k = 0; k < e->nparts; k++) {
+        double imps;
+        if (!imps_of(rs, hooks, article, (double)e->parts[k].score - datum, &imps, err))
+            return false;
+        *out += imps * e->parts[k].percent / 100;
+    }
+    return true;
+}
+
+static bool comparable(const sheet_entry *e) {
+    return e->kind == ENTRY_SCORE || e->kind == ENTRY_WEIGHTED;
+}
+
+static double expected_score(const sheet_entry *e) {
+    double v = 0;
+    for (int k = 0; k < e->nparts; k++)
+        v += (double)e->parts[k].score * e->parts[k].percent / 100;
+    return v;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Butler: the datum is the mean of the board's scores without the `drop`
+ * highest and lowest, rounded to `rounding` (the rule file's choice). */
+static double butler_datum(const double *scores, int n, int drop, int rounding) {
+    double sorted[SCORING_MAX_SCORES];
+    memcpy(sorted, scores, sizeof *scores * (size_t)n);
+    qsort(sorted, (size_t)n, sizeof *sorted, compare_doubles);
+    if (n - 2 * drop < 1) drop = 0;
+    double sum = 0;
+    for (int i = drop; i < n - drop; i++)
+        sum += sorted[i];
+    double mean = sum / (n - 2 * drop);
+    return rounding > 0 ? round(mean / rounding) * rounding : mean;
+}
+
+/* The settings of the adjusted-score article's `board` ruling. */
+typedef struct imp_settings {
+    int imps_article, adj_article;
+    int64_t drop, rounding, per_comparison;
+} imp_settings;
+
+/* An artificial score's IMPs (12C2b), or a penalty's, from the article. */
+static bool adjusted_imps(const ruleset *rs, const scenario_hooks *hooks, const imp_settings *s,
+                          const char *adjusted, int percentage, session_row *row, int side,
+                          double *out, strbuf *err) {
+    int64_t imps;
+    if (strcmp(adjusted, "percentage") == 0 || strcmp(adjusted, "penalty_percentage") == 0) {
+        sb_printf(err, "line %d: a percentage has no IMP equivalent: give A+, A= or A-, or P",
+                  row->line);
+        return false;
+    }
+    if (!adjusted_ask(rs, hooks, s->adj_article, adjusted, percentage, "imps", &imps, NULL,
+                      row->cited[side], sizeof row->cited[side], err))
+        return false;
+    *out = (double)imps;
+    return true;
+}
+
+/* One board (rows idx[0..n)) of one side in IMPs. */
+static bool imp_board(const ruleset *rs, const scenario_hooks *hooks, const imp_settings *s,
+                      enum method m, vec *rows, const int *idx, int n, int side, strbuf *err) {
+    double scores[SCORING_MAX_SCORES];
+    int real = 0;
+    for (int k = 0; k < n; k++) {
+        const sheet_entry *e = &VEC_AT(rows, session_row, idx[k]).entry[side];
+        if (comparable(e)) scores[real++] = expected_score(e);
+    }
+    double datum = real ? butler_datum(scores, real, (int)s->drop, (int)s->rounding) : 0;
+    bool ok = true;
+    for (int k = 0; ok && k < n; k++) {
+        session_row *r = &VEC_AT(rows, session_row, idx[k]);
+        const sheet_entry *e = &r->entry[side];
+        double v = 0;
+        r->has_result[side] = e->kind != ENTRY_NOT_PLAYED;
+        if (e->kind == ENTRY_ARTIFICIAL) {
+            ok = adjusted_imps(rs, hooks, s, e->adjusted, e->percentage, r, side, &v, err);
+        } else if (comparable(e) && m == METHOD_BUTLER) {
+            ok = imps_against(rs, hooks, s->imps_article, e, datum, &v, err);
+        } else if (comparable(e)) { /* cross: against every other score, each by its weights */
+            int comparisons = 0;
+            for (int j = 0; ok && j < n; j++) {
+                const sheet_entry *o = &VEC_AT(rows, session_row, idx[j]).entry[side];
+                if (j == k || !comparable(o)) continue;
+                for (int l = 0; ok && l < o->nparts; l++) {
+                    double imps;
+                    ok = imps_against(rs, hooks, s->imps_article, e, (double)o->parts[l].score,
+                                      &imps, err);
+                    v += imps * o->parts[l].percent / 100;
+                }
+                comparisons++;
+            }
+            if (s->per_comparison && comparisons) v /= comparisons;
+        }
+        double penalty = 0;
+        if (ok && e->penalty)
+            ok = adjusted_imps(rs, hooks, s, e->penalty, e->penalty_percentage, r, side, &penalty,
+                               err);
+        r->result[side] = round((v - penalty) * 100) / 100;
+    }
+    return ok;
+}
+
+static bool imp_sessions(const ruleset *rs, const scenario_hooks *hooks, enum method m, vec *rows,
+                         strbuf *err) {
+    imp_settings s = {.imps_article = scoring_article(rs, SCORE_IMPS, err)};
+    if (s.imps_article < 0) return false;
+    s.adj_article = scoring_article(rs, SCORE_ADJUSTED, err);
+    if (s.adj_article < 0 ||
+        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, "drop", &s.drop, NULL, NULL, 0, err) ||
+        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, "rounding", &s.rounding, NULL, NULL, 0,
+                      err) ||
+        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, "per_comparison", &s.per_comparison,
+                      NULL, NULL, 0, err))
+        return false;
+    int n = (int)rows->len, *idx = xmalloc(sizeof *idx * (size_t)(n ? n : 1));
+    bool *done = xcalloc((size_t)(n ? n : 1), sizeof *done), ok = idx && done;
+    if (!ok) sb_puts(err, "out of memory");
+    for (int i = 0; ok && i < n; i++) {
+        if (done[i]) continue;
+        int count = 0;
+        for (int j = i; j < n; j++)
+            if (!done[j] &&
+                strcmp(VEC_AT(rows, session_row, j).board, VEC_AT(rows, session_row, i).board) == 0)
+                done[j] = true, idx[count++] = j;
+        ok = imp_board(rs, hooks, &s, m, rows, idx, count, 0, err) &&
+             imp_board(rs, hooks, &s, m, rows, idx, count, 1, err);
+    }
+    xfree(idx);
+    xfree(done);
+    return ok;
+}
+
+/* ---- totals and the ranking ---- */
+
+typedef struct pair_total {
+    char pair[32];
+    int direction; /* 0 NS, 1 EW, 2 both (a Howell) */
+    int boards;
+    double result, top;
+    double key; /* what ranks: the percentage, or the IMPs */
+} pair_total;
+
+static int find_pair(vec *totals, const char *pair, int direction) {
+    for (int i = 0; i < (int)totals->len; i++) {
+        const pair_total *t = &VEC_AT(totals, pair_total, i);
+        if (strcmp(t->pair, pair) == 0 && t->direction == direction) return i;
+    }
+    pair_total *t = vec_push(totals);
+    snprintf(t->pair, sizeof t->pair, "%s", pair);
+    t->direction = direction;
+    return (int)totals->len - 1;
+}
+
+/* A Mitchell has two fields (a pair sits one way all session); a Howell
+ * one (a pair sits both ways). */
+static bool one_field(const vec *rows) {
+    for (int i = 0; i < (int)rows->len; i++)
+        for (int j = 0; j < (int)rows->len; j++)
+            if (strcmp(VEC_AT(rows, session_row, i).pair[0],
+                       VEC_AT(rows, session_row, j).pair[1]) == 0)
+                return true;
+    return false;
+}
+
+static int compare_totals(const void *a, const void *b) {
+    const pair_total *x = a, *y = b;
+    if (x->direction != y->direction) return x->direction - y->direction;
+    if (fabs(x->key - y->key) > 1e-9) return x->key < y->key ? 1 : -1;
+    return strcmp(x->pair, y->pair);
+}
+
+static void total_pairs(const vec *rows, enum method m, vec *totals) {
+    bool howell = one_field(rows);
+    for (int i = 0; i < (int)rows->len; i++) {
+        const session_row *r = &VEC_AT(rows, session_row, i);
+        for (int side = 0; side < 2; side++) {
+            if (!r->has_result[side]) continue;
+            int at = find_pair(totals, r->pair[side], howell ? 2 : side); /* may move the totals */
+            pair_total *t = &VEC_AT(totals, pair_total, at);
+            t->boards++;
+            t->result += r->result[side];
+            t->top += r->top[side];
+        }
+    }
+    for (int i = 0; i < (int)totals->len; i++) {
+        pair_total *t = &VEC_AT(totals, pair_total, i);
+        t->key = m == METHOD_MATCHPOINTS ? (t->top > 0 ? 100 * t->result / t->top : 50) : t->result;
+        t->key = round(t->key * 100) / 100; /* as the list shows it: equal on the list, a tie */
+    }
+    if (totals->len > 1) qsort(totals->data, totals->len, sizeof(pair_total), compare_totals);
+}
+
+static json_t *number_json(double v) {
+    v = round(v * 100) / 100;
+    return v == (double)(int64_t)v ? json_integer((json_int_t)v) : json_real(v);
+}
+
+static json_t *rankings_json(const vec *totals, enum method m) {
+    static const char *const directions[] = {"NS", "EW", "all"};
+    json_t *all = json_array();
+    for (int i = 0; i < (int)totals->len;) {
+        const pair_total *first = &VEC_AT(totals, pair_total, i);
+        json_t *pairs = json_array();
+        int d = first->direction, place = 0;
+        for (; i < (int)totals->len && VEC_AT(totals, pair_total, i).direction == d; i++) {
+            const pair_total *t = &VEC_AT(totals, pair_total, i);
+            place++;
+            int rank = place, tied = 0; /* the first place of its tie, and how many share it */
+            for (int k = i - 1; k >= 0 && VEC_AT(totals, pair_total, k).direction == d &&
+                                VEC_AT(totals, pair_total, k).key == t->key;
+                 k--)
+                rank--;
+            for (int k = i - (place - rank);
+                 k < (int)totals->len && VEC_AT(totals, pair_total, k).direction == d &&
+                 VEC_AT(totals, pair_total, k).key == t->key;
+                 k++)
+                tied++;
+            char rank_text[16];
+            snprintf(rank_text, sizeof rank_text, "%d%s", rank, tied > 1 ? "=" : "");
+            json_t *j = json_pack("{sisssssssi}", "rank", rank, "place", rank_text, "pair", t->pair,
+                                  "direction", directions[d], "boards", t->boards);
+            if (m == METHOD_MATCHPOINTS) {
+                json_object_set_new(j, "matchpoints", number_json(t->result));
+                json_object_set_new(j, "top", number_json(t->top));
+                json_object_set_new(j, "percentage", number_json(t->key));
+            } else {
+                json_object_set_new(j, "imps", number_json(t->result));
+            }
+            json_array_append_new(pairs, j);
+        }
+        json_array_append_new(all, json_pack("{ssso}", "direction", directions[d], "pairs", pairs));
+    }
+    return all;
+}
+
+static json_t *boards_json(const vec *rows, enum method m) {
+    static const char *const keys[2][3] = {{"ns", "score_ns", "ns_result"},
+                                           {"ew", "score_ew", "ew_result"}};
+    json_t *all = json_array();
+    for (int i = 0; i < (int)rows->len; i++) {
+        const session_row *r = &VEC_AT(rows, session_row, i);
+        json_t *j = json_pack("{sssi}", "board", r->board, "line", r->line);
+        for (int side = 0; side < 2; side++) {
+            json_object_set_new(j, keys[side][0], json_string(r->pair[side]));
+            json_object_set_new(j, keys[side][1], json_string(r->text[side]));
+        }
+        for (int side = 0; side < 2; side++) {
+            const char *what = m == METHOD_MATCHPOINTS
+                                   ? (side ? "matchpoints_ew" : "matchpoints_ns")
+                                   : (side ? "imps_ew" : "imps_ns");
+            json_object_set_new(j, what,
+                                r->has_result[side] ? number_json(r->result[side]) : json_null());
+            if (m == METHOD_MATCHPOINTS)
+                json_object_set_new(j, side ? "percentage_ew" : "percentage_ns",
+                                    r->has_result[side] && r->top[side] > 0
+                                        ? number_json(100 * r->result[side] / r->top[side])
+                                        : json_null());
+        }
+        if (m == METHOD_MATCHPOINTS) json_object_set_new(j, "top", number_json(r->top[0]));
+        for (int side = 0; side < 2; side++)
+            if (r->cited[side][0])
+                json_object_set_new(j, side ? "articles_ew" : "articles_ns",
+                                    json_string(r->cited[side]));
+        json_array_append_new(all, j);
+    }
+    return all;
+}
+
+static enum arb_status session_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                                const char *sheet, size_t len, const char *method,
+                                                char **json, char **error) {
+    if (json) *json = NULL;
+    if (error) *error = NULL;
+    enum method m = METHOD_MATCHPOINTS;
+    while (method && m <= METHOD_CROSS && strcmp(method, method_names[m]) != 0)
+        m++;
+    if (!rs || !sheet || m > METHOD_CROSS) {
+        if (error)
+            *error = xstrdup(!rs || !sheet ? "arb_session_json: no ruleset or no sheet"
+                                           : "the method is matchpoints, butler or cross");
+        return ARB_BAD_INPUT;
+    }
+    if (memchr(sheet, 0, len)) {
+        if (error) *error = xstrdup("the sheet is not text");
+        return ARB_BAD_INPUT;
+    }
+    const scenario_hooks *hooks = p ? plugin_set_hooks(p) : NULL;
+    vec rows, totals;
+    vec_init(&rows, sizeof(session_row));
+    vec_init(&totals, sizeof(pair_total));
+    strbuf err;
+    sb_init(&err);
+    bool ok = read_sheet(sheet, len, &rows, &err) &&
+              (m == METHOD_MATCHPOINTS ? matchpoint_side(rs, hooks, &rows, 0, &err) &&
+                                             matchpoint_side(rs, hooks, &rows, 1, &err)
+                                       : imp_sessions(rs, hooks, m, &rows, &err));
+    if (ok) {
+        total_pairs(&rows, m, &totals);
+        json_t *j = json_pack("{ssso}", "method", method_names[m], "boards", boards_json(&rows, m));
+        json_object_set_new(j, "rankings", rankings_json(&totals, m));
+        if (json)
+            *json = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+        json_decref(j);
+    } else if (error) {
+        *error = xstrdup(err.data ? err.data : "no answer");
+    }
+    sb_free(&err);
+    vec_free(&rows);
+    vec_free(&totals);
+    return ok ? ARB_OK : ARB_BAD_INPUT;
+}
+
+enum arb_status arb_session_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,
+                                 size_t len, const char *method, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        if (json) *json = NULL;
+        if (error) *error = api_no_memory_text();
+        return ARB_NO_MEMORY;
+    }
+    enum arb_status result = session_json_unprotected(rs, p, sheet, len, method, json, error);
+    api_leave(&g);
+    return result;
+}

@@ -1,0 +1,908 @@
+/* pbn.c — a reader of Portable Bridge Notation 2.1 (pbn.h), written from
+ * the standard's chapters 2 (file layout), 3 (game layout) and 4.2, 4.8
+ * (the Score tag, tag value inheritance). Section numbers in comments are
+ * the standard's. */
+#include "pbn.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TAG_VALUE                                                                              \
+    1024 /* a token is at most 255 characters (3.2); a value that runs on is refused */
+#define MAX_INHERITED 64 /* tags whose values a later game may inherit (4.8) */
+
+enum section { SECTION_NONE, SECTION_AUCTION, SECTION_PLAY, SECTION_OTHER };
+
+/* A tag value a later game may take with "#", or that "##" gives to every
+ * later game. */
+typedef struct inherited {
+    char name[32];
+    char *value;
+    bool sticky; /* "##" */
+} inherited;
+
+typedef struct reader {
+    const char *text, *p, *end, *name;
+    int line;
+    pbn_file *f;
+    pbn_game *g; /* the game being read, NULL between games */
+    enum section section;
+    bool seen[16]; /* which of the tags below the game already gave (3.4: a repeated tag is ignored)
+                    */
+    /* the auction being read */
+    enum bridge_seat turn;
+    bool next_insufficient, next_out_of_rotation, auction_started;
+    int passes; /* passes in a row after the last bid or double */
+    bool any_bid;
+    bool play_lead_out_of_turn, play_revoke;
+    char result[64], score[64]; /* the Result and Score values, read at the end of the game */
+    int result_line, score_line;
+    inherited prev[MAX_INHERITED]; /* the previous game's tags and the "##" values */
+    int nprev;
+    inherited cur[MAX_INHERITED]; /* this game's, to become prev */
+    int ncur;
+    bool oom;
+    int ntags; /* tag pairs in the game so far */
+} reader;
+
+static const char *const known_tags[] = {"Board",    "Dealer", "Vulnerable", "Deal",    "Declarer",
+                                         "Contract", "Result", "Score",      "Auction", "Play"};
+enum {
+    TAG_BOARD,
+    TAG_DEALER,
+    TAG_VULNERABLE,
+    TAG_DEAL,
+    TAG_DECLARER,
+    TAG_CONTRACT,
+    TAG_RESULT,
+    TAG_SCORE,
+    TAG_AUCTION,
+    TAG_PLAY,
+    NKNOWN
+};
+
+/* ---- messages ---- */
+
+static void report(reader *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void report(reader *r, int line, const char *fmt, ...) {
+    if (r->g) r->g->bad = true;
+    if (++r->f->nerrors > PBN_MAX_MESSAGES) { /* a file of garbage: counted, not listed */
+        if (r->f->nerrors == PBN_MAX_MESSAGES + 1)
+            sb_printf(&r->f->errors, "%s: more mistakes, not listed\n", r->name);
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    sb_printf(&r->f->errors, "%s:%d: ", r->name, line);
+    sb_vprintf(&r->f->errors, fmt, ap);
+    sb_putc(&r->f->errors, '\n');
+    va_end(ap);
+}
+
+/* ---- games ---- */
+
+static void free_notes(char **notes) {
+    for (int i = 0; i <= PBN_MAX_NOTES; i++) {
+        xfree(notes[i]);
+        notes[i] = NULL;
+    }
+}
+
+static void free_inherited(inherited *t, int *n) {
+    for (int i = 0; i < *n; i++)
+        xfree(t[i].value);
+    *n = 0;
+}
+
+static void start_game(reader *r, size_t at) {
+    if (r->g) return;
+    if (r->f->games.len >= PBN_MAX_GAMES) {
+        report(r, r->line, "more than %d games in one file: the rest is not read", PBN_MAX_GAMES);
+        r->p = r->end;
+        return;
+    }
+    pbn_game *g = vec_push(&r->f->games);
+    g->line = g->last_line = r->line;
+    g->start = at;
+    g->dealer = g->declarer = g->auction_first = g->play_first = -1;
+    g->vulnerable = PBN_VUL_UNKNOWN;
+    g->result = -1;
+    r->g = g;
+    r->section = SECTION_NONE;
+    memset(r->seen, 0, sizeof r->seen);
+    r->ncur = 0;
+    r->ntags = 0;
+}
+
+/* The "##" values of earlier games for the tags this game does not give. */
+static bool tag_given(const reader *r, const char *name) {
+    for (int i = 0; i < r->ncur; i++)
+        if (strcmp(r->cur[i].name, name) == 0) return true;
+    return false;
+}
+
+static void handle_tag(reader *r, const char *name, const char *value, int line);
+static void finish_result(reader *r);
+
+static void end_game(reader *r) {
+    if (!r->g) return;
+    if (r->ntags == 0 && !r->g->bad) { /* comments only: no game (3) */
+        r->f->games.len--;
+        r->g = NULL;
+        r->section = SECTION_NONE;
+        return;
+    }
+    for (int i = 0; i < r->nprev; i++)
+        if (r->prev[i].sticky && !tag_given(r, r->prev[i].name) && r->prev[i].value) {
+            char *v = xstrdup(r->prev[i].value); /* handle_tag may record it in cur */
+            if (v) handle_tag(r, r->prev[i].name, v, r->g->line);
+            xfree(v);
+        }
+    finish_result(r);
+    r->g->end = (size_t)(r->p - r->text);
+    /* this game's tags become the ones a next game inherits; sticky ones stay */
+    for (int i = 0; i < r->ncur; i++) {
+        int k = 0;
+        while (k < r->nprev && strcmp(r->prev[k].name, r->cur[i].name) != 0)
+            k++;
+        if (k == r->nprev) {
+            if (r->nprev == MAX_INHERITED) {
+                xfree(r->cur[i].value);
+                continue;
+            }
+            r->nprev++;
+        } else {
+            xfree(r->prev[k].value);
+            r->cur[i].sticky =
+                r->cur[i].sticky || r->prev[k].sticky; /* a "##" value redefined stays (4.8) */
+        }
+        r->prev[k] = r->cur[i];
+    }
+    r->ncur = 0;
+    r->g = NULL;
+    r->section = SECTION_NONE;
+}
+
+/* ---- tag values (3.4, 4.2) ---- */
+
+static int seat_of(const char *s) {
+    enum bridge_seat seat;
+    return strlen(s) == 1 && strchr("NESWnesw", s[0]) && bridge_parse_seat(s, &seat) ? (int)seat
+                                                                                     : -1;
+}
+
+static bool equals_nocase(const char *a, const char *b) {
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return false;
+    return *a == *b;
+}
+
+static void read_vulnerable(reader *r, const char *v, int line) {
+    static const struct {
+        const char *word;
+        enum pbn_vulnerable vul;
+    } words[] = {{"None", PBN_VUL_NONE}, {"Love", PBN_VUL_NONE}, {"-", PBN_VUL_NONE},
+                 {"NS", PBN_VUL_NS},     {"EW", PBN_VUL_EW},     {"All", PBN_VUL_ALL},
+                 {"Both", PBN_VUL_ALL}};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (equals_nocase(v, words[i].word)) {
+            r->g->vulnerable = words[i].vul;
+            return;
+        }
+    report(r, line, "Vulnerable \"%s\": expected None, NS, EW or All (3.4.10)", v);
+}
+
+static void read_contract(reader *r, const char *v, int line) {
+    pbn_game *g = r->g;
+    if (equals_nocase(v, "Pass")) {
+        g->has_contract = g->passed_out = true;
+        return;
+    }
+    char text[16];
+    int n = (int)strcspn(v, "xX");
+    if (strlen(v) >= sizeof text || n > 3 || (v[n] && strspn(v + n, "xX") != strlen(v + n)) ||
+        strlen(v + n) > 2) {
+        report(r, line,
+               "Contract \"%s\": expected Pass, or a level, a denomination and X or XX, as 4S, "
+               "3NTX (3.4.14)",
+               v);
+        return;
+    }
+    memcpy(text, v, (size_t)n);
+    text[n] = 0;
+    char why[160];
+    if (!isdigit((unsigned char)text[0]) ||
+        !bridge_parse_call(text, &g->contract, why, sizeof why) || g->contract.kind != CALL_BID ||
+        g->contract.level > 7) {
+        report(r, line,
+               "Contract \"%s\": expected Pass, or a level 1 to 7, a denomination (S, H, D, C, NT) "
+               "and X or XX (3.4.14)",
+               v);
+        return;
+    }
+    g->doubling = (int)strlen(v + n);
+    g->has_contract = true;
+}
+
+/* "<n>", "NS <n>", "EW <n>", "NS <n> EW <m>", "EW <n> NS <m>", with the
+ * side and number separated by a space; *ns and *ew get what was given
+ * (INT64_MIN when a side was not), *plain the bare number. */
+static bool read_sides(const char *v, int64_t *plain, int64_t *ns, int64_t *ew) {
+    *plain = *ns = *ew = INT64_MIN;
+    const char *p = v;
+    for (int k = 0; k < 2; k++) {
+        while (*p == ' ')
+            p++;
+        int64_t *slot = plain;
+        if ((p[0] == 'N' || p[0] == 'n') && (p[1] == 'S' || p[1] == 's') && p[2] == ' ')
+            slot = ns, p += 3;
+        else if ((p[0] == 'E' || p[0] == 'e') && (p[1] == 'W' || p[1] == 'w') && p[2] == ' ')
+            slot = ew, p += 3;
+        else if (k > 0)
+            return false;
+        char *end;
+        long long n = strtoll(p, &end, 10);
+        if (end == p || n < -100000 || n > 100000 || *slot != INT64_MIN) return false;
+        *slot = n;
+        p = end;
+        while (*p == ' ')
+            p++;
+        if (!*p) return slot != plain || k == 0;
+        if (slot == plain) return false;
+    }
+    return false;
+}
+
+static bool declarer_is_ns(const pbn_game *g) {
+    return g->declarer == SEAT_N || g->declarer == SEAT_S;
+}
+
+static void read_result(reader *r, const char *v, int line) {
+    pbn_game *g = r->g;
+    if (!*v) return; /* passed out */
+    if (*v == '^') g->result_disputed = true, v++;
+    int64_t plain, ns, ew;
+    if (!read_sides(v, &plain, &ns, &ew) || (plain != INT64_MIN && (plain < 0 || plain > 13)) ||
+        (ns != INT64_MIN && (ns < 0 || ns > 13)) || (ew != INT64_MIN && (ew < 0 || ew > 13)) ||
+        (ns != INT64_MIN && ew != INT64_MIN && ns + ew != 13)) {
+        report(r, line,
+               "Result \"%s\": expected the tricks won by declarer (0 to 13), or NS n and/or EW n "
+               "(3.4.15)",
+               v);
+        return;
+    }
+    if (plain != INT64_MIN) {
+        g->result = (int)plain;
+        return;
+    }
+    if (g->declarer < 0) {
+        report(r, line, "Result \"%s\" counts a side's tricks, and the game names no Declarer", v);
+        return;
+    }
+    int64_t side = declarer_is_ns(g) ? ns : ew, other = declarer_is_ns(g) ? ew : ns;
+    g->result = (int)(side != INT64_MIN ? side : 13 - other);
+}
+
+static void read_score(reader *r, const char *v, int line) {
+    pbn_game *g = r->g;
+    int64_t plain, ns, ew;
+    if (!read_sides(v, &plain, &ns, &ew) || (ns != INT64_MIN && ew != INT64_MIN && ns != -ew)) {
+        report(r, line, "Score \"%s\": expected a whole number, or NS n and/or EW n (4.2.1)", v);
+        return;
+    }
+    if (plain != INT64_MIN && g->declarer < 0) {
+        report(r, line, "Score \"%s\" is declarer's, and the game names no Declarer", v);
+        return;
+    }
+    g->has_score = true;
+    g->score_ns = plain != INT64_MIN ? (declarer_is_ns(g) ? plain : -plain)
+                  : ns != INT64_MIN  ? ns
+                                     : -ew;
+}
+
+static void finish_result(reader *r) {
+    if (r->result_line && r->result[0]) read_result(r, r->result, r->result_line);
+    if (r->score_line && r->score[0]) read_score(r, r->score, r->score_line);
+    r->result[0] = r->score[0] = 0;
+    r->result_line = r->score_line = 0;
+}
+
+static void read_note(reader *r, const char *v, int line) {
+    char **notes = r->section == SECTION_PLAY ? r->g->play_notes : r->g->notes;
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (end == v || *end != ':' || n < 1 || n > PBN_MAX_NOTES) {
+        report(r, line, "Note \"%s\": expected an index 1 to 32, a colon and the text (3.5.5)", v);
+        return;
+    }
+    if (r->section != SECTION_AUCTION && r->section != SECTION_PLAY) {
+        report(r, line, "a Note belongs at the end of the Auction or the Play section (3.5.5)");
+        return;
+    }
+    if (notes[n]) return; /* the first one counts */
+    notes[n] = xstrdup(end + 1);
+    if (!notes[n]) r->oom = true;
+}
+
+/* Remembers a tag value for the next game's "#" (not the forbidden ones). */
+static void remember(reader *r, const char *name, const char *value, bool sticky) {
+    if (r->ncur == MAX_INHERITED || strlen(name) >= sizeof r->cur[0].name) return;
+    inherited *t = &r->cur[r->ncur];
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->value = xstrdup(value);
+    t->sticky = sticky;
+    if (!t->value)
+        r->oom = true;
+    else
+        r->ncur++;
+}
+
+static const char *inherited_value(const reader *r, const char *name) {
+    for (int i = 0; i < r->nprev; i++)
+        if (strcmp(r->prev[i].name, name) == 0) return r->prev[i].value;
+    return "";
+}
+
+static int known_tag(const char *name) {
+    for (int i = 0; i < NKNOWN; i++)
+        if (strcmp(name, known_tags[i]) == 0) return i;
+    return -1;
+}
+
+static void start_auction(reader *r, const char *v, int line) {
+    int seat = seat_of(v);
+    if (seat < 0) {
+        report(r, line, "Auction \"%s\": expected the seat of the first call, N, E, S or W (3.5)",
+               v);
+        r->section = SECTION_OTHER;
+        return;
+    }
+    if (r->g->dealer < 0)
+        report(r, line, "the Auction section needs the Dealer tag before it (3.1)");
+    r->g->auction_first = seat;
+    r->turn = (enum bridge_seat)seat;
+    r->section = SECTION_AUCTION;
+    r->next_insufficient = r->next_out_of_rotation = r->auction_started = r->any_bid = false;
+    r->passes = 0;
+}
+
+static void start_play(reader *r, const char *v, int line) {
+    int seat = seat_of(v);
+    if (seat < 0) {
+        report(r, line, "Play \"%s\": expected the seat of the opening leader, N, E, S or W (3.6)",
+               v);
+        r->section = SECTION_OTHER;
+        return;
+    }
+    if (!r->g->has_deal || r->g->declarer < 0 || !r->g->has_contract)
+        report(r, line,
+               "the Play section needs the Deal, Declarer and Contract tags before it (3.1)");
+    r->g->play_first = seat;
+    r->section = SECTION_PLAY;
+    r->play_lead_out_of_turn = r->play_revoke = false;
+}
+
+static void handle_tag(reader *r, const char *name, const char *value, int line) {
+    pbn_game *g = r->g;
+    r->ntags++;
+    int k = known_tag(name);
+    bool forbidden = k == TAG_DEALER || k == TAG_VULNERABLE || k == TAG_DEAL || k == TAG_DECLARER ||
+                     k == TAG_CONTRACT || k == TAG_AUCTION || k == TAG_PLAY ||
+                     strcmp(name, "Note") == 0;
+    if (value[0] == '#' && forbidden) {
+        report(r, line, "%s cannot inherit its value with \"#\" (4.8)", name);
+        return;
+    }
+    bool sticky = value[0] == '#' && value[1] == '#';
+    if (value[0] == '#' && !sticky) value = inherited_value(r, name);
+    if (sticky) value += 2;
+    if (strcmp(name, "Note") == 0) {
+        read_note(r, value, line);
+        return;
+    }
+    if (k >= 0 && r->seen[k]) return; /* a repeated tag is ignored (3.4) */
+    if (k >= 0) r->seen[k] = true;
+    if (!forbidden) remember(r, name, value, sticky);
+    r->section = SECTION_OTHER; /* a tag ends the section before it */
+    char why[200];
+    switch (k) {
+    case TAG_BOARD:
+        snprintf(g->board, sizeof g->board, "%.15s", value);
+        break;
+    case TAG_DEALER:
+        if ((g->dealer = seat_of(value)) < 0 && *value)
+            report(r, line, "Dealer \"%s\": expected N, E, S or W (3.4.9)", value);
+        break;
+    case TAG_VULNERABLE:
+        read_vulnerable(r, value, line);
+        break;
+    case TAG_DEAL:
+        snprintf(g->deal_text, sizeof g->deal_text, "%.79s", value);
+        if (!*value) break;
+        if (bridge_parse_deal(value, &g->deal, why, sizeof why))
+            g->has_deal = true;
+        else
+            report(r, line, "Deal: %s (3.4.11)", why);
+        break;
+    case TAG_DECLARER:
+        if (*value == '^') g->declarer_swapped = true, value++;
+        if ((g->declarer = seat_of(value)) < 0 && *value)
+            report(r, line, "Declarer \"%s\": expected N, E, S or W, or ^ and a seat (3.4.13)",
+                   value);
+        break;
+    case TAG_CONTRACT:
+        if (*value) read_contract(r, value, line);
+        break;
+    case TAG_RESULT: /* read when the game is complete: "NS 9" needs the Declarer, given in any
+                        order */
+        snprintf(r->result, sizeof r->result, "%s", value);
+        r->result_line = line;
+        break;
+    case TAG_SCORE:
+        snprintf(r->score, sizeof r->score, "%s", value);
+        r->score_line = line;
+        break;
+    case TAG_AUCTION:
+        start_auction(r, value, line);
+        break;
+    case TAG_PLAY:
+        start_play(r, value, line);
+        break;
+    default:
+        break; /* a supplemental tag: its section, if any, is skipped (4.9) */
+    }
+}
+
+/* ---- the auction section (3.5) ---- */
+
+static bool auction_over(const reader *r) {
+    return r->g->auction_ended || (r->any_bid && r->passes >= 3) || (!r->any_bid && r->passes >= 4);
+}
+
+static void add_call(reader *r, bridge_call call, int line) {
+    pbn_game *g = r->g;
+    if (auction_over(r)) {
+        report(r, line, "a call after the auction has ended");
+        return;
+    }
+    if (g->ncalls == BRIDGE_MAX_CALLS) {
+        report(r, line, "more than %d calls in the auction", BRIDGE_MAX_CALLS);
+        return;
+    }
+    pbn_call *c = &g->calls[g->ncalls++];
+    c->seat = r->turn;
+    c->call = call;
+    c->insufficient = r->next_insufficient;
+    c->out_of_rotation = r->next_out_of_rotation;
+    c->line = line;
+    r->next_insufficient = r->next_out_of_rotation = false;
+    r->auction_started = true;
+    r->turn = (enum bridge_seat)((r->turn + 1) % 4);
+    if (call.kind == CALL_PASS) {
+        r->passes++;
+    } else {
+        r->passes = 0;
+        r->any_bid = true;
+    }
+    if (auction_over(r)) g->auction_ended = true;
+}
+
+static void auction_token(reader *r, const char *tok, int line) {
+    pbn_game *g = r->g;
+    if (strcmp(tok, "-") == 0) {
+        if (r->auction_started)
+            report(r, line, "\"-\" only stands before the dealer's first call (3.5.1)");
+        r->turn = (enum bridge_seat)((r->turn + 1) % 4);
+        return;
+    }
+    if (equals_nocase(tok, "AP")) {
+        bridge_call pass = {CALL_PASS, 0, DENOM_C};
+        if (auction_over(r)) report(r, line, "AP after the auction has ended");
+        while (!auction_over(r) && g->ncalls < BRIDGE_MAX_CALLS)
+            add_call(r, pass, line);
+        g->auction_ended = true;
+        return;
+    }
+    bridge_call call;
+    char why[160];
+    if (!bridge_parse_call(equals_nocase(tok, "Pass") ? "P" : tok, &call, why, sizeof why) ||
+        (call.kind == CALL_BID && call.level > 7)) {
+        report(r, line, "\"%s\" is not a call: Pass, X, XX, AP, a bid as 1S or 3NT, or - (3.5.1)",
+               tok);
+        return;
+    }
+    if (r->next_insufficient && call.kind != CALL_BID)
+        report(r, line, "^I marks an insufficient bid, not \"%s\" (3.9)", tok);
+    add_call(r, call, line);
+}
+
+/* ---- the play section (3.6) ---- */
+
+static void play_token(reader *r, const char *tok, int line) {
+    pbn_game *g = r->g;
+    if (g->ncards == BRIDGE_MAX_PLAYS) {
+        report(r, line, "more than 13 tricks in the play");
+        return;
+    }
+    pbn_card *c = &g->cards[g->ncards];
+    memset(c, 0, sizeof *c);
+    c->seat = (enum bridge_seat)((g->play_first + g->ncards) % 4);
+    c->line = line;
+    c->revoke = r->play_revoke;
+    c->lead_out_of_turn = r->play_lead_out_of_turn;
+    r->play_revoke = r->play_lead_out_of_turn = false;
+    if (strcmp(tok, "-") != 0) {
+        char why[160];
+        if (strlen(tok) != 2 || !bridge_parse_card(tok, &c->card, why, sizeof why) ||
+            !strchr("SHDCshdc", tok[0])) {
+            report(
+                r, line,
+                "\"%s\" is not a card: a suit S, H, D, C and a rank A K Q J T 9 … 2, or - (3.6.1)",
+                tok);
+            return;
+        }
+        c->known = true;
+        for (int i = 0; i < g->ncards; i++)
+            if (g->cards[i].known &&
+                bridge_card_index(g->cards[i].card) == bridge_card_index(c->card)) {
+                report(r, line, "%s is played twice (first on line %d)", tok, g->cards[i].line);
+                return;
+            }
+        if (g->has_deal && g->deal.known[c->seat] &&
+            !(g->deal.hand[c->seat] >> bridge_card_index(c->card) & 1))
+            report(r, line, "%s is not in %s's hand of the Deal", tok, bridge_seat_name(c->seat));
+    }
+    g->ncards++;
+}
+
+/* ---- tokens ---- */
+
+/* The end of a run of characters that make a call or a card token. */
+static size_t word_length(const char *p, const char *end) {
+    size_t n = 0;
+    while (p + n < end && (isalnum((unsigned char)p[n]) || p[n] == '-' || p[n] == '_'))
+        n++;
+    return n;
+}
+
+/* One token of a section's data: an annotation, a mark or a call/card. */
+static void section_token(reader *r) {
+    const char *p = r->p;
+    int line = r->line;
+    size_t n;
+    char tok[64];
+    if (*p == '=') { /* a note =n= */
+        n = 1;
+        while (p + n < r->end && isdigit((unsigned char)p[n]))
+            n++;
+        bool ok = p + n < r->end && p[n] == '=' && n > 1;
+        int note = ok ? atoi(p + 1) : 0;
+        r->p += ok ? n + 1 : 1;
+        if (!ok || note < 1 || note > PBN_MAX_NOTES) {
+            report(r, line, "a note reference is =n= with n from 1 to 32 (3.5.4)");
+            return;
+        }
+        if (r->section == SECTION_AUCTION && r->g->ncalls > 0)
+            r->g->calls[r->g->ncalls - 1].note = note;
+        if (r->section == SECTION_PLAY && r->g->ncards > 0)
+            r->g->cards[r->g->ncards - 1].note = note;
+        return;
+    }
+    if (*p == '$') { /* a NAG */
+        n = 1;
+        while (p + n < r->end && isdigit((unsigned char)p[n]) && n < 6)
+            n++;
+        r->p += n;
+        if (n == 1 || atoi(p + 1) > 255)
+            report(r, line, "a NAG is $ and a number from 0 to 255 (3.7)");
+        return;
+    }
+    if (*p == '!' || *p == '?') { /* a suffix */
+        r->p += p + 1 < r->end && (p[1] == '!' || p[1] == '?') ? 2 : 1;
+        return;
+    }
+    if (*p == '*' || *p == '+') {
+        r->p++;
+        if (*p == '*' && r->section == SECTION_AUCTION) r->g->auction_ended = true;
+        return;
+    }
+    if (*p == '^') {
+        char mark = p + 1 < r->end ? p[1] : 0;
+        r->p += mark ? 2 : 1;
+        if (r->section == SECTION_AUCTION && mark == 'I') {
+            r->next_insufficient = true;
+        } else if (r->section == SECTION_AUCTION && mark == 'S') { /* the skipped player's turn */
+            r->turn = (enum bridge_seat)((r->turn + 1) % 4);
+            r->next_out_of_rotation = true;
+        } else if (r->section == SECTION_PLAY && mark == 'R') {
+            r->play_revoke = true;
+        } else if (r->section == SECTION_PLAY && mark == 'L') {
+            r->play_lead_out_of_turn = true;
+        } else {
+            report(r, line,
+                   "^%c is not an irregularity mark here: ^I and ^S in the auction, ^R and ^L in "
+                   "the play (3.9)",
+                   mark && isprint((unsigned char)mark) ? mark : '?');
+        }
+        return;
+    }
+    n = word_length(p, r->end);
+    if (n == 0 || n >= sizeof tok) {
+        report(r, line, "unexpected '%c' in the %s section", isprint((unsigned char)*p) ? *p : '?',
+               r->section == SECTION_AUCTION ? "Auction" : "Play");
+        r->p += n ? n : 1;
+        return;
+    }
+    memcpy(tok, p, n);
+    tok[n] = 0;
+    r->p += n;
+    if (r->section == SECTION_AUCTION)
+        auction_token(r, tok, line);
+    else
+        play_token(r, tok, line);
+}
+
+static void skip_space(reader *r, bool newlines) {
+    while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\r' || *r->p == '\v' ||
+                             (newlines && *r->p == '\n'))) {
+        if (*r->p == '\n') r->line++;
+        r->p++;
+    }
+}
+
+/* A tag pair [Name "value"] at r->p (3.3); in import format with any white
+ * space between its tokens, lines included. */
+static void tag_pair(reader *r) {
+    int line = r->line;
+    char name[64], value[MAX_TAG_VALUE];
+    r->p++;
+    skip_space(r, true);
+    size_t n = 0;
+    while (r->p + n < r->end && (isalnum((unsigned char)r->p[n]) || r->p[n] == '_'))
+        n++;
+    if (n == 0 || n >= sizeof name || !isupper((unsigned char)*r->p)) {
+        report(r, line,
+               "a tag pair is [Name \"value\"], the name a letter A-Z then letters, digits or _ "
+               "(3.3)");
+        goto skip;
+    }
+    memcpy(name, r->p, n);
+    name[n] = 0;
+    r->p += n;
+    skip_space(r, true);
+    if (r->p >= r->end || *r->p != '"') {
+        report(r, line, "tag %s: expected its value in quotes (3.3)", name);
+        goto skip;
+    }
+    r->p++;
+    n = 0;
+    while (r->p < r->end && *r->p != '"') {
+        if (*r->p == '\n' || *r->p == '\t' || n + 1 >= sizeof value) {
+            report(r, line, "tag %s: the value %s (3.2)", name,
+                   n + 1 >= sizeof value ? "is too long"
+                                         : "runs past the end of the line or holds a tab");
+            goto skip;
+        }
+        if (*r->p == '\\' && r->p + 1 < r->end && (r->p[1] == '"' || r->p[1] == '\\')) r->p++;
+        value[n++] = *r->p++;
+    }
+    value[n] = 0;
+    if (r->p >= r->end) {
+        report(r, line, "tag %s: the value has no closing quote", name);
+        return;
+    }
+    r->p++;
+    skip_space(r, true);
+    if (r->p >= r->end || *r->p != ']') {
+        report(r, line, "tag %s: expected ] after the value (3.3)", name);
+        goto skip;
+    }
+    r->p++;
+    handle_tag(r, name, value, line);
+    return;
+skip: /* to the end of the tag's line (not past it): the rest of the game is still read */
+    while (r->line == line && r->p < r->end && *r->p != '\n')
+        r->p++;
+}
+
+/* A comment { … } (3.8): semi-empty lines in it do not end the game. */
+static void brace_comment(reader *r) {
+    int line = r->line;
+    const char *close = memchr(r->p, '}', (size_t)(r->end - r->p));
+    const char *stop = close ? close + 1 : r->end;
+    for (const char *q = r->p; q < stop; q++)
+        r->line += *q == '\n';
+    r->p = stop;
+    if (!close) report(r, line, "a comment { has no closing } before the end of the file (3.8)");
+}
+
+/* Whether the line at p is semi-empty: only spaces and tabs (3). */
+static bool semi_empty(const char *p, const char *end) {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+        p++;
+    return p == end || *p == '\n';
+}
+
+static void read_all(reader *r) {
+    bool bol = true;
+    while (r->p < r->end && !r->oom) {
+        if (bol) {
+            bol = false;
+            if (*r->p == '%' ||
+                semi_empty(r->p, r->end)) { /* escape line (2.4), or the end of a game (3) */
+                if (*r->p != '%') end_game(r);
+                while (r->p < r->end && *r->p != '\n')
+                    r->p++;
+                continue;
+            }
+        }
+        char c = *r->p;
+        if (c == '\n') {
+            r->line++;
+            r->p++;
+            bol = true;
+            if (r->g) r->g->last_line = r->line - 1;
+        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\v') {
+            r->p++;
+        } else if (c == ';') {
+            while (r->p < r->end && *r->p != '\n')
+                r->p++;
+        } else if (c == '{') {
+            start_game(r, (size_t)(r->p - r->text));
+            brace_comment(r);
+        } else if (c == '[') {
+            start_game(r, (size_t)(r->p - r->text));
+            if (r->g) tag_pair(r);
+        } else if (c == '\0') {
+            start_game(r, (size_t)(r->p - r->text));
+            report(r, r->line, "a NUL byte: the file is not text");
+            r->p = r->end;
+        } else {
+            start_game(r, (size_t)(r->p - r->text));
+            if (!r->g) continue;
+            if (r->section == SECTION_AUCTION || r->section == SECTION_PLAY) {
+                section_token(r);
+            } else if (r->section == SECTION_OTHER) { /* a supplemental section's data (4.9) */
+                while (r->p < r->end && !strchr(" \t\r\n[{;", *r->p))
+                    r->p++;
+            } else {
+                report(r, r->line, "'%c' outside a tag pair and before any section",
+                       isprint((unsigned char)c) ? c : '?');
+                while (r->p < r->end && *r->p != '\n')
+                    r->p++;
+            }
+        }
+    }
+    if (r->g) r->g->last_line = r->line;
+    end_game(r);
+}
+
+bool pbn_read(const char *text, size_t len, const char *name, pbn_file *f) {
+    memset(f, 0, sizeof *f);
+    vec_init(&f->games, sizeof(pbn_game));
+    sb_init(&f->errors);
+    reader r = {0};
+    r.text = r.p = text;
+    r.end = text + len;
+    r.name = name ? name : "-";
+    r.line = 1;
+    r.f = f;
+    read_all(&r);
+    free_inherited(r.prev, &r.nprev);
+    free_inherited(r.cur, &r.ncur);
+    if (f->games.len > PBN_MAX_GAMES) f->games.len = PBN_MAX_GAMES;
+    return !r.oom;
+}
+
+void pbn_free(pbn_file *f) {
+    for (int i = 0; i < (int)f->games.len; i++) {
+        pbn_game *g = &VEC_AT(&f->games, pbn_game, i);
+        free_notes(g->notes);
+        free_notes(g->play_notes);
+    }
+    vec_free(&f->games);
+    sb_free(&f->errors);
+}
+
+bool pbn_contract_text(const pbn_game *g, char *buf, size_t size) {
+    if (!g->has_contract) return false;
+    if (g->passed_out) {
+        snprintf(buf, size, "PASS");
+        return true;
+    }
+    if (g->result < 0 || g->declarer < 0) return false;
+    static const char *const denoms[] = {"C", "D", "H", "S", "NT"};
+    int over = g->result - (g->contract.level + 6);
+    char result[16];
+    if (over == 0)
+        snprintf(result, sizeof result, "=");
+    else
+        snprintf(result, sizeof result, "%+d", over);
+    snprintf(buf, size, "%d%s%s%s", g->contract.level, denoms[g->contract.denom],
+             g->doubling == 2 ? "XX"
+             : g->doubling    ? "X"
+                              : "",
+             result);
+    return true;
+}
+
+int pbn_declarer_vulnerable(const pbn_game *g) {
+    if (g->vulnerable == PBN_VUL_UNKNOWN || g->declarer < 0) return -1;
+    if (g->vulnerable == PBN_VUL_ALL) return 1;
+    if (g->vulnerable == PBN_VUL_NONE) return 0;
+    return (g->vulnerable == PBN_VUL_NS) == declarer_is_ns(g);
+}
+
+/* The card of trick t (cards in the Play tag's seat order) played by seat. */
+static const pbn_card *trick_card(const pbn_game *g, int t, int seat) {
+    return &g->cards[t * 4 + (seat - g->play_first + 4) % 4];
+}
+
+static int trick_winner(const pbn_game *g, int t, int leader, int trump) {
+    const pbn_card *best = trick_card(g, t, leader);
+    int winner = leader;
+    for (int k = 1; k < 4; k++) {
+        int seat = (leader + k) % 4;
+        const pbn_card *c = trick_card(g, t, seat);
+        bool beats = c->card.suit == best->card.suit ? c->card.rank > best->card.rank
+                                                     : (int)c->card.suit == trump;
+        if (beats) best = c, winner = seat;
+    }
+    return winner;
+}
+
+static bool append(char *buf, size_t size, size_t *o, const char *text) {
+    int w = snprintf(buf + *o, size - *o, "%s", text);
+    if (w < 0 || (size_t)w >= size - *o) return false;
+    *o += (size_t)w;
+    return true;
+}
+
+bool pbn_play_record(const pbn_game *g, char *buf, size_t size) {
+    if (g->play_first < 0 || !g->has_contract || g->passed_out || size == 0) return false;
+    int trump = g->contract.denom == DENOM_NT ? -1 : (int)g->contract.denom, leader = g->play_first;
+    size_t o = 0;
+    buf[0] = 0;
+    for (int t = 0; t < g->ncards / 4; t++) {
+        bool known = true;
+        for (int k = 0; k < 4; k++) {
+            const pbn_card *c = &g->cards[t * 4 + k];
+            known = known && c->known;
+            if (c->lead_out_of_turn) leader = c->seat;
+        }
+        if (!known) break;
+        for (int k = 0; k < 4; k++) {
+            int seat = (leader + k) % 4;
+            char card[8], item[16];
+            bridge_format_card(trick_card(g, t, seat)->card, card);
+            snprintf(item, sizeof item, "%s%s:%s", o ? (k ? " " : "  ") : "",
+                     bridge_seat_name((enum bridge_seat)seat), card);
+            if (!append(buf, size, &o, item)) return false;
+        }
+        leader = trick_winner(g, t, leader, trump);
+    }
+    return true;
+}
+
+bool pbn_auction_record(const pbn_game *g, char *buf, size_t size) {
+    if (g->auction_first < 0 || g->dealer < 0 || size == 0) return false;
+    size_t o = 0;
+    bool marked = false;
+    char item[24];
+    snprintf(item, sizeof item, "%s:", bridge_seat_name((enum bridge_seat)g->dealer));
+    if (!append(buf, size, &o, item)) return false;
+    for (int i = 0; i < g->ncalls; i++) {
+        const pbn_call *c = &g->calls[i];
+        char call[8], seat[4] = "";
+        bridge_format_call(&c->call, call);
+        bool irregular = !marked && (c->insufficient || c->out_of_rotation);
+        marked = marked || irregular;
+        if (c->out_of_rotation) snprintf(seat, sizeof seat, "%s:", bridge_seat_name(c->seat));
+        snprintf(item, sizeof item, " %s%s%s", seat, call, irregular ? "*" : "");
+        if (!append(buf, size, &o, item)) return false;
+    }
+    return true;
+}

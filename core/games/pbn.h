@@ -1,0 +1,110 @@
+/* pbn.h — Portable Bridge Notation 2.1 games read from a file.
+ *
+ * Written from the standard's text (PBN 2.1, 2017.02.14): games end at a
+ * semi-empty line; a line with % in its first column is an escape line;
+ * comments run from ; to the end of the line or from { to }; tag pairs
+ * are [Name "value"] (in import format with any white space, over several
+ * lines); "#" and "##" inherit a tag value (4.8). The reader keeps what a
+ * director and a scorer need: the identification tags (Board, Dealer,
+ * Vulnerable, Deal, Declarer, Contract, Result, Score), the auction with
+ * its notes and irregularity marks (^I insufficient, ^S a call skipped by a
+ * call out of rotation), and the play with ^R (revoke) and ^L (lead out of
+ * turn). Supplemental sections are skipped (4.9). A mistake is reported
+ * as file:line: message; the game it is in is marked bad and the other
+ * games are still read.
+ */
+#ifndef ARBITER_PBN_H
+#define ARBITER_PBN_H
+
+#include "bridge.h"
+#include "cards.h"
+#include "util.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PBN_MAX_NOTES 32     /* note indexes 1..32 (3.5.4) */
+#define PBN_MAX_GAMES 5000   /* a season of club evenings; each game takes some 5 KiB */
+#define PBN_MAX_MESSAGES 100 /* mistakes listed; more are counted */
+
+enum pbn_vulnerable { PBN_VUL_UNKNOWN = -1, PBN_VUL_NONE, PBN_VUL_NS, PBN_VUL_EW, PBN_VUL_ALL };
+
+typedef struct pbn_call {
+    enum bridge_seat seat;
+    bridge_call call;
+    bool insufficient;    /* marked ^I */
+    bool out_of_rotation; /* made after a ^S: its player called in another's turn */
+    int note;             /* 1..32, 0 for none */
+    int line;
+} pbn_call;
+
+typedef struct pbn_card {
+    enum bridge_seat seat;
+    bool known; /* false for "-" */
+    bridge_card card;
+    bool revoke, lead_out_of_turn; /* ^R, ^L */
+    int note;
+    int line;
+} pbn_card;
+
+typedef struct pbn_game {
+    int line, last_line; /* the game's first and last line in the file */
+    size_t start, end;   /* its bytes in the file */
+    bool bad;            /* a mistake was reported in it */
+    char board[16];      /* "" when not given */
+    int dealer;          /* enum bridge_seat, -1 when not given */
+    enum pbn_vulnerable vulnerable;
+    bool has_deal;
+    bridge_deal deal;
+    char deal_text[80];
+    bool has_contract, passed_out;
+    bridge_call contract;  /* a bid */
+    int doubling;          /* 0, 1 (X), 2 (XX) */
+    int declarer;          /* -1 when not given */
+    bool declarer_swapped; /* "^S": declarer and dummy swapped (3.4.13) */
+    int result;            /* tricks won by declarer, -1 when not given */
+    bool result_disputed;  /* "^": differs from the tricks actually won */
+    bool has_score;
+    int64_t score_ns;  /* the Score tag, seen from north-south */
+    int auction_first; /* -1: no auction section */
+    int ncalls;
+    pbn_call calls[BRIDGE_MAX_CALLS];
+    bool auction_ended;             /* by the passes, AP or * */
+    char *notes[PBN_MAX_NOTES + 1]; /* the auction's notes, by index */
+    int play_first;                 /* -1: no play section */
+    int ncards;
+    pbn_card cards[BRIDGE_MAX_PLAYS]; /* by trick, in the seat order of the Play tag */
+    char *play_notes[PBN_MAX_NOTES + 1];
+} pbn_game;
+
+typedef struct pbn_file {
+    vec games;     /* pbn_game */
+    strbuf errors; /* "name:line: message\n" each */
+    int nerrors;
+} pbn_file;
+
+/* Reads every game of text (len bytes, a NUL is a mistake) into f; name
+ * is the file name the messages give. False only when out of memory. */
+bool pbn_read(const char *text, size_t len, const char *name, pbn_file *f);
+void pbn_free(pbn_file *f);
+
+/* The contract and its result as a scorer writes it ("5HX-2", "3NT=",
+ * "PASS") into buf; false when the game does not give them. */
+bool pbn_contract_text(const pbn_game *g, char *buf, size_t size);
+
+/* The play as the scenario's compact record has it ("W:SK N:H3 E:S4 S:S3
+ * N:C2 …"): each trick from its leader (the winner of the trick before,
+ * or the card marked ^L), up to the first trick with an unknown card.
+ * False when the game has no play or no contract to find the winners. */
+bool pbn_play_record(const pbn_game *g, char *buf, size_t size);
+
+/* The auction as the compact record has it ("N: 1D 1S 3H …"); a call
+ * out of rotation with its seat ("E:2D"), and the first irregular call
+ * (^I, or the call after ^S) marked "*". */
+bool pbn_auction_record(const pbn_game *g, char *buf, size_t size);
+
+/* Whether the declaring side is vulnerable; -1 when not known. */
+int pbn_declarer_vulnerable(const pbn_game *g);
+
+#endif

@@ -1,0 +1,29 @@
+/* fuzz_pbn.c — a PBN file as `arbiter pbn` reads it (core/games/pbn.c),
+ * then scored and written back with bridge-2017 through the calls the
+ * command makes (arb_pbn_json, arb_pbn_score_json, arb_pbn_results). */
+#include "arbiter.h"
+#include "fuzz.h"
+
+static arb_ruleset *pbn_rs;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc, (void)argv;
+    pbn_rs = fuzz_compile("rulesets/bridge-2017");
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    char *json = NULL, *error = NULL;
+    arb_pbn_json((const char *)data, size, "fuzz.pbn", &json, &error);
+    free(json);
+    free(error);
+    json = error = NULL;
+    arb_pbn_score_json(pbn_rs, NULL, (const char *)data, size, "fuzz.pbn", &json, &error);
+    free(json);
+    free(error);
+    json = error = NULL;
+    arb_pbn_results(pbn_rs, NULL, (const char *)data, size, "fuzz.pbn", &json, &error);
+    free(json);
+    free(error);
+    return 0;
+}

@@ -1,0 +1,164 @@
+/* test_pbn.c — the PBN reader (core/games/pbn.c) on what the standard
+ * allows in import format and the CLI tests do not show: a tag pair over
+ * several lines (3.3), CRLF lines (2.3), the Result and Score tags by side
+ * (3.4.15, 4.2.1), "#" inheritance (4.8) and what it may not inherit, a
+ * repeated tag ignored (3.4), note indexes (3.5.4), semi-empty lines in a
+ * comment (3.8). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "arbiter.h"
+#include "pbn.h"
+
+#include <stdlib.h>
+
+static pbn_file f;
+
+static const pbn_game *read_one(const char *text, int nerrors) {
+    pbn_free(&f);
+    assert_true(pbn_read(text, strlen(text), "t.pbn", &f));
+    if (f.nerrors != nerrors)
+        fail_msg("%d mistakes, expected %d:\n%s", f.nerrors, nerrors, f.errors.data);
+    assert_true(f.games.len >= 1);
+    return &VEC_AT(&f.games, pbn_game, 0);
+}
+
+static int setup(void **state) {
+    (void)state;
+    memset(&f, 0, sizeof f);
+    vec_init(&f.games, sizeof(pbn_game));
+    sb_init(&f.errors);
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    pbn_free(&f);
+    return 0;
+}
+
+static void test_tag_over_lines_and_crlf(void **state) {
+    (void)state;
+    const pbn_game *g = read_one(
+        "[Board\r\n  \"12\"\r\n]\r\n[Declarer \"w\"][Contract \"3ntxx\"]\r\n[Result \"9\"]\r\n", 0);
+    assert_string_equal(g->board, "12");
+    assert_int_equal(g->declarer, SEAT_W);
+    assert_int_equal(g->contract.level, 3);
+    assert_int_equal(g->contract.denom, DENOM_NT);
+    assert_int_equal(g->doubling, 2);
+    char text[16];
+    assert_true(pbn_contract_text(g, text, sizeof text));
+    assert_string_equal(text, "3NTXX=");
+}
+
+static void test_result_and_score_by_side(void **state) {
+    (void)state;
+    /* East declares: "NS 4" leaves 9 tricks to EW, declarer's side. */
+    const pbn_game *g =
+        read_one("[Result \"NS 4\"]\n[Declarer \"E\"]\n[Contract \"3NT\"]\n[Score \"400\"]\n", 0);
+    assert_int_equal(g->result, 9);
+    assert_true(g->has_score);
+    assert_int_equal(g->score_ns, -400); /* declarer's 400 is NS -400 */
+    g = read_one("[Declarer \"N\"]\n[Contract \"4S\"]\n[Result \"EW 3 NS 10\"]\n[Score \"EW -420 "
+                 "NS 420\"]\n",
+                 0);
+    assert_int_equal(g->result, 10);
+    assert_int_equal(g->score_ns, 420);
+    read_one("[Declarer \"N\"]\n[Contract \"4S\"]\n[Result \"EW 3 NS 9\"]\n",
+             1);                                                  /* 12 tricks in all */
+    read_one("[Declarer \"N\"]\n[Score \"NS 420 EW 420\"]\n", 1); /* not opposite */
+    g = read_one("[Declarer \"S\"]\n[Contract \"4S\"]\n[Result \"^10\"]\n", 0);
+    assert_true(g->result_disputed);
+}
+
+static void test_inheritance(void **state) {
+    (void)state;
+    const pbn_game *g =
+        read_one("[Board \"7\"]\n[Dealer \"S\"]\n\n[Board \"#\"]\n[Dealer \"#\"]\n", 1);
+    const pbn_game *second = &VEC_AT(&f.games, pbn_game, 1);
+    assert_string_equal(g->board, "7");
+    assert_string_equal(second->board, "7");
+    assert_true(strstr(f.errors.data, "t.pbn:5: Dealer cannot inherit its value"));
+    read_one("[Board \"#\"]\n", 0);
+    assert_string_equal(VEC_AT(&f.games, pbn_game, 0).board, ""); /* nothing to inherit: "" (4.8) */
+}
+
+static void test_repeated_tag_ignored(void **state) {
+    (void)state;
+    const pbn_game *g = read_one("[Dealer \"N\"]\n[Dealer \"E\"]\n", 0);
+    assert_int_equal(g->dealer, SEAT_N);
+}
+
+static void test_notes(void **state) {
+    (void)state;
+    const pbn_game *g = read_one("[Dealer \"N\"]\n[Auction \"N\"]\n1NT =32= Pass $255 2C ! =1=\n"
+                                 "[Note \"1:Stayman\"]\n[Note \"32:15-17\"]\n",
+                                 0);
+    assert_int_equal(g->ncalls, 3);
+    assert_int_equal(g->calls[0].note, 32);
+    assert_int_equal(g->calls[2].note, 1);
+    assert_string_equal(g->notes[1], "Stayman");
+    assert_string_equal(g->notes[32], "15-17");
+    read_one("[Dealer \"N\"]\n[Auction \"N\"]\n1NT =33=\n", 1);
+    read_one("[Dealer \"N\"]\n[Auction \"N\"]\n1NT $256\n", 1);
+    read_one("[Note \"1:no section\"]\n", 1);
+}
+
+static void test_comment_keeps_the_game(void **state) {
+    (void)state;
+    read_one("[Board \"1\"]\n{ a comment\n\nover a blank line }\n[Dealer \"W\"]\n", 0);
+    assert_int_equal(f.games.len, 1);
+    assert_int_equal(VEC_AT(&f.games, pbn_game, 0).dealer, SEAT_W);
+    read_one("[Board \"1\"]\n\n[Board \"2\"]\n  \t\n[Board \"3\"]\n", 0);
+    assert_int_equal(f.games.len, 3);
+}
+
+static void test_play_checked_against_the_deal(void **state) {
+    (void)state;
+    read_one("[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n[Declarer \"S\"]\n[Contract \"1S\"]\n[Play "
+             "\"W\"]\nS2 SA\n",
+             0);
+    read_one("[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n[Declarer \"S\"]\n[Contract \"1S\"]\n[Play "
+             "\"W\"]\nS2 S3\n",
+             1);
+    assert_true(strstr(f.errors.data, "S3 is not in N's hand"));
+    read_one("[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n[Declarer \"S\"]\n[Contract \"1S\"]\n[Play "
+             "\"W\"]\nS2 SA S2\n",
+             1);
+    assert_true(strstr(f.errors.data, "S2 is played twice"));
+}
+
+/* A commentary: a } in it becomes ), blank lines go, it ends the game. */
+static void test_commentary(void **state) {
+    (void)state;
+    const char *pbn = "[Board \"1\"]\n\n[Board \"2\"]\n";
+    char *out = NULL, *error = NULL;
+    assert_int_equal(arb_pbn_commentary(pbn, strlen(pbn), "t.pbn", 1, "a {ruling}\n\n  \nline two",
+                                        &out, &error),
+                     ARB_OK);
+    assert_string_equal(out, "[Board \"1\"]\n{a {ruling)\nline two}\n\n[Board \"2\"]\n");
+    free(out);
+    assert_int_equal(arb_pbn_commentary(pbn, strlen(pbn), "t.pbn", 3, "x", &out, &error),
+                     ARB_BAD_INPUT);
+    assert_string_equal(error, "no game 3: the file has 2");
+    free(error);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tag_over_lines_and_crlf),
+        cmocka_unit_test(test_result_and_score_by_side),
+        cmocka_unit_test(test_inheritance),
+        cmocka_unit_test(test_repeated_tag_ignored),
+        cmocka_unit_test(test_notes),
+        cmocka_unit_test(test_comment_keeps_the_game),
+        cmocka_unit_test(test_play_checked_against_the_deal),
+        cmocka_unit_test(test_commentary),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
