@@ -210,7 +210,7 @@ printf '620\n650\n620\n170\nA=\n70%%\n' >"$TOY.tmp.txt"
 expect "matchpoints 1963: Art. 81's adjusted score" 0 "   650  8  (80%)" "   620  5  (50%)" "   170  2  (20%)" \
     "    A=  5  (50%)  art. 12" "   70%  7  (70%)  art. 12" -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
 printf '620\nA+\n' >"$TOY.tmp.txt"
-expect "matchpoints 1963: no average plus" 2 "line 2: the ruling of article 12 on 'average_plus' names no action with the argument \`percent\` (it names not_in_these_laws)" \
+expect "matchpoints 1963: no average plus" 2 "line 2: the ruling of article 12a on 'average_plus' names no action with the argument \`percent\` (it names not_in_these_laws)" \
     -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
 printf '100\n30%% 100 + 60%% 50\n' >"$TOY.tmp.txt"
 expect "matchpoints: weights that do not add up" 2 "line 2: the weights of a weighted score add up to 100%, not 90%" \
