@@ -189,6 +189,28 @@ else
     fail "start with a plugin" "the server did not start"
 fi
 
+# The scorer's desk over HTTP: a session, a PBN file and a klaverjas
+# ranking answer what `arbiter session|pbn|ranking --json` prints.
+if start_server --ruleset bridge-2017 --ruleset klaverjas-nkf-1976; then
+    desk() { # NAME ENDPOINT RULESET KEY FILE FIELD CLI-COMMAND
+        jq -Rs --arg r "$3" --arg k "$4" '{ruleset: $r} + {($k): .}' "$5" >"$work/desk.json"
+        curl -s -m 30 -o "$work/desk.out" --data-binary "@$work/desk.json" "http://127.0.0.1:$port/api/$2"
+        "$ARBITER" "$7" --ruleset "$3" "$5" --json >"$work/desk.cli" 2>/dev/null
+        if jq -e --slurpfile cli "$work/desk.cli" ".$6 == \$cli[0]" "$work/desk.out" >/dev/null 2>&1
+        then pass "$1: as the CLI's --json"
+        else fail "$1" "$(head -c 300 "$work/desk.out")"; fi
+    }
+    desk "/api/session" session bridge-2017 csv examples/session.csv session session
+    desk "/api/pbn" pbn bridge-2017 pbn tests/pbn/session.pbn games pbn
+    desk "/api/ranking" ranking klaverjas-nkf-1976 csv examples/klaverjas-ranking.csv ranking ranking
+    code=$(curl -s -m 10 -o "$work/desk.out" -w '%{http_code}' --data-binary '{"ruleset":"bridge-2017","csv":1}' "http://127.0.0.1:$port/api/session")
+    if [ "$code" = 400 ] && grep -q 'give \\"csv\\"' "$work/desk.out"; then pass "/api/session without a sheet: 400, said why"
+    else fail "/api/session bad" "$code $(cat "$work/desk.out")"; fi
+    stop_server TERM "the scorer's desk: the server stops"
+else
+    fail "scorer's desk" "the server did not start"
+fi
+
 # --web DIR: another build of the app (make web's build/web, with its
 # WebAssembly module and manifest), served with their types; the policy lets
 # the page compile WebAssembly and nothing from elsewhere.

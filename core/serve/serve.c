@@ -4,27 +4,36 @@
  * a loaded ruleset is read-only and shared by all of them (arbiter.h), and
  * what a request builds is its own. A plugin serves one call at a time (it
  * has a lock of its own); requests that run the plugins also take turns
- * (plugin_lock), which keeps a plugin's time limit the ruling's own. Bodies, connections, idle time
- * and the time a whole request may take are limited, so that slow or many clients cannot hold the
- * table up (the limits below; docs/robustness.md, "The server"); every bad request is answered with
- * a status and
+ * (plugin_lock), which keeps a plugin's time limit the ruling's own.
+ * Bodies, connections, idle time and the time a whole request may take are
+ * limited, so that slow or many clients cannot hold the table up (the
+ * limits below; docs/robustness.md, "The server"); every bad request is
+ * answered with a status and
  * {"error": "…"}, never with a crash. SIGINT or SIGTERM stops it: no new
  * connection is taken, answers being made or sent are finished (for up to
  * STOP_GRACE_MS), and it exits with status 0.
  *
  * The endpoints (JSON in, JSON out; the answers are those of the CLI's
- * --json, built by the same library functions):
- *   GET  /api/rulesets                    each ruleset served: name, title, hash, game, what it
- * scores GET  /api/rulesets/NAME               the same, with its articles and its facts
- * (questions, choices) POST /api/next         {ruleset, scenario}             the ruling, or the
- * next question it needs POST /api/rule         {ruleset, scenario}             the ruling
- * (`arbiter rule --json`) POST /api/compare      {rulesets: [A, B…], scenario}   `arbiter compare
- * --json` POST /api/score        {ruleset, contract, vulnerable} `arbiter score --json` POST
- * /api/klaverjas    {ruleset, hand}                 `arbiter score --json` on a klaverjas hand POST
- * /api/matchpoints  {ruleset, csv}                  the rows of `arbiter matchpoints --json` GET
- * /api/graph?ruleset=NAME&article=N                 the article's decision graph as DOT GET  /,
- * /FILE                                          the web app (core/serve/web)
+ * --json, built by the same library functions), listed after this comment.
  */
+
+/* clang-format off */
+/*
+ *   GET  /api/rulesets                     each ruleset served: name, title, hash, game, what it scores
+ *   GET  /api/rulesets/NAME                the same, with its articles and its facts (questions, choices)
+ *   POST /api/next        {ruleset, scenario}              the ruling, or the next question it needs
+ *   POST /api/rule        {ruleset, scenario}              the ruling (`arbiter rule --json`)
+ *   POST /api/compare     {rulesets: [A, B…], scenario}    `arbiter compare --json`
+ *   POST /api/score       {ruleset, contract, vulnerable}  `arbiter score --json`
+ *   POST /api/klaverjas   {ruleset, hand}                  `arbiter score --json` on a klaverjas hand
+ *   POST /api/matchpoints {ruleset, csv}                   the rows of `arbiter matchpoints --json`
+ *   POST /api/session     {ruleset, csv, method}           `arbiter session --json` under "session"
+ *   POST /api/pbn         {ruleset, pbn}                   `arbiter pbn --json` under "games"
+ *   POST /api/ranking     {ruleset, csv}                   `arbiter ranking --json` under "ranking"
+ *   GET  /api/graph?ruleset=NAME&article=N                 the article's decision graph as DOT
+ *   GET  /, /FILE                                          the web app (core/serve/web, or --web)
+ */
+/* clang-format on */
 #include "serve.h"
 
 #include "arbiter.h"
@@ -470,6 +479,82 @@ static reply api_graph(server *s, struct MHD_Connection *c) {
 
 typedef reply (*post_fn)(server *s, json_t *in);
 
+/* The text of the request's key, checked to be text; NULL (with the
+ * answer in *out) when it is not. */
+static const char *request_text(json_t *in, const char *key, const char *what, size_t *len,
+                                reply *out) {
+    json_t *v = json_object_get(in, key);
+    if (!json_is_string(v)) {
+        *out = fail(MHD_HTTP_BAD_REQUEST, "give \"%s\": %s", key, what);
+        return NULL;
+    }
+    *len = json_string_length(v);
+    if (strlen(json_string_value(v)) != *len) {
+        *out = fail(MHD_HTTP_BAD_REQUEST, "\"%s\" is not text (it holds a NUL character)", key);
+        return NULL;
+    }
+    return json_string_value(v);
+}
+
+/* A library call's JSON answer under key, or its error as a 400. */
+static reply answered(served *sv, enum arb_status st, const char *key, char *json, char *error) {
+    reply out =
+        st == ARB_OK
+            ? ok(json_pack("{ssso}", "ruleset", arb_name(sv->rs), key, parsed(json)))
+            : fail(st == ARB_NO_MEMORY ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_BAD_REQUEST, "%s",
+                   error ? error : "");
+    if (st != ARB_OK) free(json);
+    free(error);
+    return out;
+}
+
+/* A pairs session's sheet (CSV with a header row), scored and ranked. */
+static reply api_session(server *s, json_t *in) {
+    static const char *const keys[] = {"ruleset", "csv", "method", NULL};
+    reply out;
+    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
+    size_t len = 0;
+    const char *sheet =
+        sv ? request_text(in, "csv",
+                          "the session's sheet, a header row and a line per board and table", &len,
+                          &out)
+           : NULL;
+    if (!sheet) return out;
+    json_t *method = json_object_get(in, "method");
+    if (method && !json_is_string(method))
+        return fail(MHD_HTTP_BAD_REQUEST, "\"method\" is matchpoints, butler or cross");
+    char *json = NULL, *error = NULL;
+    enum arb_status st = arb_session_json(sv->rs, sv->plugins, sheet, len,
+                                          method ? json_string_value(method) : NULL, &json, &error);
+    return answered(sv, st, "session", json, error);
+}
+
+/* A PBN file's games scored and matchpointed. */
+static reply api_pbn(server *s, json_t *in) {
+    static const char *const keys[] = {"ruleset", "pbn", NULL};
+    reply out;
+    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
+    size_t len = 0;
+    const char *pbn = sv ? request_text(in, "pbn", "the text of a PBN file", &len, &out) : NULL;
+    if (!pbn) return out;
+    char *json = NULL, *error = NULL;
+    enum arb_status st = arb_pbn_score_json(sv->rs, sv->plugins, pbn, len, "pbn", &json, &error);
+    return answered(sv, st, "games", json, error);
+}
+
+/* A matchpoint sheet's pairs ranked, ties broken as the ruleset says. */
+static reply api_ranking(server *s, json_t *in) {
+    static const char *const keys[] = {"ruleset", "csv", NULL};
+    reply out;
+    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
+    size_t len = 0;
+    const char *sheet = sv ? request_text(in, "csv", "board,pair,score lines", &len, &out) : NULL;
+    if (!sheet) return out;
+    char *json = NULL, *error = NULL;
+    enum arb_status st = arb_ranking_json(sv->rs, sv->plugins, sheet, len, &json, &error);
+    return answered(sv, st, "ranking", json, error);
+}
+
 static const struct post_route {
     const char *path;
     post_fn fn;
@@ -477,6 +562,8 @@ static const struct post_route {
     {"/api/next", api_next},           {"/api/rule", api_rule},
     {"/api/compare", api_compare},     {"/api/score", api_score},
     {"/api/klaverjas", api_klaverjas}, {"/api/matchpoints", api_matchpoints},
+    {"/api/session", api_session},     {"/api/pbn", api_pbn},
+    {"/api/ranking", api_ranking},
 };
 
 #define NPOST (int)(sizeof post_routes / sizeof *post_routes)
