@@ -44,6 +44,12 @@ char *api_no_memory_text(void) {
     return copy_untracked(API_NO_MEMORY);
 }
 
+enum arb_status api_no_memory_answer(char **out, char **error) {
+    if (out) *out = NULL;
+    if (error) *error = api_no_memory_text();
+    return ARB_NO_MEMORY;
+}
+
 char *api_no_memory_json(void) {
     return copy_untracked("{\"status\":\"no_memory\",\"error\":\"" API_NO_MEMORY "\"}");
 }

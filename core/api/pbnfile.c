@@ -134,9 +134,7 @@ enum arb_status arb_pbn_json(const char *pbn, size_t len, const char *name, char
                              char **error) {
     mem_guard g;
     API_PROTECT(g) {
-        if (json) *json = NULL;
-        if (error) *error = api_no_memory_text();
-        return ARB_NO_MEMORY;
+        return api_no_memory_answer(json, error);
     }
     enum arb_status result = pbn_json_unprotected(pbn, len, name, json, error);
     api_leave(&g);
@@ -186,9 +184,7 @@ enum arb_status arb_pbn_scenario_json(const char *pbn, size_t len, const char *n
                                       char **json, char **error) {
     mem_guard g;
     API_PROTECT(g) {
-        if (json) *json = NULL;
-        if (error) *error = api_no_memory_text();
-        return ARB_NO_MEMORY;
+        return api_no_memory_answer(json, error);
     }
     enum arb_status result = pbn_scenario_json_unprotected(pbn, len, name, game, json, error);
     api_leave(&g);
@@ -277,9 +273,7 @@ enum arb_status arb_pbn_commentary(const char *pbn, size_t len, const char *name
                                    const char *text, char **out, char **error) {
     mem_guard g;
     API_PROTECT(g) {
-        if (out) *out = NULL;
-        if (error) *error = api_no_memory_text();
-        return ARB_NO_MEMORY;
+        return api_no_memory_answer(out, error);
     }
     enum arb_status result = pbn_commentary_unprotected(pbn, len, name, game, text, out, error);
     api_leave(&g);
@@ -441,9 +435,7 @@ enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, 
                                    size_t len, const char *name, char **json, char **error) {
     mem_guard g;
     API_PROTECT(g) {
-        if (json) *json = NULL;
-        if (error) *error = api_no_memory_text();
-        return ARB_NO_MEMORY;
+        return api_no_memory_answer(json, error);
     }
     enum arb_status result = pbn_score_json_unprotected(rs, p, pbn, len, name, json, error);
     api_leave(&g);
@@ -546,9 +538,7 @@ enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, con
                                 size_t len, const char *name, char **out, char **error) {
     mem_guard g;
     API_PROTECT(g) {
-        if (out) *out = NULL;
-        if (error) *error = api_no_memory_text();
-        return ARB_NO_MEMORY;
+        return api_no_memory_answer(out, error);
     }
     enum arb_status result = pbn_results_unprotected(rs, p, pbn, len, name, out, error);
     api_leave(&g);

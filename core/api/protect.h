@@ -25,6 +25,9 @@ void api_first_use(void);
 /* The message as a block of the caller's (NULL when even that cannot be
  * had), for a call that answers in a char **. */
 char *api_no_memory_text(void);
+/* The answer of a call that answers in *out and *error: *out NULL, the
+ * message in *error (each may be NULL), ARB_NO_MEMORY. */
+enum arb_status api_no_memory_answer(char **out, char **error);
 /* The answer of a call that answers with JSON text: {"status", "error"}. */
 char *api_no_memory_json(void);
 /* Says it on errors, or in the library's notes when errors is NULL. */

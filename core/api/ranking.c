@@ -223,9 +223,7 @@ enum arb_status arb_ranking_json(const arb_ruleset *rs, const arb_plugins *p, co
                                  size_t len, char **json, char **error) {
     mem_guard g;
     API_PROTECT(g) {
-        if (json) *json = NULL;
-        if (error) *error = api_no_memory_text();
-        return ARB_NO_MEMORY;
+        return api_no_memory_answer(json, error);
     }
     enum arb_status result = ranking_json_unprotected(rs, p, sheet, len, json, error);
     api_leave(&g);

@@ -98,9 +98,7 @@ enum arb_status arb_score_contract(const arb_ruleset *rs, const arb_plugins *p,
                                    long long *points, char **json, char **error) {
     mem_guard g;
     API_PROTECT(g) {
-        if (json) *json = NULL;
-        if (error) *error = api_no_memory_text();
-        return ARB_NO_MEMORY;
+        return api_no_memory_answer(json, error);
     }
     enum arb_status result =
         score_contract_unprotected(rs, p, contract, vulnerable, points, json, error);
@@ -147,9 +145,7 @@ enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long 
                          long long *imps, char **json, char **error) {
     mem_guard g;
     API_PROTECT(g) {
-        if (json) *json = NULL;
-        if (error) *error = api_no_memory_text();
-        return ARB_NO_MEMORY;
+        return api_no_memory_answer(json, error);
     }
     enum arb_status result = imps_unprotected(rs, p, difference, imps, json, error);
     api_leave(&g);
@@ -185,9 +181,7 @@ enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *
                                       const char *sheet, size_t len, char **json, char **error) {
     mem_guard g;
     API_PROTECT(g) {
-        if (json) *json = NULL;
-        if (error) *error = api_no_memory_text();
-        return ARB_NO_MEMORY;
+        return api_no_memory_answer(json, error);
     }
     enum arb_status result = matchpoints_sheet_unprotected(rs, p, sheet, len, json, error);
     api_leave(&g);
@@ -289,9 +283,7 @@ enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, cons
                                size_t len, char **json, char **error) {
     mem_guard g;
     API_PROTECT(g) {
-        if (json) *json = NULL;
-        if (error) *error = api_no_memory_text();
-        return ARB_NO_MEMORY;
+        return api_no_memory_answer(json, error);
     }
     enum arb_status result = legal_json_unprotected(rs, p, position, len, json, error);
     api_leave(&g);
@@ -378,9 +370,7 @@ enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p,
                                     size_t len, char **json, char **error) {
     mem_guard g;
     API_PROTECT(g) {
-        if (json) *json = NULL;
-        if (error) *error = api_no_memory_text();
-        return ARB_NO_MEMORY;
+        return api_no_memory_answer(json, error);
     }
     enum arb_status result = score_hand_json_unprotected(rs, p, hand, len, json, error);
     api_leave(&g);
@@ -449,9 +439,7 @@ enum arb_status arb_compare_json(const arb_ruleset *const *rulesets,
                                  size_t len, char **json, char **error) {
     mem_guard g;
     API_PROTECT(g) {
-        if (json) *json = NULL;
-        if (error) *error = api_no_memory_text();
-        return ARB_NO_MEMORY;
+        return api_no_memory_answer(json, error);
     }
     enum arb_status result =
         compare_json_unprotected(rulesets, plugins, n, scenario, len, json, error);
