@@ -101,10 +101,20 @@ $(BUILD)/libarbiter.so: $(OBJS)
 $(BUILD)/arbiter.pc: core/api/arbiter.pc.in Makefile $(BUILD)/gen/prefix.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SOVERSION)|' core/api/arbiter.pc.in >$@
 
-# The program: the CLI and the HTTP server (which the library leaves out, so
-# that an embedder links no HTTP stack), on the library.
-$(BUILD)/arbiter: $(BUILD)/obj/core/cli/cli.o $(BUILD)/obj/core/serve/serve.o $(BUILD)/libarbiter.a
+# The program: the CLI on the library. Its `serve` command runs
+# arbiter-serve, the same CLI with the HTTP server (which the library leaves
+# out, so that an embedder links no HTTP stack): libmicrohttpd and the TLS
+# libraries behind it are loaded by the command that serves, not at every
+# start of `rule` (docs/performance.md, "Cold start").
+$(BUILD)/arbiter: $(BUILD)/obj/core/cli/cli.o $(BUILD)/libarbiter.a | $(BUILD)/arbiter-serve
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIB_LIBS)
+
+$(BUILD)/arbiter-serve: $(BUILD)/obj/core/cli/cli-server.o $(BUILD)/obj/core/serve/serve.o $(BUILD)/libarbiter.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/obj/core/cli/cli-server.o: core/cli/cli.c $(BUILD)/gen/parser.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DARBITER_SERVER -MMD -MP -c $< -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/fixture.h $(BUILD)/libarbiter.a
 	@mkdir -p $(dir $@)
@@ -258,7 +268,7 @@ test-asan:
 install: all $(BUILD)/arbiter.pc
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
 	    $(DESTDIR)$(PREFIX)/share/arbiter
-	install -m 755 $(BUILD)/arbiter $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BUILD)/arbiter $(BUILD)/arbiter-serve $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(BUILD)/libarbiter.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(BUILD)/libarbiter.so $(DESTDIR)$(PREFIX)/lib/libarbiter.so.$(SOVERSION)
 	ln -sf libarbiter.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libarbiter.so.$(SOMAJOR)

@@ -91,6 +91,15 @@ expect "unknown ruleset" 2 "no ruleset named or at 'bridge-1850'" -- "$ARBITER" 
 
 # Usage.
 expect "no command" 2 "usage:" -- "$ARBITER"
+# The HTTP server is arbiter-serve, beside arbiter: a ruling loads no HTTP
+# or TLS library, and `serve` without arbiter-serve beside it says so.
+if command -v readelf >/dev/null && readelf -d "$ARBITER" | grep -q 'NEEDED.*libjansson' &&
+    ! readelf -d "$ARBITER" | grep -q 'NEEDED.*microhttpd'; then pass "arbiter links no HTTP library"
+else fail "arbiter links no HTTP library" "$(readelf -d "$ARBITER" | grep NEEDED)"; fi
+lone=$(mktemp -d)
+cp "$ARBITER" "$lone/arbiter"
+expect "serve without arbiter-serve beside it" 2 "cannot start the server $lone/arbiter-serve: No such file" "hint: arbiter-serve" -- "$lone/arbiter" serve --listen 127.0.0.1:0
+rm -rf "$lone"
 expect "unknown command" 2 "unknown command 'rul'" -- "$ARBITER" rul
 expect "unknown option" 2 "unknown or incomplete option '--jsno'" -- "$ARBITER" rule --jsno
 for c in rule ask check test rulesets graph score matchpoints imps compare; do

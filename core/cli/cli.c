@@ -1,7 +1,9 @@
 /* cli.c — the `arbiter` command. Exit status: 0 ruling / all tests pass,
  * 1 no ruling or a test failed, 2 bad input or usage. */
 #include "arbiter.h"
+#ifdef ARBITER_SERVER
 #include "serve.h"
+#endif
 
 #include <errno.h>
 #include <jansson.h>
@@ -1455,12 +1457,38 @@ static int cmd_graph(const options *o) {
     return status;
 }
 
+#ifdef ARBITER_SERVER
 static int cmd_serve(const options *o) {
     if (o->input) return usage_error("serve", "unexpected argument '%s'", o->input);
     serve_config c = {o->listen,   o->rulesets, o->nrulesets, o->plugins,
                       o->nplugins, o->limits,   o->web,       o->verbose};
     return serve_run(&c);
 }
+#else
+/* The server is arbiter-serve, beside this program (the Makefile says
+ * why): it is run with this command line, options checked here first. */
+static char **command_line;
+
+static int cmd_serve(const options *o) {
+    if (o->input) return usage_error("serve", "unexpected argument '%s'", o->input);
+    char path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - sizeof "arbiter-serve");
+    if (n > 0) path[n] = 0;
+    char *slash = n > 0 ? strrchr(path, '/') : NULL;
+    if (slash) {
+        strcpy(slash + 1, "arbiter-serve");
+        command_line[0] = path;
+        fflush(NULL);
+        execv(path, command_line);
+    }
+    fprintf(stderr,
+            "arbiter serve: cannot start the server %s: %s\n"
+            "hint: arbiter-serve is built and installed beside arbiter (make, make install)\n",
+            slash ? path : "arbiter-serve",
+            slash ? strerror(errno) : "this program's path is unknown");
+    return ARB_BAD_INPUT;
+}
+#endif
 
 /* ---- pbn ---- */
 
@@ -1869,6 +1897,9 @@ int main(int argc, char **argv) {
         printf("arbiter %s\n", ARB_VERSION);
         return ARB_OK;
     }
+#ifndef ARBITER_SERVER
+    command_line = argv;
+#endif
     for (int i = 0; i < NCOMMANDS; i++) {
         if (strcmp(argv[1], commands[i].name) != 0) continue;
         options o;
