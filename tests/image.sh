@@ -131,6 +131,28 @@ trusted_by_times() {
     fi
 }
 trusted_by_times "files older than the racy window"
+# The seal and the references are checked once per file (core/store/image.c,
+# "a seal checked before"): an image older than the racy window, once
+# checked, gets a note beside it, and is not hashed again while it is the
+# same file. A write to it afterwards must still be seen, the note left as
+# it was; and so must a new key.
+img=$(image_of "$TOY")
+note=${img%.arb}.seen
+if [ -f "$note" ] && [ "$(stat -c %a "$note")" = 600 ]; then pass "an image checked once has a note, 0600"
+else fail "an image checked once has a note, 0600" "$(ls -l "$ARBITER_CACHE")"; fi
+cp "$note" "$WORK/note"
+size=$(wc -c <"$img")
+printf 'X' | dd of="$img" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+stale "a byte flipped in an image with a note"
+trusted_by_times "the image made again, older than the racy window"
+img=$(image_of "$TOY")
+head -c 32 /dev/urandom >"$WORK/new-key" && chmod 600 "$WORK/new-key" && mv "$WORK/new-key" "$ARBITER_CACHE/key"
+env ARBITER_CACHE_VERBOSE=1 "$ARBITER" rule --ruleset "$TOY" "$WORK/late.json" >/dev/null 2>"$WORK/why"
+if grep -q "seal does not match" "$WORK/why"; then pass "a new key: the image with a note is checked again, and refused"
+else fail "a new key: the image with a note is checked again, and refused" "$(cat "$WORK/why")"; fi
+cp "$WORK/note" "${img%.arb}.seen"
+printf 'X' | dd of="$img" bs=1 seek=$((size / 3)) conv=notrunc 2>/dev/null
+stale "an image changed, with an earlier note put back beside it"
 printf 'test "added" {\n  given irregularity = noise\n  given minutes = 0\n  given volume = small\n  expect 2A\n}\n' >"$TOY/zz-added.rules"
 stale "a file added beside files trusted by their times"
 rm "$TOY/zz-added.rules"
@@ -190,8 +212,8 @@ else fail "\$XDG_CACHE_HOME/arbiter when set" "no image there"; fi
 env ARBITER_CACHE=off HOME="$WORK/home3" "$ARBITER" rule --ruleset "$TOY" "$WORK/late.json" >/dev/null
 if [ ! -e "$WORK/home3" ]; then pass "ARBITER_CACHE=off writes nothing"
 else fail "ARBITER_CACHE=off writes nothing" "something was written"; fi
-if [ -z "$(find "$ARBITER_CACHE" -name '*.arb.*')" ]; then pass "no temporary files left"
-else fail "no temporary files left" "$(find "$ARBITER_CACHE" -name '*.arb.*')"; fi
+if [ -z "$(find "$ARBITER_CACHE" -name '*.arb.*' -o -name '*.seen.*')" ]; then pass "no temporary files left"
+else fail "no temporary files left" "$(find "$ARBITER_CACHE" -name '*.arb.*' -o -name '*.seen.*')"; fi
 
 # (e) the trust model. Two copies of the toy ruleset whose rulings differ
 # (a deduction of 40 points against one of 60), in a cache of their own.

@@ -233,8 +233,6 @@ static bool make_key(const char *dir, bool replace, unsigned char key[IMAGE_KEY_
  * always hashed (as git treats its index). When the times differ but the
  * contents hash as recorded (a touch, a copy), the image is rewritten
  * with the times as they are now, so that the next start is quick again. */
-#define RACY_SECONDS 2
-
 /* The stat fields compared, as one line (empty for a file that cannot be
  * stat'd, which then never matches); "racy" when made is not 0 and the
  * times are not RACY_SECONDS older than it. */

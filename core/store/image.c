@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef ARB_BUILD_ID
@@ -909,10 +910,13 @@ static graph *get_graph(reader *r) {
         g->lo[i] = get_i64(r);
     g->nnodes = g->capnodes = get_count(r, 8);
     g->nodes = xcalloc((size_t)g->nnodes + 1, sizeof *g->nodes);
-    for (int i = 0; i < g->nnodes; i++) {
-        g->nodes[i].var = get_i32(r);
-        g->nodes[i].kids = get_i32(r);
-    }
+    if (LITTLE_ENDIAN_HOST && sizeof *g->nodes == 8) /* var and kids, as written */
+        take(r, g->nodes, sizeof *g->nodes * (size_t)g->nnodes);
+    else
+        for (int i = 0; i < g->nnodes; i++) {
+            g->nodes[i].var = get_i32(r);
+            g->nodes[i].kids = get_i32(r);
+        }
     g->nkids = g->capkids = get_count(r, 4);
     g->kids = xcalloc((size_t)g->nkids + 1, sizeof(gref));
     get_i32s(r, g->kids, g->nkids);
@@ -1047,6 +1051,13 @@ static bool valid_runs(const graph *g, const graph_node *nd) {
     return g->kids[p + runs] == g->domain[nd->var] - 1;
 }
 
+/* Child k of node i: a terminal of the graph, or an earlier node testing a
+ * later variable. */
+static bool valid_child(const graph *g, int i, gref k) {
+    return GRAPH_IS_TERM(k) ? GRAPH_TERM_INDEX(k) < g->nterms
+                            : k < i && g->nodes[k].var > g->nodes[i].var;
+}
+
 /* Ordered and acyclic: a child is an earlier node (as graph_compact and
  * hash-consing make them) testing a later variable, so every walk ends. */
 static bool valid_graph(const ruleset *rs, const graph *g) {
@@ -1062,12 +1073,12 @@ static bool valid_graph(const ruleset *rs, const graph *g) {
         if (!in(nd->var, g->nvars)) return false;
         if (nd->kids >= 0 ? nd->kids > g->nkids - g->domain[nd->var] : !valid_runs(g, nd))
             return false;
-        for (int c = 0; c < g->domain[nd->var]; c++) {
-            gref k = graph_kid(g, nd, c);
-            if (GRAPH_IS_TERM(k) ? GRAPH_TERM_INDEX(k) >= g->nterms
-                                 : (k >= i || g->nodes[k].var <= nd->var))
-                return false;
-        }
+        /* each child as stored, not each value: a packed run is one child */
+        int64_t p = -1 - (int64_t)nd->kids; /* packed: the runs' count, ends, children */
+        const gref *kids = nd->kids >= 0 ? &g->kids[nd->kids] : &g->kids[p + 1 + g->kids[p]];
+        int nkids = nd->kids >= 0 ? g->domain[nd->var] : (int)g->kids[p];
+        for (int c = 0; c < nkids; c++)
+            if (!valid_child(g, i, kids[c])) return false;
     }
     for (int i = 0; i < g->nterms; i++) {
         int64_t v = g->terms[i].v;
@@ -1327,8 +1338,8 @@ static const char *validate(const ruleset *rs) {
 /* The fixed fields of the header, then the seal: nothing of the body, which
  * another hand may have made, is read before it is known to be sealed
  * with this user's key. */
-static bool check_header(const unsigned char *p, size_t len, const unsigned char *key, char *err,
-                         size_t errsz) {
+static bool check_header(const unsigned char *p, size_t len, const unsigned char *key,
+                         bool checked_before, char *err, size_t errsz) {
     if (len < IMAGE_HEADER_SIZE) return fail_with(err, errsz, "shorter than its header");
     if (memcmp(p, IMAGE_MAGIC, 8) != 0) return fail_with(err, errsz, "not an image");
     reader r = {.p = p + 8, .end = p + IMAGE_HEADER_SIZE};
@@ -1341,6 +1352,7 @@ static bool check_header(const unsigned char *p, size_t len, const unsigned char
     r.p += sizeof id;
     uint64_t body = (uint64_t)get_i64(&r);
     if (body != len - IMAGE_HEADER_SIZE) return fail_with(err, errsz, "truncated or extended");
+    if (checked_before) return true; /* this very file, by image_load */
     unsigned char seal[IMAGE_SEAL_SIZE];
     image_seal(key, p, len, seal);
     if (CRYPTO_memcmp(seal, p + IMAGE_SEAL_OFFSET, IMAGE_SEAL_SIZE) != 0)
@@ -1349,11 +1361,11 @@ static bool check_header(const unsigned char *p, size_t len, const unsigned char
     return true;
 }
 
-ruleset *image_decode(const void *data, size_t len, const char *dir,
-                      const unsigned char key[IMAGE_KEY_SIZE], const char **extra, char *err,
-                      size_t errsz) {
+static ruleset *decode(const void *data, size_t len, const char *dir,
+                       const unsigned char key[IMAGE_KEY_SIZE], bool checked_before,
+                       const char **extra, char *err, size_t errsz) {
     if (extra) *extra = NULL;
-    if (!check_header(data, len, key, err, errsz)) return NULL;
+    if (!check_header(data, len, key, checked_before, err, errsz)) return NULL;
     arena *a = arena_new();
     ruleset *rs = arena_alloc(a, sizeof *rs);
     rs->arena = a;
@@ -1372,7 +1384,12 @@ ruleset *image_decode(const void *data, size_t len, const char *dir,
         r.bad = !valid_type(r.types[i]);
     if (!r.bad) get_ruleset(&r, extra);
     if (!r.bad && dir) rs->dir = arena_strdup(a, dir); /* as a compile of dir sets it */
-    const char *wrong = r.bad ? "its layout" : r.p != r.end ? "its length" : validate(rs);
+    /* bytes checked before are checked still: the seal and validate's
+     * verdict depend on nothing else (the build is in the header) */
+    const char *wrong = r.bad            ? "its layout"
+                        : r.p != r.end   ? "its length"
+                        : checked_before ? NULL
+                                         : validate(rs);
     if (wrong) {
         fail_with(err, errsz, "the image is inconsistent (%s)", wrong);
         if (extra) *extra = NULL;
@@ -1380,6 +1397,12 @@ ruleset *image_decode(const void *data, size_t len, const char *dir,
         return NULL;
     }
     return rs;
+}
+
+ruleset *image_decode(const void *data, size_t len, const char *dir,
+                      const unsigned char key[IMAGE_KEY_SIZE], const char **extra, char *err,
+                      size_t errsz) {
+    return decode(data, len, dir, key, false, extra, err, errsz);
 }
 
 /* ---- files --------------------------------------------------------------- */
@@ -1440,6 +1463,81 @@ static const char *untrusted_file(int fd, struct stat *st) {
     return NULL;
 }
 
+/* ---- a seal checked before ------------------------------------------------
+ *
+ * Checking the seal hashes the whole image, and checking every reference
+ * in it walks the whole graph: together more than the rest of a start. So
+ * once a file has passed both, a note beside it (note_path) records what
+ * stat said of the file then (device, inode, size, modification and change
+ * times to the nanosecond), its seal and a hash of the key. While all of
+ * these are as noted, the file holds the bytes that passed: a write changes
+ * its change time, which cannot be set back, a file put in its place is
+ * another inode, and a new key changes the hash. A file whose times were
+ * less than RACY_SECONDS old when checked gets no note, as a write in the
+ * same tick of the clock would not show (cache.c's record of the rule files
+ * does the same). The note is trusted as the key is (cache.c): a regular
+ * file of the user's that nobody else may write, opened without following
+ * a link. Whoever can write it can read the key. */
+
+#define NOTE_MAX 256 /* a note's text: the stat fields, the seal in hex, the key's hash */
+
+/* NAME.seen beside NAME.arb (NAME.arb.seen beside a file named otherwise). */
+static bool note_path(const char *path, char out[PATH_MAX]) {
+    size_t n = strlen(path);
+    bool arb = n > 4 && strcmp(path + n - 4, ".arb") == 0;
+    int k = snprintf(out, PATH_MAX, "%.*s.seen", (int)(arb ? n - 4 : n), path);
+    return k > 0 && k < PATH_MAX;
+}
+
+/* The note of the file st, sealed with seal under key. */
+static void note_text(const struct stat *st, const unsigned char *seal,
+                      const unsigned char key[IMAGE_KEY_SIZE], char out[NOTE_MAX]) {
+    int n = snprintf(out, NOTE_MAX, "%llu %llu %lld %lld.%09ld %lld.%09ld ",
+                     (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+                     (long long)st->st_size, (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+                     (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+    for (int i = 0; i < IMAGE_SEAL_SIZE && n > 0 && n < NOTE_MAX - 3; i++)
+        n += snprintf(out + n, (size_t)(NOTE_MAX - n), "%02x", seal[i]);
+    if (n > 0 && n < NOTE_MAX)
+        snprintf(out + n, (size_t)(NOTE_MAX - n), " %016llx\n",
+                 (unsigned long long)fnv1a64(FNV1A64_INIT, key, IMAGE_KEY_SIZE));
+}
+
+/* Whether the note beside path says the seal of the file st (whose seal
+ * field is at seal) was checked under key. */
+static bool seal_noted(const char *path, const struct stat *st, const unsigned char *seal,
+                       const unsigned char key[IMAGE_KEY_SIZE]) {
+    char note[PATH_MAX], want[NOTE_MAX], have[NOTE_MAX];
+    if (!note_path(path, note)) return false;
+    int fd = open(note, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) return false;
+    struct stat ns;
+    ssize_t n = untrusted_file(fd, &ns) ? -1 : read(fd, have, sizeof have - 1);
+    close(fd);
+    if (n <= 0) return false;
+    have[n] = 0;
+    note_text(st, seal, key, want);
+    return strcmp(have, want) == 0;
+}
+
+/* The note that the seal of the file st was checked under key; none when
+ * its times are too recent to tell a later write from it. Best effort:
+ * without a note the seal is checked again next time. */
+static void note_seal(const char *path, const struct stat *st, const unsigned char *seal,
+                      const unsigned char key[IMAGE_KEY_SIZE]) {
+    time_t now = time(NULL);
+    char note[PATH_MAX], tmp[PATH_MAX], text[NOTE_MAX];
+    if (st->st_mtim.tv_sec >= now - RACY_SECONDS || st->st_ctim.tv_sec >= now - RACY_SECONDS ||
+        !note_path(path, note) || snprintf(tmp, sizeof tmp, "%s.XXXXXX", note) >= (int)sizeof tmp)
+        return;
+    note_text(st, seal, key, text);
+    int fd = mkstemp(tmp);
+    if (fd < 0) return;
+    bool ok = fchmod(fd, 0600) == 0 && write_all(fd, text, strlen(text));
+    ok = close(fd) == 0 && ok;
+    if (!ok || rename(tmp, note) != 0) unlink(tmp);
+}
+
 typedef struct mapping {
     void *at;
     size_t len;
@@ -1478,7 +1576,10 @@ ruleset *image_load(const char *path, const char *dir, const unsigned char key[I
     }
     mapping m = {p, (size_t)st.st_size};
     int undo = mem_defer(unmap_unwound, &m);
-    ruleset *rs = image_decode(p, (size_t)st.st_size, dir, key, extra, err, errsz);
+    const unsigned char *seal = (const unsigned char *)p + IMAGE_SEAL_OFFSET;
+    bool noted = seal_noted(path, &st, seal, key);
+    ruleset *rs = decode(p, (size_t)st.st_size, dir, key, noted, extra, err, errsz);
+    if (rs && !noted) note_seal(path, &st, seal, key);
     mem_undefer(undo);
     munmap(p, (size_t)st.st_size);
     return rs;

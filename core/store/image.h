@@ -28,6 +28,13 @@
 #define IMAGE_SEAL_SIZE 32   /* HMAC-SHA-256 */
 #define IMAGE_KEY_SIZE 32
 
+/* A file whose times are less than this old when something about it is
+ * recorded is "racy": a write in the same tick of the clock would leave
+ * its times as recorded, so the record is not trusted (as git treats its
+ * index). For the rule files an image was made from (cache.c) and for an
+ * image whose seal was checked (image_load). */
+#define RACY_SECONDS 2
+
 /* The build that wrote an image: a hash of the compiler's sources, made
  * by the Makefile. Two builds of different sources never trust each
  * other's images; the same sources built twice (or with other flags) do,
@@ -55,7 +62,10 @@ ruleset *image_decode(const void *data, size_t len, const char *dir,
  * new one, never half of one. image_load opens path without following a
  * symbolic link and refuses a file that is not the current user's own or
  * that group or others may write (as ssh refuses such a key): another user
- * who could replace it could choose the rulings. */
+ * who could replace it could choose the rulings. image_load checks the seal
+ * once per file: a note beside it (NAME.seen for NAME.arb, written with
+ * mode 0600) records the file it checked, and while the file is that one
+ * the seal is not hashed again (image.c, "a seal checked before"). */
 bool image_save(const ruleset *rs, const char *extra, const unsigned char key[IMAGE_KEY_SIZE],
                 const char *path, char *err, size_t errsz);
 ruleset *image_load(const char *path, const char *dir, const unsigned char key[IMAGE_KEY_SIZE],
