@@ -270,22 +270,6 @@ bool fail_with(char *err, size_t errsz, const char *fmt, ...) {
     return false;
 }
 
-char ascii_upper(char c) {
-    return (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
-}
-
-bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-bool equals_ignoring_case(const char *text, const char *upper_word) {
-    while (*text != '\0' && ascii_upper(*text) == *upper_word) {
-        text++;
-        upper_word++;
-    }
-    return *text == '\0' && *upper_word == '\0';
-}
-
 bool is_utf8_continuation(unsigned char c) {
     return (c & 0xC0) == 0x80;
 }

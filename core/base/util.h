@@ -77,10 +77,21 @@ bool is_utf8_continuation(unsigned char c);
 /* The readers of cards, calls and contracts work in ASCII: the locale must
  * not change what a card or a call is, and the bytes of a UTF-8 suit
  * symbol must pass through untouched. */
-char ascii_upper(char c);
-bool is_space(char c);
+/* Inline: the readers of calls, cards and JSON Lines call them per byte. */
+static inline char ascii_upper(char c) {
+    return (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
+}
+static inline bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
 /* Whether text, upper-cased, is exactly upper_word. */
-bool equals_ignoring_case(const char *text, const char *upper_word);
+static inline bool equals_ignoring_case(const char *text, const char *upper_word) {
+    while (*text != '\0' && ascii_upper(*text) == *upper_word) {
+        text++;
+        upper_word++;
+    }
+    return *text == '\0' && *upper_word == '\0';
+}
 #define EXCERPT_MAX 32
 #define EXCERPT_SIZE (EXCERPT_MAX + 4)
 const char *text_excerpt(const char *text, size_t len, char out[EXCERPT_SIZE]);

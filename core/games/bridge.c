@@ -308,6 +308,7 @@ bool bridge_parse_auction(const char *text, bridge_auction *out, char *err, size
         memcpy(token, p, len);
         token[len] = '\0';
         bridge_auction_entry *entry = &out->calls[out->ncalls];
+        memset(entry, 0, sizeof *entry);
         if (!parse_token(token, turn, entry, why, sizeof why))
             return fail_with(err, errsz, "token %d \"%s\": %s", number, text_excerpt(p, len, shown),
                              why);

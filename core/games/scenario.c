@@ -882,7 +882,10 @@ bool scenario_apply_record(scenario *sc, strbuf *err) {
 
 bool scenario_set_auction(scenario *sc, const bridge_auction *a, strbuf *err) {
     char msg[300];
-    sc->rec.auction = *a;
+    /* the calls made, not the whole array: a batch sets one on every line */
+    sc->rec.auction.dealer = a->dealer;
+    sc->rec.auction.ncalls = a->ncalls;
+    memcpy(sc->rec.auction.calls, a->calls, sizeof *a->calls * (size_t)a->ncalls);
     if (!bridge_analyse(a, &sc->rec.auction_facts, msg, sizeof msg)) {
         sb_printf(err, "impossible auction: %s", msg);
         return false;
@@ -1231,8 +1234,7 @@ static bool flat_records(scenario *sc, const flat_field *const record[FLAT_RECOR
         sc->rec.vulnerable = vul->num != 0;
     }
     if (!au) return !dealer && scenario_apply_record(sc, err);
-    bridge_auction a;
-    memset(&a, 0, sizeof a);
+    bridge_auction a; /* bridge_parse_auction sets what it reads */
     if (!field_text(au, buf, sizeof buf) || !bridge_parse_auction(buf, &a, msg, sizeof msg))
         return false;
     if (dealer) {
