@@ -1251,6 +1251,16 @@ static long store_image(const ruleset *rs, const char *path) {
     return n;
 }
 
+/* Waits until the image of path (just written) is older than
+ * RACY_SECONDS, then loads it once, which notes it. */
+static void sleep_out_of_racy_window(const char *path) {
+    struct timespec wait = {RACY_SECONDS + 1, 0};
+    nanosleep(&wait, NULL);
+    ruleset *rs = cache_load(path);
+    if (!rs) fail("%s: its image was not loaded", path);
+    ruleset_free(rs);
+}
+
 static void bench_compile(json_t *summary) {
     DIR *d = opendir("rulesets");
     if (!d) fail("no rulesets/ directory (run from the top of the tree)");
@@ -1298,6 +1308,10 @@ static void bench_compile(json_t *summary) {
         contender c[] = {{names[i], run_compile, &cb, 0, {0}, 0}};
         race(c, 1);
         total_ns += c[0].ns_per_op;
+        /* a start a few seconds after the image was written, as most are:
+         * out of the racy window its seal and references are checked once,
+         * noted, and not again (core/store/image.c, "a seal checked before") */
+        sleep_out_of_racy_window(path);
         load_bench lb = {path};
         contender l[] = {{names[i], run_image_load, &lb, 0, {0}, 0}};
         race(l, 1);
@@ -1332,7 +1346,7 @@ static void bench_compile(json_t *summary) {
     report("compile", what, total_ns, cmp, "< 20 ms", met(all && total_ns < 20e6));
     for (int i = 0; i < nloaded; i++) {
         snprintf(what, sizeof what, "load %s from its image", loaded[i]);
-        snprintf(cmp, sizeof cmp, "image %.2f MiB; cache_load, files hashed", image_bytes[i] / 1048576.0);
+        snprintf(cmp, sizeof cmp, "image %.2f MiB; cache_load, checked before", image_bytes[i] / 1048576.0);
         report("compile", what, load_ns[i], cmp, NULL, NULL);
     }
     snprintf(what, sizeof what, "all %d from their images, together", nloaded);
