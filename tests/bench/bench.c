@@ -399,6 +399,12 @@ static void to_scenario(const ruleset *rs, const hand_facts *f, scenario *sc) {
     give(&m, "revoke_failed_penalty_card", f->revoke_failed_penalty_card);
     give(&m, "second_revoke_same_suit", f->second_revoke_same_suit);
     give(&m, "play_over", f->play_over);
+    /* the facts the mix does not vary keep their `default`, as a scenario
+     * silent about them would (the baselines assume the same) */
+    for (int i = 0; i < sc->ndefault_facts; i++) {
+        int d = sc->default_facts[i];
+        if (!sc->fv.known[d]) scenario_give(sc, d, rs->facts[d].default_value);
+    }
 }
 
 /* ---- rulings as text, to compare ------------------------------------------------------------- */
@@ -776,25 +782,53 @@ static void clips_text(clips_bench *b, int i, strbuf *out) {
 /* Every baseline must give arbiter's ruling on every situation of the mix;
  * one that does not is not timed (false, with the first difference on
  * stdout and in *first). */
+/* The facts of situation i, as name=value, for a baseline's author. */
+static void print_situation(const mix *m, int i) {
+    const ruleset *rs = m->rs;
+    const scenario *sc = &m->sc[i];
+    strbuf t;
+    sb_init(&t);
+    for (int f = 0; f < rs->nfacts; f++) {
+        if (!sc->given[f]) continue;
+        sb_printf(&t, " %s=", rs->facts[f].name);
+        rs_format_value(rs, rs->facts[f].type, sc->fv.value[f], FMT_NAME, &t);
+    }
+    printf("  facts:%s\n", t.data);
+    sb_free(&t);
+}
+
+/* Compares a baseline's rulings with arbiter's on the whole mix. The
+ * first disagreement is shown; BENCH_DIFFS=N shows up to N different ones,
+ * each once, with the situation's facts, to bring a baseline up to date. */
 static bool verify(const mix *m, const char *who, void (*text)(void *ctx, int i, strbuf *out),
                    void *ctx, int *first) {
+    const char *env = getenv("BENCH_DIFFS");
+    int show = env ? atoi(env) : 1, shown = 0, differ = 0;
+    char **seen = calloc((size_t)m->n, sizeof *seen);
+    *first = -1;
     for (int i = 0; i < m->n; i++) {
         strbuf t;
         sb_init(&t);
         text(ctx, i, &t);
         bool same = strcmp(t.data, m->expected[i]) == 0;
-        if (!same)
+        bool again = false;
+        for (int k = 0; !same && k < shown; k++)
+            again |= strcmp(seen[k], m->expected[i]) == 0;
+        if (!same && !again && shown < show) {
             printf("%s disagrees with arbiter on situation %d (irregularity %s):\n  arbiter: %s\n  "
                    "%s: %s\n",
                    who, i, h_irregularity_names[m->facts[i].irregularity], m->expected[i], who,
                    t.data);
-        sb_free(&t);
-        if (!same) {
-            *first = i;
-            return false;
+            if (env) print_situation(m, i);
+            seen[shown++] = m->expected[i];
         }
+        if (!same && *first < 0) *first = i;
+        differ += !same;
+        sb_free(&t);
     }
-    return true;
+    free(seen);
+    if (differ) printf("%s: %d of %d situations ruled otherwise\n", who, differ, m->n);
+    return differ == 0;
 }
 
 /* A brief ruling of eval_batch as the same text as arbiter_text gives. */
@@ -854,8 +888,10 @@ static void bench_rulings(const ruleset *rs, json_t *summary) {
         ruling r;
         eval_rule(rs, rs->root, &m.sc[i].fv, &r);
         if (r.status != RULING_OK)
-            fail("situation %d (irregularity %s): arbiter gives no ruling (status %d)", i,
-                 h_irregularity_names[m.facts[i].irregularity], (int)r.status);
+            fail("situation %d (irregularity %s): arbiter gives no ruling (status %d%s%s)", i,
+                 h_irregularity_names[m.facts[i].irregularity], (int)r.status,
+                 r.status == RULING_NEEDS ? ", it asks " : "",
+                 r.status == RULING_NEEDS ? rs->facts[r.fact].name : "");
         strbuf t;
         sb_init(&t);
         arbiter_text(&r, &t);
@@ -872,38 +908,18 @@ static void bench_rulings(const ruleset *rs, json_t *summary) {
     lua_setup(&lb, &m, "tests/bench/articles.lua");
     static clips_bench cb;
     clips_setup(&cb, &m, "tests/bench/articles.clp");
-    /* The baselines were written for bridge-2017 as it was; where the
-     * ruleset has since changed its rulings (an unintended call now goes
-     * through 25, more sub-clauses are cited), a baseline that disagrees is
-     * not timed and its target is not measured, rather than compared with
-     * other rulings. */
-    bool agree = verify(&m, "the hand-written C tree", hand_text, &m, &first) &&
-                 verify(&m, "plain Lua", lua_text_cb, &lb, &first) &&
-                 verify(&m, "CLIPS", clips_text_cb, &cb, &first);
-    if (!agree) {
-        contender own[] = {{"arbiter", run_arbiter, &m, 0, {0}, 0},
-                           {"arbiter (batch)", run_batch, &m, 0, {0}, 0}};
-        race(own, 2);
-        char note[96];
-        snprintf(note, sizeof note, "baselines out of date: they differ from it on situation %d", first);
-        report("ruling", "arbiter eval_batch (Art. 27-39, 61-64 mix)", own[1].ns_per_op, note, NULL, NULL);
-        report("ruling", "hand-written C if/switch tree", -1, "not timed: it rules otherwise (above)",
-               "arbiter ≤ 2× the C tree", "not measured");
-        report("ruling", "arbiter eval_rule, one ruling", own[0].ns_per_op, "with the audit path", NULL, NULL);
-        lua_close(lb.L);
-        DestroyEnvironment(cb.env);
-        free(cb.values);
-        free(cb.types);
-        for (int i = 0; i < m.n; i++) {
-            free(m.expected[i]);
-            scenario_free(&m.sc[i]);
-        }
-        return;
-    }
-    printf("ruling mix: %d situations (seed %#llx), %d distinct rulings; arbiter (eval_rule and "
-           "eval_batch), the C "
-           "tree, Lua and CLIPS agree on every one\n",
-           m.n, (unsigned long long)MIX_SEED, outcomes_seen);
+    /* The baselines were written for bridge-2017 as it was. Where the
+     * ruleset has since changed its rulings (an unintended call goes
+     * through 25, more sub-clauses are cited), a baseline that rules
+     * otherwise is still timed, for scale, but its target is not judged:
+     * a comparison with other rulings proves nothing. */
+    bool hand_ok = verify(&m, "the hand-written C tree", hand_text, &m, &first);
+    bool lua_ok = verify(&m, "plain Lua", lua_text_cb, &lb, &first);
+    bool clips_ok = verify(&m, "CLIPS", clips_text_cb, &cb, &first);
+    printf("ruling mix: %d situations (seed %#llx), %d distinct rulings; eval_rule and eval_batch "
+           "agree on every one; the C tree %s, Lua %s, CLIPS %s\n",
+           m.n, (unsigned long long)MIX_SEED, outcomes_seen, hand_ok ? "agrees" : "rules otherwise",
+           lua_ok ? "agrees" : "rules otherwise", clips_ok ? "agrees" : "rules otherwise");
 
     contender c[] = {{"arbiter", run_arbiter, &m, 0, {0}, 0},
                      {"C tree", run_hand, &m, 0, {0}, 0},
@@ -916,18 +932,19 @@ static void bench_rulings(const ruleset *rs, json_t *summary) {
     double one = c[0].ns_per_op, hand = c[1].ns_per_op, lua = c[2].ns_per_op,
            clips = c[3].ns_per_op;
     double a = c[4].ns_per_op;
-    char cmp[96];
+    const char *stale = " (an older reading: scale only)";
+    char cmp[128];
     report("ruling", "arbiter eval_batch (Art. 27-39, 61-64 mix)", a, "the library's batch API",
            NULL, NULL);
-    snprintf(cmp, sizeof cmp, "batch / C tree = %.2f×", a / hand);
+    snprintf(cmp, sizeof cmp, "batch / C tree = %.2f×%s", a / hand, hand_ok ? "" : stale);
     report("ruling", "hand-written C if/switch tree", hand, cmp, "arbiter ≤ 2× the C tree",
-           met(a <= 2 * hand));
-    snprintf(cmp, sizeof cmp, "CLIPS / batch = %.1f×", clips / a);
+           hand_ok ? met(a <= 2 * hand) : "not judged");
+    snprintf(cmp, sizeof cmp, "CLIPS / batch = %.1f×%s", clips / a, clips_ok ? "" : stale);
     report("ruling", "CLIPS 6.30 rules (reset, assert, run)", clips, cmp, "≥ 20× faster than CLIPS",
-           met(clips >= 20 * a));
-    snprintf(cmp, sizeof cmp, "Lua / batch = %.1f×", lua / a);
+           clips_ok ? met(clips >= 20 * a) : "not judged");
+    snprintf(cmp, sizeof cmp, "Lua / batch = %.1f×%s", lua / a, lua_ok ? "" : stale);
     report("ruling", "plain Lua 5.4 through the C API", lua, cmp, "≥ 10× faster than Lua",
-           met(lua >= 10 * a));
+           lua_ok ? met(lua >= 10 * a) : "not judged");
     snprintf(cmp, sizeof cmp, "with the audit path; / C tree = %.2f×, Lua / it = %.1f×", one / hand,
              lua / one);
     report("ruling", "arbiter eval_rule, one ruling", one, cmp, NULL, NULL);
