@@ -17,7 +17,7 @@ LDFLAGS := $(SAN)
 LUA_CFLAGS = $(shell pkg-config --cflags lua5.4 2>/dev/null || echo -I/usr/include/lua5.4)
 MHD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
 # The library's own dependencies; the program adds the HTTP server's.
-LIB_LIBS = $(shell pkg-config --libs jansson lua5.4 libcrypto 2>/dev/null || echo -ljansson -llua5.4 -lcrypto) -lm
+LIB_LIBS = $(shell pkg-config --libs jansson lua5.4 nettle 2>/dev/null || echo -ljansson -llua5.4 -lnettle) -lm
 LIBS     = $(LIB_LIBS) $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -29,7 +29,7 @@ LAYERS := core/base core/engine core/games dsl core/store core/tools plugins cor
 LAYER_INCLUDES = $(addprefix -I,$(LAYERS))
 CORE := base/mem base/util base/diag engine/graph engine/expr engine/ruleset engine/eval \
         games/builtins games/bridge games/cards games/pbn games/klaverjas games/scenario \
-        store/image store/cache tools/testrun tools/dot tools/whynot tools/diff tools/overlap \
+        store/image store/digest store/cache tools/testrun tools/dot tools/whynot tools/diff tools/overlap \
         api/output api/batch api/scoring api/adjusted api/compare api/load api/arbiter api/ruling api/tools api/report api/scores api/faces api/pbnfile api/session api/ranking \
         api/legalwalk api/config
 DSL  := compile compile_load compile_amend compile_types compile_expr compile_decl compile_articles compile_tests check
@@ -178,7 +178,10 @@ EMCC      ?= emcc
 EMAR      ?= emar
 WASM_SRC  := $(WASM)/src
 WASM_OPT  := -O2
-WASM_OBJS := $(subst $(BUILD)/obj/,$(WASM)/obj/,$(OBJS)) $(WASM)/obj/core/web/shim/openssl.o
+# The image cache's cryptography is left out (the browser keeps no cache):
+# web/shim/digest.c stands in for core/store/digest.c.
+WASM_OBJS := $(subst $(BUILD)/obj/,$(WASM)/obj/,$(filter-out %/store/digest.o,$(OBJS))) \
+             $(WASM)/obj/core/web/shim/digest.o
 WEB_FILES := $(wildcard core/serve/web/*.html core/serve/web/*.js core/serve/web/*.css core/serve/web/*.svg \
                         core/serve/web/*.webmanifest core/serve/web/*.png)
 GLUE_EXPORTS := arbw_init arbw_status arbw_error arbw_free arbw_rulesets arbw_ruleset arbw_title arbw_next \
@@ -193,7 +196,7 @@ web:
 	@scripts/deps.sh web
 	@$(MAKE) --no-print-directory web-libs
 	@$(MAKE) --no-print-directory BUILD=$(WASM) CC=$(EMCC) OPT="$(WASM_OPT)" SAN= \
-	    LUA_CFLAGS="-I$(WASM_SRC)/lua/src" MHD_CFLAGS="-I$(WASM)/include -I$(WASM_SRC)/jansson/src -Icore/web/shim" \
+	    LUA_CFLAGS="-I$(WASM_SRC)/lua/src" MHD_CFLAGS="-I$(WASM)/include -I$(WASM_SRC)/jansson/src" \
 	    web-objects
 	@$(MAKE) --no-print-directory web-files
 	@scripts/web-version.sh $(WEB)
@@ -205,7 +208,7 @@ web-files: $(WEB)/arbiter.js $(addprefix $(WEB)/,$(notdir $(WEB_FILES)))
 	@:
 
 # Called with BUILD=$(WASM) CC=emcc: the library's objects, compiled for WebAssembly.
-web-objects: $(OBJS) $(BUILD)/obj/core/web/shim/openssl.o
+web-objects: $(filter-out %/store/digest.o,$(OBJS)) $(BUILD)/obj/core/web/shim/digest.o
 	@:
 
 # Debian's source packages of Lua 5.4 and jansson, unpacked with Debian's patches.

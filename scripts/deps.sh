@@ -3,11 +3,11 @@
 # Runs apt-get as root (directly, or through sudo when available).
 set -eu
 
-# libssl-dev: libcrypto, whose HMAC-SHA-256 seals the ruleset images.
+# nettle-dev: SHA-256 and the HMAC-SHA-256 that seals the ruleset images.
 # libclang-rt-14-dev: the fuzzer and sanitizer runtimes `make fuzz` links
 # (clang only recommends it); valgrind: the CI's memory check of the demo;
 # clang-format: the style check of `make test` (scripts/format.sh).
-PACKAGES="re2c bison pkg-config libjansson-dev libcmocka-dev liblua5.4-dev libclips-dev libmicrohttpd-dev libssl-dev make gcc clang clang-format libclang-rt-14-dev valgrind curl jq chromium"
+PACKAGES="re2c bison pkg-config libjansson-dev libcmocka-dev liblua5.4-dev libclips-dev libmicrohttpd-dev nettle-dev make gcc clang clang-format libclang-rt-14-dev valgrind curl jq chromium"
 # `scripts/deps.sh web` adds what `make web` needs (the WebAssembly build of
 # the library, core/web): Debian's emscripten, and dpkg-dev for `apt-get
 # source`, which fetches Lua's and jansson's Debian source packages (from a

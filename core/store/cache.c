@@ -7,13 +7,12 @@
  * compiled, silently unless ARBITER_CACHE_VERBOSE is set. */
 #include "cache.h"
 
+#include "digest.h"
 #include "image.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <openssl/evp.h>
-#include <openssl/rand.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -115,14 +114,9 @@ static bool listing(const ruleset *rs, strbuf *out) {
  * directories. The files must also still hash as the compiler hashed them
  * (rs->hash, dsl/compile_load.c read_and_parse): a file changed after the
  * compile read it is never recorded as the compiled one. */
-static void free_digest_unwound(void *sha) { /* out of memory with it made */
-    EVP_MD_CTX_free(sha);
-}
-
 static bool sources_record(const ruleset *rs, strbuf *out) {
-    EVP_MD_CTX *sha = EVP_MD_CTX_new();
-    int undo = mem_defer(free_digest_unwound, sha);
-    bool ok = sha && EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
+    digest_sha256 *sha = digest_sha256_new(); /* the allocator's: freed if a call unwinds */
+    bool ok = sha != NULL;
     uint64_t h = FNV1A64_INIT;
     for (int i = 0; i < rs->nfiles && ok; i++) {
         size_t len;
@@ -134,17 +128,17 @@ static bool sources_record(const ruleset *rs, strbuf *out) {
         const char *p = rs->files[i];
         const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
         uint64_t lens[2] = {strlen(base), len};
-        ok = EVP_DigestUpdate(sha, lens, sizeof lens) && EVP_DigestUpdate(sha, base, lens[0]) &&
-             EVP_DigestUpdate(sha, text, len);
+        digest_sha256_update(sha, lens, sizeof lens);
+        digest_sha256_update(sha, base, lens[0]);
+        digest_sha256_update(sha, text, len);
         h = fnv1a64(h, base, strlen(base));
         h = fnv1a64(h, text, len);
         xfree(text);
     }
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned n = 0;
-    ok = ok && EVP_DigestFinal_ex(sha, digest, &n) && h == rs->hash;
-    mem_undefer(undo);
-    EVP_MD_CTX_free(sha);
+    unsigned char digest[DIGEST_SIZE];
+    unsigned n = DIGEST_SIZE;
+    ok = ok && digest_sha256_final(sha, digest) && h == rs->hash;
+    if (sha) digest_sha256_free(sha);
     if (!ok) return false;
     sb_puts(out, "sha256 ");
     for (unsigned i = 0; i < n; i++)
@@ -203,7 +197,7 @@ static bool make_key(const char *dir, bool replace, unsigned char key[IMAGE_KEY_
         snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp)
         return false;
     unsigned char fresh[IMAGE_KEY_SIZE];
-    if (RAND_bytes(fresh, sizeof fresh) != 1) return false;
+    if (!digest_random(fresh, sizeof fresh)) return false;
     int fd = mkstemp(tmp);
     if (fd < 0) return false;
     bool ok = fchmod(fd, 0600) == 0 && write(fd, fresh, sizeof fresh) == (ssize_t)sizeof fresh;

@@ -14,12 +14,10 @@
 
 #include "build_id.h"
 #include "builtins.h"
+#include "digest.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/core_names.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,24 +43,16 @@ const char *image_build_id(void) {
     return ARB_BUILD_ID;
 }
 
-/* HMAC-SHA-256 under key of the header before the seal and the body
- * (libcrypto's, through the EVP_MAC interface of OpenSSL 3). */
+/* HMAC-SHA-256 under key of the header before the seal and the body. */
 void image_seal(const unsigned char key[IMAGE_KEY_SIZE], const void *data, size_t len,
                 unsigned char seal[IMAGE_SEAL_SIZE]) {
     const unsigned char *p = data;
-    EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-    EVP_MAC_CTX *ctx = mac ? EVP_MAC_CTX_new(mac) : NULL;
-    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", "SHA256", 0),
-                           OSSL_PARAM_construct_end()};
-    size_t n = 0;
-    bool ok = ctx && EVP_MAC_init(ctx, key, IMAGE_KEY_SIZE, params) &&
-              EVP_MAC_update(ctx, p, len < IMAGE_SEAL_OFFSET ? len : IMAGE_SEAL_OFFSET) &&
-              (len <= IMAGE_HEADER_SIZE ||
-               EVP_MAC_update(ctx, p + IMAGE_HEADER_SIZE, len - IMAGE_HEADER_SIZE)) &&
-              EVP_MAC_final(ctx, seal, &n, IMAGE_SEAL_SIZE) && n == IMAGE_SEAL_SIZE;
-    EVP_MAC_CTX_free(ctx);
-    EVP_MAC_free(mac);
-    if (!ok) abort(); /* only when libcrypto itself is broken: no image can be trusted */
+    bool body = len > IMAGE_HEADER_SIZE;
+    digest_part parts[2] = {{p, len < IMAGE_SEAL_OFFSET ? len : IMAGE_SEAL_OFFSET},
+                            {body ? p + IMAGE_HEADER_SIZE : p, body ? len - IMAGE_HEADER_SIZE : 0}};
+    _Static_assert(IMAGE_SEAL_SIZE == DIGEST_SIZE, "the seal is one HMAC-SHA-256");
+    if (!digest_hmac_sha256(key, IMAGE_KEY_SIZE, parts, 2, seal))
+        abort(); /* only when the crypto itself is broken: no image can be trusted */
 }
 
 static bool in(int64_t i, int64_t n) {
@@ -909,7 +899,10 @@ static graph *get_graph(reader *r) {
     for (int i = 0; i < g->nvars; i++)
         g->lo[i] = get_i64(r);
     g->nnodes = g->capnodes = get_count(r, 8);
-    g->nodes = xcalloc((size_t)g->nnodes + 1, sizeof *g->nodes);
+    /* the arrays are written whole (take zeroes what a short image lacks):
+     * not cleared first, which for a large ruleset was most of a load */
+    g->nodes = xmalloc(sizeof *g->nodes * ((size_t)g->nnodes + 1));
+    g->nodes[g->nnodes] = (graph_node){0, 0};
     if (LITTLE_ENDIAN_HOST && sizeof *g->nodes == 8) /* var and kids, as written */
         take(r, g->nodes, sizeof *g->nodes * (size_t)g->nnodes);
     else
@@ -918,7 +911,8 @@ static graph *get_graph(reader *r) {
             g->nodes[i].kids = get_i32(r);
         }
     g->nkids = g->capkids = get_count(r, 4);
-    g->kids = xcalloc((size_t)g->nkids + 1, sizeof(gref));
+    g->kids = xmalloc(sizeof(gref) * ((size_t)g->nkids + 1));
+    g->kids[g->nkids] = 0;
     get_i32s(r, g->kids, g->nkids);
     g->nterms = g->capterms = get_count(r, 12);
     g->terms = xcalloc((size_t)g->nterms + 1, sizeof *g->terms);
@@ -1355,7 +1349,7 @@ static bool check_header(const unsigned char *p, size_t len, const unsigned char
     if (checked_before) return true; /* this very file, by image_load */
     unsigned char seal[IMAGE_SEAL_SIZE];
     image_seal(key, p, len, seal);
-    if (CRYPTO_memcmp(seal, p + IMAGE_SEAL_OFFSET, IMAGE_SEAL_SIZE) != 0)
+    if (!digest_equal(seal, p + IMAGE_SEAL_OFFSET, IMAGE_SEAL_SIZE))
         return fail_with(err, errsz,
                          "its seal does not match (damaged, or not sealed with this key)");
     return true;
