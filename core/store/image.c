@@ -589,10 +589,23 @@ static bool take(reader *r, void *dst, size_t n) {
     return true;
 }
 
+/* The next n bytes of the image, or NULL (and the reader bad) past its
+ * end. The fixed-width readers below go through here, not through take:
+ * a load has a few hundred thousand of them, and each is then a bounds
+ * check and one load, not a call to memcpy. */
+static inline const unsigned char *next(reader *r, size_t n) {
+    if (r->bad || (size_t)(r->end - r->p) < n) {
+        r->bad = true;
+        return NULL;
+    }
+    const unsigned char *p = r->p;
+    r->p += n;
+    return p;
+}
+
 static unsigned get_u8(reader *r) {
-    unsigned char c;
-    take(r, &c, 1);
-    return c;
+    const unsigned char *c = next(r, 1);
+    return c ? c[0] : 0;
 }
 
 static bool get_bool(reader *r) {
@@ -602,19 +615,20 @@ static bool get_bool(reader *r) {
 }
 
 static int32_t get_i32(reader *r) {
-    unsigned char c[4];
-    take(r, c, 4);
+    const unsigned char *c = next(r, 4);
+    if (!c) return 0;
     return (int32_t)((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
                      (uint32_t)c[3] << 24);
 }
 
 static int64_t get_i64(reader *r) {
-    unsigned char c[8];
-    take(r, c, 8);
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | c[i];
-    return (int64_t)v;
+    const unsigned char *c = next(r, 8);
+    if (!c) return 0;
+    uint64_t lo =
+        (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
+    uint64_t hi =
+        (uint32_t)c[4] | (uint32_t)c[5] << 8 | (uint32_t)c[6] << 16 | (uint32_t)c[7] << 24;
+    return (int64_t)(hi << 32 | lo);
 }
 
 /* A count of things of at least `size` bytes each: it must fit in what is
