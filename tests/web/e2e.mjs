@@ -13,8 +13,9 @@
 // WebAssembly module, a reload that keeps the answers, a shared link that
 // reopens a ruling; a club plugin picked from a file (its question asked,
 // its ruling as `arbiter rule --plugin --json` gives it, kept over a
-// reload), one that does not load, and a hostile one. Ends with "N passed,
-// N failed".
+// reload), one that does not load, a hostile one, and Rotterdam's legal
+// cards. ONLY=offline runs the offline app's walks alone. Ends with "N
+// passed, N failed".
 import { chromium } from 'playwright-core';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -368,6 +369,8 @@ function cliWithPlugins(files, ruleset, scenario) {
 
 const BEGINNERS = 'plugins/clubs/bridge-beginners-revoke.lua';
 const HOSTILE = 'tests/plugins/hostile-pcall.lua';
+const ROTTERDAM = 'plugins/clubs/rotterdams-klaverjassen.lua';
+const PARTNER_HOLDS = 'tests/plugins/klaverjas-partner-holds.json';
 
 async function pickPlugin(page, file) {
   await page.evaluate(() => { document.getElementById('plugins').open = true; });
@@ -483,6 +486,29 @@ async function walkPlugins(page, base) {
     await page.click('#plugin-list li[data-file="bridge-beginners-revoke.lua"] button.remove-plugin');
     await page.waitForFunction(() => document.querySelectorAll('#plugin-list li').length === 0, null, WAIT);
     expect((await page.evaluate(() => localStorage.getItem('arbiter-plugins'))) === '[]', 'the removed plugins are still kept');
+  });
+
+  if (KJ.includes('/')) return; /* run.sh's stand-in is not in the web build */
+  await test("offline: Rotterdam picked from a file: for klaverjas only, a trick with partner's legal cards as `arbiter legal --plugin --json`", async () => {
+    const kjName = cli(['score', '--ruleset', KJ, '--json', HAND]).ruleset;
+    await pickPlugin(page, ROTTERDAM);
+    await page.waitForSelector('#plugin-list li[data-file="rotterdams-klaverjassen.lua"]', WAIT);
+    const applies = await page.textContent('#plugin-list li[data-file="rotterdams-klaverjassen.lua"] .hint');
+    expect(applies.includes(kjName) && !applies.includes('bridge'), `the plugin applies to: ${applies}`);
+    const position = readFileSync(PARTNER_HOLDS, 'utf8');
+    const fromPage = await page.evaluate(([name, text]) => ArbiterOffline.raw.legal(name, text).text, [kjName, position]);
+    const dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-'));
+    try {
+      copyFileSync(ROTTERDAM, join(dir, basename(ROTTERDAM)));
+      const r = spawnSync(resolve(ARBITER), ['legal', '--ruleset', kjName, '--plugin', basename(ROTTERDAM), '--json', resolve(PARTNER_HOLDS)],
+        { cwd: dir, encoding: 'utf8', env: { ...process.env, ARBITER_RULESETS: resolve('rulesets') } });
+      expect(r.stdout.includes('Rotterdams art. 1'), 'the CLI does not rule with the plugin');
+      expect(fromPage && JSON.stringify(JSON.parse(r.stdout)) === fromPage, `the page's legal cards differ from the CLI's: ${String(fromPage).slice(0, 200)}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await page.click('#plugin-list li[data-file="rotterdams-klaverjassen.lua"] button.remove-plugin');
+    await page.waitForFunction(() => document.querySelectorAll('#plugin-list li').length === 0, null, WAIT);
   });
 }
 
