@@ -205,8 +205,18 @@
 
   const plugins = {
     list: () => (mod ? listPlugins() : []),
-    add: (file, source, ruleset) =>
-      changed(call('arbw_plugin_add', ['string', 'string', 'string'], [file, source, ruleset || ''])),
+    add(file, source, ruleset) {
+      /* the text on the heap, not on the stack as ccall puts a string: a file may be large */
+      const size = mod.lengthBytesUTF8(source) + 1;
+      const text = mod._malloc(size);
+      if (!text) return { ok: false, error: 'out of memory' };
+      try {
+        mod.stringToUTF8(source, text, size);
+        return changed(call('arbw_plugin_add', ['string', 'number', 'string'], [file, text, ruleset || '']));
+      } finally {
+        mod._free(text);
+      }
+    },
     remove: (file) => changed(call('arbw_plugin_remove', ['string'], [file])),
   };
 
