@@ -380,7 +380,8 @@ static bool reload_plugins(char *const *files, int n, const char *reason_of, cha
     }
     if (!last_taken) {
         int r = ruleset_index(reason_of);
-        *why_not = copy(why[r < 0 ? 0 : r][n - 1]);
+        const char *reason = why[r < 0 ? 0 : r][n - 1];
+        *why_not = copy(reason ? reason : "the plugin could not be loaded");
     }
     for (int i = 0; i < nloaded; i++) {
         if (!last_taken) { /* undone */
@@ -467,6 +468,7 @@ EMSCRIPTEN_KEEPALIVE char *arbw_plugin_add(const char *file, const char *source,
         return fail(ARB_BAD_INPUT, "give the plugin's file name (such as club.lua), not '%s'",
                     file);
     if (!source) return fail(ARB_BAD_INPUT, "%s", "give the plugin's text");
+    if (nloaded == 0) return fail(ARB_BAD_INPUT, "%s", "no ruleset is loaded (arbw_init)");
     if (plugin_index(file) >= 0)
         return fail(ARB_BAD_INPUT, "a plugin from %s is loaded already: remove it first", file);
     if (nplugins == ARB_MAX_PLUGINS)
