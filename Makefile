@@ -186,7 +186,7 @@ WEB_FILES := $(wildcard core/serve/web/*.html core/serve/web/*.js core/serve/web
                         core/serve/web/*.webmanifest core/serve/web/*.png)
 GLUE_EXPORTS := arbw_init arbw_status arbw_error arbw_free arbw_rulesets arbw_ruleset arbw_title arbw_next \
                 arbw_rule arbw_batch arbw_compare arbw_score arbw_klaverjas arbw_legal arbw_matchpoints arbw_graph \
-                malloc free
+                arbw_plugins arbw_plugin_add arbw_plugin_remove malloc free
 comma := ,
 empty :=
 space := $(empty) $(empty)
@@ -248,7 +248,8 @@ $(WASM)/libjansson.a: $(WASM_SRC)/.unpacked
 $(WEB)/arbiter.js: core/web/glue.c $(WASM_OBJS) $(WASM)/liblua.a $(WASM)/libjansson.a $(shell find rulesets -type f)
 	@mkdir -p $(WEB)
 	NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH} \
-	$(EMCC) $(WASM_OPT) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Icore/api -o $@ core/web/glue.c \
+	$(EMCC) $(WASM_OPT) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Icore/api \
+	    -I$(WASM)/include -I$(WASM_SRC)/jansson/src -o $@ core/web/glue.c \
 	    $(WASM_OBJS) $(WASM)/liblua.a $(WASM)/libjansson.a \
 	    -sMODULARIZE=1 -sEXPORT_NAME=ArbiterModule -sENVIRONMENT=web,worker,node -sALLOW_MEMORY_GROWTH=1 \
 	    -sTOTAL_STACK=4194304 -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(GLUE_EXPORTS))) \

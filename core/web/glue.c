@@ -12,15 +12,27 @@
  * call (enum arb_status) and arbw_error() its error, when it had one (a
  * line for a person; "" when none). The rulesets are those of one
  * directory (arbw_init), compiled from their rule files when the module
- * starts: the web build keeps no image cache (core/web/shim). */
+ * starts: the web build keeps no image cache (core/web/shim).
+ *
+ * Club plugins (docs/plugins.md) come as text, the file a director picks
+ * (arbw_plugin_add): the text is written to the module's file system under
+ * its file name and loaded as `--plugin FILE` loads it, within the CLI's
+ * limits. A plugin is loaded for every ruleset that takes it (its
+ * overrides name citations of that ruleset), after the plugins loaded
+ * before it, and every call below rules with the plugins of its ruleset,
+ * as `arbiter rule --plugin FILE` and `arbiter serve --plugin FILE` do. */
 #include "arbiter.h"
 
 #include <emscripten/emscripten.h>
+#include <jansson.h>
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_RULESETS 32
 #define ARB_STR_(x) #x
@@ -28,6 +40,17 @@
 
 static arb_ruleset *loaded[MAX_RULESETS];
 static int nloaded;
+
+/* The plugins' files, in the order they were added (they act in that
+ * order), and for each ruleset the set of those it takes: NULL when none. */
+#define PLUGIN_DIR "/plugins"
+static char *plugin_file[ARB_MAX_PLUGINS];
+static int nplugins;
+static arb_plugins *with[MAX_RULESETS];
+/* Which plugins each ruleset takes (takes), and why it refused the others
+ * (refusal: the text `arbiter … --plugin FILE` writes, malloc'd). */
+static bool takes[MAX_RULESETS][ARB_MAX_PLUGINS];
+static char *refusal[MAX_RULESETS][ARB_MAX_PLUGINS];
 static enum arb_status last_status;
 static char *last_error;
 
@@ -89,8 +112,19 @@ static char *capture_close(capture *c) {
 EMSCRIPTEN_KEEPALIVE int arbw_init(const char *dir) {
     setenv("ARBITER_CACHE", "off", 1);
     setenv("ARBITER_RULESETS", dir, 1);
-    for (int i = 0; i < nloaded; i++)
+    for (int i = 0; i < nloaded; i++) {
+        arb_free_plugins(with[i]);
+        with[i] = NULL;
+        for (int k = 0; k < ARB_MAX_PLUGINS; k++) {
+            free(refusal[i][k]);
+            refusal[i][k] = NULL;
+            takes[i][k] = false;
+        }
         arb_free(loaded[i]);
+    }
+    for (int i = 0; i < nplugins; i++)
+        free(plugin_file[i]);
+    nplugins = 0;
     nloaded = 0;
     char **names = NULL;
     int n = arb_list_rulesets(dir, &names);
@@ -111,9 +145,21 @@ EMSCRIPTEN_KEEPALIVE int arbw_init(const char *dir) {
     return nloaded;
 }
 
-static const arb_ruleset *ruleset_named(const char *name) {
+static int ruleset_index(const char *name) {
     for (int i = 0; name && i < nloaded; i++)
-        if (strcmp(arb_name(loaded[i]), name) == 0) return loaded[i];
+        if (strcmp(arb_name(loaded[i]), name) == 0) return i;
+    return -1;
+}
+
+static const arb_ruleset *ruleset_named(const char *name) {
+    int i = ruleset_index(name);
+    return i < 0 ? NULL : loaded[i];
+}
+
+/* The plugins a ruleset rules with (NULL: none). */
+static const arb_plugins *plugins_of(const arb_ruleset *rs) {
+    for (int i = 0; rs && i < nloaded; i++)
+        if (loaded[i] == rs) return with[i];
     return NULL;
 }
 
@@ -159,7 +205,8 @@ EMSCRIPTEN_KEEPALIVE const char *arbw_title(const char *name) {
 EMSCRIPTEN_KEEPALIVE char *arbw_next(const char *name, const char *scenario) {
     const arb_ruleset *rs = served(name);
     char *json = NULL;
-    if (rs) outcome(arb_rule_next_json(rs, NULL, scenario, strlen(scenario), &json), NULL);
+    if (rs)
+        outcome(arb_rule_next_json(rs, plugins_of(rs), scenario, strlen(scenario), &json), NULL);
     return json;
 }
 
@@ -167,7 +214,8 @@ EMSCRIPTEN_KEEPALIVE char *arbw_next(const char *name, const char *scenario) {
 EMSCRIPTEN_KEEPALIVE char *arbw_rule(const char *name, const char *scenario) {
     const arb_ruleset *rs = served(name);
     char *json = NULL;
-    if (rs) outcome(arb_rule_json(rs, scenario, strlen(scenario), &json), NULL);
+    if (rs)
+        outcome(arb_rule_json_plugins(rs, plugins_of(rs), scenario, strlen(scenario), &json), NULL);
     return json;
 }
 
@@ -178,7 +226,7 @@ EMSCRIPTEN_KEEPALIVE char *arbw_batch(const char *name, const char *jsonl) {
     capture out;
     if (!rs) return NULL;
     if (!capture_open(&out)) return fail(ARB_BAD_INPUT, "%s", "out of memory");
-    enum arb_status st = arb_rule_batch(rs, jsonl, strlen(jsonl), out.f);
+    enum arb_status st = arb_rule_batch_plugins(rs, plugins_of(rs), jsonl, strlen(jsonl), out.f);
     char *text = capture_close(&out);
     outcome(st, NULL);
     return text;
@@ -188,6 +236,7 @@ EMSCRIPTEN_KEEPALIVE char *arbw_batch(const char *name, const char *jsonl) {
  * named in names one a line. */
 EMSCRIPTEN_KEEPALIVE char *arbw_compare(const char *names, const char *scenario) {
     const arb_ruleset *sets[ARB_MAX_COMPARED];
+    const arb_plugins *plugins[ARB_MAX_COMPARED];
     char buf[1024];
     int n = 0;
     if (snprintf(buf, sizeof buf, "%s", names) >= (int)sizeof buf)
@@ -199,10 +248,13 @@ EMSCRIPTEN_KEEPALIVE char *arbw_compare(const char *names, const char *scenario)
                 ARB_BAD_INPUT,
                 "give \"rulesets\": a list of 2 to " ARB_STR(ARB_MAX_COMPARED) " ruleset names%s",
                 "");
-        if (!(sets[n++] = served(name))) return NULL;
+        if (!(sets[n] = served(name))) return NULL;
+        plugins[n] = plugins_of(sets[n]);
+        n++;
     }
     char *json = NULL, *error = NULL;
-    enum arb_status st = arb_compare_json(sets, NULL, n, scenario, strlen(scenario), &json, &error);
+    enum arb_status st =
+        arb_compare_json(sets, plugins, n, scenario, strlen(scenario), &json, &error);
     outcome(st, error);
     return json;
 }
@@ -215,7 +267,7 @@ EMSCRIPTEN_KEEPALIVE char *arbw_score(const char *name, const char *contract, in
                                : vulnerable   ? ARB_VULNERABLE
                                               : ARB_NOT_VULNERABLE;
     char *json = NULL, *error = NULL;
-    enum arb_status st = arb_score_contract(rs, NULL, contract, v, NULL, &json, &error);
+    enum arb_status st = arb_score_contract(rs, plugins_of(rs), contract, v, NULL, &json, &error);
     outcome(st, error);
     return json;
 }
@@ -225,7 +277,7 @@ EMSCRIPTEN_KEEPALIVE char *arbw_klaverjas(const char *name, const char *hand) {
     const arb_ruleset *rs = served(name);
     if (!rs) return NULL;
     char *json = NULL, *error = NULL;
-    enum arb_status st = arb_score_hand_json(rs, NULL, hand, strlen(hand), &json, &error);
+    enum arb_status st = arb_score_hand_json(rs, plugins_of(rs), hand, strlen(hand), &json, &error);
     outcome(st, error);
     return json;
 }
@@ -235,7 +287,8 @@ EMSCRIPTEN_KEEPALIVE char *arbw_legal(const char *name, const char *position) {
     const arb_ruleset *rs = served(name);
     if (!rs) return NULL;
     char *json = NULL, *error = NULL;
-    enum arb_status st = arb_legal_json(rs, NULL, position, strlen(position), &json, &error);
+    enum arb_status st =
+        arb_legal_json(rs, plugins_of(rs), position, strlen(position), &json, &error);
     outcome(st, error);
     return json;
 }
@@ -248,7 +301,7 @@ EMSCRIPTEN_KEEPALIVE char *arbw_matchpoints(const char *name, const char *sheet)
     if (arb_sheet_score_count(sheet, len) > ARB_MAX_SCORES)
         return fail(ARB_BAD_INPUT, "at most " ARB_STR(ARB_MAX_SCORES) " scores in one sheet%s", "");
     char *json = NULL, *error = NULL;
-    enum arb_status st = arb_matchpoints_sheet(rs, NULL, sheet, len, &json, &error);
+    enum arb_status st = arb_matchpoints_sheet(rs, plugins_of(rs), sheet, len, &json, &error);
     outcome(st, error);
     return json;
 }
@@ -269,4 +322,191 @@ EMSCRIPTEN_KEEPALIVE char *arbw_graph(const char *name, const char *article) {
     char buf[256];
     snprintf(buf, sizeof buf, "%s has no article %s", name, article);
     return fail(ARB_BAD_INPUT, "%s", buf);
+}
+
+/* ---- club plugins ---- */
+
+/* The plugins files[0..n) loaded for rs with the CLI's limits, or NULL
+ * with why in *why (malloc'd, without its last newline). */
+static arb_plugins *load_for(const arb_ruleset *rs, const char *const *files, int n, char **why) {
+    capture errors;
+    *why = NULL;
+    if (!capture_open(&errors)) return NULL;
+    arb_plugins *p = arb_load_plugins_limited(rs, files, n, NULL, errors.f);
+    char *text = capture_close(&errors);
+    if (p || !text) {
+        free(text);
+        return p;
+    }
+    size_t len = strlen(text);
+    while (len && text[len - 1] == '\n')
+        text[--len] = '\0';
+    *why = len ? text : (free(text), copy("the plugin could not be loaded"));
+    return NULL;
+}
+
+/* The plugins of files[0..n) that rs takes, each in order after those it
+ * took before it: the set (NULL when it takes none); took[k] and why[k]
+ * (malloc'd, or NULL) say which and why not. */
+static arb_plugins *set_for(const arb_ruleset *rs, char *const *files, int n, bool *took,
+                            char **why) {
+    const char *chosen[ARB_MAX_PLUGINS];
+    int nchosen = 0;
+    arb_plugins *set = NULL;
+    for (int k = 0; k < n; k++) {
+        chosen[nchosen] = files[k];
+        arb_plugins *p = load_for(rs, chosen, nchosen + 1, &why[k]);
+        took[k] = p != NULL;
+        if (!p) continue;
+        arb_free_plugins(set);
+        set = p;
+        nchosen++;
+    }
+    return set;
+}
+
+/* Every ruleset's plugins loaded again from files[0..n), as a whole. With
+ * why_not, when the last file is taken by no ruleset, nothing changes and
+ * *why_not gets the reason of the ruleset named `reason_of` (else of the
+ * first): false. */
+static bool reload_plugins(char *const *files, int n, const char *reason_of, char **why_not) {
+    arb_plugins *sets[MAX_RULESETS];
+    bool took[MAX_RULESETS][ARB_MAX_PLUGINS];
+    char *why[MAX_RULESETS][ARB_MAX_PLUGINS];
+    bool last_taken = n == 0 || !why_not;
+    for (int i = 0; i < nloaded; i++) {
+        sets[i] = set_for(loaded[i], files, n, took[i], why[i]);
+        if (n && took[i][n - 1]) last_taken = true;
+    }
+    if (!last_taken) {
+        int r = ruleset_index(reason_of);
+        const char *reason = why[r < 0 ? 0 : r][n - 1];
+        *why_not = copy(reason ? reason : "the plugin could not be loaded");
+    }
+    for (int i = 0; i < nloaded; i++) {
+        if (!last_taken) { /* undone */
+            arb_free_plugins(sets[i]);
+            for (int k = 0; k < n; k++)
+                free(why[i][k]);
+            continue;
+        }
+        arb_free_plugins(with[i]);
+        with[i] = sets[i];
+        for (int k = 0; k < ARB_MAX_PLUGINS; k++) {
+            free(refusal[i][k]);
+            takes[i][k] = k < n && took[i][k];
+            refusal[i][k] = k < n ? why[i][k] : NULL;
+        }
+    }
+    return last_taken;
+}
+
+/* What the plugin of file says of itself in a ruling's record ("name",
+ * "hash": "plugin_files" of `arbiter rule --json`), under ruleset i. */
+static json_t *plugin_record(int i, const char *file) {
+    char *json = NULL;
+    arb_rule_json_plugins(loaded[i], with[i], "{}", 2, &json);
+    json_t *ruling = json ? json_loads(json, 0, NULL) : NULL;
+    free(json);
+    json_t *found = NULL, *one;
+    size_t k;
+    json_array_foreach(json_object_get(ruling, "plugin_files"), k, one) {
+        const char *f = json_string_value(json_object_get(one, "file"));
+        if (f && strcmp(f, file) == 0) found = json_incref(one);
+    }
+    json_decref(ruling);
+    return found;
+}
+
+/* The plugins loaded, in order: [{"file", "name", "hash" (as a ruling's
+ * "plugin_files" gives them), "rulesets" (those that take it), "refused":
+ * {ruleset: why not}}]. */
+EMSCRIPTEN_KEEPALIVE char *arbw_plugins(void) {
+    json_t *list = json_array();
+    for (int k = 0; k < nplugins; k++) {
+        json_t *one = json_object(), *names = json_array(), *refused = json_object();
+        json_t *record = NULL;
+        for (int i = 0; i < nloaded; i++) {
+            if (takes[i][k]) {
+                json_array_append_new(names, json_string(arb_name(loaded[i])));
+                if (!record) record = plugin_record(i, plugin_file[k]);
+            } else if (refusal[i][k]) {
+                json_object_set_new(refused, arb_name(loaded[i]), json_string(refusal[i][k]));
+            }
+        }
+        json_object_set_new(one, "file", json_string(plugin_file[k]));
+        json_object_set(one, "name", record ? json_object_get(record, "name") : json_null());
+        json_object_set(one, "hash", record ? json_object_get(record, "hash") : json_null());
+        json_object_set_new(one, "rulesets", names);
+        json_object_set_new(one, "refused", refused);
+        json_decref(record);
+        json_array_append_new(list, one);
+    }
+    char *out = json_dumps(list, JSON_COMPACT);
+    json_decref(list);
+    if (!out) return fail(ARB_NO_MEMORY, "%s", "out of memory");
+    outcome(ARB_OK, NULL);
+    return out;
+}
+
+static int plugin_index(const char *file) {
+    for (int k = 0; file && k < nplugins; k++)
+        if (strcmp(plugin_file[k], file) == 0) return k;
+    return -1;
+}
+
+/* Loads a plugin from its text (source), under its file's name (file, as
+ * `--plugin FILE` names it in a ruling's record), for every ruleset that
+ * takes it, after the plugins loaded before. A plugin no ruleset takes
+ * changes nothing: the error is the CLI's (`arbiter rule --ruleset
+ * RULESET --plugin FILE`; RULESET the one whose reason to give). Returns
+ * the plugins as arbw_plugins gives them. */
+EMSCRIPTEN_KEEPALIVE char *arbw_plugin_add(const char *file, const char *source,
+                                           const char *ruleset) {
+    if (!file || !*file || strchr(file, '/') || strcmp(file, ".") == 0 || strcmp(file, "..") == 0 ||
+        strlen(file) > 200)
+        return fail(ARB_BAD_INPUT, "give the plugin's file name (such as club.lua), not '%s'",
+                    file);
+    if (!source) return fail(ARB_BAD_INPUT, "%s", "give the plugin's text");
+    if (nloaded == 0) return fail(ARB_BAD_INPUT, "%s", "no ruleset is loaded (arbw_init)");
+    if (plugin_index(file) >= 0)
+        return fail(ARB_BAD_INPUT, "a plugin from %s is loaded already: remove it first", file);
+    if (nplugins == ARB_MAX_PLUGINS)
+        return fail(ARB_BAD_INPUT, "at most " ARB_STR(ARB_MAX_PLUGINS) " plugins, not '%s'", file);
+    if ((mkdir(PLUGIN_DIR, 0755) != 0 && errno != EEXIST) || chdir(PLUGIN_DIR) != 0)
+        return fail(ARB_BAD_INPUT, "cannot write the plugin: %s", strerror(errno));
+    FILE *f = fopen(file, "wb");
+    size_t len = strlen(source);
+    bool written = f && fwrite(source, 1, len, f) == len;
+    if (f && fclose(f) != 0) written = false;
+    if (!written) {
+        unlink(file);
+        return fail(ARB_BAD_INPUT, "cannot write the plugin %s", file);
+    }
+    char *files[ARB_MAX_PLUGINS];
+    for (int k = 0; k < nplugins; k++)
+        files[k] = plugin_file[k];
+    files[nplugins] = copy(file);
+    char *why = NULL;
+    if (!files[nplugins] || !reload_plugins(files, nplugins + 1, ruleset, &why)) {
+        free(files[nplugins]);
+        unlink(file);
+        outcome(ARB_BAD_INPUT, why ? why : copy("out of memory"));
+        return NULL;
+    }
+    plugin_file[nplugins] = files[nplugins];
+    nplugins++;
+    return arbw_plugins();
+}
+
+/* Removes the plugin loaded from file: the rulesets rule on without it. */
+EMSCRIPTEN_KEEPALIVE char *arbw_plugin_remove(const char *file) {
+    int k = plugin_index(file);
+    if (k < 0) return fail(ARB_BAD_INPUT, "no plugin from '%s' is loaded", file);
+    unlink(plugin_file[k]);
+    free(plugin_file[k]);
+    memmove(&plugin_file[k], &plugin_file[k + 1], (size_t)(nplugins - k - 1) * sizeof *plugin_file);
+    nplugins--;
+    reload_plugins(plugin_file, nplugins, NULL, NULL);
+    return arbw_plugins();
 }

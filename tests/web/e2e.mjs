@@ -11,12 +11,17 @@
 // a plain static file server, opened once on a phone-sized page, then with
 // the network cut — rulings under 2017, 1963 and klaverjas made by the
 // WebAssembly module, a reload that keeps the answers, a shared link that
-// reopens a ruling. Ends with "N passed, N failed".
+// reopens a ruling; a club plugin picked from a file (its question asked,
+// its ruling as `arbiter rule --plugin --json` gives it, kept over a
+// reload), one that does not load, a hostile one, and Rotterdam's legal
+// cards. ONLY=offline runs the offline app's walks alone. Ends with "N
+// passed, N failed".
 import { chromium } from 'playwright-core';
-import { spawn, execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, extname, join, normalize, resolve } from 'node:path';
 
 const ARBITER = process.env.ARBITER || 'build/arbiter';
 const KJ = process.env.KLAVERJAS || 'klaverjas-nkf-1976';
@@ -131,14 +136,17 @@ async function resultShown(page) {
   await page.waitForSelector('#result:not([hidden])', WAIT);
   return {
     title: await page.textContent('#result-title'),
+    /* an article's button reads "27 Onvoldoende bod"; a club's citation is as it is */
+    trailText: await page.locator('#trail .cite').allTextContents(),
     trail: (await page.locator('#trail .cite').allTextContents()).map((x) => x.split(' ')[0]),
     messages: await page.locator('#messages li').allTextContents(),
   };
 }
 
 function sameRuling(shown, expected, english) {
-  expect(JSON.stringify(shown.trail) === JSON.stringify(expected.articles),
-    `trail ${shown.trail.join(' > ')}, the CLI says ${expected.articles.join(' > ')}`);
+  const sameTrail = shown.trailText.length === expected.articles.length &&
+    expected.articles.every((a, i) => shown.trailText[i] === a || shown.trailText[i].startsWith(a + ' '));
+  expect(sameTrail, `trail ${shown.trailText.join(' > ')}, the CLI says ${expected.articles.join(' > ')}`);
   const messages = english ? expected.messages_en.map((m, i) => m || expected.messages[i]) : expected.messages;
   expect(shown.messages.length === messages.length, `${shown.messages.length} messages, the CLI gives ${messages.length}`);
   messages.forEach((m, i) => expect(shown.messages[i].includes(m), `message ${i + 1}: "${shown.messages[i]}" lacks "${m}"`));
@@ -341,6 +349,169 @@ async function walkScore(page, base) {
   expect((await page.textContent('#sc-total')) === String(expected.score), 'the score differs from the CLI');
 }
 
+/* ---- club plugins in the offline app ---- */
+
+/* The CLI with plugins, run in a folder that holds them (copied there), so
+ * that `--plugin FILE` names each file as the page does: by its name. The
+ * ruling as JSON text, compact (the glue's form), and what it wrote on stderr. */
+function cliWithPlugins(files, ruleset, scenario) {
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-'));
+  try {
+    for (const f of files) copyFileSync(f, join(dir, basename(f)));
+    const args = ['rule', '--ruleset', ruleset, ...files.flatMap((f) => ['--plugin', basename(f)]), '--json', '-'];
+    const r = spawnSync(resolve(ARBITER), args, { cwd: dir, input: JSON.stringify(scenario), encoding: 'utf8',
+      env: { ...process.env, ARBITER_RULESETS: resolve('rulesets') } });
+    return { json: r.stdout.trim() ? JSON.stringify(JSON.parse(r.stdout)) : '', stderr: r.stderr.trim() };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const BEGINNERS = 'plugins/clubs/bridge-beginners-revoke.lua';
+const HOSTILE = 'tests/plugins/hostile-pcall.lua';
+const ROTTERDAM = 'plugins/clubs/rotterdams-klaverjassen.lua';
+const PARTNER_HOLDS = 'tests/plugins/klaverjas-partner-holds.json';
+
+async function pickPlugin(page, file) {
+  await page.evaluate(() => { document.getElementById('plugins').open = true; });
+  await page.setInputFiles('#plugin-file', file);
+}
+
+async function pluginsShown(page) {
+  return page.locator('#plugin-list li').evaluateAll((lis) => lis.map((li) => li.dataset.file));
+}
+
+/* The ruling the page made, as the glue gives it for the scenario the app
+ * built from the answers, and that scenario. */
+async function pageRuling(page) {
+  return page.evaluate(() => {
+    const s = scenario(); /* app.js's */
+    return { scenario: s, json: ArbiterOffline.raw.rule(document.getElementById('ruleset').value, JSON.stringify(s)).text };
+  });
+}
+
+async function walkPlugins(page, base) {
+  const club = JSON.parse(readFileSync('tests/plugins/revoke-64A1-club.json', 'utf8'));
+  const drive = { ...club, beginners_drive: true };
+  let expected = null;
+  await test("offline: the club's plugin picked from a file (beginners' drive), its question asked, the ruling as `arbiter rule --plugin --json`", async () => {
+    await offlineStart(page, base, 'bridge-2017');
+    await pickPlugin(page, BEGINNERS);
+    await page.waitForSelector('#plugin-list li[data-file="bridge-beginners-revoke.lua"]', WAIT);
+    expect((await page.textContent('#plugin-list')).includes('bridge-2017'), 'the plugin does not say which ruleset takes it');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, 'offline-plugin.png', { fullPage: false });
+    await page.click('#restart');
+    await page.waitForFunction(() => document.getElementById('answers').children.length === 0, null, WAIT);
+    let askedDrive = false;
+    const seen = [];
+    for (let i = 0; i < 40 && !(await page.isVisible('#result')); i++) {
+      await page.waitForSelector('#question:not([hidden]), #result:not([hidden])', WAIT);
+      if (await page.isVisible('#result')) break;
+      const fact = await page.getAttribute('#question', 'data-fact');
+      seen.push(fact);
+      if (fact === 'beginners_drive') askedDrive = true;
+      expect(fact in drive, `the app asks ${fact}, which the scenario does not give`);
+      if (await page.locator('#choices button.choice').count()) await choose(page, fact, String(drive[fact]));
+      else await type(page, fact, String(drive[fact]));
+      await page.waitForFunction((f) => document.getElementById('question').dataset.fact !== f || !document.getElementById('result').hidden, fact, WAIT);
+    }
+    expect(askedDrive, "the plugin's own question (beginners_drive) was not asked: " + seen.join(', '));
+    const shown = await resultShown(page);
+    const ruled = await pageRuling(page);
+    expected = cliWithPlugins([BEGINNERS], 'bridge-2017', ruled.scenario);
+    expect(expected.json && ruled.json === expected.json, `the page's ruling differs from the CLI's:\n${ruled.json.slice(0, 300)}\n${expected.json.slice(0, 300)}`);
+    const cliRuling = JSON.parse(expected.json);
+    sameRuling(shown, cliRuling);
+    expect(shown.trailText.includes('Clubreglement beginnersdrive art. 2'), 'the club rule is not on the trail');
+    const file = cliRuling.plugin_files[0];
+    const record = await page.textContent('#result-plugins');
+    expect(record.includes(`Plugin-bestand: ${file.file} (${file.name}), ${file.hash}`), `the record lacks the plugin and its hash: ${record}`);
+    await page.evaluate(() => document.getElementById('result-plugins').scrollIntoView({ block: 'end' }));
+    await shot(page, 'offline-plugin-ruling.png', { fullPage: false });
+  });
+
+  await test('offline: a reload keeps the plugin and its ruling', async () => {
+    await page.reload();
+    await page.waitForFunction(() => document.body.dataset.ready === 'true', null, WAIT);
+    expect(JSON.stringify(await pluginsShown(page)) === '["bridge-beginners-revoke.lua"]', 'the reload lost the plugin');
+    const shown = await resultShown(page);
+    expect(expected && shown.trailText.includes('Clubreglement beginnersdrive art. 2'), 'the restored ruling is made without the plugin');
+    sameRuling(shown, JSON.parse(expected.json));
+  });
+
+  await test("offline: a plugin that does not load shows the CLI's message and changes nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-'));
+    try {
+      const loop = join(dir, 'loop.lua');
+      writeFileSync(loop, 'while true do end\n');
+      const fromCli = cliWithPlugins([loop], 'bridge-2017', club);
+      await pickPlugin(page, loop);
+      await page.waitForSelector('#plugin-error:not([hidden])', WAIT);
+      const shownError = await page.textContent('#plugin-error');
+      expect(fromCli.stderr && shownError === fromCli.stderr, `the page says «${shownError}», the CLI «${fromCli.stderr}»`);
+      expect(JSON.stringify(await pluginsShown(page)) === '["bridge-beginners-revoke.lua"]', 'the plugins changed');
+      const shown = await resultShown(page);
+      sameRuling(shown, JSON.parse(expected.json));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  await test('offline: a hostile plugin (an endless loop) gives its error; the next ruling is right, and right again once it is removed', async () => {
+    await pickPlugin(page, HOSTILE);
+    await page.waitForSelector('#plugin-list li[data-file="hostile-pcall.lua"]', WAIT);
+    await offlineStart(page, base, 'bridge-2017', IB.auction);
+    await choose(page, 'irregularity', 'insufficient_bid');
+    await page.waitForSelector('#question-error:not([hidden])', WAIT);
+    const stopped = await page.textContent('#question-error');
+    const fromCli = cliWithPlugins([BEGINNERS, HOSTILE], 'bridge-2017', { auction: IB.auction, irregularity: 'insufficient_bid' });
+    expect(stopped.includes('hostile-pcall.lua:10') && fromCli.stderr.endsWith(stopped), `the page says «${stopped}», the CLI «${fromCli.stderr}»`);
+    await asked(page, 'irregularity');
+    await offlineStart(page, base, 'bridge-2017'); /* dummy's rights asked as facts, with no auction */
+    const shown = await answerFrom(page, DUMMY);
+    const ruled = await pageRuling(page);
+    const next = cliWithPlugins([BEGINNERS, HOSTILE], 'bridge-2017', ruled.scenario);
+    expect(next.json && ruled.json === next.json, 'the next ruling differs from the CLI\'s');
+    sameRuling(shown, JSON.parse(next.json));
+    await page.evaluate(() => { document.getElementById('plugins').open = true; });
+    await page.click('#plugin-list li[data-file="hostile-pcall.lua"] button.remove-plugin');
+    await page.waitForFunction(() => !document.querySelector('#plugin-list li[data-file="hostile-pcall.lua"]'), null, WAIT);
+    await offlineStart(page, base, 'bridge-2017', IB.auction);
+    const ib = await answerFrom(page, IB_2017);
+    const without = await pageRuling(page);
+    const expectedIb = cliWithPlugins([BEGINNERS], 'bridge-2017', without.scenario);
+    expect(expectedIb.json && without.json === expectedIb.json, 'the insufficient bid differs from the CLI\'s once the plugin is removed');
+    sameRuling(ib, JSON.parse(expectedIb.json));
+    await page.click('#plugin-list li[data-file="bridge-beginners-revoke.lua"] button.remove-plugin');
+    await page.waitForFunction(() => document.querySelectorAll('#plugin-list li').length === 0, null, WAIT);
+    expect((await page.evaluate(() => localStorage.getItem('arbiter-plugins'))) === '[]', 'the removed plugins are still kept');
+  });
+
+  if (KJ.includes('/')) return; /* run.sh's stand-in is not in the web build */
+  await test("offline: Rotterdam picked from a file: for klaverjas only, a trick with partner's legal cards as `arbiter legal --plugin --json`", async () => {
+    const kjName = cli(['score', '--ruleset', KJ, '--json', HAND]).ruleset;
+    await pickPlugin(page, ROTTERDAM);
+    await page.waitForSelector('#plugin-list li[data-file="rotterdams-klaverjassen.lua"]', WAIT);
+    const applies = await page.textContent('#plugin-list li[data-file="rotterdams-klaverjassen.lua"] .hint');
+    expect(applies.includes(kjName) && !applies.includes('bridge'), `the plugin applies to: ${applies}`);
+    const position = readFileSync(PARTNER_HOLDS, 'utf8');
+    const fromPage = await page.evaluate(([name, text]) => ArbiterOffline.raw.legal(name, text).text, [kjName, position]);
+    const dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-'));
+    try {
+      copyFileSync(ROTTERDAM, join(dir, basename(ROTTERDAM)));
+      const r = spawnSync(resolve(ARBITER), ['legal', '--ruleset', kjName, '--plugin', basename(ROTTERDAM), '--json', resolve(PARTNER_HOLDS)],
+        { cwd: dir, encoding: 'utf8', env: { ...process.env, ARBITER_RULESETS: resolve('rulesets') } });
+      expect(r.stdout.includes('Rotterdams art. 1'), 'the CLI does not rule with the plugin');
+      expect(fromPage && JSON.stringify(JSON.parse(r.stdout)) === fromPage, `the page's legal cards differ from the CLI's: ${String(fromPage).slice(0, 200)}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await page.click('#plugin-list li[data-file="rotterdams-klaverjassen.lua"] button.remove-plugin');
+    await page.waitForFunction(() => document.querySelectorAll('#plugin-list li').length === 0, null, WAIT);
+  });
+}
+
 /* ---- the offline app (make web) on a static host ---- */
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml',
@@ -460,6 +631,8 @@ async function walkOffline(browser, base) {
       });
     }
 
+    await walkPlugins(page, base);
+
     if (KJ.includes('/')) { /* run.sh's stand-in (tests/rules/klaverjas-mini) is not in the web build */
       console.log(`note: ${KJ} is not in the web build; the offline app's klaverjas is not tested`);
       return;
@@ -484,6 +657,31 @@ async function walkOffline(browser, base) {
   }
 }
 
+/* The app of `arbiter serve`: a director's walks on a desktop and a phone. */
+async function serverWalks(browser, base, kjName) {
+  const desktop = await newPage(browser, { width: 1100, height: 900 });
+  await test('ruling: an insufficient bid under 2017, with a step back', () => walk2017(desktop, base));
+  await test('ruling: the language switch shows the English messages', () => walkEnglish(desktop));
+  if (HAS_1963) {
+    await test('compare: 2017 → 1963, one more answer, the ruling under 1963 and what differs', () => walkCompareTo1963(desktop));
+    await test("graph: article 27 drawn, with the ruling's path", () => walkGraph(desktop, 'bridge-1963'));
+  } else {
+    console.log('note: bridge-1963 is not served; rulings tested under 2017 only');
+    await test("graph: article 27 drawn, with the ruling's path", () => walkGraph(desktop, 'bridge-2017'));
+  }
+  if (HAS_1963 && HAS_1997)
+    await test('compare: dummy under 1997, all three editions side by side in one tap', () => walkDummyThreeEditions(desktop, base));
+  await test('ruling: an unreadable and an impossible answer are explained and asked again', () => walkImpossible(desktop, base));
+  await test('ruling: the director corrects a value taken from the auction', () => walkCorrection(desktop, base));
+  if (HAS_1963) {
+    const phone = await newPage(browser, { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+    await test('phone: an insufficient bid under 1963 on a 390px screen', () => walk1963Phone(phone, base));
+  }
+  await test(`klaverjas: a hand scored (${kjName}) as the CLI scores it`, () => walkKlaverjas(desktop, base, kjName));
+  await test('matchpoints: board-1.csv uploaded and matchpointed as the CLI does', () => walkMatchpoints(desktop, base));
+  await test('score: 4SX+1 vulnerable as the CLI scores it', () => walkScore(desktop, base));
+}
+
 /* ---- the run ---- */
 
 async function main() {
@@ -491,27 +689,7 @@ async function main() {
   const kjName = cli(['score', '--ruleset', KJ, '--json', HAND]).ruleset;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
   try {
-    const desktop = await newPage(browser, { width: 1100, height: 900 });
-    await test('ruling: an insufficient bid under 2017, with a step back', () => walk2017(desktop, base));
-    await test('ruling: the language switch shows the English messages', () => walkEnglish(desktop));
-    if (HAS_1963) {
-      await test('compare: 2017 → 1963, one more answer, the ruling under 1963 and what differs', () => walkCompareTo1963(desktop));
-      await test("graph: article 27 drawn, with the ruling's path", () => walkGraph(desktop, 'bridge-1963'));
-    } else {
-      console.log('note: bridge-1963 is not served; rulings tested under 2017 only');
-      await test("graph: article 27 drawn, with the ruling's path", () => walkGraph(desktop, 'bridge-2017'));
-    }
-    if (HAS_1963 && HAS_1997)
-      await test('compare: dummy under 1997, all three editions side by side in one tap', () => walkDummyThreeEditions(desktop, base));
-    await test('ruling: an unreadable and an impossible answer are explained and asked again', () => walkImpossible(desktop, base));
-    await test('ruling: the director corrects a value taken from the auction', () => walkCorrection(desktop, base));
-    if (HAS_1963) {
-      const phone = await newPage(browser, { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
-      await test('phone: an insufficient bid under 1963 on a 390px screen', () => walk1963Phone(phone, base));
-    }
-    await test(`klaverjas: a hand scored (${kjName}) as the CLI scores it`, () => walkKlaverjas(desktop, base, kjName));
-    await test('matchpoints: board-1.csv uploaded and matchpointed as the CLI does', () => walkMatchpoints(desktop, base));
-    await test('score: 4SX+1 vulnerable as the CLI scores it', () => walkScore(desktop, base));
+    if (process.env.ONLY !== 'offline') await serverWalks(browser, base, kjName); /* ONLY=offline: the offline app alone */
     if (WEB) {
       const { host, base: staticBase } = await startStaticHost(WEB);
       try {

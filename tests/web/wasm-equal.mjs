@@ -14,9 +14,15 @@
 //    ruleset, as a director could give them), byte for byte again.
 // 3. The klaverjas hands and positions of examples/ scored as `arbiter
 //    score --json` and `arbiter legal --json` score them.
+// 4. Club plugins loaded from their text, as the page loads the file a
+//    director picks: rulings, legal cards and scores under each as the CLI
+//    gives them with --plugin (byte for byte for the rulings), a hostile
+//    plugin's error and the rulings after it, a plugin that does not load
+//    refused with the CLI's message and nothing changed, the plugin's own
+//    question handed out as `arbiter serve --plugin` hands it out.
 // The module reads the rule files from the same path as the CLI, so that
 // even a path in a message (a situation declared out of scope) is the same.
-// Ends with "N passed, N failed".
+// Ends with "N passed, N failed". ONLY=plugins runs part 4 alone.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -109,9 +115,10 @@ function batchEqual(offline, label, name, scenarios) {
 
 const inOrder = (text) => JSON.stringify(JSON.parse(text));
 
-/* `arbiter serve` on a loopback port, with every ruleset (as the module has). */
-function startServer() {
-  const server = spawn(ARBITER, ['serve', '--listen', '127.0.0.1:0'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+/* `arbiter serve` on a loopback port, with every ruleset (as the module
+ * has), or with the arguments given (run in cwd). */
+function startServer(args = [], cwd = undefined) {
+  const server = spawn(resolve(ARBITER), ['serve', '--listen', '127.0.0.1:0', ...args], { env, cwd, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error('the server did not start in 120 s')), 120000);
@@ -168,10 +175,163 @@ async function sameAsServer(offline, names, games) {
   }
 }
 
+/* ---- club plugins ---- */
+
+/* The CLI run in a plugin's folder, so that `--plugin FILE` names the file
+ * as the page does (by its name): the ruling's record is then the same. */
+function cliIn(dir, args, input) {
+  return spawnSync(resolve(ARBITER), args, { cwd: dir, input, encoding: 'utf8', env, maxBuffer: 1 << 28 });
+}
+
+function scenarioText(file) {
+  const j = JSON.parse(readFileSync(file, 'utf8'));
+  delete j._comment;
+  return JSON.stringify(j);
+}
+
+/* A plugin loaded as the page loads it: its text, under its file's name. */
+function loadPlugin(offline, dir, file, ruleset) {
+  return offline.plugins.add(file, readFileSync(join(dir, file), 'utf8'), ruleset);
+}
+
+/* Rulings on lines (JSON texts) with a plugin: the module's batch against
+ * `arbiter rule --ruleset NAME --plugin FILE CASES.jsonl`, byte for byte. */
+function pluginBatchEqual(offline, label, dir, file, name, lines) {
+  const tmp = mkdtempSync(join(tmpdir(), 'arbiter-wasm-'));
+  try {
+    const jsonl = lines.join('\n') + '\n';
+    const cases = join(tmp, 'cases.jsonl');
+    writeFileSync(cases, jsonl);
+    const fromCli = cliIn(dir, ['rule', '--ruleset', name, '--plugin', file, cases]).stdout;
+    const fromWasm = offline.raw.batch(name, jsonl).text;
+    check(`${label}: ${lines.length} lines under ${name} with ${file}, byte for byte as \`arbiter rule --plugin\``,
+      fromCli === fromWasm && fromCli.includes('"plugin_files"'), fromCli === fromWasm ? 'no plugin in the records' : firstDifference(fromCli, fromWasm));
+    return fromWasm;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function withPlugins(offline, names) {
+  const CLUBS = resolve('plugins/clubs'), TESTS = resolve('tests/plugins');
+  const examples = readdirSync('examples').filter((f) => f.endsWith('.json')).sort().map((f) => join('examples', f));
+  const bridgeLines = examples.filter((f) => !f.includes('klaverjas')).map(scenarioText);
+  const kjLines = examples.filter((f) => f.includes('klaverjas')).map(scenarioText);
+  const revoke = scenarioText('tests/plugins/revoke-64A1.json');
+  const club = scenarioText('tests/plugins/revoke-64A1-club.json');
+  const undecided = JSON.stringify((({ beginners_drive, ...rest }) => rest)(JSON.parse(club)));
+  const none = JSON.stringify(offline.plugins.list());
+
+  /* the beginners' drive (bridge-2017): one trick where 64A1 takes two */
+  const beginners = 'bridge-beginners-revoke.lua';
+  const added = loadPlugin(offline, CLUBS, beginners, 'bridge-2017');
+  check(`${beginners} loads, for bridge-2017 only`, added.ok && JSON.stringify(added.plugins.map((p) => p.rulesets)) === '[["bridge-2017"]]',
+    JSON.stringify(added).slice(0, 300));
+  const batch = pluginBatchEqual(offline, 'the examples and the drive', CLUBS, beginners, 'bridge-2017', [revoke, club, undecided, ...bridgeLines]);
+  check('the drive changes the ruling: one trick transferred', /"transfer_tricks","args":\{"n":1\}/.test(batch.split('\n')[0]), batch.split('\n')[0].slice(0, 200));
+  const alone = cliIn(CLUBS, ['rule', '--ruleset', 'bridge-2017', '--plugin', beginners, '--json', '-'], revoke).stdout;
+  check('the drive alone as `arbiter rule --plugin --json`', alone && inOrder(alone) === offline.raw.rule('bridge-2017', revoke).text);
+  const record = JSON.parse(offline.raw.rule('bridge-2017', revoke).text).plugin_files;
+  check("the ruling's record names the plugin's file and hash", record && record[0].file === beginners && record[0].hash === added.plugins[0].hash,
+    JSON.stringify(record));
+  for (const name of names.filter((n) => n !== 'bridge-2017')) {
+    const r = offline.raw.batch(name, [revoke, ...bridgeLines].join('\n') + '\n').text;
+    check(`${name}, which does not take the drive, rules without it`, r && !r.includes('plugin_files'));
+  }
+
+  /* the plugin's own question, as `arbiter serve --plugin` hands it out */
+  const { server, base } = await startServer(['--ruleset', 'bridge-2017', '--plugin', beginners], CLUBS);
+  try {
+    const differ = [];
+    const requests = [[undecided], [club], [revoke], [JSON.stringify({ ...JSON.parse(undecided), beginners_drive: 'ja' })], ['{}']];
+    for (const [text] of requests) {
+      for (const path of ['api/next', 'api/rule']) {
+        const body = { ruleset: 'bridge-2017', scenario: JSON.parse(text) };
+        const res = await fetch(base + path, { method: 'POST', body: JSON.stringify(body) });
+        const fromServer = { status: res.status, body: await res.json() };
+        const fromPage = offline.request(path, body);
+        if (fromServer.status !== fromPage.status || JSON.stringify(fromServer.body) !== JSON.stringify(fromPage.body))
+          differ.push(`${path} ${text.slice(0, 60)}: server ${fromServer.status} ${JSON.stringify(fromServer.body).slice(0, 160)}, page ${fromPage.status} ${JSON.stringify(fromPage.body).slice(0, 160)}`);
+      }
+    }
+    const asked = offline.request('api/next', { ruleset: 'bridge-2017', scenario: JSON.parse(undecided) }).body.question;
+    check('the drive\'s own question is handed out (from_plugin), as by `arbiter serve --plugin`',
+      differ.length === 0 && asked && asked.from_plugin && asked.name === 'beginners_drive', differ.join('\n    ') || JSON.stringify(asked));
+  } finally {
+    server.kill('SIGTERM');
+  }
+
+  /* a plugin that does not load: the CLI's message, and nothing changed */
+  const tmp = mkdtempSync(join(tmpdir(), 'arbiter-wasm-'));
+  try {
+    for (const [file, text] of [['loop.lua', 'while true do end\n'], ['broken.lua', 'return { api = 1, name = "x",\n  cite = '],
+      ['rotterdams-klaverjassen.lua', readFileSync(join(CLUBS, 'rotterdams-klaverjassen.lua'), 'utf8')]]) {
+      writeFileSync(join(tmp, file), text);
+      const before = JSON.stringify(offline.plugins.list());
+      const r = offline.plugins.add(file, text, 'bridge-2017');
+      if (file.startsWith('rotterdams')) { /* it loads: for klaverjas only */
+        check(`${file} loads for klaverjas-nkf-1976 only; bridge-2017 says why not as the CLI does`, r.ok &&
+          JSON.stringify(r.plugins[1].rulesets) === '["klaverjas-nkf-1976"]' &&
+          r.plugins[1].refused['bridge-2017'] === cliIn(tmp, ['rule', '--ruleset', 'bridge-2017', '--plugin', file, '-'], revoke).stderr.trim(),
+          JSON.stringify(r).slice(0, 300));
+        offline.plugins.remove(file);
+        continue;
+      }
+      const fromCli = cliIn(tmp, ['rule', '--ruleset', 'bridge-2017', '--plugin', file, '-'], revoke);
+      check(`${file} is refused with the CLI's message (${fromCli.stderr.trim()}), and nothing changes`,
+        !r.ok && fromCli.status === 2 && r.error === fromCli.stderr.trim() && JSON.stringify(offline.plugins.list()) === before,
+        `page «${r.error}»`);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  offline.plugins.remove(beginners);
+  check('removed: no plugins, and the ruling is the law\'s again', JSON.stringify(offline.plugins.list()) === none &&
+    inOrder(cli(['rule', '--ruleset', 'bridge-2017', '--json', '-'], undecided) || 'null') === offline.raw.rule('bridge-2017', undecided).text);
+
+  /* Rotterdam (klaverjas-nkf-1976): the legal cards and the hands scored */
+  const rotterdam = 'rotterdams-klaverjassen.lua';
+  const kj = names.find((n) => n === 'klaverjas-nkf-1976');
+  if (kj && loadPlugin(offline, CLUBS, rotterdam, 'bridge-2017').ok) {
+    const position = resolve('tests/plugins/klaverjas-partner-holds.json');
+    const legal = cliIn(CLUBS, ['legal', '--ruleset', kj, '--plugin', rotterdam, '--json', position]).stdout;
+    const wasm = offline.raw.legal(kj, readFileSync(position, 'utf8')).text;
+    check(`Rotterdam: the legal cards of a trick with partner as \`arbiter legal --plugin --json\``,
+      legal.includes('Rotterdams art. 1') && wasm && inOrder(legal) === inOrder(wasm), `CLI ${legal.slice(0, 120)} wasm ${String(wasm).slice(0, 120)}`);
+    for (const e of examples.filter((f) => /klaverjas-(hand|revoke|not-trumped)/.test(f))) {
+      const fromCli = cliIn(CLUBS, ['score', '--ruleset', kj, '--plugin', rotterdam, '--json', resolve(e)]).stdout;
+      const fromWasm = offline.raw.klaverjas(kj, readFileSync(e, 'utf8')).text;
+      check(`Rotterdam: ${e} scored as \`arbiter score --plugin --json\``, fromCli.trim() && fromWasm && inOrder(fromCli) === inOrder(fromWasm),
+        `CLI ${fromCli.slice(0, 120)} wasm ${String(fromWasm).slice(0, 120)}`);
+    }
+    pluginBatchEqual(offline, 'the klaverjas examples', CLUBS, rotterdam, kj, kjLines);
+    offline.plugins.remove(rotterdam);
+  } else {
+    check(`${rotterdam} loads for klaverjas-nkf-1976`, !kj, 'not loaded');
+  }
+
+  /* a hostile plugin: an endless loop on an insufficient bid, stopped by
+   * the sandbox; the lines after it ruled right */
+  const hostile = 'hostile-pcall.lua';
+  const h = loadPlugin(offline, TESTS, hostile, 'bridge-2017');
+  check(`${hostile} loads (for every ruleset: it has no override)`, h.ok && h.plugins[0].rulesets.length === names.length, JSON.stringify(h).slice(0, 200));
+  const started = Date.now();
+  const out = pluginBatchEqual(offline, 'an endless loop', TESTS, hostile, 'bridge-2017', bridgeLines);
+  const stopped = out.split('\n').filter((l) => l.includes('instruction budget') || l.includes('time limit')).length;
+  check(`the endless loop stopped in ${stopped} lines within ${Date.now() - started} ms, the other lines ruled`,
+    stopped > 0 && (out.match(/"status":"ruling"/g) || []).length > 0);
+  offline.plugins.remove(hostile);
+}
+
 async function main() {
   const started = Date.now();
   const { offline, names } = await loadModule();
   console.log(`note: the module compiled ${names.length} rulesets in ${Date.now() - started} ms`);
+  if (process.env.ONLY === 'plugins') { /* a narrow run, while working on them */
+    await withPlugins(offline, names);
+    console.log(`${passed} passed, ${failed} failed`);
+    return;
+  }
   const served = cli(['rulesets']).split('\n').filter(Boolean).map((l) => l.split(/\s+/)[0]);
   check('the module compiles the rulesets the CLI lists', JSON.stringify(names) === JSON.stringify(served),
     `wasm ${names.join(' ')}, CLI ${served.join(' ')}`);
@@ -245,6 +405,7 @@ async function main() {
       articles.length > 0 && differ.length === 0, 'differ: ' + differ.join(' '));
   }
   await sameAsServer(offline, names, games);
+  await withPlugins(offline, names);
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed ? 1 : 0;
 }

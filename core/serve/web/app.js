@@ -51,6 +51,10 @@ const WORDS = {
     nothing_found: 'Niets gevonden', offline_mode: 'Zonder server: de regels draaien in deze telefoon of browser.',
     measure: 'Wat nu aan tafel', share: 'Link naar deze uitspraak', copied: 'Link gekopieerd',
     loading: 'De regels worden geladen…',
+    plugins_title: 'Clubreglement (plugin)', plugins_file: 'Kies het bestand (.lua)', plugins_none: 'geen',
+    plugins_hint: 'Het Lua-bestand van de club. Het blijft in deze browser bewaard en geldt voor elke uitspraak onder de regelsets die het aannemen.',
+    plugin_remove: 'Verwijder', plugin_for: 'geldt voor', plugin_for_none: 'geen regelset neemt het aan',
+    plugin_file: 'Plugin-bestand', plugin: 'Plugin',
   },
   en: {
     tab_ruling: 'Ruling', tab_klaverjas: 'Klaverjas', tab_matchpoints: 'Matchpoints', tab_score: 'Score',
@@ -87,6 +91,10 @@ const WORDS = {
     nothing_found: 'Nothing found', offline_mode: 'No server: the rules run on this phone or browser.',
     measure: 'What happens now at the table', share: 'Link to this ruling', copied: 'Link copied',
     loading: 'Loading the rules…',
+    plugins_title: 'Club regulations (plugin)', plugins_file: 'Choose the file (.lua)', plugins_none: 'none',
+    plugins_hint: "The club's Lua file. It is kept in this browser and applies to every ruling under the rulesets that take it.",
+    plugin_remove: 'Remove', plugin_for: 'applies to', plugin_for_none: 'no ruleset takes it',
+    plugin_file: 'Plugin file', plugin: 'Plugin',
   },
 };
 
@@ -132,8 +140,10 @@ const state = {
   graph: null,         /* {article, dot, zoom} */
   compareWith: null,   /* the edition last compared with, or ALL_EDITIONS */
   backend: 'server',   /* 'server' (arbiter serve) or 'wasm' (offline.js) */
+  plugins: [],         /* the club plugins loaded in the page (offline.js plugins.list) */
 };
 const SAVED = 'arbiter-ruling'; /* local storage: the ruling's address (its query) */
+const PLUGINS = 'arbiter-plugins'; /* local storage: the club plugins, [{file, text}] in order */
 
 /* ---- small helpers ---- */
 
@@ -219,6 +229,7 @@ function applyLanguage() {
   for (const b of document.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === state.lang));
   if (state.answer) renderAnswer();
   renderAnswers();
+  renderPlugins();
 }
 
 /* ---- tabs ---- */
@@ -457,6 +468,10 @@ function renderResult(a) {
     return [el('dt', {}, fact ? pick(fact.question, fact.question_en) : d.fact), el('dd', {}, valueLabel(fact, d.value) + source, ...fix)];
   }));
   $('result-hash').textContent = t('ruleset_hash') + ': ' + a.ruleset + ' ' + a.ruleset_hash;
+  /* the club plugins: what each changed, and each file with its hash, as `arbiter rule` prints them */
+  $('result-plugins').replaceChildren(
+    ...(a.plugins || []).map((p) => el('li', {}, t('plugin') + ' ' + p.plugin + ' (' + p.cite + '): ' + p.changed)),
+    ...(a.plugin_files || []).map((p) => el('li', { class: 'plugin-file' }, t('plugin_file') + ': ' + p.file + ' (' + p.name + '), ' + p.hash)));
   const others = otherEditions(a.ruleset);
   fillSelect($('compare-with'), others, $('compare-with').value);
   /* With more than one other edition, all of them side by side is the
@@ -513,6 +528,9 @@ function savedQuery() {
 function typedValue(fact, text) {
   if (fact && fact.type === 'bool') return text === 'true';
   if (fact && fact.type === 'int' && /^-?\d+$/.test(text)) return Number(text);
+  /* a club plugin's own fact (not the ruleset's): yes/no and numbers as such */
+  if (!fact && (text === 'true' || text === 'false')) return text === 'true';
+  if (!fact && /^-?\d+$/.test(text)) return Number(text);
   return text;
 }
 
@@ -772,6 +790,99 @@ function readFile(ev) {
   reader.readAsText(file);
 }
 
+/* ---- club plugins (offline: loaded in the page) ---- */
+
+function savedPlugins() {
+  try {
+    const list = JSON.parse(localStorage.getItem(PLUGINS) || '[]');
+    return Array.isArray(list) ? list.filter((p) => p && typeof p.file === 'string' && typeof p.text === 'string') : [];
+  } catch (e) { return []; }
+}
+
+function savePlugins(list) {
+  try { localStorage.setItem(PLUGINS, JSON.stringify(list)); } catch (e) { /* private mode: kept until a reload */ }
+}
+
+/* The page's plugins made exactly list (in order): the errors of those that do not load. */
+function loadPlugins(list) {
+  for (const p of ArbiterOffline.plugins.list()) ArbiterOffline.plugins.remove(p.file);
+  const errors = [];
+  for (const p of list) {
+    const r = ArbiterOffline.plugins.add(p.file, p.text, $('ruleset').value || state.ruleset);
+    if (!r.ok) errors.push({ file: p.file, error: r.error });
+  }
+  state.plugins = ArbiterOffline.plugins.list();
+  state.pluginFacts = {};
+  return errors;
+}
+
+function renderPlugins() {
+  const list = $('plugin-list');
+  if (!list) return;
+  $('plugins-summary').textContent = '— ' + (state.plugins.length ? state.plugins.map((p) => p.name || p.file).join(', ') : t('plugins_none'));
+  list.replaceChildren(...state.plugins.map((p) => el('li', { 'data-file': p.file },
+    el('strong', {}, p.name || p.file), ' ',
+    el('span', { class: 'hint' }, p.rulesets.length ? t('plugin_for') + ' ' + p.rulesets.join(', ') : t('plugin_for_none')),
+    el('span', { class: 'hash' }, p.file + ', ' + (p.hash || '')),
+    el('button', { type: 'button', class: 'link remove-plugin', onclick: () => removePlugin(p.file) }, t('plugin_remove')))));
+}
+
+/* The file a director picked: loaded (one of the same name replaced), kept
+ * for the next visit, and the ruling made again with it. A plugin that does
+ * not load is shown with the CLI's message, and nothing changes. */
+async function addPlugin(ev) {
+  const file = ev.target.files[0];
+  if (!file) return;
+  const text = await file.text();
+  ev.target.value = '';
+  const before = savedPlugins();
+  const wanted = [...before.filter((p) => p.file !== file.name), { file: file.name, text }];
+  const failed = loadPlugins(wanted).find((e) => e.file === file.name);
+  if (failed) {
+    loadPlugins(before);
+    showError($('plugin-error'), failed.error);
+  } else {
+    savePlugins(wanted);
+    showError($('plugin-error'), '');
+  }
+  renderPlugins();
+  if (!failed) await ruleAgain();
+}
+
+async function removePlugin(file) {
+  const kept = savedPlugins().filter((p) => p.file !== file);
+  loadPlugins(kept);
+  savePlugins(kept);
+  showError($('plugin-error'), '');
+  renderPlugins();
+  await ruleAgain(true);
+}
+
+/* The ruling under way, made again with the plugins now loaded. After a
+ * plugin went, the answers to facts that are not the ruleset's go too (a
+ * plugin still loaded asks its own again). */
+async function ruleAgain(removed) {
+  if (!state.ruleset) return;
+  const d = details(state.ruleset);
+  const known = new Set(d ? d.facts.map((f) => f.name) : []);
+  if (removed) state.answers = state.answers.filter((a) => known.has(a.fact));
+  state.correcting = null;
+  await next();
+}
+
+/* The plugins kept from an earlier visit, loaded before the first ruling. */
+function restorePlugins() {
+  show($('plugins'), true);
+  const saved = savedPlugins();
+  const errors = loadPlugins(saved);
+  if (errors.length) {
+    savePlugins(saved.filter((p) => !errors.some((e) => e.file === p.file)));
+    showError($('plugin-error'), errors.map((e) => e.error).join('\n'));
+  }
+  if (state.plugins.length) $('plugins').open = true;
+  renderPlugins();
+}
+
 /* ---- contract score ---- */
 
 async function contractScore(ev) {
@@ -815,6 +926,7 @@ function bind() {
   $('mp-form').addEventListener('submit', matchpoints);
   $('mp-file').addEventListener('change', readFile);
   $('sc-form').addEventListener('submit', contractScore);
+  $('plugin-file').addEventListener('change', addPlugin);
 }
 
 /* The back end: a server that answers at api/ (`arbiter serve`), else the
@@ -877,6 +989,7 @@ async function main() {
   fillSelect($('kj-ruleset'), state.rulesets.filter((x) => x.scores.hand));
   fillSelect($('mp-ruleset'), state.rulesets.filter((x) => x.scores.matchpoints));
   fillSelect($('sc-ruleset'), state.rulesets.filter((x) => x.scores.contract));
+  if (state.backend === 'wasm') restorePlugins();
   document.body.dataset.ready = 'true';
   const restored = await restoreRuling();
   if (restored) {

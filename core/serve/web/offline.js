@@ -188,6 +188,38 @@
     }
   }
 
+  /* Club plugins (docs/plugins.md), loaded from their text: the file a
+   * director picks, under its name. Each is loaded for every ruleset that
+   * takes it, with the CLI's limits, and every request above then rules
+   * with them, as `arbiter serve --plugin FILE` does. add resolves to
+   * {ok, plugins} or {ok: false, error} (the CLI's message: the error of
+   * `--ruleset RULESET --plugin FILE`, when no ruleset takes the plugin;
+   * then nothing changed). plugins: [{file, name, hash, rulesets, refused}]. */
+  function listPlugins() {
+    return JSON.parse(call('arbw_plugins', [], []).text);
+  }
+
+  function changed(r) {
+    return r.text ? { ok: true, plugins: JSON.parse(r.text) } : { ok: false, error: r.error || 'out of memory' };
+  }
+
+  const plugins = {
+    list: () => (mod ? listPlugins() : []),
+    add(file, source, ruleset) {
+      /* the text on the heap, not on the stack as ccall puts a string: a file may be large */
+      const size = mod.lengthBytesUTF8(source) + 1;
+      const text = mod._malloc(size);
+      if (!text) return { ok: false, error: 'out of memory' };
+      try {
+        mod.stringToUTF8(source, text, size);
+        return changed(call('arbw_plugin_add', ['string', 'number', 'string'], [file, text, ruleset || '']));
+      } finally {
+        mod._free(text);
+      }
+    },
+    remove: (file) => changed(call('arbw_plugin_remove', ['string'], [file])),
+  };
+
   /* The glue itself, for the tests that compare its texts with the CLI's. */
   const raw = {
     batch: (name, jsonl) => call('arbw_batch', ['string', 'string'], [name, jsonl]),
@@ -201,7 +233,7 @@
     graph: (name, article) => call('arbw_graph', ['string', 'string'], [name, article]),
   };
 
-  const api = { start, request, raw };
+  const api = { start, request, plugins, raw };
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.ArbiterOffline = api;
 })(typeof self !== 'undefined' ? self : globalThis);
