@@ -110,6 +110,22 @@ done
 echo '{"irregularity": "late", "minutes": 20, "repeated": true}' >"$TOY.tmp.json"
 expect "rule text" 0 "Artikelen: 1 > 1B" "Aftrek van 40 punten." -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp.json"
 expect "rule json" 0 '"articles": [' '"1B"' '"name": "penalty"' '"points": 40' '"ruleset_hash": "fnv1a64:' -- "$ARBITER" rule --ruleset $TOY --json "$TOY.tmp.json"
+# Article titles: "titles" names the trail's articles, with the English title beside the Dutch one.
+expect "rule json: the articles' titles" 0 '"titles": [' '"article": "1"' '"title": "Te laat"' '"title_en": "Late"' -- "$ARBITER" rule --ruleset $TOY --json "$TOY.tmp.json"
+expect "batch json: the articles' titles" 0 ',"unused":[],"titles":[{"article":"1","title":"Te laat","title_en":"Late"}],"line":1}' \
+    ',"titles":[{"article":"2","title":"Lawaai","title_en":"Noise"}],"line":2}' \
+    -- sh -c "printf '%s\n' '{\"irregularity\":\"late\",\"minutes\":20,\"repeated\":true}' '{\"irregularity\":\"noise\",\"minutes\":0,\"volume\":\"small\"}' | $ARBITER rule --ruleset $TOY --json -"
+expect "ask --lang en: the article's English title" 0 "Articles: 1 (Late) > 1B" \
+    -- sh -c "printf '1\n20\nja\n' | $ARBITER ask --ruleset $TOY --lang en"
+expect "ask in Dutch: the trail as it was" 0 "Artikelen: 1 > 1B" -- sh -c "printf '1\n20\nja\n' | $ARBITER ask --ruleset $TOY"
+TITLES=tests/rules/titles
+expect "check: an article without an English title where others have one" 0 \
+    'titles.rules:12:9: warning: article 2 "Lawaai" has no English title' 'as article 1 has' \
+    "1 warning: articles without an English title" -- "$ARBITER" check $TITLES
+expect "check: an amendment gives it (replace article … en …)" 0 "titles+EN-2: complete" -- "$ARBITER" check $TITLES --amend $TITLES/english.amend
+if "$ARBITER" check $TITLES --amend $TITLES/english.amend 2>&1 | grep -q "English title"; then
+    fail "check: no title warning once every titled article has an English one" "it warned"
+else pass "check: no title warning once every titled article has an English one"; fi
 echo '{"irregularity": "late", "minutes": 5}' >"$TOY.tmp.json"
 expect "unused facts" 0 "Speelde geen rol: volume" -- sh -c "echo '{\"irregularity\":\"late\",\"minutes\":3,\"volume\":\"large\"}' | $ARBITER rule --ruleset $TOY -"
 expect "why not" 0 "Waarom niet penalty?" "minutes = 16 (niet 5)" -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp.json" --why-not penalty
