@@ -169,7 +169,7 @@ expect "ask: the irregularities in two columns, on 24 lines" 1 "  1) onvoldoende
     "printf 'stop\n' | $ARBITER ask --ruleset bridge-2017 | awk '/^> / { exit } { n++ } END { if (n + 1 <= 24) print \"lines\", n }' | grep -q lines && printf 'stop\n' | $ARBITER ask --ruleset bridge-2017"
 expect "ask: a word in several choices lists them" 1 '"bod" staat in' "11) bod boven zeven" -- sh -c "printf 'bod\nstop\n' | $ARBITER ask --ruleset bridge-2017"
 expect "ask --lang en: questions, hints and the ruling in English" 0 "Which irregularity occurred?" "Answer yes or no." \
-    "Articles: 27 > 18D > 27B1a > 27D" "[27B1a] Nothing (more) is rectified." "Which bid did the offender make instead of the insufficient bid?: 2H" \
+    "Articles: 27 (Insufficient Bid) > 18D > 27B1a > 27D" "[27B1a] Nothing (more) is rectified." "Which bid did the offender make instead of the insufficient bid?: 2H" \
     -- sh -c "printf 'insufficient\n1\nmaybe\nno\nbid\n2H\nno\n2H\n' | $ARBITER ask --ruleset bridge-2017 --lang en"
 expect "ask --lang: only nl or en" 2 "--lang is nl or en, not 'fr'" -- "$ARBITER" ask --ruleset bridge-2017 --lang fr
 expect "graph" 0 "digraph article" '"volume"' "2B" -- "$ARBITER" graph --ruleset $TOY --article 2
