@@ -551,6 +551,10 @@ expect "diff one region" 0 "Verschil late → late-strict" "1 gebied met een and
 expect "diff json" 0 '"a": "late"' '"b": "late-strict"' '"facts_only_in_b": []' '"differing": 25' '"equal": 37' '"regions": [' \
     '"count": 25' '"example": {' '"repeated": true' '"articles": [' '"1B"' '"points": "4"' -- "$ARBITER" diff $LATE $STRICT --json
 expect "diff --article" 0 "(situaties waarin artikel 1 meedoet)" "1 gebied met een andere uitspraak: 25 situaties; gelijk: 37 situaties." -- "$ARBITER" diff $LATE $STRICT --article 1 --format exact
+expect "diff --article --lang en: the article's English title" 0 "Difference toy → toy (situations in which article 1, Late, takes part)" \
+    -- "$ARBITER" diff $TOY $TOY --article 1 --lang en
+expect "diff --article: its Dutch title" 0 "Verschil toy → toy (situaties waarin artikel 1, Te laat, meedoet)" \
+    -- "$ARBITER" diff $TOY $TOY --article 1 --format md
 expect "diff unknown article" 2 "neither late nor late-strict has an article 2" -- "$ARBITER" diff $LATE $STRICT --article 2
 # Of the three past cases, the second (minutes 10, repeated) changes: 1B.
 expect "diff --cases" 0 'regel 2: {"minutes": 10, "repeated": true}' "Alleen in late:" '[1B] penalty{"points":2}' \
