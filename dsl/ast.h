@@ -164,7 +164,8 @@ typedef struct ast_decl {
     ast_list cites; /* ast_expr* (AE_CITE): `cite …`, the articles the fact's value rests on */
     ast_expr *default_value; /* `default V`: the value assumed when a scenario is silent */
     ast_expr *expr;          /* derived fact; invariant; article `when` */
-    /* action */
+    /* action; text_en is also an article's English title, an invariant's or outside's English
+     * message */
     const char *text, *text_en;
     /* table */
     ast_list rows; /* ast_row* */

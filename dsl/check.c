@@ -3,6 +3,7 @@
 
 #include "expr.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,4 +128,25 @@ int dsl_check(const ruleset *rs, diag *d) {
     int problems = check_graph(rs, rs->checked_root, d, &seen);
     xfree(seen.seen_gap);
     return problems;
+}
+
+int check_english_titles(const ruleset *rs, diag *d) {
+    const char *example = NULL;
+    for (int a = 0; a < rs->narticles && !example; a++)
+        if (rs->articles[a].title_en) example = rs->articles[a].id;
+    if (!example) return 0; /* a ruleset in Dutch only is not half translated */
+    int warnings = 0;
+    for (int a = 0; a < rs->narticles; a++) {
+        const rs_article *art = &rs->articles[a];
+        if (art->title_en || !art->title || !*art->title) continue;
+        char hint[160];
+        snprintf(hint, sizeof hint,
+                 "add `en \"…\"` after its Dutch title, as article %.40s has; in English it is "
+                 "shown in Dutch",
+                 example);
+        diag_report(d, DIAG_WARNING, art->loc, hint, "article %s \"%s\" has no English title",
+                    art->id, art->title);
+        warnings++;
+    }
+    return warnings;
 }

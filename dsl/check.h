@@ -10,6 +10,11 @@
 /* Returns the number of problems reported to d. */
 int dsl_check(const ruleset *rs, diag *d);
 
+/* Where some articles of the ruleset have an English title and others with
+ * a Dutch title have none, warns at each of those (a face in English would
+ * show them in Dutch). Returns the number of warnings. */
+int check_english_titles(const ruleset *rs, diag *d);
+
 /* Writes `given f = v, …` for the path from root to the first terminal that
  * `want` accepts; false if there is none. */
 typedef bool (*check_want)(const graph_term *t, void *ctx);

@@ -485,6 +485,7 @@ void declare_articles(compiler *c) {
         rs_article *a = &c->rs->articles[c->rs->narticles];
         a->id = keep_str(c, d->name);
         a->title = d->title ? keep_str(c, d->title) : "";
+        a->title_en = d->text_en ? keep_str(c, d->text_en) : NULL;
         a->loc = d->loc;
         a->has_when = d->expr != NULL;
         a->entry_clause = new_clause(c, d->name, d->loc, c->rs->narticles, true);

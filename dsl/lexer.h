@@ -10,6 +10,7 @@ typedef struct dsl_lexer {
     const char *path;
     const char *cur, *line_start, *tok;
     int line;
+    int recent[5];  /* the last tokens read, the latest first: a syntax error's hint reads them */
     ast_file *file; /* what the parser builds */
 } dsl_lexer;
 

@@ -52,7 +52,7 @@ static char *unescape(dsl_lexer *lx, const char *s, const char *e) {
     re2c:flags:utf-8 = 0;
 */
 
-int yylex(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
+static int next_token(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
     const char *marker;
     for (;;) {
         lx->tok = lx->cur;
@@ -165,4 +165,11 @@ int yylex(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
             }
         */
     }
+}
+
+int yylex(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
+    int t = next_token(val, loc, lx);
+    memmove(lx->recent + 1, lx->recent, sizeof lx->recent - sizeof *lx->recent);
+    lx->recent[0] = t;
+    return t;
 }

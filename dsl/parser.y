@@ -242,6 +242,8 @@ key: expr                            { $$ = MK(ast_pattern, @1); $$->kind = AP_V
 
 article_decl: ARTICLE artid STRING when_opt block
                                      { $$ = decl(lx, @2, AD_ARTICLE, $2); $$->title = $3; $$->expr = $4; $$->body = $5; }
+    | ARTICLE artid STRING EN STRING when_opt block
+                                     { $$ = decl(lx, @2, AD_ARTICLE, $2); $$->title = $3; $$->text_en = $5; $$->expr = $6; $$->body = $7; }
     | ARTICLE artid when_opt block   { $$ = decl(lx, @2, AD_ARTICLE, $2); $$->expr = $3; $$->body = $4; }
     ;
 artid: INTLIT | CITE ;
@@ -612,6 +614,21 @@ static void append(dsl_lexer *lx, ast_list *to, ast_list from) {
     for (int i = 0; i < from.n; i++) ast_push(lx->arena, to, from.items[i]);
 }
 
+/* An article's titles: `article 27 "Onvoldoende bod" en "Insufficient Bid"`. recent[0] is the
+ * token that did not fit, recent[1] … the ones before it. */
+static const char *title_hint(const dsl_lexer *lx) {
+    const int *t = lx->recent;
+    bool after_id = t[1] == INTLIT || t[1] == CITE;
+    if (t[0] == EN && after_id && t[2] == ARTICLE && t[3] != REMOVE)
+        return "the Dutch title comes first: `article 27 \"Onvoldoende bod\" en \"Insufficient Bid\"`";
+    if (t[0] == STRING && t[1] == STRING && (t[2] == INTLIT || t[2] == CITE) && t[3] == ARTICLE)
+        return "an article has one Dutch title; write `en` before the English one: `article 27 \"Onvoldoende "
+               "bod\" en \"Insufficient Bid\"`";
+    if (t[0] != STRING && t[1] == EN && t[2] == STRING && (t[3] == INTLIT || t[3] == CITE) && t[4] == ARTICLE)
+        return "`en` takes the English title in quotes: `article 27 \"Onvoldoende bod\" en \"Insufficient Bid\"`";
+    return NULL;
+}
+
 static const char *token_hint(yysymbol_kind_t expected[], int n, yysymbol_kind_t got) {
     for (int i = 0; i < n; i++)
         if (expected[i] == YYSYMBOL_ARROW && got == YYSYMBOL_IDENT)
@@ -641,7 +658,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, dsl_lexer *lx) {
             sb_printf(&sb, "%s%s", i == 0 ? "" : (i == n - 1 ? " or " : ", "), yysymbol_name(expected[i]));
     }
     src_loc at = L(lx, *yypcontext_location(ctx));
-    diag_report(lx->diag, DIAG_ERROR, at, token_hint(expected, n < 0 ? 0 : n, got), "%s", sb.data);
+    const char *hint = title_hint(lx);
+    diag_report(lx->diag, DIAG_ERROR, at, hint ? hint : token_hint(expected, n < 0 ? 0 : n, got), "%s", sb.data);
     sb_free(&sb);
     return 0;
 }

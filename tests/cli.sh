@@ -110,6 +110,22 @@ done
 echo '{"irregularity": "late", "minutes": 20, "repeated": true}' >"$TOY.tmp.json"
 expect "rule text" 0 "Artikelen: 1 > 1B" "Aftrek van 40 punten." -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp.json"
 expect "rule json" 0 '"articles": [' '"1B"' '"name": "penalty"' '"points": 40' '"ruleset_hash": "fnv1a64:' -- "$ARBITER" rule --ruleset $TOY --json "$TOY.tmp.json"
+# Article titles: "titles" names the trail's articles, with the English title beside the Dutch one.
+expect "rule json: the articles' titles" 0 '"titles": [' '"article": "1"' '"title": "Te laat"' '"title_en": "Late"' -- "$ARBITER" rule --ruleset $TOY --json "$TOY.tmp.json"
+expect "batch json: the articles' titles" 0 ',"unused":[],"titles":[{"article":"1","title":"Te laat","title_en":"Late"}],"line":1}' \
+    ',"titles":[{"article":"2","title":"Lawaai","title_en":"Noise"}],"line":2}' \
+    -- sh -c "printf '%s\n' '{\"irregularity\":\"late\",\"minutes\":20,\"repeated\":true}' '{\"irregularity\":\"noise\",\"minutes\":0,\"volume\":\"small\"}' | $ARBITER rule --ruleset $TOY --json -"
+expect "ask --lang en: the article's English title" 0 "Articles: 1 (Late) > 1B" \
+    -- sh -c "printf '1\n20\nja\n' | $ARBITER ask --ruleset $TOY --lang en"
+expect "ask in Dutch: the trail as it was" 0 "Artikelen: 1 > 1B" -- sh -c "printf '1\n20\nja\n' | $ARBITER ask --ruleset $TOY"
+TITLES=tests/rules/titles
+expect "check: an article without an English title where others have one" 0 \
+    'titles.rules:12:9: warning: article 2 "Lawaai" has no English title' 'as article 1 has' \
+    "1 warning: articles without an English title" -- "$ARBITER" check $TITLES
+expect "check: an amendment gives it (replace article … en …)" 0 "titles+EN-2: complete" -- "$ARBITER" check $TITLES --amend $TITLES/english.amend
+if "$ARBITER" check $TITLES --amend $TITLES/english.amend 2>&1 | grep -q "English title"; then
+    fail "check: no title warning once every titled article has an English one" "it warned"
+else pass "check: no title warning once every titled article has an English one"; fi
 echo '{"irregularity": "late", "minutes": 5}' >"$TOY.tmp.json"
 expect "unused facts" 0 "Speelde geen rol: volume" -- sh -c "echo '{\"irregularity\":\"late\",\"minutes\":3,\"volume\":\"large\"}' | $ARBITER rule --ruleset $TOY -"
 expect "why not" 0 "Waarom niet penalty?" "minutes = 16 (niet 5)" -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp.json" --why-not penalty
@@ -153,7 +169,7 @@ expect "ask: the irregularities in two columns, on 24 lines" 1 "  1) onvoldoende
     "printf 'stop\n' | $ARBITER ask --ruleset bridge-2017 | awk '/^> / { exit } { n++ } END { if (n + 1 <= 24) print \"lines\", n }' | grep -q lines && printf 'stop\n' | $ARBITER ask --ruleset bridge-2017"
 expect "ask: a word in several choices lists them" 1 '"bod" staat in' "11) bod boven zeven" -- sh -c "printf 'bod\nstop\n' | $ARBITER ask --ruleset bridge-2017"
 expect "ask --lang en: questions, hints and the ruling in English" 0 "Which irregularity occurred?" "Answer yes or no." \
-    "Articles: 27 > 18D > 27B1a > 27D" "[27B1a] Nothing (more) is rectified." "Which bid did the offender make instead of the insufficient bid?: 2H" \
+    "Articles: 27 (Insufficient Bid) > 18D > 27B1a > 27D" "[27B1a] Nothing (more) is rectified." "Which bid did the offender make instead of the insufficient bid?: 2H" \
     -- sh -c "printf 'insufficient\n1\nmaybe\nno\nbid\n2H\nno\n2H\n' | $ARBITER ask --ruleset bridge-2017 --lang en"
 expect "ask --lang: only nl or en" 2 "--lang is nl or en, not 'fr'" -- "$ARBITER" ask --ruleset bridge-2017 --lang fr
 expect "graph" 0 "digraph article" '"volume"' "2B" -- "$ARBITER" graph --ruleset $TOY --article 2
@@ -535,6 +551,10 @@ expect "diff one region" 0 "Verschil late → late-strict" "1 gebied met een and
 expect "diff json" 0 '"a": "late"' '"b": "late-strict"' '"facts_only_in_b": []' '"differing": 25' '"equal": 37' '"regions": [' \
     '"count": 25' '"example": {' '"repeated": true' '"articles": [' '"1B"' '"points": "4"' -- "$ARBITER" diff $LATE $STRICT --json
 expect "diff --article" 0 "(situaties waarin artikel 1 meedoet)" "1 gebied met een andere uitspraak: 25 situaties; gelijk: 37 situaties." -- "$ARBITER" diff $LATE $STRICT --article 1 --format exact
+expect "diff --article --lang en: the article's English title" 0 "Difference toy → toy (situations in which article 1, Late, takes part)" \
+    -- "$ARBITER" diff $TOY $TOY --article 1 --lang en
+expect "diff --article: its Dutch title" 0 "Verschil toy → toy (situaties waarin artikel 1, Te laat, meedoet)" \
+    -- "$ARBITER" diff $TOY $TOY --article 1 --format md
 expect "diff unknown article" 2 "neither late nor late-strict has an article 2" -- "$ARBITER" diff $LATE $STRICT --article 2
 # Of the three past cases, the second (minutes 10, repeated) changes: 1B.
 expect "diff --cases" 0 'regel 2: {"minutes": 10, "repeated": true}' "Alleen in late:" '[1B] penalty{"points":2}' \

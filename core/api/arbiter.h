@@ -199,8 +199,9 @@ enum arb_status arb_rule_stream(const arb_ruleset *rs, const arb_plugins *plugin
  * message), "scores": {"contract", "hand", "matchpoints", "imps"} (which of
  * the scorer's calls it answers: a bridge contract, a klaverjas hand)}.
  * With contents nonzero, also "articles": [{"id", "title" ("" when none),
- * "ruled" (it has a `when`)}] and "facts": [each fact a scenario may give,
- * not the derived ones, as arb_fact_json gives it]. NULL for a NULL rs. */
+ * "title_en" (only when the rule files give it), "ruled" (it has a `when`)}] and "facts": [each
+ * fact a scenario may give, not the derived ones, as arb_fact_json gives it]. NULL for a NULL rs.
+ */
 char *arb_ruleset_json(const arb_ruleset *rs, int contents);
 
 /* A fact as a director is asked it: {"name", "question" (its `ask`, else
@@ -415,6 +416,12 @@ const char *arb_ruling_needs(const arb_ruling *r);
 /* The trail: the articles and sub-clauses that decided, in order. */
 int arb_ruling_trail_count(const arb_ruling *r);
 const char *arb_ruling_trail(const arb_ruling *r, int i);
+/* The title of the ruleset's article id (a trail's step, "27"): Dutch, or
+ * in English (ARB_EN) where the rule files give it, else the Dutch one; ""
+ * for an article without a title. NULL for a NULL argument or an id that
+ * is no article of the ruleset (a sub-clause such as "27B1a"). Owned by
+ * the ruleset. */
+const char *arb_article_title(const arb_ruleset *rs, const char *id, enum arb_lang lang);
 /* The actions: the ruleset's, then those plugins added. Arguments are
  * given by name and as text (a value's name, a number, a call, a citation). */
 int arb_ruling_action_count(const arb_ruling *r);

@@ -92,11 +92,13 @@ static json_t *scores_json(const ruleset *rs) {
 
 static json_t *articles_json(const ruleset *rs) {
     json_t *articles = json_array();
-    for (int a = 0; a < rs->narticles; a++)
-        json_array_append_new(articles,
-                              json_pack("{sssssb}", "id", rs->articles[a].id, "title",
-                                        rs->articles[a].title ? rs->articles[a].title : "", "ruled",
-                                        rs->articles[a].has_when));
+    for (int a = 0; a < rs->narticles; a++) {
+        const rs_article *art = &rs->articles[a];
+        json_t *j = json_pack("{ssss}", "id", art->id, "title", art->title ? art->title : "");
+        if (art->title_en) json_object_set_new(j, "title_en", json_string(art->title_en));
+        json_object_set_new(j, "ruled", json_boolean(art->has_when));
+        json_array_append_new(articles, j);
+    }
     return articles;
 }
 

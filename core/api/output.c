@@ -52,6 +52,40 @@ json_t *output_trail_json(const ruling *r) {
     return trail;
 }
 
+/* The articles with a title on r's trail, each once, in the order of the
+ * trail; returns how many. */
+static int trail_articles(const ruling *r, int *out, int cap) {
+    const char *cites[64], **all = cites;
+    int n = ruling_trail(r, NULL, 0), k = 0;
+    if (n > 64 && !(all = xmalloc(sizeof *all * (size_t)n))) abort();
+    ruling_trail(r, all, n);
+    for (int i = 0; i < n; i++) {
+        int a = rs_find_article(r->rs, all[i]);
+        if (a < 0 || !*r->rs->articles[a].title) continue;
+        bool seen = false;
+        for (int j = 0; j < k && j < cap && !seen; j++)
+            seen = out[j] == a;
+        if (!seen && k++ < cap) out[k - 1] = a;
+    }
+    if (all != cites) xfree(all);
+    return k;
+}
+
+json_t *output_titles_json(const ruling *r) {
+    json_t *titles = json_array();
+    int n = trail_articles(r, NULL, 0);
+    int *arts = xcalloc((size_t)n + 1, sizeof *arts);
+    trail_articles(r, arts, n);
+    for (int i = 0; i < n; i++) {
+        const rs_article *a = &r->rs->articles[arts[i]];
+        json_t *t = json_pack("{ssss}", "article", a->id, "title", a->title);
+        if (a->title_en) json_object_set_new(t, "title_en", json_string(a->title_en));
+        json_array_append_new(titles, t);
+    }
+    xfree(arts);
+    return titles;
+}
+
 /* What plugins added: actions, and for the audit what each did. */
 static void extras_json(const ruling *r, json_t *actions, json_t *messages, json_t *messages_en,
                         json_t *o) {
@@ -204,6 +238,7 @@ json_t *output_json(const ruling *r, const scenario *sc) {
     }
     json_object_set_new(o, "decided_by", path);
     json_object_set_new(o, "unused", output_unused_json(r, sc));
+    json_object_set_new(o, "titles", output_titles_json(r));
     return o;
 }
 
@@ -368,6 +403,7 @@ struct output_cache {
     fragment head;      /* {"ruleset":…,"ruleset_hash":…,"status": */
     fragment text_head; /* Uitspraak volgens TITLE (NAME) */
     fragment *trail;    /* per outcome: "articles":[…], */
+    fragment *titles;   /* per outcome: ,"titles":[…] */
     fragment *actions; /* per outcome: "actions":[…],…,"messages_en":[…], (when no action takes
                           arguments) */
     fragment *brief;   /* per outcome: the brief record's "articles" and "actions" */
@@ -399,13 +435,15 @@ output_cache *output_cache_new(const ruleset *rs) {
     c->rs = rs;
     c->noutcomes = rs->outcomes.len;
     c->trail = xcalloc((size_t)c->noutcomes + 1, sizeof *c->trail);
+    c->titles = xcalloc((size_t)c->noutcomes + 1, sizeof *c->titles);
     c->actions = xcalloc((size_t)c->noutcomes + 1, sizeof *c->actions);
     c->brief = xcalloc((size_t)c->noutcomes + 1, sizeof *c->brief);
     c->text = xcalloc((size_t)c->noutcomes + 1, sizeof *c->text);
     c->has_args = xcalloc((size_t)c->noutcomes + 1, sizeof *c->has_args);
     c->fact = xcalloc((size_t)rs->nfacts + 1, sizeof *c->fact);
     c->unused = xcalloc((size_t)rs->nfacts + 1, sizeof *c->unused);
-    if (!c->trail || !c->actions || !c->brief || !c->text || !c->has_args || !c->fact || !c->unused)
+    if (!c->trail || !c->titles || !c->actions || !c->brief || !c->text || !c->has_args ||
+        !c->fact || !c->unused)
         abort();
     for (int o = 0; o < c->noutcomes; o++) {
         const rs_outcome *oc = rs_outcome_at(rs, o);
@@ -432,6 +470,7 @@ void output_cache_free(output_cache *c) {
     if (!c) return;
     for (int o = 0; o < c->noutcomes; o++) {
         xfree(c->trail[o].text);
+        xfree(c->titles[o].text);
         xfree(c->actions[o].text);
         xfree(c->brief[o].text);
         xfree(c->text[o].text);
@@ -439,6 +478,7 @@ void output_cache_free(output_cache *c) {
     for (int f = 0; f < c->rs->nfacts; f++)
         xfree(c->fact[f].text);
     xfree(c->trail);
+    xfree(c->titles);
     xfree(c->head.text);
     xfree(c->text_head.text);
     xfree(c->actions);
@@ -465,6 +505,29 @@ static void put_trail(strbuf *out, const ruling *r) {
     }
     sb_putc(out, ']');
     if (all != cites) xfree(all);
+}
+
+/* ,"titles":[…] as output_titles_json gives it. */
+static void put_titles(strbuf *out, const ruling *r) {
+    int arts[64], *all = arts;
+    int n = trail_articles(r, NULL, 0);
+    if (n > 64 && !(all = xmalloc(sizeof *all * (size_t)n))) abort();
+    trail_articles(r, all, n);
+    sb_puts(out, ",\"titles\":[");
+    for (int i = 0; i < n; i++) {
+        const rs_article *a = &r->rs->articles[all[i]];
+        sb_puts(out, i ? ",{\"article\":" : "{\"article\":");
+        put_str(out, a->id);
+        sb_puts(out, ",\"title\":");
+        put_str(out, a->title);
+        if (a->title_en) {
+            sb_puts(out, ",\"title_en\":");
+            put_str(out, a->title_en);
+        }
+        sb_putc(out, '}');
+    }
+    sb_putc(out, ']');
+    if (all != arts) xfree(all);
 }
 
 /* A value as value_json gives it. */
@@ -678,6 +741,18 @@ bool output_json_write(output_cache *c, const ruling *r, const scenario *sc, lon
             keep(&tail->text[0], &sb);
         }
         sb_putn(out, tail->text[0].text, tail->text[0].len);
+    }
+    if (r->status == RULING_OK) {
+        fragment *t = &c->titles[r->outcome];
+        if (!t->text) {
+            strbuf sb;
+            sb_init(&sb);
+            put_titles(&sb, r);
+            keep(t, &sb);
+        }
+        sb_putn(out, t->text, t->len);
+    } else {
+        put_titles(out, r);
     }
     if (line > 0) {
         sb_puts(out, ",\"line\":");

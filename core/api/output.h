@@ -18,6 +18,11 @@ void output_message(const ruleset *rs, const ruling_action *ra, bool english, st
 /* The trail as citations, in order: ["27", "27B", "27B2"]. */
 json_t *output_trail_json(const ruling *r);
 
+/* The articles on the trail that have a title, each once, in the order of
+ * the trail: [{"article", "title", "title_en" (when the rule files give
+ * it)}]. */
+json_t *output_titles_json(const ruling *r);
+
 /* A fact's value as a scenario gives it: true/false, a number, or the
  * value's name (an enum value, a call, a citation). */
 json_t *output_value_json(const ruleset *rs, const rs_type *t, int64_t v);

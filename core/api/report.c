@@ -1237,9 +1237,21 @@ void report_write(const ruleset *a, const ruleset *b, const diff_result *d, json
     sb_init(&title);
     sb_printf(&title, "%s %s → %s", wr.w->title, a->name, b->name);
     if (d->article) {
+        /* the article with its title (the newer ruleset's, in lang where it has one) */
+        const ruleset *has = rs_find_article(b, d->article) >= 0 ? b : a;
+        int k = rs_find_article(has, d->article);
+        const rs_article *art = k >= 0 ? &has->articles[k] : NULL;
+        const char *name = !art                              ? NULL
+                           : lang == ARB_EN && art->title_en ? art->title_en
+                                                             : art->title;
+        strbuf cite;
+        sb_init(&cite);
+        sb_puts(&cite, d->article);
+        if (name && *name) sb_printf(&cite, ", %s,", name);
         sb_puts(&title, " (");
-        sb_printf(&title, wr.w->limited, d->article);
+        sb_printf(&title, wr.w->limited, cite.data);
         sb_putc(&title, ')');
+        sb_free(&cite);
     }
     if (format == REPORT_HTML) {
         fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", out);

@@ -542,6 +542,13 @@ const char *arb_fact_name(const arb_ruleset *rs, int f) {
     return fact ? fact->name : NULL;
 }
 
+const char *arb_article_title(const arb_ruleset *rs, const char *id, enum arb_lang lang) {
+    int a = rs && id ? rs_find_article(rs, id) : -1;
+    if (a < 0) return NULL;
+    const rs_article *art = &rs->articles[a];
+    return lang == ARB_EN && art->title_en ? art->title_en : art->title ? art->title : "";
+}
+
 const char *arb_fact_question(const arb_ruleset *rs, int f, enum arb_lang lang) {
     const rs_fact *fact = fact_at(rs, f);
     if (!fact) return NULL;

@@ -79,11 +79,15 @@ static enum arb_status check_unprotected(const char *name, const char *const *am
     enum arb_status status = ARB_BAD_INPUT;
     if (rs && problems == 0) {
         int warnings = overlap_report(rs, d); /* warned, not refused: the law may mean it */
+        int untitled = check_english_titles(rs, d);
         write_summary(rs, out);
         if (warnings)
             fprintf(out,
                     "  %d warning%s: articles that can both rule on one situation (see above)\n",
                     warnings, warnings == 1 ? "" : "s");
+        if (untitled)
+            fprintf(out, "  %d warning%s: articles without an English title (see above)\n",
+                    untitled, untitled == 1 ? "" : "s");
         status = ARB_OK;
     } else if (errors) {
         fprintf(errors, "%s: %d error%s\n", path, diag_errors(d), diag_errors(d) == 1 ? "" : "s");

@@ -897,8 +897,11 @@ static void print_ruling_english(const ask_state *a, const arb_ruling *r) {
         return;
     }
     printf("Ruling under %s\nArticles:", a->name);
-    for (int i = 0; i < arb_ruling_trail_count(r); i++)
-        printf("%s %s", i ? " >" : "", arb_ruling_trail(r, i));
+    for (int i = 0; i < arb_ruling_trail_count(r); i++) {
+        const char *cite = arb_ruling_trail(r, i), *title = arb_article_title(a->rs, cite, ARB_EN);
+        printf("%s %s", i ? " >" : "", cite);
+        if (title && *title) printf(" (%s)", title);
+    }
     puts("\nRuling:");
     for (int i = 0; i < arb_ruling_action_count(r); i++)
         printf("  [%s] %s\n", arb_ruling_action_cite(r, i), arb_ruling_message(r, i, ARB_EN));

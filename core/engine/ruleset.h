@@ -128,7 +128,8 @@ typedef struct rs_outcome {
 } rs_outcome;
 
 typedef struct rs_article {
-    const char *id, *title;
+    const char *id, *title; /* title: "" when the rule file gives none */
+    const char *title_en;   /* NULL when the rule file gives none */
     src_loc loc;
     int entry_clause;
     bool has_when;

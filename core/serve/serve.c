@@ -30,7 +30,7 @@
  *   POST /api/session     {ruleset, csv, method}           `arbiter session --json` under "session"
  *   POST /api/pbn         {ruleset, pbn}                   `arbiter pbn --json` under "games"
  *   POST /api/ranking     {ruleset, csv}                   `arbiter ranking --json` under "ranking"
- *   GET  /api/graph?ruleset=NAME&article=N                 the article's decision graph as DOT
+ *   GET  /api/graph?ruleset=NAME&article=N                 the article's decision graph as DOT, with its title (and title_en)
  *   GET  /, /FILE                                          the web app (core/serve/web, or --web)
  */
 /* clang-format on */
@@ -442,15 +442,14 @@ static reply api_matchpoints(server *s, json_t *in) {
 
 /* ---- the decision graph ---- */
 
-/* The title of an article the ruleset has ("" when it has none). */
-static const char *article_title(const served *sv, const char *id) {
+/* An article of the ruleset as arb_ruleset_json gives it (NULL when it has none). */
+static json_t *article_of(const served *sv, const char *id) {
     size_t i;
     json_t *a;
     json_array_foreach(sv->articles, i, a) {
-        if (strcmp(json_string_value(json_object_get(a, "id")), id) == 0)
-            return json_string_value(json_object_get(a, "title"));
+        if (strcmp(json_string_value(json_object_get(a, "id")), id) == 0) return a;
     }
-    return "";
+    return NULL;
 }
 
 static reply api_graph(server *s, struct MHD_Connection *c) {
@@ -468,9 +467,16 @@ static reply api_graph(server *s, struct MHD_Connection *c) {
     fclose(f);
     if (st != ARB_OK)
         out = fail(MHD_HTTP_NOT_FOUND, "%s has no article %s", arb_name(sv->rs), id);
-    else
-        out = ok(json_pack("{ssssssss}", "ruleset", arb_name(sv->rs), "article", id, "title",
-                           article_title(sv, id), "dot", dot));
+    else {
+        json_t *article = article_of(sv, id), *title = json_object_get(article, "title");
+        json_t *j = json_pack("{ssssss}", "ruleset", arb_name(sv->rs), "article", id, "title",
+                              title ? json_string_value(title) : "");
+        json_t *title_en =
+            json_object_get(article, "title_en"); /* only where the rule files give it */
+        if (title_en) json_object_set(j, "title_en", title_en);
+        json_object_set_new(j, "dot", json_string(dot));
+        out = ok(j);
+    }
     free(dot);
     return out;
 }

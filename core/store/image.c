@@ -320,6 +320,7 @@ static void put_clause(writer *w, const rs_clause *c) {
 static void put_article(writer *w, const rs_article *a) {
     put_str(w, a->id);
     put_str(w, a->title);
+    put_str(w, a->title_en);
     put_loc(w, a->loc);
     put_i32(&w->out, a->entry_clause);
     put_u8(&w->out, a->has_when);
@@ -785,6 +786,7 @@ static void get_clause(reader *r, rs_clause *c) {
 static void get_article(reader *r, rs_article *a) {
     a->id = get_str(r);
     a->title = get_str(r);
+    a->title_en = get_str(r);
     a->loc = get_loc(r);
     a->entry_clause = get_i32(r);
     a->has_when = get_bool(r);

@@ -39,8 +39,9 @@ static void test_ruleset_contents(void **state) {
     (void)state;
     char *j = arb_ruleset_json(toy, 1);
     assert_non_null(j);
-    assert_has(j, "{\"id\":\"1\",\"title\":\"Te laat\",\"ruled\":true}");
-    assert_has(j, "{\"id\":\"3\",\"title\":\"Herhaling\",\"ruled\":false}");
+    assert_has(j, "{\"id\":\"1\",\"title\":\"Te laat\",\"title_en\":\"Late\",\"ruled\":true}");
+    assert_has(
+        j, "{\"id\":\"3\",\"title\":\"Herhaling\",\"title_en\":\"Repetition\",\"ruled\":false}");
     assert_has(j, "\"name\":\"minutes\"");
     assert_null(strstr(j, "\"name\":\"very_late\"")); /* derived: no scenario gives it */
     free(j);

@@ -337,6 +337,53 @@ static void test_invariant(void **state) {
     parsed_free(&p);
 }
 
+/* An article's English title follows its Dutch one after `en`, also in an
+ * amendment's `replace article`; without it the article has none. */
+static void test_article_titles(void **state) {
+    (void)state;
+    parsed p;
+    parse_ok(&p, "article 27 \"Onvoldoende bod\" en \"Insufficient Bid\" when x { ok }\n"
+                 "article 28 \"Bieding voor de beurt\" { ok }\n"
+                 "replace article 29 \"Verbeurd\" en \"Forfeited\" { ok }\n");
+    ast_decl *d = decl_at(&p, 0);
+    assert_int_equal(d->kind, AD_ARTICLE);
+    assert_string_equal(d->title, "Onvoldoende bod");
+    assert_string_equal(d->text_en, "Insufficient Bid");
+    assert_name(d->expr, "x");
+    d = decl_at(&p, 1);
+    assert_string_equal(d->title, "Bieding voor de beurt");
+    assert_null(d->text_en);
+    d = decl_at(&p, 2);
+    assert_int_equal(d->kind, AD_CHANGE);
+    assert_string_equal(d->inner->title, "Verbeurd");
+    assert_string_equal(d->inner->text_en, "Forfeited");
+    parsed_free(&p);
+}
+
+/* A title in the wrong form: located, with a hint that shows the right one. */
+static void test_article_title_errors(void **state) {
+    (void)state;
+    static const struct {
+        const char *text, *where, *hint;
+    } cases[] = {
+        {"article 27 en \"Insufficient Bid\" { ok }\n", "t.rules:1:12: error: unexpected 'en'",
+         "the Dutch title comes first"},
+        {"article 27 \"Onvoldoende bod\" \"Insufficient Bid\" { ok }\n",
+         "t.rules:1:30: error: unexpected string", "write `en` before the English one"},
+        {"article 27 \"Onvoldoende bod\" en { ok }\n",
+         "t.rules:1:33: error: unexpected '{', expected string",
+         "`en` takes the English title in quotes"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        parsed p;
+        parse_text(&p, cases[i].text);
+        assert_int_equal(p.errors, 1);
+        assert_contains(p.out, cases[i].where);
+        assert_contains(p.out, cases[i].hint);
+        parsed_free(&p);
+    }
+}
+
 static void test_article_with_every_item(void **state) {
     (void)state;
     parsed p;
@@ -836,6 +883,8 @@ int main(void) {
         cmocka_unit_test(test_table_rows_and_default),
         cmocka_unit_test(test_table_row_with_range_key),
         cmocka_unit_test(test_invariant),
+        cmocka_unit_test(test_article_titles),
+        cmocka_unit_test(test_article_title_errors),
         cmocka_unit_test(test_article_with_every_item),
         cmocka_unit_test(test_article_without_when_and_groups),
         cmocka_unit_test(test_match_patterns_ranges_and_any),

@@ -17,9 +17,10 @@
 
 #include "fixture.h"
 
-static arb_ruleset *toy;
+static arb_ruleset *toy, *titles;
 static const fixture_ruleset rulesets[] = {
     {"tests/rules/toy", &toy},
+    {"tests/rules/titles", &titles},
     {NULL, NULL},
 };
 
@@ -62,6 +63,40 @@ static void test_ruling_fields(void **state) {
 }
 
 /* The `ask` loop: each ruling names the next fact until there is a ruling. */
+/* Article titles: toy's articles have an English title each; in
+ * tests/rules/titles article 1 has one, 2 has a Dutch title only, 3 none. */
+static void test_article_titles(void **state) {
+    (void)state;
+    assert_string_equal(arb_article_title(toy, "1", ARB_NL), "Te laat");
+    assert_string_equal(arb_article_title(toy, "1", ARB_EN), "Late");
+    assert_string_equal(arb_article_title(toy, "3", ARB_EN), "Repetition");
+    assert_null(arb_article_title(toy, "1B", ARB_EN)); /* a clause, not an article */
+    assert_null(arb_article_title(toy, "99", ARB_NL));
+    assert_null(arb_article_title(toy, NULL, ARB_NL));
+    assert_null(arb_article_title(NULL, "1", ARB_NL));
+    assert_string_equal(arb_article_title(titles, "2", ARB_EN), "Lawaai"); /* the Dutch one */
+    assert_string_equal(arb_article_title(titles, "3", ARB_EN), "");
+
+    /* The record names the titled articles of its trail, with "title_en" where given. */
+    arb_scenario *sc = arb_scenario_new(toy);
+    arb_ruling *r = rule_text(
+        sc,
+        "{\"irregularity\":\"late\",\"minutes\":20,\"repeated\":false,\"turn_was\":\"offender\"}");
+    char *json = arb_ruling_json(r); /* 1 > 1C > 3 > 3A: articles 1 and 3 */
+    assert_has(json, ",\"titles\":[{\"article\":\"1\",\"title\":\"Te laat\",\"title_en\":\"Late\"},"
+                     "{\"article\":\"3\",\"title\":\"Herhaling\",\"title_en\":\"Repetition\"}]}");
+    free(json);
+    arb_ruling_free(r);
+    arb_scenario_free(sc);
+    const char *noise = "{\"irregularity\":\"noise\"}", *other = "{\"irregularity\":\"other\"}";
+    assert_int_equal(arb_rule_json(titles, noise, strlen(noise), &json), ARB_OK);
+    assert_has(json, ",\"titles\":[{\"article\":\"2\",\"title\":\"Lawaai\"}]}");
+    free(json);
+    assert_int_equal(arb_rule_json(titles, other, strlen(other), &json), ARB_OK);
+    assert_has(json, ",\"titles\":[]}");
+    free(json);
+}
+
 static void test_answers_one_by_one(void **state) {
     (void)state;
     arb_scenario *sc = arb_scenario_new(toy);
@@ -473,13 +508,13 @@ static void test_plugin_limits(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ruling_fields),  cmocka_unit_test(test_answers_one_by_one),
-        cmocka_unit_test(test_rejected),       cmocka_unit_test(test_statuses),
-        cmocka_unit_test(test_facts),          cmocka_unit_test(test_bad_arguments),
-        cmocka_unit_test(test_ruling_text),    cmocka_unit_test(test_decided_path),
-        cmocka_unit_test(test_error_position), cmocka_unit_test(test_invariant_message),
-        cmocka_unit_test(test_fact_kinds),     cmocka_unit_test(test_plugin_question),
-        cmocka_unit_test(test_plugin_limits),
+        cmocka_unit_test(test_ruling_fields),     cmocka_unit_test(test_answers_one_by_one),
+        cmocka_unit_test(test_article_titles),    cmocka_unit_test(test_rejected),
+        cmocka_unit_test(test_statuses),          cmocka_unit_test(test_facts),
+        cmocka_unit_test(test_bad_arguments),     cmocka_unit_test(test_ruling_text),
+        cmocka_unit_test(test_decided_path),      cmocka_unit_test(test_error_position),
+        cmocka_unit_test(test_invariant_message), cmocka_unit_test(test_fact_kinds),
+        cmocka_unit_test(test_plugin_question),   cmocka_unit_test(test_plugin_limits),
     };
     return FIXTURE_RUN_GROUP("ruling_api", tests, rulesets);
 }

@@ -108,6 +108,8 @@ else fail "rulesets: name, title, hash and game" "hash $hash"; fi
 expect_status "rulesets: one, with facts and articles" 200 GET /api/rulesets/bridge-2017 "" '"irregularity"'
 jq -e '(.articles | map(.id) | index("27")) and (.facts[] | select(.name == "irregularity") | .choices | length > 3)' "$work/body" >/dev/null \
     && pass "rulesets: article 27 and the irregularity's choices" || fail "rulesets: article 27 and choices" ""
+jq -e '.articles[] | select(.id == "27") | .title == "Onvoldoende bod" and .title_en == "Insufficient Bid"' "$work/body" >/dev/null \
+    && pass "rulesets: an article's title in Dutch and English" || fail "rulesets: an article's title in Dutch and English" ""
 expect_error "rulesets: unknown → 404" 404 GET /api/rulesets/bridge-2099 "" "bridge-2099"
 
 # ---- the next question, and a ruling ----
@@ -186,6 +188,8 @@ expect_error "matchpoints: more than 5000 scores → 413" 413 POST /api/matchpoi
 # ---- the decision graph ----
 
 expect_status "graph: article 27 as DOT" 200 GET '/api/graph?ruleset=bridge-2017&article=27' "" 'digraph article'
+jq -e '.title == "Onvoldoende bod" and .title_en == "Insufficient Bid"' "$work/body" >/dev/null \
+    && pass "graph: the article's title in Dutch and English" || fail "graph: the article's title in Dutch and English" ""
 "$ARBITER" graph --ruleset bridge-2017 --article 27 >"$work/cli.dot"
 if [ "$(jq -r .dot "$work/body")" = "$(cat "$work/cli.dot")" ]; then pass "graph: the DOT of \`arbiter graph\`"
 else fail "graph: the DOT of \`arbiter graph\`" "differs"; fi

@@ -647,7 +647,7 @@ async function openGraph(name, article) {
   const r = await api('api/graph?ruleset=' + encodeURIComponent(name) + '&article=' + encodeURIComponent(article));
   if (!r.ok) { showError($('load-error'), r.body.error); return; }
   state.graph = { name, article, dot: r.body.dot, zoom: 1 };
-  $('graph-title').textContent = name + ' — ' + article + ' ' + r.body.title;
+  $('graph-title').textContent = name + ' — ' + article + ' ' + pick(r.body.title, r.body.title_en);
   $('graph-dot').textContent = r.body.dot;
   drawGraph();
   show($('graph'), true);

@@ -160,7 +160,8 @@
     const r = call('arbw_graph', ['string', 'string'], [name, id]);
     if (r.status !== 0) return fail(404, r.error);
     const article = rulesetOf(name).articles.find((a) => a.id === id);
-    return answer(200, { ruleset: name, article: id, title: article ? article.title : '', dot: r.text });
+    const en = article && article.title_en ? { title_en: article.title_en } : {};
+    return answer(200, { ruleset: name, article: id, title: article ? article.title : '', ...en, dot: r.text });
   }
 
   const POST = { next: (b) => rule(b, true), rule: (b) => rule(b, false), compare, score, klaverjas, matchpoints };
