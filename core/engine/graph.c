@@ -52,12 +52,32 @@ void graph_done_building(graph *g) {
     g->capcache = g->capunique = g->captermhash = 0;
 }
 
+/* A graph read in place from an image is copied into arrays of its own
+ * before anything changes it (a diff or a check may build on a loaded
+ * graph): the image is mapped read-only. */
+static void graph_own(graph *g) {
+    if (!g->borrowed) return;
+    graph_node *nodes = xmalloc(sizeof *nodes * ((size_t)g->nnodes + 1));
+    gref *kids = xmalloc(sizeof *kids * ((size_t)g->nkids + 1));
+    memcpy(nodes, g->nodes, sizeof *nodes * (size_t)g->nnodes);
+    memcpy(kids, g->kids, sizeof *kids * (size_t)g->nkids);
+    nodes[g->nnodes] = (graph_node){0, 0};
+    kids[g->nkids] = 0;
+    g->nodes = nodes;
+    g->kids = kids;
+    g->capnodes = g->nnodes;
+    g->capkids = g->nkids;
+    g->borrowed = false;
+}
+
 void graph_free(graph *g) {
     if (!g) return;
     xfree(g->domain);
     xfree(g->lo);
-    xfree(g->nodes);
-    xfree(g->kids);
+    if (!g->borrowed) {
+        xfree(g->nodes);
+        xfree(g->kids);
+    }
     xfree(g->terms);
     xfree(g->unique);
     xfree(g->termhash);
@@ -145,6 +165,7 @@ static gref too_large(graph *g) {
 }
 
 gref graph_node_ref(graph *g, int var, const gref *kids) {
+    graph_own(g);
     int n = g->domain[var];
     int same = 1;
     for (int i = 1; i < n && same; i++)
@@ -495,6 +516,7 @@ static void *shrink(void *p, size_t n) {
 }
 
 int graph_compact(graph *g, gref *const *roots, int nroots) {
+    graph_own(g);
     graph_unpack(g);
     /* Nodes reachable from the roots: children are made before their
      * parents, so one pass from the highest index down marks them all. */
@@ -590,6 +612,7 @@ static int write_runs(const gref *kids, int n, int r, gref *out) {
 }
 
 int graph_pack(graph *g) {
+    graph_own(g);
     graph_unpack(g); /* packing reads direct children */
     int widest = 1;
     for (int v = 0; v < g->nvars; v++)
@@ -623,6 +646,7 @@ int graph_pack(graph *g) {
 
 int graph_unpack(graph *g) {
     if (!g->npacked) return 0;
+    graph_own(g);
     size_t total = 0;
     for (int i = 0; i < g->nnodes; i++)
         total += (size_t)g->domain[g->nodes[i].var];

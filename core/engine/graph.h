@@ -94,6 +94,9 @@ typedef struct graph {
     int capcache;
     uint64_t work; /* operations computed (cache misses), against GRAPH_MAX_WORK */
     int npacked;   /* nodes stored as runs */
+    /* nodes and kids lie in a mapped image (core/store), read-only and
+     * not ours to free: copied before the first change (graph_own) */
+    bool borrowed;
 } graph;
 
 /* Packed is chosen for nodes of at least this many children (ranged ints:

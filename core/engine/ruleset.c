@@ -11,7 +11,10 @@ void ruleset_free(ruleset *rs) {
     vec_free(&rs->uses);
     vec_free(&rs->outcomes);
     graph_free(rs->graph);
+    void (*release)(void *) = rs->release;
+    void *ctx = rs->release_ctx;
     arena_free(rs->arena); /* rs itself lives in its arena */
+    if (release) release(ctx);
 }
 
 int rs_decision_values(const rs_type *t) {

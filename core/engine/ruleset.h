@@ -203,6 +203,10 @@ enum klaverjas_table {
 
 typedef struct ruleset {
     arena *arena;
+    /* what else the ruleset's arrays lie in (a mapped image: the graph's
+     * nodes and children), released after them by ruleset_free */
+    void (*release)(void *ctx);
+    void *release_ctx;
     const char *name, *title, *game, *dir;
     /* the articles that score a contract, matchpoint a board and convert a
      * difference to IMPs (header keys score, matchpoints, imps), or -1 */

@@ -414,6 +414,14 @@ static void put_outcomes(writer *w, const vec *v) {
     }
 }
 
+/* Zero bytes up to a multiple of `align` of out (the ruleset's part of the
+ * body starts on a multiple of 8 in the file): the graph's arrays are
+ * aligned, so that a mapped image can be read in place. */
+static void put_pad(strbuf *out, size_t align) {
+    while (out->len % align)
+        sb_putc(out, 0);
+}
+
 static void put_graph(writer *w, const graph *g) {
     put_u8(&w->out, g != NULL);
     if (!g) return;
@@ -422,11 +430,13 @@ static void put_graph(writer *w, const graph *g) {
     for (int i = 0; i < g->nvars; i++)
         put_i64(&w->out, g->lo[i]);
     put_i32(&w->out, g->nnodes);
+    put_pad(&w->out, 8);
     for (int i = 0; i < g->nnodes; i++) {
         put_i32(&w->out, g->nodes[i].var);
         put_i32(&w->out, g->nodes[i].kids);
     }
     put_i32(&w->out, g->nkids);
+    put_pad(&w->out, 4);
     put_i32s(&w->out, g->kids, g->nkids);
     put_i32(&w->out, g->nterms);
     for (int i = 0; i < g->nterms; i++) {
@@ -551,6 +561,8 @@ void image_encode(const ruleset *rs, const char *extra, const unsigned char key[
     put_i32(&body, w.nstrs);
     put_bytes(&body, w.strs.data ? w.strs.data : "", w.strs.len);
     put_bytes(&body, types.data ? types.data : "", types.len);
+    while ((IMAGE_HEADER_SIZE + body.len) % 8) /* the ruleset's part aligned in the file */
+        sb_putc(&body, 0);
     put_bytes(&body, w.out.data ? w.out.data : "", w.out.len);
     put_header(out, body.len);
     put_bytes(out, body.data, body.len);
@@ -570,7 +582,9 @@ void image_encode(const ruleset *rs, const char *extra, const unsigned char key[
 
 typedef struct reader {
     const unsigned char *p, *end;
-    bool bad; /* read past the end, or a count that cannot fit */
+    const unsigned char *base; /* the image's first byte (its header's) */
+    bool borrow;               /* the image outlives the ruleset: arrays read in place */
+    bool bad;                  /* read past the end, or a count that cannot fit */
     ruleset *rs;
     arena *a;
     const char **strs; /* [0] is NULL */
@@ -613,6 +627,12 @@ static bool get_bool(reader *r) {
     unsigned v = get_u8(r);
     if (v > 1) r->bad = true;
     return v == 1;
+}
+
+/* The zero bytes put_pad wrote, up to a multiple of align from base. */
+static void skip_pad(reader *r, size_t align) {
+    while (!r->bad && (size_t)(r->p - r->base) % align)
+        if (get_u8(r) != 0) r->bad = true;
 }
 
 static int32_t get_i32(reader *r) {
@@ -905,6 +925,14 @@ static void get_outcomes(reader *r, vec *v) {
     }
 }
 
+/* n elements of size bytes in place, when the image outlives the ruleset
+ * and they lie aligned as this host reads them; NULL otherwise. */
+static const void *in_place(reader *r, int n, size_t size, size_t align) {
+    if (!r->borrow || !LITTLE_ENDIAN_HOST || (uintptr_t)r->p % align || !fits(r, n, size))
+        return NULL;
+    return next(r, size * (size_t)n);
+}
+
 static graph *get_graph(reader *r) {
     if (!get_bool(r) || r->bad) return NULL;
     graph *g = xcalloc(1, sizeof *g);
@@ -915,21 +943,43 @@ static graph *get_graph(reader *r) {
     for (int i = 0; i < g->nvars; i++)
         g->lo[i] = get_i64(r);
     g->nnodes = g->capnodes = get_count(r, 8);
-    /* the arrays are written whole (take zeroes what a short image lacks):
-     * not cleared first, which for a large ruleset was most of a load */
-    g->nodes = xmalloc(sizeof *g->nodes * ((size_t)g->nnodes + 1));
-    g->nodes[g->nnodes] = (graph_node){0, 0};
-    if (LITTLE_ENDIAN_HOST && sizeof *g->nodes == 8) /* var and kids, as written */
-        take(r, g->nodes, sizeof *g->nodes * (size_t)g->nnodes);
-    else
-        for (int i = 0; i < g->nnodes; i++) {
-            g->nodes[i].var = get_i32(r);
-            g->nodes[i].kids = get_i32(r);
-        }
+    skip_pad(r, 8);
+    /* a mapped image is read in place (nodes and children: most of its
+     * bytes, which a copy would have touched page by page); otherwise the
+     * arrays are written whole, not cleared first (take zeroes what a
+     * short image lacks) */
+    const void *nodes = in_place(r, g->nnodes, sizeof *g->nodes, _Alignof(graph_node));
+    if (nodes) {
+        g->nodes = (graph_node *)nodes;
+        g->borrowed = true;
+    } else {
+        g->nodes = xmalloc(sizeof *g->nodes * ((size_t)g->nnodes + 1));
+        g->nodes[g->nnodes] = (graph_node){0, 0};
+        if (LITTLE_ENDIAN_HOST && sizeof *g->nodes == 8) /* var and kids, as written */
+            take(r, g->nodes, sizeof *g->nodes * (size_t)g->nnodes);
+        else
+            for (int i = 0; i < g->nnodes; i++) {
+                g->nodes[i].var = get_i32(r);
+                g->nodes[i].kids = get_i32(r);
+            }
+    }
     g->nkids = g->capkids = get_count(r, 4);
-    g->kids = xmalloc(sizeof(gref) * ((size_t)g->nkids + 1));
-    g->kids[g->nkids] = 0;
-    get_i32s(r, g->kids, g->nkids);
+    skip_pad(r, 4);
+    const void *kids = g->borrowed ? in_place(r, g->nkids, sizeof(gref), _Alignof(gref)) : NULL;
+    if (kids) {
+        g->kids = (gref *)kids;
+    } else {
+        g->kids = xmalloc(sizeof(gref) * ((size_t)g->nkids + 1));
+        g->kids[g->nkids] = 0;
+        get_i32s(r, g->kids, g->nkids);
+        if (g->borrowed) { /* the nodes in place, the children not: own both */
+            graph_node *own = xmalloc(sizeof *own * ((size_t)g->nnodes + 1));
+            memcpy(own, g->nodes, sizeof *own * (size_t)g->nnodes);
+            own[g->nnodes] = (graph_node){0, 0};
+            g->nodes = own;
+            g->borrowed = false;
+        }
+    }
     g->nterms = g->capterms = get_count(r, 12);
     g->terms = xcalloc((size_t)g->nterms + 1, sizeof *g->terms);
     for (int i = 0; i < g->nterms; i++) {
@@ -1372,7 +1422,7 @@ static bool check_header(const unsigned char *p, size_t len, const unsigned char
 }
 
 static ruleset *decode(const void *data, size_t len, const char *dir,
-                       const unsigned char key[IMAGE_KEY_SIZE], bool checked_before,
+                       const unsigned char key[IMAGE_KEY_SIZE], bool checked_before, bool borrow,
                        const char **extra, char *err, size_t errsz) {
     if (extra) *extra = NULL;
     if (!check_header(data, len, key, checked_before, err, errsz)) return NULL;
@@ -1386,12 +1436,15 @@ static ruleset *decode(const void *data, size_t len, const char *dir,
     vec_init(&rs->outcomes, sizeof(rs_outcome));
     reader r = {.p = (const unsigned char *)data + IMAGE_HEADER_SIZE,
                 .end = (const unsigned char *)data + len,
+                .base = data,
+                .borrow = borrow,
                 .rs = rs,
                 .a = a};
     get_string_table(&r, dir);
     if (!r.bad) get_type_table(&r);
     for (int i = 0; i < r.ntypes && !r.bad; i++)
         r.bad = !valid_type(r.types[i]);
+    skip_pad(&r, 8);
     if (!r.bad) get_ruleset(&r, extra);
     if (!r.bad && dir) rs->dir = arena_strdup(a, dir); /* as a compile of dir sets it */
     /* bytes checked before are checked still: the seal and validate's
@@ -1412,7 +1465,7 @@ static ruleset *decode(const void *data, size_t len, const char *dir,
 ruleset *image_decode(const void *data, size_t len, const char *dir,
                       const unsigned char key[IMAGE_KEY_SIZE], const char **extra, char *err,
                       size_t errsz) {
-    return decode(data, len, dir, key, false, extra, err, errsz);
+    return decode(data, len, dir, key, false, false, extra, err, errsz);
 }
 
 /* ---- files --------------------------------------------------------------- */
@@ -1557,6 +1610,11 @@ static void unmap_unwound(void *m) { /* out of memory while decoding */
     munmap(((mapping *)m)->at, ((mapping *)m)->len);
 }
 
+static void unmap_released(void *m) { /* the ruleset that read it in place is freed */
+    unmap_unwound(m);
+    xfree(m);
+}
+
 ruleset *image_load(const char *path, const char *dir, const unsigned char key[IMAGE_KEY_SIZE],
                     const char **extra, char *err, size_t errsz) {
     if (extra) *extra = NULL;
@@ -1588,9 +1646,16 @@ ruleset *image_load(const char *path, const char *dir, const unsigned char key[I
     int undo = mem_defer(unmap_unwound, &m);
     const unsigned char *seal = (const unsigned char *)p + IMAGE_SEAL_OFFSET;
     bool noted = seal_noted(path, &st, seal, key);
-    ruleset *rs = decode(p, (size_t)st.st_size, dir, key, noted, extra, err, errsz);
+    ruleset *rs = decode(p, (size_t)st.st_size, dir, key, noted, true, extra, err, errsz);
     if (rs && !noted) note_seal(path, &st, seal, key);
+    mapping *kept = rs && rs->graph && rs->graph->borrowed ? xmalloc(sizeof *kept) : NULL;
     mem_undefer(undo);
-    munmap(p, (size_t)st.st_size);
+    if (kept) { /* the graph reads the mapping: it stays until the ruleset goes */
+        *kept = m;
+        rs->release = unmap_released;
+        rs->release_ctx = kept;
+    } else {
+        munmap(p, (size_t)st.st_size);
+    }
     return rs;
 }

@@ -6,7 +6,9 @@
  * is lost or changed), and its own tests give the same report from the
  * image as compiled; file names move to the directory an image is loaded
  * as; the loaded graph can be built on (hash-consing made again) and
- * agrees with the compiled one; every truncation of an image, every
+ * agrees with the compiled one; an image loaded from its file is read in
+ * place (the graph's arrays in the mapping) and copied before it is built
+ * on; every truncation of an image, every
  * flipped byte, and another build's header are refused; a damaged body
  * with a seal made to fit (under the key) is refused or read whole, never
  * read out of bounds (the fuzz target tests/fuzz/fuzz_image.c goes
@@ -24,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compile.h"
 #include "image.h"
@@ -127,6 +130,46 @@ static void test_loaded_graph_can_be_built_on(void **state) {
         back->root);
     ruleset_free(back);
     sb_free(&a);
+    ruleset_free(rs);
+}
+
+/* An image loaded from its file is read in place: the graph's nodes and
+ * children lie in the mapping (aligned by the writer), rulings and tests
+ * are those of the compiled ruleset, and building on the graph first
+ * copies it (the mapping is read-only), after which it still agrees. */
+static void test_mapped_image_is_read_in_place(void **state) {
+    (void)state;
+    ruleset *rs = compile("rulesets/bridge-2017");
+    strbuf a = encode(rs, NULL);
+    char path[] = "/tmp/arbiter-test-image-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, a.data, a.len), (ssize_t)a.len);
+    close(fd);
+    char err[200] = "";
+    ruleset *back = image_load(path, "rulesets/bridge-2017", KEY, NULL, err, sizeof err);
+    unlink(path);
+    if (!back) fail_msg("%s", err);
+    graph *g = back->graph;
+    assert_true(g->borrowed);
+    assert_int_equal((uintptr_t)g->nodes % _Alignof(graph_node), 0);
+    assert_int_equal((uintptr_t)g->kids % _Alignof(gref), 0);
+    assert_int_equal(g->nnodes, rs->graph->nnodes);
+    assert_memory_equal(g->nodes, rs->graph->nodes, sizeof *g->nodes * (size_t)g->nnodes);
+    assert_memory_equal(g->kids, rs->graph->kids, sizeof *g->kids * (size_t)g->nkids);
+    char *r1 = test_report(rs), *r2 = test_report(back);
+    assert_string_equal(r1, r2);
+    gref x1 = graph_ite(rs->graph, graph_var(rs->graph, 0), rs->root, rs->checked_root);
+    gref x2 = graph_ite(g, graph_var(g, 0), back->root, back->checked_root);
+    assert_false(g->borrowed); /* copied before the first new node */
+    assert_int_equal(x1, x2);
+    char *r3 = test_report(back);
+    assert_string_equal(r1, r3);
+    free(r1);
+    free(r2);
+    free(r3);
+    sb_free(&a);
+    ruleset_free(back);
     ruleset_free(rs);
 }
 
@@ -278,6 +321,7 @@ int main(void) {
         cmocka_unit_test(test_shipped_rulesets_round_trip),
         cmocka_unit_test(test_files_move_with_the_directory),
         cmocka_unit_test(test_loaded_graph_can_be_built_on),
+        cmocka_unit_test(test_mapped_image_is_read_in_place),
         cmocka_unit_test(test_damage_is_refused),
         cmocka_unit_test(test_crafted_bodies_are_checked),
         cmocka_unit_test(test_forged_image_is_refused),
