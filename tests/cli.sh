@@ -195,7 +195,7 @@ expect "matchpoints: weighted score, the guide's 7 MP" 0 "3,1,25% 420 + 75% 50,7
 # Neuberg (78D in the rule file), (mp + 1) x 7 / 5 - 1: 11.6, 7.4, 3.2,
 # 0.4; 140 P loses a quarter top (90A, the kwarttop), 0.4 - 3 = -2.6.
 expect "matchpoints: artificial scores and Neuberg" 0 "1,2,650,11.6,96.67%" "1,1,620,7.4,61.67%" "1,4,170,3.2,26.67%" \
-    "1,5,A+,7.2,60%,art. 12C > 12C2a > 12C2b" "1,6,G−,4.8,40%,art. 12C > 12C2a > 12C2b" "1,7,140 P,-2.6,-21.67%,art. 12C > 90A" \
+    "1,5,A+,7.2,60%,art. 12C > 12C2a > 12C2b > 12C2c" "1,6,G−,4.8,40%,art. 12C > 12C2a > 12C2b > 12C2c" "1,7,140 P,-2.6,-21.67%,art. 12C > 90A" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-adjusted.csv
 # Board 3 split in groups a (420, 400, 170) and b (-50, -100), N = 5, top
 # 8: in a, 4, 2, 0 become (4 + 1) x 5 / 3 - 1 = 7.33, 4, 0.67; in b, 2 and
@@ -218,8 +218,13 @@ expect "matchpoints: the club's amendment" 0 "1,2,650,12,100%" "1,1,620,7.5,62.5
 printf '620\n650\n620\n170\nA=\n70%%\n' >"$TOY.tmp.txt"
 expect "matchpoints 1963: Art. 81's adjusted score" 0 "   650  8  (80%)" "   620  5  (50%)" "   170  2  (20%)" \
     "    A=  5  (50%)  art. 12" "   70%  7  (70%)  art. 12" -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
+printf '620\nA-\n' >"$TOY.tmp.txt"
+expect "matchpoints 1963: no average minus" 2 "line 2: the ruling of article 12a on 'average_minus' names no action with the argument \`percent\` (it names not_in_these_laws)" \
+    -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
+# 1963 Art. 107: a contestant not at fault gets at least 60% (of 2, the
+# top of two entries: 1.2), cited as 107.
 printf '620\nA+\n' >"$TOY.tmp.txt"
-expect "matchpoints 1963: no average plus" 2 "line 2: the ruling of article 12a on 'average_plus' names no action with the argument \`percent\` (it names not_in_these_laws)" \
+expect "matchpoints 1963: A+ is Art. 107's 60%" 0 "    A+  1.2  (60%)  art. 12a > 107" \
     -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
 printf '100\n30%% 100 + 60%% 50\n' >"$TOY.tmp.txt"
 expect "matchpoints: weights that do not add up" 2 "line 2: the weights of a weighted score add up to 100%, not 90%" \
@@ -319,14 +324,39 @@ expect "pbn: --write needs a ruleset" 2 "--write needs --ruleset" -- "$ARBITER" 
 # Board 1 NS 420, 450, 420: 450 gets 4, each 420 1 (one equal); EW -420 3
 # each, -450 0. Board 2 -100, 110, 140: 0, 2, 4; EW 4, 2, 0. Board 3 620,
 # A+, -200: two scores compared of three entries, Neuberg: 620 (2 + 1) x 3
-# / 2 - 1 = 3.5, -200 (0 + 1) x 1.5 - 1 = 0.5; A+ 60% of 4 = 2.4, EW A-
-# 40% = 1.6. NS2 4 + 2 + 2.4 = 8.4 of 12 = 70%; NS3 1 + 4 + 0.5 = 5.5 =
-# 45.83%; NS1 1 + 0 + 3.5 = 4.5 = 37.5%. EW5 0 + 4 + 3.5 = 62.5%, EW6 3 + 2
-# + 0.5 = 45.83%, EW4 3 + 0 + 1.6 = 38.33%.
+# / 2 - 1 = 3.5, -200 (0 + 1) x 1.5 - 1 = 0.5. A+ would be 60% of 4 =
+# 2.4, but 12C2c: NS2, not at fault, scored 4 + 2 = 6 of 8 = 75% on the
+# other boards, more than 60%: 75% of 4 = 3. EW4, the offenders, scored 3
+# + 0 = 3 of 8 = 37.5%, less than 40%: A- is 37.5% of 4 = 1.5, not 1.6.
+# NS2 4 + 2 + 3 = 9 of 12 = 75%; NS3 1 + 4 + 0.5 = 5.5 = 45.83%; NS1 1 +
+# 0 + 3.5 = 4.5 = 37.5%. EW5 0 + 4 + 3.5 = 62.5%, EW6 3 + 2 + 0.5 =
+# 45.83%, EW4 3 + 0 + 1.5 = 4.5 = 37.5%.
 expect "session: matchpoints and the rankings" 0 "place,pair,direction,boards,matchpoints,top,percentage" \
-    "1,2,NS,3,8.4,12,70" "2,3,NS,3,5.5,12,45.83" "3,1,NS,3,4.5,12,37.5" "1,5,EW,3,7.5,12,62.5" "2,6,EW,3,5.5,12,45.83" \
-    "3,4,EW,3,4.6,12,38.33" -- "$ARBITER" session --ruleset bridge-2017 examples/session.csv
-expect "session: the boards" 0 "board,ns,ew,score_ns,score_ew,matchpoints_ns" "3,2,4,A+,A-,2.4,1.6,60,40" \
+    "1,2,NS,3,9,12,75" "2,3,NS,3,5.5,12,45.83" "3,1,NS,3,4.5,12,37.5" "1,5,EW,3,7.5,12,62.5" "2,6,EW,3,5.5,12,45.83" \
+    "3,4,EW,3,4.5,12,37.5" -- "$ARBITER" session --ruleset bridge-2017 examples/session.csv
+expect "session: 12C2c in the JSON" 0 '"session_ns": {' '"session_ew": {' '"article": "12C2c",' \
+    '"percentage": 37.5' \
+    -- "$ARBITER" session --ruleset bridge-2017 --json examples/session.csv
+# The club's amendment moves the bounds with A+ and A- (65%, 35%): NS2's
+# 75% is more than 65%, 3 of 4; EW4's 37.5% is not less than 35%, so A-
+# stays 35% of 4 = 1.4.
+expect "session: 12C2c with the club's bounds" 0 "3,2,4,A+,A-,3,1.4,75,35" \
+    -- "$ARBITER" session --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --boards examples/session.csv
+# 1963 (107, 81): board 3 has three entries (top 4); 620 beats -200 (2)
+# and gets 1 for its comparison with the adjusted score (81): 3; -200 1.
+# NS2 scored 75% on the other boards, more than 60% (107): 3. EW4 gets
+# the director's 40%: 1.6.
+printf 'board,ns,ew,score,score_ew\n1,1,4,420\n1,2,5,450\n1,3,6,420\n2,1,5,-100\n2,2,6,110\n2,3,4,140\n3,1,6,620\n3,2,4,A+,40%%\n3,3,5,-200\n' >"$TOY.tmp.csv"
+expect "session 1963: Art. 107, the session average above 60%" 0 "3,2,4,A+,40%,3,1.6,75,40" "3,1,6,620,-620,3,1,75,25" \
+    -- "$ARBITER" session --ruleset bridge-1963 --boards "$TOY.tmp.csv"
+# 12C2c in IMPs (Butler): board 1 datum (620 + 100) / 2 = 360; NS1 +260 =
+# 6 IMPs, NS3 -6, EW2 -6, EW4 +6. Board 2: NS1 A+, EW2 A-. NS1's mean on
+# the other boards is +6 a board, more than 3 (12C2b's equivalent): 6,
+# not 3; EW2's is -6, less than -3: -6, not -3.
+printf 'board,ns,ew,score\n1,1,2,620\n1,3,4,100\n2,1,2,A+\n' >"$TOY.tmp.csv"
+expect "session: 12C2c in Butler IMPs" 0 "2,1,2,A+,A-,6,-6" -- "$ARBITER" session --ruleset bridge-2017 \
+    --method butler --boards "$TOY.tmp.csv"
+expect "session: the boards" 0 "board,ns,ew,score_ns,score_ew,matchpoints_ns" "3,2,4,A+,A-,3,1.5,75,37.5" \
     "3,1,6,620,-620,3.5,0.5,87.5,12.5" -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
 # Butler (78B against the mean, rounded to 10 by 12C's clause 78D): board
 # 1 datum 430: 420 0, 450 +1 (20); board 2 datum 50: -100 -4 (150), 110 +2

@@ -226,20 +226,28 @@ static void trail_text(const ruling *r, char *out, size_t size) {
     }
 }
 
+/* Rules with the adjusted-score article on scoring.adjusted = adjusted;
+ * the caller clears r and frees sc. */
+static bool adjusted_rule(const ruleset *rs, const scenario_hooks *hooks, int article,
+                          const char *adjusted, int percentage, scenario *sc, ruling *r,
+                          strbuf *err) {
+    scenario_init(sc, rs);
+    sc->hooks = hooks;
+    sc->rec.has_scoring = true;
+    sc->rec.adjusted = adjusted;
+    sc->rec.percentage = percentage;
+    int64_t unused;
+    return scenario_apply_record(sc, err) && scoring_rule(rs, article, sc, r, &unused, err);
+}
+
 /* Rules with the adjusted-score article on one question; the answer is the
  * argument `want` of its actions. */
 bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
                   int percentage, const char *want, int64_t *value, const char **symbol,
                   char *cited, size_t citedsz, strbuf *err) {
     scenario sc;
-    scenario_init(&sc, rs);
-    sc.hooks = hooks;
-    sc.rec.has_scoring = true;
-    sc.rec.adjusted = adjusted;
-    sc.rec.percentage = percentage;
     ruling r = {0};
-    int64_t unused;
-    bool ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &unused, err);
+    bool ok = adjusted_rule(rs, hooks, article, adjusted, percentage, &sc, &r, err);
     if (ok && !ruling_argument(rs, &r, want, value, symbol)) {
         const char *named =
             r.nactions > 0 ? rs->actions[rs_use_at(rs, r.actions[0].use)->action].name : "nothing";
@@ -250,6 +258,58 @@ bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, c
         ok = false;
     }
     if (ok && cited) trail_text(&r, cited, citedsz);
+    ruling_clear(&r);
+    scenario_free(&sc);
+    return ok;
+}
+
+/* The cite argument `name` of the ruling's actions as text, into out. */
+static void ruling_cite_argument(const ruleset *rs, const ruling *r, const char *name, char *out,
+                                 size_t size) {
+    for (int i = 0; !r->replaced && i < r->nactions; i++) {
+        if (r->actions[i].dropped) continue;
+        const rs_action *a = &rs->actions[rs_use_at(rs, r->actions[i].use)->action];
+        for (int p = 0; p < a->nparams; p++) {
+            if (strcmp(a->params[p].name, name) != 0 || a->params[p].type->kind != TY_CITE)
+                continue;
+            strbuf text;
+            sb_init(&text);
+            rs_format_value(rs, a->params[p].type, r->actions[i].args[p], FMT_NAME, &text);
+            snprintf(out, size, "%s", text.data ? text.data : "");
+            sb_free(&text);
+            return;
+        }
+    }
+}
+
+bool adjusted_session_exception(const ruleset *rs, const scenario_hooks *hooks, int article,
+                                const char *adjusted, int percentage, session_exception *out,
+                                strbuf *err) {
+    scenario sc;
+    ruling r = {0};
+    memset(out, 0, sizeof *out);
+    bool ok = adjusted_rule(rs, hooks, article, adjusted, percentage, &sc, &r, err);
+    int64_t kind;
+    if (ok && ruling_argument(rs, &r, "exception", &kind, &out->kind) && out->kind &&
+        strcmp(out->kind, "none") != 0) {
+        if (!ruling_argument(rs, &r, "session_percent", &out->percent, NULL) ||
+            !ruling_argument(rs, &r, "session_imps", &out->imps, NULL)) {
+            sb_printf(err,
+                      "the ruling of article %s on '%s' names an exception for the session "
+                      "without the arguments `session_percent` and `session_imps`",
+                      rs->articles[article].id, adjusted);
+            ok = false;
+        } else if (strcmp(out->kind, "above") != 0 && strcmp(out->kind, "below") != 0) {
+            sb_printf(err,
+                      "the ruling of article %s on '%s' names the exception '%s' for the "
+                      "session, not one the core knows (above, below, none)",
+                      rs->articles[article].id, adjusted, out->kind);
+            ok = false;
+        }
+        ruling_cite_argument(rs, &r, "article", out->article, sizeof out->article);
+    } else {
+        out->kind = NULL;
+    }
     ruling_clear(&r);
     scenario_free(&sc);
     return ok;
@@ -487,6 +547,7 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
         double penalty = 0;
         if (ok && e->penalty)
             ok = share_of_top(rs, hooks, &b, row, e->penalty, e->penalty_percentage, &penalty, err);
+        row->penalty = penalty;
         row->exact = row->points - penalty;
         row->points = rounded(row->exact, b.decimals);
         row->mp = (int64_t)llround(row->points);

@@ -631,7 +631,10 @@ enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, con
  * adjusted-score article says). *json: {"method", "boards": [{"board",
  * "line", "ns", "score_ns", "ew", "score_ew", "matchpoints_ns",
  * "matchpoints_ew", "percentage_ns", "percentage_ew", "top"} (or "imps_ns",
- * "imps_ew")], "rankings": [{"direction" ("NS", "EW", or "all" when pairs
+ * "imps_ew"), and "session_ns" / "session_ew": {"article", "percentage" (or
+ * "imps")} when an artificial score gave way to the side's result on the
+ * session's other boards (the exception the adjusted-score article names:
+ * 2017 12C2c, 1963 107)], "rankings": [{"direction" ("NS", "EW", or "all" when pairs
  * sat both ways), "pairs": [{"rank", "place" ("3=" for a shared third
  * place), "pair", "direction", "boards", "matchpoints", "top",
  * "percentage"} (or "imps")]}]}, pairs ranked by percentage (or IMPs),

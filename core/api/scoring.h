@@ -183,6 +183,7 @@ typedef struct score_line {
      * ruleset rounds them, the board's top, and the articles that ruled */
     bool adjusted_board, has_points;
     double points, exact, top; /* points rounded, exact not */
+    double penalty;            /* a procedural penalty's matchpoints (taken off points) */
     int decimals;
     char cited[64];
 } score_line;
@@ -198,6 +199,22 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
 bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
                   int percentage, const char *want, int64_t *value, const char **symbol,
                   char *cited, size_t citedsz, strbuf *err);
+
+/* What the adjusted-score article says of an artificial score and the
+ * session (2017 12C2c, 1963 107): the exception (`exception`: "above" or
+ * "below"; NULL when the ruling names none or "none"), its bound in per
+ * cent (`session_percent`) and in IMPs a board (`session_imps`), and the
+ * article its action cites (`article`). False with err when no ruling
+ * could be made. */
+typedef struct session_exception {
+    const char *kind;
+    int64_t percent, imps;
+    char article[16];
+} session_exception;
+
+bool adjusted_session_exception(const ruleset *rs, const scenario_hooks *hooks, int article,
+                                const char *adjusted, int percentage, session_exception *out,
+                                strbuf *err);
 
 /* True when the board's rows need adjusted_board (not all plain scores of
  * one group). */

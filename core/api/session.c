@@ -28,9 +28,16 @@ typedef struct session_row {
     sheet_entry entry[2];
     int line;
     bool has_result[2];
-    double result[2]; /* matchpoints or IMPs */
-    double top[2];    /* matchpoints: the board's top for that side */
+    double result[2];  /* matchpoints or IMPs */
+    double top[2];     /* matchpoints: the board's top for that side */
+    double penalty[2]; /* a procedural penalty's matchpoints or IMPs, taken off result */
+    int decimals[2];   /* matchpoints: as the ruleset rounds them */
     char cited[2][64];
+    /* an artificial score replaced by the side's result on the session's
+     * other boards (2017 12C2c, 1963 107): the article, and that result (a
+     * percentage, or IMPs a board) */
+    char exception[2][16];
+    double session[2];
 } session_row;
 
 /* ---- CSV: fields separated by `sep`, "quoted" where they hold it ---- */
@@ -283,6 +290,8 @@ static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec 
         const score_line *l = &VEC_AT(&sheet, score_line, i);
         r->has_result[side] = l->adjusted_board ? l->has_points : true;
         r->result[side] = l->adjusted_board ? l->points : (double)l->mp;
+        r->penalty[side] = l->adjusted_board ? l->penalty : 0;
+        r->decimals[side] = l->adjusted_board ? l->decimals : 0;
         snprintf(r->cited[side], sizeof r->cited[side], "%s", l->cited);
         if (l->adjusted_board) {
             r->top[side] = l->top;
@@ -422,6 +431,7 @@ static bool imp_board(const ruleset *rs, const scenario_hooks *hooks, const imp_
         if (ok && e->penalty)
             ok = adjusted_imps(rs, hooks, s, e->penalty, e->penalty_percentage, r, side, &penalty,
                                err);
+        r->penalty[side] = penalty;
         r->result[side] = round((v - penalty) * 100) / 100;
     }
     return ok;
@@ -487,6 +497,96 @@ static bool one_field(const vec *rows) {
                        VEC_AT(rows, session_row, j).pair[1]) == 0)
                 return true;
     return false;
+}
+
+/* ---- an artificial score and the session (2017 12C2c, 1963 107) ---- */
+
+/* Each pair's results on the boards it has a result on that is not an
+ * artificial score: what the exception compares with. */
+typedef struct pair_result {
+    char pair[32];
+    int direction; /* as pair_total's */
+    int boards;
+    double result, top;
+} pair_result;
+
+static pair_result *pair_result_of(vec *results, const char *pair, int direction) {
+    for (int i = 0; i < (int)results->len; i++) {
+        pair_result *t = &VEC_AT(results, pair_result, i);
+        if (strcmp(t->pair, pair) == 0 && t->direction == direction) return t;
+    }
+    pair_result *t = vec_push(results);
+    snprintf(t->pair, sizeof t->pair, "%s", pair);
+    t->direction = direction;
+    return t;
+}
+
+static bool one_field(const vec *rows);
+
+/* An artificial score (A+, A-) whose side scored past the bound the
+ * adjusted-score article gives on the session's other boards gets what it
+ * scored there instead: as a percentage of the board's top, or as its
+ * mean IMPs a board; a penalty on the board still comes off. */
+static bool session_exceptions(const ruleset *rs, const scenario_hooks *hooks, enum method m,
+                               vec *rows, strbuf *err) {
+    bool any = false;
+    for (int i = 0; i < (int)rows->len && !any; i++)
+        for (int side = 0; side < 2; side++)
+            any = any || VEC_AT(rows, session_row, i).entry[side].kind == ENTRY_ARTIFICIAL;
+    if (!any) return true;
+    int article = scoring_article(rs, SCORE_ADJUSTED, err);
+    if (article < 0) return false;
+    bool howell = one_field(rows);
+    vec results;
+    vec_init(&results, sizeof(pair_result));
+    for (int i = 0; i < (int)rows->len; i++) {
+        const session_row *r = &VEC_AT(rows, session_row, i);
+        for (int side = 0; side < 2; side++) {
+            if (!r->has_result[side] || !comparable(&r->entry[side])) continue;
+            pair_result *t = pair_result_of(&results, r->pair[side], howell ? 2 : side);
+            t->boards++;
+            t->result += r->result[side];
+            t->top += r->top[side];
+        }
+    }
+    bool ok = true;
+    for (int i = 0; ok && i < (int)rows->len; i++) {
+        session_row *r = &VEC_AT(rows, session_row, i);
+        for (int side = 0; ok && side < 2; side++) {
+            const sheet_entry *e = &r->entry[side];
+            if (e->kind != ENTRY_ARTIFICIAL || !r->has_result[side]) continue;
+            session_exception x;
+            strbuf why;
+            sb_init(&why);
+            ok = adjusted_session_exception(rs, hooks, article, e->adjusted, e->percentage, &x,
+                                            &why);
+            if (!ok) sb_printf(err, "line %d: %s", r->line, why.data ? why.data : "no ruling");
+            sb_free(&why);
+            const pair_result *t = NULL;
+            for (int k = 0; ok && x.kind && k < (int)results.len; k++) {
+                const pair_result *c = &VEC_AT(&results, pair_result, k);
+                if (strcmp(c->pair, r->pair[side]) == 0 && c->direction == (howell ? 2 : side))
+                    t = c;
+            }
+            if (!t || t->boards == 0 || (m == METHOD_MATCHPOINTS && t->top <= 0)) continue;
+            double session =
+                m == METHOD_MATCHPOINTS ? 100 * t->result / t->top : t->result / t->boards;
+            double bound = m == METHOD_MATCHPOINTS ? (double)x.percent : (double)x.imps;
+            bool above = strcmp(x.kind, "above") == 0;
+            if (above ? !(session > bound + 1e-9) : !(session < bound - 1e-9)) continue;
+            snprintf(r->exception[side], sizeof r->exception[side], "%s", x.article);
+            r->session[side] = session;
+            if (m == METHOD_MATCHPOINTS) {
+                double scale = pow(10, r->decimals[side]);
+                r->result[side] =
+                    round((r->top[side] * session / 100 - r->penalty[side]) * scale) / scale;
+            } else {
+                r->result[side] = round((session - r->penalty[side]) * 100) / 100;
+            }
+        }
+    }
+    vec_free(&results);
+    return ok;
 }
 
 static int compare_totals(const void *a, const void *b) {
@@ -588,6 +688,12 @@ static json_t *boards_json(const vec *rows, enum method m) {
             if (r->cited[side][0])
                 json_object_set_new(j, side ? "articles_ew" : "articles_ns",
                                     json_string(r->cited[side]));
+        for (int side = 0; side < 2; side++)
+            if (r->exception[side][0])
+                json_object_set_new(j, side ? "session_ew" : "session_ns",
+                                    json_pack("{ssso}", "article", r->exception[side],
+                                              m == METHOD_MATCHPOINTS ? "percentage" : "imps",
+                                              number_json(r->session[side])));
         json_array_append_new(all, j);
     }
     return all;
@@ -620,7 +726,8 @@ static enum arb_status session_json_unprotected(const arb_ruleset *rs, const arb
     bool ok = read_sheet(sheet, len, &rows, &err) &&
               (m == METHOD_MATCHPOINTS ? matchpoint_side(rs, hooks, &rows, 0, &err) &&
                                              matchpoint_side(rs, hooks, &rows, 1, &err)
-                                       : imp_sessions(rs, hooks, m, &rows, &err));
+                                       : imp_sessions(rs, hooks, m, &rows, &err)) &&
+              session_exceptions(rs, hooks, m, &rows, &err);
     if (ok) {
         total_pairs(&rows, m, &totals);
         json_t *j = json_pack("{ssso}", "method", method_names[m], "boards", boards_json(&rows, m));
