@@ -189,6 +189,21 @@ expect "matchpoints bad line" 2 "line 2: expected a score" -- "$ARBITER" matchpo
 # 9 x 8 = 72.
 expect "matchpoints: weighted score, the guide's 7 MP" 0 "3,1,25% 420 + 75% 50,7,43.75%" "3,2,400,15.5,96.88%" \
     "3,8,-50,2,12.5%" "3,9,-100,0,0%" -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-weighted.csv
+# The same weighted score with its results as contracts (Plezierig
+# Rechtzetten: 25% NS 4S made, 75% EW 4H one down), on board 1: nobody
+# vulnerable (Art. 2), so 4S= is 420 (77: 4 x 30 trick points and 300 for
+# a game not vulnerable) and EW's 4H-1 is 50 to NS (one undertrick not
+# vulnerable): the scores above, and 7 MP.
+expect "matchpoints: a weighted score as contracts" 0 "1,1,25% 4S= + 75% EW 4H-1,7,43.75%" "1,2,400,15.5,96.88%" \
+    "1,8,-50,2,12.5%" -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-weighted-contracts.csv
+expect "matchpoints: the contracts scored, in the JSON" 0 '"contract": "4H-1"' '"declarer": "EW"' '"score": 50' \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 --json examples/board-weighted-contracts.csv
+printf '100\n30%% 4S= + 70%% 4S-1\n' >"$TOY.tmp.txt"
+expect "matchpoints: contracts need the board's number" 2 "line 2: a weighted score's contracts are scored as the board is vulnerable: give board,pair,score lines" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+printf 'board,pair,score\n1,1,30%% 4S= + 70%% 8S-1\n1,2,100\n' >"$TOY.tmp.txt"
+expect "matchpoints: a contract written wrong" 2 'line 2: a result of a weighted score: "8S-1": the level is 1 to 7' \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 # examples/board-adjusted.csv, by hand. Board 1: seven entries (N = 7, top
 # 12); A+ is 60% of 12 = 7.2, G- 40% = 4.8 (12C2a). The five scores
 # compared (n = 5, top 8): 650 8, 620 5 each (2 x 2 + 1), 170 2, 140 0;
@@ -356,6 +371,16 @@ expect "session 1963: Art. 107, the session average above 60%" 0 "3,2,4,A+,40%,3
 printf 'board,ns,ew,score\n1,1,2,620\n1,3,4,100\n2,1,2,A+\n' >"$TOY.tmp.csv"
 expect "session: 12C2c in Butler IMPs" 0 "2,1,2,A+,A-,6,-6" -- "$ARBITER" session --ruleset bridge-2017 \
     --method butler --boards "$TOY.tmp.csv"
+# A weighted score as contracts on board 2 (north-south vulnerable, Art.
+# 2), written without the +: 4S= 620 (120 + 500 game bonus), 4S-1 -100.
+# NS1 ties 620 and beats -100 (3) with 30%, ties -100 (1) with 70%: 0.9 +
+# 0.7 = 1.6 of 4; 620 ties or beats: 0.3 x 3 + 0.7 x 4 = 3.7; -100 0.7 x
+# 1 = 0.7. East-west gets the other side of each: 2.4, its entry written
+# with the declaring side.
+printf 'board,ns,ew,score\n2,1,2,30%% 4S= 70%% 4S-1\n2,3,4,620\n2,5,6,-100\n' >"$TOY.tmp.csv"
+expect "session: a weighted score as contracts" 0 "2,1,2,30% 4S= 70% 4S-1,30% NS 4S= + 70% NS 4S-1,1.6,2.4,40,60" \
+    "2,3,4,620,-620,3.7,0.3,92.5,7.5" "2,5,6,-100,100,0.7,3.3,17.5,82.5" \
+    -- "$ARBITER" session --ruleset bridge-2017 --boards "$TOY.tmp.csv"
 expect "session: the boards" 0 "board,ns,ew,score_ns,score_ew,matchpoints_ns" "3,2,4,A+,A-,3,1.5,75,37.5" \
     "3,1,6,620,-620,3.5,0.5,87.5,12.5" -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
 # Butler (78B against the mean, rounded to 10 by 12C's clause 78D): board

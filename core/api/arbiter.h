@@ -553,7 +553,10 @@ enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long 
  * refused with its number; so is a sheet of more than ARB_MAX_SCORES.
  *
  * Adjusted scores (docs/guide.md, "Arbitrale scores op de scorestaat"): a
- * score may instead be a weighted score ("30% 420 + 70% -50", 12C1c), an
+ * score may instead be a weighted score ("30% 420 + 70% -50", 12C1c; its
+ * results may be contracts, "30% 4S= + 70% EW 4H-1", each scored by the
+ * score article as the adjusted-score article says the board is
+ * vulnerable, north-south declaring unless a side or seat is named), an
  * artificial score ("A+", "A=", "A-", "G+", "G", "G-", or "65%", 12C2), or
  * "-" / "NP" for a pair that did not play the board; "P" or "P10%" after
  * it is a procedural penalty. A board "7/a" is group a of board 7 (a
@@ -565,7 +568,8 @@ enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long 
  * when not played), "top" (what beating every other entry is worth),
  * "percentage" (of the top, two decimals) and "articles" (the trail of the
  * rulings on an artificial score or a penalty); "score" only for a plain
- * score. */
+ * score; a weighted score's "results": [{"weight", "contract" and
+ * "declarer" ("NS" or "EW") when given as one, "score"}]. */
 #define ARB_MAX_SCORES 5000 /* SCORING_MAX_SCORES in core/api/scoring.h */
 enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *p,
                                       const char *sheet, size_t len, char **json, char **error);

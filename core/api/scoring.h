@@ -152,10 +152,16 @@ enum entry_kind { ENTRY_SCORE, ENTRY_WEIGHTED, ENTRY_ARTIFICIAL, ENTRY_NOT_PLAYE
 typedef struct score_part {
     int64_t score;
     int percent;
+    /* a result given as a contract ("4S=", "EW 4H-1"; empty: a score): the
+     * contract as written, and who declared it: 0 the side whose score
+     * the column gives, 1 north-south, 2 east-west */
+    char contract[12];
+    int declarer;
 } score_part;
 
 typedef struct sheet_entry {
     enum entry_kind kind;
+    bool contracts, scored; /* results given as contracts; scored by sheet_score_contracts */
     int nparts;
     score_part parts[SHEET_MAX_PARTS]; /* a score: one part of 100% */
     const char *adjusted;              /* artificial: a value of scoring.adjusted */
@@ -165,8 +171,18 @@ typedef struct sheet_entry {
 } sheet_entry;
 
 /* Reads one entry (the last field of a sheet's line); false with a
- * message in msg that says what was expected. */
+ * message in msg that says what was expected. A weighted score's results
+ * may be contracts ("30% 4S= + 70% EW 4H-1", the + optional), scored
+ * later by sheet_score_contracts. */
 bool sheet_parse_entry(const char *text, sheet_entry *e, char *msg, size_t msgsz);
+
+/* Scores the contracts of a weighted entry (a no-op for any other, or
+ * once done): each by the score article, as the adjusted-score article
+ * says board `board` is vulnerable (asked with scoring.adjusted =
+ * contract and scoring.board), for the side whose score the column gives
+ * (side: 0 north-south, 1 east-west). False with err (no line number). */
+bool sheet_score_contracts(const ruleset *rs, const scenario_hooks *hooks, const char *board,
+                           int side, sheet_entry *e, strbuf *err);
 
 /* A matchpoint sheet: one board's scores (a score per line), or CSV lines
  * board,pair,score (a header line is skipped). A board "7/a" is group a of

@@ -136,11 +136,16 @@ static void opposite_entry(const sheet_entry *ns, const char *ns_text, sheet_ent
     case ENTRY_SCORE:
     case ENTRY_WEIGHTED:
         for (int k = 0; k < ns->nparts; k++) {
-            ew->parts[k].score = -ns->parts[k].score;
-            int w = ns->kind == ENTRY_WEIGHTED
-                        ? snprintf(text + o, size - o, "%s%d%% %lld", k ? " + " : "",
-                                   ns->parts[k].percent, (long long)ew->parts[k].score)
-                        : snprintf(text + o, size - o, "%lld", (long long)ew->parts[k].score);
+            score_part *part = &ew->parts[k];
+            part->score = -ns->parts[k].score;
+            if (part->contract[0] && !part->declarer) part->declarer = 1; /* north-south's */
+            int w = ns->kind != ENTRY_WEIGHTED
+                        ? snprintf(text + o, size - o, "%lld", (long long)part->score)
+                    : part->contract[0]
+                        ? snprintf(text + o, size - o, "%s%d%% %s %s", k ? " + " : "",
+                                   part->percent, part->declarer == 1 ? "NS" : "EW", part->contract)
+                        : snprintf(text + o, size - o, "%s%d%% %lld", k ? " + " : "", part->percent,
+                                   (long long)part->score);
             o = w > 0 && (size_t)w < size - o ? o + (size_t)w : size - 1;
         }
         break;
@@ -164,7 +169,21 @@ static void opposite_entry(const sheet_entry *ns, const char *ns_text, sheet_ent
     }
 }
 
-static bool read_row(char **f, const int *col, int line, session_row *row, strbuf *err) {
+/* A weighted score's contracts scored for the side whose entry it is. */
+static bool score_contracts(const ruleset *rs, const scenario_hooks *hooks, session_row *row,
+                            int side, strbuf *err) {
+    strbuf why;
+    sb_init(&why);
+    bool ok = sheet_score_contracts(rs, hooks, row->board, side, &row->entry[side], &why);
+    if (!ok)
+        sb_printf(err, "line %d: %s%s", row->line, side ? "east-west: " : "",
+                  why.data ? why.data : "no score");
+    sb_free(&why);
+    return ok;
+}
+
+static bool read_row(const ruleset *rs, const scenario_hooks *hooks, char **f, const int *col,
+                     int line, session_row *row, strbuf *err) {
     char msg[300];
     snprintf(row->board, sizeof row->board, "%.31s", f[col[COL_BOARD]]);
     snprintf(row->pair[0], sizeof row->pair[0], "%.31s", f[col[COL_NS]]);
@@ -179,6 +198,7 @@ static bool read_row(char **f, const int *col, int line, session_row *row, strbu
         sb_printf(err, "line %d: %s", line, msg);
         return false;
     }
+    if (!score_contracts(rs, hooks, row, 0, err)) return false;
     const char *ew = col[COL_SCORE_EW] >= 0 ? f[col[COL_SCORE_EW]] : "";
     if (!*ew) {
         opposite_entry(&row->entry[0], row->text[0], &row->entry[1], row->text[1],
@@ -190,11 +210,12 @@ static bool read_row(char **f, const int *col, int line, session_row *row, strbu
         sb_printf(err, "line %d: east-west: %s", line, msg);
         return false;
     }
-    return true;
+    return score_contracts(rs, hooks, row, 1, err);
 }
 
 /* The header, then a row per line. */
-static bool read_sheet(const char *text, size_t len, vec *rows, strbuf *err) {
+static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const char *text, size_t len,
+                       vec *rows, strbuf *err) {
     int col[NCOLUMNS], line = 0;
     char sep = ',';
     bool header = false;
@@ -259,7 +280,7 @@ static bool read_sheet(const char *text, size_t len, vec *rows, strbuf *err) {
                       SCORING_MAX_SCORES);
             return false;
         }
-        if (!read_row(fields, col, line, vec_push(rows), err)) return false;
+        if (!read_row(rs, hooks, fields, col, line, vec_push(rows), err)) return false;
     }
     if (!header || rows->len == 0)
         sb_puts(err, header ? "no results under the header row" : "no header row");
@@ -723,7 +744,7 @@ static enum arb_status session_json_unprotected(const arb_ruleset *rs, const arb
     vec_init(&totals, sizeof(pair_total));
     strbuf err;
     sb_init(&err);
-    bool ok = read_sheet(sheet, len, &rows, &err) &&
+    bool ok = read_sheet(rs, hooks, sheet, len, &rows, &err) &&
               (m == METHOD_MATCHPOINTS ? matchpoint_side(rs, hooks, &rows, 0, &err) &&
                                              matchpoint_side(rs, hooks, &rows, 1, &err)
                                        : imp_sessions(rs, hooks, m, &rows, &err)) &&

@@ -1806,8 +1806,9 @@ static const command commands[] = {
     {"matchpoints", "matchpoints --ruleset NAME|DIR FILE|- [--json]",
      "Matchpoints one board's scores (one per line), or several boards as CSV lines\n"
      "board,pair,score, by the ruleset's own scale. A score may be an adjusted one: a weighted\n"
-     "score (30% 420 + 70% -50), A+ A= A- (G+ G G-), 60%, - (not played), with P or P10% for a\n"
-     "procedural penalty; a board 7/a is a group of a split board (docs/guide.md).\n"
+     "score (30% 420 + 70% -50, or with contracts, 30% 4S= + 70% EW 4H-1, scored as the board\n"
+     "is vulnerable), A+ A= A- (G+ G G-), 60%, - (not played), with P or P10% for a procedural\n"
+     "penalty; a board 7/a is a group of a split board (docs/guide.md).\n"
      "A sheet holds at most 5000 scores\n"
      "(core/api/scoring.h); a larger one is refused with exit status 2.",
      cmd_matchpoints},
