@@ -381,6 +381,31 @@ printf 'board,ns,ew,score\n2,1,2,30%% 4S= 70%% 4S-1\n2,3,4,620\n2,5,6,-100\n' >"
 expect "session: a weighted score as contracts" 0 "2,1,2,30% 4S= 70% 4S-1,30% NS 4S= + 70% NS 4S-1,1.6,2.4,40,60" \
     "2,3,4,620,-620,3.7,0.3,92.5,7.5" "2,5,6,-100,100,0.7,3.3,17.5,82.5" \
     -- "$ARBITER" session --ruleset bridge-2017 --boards "$TOY.tmp.csv"
+# examples/session-short-board.csv: boards 1 and 2 played three times,
+# board 3 twice (nothing marks it: the sheet has two lines of it). Board 1
+# NS 450 4, 420 2, 400 0; EW -400 4, -420 2, -450 0. Board 2 NS -100 0,
+# 110 2, 140 4; EW the other way. Board 3: 620 beats 600, 2 of 2; brought
+# to three entries by Neuberg (12C's clause 78D): (2 + 1) x 3 / 2 - 1 =
+# 3.5, and 600 (0 + 1) x 1.5 - 1 = 0.5, of 4. NS1 2 + 0 + 3.5 = 5.5 of 12
+# = 45.83%; NS2 4 + 2 + 0.5 = 6.5 = 54.17%; NS3 4 of 8 = 50%.
+expect "session: a board played fewer times, found from the sheet" 0 "1,2,NS,3,6.5,12,54.17" "2,3,NS,2,4,8,50" \
+    "3,1,NS,3,5.5,12,45.83" "3,4,EW,3,5.5,12,45.83" \
+    "note: board 3 was played 2 times, the session's other boards 3: its matchpoints are brought to 3 entries by the method neuberg (12C > 78D)" \
+    -- "$ARBITER" session --ruleset bridge-2017 examples/session-short-board.csv
+expect "session: a board played fewer times, in the JSON" 0 '"played": 2' '"session": 3' '"method": "neuberg"' \
+    '"message_en": "When a board has fewer comparable scores (n) than it was played (N)' \
+    -- "$ARBITER" session --ruleset bridge-2017 --json examples/session-short-board.csv
+# The club's amendment factors in proportion: top of three entries 4, of
+# two 2: 620 2 x 4 / 2 = 4, 600 0. NS1 2 + 0 + 4 = 6, NS2 4 + 2 + 0 = 6:
+# 50% each.
+expect "session: a board played fewer times, the club's proportional method" 0 "1=,1,NS,3,6,12,50" "1=,2,NS,3,6,12,50" \
+    "brought to 3 entries by the method proportional" -- "$ARBITER" session --ruleset bridge-2017 \
+    --amend examples/amendments/adjusted-scores.rules examples/session-short-board.csv
+# 1963 (81) brings no board to a higher top: board 3 stays 2 of 2. NS1 2 +
+# 0 + 2 = 4 of 10 = 40%.
+expect "session 1963: a board played fewer times stands" 0 "3,1,NS,3,4,10,40" \
+    "its matchpoints stand as compared (12a > 81: equal_comparison)" \
+    -- "$ARBITER" session --ruleset bridge-1963 examples/session-short-board.csv
 expect "session: the boards" 0 "board,ns,ew,score_ns,score_ew,matchpoints_ns" "3,2,4,A+,A-,3,1.5,75,37.5" \
     "3,1,6,620,-620,3.5,0.5,87.5,12.5" -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
 # Butler (78B against the mean, rounded to 10 by 12C's clause 78D): board

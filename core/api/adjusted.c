@@ -9,6 +9,7 @@
 #include "scoring.h"
 
 #include "bridge.h"
+#include "output.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -385,6 +386,35 @@ bool adjusted_session_exception(const ruleset *rs, const scenario_hooks *hooks, 
     } else {
         out->kind = NULL;
     }
+    ruling_clear(&r);
+    scenario_free(&sc);
+    return ok;
+}
+
+bool adjusted_board_method(const ruleset *rs, const scenario_hooks *hooks, int article,
+                           const char **method, char *cited, size_t citedsz, strbuf *message,
+                           strbuf *message_en, strbuf *err) {
+    scenario sc;
+    ruling r = {0};
+    int64_t unused;
+    *method = NULL;
+    bool ok = adjusted_rule(rs, hooks, article, "board", 0, &sc, &r, err);
+    if (ok && (!ruling_argument(rs, &r, "method", &unused, method) || !*method)) {
+        sb_printf(err, "the ruling of article %s on 'board' names no factoring method",
+                  rs->articles[article].id);
+        ok = false;
+    }
+    for (int i = 0; ok && !r.replaced && i < r.nactions; i++) {
+        const rs_action *a = &rs->actions[rs_use_at(rs, r.actions[i].use)->action];
+        bool has_method = false;
+        for (int p = 0; p < a->nparams; p++)
+            has_method = has_method || strcmp(a->params[p].name, "method") == 0;
+        if (r.actions[i].dropped || !has_method) continue;
+        if (message) output_message(rs, &r.actions[i], false, message);
+        if (message_en) output_message(rs, &r.actions[i], true, message_en);
+        break;
+    }
+    if (ok && cited) trail_text(&r, cited, citedsz);
     ruling_clear(&r);
     scenario_free(&sc);
     return ok;

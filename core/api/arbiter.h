@@ -642,7 +642,13 @@ enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, con
  * sat both ways), "pairs": [{"rank", "place" ("3=" for a shared third
  * place), "pair", "direction", "boards", "matchpoints", "top",
  * "percentage"} (or "imps")]}]}, pairs ranked by percentage (or IMPs),
- * equal as the list shows them (two decimals) being a tie. */
+ * equal as the list shows them (two decimals) being a tie. With
+ * matchpoints, a board the sheet has fewer lines of than the session's
+ * most played board is brought to that count by the adjusted-score
+ * article's factoring method (neuberg or proportional; other methods
+ * leave it as compared), and said in "notes": [{"board", "played",
+ * "session", "factored", "text", and "method", "articles", "message",
+ * "message_en" when the ruleset names the article}]. */
 enum arb_status arb_session_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,
                                  size_t len, const char *method, char **json, char **error);
 

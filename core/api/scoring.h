@@ -232,6 +232,15 @@ bool adjusted_session_exception(const ruleset *rs, const scenario_hooks *hooks, 
                                 const char *adjusted, int percentage, session_exception *out,
                                 strbuf *err);
 
+/* How the adjusted-score article brings a board with fewer comparable
+ * scores to the whole board (scoring.adjusted = board): the factoring
+ * method (*method, a value of its `method` argument), the trail into
+ * cited, and that action's message in Dutch and English (may be NULL).
+ * False with err. */
+bool adjusted_board_method(const ruleset *rs, const scenario_hooks *hooks, int article,
+                           const char **method, char *cited, size_t citedsz, strbuf *message,
+                           strbuf *message_en, strbuf *err);
+
 /* True when the board's rows need adjusted_board (not all plain scores of
  * one group). */
 bool adjusted_board_needed(score_line *const *rows, int n);

@@ -287,11 +287,121 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
     return header && rows->len > 0;
 }
 
+/* ---- a board played fewer times than the others ---- */
+
+/* A board the sheet has fewer lines of than the session's other boards:
+ * how often it and they were played, and what the adjusted-score article
+ * says of it (its clause for a board with fewer comparable scores: the
+ * factoring method, the articles, the message). */
+typedef struct short_board {
+    char board[32]; /* before a group's slash */
+    int played, session;
+    const char *method; /* NULL when the ruleset names no adjusted-score article */
+    bool factored;      /* brought to the session's count (neuberg, proportional) */
+    char cited[64];
+    char message[400], message_en[400];
+} short_board;
+
+static bool same_board(const char *a, const char *b) {
+    size_t na = strcspn(a, "/"), nb = strcspn(b, "/");
+    return na == nb && strncmp(a, b, na) == 0;
+}
+
+/* The boards played fewer times than the most played one: found from the
+ * sheet, each line a table that played it (a line marked - counts: the
+ * board was played there by the others). */
+static bool find_short_boards(const ruleset *rs, const scenario_hooks *hooks, const vec *rows,
+                              vec *shorts, strbuf *err) {
+    vec counts;
+    vec_init(&counts, sizeof(short_board));
+    int most = 0;
+    for (int i = 0; i < (int)rows->len; i++) {
+        const char *board = VEC_AT(rows, session_row, i).board;
+        short_board *b = NULL;
+        for (int k = 0; !b && k < (int)counts.len; k++)
+            if (same_board(VEC_AT(&counts, short_board, k).board, board))
+                b = &VEC_AT(&counts, short_board, k);
+        if (!b) {
+            b = vec_push(&counts);
+            memset(b, 0, sizeof *b);
+            snprintf(b->board, sizeof b->board, "%.*s", (int)strcspn(board, "/"), board);
+        }
+        if (++b->played > most) most = b->played;
+    }
+    for (int k = 0; k < (int)counts.len; k++) {
+        short_board *b = &VEC_AT(&counts, short_board, k);
+        if (b->played == most) continue;
+        b->session = most;
+        *(short_board *)vec_push(shorts) = *b;
+    }
+    vec_free(&counts);
+    if (shorts->len == 0) return true;
+    strbuf why, message, message_en;
+    sb_init(&why);
+    sb_init(&message);
+    sb_init(&message_en);
+    const char *method = NULL;
+    char cited[64] = "";
+    int article = scoring_article(rs, SCORE_ADJUSTED, &why);
+    bool ok = article < 0 || adjusted_board_method(rs, hooks, article, &method, cited, sizeof cited,
+                                                   &message, &message_en, err);
+    for (int k = 0; ok && k < (int)shorts->len; k++) {
+        short_board *b = &VEC_AT(shorts, short_board, k);
+        b->method = method;
+        b->factored =
+            method && (strcmp(method, "neuberg") == 0 || strcmp(method, "proportional") == 0);
+        snprintf(b->cited, sizeof b->cited, "%s", cited);
+        snprintf(b->message, sizeof b->message, "%s", message.data ? message.data : "");
+        snprintf(b->message_en, sizeof b->message_en, "%s", message_en.data ? message_en.data : "");
+    }
+    sb_free(&why);
+    sb_free(&message);
+    sb_free(&message_en);
+    return ok;
+}
+
+/* What the scorer is told of a board played fewer times. */
+static void short_board_text(const short_board *b, strbuf *out) {
+    sb_printf(out, "board %s was played %d time%s, the session's other boards %d: ", b->board,
+              b->played, b->played == 1 ? "" : "s", b->session);
+    if (b->factored)
+        sb_printf(out, "its matchpoints are brought to %d entries by the method %s (%s)",
+                  b->session, b->method, b->cited);
+    else if (b->method)
+        sb_printf(out, "its matchpoints stand as compared (%s: %s)", b->cited, b->method);
+    else
+        sb_puts(out, "its matchpoints stand as compared (the ruleset names no article for "
+                     "adjusted scores)");
+}
+
+static json_t *short_boards_json(const vec *shorts) {
+    json_t *all = json_array();
+    for (int k = 0; k < (int)shorts->len; k++) {
+        const short_board *b = &VEC_AT(shorts, short_board, k);
+        strbuf text;
+        sb_init(&text);
+        short_board_text(b, &text);
+        json_t *j = json_pack("{sssisisbss}", "board", b->board, "played", b->played, "session",
+                              b->session, "factored", b->factored, "text", text.data);
+        sb_free(&text);
+        if (b->method) {
+            json_object_set_new(j, "method", json_string(b->method));
+            json_object_set_new(j, "articles", json_string(b->cited));
+            json_object_set_new(j, "message", json_string(b->message));
+            json_object_set_new(j, "message_en", json_string(b->message_en));
+        }
+        json_array_append_new(all, j);
+    }
+    return all;
+}
+
 /* ---- matchpoints ---- */
 
-/* One side's entries as a matchpoint sheet, matchpointed board by board. */
-static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec *rows, int side,
-                            strbuf *err) {
+/* One side's entries as a matchpoint sheet, matchpointed board by board;
+ * a board played fewer times gets the entries it lacks as not played, so
+ * that the adjusted-score article's method brings it to the others. */
+static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec *rows,
+                            const vec *shorts, int side, strbuf *err) {
     vec sheet;
     vec_init(&sheet, sizeof(score_line));
     for (int i = 0; i < (int)rows->len; i++) {
@@ -303,6 +413,16 @@ static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec 
         l->entry = r->entry[side];
         l->score = r->entry[side].kind == ENTRY_SCORE ? r->entry[side].parts[0].score : 0;
         l->line = r->line;
+    }
+    for (int k = 0; k < (int)shorts->len; k++) {
+        const short_board *b = &VEC_AT(shorts, short_board, k);
+        for (int missing = b->factored ? b->session - b->played : 0; missing > 0; missing--) {
+            score_line *l = vec_push(&sheet);
+            memset(l, 0, sizeof *l);
+            snprintf(l->board, sizeof l->board, "%s", b->board);
+            snprintf(l->text, sizeof l->text, "-");
+            l->entry.kind = ENTRY_NOT_PLAYED;
+        }
     }
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     bool ok = article >= 0 && scoring_matchpoint_lines(rs, hooks, &sheet, err);
@@ -739,20 +859,23 @@ static enum arb_status session_json_unprotected(const arb_ruleset *rs, const arb
         return ARB_BAD_INPUT;
     }
     const scenario_hooks *hooks = p ? plugin_set_hooks(p) : NULL;
-    vec rows, totals;
+    vec rows, totals, shorts;
     vec_init(&rows, sizeof(session_row));
     vec_init(&totals, sizeof(pair_total));
+    vec_init(&shorts, sizeof(short_board));
     strbuf err;
     sb_init(&err);
     bool ok = read_sheet(rs, hooks, sheet, len, &rows, &err) &&
-              (m == METHOD_MATCHPOINTS ? matchpoint_side(rs, hooks, &rows, 0, &err) &&
-                                             matchpoint_side(rs, hooks, &rows, 1, &err)
+              (m == METHOD_MATCHPOINTS ? find_short_boards(rs, hooks, &rows, &shorts, &err) &&
+                                             matchpoint_side(rs, hooks, &rows, &shorts, 0, &err) &&
+                                             matchpoint_side(rs, hooks, &rows, &shorts, 1, &err)
                                        : imp_sessions(rs, hooks, m, &rows, &err)) &&
               session_exceptions(rs, hooks, m, &rows, &err);
     if (ok) {
         total_pairs(&rows, m, &totals);
         json_t *j = json_pack("{ssso}", "method", method_names[m], "boards", boards_json(&rows, m));
         json_object_set_new(j, "rankings", rankings_json(&totals, m));
+        if (shorts.len) json_object_set_new(j, "notes", short_boards_json(&shorts));
         if (json)
             *json = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
         json_decref(j);
@@ -762,6 +885,7 @@ static enum arb_status session_json_unprotected(const arb_ruleset *rs, const arb
     sb_free(&err);
     vec_free(&rows);
     vec_free(&totals);
+    vec_free(&shorts);
     return ok ? ARB_OK : ARB_BAD_INPUT;
 }
 

@@ -1716,6 +1716,12 @@ static int cmd_session(const options *o) {
         print_session(j, o->boards);
     else if (rs)
         fprintf(stderr, "%s: error: %s\n", o->input, error);
+    size_t i;
+    json_t *note;
+    if (status == ARB_OK && !o->json) /* a board played fewer times, and what became of it */
+        json_array_foreach(json_object_get(j, "notes"), i, note) {
+            fprintf(stderr, "%s: note: %s\n", o->input, text_of(note, "text"));
+        }
     json_decref(j);
     free(error);
     free(text);
@@ -1827,7 +1833,10 @@ static const command commands[] = {
      "A pairs session's sheet: CSV (, or ;) with a header row naming board, ns, ew, score and\n"
      "optionally score_ew. Scores every board for north-south and east-west apart, as\n"
      "matchpoints (78A; adjusted scores as `matchpoints` reads them) or IMPs (78B: Butler or\n"
-     "cross), and prints the ranking as CSV, ties as 3=; --boards prints the boards instead.",
+     "cross), and prints the ranking as CSV, ties as 3=; --boards prints the boards instead.\n"
+     "An artificial score gives way to the side's result on its other boards where the ruleset\n"
+     "says so (12C2c); a board played fewer times than the others is brought to them by the\n"
+     "ruleset's factoring method (78D), with a note on stderr.",
      cmd_session},
     {"ranking", "ranking --ruleset NAME|DIR FILE|- [--json]",
      "Ranks the pairs of a matchpoint sheet (board,pair,score lines) by their matchpoints, with\n"
