@@ -334,6 +334,51 @@ rm -f "$TOY.tmp.pbn"
 expect "pbn: --ruling needs --game" 2 "--ruling SCENARIO needs --ruleset NAME and --game N" \
     -- "$ARBITER" pbn --ruleset bridge-2017 --ruling tests/pbn/board-3-ruling.json tests/pbn/irregularities.pbn
 expect "pbn: --write needs a ruleset" 2 "--write needs --ruleset" -- "$ARBITER" pbn --write tests/pbn/session.pbn
+# --export: PBN 2.1's export format. Each file is written, read again and
+# written again: the games read the same (their JSON, line numbers apart),
+# the second export is the first, and the text keeps the export rules:
+# "% PBN 2.1" and "% EXPORT" first (2.4); every line ended by CR LF, at
+# most 255 characters, no tab (2.3); every tag pair [Name "value"] on a
+# line of its own (3.3); each game opens with the 15 tags of the mandatory
+# tag set in their order (3.4); no value inherited with # (4.8); no ;
+# comment (3.8: commentary in braces).
+export_rules() { # FILE: the export's lines, checked
+    awk 'BEGIN { split("Event Site Date Board West North East South Dealer Vulnerable Deal Scoring Declarer Contract Result", m, " "); k = 0; bad = "" }
+        { if (substr($0, length($0)) != "\r") bad = bad " line " NR ": no CR LF;"
+          sub(/\r$/, "")
+          if (length($0) > 255) bad = bad " line " NR ": longer than 255;"
+          if (index($0, "\t")) bad = bad " line " NR ": a tab;"
+          if (NR == 1 && $0 != "% PBN 2.1") bad = bad " no % PBN 2.1 first;"
+          if (NR == 2 && $0 != "% EXPORT") bad = bad " no % EXPORT second;"
+          if ($0 == "") { k = 0; next }
+          if (NR > 2 && k < 15) {
+              if (!match($0, /^\[[A-Z][A-Za-z0-9_]* "/) || substr($0, 2, RLENGTH - 3) != m[k + 1]) bad = bad " line " NR ": not the tag " m[k + 1] ";"
+              k++ }
+          if ($0 ~ /^\[/ && $0 !~ /^\[[A-Z][A-Za-z0-9_]* ".*"\]$/) bad = bad " line " NR ": not a tag pair alone;"
+          if ($0 ~ /^\[[A-Za-z0-9_]* "#/) bad = bad " line " NR ": an inherited value;"
+          if ($0 ~ /^;/) bad = bad " line " NR ": a ; comment;" }
+        END { print bad == "" ? "export rules kept" : "broken:" bad }' "$1"
+}
+for f in tests/pbn/export.pbn tests/pbn/session.pbn tests/pbn/irregularities.pbn tests/pbn/standard-example.pbn; do
+    "$ARBITER" pbn --export "$f" >"$TOY.tmp.pbn" 2>/dev/null
+    "$ARBITER" pbn --export "$TOY.tmp.pbn" >"$TOY.tmp2.pbn" 2>/dev/null
+    "$ARBITER" pbn --json "$f" 2>/dev/null | jq -S 'walk(if type == "object" then del(.line) else . end)' >"$TOY.tmp.a"
+    "$ARBITER" pbn --json "$TOY.tmp.pbn" 2>/dev/null | jq -S 'walk(if type == "object" then del(.line) else . end)' >"$TOY.tmp.b"
+    if [ -s "$TOY.tmp.a" ] && cmp -s "$TOY.tmp.a" "$TOY.tmp.b" && cmp -s "$TOY.tmp.pbn" "$TOY.tmp2.pbn"; then
+        pass "pbn --export $f: read back the same, written again the same"
+    else
+        fail "pbn --export $f" "the games or the second export differ"
+    fi
+    expect "pbn --export $f: the export rules" 0 "export rules kept" -- export_rules "$TOY.tmp.pbn"
+done
+expect "pbn --export: values written out, the auction four calls a line, a ; comment in braces" 0 \
+    '[Event "Clubavond  \"De Ruiter\""]' '[Site "?"]' '1S Pass 2S Pass' '4S Pass Pass Pass' '{the contract}' \
+    '[ScoreTable "PairId_NS\2R;PairId_EW\2R;Score_NS\6R"]' -- "$ARBITER" pbn --export tests/pbn/export.pbn
+expect "pbn --export: a file with mistakes is not exported" 2 "tests/pbn/mistakes.pbn:4:" \
+    -- "$ARBITER" pbn --export tests/pbn/mistakes.pbn
+expect "pbn --export: not with --write" 2 "--export writes the file as it is" \
+    -- "$ARBITER" pbn --export --write --ruleset bridge-2017 tests/pbn/session.pbn
+rm -f "$TOY.tmp.pbn" "$TOY.tmp2.pbn" "$TOY.tmp.a" "$TOY.tmp.b"
 # A session (examples/session.csv): three NS pairs 1-3, three EW pairs 4-6,
 # three boards played three times (top 4 a board, 12 a session), by hand.
 # Board 1 NS 420, 450, 420: 450 gets 4, each 420 1 (one equal); EW -420 3

@@ -622,6 +622,19 @@ enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, 
 enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
                                 size_t len, const char *name, char **out, char **error);
 
+/* The file in PBN 2.1's export format (2.1), into *out (free() it): "%
+ * PBN 2.1" and "% EXPORT" first (2.4), lines ended by CR LF and at most
+ * 255 characters (2.3), tag pairs one a line with a single space (3.3),
+ * the mandatory tag set first, complete and in its order, "?" where a
+ * game does not give a tag (3.4), the other tags after them in the
+ * file's order with their sections (the auction four calls a line, the
+ * play a trick a line), inherited values (4.8) written out, commentary
+ * in braces where it was (3.8). A file with a mistake is refused as
+ * arb_pbn_json refuses it: the export format is written from a valid
+ * file only. */
+enum arb_status arb_pbn_export(const char *pbn, size_t len, const char *name, char **out,
+                               char **error);
+
 /* ---- a session (docs/guide.md, "A session's sheet") ----
  *
  * A pairs session's score sheet: CSV with a header row naming the columns
