@@ -337,7 +337,8 @@ static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *ho
         snprintf(row->board, sizeof row->board, "%.15s", VEC_AT(&f->games, pbn_game, i).board);
         snprintf(row->pair, sizeof row->pair, "%d", i);
         row->score = side == 0 ? scores[i].ns : -scores[i].ns;
-        row->entry = (sheet_entry){.kind = ENTRY_SCORE, .nparts = 1, .parts = {{row->score, 100}}};
+        row->entry = (sheet_entry){
+            .kind = ENTRY_SCORE, .nparts = 1, .parts = {{.score = row->score, .percent = 100}}};
         row->line = VEC_AT(&f->games, pbn_game, i).line;
     }
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
