@@ -402,6 +402,26 @@ expect "session: 12C2c in the JSON" 0 '"session_ns": {' '"session_ew": {' '"arti
 # stays 35% of 4 = 1.4.
 expect "session: 12C2c with the club's bounds" 0 "3,2,4,A+,A-,3,1.4,75,35" \
     -- "$ARBITER" session --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --boards examples/session.csv
+# An authority that does not apply 12C2c to average plus sets its row to
+# none: NS2's A+ is 60% of 4 = 2.4 again; EW4's A- keeps its 37.5% (1.5).
+cat >"$TOY.tmp.rules" <<'RULES'
+amendment "Geen uitzondering voor de zitting bij G+" {
+  base "bridge-2017"
+  cite "Club 12C2c"
+}
+
+replace row session_exception_of average_plus => none
+
+replace test "12C2c: G+ voor een partij die over de zitting meer dan 60% haalde - haar percentage" article 12C {
+  given sheet_adjustment = average_plus
+  expect session_percentage_instead(none, 60, 3, 12C2c)
+}
+RULES
+expect "session: 12C2c switched off for A+ by an amendment" 0 "3,2,4,A+,A-,2.4,1.5,60,37.5" \
+    -- "$ARBITER" session --ruleset bridge-2017 --amend "$TOY.tmp.rules" --boards examples/session.csv
+expect "session: the amendment's tests pass" 0 " passed, 0 failed" \
+    -- "$ARBITER" test bridge-2017 --amend "$TOY.tmp.rules"
+rm -f "$TOY.tmp.rules"
 # 1963 (107, 81): board 3 has three entries (top 4); 620 beats -200 (2)
 # and gets 1 for its comparison with the adjusted score (81): 3; -200 1.
 # NS2 scored 75% on the other boards, more than 60% (107): 3. EW4 gets
