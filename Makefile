@@ -28,7 +28,7 @@ TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka
 LAYERS := core/base core/engine core/games dsl core/store core/tools plugins core/api core/serve core/cli
 LAYER_INCLUDES = $(addprefix -I,$(LAYERS))
 CORE := base/mem base/util base/diag engine/graph engine/expr engine/ruleset engine/eval \
-        games/builtins games/bridge games/cards games/pbn games/klaverjas games/scenario \
+        games/builtins games/bridge games/cards games/pbn games/pbnexport games/klaverjas games/scenario \
         store/image store/digest store/cache tools/testrun tools/dot tools/whynot tools/diff tools/overlap \
         api/output api/batch api/scoring api/adjusted api/compare api/load api/arbiter api/ruling api/tools api/report api/scores api/faces api/pbnfile api/session api/ranking \
         api/legalwalk api/config

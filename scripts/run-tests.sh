@@ -70,6 +70,7 @@ suite cli tests/cli.sh
 suite images tests/image.sh
 suite plugins tests/plugins.sh
 suite serve tests/serve.sh
+suite guide scripts/guide-examples.sh
 suite layers scripts/layers.sh
 suite format scripts/format.sh
 

@@ -205,13 +205,28 @@ expect "matchpoints bad line" 2 "line 2: expected a score" -- "$ARBITER" matchpo
 # 9 x 8 = 72.
 expect "matchpoints: weighted score, the guide's 7 MP" 0 "3,1,25% 420 + 75% 50,7,43.75%" "3,2,400,15.5,96.88%" \
     "3,8,-50,2,12.5%" "3,9,-100,0,0%" -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-weighted.csv
+# The same weighted score with its results as contracts (Plezierig
+# Rechtzetten: 25% NS 4S made, 75% EW 4H one down), on board 1: nobody
+# vulnerable (Art. 2), so 4S= is 420 (77: 4 x 30 trick points and 300 for
+# a game not vulnerable) and EW's 4H-1 is 50 to NS (one undertrick not
+# vulnerable): the scores above, and 7 MP.
+expect "matchpoints: a weighted score as contracts" 0 "1,1,25% 4S= + 75% EW 4H-1,7,43.75%" "1,2,400,15.5,96.88%" \
+    "1,8,-50,2,12.5%" -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-weighted-contracts.csv
+expect "matchpoints: the contracts scored, in the JSON" 0 '"contract": "4H-1"' '"declarer": "EW"' '"score": 50' \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 --json examples/board-weighted-contracts.csv
+printf '100\n30%% 4S= + 70%% 4S-1\n' >"$TOY.tmp.txt"
+expect "matchpoints: contracts need the board's number" 2 "line 2: a weighted score's contracts are scored as the board is vulnerable: give board,pair,score lines" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+printf 'board,pair,score\n1,1,30%% 4S= + 70%% 8S-1\n1,2,100\n' >"$TOY.tmp.txt"
+expect "matchpoints: a contract written wrong" 2 'line 2: a result of a weighted score: "8S-1": the level is 1 to 7' \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 # examples/board-adjusted.csv, by hand. Board 1: seven entries (N = 7, top
 # 12); A+ is 60% of 12 = 7.2, G- 40% = 4.8 (12C2a). The five scores
 # compared (n = 5, top 8): 650 8, 620 5 each (2 x 2 + 1), 170 2, 140 0;
 # Neuberg (78D in the rule file), (mp + 1) x 7 / 5 - 1: 11.6, 7.4, 3.2,
 # 0.4; 140 P loses a quarter top (90A, the kwarttop), 0.4 - 3 = -2.6.
 expect "matchpoints: artificial scores and Neuberg" 0 "1,2,650,11.6,96.67%" "1,1,620,7.4,61.67%" "1,4,170,3.2,26.67%" \
-    "1,5,A+,7.2,60%,art. 12C > 12C2a > 12C2b" "1,6,G−,4.8,40%,art. 12C > 12C2a > 12C2b" "1,7,140 P,-2.6,-21.67%,art. 12C > 90A" \
+    "1,5,A+,7.2,60%,art. 12C > 12C2a > 12C2b > 12C2c" "1,6,G−,4.8,40%,art. 12C > 12C2a > 12C2b > 12C2c" "1,7,140 P,-2.6,-21.67%,art. 12C > 90A" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-adjusted.csv
 # Board 3 split in groups a (420, 400, 170) and b (-50, -100), N = 5, top
 # 8: in a, 4, 2, 0 become (4 + 1) x 5 / 3 - 1 = 7.33, 4, 0.67; in b, 2 and
@@ -234,8 +249,13 @@ expect "matchpoints: the club's amendment" 0 "1,2,650,12,100%" "1,1,620,7.5,62.5
 printf '620\n650\n620\n170\nA=\n70%%\n' >"$TOY.tmp.txt"
 expect "matchpoints 1963: Art. 81's adjusted score" 0 "   650  8  (80%)" "   620  5  (50%)" "   170  2  (20%)" \
     "    A=  5  (50%)  art. 12" "   70%  7  (70%)  art. 12" -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
+printf '620\nA-\n' >"$TOY.tmp.txt"
+expect "matchpoints 1963: no average minus" 2 "line 2: the ruling of article 12a on 'average_minus' names no action with the argument \`percent\` (it names not_in_these_laws)" \
+    -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
+# 1963 Art. 107: a contestant not at fault gets at least 60% (of 2, the
+# top of two entries: 1.2), cited as 107.
 printf '620\nA+\n' >"$TOY.tmp.txt"
-expect "matchpoints 1963: no average plus" 2 "line 2: the ruling of article 12a on 'average_plus' names no action with the argument \`percent\` (it names not_in_these_laws)" \
+expect "matchpoints 1963: A+ is Art. 107's 60%" 0 "    A+  1.2  (60%)  art. 12a > 107" \
     -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
 printf '100\n30%% 100 + 60%% 50\n' >"$TOY.tmp.txt"
 expect "matchpoints: weights that do not add up" 2 "line 2: the weights of a weighted score add up to 100%, not 90%" \
@@ -330,19 +350,144 @@ rm -f "$TOY.tmp.pbn"
 expect "pbn: --ruling needs --game" 2 "--ruling SCENARIO needs --ruleset NAME and --game N" \
     -- "$ARBITER" pbn --ruleset bridge-2017 --ruling tests/pbn/board-3-ruling.json tests/pbn/irregularities.pbn
 expect "pbn: --write needs a ruleset" 2 "--write needs --ruleset" -- "$ARBITER" pbn --write tests/pbn/session.pbn
+# --export: PBN 2.1's export format. Each file is written, read again and
+# written again: the games read the same (their JSON, line numbers apart),
+# the second export is the first, and the text keeps the export rules:
+# "% PBN 2.1" and "% EXPORT" first (2.4); every line ended by CR LF, at
+# most 255 characters, no tab (2.3); every tag pair [Name "value"] on a
+# line of its own (3.3); each game opens with the 15 tags of the mandatory
+# tag set in their order (3.4); no value inherited with # (4.8); no ;
+# comment (3.8: commentary in braces).
+export_rules() { # FILE: the export's lines, checked
+    awk 'BEGIN { split("Event Site Date Board West North East South Dealer Vulnerable Deal Scoring Declarer Contract Result", m, " "); k = 0; bad = "" }
+        { if (substr($0, length($0)) != "\r") bad = bad " line " NR ": no CR LF;"
+          sub(/\r$/, "")
+          if (length($0) > 255) bad = bad " line " NR ": longer than 255;"
+          if (index($0, "\t")) bad = bad " line " NR ": a tab;"
+          if (NR == 1 && $0 != "% PBN 2.1") bad = bad " no % PBN 2.1 first;"
+          if (NR == 2 && $0 != "% EXPORT") bad = bad " no % EXPORT second;"
+          if ($0 == "") { k = 0; next }
+          if (NR > 2 && k < 15) {
+              if (!match($0, /^\[[A-Z][A-Za-z0-9_]* "/) || substr($0, 2, RLENGTH - 3) != m[k + 1]) bad = bad " line " NR ": not the tag " m[k + 1] ";"
+              k++ }
+          if ($0 ~ /^\[/ && $0 !~ /^\[[A-Z][A-Za-z0-9_]* ".*"\]$/) bad = bad " line " NR ": not a tag pair alone;"
+          if ($0 ~ /^\[[A-Za-z0-9_]* "#/) bad = bad " line " NR ": an inherited value;"
+          if ($0 ~ /^;/) bad = bad " line " NR ": a ; comment;" }
+        END { print bad == "" ? "export rules kept" : "broken:" bad }' "$1"
+}
+for f in tests/pbn/export.pbn tests/pbn/session.pbn tests/pbn/irregularities.pbn tests/pbn/standard-example.pbn; do
+    "$ARBITER" pbn --export "$f" >"$TOY.tmp.pbn" 2>/dev/null
+    "$ARBITER" pbn --export "$TOY.tmp.pbn" >"$TOY.tmp2.pbn" 2>/dev/null
+    "$ARBITER" pbn --json "$f" 2>/dev/null | jq -S 'walk(if type == "object" then del(.line) else . end)' >"$TOY.tmp.a"
+    "$ARBITER" pbn --json "$TOY.tmp.pbn" 2>/dev/null | jq -S 'walk(if type == "object" then del(.line) else . end)' >"$TOY.tmp.b"
+    if [ -s "$TOY.tmp.a" ] && cmp -s "$TOY.tmp.a" "$TOY.tmp.b" && cmp -s "$TOY.tmp.pbn" "$TOY.tmp2.pbn"; then
+        pass "pbn --export $f: read back the same, written again the same"
+    else
+        fail "pbn --export $f" "the games or the second export differ"
+    fi
+    expect "pbn --export $f: the export rules" 0 "export rules kept" -- export_rules "$TOY.tmp.pbn"
+done
+expect "pbn --export: values written out, the auction four calls a line, a ; comment in braces" 0 \
+    '[Event "Clubavond  \"De Ruiter\""]' '[Site "?"]' '1S Pass 2S Pass' '4S Pass Pass Pass' '{the contract}' \
+    '[ScoreTable "PairId_NS\2R;PairId_EW\2R;Score_NS\6R"]' -- "$ARBITER" pbn --export tests/pbn/export.pbn
+expect "pbn --export: a file with mistakes is not exported" 2 "tests/pbn/mistakes.pbn:4:" \
+    -- "$ARBITER" pbn --export tests/pbn/mistakes.pbn
+expect "pbn --export: not with --write" 2 "--export writes the file as it is" \
+    -- "$ARBITER" pbn --export --write --ruleset bridge-2017 tests/pbn/session.pbn
+rm -f "$TOY.tmp.pbn" "$TOY.tmp2.pbn" "$TOY.tmp.a" "$TOY.tmp.b"
 # A session (examples/session.csv): three NS pairs 1-3, three EW pairs 4-6,
 # three boards played three times (top 4 a board, 12 a session), by hand.
 # Board 1 NS 420, 450, 420: 450 gets 4, each 420 1 (one equal); EW -420 3
 # each, -450 0. Board 2 -100, 110, 140: 0, 2, 4; EW 4, 2, 0. Board 3 620,
 # A+, -200: two scores compared of three entries, Neuberg: 620 (2 + 1) x 3
-# / 2 - 1 = 3.5, -200 (0 + 1) x 1.5 - 1 = 0.5; A+ 60% of 4 = 2.4, EW A-
-# 40% = 1.6. NS2 4 + 2 + 2.4 = 8.4 of 12 = 70%; NS3 1 + 4 + 0.5 = 5.5 =
-# 45.83%; NS1 1 + 0 + 3.5 = 4.5 = 37.5%. EW5 0 + 4 + 3.5 = 62.5%, EW6 3 + 2
-# + 0.5 = 45.83%, EW4 3 + 0 + 1.6 = 38.33%.
+# / 2 - 1 = 3.5, -200 (0 + 1) x 1.5 - 1 = 0.5. A+ would be 60% of 4 =
+# 2.4, but 12C2c: NS2, not at fault, scored 4 + 2 = 6 of 8 = 75% on the
+# other boards, more than 60%: 75% of 4 = 3. EW4, the offenders, scored 3
+# + 0 = 3 of 8 = 37.5%, less than 40%: A- is 37.5% of 4 = 1.5, not 1.6.
+# NS2 4 + 2 + 3 = 9 of 12 = 75%; NS3 1 + 4 + 0.5 = 5.5 = 45.83%; NS1 1 +
+# 0 + 3.5 = 4.5 = 37.5%. EW5 0 + 4 + 3.5 = 62.5%, EW6 3 + 2 + 0.5 =
+# 45.83%, EW4 3 + 0 + 1.5 = 4.5 = 37.5%.
 expect "session: matchpoints and the rankings" 0 "place,pair,direction,boards,matchpoints,top,percentage" \
-    "1,2,NS,3,8.4,12,70" "2,3,NS,3,5.5,12,45.83" "3,1,NS,3,4.5,12,37.5" "1,5,EW,3,7.5,12,62.5" "2,6,EW,3,5.5,12,45.83" \
-    "3,4,EW,3,4.6,12,38.33" -- "$ARBITER" session --ruleset bridge-2017 examples/session.csv
-expect "session: the boards" 0 "board,ns,ew,score_ns,score_ew,matchpoints_ns" "3,2,4,A+,A-,2.4,1.6,60,40" \
+    "1,2,NS,3,9,12,75" "2,3,NS,3,5.5,12,45.83" "3,1,NS,3,4.5,12,37.5" "1,5,EW,3,7.5,12,62.5" "2,6,EW,3,5.5,12,45.83" \
+    "3,4,EW,3,4.5,12,37.5" -- "$ARBITER" session --ruleset bridge-2017 examples/session.csv
+expect "session: 12C2c in the JSON" 0 '"session_ns": {' '"session_ew": {' '"article": "12C2c",' \
+    '"percentage": 37.5' \
+    -- "$ARBITER" session --ruleset bridge-2017 --json examples/session.csv
+# The club's amendment moves the bounds with A+ and A- (65%, 35%): NS2's
+# 75% is more than 65%, 3 of 4; EW4's 37.5% is not less than 35%, so A-
+# stays 35% of 4 = 1.4.
+expect "session: 12C2c with the club's bounds" 0 "3,2,4,A+,A-,3,1.4,75,35" \
+    -- "$ARBITER" session --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --boards examples/session.csv
+# An authority that does not apply 12C2c to average plus sets its row to
+# none: NS2's A+ is 60% of 4 = 2.4 again; EW4's A- keeps its 37.5% (1.5).
+cat >"$TOY.tmp.rules" <<'RULES'
+amendment "Geen uitzondering voor de zitting bij G+" {
+  base "bridge-2017"
+  cite "Club 12C2c"
+}
+
+replace row session_exception_of average_plus => none
+
+replace test "12C2c: G+ voor een partij die over de zitting meer dan 60% haalde - haar percentage" article 12C {
+  given sheet_adjustment = average_plus
+  expect session_percentage_instead(none, 60, 3, 12C2c)
+}
+RULES
+expect "session: 12C2c switched off for A+ by an amendment" 0 "3,2,4,A+,A-,2.4,1.5,60,37.5" \
+    -- "$ARBITER" session --ruleset bridge-2017 --amend "$TOY.tmp.rules" --boards examples/session.csv
+expect "session: the amendment's tests pass" 0 " passed, 0 failed" \
+    -- "$ARBITER" test bridge-2017 --amend "$TOY.tmp.rules"
+rm -f "$TOY.tmp.rules"
+# 1963 (107, 81): board 3 has three entries (top 4); 620 beats -200 (2)
+# and gets 1 for its comparison with the adjusted score (81): 3; -200 1.
+# NS2 scored 75% on the other boards, more than 60% (107): 3. EW4 gets
+# the director's 40%: 1.6.
+printf 'board,ns,ew,score,score_ew\n1,1,4,420\n1,2,5,450\n1,3,6,420\n2,1,5,-100\n2,2,6,110\n2,3,4,140\n3,1,6,620\n3,2,4,A+,40%%\n3,3,5,-200\n' >"$TOY.tmp.csv"
+expect "session 1963: Art. 107, the session average above 60%" 0 "3,2,4,A+,40%,3,1.6,75,40" "3,1,6,620,-620,3,1,75,25" \
+    -- "$ARBITER" session --ruleset bridge-1963 --boards "$TOY.tmp.csv"
+# 12C2c in IMPs (Butler): board 1 datum (620 + 100) / 2 = 360; NS1 +260 =
+# 6 IMPs, NS3 -6, EW2 -6, EW4 +6. Board 2: NS1 A+, EW2 A-. NS1's mean on
+# the other boards is +6 a board, more than 3 (12C2b's equivalent): 6,
+# not 3; EW2's is -6, less than -3: -6, not -3.
+printf 'board,ns,ew,score\n1,1,2,620\n1,3,4,100\n2,1,2,A+\n' >"$TOY.tmp.csv"
+expect "session: 12C2c in Butler IMPs" 0 "2,1,2,A+,A-,6,-6" -- "$ARBITER" session --ruleset bridge-2017 \
+    --method butler --boards "$TOY.tmp.csv"
+# A weighted score as contracts on board 2 (north-south vulnerable, Art.
+# 2), written without the +: 4S= 620 (120 + 500 game bonus), 4S-1 -100.
+# NS1 ties 620 and beats -100 (3) with 30%, ties -100 (1) with 70%: 0.9 +
+# 0.7 = 1.6 of 4; 620 ties or beats: 0.3 x 3 + 0.7 x 4 = 3.7; -100 0.7 x
+# 1 = 0.7. East-west gets the other side of each: 2.4, its entry written
+# with the declaring side.
+printf 'board,ns,ew,score\n2,1,2,30%% 4S= 70%% 4S-1\n2,3,4,620\n2,5,6,-100\n' >"$TOY.tmp.csv"
+expect "session: a weighted score as contracts" 0 "2,1,2,30% 4S= 70% 4S-1,30% NS 4S= + 70% NS 4S-1,1.6,2.4,40,60" \
+    "2,3,4,620,-620,3.7,0.3,92.5,7.5" "2,5,6,-100,100,0.7,3.3,17.5,82.5" \
+    -- "$ARBITER" session --ruleset bridge-2017 --boards "$TOY.tmp.csv"
+# examples/session-short-board.csv: boards 1 and 2 played three times,
+# board 3 twice (nothing marks it: the sheet has two lines of it). Board 1
+# NS 450 4, 420 2, 400 0; EW -400 4, -420 2, -450 0. Board 2 NS -100 0,
+# 110 2, 140 4; EW the other way. Board 3: 620 beats 600, 2 of 2; brought
+# to three entries by Neuberg (12C's clause 78D): (2 + 1) x 3 / 2 - 1 =
+# 3.5, and 600 (0 + 1) x 1.5 - 1 = 0.5, of 4. NS1 2 + 0 + 3.5 = 5.5 of 12
+# = 45.83%; NS2 4 + 2 + 0.5 = 6.5 = 54.17%; NS3 4 of 8 = 50%.
+expect "session: a board played fewer times, found from the sheet" 0 "1,2,NS,3,6.5,12,54.17" "2,3,NS,2,4,8,50" \
+    "3,1,NS,3,5.5,12,45.83" "3,4,EW,3,5.5,12,45.83" \
+    "note: board 3 was played 2 times, the session's other boards 3: its matchpoints are brought to 3 entries by the method neuberg (12C > 78D)" \
+    -- "$ARBITER" session --ruleset bridge-2017 examples/session-short-board.csv
+expect "session: a board played fewer times, in the JSON" 0 '"played": 2' '"session": 3' '"method": "neuberg"' \
+    '"message_en": "When a board has fewer comparable scores (n) than it was played (N)' \
+    -- "$ARBITER" session --ruleset bridge-2017 --json examples/session-short-board.csv
+# The club's amendment factors in proportion: top of three entries 4, of
+# two 2: 620 2 x 4 / 2 = 4, 600 0. NS1 2 + 0 + 4 = 6, NS2 4 + 2 + 0 = 6:
+# 50% each.
+expect "session: a board played fewer times, the club's proportional method" 0 "1=,1,NS,3,6,12,50" "1=,2,NS,3,6,12,50" \
+    "brought to 3 entries by the method proportional" -- "$ARBITER" session --ruleset bridge-2017 \
+    --amend examples/amendments/adjusted-scores.rules examples/session-short-board.csv
+# 1963 (81) brings no board to a higher top: board 3 stays 2 of 2. NS1 2 +
+# 0 + 2 = 4 of 10 = 40%.
+expect "session 1963: a board played fewer times stands" 0 "3,1,NS,3,4,10,40" \
+    "its matchpoints stand as compared (12a > 81: equal_comparison)" \
+    -- "$ARBITER" session --ruleset bridge-1963 examples/session-short-board.csv
+expect "session: the boards" 0 "board,ns,ew,score_ns,score_ew,matchpoints_ns" "3,2,4,A+,A-,3,1.5,75,37.5" \
     "3,1,6,620,-620,3.5,0.5,87.5,12.5" -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
 # Butler (78B against the mean, rounded to 10 by 12C's clause 78D): board
 # 1 datum 430: 420 0, 450 +1 (20); board 2 datum 50: -100 -4 (150), 110 +2

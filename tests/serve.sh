@@ -203,6 +203,12 @@ if start_server --ruleset bridge-2017 --ruleset klaverjas-nkf-1976; then
     desk "/api/session" session bridge-2017 csv examples/session.csv session session
     desk "/api/pbn" pbn bridge-2017 pbn tests/pbn/session.pbn games pbn
     desk "/api/ranking" ranking klaverjas-nkf-1976 csv examples/klaverjas-ranking.csv ranking ranking
+    jq -Rs '{pbn: ., export: true}' tests/pbn/export.pbn >"$work/desk.json"
+    curl -s -m 30 -o "$work/desk.out" --data-binary "@$work/desk.json" "http://127.0.0.1:$port/api/pbn"
+    "$ARBITER" pbn --export --json tests/pbn/export.pbn >"$work/desk.cli" 2>/dev/null
+    if jq -e --slurpfile cli "$work/desk.cli" '. == $cli[0]' "$work/desk.out" >/dev/null 2>&1
+    then pass "/api/pbn with export: as the CLI's --export --json"
+    else fail "/api/pbn export" "$(head -c 300 "$work/desk.out")"; fi
     code=$(curl -s -m 10 -o "$work/desk.out" -w '%{http_code}' --data-binary '{"ruleset":"bridge-2017","csv":1}' "http://127.0.0.1:$port/api/session")
     if [ "$code" = 400 ] && grep -q 'give \\"csv\\"' "$work/desk.out"; then pass "/api/session without a sheet: 400, said why"
     else fail "/api/session bad" "$code $(cat "$work/desk.out")"; fi

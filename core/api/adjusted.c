@@ -8,6 +8,9 @@
  * and the rounding. */
 #include "scoring.h"
 
+#include "bridge.h"
+#include "output.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -57,16 +60,77 @@ static bool read_percent(const char **p, int64_t *v) {
     return true;
 }
 
+/* Who declared a contract, when the result names the side or a seat
+ * first ("EW 4H-1", "N 4S="; Dutch NZ, OW, Z, O too): 1 north-south, 2
+ * east-west, and *p moves past it; 0 when it does not. */
+static int read_declarer(const char **p) {
+    static const struct {
+        const char *word;
+        int side;
+    } words[] = {{"NS", 1}, {"NZ", 1}, {"EW", 2}, {"OW", 2}, {"N", 1},
+                 {"S", 1},  {"Z", 1},  {"E", 2},  {"W", 2},  {"O", 2}};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+        size_t n = strlen(words[i].word);
+        bool same = true;
+        for (size_t k = 0; k < n; k++)
+            same = same && toupper((unsigned char)(*p)[k]) == words[i].word[k];
+        if (same && ((*p)[n] == ' ' || (*p)[n] == '\t')) {
+            *p = skip_spaces(*p + n);
+            return words[i].side;
+        }
+    }
+    return 0;
+}
+
+/* One result of a weighted score at *p: a score, or a contract with its
+ * result as `arbiter score` reads it (4S=, 4SX+1, PASS), the declaring
+ * side or seat before it when it is not the column's own side. */
+static bool read_result(const char **p, score_part *part, char *msg, size_t msgsz) {
+    const char *s = *p;
+    int declarer = read_declarer(&s);
+    if (!declarer && read_number(&s, SCORE_LIMIT, &part->score) &&
+        (!*s || *s == ' ' || *s == '\t' || *s == '+')) {
+        *p = s;
+        return true;
+    }
+    s = declarer ? s : *p;
+    size_t n = strcspn(s, " \t");
+    for (size_t i = 0; i < n; i++) /* "4S=+70% 4S-1": the + before a weight ends it */
+        if (s[i] == '+' && isdigit((unsigned char)s[i + 1]) &&
+            s[i + 1 + strspn(s + i + 1, "0123456789")] == '%')
+            n = i;
+    char why[200];
+    bridge_contract c;
+    if (n == 0 || n >= sizeof part->contract) return false;
+    memcpy(part->contract, s, n);
+    part->contract[n] = 0;
+    if (!bridge_parse_contract(part->contract, &c, why, sizeof why)) {
+        if (!declarer && !isdigit((unsigned char)*s) && toupper((unsigned char)*s) != 'P')
+            return false;
+        snprintf(msg, msgsz, "a result of a weighted score: %s", why);
+        return false;
+    }
+    part->declarer = declarer;
+    *p = s + n;
+    return true;
+}
+
 /* A weighted score: "30% 420 + 70% -50", two to SHEET_MAX_PARTS results
- * whose weights add up to 100. */
+ * whose weights add up to 100; a result may be a contract ("30% 4S= + 70%
+ * EW 4H-1"), and the + between them may be left out. */
 static bool read_weighted(const char *s, sheet_entry *e, char *msg, size_t msgsz) {
     int total = 0;
     for (;;) {
-        int64_t percent, score;
+        int64_t percent;
+        score_part part = {0};
         s = skip_spaces(s);
         if (!read_percent(&s, &percent)) break;
         s = skip_spaces(s);
-        if (!read_number(&s, SCORE_LIMIT, &score)) break;
+        msg[0] = 0;
+        if (!read_result(&s, &part, msg, msgsz)) {
+            if (msg[0]) return false;
+            break;
+        }
         if (e->nparts == SHEET_MAX_PARTS) {
             snprintf(msg, msgsz, "a weighted score has at most %d results", SHEET_MAX_PARTS);
             return false;
@@ -75,7 +139,9 @@ static bool read_weighted(const char *s, sheet_entry *e, char *msg, size_t msgsz
             snprintf(msg, msgsz, "a result of a weighted score has a weight above 0%%");
             return false;
         }
-        e->parts[e->nparts++] = (score_part){score, (int)percent};
+        part.percent = (int)percent;
+        e->contracts = e->contracts || part.contract[0];
+        e->parts[e->nparts++] = part;
         total += (int)percent;
         s = skip_spaces(s);
         if (!*s) {
@@ -84,9 +150,11 @@ static bool read_weighted(const char *s, sheet_entry *e, char *msg, size_t msgsz
                      total, e->nparts < 2 ? " (and it has two results or more)" : "");
             return false;
         }
-        if (*s++ != '+') break;
+        if (*s == '+') s++;
     }
-    snprintf(msg, msgsz, "expected a weighted score: weights and results, as 30%% 420 + 70%% -50");
+    snprintf(msg, msgsz,
+             "expected a weighted score: weights and results, as 30%% 420 + 70%% -50 or 30%% 4S= "
+             "+ 70%% EW 4H-1");
     return false;
 }
 
@@ -182,7 +250,7 @@ bool sheet_parse_entry(const char *text, sheet_entry *e, char *msg, size_t msgsz
     if (*s && read_number(&p, SCORE_LIMIT, &score) && !*skip_spaces(p)) {
         e->kind = ENTRY_SCORE;
         e->nparts = 1;
-        e->parts[0] = (score_part){score, 100};
+        e->parts[0] = (score_part){.score = score, .percent = 100};
         return true;
     }
     snprintf(
@@ -226,20 +294,36 @@ static void trail_text(const ruling *r, char *out, size_t size) {
     }
 }
 
+/* Rules with the adjusted-score article on scoring.adjusted = adjusted
+ * (scoring.board = board when it is above 0); the caller clears r and
+ * frees sc. */
+static bool adjusted_rule_on_board(const ruleset *rs, const scenario_hooks *hooks, int article,
+                                   const char *adjusted, int percentage, int64_t board,
+                                   scenario *sc, ruling *r, strbuf *err) {
+    scenario_init(sc, rs);
+    sc->hooks = hooks;
+    sc->rec.has_scoring = true;
+    sc->rec.adjusted = adjusted;
+    sc->rec.percentage = percentage;
+    sc->rec.board = board;
+    int64_t unused;
+    return scenario_apply_record(sc, err) && scoring_rule(rs, article, sc, r, &unused, err);
+}
+
+static bool adjusted_rule(const ruleset *rs, const scenario_hooks *hooks, int article,
+                          const char *adjusted, int percentage, scenario *sc, ruling *r,
+                          strbuf *err) {
+    return adjusted_rule_on_board(rs, hooks, article, adjusted, percentage, 0, sc, r, err);
+}
+
 /* Rules with the adjusted-score article on one question; the answer is the
  * argument `want` of its actions. */
 bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
                   int percentage, const char *want, int64_t *value, const char **symbol,
                   char *cited, size_t citedsz, strbuf *err) {
     scenario sc;
-    scenario_init(&sc, rs);
-    sc.hooks = hooks;
-    sc.rec.has_scoring = true;
-    sc.rec.adjusted = adjusted;
-    sc.rec.percentage = percentage;
     ruling r = {0};
-    int64_t unused;
-    bool ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &unused, err);
+    bool ok = adjusted_rule(rs, hooks, article, adjusted, percentage, &sc, &r, err);
     if (ok && !ruling_argument(rs, &r, want, value, symbol)) {
         const char *named =
             r.nactions > 0 ? rs->actions[rs_use_at(rs, r.actions[0].use)->action].name : "nothing";
@@ -252,6 +336,155 @@ bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, c
     if (ok && cited) trail_text(&r, cited, citedsz);
     ruling_clear(&r);
     scenario_free(&sc);
+    return ok;
+}
+
+/* The cite argument `name` of the ruling's actions as text, into out. */
+static void ruling_cite_argument(const ruleset *rs, const ruling *r, const char *name, char *out,
+                                 size_t size) {
+    for (int i = 0; !r->replaced && i < r->nactions; i++) {
+        if (r->actions[i].dropped) continue;
+        const rs_action *a = &rs->actions[rs_use_at(rs, r->actions[i].use)->action];
+        for (int p = 0; p < a->nparams; p++) {
+            if (strcmp(a->params[p].name, name) != 0 || a->params[p].type->kind != TY_CITE)
+                continue;
+            strbuf text;
+            sb_init(&text);
+            rs_format_value(rs, a->params[p].type, r->actions[i].args[p], FMT_NAME, &text);
+            snprintf(out, size, "%s", text.data ? text.data : "");
+            sb_free(&text);
+            return;
+        }
+    }
+}
+
+bool adjusted_session_exception(const ruleset *rs, const scenario_hooks *hooks, int article,
+                                const char *adjusted, int percentage, session_exception *out,
+                                strbuf *err) {
+    scenario sc;
+    ruling r = {0};
+    memset(out, 0, sizeof *out);
+    bool ok = adjusted_rule(rs, hooks, article, adjusted, percentage, &sc, &r, err);
+    int64_t kind;
+    if (ok && ruling_argument(rs, &r, "exception", &kind, &out->kind) && out->kind &&
+        strcmp(out->kind, "none") != 0) {
+        if (!ruling_argument(rs, &r, "session_percent", &out->percent, NULL) ||
+            !ruling_argument(rs, &r, "session_imps", &out->imps, NULL)) {
+            sb_printf(err,
+                      "the ruling of article %s on '%s' names an exception for the session "
+                      "without the arguments `session_percent` and `session_imps`",
+                      rs->articles[article].id, adjusted);
+            ok = false;
+        } else if (strcmp(out->kind, "above") != 0 && strcmp(out->kind, "below") != 0) {
+            sb_printf(err,
+                      "the ruling of article %s on '%s' names the exception '%s' for the "
+                      "session, not one the core knows (above, below, none)",
+                      rs->articles[article].id, adjusted, out->kind);
+            ok = false;
+        }
+        ruling_cite_argument(rs, &r, "article", out->article, sizeof out->article);
+    } else {
+        out->kind = NULL;
+    }
+    ruling_clear(&r);
+    scenario_free(&sc);
+    return ok;
+}
+
+bool adjusted_board_method(const ruleset *rs, const scenario_hooks *hooks, int article,
+                           const char **method, char *cited, size_t citedsz, strbuf *message,
+                           strbuf *message_en, strbuf *err) {
+    scenario sc;
+    ruling r = {0};
+    int64_t unused;
+    *method = NULL;
+    bool ok = adjusted_rule(rs, hooks, article, "board", 0, &sc, &r, err);
+    if (ok && (!ruling_argument(rs, &r, "method", &unused, method) || !*method)) {
+        sb_printf(err, "the ruling of article %s on 'board' names no factoring method",
+                  rs->articles[article].id);
+        ok = false;
+    }
+    for (int i = 0; ok && !r.replaced && i < r.nactions; i++) {
+        const rs_action *a = &rs->actions[rs_use_at(rs, r.actions[i].use)->action];
+        bool has_method = false;
+        for (int p = 0; p < a->nparams; p++)
+            has_method = has_method || strcmp(a->params[p].name, "method") == 0;
+        if (r.actions[i].dropped || !has_method) continue;
+        if (message) output_message(rs, &r.actions[i], false, message);
+        if (message_en) output_message(rs, &r.actions[i], true, message_en);
+        break;
+    }
+    if (ok && cited) trail_text(&r, cited, citedsz);
+    ruling_clear(&r);
+    scenario_free(&sc);
+    return ok;
+}
+
+/* ---- a weighted score's contracts ---- */
+
+/* The board's number: the digits before a group's slash ("7/a": 7). */
+static int64_t board_number(const char *board) {
+    int64_t n = 0;
+    size_t i = 0;
+    for (; isdigit((unsigned char)board[i]) && n <= 100000; i++)
+        n = n * 10 + (board[i] - '0');
+    return i > 0 && (board[i] == 0 || board[i] == '/') && n <= 100000 ? n : 0;
+}
+
+bool sheet_score_contracts(const ruleset *rs, const scenario_hooks *hooks, const char *board,
+                           int side, sheet_entry *e, strbuf *err) {
+    if (!e->contracts || e->scored) return true;
+    int64_t number = board_number(board);
+    if (number <= 0) {
+        if (board[0])
+            sb_printf(err,
+                      "a weighted score's contracts are scored as the board is vulnerable: the "
+                      "board is a number (7, or 7/a for a group), not '%s'",
+                      board);
+        else
+            sb_puts(err, "a weighted score's contracts are scored as the board is vulnerable: "
+                         "give board,pair,score lines with the board's number");
+        return false;
+    }
+    int article = scoring_article(rs, SCORE_ADJUSTED, err);
+    if (article < 0) return false;
+    scenario sc;
+    ruling r = {0};
+    int64_t unused;
+    const char *vul = NULL;
+    bool ok = adjusted_rule_on_board(rs, hooks, article, "contract", 0, number, &sc, &r, err);
+    if (ok && (!ruling_argument(rs, &r, "vulnerable", &unused, &vul) || !vul)) {
+        sb_printf(err,
+                  "the ruling of article %s on a weighted score's contract names no action with "
+                  "the argument `vulnerable`",
+                  rs->articles[article].id);
+        ok = false;
+    }
+    ruling_clear(&r);
+    scenario_free(&sc);
+    bool ns_vul = vul && (strcmp(vul, "north_south") == 0 || strcmp(vul, "both") == 0);
+    bool ew_vul = vul && (strcmp(vul, "east_west") == 0 || strcmp(vul, "both") == 0);
+    if (ok && !ns_vul && !ew_vul && strcmp(vul, "nobody") != 0) {
+        sb_printf(err,
+                  "article %s gives the vulnerability '%s', not one the core knows (nobody, "
+                  "north_south, east_west, both)",
+                  rs->articles[article].id, vul);
+        ok = false;
+    }
+    for (int k = 0; ok && k < e->nparts; k++) {
+        score_part *part = &e->parts[k];
+        if (!part->contract[0]) continue;
+        int declarer = part->declarer ? part->declarer - 1 : side; /* 0 NS, 1 EW */
+        int64_t total = 0;
+        scenario_init(&sc, rs);
+        sc.hooks = hooks;
+        ok = scoring_contract(rs, &sc, part->contract, declarer == 0 ? ns_vul : ew_vul, &r, &total,
+                              err);
+        ruling_clear(&r);
+        scenario_free(&sc);
+        part->score = declarer == side ? total : -total;
+    }
+    e->scored = ok;
     return ok;
 }
 
@@ -487,6 +720,7 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
         double penalty = 0;
         if (ok && e->penalty)
             ok = share_of_top(rs, hooks, &b, row, e->penalty, e->penalty_percentage, &penalty, err);
+        row->penalty = penalty;
         row->exact = row->points - penalty;
         row->points = rounded(row->exact, b.decimals);
         row->mp = (int64_t)llround(row->points);

@@ -560,7 +560,10 @@ enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long 
  * refused with its number; so is a sheet of more than ARB_MAX_SCORES.
  *
  * Adjusted scores (docs/guide.md, "Arbitrale scores op de scorestaat"): a
- * score may instead be a weighted score ("30% 420 + 70% -50", 12C1c), an
+ * score may instead be a weighted score ("30% 420 + 70% -50", 12C1c; its
+ * results may be contracts, "30% 4S= + 70% EW 4H-1", each scored by the
+ * score article as the adjusted-score article says the board is
+ * vulnerable, north-south declaring unless a side or seat is named), an
  * artificial score ("A+", "A=", "A-", "G+", "G", "G-", or "65%", 12C2), or
  * "-" / "NP" for a pair that did not play the board; "P" or "P10%" after
  * it is a procedural penalty. A board "7/a" is group a of board 7 (a
@@ -572,7 +575,8 @@ enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long 
  * when not played), "top" (what beating every other entry is worth),
  * "percentage" (of the top, two decimals) and "articles" (the trail of the
  * rulings on an artificial score or a penalty); "score" only for a plain
- * score. */
+ * score; a weighted score's "results": [{"weight", "contract" and
+ * "declarer" ("NS" or "EW") when given as one, "score"}]. */
 #define ARB_MAX_SCORES 5000 /* SCORING_MAX_SCORES in core/api/scoring.h */
 enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *p,
                                       const char *sheet, size_t len, char **json, char **error);
@@ -625,6 +629,19 @@ enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, 
 enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
                                 size_t len, const char *name, char **out, char **error);
 
+/* The file in PBN 2.1's export format (2.1), into *out (free() it): "%
+ * PBN 2.1" and "% EXPORT" first (2.4), lines ended by CR LF and at most
+ * 255 characters (2.3), tag pairs one a line with a single space (3.3),
+ * the mandatory tag set first, complete and in its order, "?" where a
+ * game does not give a tag (3.4), the other tags after them in the
+ * file's order with their sections (the auction four calls a line, the
+ * play a trick a line), inherited values (4.8) written out, commentary
+ * in braces where it was (3.8). A file with a mistake is refused as
+ * arb_pbn_json refuses it: the export format is written from a valid
+ * file only. */
+enum arb_status arb_pbn_export(const char *pbn, size_t len, const char *name, char **out,
+                               char **error);
+
 /* ---- a session (docs/guide.md, "A session's sheet") ----
  *
  * A pairs session's score sheet: CSV with a header row naming the columns
@@ -638,11 +655,20 @@ enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, con
  * adjusted-score article says). *json: {"method", "boards": [{"board",
  * "line", "ns", "score_ns", "ew", "score_ew", "matchpoints_ns",
  * "matchpoints_ew", "percentage_ns", "percentage_ew", "top"} (or "imps_ns",
- * "imps_ew")], "rankings": [{"direction" ("NS", "EW", or "all" when pairs
+ * "imps_ew"), and "session_ns" / "session_ew": {"article", "percentage" (or
+ * "imps")} when an artificial score gave way to the side's result on the
+ * session's other boards (the exception the adjusted-score article names:
+ * 2017 12C2c, 1963 107)], "rankings": [{"direction" ("NS", "EW", or "all" when pairs
  * sat both ways), "pairs": [{"rank", "place" ("3=" for a shared third
  * place), "pair", "direction", "boards", "matchpoints", "top",
  * "percentage"} (or "imps")]}]}, pairs ranked by percentage (or IMPs),
- * equal as the list shows them (two decimals) being a tie. */
+ * equal as the list shows them (two decimals) being a tie. With
+ * matchpoints, a board the sheet has fewer lines of than the session's
+ * most played board is brought to that count by the adjusted-score
+ * article's factoring method (neuberg or proportional; other methods
+ * leave it as compared), and said in "notes": [{"board", "played",
+ * "session", "factored", "text", and "method", "articles", "message",
+ * "message_en" when the ruleset names the article}]. */
 enum arb_status arb_session_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,
                                  size_t len, const char *method, char **json, char **error);
 

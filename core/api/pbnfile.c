@@ -6,6 +6,7 @@
 #include "protect.h"
 
 #include "pbn.h"
+#include "pbnexport.h"
 #include "plugin.h"
 #include "scoring.h"
 
@@ -336,7 +337,8 @@ static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *ho
         snprintf(row->board, sizeof row->board, "%.15s", VEC_AT(&f->games, pbn_game, i).board);
         snprintf(row->pair, sizeof row->pair, "%d", i);
         row->score = side == 0 ? scores[i].ns : -scores[i].ns;
-        row->entry = (sheet_entry){.kind = ENTRY_SCORE, .nparts = 1, .parts = {{row->score, 100}}};
+        row->entry = (sheet_entry){
+            .kind = ENTRY_SCORE, .nparts = 1, .parts = {{.score = row->score, .percent = 100}}};
         row->line = VEC_AT(&f->games, pbn_game, i).line;
     }
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
@@ -541,6 +543,36 @@ enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, con
         return api_no_memory_answer(out, error);
     }
     enum arb_status result = pbn_results_unprotected(rs, p, pbn, len, name, out, error);
+    api_leave(&g);
+    return result;
+}
+
+/* ---- the export format ---- */
+
+static enum arb_status pbn_export_unprotected(const char *pbn, size_t len, const char *name,
+                                              char **out, char **error) {
+    if (out) *out = NULL;
+    if (error) *error = NULL;
+    if (!pbn) return fail(ARB_BAD_INPUT, error, "arb_pbn_export: no text");
+    pbn_file f;
+    enum arb_status status = read_games(pbn, len, name, &f, error);
+    if (status == ARB_OK && out) {
+        strbuf text;
+        sb_init(&text);
+        pbn_export(pbn, len, &f, &text);
+        *out = sb_take(&text);
+    }
+    pbn_free(&f);
+    return status;
+}
+
+enum arb_status arb_pbn_export(const char *pbn, size_t len, const char *name, char **out,
+                               char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        return api_no_memory_answer(out, error);
+    }
+    enum arb_status result = pbn_export_unprotected(pbn, len, name, out, error);
     api_leave(&g);
     return result;
 }

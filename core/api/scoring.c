@@ -732,6 +732,15 @@ bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, ve
                               strbuf *err) {
     int n = rows->len;
     if (too_many_scores(n, err)) return false;
+    for (int i = 0; i < n; i++) { /* a weighted score's contracts, scored */
+        score_line *row = &VEC_AT(rows, score_line, i);
+        strbuf why;
+        sb_init(&why);
+        bool scored = sheet_score_contracts(rs, hooks, row->board, 0, &row->entry, &why);
+        if (!scored) sb_printf(err, "line %d: %s", row->line, why.data ? why.data : "no score");
+        sb_free(&why);
+        if (!scored) return false;
+    }
     size_t count = (size_t)(n > 0 ? n : 1);
     board_row *sorted = xmalloc(sizeof *sorted * count), **runs = xmalloc(sizeof *runs * count);
     int64_t *scores = xmalloc(sizeof *scores * count), *mp = xmalloc(sizeof *mp * count);
@@ -781,6 +790,19 @@ static void adjusted_row_json(const score_line *r, json_t *j) {
                         r->has_points && r->top > 0 ? rounded_json(100 * r->exact / r->top, 2)
                                                     : json_null());
     if (r->cited[0]) json_object_set_new(j, "articles", json_string(r->cited));
+    if (r->entry.kind != ENTRY_WEIGHTED) return;
+    json_t *results = json_array(); /* a weighted score's results, contracts scored */
+    for (int k = 0; k < r->entry.nparts; k++) {
+        const score_part *part = &r->entry.parts[k];
+        json_t *one = json_pack("{si}", "weight", part->percent);
+        if (part->contract[0]) {
+            json_object_set_new(one, "contract", json_string(part->contract));
+            json_object_set_new(one, "declarer", json_string(part->declarer == 2 ? "EW" : "NS"));
+        }
+        json_object_set_new(one, "score", json_integer(part->score));
+        json_array_append_new(results, one);
+    }
+    json_object_set_new(j, "results", results);
 }
 
 json_t *scoring_lines_json(const vec *rows) {

@@ -152,10 +152,16 @@ enum entry_kind { ENTRY_SCORE, ENTRY_WEIGHTED, ENTRY_ARTIFICIAL, ENTRY_NOT_PLAYE
 typedef struct score_part {
     int64_t score;
     int percent;
+    /* a result given as a contract ("4S=", "EW 4H-1"; empty: a score): the
+     * contract as written, and who declared it: 0 the side whose score
+     * the column gives, 1 north-south, 2 east-west */
+    char contract[12];
+    int declarer;
 } score_part;
 
 typedef struct sheet_entry {
     enum entry_kind kind;
+    bool contracts, scored; /* results given as contracts; scored by sheet_score_contracts */
     int nparts;
     score_part parts[SHEET_MAX_PARTS]; /* a score: one part of 100% */
     const char *adjusted;              /* artificial: a value of scoring.adjusted */
@@ -165,8 +171,18 @@ typedef struct sheet_entry {
 } sheet_entry;
 
 /* Reads one entry (the last field of a sheet's line); false with a
- * message in msg that says what was expected. */
+ * message in msg that says what was expected. A weighted score's results
+ * may be contracts ("30% 4S= + 70% EW 4H-1", the + optional), scored
+ * later by sheet_score_contracts. */
 bool sheet_parse_entry(const char *text, sheet_entry *e, char *msg, size_t msgsz);
+
+/* Scores the contracts of a weighted entry (a no-op for any other, or
+ * once done): each by the score article, as the adjusted-score article
+ * says board `board` is vulnerable (asked with scoring.adjusted =
+ * contract and scoring.board), for the side whose score the column gives
+ * (side: 0 north-south, 1 east-west). False with err (no line number). */
+bool sheet_score_contracts(const ruleset *rs, const scenario_hooks *hooks, const char *board,
+                           int side, sheet_entry *e, strbuf *err);
 
 /* A matchpoint sheet: one board's scores (a score per line), or CSV lines
  * board,pair,score (a header line is skipped). A board "7/a" is group a of
@@ -183,6 +199,7 @@ typedef struct score_line {
      * ruleset rounds them, the board's top, and the articles that ruled */
     bool adjusted_board, has_points;
     double points, exact, top; /* points rounded, exact not */
+    double penalty;            /* a procedural penalty's matchpoints (taken off points) */
     int decimals;
     char cited[64];
 } score_line;
@@ -198,6 +215,31 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
 bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
                   int percentage, const char *want, int64_t *value, const char **symbol,
                   char *cited, size_t citedsz, strbuf *err);
+
+/* What the adjusted-score article says of an artificial score and the
+ * session (2017 12C2c, 1963 107): the exception (`exception`: "above" or
+ * "below"; NULL when the ruling names none or "none"), its bound in per
+ * cent (`session_percent`) and in IMPs a board (`session_imps`), and the
+ * article its action cites (`article`). False with err when no ruling
+ * could be made. */
+typedef struct session_exception {
+    const char *kind;
+    int64_t percent, imps;
+    char article[16];
+} session_exception;
+
+bool adjusted_session_exception(const ruleset *rs, const scenario_hooks *hooks, int article,
+                                const char *adjusted, int percentage, session_exception *out,
+                                strbuf *err);
+
+/* How the adjusted-score article brings a board with fewer comparable
+ * scores to the whole board (scoring.adjusted = board): the factoring
+ * method (*method, a value of its `method` argument), the trail into
+ * cited, and that action's message in Dutch and English (may be NULL).
+ * False with err. */
+bool adjusted_board_method(const ruleset *rs, const scenario_hooks *hooks, int article,
+                           const char **method, char *cited, size_t citedsz, strbuf *message,
+                           strbuf *message_en, strbuf *err);
 
 /* True when the board's rows need adjusted_board (not all plain scores of
  * one group). */

@@ -28,9 +28,16 @@ typedef struct session_row {
     sheet_entry entry[2];
     int line;
     bool has_result[2];
-    double result[2]; /* matchpoints or IMPs */
-    double top[2];    /* matchpoints: the board's top for that side */
+    double result[2];  /* matchpoints or IMPs */
+    double top[2];     /* matchpoints: the board's top for that side */
+    double penalty[2]; /* a procedural penalty's matchpoints or IMPs, taken off result */
+    int decimals[2];   /* matchpoints: as the ruleset rounds them */
     char cited[2][64];
+    /* an artificial score replaced by the side's result on the session's
+     * other boards (2017 12C2c, 1963 107): the article, and that result (a
+     * percentage, or IMPs a board) */
+    char exception[2][16];
+    double session[2];
 } session_row;
 
 /* ---- CSV: fields separated by `sep`, "quoted" where they hold it ---- */
@@ -129,11 +136,16 @@ static void opposite_entry(const sheet_entry *ns, const char *ns_text, sheet_ent
     case ENTRY_SCORE:
     case ENTRY_WEIGHTED:
         for (int k = 0; k < ns->nparts; k++) {
-            ew->parts[k].score = -ns->parts[k].score;
-            int w = ns->kind == ENTRY_WEIGHTED
-                        ? snprintf(text + o, size - o, "%s%d%% %lld", k ? " + " : "",
-                                   ns->parts[k].percent, (long long)ew->parts[k].score)
-                        : snprintf(text + o, size - o, "%lld", (long long)ew->parts[k].score);
+            score_part *part = &ew->parts[k];
+            part->score = -ns->parts[k].score;
+            if (part->contract[0] && !part->declarer) part->declarer = 1; /* north-south's */
+            int w = ns->kind != ENTRY_WEIGHTED
+                        ? snprintf(text + o, size - o, "%lld", (long long)part->score)
+                    : part->contract[0]
+                        ? snprintf(text + o, size - o, "%s%d%% %s %s", k ? " + " : "",
+                                   part->percent, part->declarer == 1 ? "NS" : "EW", part->contract)
+                        : snprintf(text + o, size - o, "%s%d%% %lld", k ? " + " : "", part->percent,
+                                   (long long)part->score);
             o = w > 0 && (size_t)w < size - o ? o + (size_t)w : size - 1;
         }
         break;
@@ -157,7 +169,21 @@ static void opposite_entry(const sheet_entry *ns, const char *ns_text, sheet_ent
     }
 }
 
-static bool read_row(char **f, const int *col, int line, session_row *row, strbuf *err) {
+/* A weighted score's contracts scored for the side whose entry it is. */
+static bool score_contracts(const ruleset *rs, const scenario_hooks *hooks, session_row *row,
+                            int side, strbuf *err) {
+    strbuf why;
+    sb_init(&why);
+    bool ok = sheet_score_contracts(rs, hooks, row->board, side, &row->entry[side], &why);
+    if (!ok)
+        sb_printf(err, "line %d: %s%s", row->line, side ? "east-west: " : "",
+                  why.data ? why.data : "no score");
+    sb_free(&why);
+    return ok;
+}
+
+static bool read_row(const ruleset *rs, const scenario_hooks *hooks, char **f, const int *col,
+                     int line, session_row *row, strbuf *err) {
     char msg[300];
     snprintf(row->board, sizeof row->board, "%.31s", f[col[COL_BOARD]]);
     snprintf(row->pair[0], sizeof row->pair[0], "%.31s", f[col[COL_NS]]);
@@ -172,6 +198,7 @@ static bool read_row(char **f, const int *col, int line, session_row *row, strbu
         sb_printf(err, "line %d: %s", line, msg);
         return false;
     }
+    if (!score_contracts(rs, hooks, row, 0, err)) return false;
     const char *ew = col[COL_SCORE_EW] >= 0 ? f[col[COL_SCORE_EW]] : "";
     if (!*ew) {
         opposite_entry(&row->entry[0], row->text[0], &row->entry[1], row->text[1],
@@ -183,11 +210,12 @@ static bool read_row(char **f, const int *col, int line, session_row *row, strbu
         sb_printf(err, "line %d: east-west: %s", line, msg);
         return false;
     }
-    return true;
+    return score_contracts(rs, hooks, row, 1, err);
 }
 
 /* The header, then a row per line. */
-static bool read_sheet(const char *text, size_t len, vec *rows, strbuf *err) {
+static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const char *text, size_t len,
+                       vec *rows, strbuf *err) {
     int col[NCOLUMNS], line = 0;
     char sep = ',';
     bool header = false;
@@ -252,18 +280,128 @@ static bool read_sheet(const char *text, size_t len, vec *rows, strbuf *err) {
                       SCORING_MAX_SCORES);
             return false;
         }
-        if (!read_row(fields, col, line, vec_push(rows), err)) return false;
+        if (!read_row(rs, hooks, fields, col, line, vec_push(rows), err)) return false;
     }
     if (!header || rows->len == 0)
         sb_puts(err, header ? "no results under the header row" : "no header row");
     return header && rows->len > 0;
 }
 
+/* ---- a board played fewer times than the others ---- */
+
+/* A board the sheet has fewer lines of than the session's other boards:
+ * how often it and they were played, and what the adjusted-score article
+ * says of it (its clause for a board with fewer comparable scores: the
+ * factoring method, the articles, the message). */
+typedef struct short_board {
+    char board[32]; /* before a group's slash */
+    int played, session;
+    const char *method; /* NULL when the ruleset names no adjusted-score article */
+    bool factored;      /* brought to the session's count (neuberg, proportional) */
+    char cited[64];
+    char message[400], message_en[400];
+} short_board;
+
+static bool same_board(const char *a, const char *b) {
+    size_t na = strcspn(a, "/"), nb = strcspn(b, "/");
+    return na == nb && strncmp(a, b, na) == 0;
+}
+
+/* The boards played fewer times than the most played one: found from the
+ * sheet, each line a table that played it (a line marked - counts: the
+ * board was played there by the others). */
+static bool find_short_boards(const ruleset *rs, const scenario_hooks *hooks, const vec *rows,
+                              vec *shorts, strbuf *err) {
+    vec counts;
+    vec_init(&counts, sizeof(short_board));
+    int most = 0;
+    for (int i = 0; i < (int)rows->len; i++) {
+        const char *board = VEC_AT(rows, session_row, i).board;
+        short_board *b = NULL;
+        for (int k = 0; !b && k < (int)counts.len; k++)
+            if (same_board(VEC_AT(&counts, short_board, k).board, board))
+                b = &VEC_AT(&counts, short_board, k);
+        if (!b) {
+            b = vec_push(&counts);
+            memset(b, 0, sizeof *b);
+            snprintf(b->board, sizeof b->board, "%.*s", (int)strcspn(board, "/"), board);
+        }
+        if (++b->played > most) most = b->played;
+    }
+    for (int k = 0; k < (int)counts.len; k++) {
+        short_board *b = &VEC_AT(&counts, short_board, k);
+        if (b->played == most) continue;
+        b->session = most;
+        *(short_board *)vec_push(shorts) = *b;
+    }
+    vec_free(&counts);
+    if (shorts->len == 0) return true;
+    strbuf why, message, message_en;
+    sb_init(&why);
+    sb_init(&message);
+    sb_init(&message_en);
+    const char *method = NULL;
+    char cited[64] = "";
+    int article = scoring_article(rs, SCORE_ADJUSTED, &why);
+    bool ok = article < 0 || adjusted_board_method(rs, hooks, article, &method, cited, sizeof cited,
+                                                   &message, &message_en, err);
+    for (int k = 0; ok && k < (int)shorts->len; k++) {
+        short_board *b = &VEC_AT(shorts, short_board, k);
+        b->method = method;
+        b->factored =
+            method && (strcmp(method, "neuberg") == 0 || strcmp(method, "proportional") == 0);
+        snprintf(b->cited, sizeof b->cited, "%s", cited);
+        snprintf(b->message, sizeof b->message, "%s", message.data ? message.data : "");
+        snprintf(b->message_en, sizeof b->message_en, "%s", message_en.data ? message_en.data : "");
+    }
+    sb_free(&why);
+    sb_free(&message);
+    sb_free(&message_en);
+    return ok;
+}
+
+/* What the scorer is told of a board played fewer times. */
+static void short_board_text(const short_board *b, strbuf *out) {
+    sb_printf(out, "board %s was played %d time%s, the session's other boards %d: ", b->board,
+              b->played, b->played == 1 ? "" : "s", b->session);
+    if (b->factored)
+        sb_printf(out, "its matchpoints are brought to %d entries by the method %s (%s)",
+                  b->session, b->method, b->cited);
+    else if (b->method)
+        sb_printf(out, "its matchpoints stand as compared (%s: %s)", b->cited, b->method);
+    else
+        sb_puts(out, "its matchpoints stand as compared (the ruleset names no article for "
+                     "adjusted scores)");
+}
+
+static json_t *short_boards_json(const vec *shorts) {
+    json_t *all = json_array();
+    for (int k = 0; k < (int)shorts->len; k++) {
+        const short_board *b = &VEC_AT(shorts, short_board, k);
+        strbuf text;
+        sb_init(&text);
+        short_board_text(b, &text);
+        json_t *j = json_pack("{sssisisbss}", "board", b->board, "played", b->played, "session",
+                              b->session, "factored", b->factored, "text", text.data);
+        sb_free(&text);
+        if (b->method) {
+            json_object_set_new(j, "method", json_string(b->method));
+            json_object_set_new(j, "articles", json_string(b->cited));
+            json_object_set_new(j, "message", json_string(b->message));
+            json_object_set_new(j, "message_en", json_string(b->message_en));
+        }
+        json_array_append_new(all, j);
+    }
+    return all;
+}
+
 /* ---- matchpoints ---- */
 
-/* One side's entries as a matchpoint sheet, matchpointed board by board. */
-static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec *rows, int side,
-                            strbuf *err) {
+/* One side's entries as a matchpoint sheet, matchpointed board by board;
+ * a board played fewer times gets the entries it lacks as not played, so
+ * that the adjusted-score article's method brings it to the others. */
+static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec *rows,
+                            const vec *shorts, int side, strbuf *err) {
     vec sheet;
     vec_init(&sheet, sizeof(score_line));
     for (int i = 0; i < (int)rows->len; i++) {
@@ -276,6 +414,16 @@ static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec 
         l->score = r->entry[side].kind == ENTRY_SCORE ? r->entry[side].parts[0].score : 0;
         l->line = r->line;
     }
+    for (int k = 0; k < (int)shorts->len; k++) {
+        const short_board *b = &VEC_AT(shorts, short_board, k);
+        for (int missing = b->factored ? b->session - b->played : 0; missing > 0; missing--) {
+            score_line *l = vec_push(&sheet);
+            memset(l, 0, sizeof *l);
+            snprintf(l->board, sizeof l->board, "%s", b->board);
+            snprintf(l->text, sizeof l->text, "-");
+            l->entry.kind = ENTRY_NOT_PLAYED;
+        }
+    }
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     bool ok = article >= 0 && scoring_matchpoint_lines(rs, hooks, &sheet, err);
     for (int i = 0; ok && i < (int)rows->len; i++) {
@@ -283,6 +431,8 @@ static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec 
         const score_line *l = &VEC_AT(&sheet, score_line, i);
         r->has_result[side] = l->adjusted_board ? l->has_points : true;
         r->result[side] = l->adjusted_board ? l->points : (double)l->mp;
+        r->penalty[side] = l->adjusted_board ? l->penalty : 0;
+        r->decimals[side] = l->adjusted_board ? l->decimals : 0;
         snprintf(r->cited[side], sizeof r->cited[side], "%s", l->cited);
         if (l->adjusted_board) {
             r->top[side] = l->top;
@@ -422,6 +572,7 @@ static bool imp_board(const ruleset *rs, const scenario_hooks *hooks, const imp_
         if (ok && e->penalty)
             ok = adjusted_imps(rs, hooks, s, e->penalty, e->penalty_percentage, r, side, &penalty,
                                err);
+        r->penalty[side] = penalty;
         r->result[side] = round((v - penalty) * 100) / 100;
     }
     return ok;
@@ -487,6 +638,96 @@ static bool one_field(const vec *rows) {
                        VEC_AT(rows, session_row, j).pair[1]) == 0)
                 return true;
     return false;
+}
+
+/* ---- an artificial score and the session (2017 12C2c, 1963 107) ---- */
+
+/* Each pair's results on the boards it has a result on that is not an
+ * artificial score: what the exception compares with. */
+typedef struct pair_result {
+    char pair[32];
+    int direction; /* as pair_total's */
+    int boards;
+    double result, top;
+} pair_result;
+
+static pair_result *pair_result_of(vec *results, const char *pair, int direction) {
+    for (int i = 0; i < (int)results->len; i++) {
+        pair_result *t = &VEC_AT(results, pair_result, i);
+        if (strcmp(t->pair, pair) == 0 && t->direction == direction) return t;
+    }
+    pair_result *t = vec_push(results);
+    snprintf(t->pair, sizeof t->pair, "%s", pair);
+    t->direction = direction;
+    return t;
+}
+
+static bool one_field(const vec *rows);
+
+/* An artificial score (A+, A-) whose side scored past the bound the
+ * adjusted-score article gives on the session's other boards gets what it
+ * scored there instead: as a percentage of the board's top, or as its
+ * mean IMPs a board; a penalty on the board still comes off. */
+static bool session_exceptions(const ruleset *rs, const scenario_hooks *hooks, enum method m,
+                               vec *rows, strbuf *err) {
+    bool any = false;
+    for (int i = 0; i < (int)rows->len && !any; i++)
+        for (int side = 0; side < 2; side++)
+            any = any || VEC_AT(rows, session_row, i).entry[side].kind == ENTRY_ARTIFICIAL;
+    if (!any) return true;
+    int article = scoring_article(rs, SCORE_ADJUSTED, err);
+    if (article < 0) return false;
+    bool howell = one_field(rows);
+    vec results;
+    vec_init(&results, sizeof(pair_result));
+    for (int i = 0; i < (int)rows->len; i++) {
+        const session_row *r = &VEC_AT(rows, session_row, i);
+        for (int side = 0; side < 2; side++) {
+            if (!r->has_result[side] || !comparable(&r->entry[side])) continue;
+            pair_result *t = pair_result_of(&results, r->pair[side], howell ? 2 : side);
+            t->boards++;
+            t->result += r->result[side];
+            t->top += r->top[side];
+        }
+    }
+    bool ok = true;
+    for (int i = 0; ok && i < (int)rows->len; i++) {
+        session_row *r = &VEC_AT(rows, session_row, i);
+        for (int side = 0; ok && side < 2; side++) {
+            const sheet_entry *e = &r->entry[side];
+            if (e->kind != ENTRY_ARTIFICIAL || !r->has_result[side]) continue;
+            session_exception x;
+            strbuf why;
+            sb_init(&why);
+            ok = adjusted_session_exception(rs, hooks, article, e->adjusted, e->percentage, &x,
+                                            &why);
+            if (!ok) sb_printf(err, "line %d: %s", r->line, why.data ? why.data : "no ruling");
+            sb_free(&why);
+            const pair_result *t = NULL;
+            for (int k = 0; ok && x.kind && k < (int)results.len; k++) {
+                const pair_result *c = &VEC_AT(&results, pair_result, k);
+                if (strcmp(c->pair, r->pair[side]) == 0 && c->direction == (howell ? 2 : side))
+                    t = c;
+            }
+            if (!t || t->boards == 0 || (m == METHOD_MATCHPOINTS && t->top <= 0)) continue;
+            double session =
+                m == METHOD_MATCHPOINTS ? 100 * t->result / t->top : t->result / t->boards;
+            double bound = m == METHOD_MATCHPOINTS ? (double)x.percent : (double)x.imps;
+            bool above = strcmp(x.kind, "above") == 0;
+            if (above ? !(session > bound + 1e-9) : !(session < bound - 1e-9)) continue;
+            snprintf(r->exception[side], sizeof r->exception[side], "%s", x.article);
+            r->session[side] = session;
+            if (m == METHOD_MATCHPOINTS) {
+                double scale = pow(10, r->decimals[side]);
+                r->result[side] =
+                    round((r->top[side] * session / 100 - r->penalty[side]) * scale) / scale;
+            } else {
+                r->result[side] = round((session - r->penalty[side]) * 100) / 100;
+            }
+        }
+    }
+    vec_free(&results);
+    return ok;
 }
 
 static int compare_totals(const void *a, const void *b) {
@@ -588,6 +829,12 @@ static json_t *boards_json(const vec *rows, enum method m) {
             if (r->cited[side][0])
                 json_object_set_new(j, side ? "articles_ew" : "articles_ns",
                                     json_string(r->cited[side]));
+        for (int side = 0; side < 2; side++)
+            if (r->exception[side][0])
+                json_object_set_new(j, side ? "session_ew" : "session_ns",
+                                    json_pack("{ssso}", "article", r->exception[side],
+                                              m == METHOD_MATCHPOINTS ? "percentage" : "imps",
+                                              number_json(r->session[side])));
         json_array_append_new(all, j);
     }
     return all;
@@ -612,19 +859,23 @@ static enum arb_status session_json_unprotected(const arb_ruleset *rs, const arb
         return ARB_BAD_INPUT;
     }
     const scenario_hooks *hooks = p ? plugin_set_hooks(p) : NULL;
-    vec rows, totals;
+    vec rows, totals, shorts;
     vec_init(&rows, sizeof(session_row));
     vec_init(&totals, sizeof(pair_total));
+    vec_init(&shorts, sizeof(short_board));
     strbuf err;
     sb_init(&err);
-    bool ok = read_sheet(sheet, len, &rows, &err) &&
-              (m == METHOD_MATCHPOINTS ? matchpoint_side(rs, hooks, &rows, 0, &err) &&
-                                             matchpoint_side(rs, hooks, &rows, 1, &err)
-                                       : imp_sessions(rs, hooks, m, &rows, &err));
+    bool ok = read_sheet(rs, hooks, sheet, len, &rows, &err) &&
+              (m == METHOD_MATCHPOINTS ? find_short_boards(rs, hooks, &rows, &shorts, &err) &&
+                                             matchpoint_side(rs, hooks, &rows, &shorts, 0, &err) &&
+                                             matchpoint_side(rs, hooks, &rows, &shorts, 1, &err)
+                                       : imp_sessions(rs, hooks, m, &rows, &err)) &&
+              session_exceptions(rs, hooks, m, &rows, &err);
     if (ok) {
         total_pairs(&rows, m, &totals);
         json_t *j = json_pack("{ssso}", "method", method_names[m], "boards", boards_json(&rows, m));
         json_object_set_new(j, "rankings", rankings_json(&totals, m));
+        if (shorts.len) json_object_set_new(j, "notes", short_boards_json(&shorts));
         if (json)
             *json = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
         json_decref(j);
@@ -634,6 +885,7 @@ static enum arb_status session_json_unprotected(const arb_ruleset *rs, const arb
     sb_free(&err);
     vec_free(&rows);
     vec_free(&totals);
+    vec_free(&shorts);
     return ok ? ARB_OK : ARB_BAD_INPUT;
 }
 

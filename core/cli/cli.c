@@ -32,6 +32,7 @@ typedef struct options {
     arb_plugin_limits limits;
     bool json, brief, text, verbose, coverage, help, vul, nonvul, scenarios, clauses;
     bool write;         /* pbn: the file with its results */
+    bool export_format; /* pbn: the file in the export format */
     bool boards;        /* session: the boards, not the ranking */
     const char *method; /* session: matchpoints, butler or cross */
     const char *game;   /* pbn: the game to give as a scenario */
@@ -90,6 +91,8 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
             o->nonvul = true;
         else if (strcmp(a, "--write") == 0)
             o->write = true;
+        else if (strcmp(a, "--export") == 0)
+            o->export_format = true;
         else if (strcmp(a, "--boards") == 0)
             o->boards = true;
         else if (strcmp(a, "--method") == 0 && has_next)
@@ -1594,6 +1597,9 @@ static int pbn_with_ruling(const options *o, arb_ruleset *rs, const char *text, 
 
 static int cmd_pbn(const options *o) {
     if (!o->input) return usage_error("pbn", "%s", "needs a PBN FILE (or -)");
+    if (o->export_format && (o->write || o->ruling || o->game))
+        return usage_error("pbn", "%s",
+                           "--export writes the file as it is: not with --write or --game");
     if (o->write && !o->ruleset)
         return usage_error("pbn", "%s", "--write needs --ruleset NAME to score the results");
     if (o->ruling && (!o->ruleset || !o->game))
@@ -1606,6 +1612,13 @@ static int cmd_pbn(const options *o) {
     int status = ARB_BAD_INPUT;
     if (o->ruleset && !rs) {
         /* load_or_report said why */
+    } else if (o->export_format) {
+        status = arb_pbn_export(text, len, o->input, &answer, &error);
+        if (answer && o->json) {
+            print_json(json_pack("{ss}", "pbn", answer));
+        } else if (answer) {
+            fputs(answer, stdout);
+        }
     } else if (o->ruling) {
         status = pbn_with_ruling(o, rs, text, len);
     } else if (o->write) {
@@ -1719,6 +1732,12 @@ static int cmd_session(const options *o) {
         print_session(j, o->boards);
     else if (rs)
         fprintf(stderr, "%s: error: %s\n", o->input, error);
+    size_t i;
+    json_t *note;
+    if (status == ARB_OK && !o->json) /* a board played fewer times, and what became of it */
+        json_array_foreach(json_object_get(j, "notes"), i, note) {
+            fprintf(stderr, "%s: note: %s\n", o->input, text_of(note, "text"));
+        }
     json_decref(j);
     free(error);
     free(text);
@@ -1809,27 +1828,34 @@ static const command commands[] = {
     {"matchpoints", "matchpoints --ruleset NAME|DIR FILE|- [--json]",
      "Matchpoints one board's scores (one per line), or several boards as CSV lines\n"
      "board,pair,score, by the ruleset's own scale. A score may be an adjusted one: a weighted\n"
-     "score (30% 420 + 70% -50), A+ A= A- (G+ G G-), 60%, - (not played), with P or P10% for a\n"
-     "procedural penalty; a board 7/a is a group of a split board (docs/guide.md).\n"
+     "score (30% 420 + 70% -50, or with contracts, 30% 4S= + 70% EW 4H-1, scored as the board\n"
+     "is vulnerable), A+ A= A- (G+ G G-), 60%, - (not played), with P or P10% for a procedural\n"
+     "penalty; a board 7/a is a group of a split board (docs/guide.md).\n"
      "A sheet holds at most 5000 scores\n"
      "(core/api/scoring.h); a larger one is refused with exit status 2.",
      cmd_matchpoints},
     {"pbn",
-     "pbn [--ruleset NAME|DIR] FILE|- [--json] [--write] [--game N [--ruling SCENARIO.json]]",
+     "pbn [--ruleset NAME|DIR] FILE|- [--json] [--write | --export] [--game N [--ruling "
+     "SCENARIO.json]]",
      "Reads the games of a PBN (2.1) file: each mistake as FILE:LINE: message, the other games\n"
      "still read. With --ruleset, scores every result (Contract, Declarer, Result, Vulnerable)\n"
      "and matchpoints each board's games, north-south and east-west apart, as CSV with a header\n"
      "row; with --write, prints the file with the Score, ScoreMP and ScorePercentage tags.\n"
      "--game N prints game N as a scenario (dealer, auction, deal, contract, play) to rule on;\n"
      "with --ruling SCENARIO.json (that scenario with what happened added), rules on it and\n"
-     "prints the file with the ruling as a commentary { … } at the end of game N.",
+     "prints the file with the ruling as a commentary { … } at the end of game N. --export\n"
+     "prints a valid file in PBN 2.1's export format (the mandatory tags first, in order; CR LF;\n"
+     "a tag a line; the auction four calls a line); --json gives it as {\"pbn\": text}.",
      cmd_pbn},
     {"session",
      "session --ruleset NAME|DIR FILE|- [--method matchpoints|butler|cross] [--boards] [--json]",
      "A pairs session's sheet: CSV (, or ;) with a header row naming board, ns, ew, score and\n"
      "optionally score_ew. Scores every board for north-south and east-west apart, as\n"
      "matchpoints (78A; adjusted scores as `matchpoints` reads them) or IMPs (78B: Butler or\n"
-     "cross), and prints the ranking as CSV, ties as 3=; --boards prints the boards instead.",
+     "cross), and prints the ranking as CSV, ties as 3=; --boards prints the boards instead.\n"
+     "An artificial score gives way to the side's result on its other boards where the ruleset\n"
+     "says so (12C2c); a board played fewer times than the others is brought to them by the\n"
+     "ruleset's factoring method (78D), with a note on stderr.",
      cmd_session},
     {"ranking", "ranking --ruleset NAME|DIR FILE|- [--json]",
      "Ranks the pairs of a matchpoint sheet (board,pair,score lines) by their matchpoints, with\n"

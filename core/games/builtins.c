@@ -20,7 +20,7 @@ static const char *const penalty_case_names[] = {"last_of_suit_led", "not_allowe
  * scoring.adjusted; core/api/adjusted.c). */
 static const char *const adjusted_names[] = {
     "average_plus",       "average", "average_minus", "percentage", "procedural_penalty",
-    "penalty_percentage", "board"};
+    "penalty_percentage", "board",   "contract"};
 /* Which of two pairs tied on matchpoints scored the more points
  * (ranking.more_points). */
 static const char *const more_points_names[] = {"pair_a", "pair_b", "equal"};
@@ -54,6 +54,7 @@ enum {
     B_DIFFERENCE,
     B_ADJUSTED,
     B_PERCENTAGE,
+    B_SHEET_BOARD,
     B_RANKING_TOPS_A,
     B_RANKING_TOPS_B,
     B_RANKING_MORE_POINTS,
@@ -137,8 +138,9 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_EQUALLED] = {"scoring", "equalled", BT_INT, NULL, 0},
     [B_OTHERS] = {"scoring", "others", BT_INT, NULL, 0},
     [B_DIFFERENCE] = {"scoring", "difference", BT_INT, NULL, 0},
-    [B_ADJUSTED] = {"scoring", "adjusted", BT_SYMBOL, adjusted_names, 7},
+    [B_ADJUSTED] = {"scoring", "adjusted", BT_SYMBOL, adjusted_names, 8},
     [B_PERCENTAGE] = {"scoring", "percentage", BT_INT, NULL, 0},
+    [B_SHEET_BOARD] = {"scoring", "board", BT_INT, NULL, 0},
     [B_RANKING_TOPS_A] = {"ranking", "tops_a", BT_INT, NULL, 0},
     [B_RANKING_TOPS_B] = {"ranking", "tops_b", BT_INT, NULL, 0},
     [B_RANKING_MORE_POINTS] = {"ranking", "more_points", BT_SYMBOL, more_points_names, 3},
@@ -541,6 +543,7 @@ bool builtin_value(int i, const record *rec, int64_t *value, const char **symbol
     if (!rec->has_scoring) return false;
     if (i == B_ADJUSTED) return rec->adjusted && ((*symbol = rec->adjusted), true);
     if (i == B_PERCENTAGE) return rec->adjusted && ((*value = rec->percentage), true);
+    if (i == B_SHEET_BOARD) return rec->adjusted && rec->board > 0 && ((*value = rec->board), true);
     *value = i == B_BEATEN     ? rec->beaten
              : i == B_EQUALLED ? rec->equalled
              : i == B_OTHERS   ? rec->others

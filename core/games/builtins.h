@@ -38,6 +38,7 @@ typedef struct record {
      * names of scoring.adjusted, and the percentage it gives (NULL: none) */
     const char *adjusted;
     int64_t percentage;
+    int64_t board; /* scoring.board: the board's number (0: not known) */
     /* two pairs tied on matchpoints (ranking.*): their tops, and which
      * scored the more points (0 the first, 1 the second, 2 neither) */
     bool has_ranking;

@@ -407,6 +407,8 @@ static void handle_tag(reader *r, const char *name, const char *value, int line)
     if (k >= 0) r->seen[k] = true;
     if (!forbidden) remember(r, name, value, sticky);
     r->section = SECTION_OTHER; /* a tag ends the section before it */
+    if (k >= TAG_DEALER && k <= TAG_SCORE && strcmp(value, "?") == 0)
+        return; /* not known: the export format writes "?" for a tag the game does not give */
     char why[200];
     switch (k) {
     case TAG_BOARD:

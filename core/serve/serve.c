@@ -29,6 +29,7 @@
  *   POST /api/matchpoints {ruleset, csv}                   the rows of `arbiter matchpoints --json`
  *   POST /api/session     {ruleset, csv, method}           `arbiter session --json` under "session"
  *   POST /api/pbn         {ruleset, pbn}                   `arbiter pbn --json` under "games"
+ *                         {pbn, export: true}              `arbiter pbn --export --json`
  *   POST /api/ranking     {ruleset, csv}                   `arbiter ranking --json` under "ranking"
  *   GET  /api/graph?ruleset=NAME&article=N                 the article's decision graph as DOT, with its title (and title_en)
  *   GET  /, /FILE                                          the web app (core/serve/web, or --web)
@@ -535,10 +536,32 @@ static reply api_session(server *s, json_t *in) {
     return answered(sv, st, "session", json, error);
 }
 
-/* A PBN file's games scored and matchpointed. */
-static reply api_pbn(server *s, json_t *in) {
-    static const char *const keys[] = {"ruleset", "pbn", NULL};
+/* A PBN file in the export format: {"pbn": text}, no ruleset needed. */
+static reply api_pbn_export(json_t *in) {
+    size_t len = 0;
     reply out;
+    const char *pbn = request_text(in, "pbn", "the text of a PBN file", &len, &out);
+    if (!pbn) return out;
+    char *text = NULL, *error = NULL;
+    enum arb_status st = arb_pbn_export(pbn, len, "pbn", &text, &error);
+    out = st == ARB_OK
+              ? ok(json_pack("{ss}", "pbn", text))
+              : fail(st == ARB_NO_MEMORY ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_BAD_REQUEST,
+                     "%s", error ? error : "");
+    free(text);
+    free(error);
+    return out;
+}
+
+/* A PBN file's games scored and matchpointed (or, with "export": true,
+ * the file in the export format). */
+static reply api_pbn(server *s, json_t *in) {
+    static const char *const keys[] = {"ruleset", "pbn", "export", NULL};
+    reply out;
+    json_t *export_format = json_object_get(in, "export");
+    if (export_format && !json_is_boolean(export_format))
+        return fail(MHD_HTTP_BAD_REQUEST, "\"export\" is true or false");
+    if (json_is_true(export_format)) return check_keys(in, keys, &out) ? api_pbn_export(in) : out;
     served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
     size_t len = 0;
     const char *pbn = sv ? request_text(in, "pbn", "the text of a PBN file", &len, &out) : NULL;

@@ -1,6 +1,7 @@
 /* fuzz_pbn.c — a PBN file as `arbiter pbn` reads it (core/games/pbn.c),
  * then scored and written back with bridge-2017 through the calls the
- * command makes (arb_pbn_json, arb_pbn_score_json, arb_pbn_results). */
+ * command makes (arb_pbn_json, arb_pbn_score_json, arb_pbn_results), and
+ * written in the export format (arb_pbn_export). */
 #include "arbiter.h"
 #include "fuzz.h"
 
@@ -23,6 +24,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(error);
     json = error = NULL;
     arb_pbn_results(pbn_rs, NULL, (const char *)data, size, "fuzz.pbn", &json, &error);
+    free(json);
+    free(error);
+    json = error = NULL;
+    arb_pbn_export((const char *)data, size, "fuzz.pbn", &json, &error);
     free(json);
     free(error);
     return 0;

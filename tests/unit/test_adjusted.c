@@ -80,6 +80,22 @@ static void test_entries_read(void **state) {
     assert_string_equal(e.penalty, "penalty_percentage");
     assert_int_equal(e.penalty_percentage, 15);
     assert_string_equal(e.adjusted, "average_minus");
+    e = read_ok("30% 4S= 70% EW 4H-1"); /* contracts, the + left out */
+    assert_int_equal(e.kind, ENTRY_WEIGHTED);
+    assert_true(e.contracts);
+    assert_string_equal(e.parts[0].contract, "4S=");
+    assert_int_equal(e.parts[0].declarer, 0);
+    assert_string_equal(e.parts[1].contract, "4H-1");
+    assert_int_equal(e.parts[1].declarer, 2);
+    e = read_ok("50% N 3NT+1 + 25% ow 4SX-2+25% PASS");
+    assert_int_equal(e.nparts, 3);
+    assert_int_equal(e.parts[0].declarer, 1);
+    assert_string_equal(e.parts[1].contract, "4SX-2");
+    assert_int_equal(e.parts[1].declarer, 2);
+    assert_string_equal(e.parts[2].contract, "PASS");
+    e = read_ok("30% 420 + 70% 4S-1"); /* a score and a contract */
+    assert_false(e.parts[0].contract[0]);
+    assert_string_equal(e.parts[1].contract, "4S-1");
 }
 
 static void test_bad_entries_say_why(void **state) {
@@ -96,6 +112,8 @@ static void test_bad_entries_say_why(void **state) {
     read_fails("P", "follows the pair's score");
     read_fails("420 P5", "P10%");
     read_fails("- P", "not played carries no procedural penalty");
+    read_fails("30% 4S= + 70% 4S-11", "a result of a weighted score: \"4S-11\"");
+    read_fails("30% EW 420 + 70% 4S=", "a result of a weighted score");
 }
 
 /* The matchpoints of each row of the answer, in order. */
