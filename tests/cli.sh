@@ -69,6 +69,12 @@ expect "missing fact" 2 "does not say 'repeated' (Is het eerder gebeurd?)" "arbi
 expect "batch keeps going" 2 '"line":2' '"status":"bad_input"' '"articles":["1","1A"]' '"articles":["2","2A"]' -- "$ARBITER" rule --ruleset $TOY --json tests/bad/batch.jsonl
 expect "batch --brief: the decision without the texts" 2 '{"status":"ruling","articles":["1","1A"],"actions":[' \
     '"line":1}' '{"line":2,"status":"bad_input"' -- "$ARBITER" rule --ruleset $TOY --brief tests/bad/batch.jsonl
+# a number past 18 digits is left to jansson, which refuses what int64
+# cannot hold; the flat scanner must not overflow on the way (fuzz_batch)
+expect "batch: integers too big for 64 bits" 2 '"line":1}' \
+    '{"line":2,"status":"bad_input","error":"invalid JSON: too big negative integer"}' \
+    '{"line":3,"status":"bad_input","error":"invalid JSON: too big integer"}' \
+    -- "$ARBITER" rule --ruleset $TOY --brief tests/bad/batch-huge-int.jsonl
 if "$ARBITER" rule --ruleset $TOY --brief tests/bad/batch.jsonl 2>/dev/null | grep -q '"messages'; then
     fail "batch --brief has no texts" "a brief record holds messages"
 else

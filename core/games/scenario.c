@@ -1130,7 +1130,7 @@ static const char *scan_value(const char *p, const char *end, flat_field *f) {
     int64_t v = 0;
     int digits = 0;
     for (; d < end && *d >= '0' && *d <= '9'; d++, digits++)
-        v = v * 10 + (*d - '0');
+        if (digits < 18) v = v * 10 + (*d - '0'); /* past 18 digits it would overflow */
     if (digits > 18 || (d < end && (*d == '.' || *d == 'e' || *d == 'E')))
         return NULL; /* jansson's */
     f->kind = 'i';
