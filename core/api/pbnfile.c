@@ -84,6 +84,28 @@ static json_t *contract_json(const pbn_game *g) {
     return json_string(text);
 }
 
+/* A ScoreTable's rows as read: the result each gives. */
+static json_t *table_json(const pbn_game *g) {
+    json_t *rows = json_array();
+    for (int k = 0; k < g->nrows; k++) {
+        const pbn_row *r = &g->rows[k];
+        pbn_game u = {.has_contract = r->has_contract,
+                      .passed_out = r->passed_out,
+                      .contract = r->contract,
+                      .doubling = r->doubling};
+        json_t *j =
+            json_pack("{sIssss}", "line", (json_int_t)r->line, "ns", r->pair_ns, "ew", r->pair_ew);
+        json_object_set_new(j, "contract", contract_json(&u));
+        json_object_set_new(j, "declarer", seat_json(r->declarer));
+        json_object_set_new(j, "result", r->result >= 0 ? json_integer(r->result) : json_null());
+        json_object_set_new(j, "score_ns", r->has_score ? json_integer(r->score_ns) : json_null());
+        if (r->others) json_object_set_new(j, "others", json_string(r->others));
+        if (r->bad) json_object_set_new(j, "bad", json_true());
+        json_array_append_new(rows, j);
+    }
+    return rows;
+}
+
 static json_t *game_json(const pbn_game *g) {
     json_t *j = json_object();
     json_object_set_new(j, "line", json_integer(g->line));
@@ -100,6 +122,7 @@ static json_t *game_json(const pbn_game *g) {
     json_object_set_new(j, "score_ns", g->has_score ? json_integer(g->score_ns) : json_null());
     if (g->auction_first >= 0) json_object_set_new(j, "auction", auction_json(g));
     if (g->play_first >= 0) json_object_set_new(j, "play", play_json(g));
+    if (g->table_line) json_object_set_new(j, "score_table", table_json(g));
     if (g->bad) json_object_set_new(j, "bad", json_true());
     return j;
 }
