@@ -339,7 +339,11 @@ expect "pbn: the disagreements in --json" 0 '"column": "Score_NS"' '"file": 170'
 sed 's/^ 3  1  3  7 3N / 3  1  3  7 8N /; s/^\( 4  2  4  5 2H .*67\)  33$/\1/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
 expect "pbn: a ScoreTable row's mistakes with their lines, the other rows scored" 2 \
     ':26: Contract "8NT": expected Pass' ':53: a ScoreTable row with 13 values: the table has 14 columns' \
-    '1,26,,,,,,,,"the game has a mistake (see the messages)",3,7,' "2,51,PASS,,0,2,2,50,50,,2,7," \
+    '1,26,,,,,,,,"the row has a mistake (see the messages)",3,7,' "2,51,PASS,,0,2,2,50,50,,2,7," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+sed 's/"450"/"450/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn: a ScoreTable value without its closing quote: that row alone is left out" 2 \
+    ':24: a ScoreTable value has no closing quote (5.2); the row is not read' "1,25,4S=,N,420,5,1,83.33,16.67,,2,6," \
     -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 rm -f "$TOY.tmp.pbn"
 # A game as a scenario. The example's play in play order: North ruffs the

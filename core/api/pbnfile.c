@@ -512,6 +512,9 @@ static enum arb_status score_file(const arb_ruleset *rs, const arb_plugins *p, c
             sf->row[u] = g->nrows ? k : -1;
             if (g->nrows) unit_of_row(&sf->units[u], &g->rows[k]);
             score_game(rs, hooks, &sf->units[u], &sf->scores[u]);
+            if (g->nrows && g->rows[k].bad)
+                snprintf(sf->scores[u].problem, sizeof sf->scores[u].problem,
+                         "the row has a mistake (see the messages)");
         }
     }
     strbuf err;

@@ -547,8 +547,10 @@ static void table_token(reader *r) {
         while (q < r->end && *q != '"' && *q != '\n')
             q++;
         if (q >= r->end || *q != '"') {
-            report(r, r->line, "a ScoreTable value has no closing quote (5.2)");
+            report(r, r->line,
+                   "a ScoreTable value has no closing quote (5.2); the row is not read");
             r->p = q;
+            r->nvalues = 0; /* the rest of its line is passed over */
             return;
         }
         start = p + 1;
@@ -560,7 +562,14 @@ static void table_token(reader *r) {
         n = (size_t)(p - start);
         r->p = p;
     }
-    if (r->ncolumns == 0) return; /* the columns were wrong: reported */
+    if (r->ncolumns == 0) return;                   /* the columns were wrong: reported */
+    if (r->nvalues > 0 && r->line != r->row_line) { /* a row a line, as the programs write it */
+        report(r, r->row_line,
+               "a ScoreTable row with %d values: the table has %d columns (5.2); the row is not "
+               "read",
+               r->nvalues, r->ncolumns);
+        r->nvalues = 0;
+    }
     if (r->nvalues == 0) r->row_line = r->line;
     snprintf(r->values[r->nvalues++], sizeof r->values[0], "%.*s", (int)n, start);
     if (r->nvalues == r->ncolumns) {

@@ -10,13 +10,11 @@
  * its notes and irregularity marks (^I insufficient, ^S a call skipped by a
  * call out of rotation), and the play with ^R (revoke) and ^L (lead out of
  * turn). A ScoreTable (4.4, a table as 5 defines it: columns NAME\WIDTH
- * separated by ';', then whitespace-separated values row by row, a value
- * with spaces in quotes, "-" for none) gives the board's results table by
- * table, as scoring programs write one game per board. Other supplemental
- * sections (TotalScoreTable, the event's ranking, among them) are skipped
- * (4.9). A mistake is reported
- * as file:line: message; the game it is in is marked bad and the other
- * games are still read.
+ * separated by ';', then whitespace-separated values, a row a line as the
+ * programs write it, a value with spaces in quotes, "-" for none) gives the board's results table
+ * by table, as scoring programs write one game per board. Other supplemental sections
+ * (TotalScoreTable, the event's ranking, among them) are skipped (4.9). A mistake is reported as
+ * file:line: message; the game it is in is marked bad and the other games are still read.
  */
 #ifndef ARBITER_PBN_H
 #define ARBITER_PBN_H
