@@ -341,6 +341,23 @@ expect "pbn: a ScoreTable row's mistakes with their lines, the other rows scored
     ':26: Contract "8NT": expected Pass' ':53: a ScoreTable row with 13 values: the table has 14 columns' \
     '1,26,,,,,,,,"the row has a mistake (see the messages)",3,7,' "2,51,PASS,,0,2,2,50,50,,2,7," \
     -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+# Another program's layout: names quoted (kept aside), Score_EW alone for
+# an east-west plus, one matchpoint a score beaten and decimals. By hand
+# (78A, 3 tables): each +430 beats -50 and ties the other, 1.5 of the
+# file's top 2 (MP_NS + MP_EW), 75%; arbiter's 3 of 4 is the same.
+cat >"$TOY.tmp.pbn" <<'PBN'
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[ScoreTable "PairId_NS\2R;PairId_EW\2R;Names_NS\22L;Contract\5L;Declarer\1R;Result\2R;Score_NS\5R;Score_EW\5R;MP_NS\4R;MP_EW\4R;Percentage_NS\6R;Percentage_EW\6R"]
+ 1  4 "Ann Baker - Carl Dean" 3NT   S 10   430     -  1.5  0.5  75.00  25.00
+ 2  5 "Eve Fox - Guy Hill"    3NT   N 10   430     -  1.5  0.5  75.00  25.00
+ 3  6 "Ida Jones - Ken Lee"   4S    N  9     -    50  0.0  2.0   0.00 100.00
+PBN
+expect "pbn: a ScoreTable with quoted names and a one-a-beaten scale, no disagreement" 0 \
+    "1,5,3NT+1,S,430,3,1,75,25,,1,4," "1,7,4S-1,N,-50,0,4,0,100,,3,6," -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+expect "pbn: the columns not read kept aside" 0 '"others": "Names_NS=Ann Baker - Carl Dean"' '"disagreements": []' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --json "$TOY.tmp.pbn"
 sed 's/"450"/"450/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
 expect "pbn: a ScoreTable value without its closing quote: that row alone is left out" 2 \
     ':24: a ScoreTable value has no closing quote (5.2); the row is not read' "1,25,4S=,N,420,5,1,83.33,16.67,,2,6," \
