@@ -358,6 +358,8 @@ expect "pbn: a ScoreTable with quoted names and a one-a-beaten scale, no disagre
     "1,5,3NT+1,S,430,3,1,75,25,,1,4," "1,7,4S-1,N,-50,0,4,0,100,,3,6," -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 expect "pbn: the columns not read kept aside" 0 '"others": "Names_NS=Ann Baker - Carl Dean"' '"disagreements": []' \
     -- "$ARBITER" pbn --ruleset bridge-2017 --json "$TOY.tmp.pbn"
+printf '[Board "1"]\n[ScoreTable "PairId_NS;Contract"]\n1 "4\0S"\n' >"$TOY.tmp.pbn"
+expect "pbn: a NUL byte in a ScoreTable value" 2 ":3: a NUL byte: the file is not text" -- "$ARBITER" pbn --export "$TOY.tmp.pbn"
 sed 's/"450"/"450/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
 expect "pbn: a ScoreTable value without its closing quote: that row alone is left out" 2 \
     ':24: a ScoreTable value has no closing quote (5.2); the row is not read' "1,25,4S=,N,420,5,1,83.33,16.67,,2,6," \

@@ -544,8 +544,13 @@ static void table_token(reader *r) {
     size_t n;
     if (*p == '"') {
         const char *q = p + 1;
-        while (q < r->end && *q != '"' && *q != '\n')
+        while (q < r->end && *q != '"' && *q != '\n' && *q) /* a NUL is reported by the caller */
             q++;
+        if (q < r->end && !*q) {
+            r->p = q;
+            r->nvalues = 0;
+            return;
+        }
         if (q >= r->end || *q != '"') {
             report(r, r->line,
                    "a ScoreTable value has no closing quote (5.2); the row is not read");
@@ -557,10 +562,11 @@ static void table_token(reader *r) {
         n = (size_t)(q - start);
         r->p = q + 1;
     } else {
-        while (p < r->end && !strchr(" \t\r\n", *p))
+        while (p < r->end && *p && !strchr(" \t\r\n", *p))
             p++;
         n = (size_t)(p - start);
         r->p = p;
+        if (n == 0) return; /* at a NUL: the caller reports it */
     }
     if (r->ncolumns == 0) return;                   /* the columns were wrong: reported */
     if (r->nvalues > 0 && r->line != r->row_line) { /* a row a line, as the programs write it */
