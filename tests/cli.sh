@@ -317,6 +317,59 @@ printf '[Board "1"]\n{ a comment\n\nthat runs on\n' >"$TOY.tmp.pbn"
 expect "pbn: an unclosed comment" 2 ".pbn:2: a comment { has no closing } before the end of the file" -- "$ARBITER" pbn "$TOY.tmp.pbn"
 printf '[Board "1"]\n\0\n' >"$TOY.tmp.pbn"
 expect "pbn: a NUL byte" 2 ":2: a NUL byte: the file is not text" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+# A scoring program's file (tests/pbn/event.pbn): one game per board, its
+# ScoreTable one row per table. Board 1 by hand (Law 78A: two matchpoints for
+# each score beaten, one for each tied; 5 tables, top 8): NS +450 beats four
+# (8), the two +420 beat +400 and -100 and tie each other (2+2+1 = 5), +400
+# beats -100 (2), -100 nothing (0); 5 of 8 is 62.5%, which the file rounds to
+# 63. Board 2 (4 tables, top 6): the passed-out 0 beats -100 only: 2, 33.33%.
+expect "pbn: a ScoreTable's rows scored and matchpointed" 0 \
+    "1,24,4S+1,N,450,8,0,100,0,,1,5," "1,25,4S=,N,420,5,3,62.5,37.5,,2,6," "1,26,3NT=,S,400,2,6,25,75,,3,7," \
+    "1,28,5SX-1,N,-100,0,8,0,100,,9,10," "2,51,PASS,,0,2,4,33.33,66.67,,2,7," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/event.pbn
+if "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/event.pbn | grep -q '"'; then
+    fail "pbn: the file's own figures agree with arbiter's" "a disagreement listed"
+else
+    pass "pbn: the file's own figures agree with arbiter's"
+fi
+expect "pbn: the ScoreTable in the game's listing" 0 "board 1 (line 7): dealer N, vulnerable None; 5 results in its ScoreTable" \
+    -- "$ARBITER" pbn tests/pbn/event.pbn
+sed 's/^ 2  1  2  6 4S   N 10 C3   "420"      -  5.0  3.0  63  38/ 2  1  2  6 4S   N 10 C3   "420"      -  4.0  4.0  50  50/; s/"140"/"170"/' \
+    tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn: where the file's Score, MP and Percentage differ, per row" 0 \
+    '"MP_NS 4 (arbiter 5); Percentage_NS 50 (arbiter 62.5); MP_EW 4 (arbiter 3); Percentage_EW 50 (arbiter 37.5)"' \
+    '2,53,2H+1,N,140,4,2,66.67,33.33,,4,5,"Score_NS 170 (arbiter 140)"' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+expect "pbn: the disagreements in --json" 0 '"column": "Score_NS"' '"file": 170' '"arbiter": 140' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --json "$TOY.tmp.pbn"
+sed 's/^ 3  1  3  7 3N / 3  1  3  7 8N /; s/^\( 4  2  4  5 2H .*67\)  33$/\1/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn: a ScoreTable row's mistakes with their lines, the other rows scored" 2 \
+    ':26: Contract "8NT": expected Pass' ':53: a ScoreTable row with 13 values: the table has 14 columns' \
+    '1,26,,,,,,,,"the row has a mistake (see the messages)",3,7,' "2,51,PASS,,0,2,2,50,50,,2,7," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+# Another program's layout: names quoted (kept aside), Score_EW alone for
+# an east-west plus, one matchpoint a score beaten and decimals. By hand
+# (78A, 3 tables): each +430 beats -50 and ties the other, 1.5 of the
+# file's top 2 (MP_NS + MP_EW), 75%; arbiter's 3 of 4 is the same.
+cat >"$TOY.tmp.pbn" <<'PBN'
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[ScoreTable "PairId_NS\2R;PairId_EW\2R;Names_NS\22L;Contract\5L;Declarer\1R;Result\2R;Score_NS\5R;Score_EW\5R;MP_NS\4R;MP_EW\4R;Percentage_NS\6R;Percentage_EW\6R"]
+ 1  4 "Ann Baker - Carl Dean" 3NT   S 10   430     -  1.5  0.5  75.00  25.00
+ 2  5 "Eve Fox - Guy Hill"    3NT   N 10   430     -  1.5  0.5  75.00  25.00
+ 3  6 "Ida Jones - Ken Lee"   4S    N  9     -    50  0.0  2.0   0.00 100.00
+PBN
+expect "pbn: a ScoreTable with quoted names and a one-a-beaten scale, no disagreement" 0 \
+    "1,5,3NT+1,S,430,3,1,75,25,,1,4," "1,7,4S-1,N,-50,0,4,0,100,,3,6," -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+expect "pbn: the columns not read kept aside" 0 '"others": "Names_NS=Ann Baker - Carl Dean"' '"disagreements": []' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --json "$TOY.tmp.pbn"
+printf '[Board "1"]\n[ScoreTable "PairId_NS;Contract"]\n1 "4\0S"\n' >"$TOY.tmp.pbn"
+expect "pbn: a NUL byte in a ScoreTable value" 2 ":3: a NUL byte: the file is not text" -- "$ARBITER" pbn --export "$TOY.tmp.pbn"
+sed 's/"450"/"450/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn: a ScoreTable value without its closing quote: that row alone is left out" 2 \
+    ':24: a ScoreTable value has no closing quote (5.2); the row is not read' "1,25,4S=,N,420,5,1,83.33,16.67,,2,6," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 rm -f "$TOY.tmp.pbn"
 # A game as a scenario. The example's play in play order: North ruffs the
 # spade lead (hearts are trumps) and leads trick 2; South wins it with CK,

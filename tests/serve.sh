@@ -202,6 +202,7 @@ if start_server --ruleset bridge-2017 --ruleset klaverjas-nkf-1976; then
     }
     desk "/api/session" session bridge-2017 csv examples/session.csv session session
     desk "/api/pbn" pbn bridge-2017 pbn tests/pbn/session.pbn games pbn
+    desk "/api/pbn with a ScoreTable" pbn bridge-2017 pbn tests/pbn/event.pbn games pbn
     desk "/api/ranking" ranking klaverjas-nkf-1976 csv examples/klaverjas-ranking.csv ranking ranking
     jq -Rs '{pbn: ., export: true}' tests/pbn/export.pbn >"$work/desk.json"
     curl -s -m 30 -o "$work/desk.out" --data-binary "@$work/desk.json" "http://127.0.0.1:$port/api/pbn"

@@ -592,8 +592,10 @@ enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *
  * "contract", "result", "score_ns", "auction": {"first", "calls": [{"seat",
  * "call", "insufficient" (^I), "out_of_rotation" (after ^S), "note"}],
  * "ended", "notes"}, "play": {"first", "cards": [{"seat", "card", "revoke"
- * (^R), "lead_out_of_turn" (^L), "note"}], "notes"}, "bad"}]
- * (the play by trick, in the seat order of the Play tag, as PBN has it). */
+ * (^R), "lead_out_of_turn" (^L), "note"}], "notes"}, "score_table":
+ * [{"line", "ns", "ew", "contract", "declarer", "result", "score_ns",
+ * "others", "bad"}] (a ScoreTable's rows), "bad"}] (the play by trick, in
+ * the seat order of the Play tag, as PBN has it). */
 enum arb_status arb_pbn_json(const char *pbn, size_t len, const char *name, char **json,
                              char **error);
 
@@ -619,13 +621,22 @@ enum arb_status arb_pbn_commentary(const char *pbn, size_t len, const char *name
  * apart: [{"line", "board", "contract" ("5HX-2"), "declarer", "score_ns",
  * "score_ew", "matchpoints_ns", "matchpoints_ew", "top", "percentage_ns",
  * "percentage_ew"; "score_tag_ns" when the file's Score tag differs}], or
- * {"line", "board", "problem"} for a game that cannot be scored. */
+ * {"line", "board", "problem"} for a game that cannot be scored. A game
+ * with a ScoreTable (one game per board, as scoring programs write it)
+ * gives one result per row instead, "line" the row's, with "ns" and "ew"
+ * (PairId_NS, PairId_EW), "others" (the columns not read, "Name=value"
+ * separated by spaces, when there are any) and "disagreements":
+ * [{"column" (Score_NS, MP_NS, MP_EW, Percentage_NS, Percentage_EW),
+ * "file", "arbiter"}] where the row's own figure differs from arbiter's by
+ * more than its rounding; the row's matchpoints are compared on the file's
+ * scale (MP_NS + MP_EW its top), arbiter's figure put on that scale. */
 enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
                                    size_t len, const char *name, char **json, char **error);
 
 /* The file as it was read with each scored game's Score, ScoreMP and
  * ScorePercentage tags (NS and EW) put before its auction (old ones on a
- * line of their own are dropped), into *out (free() it). */
+ * line of their own are dropped), into *out (free() it); a game with a
+ * ScoreTable is written as it was. */
 enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
                                 size_t len, const char *name, char **out, char **error);
 

@@ -84,6 +84,28 @@ static json_t *contract_json(const pbn_game *g) {
     return json_string(text);
 }
 
+/* A ScoreTable's rows as read: the result each gives. */
+static json_t *table_json(const pbn_game *g) {
+    json_t *rows = json_array();
+    for (int k = 0; k < g->nrows; k++) {
+        const pbn_row *r = &g->rows[k];
+        pbn_game u = {.has_contract = r->has_contract,
+                      .passed_out = r->passed_out,
+                      .contract = r->contract,
+                      .doubling = r->doubling};
+        json_t *j =
+            json_pack("{sIssss}", "line", (json_int_t)r->line, "ns", r->pair_ns, "ew", r->pair_ew);
+        json_object_set_new(j, "contract", contract_json(&u));
+        json_object_set_new(j, "declarer", seat_json(r->declarer));
+        json_object_set_new(j, "result", r->result >= 0 ? json_integer(r->result) : json_null());
+        json_object_set_new(j, "score_ns", r->has_score ? json_integer(r->score_ns) : json_null());
+        if (r->others) json_object_set_new(j, "others", json_string(r->others));
+        if (r->bad) json_object_set_new(j, "bad", json_true());
+        json_array_append_new(rows, j);
+    }
+    return rows;
+}
+
 static json_t *game_json(const pbn_game *g) {
     json_t *j = json_object();
     json_object_set_new(j, "line", json_integer(g->line));
@@ -100,6 +122,7 @@ static json_t *game_json(const pbn_game *g) {
     json_object_set_new(j, "score_ns", g->has_score ? json_integer(g->score_ns) : json_null());
     if (g->auction_first >= 0) json_object_set_new(j, "auction", auction_json(g));
     if (g->play_first >= 0) json_object_set_new(j, "play", play_json(g));
+    if (g->table_line) json_object_set_new(j, "score_table", table_json(g));
     if (g->bad) json_object_set_new(j, "bad", json_true());
     return j;
 }
@@ -328,18 +351,19 @@ static void score_game(const arb_ruleset *rs, const scenario_hooks *hooks, const
 /* Matchpoints the scored games board by board, for one direction (the
  * north-south scores, or their negatives for east-west). */
 static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *hooks,
-                                 const pbn_file *f, game_score *scores, int side, strbuf *err) {
+                                 const pbn_game *units, int nunits, game_score *scores, int side,
+                                 strbuf *err) {
     vec rows;
     vec_init(&rows, sizeof(score_line));
-    for (int i = 0; i < (int)f->games.len; i++) {
+    for (int i = 0; i < nunits; i++) {
         if (!scores[i].scored) continue;
         score_line *row = vec_push(&rows);
-        snprintf(row->board, sizeof row->board, "%.15s", VEC_AT(&f->games, pbn_game, i).board);
+        snprintf(row->board, sizeof row->board, "%.15s", units[i].board);
         snprintf(row->pair, sizeof row->pair, "%d", i);
         row->score = side == 0 ? scores[i].ns : -scores[i].ns;
         row->entry = (sheet_entry){
             .kind = ENTRY_SCORE, .nparts = 1, .parts = {{.score = row->score, .percent = 100}}};
-        row->line = VEC_AT(&f->games, pbn_game, i).line;
+        row->line = units[i].line;
     }
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     bool ok = article >= 0 && scoring_matchpoint_lines(rs, hooks, &rows, err);
@@ -362,10 +386,50 @@ static double percentage(double mp, double top) {
     return top > 0 ? round(10000 * mp / top) / 100 : 50;
 }
 
-static json_t *score_json(const pbn_game *g, const game_score *s) {
+/* A figure of the file against arbiter's: whether they differ by more than
+ * the file's rounding (half its last digit) and arbiter's (0.005). */
+static bool differs(double file, int decimals, double arbiter, double scale) {
+    return fabs(file - arbiter) > (0.5 * pow(10, -decimals) + 0.005) * scale + 1e-9;
+}
+
+static void add_disagreement(json_t *list, const char *column, double file, double arbiter) {
+    json_array_append_new(list, json_pack("{sssfsf}", "column", column, "file", file, "arbiter",
+                                          round(100 * arbiter) / 100));
+}
+
+/* Where a ScoreTable row's own Score, MP and Percentage figures differ from
+ * arbiter's. The file's matchpoints are compared on its own scale: a row
+ * giving both MP_NS and MP_EW gives its top as their sum (each comparison
+ * gives the two sides' matchpoints together the top), and arbiter's figure
+ * is put on that scale. */
+static json_t *disagreements(const pbn_row *row, const game_score *s) {
+    static const char *const mp_names[] = {"MP_NS", "MP_EW"};
+    static const char *const pct_names[] = {"Percentage_NS", "Percentage_EW"};
+    json_t *list = json_array();
+    if (row->has_score && row->score_ns != s->ns)
+        add_disagreement(list, "Score_NS", (double)row->score_ns, (double)s->ns);
+    double file_top = row->has_mp[0] && row->has_mp[1] ? row->mp[0] + row->mp[1] : s->top;
+    double scale = s->top > 0 && file_top > 0 ? file_top / s->top : 1;
+    for (int side = 0; side < 2; side++) {
+        if (row->has_mp[side] &&
+            differs(row->mp[side], row->mp_decimals[side], s->mp[side] * scale, scale))
+            add_disagreement(list, mp_names[side], row->mp[side], s->mp[side] * scale);
+        double pct = percentage(s->mp[side], s->top);
+        if (row->has_pct[side] && differs(row->pct[side], row->pct_decimals[side], pct, 1))
+            add_disagreement(list, pct_names[side], row->pct[side], pct);
+    }
+    return list;
+}
+
+static json_t *score_json(const pbn_game *g, const pbn_row *row, const game_score *s) {
     json_t *j = json_object();
     json_object_set_new(j, "line", json_integer(g->line));
     json_object_set_new(j, "board", json_string(g->board));
+    if (row) {
+        json_object_set_new(j, "ns", json_string(row->pair_ns));
+        json_object_set_new(j, "ew", json_string(row->pair_ew));
+        if (row->others) json_object_set_new(j, "others", json_string(row->others));
+    }
     if (!s->scored) {
         json_object_set_new(j, "problem", json_string(s->problem));
         return j;
@@ -374,36 +438,90 @@ static json_t *score_json(const pbn_game *g, const game_score *s) {
     json_object_set_new(j, "declarer", seat_json(g->declarer));
     json_object_set_new(j, "score_ns", json_integer(s->ns));
     json_object_set_new(j, "score_ew", json_integer(-s->ns));
-    if (g->has_score && g->score_ns != s->ns)
+    if (!row && g->has_score && g->score_ns != s->ns)
         json_object_set_new(j, "score_tag_ns", json_integer(g->score_ns));
     json_object_set_new(j, "matchpoints_ns", json_real(s->mp[0]));
     json_object_set_new(j, "matchpoints_ew", json_real(s->mp[1]));
     json_object_set_new(j, "top", json_real(s->top));
     json_object_set_new(j, "percentage_ns", json_real(percentage(s->mp[0], s->top)));
     json_object_set_new(j, "percentage_ew", json_real(percentage(s->mp[1], s->top)));
+    if (row) json_object_set_new(j, "disagreements", disagreements(row, s));
     return j;
 }
 
-/* Scores and matchpoints every game of the file into *scores (one per
- * game). */
+/* The results of a file: a game's own, or, for a game with a ScoreTable,
+ * each of its rows (a copy of the game with the row's result). */
+typedef struct scored_file {
+    pbn_file f;
+    int n;
+    pbn_game *units;
+    int *game, *row; /* each unit's game, and its row or -1 */
+    game_score *scores;
+} scored_file;
+
+static void scored_file_free(scored_file *sf) {
+    xfree(sf->units);
+    xfree(sf->game);
+    xfree(sf->row);
+    xfree(sf->scores);
+    pbn_free(&sf->f);
+}
+
+static void unit_of_row(pbn_game *u, const pbn_row *row) {
+    u->line = row->line;
+    u->bad = row->bad;
+    u->has_contract = row->has_contract;
+    u->passed_out = row->passed_out;
+    u->contract = row->contract;
+    u->doubling = row->doubling;
+    u->declarer = row->declarer;
+    u->declarer_swapped = u->result_disputed = false;
+    u->result = row->result;
+    u->has_score = row->has_score;
+    u->score_ns = row->score_ns;
+}
+
+/* Scores and matchpoints every result of the file. */
 static enum arb_status score_file(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
-                                  size_t len, const char *name, pbn_file *f, game_score **scores,
-                                  bool *scored, char **error) {
-    *scores = NULL;
+                                  size_t len, const char *name, scored_file *sf, bool *scored,
+                                  char **error) {
+    memset(sf, 0, sizeof *sf);
     *scored = false;
+    pbn_file *f = &sf->f;
     if (!pbn_read(pbn, len, name, f)) return fail(ARB_BAD_INPUT, error, "out of memory");
     if (f->games.len == 0 && !f->nerrors)
         return fail(ARB_BAD_INPUT, error, "no PBN games in the file");
     const scenario_hooks *hooks = p ? plugin_set_hooks(p) : NULL;
-    *scores = xcalloc(f->games.len ? (size_t)f->games.len : 1, sizeof **scores);
-    if (!*scores) return fail(ARB_BAD_INPUT, error, "out of memory");
-    for (int i = 0; i < (int)f->games.len; i++)
-        score_game(rs, hooks, &VEC_AT(&f->games, pbn_game, i), &(*scores)[i]);
+    for (int i = 0; i < (int)f->games.len; i++) {
+        int rows = VEC_AT(&f->games, pbn_game, i).nrows;
+        sf->n += rows ? rows : 1;
+    }
+    size_t n = sf->n ? (size_t)sf->n : 1;
+    sf->units = xcalloc(n, sizeof *sf->units);
+    sf->game = xcalloc(n, sizeof *sf->game);
+    sf->row = xcalloc(n, sizeof *sf->row);
+    sf->scores = xcalloc(n, sizeof *sf->scores);
+    if (!sf->units || !sf->game || !sf->row || !sf->scores)
+        return fail(ARB_BAD_INPUT, error, "out of memory");
+    int u = 0;
+    for (int i = 0; i < (int)f->games.len; i++) {
+        const pbn_game *g = &VEC_AT(&f->games, pbn_game, i);
+        for (int k = 0; k < (g->nrows ? g->nrows : 1); k++, u++) {
+            sf->units[u] = *g; /* shares the notes: only scored, never freed */
+            sf->game[u] = i;
+            sf->row[u] = g->nrows ? k : -1;
+            if (g->nrows) unit_of_row(&sf->units[u], &g->rows[k]);
+            score_game(rs, hooks, &sf->units[u], &sf->scores[u]);
+            if (g->nrows && g->rows[k].bad)
+                snprintf(sf->scores[u].problem, sizeof sf->scores[u].problem,
+                         "the row has a mistake (see the messages)");
+        }
+    }
     strbuf err;
     sb_init(&err);
     enum arb_status status = ARB_OK;
-    *scored = matchpoint_direction(rs, hooks, f, *scores, 0, &err) &&
-              matchpoint_direction(rs, hooks, f, *scores, 1, &err);
+    *scored = matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 0, &err) &&
+              matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 1, &err);
     if (!*scored)
         status = fail(ARB_BAD_INPUT, error, err.data);
     else if (f->nerrors) /* the other games are scored all the same */
@@ -418,18 +536,20 @@ static enum arb_status pbn_score_json_unprotected(const arb_ruleset *rs, const a
     if (json) *json = NULL;
     if (error) *error = NULL;
     if (!rs || !pbn) return fail(ARB_BAD_INPUT, error, "arb_pbn_score_json: no ruleset or no text");
-    pbn_file f;
-    game_score *scores;
+    scored_file sf;
     bool scored;
-    enum arb_status status = score_file(rs, p, pbn, len, name, &f, &scores, &scored, error);
+    enum arb_status status = score_file(rs, p, pbn, len, name, &sf, &scored, error);
     if (scored) {
         json_t *all = json_array();
-        for (int i = 0; i < (int)f.games.len; i++)
-            json_array_append_new(all, score_json(&VEC_AT(&f.games, pbn_game, i), &scores[i]));
+        for (int u = 0; u < sf.n; u++) {
+            const pbn_game *g = &VEC_AT(&sf.f.games, pbn_game, sf.game[u]);
+            json_array_append_new(all, score_json(&sf.units[u],
+                                                  sf.row[u] >= 0 ? &g->rows[sf.row[u]] : NULL,
+                                                  &sf.scores[u]));
+        }
         give_json(all, json);
     }
-    xfree(scores);
-    pbn_free(&f);
+    scored_file_free(&sf);
     return status;
 }
 
@@ -507,10 +627,9 @@ static enum arb_status pbn_results_unprotected(const arb_ruleset *rs, const arb_
     if (out) *out = NULL;
     if (error) *error = NULL;
     if (!rs || !pbn) return fail(ARB_BAD_INPUT, error, "arb_pbn_results: no ruleset or no text");
-    pbn_file f;
-    game_score *scores;
+    scored_file sf;
     bool scored;
-    enum arb_status status = score_file(rs, p, pbn, len, name, &f, &scores, &scored, error);
+    enum arb_status status = score_file(rs, p, pbn, len, name, &sf, &scored, error);
     if (scored) {
         const char *eol = "\n"; /* as the file has it: CRLF in export format (2.3) */
         for (size_t i = 0; i + 1 < len; i++)
@@ -521,18 +640,21 @@ static enum arb_status pbn_results_unprotected(const arb_ruleset *rs, const arb_
         strbuf text;
         sb_init(&text);
         size_t copied = 0; /* what lies before and between the games (escape lines, blank lines) */
-        for (int i = 0; i < (int)f.games.len; i++) {
-            const pbn_game *g = &VEC_AT(&f.games, pbn_game, i);
+        for (int u = 0; u < sf.n; u++) {
+            const pbn_game *g = &VEC_AT(&sf.f.games, pbn_game, sf.game[u]);
+            if (sf.row[u] > 0) continue; /* a ScoreTable's game: once, as it was read */
             sb_putn(&text, pbn + copied, g->start - copied);
-            write_game(&text, pbn, g, &scores[i], eol);
+            if (sf.row[u] == 0)
+                sb_putn(&text, pbn + g->start, g->end - g->start);
+            else
+                write_game(&text, pbn, g, &sf.scores[u], eol);
             copied = g->end;
         }
         sb_putn(&text, pbn + copied, len - copied);
         if (out) *out = xstrdup(text.data ? text.data : "");
         sb_free(&text);
     }
-    xfree(scores);
-    pbn_free(&f);
+    scored_file_free(&sf);
     return status;
 }
 

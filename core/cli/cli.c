@@ -1522,30 +1522,55 @@ static void print_pbn_games(json_t *games) {
             printf(", %lld tricks", (long long)json_integer_value(json_object_get(g, "result")));
         if (auction) printf("; %zu calls", json_array_size(json_object_get(auction, "calls")));
         if (play) printf("; %zu cards played", json_array_size(json_object_get(play, "cards")));
+        if (json_object_get(g, "score_table"))
+            printf("; %zu results in its ScoreTable",
+                   json_array_size(json_object_get(g, "score_table")));
         printf("%s\n", json_is_true(json_object_get(g, "bad")) ? " (has a mistake)" : "");
     }
 }
 
-/* The scores as CSV with a header row. */
+/* A ScoreTable row's disagreements with the file as one CSV field:
+ * "Score_NS 620 (arbiter 650); MP_NS 3 (arbiter 4)". */
+static void print_disagreements(json_t *list) {
+    size_t i;
+    json_t *d;
+    if (!json_array_size(list)) return;
+    putchar('"');
+    json_array_foreach(list, i, d) {
+        printf("%s%s ", i ? "; " : "", text_of(d, "column"));
+        print_number(json_object_get(d, "file"));
+        fputs(" (arbiter ", stdout);
+        print_number(json_object_get(d, "arbiter"));
+        putchar(')');
+    }
+    putchar('"');
+}
+
+/* The scores as CSV with a header row; a ScoreTable row's pairs and where
+ * the file's own figures differ at the end. */
 static void print_pbn_scores(json_t *scores) {
     size_t i;
     json_t *s;
     puts("board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,percentage_ns,"
-         "percentage_ew,problem");
+         "percentage_ew,problem,ns,ew,disagreements");
     json_array_foreach(scores, i, s) {
         printf("%s,%lld,", text_of(s, "board"),
                (long long)json_integer_value(json_object_get(s, "line")));
         if (json_object_get(s, "problem")) {
-            printf(",,,,,,,\"%s\"\n", text_of(s, "problem"));
-            continue;
+            printf(",,,,,,,\"%s\",", text_of(s, "problem"));
+        } else {
+            printf("%s,%s,%lld,", text_of(s, "contract"), text_of(s, "declarer"),
+                   (long long)json_integer_value(json_object_get(s, "score_ns")));
+            const char *keys[] = {"matchpoints_ns", "matchpoints_ew", "percentage_ns",
+                                  "percentage_ew"};
+            for (int k = 0; k < 4; k++) {
+                print_number(json_object_get(s, keys[k]));
+                fputs(k < 3 ? "," : ",,", stdout);
+            }
         }
-        printf("%s,%s,%lld,", text_of(s, "contract"), text_of(s, "declarer"),
-               (long long)json_integer_value(json_object_get(s, "score_ns")));
-        const char *keys[] = {"matchpoints_ns", "matchpoints_ew", "percentage_ns", "percentage_ew"};
-        for (int k = 0; k < 4; k++) {
-            print_number(json_object_get(s, keys[k]));
-            fputs(k < 3 ? "," : ",\n", stdout);
-        }
+        printf("%s,%s,", text_of(s, "ns"), text_of(s, "ew"));
+        print_disagreements(json_object_get(s, "disagreements"));
+        putchar('\n');
     }
 }
 
@@ -1841,6 +1866,10 @@ static const command commands[] = {
      "still read. With --ruleset, scores every result (Contract, Declarer, Result, Vulnerable)\n"
      "and matchpoints each board's games, north-south and east-west apart, as CSV with a header\n"
      "row; with --write, prints the file with the Score, ScoreMP and ScorePercentage tags.\n"
+     "A game with a ScoreTable (one game per board, as scoring programs write it) gives one\n"
+     "result per row (its pairs in the ns and ew columns); where the row's own Score_NS, MP_NS,\n"
+     "MP_EW, Percentage_NS or Percentage_EW differs from arbiter's, the disagreements column\n"
+     "says so (--json: \"disagreements\"). TotalScoreTable, the event's ranking, is skipped.\n"
      "--game N prints game N as a scenario (dealer, auction, deal, contract, play) to rule on;\n"
      "with --ruling SCENARIO.json (that scenario with what happened added), rules on it and\n"
      "prints the file with the ruling as a commentary { … } at the end of game N. --export\n"

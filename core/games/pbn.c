@@ -5,6 +5,7 @@
 #include "pbn.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
     1024 /* a token is at most 255 characters (3.2); a value that runs on is refused */
 #define MAX_INHERITED 64 /* tags whose values a later game may inherit (4.8) */
 
-enum section { SECTION_NONE, SECTION_AUCTION, SECTION_PLAY, SECTION_OTHER };
+enum section { SECTION_NONE, SECTION_AUCTION, SECTION_PLAY, SECTION_TABLE, SECTION_OTHER };
 
 /* A tag value a later game may take with "#", or that "##" gives to every
  * later game. */
@@ -46,6 +47,11 @@ typedef struct reader {
     int ncur;
     bool oom;
     int ntags; /* tag pairs in the game so far */
+    /* the ScoreTable being read */
+    char columns[PBN_MAX_COLUMNS][32];
+    int ncolumns;
+    char values[PBN_MAX_COLUMNS][64]; /* the row being read */
+    int nvalues, row_line;
 } reader;
 
 static const char *const known_tags[] = {"Board",    "Dealer", "Vulnerable", "Deal",    "Declarer",
@@ -126,6 +132,7 @@ static bool tag_given(const reader *r, const char *name) {
 
 static void handle_tag(reader *r, const char *name, const char *value, int line);
 static void finish_result(reader *r);
+static void end_table(reader *r);
 
 static void end_game(reader *r) {
     if (!r->g) return;
@@ -141,6 +148,7 @@ static void end_game(reader *r) {
             if (v) handle_tag(r, r->prev[i].name, v, r->g->line);
             xfree(v);
         }
+    end_table(r);
     finish_result(r);
     r->g->end = (size_t)(r->p - r->text);
     /* this game's tags become the ones a next game inherits; sticky ones stay */
@@ -385,6 +393,210 @@ static void start_play(reader *r, const char *v, int line) {
     r->play_lead_out_of_turn = r->play_revoke = false;
 }
 
+/* ---- the ScoreTable (4.4; tables, 5) ---- */
+
+/* The columns "Name\WIDTH[R|L];…" (5.1: the width and alignment only
+ * lay the table out). */
+static void start_table(reader *r, const char *v, int line) {
+    r->ncolumns = r->nvalues = 0;
+    if (r->g->table_line) {
+        report(r, line, "a second ScoreTable in the game: only the first is read");
+        return;
+    }
+    for (const char *p = v; *p;) {
+        size_t n = strcspn(p, ";"), name = strcspn(p, "\\;");
+        if (name == 0 || name >= sizeof r->columns[0] || r->ncolumns == PBN_MAX_COLUMNS) {
+            report(r, line,
+                   "ScoreTable \"%s\": expected column names separated by ';', each with an "
+                   "optional \\width (5.1), at most %d",
+                   v, PBN_MAX_COLUMNS);
+            r->ncolumns = 0;
+            return;
+        }
+        memcpy(r->columns[r->ncolumns], p, name);
+        r->columns[r->ncolumns++][name] = 0;
+        p += n + (p[n] == ';');
+    }
+    r->g->table_line = line;
+    r->section = SECTION_TABLE;
+}
+
+static bool number_value(const char *v, double *x, int *decimals) {
+    char text[64];
+    snprintf(text, sizeof text, "%s", v);
+    char *comma = strchr(text, ','); /* a decimal comma, as some programs write */
+    if (comma) *comma = '.';
+    char *end;
+    *x = strtod(text, &end);
+    if (end == text || *end || !isfinite(*x)) return false;
+    const char *dot = strchr(text, '.');
+    *decimals = dot ? (int)strlen(dot + 1) : 0;
+    return true;
+}
+
+static void read_contract(reader *r, const char *v, int line);
+static void read_result(reader *r, const char *v, int line);
+
+/* A complete row: its values read as the tags of the same names would be,
+ * into a game of its own so that a mistake marks the row, not the game. */
+static void finish_row(reader *r) {
+    pbn_game *g = r->g;
+    pbn_row *rows = xrealloc(g->rows, (size_t)(g->nrows + 1) * sizeof *rows);
+    if (!rows) {
+        r->oom = true;
+        return;
+    }
+    g->rows = rows;
+    pbn_row *row = &rows[g->nrows++];
+    memset(row, 0, sizeof *row);
+    row->line = r->row_line;
+    pbn_game *scratchp = xcalloc(1, sizeof *scratchp); /* only the result's fields are used */
+    if (!scratchp) {
+        g->nrows--;
+        r->oom = true;
+        return;
+    }
+    scratchp->declarer = scratchp->result = -1;
+    r->g = scratchp;
+    int line = r->row_line, result = -1;
+    strbuf others;
+    sb_init(&others);
+    for (int i = 0; i < r->ncolumns; i++) {
+        const char *name = r->columns[i];
+        char *v = r->values[i];
+        bool none = strcmp(v, "-") == 0 || !*v;
+        int side = strstr(name, "_EW") ? 1 : 0;
+        double x;
+        int dec;
+        if (strcmp(name, "PairId_NS") == 0 || strcmp(name, "PairId_EW") == 0) {
+            snprintf(side ? row->pair_ew : row->pair_ns, sizeof row->pair_ns, "%.15s",
+                     none ? "" : v);
+        } else if (strcmp(name, "Contract") == 0) {
+            if (none) continue;
+            char text[64];
+            size_t n = strcspn(v, "xX");
+            /* "3N" for 3NT, as scoring programs write it */
+            if (n >= 2 && (v[n - 1] == 'N' || v[n - 1] == 'n') && n < 16)
+                snprintf(text, sizeof text, "%.*sT%s", (int)n, v, v + n);
+            else
+                snprintf(text, sizeof text, "%s", v);
+            read_contract(r, text, line);
+        } else if (strcmp(name, "Declarer") == 0) {
+            if (!none && (scratchp->declarer = seat_of(v)) < 0)
+                report(r, line, "ScoreTable row: Declarer \"%s\": expected N, E, S or W, or -", v);
+        } else if (strcmp(name, "Result") == 0) {
+            result = none ? -1 : i;
+        } else if (strcmp(name, "Score_NS") == 0 || strcmp(name, "Score_EW") == 0) {
+            if (none) continue;
+            if (!number_value(v, &x, &dec) || dec || fabs(x) > 100000) {
+                report(r, line, "ScoreTable row: %s \"%s\": expected a whole number or - (4.2.1)",
+                       name, v);
+            } else if (row->has_score && row->score_ns != (int64_t)(side ? -x : x)) {
+                report(r, line, "ScoreTable row: Score_NS and Score_EW do not add up to 0");
+            } else {
+                row->has_score = true;
+                row->score_ns = (int64_t)(side ? -x : x);
+            }
+        } else if (strcmp(name, "MP_NS") == 0 || strcmp(name, "MP_EW") == 0 ||
+                   strcmp(name, "Percentage_NS") == 0 || strcmp(name, "Percentage_EW") == 0) {
+            if (none) continue;
+            bool mp = name[0] == 'M';
+            if (!number_value(v, &x, &dec)) {
+                report(r, line, "ScoreTable row: %s \"%s\": expected a number or -", name, v);
+                continue;
+            }
+            (mp ? row->has_mp : row->has_pct)[side] = true;
+            (mp ? row->mp : row->pct)[side] = x;
+            (mp ? row->mp_decimals : row->pct_decimals)[side] = dec;
+        } else if (!none) {
+            sb_printf(&others, "%s%s=%s", others.len ? " " : "", name, v);
+        }
+    }
+    if (result >= 0) {
+        if (!scratchp->has_contract || scratchp->passed_out || scratchp->declarer < 0) {
+            double tricks;
+            int dec;
+            if (!number_value(r->values[result], &tricks, &dec) || dec || tricks < 0 || tricks > 13)
+                report(r, line,
+                       "ScoreTable row: Result \"%s\": expected the tricks won by declarer, 0 to "
+                       "13, or -",
+                       r->values[result]);
+        } else {
+            read_result(r, r->values[result], line);
+        }
+    }
+    r->g = g;
+    row->bad = scratchp->bad;
+    row->has_contract = scratchp->has_contract;
+    row->passed_out = scratchp->passed_out;
+    row->contract = scratchp->contract;
+    row->doubling = scratchp->doubling;
+    row->declarer = scratchp->declarer;
+    row->result = scratchp->result;
+    row->others = others.len ? sb_take(&others) : NULL;
+    sb_free(&others);
+    xfree(scratchp);
+}
+
+/* One value of a row at r->p: a word, or a quoted string (5.2). */
+static void table_token(reader *r) {
+    const char *p = r->p, *start = p;
+    size_t n;
+    if (*p == '"') {
+        const char *q = p + 1;
+        while (q < r->end && *q != '"' && *q != '\n' && *q) /* a NUL is reported by the caller */
+            q++;
+        if (q < r->end && !*q) {
+            r->p = q;
+            r->nvalues = 0;
+            return;
+        }
+        if (q >= r->end || *q != '"') {
+            report(r, r->line,
+                   "a ScoreTable value has no closing quote (5.2); the row is not read");
+            r->p = q;
+            r->nvalues = 0; /* the rest of its line is passed over */
+            return;
+        }
+        start = p + 1;
+        n = (size_t)(q - start);
+        r->p = q + 1;
+    } else {
+        while (p < r->end && *p && !strchr(" \t\r\n", *p))
+            p++;
+        n = (size_t)(p - start);
+        r->p = p;
+        if (n == 0) return; /* at a NUL: the caller reports it */
+    }
+    if (r->ncolumns == 0) return;                   /* the columns were wrong: reported */
+    if (r->nvalues > 0 && r->line != r->row_line) { /* a row a line, as the programs write it */
+        report(r, r->row_line,
+               "a ScoreTable row with %d values: the table has %d columns (5.2); the row is not "
+               "read",
+               r->nvalues, r->ncolumns);
+        r->nvalues = 0;
+    }
+    if (r->nvalues == 0) r->row_line = r->line;
+    snprintf(r->values[r->nvalues++], sizeof r->values[0], "%.*s", (int)n, start);
+    if (r->nvalues == r->ncolumns) {
+        finish_row(r);
+        r->nvalues = 0;
+    }
+}
+
+/* The table ends (a tag, or the end of the game): a row cut short is a
+ * mistake. */
+static void end_table(reader *r) {
+    if (r->section != SECTION_TABLE) return;
+    if (r->nvalues)
+        report(r, r->row_line,
+               "a ScoreTable row with %d values: the table has %d columns (5.2); the row is not "
+               "read",
+               r->nvalues, r->ncolumns);
+    r->nvalues = r->ncolumns = 0;
+    r->section = SECTION_OTHER;
+}
+
 static void handle_tag(reader *r, const char *name, const char *value, int line) {
     pbn_game *g = r->g;
     r->ntags++;
@@ -406,7 +618,9 @@ static void handle_tag(reader *r, const char *name, const char *value, int line)
     if (k >= 0 && r->seen[k]) return; /* a repeated tag is ignored (3.4) */
     if (k >= 0) r->seen[k] = true;
     if (!forbidden) remember(r, name, value, sticky);
+    end_table(r);
     r->section = SECTION_OTHER; /* a tag ends the section before it */
+    if (strcmp(name, "ScoreTable") == 0) start_table(r, value, line);
     if (k >= TAG_DEALER && k <= TAG_SCORE && strcmp(value, "?") == 0)
         return; /* not known: the export format writes "?" for a tag the game does not give */
     char why[200];
@@ -767,6 +981,8 @@ static void read_all(reader *r) {
             if (!r->g) continue;
             if (r->section == SECTION_AUCTION || r->section == SECTION_PLAY) {
                 section_token(r);
+            } else if (r->section == SECTION_TABLE) {
+                table_token(r);
             } else if (r->section == SECTION_OTHER) { /* a supplemental section's data (4.9) */
                 while (r->p < r->end && !strchr(" \t\r\n[{;", *r->p))
                     r->p++;
@@ -804,6 +1020,9 @@ void pbn_free(pbn_file *f) {
         pbn_game *g = &VEC_AT(&f->games, pbn_game, i);
         free_notes(g->notes);
         free_notes(g->play_notes);
+        for (int k = 0; k < g->nrows; k++)
+            xfree(g->rows[k].others);
+        xfree(g->rows);
     }
     vec_free(&f->games);
     sb_free(&f->errors);

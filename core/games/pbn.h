@@ -9,9 +9,12 @@
  * Vulnerable, Deal, Declarer, Contract, Result, Score), the auction with
  * its notes and irregularity marks (^I insufficient, ^S a call skipped by a
  * call out of rotation), and the play with ^R (revoke) and ^L (lead out of
- * turn). Supplemental sections are skipped (4.9). A mistake is reported
- * as file:line: message; the game it is in is marked bad and the other
- * games are still read.
+ * turn). A ScoreTable (4.4, a table as 5 defines it: columns NAME\WIDTH
+ * separated by ';', then whitespace-separated values, a row a line as the
+ * programs write it, a value with spaces in quotes, "-" for none) gives the board's results table
+ * by table, as scoring programs write one game per board. Other supplemental sections
+ * (TotalScoreTable, the event's ranking, among them) are skipped (4.9). A mistake is reported as
+ * file:line: message; the game it is in is marked bad and the other games are still read.
  */
 #ifndef ARBITER_PBN_H
 #define ARBITER_PBN_H
@@ -48,6 +51,24 @@ typedef struct pbn_card {
     int line;
 } pbn_card;
 
+#define PBN_MAX_COLUMNS 32 /* columns of a table */
+
+/* One row of a ScoreTable: one table's result of the board. */
+typedef struct pbn_row {
+    int line;
+    bool bad;                      /* a mistake was reported in it */
+    char pair_ns[16], pair_ew[16]; /* PairId_NS, PairId_EW; "" when not given */
+    bool has_contract, passed_out;
+    bridge_call contract;
+    int doubling, declarer, result; /* -1 when not given */
+    bool has_score;                 /* Score_NS or Score_EW */
+    int64_t score_ns;
+    bool has_mp[2], has_pct[2]; /* MP_NS/MP_EW, Percentage_NS/Percentage_EW */
+    double mp[2], pct[2];
+    int mp_decimals[2], pct_decimals[2]; /* the figures' precision, as written */
+    char *others; /* the columns not read, "Name=value" separated by spaces; NULL for none */
+} pbn_row;
+
 typedef struct pbn_game {
     int line, last_line; /* the game's first and last line in the file */
     size_t start, end;   /* its bytes in the file */
@@ -76,6 +97,9 @@ typedef struct pbn_game {
     int ncards;
     pbn_card cards[BRIDGE_MAX_PLAYS]; /* by trick, in the seat order of the Play tag */
     char *play_notes[PBN_MAX_NOTES + 1];
+    int table_line; /* the ScoreTable tag's line, 0 for none */
+    int nrows;
+    pbn_row *rows; /* the ScoreTable's rows */
 } pbn_game;
 
 typedef struct pbn_file {

@@ -3,7 +3,8 @@
  * several lines (3.3), CRLF lines (2.3), the Result and Score tags by side
  * (3.4.15, 4.2.1), "#" inheritance (4.8) and what it may not inherit, a
  * repeated tag ignored (3.4), note indexes (3.5.4), semi-empty lines in a
- * comment (3.8). */
+ * comment (3.8), a ScoreTable (4.4, 5): columns with and without widths,
+ * quoted values, "-", a decimal comma, "3N", a table after a comment. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -149,6 +150,44 @@ static void test_commentary(void **state) {
     free(error);
 }
 
+static void test_score_table(void **state) {
+    (void)state;
+    const pbn_game *g = read_one("[Board \"7\"]\n[Vulnerable \"EW\"]\n"
+                                 "[ScoreTable \"PairId_NS\\2R;PairId_EW;Contract\\4L;Declarer;"
+                                 "Result\\2R;Score_EW;MP_NS\\4R;Room\"]\n"
+                                 "; a comment between rows\n"
+                                 " 1 \"12\" 3N  W  9  600 0,5 \"Open room\"\n"
+                                 " 2 -    Pass -  -  -   1   -\n"
+                                 " 3 14   4HX E  8  -500 -  -\n",
+                                 0);
+    assert_int_equal(g->table_line, 3);
+    assert_int_equal(g->nrows, 3);
+    const pbn_row *r = &g->rows[0];
+    assert_int_equal(r->line, 5);
+    assert_string_equal(r->pair_ns, "1");
+    assert_string_equal(r->pair_ew, "12");
+    assert_true(r->has_contract && !r->passed_out);
+    assert_int_equal(r->contract.level, 3);
+    assert_int_equal(r->contract.denom, 4); /* NT */
+    assert_int_equal(r->declarer, SEAT_W);
+    assert_int_equal(r->result, 9);
+    assert_true(r->has_score);
+    assert_int_equal(r->score_ns, -600);
+    assert_true(r->has_mp[0] && !r->has_mp[1]);
+    assert_true(r->mp[0] == 0.5);
+    assert_int_equal(r->mp_decimals[0], 1);
+    assert_string_equal(r->others, "Room=Open room");
+    r = &g->rows[1];
+    assert_true(r->passed_out);
+    assert_string_equal(r->pair_ew, "");
+    assert_int_equal(r->declarer, -1);
+    assert_false(r->has_score);
+    assert_null(r->others);
+    r = &g->rows[2];
+    assert_int_equal(r->doubling, 1);
+    assert_int_equal(r->score_ns, 500);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tag_over_lines_and_crlf),
@@ -159,6 +198,7 @@ int main(void) {
         cmocka_unit_test(test_comment_keeps_the_game),
         cmocka_unit_test(test_play_checked_against_the_deal),
         cmocka_unit_test(test_commentary),
+        cmocka_unit_test(test_score_table),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
