@@ -289,6 +289,116 @@ static graph_term fold_in(void *ctx, graph_term a) {
     return (graph_term){TERM_VALUE, 0};
 }
 
+/* ---- comparisons of sums ---------------------------------------------------- */
+
+/* A comparison whose two sides are sums of facts times constants
+ * (beaten + equalled == others) is built by graph_linear over their
+ * difference. The result is the one the general folding gives: the facts
+ * are plain variables, and the sum of every term's largest magnitude is
+ * far from overflowing, so no step of either way can overflow. */
+#define LINEAR_MAX_TERMS 8
+#define LINEAR_MAX_MAGNITUDE (INT64_MAX / 4)
+
+typedef struct linear {
+    graph *g;
+    const ruleset *rs;
+    expr_fact_graph fact_graph;
+    void *ctx;
+    int n;
+    int var[LINEAR_MAX_TERMS];
+    int64_t coef[LINEAR_MAX_TERMS];
+    int64_t k;
+    int64_t magnitude; /* the sum of |scale * value| over every term, as written */
+} linear;
+
+static bool add_magnitude(linear *l, int64_t scale, int64_t v) {
+    int64_t m;
+    if (v == INT64_MIN || __builtin_mul_overflow(scale, v < 0 ? -v : v, &m)) return false;
+    if (m < 0) m = -m;
+    return !__builtin_add_overflow(l->magnitude, m, &l->magnitude) &&
+           l->magnitude <= LINEAR_MAX_MAGNITUDE;
+}
+
+static bool add_constant(linear *l, int64_t scale, int64_t v) {
+    return add_magnitude(l, scale, v) && (l->k += scale * v, true);
+}
+
+static bool add_variable(linear *l, int64_t scale, int var) {
+    const graph *g = l->g;
+    int64_t lo = g->lo[var], hi = lo + g->domain[var] - 1;
+    if (!add_magnitude(l, scale, -lo > hi ? lo : hi)) return false;
+    for (int i = 0; i < l->n; i++)
+        if (l->var[i] == var) return !__builtin_add_overflow(l->coef[i], scale, &l->coef[i]);
+    if (l->n == LINEAR_MAX_TERMS) return false;
+    int at = l->n++;
+    for (; at > 0 && l->var[at - 1] > var; at--) { /* kept in the graph's order */
+        l->var[at] = l->var[at - 1];
+        l->coef[at] = l->coef[at - 1];
+    }
+    l->var[at] = var;
+    l->coef[at] = scale;
+    return true;
+}
+
+/* A fact's graph is a term of a sum when it is a value or a plain variable. */
+static bool add_fact(linear *l, int64_t scale, gref r) {
+    if (GRAPH_IS_TERM(r)) {
+        const graph_term *t = graph_term_at(l->g, r);
+        return t->kind == TERM_VALUE && add_constant(l, scale, t->v);
+    }
+    int var = l->g->nodes[r].var;
+    return r == graph_var(l->g, var) && add_variable(l, scale, var);
+}
+
+static bool add_linear(linear *l, int x, int64_t scale) {
+    const rs_expr *e = rs_expr_at(l->rs, x);
+    switch (e->kind) {
+    case EX_CONST:
+        return add_constant(l, scale, e->k);
+    case EX_FACT:
+        return add_fact(l, scale, l->fact_graph(l->ctx, e->a, e->loc));
+    case EX_UNARY:
+        return e->op == OP_NEG && add_linear(l, e->a, -scale);
+    case EX_BINARY: {
+        if (e->op == OP_ADD || e->op == OP_SUB)
+            return add_linear(l, e->a, scale) &&
+                   add_linear(l, e->b, e->op == OP_ADD ? scale : -scale);
+        if (e->op != OP_MUL) return false;
+        const rs_expr *a = rs_expr_at(l->rs, e->a), *b = rs_expr_at(l->rs, e->b);
+        const rs_expr *factor = a->kind == EX_CONST ? a : b->kind == EX_CONST ? b : NULL;
+        int64_t by;
+        if (!factor || factor->k == 0 || factor->k == INT64_MIN ||
+            __builtin_mul_overflow(scale, factor->k, &by) || by == INT64_MIN)
+            return false;
+        return add_linear(l, factor == a ? e->b : e->a, by);
+    }
+    default:
+        return false;
+    }
+}
+
+static graph_term compare_with_zero(void *ctx, graph_term sum) {
+    int64_t v;
+    expr_binop(*(const int *)ctx, sum.v, 0, &v);
+    return (graph_term){TERM_VALUE, v};
+}
+
+static bool is_comparison(int op) {
+    return op == OP_EQ || op == OP_NE || op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE;
+}
+
+/* The comparison e as a graph_linear, when both its sides are sums. */
+static bool linear_comparison(graph *g, const ruleset *rs, const rs_expr *e,
+                              expr_fact_graph fact_graph, void *ctx, gref *out) {
+    linear l = {.g = g, .rs = rs, .fact_graph = fact_graph, .ctx = ctx};
+    if (!add_linear(&l, e->a, 1) || !add_linear(&l, e->b, -1)) return false;
+    if (l.n < 2) return false; /* one variable: the general folding is as quick */
+    int op = e->op;
+    graph_sum sum = {l.n, l.var, l.coef, l.k};
+    *out = graph_linear(g, &sum, compare_with_zero, &op);
+    return true;
+}
+
 gref expr_to_graph(graph *g, const ruleset *rs, int x, expr_fact_graph fact_graph, void *ctx,
                    unsigned salt, bool *too_many_keys) {
     const rs_expr *e = rs_expr_at(rs, x);
@@ -305,9 +415,12 @@ gref expr_to_graph(graph *g, const ruleset *rs, int x, expr_fact_graph fact_grap
         return graph_apply1(g, op_id(salt, OPK_UNARY, 99), SUB(e->a), fold_unary, &f);
     case EX_SIGN:
         return graph_apply1(g, op_id(salt, OPK_UNARY, 98), SUB(e->a), fold_unary, &f);
-    case EX_BINARY:
+    case EX_BINARY: {
+        gref r;
+        if (is_comparison(e->op) && linear_comparison(g, rs, e, fact_graph, ctx, &r)) return r;
         return graph_apply2(g, op_id(salt, OPK_BINARY, e->op), SUB(e->a), SUB(e->b), fold_binary,
                             &f);
+    }
     case EX_MIN:
     case EX_MAX:
         return graph_apply2(g, op_id(salt, OPK_MINMAX, e->kind), SUB(e->a), SUB(e->b), fold_binary,

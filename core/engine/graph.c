@@ -327,6 +327,72 @@ gref graph_apply2_laws(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void
     return apply2(g, op, a, b, fn, ctx, laws);
 }
 
+/* --- sums of variables ---------------------------------------------------- */
+
+/* graph_linear builds fn(sum) a level at a time: a node for each partial
+ * sum a level can see, kept in a table of its own (the operation cache may
+ * forget, and forgetting here would redo whole subgraphs). */
+typedef struct linear_slot {
+    int64_t sum;
+    int level; /* -1: free */
+    gref r;
+} linear_slot;
+
+typedef struct linear_build {
+    graph *g;
+    const graph_sum *s;
+    graph_fn1 fn;
+    void *ctx;
+    linear_slot *memo;
+    int cap, used;
+} linear_build;
+
+static linear_slot *linear_find(linear_build *b, int level, int64_t sum) {
+    uint64_t mask = (uint64_t)b->cap - 1;
+    uint64_t h = mix((uint64_t)level, (uint64_t)sum) & mask;
+    while (b->memo[h].level >= 0 && (b->memo[h].level != level || b->memo[h].sum != sum))
+        h = (h + 1) & mask;
+    return &b->memo[h];
+}
+
+static void linear_grow(linear_build *b) {
+    linear_build old = *b;
+    b->cap = old.cap ? old.cap * 2 : 256;
+    b->memo = xrealloc(NULL, sizeof *b->memo * (size_t)b->cap);
+    for (int i = 0; i < b->cap; i++)
+        b->memo[i].level = -1;
+    for (int i = 0; i < old.cap; i++)
+        if (old.memo[i].level >= 0) *linear_find(b, old.memo[i].level, old.memo[i].sum) = old.memo[i];
+    xfree(old.memo);
+}
+
+static gref linear_at(linear_build *b, int level, int64_t sum) {
+    graph *g = b->g;
+    if (level == b->s->n) {
+        graph_term t = b->fn(b->ctx, (graph_term){TERM_VALUE, sum});
+        return graph_term_ref(g, t.kind, t.v);
+    }
+    linear_slot *slot = linear_find(b, level, sum);
+    if (slot->level >= 0) return slot->r;
+    if (!spend(g)) return too_large(g);
+    int var = b->s->var[level];
+    int64_t coef = b->s->coef[level];
+    gref result;
+    EXPAND(g, var, linear_at(b, level + 1, sum + coef * (g->lo[var] + i)));
+    if (2 * (b->used + 1) > b->cap) linear_grow(b);
+    *linear_find(b, level, sum) = (linear_slot){sum, level, result};
+    b->used++;
+    return result;
+}
+
+gref graph_linear(graph *g, const graph_sum *s, graph_fn1 fn, void *ctx) {
+    linear_build b = {g, s, fn, ctx, NULL, 0, 0};
+    linear_grow(&b);
+    gref r = linear_at(&b, 0, s->k);
+    xfree(b.memo);
+    return r;
+}
+
 #define OP_ITE UINT64_C(0xffff000000000001)
 #define OP_REPLACE UINT64_C(0xffff000000000002)
 #define OP_RESTRICT UINT64_C(0xffff000000000003)

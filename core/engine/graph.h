@@ -160,6 +160,20 @@ typedef struct graph_laws {
 gref graph_apply2_laws(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ctx,
                        const graph_laws *laws);
 
+/* fn(coef[0] * var[0] + ... + coef[n-1] * var[n-1] + k), for distinct
+ * variables in the graph's order (var ascending). Folding the same sum with
+ * graph_apply2 expands every value of one side under every value of the
+ * other (128^3 steps for a + b == c over three 0..127 counts); built a
+ * level at a time it costs one node for each partial sum a level can
+ * reach. The caller makes sure that no partial sum overflows. */
+typedef struct graph_sum {
+    int n;
+    const int *var;
+    const int64_t *coef;
+    int64_t k;
+} graph_sum;
+gref graph_linear(graph *g, const graph_sum *s, graph_fn1 fn, void *ctx);
+
 /* if c then t else e; c's terminals are values (0 false, else true); any
  * other terminal of c is passed through. */
 gref graph_ite(graph *g, gref c, gref t, gref e);

@@ -385,6 +385,58 @@ static void test_apply2_sum_of_two_int_vars(void **state) {
     graph_free(g);
 }
 
+static graph_term fold_is_zero(void *ctx, graph_term a) {
+    (void)ctx;
+    return (graph_term){TERM_VALUE, a.v == 0};
+}
+
+/* 2x - y + 3z - 4 == 0 over x in -2..2, y in 0..6, z in 1..3: graph_linear
+ * gives the function the sum defines, on every assignment, and the very
+ * reference the folding with graph_apply2 builds (the graphs are canonical). */
+static void test_linear_sum_is_the_folded_sum(void **state) {
+    (void)state;
+    int domain[] = {5, 7, 3};
+    int64_t lo[] = {-2, 0, 1};
+    graph *g = graph_new(3, domain, lo);
+    int vars[] = {0, 1, 2};
+    int64_t coef[] = {2, -1, 3};
+    graph_sum sum = {3, vars, coef, -4};
+    gref r = graph_linear(g, &sum, fold_is_zero, NULL);
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y < 7; y++)
+            for (int z = 0; z < 3; z++) {
+                int idx[] = {x, y, z};
+                int64_t v = 2 * (x - 2) - y + 3 * (z + 1) - 4;
+                assert_int_equal(walk(g, r, idx).v, v == 0);
+            }
+    assert_reduced(g, r);
+    gref twice = graph_apply2(g, OP_SUM, graph_var(g, 0), graph_var(g, 0), fold_sum, NULL);
+    gref minus_y = graph_apply2(g, OP_PRODUCT, val(g, -1), graph_var(g, 1), fold_product, NULL);
+    gref thrice = graph_apply2(g, OP_PRODUCT, val(g, 3), graph_var(g, 2), fold_product, NULL);
+    gref folded = graph_apply2(g, OP_SUM, twice, minus_y, fold_sum, NULL);
+    folded = graph_apply2(g, OP_SUM, folded, thrice, fold_sum, NULL);
+    folded = graph_apply2(g, OP_SUM, folded, val(g, -4), fold_sum, NULL);
+    assert_int_equal(graph_apply1(g, OP_PARITY + 100, folded, fold_is_zero, NULL), r);
+    graph_free(g);
+}
+
+/* A variable the sum does not name is not tested, and one whose
+ * coefficient is 0 is tested by no node (its children would all agree). */
+static void test_linear_sum_skips_what_it_does_not_depend_on(void **state) {
+    (void)state;
+    int domain[] = {4, 4, 4};
+    int64_t lo[] = {0, 0, 0};
+    graph *g = graph_new(3, domain, lo);
+    int vars[] = {0, 2};
+    int64_t coef[] = {0, 1};
+    graph_sum sum = {2, vars, coef, -2};
+    gref r = graph_linear(g, &sum, fold_is_zero, NULL);
+    assert_false(GRAPH_IS_TERM(r));
+    assert_int_equal(g->nodes[r].var, 2);
+    assert_int_equal(graph_size(g, r), 1);
+    graph_free(g);
+}
+
 static void test_apply2_with_a_terminal_operand(void **state) {
     (void)state;
     int domain[] = {4};
@@ -844,6 +896,8 @@ int main(void) {
         cmocka_unit_test(test_ite_with_graph_branches_three_vars),
         cmocka_unit_test(test_apply2_sum_of_two_int_vars),
         cmocka_unit_test(test_apply2_with_a_terminal_operand),
+        cmocka_unit_test(test_linear_sum_is_the_folded_sum),
+        cmocka_unit_test(test_linear_sum_skips_what_it_does_not_depend_on),
         cmocka_unit_test(test_apply2_constant_result_reduces_to_terminal),
         cmocka_unit_test(test_apply2_results_are_cached),
         cmocka_unit_test(test_apply2_laws_give_the_same_graph_with_fewer_calls),
