@@ -362,7 +362,8 @@ static void linear_grow(linear_build *b) {
     for (int i = 0; i < b->cap; i++)
         b->memo[i].level = -1;
     for (int i = 0; i < old.cap; i++)
-        if (old.memo[i].level >= 0) *linear_find(b, old.memo[i].level, old.memo[i].sum) = old.memo[i];
+        if (old.memo[i].level >= 0)
+            *linear_find(b, old.memo[i].level, old.memo[i].sum) = old.memo[i];
     xfree(old.memo);
 }
 
