@@ -246,7 +246,7 @@ static void test_rulesets_table(void **state) {
     fixture_capture out;
     int listed = -1;
     assert_int_equal(arb_rulesets_table("tests/rules", capture_open(&out), &listed), ARB_OK);
-    assert_int_equal(listed, 10);
+    assert_int_equal(listed, 11);
     const char *t = capture_text(&out);
     assert_non_null(strstr(t, "\ntoy "));
     assert_non_null(strstr(t, " Speelgoedregels\n"));
