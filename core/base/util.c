@@ -198,29 +198,39 @@ void vec_init(vec *v, size_t elem) {
     v->data = NULL;
     v->len = v->cap = 0;
     v->elem = elem;
+    v->borrowed = false;
 }
 
 void vec_free(vec *v) {
-    xfree(v->data);
+    if (!v->borrowed) xfree(v->data);
     v->data = NULL;
     v->len = v->cap = 0;
+    v->borrowed = false;
+}
+
+/* The elements into a block of cap of the vector's own. */
+static void vec_resize(vec *v, int cap) {
+    if (v->borrowed) {
+        void *own = xmalloc((size_t)cap * v->elem);
+        if (v->len) memcpy(own, v->data, (size_t)v->len * v->elem);
+        v->data = own;
+        v->borrowed = false;
+    } else {
+        v->data = xrealloc(v->data, (size_t)cap * v->elem);
+    }
+    v->cap = cap;
 }
 
 void *vec_push(vec *v) {
-    if (v->len == v->cap) {
-        int cap = v->cap ? v->cap * 2 : 8;
-        v->data = xrealloc(v->data, (size_t)cap * v->elem);
-        v->cap = cap;
-    }
+    if (v->len == v->cap) vec_resize(v, v->cap ? v->cap * 2 : 8);
     void *e = (char *)v->data + (size_t)v->len++ * v->elem;
     memset(e, 0, v->elem);
     return e;
 }
 
 void vec_shrink(vec *v) {
-    if (v->cap == v->len) return;
-    v->data = xrealloc(v->data, (size_t)(v->len ? v->len : 1) * v->elem);
-    v->cap = v->len ? v->len : 1;
+    if (v->cap == v->len || v->borrowed) return;
+    vec_resize(v, v->len ? v->len : 1);
 }
 
 char *read_stream(FILE *f, size_t *len) {

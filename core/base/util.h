@@ -42,6 +42,7 @@ typedef struct vec {
     void *data;
     int len, cap;
     size_t elem;
+    bool borrowed; /* data belongs to an arena: copied before it grows, never freed here */
 } vec;
 void vec_init(vec *v, size_t elem);
 void vec_free(vec *v);

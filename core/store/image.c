@@ -890,18 +890,20 @@ static void get_expr(reader *r, rs_expr *x) {
     x->loc = get_loc(r);
 }
 
-/* A vec of n elements, allocated as the compiler's are (malloc'd: the
- * ruleset frees them with vec_free). */
-static void *vec_sized(vec *v, size_t elem, int n) {
+/* A vec of n elements in the ruleset's arena, whose blocks are faulted in
+ * a call each rather than a page at a time (on a start, most of what a
+ * decode costs); vec_free leaves them to the arena. */
+static void *vec_sized(reader *r, vec *v, size_t elem, int n) {
     vec_init(v, elem);
-    v->data = xcalloc((size_t)n + 1, elem);
+    v->data = alloc_n(r, n, elem);
     v->len = v->cap = n;
+    v->borrowed = true;
     return v->data;
 }
 
 static void get_outcomes(reader *r, vec *v) {
     int n = get_count(r, 8);
-    rs_outcome *o = vec_sized(v, sizeof(rs_outcome), n);
+    rs_outcome *o = vec_sized(r, v, sizeof(rs_outcome), n);
     int64_t total = 0;
     for (int i = 0; i < n; i++) {
         o[i].ntrail = get_i32(r);
@@ -1055,15 +1057,15 @@ static void get_ruleset(reader *r, const char **extra) {
     rs->tests = alloc_n(r, rs->ntests, sizeof(rs_test));
     for (int i = 0; i < rs->ntests && !r->bad; i++)
         get_test(r, &rs->tests[i]);
-    rs_expr *x = vec_sized(&rs->exprs, sizeof(rs_expr), get_count(r, 45));
+    rs_expr *x = vec_sized(r, &rs->exprs, sizeof(rs_expr), get_count(r, 45));
     for (int i = 0; i < rs->exprs.len && !r->bad; i++)
         get_expr(r, &x[i]);
-    int *args = vec_sized(&rs->expr_args, sizeof(int), get_count(r, 4));
+    int *args = vec_sized(r, &rs->expr_args, sizeof(int), get_count(r, 4));
     get_i32s(r, args, rs->expr_args.len);
-    const char **strings = vec_sized(&rs->strings, sizeof(char *), get_count(r, 4));
+    const char **strings = vec_sized(r, &rs->strings, sizeof(char *), get_count(r, 4));
     for (int i = 0; i < rs->strings.len; i++)
         strings[i] = get_str(r);
-    rs_action_use *u = vec_sized(&rs->uses, sizeof(rs_action_use), get_count(r, 12));
+    rs_action_use *u = vec_sized(r, &rs->uses, sizeof(rs_action_use), get_count(r, 12));
     for (int i = 0; i < rs->uses.len; i++) {
         u[i].action = get_i32(r);
         u[i].clause = get_i32(r);

@@ -165,6 +165,24 @@ static void test_mapped_image_is_read_in_place(void **state) {
     assert_int_equal(x1, x2);
     char *r3 = test_report(back);
     assert_string_equal(r1, r3);
+    /* the expressions lie in the ruleset's arena: one more is a copy of
+     * them, and the old ones read the same */
+    assert_true(back->exprs.borrowed);
+    int n = back->exprs.len;
+    rs_expr *more = vec_push(&back->exprs);
+    more->kind = EX_CONST;
+    more->k = 42;
+    assert_false(back->exprs.borrowed);
+    assert_int_equal(back->exprs.len, n + 1);
+    for (int i = 0; i < n; i++) {
+        const rs_expr *was = rs_expr_at(rs, i), *is = rs_expr_at(back, i);
+        assert_int_equal(is->kind, was->kind);
+        assert_int_equal(is->op, was->op);
+        assert_int_equal(is->a, was->a);
+        assert_int_equal(is->b, was->b);
+        assert_int_equal(is->k, was->k);
+    }
+    assert_int_equal(rs_expr_at(back, n)->k, 42);
     free(r1);
     free(r2);
     free(r3);
