@@ -359,11 +359,16 @@ CLIPS_LIBS   := -lclips
 .PHONY: bench
 bench: $(DEPS_OK) $(BUILD)/arbiter
 	@$(MAKE) --no-print-directory BUILD=$(BENCH_BUILD)/lib OPT="$(BENCH_OPT)" SAN= $(BENCH_BUILD)/lib/libarbiter.a
-	@$(MAKE) --no-print-directory $(BENCH_BUILD)/bench
+	@$(MAKE) --no-print-directory $(BENCH_BUILD)/bench $(BENCH_BUILD)/jansson-start
 	$(BENCH_BUILD)/bench $(BUILD)/bench.json
 
 $(BENCH_BUILD)/lib/libarbiter.a:
 	@$(MAKE) --no-print-directory BUILD=$(BENCH_BUILD)/lib OPT="$(BENCH_OPT)" SAN= $@
+
+# The cold start's floor: a program linked to jansson alone.
+$(BENCH_BUILD)/jansson-start: tests/bench/jansson-start.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -Wall -Wextra -Werror $(BENCH_OPT) -o $@ $< $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 
 $(BENCH_BUILD)/bench: $(BENCH_SRCS) $(BENCH_HDRS) $(BENCH_BUILD)/lib/libarbiter.a
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(BENCH_OPT) -DBENCH_DIR='"$(BUILD)"' -I$(BENCH_BUILD)/lib/gen $(LAYER_INCLUDES) \
