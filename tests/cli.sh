@@ -75,6 +75,16 @@ expect "batch: integers too big for 64 bits" 2 '"line":1}' \
     '{"line":2,"status":"bad_input","error":"invalid JSON: too big negative integer"}' \
     '{"line":3,"status":"bad_input","error":"invalid JSON: too big integer"}' \
     -- "$ARBITER" rule --ruleset $TOY --brief tests/bad/batch-huge-int.jsonl
+# A bad first line is one bad line of JSON Lines when whole objects follow:
+# it costs the other lines nothing. A first line that opens a value laid
+# out over the next lines is a broken document, its error where it is.
+expect "batch: a bad first line, the others ruled" 2 \
+    '{"line":1,"status":"bad_input","error":"invalid JSON: string or' \
+    '"articles":["1","1B"]' '"points":40' '"articles":["2","2A"]' '"line":3}' \
+    -- "$ARBITER" rule --ruleset $TOY --brief tests/bad/batch-bad-first-line.jsonl
+expect "a document over several lines, broken: one error where it is" 2 \
+    'document-broken-over-lines.json:4:1: error: invalid JSON' \
+    -- "$ARBITER" rule --ruleset $TOY tests/bad/document-broken-over-lines.json
 if "$ARBITER" rule --ruleset $TOY --brief tests/bad/batch.jsonl 2>/dev/null | grep -q '"messages'; then
     fail "batch --brief has no texts" "a brief record holds messages"
 else

@@ -221,9 +221,50 @@ static char *read_input(const char *path, size_t *len) {
     return text;
 }
 
+/* Whether a line, spaces around it aside, is a whole JSON object. */
+static bool line_is_object(const char *line, size_t n) {
+    json_error_t je;
+    json_t *j = json_loadb(line, n, 0, &je);
+    bool object = json_is_object(j);
+    json_decref(j);
+    return object;
+}
+
+/* A first line that opens a value spread over the next lines (a document
+ * as an editor lays it out) ends with what must be followed. */
+static bool opens_a_value(const char *line, size_t n) {
+    while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
+        n--;
+    return n == 0 || strchr("{[,:", line[n - 1]) != NULL;
+}
+
+#define LINES_LOOKED_AT 16 /* later lines tried before a text is called one document */
+
+/* Text whose first line is no JSON value: JSON Lines with a bad first
+ * line when that line does not open a value spread over the next lines
+ * and a later line is a whole object. */
+static bool lines_despite_first(const char *text, size_t len) {
+    size_t start = 0;
+    while (start < len && (text[start] == ' ' || text[start] == '\t' || text[start] == '\r' ||
+                           text[start] == '\n'))
+        start++;
+    const char *nl = memchr(text + start, '\n', len - start);
+    if (!nl || opens_a_value(text + start, (size_t)(nl - (text + start)))) return false;
+    const char *p = nl, *end = text + len;
+    for (int tried = 0; p && p + 1 < end && tried < LINES_LOOKED_AT; tried++) {
+        const char *line = p + 1;
+        const char *next = memchr(line, '\n', (size_t)(end - line));
+        if (line_is_object(line, next ? (size_t)(next - line) : (size_t)(end - line))) return true;
+        p = next;
+    }
+    return false;
+}
+
 /* One JSON document, or JSON Lines: one scenario per line. Text that is
- * neither is a broken document when its first line is not a whole JSON
- * value, so that its syntax error is shown where it is. */
+ * neither is a broken document when its first line opens a value the rest
+ * does not close, so that its syntax error is shown where it is; a bad
+ * first line followed by lines that are whole objects is JSON Lines with
+ * one bad line, which then costs no other line its ruling. */
 static bool is_single_document(const char *text, size_t len) {
     json_error_t je;
     json_t *j = json_loadb(text, len, 0, &je);
@@ -238,8 +279,11 @@ static bool is_single_document(const char *text, size_t len) {
     const char *nl = memchr(text + start, '\n', len - start);
     size_t first = nl ? (size_t)(nl - (text + start)) : len - start;
     j = json_loadb(text + start, first, 0, &je);
-    if (j) json_decref(j);
-    return j == NULL;
+    if (j) {
+        json_decref(j);
+        return false;
+    }
+    return !lines_despite_first(text, len);
 }
 
 /* Which facts would have to differ for the ruling to name the action. */
@@ -417,6 +461,15 @@ static int cmd_rule(const options *o) {
         json_t *j = json_loadb(first, first_len, 0, &je);
         lines = j != NULL; /* a whole value on the first line, and more after it */
         json_decref(j);
+        if (!lines) { /* or a bad first line, then whole objects: the lines the head holds whole */
+            const char *last_nl = first + first_len;
+            for (const char *q = text + len; q > last_nl; q--)
+                if (q[-1] == '\n') {
+                    last_nl = q - 1;
+                    break;
+                }
+            lines = lines_despite_first(text, (size_t)(last_nl - text));
+        }
     }
     if (text && !all && !lines) text = read_rest(in, text, len, &len);
     if (!text) {
