@@ -233,6 +233,14 @@ typedef struct ruling_origin {
     int outcome;
 } ruling_origin;
 
+/* The paired graph upside down, for the nodes that lead to one pair. */
+typedef struct parents {
+    int *start; /* the parents of node r at list[start[r] .. start[r + 1]) */
+    int *list, *fill;
+    int *mark, *queue;
+    int *seen; /* project's visits, by stamp */
+} parents;
+
 typedef struct joint {
     const ruleset *a, *b;
     diff_result *d;
@@ -249,9 +257,15 @@ typedef struct joint {
     double *prefix;   /* prefix[v]: the product of the domains of the variables before v */
     int *slots;       /* open addressing over words */
     int capslots;
+    parents up;
 } joint;
 
-enum { PAIR_EQUAL = -1, PAIR_EXCLUDED = -2, PAIR_OUT_OF_SCOPE = -3 };
+enum {
+    PAIR_EQUAL = -1,
+    PAIR_EXCLUDED = -2,
+    PAIR_OUT_OF_SCOPE = -3,
+    PAIR_FIRST = PAIR_OUT_OF_SCOPE
+};
 
 static bool passes_article(const ruleset *rs, gref r, const char *article) {
     if (r == GREF_ABSENT || !GRAPH_IS_TERM(r) || graph_term_at(rs->graph, r)->kind != TERM_OUTCOME)
@@ -840,6 +854,66 @@ static double count_from(joint *j, gref r, int from, int64_t want, double *memo)
     return n * memo[r];
 }
 
+/* The situations that reach each terminal, all at once: the number of
+ * assignments that reach a node flows from the root down to its children.
+ * A node is made after its children, so a larger index comes first and one
+ * pass in decreasing order sees every parent before its children. Counting
+ * each pair with count_from instead walked the graph once per pair. False
+ * (and nothing counted) when the order does not hold. */
+static bool count_terminals(joint *j, gref root, double *per_term) {
+    graph *g = j->g;
+    memset(per_term, 0, sizeof *per_term * ((size_t)g->nterms + 1));
+    if (GRAPH_IS_TERM(root)) {
+        per_term[GRAPH_TERM_INDEX(root)] = span(j, 0, g->nvars);
+        return true;
+    }
+    double *mass = xcalloc((size_t)root + 1, sizeof *mass);
+    mass[root] = span(j, 0, g->nodes[root].var);
+    bool ordered = true;
+    for (gref r = root; r >= 0 && ordered; r--) {
+        if (mass[r] == 0) continue;
+        const graph_node *nd = &g->nodes[r];
+        for (int i = 0; i < g->domain[nd->var]; i++) {
+            gref kid = graph_kid(g, nd, i);
+            double n = mass[r] * span(j, nd->var + 1, var_of(g, kid));
+            if (GRAPH_IS_TERM(kid))
+                per_term[GRAPH_TERM_INDEX(kid)] += n;
+            else if (kid < r)
+                mass[kid] += n;
+            else
+                ordered = false;
+        }
+    }
+    xfree(mass);
+    return ordered;
+}
+
+/* The situations of each terminal value PAIR_FIRST .. npairs - 1, at
+ * count[v - PAIR_FIRST]: in one pass where the graph allows, else a walk
+ * per value. */
+static double *pair_counts(joint *j, gref pairs, int npairs) {
+    graph *g = j->g;
+    double *count = xcalloc((size_t)(npairs - PAIR_FIRST) + 1, sizeof *count);
+    double *per_term = xcalloc((size_t)g->nterms + 1, sizeof *per_term);
+    if (count_terminals(j, pairs, per_term)) {
+        for (int t = 0; t < g->nterms; t++) {
+            const graph_term *term = &g->terms[t];
+            if (term->kind == TERM_VALUE && term->v >= PAIR_FIRST && term->v < npairs)
+                count[term->v - PAIR_FIRST] += per_term[t];
+        }
+    } else {
+        double *memo = xcalloc((size_t)g->nnodes + 1, sizeof *memo);
+        for (int64_t v = PAIR_FIRST; v < npairs; v++) {
+            for (int i = 0; i < g->nnodes; i++)
+                memo[i] = -1;
+            count[v - PAIR_FIRST] = count_from(j, pairs, 0, v, memo);
+        }
+        xfree(memo);
+    }
+    xfree(per_term);
+    return count;
+}
+
 /* ---- regions ------------------------------------------------------------------------
  * One region per pair of differing rulings: the situations where A rules
  * the one and B the other. Its count is exact (counted on the graph, not
@@ -850,7 +924,7 @@ static double count_from(joint *j, gref r, int from, int64_t want, double *memo)
 typedef struct region_walk {
     joint *j;
     int64_t pair;
-    signed char *reaches; /* per node: -1 unknown, 0 no, 1 yes */
+    int stamp; /* j->up.mark[r] == stamp: node r leads to the pair */
     unsigned char **allowed;
     unsigned char *free; /* a fact some path skips: every value */
     int *example;        /* one situation: a value per fact, -1 free */
@@ -858,24 +932,71 @@ typedef struct region_walk {
 } region_walk;
 
 static bool reaches_pair(region_walk *w, gref r) {
-    graph *g = w->j->g;
-    if (!(signature(w->j, r) & sig_bit(w->pair))) return false;
-    if (GRAPH_IS_TERM(r)) return graph_term_at(g, r)->v == w->pair;
-    if (w->reaches[r] >= 0) return w->reaches[r];
-    bool any = false;
-    const graph_node *nd = &g->nodes[r];
-    for (int i = 0; i < g->domain[nd->var]; i++)
-        any |= reaches_pair(w, graph_kid(g, nd, i));
-    w->reaches[r] = any;
-    return any;
+    if (GRAPH_IS_TERM(r)) return graph_term_at(w->j->g, r)->v == w->pair;
+    return w->j->up.mark[r] == w->stamp;
+}
+
+/* The parents of every node and terminal below root, each parent once per
+ * child, as offsets into one array (a terminal t at nnodes + t). */
+static void build_parents(joint *j, gref root) {
+    graph *g = j->g;
+    parents *up = &j->up;
+    int n = g->nnodes + g->nterms;
+    up->start = xcalloc((size_t)n + 2, sizeof(int));
+    up->mark = xcalloc((size_t)g->nnodes + 1, sizeof(int));
+    up->queue = xcalloc((size_t)g->nnodes + 1, sizeof(int));
+    up->seen = xcalloc((size_t)g->nnodes + 1, sizeof(int));
+    if (GRAPH_IS_TERM(root)) return;
+    /* below root: every node with a smaller index that root leads to */
+    unsigned char *below = xcalloc((size_t)root + 1, 1);
+    below[root] = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (gref r = root; r >= 0; r--) {
+            if (!below[r]) continue;
+            const graph_node *nd = &g->nodes[r];
+            for (int i = 0; i < g->domain[nd->var]; i++) {
+                gref kid = graph_kid(g, nd, i);
+                if (i > 0 && kid == graph_kid(g, nd, i - 1)) continue;
+                int at = GRAPH_IS_TERM(kid) ? g->nnodes + GRAPH_TERM_INDEX(kid) : kid;
+                if (!GRAPH_IS_TERM(kid)) below[kid] = 1;
+                if (pass == 0)
+                    up->start[at + 1]++;
+                else
+                    up->list[up->fill[at]++] = r;
+            }
+        }
+        if (pass == 0) {
+            for (int i = 0; i < n; i++)
+                up->start[i + 1] += up->start[i];
+            up->list = xcalloc((size_t)up->start[n] + 1, sizeof(int));
+            up->fill = xcalloc((size_t)n + 1, sizeof(int));
+            memcpy(up->fill, up->start, sizeof(int) * (size_t)n);
+        }
+    }
+    xfree(below);
+}
+
+/* Marks with stamp every node below the root that leads to the terminal:
+ * its ancestors, found upwards, in the time their number takes. */
+static void mark_ancestors(joint *j, int term, int stamp) {
+    parents *up = &j->up;
+    int at = j->g->nnodes + term, head = 0, tail = 0;
+    for (int p = up->start[at]; p < up->start[at + 1]; p++)
+        if (up->mark[up->list[p]] != stamp) up->mark[up->queue[tail++] = up->list[p]] = stamp;
+    while (head < tail) {
+        int r = up->queue[head++];
+        for (int p = up->start[r]; p < up->start[r + 1]; p++)
+            if (up->mark[up->list[p]] != stamp) up->mark[up->queue[tail++] = up->list[p]] = stamp;
+    }
 }
 
 /* Marks the values of every edge on a path to the pair, and the facts a
- * path skips; `seen` keeps each node visited once. */
-static void project(region_walk *w, gref r, unsigned char *seen) {
+ * path skips; each node is visited once (j->up.seen holds the stamp). */
+static void project(region_walk *w, gref r) {
+    int *seen = w->j->up.seen;
     graph *g = w->j->g;
-    if (GRAPH_IS_TERM(r) || seen[r]) return;
-    seen[r] = 1;
+    if (GRAPH_IS_TERM(r) || seen[r] == w->stamp) return;
+    seen[r] = w->stamp;
     const graph_node *nd = &g->nodes[r];
     for (int i = 0; i < g->domain[nd->var]; i++) {
         gref kid = graph_kid(g, nd, i);
@@ -883,7 +1004,7 @@ static void project(region_walk *w, gref r, unsigned char *seen) {
         w->allowed[nd->var][i] = 1;
         for (int v = nd->var + 1; v < var_of(g, kid); v++)
             w->free[v] = 1;
-        project(w, kid, seen);
+        project(w, kid);
     }
 }
 
@@ -899,7 +1020,7 @@ static void find_example(region_walk *w, gref r) {
     }
 }
 
-static void add_region(joint *j, gref pairs, int64_t pair, double *count_memo) {
+static void add_region(joint *j, gref pairs, int64_t pair, double count) {
     diff_result *d = j->d;
     graph *g = j->g;
     if (d->nregions == j->capregions) {
@@ -908,20 +1029,20 @@ static void add_region(joint *j, gref pairs, int64_t pair, double *count_memo) {
     }
     region_walk w = {j,
                      pair,
-                     xmalloc((size_t)g->nnodes + 1),
+                     (int)pair + 1,
                      xcalloc((size_t)d->nfacts + 1, sizeof(unsigned char *)),
                      xcalloc((size_t)d->nfacts + 1, 1),
                      xcalloc((size_t)d->nfacts + 1, sizeof(int)),
                      false};
-    memset(w.reaches, -1, (size_t)g->nnodes + 1);
+    for (int t = 0; t < g->nterms; t++)
+        if (g->terms[t].kind == TERM_VALUE && g->terms[t].v == pair) mark_ancestors(j, t, w.stamp);
     for (int f = 0; f < d->nfacts; f++) {
         w.allowed[f] = xcalloc((size_t)d->facts[f].nvalues, 1);
         w.example[f] = -1;
     }
     for (int v = 0; v < var_of(g, pairs); v++)
         w.free[v] = 1;
-    unsigned char *seen = xcalloc((size_t)g->nnodes + 1, 1);
-    project(&w, pairs, seen);
+    project(&w, pairs);
     find_example(&w, pairs);
     diff_region *r = &d->regions[d->nregions++];
     r->allowed = xcalloc((size_t)d->nfacts, sizeof(unsigned char *));
@@ -939,15 +1060,13 @@ static void add_region(joint *j, gref pairs, int64_t pair, double *count_memo) {
         r->allowed[f] = w.allowed[f];
         box *= k;
     }
-    r->count = count_from(j, pairs, 0, pair, count_memo);
+    r->count = count;
     r->exact = box <= r->count * (1 + 1e-12); /* counts beyond 2^53 are rounded */
     int *p = &VEC_AT(&j->pairs, int, 2 * pair);
     r->ruling_a = xstrdup(VEC_AT(&j->words, char *, p[0]));
     r->ruling_b = xstrdup(VEC_AT(&j->words, char *, p[1]));
     r->json_a = json_incref(VEC_AT(&j->json, json_t *, p[0]));
     r->json_b = json_incref(VEC_AT(&j->json, json_t *, p[1]));
-    xfree(seen);
-    xfree(w.reaches);
     xfree(w.allowed);
     xfree(w.free);
 }
@@ -989,7 +1108,7 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     joint j = {a,   b,   out,  article, graph_new(out->nfacts, domain, lo),
                {0}, {0}, {0},  {0},     {0},
                0,   0,   NULL, NULL,    NULL,
-               0};
+               0,   {0}};
     vec_init(&j.words, sizeof(char *));
     vec_init(&j.json, sizeof(json_t *));
     vec_init(&j.passes, sizeof(bool));
@@ -1008,23 +1127,23 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     j.prefix[0] = 1;
     for (int f = 0; f < out->nfacts; f++)
         j.prefix[f + 1] = j.prefix[f] * domain[f];
-    double *memo = xcalloc((size_t)j.g->nnodes + 1, sizeof(double));
-    for (int i = 0; i < j.g->nnodes; i++)
-        memo[i] = -1;
-    out->equal = count_from(&j, pairs, 0, PAIR_EQUAL, memo);
-    for (int i = 0; i < j.g->nnodes; i++)
-        memo[i] = -1;
-    out->out_of_scope = count_from(&j, pairs, 0, PAIR_OUT_OF_SCOPE, memo);
-    for (int64_t k = 0; k < j.pairs.len / 2 && !out->incomplete; k++) {
-        for (int i = 0; i < j.g->nnodes; i++)
-            memo[i] = -1;
-        if (count_from(&j, pairs, 0, k, memo) == 0) continue; /* equal by value everywhere */
-        for (int i = 0; i < j.g->nnodes; i++)
-            memo[i] = -1;
-        add_region(&j, pairs, k, memo);
+    int npairs = j.pairs.len / 2;
+    double *count = pair_counts(&j, pairs, npairs); /* count[v - PAIR_FIRST] */
+    out->equal = count[PAIR_EQUAL - PAIR_FIRST];
+    out->out_of_scope = count[PAIR_OUT_OF_SCOPE - PAIR_FIRST];
+    build_parents(&j, pairs);
+    for (int64_t k = 0; k < npairs && !out->incomplete; k++) {
+        if (count[k - PAIR_FIRST] == 0) continue; /* equal by value everywhere */
+        add_region(&j, pairs, k, count[k - PAIR_FIRST]);
         out->differing += out->regions[out->nregions - 1].count;
     }
-    xfree(memo);
+    xfree(count);
+    xfree(j.up.start);
+    xfree(j.up.list);
+    xfree(j.up.fill);
+    xfree(j.up.mark);
+    xfree(j.up.queue);
+    xfree(j.up.seen);
     xfree(j.sig);
     xfree(j.prefix);
     xfree(j.slots);
