@@ -30,7 +30,7 @@ const WORDS = {
     rs_download_pbn: 'PBN-export', rs_games: 'De resultaten van het bestand', line: 'Regel',
     declarer: 'Leider', problem: 'Probleem', rs_column: 'Kolom', rs_file_says: 'Bestand', rs_arbiter_says: 'arbiter',
     rs_disagree: 'Waar de cijfers van het bestand afwijken', rs_agree: 'De cijfers van het bestand kloppen met die van arbiter.',
-    rs_pbn_ranking: 'Rangschikking uit de resultaten van het bestand', rs_adjusted_mark: '†',
+    rs_pbn_ranking: 'Rangschikking uit de resultaten van het bestand', rs_pairs: 'NS–OW', rs_adjusted_mark: '†',
     edition: 'Regelset (uitgave)', auction_optional: 'Biedverloop (optioneel)',
     auction_hint: 'Gever, dubbele punt, dan de biedingen: N: 1S 1H',
     restart: 'Opnieuw beginnen', ok: 'OK', back: '← Terug', decided_by: 'Beslist op grond van',
@@ -83,7 +83,7 @@ const WORDS = {
     rs_download_pbn: 'PBN export', rs_games: "The file's results", line: 'Line',
     declarer: 'Declarer', problem: 'Problem', rs_column: 'Column', rs_file_says: 'File', rs_arbiter_says: 'arbiter',
     rs_disagree: "Where the file's own figures differ", rs_agree: "The file's own figures agree with arbiter's.",
-    rs_pbn_ranking: "Ranking from the file's results", rs_adjusted_mark: '†',
+    rs_pbn_ranking: "Ranking from the file's results", rs_pairs: 'NS–EW', rs_adjusted_mark: '†',
     edition: 'Ruleset (edition)', auction_optional: 'Auction (optional)',
     auction_hint: 'Dealer, a colon, then the calls: N: 1S 1H',
     restart: 'Start again', ok: 'OK', back: '← Back', decided_by: 'Decided on',
@@ -920,12 +920,13 @@ function rankingTables(session, id) {
   const mp = session.method === 'matchpoints';
   return session.rankings.map((r) => {
     const title = t('rs_ranking') + (r.direction === 'all' ? '' : ' ' + (r.direction === 'EW' ? ew() : r.direction));
-    const cols = [[t('place')], [t('pair')], [t('boards'), true], ...(mp ? [[t('matchpoints'), true], [t('top'), true], [t('percentage'), true]] : [[t('imps'), true]])];
+    /* the figure the pairs are ranked by first, then what it is made of */
+    const cols = [[t('place')], [t('pair')], ...(mp ? [[t('percentage'), true], [t('matchpoints'), true], [t('top'), true]] : [[t('imps'), true]]), [t('boards'), true]];
     return [el('h3', {}, title), el('div', { class: 'scroll' }, el('table', { class: 'sheet ranking', id: id + '-' + r.direction },
       head(cols),
       el('tbody', {}, r.pairs.map((p) => el('tr', { class: /=$/.test(p.place) ? 'tie' : null },
-        cell(p.place, 'place'), cell(p.pair), numCell(p.boards),
-        mp ? [numCell(p.matchpoints), numCell(p.top), numCell(p.percentage, 'mp')] : numCell(p.imps, 'mp'))))))];
+        cell(p.place, 'place'), cell(p.pair),
+        mp ? [numCell(p.percentage, 'mp'), numCell(p.matchpoints), numCell(p.top)] : numCell(p.imps, 'mp'), numCell(p.boards))))))];
   });
 }
 
@@ -976,6 +977,9 @@ function boardsTable(session) {
         : [numCell(num(b.imps_ns) + mark(b, 'ns')), numCell(num(b.imps_ew) + mark(b, 'ew'))]))))));
 }
 
+/* A ScoreTable row's pairs, "4–5" (north-south's first); "" for a game without. */
+const pairsOf = (g) => (g.ns || g.ew ? (g.ns || '') + '–' + (g.ew || '') : '');
+
 /* The rows of a PBN file where its own figures differ from arbiter's. */
 function disagreements(games) {
   const rows = [];
@@ -993,18 +997,18 @@ function pbnResult(res) {
   const parts = [el('h2', {}, res.ruleset + ' — PBN')];
   if (differ.length) {
     parts.push(el('h3', {}, t('rs_disagree')), el('div', { class: 'scroll' }, el('table', { class: 'sheet', id: 'rs-disagree' },
-      head([[t('board')], [t('line'), true], ['NS'], [ew()], [t('rs_column')], [t('rs_file_says'), true], [t('rs_arbiter_says'), true]]),
-      el('tbody', {}, differ.map((d) => el('tr', { class: 'differs' }, cell(d.g.board), numCell(d.g.line), cell(d.g.ns || ''), cell(d.g.ew || ''),
+      head([[t('board') + ' · ' + t('rs_pairs')], [t('line'), true], [t('rs_column')], [t('rs_file_says'), true], [t('rs_arbiter_says'), true]]),
+      el('tbody', {}, differ.map((d) => el('tr', { class: 'differs' }, cell(d.g.board + (pairsOf(d.g) ? ' · ' + pairsOf(d.g) : '')), numCell(d.g.line),
         cell(d.column), numCell(d.file), numCell(d.arbiter, 'mp')))))));
   } else if (compared) {
     parts.push(el('p', { id: 'rs-agree', class: 'final' }, t('rs_agree')));
   }
   if (res.session) parts.push(el('h3', {}, t('rs_pbn_ranking')), ...rankingTables(res.session, 'rs-ranking').flat(), ...notesList(res.session));
   parts.push(el('details', { open: true }, el('summary', {}, t('rs_games')), el('div', { class: 'scroll' }, el('table', { class: 'sheet', id: 'rs-games' },
-    head([[t('board')], [t('line'), true], ['NS'], [ew()], [t('contract')], [t('declarer')], [t('score') + ' NS', true],
+    head([[t('board')], [t('line'), true], [t('rs_pairs')], [t('contract')], [t('declarer')], [t('score') + ' NS', true],
       ['MP NS', true], ['MP ' + ew(), true], ['% NS', true], ['% ' + ew(), true]]),
     el('tbody', {}, games.map((g) => el('tr', { class: g.problem !== undefined ? 'problem' : (g.disagreements || []).length || g.score_tag_ns !== undefined ? 'differs' : null },
-      cell(g.board), numCell(g.line), cell(g.ns || ''), cell(g.ew || ''),
+      cell(g.board), numCell(g.line), cell(pairsOf(g)),
       g.problem !== undefined ? el('td', { colspan: 7, class: 'error' }, g.problem)
         : [cell(g.contract), cell(g.declarer), numCell(g.score_ns), numCell(g.matchpoints_ns, 'mp'), numCell(g.matchpoints_ew), numCell(g.percentage_ns), numCell(g.percentage_ew)])))))));
   const buttons = [el('button', { type: 'button', id: 'rs-download-pbn', class: 'secondary', onclick: pbnExport }, t('rs_download_pbn'))];
