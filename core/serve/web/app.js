@@ -1,6 +1,7 @@
 /* app.js — the web app of `arbiter serve`: a ruling question by question,
  * editions compared, an article's decision graph, a klaverjas score sheet,
- * a matchpoint sheet and a contract score. Everything it shows comes from
+ * a matchpoint sheet, a contract score and a session's results (a CSV
+ * sheet or a PBN file ranked, a klaverjas ranking). Everything it shows comes from
  * the JSON API of core/serve/serve.c, answered by one of two back ends
  * with the same answers: the server, when one answers at api/, else the
  * library compiled to WebAssembly in the page (offline.js, built by `make
@@ -921,7 +922,7 @@ function rankingTables(session, id) {
   return session.rankings.map((r) => {
     const title = t('rs_ranking') + (r.direction === 'all' ? '' : ' ' + (r.direction === 'EW' ? ew() : r.direction));
     /* the figure the pairs are ranked by first, then what it is made of */
-    const cols = [[t('place')], [t('pair')], ...(mp ? [[t('percentage'), true], [t('matchpoints'), true], [t('top'), true]] : [[t('imps'), true]]), [t('boards'), true]];
+    const cols = [[t('place')], [t('pair')], ...(mp ? [[t('percentage'), true], ['MP', true], [t('top'), true]] : [[t('imps'), true]]), [t('boards'), true]];
     return [el('h3', {}, title), el('div', { class: 'scroll' }, el('table', { class: 'sheet ranking', id: id + '-' + r.direction },
       head(cols),
       el('tbody', {}, r.pairs.map((p) => el('tr', { class: /=$/.test(p.place) ? 'tie' : null },
