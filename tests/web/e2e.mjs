@@ -430,6 +430,8 @@ async function walkResults(page, base, kjName, shots = {}) {
   expect(differ.length === 1 && differ[0][0] === '2 · 4–5' && differ[0][1] === '53' && differ[0][2] === 'Score_NS' && differ[0][3] === '170' && differ[0][4] === '140',
     'the disagreement is not shown: ' + JSON.stringify(differ));
   expect(await page.isVisible('#rs-ranking-NS'), "no ranking from the file's results");
+  expect((await downloaded(page, '#rs-download-games')) === cliText(['pbn', '--ruleset', 'bridge-2017', '-'], event),
+    'the results CSV is not what `arbiter pbn --ruleset` writes');
   if (shots.pbn) await shot(page, shots.pbn);
   await resultsFor(page, 'bridge-2017', 'tests/pbn/mistakes.pbn');
   const error = await page.textContent('#rs-error');

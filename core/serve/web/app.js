@@ -28,7 +28,7 @@ const WORDS = {
     rs_boards: 'Per spel', rs_notes: 'Aantekeningen', place: 'Plaats', boards: 'Spellen', top: 'Top',
     percentage: '%', imps: 'IMPs', tops: 'Tops', tie_broken_by: 'Gelijk, beslist door',
     rs_download_ranking: 'Rangschikking als CSV', rs_download_boards: 'Spellen als CSV',
-    rs_download_pbn: 'PBN-export', rs_games: 'De resultaten van het bestand', line: 'Regel',
+    rs_download_pbn: 'PBN-export', rs_download_games: 'Resultaten als CSV', rs_games: 'De resultaten van het bestand', line: 'Regel',
     declarer: 'Leider', problem: 'Probleem', rs_column: 'Kolom', rs_file_says: 'Bestand', rs_arbiter_says: 'arbiter',
     rs_disagree: 'Waar de cijfers van het bestand afwijken', rs_agree: 'De cijfers van het bestand kloppen met die van arbiter.',
     rs_pbn_ranking: 'Rangschikking uit de resultaten van het bestand', rs_pairs: 'NS–OW', rs_adjusted_mark: '†',
@@ -81,7 +81,7 @@ const WORDS = {
     rs_boards: 'Board by board', rs_notes: 'Notes', place: 'Place', boards: 'Boards', top: 'Top',
     percentage: '%', imps: 'IMPs', tops: 'Tops', tie_broken_by: 'Tie broken by',
     rs_download_ranking: 'Ranking as CSV', rs_download_boards: 'Boards as CSV',
-    rs_download_pbn: 'PBN export', rs_games: "The file's results", line: 'Line',
+    rs_download_pbn: 'PBN export', rs_download_games: 'Results as CSV', rs_games: "The file's results", line: 'Line',
     declarer: 'Declarer', problem: 'Problem', rs_column: 'Column', rs_file_says: 'File', rs_arbiter_says: 'arbiter',
     rs_disagree: "Where the file's own figures differ", rs_agree: "The file's own figures agree with arbiter's.",
     rs_pbn_ranking: "Ranking from the file's results", rs_pairs: 'NS–EW', rs_adjusted_mark: '†',
@@ -892,6 +892,22 @@ function sessionCsv(session, boards) {
   return lines.join('\n') + '\n';
 }
 
+/* `arbiter pbn --ruleset NAME FILE`: each result a line, a ScoreTable
+ * row's pairs and where the file's own figures differ at the end. */
+function pbnCsv(games) {
+  const figure = (v) => (typeof v === 'number' ? csvNumber(v) : '-');
+  const lines = ['board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew,problem,ns,ew,disagreements'];
+  const text = (v) => (typeof v === 'string' ? v : '');
+  for (const g of games) {
+    const scored = g.problem !== undefined ? `,,,,,,,"${text(g.problem)}",`
+      : `${text(g.contract)},${text(g.declarer)},${Number.isInteger(g.score_ns) ? g.score_ns : 0},` +
+        ['matchpoints_ns', 'matchpoints_ew', 'percentage_ns', 'percentage_ew'].map((k) => figure(g[k])).join(',') + ',,';
+    const differ = (g.disagreements || []).map((d) => `${text(d.column)} ${figure(d.file)} (arbiter ${figure(d.arbiter)})`).join('; ');
+    lines.push(`${text(g.board)},${Number.isInteger(g.line) ? g.line : 0},${scored}${text(g.ns)},${text(g.ew)},${differ ? '"' + differ + '"' : ''}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
 /* `arbiter ranking FILE`. */
 function rankingCsv(pairs) {
   const lines = ['place,pair,boards,matchpoints,tops,points,tie_broken_by'];
@@ -1012,7 +1028,9 @@ function pbnResult(res) {
       cell(g.board), numCell(g.line), cell(pairsOf(g)),
       g.problem !== undefined ? el('td', { colspan: 7, class: 'error' }, g.problem)
         : [cell(g.contract), cell(g.declarer), numCell(g.score_ns), numCell(g.matchpoints_ns, 'mp'), numCell(g.matchpoints_ew), numCell(g.percentage_ns), numCell(g.percentage_ew)])))))));
-  const buttons = [el('button', { type: 'button', id: 'rs-download-pbn', class: 'secondary', onclick: pbnExport }, t('rs_download_pbn'))];
+  const buttons = [el('button', { type: 'button', id: 'rs-download-games', class: 'secondary',
+    onclick: () => download('results.csv', pbnCsv(games), 'text/csv') }, t('rs_download_games')),
+  el('button', { type: 'button', id: 'rs-download-pbn', class: 'secondary', onclick: pbnExport }, t('rs_download_pbn'))];
   if (res.session) buttons.unshift(el('button', { type: 'button', id: 'rs-download-ranking', class: 'secondary',
     onclick: () => download('ranking.csv', sessionCsv(res.session, false), 'text/csv') }, t('rs_download_ranking')));
   parts.push(el('div', { class: 'row' }, buttons));
