@@ -306,6 +306,68 @@ EMSCRIPTEN_KEEPALIVE char *arbw_matchpoints(const char *name, const char *sheet)
     return json;
 }
 
+/* A scorer's call's answer: its JSON (or text) when it succeeded, else
+ * NULL with its status and error kept (the error taken over). */
+static char *scored(enum arb_status st, char *answer, char *error) {
+    if (st == ARB_OK) {
+        free(error);
+        outcome(ARB_OK, NULL);
+        return answer;
+    }
+    free(answer);
+    outcome(st, error ? error : copy(st == ARB_NO_MEMORY ? "out of memory" : ""));
+    return NULL;
+}
+
+/* POST /api/session: a pairs session's sheet (CSV with a header row, ","
+ * or ";") scored and ranked; method "matchpoints", "butler" or "cross"
+ * (NULL: matchpoints, as `arbiter session` without --method). The JSON of
+ * `arbiter session --json`. */
+EMSCRIPTEN_KEEPALIVE char *arbw_session(const char *name, const char *sheet, const char *method) {
+    const arb_ruleset *rs = served(name);
+    if (!rs) return NULL;
+    if (!sheet) return fail(ARB_BAD_INPUT, "%s", "give the session's sheet");
+    char *json = NULL, *error = NULL;
+    enum arb_status st =
+        arb_session_json(rs, plugins_of(rs), sheet, strlen(sheet), method, &json, &error);
+    return scored(st, json, error);
+}
+
+/* POST /api/ranking: a sheet of board,pair,score lines ranked, ties broken
+ * as the ruleset says (klaverjas); the JSON of `arbiter ranking --json`. */
+EMSCRIPTEN_KEEPALIVE char *arbw_ranking(const char *name, const char *sheet) {
+    const arb_ruleset *rs = served(name);
+    if (!rs) return NULL;
+    if (!sheet) return fail(ARB_BAD_INPUT, "%s", "give the sheet");
+    char *json = NULL, *error = NULL;
+    enum arb_status st = arb_ranking_json(rs, plugins_of(rs), sheet, strlen(sheet), &json, &error);
+    return scored(st, json, error);
+}
+
+/* POST /api/pbn: every result of a PBN file scored and matchpointed, the
+ * file's own figures compared (`arbiter pbn --ruleset NAME --json`). file:
+ * the name its messages give ("pbn" for the server's; NULL or "" too). A
+ * file with a mistake: NULL, every mistake with its line in the error. */
+EMSCRIPTEN_KEEPALIVE char *arbw_pbn(const char *name, const char *pbn, const char *file) {
+    const arb_ruleset *rs = served(name);
+    if (!rs) return NULL;
+    if (!pbn) return fail(ARB_BAD_INPUT, "%s", "give the text of a PBN file");
+    char *json = NULL, *error = NULL;
+    enum arb_status st = arb_pbn_score_json(rs, plugins_of(rs), pbn, strlen(pbn),
+                                            file && *file ? file : "pbn", &json, &error);
+    return scored(st, json, error);
+}
+
+/* POST /api/pbn with "export": the file in PBN 2.1's export format, the
+ * text `arbiter pbn --export` writes; file as for arbw_pbn. */
+EMSCRIPTEN_KEEPALIVE char *arbw_pbn_export(const char *pbn, const char *file) {
+    if (!pbn) return fail(ARB_BAD_INPUT, "%s", "give the text of a PBN file");
+    char *text = NULL, *error = NULL;
+    enum arb_status st =
+        arb_pbn_export(pbn, strlen(pbn), file && *file ? file : "pbn", &text, &error);
+    return scored(st, text, error);
+}
+
 /* GET /api/graph: an article's decision graph as DOT. */
 EMSCRIPTEN_KEEPALIVE char *arbw_graph(const char *name, const char *article) {
     const arb_ruleset *rs = served(name);

@@ -2,7 +2,9 @@
 // driven by playwright-core (never a browser playwright downloads). A
 // director's walks: an insufficient bid ruled under 2017 and under 1963,
 // the editions compared, the article's decision graph, a klaverjas hand
-// scored, a board matchpointed, a contract scored. Every number and ruling
+// scored, a board matchpointed, a contract scored, a session's results (a
+// CSV sheet, a PBN file, a klaverjas ranking; the CSV and the PBN export
+// downloaded, as the CLI writes them). Every number and ruling
 // the page shows is checked against the CLI's --json for the same input.
 // Screenshots of the main screens go to $SHOTS, and to $SCREENSHOTS too
 // when it is set (docs/images).
@@ -13,8 +15,8 @@
 // WebAssembly module, a reload that keeps the answers, a shared link that
 // reopens a ruling; a club plugin picked from a file (its question asked,
 // its ruling as `arbiter rule --plugin --json` gives it, kept over a
-// reload), one that does not load, a hostile one, and Rotterdam's legal
-// cards. ONLY=offline runs the offline app's walks alone. Ends with "N
+// reload), one that does not load, a hostile one, Rotterdam's legal
+// cards, and a session's results. ONLY=offline runs the offline app's walks alone. Ends with "N
 // passed, N failed".
 import { chromium } from 'playwright-core';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
@@ -338,6 +340,122 @@ async function walkMatchpoints(page, base) {
   expect((await page.textContent('#mp-error')).includes('line 2'), 'a bad line is not named');
 }
 
+/* ---- a session's results ---- */
+
+/* The CLI's text output (a CSV, a PBN file) for the same input. */
+function cliText(args, input) {
+  return execFileSync(ARBITER, args, { input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+async function resultsFor(page, ruleset, file, { text, method } = {}) {
+  await page.selectOption('#rs-ruleset', ruleset);
+  if (method) await page.selectOption('#rs-method', method);
+  if (file) {
+    await page.fill('#rs-text', '');
+    await page.setInputFiles('#rs-file', file);
+    await page.waitForFunction(() => document.getElementById('rs-text').value.length > 0, null, WAIT);
+  } else {
+    await page.fill('#rs-text', text);
+  }
+  await page.evaluate(() => { document.getElementById('rs-result').hidden = true; document.getElementById('rs-error').hidden = true; });
+  await page.click('#rs-form button[type="submit"]');
+  await page.waitForSelector('#rs-result:not([hidden]), #rs-error:not([hidden])', WAIT);
+}
+
+/* What a download button hands over, as text. */
+async function downloaded(page, button) {
+  const [download] = await Promise.all([page.waitForEvent('download', WAIT), page.click(button)]);
+  return readFileSync(await download.path(), 'utf8');
+}
+
+/* A ranking table as [place, pair, last figure] per pair. */
+async function rankingShown(page, table) {
+  return page.locator(table + ' tbody tr').evaluateAll((rows) => rows.map((r) => {
+    const cells = [...r.cells].map((c) => c.textContent);
+    return [cells[0], cells[1], r.querySelector('td.mp').textContent];
+  }));
+}
+
+const ranked = (pairs, key) => pairs.map((p) => [p.place, p.pair, String(p[key])]);
+
+async function walkResults(page, base, kjName, shots = {}) {
+  await page.goto(base + '#uitslag');
+  await page.waitForFunction(() => document.body.dataset.ready === 'true', null, WAIT);
+  await page.waitForSelector('#rs-form', WAIT);
+  /* a session's sheet: each direction ranked, 12C2c's note, the boards, the CSV as the CLI writes it */
+  await resultsFor(page, 'bridge-2017', 'examples/session.csv', { method: 'matchpoints' });
+  const expected = cli(['session', '--ruleset', 'bridge-2017', '--json', 'examples/session.csv']);
+  for (const r of expected.rankings) {
+    const shown = await rankingShown(page, '#rs-ranking-' + r.direction);
+    expect(JSON.stringify(shown) === JSON.stringify(ranked(r.pairs, 'percentage')), `ranking ${r.direction}: ${JSON.stringify(shown)}, the CLI says ${JSON.stringify(ranked(r.pairs, 'percentage'))}`);
+  }
+  const notes = await page.locator('#rs-notes li').allTextContents();
+  expect(notes.some((n) => n.includes('12C2c') && n.includes('A+')), `no 12C2c note: ${notes}`);
+  expect((await page.locator('#rs-boards tbody tr').count()) === expected.boards.length, 'not every board is shown');
+  expect((await page.locator('#rs-boards tr.adjusted').count()) === 1, 'the board whose A+ gave way is not marked');
+  const csv = await downloaded(page, '#rs-download-ranking');
+  expect(csv === cliText(['session', '--ruleset', 'bridge-2017', 'examples/session.csv']), 'the ranking CSV is not what `arbiter session` writes: ' + csv);
+  const boards = await downloaded(page, '#rs-download-boards');
+  expect(boards === cliText(['session', '--ruleset', 'bridge-2017', '--boards', 'examples/session.csv']), 'the boards CSV is not what `arbiter session --boards` writes: ' + boards);
+  if (shots.session) await shot(page, shots.session);
+
+  /* a short board factored (neuberg, 78D); ";" with quoted names, Butler */
+  await resultsFor(page, 'bridge-2017', 'examples/session-short-board.csv', { method: 'matchpoints' });
+  const short = await page.locator('#rs-notes li').allTextContents();
+  expect(short.some((n) => n.includes('neuberg') && n.includes('78D')), `no note of the short board: ${short}`);
+  await resultsFor(page, 'bridge-2017', 'examples/session-semicolon.csv', { method: 'butler' });
+  const butler = cli(['session', '--ruleset', 'bridge-2017', '--method', 'butler', '--json', 'examples/session-semicolon.csv']);
+  for (const r of butler.rankings) {
+    const shown = await rankingShown(page, '#rs-ranking-' + r.direction);
+    expect(JSON.stringify(shown) === JSON.stringify(ranked(r.pairs, 'imps')), `Butler ${r.direction}: ${JSON.stringify(shown)}`);
+  }
+  expect((await downloaded(page, '#rs-download-ranking')) === cliText(['session', '--ruleset', 'bridge-2017', '--method', 'butler', 'examples/session-semicolon.csv']),
+    'the Butler ranking CSV is not what `arbiter session --method butler` writes');
+
+  /* a bad sheet: the line named */
+  await resultsFor(page, 'bridge-2017', null, { text: 'board,ns,ew,score\n1,1,4,420\n1,2,5,zeshonderd\n', method: 'matchpoints' });
+  expect(await page.isVisible('#rs-error') && (await page.textContent('#rs-error')).includes('line 3'), 'the bad line is not named');
+
+  /* a PBN file: its figures agree; with one Score_NS changed, that row listed */
+  await resultsFor(page, 'bridge-2017', 'tests/pbn/event.pbn');
+  await page.waitForSelector('#rs-agree', WAIT);
+  const games = cli(['pbn', '--ruleset', 'bridge-2017', '--json', 'tests/pbn/event.pbn']);
+  expect((await page.locator('#rs-games tbody tr').count()) === games.length, 'not every row of the file is shown');
+  const exported = await downloaded(page, '#rs-download-pbn');
+  expect(exported === cliText(['pbn', '--export', 'tests/pbn/event.pbn']), 'the PBN export is not what `arbiter pbn --export` writes');
+  const event = readFileSync('tests/pbn/event.pbn', 'utf8').replace(/"140"/, '"170"');
+  await resultsFor(page, 'bridge-2017', null, { text: event });
+  await page.waitForSelector('#rs-disagree', WAIT);
+  const differ = await page.locator('#rs-disagree tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  expect(differ.length === 1 && differ[0][0] === '2 · 4–5' && differ[0][1] === '53' && differ[0][2] === 'Score_NS' && differ[0][3] === '170' && differ[0][4] === '140',
+    'the disagreement is not shown: ' + JSON.stringify(differ));
+  expect(await page.isVisible('#rs-ranking-NS'), "no ranking from the file's results");
+  expect((await downloaded(page, '#rs-download-games')) === cliText(['pbn', '--ruleset', 'bridge-2017', '-'], event),
+    'the results CSV is not what `arbiter pbn --ruleset` writes');
+  if (shots.pbn) await shot(page, shots.pbn);
+  await resultsFor(page, 'bridge-2017', 'tests/pbn/mistakes.pbn');
+  const error = await page.textContent('#rs-error');
+  expect(/pbn:4: Vulnerable/.test(error) && /pbn:12: /.test(error), 'the file\'s mistakes are not shown with their lines: ' + error);
+
+  /* klaverjas: the ranking, ties broken as 2deel19 says */
+  await resultsFor(page, kjName, 'examples/klaverjas-ranking.csv');
+  expect(!(await page.isVisible('#rs-method')), 'klaverjas is offered a bridge scoring method');
+  const kj = cli(['ranking', '--ruleset', KJ, '--json', 'examples/klaverjas-ranking.csv']);
+  const shownKj = await rankingShown(page, '#rs-kj-ranking');
+  expect(JSON.stringify(shownKj) === JSON.stringify(ranked(kj, 'matchpoints')), `klaverjas ranking ${JSON.stringify(shownKj)}`);
+  const cited = await page.locator('#rs-kj-ranking tbody tr td:last-child').allTextContents();
+  expect(JSON.stringify(cited) === JSON.stringify(kj.map((p) => p.tie_broken_by || '')), 'the tie-breaking article is not shown: ' + cited);
+  expect((await downloaded(page, '#rs-download-ranking')) === cliText(['ranking', '--ruleset', KJ, 'examples/klaverjas-ranking.csv']),
+    'the klaverjas CSV is not what `arbiter ranking` writes');
+  if (shots.klaverjas) await shot(page, shots.klaverjas);
+
+  /* English: the same screen in English */
+  await page.click('button[data-lang="en"]');
+  await page.waitForFunction(() => document.querySelector('#rs-result h2').textContent.includes('Ranking'), null, WAIT);
+  expect((await page.textContent('#rs-form h2')) === "A session's results", 'the form is not in English');
+  await page.click('button[data-lang="nl"]');
+}
+
 async function walkScore(page, base) {
   await page.goto(base + '#score');
   await page.waitForFunction(() => document.body.dataset.ready === 'true', null, WAIT);
@@ -652,6 +770,12 @@ async function walkOffline(browser, base) {
       const kjName = cli(['score', '--ruleset', KJ, '--json', HAND]).ruleset;
       await walkKlaverjas(page, base + 'index.html', kjName, false);
     });
+
+    await test("offline: a session's sheet, a PBN file and a klaverjas ranking, no network, as the CLI scores them", async () => {
+      const kjName = cli(['score', '--ruleset', KJ, '--json', HAND]).ruleset;
+      await walkResults(page, base + 'index.html', kjName, { pbn: 'offline-results.png' });
+      expect((await page.getAttribute('body', 'data-backend')) === 'wasm', 'the results were not scored by the WebAssembly module');
+    });
   } finally {
     await context.close();
   }
@@ -680,6 +804,18 @@ async function serverWalks(browser, base, kjName) {
   await test(`klaverjas: a hand scored (${kjName}) as the CLI scores it`, () => walkKlaverjas(desktop, base, kjName));
   await test('matchpoints: board-1.csv uploaded and matchpointed as the CLI does', () => walkMatchpoints(desktop, base));
   await test('score: 4SX+1 vulnerable as the CLI scores it', () => walkScore(desktop, base));
+  await test("results: a session's sheet, a PBN file and a klaverjas ranking as the CLI scores them, the CSV and the PBN export downloaded",
+    () => walkResults(desktop, base, kjName, { session: 'serve-results.png' }));
+  const phone = await newPage(browser, { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+  await test('results: on a 390px phone the page keeps its width, the tables scroll', async () => {
+    await phone.goto(base + '#uitslag');
+    await phone.waitForFunction(() => document.body.dataset.ready === 'true', null, WAIT);
+    await resultsFor(phone, 'bridge-2017', 'examples/session.csv', { method: 'matchpoints' });
+    await phone.waitForSelector('#rs-ranking-NS', WAIT);
+    const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+    expect(width <= 400, `the page is ${width}px wide on a 390px phone`);
+    await shot(phone, 'serve-results-phone.png');
+  });
 }
 
 /* ---- the run ---- */

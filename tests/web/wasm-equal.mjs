@@ -20,9 +20,15 @@
 //    plugin's error and the rulings after it, a plugin that does not load
 //    refused with the CLI's message and nothing changed, the plugin's own
 //    question handed out as `arbiter serve --plugin` hands it out.
+// 5. The scorer's desk: session sheets (each method), a klaverjas ranking
+//    and PBN files scored as `arbiter session|ranking|pbn --json` score
+//    them — the module's text is the CLI's without its indentation, byte
+//    for byte — the PBN export as `arbiter pbn --export` writes it, and a
+//    bad sheet's and a bad file's errors as the CLI writes them.
 // The module reads the rule files from the same path as the CLI, so that
 // even a path in a message (a situation declared out of scope) is the same.
-// Ends with "N passed, N failed". ONLY=plugins runs part 4 alone.
+// Ends with "N passed, N failed". ONLY=plugins runs part 4 alone, ONLY=scores
+// part 5 and the page's back end against `arbiter serve`.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +50,32 @@ function check(name, ok, detail) {
 function cli(args, input) {
   const r = spawnSync(ARBITER, args, { input, encoding: 'utf8', env, maxBuffer: 1 << 28 });
   return r.stdout;
+}
+
+/* The CLI's run in full: its output, its errors and its exit status. */
+function cliRun(args, input) {
+  const r = spawnSync(ARBITER, args, { input, encoding: 'utf8', env, maxBuffer: 1 << 28 });
+  return { out: r.stdout, err: r.stderr, status: r.status };
+}
+
+/* A JSON text without the whitespace between its tokens: the CLI's --json
+ * (indented by two) as the library writes it. */
+function unindented(text) {
+  let out = '', inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      out += c;
+      if (c === '\\') out += text[++i];
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (!/\s/.test(c)) {
+      out += c;
+    }
+  }
+  return out;
 }
 
 /* Where two texts first differ, for a failure's message. */
@@ -156,8 +188,23 @@ async function sameAsServer(offline, names, games) {
       ['api/score', { ruleset: 'bridge-2017', contract: '3NT=', vulnerable: 'yes' }],
       ['api/matchpoints', { ruleset: 'bridge-2017', csv: readFileSync('examples/board-1.csv', 'utf8') }],
       ['api/matchpoints', { ruleset: 'bridge-2017', csv: 'board,pair,score\n1,1,zeshonderd\n' }],
+      ['api/session', { ruleset: 'bridge-2017', csv: readFileSync('examples/session.csv', 'utf8') }],
+      ['api/session', { ruleset: 'bridge-2017', csv: readFileSync('examples/session-short-board.csv', 'utf8'), method: 'butler' }],
+      ['api/session', { ruleset: 'bridge-2017', csv: 'board,ns,ew,score\n1,1,4,zes\n' }],
+      ['api/session', { ruleset: 'bridge-2017', csv: readFileSync('examples/session.csv', 'utf8'), method: 'swiss' }],
+      ['api/session', { ruleset: 'bridge-2017', csv: 'x', method: 7 }], ['api/session', { ruleset: 'bridge-2017' }],
+      ['api/session', { ruleset: 'bridge-2017', csv: '', sheet: 1 }],
+      ['api/pbn', { ruleset: 'bridge-2017', pbn: readFileSync('tests/pbn/event.pbn', 'utf8') }],
+      ['api/pbn', { ruleset: 'bridge-2017', pbn: readFileSync('tests/pbn/mistakes.pbn', 'utf8') }],
+      ['api/pbn', { pbn: readFileSync('tests/pbn/event.pbn', 'utf8'), export: true }],
+      ['api/pbn', { pbn: readFileSync('tests/pbn/mistakes.pbn', 'utf8'), export: true }],
+      ['api/pbn', { pbn: 'x', export: 'yes' }], ['api/pbn', { pbn: '[Board "1"]\n' }], ['api/pbn', { ruleset: 'no-such', pbn: '' }],
+      ['api/pbn', { ruleset: 'bridge-2017', pbn: 1 }], ['api/pbn', { ruleset: 'bridge-2017', pbn: '', csv: '' }],
+      ['api/ranking', { ruleset: 'bridge-2017', csv: '' }], ['api/ranking', { ruleset: 'no-such', csv: '' }],
       ['api/graph?ruleset=bridge-2017&article=27'], ['api/graph?ruleset=bridge-2017&article=999'], ['api/graph?ruleset=bridge-2017'],
     ];
+    if (kj) requests.push(['api/ranking', { ruleset: kj, csv: readFileSync('examples/klaverjas-ranking.csv', 'utf8') }],
+      ['api/ranking', { ruleset: kj, csv: 'board,pair,score\n1,A,honderd\n' }]);
     if (kj) requests.push(['api/klaverjas', { ruleset: kj, hand }], ['api/klaverjas', { ruleset: 'bridge-2017', hand }],
       ['api/score', { ruleset: kj, contract: '4SX+1', vulnerable: true }],
       ['api/klaverjas', { ruleset: kj, hand: { ...hand, tricks: ['E:SA SA SA SA'] } }]);
@@ -323,6 +370,71 @@ async function withPlugins(offline, names) {
   offline.plugins.remove(hostile);
 }
 
+/* ---- the scorer's desk ---- */
+
+function scorerDesk(offline, names, games) {
+  const same = (label, fromCli, wasm) => check(label, fromCli.status === 0 && wasm.status === 0 && wasm.text && unindented(fromCli.out) === wasm.text,
+    fromCli.status !== 0 ? `the CLI exited with ${fromCli.status}: ${fromCli.err.slice(0, 160)}`
+      : wasm.status !== 0 ? `wasm: ${wasm.error}` : firstDifference(unindented(fromCli.out), wasm.text || ''));
+  const sheets = ['examples/session.csv', 'examples/session-semicolon.csv', 'examples/session-short-board.csv'];
+  for (const sheet of sheets) {
+    for (const method of [null, 'butler', 'cross']) {
+      const args = ['session', '--ruleset', 'bridge-2017', '--json', ...(method ? ['--method', method] : []), sheet];
+      same(`${sheet}${method ? ' (' + method + ')' : ''} as \`arbiter session --json\`, byte for byte`,
+        cliRun(args), offline.raw.session('bridge-2017', readFileSync(sheet, 'utf8'), method));
+    }
+  }
+  if (names.includes('bridge-1963'))
+    same('examples/session-short-board.csv under bridge-1963 (its short board stands as compared) as `arbiter session --json`',
+      cliRun(['session', '--ruleset', 'bridge-1963', '--json', 'examples/session-short-board.csv']),
+      offline.raw.session('bridge-1963', readFileSync('examples/session-short-board.csv', 'utf8')));
+  const kj = names.filter((n) => games.find((r) => r.name === n).game === 'klaverjas');
+  for (const name of kj)
+    same(`examples/klaverjas-ranking.csv ranked under ${name} as \`arbiter ranking --json\`, byte for byte`,
+      cliRun(['ranking', '--ruleset', name, '--json', 'examples/klaverjas-ranking.csv']),
+      offline.raw.ranking(name, readFileSync('examples/klaverjas-ranking.csv', 'utf8')));
+  for (const file of ['tests/pbn/event.pbn', 'tests/pbn/session.pbn', 'tests/pbn/standard-example.pbn']) {
+    const text = readFileSync(file, 'utf8');
+    same(`${file} scored as \`arbiter pbn --ruleset bridge-2017 --json\`, byte for byte`,
+      cliRun(['pbn', '--ruleset', 'bridge-2017', '--json', file]), offline.raw.pbn('bridge-2017', text, file));
+    const exported = cliRun(['pbn', '--export', file]), wasm = offline.raw.pbnExport(text, file);
+    check(`${file} in the export format as \`arbiter pbn --export\` writes it, byte for byte`,
+      exported.status === 0 && wasm.status === 0 && exported.out === wasm.text, wasm.status ? wasm.error : firstDifference(exported.out, wasm.text || ''));
+  }
+  /* a ScoreTable whose own figures differ: the disagreements as the CLI lists them */
+  const event = readFileSync('tests/pbn/event.pbn', 'utf8').replace(/"140"/, '"170"');
+  const differs = cliRun(['pbn', '--ruleset', 'bridge-2017', '--json', '-'], event);
+  same('a ScoreTable with a wrong Score_NS: its disagreements as `arbiter pbn --json` gives them',
+    { ...differs, status: differs.out.includes('"Score_NS"') ? differs.status : -1 }, offline.raw.pbn('bridge-2017', event, '-'));
+
+  /* bad input: the error the CLI writes, and no answer */
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-desk-'));
+  try {
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(bad, 'board,ns,ew,score\n1,1,4,420\n1,2,5,zeshonderd\n');
+    const fromCli = cliRun(['session', '--ruleset', 'bridge-2017', '--json', bad]);
+    const wasm = offline.raw.session('bridge-2017', readFileSync(bad, 'utf8'));
+    check("a bad sheet: the module's error is the CLI's (with the line), status 2", fromCli.status === 2 && wasm.status === 2 && !wasm.text &&
+      fromCli.err === `${bad}: error: ${wasm.error}\n` && /line 3/.test(wasm.error), `CLI ${fromCli.status} «${fromCli.err}» wasm ${wasm.status} «${wasm.error}»`);
+    const badRanking = cliRun(['ranking', '--ruleset', kj[0] || 'bridge-2017', '--json', bad]);
+    const wasmRanking = offline.raw.ranking(kj[0] || 'bridge-2017', readFileSync(bad, 'utf8'));
+    check("a bad ranking sheet: the module's error is the CLI's, status 2", badRanking.status === 2 && wasmRanking.status === 2 &&
+      badRanking.err === `${bad}: error: ${wasmRanking.error}\n`, `CLI ${badRanking.status} «${badRanking.err}» wasm ${wasmRanking.status} «${wasmRanking.error}»`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const mistakes = 'tests/pbn/mistakes.pbn', text = readFileSync(mistakes, 'utf8');
+  const withLine = (err) => (err.endsWith('\n') ? err : err + '\n');
+  for (const [label, args, wasm] of [
+    ['scored', ['pbn', '--ruleset', 'bridge-2017', '--json', mistakes], offline.raw.pbn('bridge-2017', text, mistakes)],
+    ['exported', ['pbn', '--export', mistakes], offline.raw.pbnExport(text, mistakes)]]) {
+    const fromCli = cliRun(args);
+    check(`a PBN file with mistakes ${label}: every mistake with its line as the CLI writes them, status 2`,
+      fromCli.status === 2 && wasm.status === 2 && !wasm.text && fromCli.err === withLine(wasm.error) && wasm.error.includes(mistakes + ':4:'),
+      `CLI ${fromCli.status} «${fromCli.err.slice(0, 200)}» wasm ${wasm.status} «${String(wasm.error).slice(0, 200)}»`);
+  }
+}
+
 async function main() {
   const started = Date.now();
   const { offline, names } = await loadModule();
@@ -330,6 +442,14 @@ async function main() {
   if (process.env.ONLY === 'plugins') { /* a narrow run, while working on them */
     await withPlugins(offline, names);
     console.log(`${passed} passed, ${failed} failed`);
+    return;
+  }
+  if (process.env.ONLY === 'scores') { /* and the page's back end against the server's */
+    const games = offline.request('api/rulesets').body.rulesets;
+    scorerDesk(offline, names, games);
+    await sameAsServer(offline, names, games);
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exitCode = failed ? 1 : 0;
     return;
   }
   const served = cli(['rulesets']).split('\n').filter(Boolean).map((l) => l.split(/\s+/)[0]);
@@ -404,6 +524,7 @@ async function main() {
     check(`the decision graphs of ${articles.length} articles of ${name}: the DOT of \`arbiter graph\`, byte for byte`,
       articles.length > 0 && differ.length === 0, 'differ: ' + differ.join(' '));
   }
+  scorerDesk(offline, names, games);
   await sameAsServer(offline, names, games);
   await withPlugins(offline, names);
   console.log(`${passed} passed, ${failed} failed`);

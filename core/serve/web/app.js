@@ -1,6 +1,7 @@
 /* app.js — the web app of `arbiter serve`: a ruling question by question,
  * editions compared, an article's decision graph, a klaverjas score sheet,
- * a matchpoint sheet and a contract score. Everything it shows comes from
+ * a matchpoint sheet, a contract score and a session's results (a CSV
+ * sheet or a PBN file ranked, a klaverjas ranking). Everything it shows comes from
  * the JSON API of core/serve/serve.c, answered by one of two back ends
  * with the same answers: the server, when one answers at api/, else the
  * library compiled to WebAssembly in the page (offline.js, built by `make
@@ -18,6 +19,19 @@
 const WORDS = {
   nl: {
     tab_ruling: 'Uitspraak', tab_klaverjas: 'Klaverjas', tab_matchpoints: 'Matchpoints', tab_score: 'Score',
+    tab_results: 'Uitslag',
+    rs_title: 'Uitslag van een zitting', rs_method: 'Telling', rs_matchpoints: 'Matchpoints (78A)',
+    rs_butler: 'Butler (IMPs, 78B)', rs_cross: 'Cross-IMPs (78B)',
+    rs_hint: 'De scorestaat als CSV (board,ns,ew,score; ook met ;) of een PBN-bestand',
+    rs_hint_kj: 'De scorestaat als CSV: board,pair,score (de punten van elk paar per spel)',
+    rs_file: 'Of kies een bestand (.csv, .pbn)', rs_ranking: 'Rangschikking', rs_ranking_all: 'Rangschikking',
+    rs_boards: 'Per spel', rs_notes: 'Aantekeningen', place: 'Plaats', boards: 'Spellen', top: 'Top',
+    percentage: '%', imps: 'IMPs', tops: 'Tops', tie_broken_by: 'Gelijk, beslist door',
+    rs_download_ranking: 'Rangschikking als CSV', rs_download_boards: 'Spellen als CSV',
+    rs_download_pbn: 'PBN-export', rs_download_games: 'Resultaten als CSV', rs_games: 'De resultaten van het bestand', line: 'Regel',
+    declarer: 'Leider', problem: 'Probleem', rs_column: 'Kolom', rs_file_says: 'Bestand', rs_arbiter_says: 'arbiter',
+    rs_disagree: 'Waar de cijfers van het bestand afwijken', rs_agree: 'De cijfers van het bestand kloppen met die van arbiter.',
+    rs_pbn_ranking: 'Rangschikking uit de resultaten van het bestand', rs_pairs: 'NS–OW', rs_adjusted_mark: '†',
     edition: 'Regelset (uitgave)', auction_optional: 'Biedverloop (optioneel)',
     auction_hint: 'Gever, dubbele punt, dan de biedingen: N: 1S 1H',
     restart: 'Opnieuw beginnen', ok: 'OK', back: '← Terug', decided_by: 'Beslist op grond van',
@@ -58,6 +72,19 @@ const WORDS = {
   },
   en: {
     tab_ruling: 'Ruling', tab_klaverjas: 'Klaverjas', tab_matchpoints: 'Matchpoints', tab_score: 'Score',
+    tab_results: 'Results',
+    rs_title: "A session's results", rs_method: 'Scoring', rs_matchpoints: 'Matchpoints (78A)',
+    rs_butler: 'Butler (IMPs, 78B)', rs_cross: 'Cross-IMPs (78B)',
+    rs_hint: 'The score sheet as CSV (board,ns,ew,score; ; too) or a PBN file',
+    rs_hint_kj: "The score sheet as CSV: board,pair,score (each pair's points on each board)",
+    rs_file: 'Or choose a file (.csv, .pbn)', rs_ranking: 'Ranking', rs_ranking_all: 'Ranking',
+    rs_boards: 'Board by board', rs_notes: 'Notes', place: 'Place', boards: 'Boards', top: 'Top',
+    percentage: '%', imps: 'IMPs', tops: 'Tops', tie_broken_by: 'Tie broken by',
+    rs_download_ranking: 'Ranking as CSV', rs_download_boards: 'Boards as CSV',
+    rs_download_pbn: 'PBN export', rs_download_games: 'Results as CSV', rs_games: "The file's results", line: 'Line',
+    declarer: 'Declarer', problem: 'Problem', rs_column: 'Column', rs_file_says: 'File', rs_arbiter_says: 'arbiter',
+    rs_disagree: "Where the file's own figures differ", rs_agree: "The file's own figures agree with arbiter's.",
+    rs_pbn_ranking: "Ranking from the file's results", rs_pairs: 'NS–EW', rs_adjusted_mark: '†',
     edition: 'Ruleset (edition)', auction_optional: 'Auction (optional)',
     auction_hint: 'Dealer, a colon, then the calls: N: 1S 1H',
     restart: 'Start again', ok: 'OK', back: '← Back', decided_by: 'Decided on',
@@ -142,6 +169,7 @@ const state = {
   compareWith: null,   /* the edition last compared with, or ALL_EDITIONS */
   backend: 'server',   /* 'server' (arbiter serve) or 'wasm' (offline.js) */
   plugins: [],         /* the club plugins loaded in the page (offline.js plugins.list) */
+  results: null,       /* the results screen's last answer: {kind, ruleset, body, pbn, session} */
 };
 const SAVED = 'arbiter-ruling'; /* local storage: the ruling's address (its query) */
 const PLUGINS = 'arbiter-plugins'; /* local storage: the club plugins, [{file, text}] in order */
@@ -231,13 +259,15 @@ function applyLanguage() {
   if (state.answer) renderAnswer();
   renderAnswers();
   renderPlugins();
+  resultsForm();
+  if (state.results) renderResults();
 }
 
 /* ---- tabs ---- */
 
 function showTab() {
   const name = (location.hash || '#uitspraak').slice(1);
-  const known = ['uitspraak', 'klaverjas', 'matchpoints', 'score'].includes(name) ? name : 'uitspraak';
+  const known = ['uitspraak', 'klaverjas', 'matchpoints', 'score', 'uitslag'].includes(name) ? name : 'uitspraak';
   for (const v of document.querySelectorAll('.view')) show(v, v.dataset.view === known);
   for (const a of document.querySelectorAll('[data-tab]')) a.setAttribute('aria-current', a.dataset.tab === known ? 'page' : 'false');
 }
@@ -791,6 +821,260 @@ function readFile(ev) {
   reader.readAsText(file);
 }
 
+/* ---- a session's results: a CSV sheet or a PBN file, a klaverjas ranking ---- */
+
+const isPbn = (text) => /^\uFEFF?\s*[%[]/.test(text);
+
+/* The form as the chosen ruleset needs it: the scoring method for bridge only. */
+function resultsForm() {
+  const kj = gameOf($('rs-ruleset').value) === 'klaverjas';
+  show($('rs-method-field'), !kj);
+  $('rs-hint').textContent = t(kj ? 'rs_hint_kj' : 'rs_hint');
+}
+
+async function results(ev) {
+  ev.preventDefault();
+  const ruleset = $('rs-ruleset').value, text = $('rs-text').value;
+  const kind = gameOf(ruleset) === 'klaverjas' ? 'ranking' : isPbn(text) ? 'pbn' : 'session';
+  let r;
+  if (kind === 'ranking') r = await api('api/ranking', { ruleset, csv: text });
+  else if (kind === 'pbn') r = await api('api/pbn', { ruleset, pbn: text });
+  else r = await api('api/session', { ruleset, csv: text, method: $('rs-method').value });
+  showError($('rs-error'), r.ok ? '' : r.body.error);
+  state.results = r.ok ? { kind, ruleset, body: r.body, pbn: kind === 'pbn' ? text : null, session: null } : null;
+  if (r.ok && kind === 'pbn') state.results.session = await pbnSession(ruleset, r.body.games);
+  show($('rs-result'), r.ok);
+  if (r.ok) renderResults();
+}
+
+/* A PBN file's results as a session's sheet (board, the pairs, north-south's
+ * score), ranked by the library as `arbiter session` ranks a sheet: only
+ * when every result names its pairs (a ScoreTable's rows); else null. */
+async function pbnSession(ruleset, games) {
+  const scored = games.filter((g) => g.problem === undefined);
+  if (!scored.length || scored.some((g) => !g.ns || !g.ew)) return null;
+  const lines = ['board,ns,ew,score', ...scored.map((g) => [g.board, g.ns, g.ew, String(g.score_ns)].map(csvText).join(','))];
+  const r = await api('api/session', { ruleset, csv: lines.join('\n') + '\n', method: 'matchpoints' });
+  return r.ok ? r.body.session : null;
+}
+
+/* CSV as the CLI writes it: a field quoted when it holds a comma or a
+ * quote; a number as printf's %.12g writes it, none as empty. */
+function csvText(v) {
+  const text = v === undefined || v === null ? '' : String(v);
+  return /[,"]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
+}
+function csvNumber(v) {
+  if (typeof v !== 'number') return '';
+  return String(Number.isInteger(v) ? v : Number(v.toPrecision(12)));
+}
+
+/* `arbiter session FILE` (the ranking) or `arbiter session --boards FILE`. */
+function sessionCsv(session, boards) {
+  const mp = session.method === 'matchpoints';
+  const lines = [];
+  if (boards) {
+    lines.push(mp ? 'board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew'
+      : 'board,ns,ew,score_ns,score_ew,imps_ns,imps_ew');
+    for (const b of session.boards) {
+      const texts = ['board', 'ns', 'ew', 'score_ns', 'score_ew'].map((k) => csvText(typeof b[k] === 'string' ? b[k] : ''));
+      const numbers = (mp ? ['matchpoints_ns', 'matchpoints_ew', 'percentage_ns', 'percentage_ew'] : ['imps_ns', 'imps_ew'])
+        .map((k) => csvNumber(b[k]));
+      lines.push([...texts, ...numbers].join(','));
+    }
+  } else {
+    lines.push(mp ? 'place,pair,direction,boards,matchpoints,top,percentage' : 'place,pair,direction,boards,imps');
+    for (const r of session.rankings)
+      for (const p of r.pairs)
+        lines.push([csvText(p.place), csvText(p.pair), csvText(p.direction), csvNumber(p.boards),
+          ...(mp ? [csvNumber(p.matchpoints), csvNumber(p.top), csvNumber(p.percentage)] : [csvNumber(p.imps)])].join(','));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/* `arbiter pbn --ruleset NAME FILE`: each result a line, a ScoreTable
+ * row's pairs and where the file's own figures differ at the end. */
+function pbnCsv(games) {
+  const figure = (v) => (typeof v === 'number' ? csvNumber(v) : '-');
+  const lines = ['board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew,problem,ns,ew,disagreements'];
+  const text = (v) => (typeof v === 'string' ? v : '');
+  for (const g of games) {
+    const scored = g.problem !== undefined ? `,,,,,,,"${text(g.problem)}",`
+      : `${text(g.contract)},${text(g.declarer)},${Number.isInteger(g.score_ns) ? g.score_ns : 0},` +
+        ['matchpoints_ns', 'matchpoints_ew', 'percentage_ns', 'percentage_ew'].map((k) => figure(g[k])).join(',') + ',,';
+    const differ = (g.disagreements || []).map((d) => `${text(d.column)} ${figure(d.file)} (arbiter ${figure(d.arbiter)})`).join('; ');
+    lines.push(`${text(g.board)},${Number.isInteger(g.line) ? g.line : 0},${scored}${text(g.ns)},${text(g.ew)},${differ ? '"' + differ + '"' : ''}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/* `arbiter ranking FILE`. */
+function rankingCsv(pairs) {
+  const lines = ['place,pair,boards,matchpoints,tops,points,tie_broken_by'];
+  for (const p of pairs)
+    lines.push([csvText(p.place), csvText(p.pair), ...['boards', 'matchpoints', 'tops', 'points'].map((k) => csvNumber(p[k])),
+      csvText(p.tie_broken_by)].join(','));
+  return lines.join('\n') + '\n';
+}
+
+function download(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = el('a', { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+const ew = () => (state.lang === 'en' ? 'EW' : 'OW'); /* oost-west */
+const num = (v) => (v === undefined || v === null ? '' : String(v));
+const cell = (v, cls) => el('td', { class: cls || null }, v);
+const numCell = (v, cls) => el('td', { class: 'num' + (cls ? ' ' + cls : '') }, num(v));
+const head = (cols) => el('thead', {}, el('tr', {}, cols.map(([label, isNum]) => el('th', { class: isNum ? 'num' : null }, label))));
+
+/* A session's rankings: each direction's (or everyone's), ties as "3=". */
+function rankingTables(session, id) {
+  const mp = session.method === 'matchpoints';
+  return session.rankings.map((r) => {
+    const title = t('rs_ranking') + (r.direction === 'all' ? '' : ' ' + (r.direction === 'EW' ? ew() : r.direction));
+    /* the figure the pairs are ranked by first, then what it is made of */
+    const cols = [[t('place')], [t('pair')], ...(mp ? [[t('percentage'), true], ['MP', true], [t('top'), true]] : [[t('imps'), true]]), [t('boards'), true]];
+    return [el('h3', {}, title), el('div', { class: 'scroll' }, el('table', { class: 'sheet ranking', id: id + '-' + r.direction },
+      head(cols),
+      el('tbody', {}, r.pairs.map((p) => el('tr', { class: /=$/.test(p.place) ? 'tie' : null },
+        cell(p.place, 'place'), cell(p.pair),
+        mp ? [numCell(p.percentage, 'mp'), numCell(p.matchpoints), numCell(p.top)] : numCell(p.imps, 'mp'), numCell(p.boards))))))];
+  });
+}
+
+/* The notes of a session: an artificial score that gave way to the side's
+ * result on the other boards (12C2c), a board played fewer times. */
+function sessionNotes(session) {
+  const en = state.lang === 'en';
+  const notes = [];
+  for (const b of session.boards)
+    for (const side of ['ns', 'ew']) {
+      const s = b['session_' + side];
+      if (!s) continue;
+      const figure = s.percentage !== undefined ? s.percentage + '%' : s.imps + ' IMPs';
+      notes.push(en
+        ? `Board ${b.board}, ${side.toUpperCase()} pair ${b[side]} (${b['score_' + side]}): ${figure}, the pair's result on the session's other boards (${s.article})`
+        : `Spel ${b.board}, ${side.toUpperCase()}-paar ${b[side]} (${b['score_' + side]}): ${figure}, het resultaat van het paar op de andere spellen van de zitting (${s.article})`);
+    }
+  for (const n of session.notes || []) {
+    const how = n.factored
+      ? (en ? `its matchpoints are brought to ${n.session} entries by ${n.method}` : `de matchpoints zijn omgerekend naar ${n.session} scores volgens ${n.method}`)
+      : (en ? 'its matchpoints stand as compared' : 'de matchpoints blijven zoals vergeleken') + (n.method ? ' (' + n.method + ')' : '');
+    const line = en
+      ? `Board ${n.board} was played ${n.played} times, the session's other boards ${n.session}: ${how}`
+      : `Spel ${n.board} is ${n.played} keer gespeeld, de andere spellen ${n.session} keer: ${how}`;
+    const why = n.message ? pick(n.message, n.message_en) : '';
+    notes.push(line + (n.articles ? ` (${n.articles})` : '') + (why ? '. ' + why : ''));
+  }
+  return notes;
+}
+
+function notesList(session) {
+  const notes = sessionNotes(session);
+  return notes.length ? [el('h3', {}, t('rs_notes')), el('ul', { class: 'messages notes', id: 'rs-notes' }, notes.map((n) => el('li', {}, n)))] : [];
+}
+
+/* Every board's figures; a row where an artificial score gave way (12C2c) marked. */
+function boardsTable(session) {
+  const mp = session.method === 'matchpoints';
+  const cols = [[t('board')], ['NS'], [ew()], [t('score') + ' NS', true], [t('score') + ' ' + ew(), true],
+    ...(mp ? [['MP NS', true], ['MP ' + ew(), true], ['% NS', true], ['% ' + ew(), true]]
+      : [['IMPs NS', true], ['IMPs ' + ew(), true]])];
+  const mark = (b, side) => (b['session_' + side] ? ' ' + t('rs_adjusted_mark') : '');
+  return el('details', { open: true }, el('summary', {}, t('rs_boards')), el('div', { class: 'scroll' }, el('table', { class: 'sheet', id: 'rs-boards' },
+    head(cols),
+    el('tbody', {}, session.boards.map((b) => el('tr', { class: b.session_ns || b.session_ew ? 'adjusted' : null },
+      cell(b.board), cell(b.ns), cell(b.ew), numCell(b.score_ns), numCell(b.score_ew),
+      mp ? [numCell(num(b.matchpoints_ns) + mark(b, 'ns')), numCell(num(b.matchpoints_ew) + mark(b, 'ew')), numCell(b.percentage_ns), numCell(b.percentage_ew)]
+        : [numCell(num(b.imps_ns) + mark(b, 'ns')), numCell(num(b.imps_ew) + mark(b, 'ew'))]))))));
+}
+
+/* A ScoreTable row's pairs, "4–5" (north-south's first); "" for a game without. */
+const pairsOf = (g) => (g.ns || g.ew ? (g.ns || '') + '–' + (g.ew || '') : '');
+
+/* The rows of a PBN file where its own figures differ from arbiter's. */
+function disagreements(games) {
+  const rows = [];
+  for (const g of games) {
+    if (g.score_tag_ns !== undefined) rows.push({ g, column: 'Score', file: g.score_tag_ns, arbiter: g.score_ns });
+    for (const d of g.disagreements || []) rows.push({ g, column: d.column, file: d.file, arbiter: d.arbiter });
+  }
+  return rows;
+}
+
+function pbnResult(res) {
+  const games = res.body.games;
+  const differ = disagreements(games);
+  const compared = games.some((g) => g.disagreements !== undefined || g.score_tag_ns !== undefined);
+  const parts = [el('h2', {}, res.ruleset + ' — PBN')];
+  if (differ.length) {
+    parts.push(el('h3', {}, t('rs_disagree')), el('div', { class: 'scroll' }, el('table', { class: 'sheet', id: 'rs-disagree' },
+      head([[t('board') + ' · ' + t('rs_pairs')], [t('line'), true], [t('rs_column')], [t('rs_file_says'), true], [t('rs_arbiter_says'), true]]),
+      el('tbody', {}, differ.map((d) => el('tr', { class: 'differs' }, cell(d.g.board + (pairsOf(d.g) ? ' · ' + pairsOf(d.g) : '')), numCell(d.g.line),
+        cell(d.column), numCell(d.file), numCell(d.arbiter, 'mp')))))));
+  } else if (compared) {
+    parts.push(el('p', { id: 'rs-agree', class: 'final' }, t('rs_agree')));
+  }
+  if (res.session) parts.push(el('h3', {}, t('rs_pbn_ranking')), ...rankingTables(res.session, 'rs-ranking').flat(), ...notesList(res.session));
+  parts.push(el('details', { open: true }, el('summary', {}, t('rs_games')), el('div', { class: 'scroll' }, el('table', { class: 'sheet', id: 'rs-games' },
+    head([[t('board')], [t('line'), true], [t('rs_pairs')], [t('contract')], [t('declarer')], [t('score') + ' NS', true],
+      ['MP NS', true], ['MP ' + ew(), true], ['% NS', true], ['% ' + ew(), true]]),
+    el('tbody', {}, games.map((g) => el('tr', { class: g.problem !== undefined ? 'problem' : (g.disagreements || []).length || g.score_tag_ns !== undefined ? 'differs' : null },
+      cell(g.board), numCell(g.line), cell(pairsOf(g)),
+      g.problem !== undefined ? el('td', { colspan: 7, class: 'error' }, g.problem)
+        : [cell(g.contract), cell(g.declarer), numCell(g.score_ns), numCell(g.matchpoints_ns, 'mp'), numCell(g.matchpoints_ew), numCell(g.percentage_ns), numCell(g.percentage_ew)])))))));
+  const buttons = [el('button', { type: 'button', id: 'rs-download-games', class: 'secondary',
+    onclick: () => download('results.csv', pbnCsv(games), 'text/csv') }, t('rs_download_games')),
+  el('button', { type: 'button', id: 'rs-download-pbn', class: 'secondary', onclick: pbnExport }, t('rs_download_pbn'))];
+  if (res.session) buttons.unshift(el('button', { type: 'button', id: 'rs-download-ranking', class: 'secondary',
+    onclick: () => download('ranking.csv', sessionCsv(res.session, false), 'text/csv') }, t('rs_download_ranking')));
+  parts.push(el('div', { class: 'row' }, buttons));
+  return parts;
+}
+
+async function pbnExport() {
+  const r = await api('api/pbn', { pbn: state.results.pbn, export: true });
+  showError($('rs-error'), r.ok ? '' : r.body.error);
+  if (r.ok) download('export.pbn', r.body.pbn, 'application/x-pbn');
+}
+
+function renderResults() {
+  const res = state.results;
+  let parts;
+  if (res.kind === 'pbn') {
+    parts = pbnResult(res);
+  } else if (res.kind === 'ranking') {
+    const pairs = res.body.ranking;
+    parts = [el('h2', {}, res.ruleset + ' — ' + t('rs_ranking')), el('div', { class: 'scroll' }, el('table', { class: 'sheet ranking', id: 'rs-kj-ranking' },
+      head([[t('place')], [t('pair')], [t('boards'), true], [t('matchpoints'), true], [t('tops'), true], [t('points'), true], [t('tie_broken_by')]]),
+      el('tbody', {}, pairs.map((p) => el('tr', { class: /=$/.test(p.place) ? 'tie' : null },
+        cell(p.place, 'place'), cell(p.pair), numCell(p.boards), numCell(p.matchpoints, 'mp'), numCell(p.tops), numCell(p.points), cell(p.tie_broken_by || '')))))),
+    el('div', { class: 'row' }, el('button', { type: 'button', id: 'rs-download-ranking', class: 'secondary',
+      onclick: () => download('ranking.csv', rankingCsv(pairs), 'text/csv') }, t('rs_download_ranking')))];
+  } else {
+    const session = res.body.session;
+    const method = { matchpoints: t('rs_matchpoints'), butler: t('rs_butler'), cross: t('rs_cross') }[session.method] || session.method;
+    parts = [el('h2', {}, res.ruleset + ' — ' + method), ...rankingTables(session, 'rs-ranking').flat(), ...notesList(session), boardsTable(session),
+      el('div', { class: 'row' },
+        el('button', { type: 'button', id: 'rs-download-ranking', class: 'secondary', onclick: () => download('ranking.csv', sessionCsv(session, false), 'text/csv') }, t('rs_download_ranking')),
+        el('button', { type: 'button', id: 'rs-download-boards', class: 'secondary', onclick: () => download('boards.csv', sessionCsv(session, true), 'text/csv') }, t('rs_download_boards')))];
+  }
+  $('rs-result').replaceChildren(...parts);
+}
+
+function readResultsFile(ev) {
+  const file = ev.target.files[0];
+  if (!file) return;
+  const reader = new FileReader();
+  reader.onload = () => { $('rs-text').value = reader.result; $('rs-text').dispatchEvent(new Event('input')); };
+  reader.readAsText(file);
+}
+
 /* ---- club plugins (offline: loaded in the page) ---- */
 
 function savedPlugins() {
@@ -927,6 +1211,9 @@ function bind() {
   $('mp-form').addEventListener('submit', matchpoints);
   $('mp-file').addEventListener('change', readFile);
   $('sc-form').addEventListener('submit', contractScore);
+  $('rs-form').addEventListener('submit', results);
+  $('rs-file').addEventListener('change', readResultsFile);
+  $('rs-ruleset').addEventListener('change', resultsForm);
   $('plugin-file').addEventListener('change', addPlugin);
 }
 
@@ -990,6 +1277,8 @@ async function main() {
   fillSelect($('kj-ruleset'), state.rulesets.filter((x) => x.scores.hand));
   fillSelect($('mp-ruleset'), state.rulesets.filter((x) => x.scores.matchpoints));
   fillSelect($('sc-ruleset'), state.rulesets.filter((x) => x.scores.contract));
+  fillSelect($('rs-ruleset'), state.rulesets.filter((x) => x.scores.matchpoints), preferred && preferred.name);
+  resultsForm();
   if (state.backend === 'wasm') restorePlugins();
   document.body.dataset.ready = 'true';
   const restored = await restoreRuling();

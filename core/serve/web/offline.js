@@ -24,6 +24,26 @@
     return { text, status: mod._arbw_status(), error: mod.UTF8ToString(mod._arbw_error()) };
   }
 
+  /* The same with every argument a text (or null), put on the heap rather
+   * than on the stack, as ccall puts a string: a sheet or a PBN file may be
+   * large. */
+  function callTexts(fn, args) {
+    const ptrs = [];
+    try {
+      for (const a of args) {
+        if (a === null || a === undefined) { ptrs.push(0); continue; }
+        const size = mod.lengthBytesUTF8(a) + 1;
+        const p = mod._malloc(size);
+        if (!p) return { text: null, status: 3, error: 'out of memory' };
+        mod.stringToUTF8(a, p, size);
+        ptrs.push(p);
+      }
+      return call(fn, args.map(() => 'number'), ptrs);
+    } finally {
+      for (const p of ptrs) if (p) mod._free(p);
+    }
+  }
+
   /* Loads the module (arbiter.js beside the page, or given) and compiles
    * its rulesets; resolves to their names. options.dir: where the rule
    * files are in the module's file system (default /rulesets). */
@@ -153,6 +173,60 @@
     return answer(200, { ruleset: rs.name, rows: JSON.parse(r.text) });
   }
 
+  /* A text of the request ("csv", "pbn"): the text, or the error the
+   * server gives. */
+  function requestText(body, key, what) {
+    if (typeof body[key] !== 'string') return { error: fail(400, `give "${key}": ${what}`) };
+    if (body[key].includes('\0')) return { error: fail(400, `"${key}" is not text (it holds a NUL character)`) };
+    return { text: body[key] };
+  }
+
+  /* A library call's answer under key, or its error (as the server's answered()). */
+  function answered(name, key, r) {
+    if (r.status !== 0) return fail(r.status === 3 ? 503 : 400, r.error);
+    return answer(200, { ruleset: name, [key]: JSON.parse(r.text) });
+  }
+
+  function session(body) {
+    const bad = refuseUnknownKeys(body, ['ruleset', 'csv', 'method']);
+    if (bad) return bad;
+    const rs = requestRuleset(body);
+    if (rs.error) return rs.error;
+    const sheet = requestText(body, 'csv', "the session's sheet, a header row and a line per board and table");
+    if (sheet.error) return sheet.error;
+    if (body.method !== undefined && typeof body.method !== 'string') return fail(400, '"method" is matchpoints, butler or cross');
+    return answered(rs.name, 'session', callTexts('arbw_session', [rs.name, sheet.text, body.method ?? null]));
+  }
+
+  function ranking(body) {
+    const bad = refuseUnknownKeys(body, ['ruleset', 'csv']);
+    if (bad) return bad;
+    const rs = requestRuleset(body);
+    if (rs.error) return rs.error;
+    const sheet = requestText(body, 'csv', 'board,pair,score lines');
+    if (sheet.error) return sheet.error;
+    return answered(rs.name, 'ranking', callTexts('arbw_ranking', [rs.name, sheet.text]));
+  }
+
+  /* A PBN file's results scored (or, with "export": true, the file in the
+   * export format: no ruleset needed). */
+  function pbn(body) {
+    if (body.export !== undefined && typeof body.export !== 'boolean') return fail(400, '"export" is true or false');
+    const bad = refuseUnknownKeys(body, ['ruleset', 'pbn', 'export']);
+    if (bad) return bad;
+    if (body.export === true) {
+      const file = requestText(body, 'pbn', 'the text of a PBN file');
+      if (file.error) return file.error;
+      const r = callTexts('arbw_pbn_export', [file.text, 'pbn']);
+      return r.status === 0 ? answer(200, { pbn: r.text }) : fail(r.status === 3 ? 503 : 400, r.error);
+    }
+    const rs = requestRuleset(body);
+    if (rs.error) return rs.error;
+    const file = requestText(body, 'pbn', 'the text of a PBN file');
+    if (file.error) return file.error;
+    return answered(rs.name, 'games', callTexts('arbw_pbn', [rs.name, file.text, 'pbn']));
+  }
+
   function graph(query) {
     const name = query.get('ruleset'), id = query.get('article');
     if (!name || !id) return fail(400, 'give ?ruleset=NAME&article=N');
@@ -164,7 +238,7 @@
     return answer(200, { ruleset: name, article: id, title: article ? article.title : '', ...en, dot: r.text });
   }
 
-  const POST = { next: (b) => rule(b, true), rule: (b) => rule(b, false), compare, score, klaverjas, matchpoints };
+  const POST = { next: (b) => rule(b, true), rule: (b) => rule(b, false), compare, score, klaverjas, matchpoints, session, ranking, pbn };
 
   /* One request as app.js makes it: a path under api/, and a body for a POST. */
   function request(path, body) {
@@ -232,6 +306,10 @@
     matchpoints: (name, sheet) => call('arbw_matchpoints', ['string', 'string'], [name, sheet]),
     compare: (names, scenario) => call('arbw_compare', ['string', 'string'], [names.join('\n'), scenario]),
     graph: (name, article) => call('arbw_graph', ['string', 'string'], [name, article]),
+    session: (name, sheet, method) => callTexts('arbw_session', [name, sheet, method ?? null]),
+    ranking: (name, sheet) => callTexts('arbw_ranking', [name, sheet]),
+    pbn: (name, text, file) => callTexts('arbw_pbn', [name, text, file ?? null]),
+    pbnExport: (text, file) => callTexts('arbw_pbn_export', [text, file ?? null]),
   };
 
   const api = { start, request, plugins, raw };
