@@ -139,7 +139,8 @@ const CHOICE_GROUPS = {
       'call_when_obliged_to_pass', 'bid_above_seven', 'call_after_final_pass', 'stop_card_without_call',
       'mistaken_explanation', 'unauthorised_information_from_partner', 'partnership_agreement_breach'],
     play: ['dummy_irregularity', 'played_card_question', 'card_exposed_by_defender', 'penalty_card', 'lead_out_of_turn',
-      'premature_play', 'simultaneous_play', 'inability_to_play', 'play_after_illegal_play', 'defective_trick'],
+      'premature_play', 'simultaneous_play', 'inability_to_play', 'play_after_illegal_play', 'defective_trick',
+      'card_pointed_wrong_way'],
     after: ['revoke', 'claim'],
   },
 };
