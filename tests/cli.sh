@@ -266,7 +266,8 @@ printf '620\n650\n620\n170\nA=\n70%%\n' >"$TOY.tmp.txt"
 expect "matchpoints 1963: Art. 81's adjusted score" 0 "   650  8  (80%)" "   620  5  (50%)" "   170  2  (20%)" \
     "    A=  5  (50%)  art. 12" "   70%  7  (70%)  art. 12" -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
 printf '620\nA-\n' >"$TOY.tmp.txt"
-expect "matchpoints 1963: no average minus" 2 "line 2: the ruling of article 12a on 'average_minus' names no action with the argument \`percent\` (it names not_in_these_laws)" \
+# the ruling's own words say why (12a: the 1963 laws have no A-)
+expect "matchpoints 1963: no average minus" 2 "line 2: article 12a gives no percent for 'average_minus': The 1963 laws know no average minus" \
     -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
 # 1963 Art. 107: a contestant not at fault gets at least 60% (of 2, the
 # top of two entries: 1.2), cited as 107.

@@ -325,12 +325,13 @@ bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, c
     ruling r = {0};
     bool ok = adjusted_rule(rs, hooks, article, adjusted, percentage, &sc, &r, err);
     if (ok && !ruling_argument(rs, &r, want, value, symbol)) {
-        const char *named =
-            r.nactions > 0 ? rs->actions[rs_use_at(rs, r.actions[0].use)->action].name : "nothing";
-        sb_printf(
-            err,
-            "the ruling of article %s on '%s' names no action with the argument `%s` (it names %s)",
-            rs->articles[article].id, adjusted, want, named);
+        /* what the ruling says instead (e.g. that these laws know no such
+         * score): its own words are what a scorer can act on */
+        sb_printf(err, "article %s gives no %s for '%s'", rs->articles[article].id, want, adjusted);
+        for (int i = 0; i < r.nactions; i++) {
+            sb_puts(err, i ? " " : ": ");
+            output_message(rs, &r.actions[i], true, err);
+        }
         ok = false;
     }
     if (ok && cited) trail_text(&r, cited, citedsz);
