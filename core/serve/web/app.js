@@ -140,7 +140,7 @@ const CHOICE_GROUPS = {
       'mistaken_explanation', 'unauthorised_information_from_partner', 'partnership_agreement_breach'],
     play: ['dummy_irregularity', 'played_card_question', 'card_exposed_by_defender', 'penalty_card', 'lead_out_of_turn',
       'premature_play', 'simultaneous_play', 'inability_to_play', 'play_after_illegal_play', 'defective_trick',
-      'card_pointed_wrong_way'],
+      'card_pointed_wrong_way', 'trick_question'],
     after: ['revoke', 'claim'],
   },
 };
