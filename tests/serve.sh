@@ -204,6 +204,13 @@ if start_server --ruleset bridge-2017 --ruleset klaverjas-nkf-1976; then
     desk "/api/pbn" pbn bridge-2017 pbn tests/pbn/session.pbn games pbn
     desk "/api/pbn with a ScoreTable" pbn bridge-2017 pbn tests/pbn/event.pbn games pbn
     desk "/api/ranking" ranking klaverjas-nkf-1976 csv examples/klaverjas-ranking.csv ranking ranking
+    # a file with mistakes: 400, the mistakes with their lines, and the games
+    # read all the same (the CLI prints both and exits 2)
+    desk "/api/pbn with mistakes: the games read all the same" pbn bridge-2017 pbn tests/pbn/mistakes.pbn games pbn
+    if jq -e '(.error | test("pbn:4: Vulnerable")) and (.error | test("pbn:32: Result"))' "$work/desk.out" >/dev/null 2>&1 &&
+        [ "$(curl -s -m 30 -o /dev/null -w '%{http_code}' --data-binary "@$work/desk.json" "http://127.0.0.1:$port/api/pbn")" = 400 ]
+    then pass "/api/pbn with mistakes: 400, each mistake with its line"
+    else fail "/api/pbn with mistakes" "$(head -c 300 "$work/desk.out")"; fi
     jq -Rs '{pbn: ., export: true}' tests/pbn/export.pbn >"$work/desk.json"
     curl -s -m 30 -o "$work/desk.out" --data-binary "@$work/desk.json" "http://127.0.0.1:$port/api/pbn"
     "$ARBITER" pbn --export --json tests/pbn/export.pbn >"$work/desk.cli" 2>/dev/null

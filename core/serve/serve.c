@@ -29,6 +29,7 @@
  *   POST /api/matchpoints {ruleset, csv}                   the rows of `arbiter matchpoints --json`
  *   POST /api/session     {ruleset, csv, method}           `arbiter session --json` under "session"
  *   POST /api/pbn         {ruleset, pbn}                   `arbiter pbn --json` under "games"
+ *                                                          (400 with "error" and the games read)
  *                         {pbn, export: true}              `arbiter pbn --export --json`
  *   POST /api/ranking     {ruleset, csv}                   `arbiter ranking --json` under "ranking"
  *   GET  /api/graph?ruleset=NAME&article=N                 the article's decision graph as DOT, with its title (and title_en)
@@ -568,7 +569,14 @@ static reply api_pbn(server *s, json_t *in) {
     if (!pbn) return out;
     char *json = NULL, *error = NULL;
     enum arb_status st = arb_pbn_score_json(sv->rs, sv->plugins, pbn, len, "pbn", &json, &error);
-    return answered(sv, st, "games", json, error);
+    json_t *games = st == ARB_BAD_INPUT ? parsed(json) : NULL;
+    if (games) { /* the file's mistakes, and the games read all the same, as the CLI gives both */
+        reply out = {MHD_HTTP_BAD_REQUEST, json_pack("{sssoss}", "ruleset", arb_name(sv->rs),
+                                                     "games", games, "error", error ? error : "")};
+        free(error);
+        return out;
+    }
+    return answered(sv, st, "games", st == ARB_BAD_INPUT ? NULL : json, error);
 }
 
 /* A matchpoint sheet's pairs ranked, ties broken as the ruleset says. */

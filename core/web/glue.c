@@ -355,6 +355,10 @@ EMSCRIPTEN_KEEPALIVE char *arbw_pbn(const char *name, const char *pbn, const cha
     char *json = NULL, *error = NULL;
     enum arb_status st = arb_pbn_score_json(rs, plugins_of(rs), pbn, strlen(pbn),
                                             file && *file ? file : "pbn", &json, &error);
+    if (st == ARB_BAD_INPUT && json) { /* the mistakes, and the games read all the same */
+        outcome(st, error ? error : copy(""));
+        return json;
+    }
     return scored(st, json, error);
 }
 

@@ -436,6 +436,11 @@ async function walkResults(page, base, kjName, shots = {}) {
   await resultsFor(page, 'bridge-2017', 'tests/pbn/mistakes.pbn');
   const error = await page.textContent('#rs-error');
   expect(/pbn:4: Vulnerable/.test(error) && /pbn:12: /.test(error), 'the file\'s mistakes are not shown with their lines: ' + error);
+  /* and the games read all the same, one row each, as `arbiter pbn --json` lists them (it exits 2) */
+  let listed = null;
+  try { cliText(['pbn', '--ruleset', 'bridge-2017', '--json', 'tests/pbn/mistakes.pbn']); } catch (e) { listed = JSON.parse(e.stdout); }
+  const gameRows = await page.locator('#rs-games tbody tr').count();
+  expect(listed && gameRows === listed.length, `the games of a file with mistakes: ${gameRows} rows shown, the CLI lists ${listed && listed.length}`);
 
   /* klaverjas: the ranking, ties broken as 2deel19 says */
   await resultsFor(page, kjName, 'examples/klaverjas-ranking.csv');

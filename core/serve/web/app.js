@@ -842,10 +842,12 @@ async function results(ev) {
   else if (kind === 'pbn') r = await api('api/pbn', { ruleset, pbn: text });
   else r = await api('api/session', { ruleset, csv: text, method: $('rs-method').value });
   showError($('rs-error'), r.ok ? '' : r.body.error);
-  state.results = r.ok ? { kind, ruleset, body: r.body, pbn: kind === 'pbn' ? text : null, session: null } : null;
-  if (r.ok && kind === 'pbn') state.results.session = await pbnSession(ruleset, r.body.games);
-  show($('rs-result'), r.ok);
-  if (r.ok) renderResults();
+  /* a PBN file with mistakes: the mistakes, and the games read all the same */
+  const shown = r.ok || (kind === 'pbn' && Array.isArray(r.body.games));
+  state.results = shown ? { kind, ruleset, body: r.body, pbn: kind === 'pbn' ? text : null, session: null } : null;
+  if (shown && kind === 'pbn') state.results.session = await pbnSession(ruleset, r.body.games);
+  show($('rs-result'), shown);
+  if (shown) renderResults();
 }
 
 /* A PBN file's results as a session's sheet (board, the pairs, north-south's

@@ -224,7 +224,10 @@
     if (rs.error) return rs.error;
     const file = requestText(body, 'pbn', 'the text of a PBN file');
     if (file.error) return file.error;
-    return answered(rs.name, 'games', callTexts('arbw_pbn', [rs.name, file.text, 'pbn']));
+    const r = callTexts('arbw_pbn', [rs.name, file.text, 'pbn']);
+    /* the file's mistakes, and the games read all the same (as the server) */
+    if (r.status === 2 && r.text !== null) return answer(400, { ruleset: rs.name, games: JSON.parse(r.text), error: r.error });
+    return answered(rs.name, 'games', r);
   }
 
   function graph(query) {
