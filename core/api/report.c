@@ -186,12 +186,14 @@ static int by_length(const void *x, const void *y) {
 /* The auctions the rulesets' tests give, shortest first: for an example
  * that no test gives whole. */
 static const char **test_auctions(const ruleset *a, const ruleset *b, int *n) {
-    const char **all = xcalloc((size_t)(a->ntests + b->ntests + 1), sizeof(char *));
+    const rs_test *tests_a, *tests_b;
+    int na = rs_tests(a, &tests_a), nb = rs_tests(b, &tests_b);
+    const char **all = xcalloc((size_t)(na + nb + 1), sizeof(char *));
     *n = 0;
     for (int side = 0; side < 2; side++) {
-        const ruleset *rs = side ? b : a;
-        for (int t = 0; t < rs->ntests; t++) {
-            const char *au = rs->tests[t].auction;
+        const rs_test *tests = side ? tests_b : tests_a;
+        for (int t = 0; t < (side ? nb : na); t++) {
+            const char *au = tests[t].auction;
             bool seen = !au;
             for (int i = 0; i < *n && !seen; i++)
                 seen = strcmp(all[i], au) == 0;
@@ -260,8 +262,10 @@ static json_t *given_json(const ruleset *rs, int fact, int64_t v) {
 
 json_t *report_test_scenarios(const ruleset *rs) {
     json_t *all = json_array();
-    for (int i = 0; i < rs->ntests; i++) {
-        const rs_test *t = &rs->tests[i];
+    const rs_test *tests;
+    int ntests = rs_tests(rs, &tests);
+    for (int i = 0; i < ntests; i++) {
+        const rs_test *t = &tests[i];
         if (!test_is_case(t)) continue;
         json_t *sc = json_object();
         if (t->auction) json_object_set_new(sc, "auction", json_string(t->auction));

@@ -35,11 +35,13 @@ static int quiet_check(const ruleset *rs) {
 }
 
 static void write_summary(const ruleset *rs, FILE *out) {
+    const rs_test *tests;
+    int ntests = rs_tests(rs, &tests);
     fprintf(out,
             "%s: complete — %d articles, %d clauses, %d facts asked or derived from the record, "
             "%d graph nodes, %d tests\n",
             rs->name, rs->narticles, rs->nclauses - rs->narticles, rs->nvars,
-            graph_size(rs->graph, rs->root), rs->ntests);
+            graph_size(rs->graph, rs->root), ntests);
     for (int i = 0; i < rs->noutside; i++)
         fprintf(out, "  declared outside its scope (%s:%d): %s\n", rs->outside[i].loc.file,
                 rs->outside[i].loc.line, rs->outside[i].message);
@@ -173,7 +175,9 @@ static enum arb_status test_unprotected(const arb_ruleset *rs, const arb_plugins
         else
             t.failed++;
     }
-    if (rs->ntests == 0) fprintf(out, "%s: warning: the ruleset has no test blocks\n", rs->name);
+    const rs_test *tests;
+    if (rs_tests(rs, &tests) == 0)
+        fprintf(out, "%s: warning: the ruleset has no test blocks\n", rs->name);
     if (coverage)
         fprintf(out, "%d of %d clauses reached by a test\n", t.clauses - t.uncovered, t.clauses);
     fprintf(out, "%d passed, %d failed\n", t.passed, t.failed);

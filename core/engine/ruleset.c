@@ -1,6 +1,7 @@
 /* ruleset.c — lookups on a compiled ruleset and value formatting. */
 #include "ruleset.h"
 
+#include <pthread.h>
 #include <string.h>
 
 void ruleset_free(ruleset *rs) {
@@ -15,6 +16,23 @@ void ruleset_free(ruleset *rs) {
     void *ctx = rs->release_ctx;
     arena_free(rs->arena); /* rs itself lives in its arena */
     if (release) release(ctx);
+}
+
+/* One lock for every ruleset's first decoding of its tests: rare, and
+ * short next to the tests' run. */
+static pthread_mutex_t tests_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int rs_tests(const ruleset *rs, const rs_test **tests) {
+    pthread_mutex_lock(&tests_lock);
+    ruleset *m = (ruleset *)rs; /* decoding once changes what is kept, not what it says */
+    if (m->tests_pending) {
+        m->decode_tests(m);
+        m->tests_pending = NULL;
+    }
+    *tests = rs->tests;
+    int n = rs->ntests;
+    pthread_mutex_unlock(&tests_lock);
+    return n;
 }
 
 int rs_decision_values(const rs_type *t) {

@@ -241,7 +241,11 @@ typedef struct ruleset {
     rs_outside *outside;
     rs_combine *combines;
     rs_block *blocks;
-    rs_test *tests;
+    rs_test *tests; /* through rs_tests(): a mapped image decodes them when first asked */
+    /* test blocks not decoded yet: decode_tests(rs) fills tests and ntests
+     * from what tests_pending holds (core/store/image.c) */
+    void (*decode_tests)(struct ruleset *rs);
+    void *tests_pending;
 
     vec exprs;     /* rs_expr */
     vec expr_args; /* int: expression ids */
@@ -261,6 +265,10 @@ typedef struct ruleset {
 } ruleset;
 
 void ruleset_free(ruleset *rs);
+/* The ruleset's test blocks (*tests, their number returned). An image
+ * read in place leaves them where they are until the first call: a start
+ * that rules never decodes them. Safe from several threads. */
+int rs_tests(const ruleset *rs, const rs_test **tests);
 
 static inline const rs_expr *rs_expr_at(const ruleset *rs, int e) {
     return &VEC_AT(&rs->exprs, rs_expr, e);

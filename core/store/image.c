@@ -497,9 +497,18 @@ static void put_ruleset(writer *w, const char *extra) {
     put_i32(o, rs->nblocks);
     for (int i = 0; i < rs->nblocks; i++)
         put_block(w, &rs->blocks[i]);
-    put_i32(o, rs->ntests);
-    for (int i = 0; i < rs->ntests; i++)
-        put_test(w, &rs->tests[i]);
+    /* the test blocks after their length in bytes, so that a start can
+     * step over them (rs_tests decodes them when asked) */
+    const rs_test *tests;
+    int ntests = rs_tests(rs, &tests);
+    size_t tests_at = o->len;
+    put_i64(o, 0);
+    put_i32(o, ntests);
+    for (int i = 0; i < ntests; i++)
+        put_test(w, &tests[i]);
+    uint64_t tests_len = (uint64_t)(o->len - tests_at - 8);
+    for (int i = 0; i < 8; i++)
+        o->data[tests_at + (size_t)i] = (char)(unsigned char)(tests_len >> (8 * i));
     put_i32(o, rs->exprs.len);
     for (int i = 0; i < rs->exprs.len; i++)
         put_expr(w, rs_expr_at(rs, i));
@@ -584,6 +593,7 @@ typedef struct reader {
     const unsigned char *p, *end;
     const unsigned char *base; /* the image's first byte (its header's) */
     bool borrow;               /* the image outlives the ruleset: arrays read in place */
+    bool lazy;                 /* borrowed and checked before: test blocks left for rs_tests */
     bool bad;                  /* read past the end, or a count that cannot fit */
     ruleset *rs;
     arena *a;
@@ -991,6 +1001,64 @@ static graph *get_graph(reader *r) {
     return g;
 }
 
+static void get_tests(reader *r) {
+    ruleset *rs = r->rs;
+    rs->ntests = get_count(r, 32);
+    rs->tests = alloc_n(r, rs->ntests, sizeof(rs_test));
+    for (int i = 0; i < rs->ntests && !r->bad; i++)
+        get_test(r, &rs->tests[i]);
+}
+
+/* Test blocks left in a mapped image until rs_tests asks for them: where
+ * they are, and the tables their references need. */
+typedef struct pending_tests {
+    const unsigned char *p, *end, *base;
+    const char **strs;
+    int nstrs;
+    rs_type **types;
+    int ntypes;
+} pending_tests;
+
+static void decode_pending_tests(ruleset *rs) {
+    const pending_tests *t = rs->tests_pending;
+    reader r = {.p = t->p,
+                .end = t->end,
+                .base = t->base,
+                .borrow = true,
+                .rs = rs,
+                .a = rs->arena,
+                .strs = t->strs,
+                .nstrs = t->nstrs,
+                .types = t->types,
+                .ntypes = t->ntypes};
+    get_tests(&r);
+    if (r.bad || r.p != r.end) { /* validated when the image was first checked: cannot happen */
+        rs->ntests = 0;
+        rs->tests = NULL;
+    }
+}
+
+/* The test blocks, after their length: decoded now, or (an image read in
+ * place and checked before) left for rs_tests. */
+static void get_tests_section(reader *r) {
+    uint64_t len = (uint64_t)get_i64(r);
+    if (r->bad || len > (uint64_t)(r->end - r->p)) {
+        r->bad = true;
+        return;
+    }
+    const unsigned char *end = r->p + len;
+    if (!r->lazy) {
+        get_tests(r);
+        if (r->p != end) r->bad = true;
+        return;
+    }
+    pending_tests *t = arena_alloc(r->a, sizeof *t);
+    *t = (pending_tests){r->p, end, r->base, r->strs, r->nstrs, r->types, r->ntypes};
+    r->rs->tests_pending = t;
+    r->rs->decode_tests = decode_pending_tests;
+    r->p = end;
+}
+
 /* ORDER: as put_ruleset writes them. */
 static void get_ruleset(reader *r, const char **extra) {
     ruleset *rs = r->rs;
@@ -1053,10 +1121,7 @@ static void get_ruleset(reader *r, const char **extra) {
     rs->blocks = alloc_n(r, rs->nblocks, sizeof(rs_block));
     for (int i = 0; i < rs->nblocks && !r->bad; i++)
         get_block(r, &rs->blocks[i]);
-    rs->ntests = get_count(r, 32);
-    rs->tests = alloc_n(r, rs->ntests, sizeof(rs_test));
-    for (int i = 0; i < rs->ntests && !r->bad; i++)
-        get_test(r, &rs->tests[i]);
+    get_tests_section(r);
     rs_expr *x = vec_sized(r, &rs->exprs, sizeof(rs_expr), get_count(r, 45));
     for (int i = 0; i < rs->exprs.len && !r->bad; i++)
         get_expr(r, &x[i]);
@@ -1440,6 +1505,7 @@ static ruleset *decode(const void *data, size_t len, const char *dir,
                 .end = (const unsigned char *)data + len,
                 .base = data,
                 .borrow = borrow,
+                .lazy = borrow && checked_before,
                 .rs = rs,
                 .a = a};
     get_string_table(&r, dir);
@@ -1650,9 +1716,10 @@ ruleset *image_load(const char *path, const char *dir, const unsigned char key[I
     bool noted = seal_noted(path, &st, seal, key);
     ruleset *rs = decode(p, (size_t)st.st_size, dir, key, noted, true, extra, err, errsz);
     if (rs && !noted) note_seal(path, &st, seal, key);
-    mapping *kept = rs && rs->graph && rs->graph->borrowed ? xmalloc(sizeof *kept) : NULL;
+    bool reads_it = rs && ((rs->graph && rs->graph->borrowed) || rs->tests_pending);
+    mapping *kept = reads_it ? xmalloc(sizeof *kept) : NULL;
     mem_undefer(undo);
-    if (kept) { /* the graph reads the mapping: it stays until the ruleset goes */
+    if (kept) { /* the graph or the tests read the mapping: it stays until the ruleset goes */
         *kept = m;
         rs->release = unmap_released;
         rs->release_ctx = kept;

@@ -171,8 +171,10 @@ test_totals testrun_all(const ruleset *rs, const scenario_hooks *hooks, FILE *ou
                         bool coverage) {
     test_totals tt = {0, 0, 0, 0};
     char *covered = xcalloc((size_t)rs->nclauses + 1, 1);
-    for (int i = 0; i < rs->ntests; i++) {
-        if (run_one(rs, hooks, &rs->tests[i], out, verbose, covered))
+    const rs_test *tests;
+    int ntests = rs_tests(rs, &tests);
+    for (int i = 0; i < ntests; i++) {
+        if (run_one(rs, hooks, &tests[i], out, verbose, covered))
             tt.passed++;
         else
             tt.failed++;

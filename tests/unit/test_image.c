@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "compile.h"
@@ -191,6 +193,51 @@ static void test_mapped_image_is_read_in_place(void **state) {
     ruleset_free(rs);
 }
 
+/* An image checked before (its note written once out of the racy window,
+ * hence the wait)
+ * leaves its test blocks in the mapping until rs_tests asks: the same
+ * tests as the compiled ruleset's, decoded once. */
+static void test_tests_of_a_checked_image_are_decoded_when_asked(void **state) {
+    (void)state;
+    ruleset *rs = compile("tests/rules/toy");
+    strbuf a = encode(rs, NULL);
+    char dir[] = "/tmp/arbiter-test-lazy-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[PATH_MAX], note[PATH_MAX + 8];
+    snprintf(path, sizeof path, "%s/toy.arb", dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, a.data, a.len), (ssize_t)a.len);
+    close(fd);
+    sleep(RACY_SECONDS + 1); /* out of the racy window: its change time cannot be set back */
+    char err[200] = "";
+    ruleset *first = image_load(path, "tests/rules/toy", KEY, NULL, err, sizeof err);
+    if (!first) fail_msg("%s", err);
+    assert_null(first->tests_pending); /* checked now: decoded and validated whole */
+    ruleset *again = image_load(path, "tests/rules/toy", KEY, NULL, err, sizeof err);
+    if (!again) fail_msg("%s", err);
+    assert_non_null(again->tests_pending);
+    const rs_test *want, *got;
+    int n = rs_tests(rs, &want);
+    assert_true(n > 0);
+    assert_int_equal(rs_tests(again, &got), n);
+    assert_null(again->tests_pending);
+    for (int i = 0; i < n; i++) {
+        assert_string_equal(got[i].name, want[i].name);
+        assert_int_equal(got[i].ngiven, want[i].ngiven);
+        assert_int_equal(got[i].nexpect, want[i].nexpect);
+    }
+    assert_int_equal(rs_tests(again, &got), n); /* once */
+    ruleset_free(again);
+    ruleset_free(first);
+    snprintf(note, sizeof note, "%s/toy.seen", dir);
+    unlink(note);
+    unlink(path);
+    rmdir(dir);
+    sb_free(&a);
+    ruleset_free(rs);
+}
+
 static void test_damage_is_refused(void **state) {
     (void)state;
     ruleset *rs = compile("tests/rules/toy");
@@ -340,6 +387,7 @@ int main(void) {
         cmocka_unit_test(test_files_move_with_the_directory),
         cmocka_unit_test(test_loaded_graph_can_be_built_on),
         cmocka_unit_test(test_mapped_image_is_read_in_place),
+        cmocka_unit_test(test_tests_of_a_checked_image_are_decoded_when_asked),
         cmocka_unit_test(test_damage_is_refused),
         cmocka_unit_test(test_crafted_bodies_are_checked),
         cmocka_unit_test(test_forged_image_is_refused),
