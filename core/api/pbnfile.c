@@ -73,14 +73,14 @@ static json_t *play_json(const pbn_game *g) {
                      notes_json(g->play_notes));
 }
 
-static json_t *contract_json(const pbn_game *g) {
-    if (!g->has_contract) return json_null();
-    if (g->passed_out) return json_string("Pass");
+static json_t *contract_json(const pbn_result *res) {
+    if (!res->has_contract) return json_null();
+    if (res->passed_out) return json_string("Pass");
     char text[16];
-    snprintf(text, sizeof text, "%d%s%s", g->contract.level, denom_names[g->contract.denom],
-             g->doubling == 2 ? "XX"
-             : g->doubling    ? "X"
-                              : "");
+    snprintf(text, sizeof text, "%d%s%s", res->contract.level, denom_names[res->contract.denom],
+             res->doubling == 2 ? "XX"
+             : res->doubling    ? "X"
+                                : "");
     return json_string(text);
 }
 
@@ -89,16 +89,14 @@ static json_t *table_json(const pbn_game *g) {
     json_t *rows = json_array();
     for (int k = 0; k < g->nrows; k++) {
         const pbn_row *r = &g->rows[k];
-        pbn_game u = {.has_contract = r->has_contract,
-                      .passed_out = r->passed_out,
-                      .contract = r->contract,
-                      .doubling = r->doubling};
         json_t *j =
             json_pack("{sIssss}", "line", (json_int_t)r->line, "ns", r->pair_ns, "ew", r->pair_ew);
-        json_object_set_new(j, "contract", contract_json(&u));
-        json_object_set_new(j, "declarer", seat_json(r->declarer));
-        json_object_set_new(j, "result", r->result >= 0 ? json_integer(r->result) : json_null());
-        json_object_set_new(j, "score_ns", r->has_score ? json_integer(r->score_ns) : json_null());
+        json_object_set_new(j, "contract", contract_json(&r->res));
+        json_object_set_new(j, "declarer", seat_json(r->res.declarer));
+        json_object_set_new(j, "result",
+                            r->res.result >= 0 ? json_integer(r->res.result) : json_null());
+        json_object_set_new(j, "score_ns",
+                            r->res.has_score ? json_integer(r->res.score_ns) : json_null());
         if (r->others) json_object_set_new(j, "others", json_string(r->others));
         if (r->bad) json_object_set_new(j, "bad", json_true());
         json_array_append_new(rows, j);
@@ -114,12 +112,14 @@ static json_t *game_json(const pbn_game *g) {
     json_object_set_new(j, "vulnerable",
                         g->vulnerable >= 0 ? json_string(vul_names[g->vulnerable]) : json_null());
     json_object_set_new(j, "deal", g->has_deal ? json_string(g->deal_text) : json_null());
-    json_object_set_new(j, "declarer", seat_json(g->declarer));
+    json_object_set_new(j, "declarer", seat_json(g->res.declarer));
     if (g->declarer_swapped) json_object_set_new(j, "declarer_swapped", json_true());
-    json_object_set_new(j, "contract", contract_json(g));
-    json_object_set_new(j, "result", g->result >= 0 ? json_integer(g->result) : json_null());
+    json_object_set_new(j, "contract", contract_json(&g->res));
+    json_object_set_new(j, "result",
+                        g->res.result >= 0 ? json_integer(g->res.result) : json_null());
     if (g->result_disputed) json_object_set_new(j, "result_disputed", json_true());
-    json_object_set_new(j, "score_ns", g->has_score ? json_integer(g->score_ns) : json_null());
+    json_object_set_new(j, "score_ns",
+                        g->res.has_score ? json_integer(g->res.score_ns) : json_null());
     if (g->auction_first >= 0) json_object_set_new(j, "auction", auction_json(g));
     if (g->play_first >= 0) json_object_set_new(j, "play", play_json(g));
     if (g->table_line) json_object_set_new(j, "score_table", table_json(g));
@@ -189,11 +189,11 @@ static enum arb_status pbn_scenario_json_unprotected(const char *pbn, size_t len
             json_object_set_new(j, "auction", json_string(text));
         }
         if (g->has_deal) json_object_set_new(j, "deal", json_string(g->deal_text));
-        if (g->declarer >= 0) json_object_set_new(j, "declarer", seat_json(g->declarer));
-        if (pbn_contract_text(g, text, sizeof text) && !g->passed_out)
+        if (g->res.declarer >= 0) json_object_set_new(j, "declarer", seat_json(g->res.declarer));
+        if (pbn_contract_text(&g->res, text, sizeof text) && !g->res.passed_out)
             json_object_set_new(j, "contract", json_string(text));
-        else if (g->has_contract && !g->passed_out) /* no result yet: what the play needs */
-            json_object_set_new(j, "trump", json_string(denom_names[g->contract.denom]));
+        else if (g->res.has_contract && !g->res.passed_out) /* no result yet: what the play needs */
+            json_object_set_new(j, "trump", json_string(denom_names[g->res.contract.denom]));
         if (pbn_play_record(g, text, sizeof text) && text[0])
             json_object_set_new(j, "play", json_string(text));
         int vul = pbn_declarer_vulnerable(g);
@@ -316,12 +316,8 @@ typedef struct game_score {
 } game_score;
 
 static void score_game(const arb_ruleset *rs, const scenario_hooks *hooks, const pbn_game *g,
-                       game_score *s) {
-    if (g->bad) {
-        snprintf(s->problem, sizeof s->problem, "the game has a mistake (see the messages)");
-        return;
-    }
-    if (!pbn_contract_text(g, s->contract, sizeof s->contract)) {
+                       const pbn_result *res, game_score *s) {
+    if (!pbn_contract_text(res, s->contract, sizeof s->contract)) {
         snprintf(s->problem, sizeof s->problem,
                  "no result to score: give Contract, Declarer and Result");
         return;
@@ -333,10 +329,11 @@ static void score_game(const arb_ruleset *rs, const scenario_hooks *hooks, const
     sb_init(&err);
     ruling r;
     int64_t total = 0;
-    int vul = g->passed_out ? 0 : pbn_declarer_vulnerable(g);
+    int vul = res->passed_out ? 0 : pbn_seat_vulnerable(g->vulnerable, res->declarer);
     if (scoring_contract(rs, &sc, s->contract, vul, &r, &total, &err)) {
         s->scored = true;
-        s->ns = g->passed_out || g->declarer == SEAT_N || g->declarer == SEAT_S ? total : -total;
+        s->ns =
+            res->passed_out || res->declarer == SEAT_N || res->declarer == SEAT_S ? total : -total;
     } else {
         snprintf(s->problem, sizeof s->problem, "%s: %s", s->contract,
                  vul < 0    ? "the Vulnerable tag is missing"
@@ -348,22 +345,37 @@ static void score_game(const arb_ruleset *rs, const scenario_hooks *hooks, const
     scenario_free(&sc);
 }
 
+/* One result of the file: a game's own, or one row of its ScoreTable. */
+typedef struct unit {
+    const pbn_game *g;
+    const pbn_row *row; /* NULL: the game's own result */
+    int game;           /* the game's index in the file */
+} unit;
+
+static const pbn_result *unit_result(const unit *u) {
+    return u->row ? &u->row->res : &u->g->res;
+}
+
+static int unit_line(const unit *u) {
+    return u->row ? u->row->line : u->g->line;
+}
+
 /* Matchpoints the scored games board by board, for one direction (the
  * north-south scores, or their negatives for east-west). */
 static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *hooks,
-                                 const pbn_game *units, int nunits, game_score *scores, int side,
+                                 const unit *units, int nunits, game_score *scores, int side,
                                  strbuf *err) {
     vec rows;
     vec_init(&rows, sizeof(score_line));
     for (int i = 0; i < nunits; i++) {
         if (!scores[i].scored) continue;
         score_line *row = vec_push(&rows);
-        snprintf(row->board, sizeof row->board, "%.15s", units[i].board);
+        snprintf(row->board, sizeof row->board, "%.15s", units[i].g->board);
         snprintf(row->pair, sizeof row->pair, "%d", i);
         row->score = side == 0 ? scores[i].ns : -scores[i].ns;
         row->entry = (sheet_entry){
             .kind = ENTRY_SCORE, .nparts = 1, .parts = {{.score = row->score, .percent = 100}}};
-        row->line = units[i].line;
+        row->line = unit_line(&units[i]);
     }
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     bool ok = article >= 0 && scoring_matchpoint_lines(rs, hooks, &rows, err);
@@ -406,8 +418,8 @@ static json_t *disagreements(const pbn_row *row, const game_score *s) {
     static const char *const mp_names[] = {"MP_NS", "MP_EW"};
     static const char *const pct_names[] = {"Percentage_NS", "Percentage_EW"};
     json_t *list = json_array();
-    if (row->has_score && row->score_ns != s->ns)
-        add_disagreement(list, "Score_NS", (double)row->score_ns, (double)s->ns);
+    if (row->res.has_score && row->res.score_ns != s->ns)
+        add_disagreement(list, "Score_NS", (double)row->res.score_ns, (double)s->ns);
     double file_top = row->has_mp[0] && row->has_mp[1] ? row->mp[0] + row->mp[1] : s->top;
     double scale = s->top > 0 && file_top > 0 ? file_top / s->top : 1;
     for (int side = 0; side < 2; side++) {
@@ -421,9 +433,12 @@ static json_t *disagreements(const pbn_row *row, const game_score *s) {
     return list;
 }
 
-static json_t *score_json(const pbn_game *g, const pbn_row *row, const game_score *s) {
+static json_t *score_json(const unit *u, const game_score *s) {
+    const pbn_game *g = u->g;
+    const pbn_row *row = u->row;
+    const pbn_result *res = unit_result(u);
     json_t *j = json_object();
-    json_object_set_new(j, "line", json_integer(g->line));
+    json_object_set_new(j, "line", json_integer(unit_line(u)));
     json_object_set_new(j, "board", json_string(g->board));
     if (row) {
         json_object_set_new(j, "ns", json_string(row->pair_ns));
@@ -435,11 +450,11 @@ static json_t *score_json(const pbn_game *g, const pbn_row *row, const game_scor
         return j;
     }
     json_object_set_new(j, "contract", json_string(s->contract));
-    json_object_set_new(j, "declarer", seat_json(g->declarer));
+    json_object_set_new(j, "declarer", seat_json(res->declarer));
     json_object_set_new(j, "score_ns", json_integer(s->ns));
     json_object_set_new(j, "score_ew", json_integer(-s->ns));
-    if (!row && g->has_score && g->score_ns != s->ns)
-        json_object_set_new(j, "score_tag_ns", json_integer(g->score_ns));
+    if (!row && res->has_score && res->score_ns != s->ns)
+        json_object_set_new(j, "score_tag_ns", json_integer(res->score_ns));
     json_object_set_new(j, "matchpoints_ns", json_real(s->mp[0]));
     json_object_set_new(j, "matchpoints_ew", json_real(s->mp[1]));
     json_object_set_new(j, "top", json_real(s->top));
@@ -449,36 +464,18 @@ static json_t *score_json(const pbn_game *g, const pbn_row *row, const game_scor
     return j;
 }
 
-/* The results of a file: a game's own, or, for a game with a ScoreTable,
- * each of its rows (a copy of the game with the row's result). */
+/* The results of a file, each with what scoring it gave. */
 typedef struct scored_file {
     pbn_file f;
     int n;
-    pbn_game *units;
-    int *game, *row; /* each unit's game, and its row or -1 */
+    unit *units;
     game_score *scores;
 } scored_file;
 
 static void scored_file_free(scored_file *sf) {
     xfree(sf->units);
-    xfree(sf->game);
-    xfree(sf->row);
     xfree(sf->scores);
     pbn_free(&sf->f);
-}
-
-static void unit_of_row(pbn_game *u, const pbn_row *row) {
-    u->line = row->line;
-    u->bad = row->bad;
-    u->has_contract = row->has_contract;
-    u->passed_out = row->passed_out;
-    u->contract = row->contract;
-    u->doubling = row->doubling;
-    u->declarer = row->declarer;
-    u->declarer_swapped = u->result_disputed = false;
-    u->result = row->result;
-    u->has_score = row->has_score;
-    u->score_ns = row->score_ns;
 }
 
 /* Scores and matchpoints every result of the file. */
@@ -498,23 +495,20 @@ static enum arb_status score_file(const arb_ruleset *rs, const arb_plugins *p, c
     }
     size_t n = sf->n ? (size_t)sf->n : 1;
     sf->units = xcalloc(n, sizeof *sf->units);
-    sf->game = xcalloc(n, sizeof *sf->game);
-    sf->row = xcalloc(n, sizeof *sf->row);
     sf->scores = xcalloc(n, sizeof *sf->scores);
-    if (!sf->units || !sf->game || !sf->row || !sf->scores)
-        return fail(ARB_BAD_INPUT, error, "out of memory");
+    if (!sf->units || !sf->scores) return fail(ARB_BAD_INPUT, error, "out of memory");
     int u = 0;
     for (int i = 0; i < (int)f->games.len; i++) {
         const pbn_game *g = &VEC_AT(&f->games, pbn_game, i);
         for (int k = 0; k < (g->nrows ? g->nrows : 1); k++, u++) {
-            sf->units[u] = *g; /* shares the notes: only scored, never freed */
-            sf->game[u] = i;
-            sf->row[u] = g->nrows ? k : -1;
-            if (g->nrows) unit_of_row(&sf->units[u], &g->rows[k]);
-            score_game(rs, hooks, &sf->units[u], &sf->scores[u]);
-            if (g->nrows && g->rows[k].bad)
-                snprintf(sf->scores[u].problem, sizeof sf->scores[u].problem,
-                         "the row has a mistake (see the messages)");
+            unit *un = &sf->units[u];
+            *un = (unit){.g = g, .row = g->nrows ? &g->rows[k] : NULL, .game = i};
+            game_score *sc = &sf->scores[u];
+            if (un->row ? un->row->bad : g->bad)
+                snprintf(sc->problem, sizeof sc->problem, "the %s has a mistake (see the messages)",
+                         un->row ? "row" : "game");
+            else
+                score_game(rs, hooks, g, unit_result(un), sc);
         }
     }
     strbuf err;
@@ -541,12 +535,8 @@ static enum arb_status pbn_score_json_unprotected(const arb_ruleset *rs, const a
     enum arb_status status = score_file(rs, p, pbn, len, name, &sf, &scored, error);
     if (scored) {
         json_t *all = json_array();
-        for (int u = 0; u < sf.n; u++) {
-            const pbn_game *g = &VEC_AT(&sf.f.games, pbn_game, sf.game[u]);
-            json_array_append_new(all, score_json(&sf.units[u],
-                                                  sf.row[u] >= 0 ? &g->rows[sf.row[u]] : NULL,
-                                                  &sf.scores[u]));
-        }
+        for (int u = 0; u < sf.n; u++)
+            json_array_append_new(all, score_json(&sf.units[u], &sf.scores[u]));
         give_json(all, json);
     }
     scored_file_free(&sf);
@@ -641,10 +631,11 @@ static enum arb_status pbn_results_unprotected(const arb_ruleset *rs, const arb_
         sb_init(&text);
         size_t copied = 0; /* what lies before and between the games (escape lines, blank lines) */
         for (int u = 0; u < sf.n; u++) {
-            const pbn_game *g = &VEC_AT(&sf.f.games, pbn_game, sf.game[u]);
-            if (sf.row[u] > 0) continue; /* a ScoreTable's game: once, as it was read */
+            const unit *un = &sf.units[u];
+            const pbn_game *g = un->g;
+            if (un->row && un->row != g->rows) continue; /* a ScoreTable's game: once, as read */
             sb_putn(&text, pbn + copied, g->start - copied);
-            if (sf.row[u] == 0)
+            if (un->row)
                 sb_putn(&text, pbn + g->start, g->end - g->start);
             else
                 write_game(&text, pbn, g, &sf.scores[u], eol);

@@ -52,6 +52,7 @@ typedef struct reader {
     int ncolumns;
     char values[PBN_MAX_COLUMNS][64]; /* the row being read */
     int nvalues, row_line;
+    pbn_row *row; /* the row being finished: its result is read, its mistakes are its own */
 } reader;
 
 static const char *const known_tags[] = {"Board",    "Dealer", "Vulnerable", "Deal",    "Declarer",
@@ -74,7 +75,10 @@ enum {
 
 static void report(reader *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void report(reader *r, int line, const char *fmt, ...) {
-    if (r->g) r->g->bad = true;
+    if (r->row)
+        r->row->bad = true;
+    else if (r->g)
+        r->g->bad = true;
     if (++r->f->nerrors > PBN_MAX_MESSAGES) { /* a file of garbage: counted, not listed */
         if (r->f->nerrors == PBN_MAX_MESSAGES + 1)
             sb_printf(&r->f->errors, "%s: more mistakes, not listed\n", r->name);
@@ -113,9 +117,9 @@ static void start_game(reader *r, size_t at) {
     pbn_game *g = vec_push(&r->f->games);
     g->line = g->last_line = r->line;
     g->start = at;
-    g->dealer = g->declarer = g->auction_first = g->play_first = -1;
+    g->dealer = g->res.declarer = g->auction_first = g->play_first = -1;
     g->vulnerable = PBN_VUL_UNKNOWN;
-    g->result = -1;
+    g->res.result = -1;
     r->g = g;
     r->section = SECTION_NONE;
     memset(r->seen, 0, sizeof r->seen);
@@ -203,8 +207,13 @@ static void read_vulnerable(reader *r, const char *v, int line) {
     report(r, line, "Vulnerable \"%s\": expected None, NS, EW or All (3.4.10)", v);
 }
 
+/* The result the value being read belongs to: the row's, or the game's. */
+static pbn_result *result_of(reader *r) {
+    return r->row ? &r->row->res : &r->g->res;
+}
+
 static void read_contract(reader *r, const char *v, int line) {
-    pbn_game *g = r->g;
+    pbn_result *g = result_of(r);
     if (equals_nocase(v, "Pass")) {
         g->has_contract = g->passed_out = true;
         return;
@@ -264,14 +273,17 @@ static bool read_sides(const char *v, int64_t *plain, int64_t *ns, int64_t *ew) 
     return false;
 }
 
-static bool declarer_is_ns(const pbn_game *g) {
+static bool declarer_is_ns(const pbn_result *g) {
     return g->declarer == SEAT_N || g->declarer == SEAT_S;
 }
 
 static void read_result(reader *r, const char *v, int line) {
-    pbn_game *g = r->g;
+    pbn_result *g = result_of(r);
     if (!*v) return; /* passed out */
-    if (*v == '^') g->result_disputed = true, v++;
+    if (*v == '^') {
+        if (!r->row) r->g->result_disputed = true;
+        v++;
+    }
     int64_t plain, ns, ew;
     if (!read_sides(v, &plain, &ns, &ew) || (plain != INT64_MIN && (plain < 0 || plain > 13)) ||
         (ns != INT64_MIN && (ns < 0 || ns > 13)) || (ew != INT64_MIN && (ew < 0 || ew > 13)) ||
@@ -295,7 +307,7 @@ static void read_result(reader *r, const char *v, int line) {
 }
 
 static void read_score(reader *r, const char *v, int line) {
-    pbn_game *g = r->g;
+    pbn_result *g = result_of(r);
     int64_t plain, ns, ew;
     if (!read_sides(v, &plain, &ns, &ew) || (ns != INT64_MIN && ew != INT64_MIN && ns != -ew)) {
         report(r, line, "Score \"%s\": expected a whole number, or NS n and/or EW n (4.2.1)", v);
@@ -385,7 +397,7 @@ static void start_play(reader *r, const char *v, int line) {
         r->section = SECTION_OTHER;
         return;
     }
-    if (!r->g->has_deal || r->g->declarer < 0 || !r->g->has_contract)
+    if (!r->g->has_deal || r->g->res.declarer < 0 || !r->g->res.has_contract)
         report(r, line,
                "the Play section needs the Deal, Declarer and Contract tags before it (3.1)");
     r->g->play_first = seat;
@@ -438,7 +450,7 @@ static void read_contract(reader *r, const char *v, int line);
 static void read_result(reader *r, const char *v, int line);
 
 /* A complete row: its values read as the tags of the same names would be,
- * into a game of its own so that a mistake marks the row, not the game. */
+ * into the row's result; a mistake marks the row, not the game. */
 static void finish_row(reader *r) {
     pbn_game *g = r->g;
     pbn_row *rows = xrealloc(g->rows, (size_t)(g->nrows + 1) * sizeof *rows);
@@ -450,14 +462,8 @@ static void finish_row(reader *r) {
     pbn_row *row = &rows[g->nrows++];
     memset(row, 0, sizeof *row);
     row->line = r->row_line;
-    pbn_game *scratchp = xcalloc(1, sizeof *scratchp); /* only the result's fields are used */
-    if (!scratchp) {
-        g->nrows--;
-        r->oom = true;
-        return;
-    }
-    scratchp->declarer = scratchp->result = -1;
-    r->g = scratchp;
+    row->res.declarer = row->res.result = -1;
+    r->row = row;
     int line = r->row_line, result = -1;
     strbuf others;
     sb_init(&others);
@@ -482,7 +488,7 @@ static void finish_row(reader *r) {
                 snprintf(text, sizeof text, "%s", v);
             read_contract(r, text, line);
         } else if (strcmp(name, "Declarer") == 0) {
-            if (!none && (scratchp->declarer = seat_of(v)) < 0)
+            if (!none && (row->res.declarer = seat_of(v)) < 0)
                 report(r, line, "ScoreTable row: Declarer \"%s\": expected N, E, S or W, or -", v);
         } else if (strcmp(name, "Result") == 0) {
             result = none ? -1 : i;
@@ -491,11 +497,11 @@ static void finish_row(reader *r) {
             if (!number_value(v, &x, &dec) || dec || fabs(x) > 100000) {
                 report(r, line, "ScoreTable row: %s \"%s\": expected a whole number or - (4.2.1)",
                        name, v);
-            } else if (row->has_score && row->score_ns != (int64_t)(side ? -x : x)) {
+            } else if (row->res.has_score && row->res.score_ns != (int64_t)(side ? -x : x)) {
                 report(r, line, "ScoreTable row: Score_NS and Score_EW do not add up to 0");
             } else {
-                row->has_score = true;
-                row->score_ns = (int64_t)(side ? -x : x);
+                row->res.has_score = true;
+                row->res.score_ns = (int64_t)(side ? -x : x);
             }
         } else if (strcmp(name, "MP_NS") == 0 || strcmp(name, "MP_EW") == 0 ||
                    strcmp(name, "Percentage_NS") == 0 || strcmp(name, "Percentage_EW") == 0) {
@@ -513,7 +519,7 @@ static void finish_row(reader *r) {
         }
     }
     if (result >= 0) {
-        if (!scratchp->has_contract || scratchp->passed_out || scratchp->declarer < 0) {
+        if (!row->res.has_contract || row->res.passed_out || row->res.declarer < 0) {
             double tricks;
             int dec;
             if (!number_value(r->values[result], &tricks, &dec) || dec || tricks < 0 || tricks > 13)
@@ -525,17 +531,9 @@ static void finish_row(reader *r) {
             read_result(r, r->values[result], line);
         }
     }
-    r->g = g;
-    row->bad = scratchp->bad;
-    row->has_contract = scratchp->has_contract;
-    row->passed_out = scratchp->passed_out;
-    row->contract = scratchp->contract;
-    row->doubling = scratchp->doubling;
-    row->declarer = scratchp->declarer;
-    row->result = scratchp->result;
+    r->row = NULL;
     row->others = others.len ? sb_take(&others) : NULL;
     sb_free(&others);
-    xfree(scratchp);
 }
 
 /* One value of a row at r->p: a word, or a quoted string (5.2). */
@@ -645,7 +643,7 @@ static void handle_tag(reader *r, const char *name, const char *value, int line)
         break;
     case TAG_DECLARER:
         if (*value == '^') g->declarer_swapped = true, value++;
-        if ((g->declarer = seat_of(value)) < 0 && *value)
+        if ((g->res.declarer = seat_of(value)) < 0 && *value)
             report(r, line, "Declarer \"%s\": expected N, E, S or W, or ^ and a seat (3.4.13)",
                    value);
         break;
@@ -1028,33 +1026,37 @@ void pbn_free(pbn_file *f) {
     sb_free(&f->errors);
 }
 
-bool pbn_contract_text(const pbn_game *g, char *buf, size_t size) {
-    if (!g->has_contract) return false;
-    if (g->passed_out) {
+bool pbn_contract_text(const pbn_result *res, char *buf, size_t size) {
+    if (!res->has_contract) return false;
+    if (res->passed_out) {
         snprintf(buf, size, "PASS");
         return true;
     }
-    if (g->result < 0 || g->declarer < 0) return false;
+    if (res->result < 0 || res->declarer < 0) return false;
     static const char *const denoms[] = {"C", "D", "H", "S", "NT"};
-    int over = g->result - (g->contract.level + 6);
+    int over = res->result - (res->contract.level + 6);
     char result[16];
     if (over == 0)
         snprintf(result, sizeof result, "=");
     else
         snprintf(result, sizeof result, "%+d", over);
-    snprintf(buf, size, "%d%s%s%s", g->contract.level, denoms[g->contract.denom],
-             g->doubling == 2 ? "XX"
-             : g->doubling    ? "X"
-                              : "",
+    snprintf(buf, size, "%d%s%s%s", res->contract.level, denoms[res->contract.denom],
+             res->doubling == 2 ? "XX"
+             : res->doubling    ? "X"
+                                : "",
              result);
     return true;
 }
 
+int pbn_seat_vulnerable(enum pbn_vulnerable vulnerable, int declarer) {
+    if (vulnerable == PBN_VUL_UNKNOWN || declarer < 0) return -1;
+    if (vulnerable == PBN_VUL_ALL) return 1;
+    if (vulnerable == PBN_VUL_NONE) return 0;
+    return (vulnerable == PBN_VUL_NS) == (declarer == SEAT_N || declarer == SEAT_S);
+}
+
 int pbn_declarer_vulnerable(const pbn_game *g) {
-    if (g->vulnerable == PBN_VUL_UNKNOWN || g->declarer < 0) return -1;
-    if (g->vulnerable == PBN_VUL_ALL) return 1;
-    if (g->vulnerable == PBN_VUL_NONE) return 0;
-    return (g->vulnerable == PBN_VUL_NS) == declarer_is_ns(g);
+    return pbn_seat_vulnerable(g->vulnerable, g->res.declarer);
 }
 
 /* The card of trick t (cards in the Play tag's seat order) played by seat. */
@@ -1083,8 +1085,9 @@ static bool append(char *buf, size_t size, size_t *o, const char *text) {
 }
 
 bool pbn_play_record(const pbn_game *g, char *buf, size_t size) {
-    if (g->play_first < 0 || !g->has_contract || g->passed_out || size == 0) return false;
-    int trump = g->contract.denom == DENOM_NT ? -1 : (int)g->contract.denom, leader = g->play_first;
+    if (g->play_first < 0 || !g->res.has_contract || g->res.passed_out || size == 0) return false;
+    int trump = g->res.contract.denom == DENOM_NT ? -1 : (int)g->res.contract.denom,
+        leader = g->play_first;
     size_t o = 0;
     buf[0] = 0;
     for (int t = 0; t < g->ncards / 4; t++) {

@@ -53,16 +53,23 @@ typedef struct pbn_card {
 
 #define PBN_MAX_COLUMNS 32 /* columns of a table */
 
+/* A result as a game's tags or a ScoreTable row give it. */
+typedef struct pbn_result {
+    bool has_contract, passed_out;
+    bridge_call contract; /* a bid */
+    int doubling;         /* 0, 1 (X), 2 (XX) */
+    int declarer;         /* enum bridge_seat, -1 when not given */
+    int result;           /* tricks won by declarer, -1 when not given */
+    bool has_score;       /* the Score tag, or Score_NS or Score_EW */
+    int64_t score_ns;     /* seen from north-south */
+} pbn_result;
+
 /* One row of a ScoreTable: one table's result of the board. */
 typedef struct pbn_row {
     int line;
     bool bad;                      /* a mistake was reported in it */
     char pair_ns[16], pair_ew[16]; /* PairId_NS, PairId_EW; "" when not given */
-    bool has_contract, passed_out;
-    bridge_call contract;
-    int doubling, declarer, result; /* -1 when not given */
-    bool has_score;                 /* Score_NS or Score_EW */
-    int64_t score_ns;
+    pbn_result res;
     bool has_mp[2], has_pct[2]; /* MP_NS/MP_EW, Percentage_NS/Percentage_EW */
     double mp[2], pct[2];
     int mp_decimals[2], pct_decimals[2]; /* the figures' precision, as written */
@@ -79,16 +86,10 @@ typedef struct pbn_game {
     bool has_deal;
     bridge_deal deal;
     char deal_text[80];
-    bool has_contract, passed_out;
-    bridge_call contract;  /* a bid */
-    int doubling;          /* 0, 1 (X), 2 (XX) */
-    int declarer;          /* -1 when not given */
+    pbn_result res;        /* the Contract, Declarer, Result and Score tags */
     bool declarer_swapped; /* "^S": declarer and dummy swapped (3.4.13) */
-    int result;            /* tricks won by declarer, -1 when not given */
     bool result_disputed;  /* "^": differs from the tricks actually won */
-    bool has_score;
-    int64_t score_ns;  /* the Score tag, seen from north-south */
-    int auction_first; /* -1: no auction section */
+    int auction_first;     /* -1: no auction section */
     int ncalls;
     pbn_call calls[BRIDGE_MAX_CALLS];
     bool auction_ended;             /* by the passes, AP or * */
@@ -114,8 +115,8 @@ bool pbn_read(const char *text, size_t len, const char *name, pbn_file *f);
 void pbn_free(pbn_file *f);
 
 /* The contract and its result as a scorer writes it ("5HX-2", "3NT=",
- * "PASS") into buf; false when the game does not give them. */
-bool pbn_contract_text(const pbn_game *g, char *buf, size_t size);
+ * "PASS") into buf; false when the result does not give them. */
+bool pbn_contract_text(const pbn_result *res, char *buf, size_t size);
 
 /* The play as the scenario's compact record has it ("W:SK N:H3 E:S4 S:S3
  * N:C2 …"): each trick from its leader (the winner of the trick before,
@@ -130,5 +131,9 @@ bool pbn_auction_record(const pbn_game *g, char *buf, size_t size);
 
 /* Whether the declaring side is vulnerable; -1 when not known. */
 int pbn_declarer_vulnerable(const pbn_game *g);
+
+/* The same for declarer (a seat, -1 when not given) on a board of that
+ * vulnerability: a ScoreTable row's declarer on its game's board. */
+int pbn_seat_vulnerable(enum pbn_vulnerable vulnerable, int declarer);
 
 #endif

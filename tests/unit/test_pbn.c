@@ -48,12 +48,12 @@ static void test_tag_over_lines_and_crlf(void **state) {
     const pbn_game *g = read_one(
         "[Board\r\n  \"12\"\r\n]\r\n[Declarer \"w\"][Contract \"3ntxx\"]\r\n[Result \"9\"]\r\n", 0);
     assert_string_equal(g->board, "12");
-    assert_int_equal(g->declarer, SEAT_W);
-    assert_int_equal(g->contract.level, 3);
-    assert_int_equal(g->contract.denom, DENOM_NT);
-    assert_int_equal(g->doubling, 2);
+    assert_int_equal(g->res.declarer, SEAT_W);
+    assert_int_equal(g->res.contract.level, 3);
+    assert_int_equal(g->res.contract.denom, DENOM_NT);
+    assert_int_equal(g->res.doubling, 2);
     char text[16];
-    assert_true(pbn_contract_text(g, text, sizeof text));
+    assert_true(pbn_contract_text(&g->res, text, sizeof text));
     assert_string_equal(text, "3NTXX=");
 }
 
@@ -62,14 +62,14 @@ static void test_result_and_score_by_side(void **state) {
     /* East declares: "NS 4" leaves 9 tricks to EW, declarer's side. */
     const pbn_game *g =
         read_one("[Result \"NS 4\"]\n[Declarer \"E\"]\n[Contract \"3NT\"]\n[Score \"400\"]\n", 0);
-    assert_int_equal(g->result, 9);
-    assert_true(g->has_score);
-    assert_int_equal(g->score_ns, -400); /* declarer's 400 is NS -400 */
+    assert_int_equal(g->res.result, 9);
+    assert_true(g->res.has_score);
+    assert_int_equal(g->res.score_ns, -400); /* declarer's 400 is NS -400 */
     g = read_one("[Declarer \"N\"]\n[Contract \"4S\"]\n[Result \"EW 3 NS 10\"]\n[Score \"EW -420 "
                  "NS 420\"]\n",
                  0);
-    assert_int_equal(g->result, 10);
-    assert_int_equal(g->score_ns, 420);
+    assert_int_equal(g->res.result, 10);
+    assert_int_equal(g->res.score_ns, 420);
     read_one("[Declarer \"N\"]\n[Contract \"4S\"]\n[Result \"EW 3 NS 9\"]\n",
              1);                                                  /* 12 tricks in all */
     read_one("[Declarer \"N\"]\n[Score \"NS 420 EW 420\"]\n", 1); /* not opposite */
@@ -166,26 +166,26 @@ static void test_score_table(void **state) {
     assert_int_equal(r->line, 5);
     assert_string_equal(r->pair_ns, "1");
     assert_string_equal(r->pair_ew, "12");
-    assert_true(r->has_contract && !r->passed_out);
-    assert_int_equal(r->contract.level, 3);
-    assert_int_equal(r->contract.denom, 4); /* NT */
-    assert_int_equal(r->declarer, SEAT_W);
-    assert_int_equal(r->result, 9);
-    assert_true(r->has_score);
-    assert_int_equal(r->score_ns, -600);
+    assert_true(r->res.has_contract && !r->res.passed_out);
+    assert_int_equal(r->res.contract.level, 3);
+    assert_int_equal(r->res.contract.denom, 4); /* NT */
+    assert_int_equal(r->res.declarer, SEAT_W);
+    assert_int_equal(r->res.result, 9);
+    assert_true(r->res.has_score);
+    assert_int_equal(r->res.score_ns, -600);
     assert_true(r->has_mp[0] && !r->has_mp[1]);
     assert_true(r->mp[0] == 0.5);
     assert_int_equal(r->mp_decimals[0], 1);
     assert_string_equal(r->others, "Room=Open room");
     r = &g->rows[1];
-    assert_true(r->passed_out);
+    assert_true(r->res.passed_out);
     assert_string_equal(r->pair_ew, "");
-    assert_int_equal(r->declarer, -1);
-    assert_false(r->has_score);
+    assert_int_equal(r->res.declarer, -1);
+    assert_false(r->res.has_score);
     assert_null(r->others);
     r = &g->rows[2];
-    assert_int_equal(r->doubling, 1);
-    assert_int_equal(r->score_ns, 500);
+    assert_int_equal(r->res.doubling, 1);
+    assert_int_equal(r->res.score_ns, 500);
 }
 
 int main(void) {
