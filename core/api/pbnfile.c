@@ -670,10 +670,16 @@ static enum arb_status pbn_export_unprotected(const char *pbn, size_t len, const
     pbn_file f;
     enum arb_status status = read_games(pbn, len, name, &f, error);
     if (status == ARB_OK && out) {
-        strbuf text;
+        strbuf text, err;
         sb_init(&text);
-        pbn_export(pbn, len, &f, &text);
-        *out = sb_take(&text);
+        sb_init(&err);
+        if (pbn_export(pbn, len, &f, name, &text, &err)) {
+            *out = sb_take(&text);
+        } else {
+            status = fail(ARB_BAD_INPUT, error, err.data);
+            sb_free(&text);
+        }
+        sb_free(&err);
     }
     pbn_free(&f);
     return status;

@@ -15,6 +15,7 @@
 
 #include "arbiter.h"
 #include "pbn.h"
+#include "pbnexport.h"
 
 #include <stdlib.h>
 
@@ -188,6 +189,43 @@ static void test_score_table(void **state) {
     assert_int_equal(r->res.score_ns, 500);
 }
 
+/* A row's mistake is the row's: the game and the other rows stay good,
+ * and the row's result is what its good values gave. */
+static void test_row_mistake_is_the_rows(void **state) {
+    (void)state;
+    const pbn_game *g = read_one("[Board \"1\"]\n[Vulnerable \"None\"]\n"
+                                 "[ScoreTable \"Contract;Declarer;Result\"]\n"
+                                 "4S N 14\n"
+                                 "4S N 10\n",
+                                 1);
+    assert_false(g->bad);
+    assert_int_equal(g->nrows, 2);
+    assert_true(g->rows[0].bad);
+    assert_int_equal(g->rows[0].res.result, -1);
+    assert_false(g->rows[1].bad);
+    assert_int_equal(g->rows[1].res.result, 10);
+    assert_int_equal(g->res.declarer, -1); /* the game's own result is untouched */
+}
+
+/* The export's lexer on text with a NUL outside a tag's value (not the
+ * text the file was read from: the reader refuses a NUL) stops with the
+ * NUL's line instead of looping on it. */
+static void test_export_stops_at_nul(void **state) {
+    (void)state;
+    char text[] = "[Board \"1\"][Dealer \"N\"]\n[Auction \"N\"]\n1S Pass\nPass Pass\n";
+    read_one(text, 0);
+    char *nul = strstr(text, "Pass\nPass") + 5;
+    *nul = 0;
+    strbuf out, err;
+    sb_init(&out);
+    sb_init(&err);
+    assert_false(pbn_export(text, sizeof text - 1, &f, "t.pbn", &out, &err));
+    assert_string_equal(err.data,
+                        "t.pbn:4: a NUL byte outside a tag's value: the file is not text");
+    sb_free(&out);
+    sb_free(&err);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tag_over_lines_and_crlf),
@@ -199,6 +237,8 @@ int main(void) {
         cmocka_unit_test(test_play_checked_against_the_deal),
         cmocka_unit_test(test_commentary),
         cmocka_unit_test(test_score_table),
+        cmocka_unit_test(test_row_mistake_is_the_rows),
+        cmocka_unit_test(test_export_stops_at_nul),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
