@@ -52,7 +52,9 @@ typedef struct reader {
     int ncolumns;
     char values[PBN_MAX_COLUMNS][64]; /* the row being read */
     int nvalues, row_line;
-    pbn_row *row; /* the row being finished: its result is read, its mistakes are its own */
+    pbn_row *row;     /* the row being finished: its result is read, its mistakes are its own */
+    bool totals;      /* the table being read is a TotalScoreTable */
+    pbn_total *total; /* the TotalScoreTable row being finished */
 } reader;
 
 static const char *const known_tags[] = {"Board",    "Dealer", "Vulnerable", "Deal",    "Declarer",
@@ -77,6 +79,8 @@ static void report(reader *r, int line, const char *fmt, ...) __attribute__((for
 static void report(reader *r, int line, const char *fmt, ...) {
     if (r->row)
         r->row->bad = true;
+    else if (r->total)
+        r->total->bad = true;
     else if (r->g)
         r->g->bad = true;
     if (++r->f->nerrors > PBN_MAX_MESSAGES) { /* a file of garbage: counted, not listed */
@@ -409,19 +413,20 @@ static void start_play(reader *r, const char *v, int line) {
 
 /* The columns "Name\WIDTH[R|L];…" (5.1: the width and alignment only
  * lay the table out). */
-static void start_table(reader *r, const char *v, int line) {
+static void start_table(reader *r, const char *table, const char *v, int line) {
     r->ncolumns = r->nvalues = 0;
-    if (r->g->table_line) {
-        report(r, line, "a second ScoreTable in the game: only the first is read");
+    r->totals = strcmp(table, "TotalScoreTable") == 0;
+    if (r->totals ? r->g->totals_line : r->g->table_line) {
+        report(r, line, "a second %s in the game: only the first is read", table);
         return;
     }
     for (const char *p = v; *p;) {
         size_t n = strcspn(p, ";"), name = strcspn(p, "\\;");
         if (name == 0 || name >= sizeof r->columns[0] || r->ncolumns == PBN_MAX_COLUMNS) {
             report(r, line,
-                   "ScoreTable \"%s\": expected column names separated by ';', each with an "
-                   "optional \\width (5.1), at most %d",
-                   v, PBN_MAX_COLUMNS);
+                   "%s \"%s\": expected column names separated by ';', each with an "
+                   "optional \\width (5.2), at most %d",
+                   table, v, PBN_MAX_COLUMNS);
             r->ncolumns = 0;
             return;
         }
@@ -429,13 +434,13 @@ static void start_table(reader *r, const char *v, int line) {
         r->columns[r->ncolumns++][name] = 0;
         p += n + (p[n] == ';');
     }
-    r->g->table_line = line;
+    *(r->totals ? &r->g->totals_line : &r->g->table_line) = line;
     r->section = SECTION_TABLE;
 }
 
 static bool number_value(const char *v, double *x, int *decimals) {
     char text[64];
-    snprintf(text, sizeof text, "%s", v);
+    snprintf(text, sizeof text, "%s", v + (*v == '^')); /* ^: an artificial score's figure (5.2) */
     char *comma = strchr(text, ','); /* a decimal comma, as some programs write */
     if (comma) *comma = '.';
     char *end;
@@ -448,6 +453,121 @@ static bool number_value(const char *v, double *x, int *decimals) {
 
 static void read_contract(reader *r, const char *v, int line);
 static void read_result(reader *r, const char *v, int line);
+
+/* One artificial score at *p as a score sheet writes it into out: the
+ * marks A+, A=, A, A-, G+, G, G- (12C2), or A and a percentage (A60:
+ * "60%"), or a percentage "60%". */
+static bool artificial_one(const char **p, char out[16]) {
+    const char *s = *p;
+    char c = (char)toupper((unsigned char)*s);
+    if (c == 'A' || c == 'G') {
+        s++;
+        if (*s == '+' || *s == '=' || *s == '-') {
+            snprintf(out, 16, "%c%c", c, *s);
+            *p = s + 1;
+            return true;
+        }
+        if (!isdigit((unsigned char)*s)) {
+            snprintf(out, 16, "%c", c);
+            *p = s;
+            return true;
+        }
+    }
+    int n = 0, digits = 0;
+    while (isdigit((unsigned char)*s) && digits < 4)
+        n = n * 10 + (*s++ - '0'), digits++;
+    if (!digits || n > 100 || (c != 'A' && *s != '%')) return false;
+    if (*s == '%') s++;
+    snprintf(out, 16, "%d%%", n);
+    *p = s;
+    return true;
+}
+
+/* An artificial score as a table element (5.2, "^" before it; scoring
+ * programs write it without too): one for the column's side (first), or
+ * two, that side's and the other's ("A60A40", "A60/A40"). */
+static bool artificial_value(const char *v, char first[16], char second[16]) {
+    const char *p = v + (*v == '^');
+    second[0] = 0;
+    if (!artificial_one(&p, first)) return false;
+    if (!*p) return true;
+    p += *p == '/';
+    return artificial_one(&p, second) && !*p;
+}
+
+/* What the other side has when a row gives one side's artificial score:
+ * the complement (A+ and A-, 60% and 40%), as a session sheet reads it. */
+static void artificial_complement(const char *a, char out[16]) {
+    int n = atoi(a);
+    if (isdigit((unsigned char)a[0]))
+        snprintf(out, 16, "%d%%", 100 - n);
+    else
+        snprintf(out, 16, "%c%s", a[0], a[1] == '+' ? "-" : a[1] == '-' ? "+" : a + 1);
+}
+
+/* A complete TotalScoreTable row (5.8): the pair, its rank and totals;
+ * a mistake marks the row. */
+static void finish_total(reader *r) {
+    pbn_game *g = r->g;
+    pbn_total *totals = xrealloc(g->totals, (size_t)(g->ntotals + 1) * sizeof *totals);
+    if (!totals) {
+        r->oom = true;
+        return;
+    }
+    g->totals = totals;
+    pbn_total *t = &totals[g->ntotals++];
+    memset(t, 0, sizeof *t);
+    t->line = r->row_line;
+    t->rank = t->direction = t->boards = -1;
+    r->total = t;
+    strbuf others;
+    sb_init(&others);
+    for (int i = 0; i < r->ncolumns; i++) {
+        const char *name = r->columns[i], *v = r->values[i];
+        bool none = strcmp(v, "-") == 0 || strcmp(v, "?") == 0 || !*v;
+        double x;
+        int dec;
+        if (strcmp(name, "PairId") == 0) {
+            snprintf(t->pair, sizeof t->pair, "%.15s", none ? "" : v);
+        } else if (none) {
+            continue;
+        } else if (strcmp(name, "Rank") == 0 || strcmp(name, "NrBoards") == 0) {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (end == v || n < 0 || n > 100000 || (*end && strcmp(end, "=") != 0))
+                report(r, t->line, "TotalScoreTable row: %s \"%s\": expected a whole number", name,
+                       v);
+            else
+                *(name[0] == 'R' ? &t->rank : &t->boards) = (int)n;
+        } else if (strcmp(name, "Direction") == 0) {
+            char d[8] = "";
+            for (size_t k = 0, o = 0; v[k] && o + 1 < sizeof d; k++)
+                if (v[k] != '-') d[o++] = (char)toupper((unsigned char)v[k]), d[o] = 0;
+            if (strcmp(d, "NS") == 0 || strcmp(d, "NZ") == 0)
+                t->direction = 0;
+            else if (strcmp(d, "EW") == 0 || strcmp(d, "OW") == 0)
+                t->direction = 1;
+            else
+                report(r, t->line, "TotalScoreTable row: Direction \"%s\": expected N-S or E-W", v);
+        } else if (strcmp(name, "TotalMP") == 0 || strcmp(name, "TotalScoreMP") == 0 ||
+                   strcmp(name, "TotalPercentage") == 0) {
+            bool mp = name[5] != 'P';
+            if (!number_value(v, &x, &dec)) {
+                report(r, t->line, "TotalScoreTable row: %s \"%s\": expected a number or -", name,
+                       v);
+                continue;
+            }
+            *(mp ? &t->has_mp : &t->has_pct) = true;
+            *(mp ? &t->mp : &t->pct) = x;
+            *(mp ? &t->mp_decimals : &t->pct_decimals) = dec;
+        } else {
+            sb_printf(&others, "%s%s=%s", others.len ? " " : "", name, v);
+        }
+    }
+    r->total = NULL;
+    t->others = others.len ? sb_take(&others) : NULL;
+    sb_free(&others);
+}
 
 /* A complete row: its values read as the tags of the same names would be,
  * into the row's result; a mistake marks the row, not the game. */
@@ -465,6 +585,8 @@ static void finish_row(reader *r) {
     row->res.declarer = row->res.result = -1;
     r->row = row;
     int line = r->row_line, result = -1;
+    char first[16], second[16];
+    bool given[2] = {false, false}; /* an artificial score for each side */
     strbuf others;
     sb_init(&others);
     for (int i = 0; i < r->ncolumns; i++) {
@@ -477,6 +599,19 @@ static void finish_row(reader *r) {
         if (strcmp(name, "PairId_NS") == 0 || strcmp(name, "PairId_EW") == 0) {
             snprintf(side ? row->pair_ew : row->pair_ns, sizeof row->pair_ns, "%.15s",
                      none ? "" : v);
+        } else if ((strcmp(name, "Contract") == 0 || strcmp(name, "Score_NS") == 0 ||
+                    strcmp(name, "Score_EW") == 0) &&
+                   !none && artificial_value(v, first, second)) {
+            int own = strcmp(name, "Score_EW") == 0; /* Contract: north-south's first */
+            if (given[own] && strcmp(row->adjusted[own], first) != 0)
+                report(r, line, "ScoreTable row: %s \"%s\": a second artificial score for %s", name,
+                       v, own ? "east-west" : "north-south");
+            snprintf(row->adjusted[own], sizeof row->adjusted[own], "%s", first);
+            given[own] = true;
+            if (second[0]) {
+                snprintf(row->adjusted[!own], sizeof row->adjusted[!own], "%s", second);
+                given[!own] = true;
+            }
         } else if (strcmp(name, "Contract") == 0) {
             if (none) continue;
             char text[64];
@@ -518,7 +653,12 @@ static void finish_row(reader *r) {
             sb_printf(&others, "%s%s=%s", others.len ? " " : "", name, v);
         }
     }
-    if (result >= 0) {
+    for (int side = 0; side < 2; side++) /* one side's alone: the other has its complement */
+        if (given[side] && !given[!side])
+            artificial_complement(row->adjusted[side], row->adjusted[!side]);
+    if ((given[0] || given[1]) && row->res.has_score)
+        report(r, line, "ScoreTable row: a score and an artificial score; give one of them");
+    if (result >= 0 && !given[0] && !given[1]) {
         if (!row->res.has_contract || row->res.passed_out || row->res.declarer < 0) {
             double tricks;
             int dec;
@@ -577,7 +717,10 @@ static void table_token(reader *r) {
     if (r->nvalues == 0) r->row_line = r->line;
     snprintf(r->values[r->nvalues++], sizeof r->values[0], "%.*s", (int)n, start);
     if (r->nvalues == r->ncolumns) {
-        finish_row(r);
+        if (r->totals)
+            finish_total(r);
+        else
+            finish_row(r);
         r->nvalues = 0;
     }
 }
@@ -618,7 +761,8 @@ static void handle_tag(reader *r, const char *name, const char *value, int line)
     if (!forbidden) remember(r, name, value, sticky);
     end_table(r);
     r->section = SECTION_OTHER; /* a tag ends the section before it */
-    if (strcmp(name, "ScoreTable") == 0) start_table(r, value, line);
+    if (strcmp(name, "ScoreTable") == 0 || strcmp(name, "TotalScoreTable") == 0)
+        start_table(r, name, value, line);
     if (k >= TAG_DEALER && k <= TAG_SCORE && strcmp(value, "?") == 0)
         return; /* not known: the export format writes "?" for a tag the game does not give */
     char why[200];
@@ -1021,6 +1165,9 @@ void pbn_free(pbn_file *f) {
         for (int k = 0; k < g->nrows; k++)
             xfree(g->rows[k].others);
         xfree(g->rows);
+        for (int k = 0; k < g->ntotals; k++)
+            xfree(g->totals[k].others);
+        xfree(g->totals);
     }
     vec_free(&f->games);
     sb_free(&f->errors);

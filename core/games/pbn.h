@@ -12,8 +12,10 @@
  * turn). A ScoreTable (4.4, a table as 5 defines it: columns NAME\WIDTH
  * separated by ';', then whitespace-separated values, a row a line as the
  * programs write it, a value with spaces in quotes, "-" for none) gives the board's results table
- * by table, as scoring programs write one game per board. Other supplemental sections
- * (TotalScoreTable, the event's ranking, among them) are skipped (4.9). A mistake is reported as
+ * by table, as scoring programs write one game per board; an artificial score in it
+ * (A+, A60, A60A40, ^ before it or not) is kept as a score sheet writes it. A
+ * TotalScoreTable (5.8) gives the event's ranking, a pair a row. Other
+ * supplemental sections are skipped (4.9). A mistake is reported as
  * file:line: message; the game it is in is marked bad and the other games are still read.
  */
 #ifndef ARBITER_PBN_H
@@ -70,11 +72,30 @@ typedef struct pbn_row {
     bool bad;                      /* a mistake was reported in it */
     char pair_ns[16], pair_ew[16]; /* PairId_NS, PairId_EW; "" when not given */
     pbn_result res;
+    /* an artificial score (5.2: a table element marked ^; 5.7: with "-"
+     * for Contract, Declarer and Result) in Score_NS, Score_EW or
+     * Contract, for north-south and east-west as a score sheet writes it
+     * ("A+", "A=", "A-", "G+", "G", "G-", or "60%" for A60); "" for none */
+    char adjusted[2][16];
     bool has_mp[2], has_pct[2]; /* MP_NS/MP_EW, Percentage_NS/Percentage_EW */
     double mp[2], pct[2];
     int mp_decimals[2], pct_decimals[2]; /* the figures' precision, as written */
     char *others; /* the columns not read, "Name=value" separated by spaces; NULL for none */
 } pbn_row;
+
+/* One row of a TotalScoreTable (5.8): a pair's total in the event. */
+typedef struct pbn_total {
+    int line;
+    bool bad;
+    int rank;      /* Rank, -1 when not given */
+    char pair[16]; /* PairId, "" when not given */
+    int direction; /* Direction: 0 north-south, 1 east-west, -1 when not given */
+    bool has_mp, has_pct;
+    double mp, pct; /* TotalMP (or TotalScoreMP), TotalPercentage */
+    int mp_decimals, pct_decimals;
+    int boards;   /* NrBoards, -1 when not given */
+    char *others; /* the columns not read, as a ScoreTable row's */
+} pbn_total;
 
 typedef struct pbn_game {
     int line, last_line; /* the game's first and last line in the file */
@@ -100,7 +121,10 @@ typedef struct pbn_game {
     char *play_notes[PBN_MAX_NOTES + 1];
     int table_line; /* the ScoreTable tag's line, 0 for none */
     int nrows;
-    pbn_row *rows; /* the ScoreTable's rows */
+    pbn_row *rows;   /* the ScoreTable's rows */
+    int totals_line; /* the TotalScoreTable tag's line, 0 for none */
+    int ntotals;
+    pbn_total *totals; /* its rows */
 } pbn_game;
 
 typedef struct pbn_file {
