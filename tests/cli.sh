@@ -322,10 +322,13 @@ expect "pbn: a NUL byte" 2 ":2: a NUL byte: the file is not text" -- "$ARBITER" 
 # each score beaten, one for each tied; 5 tables, top 8): NS +450 beats four
 # (8), the two +420 beat +400 and -100 and tie each other (2+2+1 = 5), +400
 # beats -100 (2), -100 nothing (0); 5 of 8 is 62.5%, which the file rounds to
-# 63. Board 2 (4 tables, top 6): the passed-out 0 beats -100 only: 2, 33.33%.
+# 63. Board 2 was played at 4 tables, the others at 5: 78D's Neuberg formula
+# (the ruleset's 12C clause for a board with fewer comparable scores) brings
+# a score to 5 tables as (mp + 1) x 5/4 - 1: the passed-out 0 beats -100 only,
+# 2 of 6, (2 + 1) x 5/4 - 1 = 2.75 of 8, 34.38%, which the file rounds to 34.
 expect "pbn: a ScoreTable's rows scored and matchpointed" 0 \
     "1,24,4S+1,N,450,8,0,100,0,,1,5," "1,25,4S=,N,420,5,3,62.5,37.5,,2,6," "1,26,3NT=,S,400,2,6,25,75,,3,7," \
-    "1,28,5SX-1,N,-100,0,8,0,100,,9,10," "2,51,PASS,,0,2,4,33.33,66.67,,2,7," \
+    "1,28,5SX-1,N,-100,0,8,0,100,,9,10," "2,59,PASS,,0,2.75,5.25,34.38,65.63,,2,7," \
     -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/event.pbn
 if "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/event.pbn | grep -q '"'; then
     fail "pbn: the file's own figures agree with arbiter's" "a disagreement listed"
@@ -338,14 +341,17 @@ sed 's/^ 2  1  2  6 4S   N 10 C3   "420"      -  5.0  3.0  63  38/ 2  1  2  6 4S
     tests/pbn/event.pbn >"$TOY.tmp.pbn"
 expect "pbn: where the file's Score, MP and Percentage differ, per row" 0 \
     '"MP_NS 4 (arbiter 5); Percentage_NS 50 (arbiter 62.5); MP_EW 4 (arbiter 3); Percentage_EW 50 (arbiter 37.5)"' \
-    '2,53,2H+1,N,140,4,2,66.67,33.33,,4,5,"Score_NS 170 (arbiter 140)"' \
+    '2,61,2H+1,N,140,5.25,2.75,65.63,34.38,,4,5,"Score_NS 170 (arbiter 140)"' \
     -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 expect "pbn: the disagreements in --json" 0 '"column": "Score_NS"' '"file": 170' '"arbiter": 140' \
     -- "$ARBITER" pbn --ruleset bridge-2017 --json "$TOY.tmp.pbn"
-sed 's/^ 3  1  3  7 3N / 3  1  3  7 8N /; s/^\( 4  2  4  5 2H .*67\)  33$/\1/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+sed 's/^ 3  1  3  7 3N / 3  1  3  7 8N /; s/^\( 4  2  4  5 2H .*66\)  34$/\1/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+# The row with a mistake and the row cut short are left out: board 1 has 4
+# results, board 2 3, brought to 4 (78D): the passed-out 0 beats -100, 2 of
+# 4, (2 + 1) x 4/3 - 1 = 3 of 6, 50%.
 expect "pbn: a ScoreTable row's mistakes with their lines, the other rows scored" 2 \
-    ':26: Contract "8NT": expected Pass' ':53: a ScoreTable row with 13 values: the table has 14 columns' \
-    '1,26,,,,,,,,"the row has a mistake (see the messages)",3,7,' "2,51,PASS,,0,2,2,50,50,,2,7," \
+    ':26: Contract "8NT": expected Pass' ':61: a ScoreTable row with 13 values: the table has 14 columns' \
+    '1,26,,,,,,,,"the row has a mistake (see the messages)",3,7,' "2,59,PASS,,0,3,3,50,50,,2,7," \
     -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 # Another program's layout: names quoted (kept aside), Score_EW alone for
 # an east-west plus, one matchpoint a score beaten and decimals. By hand
@@ -364,6 +370,38 @@ expect "pbn: a ScoreTable with quoted names and a one-a-beaten scale, no disagre
     "1,5,3NT+1,S,430,3,1,75,25,,1,4," "1,7,4S-1,N,-50,0,4,0,100,,3,6," -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 expect "pbn: the columns not read kept aside" 0 '"others": "Names_NS=Ann Baker - Carl Dean"' '"disagreements": []' \
     -- "$ARBITER" pbn --ruleset bridge-2017 --json "$TOY.tmp.pbn"
+# Artificial scores in a ScoreTable (tests/pbn/adjusted.pbn): PBN 2.1 5.7
+# allows them, 5.2 marks them with ^; "A60A40" gives north-south 60% and
+# east-west 40%, "^A" an average for north-south and its complement, an
+# average, for east-west. Matchpointed as a session sheet is (12C2a, 78D, by
+# hand): top 8 (5 tables); 60% of it 4.8, 40% 3.2, the average 4; the three
+# results compared among themselves (450 beats two: 4 of 4; 420 one: 2; 400
+# none: 0) and brought to 5 tables by Neuberg, (mp + 1) x 5/3 - 1: 7.33,
+# 4, 0.67 (two decimals), 91.67%, 50%, 8.33% of the unrounded 7.333.
+expect "pbn: a ScoreTable's artificial scores matchpointed as a session's (12C2a, 78D)" 0 \
+    "1,10,4S+1,N,450,7.33,0.67,91.67,8.33,,2,7," "1,12,60%/40%,,,4.8,3.2,60,40,,4,9," \
+    "1,13,A/A,,,4,4,50,50,,5,10," "1,9,4S=,N,420,4,4,50,50,,1,6," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/adjusted.pbn
+if "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/adjusted.pbn | grep -q '"'; then
+    fail "pbn: the file's artificial scores agree with arbiter's" "a disagreement listed"
+else
+    pass "pbn: the file's artificial scores agree with arbiter's"
+fi
+expect "pbn: an artificial score in --json" 0 '"adjusted_ns": "60%"' '"adjusted_ew": "40%"' '"articles_ns": "12C > 12C2a"' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --json tests/pbn/adjusted.pbn
+# A+ for north-south alone: east-west has A- (the complement, as a session
+# sheet's score_ew left out); 2017 12C2a: 60% and 40%, as A60A40.
+sed 's/ A60A40 /     A+ /' tests/pbn/adjusted.pbn >"$TOY.tmp.pbn"
+expect "pbn: A+ in Score_NS alone, A- for east-west" 0 "1,12,A+/A-,,,4.8,3.2,60,40,,4,9," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+sed 's/ A60A40     - / A60A40   A50 /' tests/pbn/adjusted.pbn >"$TOY.tmp.pbn"
+expect "pbn: two artificial scores for one side, a mistake of the row" 2 \
+    ':12: ScoreTable row: Score_EW "A50": a second artificial score for east-west' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+sed 's/^\( 1  1  6 4S     N 10    420\)     -/\1   A40/' tests/pbn/adjusted.pbn >"$TOY.tmp.pbn"
+expect "pbn: a score and an artificial score in one row" 2 \
+    ':9: ScoreTable row: a score and an artificial score; give one of them' \
+    '1,9,,,,,,,,"the row has a mistake (see the messages)",1,6,' -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 printf '[Board "1"]\n[ScoreTable "PairId_NS;Contract"]\n1 "4\0S"\n' >"$TOY.tmp.pbn"
 expect "pbn: a NUL byte in a ScoreTable value" 2 ":3: a NUL byte: the file is not text" -- "$ARBITER" pbn --export "$TOY.tmp.pbn"
 sed 's/"450"/"450/' tests/pbn/event.pbn >"$TOY.tmp.pbn"

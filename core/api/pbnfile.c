@@ -308,10 +308,15 @@ enum arb_status arb_pbn_commentary(const char *pbn, size_t len, const char *name
 
 /* What scoring one game gave. */
 typedef struct game_score {
-    bool scored;
+    bool scored;     /* a contract scored: ns */
+    bool artificial; /* a ScoreTable row's artificial score (the row's adjusted) */
     char contract[16];
     int64_t ns;
-    double mp[2], top; /* north-south, east-west */
+    bool has_mp[2];       /* north-south, east-west */
+    double mp[2], top;    /* the matchpoints (as the ruleset rounds them) and the board's top */
+    double pct[2];        /* the percentages, of the matchpoints before they are rounded */
+    char articles[2][64]; /* the articles that ruled on an adjusted board */
+    double scale;         /* the file's matchpoints over arbiter's on this board (0: not known) */
     char problem[240];
 } game_score;
 
@@ -368,7 +373,7 @@ static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *ho
     vec rows;
     vec_init(&rows, sizeof(score_line));
     for (int i = 0; i < nunits; i++) {
-        if (!scores[i].scored) continue;
+        if (!scores[i].scored || units[i].row) continue; /* a ScoreTable's rows: the session's */
         score_line *row = vec_push(&rows);
         snprintf(row->board, sizeof row->board, "%.15s", units[i].g->board);
         snprintf(row->pair, sizeof row->pair, "%d", i);
@@ -383,19 +388,111 @@ static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *ho
         const score_line *row = &VEC_AT(&rows, score_line, k);
         game_score *s = &scores[atoi(row->pair)];
         s->mp[side] = (double)row->mp;
+        s->has_mp[side] = true;
         int n = 0; /* the board's scores: its top is beating the n - 1 others */
         for (int j = 0; j < (int)rows.len; j++)
             n += strcmp(VEC_AT(&rows, score_line, j).board, row->board) == 0;
         int64_t top;
         ok = scoring_matchpoints_of(rs, hooks, article, n - 1, 0, n - 1, &top, err);
         s->top = (double)top;
+        s->pct[side] = s->top > 0 ? 100 * s->mp[side] / s->top : 50;
     }
     vec_free(&rows);
     return ok;
 }
 
-static double percentage(double mp, double top) {
-    return top > 0 ? round(10000 * mp / top) / 100 : 50;
+/* A CSV field of the sheet, quoted ("" for a quote in it). */
+static void sheet_field(strbuf *out, const char *text, bool last) {
+    sb_putc(out, '"');
+    for (const char *p = text; *p; p++) {
+        if (*p == '"') sb_putc(out, '"');
+        sb_putc(out, *p);
+    }
+    sb_puts(out, last ? "\"\n" : "\",");
+}
+
+/* The ScoreTables' rows as a pairs session's sheet (board, ns, ew, each
+ * side's entry: arbiter's score of the contract, or the row's artificial
+ * score), matchpointed as the session is (78A; adjusted scores by the
+ * adjusted-score article, 12C; a board played fewer times brought to the
+ * others by its method, 78D) into the rows' scores; the session's answer
+ * (its rankings) into *session. A row without a pair gets its line as
+ * the pair ("L24"): it is ranked on its own. */
+static bool matchpoint_tables(const arb_ruleset *rs, const scenario_hooks *hooks, const unit *units,
+                              int nunits, game_score *scores, json_t **session, strbuf *err) {
+    strbuf sheet;
+    sb_init(&sheet);
+    sb_puts(&sheet, "board,ns,ew,score,score_ew\n");
+    int *of = xcalloc((size_t)nunits + 1, sizeof *of), n = 0; /* the sheet's lines' units */
+    if (!of) {
+        sb_free(&sheet);
+        sb_puts(err, "out of memory");
+        return false;
+    }
+    for (int i = 0; i < nunits; i++) {
+        const unit *u = &units[i];
+        const game_score *s = &scores[i];
+        if (!u->row || (!s->scored && !s->artificial)) continue;
+        char board[32], pairs[2][32], score[32];
+        snprintf(board, sizeof board, "%s", u->g->board[0] ? u->g->board : "?");
+        for (int side = 0; side < 2; side++) {
+            const char *id = side ? u->row->pair_ew : u->row->pair_ns;
+            if (id[0])
+                snprintf(pairs[side], sizeof pairs[side], "%s", id);
+            else
+                snprintf(pairs[side], sizeof pairs[side], "L%d", u->row->line);
+        }
+        snprintf(score, sizeof score, "%lld", (long long)s->ns);
+        sheet_field(&sheet, board, false);
+        sheet_field(&sheet, pairs[0], false);
+        sheet_field(&sheet, pairs[1], false);
+        sheet_field(&sheet, s->artificial ? u->row->adjusted[0] : score, false);
+        sheet_field(&sheet, s->artificial ? u->row->adjusted[1] : "", true);
+        of[n++] = i;
+    }
+    *session = NULL;
+    bool ok = true;
+    if (n > 0) {
+        strbuf why;
+        sb_init(&why);
+        *session = session_sheet_json(rs, hooks, sheet.data, sheet.len, "matchpoints", &why);
+        if (!*session) {
+            const char *msg = why.data ? why.data : "no answer";
+            int line = 0; /* the sheet's line is the row's (the header is line 1) */
+            if (sscanf(msg, "line %d", &line) == 1 && line >= 2 && line - 2 < n) {
+                msg = strchr(msg, ':') ? strchr(msg, ':') + 2 : msg;
+                sb_printf(err, "line %d: ", units[of[line - 2]].row->line);
+            }
+            sb_puts(err, msg);
+            ok = false;
+        }
+        sb_free(&why);
+    }
+    json_t *boards = *session ? json_object_get(*session, "boards") : NULL;
+    for (int k = 0; ok && k < n && k < (int)json_array_size(boards); k++) {
+        json_t *b = json_array_get(boards, (size_t)k);
+        game_score *s = &scores[of[k]];
+        static const char *const keys[2][3] = {{"matchpoints_ns", "articles_ns", "percentage_ns"},
+                                               {"matchpoints_ew", "articles_ew", "percentage_ew"}};
+        for (int side = 0; side < 2; side++) {
+            json_t *mp = json_object_get(b, keys[side][0]);
+            s->has_mp[side] = json_is_number(mp);
+            s->mp[side] = json_number_value(mp);
+            s->pct[side] = json_number_value(json_object_get(b, keys[side][2]));
+            json_t *cited = json_object_get(b, keys[side][1]);
+            if (json_is_string(cited))
+                snprintf(s->articles[side], sizeof s->articles[side], "%s",
+                         json_string_value(cited));
+        }
+        s->top = json_number_value(json_object_get(b, "top"));
+    }
+    xfree(of);
+    sb_free(&sheet);
+    return ok;
+}
+
+static double percentage(const game_score *s, int side) {
+    return round(100 * s->pct[side]) / 100;
 }
 
 /* A figure of the file against arbiter's: whether they differ by more than
@@ -411,22 +508,23 @@ static void add_disagreement(json_t *list, const char *column, double file, doub
 
 /* Where a ScoreTable row's own Score, MP and Percentage figures differ from
  * arbiter's. The file's matchpoints are compared on its own scale: a row
- * giving both MP_NS and MP_EW gives its top as their sum (each comparison
- * gives the two sides' matchpoints together the top), and arbiter's figure
- * is put on that scale. */
+ * of the board with a result played (not an artificial score) giving both
+ * MP_NS and MP_EW gives its top as their sum (each comparison gives the
+ * two sides' matchpoints together the top), and arbiter's figure is put
+ * on that scale. */
 static json_t *disagreements(const pbn_row *row, const game_score *s) {
     static const char *const mp_names[] = {"MP_NS", "MP_EW"};
     static const char *const pct_names[] = {"Percentage_NS", "Percentage_EW"};
     json_t *list = json_array();
-    if (row->res.has_score && row->res.score_ns != s->ns)
+    if (s->scored && row->res.has_score && row->res.score_ns != s->ns)
         add_disagreement(list, "Score_NS", (double)row->res.score_ns, (double)s->ns);
-    double file_top = row->has_mp[0] && row->has_mp[1] ? row->mp[0] + row->mp[1] : s->top;
-    double scale = s->top > 0 && file_top > 0 ? file_top / s->top : 1;
+    double scale = s->scale > 0 ? s->scale : 1;
     for (int side = 0; side < 2; side++) {
+        if (!s->has_mp[side]) continue;
         if (row->has_mp[side] &&
             differs(row->mp[side], row->mp_decimals[side], s->mp[side] * scale, scale))
             add_disagreement(list, mp_names[side], row->mp[side], s->mp[side] * scale);
-        double pct = percentage(s->mp[side], s->top);
+        double pct = percentage(s, side);
         if (row->has_pct[side] && differs(row->pct[side], row->pct_decimals[side], pct, 1))
             add_disagreement(list, pct_names[side], row->pct[side], pct);
     }
@@ -445,21 +543,33 @@ static json_t *score_json(const unit *u, const game_score *s) {
         json_object_set_new(j, "ew", json_string(row->pair_ew));
         if (row->others) json_object_set_new(j, "others", json_string(row->others));
     }
-    if (!s->scored) {
+    if (!s->scored && !s->artificial) {
         json_object_set_new(j, "problem", json_string(s->problem));
         return j;
     }
-    json_object_set_new(j, "contract", json_string(s->contract));
-    json_object_set_new(j, "declarer", seat_json(res->declarer));
-    json_object_set_new(j, "score_ns", json_integer(s->ns));
-    json_object_set_new(j, "score_ew", json_integer(-s->ns));
+    if (s->artificial) {
+        json_object_set_new(j, "adjusted_ns", json_string(row->adjusted[0]));
+        json_object_set_new(j, "adjusted_ew", json_string(row->adjusted[1]));
+    } else {
+        json_object_set_new(j, "contract", json_string(s->contract));
+        json_object_set_new(j, "declarer", seat_json(res->declarer));
+        json_object_set_new(j, "score_ns", json_integer(s->ns));
+        json_object_set_new(j, "score_ew", json_integer(-s->ns));
+    }
     if (!row && res->has_score && res->score_ns != s->ns)
         json_object_set_new(j, "score_tag_ns", json_integer(res->score_ns));
-    json_object_set_new(j, "matchpoints_ns", json_real(s->mp[0]));
-    json_object_set_new(j, "matchpoints_ew", json_real(s->mp[1]));
+    static const char *const keys[2][3] = {{"matchpoints_ns", "percentage_ns", "articles_ns"},
+                                           {"matchpoints_ew", "percentage_ew", "articles_ew"}};
+    for (int side = 0; side < 2; side++)
+        json_object_set_new(j, keys[side][0],
+                            s->has_mp[side] ? json_real(s->mp[side]) : json_null());
     json_object_set_new(j, "top", json_real(s->top));
-    json_object_set_new(j, "percentage_ns", json_real(percentage(s->mp[0], s->top)));
-    json_object_set_new(j, "percentage_ew", json_real(percentage(s->mp[1], s->top)));
+    for (int side = 0; side < 2; side++)
+        json_object_set_new(j, keys[side][1],
+                            s->has_mp[side] ? json_real(percentage(s, side)) : json_null());
+    for (int side = 0; side < 2; side++)
+        if (s->articles[side][0])
+            json_object_set_new(j, keys[side][2], json_string(s->articles[side]));
     if (row) json_object_set_new(j, "disagreements", disagreements(row, s));
     return j;
 }
@@ -470,9 +580,11 @@ typedef struct scored_file {
     int n;
     unit *units;
     game_score *scores;
+    json_t *session; /* the ScoreTables' rows as a session: its rankings */
 } scored_file;
 
 static void scored_file_free(scored_file *sf) {
+    json_decref(sf->session);
     xfree(sf->units);
     xfree(sf->scores);
     pbn_free(&sf->f);
@@ -507,6 +619,8 @@ static enum arb_status score_file(const arb_ruleset *rs, const arb_plugins *p, c
             if (un->row ? un->row->bad : g->bad)
                 snprintf(sc->problem, sizeof sc->problem, "the %s has a mistake (see the messages)",
                          un->row ? "row" : "game");
+            else if (un->row && un->row->adjusted[0][0])
+                sc->artificial = true;
             else
                 score_game(rs, hooks, g, unit_result(un), sc);
         }
@@ -515,7 +629,16 @@ static enum arb_status score_file(const arb_ruleset *rs, const arb_plugins *p, c
     sb_init(&err);
     enum arb_status status = ARB_OK;
     *scored = matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 0, &err) &&
-              matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 1, &err);
+              matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 1, &err) &&
+              matchpoint_tables(rs, hooks, sf->units, sf->n, sf->scores, &sf->session, &err);
+    for (int a = 0; *scored && a < sf->n; a++) { /* each board's scale (see disagreements) */
+        const pbn_row *row = sf->units[a].row;
+        const game_score *s = &sf->scores[a];
+        if (!row || !s->scored || !row->has_mp[0] || !row->has_mp[1] || s->top <= 0) continue;
+        for (int b = 0; b < sf->n; b++)
+            if (sf->units[b].g == sf->units[a].g && sf->scores[b].scale == 0)
+                sf->scores[b].scale = (row->mp[0] + row->mp[1]) / s->top;
+    }
     if (!*scored)
         status = fail(ARB_BAD_INPUT, error, err.data);
     else if (f->nerrors) /* the other games are scored all the same */
@@ -584,8 +707,8 @@ static void result_tags(strbuf *out, const game_score *s, const char *eol) {
     number_text(ns, sizeof ns, s->mp[0]);
     number_text(ew, sizeof ew, s->mp[1]);
     sb_printf(out, "[ScoreMP \"NS %s EW %s\"]%s", ns, ew, eol);
-    number_text(ns, sizeof ns, percentage(s->mp[0], s->top));
-    number_text(ew, sizeof ew, percentage(s->mp[1], s->top));
+    number_text(ns, sizeof ns, percentage(s, 0));
+    number_text(ew, sizeof ew, percentage(s, 1));
     sb_printf(out, "[ScorePercentage \"NS %s EW %s\"]%s", ns, ew, eol);
 }
 

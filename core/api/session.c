@@ -29,6 +29,7 @@ typedef struct session_row {
     int line;
     bool has_result[2];
     double result[2];  /* matchpoints or IMPs */
+    double exact[2];   /* matchpoints: before the ruleset rounds them (the percentage's) */
     double top[2];     /* matchpoints: the board's top for that side */
     double penalty[2]; /* a procedural penalty's matchpoints or IMPs, taken off result */
     int decimals[2];   /* matchpoints: as the ruleset rounds them */
@@ -431,6 +432,7 @@ static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec 
         const score_line *l = &VEC_AT(&sheet, score_line, i);
         r->has_result[side] = l->adjusted_board ? l->has_points : true;
         r->result[side] = l->adjusted_board ? l->points : (double)l->mp;
+        r->exact[side] = l->adjusted_board ? l->exact : (double)l->mp;
         r->penalty[side] = l->adjusted_board ? l->penalty : 0;
         r->decimals[side] = l->adjusted_board ? l->decimals : 0;
         snprintf(r->cited[side], sizeof r->cited[side], "%s", l->cited);
@@ -719,8 +721,8 @@ static bool session_exceptions(const ruleset *rs, const scenario_hooks *hooks, e
             r->session[side] = session;
             if (m == METHOD_MATCHPOINTS) {
                 double scale = pow(10, r->decimals[side]);
-                r->result[side] =
-                    round((r->top[side] * session / 100 - r->penalty[side]) * scale) / scale;
+                r->exact[side] = r->top[side] * session / 100 - r->penalty[side];
+                r->result[side] = round(r->exact[side] * scale) / scale;
             } else {
                 r->result[side] = round((session - r->penalty[side]) * 100) / 100;
             }
@@ -821,7 +823,7 @@ static json_t *boards_json(const vec *rows, enum method m) {
             if (m == METHOD_MATCHPOINTS)
                 json_object_set_new(j, side ? "percentage_ew" : "percentage_ns",
                                     r->has_result[side] && r->top[side] > 0
-                                        ? number_json(100 * r->result[side] / r->top[side])
+                                        ? number_json(100 * r->exact[side] / r->top[side])
                                         : json_null());
         }
         if (m == METHOD_MATCHPOINTS) json_object_set_new(j, "top", number_json(r->top[0]));
@@ -840,25 +842,15 @@ static json_t *boards_json(const vec *rows, enum method m) {
     return all;
 }
 
-static enum arb_status session_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
-                                                const char *sheet, size_t len, const char *method,
-                                                char **json, char **error) {
-    if (json) *json = NULL;
-    if (error) *error = NULL;
+json_t *session_sheet_json(const ruleset *rs, const scenario_hooks *hooks, const char *sheet,
+                           size_t len, const char *method, strbuf *error) {
     enum method m = METHOD_MATCHPOINTS;
     while (method && m <= METHOD_CROSS && strcmp(method, method_names[m]) != 0)
         m++;
-    if (!rs || !sheet || m > METHOD_CROSS) {
-        if (error)
-            *error = xstrdup(!rs || !sheet ? "arb_session_json: no ruleset or no sheet"
-                                           : "the method is matchpoints, butler or cross");
-        return ARB_BAD_INPUT;
+    if (m > METHOD_CROSS) {
+        sb_puts(error, "the method is matchpoints, butler or cross");
+        return NULL;
     }
-    if (memchr(sheet, 0, len)) {
-        if (error) *error = xstrdup("the sheet is not text");
-        return ARB_BAD_INPUT;
-    }
-    const scenario_hooks *hooks = p ? plugin_set_hooks(p) : NULL;
     vec rows, totals, shorts;
     vec_init(&rows, sizeof(session_row));
     vec_init(&totals, sizeof(pair_total));
@@ -871,22 +863,45 @@ static enum arb_status session_json_unprotected(const arb_ruleset *rs, const arb
                                              matchpoint_side(rs, hooks, &rows, &shorts, 1, &err)
                                        : imp_sessions(rs, hooks, m, &rows, &err)) &&
               session_exceptions(rs, hooks, m, &rows, &err);
+    json_t *j = NULL;
     if (ok) {
         total_pairs(&rows, m, &totals);
-        json_t *j = json_pack("{ssso}", "method", method_names[m], "boards", boards_json(&rows, m));
+        j = json_pack("{ssso}", "method", method_names[m], "boards", boards_json(&rows, m));
         json_object_set_new(j, "rankings", rankings_json(&totals, m));
         if (shorts.len) json_object_set_new(j, "notes", short_boards_json(&shorts));
-        if (json)
-            *json = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-        json_decref(j);
-    } else if (error) {
-        *error = xstrdup(err.data ? err.data : "no answer");
+    } else {
+        sb_puts(error, err.data ? err.data : "no answer");
     }
     sb_free(&err);
     vec_free(&rows);
     vec_free(&totals);
     vec_free(&shorts);
-    return ok ? ARB_OK : ARB_BAD_INPUT;
+    return j;
+}
+
+static enum arb_status session_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                                const char *sheet, size_t len, const char *method,
+                                                char **json, char **error) {
+    if (json) *json = NULL;
+    if (error) *error = NULL;
+    if (!rs || !sheet) {
+        if (error) *error = xstrdup("arb_session_json: no ruleset or no sheet");
+        return ARB_BAD_INPUT;
+    }
+    if (memchr(sheet, 0, len)) {
+        if (error) *error = xstrdup("the sheet is not text");
+        return ARB_BAD_INPUT;
+    }
+    strbuf err;
+    sb_init(&err);
+    json_t *j = session_sheet_json(rs, p ? plugin_set_hooks(p) : NULL, sheet, len, method, &err);
+    if (j && json)
+        *json = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+    else if (!j && error)
+        *error = xstrdup(err.data ? err.data : "no answer");
+    json_decref(j);
+    sb_free(&err);
+    return j ? ARB_OK : ARB_BAD_INPUT;
 }
 
 enum arb_status arb_session_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,

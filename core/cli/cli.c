@@ -1558,13 +1558,18 @@ static void print_pbn_scores(json_t *scores) {
                (long long)json_integer_value(json_object_get(s, "line")));
         if (json_object_get(s, "problem")) {
             printf(",,,,,,,\"%s\",", text_of(s, "problem"));
+        } else if (json_object_get(s, "adjusted_ns")) { /* an artificial score: "60%/40%" */
+            printf("%s/%s,,,", text_of(s, "adjusted_ns"), text_of(s, "adjusted_ew"));
         } else {
             printf("%s,%s,%lld,", text_of(s, "contract"), text_of(s, "declarer"),
                    (long long)json_integer_value(json_object_get(s, "score_ns")));
+        }
+        if (!json_object_get(s, "problem")) {
             const char *keys[] = {"matchpoints_ns", "matchpoints_ew", "percentage_ns",
                                   "percentage_ew"};
             for (int k = 0; k < 4; k++) {
-                print_number(json_object_get(s, keys[k]));
+                json_t *v = json_object_get(s, keys[k]);
+                if (!json_is_null(v)) print_number(v);
                 fputs(k < 3 ? "," : ",,", stdout);
             }
         }

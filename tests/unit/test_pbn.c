@@ -189,6 +189,61 @@ static void test_score_table(void **state) {
     assert_int_equal(r->res.score_ns, 500);
 }
 
+/* Artificial scores in a ScoreTable (5.2: marked ^, or as programs write
+ * them): the column's side first, one side's alone complemented (A+ and
+ * A-, 60% and 40%), and the figures after ^ read as numbers. */
+static void test_artificial_scores(void **state) {
+    (void)state;
+    const pbn_game *g = read_one("[Board \"1\"]\n"
+                                 "[ScoreTable \"Contract;Score_NS;Score_EW;Percentage_NS\"]\n"
+                                 "- A60A40 - ^60\n"
+                                 "- ^A+ - -\n"
+                                 "- - A35 -\n"
+                                 "- - G= -\n"
+                                 "A55/A45 - - -\n"
+                                 "- 55% A40 -\n",
+                                 0);
+    assert_int_equal(g->nrows, 6);
+    static const char *const want[6][2] = {{"60%", "40%"}, {"A+", "A-"},   {"65%", "35%"},
+                                           {"G=", "G="},   {"55%", "45%"}, {"55%", "40%"}};
+    for (int k = 0; k < 6; k++) {
+        assert_string_equal(g->rows[k].adjusted[0], want[k][0]);
+        assert_string_equal(g->rows[k].adjusted[1], want[k][1]);
+        assert_false(g->rows[k].res.has_score);
+    }
+    assert_true(g->rows[0].has_pct[0] && g->rows[0].pct[0] == 60);
+    g = read_one("[Board \"1\"]\n[ScoreTable \"Score_NS\"]\n420\nA101\n", 1);
+    assert_string_equal(g->rows[0].adjusted[0], "");
+    assert_true(g->rows[1].bad);
+}
+
+/* The event's ranking (5.8): a pair a row. */
+static void test_total_score_table(void **state) {
+    (void)state;
+    const pbn_game *g =
+        read_one("[Board \"1\"]\n"
+                 "[TotalScoreTable "
+                 "\"Rank\\2R;PairId;Direction;TotalScoreMP;TotalPercentage;NrBoards;Names\"]\n"
+                 " 1 7 \"N-S\" 15,75 98.44 2 \"Ann Baker - Carl Dean\"\n"
+                 " 2= 3 EW - ? - -\n",
+                 0);
+    assert_int_equal(g->ntotals, 2);
+    const pbn_total *t = &g->totals[0];
+    assert_int_equal(t->line, 3);
+    assert_int_equal(t->rank, 1);
+    assert_string_equal(t->pair, "7");
+    assert_int_equal(t->direction, 0);
+    assert_true(t->has_mp && t->mp == 15.75 && t->mp_decimals == 2);
+    assert_true(t->has_pct && t->pct == 98.44);
+    assert_int_equal(t->boards, 2);
+    assert_string_equal(t->others, "Names=Ann Baker - Carl Dean");
+    t = &g->totals[1];
+    assert_int_equal(t->rank, 2);
+    assert_int_equal(t->direction, 1);
+    assert_false(t->has_mp || t->has_pct);
+    assert_int_equal(t->boards, -1);
+}
+
 /* A row's mistake is the row's: the game and the other rows stay good,
  * and the row's result is what its good values gave. */
 static void test_row_mistake_is_the_rows(void **state) {
@@ -238,6 +293,8 @@ int main(void) {
         cmocka_unit_test(test_commentary),
         cmocka_unit_test(test_score_table),
         cmocka_unit_test(test_row_mistake_is_the_rows),
+        cmocka_unit_test(test_artificial_scores),
+        cmocka_unit_test(test_total_score_table),
         cmocka_unit_test(test_export_stops_at_nul),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
