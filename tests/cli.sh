@@ -370,6 +370,37 @@ expect "pbn: a ScoreTable with quoted names and a one-a-beaten scale, no disagre
     "1,5,3NT+1,S,430,3,1,75,25,,1,4," "1,7,4S-1,N,-50,0,4,0,100,,3,6," -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 expect "pbn: the columns not read kept aside" 0 '"others": "Names_NS=Ann Baker - Carl Dean"' '"disagreements": []' \
     -- "$ARBITER" pbn --ruleset bridge-2017 --json "$TOY.tmp.pbn"
+# The event's TotalScoreTable (5.8) against arbiter's ranking. By hand from
+# the boards above (a top of 8 each): NS pair 1 has 8 + 7.75 = 15.75 of 16,
+# 98.44%, first; pair 4 5 + 5.25 = 10.25, 64.06%; pair 2 5 + 2.75 = 7.75,
+# 48.44%; pair 3 2 + 0.25 = 2.25, 14.06%; pair 9 0 of 8 (one board). EW pair
+# 10 8 of 8, 100%; 7 6 + 5.25 = 11.25, 70.31%; 8 3 + 7.75 = 10.75, 67.19%;
+# 6 3 + 0.25 = 3.25, 20.31%; 5 0 + 2.75 = 2.75, 17.19%.
+expect "pbn --totals: the TotalScoreTable against arbiter's ranking" 0 \
+    "30,1,NS,1,15.75,16,98.44,2,," "31,4,NS,2,10.25,16,64.06,2,," "34,9,NS,5,0,8,0,1,," \
+    "35,10,EW,1,8,8,100,1,," "39,5,EW,5,2.75,16,17.19,2,," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals tests/pbn/event.pbn
+if "$ARBITER" pbn --ruleset bridge-2017 --totals tests/pbn/event.pbn | grep -q '"'; then
+    fail "pbn --totals: the file's totals agree with arbiter's" "a disagreement listed"
+else
+    pass "pbn --totals: the file's totals agree with arbiter's"
+fi
+sed 's/^ 2  4  4 "N-S"  10.25 64.06/ 3  4  4 "N-S"  10.75 67.19/; s/^ 4  6  2 "E-W"/ 4 66  2 "E-W"/' \
+    tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn --totals: where the file's rank and totals differ, and a pair it does not have" 0 \
+    '31,4,NS,2,10.25,16,64.06,2,,"Rank 3 (arbiter 2); TotalScoreMP 10.75 (arbiter 10.25); TotalPercentage 67.19 (arbiter 64.06)"' \
+    '38,66,EW,,,,,,"the ScoreTables give this pair no result",' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
+expect "pbn --totals in --json" 0 '"column": "Rank"' '"place": "2"' '"others": "Table=4 Names=Mia North - Ned Oak"' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals --json "$TOY.tmp.pbn"
+sed 's/^ 5  9  5 "N-S"/ 5  9  5 "X-Y"/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn --totals: a TotalScoreTable row's mistake with its line" 2 \
+    ':34: TotalScoreTable row: Direction "X-Y": expected N-S or E-W' \
+    '34,9,,,,,,,"the row has a mistake (see the messages)",' -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
+expect "pbn --totals: a file without a TotalScoreTable" 2 "the file has no TotalScoreTable" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals tests/pbn/adjusted.pbn
+expect "pbn --totals needs a ruleset" 2 "--totals needs --ruleset NAME" -- "$ARBITER" pbn --totals tests/pbn/event.pbn
+rm -f "$TOY.tmp.pbn"
 # Artificial scores in a ScoreTable (tests/pbn/adjusted.pbn): PBN 2.1 5.7
 # allows them, 5.2 marks them with ^; "A60A40" gives north-south 60% and
 # east-west 40%, "^A" an average for north-south and its complement, an

@@ -633,6 +633,22 @@ enum arb_status arb_pbn_commentary(const char *pbn, size_t len, const char *name
 enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
                                    size_t len, const char *name, char **json, char **error);
 
+/* The file's TotalScoreTable (5.8: the event's ranking, a pair a row)
+ * held against arbiter's: the ScoreTables' rows scored as
+ * arb_pbn_score_json scores them and ranked as arb_session_json ranks a
+ * session (pairs by percentage, north-south and east-west apart unless
+ * pairs sat both ways). *json: [{"line", "pair", "direction" ("NS", "EW",
+ * null when the row gives none), "others" (when there are columns not
+ * read), and arbiter's "rank", "place", "matchpoints", "top",
+ * "percentage", "boards", and "disagreements": [{"column" (Rank, TotalMP
+ * or TotalScoreMP, TotalPercentage, NrBoards), "file", "arbiter"}], the
+ * matchpoints compared on the file's scale (as a ScoreTable row's, each
+ * board's), the figures within the file's rounding}] or {"line", "pair",
+ * "direction", "problem"} for a pair the ScoreTables do not have or a
+ * row with a mistake. ARB_BAD_INPUT when the file has no TotalScoreTable. */
+enum arb_status arb_pbn_totals_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                    size_t len, const char *name, char **json, char **error);
+
 /* The file as it was read with each scored game's Score, ScoreMP and
  * ScorePercentage tags (NS and EW) put before its auction (old ones on a
  * line of their own are dropped), into *out (free() it); a game with a

@@ -677,6 +677,121 @@ enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, 
     return result;
 }
 
+/* ---- the event's totals ---- */
+
+/* arbiter's ranking of the pair a TotalScoreTable row names: its entry in
+ * the session's rankings (the row's direction, or the ranking of pairs
+ * that sat both ways), NULL when the ScoreTables do not have it. */
+static json_t *ranked_pair(json_t *session, const pbn_total *t) {
+    static const char *const directions[] = {"NS", "EW"};
+    size_t i, k;
+    json_t *ranking, *pair;
+    json_array_foreach(json_object_get(session, "rankings"), i, ranking) {
+        const char *d = json_string_value(json_object_get(ranking, "direction"));
+        if (!d || (t->direction >= 0 && strcmp(d, "all") != 0 &&
+                   strcmp(d, directions[t->direction]) != 0))
+            continue;
+        json_array_foreach(json_object_get(ranking, "pairs"), k, pair) {
+            const char *id = json_string_value(json_object_get(pair, "pair"));
+            if (id && strcmp(id, t->pair) == 0) return pair;
+        }
+    }
+    return NULL;
+}
+
+/* The pair's matchpoints on the file's scale (each board's: see
+ * disagreements), and how many boards it has them on. */
+static double file_scale_total(const scored_file *sf, const pbn_total *t, int *boards) {
+    double total = 0;
+    *boards = 0;
+    for (int u = 0; u < sf->n; u++) {
+        const pbn_row *row = sf->units[u].row;
+        const game_score *s = &sf->scores[u];
+        for (int side = 0; row && side < 2; side++) {
+            if ((t->direction >= 0 && t->direction != side) || !s->has_mp[side] ||
+                strcmp(side ? row->pair_ew : row->pair_ns, t->pair) != 0)
+                continue;
+            total += s->mp[side] * (s->scale > 0 ? s->scale : 1);
+            ++*boards;
+        }
+    }
+    return total;
+}
+
+/* A TotalScoreTable row against arbiter's ranking of the pair. */
+static json_t *total_json(const scored_file *sf, const pbn_total *t) {
+    static const char *const directions[] = {"NS", "EW"};
+    json_t *j = json_pack("{sIss}", "line", (json_int_t)t->line, "pair", t->pair);
+    json_object_set_new(j, "direction",
+                        t->direction >= 0 ? json_string(directions[t->direction]) : json_null());
+    if (t->others) json_object_set_new(j, "others", json_string(t->others));
+    json_t *p = ranked_pair(sf->session, t);
+    if (t->bad || !p) {
+        json_object_set_new(j, "problem",
+                            json_string(t->bad ? "the row has a mistake (see the messages)"
+                                               : "the ScoreTables give this pair no result"));
+        return j;
+    }
+    static const char *const keys[] = {"rank", "place",      "matchpoints",
+                                       "top",  "percentage", "boards"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+        json_object_set(j, keys[k], json_object_get(p, keys[k]));
+    json_t *list = json_array();
+    int rank = (int)json_integer_value(json_object_get(p, "rank"));
+    if (t->rank >= 0 && t->rank != rank) add_disagreement(list, "Rank", t->rank, rank);
+    int boards;
+    double mp = file_scale_total(sf, t, &boards);
+    double scale = 1;
+    for (int u = 0; u < sf->n && scale == 1; u++)
+        if (sf->scores[u].scale > 0) scale = sf->scores[u].scale;
+    if (t->has_mp && differs(t->mp, t->mp_decimals, mp, scale * (boards > 0 ? boards : 1)))
+        add_disagreement(list, t->mp_column, t->mp, mp);
+    double pct = json_number_value(json_object_get(p, "percentage"));
+    if (t->has_pct && differs(t->pct, t->pct_decimals, pct, 1))
+        add_disagreement(list, "TotalPercentage", t->pct, pct);
+    int played = (int)json_integer_value(json_object_get(p, "boards"));
+    if (t->boards >= 0 && t->boards != played)
+        add_disagreement(list, "NrBoards", t->boards, played);
+    json_object_set_new(j, "disagreements", list);
+    return j;
+}
+
+static enum arb_status pbn_totals_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                                   const char *pbn, size_t len, const char *name,
+                                                   char **json, char **error) {
+    if (json) *json = NULL;
+    if (error) *error = NULL;
+    if (!rs || !pbn)
+        return fail(ARB_BAD_INPUT, error, "arb_pbn_totals_json: no ruleset or no text");
+    scored_file sf;
+    bool scored;
+    enum arb_status status = score_file(rs, p, pbn, len, name, &sf, &scored, error);
+    if (scored) {
+        json_t *all = json_array();
+        for (int i = 0; i < (int)sf.f.games.len; i++) {
+            const pbn_game *g = &VEC_AT(&sf.f.games, pbn_game, i);
+            for (int k = 0; k < g->ntotals; k++)
+                json_array_append_new(all, total_json(&sf, &g->totals[k]));
+        }
+        if (json_array_size(all) == 0 && status == ARB_OK)
+            status = fail(ARB_BAD_INPUT, error, "the file has no TotalScoreTable");
+        give_json(all, json);
+    }
+    scored_file_free(&sf);
+    return status;
+}
+
+enum arb_status arb_pbn_totals_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                    size_t len, const char *name, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        return api_no_memory_answer(json, error);
+    }
+    enum arb_status result = pbn_totals_json_unprotected(rs, p, pbn, len, name, json, error);
+    api_leave(&g);
+    return result;
+}
+
 /* ---- the file written back ---- */
 
 /* Whether the line at p (up to the end of the line) is one of the tags the

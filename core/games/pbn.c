@@ -558,6 +558,7 @@ static void finish_total(reader *r) {
                 continue;
             }
             *(mp ? &t->has_mp : &t->has_pct) = true;
+            if (mp) snprintf(t->mp_column, sizeof t->mp_column, "%s", name);
             *(mp ? &t->mp : &t->pct) = x;
             *(mp ? &t->mp_decimals : &t->pct_decimals) = dec;
         } else {

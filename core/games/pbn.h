@@ -91,7 +91,8 @@ typedef struct pbn_total {
     char pair[16]; /* PairId, "" when not given */
     int direction; /* Direction: 0 north-south, 1 east-west, -1 when not given */
     bool has_mp, has_pct;
-    double mp, pct; /* TotalMP (or TotalScoreMP), TotalPercentage */
+    char mp_column[16]; /* the column the matchpoints are in: TotalMP or TotalScoreMP */
+    double mp, pct;     /* TotalMP (or TotalScoreMP), TotalPercentage */
     int mp_decimals, pct_decimals;
     int boards;   /* NrBoards, -1 when not given */
     char *others; /* the columns not read, as a ScoreTable row's */
