@@ -455,11 +455,20 @@ static void read_contract(reader *r, const char *v, int line);
 static void read_result(reader *r, const char *v, int line);
 
 /* One artificial score at *p as a score sheet writes it into out: the
- * marks A+, A=, A, A-, G+, G, G- (12C2), or A and a percentage (A60:
- * "60%"), or a percentage "60%". */
+ * marks A+, A=, A, A-, G+, G, G- (12C2; AVE+, AVE, AVE- as ACBL programs
+ * write them, for A+, A, A-), or A and a percentage (A60: "60%"), or a
+ * percentage "60%". */
 static bool artificial_one(const char **p, char out[16]) {
     const char *s = *p;
     char c = (char)toupper((unsigned char)*s);
+    if (c == 'A' && toupper((unsigned char)s[1]) == 'V' &&
+        (toupper((unsigned char)s[2]) == 'E' || toupper((unsigned char)s[2]) == 'G')) {
+        s += 3;
+        bool mark = *s == '+' || *s == '-';
+        snprintf(out, 16, "A%s", mark ? (*s == '+' ? "+" : "-") : "");
+        *p = s + mark;
+        return true;
+    }
     if (c == 'A' || c == 'G') {
         s++;
         if (*s == '+' || *s == '=' || *s == '-') {

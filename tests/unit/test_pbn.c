@@ -201,12 +201,14 @@ static void test_artificial_scores(void **state) {
                                  "- - A35 -\n"
                                  "- - G= -\n"
                                  "A55/A45 - - -\n"
-                                 "- 55% A40 -\n",
+                                 "- 55% A40 -\n"
+                                 "- AVE+ - -\n",
                                  0);
-    assert_int_equal(g->nrows, 6);
-    static const char *const want[6][2] = {{"60%", "40%"}, {"A+", "A-"},   {"65%", "35%"},
-                                           {"G=", "G="},   {"55%", "45%"}, {"55%", "40%"}};
-    for (int k = 0; k < 6; k++) {
+    assert_int_equal(g->nrows, 7);
+    static const char *const want[7][2] = {{"60%", "40%"}, {"A+", "A-"},   {"65%", "35%"},
+                                           {"G=", "G="},   {"55%", "45%"}, {"55%", "40%"},
+                                           {"A+", "A-"}};
+    for (int k = 0; k < 7; k++) {
         assert_string_equal(g->rows[k].adjusted[0], want[k][0]);
         assert_string_equal(g->rows[k].adjusted[1], want[k][1]);
         assert_false(g->rows[k].res.has_score);
