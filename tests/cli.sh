@@ -628,6 +628,37 @@ expect "session: Butler IMPs" 0 "place,pair,direction,boards,imps" "1,2,NS,3,6" 
 # NS1 -0.5 - 5.5 + 13 = 7; NS3 -0.5 + 3.5 - 13 = -10; EW5 -1 + 5.5 + 13 = 17.5.
 expect "session: cross-IMPs" 0 "1,1,NS,3,7" "2,2,NS,3,6" "3,3,NS,3,-10" "1,5,EW,3,17.5" "3,6,EW,3,-14.5" \
     -- "$ARBITER" session --ruleset bridge-2017 --method cross examples/session.csv
+# A board played fewer times in IMPs (examples/session-short-board.csv,
+# board 3 at 2 tables, the others at 3). Law 78 says nothing of it; 78B
+# gives an IMP a comparison: Butler IMPs (each score against the board's
+# datum) and cross-IMPs averaged per comparison stand as compared. Cross-
+# IMPs summed over the comparisons (a club's cross_imps(false)) are
+# brought to the others' 2 comparisons in proportion: 620 against 600 is
+# 20 points, 1 IMP (78B), one comparison, x 2/1 = 2.
+expect "session: a board played fewer times in Butler IMPs stands" 0 \
+    "its IMPs stand as compared, each score's against the board's datum (78B)" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method butler examples/session-short-board.csv
+expect "session: a board played fewer times in cross-IMPs averaged stands" 0 "3,1,6,620,-620,1,-1" \
+    "its cross-IMPs stand as compared, averaged per comparison (78B)" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method cross --boards examples/session-short-board.csv
+cat >"$TOY.tmp.rules" <<'RULES'
+amendment "Cross-IMP's opgeteld" {
+  base "bridge-2017"
+  cite "Club 78D"
+}
+
+replace clause 78D => 78D {
+  matchpoints_factored(neuberg)  matchpoints_rounded(2)
+  butler_datum(0, 10)  cross_imps(false)
+}
+RULES
+expect "session: summed cross-IMPs of a board played fewer times brought to the others' comparisons" 0 \
+    "3,1,6,620,-620,2,-2" "1,2,5,450,-450,3,-3" \
+    "its cross-IMPs, summed over the comparisons, are brought to 2 comparisons in proportion (78B)" \
+    -- "$ARBITER" session --ruleset bridge-2017 --amend "$TOY.tmp.rules" --method cross --boards examples/session-short-board.csv
+expect "session: a board played fewer times in IMPs, in the JSON" 0 '"played": 2' '"factored": false' \
+    -- "$ARBITER" session --ruleset bridge-2017 --method butler --json examples/session-short-board.csv
+rm -f "$TOY.tmp.rules"
 # A ;-separated sheet with Dutch column names and a quoted pair name; NS
 # Bakker and "Jansen; Smit" each score 2 of 4: a shared first place.
 expect "session: ; and quotes, a tie shown as 1=" 0 "1=,Bakker,NS,2,2,4,50" '1=,Jansen; Smit,NS,2,2,4,50' \

@@ -695,7 +695,12 @@ enum arb_status arb_pbn_export(const char *pbn, size_t len, const char *name, ch
  * article's factoring method (neuberg or proportional; other methods
  * leave it as compared), and said in "notes": [{"board", "played",
  * "session", "factored", "text", and "method", "articles", "message",
- * "message_en" when the ruleset names the article}]. */
+ * "message_en" when the ruleset names the article}]. In IMPs such a board
+ * stands as compared (78B gives an IMP a comparison: Butler IMPs against
+ * the board's datum, cross-IMPs averaged per comparison), unless the
+ * ruleset sums cross-IMPs (cross_imps(false)): then they are brought to
+ * the others' count of comparisons in proportion ("factored": true); the
+ * note says which. */
 enum arb_status arb_session_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,
                                  size_t len, const char *method, char **json, char **error);
 

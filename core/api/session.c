@@ -298,7 +298,9 @@ typedef struct short_board {
     char board[32]; /* before a group's slash */
     int played, session;
     const char *method; /* NULL when the ruleset names no adjusted-score article */
-    bool factored;      /* brought to the session's count (neuberg, proportional) */
+    /* IMPs (78B): "butler", "cross averaged" or "cross scaled" (NULL: matchpoints) */
+    const char *imps;
+    bool factored; /* brought to the session's count (neuberg, proportional) */
     char cited[64];
     char message[400], message_en[400];
 } short_board;
@@ -365,7 +367,16 @@ static bool find_short_boards(const ruleset *rs, const scenario_hooks *hooks, co
 static void short_board_text(const short_board *b, strbuf *out) {
     sb_printf(out, "board %s was played %d time%s, the session's other boards %d: ", b->board,
               b->played, b->played == 1 ? "" : "s", b->session);
-    if (b->factored)
+    if (b->imps && strcmp(b->imps, "butler") == 0)
+        sb_puts(out, "its IMPs stand as compared, each score's against the board's datum (78B)");
+    else if (b->imps && strcmp(b->imps, "cross averaged") == 0)
+        sb_puts(out, "its cross-IMPs stand as compared, averaged per comparison (78B)");
+    else if (b->imps)
+        sb_printf(out,
+                  "its cross-IMPs, summed over the comparisons, are brought to %d comparisons "
+                  "in proportion (78B)",
+                  b->session - 1);
+    else if (b->factored)
         sb_printf(out, "its matchpoints are brought to %d entries by the method %s (%s)",
                   b->session, b->method, b->cited);
     else if (b->method)
@@ -516,6 +527,7 @@ static double butler_datum(const double *scores, int n, int drop, int rounding) 
 typedef struct imp_settings {
     int imps_article, adj_article;
     int64_t drop, rounding, per_comparison;
+    int most; /* the lines of the session's most played board */
 } imp_settings;
 
 /* An artificial score's IMPs (12C2b), or a penalty's, from the article. */
@@ -568,7 +580,10 @@ static bool imp_board(const ruleset *rs, const scenario_hooks *hooks, const imp_
                 }
                 comparisons++;
             }
-            if (s->per_comparison && comparisons) v /= comparisons;
+            if (s->per_comparison && comparisons)
+                v /= comparisons;
+            else if (comparisons && comparisons < s->most - 1) /* summed: to the others' count */
+                v *= (double)(s->most - 1) / comparisons;
         }
         double penalty = 0;
         if (ok && e->penalty)
@@ -596,6 +611,13 @@ static bool imp_sessions(const ruleset *rs, const scenario_hooks *hooks, enum me
     bool *done = xcalloc((size_t)(n ? n : 1), sizeof *done), ok = idx && done;
     if (!ok) sb_puts(err, "out of memory");
     for (int i = 0; ok && i < n; i++) {
+        int count = 0;
+        for (int j = 0; j < n; j++)
+            count +=
+                strcmp(VEC_AT(rows, session_row, j).board, VEC_AT(rows, session_row, i).board) == 0;
+        if (count > s.most) s.most = count;
+    }
+    for (int i = 0; ok && i < n; i++) {
         if (done[i]) continue;
         int count = 0;
         for (int j = i; j < n; j++)
@@ -608,6 +630,50 @@ static bool imp_sessions(const ruleset *rs, const scenario_hooks *hooks, enum me
     xfree(idx);
     xfree(done);
     return ok;
+}
+
+/* The boards of an IMP session played fewer times than the others, and
+ * what became of them: Butler IMPs are each score's against the board's
+ * datum and cross-IMPs averaged per comparison stand as compared (78B
+ * gives an IMP a comparison, whatever the number of tables); summed
+ * cross-IMPs were brought to the others' count of comparisons. */
+static bool imp_short_boards(const ruleset *rs, const scenario_hooks *hooks, enum method m,
+                             const vec *rows, vec *shorts, strbuf *err) {
+    int64_t per_comparison = 1;
+    strbuf why;
+    sb_init(&why);
+    int article = scoring_article(rs, SCORE_ADJUSTED, &why);
+    sb_free(&why);
+    if (m == METHOD_CROSS && article >= 0 &&
+        !adjusted_ask(rs, hooks, article, "board", 0, "per_comparison", &per_comparison, NULL, NULL,
+                      0, err))
+        return false;
+    int most = 0;
+    for (int i = 0; i < (int)rows->len; i++) {
+        const char *board = VEC_AT(rows, session_row, i).board;
+        short_board *b = NULL;
+        for (int k = 0; !b && k < (int)shorts->len; k++)
+            if (strcmp(VEC_AT(shorts, short_board, k).board, board) == 0)
+                b = &VEC_AT(shorts, short_board, k);
+        if (!b) {
+            b = vec_push(shorts);
+            memset(b, 0, sizeof *b);
+            snprintf(b->board, sizeof b->board, "%s", board);
+            b->imps = m == METHOD_BUTLER ? "butler"
+                      : per_comparison   ? "cross averaged"
+                                         : "cross scaled";
+        }
+        if (++b->played > most) most = b->played;
+    }
+    int kept = 0;
+    for (int k = 0; k < (int)shorts->len; k++) {
+        short_board *b = &VEC_AT(shorts, short_board, k);
+        b->session = most;
+        b->factored = strcmp(b->imps, "cross scaled") == 0;
+        if (b->played < most) VEC_AT(shorts, short_board, kept++) = *b;
+    }
+    shorts->len = (size_t)kept;
+    return true;
 }
 
 /* ---- totals and the ranking ---- */
@@ -857,12 +923,14 @@ json_t *session_sheet_json(const ruleset *rs, const scenario_hooks *hooks, const
     vec_init(&shorts, sizeof(short_board));
     strbuf err;
     sb_init(&err);
-    bool ok = read_sheet(rs, hooks, sheet, len, &rows, &err) &&
-              (m == METHOD_MATCHPOINTS ? find_short_boards(rs, hooks, &rows, &shorts, &err) &&
-                                             matchpoint_side(rs, hooks, &rows, &shorts, 0, &err) &&
-                                             matchpoint_side(rs, hooks, &rows, &shorts, 1, &err)
-                                       : imp_sessions(rs, hooks, m, &rows, &err)) &&
-              session_exceptions(rs, hooks, m, &rows, &err);
+    bool ok =
+        read_sheet(rs, hooks, sheet, len, &rows, &err) &&
+        (m == METHOD_MATCHPOINTS ? find_short_boards(rs, hooks, &rows, &shorts, &err) &&
+                                       matchpoint_side(rs, hooks, &rows, &shorts, 0, &err) &&
+                                       matchpoint_side(rs, hooks, &rows, &shorts, 1, &err)
+                                 : imp_sessions(rs, hooks, m, &rows, &err) &&
+                                       imp_short_boards(rs, hooks, m, &rows, &shorts, &err)) &&
+        session_exceptions(rs, hooks, m, &rows, &err);
     json_t *j = NULL;
     if (ok) {
         total_pairs(&rows, m, &totals);
