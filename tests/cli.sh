@@ -399,6 +399,12 @@ expect "pbn --totals: a TotalScoreTable row's mistake with its line" 2 \
     '34,9,,,,,,,"the row has a mistake (see the messages)",' -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
 expect "pbn --totals: a file without a TotalScoreTable" 2 "the file has no TotalScoreTable" \
     -- "$ARBITER" pbn --ruleset bridge-2017 --totals tests/pbn/adjusted.pbn
+expect "pbn: a bad artificial score and a bad TotalScoreTable, each with its line" 2 \
+    'score-table-artificial.pbn:5: ScoreTable row: Score_NS "A150": expected a whole number (4.2.1), an artificial score (A+, A=, A-, A60, A60A40; 5.2) or -' \
+    'score-table-artificial.pbn:8: TotalScoreTable row: Rank "first": expected a whole number' \
+    'score-table-artificial.pbn:9: TotalScoreTable row: TotalMP "many": expected a number or -' \
+    '8,1,,,,,,,"the row has a mistake (see the messages)",' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals tests/bad/score-table-artificial.pbn
 expect "pbn --totals needs a ruleset" 2 "--totals needs --ruleset NAME" -- "$ARBITER" pbn --totals tests/pbn/event.pbn
 rm -f "$TOY.tmp.pbn"
 # Artificial scores in a ScoreTable (tests/pbn/adjusted.pbn): PBN 2.1 5.7

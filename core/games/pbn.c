@@ -640,7 +640,9 @@ static void finish_row(reader *r) {
         } else if (strcmp(name, "Score_NS") == 0 || strcmp(name, "Score_EW") == 0) {
             if (none) continue;
             if (!number_value(v, &x, &dec) || dec || fabs(x) > 100000) {
-                report(r, line, "ScoreTable row: %s \"%s\": expected a whole number or - (4.2.1)",
+                report(r, line,
+                       "ScoreTable row: %s \"%s\": expected a whole number (4.2.1), an "
+                       "artificial score (A+, A=, A-, A60, A60A40; 5.2) or -",
                        name, v);
             } else if (row->res.has_score && row->res.score_ns != (int64_t)(side ? -x : x)) {
                 report(r, line, "ScoreTable row: Score_NS and Score_EW do not add up to 0");
