@@ -629,7 +629,16 @@ enum arb_status arb_pbn_commentary(const char *pbn, size_t len, const char *name
  * [{"column" (Score_NS, MP_NS, MP_EW, Percentage_NS, Percentage_EW),
  * "file", "arbiter"}] where the row's own figure differs from arbiter's by
  * more than its rounding; the row's matchpoints are compared on the file's
- * scale (MP_NS + MP_EW its top), arbiter's figure put on that scale. */
+ * scale (MP_NS + MP_EW its top), arbiter's figure put on that scale. The
+ * rows are matchpointed as arb_session_json matchpoints a sheet: a board
+ * played fewer times brought to the others (78D), and a row's artificial
+ * score (PBN 2.1 5.2, 5.7: "A60A40", "A+", "^A", "AVE-") by the
+ * adjusted-score article, the row giving "adjusted_ns" and "adjusted_ew"
+ * ("60%", "A+") instead of "contract", "declarer" and the scores, and
+ * "articles_ns" / "articles_ew" on such a board; "matchpoints_ns" (and
+ * the others) null for a side without a result; the percentages of the
+ * unrounded matchpoints. A row that cannot be scored is left out of its
+ * board. */
 enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
                                    size_t len, const char *name, char **json, char **error);
 
