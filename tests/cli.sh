@@ -385,6 +385,16 @@ if "$ARBITER" pbn --ruleset bridge-2017 --totals tests/pbn/event.pbn | grep -q '
 else
     pass "pbn --totals: the file's totals agree with arbiter's"
 fi
+# A Mitchell whose two fields both number their pairs from 1 (east-west
+# pairs 5-8 and 10 renumbered 1-5): the TotalScoreTable's directions keep
+# pair 1 north-south and pair 1 east-west apart, the figures as above.
+awk 'BEGIN { m[5] = 1; m[6] = 2; m[7] = 3; m[8] = 4; m[10] = 5 }
+     /^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +([1-7]|Pass)/ { $4 = m[$4] }
+     $4 == "\"E-W\"" { $2 = m[$2] }
+     { print }' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn --totals: a Mitchell numbering both fields from 1, each direction ranked apart" 0 \
+    "30,1,NS,1,15.75,16,98.44,2,," "39,1,EW,5,2.75,16,17.19,2,," "35,5,EW,1,8,8,100,1,," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
 sed 's/^ 2  4  4 "N-S"  10.25 64.06/ 3  4  4 "N-S"  10.75 67.19/; s/^ 4  6  2 "E-W"/ 4 66  2 "E-W"/' \
     tests/pbn/event.pbn >"$TOY.tmp.pbn"
 expect "pbn --totals: where the file's rank and totals differ, and a pair it does not have" 0 \

@@ -419,9 +419,13 @@ static void sheet_field(strbuf *out, const char *text, bool last) {
  * adjusted-score article, 12C; a board played fewer times brought to the
  * others by its method, 78D) into the rows' scores; the session's answer
  * (its rankings) into *session. A row without a pair gets its line as
- * the pair ("L24"): it is ranked on its own. */
+ * the pair ("L24"): it is ranked on its own. With `directions` (the
+ * TotalScoreTable ranks north-south and east-west apart: a Mitchell, whose
+ * two fields may both number their pairs from 1) a pair is its number and
+ * its direction ("1 NS"), so that pair 1 NS and pair 1 EW stay two pairs. */
 static bool matchpoint_tables(const arb_ruleset *rs, const scenario_hooks *hooks, const unit *units,
-                              int nunits, game_score *scores, json_t **session, strbuf *err) {
+                              int nunits, game_score *scores, bool directions, json_t **session,
+                              strbuf *err) {
     strbuf sheet;
     sb_init(&sheet);
     sb_puts(&sheet, "board,ns,ew,score,score_ew\n");
@@ -440,7 +444,10 @@ static bool matchpoint_tables(const arb_ruleset *rs, const scenario_hooks *hooks
         for (int side = 0; side < 2; side++) {
             const char *id = side ? u->row->pair_ew : u->row->pair_ns;
             if (id[0])
-                snprintf(pairs[side], sizeof pairs[side], "%s", id);
+                snprintf(pairs[side], sizeof pairs[side], "%s%s", id,
+                         !directions ? ""
+                         : side      ? " EW"
+                                     : " NS");
             else
                 snprintf(pairs[side], sizeof pairs[side], "L%d", u->row->line);
         }
@@ -627,12 +634,19 @@ static enum arb_status score_file(const arb_ruleset *rs, const arb_plugins *p, c
                 score_game(rs, hooks, g, unit_result(un), sc);
         }
     }
+    bool directions = false; /* a TotalScoreTable that ranks each direction apart */
+    for (int i = 0; i < (int)f->games.len; i++) {
+        const pbn_game *g = &VEC_AT(&f->games, pbn_game, i);
+        for (int k = 0; k < g->ntotals; k++)
+            directions = directions || g->totals[k].direction >= 0;
+    }
     strbuf err;
     sb_init(&err);
     enum arb_status status = ARB_OK;
-    *scored = matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 0, &err) &&
-              matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 1, &err) &&
-              matchpoint_tables(rs, hooks, sf->units, sf->n, sf->scores, &sf->session, &err);
+    *scored =
+        matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 0, &err) &&
+        matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 1, &err) &&
+        matchpoint_tables(rs, hooks, sf->units, sf->n, sf->scores, directions, &sf->session, &err);
     for (int a = 0; *scored && a < sf->n; a++) { /* each board's scale (see disagreements) */
         const pbn_row *row = sf->units[a].row;
         const game_score *s = &sf->scores[a];
@@ -693,9 +707,12 @@ static json_t *ranked_pair(json_t *session, const pbn_total *t) {
         if (!d || (t->direction >= 0 && strcmp(d, "all") != 0 &&
                    strcmp(d, directions[t->direction]) != 0))
             continue;
+        char want[32]; /* as matchpoint_tables named it */
+        snprintf(want, sizeof want, "%s%s%s", t->pair, t->direction >= 0 ? " " : "",
+                 t->direction >= 0 ? directions[t->direction] : "");
         json_array_foreach(json_object_get(ranking, "pairs"), k, pair) {
             const char *id = json_string_value(json_object_get(pair, "pair"));
-            if (id && strcmp(id, t->pair) == 0) return pair;
+            if (id && strcmp(id, want) == 0) return pair;
         }
     }
     return NULL;
