@@ -333,10 +333,13 @@ expect "pbn: a NUL byte" 2 ":2: a NUL byte: the file is not text" -- "$ARBITER" 
 # each score beaten, one for each tied; 5 tables, top 8): NS +450 beats four
 # (8), the two +420 beat +400 and -100 and tie each other (2+2+1 = 5), +400
 # beats -100 (2), -100 nothing (0); 5 of 8 is 62.5%, which the file rounds to
-# 63. Board 2 (4 tables, top 6): the passed-out 0 beats -100 only: 2, 33.33%.
+# 63. Board 2 was played at 4 tables, the others at 5: 78D's Neuberg formula
+# (the ruleset's 12C clause for a board with fewer comparable scores) brings
+# a score to 5 tables as (mp + 1) x 5/4 - 1: the passed-out 0 beats -100 only,
+# 2 of 6, (2 + 1) x 5/4 - 1 = 2.75 of 8, 34.38%, which the file rounds to 34.
 expect "pbn: a ScoreTable's rows scored and matchpointed" 0 \
     "1,24,4S+1,N,450,8,0,100,0,,1,5," "1,25,4S=,N,420,5,3,62.5,37.5,,2,6," "1,26,3NT=,S,400,2,6,25,75,,3,7," \
-    "1,28,5SX-1,N,-100,0,8,0,100,,9,10," "2,51,PASS,,0,2,4,33.33,66.67,,2,7," \
+    "1,28,5SX-1,N,-100,0,8,0,100,,9,10," "2,59,PASS,,0,2.75,5.25,34.38,65.63,,2,7," \
     -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/event.pbn
 if "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/event.pbn | grep -q '"'; then
     fail "pbn: the file's own figures agree with arbiter's" "a disagreement listed"
@@ -349,14 +352,17 @@ sed 's/^ 2  1  2  6 4S   N 10 C3   "420"      -  5.0  3.0  63  38/ 2  1  2  6 4S
     tests/pbn/event.pbn >"$TOY.tmp.pbn"
 expect "pbn: where the file's Score, MP and Percentage differ, per row" 0 \
     '"MP_NS 4 (arbiter 5); Percentage_NS 50 (arbiter 62.5); MP_EW 4 (arbiter 3); Percentage_EW 50 (arbiter 37.5)"' \
-    '2,53,2H+1,N,140,4,2,66.67,33.33,,4,5,"Score_NS 170 (arbiter 140)"' \
+    '2,61,2H+1,N,140,5.25,2.75,65.63,34.38,,4,5,"Score_NS 170 (arbiter 140)"' \
     -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 expect "pbn: the disagreements in --json" 0 '"column": "Score_NS"' '"file": 170' '"arbiter": 140' \
     -- "$ARBITER" pbn --ruleset bridge-2017 --json "$TOY.tmp.pbn"
-sed 's/^ 3  1  3  7 3N / 3  1  3  7 8N /; s/^\( 4  2  4  5 2H .*67\)  33$/\1/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+sed 's/^ 3  1  3  7 3N / 3  1  3  7 8N /; s/^\( 4  2  4  5 2H .*66\)  34$/\1/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+# The row with a mistake and the row cut short are left out: board 1 has 4
+# results, board 2 3, brought to 4 (78D): the passed-out 0 beats -100, 2 of
+# 4, (2 + 1) x 4/3 - 1 = 3 of 6, 50%.
 expect "pbn: a ScoreTable row's mistakes with their lines, the other rows scored" 2 \
-    ':26: Contract "8NT": expected Pass' ':53: a ScoreTable row with 13 values: the table has 14 columns' \
-    '1,26,,,,,,,,"the row has a mistake (see the messages)",3,7,' "2,51,PASS,,0,2,2,50,50,,2,7," \
+    ':26: Contract "8NT": expected Pass' ':61: a ScoreTable row with 13 values: the table has 14 columns' \
+    '1,26,,,,,,,,"the row has a mistake (see the messages)",3,7,' "2,59,PASS,,0,3,3,50,50,,2,7," \
     -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 # Another program's layout: names quoted (kept aside), Score_EW alone for
 # an east-west plus, one matchpoint a score beaten and decimals. By hand
@@ -375,6 +381,85 @@ expect "pbn: a ScoreTable with quoted names and a one-a-beaten scale, no disagre
     "1,5,3NT+1,S,430,3,1,75,25,,1,4," "1,7,4S-1,N,-50,0,4,0,100,,3,6," -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 expect "pbn: the columns not read kept aside" 0 '"others": "Names_NS=Ann Baker - Carl Dean"' '"disagreements": []' \
     -- "$ARBITER" pbn --ruleset bridge-2017 --json "$TOY.tmp.pbn"
+# The event's TotalScoreTable (5.8) against arbiter's ranking. By hand from
+# the boards above (a top of 8 each): NS pair 1 has 8 + 7.75 = 15.75 of 16,
+# 98.44%, first; pair 4 5 + 5.25 = 10.25, 64.06%; pair 2 5 + 2.75 = 7.75,
+# 48.44%; pair 3 2 + 0.25 = 2.25, 14.06%; pair 9 0 of 8 (one board). EW pair
+# 10 8 of 8, 100%; 7 6 + 5.25 = 11.25, 70.31%; 8 3 + 7.75 = 10.75, 67.19%;
+# 6 3 + 0.25 = 3.25, 20.31%; 5 0 + 2.75 = 2.75, 17.19%.
+expect "pbn --totals: the TotalScoreTable against arbiter's ranking" 0 \
+    "30,1,NS,1,15.75,16,98.44,2,," "31,4,NS,2,10.25,16,64.06,2,," "34,9,NS,5,0,8,0,1,," \
+    "35,10,EW,1,8,8,100,1,," "39,5,EW,5,2.75,16,17.19,2,," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals tests/pbn/event.pbn
+if "$ARBITER" pbn --ruleset bridge-2017 --totals tests/pbn/event.pbn | grep -q '"'; then
+    fail "pbn --totals: the file's totals agree with arbiter's" "a disagreement listed"
+else
+    pass "pbn --totals: the file's totals agree with arbiter's"
+fi
+# A Mitchell whose two fields both number their pairs from 1 (east-west
+# pairs 5-8 and 10 renumbered 1-5): the TotalScoreTable's directions keep
+# pair 1 north-south and pair 1 east-west apart, the figures as above.
+awk 'BEGIN { m[5] = 1; m[6] = 2; m[7] = 3; m[8] = 4; m[10] = 5 }
+     /^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +([1-7]|Pass)/ { $4 = m[$4] }
+     $4 == "\"E-W\"" { $2 = m[$2] }
+     { print }' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn --totals: a Mitchell numbering both fields from 1, each direction ranked apart" 0 \
+    "30,1,NS,1,15.75,16,98.44,2,," "39,1,EW,5,2.75,16,17.19,2,," "35,5,EW,1,8,8,100,1,," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
+sed 's/^ 2  4  4 "N-S"  10.25 64.06/ 3  4  4 "N-S"  10.75 67.19/; s/^ 4  6  2 "E-W"/ 4 66  2 "E-W"/' \
+    tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn --totals: where the file's rank and totals differ, and a pair it does not have" 0 \
+    '31,4,NS,2,10.25,16,64.06,2,,"Rank 3 (arbiter 2); TotalScoreMP 10.75 (arbiter 10.25); TotalPercentage 67.19 (arbiter 64.06)"' \
+    '38,66,EW,,,,,,"the ScoreTables give this pair no result",' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
+expect "pbn --totals in --json" 0 '"column": "Rank"' '"place": "2"' '"others": "Table=4 Names=Mia North - Ned Oak"' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals --json "$TOY.tmp.pbn"
+sed 's/^ 5  9  5 "N-S"/ 5  9  5 "X-Y"/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn --totals: a TotalScoreTable row's mistake with its line" 2 \
+    ':34: TotalScoreTable row: Direction "X-Y": expected N-S or E-W' \
+    '34,9,,,,,,,"the row has a mistake (see the messages)",' -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
+expect "pbn --totals: a file without a TotalScoreTable" 2 "the file has no TotalScoreTable" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals tests/pbn/adjusted.pbn
+expect "pbn: a bad artificial score and a bad TotalScoreTable, each with its line" 2 \
+    'score-table-artificial.pbn:5: ScoreTable row: Score_NS "A150": expected a whole number (4.2.1), an artificial score (A+, A=, A-, A60, A60A40; 5.2) or -' \
+    'score-table-artificial.pbn:8: TotalScoreTable row: Rank "first": expected a whole number' \
+    'score-table-artificial.pbn:9: TotalScoreTable row: TotalMP "many": expected a number or -' \
+    '8,1,,,,,,,"the row has a mistake (see the messages)",' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals tests/bad/score-table-artificial.pbn
+expect "pbn --totals needs a ruleset" 2 "--totals needs --ruleset NAME" -- "$ARBITER" pbn --totals tests/pbn/event.pbn
+rm -f "$TOY.tmp.pbn"
+# Artificial scores in a ScoreTable (tests/pbn/adjusted.pbn): PBN 2.1 5.7
+# allows them, 5.2 marks them with ^; "A60A40" gives north-south 60% and
+# east-west 40%, "^A" an average for north-south and its complement, an
+# average, for east-west. Matchpointed as a session sheet is (12C2a, 78D, by
+# hand): top 8 (5 tables); 60% of it 4.8, 40% 3.2, the average 4; the three
+# results compared among themselves (450 beats two: 4 of 4; 420 one: 2; 400
+# none: 0) and brought to 5 tables by Neuberg, (mp + 1) x 5/3 - 1: 7.33,
+# 4, 0.67 (two decimals), 91.67%, 50%, 8.33% of the unrounded 7.333.
+expect "pbn: a ScoreTable's artificial scores matchpointed as a session's (12C2a, 78D)" 0 \
+    "1,10,4S+1,N,450,7.33,0.67,91.67,8.33,,2,7," "1,12,60%/40%,,,4.8,3.2,60,40,,4,9," \
+    "1,13,A/A,,,4,4,50,50,,5,10," "1,9,4S=,N,420,4,4,50,50,,1,6," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/adjusted.pbn
+if "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/adjusted.pbn | grep -q '"'; then
+    fail "pbn: the file's artificial scores agree with arbiter's" "a disagreement listed"
+else
+    pass "pbn: the file's artificial scores agree with arbiter's"
+fi
+expect "pbn: an artificial score in --json" 0 '"adjusted_ns": "60%"' '"adjusted_ew": "40%"' '"articles_ns": "12C > 12C2a"' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --json tests/pbn/adjusted.pbn
+# A+ for north-south alone: east-west has A- (the complement, as a session
+# sheet's score_ew left out); 2017 12C2a: 60% and 40%, as A60A40.
+sed 's/ A60A40 /     A+ /' tests/pbn/adjusted.pbn >"$TOY.tmp.pbn"
+expect "pbn: A+ in Score_NS alone, A- for east-west" 0 "1,12,A+/A-,,,4.8,3.2,60,40,,4,9," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+sed 's/ A60A40     - / A60A40   A50 /' tests/pbn/adjusted.pbn >"$TOY.tmp.pbn"
+expect "pbn: two artificial scores for one side, a mistake of the row" 2 \
+    ':12: ScoreTable row: Score_EW "A50": a second artificial score for east-west' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+sed 's/^\( 1  1  6 4S     N 10    420\)     -/\1   A40/' tests/pbn/adjusted.pbn >"$TOY.tmp.pbn"
+expect "pbn: a score and an artificial score in one row" 2 \
+    ':9: ScoreTable row: a score and an artificial score; give one of them' \
+    '1,9,,,,,,,,"the row has a mistake (see the messages)",1,6,' -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 printf '[Board "1"]\n[ScoreTable "PairId_NS;Contract"]\n1 "4\0S"\n' >"$TOY.tmp.pbn"
 expect "pbn: a NUL byte in a ScoreTable value" 2 ":3: a NUL byte: the file is not text" -- "$ARBITER" pbn --export "$TOY.tmp.pbn"
 sed 's/"450"/"450/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
@@ -570,6 +655,37 @@ expect "session: Butler IMPs" 0 "place,pair,direction,boards,imps" "1,2,NS,3,6" 
 # NS1 -0.5 - 5.5 + 13 = 7; NS3 -0.5 + 3.5 - 13 = -10; EW5 -1 + 5.5 + 13 = 17.5.
 expect "session: cross-IMPs" 0 "1,1,NS,3,7" "2,2,NS,3,6" "3,3,NS,3,-10" "1,5,EW,3,17.5" "3,6,EW,3,-14.5" \
     -- "$ARBITER" session --ruleset bridge-2017 --method cross examples/session.csv
+# A board played fewer times in IMPs (examples/session-short-board.csv,
+# board 3 at 2 tables, the others at 3). Law 78 says nothing of it; 78B
+# gives an IMP a comparison: Butler IMPs (each score against the board's
+# datum) and cross-IMPs averaged per comparison stand as compared. Cross-
+# IMPs summed over the comparisons (a club's cross_imps(false)) are
+# brought to the others' 2 comparisons in proportion: 620 against 600 is
+# 20 points, 1 IMP (78B), one comparison, x 2/1 = 2.
+expect "session: a board played fewer times in Butler IMPs stands" 0 \
+    "its IMPs stand as compared, each score's against the board's datum (78B)" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method butler examples/session-short-board.csv
+expect "session: a board played fewer times in cross-IMPs averaged stands" 0 "3,1,6,620,-620,1,-1" \
+    "its cross-IMPs stand as compared, averaged per comparison (78B)" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method cross --boards examples/session-short-board.csv
+cat >"$TOY.tmp.rules" <<'RULES'
+amendment "Cross-IMP's opgeteld" {
+  base "bridge-2017"
+  cite "Club 78D"
+}
+
+replace clause 78D => 78D {
+  matchpoints_factored(neuberg)  matchpoints_rounded(2)
+  butler_datum(0, 10)  cross_imps(false)
+}
+RULES
+expect "session: summed cross-IMPs of a board played fewer times brought to the others' comparisons" 0 \
+    "3,1,6,620,-620,2,-2" "1,2,5,450,-450,3,-3" \
+    "its cross-IMPs, summed over the comparisons, are brought to 2 comparisons in proportion (78B)" \
+    -- "$ARBITER" session --ruleset bridge-2017 --amend "$TOY.tmp.rules" --method cross --boards examples/session-short-board.csv
+expect "session: a board played fewer times in IMPs, in the JSON" 0 '"played": 2' '"factored": false' \
+    -- "$ARBITER" session --ruleset bridge-2017 --method butler --json examples/session-short-board.csv
+rm -f "$TOY.tmp.rules"
 # A ;-separated sheet with Dutch column names and a quoted pair name; NS
 # Bakker and "Jansen; Smit" each score 2 of 4: a shared first place.
 expect "session: ; and quotes, a tie shown as 1=" 0 "1=,Bakker,NS,2,2,4,50" '1=,Jansen; Smit,NS,2,2,4,50' \

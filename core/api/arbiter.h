@@ -629,9 +629,34 @@ enum arb_status arb_pbn_commentary(const char *pbn, size_t len, const char *name
  * [{"column" (Score_NS, MP_NS, MP_EW, Percentage_NS, Percentage_EW),
  * "file", "arbiter"}] where the row's own figure differs from arbiter's by
  * more than its rounding; the row's matchpoints are compared on the file's
- * scale (MP_NS + MP_EW its top), arbiter's figure put on that scale. */
+ * scale (MP_NS + MP_EW its top), arbiter's figure put on that scale. The
+ * rows are matchpointed as arb_session_json matchpoints a sheet: a board
+ * played fewer times brought to the others (78D), and a row's artificial
+ * score (PBN 2.1 5.2, 5.7: "A60A40", "A+", "^A", "AVE-") by the
+ * adjusted-score article, the row giving "adjusted_ns" and "adjusted_ew"
+ * ("60%", "A+") instead of "contract", "declarer" and the scores, and
+ * "articles_ns" / "articles_ew" on such a board; "matchpoints_ns" (and
+ * the others) null for a side without a result; the percentages of the
+ * unrounded matchpoints. A row that cannot be scored is left out of its
+ * board. */
 enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
                                    size_t len, const char *name, char **json, char **error);
+
+/* The file's TotalScoreTable (5.8: the event's ranking, a pair a row)
+ * held against arbiter's: the ScoreTables' rows scored as
+ * arb_pbn_score_json scores them and ranked as arb_session_json ranks a
+ * session (pairs by percentage, north-south and east-west apart unless
+ * pairs sat both ways). *json: [{"line", "pair", "direction" ("NS", "EW",
+ * null when the row gives none), "others" (when there are columns not
+ * read), and arbiter's "rank", "place", "matchpoints", "top",
+ * "percentage", "boards", and "disagreements": [{"column" (Rank, TotalMP
+ * or TotalScoreMP, TotalPercentage, NrBoards), "file", "arbiter"}], the
+ * matchpoints compared on the file's scale (as a ScoreTable row's, each
+ * board's), the figures within the file's rounding}] or {"line", "pair",
+ * "direction", "problem"} for a pair the ScoreTables do not have or a
+ * row with a mistake. ARB_BAD_INPUT when the file has no TotalScoreTable. */
+enum arb_status arb_pbn_totals_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                    size_t len, const char *name, char **json, char **error);
 
 /* The file as it was read with each scored game's Score, ScoreMP and
  * ScorePercentage tags (NS and EW) put before its auction (old ones on a
@@ -679,7 +704,12 @@ enum arb_status arb_pbn_export(const char *pbn, size_t len, const char *name, ch
  * article's factoring method (neuberg or proportional; other methods
  * leave it as compared), and said in "notes": [{"board", "played",
  * "session", "factored", "text", and "method", "articles", "message",
- * "message_en" when the ruleset names the article}]. */
+ * "message_en" when the ruleset names the article}]. In IMPs such a board
+ * stands as compared (78B gives an IMP a comparison: Butler IMPs against
+ * the board's datum, cross-IMPs averaged per comparison), unless the
+ * ruleset sums cross-IMPs (cross_imps(false)): then they are brought to
+ * the others' count of comparisons in proportion ("factored": true); the
+ * note says which. */
 enum arb_status arb_session_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,
                                  size_t len, const char *method, char **json, char **error);
 

@@ -1,7 +1,9 @@
 /* api/pbnfile.c — a PBN file for the scorer (arbiter.h, "PBN files"): the
  * games as JSON, every result scored by the ruleset's score article and
- * matchpointed board by board by its matchpoints article, and the file
- * written back with the Score, ScoreMP and ScorePercentage tags. */
+ * matchpointed board by board by its matchpoints article (a ScoreTable's
+ * rows as a session's sheet, session.c), the file's own figures and its
+ * TotalScoreTable held against arbiter's, and the file written back with
+ * the Score, ScoreMP and ScorePercentage tags. */
 #include "arbiter.h"
 #include "protect.h"
 
@@ -73,14 +75,14 @@ static json_t *play_json(const pbn_game *g) {
                      notes_json(g->play_notes));
 }
 
-static json_t *contract_json(const pbn_game *g) {
-    if (!g->has_contract) return json_null();
-    if (g->passed_out) return json_string("Pass");
+static json_t *contract_json(const pbn_result *res) {
+    if (!res->has_contract) return json_null();
+    if (res->passed_out) return json_string("Pass");
     char text[16];
-    snprintf(text, sizeof text, "%d%s%s", g->contract.level, denom_names[g->contract.denom],
-             g->doubling == 2 ? "XX"
-             : g->doubling    ? "X"
-                              : "");
+    snprintf(text, sizeof text, "%d%s%s", res->contract.level, denom_names[res->contract.denom],
+             res->doubling == 2 ? "XX"
+             : res->doubling    ? "X"
+                                : "");
     return json_string(text);
 }
 
@@ -89,16 +91,14 @@ static json_t *table_json(const pbn_game *g) {
     json_t *rows = json_array();
     for (int k = 0; k < g->nrows; k++) {
         const pbn_row *r = &g->rows[k];
-        pbn_game u = {.has_contract = r->has_contract,
-                      .passed_out = r->passed_out,
-                      .contract = r->contract,
-                      .doubling = r->doubling};
         json_t *j =
             json_pack("{sIssss}", "line", (json_int_t)r->line, "ns", r->pair_ns, "ew", r->pair_ew);
-        json_object_set_new(j, "contract", contract_json(&u));
-        json_object_set_new(j, "declarer", seat_json(r->declarer));
-        json_object_set_new(j, "result", r->result >= 0 ? json_integer(r->result) : json_null());
-        json_object_set_new(j, "score_ns", r->has_score ? json_integer(r->score_ns) : json_null());
+        json_object_set_new(j, "contract", contract_json(&r->res));
+        json_object_set_new(j, "declarer", seat_json(r->res.declarer));
+        json_object_set_new(j, "result",
+                            r->res.result >= 0 ? json_integer(r->res.result) : json_null());
+        json_object_set_new(j, "score_ns",
+                            r->res.has_score ? json_integer(r->res.score_ns) : json_null());
         if (r->others) json_object_set_new(j, "others", json_string(r->others));
         if (r->bad) json_object_set_new(j, "bad", json_true());
         json_array_append_new(rows, j);
@@ -114,12 +114,14 @@ static json_t *game_json(const pbn_game *g) {
     json_object_set_new(j, "vulnerable",
                         g->vulnerable >= 0 ? json_string(vul_names[g->vulnerable]) : json_null());
     json_object_set_new(j, "deal", g->has_deal ? json_string(g->deal_text) : json_null());
-    json_object_set_new(j, "declarer", seat_json(g->declarer));
+    json_object_set_new(j, "declarer", seat_json(g->res.declarer));
     if (g->declarer_swapped) json_object_set_new(j, "declarer_swapped", json_true());
-    json_object_set_new(j, "contract", contract_json(g));
-    json_object_set_new(j, "result", g->result >= 0 ? json_integer(g->result) : json_null());
+    json_object_set_new(j, "contract", contract_json(&g->res));
+    json_object_set_new(j, "result",
+                        g->res.result >= 0 ? json_integer(g->res.result) : json_null());
     if (g->result_disputed) json_object_set_new(j, "result_disputed", json_true());
-    json_object_set_new(j, "score_ns", g->has_score ? json_integer(g->score_ns) : json_null());
+    json_object_set_new(j, "score_ns",
+                        g->res.has_score ? json_integer(g->res.score_ns) : json_null());
     if (g->auction_first >= 0) json_object_set_new(j, "auction", auction_json(g));
     if (g->play_first >= 0) json_object_set_new(j, "play", play_json(g));
     if (g->table_line) json_object_set_new(j, "score_table", table_json(g));
@@ -189,11 +191,11 @@ static enum arb_status pbn_scenario_json_unprotected(const char *pbn, size_t len
             json_object_set_new(j, "auction", json_string(text));
         }
         if (g->has_deal) json_object_set_new(j, "deal", json_string(g->deal_text));
-        if (g->declarer >= 0) json_object_set_new(j, "declarer", seat_json(g->declarer));
-        if (pbn_contract_text(g, text, sizeof text) && !g->passed_out)
+        if (g->res.declarer >= 0) json_object_set_new(j, "declarer", seat_json(g->res.declarer));
+        if (pbn_contract_text(&g->res, text, sizeof text) && !g->res.passed_out)
             json_object_set_new(j, "contract", json_string(text));
-        else if (g->has_contract && !g->passed_out) /* no result yet: what the play needs */
-            json_object_set_new(j, "trump", json_string(denom_names[g->contract.denom]));
+        else if (g->res.has_contract && !g->res.passed_out) /* no result yet: what the play needs */
+            json_object_set_new(j, "trump", json_string(denom_names[g->res.contract.denom]));
         if (pbn_play_record(g, text, sizeof text) && text[0])
             json_object_set_new(j, "play", json_string(text));
         int vul = pbn_declarer_vulnerable(g);
@@ -308,20 +310,21 @@ enum arb_status arb_pbn_commentary(const char *pbn, size_t len, const char *name
 
 /* What scoring one game gave. */
 typedef struct game_score {
-    bool scored;
+    bool scored;     /* a contract scored: ns */
+    bool artificial; /* a ScoreTable row's artificial score (the row's adjusted) */
     char contract[16];
     int64_t ns;
-    double mp[2], top; /* north-south, east-west */
+    bool has_mp[2];       /* north-south, east-west */
+    double mp[2], top;    /* the matchpoints (as the ruleset rounds them) and the board's top */
+    double pct[2];        /* the percentages, of the matchpoints before they are rounded */
+    char articles[2][64]; /* the articles that ruled on an adjusted board */
+    double scale;         /* the file's matchpoints over arbiter's on this board (0: not known) */
     char problem[240];
 } game_score;
 
 static void score_game(const arb_ruleset *rs, const scenario_hooks *hooks, const pbn_game *g,
-                       game_score *s) {
-    if (g->bad) {
-        snprintf(s->problem, sizeof s->problem, "the game has a mistake (see the messages)");
-        return;
-    }
-    if (!pbn_contract_text(g, s->contract, sizeof s->contract)) {
+                       const pbn_result *res, game_score *s) {
+    if (!pbn_contract_text(res, s->contract, sizeof s->contract)) {
         snprintf(s->problem, sizeof s->problem,
                  "no result to score: give Contract, Declarer and Result");
         return;
@@ -333,10 +336,11 @@ static void score_game(const arb_ruleset *rs, const scenario_hooks *hooks, const
     sb_init(&err);
     ruling r;
     int64_t total = 0;
-    int vul = g->passed_out ? 0 : pbn_declarer_vulnerable(g);
+    int vul = res->passed_out ? 0 : pbn_seat_vulnerable(g->vulnerable, res->declarer);
     if (scoring_contract(rs, &sc, s->contract, vul, &r, &total, &err)) {
         s->scored = true;
-        s->ns = g->passed_out || g->declarer == SEAT_N || g->declarer == SEAT_S ? total : -total;
+        s->ns =
+            res->passed_out || res->declarer == SEAT_N || res->declarer == SEAT_S ? total : -total;
     } else {
         snprintf(s->problem, sizeof s->problem, "%s: %s", s->contract,
                  vul < 0    ? "the Vulnerable tag is missing"
@@ -348,22 +352,37 @@ static void score_game(const arb_ruleset *rs, const scenario_hooks *hooks, const
     scenario_free(&sc);
 }
 
+/* One result of the file: a game's own, or one row of its ScoreTable. */
+typedef struct unit {
+    const pbn_game *g;
+    const pbn_row *row; /* NULL: the game's own result */
+    int game;           /* the game's index in the file */
+} unit;
+
+static const pbn_result *unit_result(const unit *u) {
+    return u->row ? &u->row->res : &u->g->res;
+}
+
+static int unit_line(const unit *u) {
+    return u->row ? u->row->line : u->g->line;
+}
+
 /* Matchpoints the scored games board by board, for one direction (the
  * north-south scores, or their negatives for east-west). */
 static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *hooks,
-                                 const pbn_game *units, int nunits, game_score *scores, int side,
+                                 const unit *units, int nunits, game_score *scores, int side,
                                  strbuf *err) {
     vec rows;
     vec_init(&rows, sizeof(score_line));
     for (int i = 0; i < nunits; i++) {
-        if (!scores[i].scored) continue;
+        if (!scores[i].scored || units[i].row) continue; /* a ScoreTable's rows: the session's */
         score_line *row = vec_push(&rows);
-        snprintf(row->board, sizeof row->board, "%.15s", units[i].board);
+        snprintf(row->board, sizeof row->board, "%.15s", units[i].g->board);
         snprintf(row->pair, sizeof row->pair, "%d", i);
         row->score = side == 0 ? scores[i].ns : -scores[i].ns;
         row->entry = (sheet_entry){
             .kind = ENTRY_SCORE, .nparts = 1, .parts = {{.score = row->score, .percent = 100}}};
-        row->line = units[i].line;
+        row->line = unit_line(&units[i]);
     }
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     bool ok = article >= 0 && scoring_matchpoint_lines(rs, hooks, &rows, err);
@@ -371,19 +390,118 @@ static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *ho
         const score_line *row = &VEC_AT(&rows, score_line, k);
         game_score *s = &scores[atoi(row->pair)];
         s->mp[side] = (double)row->mp;
+        s->has_mp[side] = true;
         int n = 0; /* the board's scores: its top is beating the n - 1 others */
         for (int j = 0; j < (int)rows.len; j++)
             n += strcmp(VEC_AT(&rows, score_line, j).board, row->board) == 0;
         int64_t top;
         ok = scoring_matchpoints_of(rs, hooks, article, n - 1, 0, n - 1, &top, err);
         s->top = (double)top;
+        s->pct[side] = s->top > 0 ? 100 * s->mp[side] / s->top : 50;
     }
     vec_free(&rows);
     return ok;
 }
 
-static double percentage(double mp, double top) {
-    return top > 0 ? round(10000 * mp / top) / 100 : 50;
+/* A CSV field of the sheet, quoted ("" for a quote in it). */
+static void sheet_field(strbuf *out, const char *text, bool last) {
+    sb_putc(out, '"');
+    for (const char *p = text; *p; p++) {
+        if (*p == '"') sb_putc(out, '"');
+        sb_putc(out, *p);
+    }
+    sb_puts(out, last ? "\"\n" : "\",");
+}
+
+/* The ScoreTables' rows as a pairs session's sheet (board, ns, ew, each
+ * side's entry: arbiter's score of the contract, or the row's artificial
+ * score), matchpointed as the session is (78A; adjusted scores by the
+ * adjusted-score article, 12C; a board played fewer times brought to the
+ * others by its method, 78D) into the rows' scores; the session's answer
+ * (its rankings) into *session. A row without a pair gets its line as
+ * the pair ("L24"): it is ranked on its own. With `directions` (the
+ * TotalScoreTable ranks north-south and east-west apart: a Mitchell, whose
+ * two fields may both number their pairs from 1) a pair is its number and
+ * its direction ("1 NS"), so that pair 1 NS and pair 1 EW stay two pairs. */
+static bool matchpoint_tables(const arb_ruleset *rs, const scenario_hooks *hooks, const unit *units,
+                              int nunits, game_score *scores, bool directions, json_t **session,
+                              strbuf *err) {
+    strbuf sheet;
+    sb_init(&sheet);
+    sb_puts(&sheet, "board,ns,ew,score,score_ew\n");
+    int *of = xcalloc((size_t)nunits + 1, sizeof *of), n = 0; /* the sheet's lines' units */
+    if (!of) {
+        sb_free(&sheet);
+        sb_puts(err, "out of memory");
+        return false;
+    }
+    for (int i = 0; i < nunits; i++) {
+        const unit *u = &units[i];
+        const game_score *s = &scores[i];
+        if (!u->row || (!s->scored && !s->artificial)) continue;
+        char board[32], pairs[2][32], score[32];
+        snprintf(board, sizeof board, "%s", u->g->board[0] ? u->g->board : "?");
+        for (int side = 0; side < 2; side++) {
+            const char *id = side ? u->row->pair_ew : u->row->pair_ns;
+            if (id[0])
+                snprintf(pairs[side], sizeof pairs[side], "%s%s", id,
+                         !directions ? ""
+                         : side      ? " EW"
+                                     : " NS");
+            else
+                snprintf(pairs[side], sizeof pairs[side], "L%d", u->row->line);
+        }
+        snprintf(score, sizeof score, "%lld", (long long)s->ns);
+        sheet_field(&sheet, board, false);
+        sheet_field(&sheet, pairs[0], false);
+        sheet_field(&sheet, pairs[1], false);
+        sheet_field(&sheet, s->artificial ? u->row->adjusted[0] : score, false);
+        sheet_field(&sheet, s->artificial ? u->row->adjusted[1] : "", true);
+        of[n++] = i;
+    }
+    *session = NULL;
+    bool ok = true;
+    if (n > 0) {
+        strbuf why;
+        sb_init(&why);
+        *session = session_sheet_json(rs, hooks, sheet.data, sheet.len, "matchpoints", &why);
+        if (!*session) {
+            const char *msg = why.data ? why.data : "no answer";
+            int line = 0; /* the sheet's line is the row's (the header is line 1) */
+            if (sscanf(msg, "line %d", &line) == 1 && line >= 2 && line - 2 < n) {
+                msg = strchr(msg, ':') ? strchr(msg, ':') + 2 : msg;
+                sb_printf(err, "line %d: ", units[of[line - 2]].row->line);
+            }
+            sb_puts(err, msg);
+            ok = false;
+        }
+        sb_free(&why);
+    }
+    json_t *boards = *session ? json_object_get(*session, "boards") : NULL;
+    for (int k = 0; ok && k < n && k < (int)json_array_size(boards); k++) {
+        json_t *b = json_array_get(boards, (size_t)k);
+        game_score *s = &scores[of[k]];
+        static const char *const keys[2][3] = {{"matchpoints_ns", "articles_ns", "percentage_ns"},
+                                               {"matchpoints_ew", "articles_ew", "percentage_ew"}};
+        for (int side = 0; side < 2; side++) {
+            json_t *mp = json_object_get(b, keys[side][0]);
+            s->has_mp[side] = json_is_number(mp);
+            s->mp[side] = json_number_value(mp);
+            s->pct[side] = json_number_value(json_object_get(b, keys[side][2]));
+            json_t *cited = json_object_get(b, keys[side][1]);
+            if (json_is_string(cited))
+                snprintf(s->articles[side], sizeof s->articles[side], "%s",
+                         json_string_value(cited));
+        }
+        s->top = json_number_value(json_object_get(b, "top"));
+    }
+    xfree(of);
+    sb_free(&sheet);
+    return ok;
+}
+
+static double percentage(const game_score *s, int side) {
+    return round(100 * s->pct[side]) / 100;
 }
 
 /* A figure of the file against arbiter's: whether they differ by more than
@@ -399,86 +517,86 @@ static void add_disagreement(json_t *list, const char *column, double file, doub
 
 /* Where a ScoreTable row's own Score, MP and Percentage figures differ from
  * arbiter's. The file's matchpoints are compared on its own scale: a row
- * giving both MP_NS and MP_EW gives its top as their sum (each comparison
- * gives the two sides' matchpoints together the top), and arbiter's figure
- * is put on that scale. */
+ * of the board with a result played (not an artificial score) giving both
+ * MP_NS and MP_EW gives its top as their sum (each comparison gives the
+ * two sides' matchpoints together the top), and arbiter's figure is put
+ * on that scale. */
 static json_t *disagreements(const pbn_row *row, const game_score *s) {
     static const char *const mp_names[] = {"MP_NS", "MP_EW"};
     static const char *const pct_names[] = {"Percentage_NS", "Percentage_EW"};
     json_t *list = json_array();
-    if (row->has_score && row->score_ns != s->ns)
-        add_disagreement(list, "Score_NS", (double)row->score_ns, (double)s->ns);
-    double file_top = row->has_mp[0] && row->has_mp[1] ? row->mp[0] + row->mp[1] : s->top;
-    double scale = s->top > 0 && file_top > 0 ? file_top / s->top : 1;
+    if (s->scored && row->res.has_score && row->res.score_ns != s->ns)
+        add_disagreement(list, "Score_NS", (double)row->res.score_ns, (double)s->ns);
+    double scale = s->scale > 0 ? s->scale : 1;
     for (int side = 0; side < 2; side++) {
+        if (!s->has_mp[side]) continue;
         if (row->has_mp[side] &&
             differs(row->mp[side], row->mp_decimals[side], s->mp[side] * scale, scale))
             add_disagreement(list, mp_names[side], row->mp[side], s->mp[side] * scale);
-        double pct = percentage(s->mp[side], s->top);
+        double pct = percentage(s, side);
         if (row->has_pct[side] && differs(row->pct[side], row->pct_decimals[side], pct, 1))
             add_disagreement(list, pct_names[side], row->pct[side], pct);
     }
     return list;
 }
 
-static json_t *score_json(const pbn_game *g, const pbn_row *row, const game_score *s) {
+static json_t *score_json(const unit *u, const game_score *s) {
+    const pbn_game *g = u->g;
+    const pbn_row *row = u->row;
+    const pbn_result *res = unit_result(u);
     json_t *j = json_object();
-    json_object_set_new(j, "line", json_integer(g->line));
+    json_object_set_new(j, "line", json_integer(unit_line(u)));
     json_object_set_new(j, "board", json_string(g->board));
     if (row) {
         json_object_set_new(j, "ns", json_string(row->pair_ns));
         json_object_set_new(j, "ew", json_string(row->pair_ew));
         if (row->others) json_object_set_new(j, "others", json_string(row->others));
     }
-    if (!s->scored) {
+    if (!s->scored && !s->artificial) {
         json_object_set_new(j, "problem", json_string(s->problem));
         return j;
     }
-    json_object_set_new(j, "contract", json_string(s->contract));
-    json_object_set_new(j, "declarer", seat_json(g->declarer));
-    json_object_set_new(j, "score_ns", json_integer(s->ns));
-    json_object_set_new(j, "score_ew", json_integer(-s->ns));
-    if (!row && g->has_score && g->score_ns != s->ns)
-        json_object_set_new(j, "score_tag_ns", json_integer(g->score_ns));
-    json_object_set_new(j, "matchpoints_ns", json_real(s->mp[0]));
-    json_object_set_new(j, "matchpoints_ew", json_real(s->mp[1]));
+    if (s->artificial) {
+        json_object_set_new(j, "adjusted_ns", json_string(row->adjusted[0]));
+        json_object_set_new(j, "adjusted_ew", json_string(row->adjusted[1]));
+    } else {
+        json_object_set_new(j, "contract", json_string(s->contract));
+        json_object_set_new(j, "declarer", seat_json(res->declarer));
+        json_object_set_new(j, "score_ns", json_integer(s->ns));
+        json_object_set_new(j, "score_ew", json_integer(-s->ns));
+    }
+    if (!row && res->has_score && res->score_ns != s->ns)
+        json_object_set_new(j, "score_tag_ns", json_integer(res->score_ns));
+    static const char *const keys[2][3] = {{"matchpoints_ns", "percentage_ns", "articles_ns"},
+                                           {"matchpoints_ew", "percentage_ew", "articles_ew"}};
+    for (int side = 0; side < 2; side++)
+        json_object_set_new(j, keys[side][0],
+                            s->has_mp[side] ? json_real(s->mp[side]) : json_null());
     json_object_set_new(j, "top", json_real(s->top));
-    json_object_set_new(j, "percentage_ns", json_real(percentage(s->mp[0], s->top)));
-    json_object_set_new(j, "percentage_ew", json_real(percentage(s->mp[1], s->top)));
+    for (int side = 0; side < 2; side++)
+        json_object_set_new(j, keys[side][1],
+                            s->has_mp[side] ? json_real(percentage(s, side)) : json_null());
+    for (int side = 0; side < 2; side++)
+        if (s->articles[side][0])
+            json_object_set_new(j, keys[side][2], json_string(s->articles[side]));
     if (row) json_object_set_new(j, "disagreements", disagreements(row, s));
     return j;
 }
 
-/* The results of a file: a game's own, or, for a game with a ScoreTable,
- * each of its rows (a copy of the game with the row's result). */
+/* The results of a file, each with what scoring it gave. */
 typedef struct scored_file {
     pbn_file f;
     int n;
-    pbn_game *units;
-    int *game, *row; /* each unit's game, and its row or -1 */
+    unit *units;
     game_score *scores;
+    json_t *session; /* the ScoreTables' rows as a session: its rankings */
 } scored_file;
 
 static void scored_file_free(scored_file *sf) {
+    json_decref(sf->session);
     xfree(sf->units);
-    xfree(sf->game);
-    xfree(sf->row);
     xfree(sf->scores);
     pbn_free(&sf->f);
-}
-
-static void unit_of_row(pbn_game *u, const pbn_row *row) {
-    u->line = row->line;
-    u->bad = row->bad;
-    u->has_contract = row->has_contract;
-    u->passed_out = row->passed_out;
-    u->contract = row->contract;
-    u->doubling = row->doubling;
-    u->declarer = row->declarer;
-    u->declarer_swapped = u->result_disputed = false;
-    u->result = row->result;
-    u->has_score = row->has_score;
-    u->score_ns = row->score_ns;
 }
 
 /* Scores and matchpoints every result of the file. */
@@ -498,30 +616,45 @@ static enum arb_status score_file(const arb_ruleset *rs, const arb_plugins *p, c
     }
     size_t n = sf->n ? (size_t)sf->n : 1;
     sf->units = xcalloc(n, sizeof *sf->units);
-    sf->game = xcalloc(n, sizeof *sf->game);
-    sf->row = xcalloc(n, sizeof *sf->row);
     sf->scores = xcalloc(n, sizeof *sf->scores);
-    if (!sf->units || !sf->game || !sf->row || !sf->scores)
-        return fail(ARB_BAD_INPUT, error, "out of memory");
+    if (!sf->units || !sf->scores) return fail(ARB_BAD_INPUT, error, "out of memory");
     int u = 0;
     for (int i = 0; i < (int)f->games.len; i++) {
         const pbn_game *g = &VEC_AT(&f->games, pbn_game, i);
         for (int k = 0; k < (g->nrows ? g->nrows : 1); k++, u++) {
-            sf->units[u] = *g; /* shares the notes: only scored, never freed */
-            sf->game[u] = i;
-            sf->row[u] = g->nrows ? k : -1;
-            if (g->nrows) unit_of_row(&sf->units[u], &g->rows[k]);
-            score_game(rs, hooks, &sf->units[u], &sf->scores[u]);
-            if (g->nrows && g->rows[k].bad)
-                snprintf(sf->scores[u].problem, sizeof sf->scores[u].problem,
-                         "the row has a mistake (see the messages)");
+            unit *un = &sf->units[u];
+            *un = (unit){.g = g, .row = g->nrows ? &g->rows[k] : NULL, .game = i};
+            game_score *sc = &sf->scores[u];
+            if (un->row ? un->row->bad : g->bad)
+                snprintf(sc->problem, sizeof sc->problem, "the %s has a mistake (see the messages)",
+                         un->row ? "row" : "game");
+            else if (un->row && un->row->adjusted[0][0])
+                sc->artificial = true;
+            else
+                score_game(rs, hooks, g, unit_result(un), sc);
         }
+    }
+    bool directions = false; /* a TotalScoreTable that ranks each direction apart */
+    for (int i = 0; i < (int)f->games.len; i++) {
+        const pbn_game *g = &VEC_AT(&f->games, pbn_game, i);
+        for (int k = 0; k < g->ntotals; k++)
+            directions = directions || g->totals[k].direction >= 0;
     }
     strbuf err;
     sb_init(&err);
     enum arb_status status = ARB_OK;
-    *scored = matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 0, &err) &&
-              matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 1, &err);
+    *scored =
+        matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 0, &err) &&
+        matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 1, &err) &&
+        matchpoint_tables(rs, hooks, sf->units, sf->n, sf->scores, directions, &sf->session, &err);
+    for (int a = 0; *scored && a < sf->n; a++) { /* each board's scale (see disagreements) */
+        const pbn_row *row = sf->units[a].row;
+        const game_score *s = &sf->scores[a];
+        if (!row || !s->scored || !row->has_mp[0] || !row->has_mp[1] || s->top <= 0) continue;
+        for (int b = 0; b < sf->n; b++)
+            if (sf->units[b].g == sf->units[a].g && sf->scores[b].scale == 0)
+                sf->scores[b].scale = (row->mp[0] + row->mp[1]) / s->top;
+    }
     if (!*scored)
         status = fail(ARB_BAD_INPUT, error, err.data);
     else if (f->nerrors) /* the other games are scored all the same */
@@ -541,12 +674,8 @@ static enum arb_status pbn_score_json_unprotected(const arb_ruleset *rs, const a
     enum arb_status status = score_file(rs, p, pbn, len, name, &sf, &scored, error);
     if (scored) {
         json_t *all = json_array();
-        for (int u = 0; u < sf.n; u++) {
-            const pbn_game *g = &VEC_AT(&sf.f.games, pbn_game, sf.game[u]);
-            json_array_append_new(all, score_json(&sf.units[u],
-                                                  sf.row[u] >= 0 ? &g->rows[sf.row[u]] : NULL,
-                                                  &sf.scores[u]));
-        }
+        for (int u = 0; u < sf.n; u++)
+            json_array_append_new(all, score_json(&sf.units[u], &sf.scores[u]));
         give_json(all, json);
     }
     scored_file_free(&sf);
@@ -560,6 +689,124 @@ enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, 
         return api_no_memory_answer(json, error);
     }
     enum arb_status result = pbn_score_json_unprotected(rs, p, pbn, len, name, json, error);
+    api_leave(&g);
+    return result;
+}
+
+/* ---- the event's totals ---- */
+
+/* arbiter's ranking of the pair a TotalScoreTable row names: its entry in
+ * the session's rankings (the row's direction, or the ranking of pairs
+ * that sat both ways), NULL when the ScoreTables do not have it. */
+static json_t *ranked_pair(json_t *session, const pbn_total *t) {
+    static const char *const directions[] = {"NS", "EW"};
+    size_t i, k;
+    json_t *ranking, *pair;
+    json_array_foreach(json_object_get(session, "rankings"), i, ranking) {
+        const char *d = json_string_value(json_object_get(ranking, "direction"));
+        if (!d || (t->direction >= 0 && strcmp(d, "all") != 0 &&
+                   strcmp(d, directions[t->direction]) != 0))
+            continue;
+        char want[32]; /* as matchpoint_tables named it */
+        snprintf(want, sizeof want, "%s%s%s", t->pair, t->direction >= 0 ? " " : "",
+                 t->direction >= 0 ? directions[t->direction] : "");
+        json_array_foreach(json_object_get(ranking, "pairs"), k, pair) {
+            const char *id = json_string_value(json_object_get(pair, "pair"));
+            if (id && strcmp(id, want) == 0) return pair;
+        }
+    }
+    return NULL;
+}
+
+/* The pair's matchpoints on the file's scale (each board's: see
+ * disagreements), and how many boards it has them on. */
+static double file_scale_total(const scored_file *sf, const pbn_total *t, int *boards) {
+    double total = 0;
+    *boards = 0;
+    for (int u = 0; u < sf->n; u++) {
+        const pbn_row *row = sf->units[u].row;
+        const game_score *s = &sf->scores[u];
+        for (int side = 0; row && side < 2; side++) {
+            if ((t->direction >= 0 && t->direction != side) || !s->has_mp[side] ||
+                strcmp(side ? row->pair_ew : row->pair_ns, t->pair) != 0)
+                continue;
+            total += s->mp[side] * (s->scale > 0 ? s->scale : 1);
+            ++*boards;
+        }
+    }
+    return total;
+}
+
+/* A TotalScoreTable row against arbiter's ranking of the pair. */
+static json_t *total_json(const scored_file *sf, const pbn_total *t) {
+    static const char *const directions[] = {"NS", "EW"};
+    json_t *j = json_pack("{sIss}", "line", (json_int_t)t->line, "pair", t->pair);
+    json_object_set_new(j, "direction",
+                        t->direction >= 0 ? json_string(directions[t->direction]) : json_null());
+    if (t->others) json_object_set_new(j, "others", json_string(t->others));
+    json_t *p = ranked_pair(sf->session, t);
+    if (t->bad || !p) {
+        json_object_set_new(j, "problem",
+                            json_string(t->bad ? "the row has a mistake (see the messages)"
+                                               : "the ScoreTables give this pair no result"));
+        return j;
+    }
+    static const char *const keys[] = {"rank", "place",      "matchpoints",
+                                       "top",  "percentage", "boards"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+        json_object_set(j, keys[k], json_object_get(p, keys[k]));
+    json_t *list = json_array();
+    int rank = (int)json_integer_value(json_object_get(p, "rank"));
+    if (t->rank >= 0 && t->rank != rank) add_disagreement(list, "Rank", t->rank, rank);
+    int boards;
+    double mp = file_scale_total(sf, t, &boards);
+    double scale = 1;
+    for (int u = 0; u < sf->n && scale == 1; u++)
+        if (sf->scores[u].scale > 0) scale = sf->scores[u].scale;
+    if (t->has_mp && differs(t->mp, t->mp_decimals, mp, scale * (boards > 0 ? boards : 1)))
+        add_disagreement(list, t->mp_column, t->mp, mp);
+    double pct = json_number_value(json_object_get(p, "percentage"));
+    if (t->has_pct && differs(t->pct, t->pct_decimals, pct, 1))
+        add_disagreement(list, "TotalPercentage", t->pct, pct);
+    int played = (int)json_integer_value(json_object_get(p, "boards"));
+    if (t->boards >= 0 && t->boards != played)
+        add_disagreement(list, "NrBoards", t->boards, played);
+    json_object_set_new(j, "disagreements", list);
+    return j;
+}
+
+static enum arb_status pbn_totals_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                                   const char *pbn, size_t len, const char *name,
+                                                   char **json, char **error) {
+    if (json) *json = NULL;
+    if (error) *error = NULL;
+    if (!rs || !pbn)
+        return fail(ARB_BAD_INPUT, error, "arb_pbn_totals_json: no ruleset or no text");
+    scored_file sf;
+    bool scored;
+    enum arb_status status = score_file(rs, p, pbn, len, name, &sf, &scored, error);
+    if (scored) {
+        json_t *all = json_array();
+        for (int i = 0; i < (int)sf.f.games.len; i++) {
+            const pbn_game *g = &VEC_AT(&sf.f.games, pbn_game, i);
+            for (int k = 0; k < g->ntotals; k++)
+                json_array_append_new(all, total_json(&sf, &g->totals[k]));
+        }
+        if (json_array_size(all) == 0 && status == ARB_OK)
+            status = fail(ARB_BAD_INPUT, error, "the file has no TotalScoreTable");
+        give_json(all, json);
+    }
+    scored_file_free(&sf);
+    return status;
+}
+
+enum arb_status arb_pbn_totals_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                    size_t len, const char *name, char **json, char **error) {
+    mem_guard g;
+    API_PROTECT(g) {
+        return api_no_memory_answer(json, error);
+    }
+    enum arb_status result = pbn_totals_json_unprotected(rs, p, pbn, len, name, json, error);
     api_leave(&g);
     return result;
 }
@@ -594,8 +841,8 @@ static void result_tags(strbuf *out, const game_score *s, const char *eol) {
     number_text(ns, sizeof ns, s->mp[0]);
     number_text(ew, sizeof ew, s->mp[1]);
     sb_printf(out, "[ScoreMP \"NS %s EW %s\"]%s", ns, ew, eol);
-    number_text(ns, sizeof ns, percentage(s->mp[0], s->top));
-    number_text(ew, sizeof ew, percentage(s->mp[1], s->top));
+    number_text(ns, sizeof ns, percentage(s, 0));
+    number_text(ew, sizeof ew, percentage(s, 1));
     sb_printf(out, "[ScorePercentage \"NS %s EW %s\"]%s", ns, ew, eol);
 }
 
@@ -641,10 +888,11 @@ static enum arb_status pbn_results_unprotected(const arb_ruleset *rs, const arb_
         sb_init(&text);
         size_t copied = 0; /* what lies before and between the games (escape lines, blank lines) */
         for (int u = 0; u < sf.n; u++) {
-            const pbn_game *g = &VEC_AT(&sf.f.games, pbn_game, sf.game[u]);
-            if (sf.row[u] > 0) continue; /* a ScoreTable's game: once, as it was read */
+            const unit *un = &sf.units[u];
+            const pbn_game *g = un->g;
+            if (un->row && un->row != g->rows) continue; /* a ScoreTable's game: once, as read */
             sb_putn(&text, pbn + copied, g->start - copied);
-            if (sf.row[u] == 0)
+            if (un->row)
                 sb_putn(&text, pbn + g->start, g->end - g->start);
             else
                 write_game(&text, pbn, g, &sf.scores[u], eol);
@@ -679,10 +927,16 @@ static enum arb_status pbn_export_unprotected(const char *pbn, size_t len, const
     pbn_file f;
     enum arb_status status = read_games(pbn, len, name, &f, error);
     if (status == ARB_OK && out) {
-        strbuf text;
+        strbuf text, err;
         sb_init(&text);
-        pbn_export(pbn, len, &f, &text);
-        *out = sb_take(&text);
+        sb_init(&err);
+        if (pbn_export(pbn, len, &f, name, &text, &err)) {
+            *out = sb_take(&text);
+        } else {
+            status = fail(ARB_BAD_INPUT, error, err.data);
+            sb_free(&text);
+        }
+        sb_free(&err);
     }
     pbn_free(&f);
     return status;

@@ -245,6 +245,13 @@ bool adjusted_board_method(const ruleset *rs, const scenario_hooks *hooks, int a
  * one group). */
 bool adjusted_board_needed(score_line *const *rows, int n);
 
+/* A pairs session's sheet (CSV as arb_session_json reads it, len bytes
+ * with no NUL) scored by method ("matchpoints", "butler" or "cross"): the
+ * JSON arb_session_json gives ({"method", "boards", "rankings", "notes"}),
+ * its boards in the sheet's order; NULL with error. */
+json_t *session_sheet_json(const ruleset *rs, const scenario_hooks *hooks, const char *sheet,
+                           size_t len, const char *method, strbuf *error);
+
 /* Reads the sheet into rows (a vec of score_line); false with err naming
  * the line. */
 bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err);

@@ -29,6 +29,7 @@ typedef struct session_row {
     int line;
     bool has_result[2];
     double result[2];  /* matchpoints or IMPs */
+    double exact[2];   /* matchpoints: before the ruleset rounds them (the percentage's) */
     double top[2];     /* matchpoints: the board's top for that side */
     double penalty[2]; /* a procedural penalty's matchpoints or IMPs, taken off result */
     int decimals[2];   /* matchpoints: as the ruleset rounds them */
@@ -297,7 +298,9 @@ typedef struct short_board {
     char board[32]; /* before a group's slash */
     int played, session;
     const char *method; /* NULL when the ruleset names no adjusted-score article */
-    bool factored;      /* brought to the session's count (neuberg, proportional) */
+    /* IMPs (78B): "butler", "cross averaged" or "cross scaled" (NULL: matchpoints) */
+    const char *imps;
+    bool factored; /* brought to the session's count (neuberg, proportional) */
     char cited[64];
     char message[400], message_en[400];
 } short_board;
@@ -364,7 +367,16 @@ static bool find_short_boards(const ruleset *rs, const scenario_hooks *hooks, co
 static void short_board_text(const short_board *b, strbuf *out) {
     sb_printf(out, "board %s was played %d time%s, the session's other boards %d: ", b->board,
               b->played, b->played == 1 ? "" : "s", b->session);
-    if (b->factored)
+    if (b->imps && strcmp(b->imps, "butler") == 0)
+        sb_puts(out, "its IMPs stand as compared, each score's against the board's datum (78B)");
+    else if (b->imps && strcmp(b->imps, "cross averaged") == 0)
+        sb_puts(out, "its cross-IMPs stand as compared, averaged per comparison (78B)");
+    else if (b->imps)
+        sb_printf(out,
+                  "its cross-IMPs, summed over the comparisons, are brought to %d comparisons "
+                  "in proportion (78B)",
+                  b->session - 1);
+    else if (b->factored)
         sb_printf(out, "its matchpoints are brought to %d entries by the method %s (%s)",
                   b->session, b->method, b->cited);
     else if (b->method)
@@ -431,6 +443,7 @@ static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec 
         const score_line *l = &VEC_AT(&sheet, score_line, i);
         r->has_result[side] = l->adjusted_board ? l->has_points : true;
         r->result[side] = l->adjusted_board ? l->points : (double)l->mp;
+        r->exact[side] = l->adjusted_board ? l->exact : (double)l->mp;
         r->penalty[side] = l->adjusted_board ? l->penalty : 0;
         r->decimals[side] = l->adjusted_board ? l->decimals : 0;
         snprintf(r->cited[side], sizeof r->cited[side], "%s", l->cited);
@@ -514,6 +527,7 @@ static double butler_datum(const double *scores, int n, int drop, int rounding) 
 typedef struct imp_settings {
     int imps_article, adj_article;
     int64_t drop, rounding, per_comparison;
+    int most; /* the lines of the session's most played board */
 } imp_settings;
 
 /* An artificial score's IMPs (12C2b), or a penalty's, from the article. */
@@ -566,7 +580,10 @@ static bool imp_board(const ruleset *rs, const scenario_hooks *hooks, const imp_
                 }
                 comparisons++;
             }
-            if (s->per_comparison && comparisons) v /= comparisons;
+            if (s->per_comparison && comparisons)
+                v /= comparisons;
+            else if (comparisons && comparisons < s->most - 1) /* summed: to the others' count */
+                v *= (double)(s->most - 1) / comparisons;
         }
         double penalty = 0;
         if (ok && e->penalty)
@@ -594,6 +611,13 @@ static bool imp_sessions(const ruleset *rs, const scenario_hooks *hooks, enum me
     bool *done = xcalloc((size_t)(n ? n : 1), sizeof *done), ok = idx && done;
     if (!ok) sb_puts(err, "out of memory");
     for (int i = 0; ok && i < n; i++) {
+        int count = 0;
+        for (int j = 0; j < n; j++)
+            count +=
+                strcmp(VEC_AT(rows, session_row, j).board, VEC_AT(rows, session_row, i).board) == 0;
+        if (count > s.most) s.most = count;
+    }
+    for (int i = 0; ok && i < n; i++) {
         if (done[i]) continue;
         int count = 0;
         for (int j = i; j < n; j++)
@@ -606,6 +630,50 @@ static bool imp_sessions(const ruleset *rs, const scenario_hooks *hooks, enum me
     xfree(idx);
     xfree(done);
     return ok;
+}
+
+/* The boards of an IMP session played fewer times than the others, and
+ * what became of them: Butler IMPs are each score's against the board's
+ * datum and cross-IMPs averaged per comparison stand as compared (78B
+ * gives an IMP a comparison, whatever the number of tables); summed
+ * cross-IMPs were brought to the others' count of comparisons. */
+static bool imp_short_boards(const ruleset *rs, const scenario_hooks *hooks, enum method m,
+                             const vec *rows, vec *shorts, strbuf *err) {
+    int64_t per_comparison = 1;
+    strbuf why;
+    sb_init(&why);
+    int article = scoring_article(rs, SCORE_ADJUSTED, &why);
+    sb_free(&why);
+    if (m == METHOD_CROSS && article >= 0 &&
+        !adjusted_ask(rs, hooks, article, "board", 0, "per_comparison", &per_comparison, NULL, NULL,
+                      0, err))
+        return false;
+    int most = 0;
+    for (int i = 0; i < (int)rows->len; i++) {
+        const char *board = VEC_AT(rows, session_row, i).board;
+        short_board *b = NULL;
+        for (int k = 0; !b && k < (int)shorts->len; k++)
+            if (strcmp(VEC_AT(shorts, short_board, k).board, board) == 0)
+                b = &VEC_AT(shorts, short_board, k);
+        if (!b) {
+            b = vec_push(shorts);
+            memset(b, 0, sizeof *b);
+            snprintf(b->board, sizeof b->board, "%s", board);
+            b->imps = m == METHOD_BUTLER ? "butler"
+                      : per_comparison   ? "cross averaged"
+                                         : "cross scaled";
+        }
+        if (++b->played > most) most = b->played;
+    }
+    int kept = 0;
+    for (int k = 0; k < (int)shorts->len; k++) {
+        short_board *b = &VEC_AT(shorts, short_board, k);
+        b->session = most;
+        b->factored = strcmp(b->imps, "cross scaled") == 0;
+        if (b->played < most) VEC_AT(shorts, short_board, kept++) = *b;
+    }
+    shorts->len = (size_t)kept;
+    return true;
 }
 
 /* ---- totals and the ranking ---- */
@@ -719,8 +787,8 @@ static bool session_exceptions(const ruleset *rs, const scenario_hooks *hooks, e
             r->session[side] = session;
             if (m == METHOD_MATCHPOINTS) {
                 double scale = pow(10, r->decimals[side]);
-                r->result[side] =
-                    round((r->top[side] * session / 100 - r->penalty[side]) * scale) / scale;
+                r->exact[side] = r->top[side] * session / 100 - r->penalty[side];
+                r->result[side] = round(r->exact[side] * scale) / scale;
             } else {
                 r->result[side] = round((session - r->penalty[side]) * 100) / 100;
             }
@@ -821,7 +889,7 @@ static json_t *boards_json(const vec *rows, enum method m) {
             if (m == METHOD_MATCHPOINTS)
                 json_object_set_new(j, side ? "percentage_ew" : "percentage_ns",
                                     r->has_result[side] && r->top[side] > 0
-                                        ? number_json(100 * r->result[side] / r->top[side])
+                                        ? number_json(100 * r->exact[side] / r->top[side])
                                         : json_null());
         }
         if (m == METHOD_MATCHPOINTS) json_object_set_new(j, "top", number_json(r->top[0]));
@@ -840,53 +908,68 @@ static json_t *boards_json(const vec *rows, enum method m) {
     return all;
 }
 
-static enum arb_status session_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
-                                                const char *sheet, size_t len, const char *method,
-                                                char **json, char **error) {
-    if (json) *json = NULL;
-    if (error) *error = NULL;
+json_t *session_sheet_json(const ruleset *rs, const scenario_hooks *hooks, const char *sheet,
+                           size_t len, const char *method, strbuf *error) {
     enum method m = METHOD_MATCHPOINTS;
     while (method && m <= METHOD_CROSS && strcmp(method, method_names[m]) != 0)
         m++;
-    if (!rs || !sheet || m > METHOD_CROSS) {
-        if (error)
-            *error = xstrdup(!rs || !sheet ? "arb_session_json: no ruleset or no sheet"
-                                           : "the method is matchpoints, butler or cross");
-        return ARB_BAD_INPUT;
+    if (m > METHOD_CROSS) {
+        sb_puts(error, "the method is matchpoints, butler or cross");
+        return NULL;
     }
-    if (memchr(sheet, 0, len)) {
-        if (error) *error = xstrdup("the sheet is not text");
-        return ARB_BAD_INPUT;
-    }
-    const scenario_hooks *hooks = p ? plugin_set_hooks(p) : NULL;
     vec rows, totals, shorts;
     vec_init(&rows, sizeof(session_row));
     vec_init(&totals, sizeof(pair_total));
     vec_init(&shorts, sizeof(short_board));
     strbuf err;
     sb_init(&err);
-    bool ok = read_sheet(rs, hooks, sheet, len, &rows, &err) &&
-              (m == METHOD_MATCHPOINTS ? find_short_boards(rs, hooks, &rows, &shorts, &err) &&
-                                             matchpoint_side(rs, hooks, &rows, &shorts, 0, &err) &&
-                                             matchpoint_side(rs, hooks, &rows, &shorts, 1, &err)
-                                       : imp_sessions(rs, hooks, m, &rows, &err)) &&
-              session_exceptions(rs, hooks, m, &rows, &err);
+    bool ok =
+        read_sheet(rs, hooks, sheet, len, &rows, &err) &&
+        (m == METHOD_MATCHPOINTS ? find_short_boards(rs, hooks, &rows, &shorts, &err) &&
+                                       matchpoint_side(rs, hooks, &rows, &shorts, 0, &err) &&
+                                       matchpoint_side(rs, hooks, &rows, &shorts, 1, &err)
+                                 : imp_sessions(rs, hooks, m, &rows, &err) &&
+                                       imp_short_boards(rs, hooks, m, &rows, &shorts, &err)) &&
+        session_exceptions(rs, hooks, m, &rows, &err);
+    json_t *j = NULL;
     if (ok) {
         total_pairs(&rows, m, &totals);
-        json_t *j = json_pack("{ssso}", "method", method_names[m], "boards", boards_json(&rows, m));
+        j = json_pack("{ssso}", "method", method_names[m], "boards", boards_json(&rows, m));
         json_object_set_new(j, "rankings", rankings_json(&totals, m));
         if (shorts.len) json_object_set_new(j, "notes", short_boards_json(&shorts));
-        if (json)
-            *json = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-        json_decref(j);
-    } else if (error) {
-        *error = xstrdup(err.data ? err.data : "no answer");
+    } else {
+        sb_puts(error, err.data ? err.data : "no answer");
     }
     sb_free(&err);
     vec_free(&rows);
     vec_free(&totals);
     vec_free(&shorts);
-    return ok ? ARB_OK : ARB_BAD_INPUT;
+    return j;
+}
+
+static enum arb_status session_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                                const char *sheet, size_t len, const char *method,
+                                                char **json, char **error) {
+    if (json) *json = NULL;
+    if (error) *error = NULL;
+    if (!rs || !sheet) {
+        if (error) *error = xstrdup("arb_session_json: no ruleset or no sheet");
+        return ARB_BAD_INPUT;
+    }
+    if (memchr(sheet, 0, len)) {
+        if (error) *error = xstrdup("the sheet is not text");
+        return ARB_BAD_INPUT;
+    }
+    strbuf err;
+    sb_init(&err);
+    json_t *j = session_sheet_json(rs, p ? plugin_set_hooks(p) : NULL, sheet, len, method, &err);
+    if (j && json)
+        *json = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+    else if (!j && error)
+        *error = xstrdup(err.data ? err.data : "no answer");
+    json_decref(j);
+    sb_free(&err);
+    return j ? ARB_OK : ARB_BAD_INPUT;
 }
 
 enum arb_status arb_session_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,

@@ -33,6 +33,7 @@ typedef struct options {
     bool json, brief, text, verbose, coverage, help, vul, nonvul, scenarios, clauses;
     bool write;         /* pbn: the file with its results */
     bool export_format; /* pbn: the file in the export format */
+    bool totals;        /* pbn: the TotalScoreTable against arbiter's ranking */
     bool boards;        /* session: the boards, not the ranking */
     const char *method; /* session: matchpoints, butler or cross */
     const char *game;   /* pbn: the game to give as a scenario */
@@ -93,6 +94,8 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
             o->write = true;
         else if (strcmp(a, "--export") == 0)
             o->export_format = true;
+        else if (strcmp(a, "--totals") == 0)
+            o->totals = true;
         else if (strcmp(a, "--boards") == 0)
             o->boards = true;
         else if (strcmp(a, "--method") == 0 && has_next)
@@ -1599,6 +1602,30 @@ static void print_disagreements(json_t *list) {
     putchar('"');
 }
 
+/* A TotalScoreTable's rows against arbiter's ranking as CSV with a header
+ * row; where the file's own figures differ at the end. */
+static void print_pbn_totals(json_t *totals) {
+    size_t i;
+    json_t *t;
+    puts("line,pair,direction,rank,matchpoints,top,percentage,boards,problem,disagreements");
+    json_array_foreach(totals, i, t) {
+        printf("%lld,%s,%s,", (long long)json_integer_value(json_object_get(t, "line")),
+               text_of(t, "pair"), text_of(t, "direction"));
+        if (json_object_get(t, "problem")) {
+            printf(",,,,,\"%s\",\n", text_of(t, "problem"));
+            continue;
+        }
+        printf("%s,", text_of(t, "place"));
+        const char *keys[] = {"matchpoints", "top", "percentage", "boards"};
+        for (int k = 0; k < 4; k++) {
+            print_number(json_object_get(t, keys[k]));
+            fputs(k < 3 ? "," : ",,", stdout);
+        }
+        print_disagreements(json_object_get(t, "disagreements"));
+        putchar('\n');
+    }
+}
+
 /* The scores as CSV with a header row; a ScoreTable row's pairs and where
  * the file's own figures differ at the end. */
 static void print_pbn_scores(json_t *scores) {
@@ -1611,13 +1638,18 @@ static void print_pbn_scores(json_t *scores) {
                (long long)json_integer_value(json_object_get(s, "line")));
         if (json_object_get(s, "problem")) {
             printf(",,,,,,,\"%s\",", text_of(s, "problem"));
+        } else if (json_object_get(s, "adjusted_ns")) { /* an artificial score: "60%/40%" */
+            printf("%s/%s,,,", text_of(s, "adjusted_ns"), text_of(s, "adjusted_ew"));
         } else {
             printf("%s,%s,%lld,", text_of(s, "contract"), text_of(s, "declarer"),
                    (long long)json_integer_value(json_object_get(s, "score_ns")));
+        }
+        if (!json_object_get(s, "problem")) {
             const char *keys[] = {"matchpoints_ns", "matchpoints_ew", "percentage_ns",
                                   "percentage_ew"};
             for (int k = 0; k < 4; k++) {
-                print_number(json_object_get(s, keys[k]));
+                json_t *v = json_object_get(s, keys[k]);
+                if (!json_is_null(v)) print_number(v);
                 fputs(k < 3 ? "," : ",,", stdout);
             }
         }
@@ -1680,6 +1712,9 @@ static int cmd_pbn(const options *o) {
                            "--export writes the file as it is: not with --write or --game");
     if (o->write && !o->ruleset)
         return usage_error("pbn", "%s", "--write needs --ruleset NAME to score the results");
+    if (o->totals && (!o->ruleset || o->write || o->export_format || o->game))
+        return usage_error("pbn", "%s",
+                           "--totals needs --ruleset NAME, and not --write, --export or --game");
     if (o->ruling && (!o->ruleset || !o->game))
         return usage_error("pbn", "%s", "--ruling SCENARIO needs --ruleset NAME and --game N");
     size_t len;
@@ -1702,6 +1737,15 @@ static int cmd_pbn(const options *o) {
     } else if (o->write) {
         status = arb_pbn_results(rs, api_plugins(), text, len, o->input, &answer, &error);
         if (answer) fputs(answer, stdout);
+    } else if (o->totals) {
+        status = arb_pbn_totals_json(rs, api_plugins(), text, len, o->input, &answer, &error);
+        json_t *j = answer_json(answer); /* frees the text */
+        answer = NULL;
+        if (j && o->json)
+            print_json(json_incref(j));
+        else if (j)
+            print_pbn_totals(j);
+        json_decref(j);
     } else if (o->game) {
         status = arb_pbn_scenario_json(text, len, o->input, atoi(o->game), &answer, &error);
         json_t *j = answer_json(answer); /* frees the text */
@@ -1913,8 +1957,8 @@ static const command commands[] = {
      "(core/api/scoring.h); a larger one is refused with exit status 2.",
      cmd_matchpoints},
     {"pbn",
-     "pbn [--ruleset NAME|DIR] FILE|- [--json] [--write | --export] [--game N [--ruling "
-     "SCENARIO.json]]",
+     "pbn [--ruleset NAME|DIR] FILE|- [--json] [--write | --export | --totals] [--game N "
+     "[--ruling SCENARIO.json]]",
      "Reads the games of a PBN (2.1) file: each mistake as FILE:LINE: message, the other games\n"
      "still read. With --ruleset, scores every result (Contract, Declarer, Result, Vulnerable)\n"
      "and matchpoints each board's games, north-south and east-west apart, as CSV with a header\n"
@@ -1922,7 +1966,10 @@ static const command commands[] = {
      "A game with a ScoreTable (one game per board, as scoring programs write it) gives one\n"
      "result per row (its pairs in the ns and ew columns); where the row's own Score_NS, MP_NS,\n"
      "MP_EW, Percentage_NS or Percentage_EW differs from arbiter's, the disagreements column\n"
-     "says so (--json: \"disagreements\"). TotalScoreTable, the event's ranking, is skipped.\n"
+     "says so (--json: \"disagreements\"). The rows are matchpointed as a session's sheet:\n"
+     "an artificial score (A+, A60, A60A40, ^ before it or not) by the ruleset's 12C, a board\n"
+     "played fewer times brought to the others (78D). --totals holds the file's TotalScoreTable\n"
+     "(Rank, TotalMP, TotalPercentage, NrBoards) against arbiter's ranking of the same pairs.\n"
      "--game N prints game N as a scenario (dealer, auction, deal, contract, play) to rule on;\n"
      "with --ruling SCENARIO.json (that scenario with what happened added), rules on it and\n"
      "prints the file with the ruling as a commentary { … } at the end of game N. --export\n"

@@ -52,6 +52,9 @@ typedef struct reader {
     int ncolumns;
     char values[PBN_MAX_COLUMNS][64]; /* the row being read */
     int nvalues, row_line;
+    pbn_row *row;     /* the row being finished: its result is read, its mistakes are its own */
+    bool totals;      /* the table being read is a TotalScoreTable */
+    pbn_total *total; /* the TotalScoreTable row being finished */
 } reader;
 
 static const char *const known_tags[] = {"Board",    "Dealer", "Vulnerable", "Deal",    "Declarer",
@@ -74,7 +77,12 @@ enum {
 
 static void report(reader *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void report(reader *r, int line, const char *fmt, ...) {
-    if (r->g) r->g->bad = true;
+    if (r->row)
+        r->row->bad = true;
+    else if (r->total)
+        r->total->bad = true;
+    else if (r->g)
+        r->g->bad = true;
     if (++r->f->nerrors > PBN_MAX_MESSAGES) { /* a file of garbage: counted, not listed */
         if (r->f->nerrors == PBN_MAX_MESSAGES + 1)
             sb_printf(&r->f->errors, "%s: more mistakes, not listed\n", r->name);
@@ -113,9 +121,9 @@ static void start_game(reader *r, size_t at) {
     pbn_game *g = vec_push(&r->f->games);
     g->line = g->last_line = r->line;
     g->start = at;
-    g->dealer = g->declarer = g->auction_first = g->play_first = -1;
+    g->dealer = g->res.declarer = g->auction_first = g->play_first = -1;
     g->vulnerable = PBN_VUL_UNKNOWN;
-    g->result = -1;
+    g->res.result = -1;
     r->g = g;
     r->section = SECTION_NONE;
     memset(r->seen, 0, sizeof r->seen);
@@ -203,8 +211,13 @@ static void read_vulnerable(reader *r, const char *v, int line) {
     report(r, line, "Vulnerable \"%s\": expected None, NS, EW or All (3.4.10)", v);
 }
 
+/* The result the value being read belongs to: the row's, or the game's. */
+static pbn_result *result_of(reader *r) {
+    return r->row ? &r->row->res : &r->g->res;
+}
+
 static void read_contract(reader *r, const char *v, int line) {
-    pbn_game *g = r->g;
+    pbn_result *g = result_of(r);
     if (equals_nocase(v, "Pass")) {
         g->has_contract = g->passed_out = true;
         return;
@@ -264,14 +277,17 @@ static bool read_sides(const char *v, int64_t *plain, int64_t *ns, int64_t *ew) 
     return false;
 }
 
-static bool declarer_is_ns(const pbn_game *g) {
+static bool declarer_is_ns(const pbn_result *g) {
     return g->declarer == SEAT_N || g->declarer == SEAT_S;
 }
 
 static void read_result(reader *r, const char *v, int line) {
-    pbn_game *g = r->g;
+    pbn_result *g = result_of(r);
     if (!*v) return; /* passed out */
-    if (*v == '^') g->result_disputed = true, v++;
+    if (*v == '^') {
+        if (!r->row) r->g->result_disputed = true;
+        v++;
+    }
     int64_t plain, ns, ew;
     if (!read_sides(v, &plain, &ns, &ew) || (plain != INT64_MIN && (plain < 0 || plain > 13)) ||
         (ns != INT64_MIN && (ns < 0 || ns > 13)) || (ew != INT64_MIN && (ew < 0 || ew > 13)) ||
@@ -295,7 +311,7 @@ static void read_result(reader *r, const char *v, int line) {
 }
 
 static void read_score(reader *r, const char *v, int line) {
-    pbn_game *g = r->g;
+    pbn_result *g = result_of(r);
     int64_t plain, ns, ew;
     if (!read_sides(v, &plain, &ns, &ew) || (ns != INT64_MIN && ew != INT64_MIN && ns != -ew)) {
         report(r, line, "Score \"%s\": expected a whole number, or NS n and/or EW n (4.2.1)", v);
@@ -385,7 +401,7 @@ static void start_play(reader *r, const char *v, int line) {
         r->section = SECTION_OTHER;
         return;
     }
-    if (!r->g->has_deal || r->g->declarer < 0 || !r->g->has_contract)
+    if (!r->g->has_deal || r->g->res.declarer < 0 || !r->g->res.has_contract)
         report(r, line,
                "the Play section needs the Deal, Declarer and Contract tags before it (3.1)");
     r->g->play_first = seat;
@@ -397,19 +413,20 @@ static void start_play(reader *r, const char *v, int line) {
 
 /* The columns "Name\WIDTH[R|L];…" (5.1: the width and alignment only
  * lay the table out). */
-static void start_table(reader *r, const char *v, int line) {
+static void start_table(reader *r, const char *table, const char *v, int line) {
     r->ncolumns = r->nvalues = 0;
-    if (r->g->table_line) {
-        report(r, line, "a second ScoreTable in the game: only the first is read");
+    r->totals = strcmp(table, "TotalScoreTable") == 0;
+    if (r->totals ? r->g->totals_line : r->g->table_line) {
+        report(r, line, "a second %s in the game: only the first is read", table);
         return;
     }
     for (const char *p = v; *p;) {
         size_t n = strcspn(p, ";"), name = strcspn(p, "\\;");
         if (name == 0 || name >= sizeof r->columns[0] || r->ncolumns == PBN_MAX_COLUMNS) {
             report(r, line,
-                   "ScoreTable \"%s\": expected column names separated by ';', each with an "
-                   "optional \\width (5.1), at most %d",
-                   v, PBN_MAX_COLUMNS);
+                   "%s \"%s\": expected column names separated by ';', each with an "
+                   "optional \\width (5.2), at most %d",
+                   table, v, PBN_MAX_COLUMNS);
             r->ncolumns = 0;
             return;
         }
@@ -417,13 +434,13 @@ static void start_table(reader *r, const char *v, int line) {
         r->columns[r->ncolumns++][name] = 0;
         p += n + (p[n] == ';');
     }
-    r->g->table_line = line;
+    *(r->totals ? &r->g->totals_line : &r->g->table_line) = line;
     r->section = SECTION_TABLE;
 }
 
 static bool number_value(const char *v, double *x, int *decimals) {
     char text[64];
-    snprintf(text, sizeof text, "%s", v);
+    snprintf(text, sizeof text, "%s", v + (*v == '^')); /* ^: an artificial score's figure (5.2) */
     char *comma = strchr(text, ','); /* a decimal comma, as some programs write */
     if (comma) *comma = '.';
     char *end;
@@ -437,8 +454,133 @@ static bool number_value(const char *v, double *x, int *decimals) {
 static void read_contract(reader *r, const char *v, int line);
 static void read_result(reader *r, const char *v, int line);
 
+/* One artificial score at *p as a score sheet writes it into out: the
+ * marks A+, A=, A, A-, G+, G, G- (12C2; AVE+, AVE, AVE- as ACBL programs
+ * write them, for A+, A, A-), or A and a percentage (A60: "60%"), or a
+ * percentage "60%". */
+static bool artificial_one(const char **p, char out[16]) {
+    const char *s = *p;
+    char c = (char)toupper((unsigned char)*s);
+    if (c == 'A' && toupper((unsigned char)s[1]) == 'V' &&
+        (toupper((unsigned char)s[2]) == 'E' || toupper((unsigned char)s[2]) == 'G')) {
+        s += 3;
+        bool mark = *s == '+' || *s == '-';
+        snprintf(out, 16, "A%s", mark ? (*s == '+' ? "+" : "-") : "");
+        *p = s + mark;
+        return true;
+    }
+    if (c == 'A' || c == 'G') {
+        s++;
+        if (*s == '+' || *s == '=' || *s == '-') {
+            snprintf(out, 16, "%c%c", c, *s);
+            *p = s + 1;
+            return true;
+        }
+        if (!isdigit((unsigned char)*s)) {
+            snprintf(out, 16, "%c", c);
+            *p = s;
+            return true;
+        }
+    }
+    int n = 0, digits = 0;
+    while (isdigit((unsigned char)*s) && digits < 4)
+        n = n * 10 + (*s++ - '0'), digits++;
+    if (!digits || n > 100 || (c != 'A' && *s != '%')) return false;
+    if (*s == '%') s++;
+    snprintf(out, 16, "%d%%", n);
+    *p = s;
+    return true;
+}
+
+/* An artificial score as a table element (5.2, "^" before it; scoring
+ * programs write it without too): one for the column's side (first), or
+ * two, that side's and the other's ("A60A40", "A60/A40"). */
+static bool artificial_value(const char *v, char first[16], char second[16]) {
+    const char *p = v + (*v == '^');
+    second[0] = 0;
+    if (!artificial_one(&p, first)) return false;
+    if (!*p) return true;
+    p += *p == '/';
+    return artificial_one(&p, second) && !*p;
+}
+
+/* What the other side has when a row gives one side's artificial score:
+ * the complement (A+ and A-, 60% and 40%), as a session sheet reads it. */
+static void artificial_complement(const char *a, char out[16]) {
+    int n = atoi(a);
+    if (isdigit((unsigned char)a[0]))
+        snprintf(out, 16, "%d%%", 100 - n);
+    else
+        snprintf(out, 16, "%c%s", a[0], a[1] == '+' ? "-" : a[1] == '-' ? "+" : a + 1);
+}
+
+/* A complete TotalScoreTable row (5.8): the pair, its rank and totals;
+ * a mistake marks the row. */
+static void finish_total(reader *r) {
+    pbn_game *g = r->g;
+    pbn_total *totals = xrealloc(g->totals, (size_t)(g->ntotals + 1) * sizeof *totals);
+    if (!totals) {
+        r->oom = true;
+        return;
+    }
+    g->totals = totals;
+    pbn_total *t = &totals[g->ntotals++];
+    memset(t, 0, sizeof *t);
+    t->line = r->row_line;
+    t->rank = t->direction = t->boards = -1;
+    r->total = t;
+    strbuf others;
+    sb_init(&others);
+    for (int i = 0; i < r->ncolumns; i++) {
+        const char *name = r->columns[i], *v = r->values[i];
+        bool none = strcmp(v, "-") == 0 || strcmp(v, "?") == 0 || !*v;
+        double x;
+        int dec;
+        if (strcmp(name, "PairId") == 0) {
+            snprintf(t->pair, sizeof t->pair, "%.15s", none ? "" : v);
+        } else if (none) {
+            continue;
+        } else if (strcmp(name, "Rank") == 0 || strcmp(name, "NrBoards") == 0) {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (end == v || n < 0 || n > 100000 || (*end && strcmp(end, "=") != 0))
+                report(r, t->line, "TotalScoreTable row: %s \"%s\": expected a whole number", name,
+                       v);
+            else
+                *(name[0] == 'R' ? &t->rank : &t->boards) = (int)n;
+        } else if (strcmp(name, "Direction") == 0) {
+            char d[8] = "";
+            for (size_t k = 0, o = 0; v[k] && o + 1 < sizeof d; k++)
+                if (v[k] != '-') d[o++] = (char)toupper((unsigned char)v[k]), d[o] = 0;
+            if (strcmp(d, "NS") == 0 || strcmp(d, "NZ") == 0)
+                t->direction = 0;
+            else if (strcmp(d, "EW") == 0 || strcmp(d, "OW") == 0)
+                t->direction = 1;
+            else
+                report(r, t->line, "TotalScoreTable row: Direction \"%s\": expected N-S or E-W", v);
+        } else if (strcmp(name, "TotalMP") == 0 || strcmp(name, "TotalScoreMP") == 0 ||
+                   strcmp(name, "TotalPercentage") == 0) {
+            bool mp = name[5] != 'P';
+            if (!number_value(v, &x, &dec)) {
+                report(r, t->line, "TotalScoreTable row: %s \"%s\": expected a number or -", name,
+                       v);
+                continue;
+            }
+            *(mp ? &t->has_mp : &t->has_pct) = true;
+            if (mp) snprintf(t->mp_column, sizeof t->mp_column, "%s", name);
+            *(mp ? &t->mp : &t->pct) = x;
+            *(mp ? &t->mp_decimals : &t->pct_decimals) = dec;
+        } else {
+            sb_printf(&others, "%s%s=%s", others.len ? " " : "", name, v);
+        }
+    }
+    r->total = NULL;
+    t->others = others.len ? sb_take(&others) : NULL;
+    sb_free(&others);
+}
+
 /* A complete row: its values read as the tags of the same names would be,
- * into a game of its own so that a mistake marks the row, not the game. */
+ * into the row's result; a mistake marks the row, not the game. */
 static void finish_row(reader *r) {
     pbn_game *g = r->g;
     pbn_row *rows = xrealloc(g->rows, (size_t)(g->nrows + 1) * sizeof *rows);
@@ -450,15 +592,11 @@ static void finish_row(reader *r) {
     pbn_row *row = &rows[g->nrows++];
     memset(row, 0, sizeof *row);
     row->line = r->row_line;
-    pbn_game *scratchp = xcalloc(1, sizeof *scratchp); /* only the result's fields are used */
-    if (!scratchp) {
-        g->nrows--;
-        r->oom = true;
-        return;
-    }
-    scratchp->declarer = scratchp->result = -1;
-    r->g = scratchp;
+    row->res.declarer = row->res.result = -1;
+    r->row = row;
     int line = r->row_line, result = -1;
+    char first[16], second[16];
+    bool given[2] = {false, false}; /* an artificial score for each side */
     strbuf others;
     sb_init(&others);
     for (int i = 0; i < r->ncolumns; i++) {
@@ -471,6 +609,19 @@ static void finish_row(reader *r) {
         if (strcmp(name, "PairId_NS") == 0 || strcmp(name, "PairId_EW") == 0) {
             snprintf(side ? row->pair_ew : row->pair_ns, sizeof row->pair_ns, "%.15s",
                      none ? "" : v);
+        } else if ((strcmp(name, "Contract") == 0 || strcmp(name, "Score_NS") == 0 ||
+                    strcmp(name, "Score_EW") == 0) &&
+                   !none && artificial_value(v, first, second)) {
+            int own = strcmp(name, "Score_EW") == 0; /* Contract: north-south's first */
+            if (given[own] && strcmp(row->adjusted[own], first) != 0)
+                report(r, line, "ScoreTable row: %s \"%s\": a second artificial score for %s", name,
+                       v, own ? "east-west" : "north-south");
+            snprintf(row->adjusted[own], sizeof row->adjusted[own], "%s", first);
+            given[own] = true;
+            if (second[0]) {
+                snprintf(row->adjusted[!own], sizeof row->adjusted[!own], "%s", second);
+                given[!own] = true;
+            }
         } else if (strcmp(name, "Contract") == 0) {
             if (none) continue;
             char text[64];
@@ -482,20 +633,22 @@ static void finish_row(reader *r) {
                 snprintf(text, sizeof text, "%s", v);
             read_contract(r, text, line);
         } else if (strcmp(name, "Declarer") == 0) {
-            if (!none && (scratchp->declarer = seat_of(v)) < 0)
+            if (!none && (row->res.declarer = seat_of(v)) < 0)
                 report(r, line, "ScoreTable row: Declarer \"%s\": expected N, E, S or W, or -", v);
         } else if (strcmp(name, "Result") == 0) {
             result = none ? -1 : i;
         } else if (strcmp(name, "Score_NS") == 0 || strcmp(name, "Score_EW") == 0) {
             if (none) continue;
             if (!number_value(v, &x, &dec) || dec || fabs(x) > 100000) {
-                report(r, line, "ScoreTable row: %s \"%s\": expected a whole number or - (4.2.1)",
+                report(r, line,
+                       "ScoreTable row: %s \"%s\": expected a whole number (4.2.1), an "
+                       "artificial score (A+, A=, A-, A60, A60A40; 5.2) or -",
                        name, v);
-            } else if (row->has_score && row->score_ns != (int64_t)(side ? -x : x)) {
+            } else if (row->res.has_score && row->res.score_ns != (int64_t)(side ? -x : x)) {
                 report(r, line, "ScoreTable row: Score_NS and Score_EW do not add up to 0");
             } else {
-                row->has_score = true;
-                row->score_ns = (int64_t)(side ? -x : x);
+                row->res.has_score = true;
+                row->res.score_ns = (int64_t)(side ? -x : x);
             }
         } else if (strcmp(name, "MP_NS") == 0 || strcmp(name, "MP_EW") == 0 ||
                    strcmp(name, "Percentage_NS") == 0 || strcmp(name, "Percentage_EW") == 0) {
@@ -512,8 +665,13 @@ static void finish_row(reader *r) {
             sb_printf(&others, "%s%s=%s", others.len ? " " : "", name, v);
         }
     }
-    if (result >= 0) {
-        if (!scratchp->has_contract || scratchp->passed_out || scratchp->declarer < 0) {
+    for (int side = 0; side < 2; side++) /* one side's alone: the other has its complement */
+        if (given[side] && !given[!side])
+            artificial_complement(row->adjusted[side], row->adjusted[!side]);
+    if ((given[0] || given[1]) && row->res.has_score)
+        report(r, line, "ScoreTable row: a score and an artificial score; give one of them");
+    if (result >= 0 && !given[0] && !given[1]) {
+        if (!row->res.has_contract || row->res.passed_out || row->res.declarer < 0) {
             double tricks;
             int dec;
             if (!number_value(r->values[result], &tricks, &dec) || dec || tricks < 0 || tricks > 13)
@@ -525,17 +683,9 @@ static void finish_row(reader *r) {
             read_result(r, r->values[result], line);
         }
     }
-    r->g = g;
-    row->bad = scratchp->bad;
-    row->has_contract = scratchp->has_contract;
-    row->passed_out = scratchp->passed_out;
-    row->contract = scratchp->contract;
-    row->doubling = scratchp->doubling;
-    row->declarer = scratchp->declarer;
-    row->result = scratchp->result;
+    r->row = NULL;
     row->others = others.len ? sb_take(&others) : NULL;
     sb_free(&others);
-    xfree(scratchp);
 }
 
 /* One value of a row at r->p: a word, or a quoted string (5.2). */
@@ -579,7 +729,10 @@ static void table_token(reader *r) {
     if (r->nvalues == 0) r->row_line = r->line;
     snprintf(r->values[r->nvalues++], sizeof r->values[0], "%.*s", (int)n, start);
     if (r->nvalues == r->ncolumns) {
-        finish_row(r);
+        if (r->totals)
+            finish_total(r);
+        else
+            finish_row(r);
         r->nvalues = 0;
     }
 }
@@ -620,7 +773,8 @@ static void handle_tag(reader *r, const char *name, const char *value, int line)
     if (!forbidden) remember(r, name, value, sticky);
     end_table(r);
     r->section = SECTION_OTHER; /* a tag ends the section before it */
-    if (strcmp(name, "ScoreTable") == 0) start_table(r, value, line);
+    if (strcmp(name, "ScoreTable") == 0 || strcmp(name, "TotalScoreTable") == 0)
+        start_table(r, name, value, line);
     if (k >= TAG_DEALER && k <= TAG_SCORE && strcmp(value, "?") == 0)
         return; /* not known: the export format writes "?" for a tag the game does not give */
     char why[200];
@@ -645,7 +799,7 @@ static void handle_tag(reader *r, const char *name, const char *value, int line)
         break;
     case TAG_DECLARER:
         if (*value == '^') g->declarer_swapped = true, value++;
-        if ((g->declarer = seat_of(value)) < 0 && *value)
+        if ((g->res.declarer = seat_of(value)) < 0 && *value)
             report(r, line, "Declarer \"%s\": expected N, E, S or W, or ^ and a seat (3.4.13)",
                    value);
         break;
@@ -1023,38 +1177,45 @@ void pbn_free(pbn_file *f) {
         for (int k = 0; k < g->nrows; k++)
             xfree(g->rows[k].others);
         xfree(g->rows);
+        for (int k = 0; k < g->ntotals; k++)
+            xfree(g->totals[k].others);
+        xfree(g->totals);
     }
     vec_free(&f->games);
     sb_free(&f->errors);
 }
 
-bool pbn_contract_text(const pbn_game *g, char *buf, size_t size) {
-    if (!g->has_contract) return false;
-    if (g->passed_out) {
+bool pbn_contract_text(const pbn_result *res, char *buf, size_t size) {
+    if (!res->has_contract) return false;
+    if (res->passed_out) {
         snprintf(buf, size, "PASS");
         return true;
     }
-    if (g->result < 0 || g->declarer < 0) return false;
+    if (res->result < 0 || res->declarer < 0) return false;
     static const char *const denoms[] = {"C", "D", "H", "S", "NT"};
-    int over = g->result - (g->contract.level + 6);
+    int over = res->result - (res->contract.level + 6);
     char result[16];
     if (over == 0)
         snprintf(result, sizeof result, "=");
     else
         snprintf(result, sizeof result, "%+d", over);
-    snprintf(buf, size, "%d%s%s%s", g->contract.level, denoms[g->contract.denom],
-             g->doubling == 2 ? "XX"
-             : g->doubling    ? "X"
-                              : "",
+    snprintf(buf, size, "%d%s%s%s", res->contract.level, denoms[res->contract.denom],
+             res->doubling == 2 ? "XX"
+             : res->doubling    ? "X"
+                                : "",
              result);
     return true;
 }
 
+int pbn_seat_vulnerable(enum pbn_vulnerable vulnerable, int declarer) {
+    if (vulnerable == PBN_VUL_UNKNOWN || declarer < 0) return -1;
+    if (vulnerable == PBN_VUL_ALL) return 1;
+    if (vulnerable == PBN_VUL_NONE) return 0;
+    return (vulnerable == PBN_VUL_NS) == (declarer == SEAT_N || declarer == SEAT_S);
+}
+
 int pbn_declarer_vulnerable(const pbn_game *g) {
-    if (g->vulnerable == PBN_VUL_UNKNOWN || g->declarer < 0) return -1;
-    if (g->vulnerable == PBN_VUL_ALL) return 1;
-    if (g->vulnerable == PBN_VUL_NONE) return 0;
-    return (g->vulnerable == PBN_VUL_NS) == declarer_is_ns(g);
+    return pbn_seat_vulnerable(g->vulnerable, g->res.declarer);
 }
 
 /* The card of trick t (cards in the Play tag's seat order) played by seat. */
@@ -1083,8 +1244,9 @@ static bool append(char *buf, size_t size, size_t *o, const char *text) {
 }
 
 bool pbn_play_record(const pbn_game *g, char *buf, size_t size) {
-    if (g->play_first < 0 || !g->has_contract || g->passed_out || size == 0) return false;
-    int trump = g->contract.denom == DENOM_NT ? -1 : (int)g->contract.denom, leader = g->play_first;
+    if (g->play_first < 0 || !g->res.has_contract || g->res.passed_out || size == 0) return false;
+    int trump = g->res.contract.denom == DENOM_NT ? -1 : (int)g->res.contract.denom,
+        leader = g->play_first;
     size_t o = 0;
     buf[0] = 0;
     for (int t = 0; t < g->ncards / 4; t++) {

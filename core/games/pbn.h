@@ -12,8 +12,10 @@
  * turn). A ScoreTable (4.4, a table as 5 defines it: columns NAME\WIDTH
  * separated by ';', then whitespace-separated values, a row a line as the
  * programs write it, a value with spaces in quotes, "-" for none) gives the board's results table
- * by table, as scoring programs write one game per board. Other supplemental sections
- * (TotalScoreTable, the event's ranking, among them) are skipped (4.9). A mistake is reported as
+ * by table, as scoring programs write one game per board; an artificial score in it
+ * (A+, A60, A60A40, ^ before it or not) is kept as a score sheet writes it. A
+ * TotalScoreTable (5.8) gives the event's ranking, a pair a row. Other
+ * supplemental sections are skipped (4.9). A mistake is reported as
  * file:line: message; the game it is in is marked bad and the other games are still read.
  */
 #ifndef ARBITER_PBN_H
@@ -53,21 +55,48 @@ typedef struct pbn_card {
 
 #define PBN_MAX_COLUMNS 32 /* columns of a table */
 
+/* A result as a game's tags or a ScoreTable row give it. */
+typedef struct pbn_result {
+    bool has_contract, passed_out;
+    bridge_call contract; /* a bid */
+    int doubling;         /* 0, 1 (X), 2 (XX) */
+    int declarer;         /* enum bridge_seat, -1 when not given */
+    int result;           /* tricks won by declarer, -1 when not given */
+    bool has_score;       /* the Score tag, or Score_NS or Score_EW */
+    int64_t score_ns;     /* seen from north-south */
+} pbn_result;
+
 /* One row of a ScoreTable: one table's result of the board. */
 typedef struct pbn_row {
     int line;
     bool bad;                      /* a mistake was reported in it */
     char pair_ns[16], pair_ew[16]; /* PairId_NS, PairId_EW; "" when not given */
-    bool has_contract, passed_out;
-    bridge_call contract;
-    int doubling, declarer, result; /* -1 when not given */
-    bool has_score;                 /* Score_NS or Score_EW */
-    int64_t score_ns;
+    pbn_result res;
+    /* an artificial score (5.2: a table element marked ^; 5.7: with "-"
+     * for Contract, Declarer and Result) in Score_NS, Score_EW or
+     * Contract, for north-south and east-west as a score sheet writes it
+     * ("A+", "A=", "A-", "G+", "G", "G-", or "60%" for A60); "" for none */
+    char adjusted[2][16];
     bool has_mp[2], has_pct[2]; /* MP_NS/MP_EW, Percentage_NS/Percentage_EW */
     double mp[2], pct[2];
     int mp_decimals[2], pct_decimals[2]; /* the figures' precision, as written */
     char *others; /* the columns not read, "Name=value" separated by spaces; NULL for none */
 } pbn_row;
+
+/* One row of a TotalScoreTable (5.8): a pair's total in the event. */
+typedef struct pbn_total {
+    int line;
+    bool bad;
+    int rank;      /* Rank, -1 when not given */
+    char pair[16]; /* PairId, "" when not given */
+    int direction; /* Direction: 0 north-south, 1 east-west, -1 when not given */
+    bool has_mp, has_pct;
+    char mp_column[16]; /* the column the matchpoints are in: TotalMP or TotalScoreMP */
+    double mp, pct;     /* TotalMP (or TotalScoreMP), TotalPercentage */
+    int mp_decimals, pct_decimals;
+    int boards;   /* NrBoards, -1 when not given */
+    char *others; /* the columns not read, as a ScoreTable row's */
+} pbn_total;
 
 typedef struct pbn_game {
     int line, last_line; /* the game's first and last line in the file */
@@ -79,16 +108,10 @@ typedef struct pbn_game {
     bool has_deal;
     bridge_deal deal;
     char deal_text[80];
-    bool has_contract, passed_out;
-    bridge_call contract;  /* a bid */
-    int doubling;          /* 0, 1 (X), 2 (XX) */
-    int declarer;          /* -1 when not given */
+    pbn_result res;        /* the Contract, Declarer, Result and Score tags */
     bool declarer_swapped; /* "^S": declarer and dummy swapped (3.4.13) */
-    int result;            /* tricks won by declarer, -1 when not given */
     bool result_disputed;  /* "^": differs from the tricks actually won */
-    bool has_score;
-    int64_t score_ns;  /* the Score tag, seen from north-south */
-    int auction_first; /* -1: no auction section */
+    int auction_first;     /* -1: no auction section */
     int ncalls;
     pbn_call calls[BRIDGE_MAX_CALLS];
     bool auction_ended;             /* by the passes, AP or * */
@@ -99,7 +122,10 @@ typedef struct pbn_game {
     char *play_notes[PBN_MAX_NOTES + 1];
     int table_line; /* the ScoreTable tag's line, 0 for none */
     int nrows;
-    pbn_row *rows; /* the ScoreTable's rows */
+    pbn_row *rows;   /* the ScoreTable's rows */
+    int totals_line; /* the TotalScoreTable tag's line, 0 for none */
+    int ntotals;
+    pbn_total *totals; /* its rows */
 } pbn_game;
 
 typedef struct pbn_file {
@@ -114,8 +140,8 @@ bool pbn_read(const char *text, size_t len, const char *name, pbn_file *f);
 void pbn_free(pbn_file *f);
 
 /* The contract and its result as a scorer writes it ("5HX-2", "3NT=",
- * "PASS") into buf; false when the game does not give them. */
-bool pbn_contract_text(const pbn_game *g, char *buf, size_t size);
+ * "PASS") into buf; false when the result does not give them. */
+bool pbn_contract_text(const pbn_result *res, char *buf, size_t size);
 
 /* The play as the scenario's compact record has it ("W:SK N:H3 E:S4 S:S3
  * N:C2 …"): each trick from its leader (the winner of the trick before,
@@ -130,5 +156,9 @@ bool pbn_auction_record(const pbn_game *g, char *buf, size_t size);
 
 /* Whether the declaring side is vulnerable; -1 when not known. */
 int pbn_declarer_vulnerable(const pbn_game *g);
+
+/* The same for declarer (a seat, -1 when not given) on a board of that
+ * vulnerability: a ScoreTable row's declarer on its game's board. */
+int pbn_seat_vulnerable(enum pbn_vulnerable vulnerable, int declarer);
 
 #endif

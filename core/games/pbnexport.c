@@ -87,7 +87,11 @@ static void lex_tag(const char **pp, const char *end, vec *items) {
     push(items, ITEM_TAG, tag, value.data ? value.data : copy("", 0), false);
 }
 
-static void lex_game(const char *p, const char *end, vec *items) {
+/* The game's items; false at a NUL byte outside a tag's value or a
+ * comment (a word cannot hold it, and the reader should have refused the
+ * file), with *line the line it is on, counted from the game's first. */
+static bool lex_game(const char *p, const char *end, vec *items, int *line) {
+    const char *begin = p;
     bool bol = true, newline = true;
     while (p < end) {
         if (bol && *p == '%') { /* an escape line (2.4) */
@@ -99,6 +103,10 @@ static void lex_game(const char *p, const char *end, vec *items) {
         if (*p == '\n') {
             bol = newline = true;
             p++;
+        } else if (!*p) {
+            for (const char *c = begin; c < p; c++)
+                *line += *c == '\n';
+            return false;
         } else if (isspace((unsigned char)*p)) {
             p++;
         } else if (*p == ';') { /* to the end of the line (3.8) */
@@ -128,6 +136,7 @@ static void lex_game(const char *p, const char *end, vec *items) {
             newline = false;
         }
     }
+    return true;
 }
 
 /* ---- writing ---- */
@@ -340,20 +349,29 @@ static void export_game(exporter *x, const item *items, int n) {
     forget(x->cur, &x->ncur);
 }
 
-void pbn_export(const char *text, size_t len, const pbn_file *f, strbuf *out) {
+bool pbn_export(const char *text, size_t len, const pbn_file *f, const char *name, strbuf *out,
+                strbuf *err) {
     exporter x = {.out = out};
     sb_init(&x.line);
     sb_puts(&x.line, ""); /* data, so that end_line may clear it */
     sb_puts(out, "% PBN 2.1\r\n% EXPORT\r\n");
+    bool failed = false;
     for (int g = 0; g < (int)f->games.len; g++) {
         const pbn_game *game = &VEC_AT(&f->games, pbn_game, g);
         size_t start = game->start < len ? game->start : len;
         size_t end = game->end < len ? game->end : len;
         vec items;
         vec_init(&items, sizeof(item));
-        lex_game(text + start, text + (end > start ? end : start), &items);
-        if (g > 0) sb_puts(out, "\r\n"); /* a game ends at an empty line (3) */
-        export_game(&x, (const item *)items.data, (int)items.len);
+        int line = game->line;
+        bool ok = lex_game(text + start, text + (end > start ? end : start), &items, &line);
+        if (!ok) {
+            sb_printf(err, "%s:%d: a NUL byte outside a tag's value: the file is not text", name,
+                      line);
+            failed = true;
+        } else if (!failed) {
+            if (g > 0) sb_puts(out, "\r\n"); /* a game ends at an empty line (3) */
+            export_game(&x, (const item *)items.data, (int)items.len);
+        }
         for (int i = 0; i < (int)items.len; i++) {
             xfree(VEC_AT(&items, item, i).name);
             xfree(VEC_AT(&items, item, i).text);
@@ -363,4 +381,5 @@ void pbn_export(const char *text, size_t len, const pbn_file *f, strbuf *out) {
     forget(x.prev, &x.nprev);
     forget(x.sticky, &x.nsticky);
     sb_free(&x.line);
+    return !failed;
 }

@@ -21,7 +21,10 @@
 #include "pbn.h"
 
 /* Appends the export of text (len bytes, read into f by pbn_read without
- * a mistake) to out. */
-void pbn_export(const char *text, size_t len, const pbn_file *f, strbuf *out);
+ * a mistake) to out. A NUL byte the lexer meets outside a tag's value or
+ * a comment (text that is not the text f was read from) stops it: false,
+ * and "name:line: message" appended to err. */
+bool pbn_export(const char *text, size_t len, const pbn_file *f, const char *name, strbuf *out,
+                strbuf *err);
 
 #endif

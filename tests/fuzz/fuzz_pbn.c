@@ -1,6 +1,7 @@
 /* fuzz_pbn.c — a PBN file as `arbiter pbn` reads it (core/games/pbn.c),
  * then scored and written back with bridge-2017 through the calls the
- * command makes (arb_pbn_json, arb_pbn_score_json, arb_pbn_results), and
+ * command makes (arb_pbn_json, arb_pbn_score_json, arb_pbn_totals_json,
+ * arb_pbn_results), and
  * written in the export format (arb_pbn_export). */
 #include "arbiter.h"
 #include "fuzz.h"
@@ -20,6 +21,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(error);
     json = error = NULL;
     arb_pbn_score_json(pbn_rs, NULL, (const char *)data, size, "fuzz.pbn", &json, &error);
+    free(json);
+    free(error);
+    json = error = NULL;
+    arb_pbn_totals_json(pbn_rs, NULL, (const char *)data, size, "fuzz.pbn", &json, &error);
     free(json);
     free(error);
     json = error = NULL;

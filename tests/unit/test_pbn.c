@@ -15,6 +15,7 @@
 
 #include "arbiter.h"
 #include "pbn.h"
+#include "pbnexport.h"
 
 #include <stdlib.h>
 
@@ -48,12 +49,12 @@ static void test_tag_over_lines_and_crlf(void **state) {
     const pbn_game *g = read_one(
         "[Board\r\n  \"12\"\r\n]\r\n[Declarer \"w\"][Contract \"3ntxx\"]\r\n[Result \"9\"]\r\n", 0);
     assert_string_equal(g->board, "12");
-    assert_int_equal(g->declarer, SEAT_W);
-    assert_int_equal(g->contract.level, 3);
-    assert_int_equal(g->contract.denom, DENOM_NT);
-    assert_int_equal(g->doubling, 2);
+    assert_int_equal(g->res.declarer, SEAT_W);
+    assert_int_equal(g->res.contract.level, 3);
+    assert_int_equal(g->res.contract.denom, DENOM_NT);
+    assert_int_equal(g->res.doubling, 2);
     char text[16];
-    assert_true(pbn_contract_text(g, text, sizeof text));
+    assert_true(pbn_contract_text(&g->res, text, sizeof text));
     assert_string_equal(text, "3NTXX=");
 }
 
@@ -62,14 +63,14 @@ static void test_result_and_score_by_side(void **state) {
     /* East declares: "NS 4" leaves 9 tricks to EW, declarer's side. */
     const pbn_game *g =
         read_one("[Result \"NS 4\"]\n[Declarer \"E\"]\n[Contract \"3NT\"]\n[Score \"400\"]\n", 0);
-    assert_int_equal(g->result, 9);
-    assert_true(g->has_score);
-    assert_int_equal(g->score_ns, -400); /* declarer's 400 is NS -400 */
+    assert_int_equal(g->res.result, 9);
+    assert_true(g->res.has_score);
+    assert_int_equal(g->res.score_ns, -400); /* declarer's 400 is NS -400 */
     g = read_one("[Declarer \"N\"]\n[Contract \"4S\"]\n[Result \"EW 3 NS 10\"]\n[Score \"EW -420 "
                  "NS 420\"]\n",
                  0);
-    assert_int_equal(g->result, 10);
-    assert_int_equal(g->score_ns, 420);
+    assert_int_equal(g->res.result, 10);
+    assert_int_equal(g->res.score_ns, 420);
     read_one("[Declarer \"N\"]\n[Contract \"4S\"]\n[Result \"EW 3 NS 9\"]\n",
              1);                                                  /* 12 tricks in all */
     read_one("[Declarer \"N\"]\n[Score \"NS 420 EW 420\"]\n", 1); /* not opposite */
@@ -166,26 +167,120 @@ static void test_score_table(void **state) {
     assert_int_equal(r->line, 5);
     assert_string_equal(r->pair_ns, "1");
     assert_string_equal(r->pair_ew, "12");
-    assert_true(r->has_contract && !r->passed_out);
-    assert_int_equal(r->contract.level, 3);
-    assert_int_equal(r->contract.denom, 4); /* NT */
-    assert_int_equal(r->declarer, SEAT_W);
-    assert_int_equal(r->result, 9);
-    assert_true(r->has_score);
-    assert_int_equal(r->score_ns, -600);
+    assert_true(r->res.has_contract && !r->res.passed_out);
+    assert_int_equal(r->res.contract.level, 3);
+    assert_int_equal(r->res.contract.denom, 4); /* NT */
+    assert_int_equal(r->res.declarer, SEAT_W);
+    assert_int_equal(r->res.result, 9);
+    assert_true(r->res.has_score);
+    assert_int_equal(r->res.score_ns, -600);
     assert_true(r->has_mp[0] && !r->has_mp[1]);
     assert_true(r->mp[0] == 0.5);
     assert_int_equal(r->mp_decimals[0], 1);
     assert_string_equal(r->others, "Room=Open room");
     r = &g->rows[1];
-    assert_true(r->passed_out);
+    assert_true(r->res.passed_out);
     assert_string_equal(r->pair_ew, "");
-    assert_int_equal(r->declarer, -1);
-    assert_false(r->has_score);
+    assert_int_equal(r->res.declarer, -1);
+    assert_false(r->res.has_score);
     assert_null(r->others);
     r = &g->rows[2];
-    assert_int_equal(r->doubling, 1);
-    assert_int_equal(r->score_ns, 500);
+    assert_int_equal(r->res.doubling, 1);
+    assert_int_equal(r->res.score_ns, 500);
+}
+
+/* Artificial scores in a ScoreTable (5.2: marked ^, or as programs write
+ * them): the column's side first, one side's alone complemented (A+ and
+ * A-, 60% and 40%), and the figures after ^ read as numbers. */
+static void test_artificial_scores(void **state) {
+    (void)state;
+    const pbn_game *g = read_one("[Board \"1\"]\n"
+                                 "[ScoreTable \"Contract;Score_NS;Score_EW;Percentage_NS\"]\n"
+                                 "- A60A40 - ^60\n"
+                                 "- ^A+ - -\n"
+                                 "- - A35 -\n"
+                                 "- - G= -\n"
+                                 "A55/A45 - - -\n"
+                                 "- 55% A40 -\n"
+                                 "- AVE+ - -\n",
+                                 0);
+    assert_int_equal(g->nrows, 7);
+    static const char *const want[7][2] = {{"60%", "40%"}, {"A+", "A-"},   {"65%", "35%"},
+                                           {"G=", "G="},   {"55%", "45%"}, {"55%", "40%"},
+                                           {"A+", "A-"}};
+    for (int k = 0; k < 7; k++) {
+        assert_string_equal(g->rows[k].adjusted[0], want[k][0]);
+        assert_string_equal(g->rows[k].adjusted[1], want[k][1]);
+        assert_false(g->rows[k].res.has_score);
+    }
+    assert_true(g->rows[0].has_pct[0] && g->rows[0].pct[0] == 60);
+    g = read_one("[Board \"1\"]\n[ScoreTable \"Score_NS\"]\n420\nA101\n", 1);
+    assert_string_equal(g->rows[0].adjusted[0], "");
+    assert_true(g->rows[1].bad);
+}
+
+/* The event's ranking (5.8): a pair a row. */
+static void test_total_score_table(void **state) {
+    (void)state;
+    const pbn_game *g =
+        read_one("[Board \"1\"]\n"
+                 "[TotalScoreTable "
+                 "\"Rank\\2R;PairId;Direction;TotalScoreMP;TotalPercentage;NrBoards;Names\"]\n"
+                 " 1 7 \"N-S\" 15,75 98.44 2 \"Ann Baker - Carl Dean\"\n"
+                 " 2= 3 EW - ? - -\n",
+                 0);
+    assert_int_equal(g->ntotals, 2);
+    const pbn_total *t = &g->totals[0];
+    assert_int_equal(t->line, 3);
+    assert_int_equal(t->rank, 1);
+    assert_string_equal(t->pair, "7");
+    assert_int_equal(t->direction, 0);
+    assert_true(t->has_mp && t->mp == 15.75 && t->mp_decimals == 2);
+    assert_true(t->has_pct && t->pct == 98.44);
+    assert_int_equal(t->boards, 2);
+    assert_string_equal(t->others, "Names=Ann Baker - Carl Dean");
+    t = &g->totals[1];
+    assert_int_equal(t->rank, 2);
+    assert_int_equal(t->direction, 1);
+    assert_false(t->has_mp || t->has_pct);
+    assert_int_equal(t->boards, -1);
+}
+
+/* A row's mistake is the row's: the game and the other rows stay good,
+ * and the row's result is what its good values gave. */
+static void test_row_mistake_is_the_rows(void **state) {
+    (void)state;
+    const pbn_game *g = read_one("[Board \"1\"]\n[Vulnerable \"None\"]\n"
+                                 "[ScoreTable \"Contract;Declarer;Result\"]\n"
+                                 "4S N 14\n"
+                                 "4S N 10\n",
+                                 1);
+    assert_false(g->bad);
+    assert_int_equal(g->nrows, 2);
+    assert_true(g->rows[0].bad);
+    assert_int_equal(g->rows[0].res.result, -1);
+    assert_false(g->rows[1].bad);
+    assert_int_equal(g->rows[1].res.result, 10);
+    assert_int_equal(g->res.declarer, -1); /* the game's own result is untouched */
+}
+
+/* The export's lexer on text with a NUL outside a tag's value (not the
+ * text the file was read from: the reader refuses a NUL) stops with the
+ * NUL's line instead of looping on it. */
+static void test_export_stops_at_nul(void **state) {
+    (void)state;
+    char text[] = "[Board \"1\"][Dealer \"N\"]\n[Auction \"N\"]\n1S Pass\nPass Pass\n";
+    read_one(text, 0);
+    char *nul = strstr(text, "Pass\nPass") + 5;
+    *nul = 0;
+    strbuf out, err;
+    sb_init(&out);
+    sb_init(&err);
+    assert_false(pbn_export(text, sizeof text - 1, &f, "t.pbn", &out, &err));
+    assert_string_equal(err.data,
+                        "t.pbn:4: a NUL byte outside a tag's value: the file is not text");
+    sb_free(&out);
+    sb_free(&err);
 }
 
 int main(void) {
@@ -199,6 +294,10 @@ int main(void) {
         cmocka_unit_test(test_play_checked_against_the_deal),
         cmocka_unit_test(test_commentary),
         cmocka_unit_test(test_score_table),
+        cmocka_unit_test(test_row_mistake_is_the_rows),
+        cmocka_unit_test(test_artificial_scores),
+        cmocka_unit_test(test_total_score_table),
+        cmocka_unit_test(test_export_stops_at_nul),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
