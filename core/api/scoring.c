@@ -652,14 +652,17 @@ static bool split_score_line(const char *line, score_fields *sf, char *msg, size
         snprintf(msg, msgsz, "out of memory");
         return false;
     }
+    /* its field buffer from the library's allocator (out of memory unwinds) */
+    csv_set_realloc_func(&parser, xrealloc);
+    csv_set_free_func(&parser, xfree);
     size_t len = strlen(line);
     bool ok = csv_parse(&parser, line, len, score_field_read, NULL, sf) == len;
     if (!ok && csv_error(&parser) == CSV_EPARSE)
         snprintf(msg, msgsz, "%s",
                  parser.quoted ? "text after a quoted field"
                                : "a quote inside a field that does not begin with one");
-    else if (!ok) /* CSV_ENOMEM: a field longer than the line cannot be */
-        snprintf(msg, msgsz, "out of memory");
+    else if (!ok) /* CSV_ETOOBIG: a field longer than the line cannot be */
+        snprintf(msg, msgsz, "%s", csv_strerror(csv_error(&parser)));
     else if (csv_fini(&parser, score_field_read, NULL, sf) != 0)
         ok = false, snprintf(msg, msgsz, "a quoted field does not end with a quote");
     csv_free(&parser);

@@ -81,6 +81,9 @@ static bool split_fields(const char *line, char sep, csv_fields *cf, char *msg, 
         snprintf(msg, msgsz, "out of memory");
         return false;
     }
+    /* its field buffer from the library's allocator (out of memory unwinds) */
+    csv_set_realloc_func(&parser, xrealloc);
+    csv_set_free_func(&parser, xfree);
     csv_set_delim(&parser, (unsigned char)sep);
     size_t len = strlen(line);
     bool ok = csv_parse(&parser, line, len, csv_field_read, NULL, cf) == len;
@@ -88,8 +91,8 @@ static bool split_fields(const char *line, char sep, csv_fields *cf, char *msg, 
         snprintf(msg, msgsz, "%s",
                  parser.quoted ? "text after a quoted field"
                                : "a quote inside a field that does not begin with one");
-    else if (!ok) /* CSV_ENOMEM: a field longer than the line cannot be */
-        snprintf(msg, msgsz, "out of memory");
+    else if (!ok) /* CSV_ETOOBIG: a field longer than the line cannot be */
+        snprintf(msg, msgsz, "%s", csv_strerror(csv_error(&parser)));
     else if (csv_fini(&parser, csv_field_read, NULL, cf) != 0)
         ok = false, snprintf(msg, msgsz, "a quoted field does not end with a quote");
     csv_free(&parser);
