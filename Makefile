@@ -17,7 +17,7 @@ LDFLAGS := $(SAN)
 LUA_CFLAGS = $(shell pkg-config --cflags lua5.4 2>/dev/null || echo -I/usr/include/lua5.4)
 MHD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
 # The library's own dependencies; the program adds the HTTP server's.
-LIB_LIBS = $(shell pkg-config --libs jansson lua5.4 nettle 2>/dev/null || echo -ljansson -llua5.4 -lnettle) -lm
+LIB_LIBS = $(shell pkg-config --libs jansson lua5.4 nettle 2>/dev/null || echo -ljansson -llua5.4 -lnettle) -lcsv -lm
 LIBS     = $(LIB_LIBS) $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 TESTLIBS = $(LIBS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -168,7 +168,7 @@ test-web: $(BUILD)/arbiter web
 # compiled to WebAssembly by Debian's emscripten (core/web/glue.c over
 # arbiter.h), the rulesets' rule files inside it, a web manifest and a
 # service worker: a folder any static web host can serve, that rules with no
-# server and, once opened, with no network. Lua and jansson are compiled from
+# server and, once opened, with no network. Lua, jansson and libcsv are compiled from
 # Debian's source packages (`apt-get source`, into build/wasm/src; nothing
 # from them is committed). `scripts/deps.sh web` installs what it needs;
 # `make test` needs none of it.
@@ -196,13 +196,13 @@ web:
 	@scripts/deps.sh web
 	@$(MAKE) --no-print-directory web-libs
 	@$(MAKE) --no-print-directory BUILD=$(WASM) CC=$(EMCC) OPT="$(WASM_OPT)" SAN= \
-	    LUA_CFLAGS="-I$(WASM_SRC)/lua/src" MHD_CFLAGS="-I$(WASM)/include -I$(WASM_SRC)/jansson/src" \
+	    LUA_CFLAGS="-I$(WASM_SRC)/lua/src" MHD_CFLAGS="-I$(WASM)/include -I$(WASM_SRC)/jansson/src -I$(WASM_SRC)/libcsv" \
 	    web-objects
 	@$(MAKE) --no-print-directory web-files
 	@scripts/web-version.sh $(WEB)
 	@echo "web: $(WEB) ($$(du -sh $(WEB) | cut -f1)); serve it with any static web host"
 
-web-libs: $(WASM)/liblua.a $(WASM)/libjansson.a
+web-libs: $(WASM)/liblua.a $(WASM)/libjansson.a $(WASM)/libcsv.a
 	@:
 web-files: $(WEB)/arbiter.js $(addprefix $(WEB)/,$(notdir $(WEB_FILES)))
 	@:
@@ -242,15 +242,28 @@ $(WASM)/libjansson.a: $(WASM_SRC)/.unpacked
 	    $(EMCC) $(WASM_OPT) -DHAVE_CONFIG_H -I$(CURDIR)/$(WASM)/include -c $$f || exit 1; done
 	$(EMAR) rcs $@ $(WASM)/jansson/*.o
 
+# libcsv: Debian's source package (its own stamp, so that a tree unpacked
+# before it came in fetches it too); its one file, libcsv.c.
+$(WASM_SRC)/.unpacked-libcsv: $(WASM_SRC)/.unpacked
+	@mkdir -p $(WASM_SRC)/libcsv-get
+	cd $(WASM_SRC)/libcsv-get && apt-get source -q libcsv >apt-get-source.log 2>&1 || { cat apt-get-source.log; exit 2; }
+	cd $(WASM_SRC) && ln -sfn libcsv-get/$$(cd libcsv-get && ls -d libcsv-*/ | head -n 1) libcsv
+	@touch $@
+
+$(WASM)/libcsv.a: $(WASM_SRC)/.unpacked-libcsv
+	@mkdir -p $(WASM)/libcsv
+	cd $(WASM)/libcsv && $(EMCC) $(WASM_OPT) -I$(CURDIR)/$(WASM_SRC)/libcsv -c $(CURDIR)/$(WASM_SRC)/libcsv/libcsv.c
+	$(EMAR) rcs $@ $(WASM)/libcsv/*.o
+
 # The module: the glue and the library, the rule files in its file system at
 # /rulesets. emcc runs acorn, which Debian keeps in /usr/share/nodejs: on the
 # path of Debian's node, not of a node from elsewhere (NodeSource's).
-$(WEB)/arbiter.js: core/web/glue.c $(WASM_OBJS) $(WASM)/liblua.a $(WASM)/libjansson.a $(shell find rulesets -type f)
+$(WEB)/arbiter.js: core/web/glue.c $(WASM_OBJS) $(WASM)/liblua.a $(WASM)/libjansson.a $(WASM)/libcsv.a $(shell find rulesets -type f)
 	@mkdir -p $(WEB)
 	NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH} \
 	$(EMCC) $(WASM_OPT) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Icore/api \
 	    -I$(WASM)/include -I$(WASM_SRC)/jansson/src -o $@ core/web/glue.c \
-	    $(WASM_OBJS) $(WASM)/liblua.a $(WASM)/libjansson.a \
+	    $(WASM_OBJS) $(WASM)/liblua.a $(WASM)/libjansson.a $(WASM)/libcsv.a \
 	    -sMODULARIZE=1 -sEXPORT_NAME=ArbiterModule -sENVIRONMENT=web,worker,node -sALLOW_MEMORY_GROWTH=1 \
 	    -sTOTAL_STACK=4194304 -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(GLUE_EXPORTS))) \
 	    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,stringToUTF8,lengthBytesUTF8,FS \

@@ -7,10 +7,10 @@ set -eu
 # libclang-rt-14-dev: the fuzzer and sanitizer runtimes `make fuzz` links
 # (clang only recommends it); valgrind: the CI's memory check of the demo;
 # clang-format: the style check of `make test` (scripts/format.sh).
-PACKAGES="re2c bison pkg-config libjansson-dev libcmocka-dev liblua5.4-dev libclips-dev libmicrohttpd-dev nettle-dev make gcc clang clang-format libclang-rt-14-dev valgrind curl jq chromium"
+PACKAGES="re2c bison pkg-config libjansson-dev libcsv-dev libcmocka-dev liblua5.4-dev libclips-dev libmicrohttpd-dev nettle-dev make gcc clang clang-format libclang-rt-14-dev valgrind curl jq chromium"
 # `scripts/deps.sh web` adds what `make web` needs (the WebAssembly build of
 # the library, core/web): Debian's emscripten, and dpkg-dev for `apt-get
-# source`, which fetches Lua's and jansson's Debian source packages (from a
+# source`, which fetches Lua's, jansson's and libcsv's Debian source packages (from a
 # deb-src entry added below when the machine has none). `make test` needs
 # none of it.
 WEB_PACKAGES="emscripten dpkg-dev"

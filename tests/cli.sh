@@ -211,6 +211,16 @@ printf 'board,pair,score\n1,A,100\n1,B,-10\n2,A,50\n2,B,50\n' >"$TOY.tmp.txt"
 expect "matchpoints csv" 0 "1,A,100,2" "1,B,-10,0" "2,A,50,1" "2,B,50,1" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
 printf '100\nlots\n' >"$TOY.tmp.txt"
 expect "matchpoints bad line" 2 "line 2: expected a score" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+# Lines read as CSV (libcsv): a quoted pair with a comma stays one field and
+# is written back quoted; a fourth field is not a score.
+printf 'board,pair,score\n1,"Jansen, Smit",100\n1,B,-10\n' >"$TOY.tmp.txt"
+expect "matchpoints csv: a quoted pair" 0 '1,"Jansen, Smit",100,2' "1,B,-10,0" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+printf '1,A,100\n1,B,-10,5\n' >"$TOY.tmp.txt"
+expect "matchpoints csv: four fields" 2 "line 2: expected a score (a whole number) or board,pair,score" \
+    -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+printf '1,A,"100\n' >"$TOY.tmp.txt"
+expect "matchpoints csv: a quote that does not close" 2 "line 1: a quoted field does not end with a quote" \
+    -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
 # Adjusted scores on the sheet (bridge-2017: 12C on the sheet, 78A).
 # Weighted (12C1c), the guide's own example (Plezierig Rechtzetten,
 # "Gewogen score"): 25% of 4S= (NS 420) and 75% of 4H-1 (NS +50) on a
@@ -703,6 +713,12 @@ expect "session: a header without the columns" 2 "line 1: the header row names t
     -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
 printf 'board,ns,ew,score\n1,1,2,"100\n' >"$TOY.tmp.csv"
 expect "session: a quote that does not close" 2 "line 2: a quoted field does not end with a quote" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,2,"100" x\n' >"$TOY.tmp.csv"
+expect "session: text after a quoted field" 2 "line 2: text after a quoted field" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,2,1"00\n' >"$TOY.tmp.csv"
+expect "session: a quote inside an unquoted field" 2 "line 2: a quote inside a field that does not begin with one" \
     -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
 printf 'board,ns,ew,score\n1,1,2,65%%\n1,3,4,100\n' >"$TOY.tmp.csv"
 expect "session: a percentage has no IMPs" 2 "line 2: a percentage has no IMP equivalent" \

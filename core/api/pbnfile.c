@@ -12,6 +12,7 @@
 #include "plugin.h"
 #include "scoring.h"
 
+#include <csv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -403,14 +404,14 @@ static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *ho
     return ok;
 }
 
-/* A CSV field of the sheet, quoted ("" for a quote in it). */
+/* A CSV field of the sheet, quoted by libcsv ("" for a quote in it). */
 static void sheet_field(strbuf *out, const char *text, bool last) {
-    sb_putc(out, '"');
-    for (const char *p = text; *p; p++) {
-        if (*p == '"') sb_putc(out, '"');
-        sb_putc(out, *p);
-    }
-    sb_puts(out, last ? "\"\n" : "\",");
+    size_t len = strlen(text), size = csv_write(NULL, 0, text, len);
+    char *field = xmalloc(size);
+    csv_write(field, size, text, len);
+    sb_putn(out, field, size);
+    xfree(field);
+    sb_putc(out, last ? '\n' : ',');
 }
 
 /* The ScoreTables' rows as a pairs session's sheet (board, ns, ew, each

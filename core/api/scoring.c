@@ -4,6 +4,7 @@
 #include "builtins.h"
 #include "output.h"
 
+#include <csv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -618,12 +619,62 @@ json_t *scoring_hand_json(const ruleset *rs, const kj_hand_score *hs, const scen
     return j;
 }
 
+/* A line of scores as libcsv reads it: at most SCORE_FIELDS fields (one
+ * more counts as too many), each terminated in `text`. */
+#define SCORE_FIELDS 3
+#define SCORE_LINE 256
+typedef struct score_fields {
+    char *f[SCORE_FIELDS + 1];
+    int n;
+    size_t used;
+    char text[2 * SCORE_LINE];
+} score_fields;
+
+static void score_field_read(void *data, size_t len, void *user) {
+    score_fields *sf = user;
+    if (sf->n > SCORE_FIELDS) return;
+    /* a line is shorter than SCORE_LINE, so its fields and their ends fit */
+    if (len >= sizeof sf->text - sf->used) len = sizeof sf->text - sf->used - 1;
+    char *out = sf->text + sf->used;
+    memcpy(out, data, len);
+    out[len] = 0;
+    sf->used += len + 1;
+    sf->f[sf->n++] = out;
+}
+
+/* The fields of one line (no line break), separated by commas, "quoted"
+ * where they hold one; false (with msg) for a quote out of place. */
+static bool split_score_line(const char *line, score_fields *sf, char *msg, size_t msgsz) {
+    struct csv_parser parser;
+    sf->n = 0;
+    sf->used = 0;
+    if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+        snprintf(msg, msgsz, "out of memory");
+        return false;
+    }
+    /* its field buffer from the library's allocator (out of memory unwinds) */
+    csv_set_realloc_func(&parser, xrealloc);
+    csv_set_free_func(&parser, xfree);
+    size_t len = strlen(line);
+    bool ok = csv_parse(&parser, line, len, score_field_read, NULL, sf) == len;
+    if (!ok && csv_error(&parser) == CSV_EPARSE)
+        snprintf(msg, msgsz, "%s",
+                 parser.quoted ? "text after a quoted field"
+                               : "a quote inside a field that does not begin with one");
+    else if (!ok) /* CSV_ETOOBIG: a field longer than the line cannot be */
+        snprintf(msg, msgsz, "%s", csv_strerror(csv_error(&parser)));
+    else if (csv_fini(&parser, score_field_read, NULL, sf) != 0)
+        ok = false, snprintf(msg, msgsz, "a quoted field does not end with a quote");
+    csv_free(&parser);
+    return ok;
+}
+
 bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
     int line = 0;
     for (const char *p = text; *p;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        char buf[256];
+        char buf[SCORE_LINE], msg[300];
         line++;
         if (n >= sizeof buf) {
             sb_printf(err, "line %d: too long", line);
@@ -633,19 +684,20 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
         buf[n] = 0;
         p += n + (nl ? 1 : 0);
         buf[strcspn(buf, "\r")] = 0;
-        char *f[3] = {buf, NULL, NULL};
-        int nf = 1;
-        for (char *c = buf; *c && nf < 3; c++)
-            if (*c == ',') *c = 0, f[nf++] = c + 1;
-        char *score = f[nf - 1], msg[300];
-        while (*score == ' ')
-            score++;
-        if (!*score && nf == 1) continue; /* blank line */
+        score_fields sf;
+        if (!split_score_line(buf, &sf, msg, sizeof msg)) {
+            sb_printf(err, "line %d: %s", line, msg);
+            return false;
+        }
+        int nf = sf.n;
+        if (nf == 0 || (nf == 1 && !sf.f[0][0])) continue; /* blank line */
+        const char *score = sf.f[nf - 1];
         sheet_entry entry;
-        bool read = nf != 2 && sheet_parse_entry(score, &entry, msg, sizeof msg);
+        bool read =
+            (nf == 1 || nf == SCORE_FIELDS) && sheet_parse_entry(score, &entry, msg, sizeof msg);
         if (!read) {
-            if (line == 1 && nf == 3) continue; /* a CSV header */
-            if (nf == 2)
+            if (line == 1 && nf >= SCORE_FIELDS) continue; /* a CSV header */
+            if (nf != 1 && nf != SCORE_FIELDS)
                 snprintf(msg, sizeof msg, "expected a score (a whole number) or board,pair,score");
             sb_printf(err, "line %d: %s", line, msg);
             return false;
@@ -656,8 +708,8 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
         row->score = entry.kind == ENTRY_SCORE ? entry.parts[0].score : 0;
         snprintf(row->text, sizeof row->text, "%.63s", score);
         row->line = line;
-        snprintf(row->board, sizeof row->board, "%.31s", nf == 3 ? f[0] : "");
-        snprintf(row->pair, sizeof row->pair, "%.31s", nf == 3 ? f[1] : "");
+        snprintf(row->board, sizeof row->board, "%.31s", nf == SCORE_FIELDS ? sf.f[0] : "");
+        snprintf(row->pair, sizeof row->pair, "%.31s", nf == SCORE_FIELDS ? sf.f[1] : "");
     }
     if (rows->len == 0) sb_puts(err, "no scores");
     return rows->len > 0;

@@ -10,6 +10,7 @@
 #include "plugin.h"
 #include "scoring.h"
 
+#include <csv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,54 +44,63 @@ typedef struct session_row {
 
 /* ---- CSV: fields separated by `sep`, "quoted" where they hold it ---- */
 
-/* Splits line into at most MAX_FIELDS fields, in place; false (with msg)
- * for a quote that does not close. */
-static bool split_fields(char *line, char sep, char **fields, int *n, char *msg, size_t msgsz) {
-    *n = 0;
-    char *p = line;
-    for (;;) {
-        if (*n == MAX_FIELDS) {
-            snprintf(msg, msgsz, "more than %d fields", MAX_FIELDS);
-            return false;
-        }
-        while (*p == ' ')
-            p++;
-        char *out = p;
-        fields[(*n)++] = out;
-        if (*p == '"') { /* "a ""quoted"" field" */
-            p++;
-            for (;;) {
-                if (!*p) {
-                    snprintf(msg, msgsz, "a quoted field does not end with a quote");
-                    return false;
-                }
-                if (*p == '"' && p[1] == '"') {
-                    *out++ = '"';
-                    p += 2;
-                } else if (*p == '"') {
-                    p++;
-                    break;
-                } else {
-                    *out++ = *p++;
-                }
-            }
-            while (*p == ' ')
-                p++;
-            if (*p && *p != sep) {
-                snprintf(msg, msgsz, "text after a quoted field");
-                return false;
-            }
-        } else {
-            while (*p && *p != sep)
-                *out++ = *p++;
-            while (out > fields[*n - 1] && out[-1] == ' ')
-                out--;
-        }
-        char next = *p;
-        *out = 0;
-        if (!next) return true;
-        p++;
+/* A line's fields as libcsv reads them (strict: a quote closes its field
+ * before a separator, and opens only a field's first character), each
+ * terminated in `text`. */
+typedef struct csv_fields {
+    char *f[MAX_FIELDS];
+    int n;
+    bool too_many;
+    size_t used;
+    char text[2 * MAX_LINE];
+} csv_fields;
+
+static void csv_field_read(void *data, size_t len, void *user) {
+    csv_fields *cf = user;
+    if (cf->n == MAX_FIELDS) {
+        cf->too_many = true;
+        return;
     }
+    /* a line is shorter than MAX_LINE, so its fields and their ends fit */
+    if (len >= sizeof cf->text - cf->used) len = sizeof cf->text - cf->used - 1;
+    char *out = cf->text + cf->used;
+    memcpy(out, data, len);
+    out[len] = 0;
+    cf->used += len + 1;
+    cf->f[cf->n++] = out;
+}
+
+/* Splits line (one line, no line break) into at most MAX_FIELDS fields;
+ * false (with msg) for a quote that does not close or one out of place. */
+static bool split_fields(const char *line, char sep, csv_fields *cf, char *msg, size_t msgsz) {
+    struct csv_parser parser;
+    cf->n = 0;
+    cf->too_many = false;
+    cf->used = 0;
+    if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+        snprintf(msg, msgsz, "out of memory");
+        return false;
+    }
+    /* its field buffer from the library's allocator (out of memory unwinds) */
+    csv_set_realloc_func(&parser, xrealloc);
+    csv_set_free_func(&parser, xfree);
+    csv_set_delim(&parser, (unsigned char)sep);
+    size_t len = strlen(line);
+    bool ok = csv_parse(&parser, line, len, csv_field_read, NULL, cf) == len;
+    if (!ok && csv_error(&parser) == CSV_EPARSE)
+        snprintf(msg, msgsz, "%s",
+                 parser.quoted ? "text after a quoted field"
+                               : "a quote inside a field that does not begin with one");
+    else if (!ok) /* CSV_ETOOBIG: a field longer than the line cannot be */
+        snprintf(msg, msgsz, "%s", csv_strerror(csv_error(&parser)));
+    else if (csv_fini(&parser, csv_field_read, NULL, cf) != 0)
+        ok = false, snprintf(msg, msgsz, "a quoted field does not end with a quote");
+    csv_free(&parser);
+    if (ok && cf->too_many) {
+        snprintf(msg, msgsz, "more than %d fields", MAX_FIELDS);
+        ok = false;
+    }
+    return ok;
 }
 
 /* The columns the header names, by the names a scorer writes. */
@@ -223,8 +233,8 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
     for (const char *p = text, *end = text + len; p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        char buf[MAX_LINE], *f[MAX_FIELDS], msg[120];
-        int nf;
+        char buf[MAX_LINE], msg[120];
+        csv_fields cf;
         line++;
         p += n + (nl ? 1 : 0);
         if (n >= sizeof buf) {
@@ -237,14 +247,14 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
         if (!buf[strspn(buf, " \t")]) continue;
         if (!header) {
             sep = separator_of(buf);
-            if (!split_fields(buf, sep, f, &nf, msg, sizeof msg)) {
+            if (!split_fields(buf, sep, &cf, msg, sizeof msg)) {
                 sb_printf(err, "line %d: %s", line, msg);
                 return false;
             }
             for (int c = 0; c < NCOLUMNS; c++)
                 col[c] = -1;
-            for (int i = 0; i < nf; i++) {
-                int c = column_named(f[i]);
+            for (int i = 0; i < cf.n; i++) {
+                int c = column_named(cf.f[i]);
                 if (c >= 0 && col[c] < 0) col[c] = i;
             }
             if (col[COL_BOARD] < 0 || col[COL_NS] < 0 || col[COL_EW] < 0 || col[COL_SCORE] < 0) {
@@ -258,10 +268,11 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
             header = true;
             continue;
         }
-        if (!split_fields(buf, sep, f, &nf, msg, sizeof msg)) {
+        if (!split_fields(buf, sep, &cf, msg, sizeof msg)) {
             sb_printf(err, "line %d: %s", line, msg);
             return false;
         }
+        int nf = cf.n;
         for (int c = 0; c < NCOLUMNS; c++)
             if (col[c] >= nf) {
                 if (c == COL_SCORE_EW) continue;
@@ -271,7 +282,7 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
             }
         char *fields[MAX_FIELDS + 1];
         for (int i = 0; i < nf; i++)
-            fields[i] = f[i];
+            fields[i] = cf.f[i];
         int ew = col[COL_SCORE_EW];
         if (ew >= nf)
             fields[ew] = "",

@@ -5,6 +5,7 @@
 #include "serve.h"
 #endif
 
+#include <csv.h>
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
@@ -1325,6 +1326,27 @@ static void sheet_number(char *out, size_t size, json_t *v) {
         snprintf(out, size, "-");
 }
 
+/* A CSV field on stdout, then its separator (a comma, or the line's end):
+ * quoted by libcsv (quotes doubled) when it holds a comma or a quote. */
+static void csv_field(const char *text, bool last) {
+    if (strpbrk(text, ",\""))
+        csv_fwrite(stdout, text, strlen(text));
+    else
+        fputs(text, stdout);
+    putchar(last ? '\n' : ',');
+}
+
+static void csv_number(json_t *v, bool last) {
+    char text[32];
+    sheet_number(text, sizeof text, v);
+    csv_field(strcmp(text, "-") == 0 ? "" : text, last);
+}
+
+/* A CSV field quoted whatever it holds (a problem, the disagreements). */
+static void csv_quoted(const char *text, size_t len) {
+    csv_fwrite(stdout, text, len);
+}
+
 /* A row of a board with adjusted scores: the entry as written, the
  * matchpoints, the percentage of the top, and the articles that ruled. */
 static void print_adjusted_row(json_t *r) {
@@ -1351,9 +1373,11 @@ static void print_sheet(json_t *rows) {
         }
         long long score = json_integer_value(json_object_get(r, "score"));
         long long mp = json_integer_value(json_object_get(r, "matchpoints"));
-        if (json_object_get(r, "board"))
-            printf("%s,%s,%lld,%lld\n", text_of(r, "board"), text_of(r, "pair"), score, mp);
-        else
+        if (json_object_get(r, "board")) {
+            csv_field(text_of(r, "board"), false);
+            csv_field(text_of(r, "pair"), false);
+            printf("%lld,%lld\n", score, mp);
+        } else
             printf("%6lld  %lld\n", score, mp);
     }
 }
@@ -1588,18 +1612,19 @@ static void print_pbn_games(json_t *games) {
 /* A ScoreTable row's disagreements with the file as one CSV field:
  * "Score_NS 620 (arbiter 650); MP_NS 3 (arbiter 4)". */
 static void print_disagreements(json_t *list) {
-    size_t i;
+    size_t i, size = 0;
     json_t *d;
-    if (!json_array_size(list)) return;
-    putchar('"');
+    char *text = NULL, file[32], arbiter[32];
+    FILE *out = json_array_size(list) ? open_memstream(&text, &size) : NULL;
+    if (!out) return;
     json_array_foreach(list, i, d) {
-        printf("%s%s ", i ? "; " : "", text_of(d, "column"));
-        print_number(json_object_get(d, "file"));
-        fputs(" (arbiter ", stdout);
-        print_number(json_object_get(d, "arbiter"));
-        putchar(')');
+        sheet_number(file, sizeof file, json_object_get(d, "file"));
+        sheet_number(arbiter, sizeof arbiter, json_object_get(d, "arbiter"));
+        fprintf(out, "%s%s %s (arbiter %s)", i ? "; " : "", text_of(d, "column"), file, arbiter);
     }
-    putchar('"');
+    fclose(out);
+    csv_quoted(text, size);
+    free(text);
 }
 
 /* A TotalScoreTable's rows against arbiter's ranking as CSV with a header
@@ -1609,13 +1634,16 @@ static void print_pbn_totals(json_t *totals) {
     json_t *t;
     puts("line,pair,direction,rank,matchpoints,top,percentage,boards,problem,disagreements");
     json_array_foreach(totals, i, t) {
-        printf("%lld,%s,%s,", (long long)json_integer_value(json_object_get(t, "line")),
-               text_of(t, "pair"), text_of(t, "direction"));
+        printf("%lld,", (long long)json_integer_value(json_object_get(t, "line")));
+        csv_field(text_of(t, "pair"), false);
+        csv_field(text_of(t, "direction"), false);
         if (json_object_get(t, "problem")) {
-            printf(",,,,,\"%s\",\n", text_of(t, "problem"));
+            fputs(",,,,,", stdout);
+            csv_quoted(text_of(t, "problem"), strlen(text_of(t, "problem")));
+            puts(",");
             continue;
         }
-        printf("%s,", text_of(t, "place"));
+        csv_field(text_of(t, "place"), false);
         const char *keys[] = {"matchpoints", "top", "percentage", "boards"};
         for (int k = 0; k < 4; k++) {
             print_number(json_object_get(t, keys[k]));
@@ -1634,15 +1662,22 @@ static void print_pbn_scores(json_t *scores) {
     puts("board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,percentage_ns,"
          "percentage_ew,problem,ns,ew,disagreements");
     json_array_foreach(scores, i, s) {
-        printf("%s,%lld,", text_of(s, "board"),
-               (long long)json_integer_value(json_object_get(s, "line")));
+        csv_field(text_of(s, "board"), false);
+        printf("%lld,", (long long)json_integer_value(json_object_get(s, "line")));
         if (json_object_get(s, "problem")) {
-            printf(",,,,,,,\"%s\",", text_of(s, "problem"));
+            fputs(",,,,,,,", stdout);
+            csv_quoted(text_of(s, "problem"), strlen(text_of(s, "problem")));
+            putchar(',');
         } else if (json_object_get(s, "adjusted_ns")) { /* an artificial score: "60%/40%" */
-            printf("%s/%s,,,", text_of(s, "adjusted_ns"), text_of(s, "adjusted_ew"));
+            char adjusted[80];
+            snprintf(adjusted, sizeof adjusted, "%s/%s", text_of(s, "adjusted_ns"),
+                     text_of(s, "adjusted_ew"));
+            csv_field(adjusted, false);
+            fputs(",,", stdout);
         } else {
-            printf("%s,%s,%lld,", text_of(s, "contract"), text_of(s, "declarer"),
-                   (long long)json_integer_value(json_object_get(s, "score_ns")));
+            csv_field(text_of(s, "contract"), false);
+            csv_field(text_of(s, "declarer"), false);
+            printf("%lld,", (long long)json_integer_value(json_object_get(s, "score_ns")));
         }
         if (!json_object_get(s, "problem")) {
             const char *keys[] = {"matchpoints_ns", "matchpoints_ew", "percentage_ns",
@@ -1653,7 +1688,8 @@ static void print_pbn_scores(json_t *scores) {
                 fputs(k < 3 ? "," : ",,", stdout);
             }
         }
-        printf("%s,%s,", text_of(s, "ns"), text_of(s, "ew"));
+        csv_field(text_of(s, "ns"), false);
+        csv_field(text_of(s, "ew"), false);
         print_disagreements(json_object_get(s, "disagreements"));
         putchar('\n');
     }
@@ -1773,27 +1809,6 @@ static int cmd_pbn(const options *o) {
 }
 
 /* ---- session ---- */
-
-/* A CSV field: quoted when it holds a comma or a quote. */
-static void csv_field(const char *text, bool last) {
-    if (strpbrk(text, ",\"")) {
-        putchar('"');
-        for (const char *p = text; *p; p++) {
-            if (*p == '"') putchar('"');
-            putchar(*p);
-        }
-        putchar('"');
-    } else {
-        fputs(text, stdout);
-    }
-    putchar(last ? '\n' : ',');
-}
-
-static void csv_number(json_t *v, bool last) {
-    char text[32];
-    sheet_number(text, sizeof text, v);
-    csv_field(strcmp(text, "-") == 0 ? "" : text, last);
-}
 
 /* The rankings (or, with --boards, the boards) as CSV with a header row. */
 static void print_session(json_t *answer, bool boards) {
