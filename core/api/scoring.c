@@ -2,9 +2,9 @@
 #include "scoring.h"
 
 #include "builtins.h"
+#include "csvline.h"
 #include "output.h"
 
-#include <csv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -619,55 +619,10 @@ json_t *scoring_hand_json(const ruleset *rs, const kj_hand_score *hs, const scen
     return j;
 }
 
-/* A line of scores as libcsv reads it: at most SCORE_FIELDS fields (one
- * more counts as too many), each terminated in `text`. */
+/* A line of scores: at most SCORE_FIELDS fields (one more is kept to be
+ * counted as too many). */
 #define SCORE_FIELDS 3
 #define SCORE_LINE 256
-typedef struct score_fields {
-    char *f[SCORE_FIELDS + 1];
-    int n;
-    size_t used;
-    char text[2 * SCORE_LINE];
-} score_fields;
-
-static void score_field_read(void *data, size_t len, void *user) {
-    score_fields *sf = user;
-    if (sf->n > SCORE_FIELDS) return;
-    /* a line is shorter than SCORE_LINE, so its fields and their ends fit */
-    if (len >= sizeof sf->text - sf->used) len = sizeof sf->text - sf->used - 1;
-    char *out = sf->text + sf->used;
-    memcpy(out, data, len);
-    out[len] = 0;
-    sf->used += len + 1;
-    sf->f[sf->n++] = out;
-}
-
-/* The fields of one line (no line break), separated by commas, "quoted"
- * where they hold one; false (with msg) for a quote out of place. */
-static bool split_score_line(const char *line, score_fields *sf, char *msg, size_t msgsz) {
-    struct csv_parser parser;
-    sf->n = 0;
-    sf->used = 0;
-    if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
-        snprintf(msg, msgsz, "out of memory");
-        return false;
-    }
-    /* its field buffer from the library's allocator (out of memory unwinds) */
-    csv_set_realloc_func(&parser, xrealloc);
-    csv_set_free_func(&parser, xfree);
-    size_t len = strlen(line);
-    bool ok = csv_parse(&parser, line, len, score_field_read, NULL, sf) == len;
-    if (!ok && csv_error(&parser) == CSV_EPARSE)
-        snprintf(msg, msgsz, "%s",
-                 parser.quoted ? "text after a quoted field"
-                               : "a quote inside a field that does not begin with one");
-    else if (!ok) /* CSV_ETOOBIG: a field longer than the line cannot be */
-        snprintf(msg, msgsz, "%s", csv_strerror(csv_error(&parser)));
-    else if (csv_fini(&parser, score_field_read, NULL, sf) != 0)
-        ok = false, snprintf(msg, msgsz, "a quoted field does not end with a quote");
-    csv_free(&parser);
-    return ok;
-}
 
 bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
     int line = 0;
@@ -684,8 +639,8 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
         buf[n] = 0;
         p += n + (nl ? 1 : 0);
         buf[strcspn(buf, "\r")] = 0;
-        score_fields sf;
-        if (!split_score_line(buf, &sf, msg, sizeof msg)) {
+        csv_line sf;
+        if (!csv_line_split(buf, ',', SCORE_FIELDS + 1, &sf, msg, sizeof msg)) {
             sb_printf(err, "line %d: %s", line, msg);
             return false;
         }

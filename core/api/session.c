@@ -8,9 +8,9 @@
 #include "protect.h"
 
 #include "plugin.h"
+#include "csvline.h"
 #include "scoring.h"
 
-#include <csv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +19,8 @@
 enum method { METHOD_MATCHPOINTS, METHOD_BUTLER, METHOD_CROSS };
 static const char *const method_names[] = {"matchpoints", "butler", "cross"};
 
-#define MAX_FIELDS 16
-#define MAX_LINE 512
+#define MAX_FIELDS CSV_LINE_FIELDS
+#define MAX_LINE CSV_LINE_MAX
 
 /* One line of the sheet: a board played by two pairs, each side's entry. */
 typedef struct session_row {
@@ -44,63 +44,13 @@ typedef struct session_row {
 
 /* ---- CSV: fields separated by `sep`, "quoted" where they hold it ---- */
 
-/* A line's fields as libcsv reads them (strict: a quote closes its field
- * before a separator, and opens only a field's first character), each
- * terminated in `text`. */
-typedef struct csv_fields {
-    char *f[MAX_FIELDS];
-    int n;
-    bool too_many;
-    size_t used;
-    char text[2 * MAX_LINE];
-} csv_fields;
-
-static void csv_field_read(void *data, size_t len, void *user) {
-    csv_fields *cf = user;
-    if (cf->n == MAX_FIELDS) {
-        cf->too_many = true;
-        return;
-    }
-    /* a line is shorter than MAX_LINE, so its fields and their ends fit */
-    if (len >= sizeof cf->text - cf->used) len = sizeof cf->text - cf->used - 1;
-    char *out = cf->text + cf->used;
-    memcpy(out, data, len);
-    out[len] = 0;
-    cf->used += len + 1;
-    cf->f[cf->n++] = out;
-}
-
-/* Splits line (one line, no line break) into at most MAX_FIELDS fields;
- * false (with msg) for a quote that does not close or one out of place. */
-static bool split_fields(const char *line, char sep, csv_fields *cf, char *msg, size_t msgsz) {
-    struct csv_parser parser;
-    cf->n = 0;
-    cf->too_many = false;
-    cf->used = 0;
-    if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
-        snprintf(msg, msgsz, "out of memory");
-        return false;
-    }
-    /* its field buffer from the library's allocator (out of memory unwinds) */
-    csv_set_realloc_func(&parser, xrealloc);
-    csv_set_free_func(&parser, xfree);
-    csv_set_delim(&parser, (unsigned char)sep);
-    size_t len = strlen(line);
-    bool ok = csv_parse(&parser, line, len, csv_field_read, NULL, cf) == len;
-    if (!ok && csv_error(&parser) == CSV_EPARSE)
-        snprintf(msg, msgsz, "%s",
-                 parser.quoted ? "text after a quoted field"
-                               : "a quote inside a field that does not begin with one");
-    else if (!ok) /* CSV_ETOOBIG: a field longer than the line cannot be */
-        snprintf(msg, msgsz, "%s", csv_strerror(csv_error(&parser)));
-    else if (csv_fini(&parser, csv_field_read, NULL, cf) != 0)
-        ok = false, snprintf(msg, msgsz, "a quoted field does not end with a quote");
-    csv_free(&parser);
-    if (ok && cf->too_many) {
-        snprintf(msg, msgsz, "more than %d fields", MAX_FIELDS);
-        ok = false;
-    }
-    return ok;
+/* A sheet's line split into at most MAX_FIELDS fields; false (with msg)
+ * for a quote out of place or a field too many. */
+static bool fields_of(const char *line, char sep, csv_line *cf, char *msg, size_t msgsz) {
+    if (!csv_line_split(line, sep, MAX_FIELDS, cf, msg, msgsz)) return false;
+    if (!cf->too_many) return true;
+    snprintf(msg, msgsz, "more than %d fields", MAX_FIELDS);
+    return false;
 }
 
 /* The columns the header names, by the names a scorer writes. */
@@ -234,7 +184,7 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
         char buf[MAX_LINE], msg[120];
-        csv_fields cf;
+        csv_line cf;
         line++;
         p += n + (nl ? 1 : 0);
         if (n >= sizeof buf) {
@@ -247,7 +197,7 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
         if (!buf[strspn(buf, " \t")]) continue;
         if (!header) {
             sep = separator_of(buf);
-            if (!split_fields(buf, sep, &cf, msg, sizeof msg)) {
+            if (!fields_of(buf, sep, &cf, msg, sizeof msg)) {
                 sb_printf(err, "line %d: %s", line, msg);
                 return false;
             }
@@ -268,7 +218,7 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
             header = true;
             continue;
         }
-        if (!split_fields(buf, sep, &cf, msg, sizeof msg)) {
+        if (!fields_of(buf, sep, &cf, msg, sizeof msg)) {
             sb_printf(err, "line %d: %s", line, msg);
             return false;
         }

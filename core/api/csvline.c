@@ -1,0 +1,57 @@
+/* csvline.c — a CSV line's fields through libcsv (csvline.h). */
+#include "csvline.h"
+
+#include "mem.h"
+
+#include <csv.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct split {
+    csv_line *out;
+    int max;
+} split;
+
+static void field_read(void *data, size_t len, void *user) {
+    split *s = user;
+    csv_line *cl = s->out;
+    if (cl->n == s->max) {
+        cl->too_many = true;
+        return;
+    }
+    /* a line is shorter than CSV_LINE_MAX, so its fields and their ends fit */
+    if (len >= sizeof cl->text - cl->used) len = sizeof cl->text - cl->used - 1;
+    char *to = cl->text + cl->used;
+    memcpy(to, data, len);
+    to[len] = 0;
+    cl->used += len + 1;
+    cl->f[cl->n++] = to;
+}
+
+bool csv_line_split(const char *line, char sep, int max, csv_line *out, char *msg, size_t msgsz) {
+    struct csv_parser parser;
+    split s = {out, max < CSV_LINE_FIELDS ? max : CSV_LINE_FIELDS};
+    out->n = 0;
+    out->too_many = false;
+    out->used = 0;
+    if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+        snprintf(msg, msgsz, "out of memory");
+        return false;
+    }
+    /* its field buffer from the library's allocator (out of memory unwinds) */
+    csv_set_realloc_func(&parser, xrealloc);
+    csv_set_free_func(&parser, xfree);
+    csv_set_delim(&parser, (unsigned char)sep);
+    size_t len = strlen(line);
+    bool ok = csv_parse(&parser, line, len, field_read, NULL, &s) == len;
+    if (!ok && csv_error(&parser) == CSV_EPARSE)
+        snprintf(msg, msgsz, "%s",
+                 parser.quoted ? "text after a quoted field"
+                               : "a quote inside a field that does not begin with one");
+    else if (!ok) /* CSV_ETOOBIG: a field longer than the line cannot be */
+        snprintf(msg, msgsz, "%s", csv_strerror(csv_error(&parser)));
+    else if (csv_fini(&parser, field_read, NULL, &s) != 0)
+        ok = false, snprintf(msg, msgsz, "a quoted field does not end with a quote");
+    csv_free(&parser);
+    return ok;
+}

@@ -1,0 +1,27 @@
+/* csvline.h — one line of a CSV sheet split into its fields by libcsv, for
+ * the sheets a scorer gives (session.c, scoring.c). A line at a time, as
+ * the readers number their lines for their messages. */
+#ifndef ARBITER_CSVLINE_H
+#define ARBITER_CSVLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CSV_LINE_FIELDS 16 /* fields kept; one more sets too_many */
+#define CSV_LINE_MAX 512   /* characters of a line, its end included */
+
+typedef struct csv_line {
+    char *f[CSV_LINE_FIELDS]; /* each terminated in text */
+    int n;
+    bool too_many; /* more than the caller's max fields */
+    size_t used;
+    char text[2 * CSV_LINE_MAX];
+} csv_line;
+
+/* Splits line (one line, no line break, shorter than CSV_LINE_MAX) at sep
+ * into at most max fields (max <= CSV_LINE_FIELDS): strict, a quote closes
+ * its field before a separator and opens only a field's first character.
+ * False, with msg, for a quote out of place. */
+bool csv_line_split(const char *line, char sep, int max, csv_line *out, char *msg, size_t msgsz);
+
+#endif
