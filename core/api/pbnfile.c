@@ -159,13 +159,7 @@ static enum arb_status pbn_json_unprotected(const char *pbn, size_t len, const c
 
 enum arb_status arb_pbn_json(const char *pbn, size_t len, const char *name, char **json,
                              char **error) {
-    mem_guard g;
-    API_PROTECT(g) {
-        return api_no_memory_answer(json, error);
-    }
-    enum arb_status result = pbn_json_unprotected(pbn, len, name, json, error);
-    api_leave(&g);
-    return result;
+    API_ANSWER_PROTECTED(json, error, pbn_json_unprotected(pbn, len, name, json, error));
 }
 
 /* ---- a game as a scenario ---- */
@@ -209,13 +203,8 @@ static enum arb_status pbn_scenario_json_unprotected(const char *pbn, size_t len
 
 enum arb_status arb_pbn_scenario_json(const char *pbn, size_t len, const char *name, int game,
                                       char **json, char **error) {
-    mem_guard g;
-    API_PROTECT(g) {
-        return api_no_memory_answer(json, error);
-    }
-    enum arb_status result = pbn_scenario_json_unprotected(pbn, len, name, game, json, error);
-    api_leave(&g);
-    return result;
+    API_ANSWER_PROTECTED(json, error,
+                         pbn_scenario_json_unprotected(pbn, len, name, game, json, error));
 }
 
 /* ---- a commentary ---- */
@@ -298,13 +287,8 @@ static enum arb_status pbn_commentary_unprotected(const char *pbn, size_t len, c
 
 enum arb_status arb_pbn_commentary(const char *pbn, size_t len, const char *name, int game,
                                    const char *text, char **out, char **error) {
-    mem_guard g;
-    API_PROTECT(g) {
-        return api_no_memory_answer(out, error);
-    }
-    enum arb_status result = pbn_commentary_unprotected(pbn, len, name, game, text, out, error);
-    api_leave(&g);
-    return result;
+    API_ANSWER_PROTECTED(out, error,
+                         pbn_commentary_unprotected(pbn, len, name, game, text, out, error));
 }
 
 /* ---- scoring ---- */
@@ -685,13 +669,8 @@ static enum arb_status pbn_score_json_unprotected(const arb_ruleset *rs, const a
 
 enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
                                    size_t len, const char *name, char **json, char **error) {
-    mem_guard g;
-    API_PROTECT(g) {
-        return api_no_memory_answer(json, error);
-    }
-    enum arb_status result = pbn_score_json_unprotected(rs, p, pbn, len, name, json, error);
-    api_leave(&g);
-    return result;
+    API_ANSWER_PROTECTED(json, error,
+                         pbn_score_json_unprotected(rs, p, pbn, len, name, json, error));
 }
 
 /* ---- the event's totals ---- */
@@ -803,13 +782,8 @@ static enum arb_status pbn_totals_json_unprotected(const arb_ruleset *rs, const 
 
 enum arb_status arb_pbn_totals_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
                                     size_t len, const char *name, char **json, char **error) {
-    mem_guard g;
-    API_PROTECT(g) {
-        return api_no_memory_answer(json, error);
-    }
-    enum arb_status result = pbn_totals_json_unprotected(rs, p, pbn, len, name, json, error);
-    api_leave(&g);
-    return result;
+    API_ANSWER_PROTECTED(json, error,
+                         pbn_totals_json_unprotected(rs, p, pbn, len, name, json, error));
 }
 
 /* ---- the file written back ---- */
@@ -909,13 +883,7 @@ static enum arb_status pbn_results_unprotected(const arb_ruleset *rs, const arb_
 
 enum arb_status arb_pbn_results(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
                                 size_t len, const char *name, char **out, char **error) {
-    mem_guard g;
-    API_PROTECT(g) {
-        return api_no_memory_answer(out, error);
-    }
-    enum arb_status result = pbn_results_unprotected(rs, p, pbn, len, name, out, error);
-    api_leave(&g);
-    return result;
+    API_ANSWER_PROTECTED(out, error, pbn_results_unprotected(rs, p, pbn, len, name, out, error));
 }
 
 /* ---- the export format ---- */
@@ -945,11 +913,5 @@ static enum arb_status pbn_export_unprotected(const char *pbn, size_t len, const
 
 enum arb_status arb_pbn_export(const char *pbn, size_t len, const char *name, char **out,
                                char **error) {
-    mem_guard g;
-    API_PROTECT(g) {
-        return api_no_memory_answer(out, error);
-    }
-    enum arb_status result = pbn_export_unprotected(pbn, len, name, out, error);
-    api_leave(&g);
-    return result;
+    API_ANSWER_PROTECTED(out, error, pbn_export_unprotected(pbn, len, name, out, error));
 }

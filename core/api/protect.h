@@ -30,6 +30,19 @@ char *api_no_memory_text(void);
 enum arb_status api_no_memory_answer(char **out, char **error);
 /* The answer of a call that answers with JSON text: {"status", "error"}. */
 char *api_no_memory_json(void);
+/* The whole body of a public call that answers in *out and *error: call,
+ * its unprotected body, run protected, its status returned. */
+#define API_ANSWER_PROTECTED(out, error, call)                                                     \
+    do {                                                                                           \
+        mem_guard g_;                                                                              \
+        API_PROTECT(g_) {                                                                          \
+            return api_no_memory_answer(out, error);                                               \
+        }                                                                                          \
+        enum arb_status r_ = (call);                                                               \
+        api_leave(&g_);                                                                            \
+        return r_;                                                                                 \
+    } while (0)
+
 /* Says it on errors, or in the library's notes when errors is NULL. */
 void api_no_memory_on(FILE *errors);
 

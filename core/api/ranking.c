@@ -221,11 +221,5 @@ static enum arb_status ranking_json_unprotected(const arb_ruleset *rs, const arb
 
 enum arb_status arb_ranking_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,
                                  size_t len, char **json, char **error) {
-    mem_guard g;
-    API_PROTECT(g) {
-        return api_no_memory_answer(json, error);
-    }
-    enum arb_status result = ranking_json_unprotected(rs, p, sheet, len, json, error);
-    api_leave(&g);
-    return result;
+    API_ANSWER_PROTECTED(json, error, ranking_json_unprotected(rs, p, sheet, len, json, error));
 }

@@ -143,13 +143,7 @@ static enum arb_status imps_unprotected(const arb_ruleset *rs, const arb_plugins
 
 enum arb_status arb_imps(const arb_ruleset *rs, const arb_plugins *p, long long difference,
                          long long *imps, char **json, char **error) {
-    mem_guard g;
-    API_PROTECT(g) {
-        return api_no_memory_answer(json, error);
-    }
-    enum arb_status result = imps_unprotected(rs, p, difference, imps, json, error);
-    api_leave(&g);
-    return result;
+    API_ANSWER_PROTECTED(json, error, imps_unprotected(rs, p, difference, imps, json, error));
 }
 
 /* ---- a matchpoint sheet ---- */
@@ -179,13 +173,8 @@ static enum arb_status matchpoints_sheet_unprotected(const arb_ruleset *rs, cons
 
 enum arb_status arb_matchpoints_sheet(const arb_ruleset *rs, const arb_plugins *p,
                                       const char *sheet, size_t len, char **json, char **error) {
-    mem_guard g;
-    API_PROTECT(g) {
-        return api_no_memory_answer(json, error);
-    }
-    enum arb_status result = matchpoints_sheet_unprotected(rs, p, sheet, len, json, error);
-    api_leave(&g);
-    return result;
+    API_ANSWER_PROTECTED(json, error,
+                         matchpoints_sheet_unprotected(rs, p, sheet, len, json, error));
 }
 
 /* ---- klaverjas: the legal cards of a position ---- */
@@ -281,13 +270,7 @@ static enum arb_status legal_json_unprotected(const arb_ruleset *rs, const arb_p
 
 enum arb_status arb_legal_json(const arb_ruleset *rs, const arb_plugins *p, const char *position,
                                size_t len, char **json, char **error) {
-    mem_guard g;
-    API_PROTECT(g) {
-        return api_no_memory_answer(json, error);
-    }
-    enum arb_status result = legal_json_unprotected(rs, p, position, len, json, error);
-    api_leave(&g);
-    return result;
+    API_ANSWER_PROTECTED(json, error, legal_json_unprotected(rs, p, position, len, json, error));
 }
 
 /* ---- klaverjas: always a legal card ---- */
@@ -368,13 +351,7 @@ static enum arb_status score_hand_json_unprotected(const arb_ruleset *rs, const 
 
 enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p, const char *hand,
                                     size_t len, char **json, char **error) {
-    mem_guard g;
-    API_PROTECT(g) {
-        return api_no_memory_answer(json, error);
-    }
-    enum arb_status result = score_hand_json_unprotected(rs, p, hand, len, json, error);
-    api_leave(&g);
-    return result;
+    API_ANSWER_PROTECTED(json, error, score_hand_json_unprotected(rs, p, hand, len, json, error));
 }
 
 /* ---- one scenario under several rulesets ---- */

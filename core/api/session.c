@@ -935,11 +935,6 @@ static enum arb_status session_json_unprotected(const arb_ruleset *rs, const arb
 
 enum arb_status arb_session_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,
                                  size_t len, const char *method, char **json, char **error) {
-    mem_guard g;
-    API_PROTECT(g) {
-        return api_no_memory_answer(json, error);
-    }
-    enum arb_status result = session_json_unprotected(rs, p, sheet, len, method, json, error);
-    api_leave(&g);
-    return result;
+    API_ANSWER_PROTECTED(json, error,
+                         session_json_unprotected(rs, p, sheet, len, method, json, error));
 }

@@ -518,13 +518,8 @@ static void artificial_complement(const char *a, char out[16]) {
  * a mistake marks the row. */
 static void finish_total(reader *r) {
     pbn_game *g = r->g;
-    pbn_total *totals = xrealloc(g->totals, (size_t)(g->ntotals + 1) * sizeof *totals);
-    if (!totals) {
-        r->oom = true;
-        return;
-    }
-    g->totals = totals;
-    pbn_total *t = &totals[g->ntotals++];
+    g->totals = xrealloc(g->totals, (size_t)(g->ntotals + 1) * sizeof *g->totals); /* never NULL */
+    pbn_total *t = &g->totals[g->ntotals++];
     memset(t, 0, sizeof *t);
     t->line = r->row_line;
     t->rank = t->direction = t->boards = -1;
@@ -583,13 +578,8 @@ static void finish_total(reader *r) {
  * into the row's result; a mistake marks the row, not the game. */
 static void finish_row(reader *r) {
     pbn_game *g = r->g;
-    pbn_row *rows = xrealloc(g->rows, (size_t)(g->nrows + 1) * sizeof *rows);
-    if (!rows) {
-        r->oom = true;
-        return;
-    }
-    g->rows = rows;
-    pbn_row *row = &rows[g->nrows++];
+    g->rows = xrealloc(g->rows, (size_t)(g->nrows + 1) * sizeof *g->rows); /* never NULL */
+    pbn_row *row = &g->rows[g->nrows++];
     memset(row, 0, sizeof *row);
     row->line = r->row_line;
     row->res.declarer = row->res.result = -1;
