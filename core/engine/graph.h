@@ -130,6 +130,9 @@ graph *graph_new(int nvars, const int *domain, const int64_t *lo);
 void graph_free(graph *g);
 
 gref graph_term_ref(graph *g, int kind, int64_t v);
+/* A node is made after its children: a child's index is below its
+ * parents' (graph_compact keeps that order; an image without it is
+ * refused), so a pass from the highest index down sees parents first. */
 gref graph_node_ref(graph *g, int var, const gref *kids);
 /* The graph of a variable itself: a node whose children are its values. */
 gref graph_var(graph *g, int var);

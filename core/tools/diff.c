@@ -253,7 +253,6 @@ typedef struct joint {
     vec pairs;  /* int[2]: the distinct pairs of differing rulings */
     int capregions;
     unsigned appends; /* fresh operation ids for building rulings' words */
-    uint64_t *sig;    /* per node of the paired graph: its terminals' signature, 0 = not yet */
     double *prefix;   /* prefix[v]: the product of the domains of the variables before v */
     int *slots;       /* open addressing over words */
     int capslots;
@@ -816,99 +815,40 @@ static gref equal_by_value(joint *j, side *sa, side *sb, gref pairs) {
     return pairs;
 }
 
-/* Situations under r (its variables and every later one) of a kind. */
-/* A signature of the terminals a node leads to, one bit per terminal value
- * modulo 64: a missing bit proves a value unreachable without a walk. */
-static uint64_t sig_bit(int64_t v) {
-    return UINT64_C(1) << ((uint64_t)v & 63);
-}
-
-static uint64_t signature(joint *j, gref r) {
-    graph *g = j->g;
-    if (GRAPH_IS_TERM(r)) return sig_bit(graph_term_at(g, r)->v);
-    if (j->sig[r]) return j->sig[r];
-    uint64_t s = 0;
-    const graph_node *nd = &g->nodes[r];
-    for (int i = 0; i < g->domain[nd->var]; i++)
-        s |= signature(j, graph_kid(g, nd, i));
-    return j->sig[r] = s;
-}
-
 /* The product of the domains of the variables from..to-1. */
 static double span(const joint *j, int from, int to) {
     return j->prefix[to] / j->prefix[from];
 }
 
-static double count_from(joint *j, gref r, int from, int64_t want, double *memo) {
-    int var = GRAPH_IS_TERM(r) ? j->g->nvars : j->g->nodes[r].var;
-    if (!(signature(j, r) & sig_bit(want))) return 0;
-    double n = span(j, from, var);
-    if (GRAPH_IS_TERM(r)) return graph_term_at(j->g, r)->v == want ? n : 0;
-    if (memo[r] < 0) {
-        double sum = 0;
-        const graph_node *nd = &j->g->nodes[r];
-        for (int i = 0; i < j->g->domain[var]; i++)
-            sum += count_from(j, graph_kid(j->g, nd, i), var + 1, want, memo);
-        memo[r] = sum;
-    }
-    return n * memo[r];
-}
-
-/* The situations that reach each terminal, all at once: the number of
- * assignments that reach a node flows from the root down to its children.
- * A node is made after its children, so a larger index comes first and one
- * pass in decreasing order sees every parent before its children. Counting
- * each pair with count_from instead walked the graph once per pair. False
- * (and nothing counted) when the order does not hold. */
-static bool count_terminals(joint *j, gref root, double *per_term) {
-    graph *g = j->g;
-    memset(per_term, 0, sizeof *per_term * ((size_t)g->nterms + 1));
-    if (GRAPH_IS_TERM(root)) {
-        per_term[GRAPH_TERM_INDEX(root)] = span(j, 0, g->nvars);
-        return true;
-    }
-    double *mass = xcalloc((size_t)root + 1, sizeof *mass);
-    mass[root] = span(j, 0, g->nodes[root].var);
-    bool ordered = true;
-    for (gref r = root; r >= 0 && ordered; r--) {
-        if (mass[r] == 0) continue;
-        const graph_node *nd = &g->nodes[r];
-        for (int i = 0; i < g->domain[nd->var]; i++) {
-            gref kid = graph_kid(g, nd, i);
-            double n = mass[r] * span(j, nd->var + 1, var_of(g, kid));
-            if (GRAPH_IS_TERM(kid))
-                per_term[GRAPH_TERM_INDEX(kid)] += n;
-            else if (kid < r)
-                mass[kid] += n;
-            else
-                ordered = false;
-        }
-    }
-    xfree(mass);
-    return ordered;
-}
-
 /* The situations of each terminal value PAIR_FIRST .. npairs - 1, at
- * count[v - PAIR_FIRST]: in one pass where the graph allows, else a walk
- * per value. */
-static double *pair_counts(joint *j, gref pairs, int npairs) {
+ * count[v - PAIR_FIRST], all at once: the number of assignments that reach
+ * a node flows from the root down to its children. A child's index is
+ * below its parents' (graph.h), so one pass in decreasing order sees every
+ * parent before its children. */
+static double *pair_counts(joint *j, gref root, int npairs) {
     graph *g = j->g;
     double *count = xcalloc((size_t)(npairs - PAIR_FIRST) + 1, sizeof *count);
     double *per_term = xcalloc((size_t)g->nterms + 1, sizeof *per_term);
-    if (count_terminals(j, pairs, per_term)) {
-        for (int t = 0; t < g->nterms; t++) {
-            const graph_term *term = &g->terms[t];
-            if (term->kind == TERM_VALUE && term->v >= PAIR_FIRST && term->v < npairs)
-                count[term->v - PAIR_FIRST] += per_term[t];
-        }
+    if (GRAPH_IS_TERM(root)) {
+        per_term[GRAPH_TERM_INDEX(root)] = span(j, 0, g->nvars);
     } else {
-        double *memo = xcalloc((size_t)g->nnodes + 1, sizeof *memo);
-        for (int64_t v = PAIR_FIRST; v < npairs; v++) {
-            for (int i = 0; i < g->nnodes; i++)
-                memo[i] = -1;
-            count[v - PAIR_FIRST] = count_from(j, pairs, 0, v, memo);
+        double *mass = xcalloc((size_t)root + 1, sizeof *mass);
+        mass[root] = span(j, 0, g->nodes[root].var);
+        for (gref r = root; r >= 0; r--) {
+            if (mass[r] == 0) continue;
+            const graph_node *nd = &g->nodes[r];
+            for (int i = 0; i < g->domain[nd->var]; i++) {
+                gref kid = graph_kid(g, nd, i);
+                double n = mass[r] * span(j, nd->var + 1, var_of(g, kid));
+                *(GRAPH_IS_TERM(kid) ? &per_term[GRAPH_TERM_INDEX(kid)] : &mass[kid]) += n;
+            }
         }
-        xfree(memo);
+        xfree(mass);
+    }
+    for (int t = 0; t < g->nterms; t++) {
+        const graph_term *term = &g->terms[t];
+        if (term->kind == TERM_VALUE && term->v >= PAIR_FIRST && term->v < npairs)
+            count[term->v - PAIR_FIRST] += per_term[t];
     }
     xfree(per_term);
     return count;
@@ -1105,10 +1045,9 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
         if (out->facts[f].fa >= 0) var_fact_a[a->facts[out->facts[f].fa].var] = f;
         if (out->facts[f].fb >= 0) var_fact_b[b->facts[out->facts[f].fb].var] = f;
     }
-    joint j = {a,   b,   out,  article, graph_new(out->nfacts, domain, lo),
-               {0}, {0}, {0},  {0},     {0},
-               0,   0,   NULL, NULL,    NULL,
-               0,   {0}};
+    joint j = {
+        a,    b,    out, article, graph_new(out->nfacts, domain, lo), {0}, {0}, {0}, {0}, {0}, 0, 0,
+        NULL, NULL, 0,   {0}};
     vec_init(&j.words, sizeof(char *));
     vec_init(&j.json, sizeof(json_t *));
     vec_init(&j.passes, sizeof(bool));
@@ -1122,7 +1061,6 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     gref gb = mark_absent(&sb, rebuild(&sb, b->checked_root, memo_b));
     gref pairs = equal_by_value(&j, &sa, &sb, graph_apply2(j.g, 1, ga, gb, fold_pair, &j));
     out->incomplete |= out_of_budget(&j);
-    j.sig = xcalloc((size_t)j.g->nnodes + 1, sizeof(uint64_t));
     j.prefix = xcalloc((size_t)out->nfacts + 2, sizeof(double));
     j.prefix[0] = 1;
     for (int f = 0; f < out->nfacts; f++)
@@ -1144,7 +1082,6 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     xfree(j.up.mark);
     xfree(j.up.queue);
     xfree(j.up.seen);
-    xfree(j.sig);
     xfree(j.prefix);
     xfree(j.slots);
     xfree(memo_a);
