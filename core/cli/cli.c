@@ -244,17 +244,12 @@ static bool opens_a_value(const char *line, size_t n) {
 
 #define LINES_LOOKED_AT 16 /* later lines tried before a text is called one document */
 
-/* Text whose first line is no JSON value: JSON Lines with a bad first
- * line when that line does not open a value spread over the next lines
- * and a later line is a whole object. */
-static bool lines_despite_first(const char *text, size_t len) {
-    size_t start = 0;
-    while (start < len && (text[start] == ' ' || text[start] == '\t' || text[start] == '\r' ||
-                           text[start] == '\n'))
-        start++;
-    const char *nl = memchr(text + start, '\n', len - start);
-    if (!nl || opens_a_value(text + start, (size_t)(nl - (text + start)))) return false;
-    const char *p = nl, *end = text + len;
+/* After a first line (first, n) that is no JSON value: JSON Lines with a
+ * bad first line when that line does not open a value spread over the
+ * next lines and one of the lines after it, up to end, is a whole object. */
+static bool lines_despite_first(const char *first, size_t n, const char *end) {
+    if (opens_a_value(first, n)) return false;
+    const char *p = first + n; /* its line break */
     for (int tried = 0; p && p + 1 < end && tried < LINES_LOOKED_AT; tried++) {
         const char *line = p + 1;
         const char *next = memchr(line, '\n', (size_t)(end - line));
@@ -263,6 +258,9 @@ static bool lines_despite_first(const char *text, size_t len) {
     }
     return false;
 }
+
+static bool first_line_and_more(const char *text, size_t len, const char **first,
+                                size_t *first_len);
 
 /* One JSON document, or JSON Lines: one scenario per line. Text that is
  * neither is a broken document when its first line opens a value the rest
@@ -276,18 +274,12 @@ static bool is_single_document(const char *text, size_t len) {
         json_decref(j);
         return true;
     }
-    size_t start = 0;
-    while (start < len && (text[start] == ' ' || text[start] == '\t' || text[start] == '\r' ||
-                           text[start] == '\n'))
-        start++;
-    const char *nl = memchr(text + start, '\n', len - start);
-    size_t first = nl ? (size_t)(nl - (text + start)) : len - start;
-    j = json_loadb(text + start, first, 0, &je);
-    if (j) {
-        json_decref(j);
-        return false;
-    }
-    return !lines_despite_first(text, len);
+    const char *first;
+    size_t n;
+    if (!first_line_and_more(text, len, &first, &n)) return true; /* one line, broken */
+    j = json_loadb(first, n, 0, &je);
+    json_decref(j);
+    return !j && !lines_despite_first(first, n, text + len);
 }
 
 /* Which facts would have to differ for the ruling to name the action. */
@@ -472,7 +464,7 @@ static int cmd_rule(const options *o) {
                     last_nl = q - 1;
                     break;
                 }
-            lines = lines_despite_first(text, (size_t)(last_nl - text));
+            lines = lines_despite_first(first, first_len, last_nl);
         }
     }
     if (text && !all && !lines) text = read_rest(in, text, len, &len);
