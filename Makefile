@@ -30,7 +30,7 @@ LAYER_INCLUDES = $(addprefix -I,$(LAYERS))
 CORE := base/mem base/util base/diag engine/graph engine/expr engine/ruleset engine/eval \
         games/builtins games/bridge games/cards games/pbn games/pbnexport games/klaverjas games/scenario \
         store/image store/digest store/cache tools/testrun tools/dot tools/whynot tools/diff tools/overlap \
-        api/output api/batch api/scoring api/adjusted api/compare api/load api/arbiter api/ruling api/tools api/report api/scores api/faces api/pbnfile api/session api/csvline api/ranking \
+        api/output api/batch api/scoring api/adjusted api/compare api/load api/arbiter api/ruling api/tools api/report api/scores api/faces api/pbnfile api/session api/csvline api/csvout api/ranking \
         api/legalwalk api/config
 DSL  := compile compile_load compile_amend compile_types compile_expr compile_decl compile_articles compile_tests check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \

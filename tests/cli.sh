@@ -437,6 +437,26 @@ expect "pbn: a bad artificial score and a bad TotalScoreTable, each with its lin
     '8,1,,,,,,,"the row has a mistake (see the messages)",' \
     -- "$ARBITER" pbn --ruleset bridge-2017 --totals tests/bad/score-table-artificial.pbn
 expect "pbn --totals needs a ruleset" 2 "--totals needs --ruleset NAME" -- "$ARBITER" pbn --totals tests/pbn/event.pbn
+# The ScoreTables' rows ranked (pbn --ranking): the same figures as the
+# file's TotalScoreTable, worked by hand from 78A (tests/pbn/README), the
+# directions apart as that table ranks them.
+expect "pbn --ranking: the file's own ranking, from its rows" 0 \
+    'place,pair,direction,boards,matchpoints,top,percentage' '1,1 NS,NS,2,15.75,16,98.44' \
+    '3,2 NS,NS,2,7.75,16,48.44' '5,9 NS,NS,1,0,8,0' '1,10 EW,EW,1,8,8,100' \
+    '2,7 EW,EW,2,11.25,16,70.31' '5,5 EW,EW,2,2.75,16,17.19' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --ranking tests/pbn/event.pbn
+expect "pbn --ranking --boards: the rows as a session's boards" 0 \
+    'board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --ranking --boards tests/pbn/event.pbn
+expect "pbn --ranking --json: the session's answer" 0 '"method": "matchpoints"' '"rankings": [' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --ranking --json tests/pbn/event.pbn
+expect "pbn --ranking: a file without ScoreTable rows" 2 \
+    'standard-example.pbn: the file has no ScoreTable row that can be scored' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --ranking tests/pbn/standard-example.pbn
+expect "pbn --boards goes with --ranking" 2 "--boards goes with --ranking" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --boards tests/pbn/event.pbn
+expect "pbn --totals and --ranking: one at a time" 2 "one at a time" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --ranking --totals tests/pbn/event.pbn
 rm -f "$TOY.tmp.pbn"
 # Artificial scores in a ScoreTable (tests/pbn/adjusted.pbn): PBN 2.1 5.7
 # allows them, 5.2 marks them with ^; "A60A40" gives north-south 60% and

@@ -658,6 +658,15 @@ enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, 
 enum arb_status arb_pbn_totals_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
                                     size_t len, const char *name, char **json, char **error);
 
+/* The ScoreTables' rows ranked as a session: scored and matchpointed as
+ * arb_pbn_score_json does, into arb_session_json's answer (its "boards"
+ * the rows, its "rankings" the pairs; a pair is its PairId, with " NS" or
+ * " EW" after it when the file's TotalScoreTable ranks the directions
+ * apart, or "L" and its line when the row names none). ARB_BAD_INPUT when
+ * no ScoreTable row can be scored. */
+enum arb_status arb_pbn_session_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                     size_t len, const char *name, char **json, char **error);
+
 /* The file as it was read with each scored game's Score, ScoreMP and
  * ScorePercentage tags (NS and EW) put before its auction (old ones on a
  * line of their own are dropped), into *out (free() it); a game with a
@@ -723,6 +732,22 @@ enum arb_status arb_session_json(const arb_ruleset *rs, const arb_plugins *p, co
  * "matchpoints", "tops", "points", "tie_broken_by" (the citation)}]. */
 enum arb_status arb_ranking_json(const arb_ruleset *rs, const arb_plugins *p, const char *sheet,
                                  size_t len, char **json, char **error);
+
+/* ---- CSV ----
+ *
+ * A scorer's answer as the CSV `arbiter` writes it, so that the CLI, the
+ * server and the web app give the same bytes: a header row (none for
+ * "matchpoints", whose rows answer the sheet's own lines), a field quoted
+ * (its quotes doubled) when it holds a comma, a quote or a line break, a
+ * number whole or to twelve significant digits, none an empty field.
+ * form: "session" (arb_session_json's rankings: place, pair, direction,
+ * boards, matchpoints, top, percentage, or imps), "session-boards" (its
+ * boards), "ranking" (arb_ranking_json), "matchpoints"
+ * (arb_matchpoints_sheet: board, pair, then score and matchpoints, or the
+ * entry, matchpoints, percentage and "art. " with the trail), "pbn"
+ * (arb_pbn_score_json), "pbn-totals" (arb_pbn_totals_json). json: that
+ * call's answer, len bytes. *csv receives the text (free() it). */
+enum arb_status arb_csv(const char *form, const char *json, size_t len, char **csv, char **error);
 
 /* Klaverjas: every card of the hand in a position (a scenario with
  * "trump", "seat", "hand" and "trick"; len bytes, at most ARB_MAX_LINE)

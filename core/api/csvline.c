@@ -55,3 +55,17 @@ bool csv_line_split(const char *line, char sep, int max, csv_line *out, char *ms
     csv_free(&parser);
     return ok;
 }
+
+void csv_put_field(strbuf *out, const char *text, bool quote, bool last) {
+    size_t len = strlen(text);
+    if (quote || strpbrk(text, ",\"\r\n")) {
+        size_t size = csv_write(NULL, 0, text, len);
+        char *field = xmalloc(size);
+        csv_write(field, size, text, len);
+        sb_putn(out, field, size);
+        xfree(field);
+    } else {
+        sb_putn(out, text, len);
+    }
+    sb_putc(out, last ? '\n' : ',');
+}

@@ -1,11 +1,15 @@
 /* csvline.h — one line of a CSV sheet split into its fields by libcsv, for
- * the sheets a scorer gives (session.c, scoring.c). A line at a time, as
- * the readers number their lines for their messages. */
+ * the sheets a scorer gives (session.c, scoring.c), a line at a time, as
+ * the readers number their lines for their messages; and a field written
+ * back, quoted by libcsv, for the sheets arbiter writes (csvout.c,
+ * pbnfile.c). */
 #ifndef ARBITER_CSVLINE_H
 #define ARBITER_CSVLINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "util.h"
 
 #define CSV_LINE_FIELDS 16 /* fields kept; one more sets too_many */
 #define CSV_LINE_MAX 512   /* characters of a line, its end included */
@@ -23,5 +27,10 @@ typedef struct csv_line {
  * its field before a separator and opens only a field's first character.
  * False, with msg, for a quote out of place. */
 bool csv_line_split(const char *line, char sep, int max, csv_line *out, char *msg, size_t msgsz);
+
+/* Appends text as one CSV field, then a comma or (last) a line break:
+ * quoted, its quotes doubled, always with `quote`, else only when it holds
+ * a comma, a quote or a line break. */
+void csv_put_field(strbuf *out, const char *text, bool quote, bool last);
 
 #endif

@@ -5,6 +5,7 @@
  * TotalScoreTable held against arbiter's, and the file written back with
  * the Score, ScoreMP and ScorePercentage tags. */
 #include "arbiter.h"
+#include "csvline.h"
 #include "protect.h"
 
 #include "pbn.h"
@@ -12,7 +13,6 @@
 #include "plugin.h"
 #include "scoring.h"
 
-#include <csv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +20,18 @@
 static enum arb_status fail(enum arb_status status, char **error, const char *msg) {
     if (error) *error = xstrdup(msg && *msg ? msg : "no answer");
     return status;
+}
+
+/* A fault of the whole file, named as the reader names a line's:
+ * "name: message". */
+static enum arb_status fail_file(char **error, const char *name, const char *msg) {
+    if (error) {
+        strbuf b;
+        sb_init(&b);
+        sb_printf(&b, "%s: %s", name && *name ? name : "pbn", msg);
+        *error = sb_take(&b);
+    }
+    return ARB_BAD_INPUT;
 }
 
 static void give_json(json_t *j, char **json) {
@@ -390,12 +402,7 @@ static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *ho
 
 /* A CSV field of the sheet, quoted by libcsv ("" for a quote in it). */
 static void sheet_field(strbuf *out, const char *text, bool last) {
-    size_t len = strlen(text), size = csv_write(NULL, 0, text, len);
-    char *field = xmalloc(size);
-    csv_write(field, size, text, len);
-    sb_putn(out, field, size);
-    xfree(field);
-    sb_putc(out, last ? '\n' : ',');
+    csv_put_field(out, text, true, last);
 }
 
 /* The ScoreTables' rows as a pairs session's sheet (board, ns, ew, each
@@ -773,7 +780,7 @@ static enum arb_status pbn_totals_json_unprotected(const arb_ruleset *rs, const 
                 json_array_append_new(all, total_json(&sf, &g->totals[k]));
         }
         if (json_array_size(all) == 0 && status == ARB_OK)
-            status = fail(ARB_BAD_INPUT, error, "the file has no TotalScoreTable");
+            status = fail_file(error, name, "the file has no TotalScoreTable");
         give_json(all, json);
     }
     scored_file_free(&sf);
@@ -784,6 +791,31 @@ enum arb_status arb_pbn_totals_json(const arb_ruleset *rs, const arb_plugins *p,
                                     size_t len, const char *name, char **json, char **error) {
     API_ANSWER_PROTECTED(json, error,
                          pbn_totals_json_unprotected(rs, p, pbn, len, name, json, error));
+}
+
+/* ---- the file's rows as a session ---- */
+
+static enum arb_status pbn_session_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
+                                                    const char *pbn, size_t len, const char *name,
+                                                    char **json, char **error) {
+    if (json) *json = NULL;
+    if (error) *error = NULL;
+    if (!rs || !pbn)
+        return fail(ARB_BAD_INPUT, error, "arb_pbn_session_json: no ruleset or no text");
+    scored_file sf;
+    bool scored;
+    enum arb_status status = score_file(rs, p, pbn, len, name, &sf, &scored, error);
+    if (scored && !sf.session && status == ARB_OK)
+        status = fail_file(error, name, "the file has no ScoreTable row that can be scored");
+    if (scored && sf.session) give_json(json_incref(sf.session), json);
+    scored_file_free(&sf);
+    return status;
+}
+
+enum arb_status arb_pbn_session_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                     size_t len, const char *name, char **json, char **error) {
+    API_ANSWER_PROTECTED(json, error,
+                         pbn_session_json_unprotected(rs, p, pbn, len, name, json, error));
 }
 
 /* ---- the file written back ---- */

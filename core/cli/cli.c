@@ -5,7 +5,6 @@
 #include "serve.h"
 #endif
 
-#include <csv.h>
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
@@ -35,7 +34,8 @@ typedef struct options {
     bool write;         /* pbn: the file with its results */
     bool export_format; /* pbn: the file in the export format */
     bool totals;        /* pbn: the TotalScoreTable against arbiter's ranking */
-    bool boards;        /* session: the boards, not the ranking */
+    bool boards;        /* session, pbn --ranking: the boards, not the ranking */
+    bool ranking;       /* pbn: the ScoreTables' rows ranked as a session */
     const char *method; /* session: matchpoints, butler or cross */
     const char *game;   /* pbn: the game to give as a scenario */
     const char *ruling; /* pbn: a scenario to rule on, the ruling written into the game */
@@ -99,6 +99,8 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
             o->totals = true;
         else if (strcmp(a, "--boards") == 0)
             o->boards = true;
+        else if (strcmp(a, "--ranking") == 0)
+            o->ranking = true;
         else if (strcmp(a, "--method") == 0 && has_next)
             o->method = argv[++i];
         else if (strcmp(a, "--game") == 0 && has_next)
@@ -1307,6 +1309,22 @@ static int cmd_imps(const options *o) {
     return status;
 }
 
+/* The answer of a scorer's call (its JSON text, taken) as the library
+ * writes it in CSV (arb_csv); false, with the library's error, when it
+ * cannot. */
+static bool print_csv(const char *form, char *answer) {
+    char *csv = NULL, *error = NULL;
+    bool ok = answer && arb_csv(form, answer, strlen(answer), &csv, &error) == ARB_OK;
+    if (ok)
+        fputs(csv, stdout);
+    else if (answer)
+        fprintf(stderr, "arbiter: %s\n", error ? error : "out of memory");
+    free(csv);
+    free(error);
+    free(answer);
+    return ok;
+}
+
 /* A number of the sheet as the answer gives it: whole, or rounded; "-"
  * for none (a board not played). */
 static void sheet_number(char *out, size_t size, json_t *v) {
@@ -1318,59 +1336,22 @@ static void sheet_number(char *out, size_t size, json_t *v) {
         snprintf(out, size, "-");
 }
 
-/* A CSV field on stdout, then its separator (a comma, or the line's end):
- * quoted by libcsv (quotes doubled) when it holds a comma or a quote. */
-static void csv_field(const char *text, bool last) {
-    if (strpbrk(text, ",\""))
-        csv_fwrite(stdout, text, strlen(text));
-    else
-        fputs(text, stdout);
-    putchar(last ? '\n' : ',');
-}
-
-static void csv_number(json_t *v, bool last) {
-    char text[32];
-    sheet_number(text, sizeof text, v);
-    csv_field(strcmp(text, "-") == 0 ? "" : text, last);
-}
-
-/* A CSV field quoted whatever it holds (a problem, the disagreements). */
-static void csv_quoted(const char *text, size_t len) {
-    csv_fwrite(stdout, text, len);
-}
-
-/* A row of a board with adjusted scores: the entry as written, the
- * matchpoints, the percentage of the top, and the articles that ruled. */
-static void print_adjusted_row(json_t *r) {
-    char mp[32], pct[32];
-    sheet_number(mp, sizeof mp, json_object_get(r, "matchpoints"));
-    sheet_number(pct, sizeof pct, json_object_get(r, "percentage"));
-    if (strcmp(pct, "-") != 0) strcat(pct, "%");
-    const char *cited = text_of(r, "articles");
-    if (json_object_get(r, "board"))
-        printf("%s,%s,%s,%s,%s%s%s\n", text_of(r, "board"), text_of(r, "pair"), text_of(r, "entry"),
-               mp, pct, *cited ? ",art. " : "", cited);
-    else
-        printf("%6s  %s  (%s)%s%s\n", text_of(r, "entry"), mp, pct, *cited ? "  art. " : "", cited);
-}
-
-/* The sheet with its matchpoints: CSV rows as they came, or a score per line. */
-static void print_sheet(json_t *rows) {
+/* A matchpoint sheet of bare scores (no board, no pair): a score and its
+ * matchpoints a line, an adjusted entry with its percentage and trail. */
+static void print_scores(json_t *rows) {
     size_t i;
     json_t *r;
     json_array_foreach(rows, i, r) {
-        if (json_object_get(r, "entry")) {
-            print_adjusted_row(r);
+        char mp[32], pct[32];
+        sheet_number(mp, sizeof mp, json_object_get(r, "matchpoints"));
+        if (!json_object_get(r, "entry")) {
+            printf("%6lld  %s\n", (long long)json_integer_value(json_object_get(r, "score")), mp);
             continue;
         }
-        long long score = json_integer_value(json_object_get(r, "score"));
-        long long mp = json_integer_value(json_object_get(r, "matchpoints"));
-        if (json_object_get(r, "board")) {
-            csv_field(text_of(r, "board"), false);
-            csv_field(text_of(r, "pair"), false);
-            printf("%lld,%lld\n", score, mp);
-        } else
-            printf("%6lld  %lld\n", score, mp);
+        sheet_number(pct, sizeof pct, json_object_get(r, "percentage"));
+        if (strcmp(pct, "-") != 0) strcat(pct, "%");
+        const char *cited = text_of(r, "articles");
+        printf("%6s  %s  (%s)%s%s\n", text_of(r, "entry"), mp, pct, *cited ? "  art. " : "", cited);
     }
 }
 
@@ -1384,14 +1365,21 @@ static int cmd_matchpoints(const options *o) {
     char *sheet = NULL, *error = NULL;
     int status =
         rs ? arb_matchpoints_sheet(rs, api_plugins(), text, len, &sheet, &error) : ARB_BAD_INPUT;
-    json_t *rows = answer_json(sheet);
-    if (status == ARB_OK && o->json)
-        print_json(json_incref(rows));
-    else if (status == ARB_OK)
-        print_sheet(rows);
-    else if (rs)
-        fprintf(stderr, "%s: error: %s\n", o->input, error);
-    json_decref(rows);
+    if (status != ARB_OK) {
+        if (rs) fprintf(stderr, "%s: error: %s\n", o->input, error);
+        free(sheet);
+    } else if (o->json) {
+        print_json(answer_json(sheet));
+    } else {
+        json_t *rows = json_loads(sheet, 0, NULL);
+        if (!json_object_get(json_array_get(rows, 0), "board")) {
+            print_scores(rows);
+            free(sheet);
+        } else if (!print_csv("matchpoints", sheet)) { /* CSV lines of board,pair,score */
+            status = ARB_NO_MEMORY;
+        }
+        json_decref(rows);
+    }
     free(error);
     free(text);
     arb_free(rs);
@@ -1570,12 +1558,6 @@ static int cmd_serve(const options *o) {
 
 /* ---- pbn ---- */
 
-static void print_number(json_t *v) {
-    char text[32];
-    sheet_number(text, sizeof text, v);
-    fputs(text, stdout);
-}
-
 /* The games as read: one line each. */
 static void print_pbn_games(json_t *games) {
     size_t i;
@@ -1598,92 +1580,6 @@ static void print_pbn_games(json_t *games) {
             printf("; %zu results in its ScoreTable",
                    json_array_size(json_object_get(g, "score_table")));
         printf("%s\n", json_is_true(json_object_get(g, "bad")) ? " (has a mistake)" : "");
-    }
-}
-
-/* A ScoreTable row's disagreements with the file as one CSV field:
- * "Score_NS 620 (arbiter 650); MP_NS 3 (arbiter 4)". */
-static void print_disagreements(json_t *list) {
-    size_t i, size = 0;
-    json_t *d;
-    char *text = NULL, file[32], arbiter[32];
-    FILE *out = json_array_size(list) ? open_memstream(&text, &size) : NULL;
-    if (!out) return;
-    json_array_foreach(list, i, d) {
-        sheet_number(file, sizeof file, json_object_get(d, "file"));
-        sheet_number(arbiter, sizeof arbiter, json_object_get(d, "arbiter"));
-        fprintf(out, "%s%s %s (arbiter %s)", i ? "; " : "", text_of(d, "column"), file, arbiter);
-    }
-    fclose(out);
-    csv_quoted(text, size);
-    free(text);
-}
-
-/* A TotalScoreTable's rows against arbiter's ranking as CSV with a header
- * row; where the file's own figures differ at the end. */
-static void print_pbn_totals(json_t *totals) {
-    size_t i;
-    json_t *t;
-    puts("line,pair,direction,rank,matchpoints,top,percentage,boards,problem,disagreements");
-    json_array_foreach(totals, i, t) {
-        printf("%lld,", (long long)json_integer_value(json_object_get(t, "line")));
-        csv_field(text_of(t, "pair"), false);
-        csv_field(text_of(t, "direction"), false);
-        if (json_object_get(t, "problem")) {
-            fputs(",,,,,", stdout);
-            csv_quoted(text_of(t, "problem"), strlen(text_of(t, "problem")));
-            puts(",");
-            continue;
-        }
-        csv_field(text_of(t, "place"), false);
-        const char *keys[] = {"matchpoints", "top", "percentage", "boards"};
-        for (int k = 0; k < 4; k++) {
-            print_number(json_object_get(t, keys[k]));
-            fputs(k < 3 ? "," : ",,", stdout);
-        }
-        print_disagreements(json_object_get(t, "disagreements"));
-        putchar('\n');
-    }
-}
-
-/* The scores as CSV with a header row; a ScoreTable row's pairs and where
- * the file's own figures differ at the end. */
-static void print_pbn_scores(json_t *scores) {
-    size_t i;
-    json_t *s;
-    puts("board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,percentage_ns,"
-         "percentage_ew,problem,ns,ew,disagreements");
-    json_array_foreach(scores, i, s) {
-        csv_field(text_of(s, "board"), false);
-        printf("%lld,", (long long)json_integer_value(json_object_get(s, "line")));
-        if (json_object_get(s, "problem")) {
-            fputs(",,,,,,,", stdout);
-            csv_quoted(text_of(s, "problem"), strlen(text_of(s, "problem")));
-            putchar(',');
-        } else if (json_object_get(s, "adjusted_ns")) { /* an artificial score: "60%/40%" */
-            char adjusted[80];
-            snprintf(adjusted, sizeof adjusted, "%s/%s", text_of(s, "adjusted_ns"),
-                     text_of(s, "adjusted_ew"));
-            csv_field(adjusted, false);
-            fputs(",,", stdout);
-        } else {
-            csv_field(text_of(s, "contract"), false);
-            csv_field(text_of(s, "declarer"), false);
-            printf("%lld,", (long long)json_integer_value(json_object_get(s, "score_ns")));
-        }
-        if (!json_object_get(s, "problem")) {
-            const char *keys[] = {"matchpoints_ns", "matchpoints_ew", "percentage_ns",
-                                  "percentage_ew"};
-            for (int k = 0; k < 4; k++) {
-                json_t *v = json_object_get(s, keys[k]);
-                if (!json_is_null(v)) print_number(v);
-                fputs(k < 3 ? "," : ",,", stdout);
-            }
-        }
-        csv_field(text_of(s, "ns"), false);
-        csv_field(text_of(s, "ew"), false);
-        print_disagreements(json_object_get(s, "disagreements"));
-        putchar('\n');
     }
 }
 
@@ -1740,9 +1636,12 @@ static int cmd_pbn(const options *o) {
                            "--export writes the file as it is: not with --write or --game");
     if (o->write && !o->ruleset)
         return usage_error("pbn", "%s", "--write needs --ruleset NAME to score the results");
-    if (o->totals && (!o->ruleset || o->write || o->export_format || o->game))
-        return usage_error("pbn", "%s",
-                           "--totals needs --ruleset NAME, and not --write, --export or --game");
+    if ((o->totals || o->ranking) && (!o->ruleset || o->write || o->export_format || o->game))
+        return usage_error("pbn", "%s needs --ruleset NAME, and not --write, --export or --game",
+                           o->totals ? "--totals" : "--ranking");
+    if (o->totals && o->ranking)
+        return usage_error("pbn", "%s", "--totals or --ranking: one at a time");
+    if (o->boards && !o->ranking) return usage_error("pbn", "%s", "--boards goes with --ranking");
     if (o->ruling && (!o->ruleset || !o->game))
         return usage_error("pbn", "%s", "--ruling SCENARIO needs --ruleset NAME and --game N");
     size_t len;
@@ -1765,15 +1664,19 @@ static int cmd_pbn(const options *o) {
     } else if (o->write) {
         status = arb_pbn_results(rs, api_plugins(), text, len, o->input, &answer, &error);
         if (answer) fputs(answer, stdout);
-    } else if (o->totals) {
-        status = arb_pbn_totals_json(rs, api_plugins(), text, len, o->input, &answer, &error);
-        json_t *j = answer_json(answer); /* frees the text */
-        answer = NULL;
-        if (j && o->json)
-            print_json(json_incref(j));
-        else if (j)
-            print_pbn_totals(j);
-        json_decref(j);
+    } else if (o->totals || o->ranking) {
+        status =
+            o->totals
+                ? arb_pbn_totals_json(rs, api_plugins(), text, len, o->input, &answer, &error)
+                : arb_pbn_session_json(rs, api_plugins(), text, len, o->input, &answer, &error);
+        if (answer && o->json)
+            print_json(answer_json(answer));
+        else if (answer && !print_csv(o->totals   ? "pbn-totals"
+                                      : o->boards ? "session-boards"
+                                                  : "session",
+                                      answer))
+            status = ARB_NO_MEMORY;
+        answer = NULL; /* taken */
     } else if (o->game) {
         status = arb_pbn_scenario_json(text, len, o->input, atoi(o->game), &answer, &error);
         json_t *j = answer_json(answer); /* frees the text */
@@ -1782,15 +1685,17 @@ static int cmd_pbn(const options *o) {
     } else {
         status = rs ? arb_pbn_score_json(rs, api_plugins(), text, len, o->input, &answer, &error)
                     : arb_pbn_json(text, len, o->input, &answer, &error);
-        json_t *j = answer_json(answer); /* frees the text */
-        answer = NULL;
-        if (j && o->json)
-            print_json(json_incref(j));
-        else if (j && rs)
-            print_pbn_scores(j);
-        else if (j)
-            print_pbn_games(j);
-        json_decref(j);
+        if (answer && rs && !o->json) {
+            if (!print_csv("pbn", answer)) status = ARB_NO_MEMORY;
+        } else {
+            json_t *j = answer_json(answer); /* frees the text */
+            if (j && o->json)
+                print_json(json_incref(j));
+            else if (j)
+                print_pbn_games(j);
+            json_decref(j);
+        }
+        answer = NULL; /* taken */
     }
     if (error) fprintf(stderr, "%s%s", error, error[strlen(error) - 1] == '\n' ? "" : "\n");
     free(answer);
@@ -1801,47 +1706,6 @@ static int cmd_pbn(const options *o) {
 }
 
 /* ---- session ---- */
-
-/* The rankings (or, with --boards, the boards) as CSV with a header row. */
-static void print_session(json_t *answer, bool boards) {
-    bool mp = strcmp(text_of(answer, "method"), "matchpoints") == 0;
-    size_t i, k;
-    json_t *r, *p;
-    if (boards) {
-        puts(mp ? "board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,"
-                  "percentage_ew"
-                : "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew");
-        json_array_foreach(json_object_get(answer, "boards"), i, r) {
-            const char *keys[] = {"board", "ns", "ew", "score_ns", "score_ew"};
-            for (int c = 0; c < 5; c++)
-                csv_field(text_of(r, keys[c]), false);
-            csv_number(json_object_get(r, mp ? "matchpoints_ns" : "imps_ns"), false);
-            csv_number(json_object_get(r, mp ? "matchpoints_ew" : "imps_ew"), !mp);
-            if (mp) {
-                csv_number(json_object_get(r, "percentage_ns"), false);
-                csv_number(json_object_get(r, "percentage_ew"), true);
-            }
-        }
-        return;
-    }
-    puts(mp ? "place,pair,direction,boards,matchpoints,top,percentage"
-            : "place,pair,direction,boards,imps");
-    json_array_foreach(json_object_get(answer, "rankings"), i, r) {
-        json_array_foreach(json_object_get(r, "pairs"), k, p) {
-            csv_field(text_of(p, "place"), false);
-            csv_field(text_of(p, "pair"), false);
-            csv_field(text_of(p, "direction"), false);
-            csv_number(json_object_get(p, "boards"), false);
-            if (mp) {
-                csv_number(json_object_get(p, "matchpoints"), false);
-                csv_number(json_object_get(p, "top"), false);
-                csv_number(json_object_get(p, "percentage"), true);
-            } else {
-                csv_number(json_object_get(p, "imps"), true);
-            }
-        }
-    }
-}
 
 static int cmd_session(const options *o) {
     if (!o->ruleset || !o->input)
@@ -1854,13 +1718,16 @@ static int cmd_session(const options *o) {
     int status = rs ? arb_session_json(rs, api_plugins(), text, len,
                                        o->method ? o->method : "matchpoints", &answer, &error)
                     : ARB_BAD_INPUT;
-    json_t *j = answer_json(answer);
-    if (status == ARB_OK && o->json)
+    json_t *j = answer ? json_loads(answer, 0, NULL) : NULL;
+    if (status == ARB_OK && o->json) {
         print_json(json_incref(j));
-    else if (status == ARB_OK)
-        print_session(j, o->boards);
-    else if (rs)
-        fprintf(stderr, "%s: error: %s\n", o->input, error);
+        free(answer);
+    } else if (status == ARB_OK) {
+        if (!print_csv(o->boards ? "session-boards" : "session", answer)) status = ARB_NO_MEMORY;
+    } else {
+        if (rs) fprintf(stderr, "%s: error: %s\n", o->input, error);
+        free(answer);
+    }
     size_t i;
     json_t *note;
     if (status == ARB_OK && !o->json) /* a board played fewer times, and what became of it */
@@ -1887,25 +1754,14 @@ static int cmd_ranking(const options *o) {
     char *answer = NULL, *error = NULL;
     int status =
         rs ? arb_ranking_json(rs, api_plugins(), text, len, &answer, &error) : ARB_BAD_INPUT;
-    json_t *pairs = answer_json(answer);
-    size_t i;
-    json_t *p;
     if (status == ARB_OK && o->json) {
-        print_json(json_incref(pairs));
+        print_json(answer_json(answer));
     } else if (status == ARB_OK) {
-        puts("place,pair,boards,matchpoints,tops,points,tie_broken_by");
-        json_array_foreach(pairs, i, p) {
-            csv_field(text_of(p, "place"), false);
-            csv_field(text_of(p, "pair"), false);
-            const char *keys[] = {"boards", "matchpoints", "tops", "points"};
-            for (int k = 0; k < 4; k++)
-                csv_number(json_object_get(p, keys[k]), false);
-            csv_field(text_of(p, "tie_broken_by"), true);
-        }
-    } else if (rs) {
-        fprintf(stderr, "%s: error: %s\n", o->input, error);
+        if (!print_csv("ranking", answer)) status = ARB_NO_MEMORY;
+    } else {
+        if (rs) fprintf(stderr, "%s: error: %s\n", o->input, error);
+        free(answer);
     }
-    json_decref(pairs);
     free(error);
     free(text);
     arb_free(rs);
@@ -1964,8 +1820,8 @@ static const command commands[] = {
      "(core/api/scoring.h); a larger one is refused with exit status 2.",
      cmd_matchpoints},
     {"pbn",
-     "pbn [--ruleset NAME|DIR] FILE|- [--json] [--write | --export | --totals] [--game N "
-     "[--ruling SCENARIO.json]]",
+     "pbn [--ruleset NAME|DIR] FILE|- [--json] [--write | --export | --totals | --ranking "
+     "[--boards]] [--game N [--ruling SCENARIO.json]]",
      "Reads the games of a PBN (2.1) file: each mistake as FILE:LINE: message, the other games\n"
      "still read. With --ruleset, scores every result (Contract, Declarer, Result, Vulnerable)\n"
      "and matchpoints each board's games, north-south and east-west apart, as CSV with a header\n"
@@ -1976,7 +1832,9 @@ static const command commands[] = {
      "says so (--json: \"disagreements\"). The rows are matchpointed as a session's sheet:\n"
      "an artificial score (A+, A60, A60A40, ^ before it or not) by the ruleset's 12C, a board\n"
      "played fewer times brought to the others (78D). --totals holds the file's TotalScoreTable\n"
-     "(Rank, TotalMP, TotalPercentage, NrBoards) against arbiter's ranking of the same pairs.\n"
+     "(Rank, TotalMP, TotalPercentage, NrBoards) against arbiter's ranking of the same pairs;\n"
+     "--ranking prints that ranking of the ScoreTables' rows as `session` prints a sheet's\n"
+     "(--boards: the rows, matchpointed).\n"
      "--game N prints game N as a scenario (dealer, auction, deal, contract, play) to rule on;\n"
      "with --ruling SCENARIO.json (that scenario with what happened added), rules on it and\n"
      "prints the file with the ruling as a commentary { … } at the end of game N. --export\n"

@@ -162,6 +162,60 @@ static void test_matchpoints_refused(void **state) {
     free(error);
 }
 
+/* The CSV of a sheet's matchpoints (test_matchpoints_csv's figures): a
+ * row a line, no header; a pair's name with a comma is quoted. */
+static void test_csv_matchpoints(void **state) {
+    (void)state;
+    const char *sheet = "board,pair,score\n1,\"Ann, Bob\",420\n1,B,-50\n";
+    char *json = NULL, *csv = NULL, *error = NULL;
+    assert_int_equal(arb_matchpoints_sheet(bridge, NULL, sheet, strlen(sheet), &json, NULL),
+                     ARB_OK);
+    assert_int_equal(arb_csv("matchpoints", json, strlen(json), &csv, &error), ARB_OK);
+    assert_null(error);
+    assert_string_equal(csv, "1,\"Ann, Bob\",420,2\n1,B,-50,0\n");
+    free(csv);
+    free(json);
+}
+
+/* A session's ranking (78A, by hand): two boards, two tables; 1 NS beat
+ * 2 NS on board 1 (2 of 2) and tied on board 2 (1 of 2): 3 of 4, 75%. */
+static void test_csv_session(void **state) {
+    (void)state;
+    const char *sheet = "board,ns,ew,score\n1,1,3,420\n1,2,4,-50\n2,1,4,100\n2,2,3,100\n";
+    char *json = NULL, *csv = NULL;
+    assert_int_equal(
+        arb_session_json(bridge, NULL, sheet, strlen(sheet), "matchpoints", &json, NULL), ARB_OK);
+    assert_int_equal(arb_csv("session", json, strlen(json), &csv, NULL), ARB_OK);
+    assert_non_null(strstr(csv, "place,pair,direction,boards,matchpoints,top,percentage\n"));
+    assert_non_null(strstr(csv, "\n1,1,NS,2,3,4,75\n"));
+    assert_non_null(strstr(csv, "\n2,2,NS,2,1,4,25\n"));
+    free(csv);
+    assert_int_equal(arb_csv("session-boards", json, strlen(json), &csv, NULL), ARB_OK);
+    assert_non_null(strstr(csv, "\n1,1,3,420,-420,2,0,100,0\n"));
+    free(csv);
+    free(json);
+}
+
+/* A form it does not know, and an answer of the wrong shape: refused,
+ * nothing written. */
+static void test_csv_refused(void **state) {
+    (void)state;
+    char *csv = NULL, *error = NULL;
+    assert_int_equal(arb_csv("xml", "[]", 2, &csv, &error), ARB_BAD_INPUT);
+    assert_null(csv);
+    assert_non_null(strstr(error, "the form is session"));
+    free(error);
+    assert_int_equal(arb_csv("session", "[]", 2, &csv, &error), ARB_BAD_INPUT);
+    assert_non_null(strstr(error, "a JSON object"));
+    free(error);
+    assert_int_equal(arb_csv("ranking", "[1,", 3, &csv, &error), ARB_BAD_INPUT);
+    free(error);
+    assert_int_equal(arb_csv("ranking", NULL, 0, &csv, &error), ARB_BAD_INPUT);
+    free(error);
+    assert_int_equal(arb_csv(NULL, "[]", 2, &csv, &error), ARB_BAD_INPUT);
+    free(error);
+}
+
 /* NKF 1976 Art. 12, worked in the header comment. */
 static void test_legal_cards(void **state) {
     (void)state;
@@ -355,6 +409,9 @@ int main(void) {
         cmocka_unit_test(test_matchpoints_one_board),
         cmocka_unit_test(test_matchpoints_csv),
         cmocka_unit_test(test_matchpoints_refused),
+        cmocka_unit_test(test_csv_matchpoints),
+        cmocka_unit_test(test_csv_session),
+        cmocka_unit_test(test_csv_refused),
         cmocka_unit_test(test_legal_cards),
         cmocka_unit_test(test_legal_refused),
         cmocka_unit_test(test_compare),
