@@ -217,6 +217,44 @@ if start_server --ruleset bridge-2017 --ruleset klaverjas-nkf-1976; then
     if jq -e --slurpfile cli "$work/desk.cli" '. == $cli[0]' "$work/desk.out" >/dev/null 2>&1
     then pass "/api/pbn with export: as the CLI's --export --json"
     else fail "/api/pbn export" "$(head -c 300 "$work/desk.out")"; fi
+    # "format": "csv": the CSV the command prints, the same bytes (arb_csv)
+    desk_csv() { # NAME ENDPOINT RULESET KEY FILE EXTRA-JSON CLI-COMMAND [CLI-ARGS…]
+        jq -Rs --arg r "$3" --arg k "$4" --argjson x "$6" '{ruleset: $r, format: "csv"} + {($k): .} + $x' "$5" >"$work/desk.json"
+        curl -s -m 30 -o "$work/desk.out" --data-binary "@$work/desk.json" "http://127.0.0.1:$port/api/$2"
+        local name=$1 ruleset=$3 file=$5 command=$7
+        shift 7
+        "$ARBITER" "$command" --ruleset "$ruleset" "$file" "$@" >"$work/desk.cli" 2>/dev/null
+        if jq -j .csv "$work/desk.out" 2>/dev/null | cmp -s - "$work/desk.cli" && [ -s "$work/desk.cli" ]
+        then pass "$name: the CLI's CSV, byte for byte"
+        else fail "$name" "$(head -c 300 "$work/desk.out")"; fi
+    }
+    desk_csv "/api/session in CSV" session bridge-2017 csv examples/session.csv '{}' session
+    desk_csv "/api/session in CSV, the boards" session bridge-2017 csv examples/session.csv '{"boards": true, "method": "butler"}' session --boards --method butler
+    desk_csv "/api/matchpoints in CSV" matchpoints bridge-2017 csv examples/board-adjusted.csv '{}' matchpoints
+    desk_csv "/api/ranking in CSV" ranking klaverjas-nkf-1976 csv examples/klaverjas-ranking.csv '{}' ranking
+    desk_csv "/api/pbn in CSV" pbn bridge-2017 pbn tests/pbn/event.pbn '{}' pbn
+    desk_csv "/api/pbn ranking in CSV" pbn bridge-2017 pbn tests/pbn/event.pbn '{"ranking": true}' pbn --ranking
+    desk_csv "/api/pbn totals in CSV" pbn bridge-2017 pbn tests/pbn/event.pbn '{"totals": true}' pbn --totals
+    jq -Rs '{ruleset: "bridge-2017", pbn: ., totals: true}' tests/pbn/event.pbn >"$work/desk.json"
+    curl -s -m 30 -o "$work/desk.out" --data-binary "@$work/desk.json" "http://127.0.0.1:$port/api/pbn"
+    "$ARBITER" pbn --ruleset bridge-2017 --totals --json tests/pbn/event.pbn >"$work/desk.cli" 2>/dev/null
+    if jq -e --slurpfile cli "$work/desk.cli" '.totals == $cli[0]' "$work/desk.out" >/dev/null 2>&1
+    then pass "/api/pbn with totals: as the CLI's --totals --json"
+    else fail "/api/pbn totals" "$(head -c 300 "$work/desk.out")"; fi
+    jq -Rs '{ruleset: "bridge-2017", pbn: ., ranking: true}' tests/pbn/event.pbn >"$work/desk.json"
+    curl -s -m 30 -o "$work/desk.out" --data-binary "@$work/desk.json" "http://127.0.0.1:$port/api/pbn"
+    "$ARBITER" pbn --ruleset bridge-2017 --ranking --json tests/pbn/event.pbn >"$work/desk.cli" 2>/dev/null
+    if jq -e --slurpfile cli "$work/desk.cli" '.session == $cli[0]' "$work/desk.out" >/dev/null 2>&1
+    then pass "/api/pbn with ranking: as the CLI's --ranking --json"
+    else fail "/api/pbn ranking" "$(head -c 300 "$work/desk.out")"; fi
+    for bad in '{"ruleset":"bridge-2017","csv":"board,ns,ew,score\n","format":"xml"}|is json or csv' \
+               '{"ruleset":"bridge-2017","pbn":"","ranking":true,"totals":true}|one at a time' \
+               '{"ruleset":"bridge-2017","pbn":"","ranking":"yes"}|is true or false'; do
+        path=/api/session; case $bad in *pbn*) path=/api/pbn ;; esac
+        code=$(curl -s -m 10 -o "$work/desk.out" -w '%{http_code}' --data-binary "${bad%%|*}" "http://127.0.0.1:$port$path")
+        if [ "$code" = 400 ] && grep -qF "${bad#*|}" "$work/desk.out"; then pass "$path refuses ${bad%%|*}: 400, said why"
+        else fail "$path bad request" "$code $(cat "$work/desk.out")"; fi
+    done
     code=$(curl -s -m 10 -o "$work/desk.out" -w '%{http_code}' --data-binary '{"ruleset":"bridge-2017","csv":1}' "http://127.0.0.1:$port/api/session")
     if [ "$code" = 400 ] && grep -q 'give \\"csv\\"' "$work/desk.out"; then pass "/api/session without a sheet: 400, said why"
     else fail "/api/session bad" "$code $(cat "$work/desk.out")"; fi

@@ -30,8 +30,13 @@
  *   POST /api/session     {ruleset, csv, method}           `arbiter session --json` under "session"
  *   POST /api/pbn         {ruleset, pbn}                   `arbiter pbn --json` under "games"
  *                                                          (400 with "error" and the games read)
+ *                         {ruleset, pbn, ranking: true}    `arbiter pbn --ranking --json` under "session"
+ *                         {ruleset, pbn, totals: true}     `arbiter pbn --totals --json` under "totals"
  *                         {pbn, export: true}              `arbiter pbn --export --json`
  *   POST /api/ranking     {ruleset, csv}                   `arbiter ranking --json` under "ranking"
+ *   The four above also take "format": "csv": the CSV the command prints
+ *   (arb_csv), under "csv"; /api/session and /api/pbn with "ranking" take
+ *   "boards": true for the boards' CSV (`--boards`).
  *   GET  /api/graph?ruleset=NAME&article=N                 the article's decision graph as DOT, with its title (and title_en)
  *   GET  /, /FILE                                          the web app (core/serve/web, or --web)
  */
@@ -418,30 +423,6 @@ static reply api_score(server *s, json_t *in) {
     return out;
 }
 
-static reply api_matchpoints(server *s, json_t *in) {
-    static const char *const keys[] = {"ruleset", "csv", NULL};
-    reply out;
-    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
-    if (!sv) return out;
-    json_t *csv = json_object_get(in, "csv");
-    if (!json_is_string(csv))
-        return fail(MHD_HTTP_BAD_REQUEST,
-                    "give \"csv\": the scores, one per line, or board,pair,score");
-    const char *sheet = json_string_value(csv);
-    size_t len = json_string_length(csv);
-    if (strlen(sheet) != len)
-        return fail(MHD_HTTP_BAD_REQUEST, "the sheet is not text (it holds a NUL character)");
-    if (arb_sheet_score_count(sheet, len) > ARB_MAX_SCORES)
-        return fail(MHD_HTTP_CONTENT_TOO_LARGE, "at most %d scores in one sheet", ARB_MAX_SCORES);
-    char *json = NULL, *error = NULL;
-    if (arb_matchpoints_sheet(sv->rs, sv->plugins, sheet, len, &json, &error) == ARB_OK)
-        out = ok(json_pack("{ssso}", "ruleset", arb_name(sv->rs), "rows", parsed(json)));
-    else
-        out = fail(MHD_HTTP_BAD_REQUEST, "%s", error ? error : "");
-    free(error);
-    return out;
-}
-
 /* ---- the decision graph ---- */
 
 /* An article of the ruleset as arb_ruleset_json gives it (NULL when it has none). */
@@ -504,13 +485,47 @@ static const char *request_text(json_t *in, const char *key, const char *what, s
     return json_string_value(v);
 }
 
-/* A library call's JSON answer under key, or its error as a 400. */
-static reply answered(served *sv, enum arb_status st, const char *key, char *json, char *error) {
-    reply out =
-        st == ARB_OK
-            ? ok(json_pack("{ssso}", "ruleset", arb_name(sv->rs), key, parsed(json)))
-            : fail(st == ARB_NO_MEMORY ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_BAD_REQUEST, "%s",
-                   error ? error : "");
+/* The form of CSV a scorer's request asks for with "format": "csv"
+ * (arb_csv's form, given by the endpoint), NULL for JSON, the default;
+ * false, with the answer in *out, for another format. */
+static bool request_format(json_t *in, const char *csv_form, const char **form, reply *out) {
+    json_t *format = json_object_get(in, "format");
+    *form = NULL;
+    if (!format || (json_is_string(format) && strcmp(json_string_value(format), "json") == 0))
+        return true;
+    if (json_is_string(format) && strcmp(json_string_value(format), "csv") == 0) {
+        *form = csv_form;
+        return true;
+    }
+    *out = fail(MHD_HTTP_BAD_REQUEST, "\"format\" is json or csv");
+    return false;
+}
+
+/* A library call's JSON answer (taken) as the body's value under key, or
+ * with a CSV form the library's CSV of it under "csv". */
+static json_t *answer_value(const char *form, char *json, const char **key) {
+    if (!form) return parsed(json);
+    char *csv = NULL;
+    enum arb_status st = json ? arb_csv(form, json, strlen(json), &csv, NULL) : ARB_BAD_INPUT;
+    free(json);
+    *key = "csv";
+    json_t *text = st == ARB_OK ? json_string(csv) : NULL;
+    free(csv);
+    return text;
+}
+
+/* A library call's answer under key (or, with a CSV form, its CSV under
+ * "csv"), or its error as a 400. */
+static reply answered(served *sv, enum arb_status st, const char *key, const char *form, char *json,
+                      char *error) {
+    json_t *value = st == ARB_OK ? answer_value(form, json, &key) : NULL;
+    reply out = value ? ok(json_pack("{ssso}", "ruleset", arb_name(sv->rs), key, value))
+                      : fail(st == ARB_OK || st == ARB_NO_MEMORY ? MHD_HTTP_SERVICE_UNAVAILABLE
+                                                                 : MHD_HTTP_BAD_REQUEST,
+                             "%s",
+                             st == ARB_OK ? "out of memory"
+                             : error      ? error
+                                          : "");
     if (st != ARB_OK) free(json);
     free(error);
     return out;
@@ -518,9 +533,17 @@ static reply answered(served *sv, enum arb_status st, const char *key, char *jso
 
 /* A pairs session's sheet (CSV with a header row), scored and ranked. */
 static reply api_session(server *s, json_t *in) {
-    static const char *const keys[] = {"ruleset", "csv", "method", NULL};
+    static const char *const keys[] = {"ruleset", "csv", "method", "format", "boards", NULL};
     reply out;
-    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
+    json_t *boards = json_object_get(in, "boards");
+    if (boards && !json_is_boolean(boards))
+        return fail(MHD_HTTP_BAD_REQUEST, "\"boards\" is true or false");
+    const char *form;
+    served *sv =
+        check_keys(in, keys, &out) &&
+                request_format(in, json_is_true(boards) ? "session-boards" : "session", &form, &out)
+            ? request_ruleset(s, in, &out)
+            : NULL;
     size_t len = 0;
     const char *sheet =
         sv ? request_text(in, "csv",
@@ -534,7 +557,7 @@ static reply api_session(server *s, json_t *in) {
     char *json = NULL, *error = NULL;
     enum arb_status st = arb_session_json(sv->rs, sv->plugins, sheet, len,
                                           method ? json_string_value(method) : NULL, &json, &error);
-    return answered(sv, st, "session", json, error);
+    return answered(sv, st, "session", form, json, error);
 }
 
 /* A PBN file in the export format: {"pbn": text}, no ruleset needed. */
@@ -554,42 +577,96 @@ static reply api_pbn_export(json_t *in) {
     return out;
 }
 
-/* A PBN file's games scored and matchpointed (or, with "export": true,
- * the file in the export format). */
+/* The flag `key` of a request (absent: false); false, with the answer in
+ * *out, when it is not true or false. */
+static bool request_flag(json_t *in, const char *key, bool *flag, reply *out) {
+    json_t *v = json_object_get(in, key);
+    *flag = json_is_true(v);
+    if (!v || json_is_boolean(v)) return true;
+    *out = fail(MHD_HTTP_BAD_REQUEST, "\"%s\" is true or false", key);
+    return false;
+}
+
+/* A PBN file's games scored and matchpointed; with "ranking": true its
+ * ScoreTables' rows ranked as a session ("boards": true, in CSV, the
+ * rows), with "totals": true its TotalScoreTable against that ranking,
+ * with "export": true the file in the export format. */
 static reply api_pbn(server *s, json_t *in) {
-    static const char *const keys[] = {"ruleset", "pbn", "export", NULL};
+    static const char *const keys[] = {"ruleset", "pbn",    "export", "ranking",
+                                       "totals",  "boards", "format", NULL};
     reply out;
-    json_t *export_format = json_object_get(in, "export");
-    if (export_format && !json_is_boolean(export_format))
-        return fail(MHD_HTTP_BAD_REQUEST, "\"export\" is true or false");
-    if (json_is_true(export_format)) return check_keys(in, keys, &out) ? api_pbn_export(in) : out;
-    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
+    bool export_format, ranking, totals, boards;
+    if (!request_flag(in, "export", &export_format, &out) ||
+        !request_flag(in, "ranking", &ranking, &out) ||
+        !request_flag(in, "totals", &totals, &out) || !request_flag(in, "boards", &boards, &out))
+        return out;
+    if (export_format + ranking + totals > 1)
+        return fail(MHD_HTTP_BAD_REQUEST, "\"export\", \"ranking\", \"totals\": one at a time");
+    if (export_format) return check_keys(in, keys, &out) ? api_pbn_export(in) : out;
+    const char *form, *key = totals ? "totals" : ranking ? "session" : "games";
+    const char *csv_form = totals     ? "pbn-totals"
+                           : !ranking ? "pbn"
+                           : boards   ? "session-boards"
+                                      : "session";
+    served *sv = check_keys(in, keys, &out) && request_format(in, csv_form, &form, &out)
+                     ? request_ruleset(s, in, &out)
+                     : NULL;
     size_t len = 0;
     const char *pbn = sv ? request_text(in, "pbn", "the text of a PBN file", &len, &out) : NULL;
     if (!pbn) return out;
     char *json = NULL, *error = NULL;
-    enum arb_status st = arb_pbn_score_json(sv->rs, sv->plugins, pbn, len, "pbn", &json, &error);
-    json_t *games = st == ARB_BAD_INPUT ? parsed(json) : NULL;
-    if (games) { /* the file's mistakes, and the games read all the same, as the CLI gives both */
-        reply out = {MHD_HTTP_BAD_REQUEST, json_pack("{sssoss}", "ruleset", arb_name(sv->rs),
-                                                     "games", games, "error", error ? error : "")};
+    enum arb_status st =
+        totals    ? arb_pbn_totals_json(sv->rs, sv->plugins, pbn, len, "pbn", &json, &error)
+        : ranking ? arb_pbn_session_json(sv->rs, sv->plugins, pbn, len, "pbn", &json, &error)
+                  : arb_pbn_score_json(sv->rs, sv->plugins, pbn, len, "pbn", &json, &error);
+    json_t *value = st == ARB_BAD_INPUT && json ? answer_value(form, json, &key) : NULL;
+    if (value) { /* the file's mistakes, and the games read all the same, as the CLI gives both */
+        reply out = {MHD_HTTP_BAD_REQUEST, json_pack("{sssoss}", "ruleset", arb_name(sv->rs), key,
+                                                     value, "error", error ? error : "")};
         free(error);
         return out;
     }
-    return answered(sv, st, "games", st == ARB_BAD_INPUT ? NULL : json, error);
+    return answered(sv, st, key, form, st == ARB_BAD_INPUT ? NULL : json, error);
 }
 
 /* A matchpoint sheet's pairs ranked, ties broken as the ruleset says. */
 static reply api_ranking(server *s, json_t *in) {
-    static const char *const keys[] = {"ruleset", "csv", NULL};
+    static const char *const keys[] = {"ruleset", "csv", "format", NULL};
     reply out;
-    served *sv = check_keys(in, keys, &out) ? request_ruleset(s, in, &out) : NULL;
+    const char *form;
+    served *sv = check_keys(in, keys, &out) && request_format(in, "ranking", &form, &out)
+                     ? request_ruleset(s, in, &out)
+                     : NULL;
     size_t len = 0;
     const char *sheet = sv ? request_text(in, "csv", "board,pair,score lines", &len, &out) : NULL;
     if (!sheet) return out;
     char *json = NULL, *error = NULL;
     enum arb_status st = arb_ranking_json(sv->rs, sv->plugins, sheet, len, &json, &error);
-    return answered(sv, st, "ranking", json, error);
+    return answered(sv, st, "ranking", form, json, error);
+}
+
+/* A matchpoint sheet's rows matchpointed, board by board. */
+static reply api_matchpoints(server *s, json_t *in) {
+    static const char *const keys[] = {"ruleset", "csv", "format", NULL};
+    reply out;
+    const char *form;
+    served *sv = check_keys(in, keys, &out) && request_format(in, "matchpoints", &form, &out)
+                     ? request_ruleset(s, in, &out)
+                     : NULL;
+    if (!sv) return out;
+    json_t *csv = json_object_get(in, "csv");
+    if (!json_is_string(csv))
+        return fail(MHD_HTTP_BAD_REQUEST,
+                    "give \"csv\": the scores, one per line, or board,pair,score");
+    const char *sheet = json_string_value(csv);
+    size_t len = json_string_length(csv);
+    if (strlen(sheet) != len)
+        return fail(MHD_HTTP_BAD_REQUEST, "the sheet is not text (it holds a NUL character)");
+    if (arb_sheet_score_count(sheet, len) > ARB_MAX_SCORES)
+        return fail(MHD_HTTP_CONTENT_TOO_LARGE, "at most %d scores in one sheet", ARB_MAX_SCORES);
+    char *json = NULL, *error = NULL;
+    enum arb_status st = arb_matchpoints_sheet(sv->rs, sv->plugins, sheet, len, &json, &error);
+    return answered(sv, st, "rows", form, json, error);
 }
 
 static const struct post_route {
