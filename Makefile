@@ -186,7 +186,7 @@ WEB_FILES := $(wildcard core/serve/web/*.html core/serve/web/*.js core/serve/web
                         core/serve/web/*.webmanifest core/serve/web/*.png)
 GLUE_EXPORTS := arbw_init arbw_status arbw_error arbw_free arbw_rulesets arbw_ruleset arbw_title arbw_next \
                 arbw_rule arbw_batch arbw_compare arbw_score arbw_klaverjas arbw_legal arbw_matchpoints arbw_graph \
-                arbw_session arbw_ranking arbw_pbn arbw_pbn_export arbw_plugins arbw_plugin_add arbw_plugin_remove malloc free
+                arbw_session arbw_ranking arbw_pbn arbw_pbn_session arbw_pbn_totals arbw_csv arbw_pbn_export arbw_plugins arbw_plugin_add arbw_plugin_remove malloc free
 comma := ,
 empty :=
 space := $(empty) $(empty)

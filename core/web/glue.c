@@ -344,22 +344,54 @@ EMSCRIPTEN_KEEPALIVE char *arbw_ranking(const char *name, const char *sheet) {
     return scored(st, json, error);
 }
 
-/* POST /api/pbn: every result of a PBN file scored and matchpointed, the
- * file's own figures compared (`arbiter pbn --ruleset NAME --json`). file:
- * the name its messages give ("pbn" for the server's; NULL or "" too). A
- * file with a mistake: NULL, every mistake with its line in the error. */
-EMSCRIPTEN_KEEPALIVE char *arbw_pbn(const char *name, const char *pbn, const char *file) {
+typedef enum arb_status (*pbn_call)(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
+                                   size_t len, const char *name, char **json, char **error);
+
+/* A PBN file's answer by one of the library's calls; a file with a
+ * mistake: the answer read all the same, with the status and every
+ * mistake with its line in the error. */
+static char *pbn_answer(pbn_call call, const char *name, const char *pbn, const char *file) {
     const arb_ruleset *rs = served(name);
     if (!rs) return NULL;
     if (!pbn) return fail(ARB_BAD_INPUT, "%s", "give the text of a PBN file");
     char *json = NULL, *error = NULL;
-    enum arb_status st = arb_pbn_score_json(rs, plugins_of(rs), pbn, strlen(pbn),
-                                            file && *file ? file : "pbn", &json, &error);
+    enum arb_status st =
+        call(rs, plugins_of(rs), pbn, strlen(pbn), file && *file ? file : "pbn", &json, &error);
     if (st == ARB_BAD_INPUT && json) { /* the mistakes, and the games read all the same */
         outcome(st, error ? error : copy(""));
         return json;
     }
     return scored(st, json, error);
+}
+
+/* POST /api/pbn: every result of a PBN file scored and matchpointed, the
+ * file's own figures compared (`arbiter pbn --ruleset NAME --json`). file:
+ * the name its messages give ("pbn" for the server's; NULL or "" too). A
+ * file with a mistake: the games read all the same, every mistake with
+ * its line in the error. */
+EMSCRIPTEN_KEEPALIVE char *arbw_pbn(const char *name, const char *pbn, const char *file) {
+    return pbn_answer(arb_pbn_score_json, name, pbn, file);
+}
+
+/* POST /api/pbn with "ranking": the ScoreTables' rows ranked as a session
+ * (`arbiter pbn --ranking --json`); as arbw_pbn otherwise. */
+EMSCRIPTEN_KEEPALIVE char *arbw_pbn_session(const char *name, const char *pbn, const char *file) {
+    return pbn_answer(arb_pbn_session_json, name, pbn, file);
+}
+
+/* POST /api/pbn with "totals": the TotalScoreTable against arbiter's
+ * ranking (`arbiter pbn --totals --json`); as arbw_pbn otherwise. */
+EMSCRIPTEN_KEEPALIVE char *arbw_pbn_totals(const char *name, const char *pbn, const char *file) {
+    return pbn_answer(arb_pbn_totals_json, name, pbn, file);
+}
+
+/* "format": "csv" on the scorer's endpoints: an answer of theirs (JSON
+ * text) as the CSV the CLI prints; form as arb_csv's. */
+EMSCRIPTEN_KEEPALIVE char *arbw_csv(const char *form, const char *json) {
+    if (!json) return fail(ARB_BAD_INPUT, "%s", "give an answer to write as CSV");
+    char *csv = NULL, *error = NULL;
+    enum arb_status st = arb_csv(form, json, strlen(json), &csv, &error);
+    return scored(st, csv, error);
 }
 
 /* POST /api/pbn with "export": the file in PBN 2.1's export format, the

@@ -433,6 +433,8 @@ async function walkResults(page, base, kjName, shots = {}) {
   expect(await page.isVisible('#rs-ranking-NS'), "no ranking from the file's results");
   expect((await downloaded(page, '#rs-download-games')) === cliText(['pbn', '--ruleset', 'bridge-2017', '-'], event),
     'the results CSV is not what `arbiter pbn --ruleset` writes');
+  expect((await downloaded(page, '#rs-download-ranking')) === cliText(['pbn', '--ruleset', 'bridge-2017', '--ranking', '-'], event),
+    'the ranking CSV is not what `arbiter pbn --ranking` writes');
   if (shots.pbn) await shot(page, shots.pbn);
   await resultsFor(page, 'bridge-2017', 'tests/pbn/mistakes.pbn');
   const error = await page.textContent('#rs-error');

@@ -201,6 +201,19 @@ async function sameAsServer(offline, names, games) {
       ['api/pbn', { pbn: 'x', export: 'yes' }], ['api/pbn', { pbn: '[Board "1"]\n' }], ['api/pbn', { ruleset: 'no-such', pbn: '' }],
       ['api/pbn', { ruleset: 'bridge-2017', pbn: 1 }], ['api/pbn', { ruleset: 'bridge-2017', pbn: '', csv: '' }],
       ['api/ranking', { ruleset: 'bridge-2017', csv: '' }], ['api/ranking', { ruleset: 'no-such', csv: '' }],
+      /* the answers in CSV, the ScoreTables' ranking and the TotalScoreTable check */
+      ['api/session', { ruleset: 'bridge-2017', csv: readFileSync('examples/session.csv', 'utf8'), format: 'csv' }],
+      ['api/session', { ruleset: 'bridge-2017', csv: readFileSync('examples/session.csv', 'utf8'), format: 'csv', boards: true, method: 'cross' }],
+      ['api/session', { ruleset: 'bridge-2017', csv: '', format: 'xml' }], ['api/session', { ruleset: 'bridge-2017', csv: '', boards: 1 }],
+      ['api/matchpoints', { ruleset: 'bridge-2017', csv: readFileSync('examples/board-adjusted.csv', 'utf8'), format: 'csv' }],
+      ['api/pbn', { ruleset: 'bridge-2017', pbn: readFileSync('tests/pbn/event.pbn', 'utf8'), format: 'csv' }],
+      ['api/pbn', { ruleset: 'bridge-2017', pbn: readFileSync('tests/pbn/event.pbn', 'utf8'), ranking: true }],
+      ['api/pbn', { ruleset: 'bridge-2017', pbn: readFileSync('tests/pbn/event.pbn', 'utf8'), ranking: true, boards: true, format: 'csv' }],
+      ['api/pbn', { ruleset: 'bridge-2017', pbn: readFileSync('tests/pbn/event.pbn', 'utf8'), totals: true }],
+      ['api/pbn', { ruleset: 'bridge-2017', pbn: readFileSync('tests/pbn/event.pbn', 'utf8'), totals: true, format: 'csv' }],
+      ['api/pbn', { ruleset: 'bridge-2017', pbn: readFileSync('tests/pbn/mistakes.pbn', 'utf8'), format: 'csv' }],
+      ['api/pbn', { ruleset: 'bridge-2017', pbn: readFileSync('tests/pbn/standard-example.pbn', 'utf8'), ranking: true }],
+      ['api/pbn', { ruleset: 'bridge-2017', pbn: '', ranking: true, totals: true }], ['api/pbn', { ruleset: 'bridge-2017', pbn: '', totals: 'yes' }],
       ['api/graph?ruleset=bridge-2017&article=27'], ['api/graph?ruleset=bridge-2017&article=999'], ['api/graph?ruleset=bridge-2017'],
     ];
     if (kj) requests.push(['api/ranking', { ruleset: kj, csv: readFileSync('examples/klaverjas-ranking.csv', 'utf8') }],
@@ -384,6 +397,17 @@ function scorerDesk(offline, names, games) {
         cliRun(args), offline.raw.session('bridge-2017', readFileSync(sheet, 'utf8'), method));
     }
   }
+  /* the CSV a download gives: the glue's arb_csv against the CLI's */
+  for (const [form, args, json] of [
+    ['session', ['session', '--ruleset', 'bridge-2017', 'examples/session.csv'], () => offline.raw.session('bridge-2017', readFileSync('examples/session.csv', 'utf8'))],
+    ['session-boards', ['session', '--ruleset', 'bridge-2017', '--boards', '--method', 'cross', 'examples/session-semicolon.csv'],
+      () => offline.raw.session('bridge-2017', readFileSync('examples/session-semicolon.csv', 'utf8'), 'cross')],
+    ['matchpoints', ['matchpoints', '--ruleset', 'bridge-2017', 'examples/board-adjusted.csv'], () => offline.raw.matchpoints('bridge-2017', readFileSync('examples/board-adjusted.csv', 'utf8'))],
+  ]) {
+    const fromCli = cliRun(args), answer = json(), wasm = answer.status === 0 ? offline.raw.csv(form, answer.text) : answer;
+    check(`\`arbiter ${args.join(' ')}\`: the module's CSV (${form}), byte for byte`,
+      fromCli.status === 0 && wasm.status === 0 && fromCli.out === wasm.text, wasm.status ? wasm.error : firstDifference(fromCli.out, wasm.text || ''));
+  }
   if (names.includes('bridge-1963'))
     same('examples/session-short-board.csv under bridge-1963 (its short board stands as compared) as `arbiter session --json`',
       cliRun(['session', '--ruleset', 'bridge-1963', '--json', 'examples/session-short-board.csv']),
@@ -397,6 +421,16 @@ function scorerDesk(offline, names, games) {
     const text = readFileSync(file, 'utf8');
     same(`${file} scored as \`arbiter pbn --ruleset bridge-2017 --json\`, byte for byte`,
       cliRun(['pbn', '--ruleset', 'bridge-2017', '--json', file]), offline.raw.pbn('bridge-2017', text, file));
+    const csv = cliRun(['pbn', '--ruleset', 'bridge-2017', file]), wasmJson = offline.raw.pbn('bridge-2017', text, file);
+    const wasmCsv = wasmJson.text ? offline.raw.csv('pbn', wasmJson.text) : wasmJson;
+    check(`${file} scored as \`arbiter pbn --ruleset bridge-2017\` writes its CSV, byte for byte`,
+      csv.out === (wasmCsv.text || ''), wasmCsv.status ? wasmCsv.error : firstDifference(csv.out, wasmCsv.text || ''));
+    if (file === 'tests/pbn/event.pbn') { /* the one with ScoreTables and a TotalScoreTable */
+      same(`${file}'s ScoreTables ranked as \`arbiter pbn --ranking --json\`, byte for byte`,
+        cliRun(['pbn', '--ruleset', 'bridge-2017', '--ranking', '--json', file]), offline.raw.pbnSession('bridge-2017', text, file));
+      same(`${file}'s TotalScoreTable as \`arbiter pbn --totals --json\`, byte for byte`,
+        cliRun(['pbn', '--ruleset', 'bridge-2017', '--totals', '--json', file]), offline.raw.pbnTotals('bridge-2017', text, file));
+    }
     const exported = cliRun(['pbn', '--export', file]), wasm = offline.raw.pbnExport(text, file);
     check(`${file} in the export format as \`arbiter pbn --export\` writes it, byte for byte`,
       exported.status === 0 && wasm.status === 0 && exported.out === wasm.text, wasm.status ? wasm.error : firstDifference(exported.out, wasm.text || ''));

@@ -837,87 +837,33 @@ async function results(ev) {
   ev.preventDefault();
   const ruleset = $('rs-ruleset').value, text = $('rs-text').value;
   const kind = gameOf(ruleset) === 'klaverjas' ? 'ranking' : isPbn(text) ? 'pbn' : 'session';
-  let r;
-  if (kind === 'ranking') r = await api('api/ranking', { ruleset, csv: text });
-  else if (kind === 'pbn') r = await api('api/pbn', { ruleset, pbn: text });
-  else r = await api('api/session', { ruleset, csv: text, method: $('rs-method').value });
+  const path = { ranking: 'api/ranking', pbn: 'api/pbn', session: 'api/session' }[kind];
+  const request = kind === 'ranking' ? { ruleset, csv: text }
+    : kind === 'pbn' ? { ruleset, pbn: text } : { ruleset, csv: text, method: $('rs-method').value };
+  const r = await api(path, request);
   showError($('rs-error'), r.ok ? '' : r.body.error);
   /* a PBN file with mistakes: the mistakes, and the games read all the same */
   const shown = r.ok || (kind === 'pbn' && Array.isArray(r.body.games));
-  state.results = shown ? { kind, ruleset, body: r.body, pbn: kind === 'pbn' ? text : null, session: null } : null;
-  if (shown && kind === 'pbn') state.results.session = await pbnSession(ruleset, r.body.games);
+  state.results = shown ? { kind, ruleset, body: r.body, path, request, session: null } : null;
+  if (shown && kind === 'pbn') state.results.session = await pbnSession(request);
   show($('rs-result'), shown);
   if (shown) renderResults();
 }
 
-/* A PBN file's results as a session's sheet (board, the pairs, north-south's
- * score), ranked by the library as `arbiter session` ranks a sheet: only
- * when every result names its pairs (a ScoreTable's rows); else null. */
-async function pbnSession(ruleset, games) {
-  const scored = games.filter((g) => g.problem === undefined);
-  if (!scored.length || scored.some((g) => !g.ns || !g.ew)) return null;
-  const lines = ['board,ns,ew,score', ...scored.map((g) => [g.board, g.ns, g.ew, String(g.score_ns)].map(csvText).join(','))];
-  const r = await api('api/session', { ruleset, csv: lines.join('\n') + '\n', method: 'matchpoints' });
-  return r.ok ? r.body.session : null;
+/* A PBN file's ScoreTable rows ranked as a session by the library
+ * (`arbiter pbn --ranking`); null when the file has none. */
+async function pbnSession(request) {
+  const r = await api('api/pbn', { ...request, ranking: true });
+  return r.body.session || null;
 }
 
-/* CSV as the CLI writes it: a field quoted when it holds a comma or a
- * quote; a number as printf's %.12g writes it, none as empty. */
-function csvText(v) {
-  const text = v === undefined || v === null ? '' : String(v);
-  return /[,"]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
-}
-function csvNumber(v) {
-  if (typeof v !== 'number') return '';
-  return String(Number.isInteger(v) ? v : Number(v.toPrecision(12)));
-}
-
-/* `arbiter session FILE` (the ranking) or `arbiter session --boards FILE`. */
-function sessionCsv(session, boards) {
-  const mp = session.method === 'matchpoints';
-  const lines = [];
-  if (boards) {
-    lines.push(mp ? 'board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew'
-      : 'board,ns,ew,score_ns,score_ew,imps_ns,imps_ew');
-    for (const b of session.boards) {
-      const texts = ['board', 'ns', 'ew', 'score_ns', 'score_ew'].map((k) => csvText(typeof b[k] === 'string' ? b[k] : ''));
-      const numbers = (mp ? ['matchpoints_ns', 'matchpoints_ew', 'percentage_ns', 'percentage_ew'] : ['imps_ns', 'imps_ew'])
-        .map((k) => csvNumber(b[k]));
-      lines.push([...texts, ...numbers].join(','));
-    }
-  } else {
-    lines.push(mp ? 'place,pair,direction,boards,matchpoints,top,percentage' : 'place,pair,direction,boards,imps');
-    for (const r of session.rankings)
-      for (const p of r.pairs)
-        lines.push([csvText(p.place), csvText(p.pair), csvText(p.direction), csvNumber(p.boards),
-          ...(mp ? [csvNumber(p.matchpoints), csvNumber(p.top), csvNumber(p.percentage)] : [csvNumber(p.imps)])].join(','));
-  }
-  return lines.join('\n') + '\n';
-}
-
-/* `arbiter pbn --ruleset NAME FILE`: each result a line, a ScoreTable
- * row's pairs and where the file's own figures differ at the end. */
-function pbnCsv(games) {
-  const figure = (v) => (typeof v === 'number' ? csvNumber(v) : '-');
-  const lines = ['board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew,problem,ns,ew,disagreements'];
-  const text = (v) => (typeof v === 'string' ? v : '');
-  for (const g of games) {
-    const scored = g.problem !== undefined ? `,,,,,,,"${text(g.problem)}",`
-      : `${text(g.contract)},${text(g.declarer)},${Number.isInteger(g.score_ns) ? g.score_ns : 0},` +
-        ['matchpoints_ns', 'matchpoints_ew', 'percentage_ns', 'percentage_ew'].map((k) => figure(g[k])).join(',') + ',,';
-    const differ = (g.disagreements || []).map((d) => `${text(d.column)} ${figure(d.file)} (arbiter ${figure(d.arbiter)})`).join('; ');
-    lines.push(`${text(g.board)},${Number.isInteger(g.line) ? g.line : 0},${scored}${text(g.ns)},${text(g.ew)},${differ ? '"' + differ + '"' : ''}`);
-  }
-  return lines.join('\n') + '\n';
-}
-
-/* `arbiter ranking FILE`. */
-function rankingCsv(pairs) {
-  const lines = ['place,pair,boards,matchpoints,tops,points,tie_broken_by'];
-  for (const p of pairs)
-    lines.push([csvText(p.place), csvText(p.pair), ...['boards', 'matchpoints', 'tops', 'points'].map((k) => csvNumber(p[k])),
-      csvText(p.tie_broken_by)].join(','));
-  return lines.join('\n') + '\n';
+/* A download of the results as the CLI prints them: the same request
+ * answered in CSV by the library ("format": "csv"). */
+async function downloadCsv(name, extra = {}) {
+  const res = state.results;
+  const r = await api(res.path, { ...res.request, ...extra, format: 'csv' });
+  if (typeof r.body.csv === 'string') download(name, r.body.csv, 'text/csv');
+  else showError($('rs-error'), r.body.error);
 }
 
 function download(name, text, type) {
@@ -1032,16 +978,16 @@ function pbnResult(res) {
       g.problem !== undefined ? el('td', { colspan: 7, class: 'error' }, g.problem)
         : [cell(g.contract), cell(g.declarer), numCell(g.score_ns), numCell(g.matchpoints_ns, 'mp'), numCell(g.matchpoints_ew), numCell(g.percentage_ns), numCell(g.percentage_ew)])))))));
   const buttons = [el('button', { type: 'button', id: 'rs-download-games', class: 'secondary',
-    onclick: () => download('results.csv', pbnCsv(games), 'text/csv') }, t('rs_download_games')),
+    onclick: () => downloadCsv('results.csv') }, t('rs_download_games')),
   el('button', { type: 'button', id: 'rs-download-pbn', class: 'secondary', onclick: pbnExport }, t('rs_download_pbn'))];
   if (res.session) buttons.unshift(el('button', { type: 'button', id: 'rs-download-ranking', class: 'secondary',
-    onclick: () => download('ranking.csv', sessionCsv(res.session, false), 'text/csv') }, t('rs_download_ranking')));
+    onclick: () => downloadCsv('ranking.csv', { ranking: true }) }, t('rs_download_ranking')));
   parts.push(el('div', { class: 'row' }, buttons));
   return parts;
 }
 
 async function pbnExport() {
-  const r = await api('api/pbn', { pbn: state.results.pbn, export: true });
+  const r = await api('api/pbn', { pbn: state.results.request.pbn, export: true });
   showError($('rs-error'), r.ok ? '' : r.body.error);
   if (r.ok) download('export.pbn', r.body.pbn, 'application/x-pbn');
 }
@@ -1058,14 +1004,14 @@ function renderResults() {
       el('tbody', {}, pairs.map((p) => el('tr', { class: /=$/.test(p.place) ? 'tie' : null },
         cell(p.place, 'place'), cell(p.pair), numCell(p.boards), numCell(p.matchpoints, 'mp'), numCell(p.tops), numCell(p.points), cell(p.tie_broken_by || '')))))),
     el('div', { class: 'row' }, el('button', { type: 'button', id: 'rs-download-ranking', class: 'secondary',
-      onclick: () => download('ranking.csv', rankingCsv(pairs), 'text/csv') }, t('rs_download_ranking')))];
+      onclick: () => downloadCsv('ranking.csv') }, t('rs_download_ranking')))];
   } else {
     const session = res.body.session;
     const method = { matchpoints: t('rs_matchpoints'), butler: t('rs_butler'), cross: t('rs_cross') }[session.method] || session.method;
     parts = [el('h2', {}, res.ruleset + ' — ' + method), ...rankingTables(session, 'rs-ranking').flat(), ...notesList(session), boardsTable(session),
       el('div', { class: 'row' },
-        el('button', { type: 'button', id: 'rs-download-ranking', class: 'secondary', onclick: () => download('ranking.csv', sessionCsv(session, false), 'text/csv') }, t('rs_download_ranking')),
-        el('button', { type: 'button', id: 'rs-download-boards', class: 'secondary', onclick: () => download('boards.csv', sessionCsv(session, true), 'text/csv') }, t('rs_download_boards')))];
+        el('button', { type: 'button', id: 'rs-download-ranking', class: 'secondary', onclick: () => downloadCsv('ranking.csv') }, t('rs_download_ranking')),
+        el('button', { type: 'button', id: 'rs-download-boards', class: 'secondary', onclick: () => downloadCsv('boards.csv', { boards: true }) }, t('rs_download_boards')))];
   }
   $('rs-result').replaceChildren(...parts);
 }

@@ -162,15 +162,17 @@
   }
 
   function matchpoints(body) {
-    const bad = refuseUnknownKeys(body, ['ruleset', 'csv']);
+    const bad = refuseUnknownKeys(body, ['ruleset', 'csv', 'format']);
     if (bad) return bad;
+    const format = requestFormat(body, 'matchpoints');
+    if (format.error) return format.error;
     const rs = requestRuleset(body);
     if (rs.error) return rs.error;
     if (typeof body.csv !== 'string') return fail(400, 'give "csv": the scores, one per line, or board,pair,score');
     if (body.csv.includes('\0')) return fail(400, 'the sheet is not text (it holds a NUL character)');
     const r = call('arbw_matchpoints', ['string', 'string'], [rs.name, body.csv]);
-    if (r.status !== 0) return fail(/at most/.test(r.error) ? 413 : 400, r.error);
-    return answer(200, { ruleset: rs.name, rows: JSON.parse(r.text) });
+    if (r.status === 2 && /at most/.test(r.error)) return fail(413, r.error);
+    return answered(rs.name, 'rows', r, format.form);
   }
 
   /* A text of the request ("csv", "pbn"): the text, or the error the
@@ -181,53 +183,99 @@
     return { text: body[key] };
   }
 
-  /* A library call's answer under key, or its error (as the server's answered()). */
-  function answered(name, key, r) {
+  /* "format" of a scorer's request: csvForm (arb_csv's form) for "csv",
+   * null for "json" or none; or the error. */
+  function requestFormat(body, csvForm) {
+    if (body.format === undefined || body.format === 'json') return { form: null };
+    if (body.format === 'csv') return { form: csvForm };
+    return { error: fail(400, '"format" is json or csv') };
+  }
+
+  /* A library call's answer (JSON text) as the body's value under key, or
+   * with a CSV form its CSV under "csv" (as the server's answer_value()). */
+  function answerValue(form, text, key) {
+    if (!form) return { key, value: JSON.parse(text) };
+    const c = callTexts('arbw_csv', [form, text]);
+    return c.status === 0 ? { key: 'csv', value: c.text } : null;
+  }
+
+  /* A library call's answer under key (or its CSV), or its error (as the
+   * server's answered()). */
+  function answered(name, key, r, form = null) {
     if (r.status !== 0) return fail(r.status === 3 ? 503 : 400, r.error);
-    return answer(200, { ruleset: name, [key]: JSON.parse(r.text) });
+    const v = answerValue(form, r.text, key);
+    return v ? answer(200, { ruleset: name, [v.key]: v.value }) : fail(503, 'out of memory');
+  }
+
+  /* A flag of the request (absent: false), or the error. */
+  function requestFlag(body, key) {
+    if (body[key] === undefined || typeof body[key] === 'boolean') return { flag: body[key] === true };
+    return { error: fail(400, `"${key}" is true or false`) };
   }
 
   function session(body) {
-    const bad = refuseUnknownKeys(body, ['ruleset', 'csv', 'method']);
+    const boards = requestFlag(body, 'boards');
+    if (boards.error) return boards.error;
+    const bad = refuseUnknownKeys(body, ['ruleset', 'csv', 'method', 'format', 'boards']);
     if (bad) return bad;
+    const format = requestFormat(body, boards.flag ? 'session-boards' : 'session');
+    if (format.error) return format.error;
     const rs = requestRuleset(body);
     if (rs.error) return rs.error;
     const sheet = requestText(body, 'csv', "the session's sheet, a header row and a line per board and table");
     if (sheet.error) return sheet.error;
     if (body.method !== undefined && typeof body.method !== 'string') return fail(400, '"method" is matchpoints, butler or cross');
-    return answered(rs.name, 'session', callTexts('arbw_session', [rs.name, sheet.text, body.method ?? null]));
+    return answered(rs.name, 'session', callTexts('arbw_session', [rs.name, sheet.text, body.method ?? null]), format.form);
   }
 
   function ranking(body) {
-    const bad = refuseUnknownKeys(body, ['ruleset', 'csv']);
+    const bad = refuseUnknownKeys(body, ['ruleset', 'csv', 'format']);
     if (bad) return bad;
+    const format = requestFormat(body, 'ranking');
+    if (format.error) return format.error;
     const rs = requestRuleset(body);
     if (rs.error) return rs.error;
     const sheet = requestText(body, 'csv', 'board,pair,score lines');
     if (sheet.error) return sheet.error;
-    return answered(rs.name, 'ranking', callTexts('arbw_ranking', [rs.name, sheet.text]));
+    return answered(rs.name, 'ranking', callTexts('arbw_ranking', [rs.name, sheet.text]), format.form);
   }
 
-  /* A PBN file's results scored (or, with "export": true, the file in the
-   * export format: no ruleset needed). */
+  /* A PBN file's results scored; with "ranking": true its ScoreTables' rows
+   * ranked as a session, with "totals": true its TotalScoreTable held
+   * against that ranking, with "export": true the file in the export format
+   * (no ruleset needed). */
   function pbn(body) {
-    if (body.export !== undefined && typeof body.export !== 'boolean') return fail(400, '"export" is true or false');
-    const bad = refuseUnknownKeys(body, ['ruleset', 'pbn', 'export']);
+    const flags = {};
+    for (const key of ['export', 'ranking', 'totals', 'boards']) {
+      const f = requestFlag(body, key);
+      if (f.error) return f.error;
+      flags[key] = f.flag;
+    }
+    if (flags.export + flags.ranking + flags.totals > 1) return fail(400, '"export", "ranking", "totals": one at a time');
+    const bad = refuseUnknownKeys(body, ['ruleset', 'pbn', 'export', 'ranking', 'totals', 'boards', 'format']);
     if (bad) return bad;
-    if (body.export === true) {
+    if (flags.export) {
       const file = requestText(body, 'pbn', 'the text of a PBN file');
       if (file.error) return file.error;
       const r = callTexts('arbw_pbn_export', [file.text, 'pbn']);
       return r.status === 0 ? answer(200, { pbn: r.text }) : fail(r.status === 3 ? 503 : 400, r.error);
     }
+    const view = flags.totals ? ['totals', 'arbw_pbn_totals', 'pbn-totals']
+      : flags.ranking ? ['session', 'arbw_pbn_session', flags.boards ? 'session-boards' : 'session']
+        : ['games', 'arbw_pbn', 'pbn'];
+    const format = requestFormat(body, view[2]);
+    if (format.error) return format.error;
     const rs = requestRuleset(body);
     if (rs.error) return rs.error;
     const file = requestText(body, 'pbn', 'the text of a PBN file');
     if (file.error) return file.error;
-    const r = callTexts('arbw_pbn', [rs.name, file.text, 'pbn']);
+    const r = callTexts(view[1], [rs.name, file.text, 'pbn']);
     /* the file's mistakes, and the games read all the same (as the server) */
-    if (r.status === 2 && r.text !== null) return answer(400, { ruleset: rs.name, games: JSON.parse(r.text), error: r.error });
-    return answered(rs.name, 'games', r);
+    if (r.status === 2 && r.text !== null) {
+      const v = answerValue(format.form, r.text, view[0]);
+      if (v) return answer(400, { ruleset: rs.name, [v.key]: v.value, error: r.error });
+    }
+    return answered(rs.name, view[0], r.status === 2 ? { ...r, text: null } : r, format.form);
   }
 
   function graph(query) {
@@ -312,6 +360,9 @@
     session: (name, sheet, method) => callTexts('arbw_session', [name, sheet, method ?? null]),
     ranking: (name, sheet) => callTexts('arbw_ranking', [name, sheet]),
     pbn: (name, text, file) => callTexts('arbw_pbn', [name, text, file ?? null]),
+    pbnSession: (name, text, file) => callTexts('arbw_pbn_session', [name, text, file ?? null]),
+    pbnTotals: (name, text, file) => callTexts('arbw_pbn_totals', [name, text, file ?? null]),
+    csv: (form, json) => callTexts('arbw_csv', [form, json]),
     pbnExport: (text, file) => callTexts('arbw_pbn_export', [text, file ?? null]),
   };
 
