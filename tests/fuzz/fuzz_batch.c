@@ -18,7 +18,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 static size_t count_lines(const char *s, size_t n) {
     size_t k = 0;
-    for (size_t i = 0; i < n; i++) k += s[i] == '\n';
+    for (size_t i = 0; i < n; i++)
+        k += s[i] == '\n';
     return k;
 }
 

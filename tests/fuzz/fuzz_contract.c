@@ -11,8 +11,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     err[0] = 0;
     if (bridge_parse_contract(text, &c, err, sizeof err)) {
         /* what the scorer relies on */
-        if (!c.passed_out && (c.level < 1 || c.level > 7 || c.denom > DENOM_NT || c.doubling < 0 ||
-                              c.doubling > 2 || c.level + 6 + c.result < 0 || c.level + 6 + c.result > 13))
+        if (!c.passed_out &&
+            (c.level < 1 || c.level > 7 || c.denom > DENOM_NT || c.doubling < 0 || c.doubling > 2 ||
+             c.level + 6 + c.result < 0 || c.level + 6 + c.result > 13))
             abort();
     } else if (!memchr(err, 0, sizeof err) || !err[0]) {
         abort(); /* a failure must say why */

@@ -1,6 +1,7 @@
 /* fuzz_matchpoints.c — a matchpoint sheet as `arbiter matchpoints` reads it
  * (a score per line, or CSV board,pair,score), matchpointed with
- * bridge-2017 through the call the command makes (arb_matchpoints_sheet). */
+ * bridge-2017 through the call the command makes (arb_matchpoints_sheet),
+ * and its answer written as the CSV the command prints (arb_csv). */
 #include "arbiter.h"
 #include "fuzz.h"
 
@@ -15,6 +16,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *json = NULL, *error = NULL;
     arb_matchpoints_sheet(mp_rs, NULL, (const char *)data, size, &json, &error);
+    char *csv = NULL, *csv_error = NULL;
+    if (json) arb_csv("matchpoints", json, strlen(json), &csv, &csv_error);
+    free(csv);
+    free(csv_error);
     free(json);
     free(error);
     return 0;

@@ -1,7 +1,8 @@
 /* fuzz_pbn.c — a PBN file as `arbiter pbn` reads it (core/games/pbn.c),
  * then scored and written back with bridge-2017 through the calls the
  * command makes (arb_pbn_json, arb_pbn_score_json, arb_pbn_totals_json,
- * arb_pbn_results), and
+ * arb_pbn_session_json, arb_pbn_results), each answer written as the CSV
+ * the command prints (arb_csv), and
  * written in the export format (arb_pbn_export). */
 #include "arbiter.h"
 #include "fuzz.h"
@@ -14,6 +15,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     return 0;
 }
 
+/* An answer as its CSV, then freed. */
+static void as_csv(const char *form, char *json) {
+    char *csv = NULL, *error = NULL;
+    if (json) arb_csv(form, json, strlen(json), &csv, &error);
+    free(csv);
+    free(error);
+    free(json);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *json = NULL, *error = NULL;
     arb_pbn_json((const char *)data, size, "fuzz.pbn", &json, &error);
@@ -21,11 +31,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(error);
     json = error = NULL;
     arb_pbn_score_json(pbn_rs, NULL, (const char *)data, size, "fuzz.pbn", &json, &error);
-    free(json);
+    as_csv("pbn", json);
     free(error);
     json = error = NULL;
     arb_pbn_totals_json(pbn_rs, NULL, (const char *)data, size, "fuzz.pbn", &json, &error);
-    free(json);
+    as_csv("pbn-totals", json);
+    free(error);
+    json = error = NULL;
+    arb_pbn_session_json(pbn_rs, NULL, (const char *)data, size, "fuzz.pbn", &json, &error);
+    as_csv("session", json);
     free(error);
     json = error = NULL;
     arb_pbn_results(pbn_rs, NULL, (const char *)data, size, "fuzz.pbn", &json, &error);

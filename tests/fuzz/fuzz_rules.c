@@ -18,7 +18,8 @@ static void rule_tests(const ruleset *rs) {
         const rs_test *test = &rs->tests[t];
         scenario sc;
         scenario_init(&sc, rs);
-        for (int i = 0; i < test->ngiven; i++) scenario_give(&sc, test->given_fact[i], test->given_value[i]);
+        for (int i = 0; i < test->ngiven; i++)
+            scenario_give(&sc, test->given_fact[i], test->given_value[i]);
         ruling r;
         eval_rule(rs, rs->root, &sc.fv, &r);
         json_t *o = output_json(&r, &sc);
