@@ -345,7 +345,7 @@ EMSCRIPTEN_KEEPALIVE char *arbw_ranking(const char *name, const char *sheet) {
 }
 
 typedef enum arb_status (*pbn_call)(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
-                                   size_t len, const char *name, char **json, char **error);
+                                    size_t len, const char *name, char **json, char **error);
 
 /* A PBN file's answer by one of the library's calls; a file with a
  * mistake: the answer read all the same, with the status and every
