@@ -141,7 +141,7 @@ const CHOICE_GROUPS = {
     play: ['dummy_irregularity', 'played_card_question', 'card_exposed_by_defender', 'penalty_card', 'lead_out_of_turn',
       'premature_play', 'simultaneous_play', 'inability_to_play', 'play_after_illegal_play', 'defective_trick',
       'card_pointed_wrong_way', 'trick_question'],
-    after: ['revoke', 'claim'],
+    after: ['revoke', 'claim', 'tricks_won_dispute'],
   },
 };
 const GROUP_FROM = 10; /* a list this long gets groups and a search box */
