@@ -477,6 +477,41 @@ expect "pbn: a ScoreTable value without its closing quote: that row alone is lef
     ':24: a ScoreTable value has no closing quote (5.2); the row is not read' "1,25,4S=,N,420,5,1,83.33,16.67,,2,6," \
     -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 rm -f "$TOY.tmp.pbn"
+# A real event's file (tests/pbn/ruter71.pbn, see tests/pbn/README): a club
+# evening of 21 boards at 8 tables, Butler IMPs ("IMP;Butler-2;Mean"), a
+# ScoreTable with IMP_NS, IMP_EW and ButlerDatum a board, a TotalScoreTable
+# in TotalScoreIMP. Board 1 by hand (Vulnerable None): north-south scored
+# 120, 50, -80, -80, -110, -140, -150, -150. Butler-2 leaves the highest
+# and the lowest out of the datum: (50-80-80-110-140-150)/6 = -85, -90 to
+# the nearest 10 (the file's ButlerDatum); 50 against -90 is 140, 4 IMPs
+# (78B: 130-160). bridge-2017's own 78D clause takes the mean of all eight:
+# -540/8 = -67.5, -70; 50 against it is 120, 3 IMPs (90-120). 120 is 5 IMPs
+# either way (210 and 190: 170-210), so its row agrees with the file.
+"$ARBITER" pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules tests/pbn/ruter71.pbn >"$TOY.tmp.csv" 2>&1
+if [ "$(grep -c '^[0-9]*,[0-9]*,[0-9A-Z]*[-+=]' "$TOY.tmp.csv")" = 168 ] && ! grep -q '"' "$TOY.tmp.csv"; then
+    pass "pbn: a real event's 168 rows, Butler-2 (the club's 78D): every Score_NS, IMP_NS and IMP_EW agrees"
+else
+    fail "pbn: a real event's 168 rows, Butler-2 (the club's 78D): every Score_NS, IMP_NS and IMP_EW agrees" "$(grep '"' "$TOY.tmp.csv" | head -3)"
+fi
+rm -f "$TOY.tmp.csv"
+expect "pbn: a real event's board 1 in Butler IMPs against -90" 0 '"line":72,"board":"1"' \
+    '"score_ns":50,"score_ew":-50,"matchpoints_ns":null,"matchpoints_ew":null,"percentage_ns":null,"percentage_ew":null,"imps_ns":4.0,"imps_ew":-4.0,"disagreements":[]' \
+    -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --json tests/pbn/ruter71.pbn | tr -d ' \n'"
+expect "pbn: a real event against bridge-2017's plain mean: the rows whose IMPs differ, named" 0 \
+    '1,71,1NT+1,N,120,,,,,,3,4,' '1,72,2S-1,W,50,,,,,,6,5,"IMP_NS 4 (arbiter 3); IMP_EW -4 (arbiter -3)"' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/ruter71.pbn
+# Its TotalScoreTable: 16 pairs of a Howell-like movement (each pair sat
+# both ways; Direction gives where it sat first), ranked in one field, the
+# ties as the file writes them (4=, 14=).
+"$ARBITER" pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --totals tests/pbn/ruter71.pbn >"$TOY.tmp.csv" 2>&1
+if [ "$(grep -c ',21,,$' "$TOY.tmp.csv")" = 16 ] && grep -q '^54,3,NS,1,' "$TOY.tmp.csv" && grep -q '^57,6,NS,4=,' "$TOY.tmp.csv"; then
+    pass "pbn --totals: a real event's 16 pairs, every Rank, TotalScoreIMP and NrBoards agrees"
+else
+    fail "pbn --totals: a real event's 16 pairs, every Rank, TotalScoreIMP and NrBoards agrees" "$(grep '"' "$TOY.tmp.csv" | head -3)"
+fi
+rm -f "$TOY.tmp.csv"
+expect "pbn --totals: a real event's totals in IMPs" 0 '"pair":"3","direction":"NS"' '"rank":1,"place":"1","boards":21,"imps":50,"disagreements":[]' \
+    -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --totals --json tests/pbn/ruter71.pbn | tr -d ' \n'"
 # A game as a scenario. The example's play in play order: North ruffs the
 # spade lead (hearts are trumps) and leads trick 2; South wins it with CK,
 # leads a spade North ruffs; North cashes CA, DA, leads DK, which South

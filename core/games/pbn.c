@@ -533,6 +533,8 @@ static void finish_total(reader *r) {
         int dec;
         if (strcmp(name, "PairId") == 0) {
             snprintf(t->pair, sizeof t->pair, "%.15s", none ? "" : v);
+        } else if (strcmp(name, "Section") == 0) {
+            snprintf(t->section, sizeof t->section, "%.15s", none ? "" : v);
         } else if (none) {
             continue;
         } else if (strcmp(name, "Rank") == 0 || strcmp(name, "NrBoards") == 0) {
@@ -554,8 +556,10 @@ static void finish_total(reader *r) {
             else
                 report(r, t->line, "TotalScoreTable row: Direction \"%s\": expected N-S or E-W", v);
         } else if (strcmp(name, "TotalMP") == 0 || strcmp(name, "TotalScoreMP") == 0 ||
+                   strcmp(name, "TotalIMP") == 0 || strcmp(name, "TotalScoreIMP") == 0 ||
                    strcmp(name, "TotalPercentage") == 0) {
             bool mp = name[5] != 'P';
+            if (mp) t->imps = strstr(name, "IMP") != NULL;
             if (!number_value(v, &x, &dec)) {
                 report(r, t->line, "TotalScoreTable row: %s \"%s\": expected a number or -", name,
                        v);
@@ -599,6 +603,8 @@ static void finish_row(reader *r) {
         if (strcmp(name, "PairId_NS") == 0 || strcmp(name, "PairId_EW") == 0) {
             snprintf(side ? row->pair_ew : row->pair_ns, sizeof row->pair_ns, "%.15s",
                      none ? "" : v);
+        } else if (strcmp(name, "Section") == 0) {
+            snprintf(row->section, sizeof row->section, "%.15s", none ? "" : v);
         } else if ((strcmp(name, "Contract") == 0 || strcmp(name, "Score_NS") == 0 ||
                     strcmp(name, "Score_EW") == 0) &&
                    !none && artificial_value(v, first, second)) {
@@ -651,6 +657,15 @@ static void finish_row(reader *r) {
             (mp ? row->has_mp : row->has_pct)[side] = true;
             (mp ? row->mp : row->pct)[side] = x;
             (mp ? row->mp_decimals : row->pct_decimals)[side] = dec;
+        } else if (strcmp(name, "IMP_NS") == 0 || strcmp(name, "IMP_EW") == 0) {
+            if (none) continue;
+            if (!number_value(v, &x, &dec)) {
+                report(r, line, "ScoreTable row: %s \"%s\": expected a number or -", name, v);
+                continue;
+            }
+            row->has_imp[side] = true;
+            row->imp[side] = x;
+            row->imp_decimals[side] = dec;
         } else if (!none) {
             sb_printf(&others, "%s%s=%s", others.len ? " " : "", name, v);
         }
@@ -811,8 +826,16 @@ static void handle_tag(reader *r, const char *name, const char *value, int line)
     case TAG_PLAY:
         start_play(r, value, line);
         break;
-    default:
-        break; /* a supplemental tag: its section, if any, is skipped (4.9) */
+    default: { /* the fields of the event and its scoring; a supplemental tag's section is
+                  skipped (4.9) */
+        static const char *const fields[] = {"Event", "Stage", "Section", "Scoring"};
+        char *const into[] = {g->event, g->stage, g->section, g->scoring};
+        const size_t sizes[] = {sizeof g->event, sizeof g->stage, sizeof g->section,
+                                sizeof g->scoring};
+        for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+            if (strcmp(name, fields[i]) == 0) snprintf(into[i], sizes[i], "%s", value);
+        break;
+    }
     }
 }
 
