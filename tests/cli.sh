@@ -512,6 +512,52 @@ fi
 rm -f "$TOY.tmp.csv"
 expect "pbn --totals: a real event's totals in IMPs" 0 '"pair":"3","direction":"NS"' '"rank":1,"place":"1","boards":21,"imps":50,"disagreements":[]' \
     -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --totals --json tests/pbn/ruter71.pbn | tr -d ' \n'"
+# Two sections of one event (tests/pbn/sections.pbn): the same boards 1
+# and 2 in section A and in section B, each at three tables, each
+# numbering its pairs 1 to 6; the Section tag (PBN 2.1 4.4.5) tells the
+# games apart, and each section is matchpointed and ranked on its own. By
+# hand (78A, two a score beaten, one a score tied, a top of 4): board 1 in
+# A, +450 beats +420 and +400: 4, +420 2, +400 0; in B, +420 and +420 tie
+# and beat -50: 3 each, -50 0 (75% for the 420s; in one field of six they
+# would be 6 of 10). Totals of 8: A north-south 1: 2 + 4 = 6 (75%), 2: 4 + 0,
+# 3: 0 + 2; east-west 6: 4 + 4, 4: 2 + 2, 5: 0. B north-south 2: 3 + 4 = 7
+# (87.5%), 3: 3 + 2, 1: 0 + 0; east-west 4: 4 + 2, 5: 1 + 4, 6: 1 + 0.
+expect "pbn: two sections, each board matchpointed within its section" 0 \
+    "1,18,4S+1,N,450,4,0,100,0,,2,5," "1,53,4S=,N,420,3,1,75,25,,2,5," "2,73,PASS,,0,0,4,0,100,,1,5," \
+    "2,74,3NT+1,S,630,4,0,100,0,,2,6," -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/sections.pbn
+expect "pbn: a row's section in --json" 0 '"board":"1","ns":"2","ew":"5","section":"B"' \
+    -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --json tests/pbn/sections.pbn | tr -d ' \n'"
+expect "pbn --totals: each section's TotalScoreTable against its own ranking" 0 \
+    "21,1,NS,1,6,8,75,2,," "24,6,EW,1,8,8,100,2,," "56,2,NS,1,7,8,87.5,2,," "58,1,NS,3,0,8,0,2,," \
+    "61,6,EW,3,1,8,12.5,2,," -- "$ARBITER" pbn --ruleset bridge-2017 --totals tests/pbn/sections.pbn
+for totals in "" --totals; do
+    if "$ARBITER" pbn --ruleset bridge-2017 $totals tests/pbn/sections.pbn | grep -q '"'; then
+        fail "pbn $totals: two sections, the file's figures agree with arbiter's" "a disagreement listed"
+    else
+        pass "pbn $totals: two sections, the file's figures agree with arbiter's"
+    fi
+done
+# Without the Section tags the twelve rows are one field: the file's
+# figures (each section's) are no longer arbiter's.
+sed '/^\[Section /d' tests/pbn/sections.pbn >"$TOY.tmp.pbn"
+expect "pbn: the sections' rows as one field, where they differ" 0 '1,17,4S+1,N,450,10,0,100,0,,2,5,' \
+    '1,16,4S=,N,420,6,4,60,40,,1,4,"MP_NS 2 (arbiter 2.4); Percentage_NS 50 (arbiter 60)' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+if "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn" | grep -q '"MP_NS'; then
+    pass "pbn: the sections' rows as one field disagree with the file"
+else
+    fail "pbn: the sections' rows as one field disagree with the file" "no disagreement"
+fi
+# The stages of a multistage event (4.4.6) are fields of their own too.
+sed 's/^\[Section "A"\]/[Stage "Heat 1"]/; s/^\[Section "B"\]/[Stage "Heat 2"]/' tests/pbn/sections.pbn >"$TOY.tmp.pbn"
+expect "pbn: two stages, each board matchpointed within its stage" 0 "1,18,4S+1,N,450,4,0,100,0,,2,5," \
+    "1,53,4S=,N,420,3,1,75,25,,2,5," -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+if "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn" | grep -q '"'; then
+    fail "pbn --totals: two stages, each TotalScoreTable agrees" "a disagreement listed"
+else
+    pass "pbn --totals: two stages, each TotalScoreTable agrees"
+fi
+rm -f "$TOY.tmp.pbn"
 # A game as a scenario. The example's play in play order: North ruffs the
 # spade lead (hearts are trumps) and leads trick 2; South wins it with CK,
 # leads a spade North ruffs; North cashes CA, DA, leads DK, which South

@@ -402,18 +402,19 @@ static void sheet_field(strbuf *out, const char *text, bool last) {
     sb_putc(out, last ? '\n' : ',');
 }
 
-/* The field of the event a result belongs to: the Event, Stage and Section
- * tags of its game (PBN 2.1 4.4: they tell one playing section or stage
- * of an event from another), a ScoreTable row's Section column for its
- * game's Section tag. A board is compared only within its field, and each
- * field is ranked apart. */
-static void field_key(const pbn_game *g, const char *section, char *key, size_t size) {
-    snprintf(key, size, "%s\x1f%s\x1f%s", g->event, g->stage,
-             section && section[0] ? section : g->section);
+/* The field of the event a game belongs to: its Event, Stage and Section
+ * tags (3.4.1; 4.4.6, 4.4.5: the stage of a multistage event, the playing
+ * section of a tournament, "Open", "Ladies"). A board is compared only
+ * within its field, and each field is ranked apart. A Section column in a
+ * ScoreTable (not one of 5.7's columns: Ruter writes the seating section,
+ * "A", "B") does not split its table: the program put the rows in one
+ * table to compare them, across the sections, as its own figures do. */
+static void field_key(const pbn_game *g, char *key, size_t size) {
+    snprintf(key, size, "%s\x1f%s\x1f%s", g->event, g->stage, g->section);
 }
 
 static void unit_key(const unit *u, char *key, size_t size) {
-    field_key(u->g, u->row ? u->row->section : NULL, key, size);
+    field_key(u->g, key, size);
 }
 
 /* How the game's rows are scored, as its Scoring tag names it (3.4.12:
@@ -686,6 +687,9 @@ static enum arb_status score_file(const arb_ruleset *rs, const arb_plugins *p, c
             if (un->row ? un->row->bad : g->bad)
                 snprintf(sc->problem, sizeof sc->problem, "the %s has a mistake (see the messages)",
                          un->row ? "row" : "game");
+            else if (un->row && un->row->bye)
+                snprintf(sc->problem, sizeof sc->problem,
+                         "a bye: a pair sat out, the row has no result");
             else if (un->row && un->row->adjusted[0][0])
                 sc->artificial = true;
             else
@@ -813,7 +817,7 @@ static json_t *total_json(const scored_file *sf, const pbn_game *g, const pbn_to
     json_object_set_new(j, "direction",
                         t->direction >= 0 ? json_string(directions[t->direction]) : json_null());
     char key[160];
-    field_key(g, t->section, key, sizeof key);
+    field_key(g, key, sizeof key);
     const char *section = t->section[0] ? t->section : g->section;
     if (g->stage[0]) json_object_set_new(j, "stage", json_string(g->stage));
     if (section[0]) json_object_set_new(j, "section", json_string(section));

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_TAG_VALUE                                                                              \
     1024 /* a token is at most 255 characters (3.2); a value that runs on is refused */
@@ -549,9 +550,12 @@ static void finish_total(reader *r) {
             char d[8] = "";
             for (size_t k = 0, o = 0; v[k] && o + 1 < sizeof d; k++)
                 if (v[k] != '-') d[o++] = (char)toupper((unsigned char)v[k]), d[o] = 0;
+            /* Ruter's Swedish and Norwegian E-W, Ö-V and Ø-V, in UTF-8 or Latin-1 */
             if (strcmp(d, "NS") == 0 || strcmp(d, "NZ") == 0)
                 t->direction = 0;
-            else if (strcmp(d, "EW") == 0 || strcmp(d, "OW") == 0)
+            else if (strcmp(d, "EW") == 0 || strcmp(d, "OW") == 0 || strcmp(d, "\xC3\x96V") == 0 ||
+                     strcmp(d, "\xC3\x98V") == 0 || strcmp(d, "\xD6V") == 0 ||
+                     strcmp(d, "\xD8V") == 0)
                 t->direction = 1;
             else
                 report(r, t->line, "TotalScoreTable row: Direction \"%s\": expected N-S or E-W", v);
@@ -598,6 +602,10 @@ static void finish_row(reader *r) {
         char *v = r->values[i];
         bool none = strcmp(v, "-") == 0 || !*v;
         int side = strstr(name, "_EW") ? 1 : 0;
+        if (strncmp(name, "Score_", 6) == 0 && strcasecmp(v, "Bye") == 0) {
+            row->bye = true; /* Ruter's: a pair sat out, the table had no result */
+            continue;
+        }
         double x;
         int dec;
         if (strcmp(name, "PairId_NS") == 0 || strcmp(name, "PairId_EW") == 0) {

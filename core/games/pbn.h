@@ -84,6 +84,7 @@ typedef struct pbn_row {
     double imp[2];
     int imp_decimals[2];
     char section[16]; /* a Section column: the row's section of the event; "" for none */
+    bool bye;         /* "Bye" for the score: a pair sat out, no result */
     char *others;     /* the columns not read, "Name=value" separated by spaces; NULL for none */
 } pbn_row;
 
