@@ -500,6 +500,22 @@ expect "pbn: a real event's board 1 in Butler IMPs against -90" 0 '"line":72,"bo
 expect "pbn: a real event against bridge-2017's plain mean: the rows whose IMPs differ, named" 0 \
     '1,71,1NT+1,N,120,,,,,,3,4,' '1,72,2S-1,W,50,,,,,,6,5,"IMP_NS 4 (arbiter 3); IMP_EW -4 (arbiter -3)"' \
     -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/ruter71.pbn
+# The Scoring tag names the method: "IMP;Cross2" scores board 1's +120
+# against each other score (78B): 70, 200, 200, 230, 260, 270, 270 are 2,
+# 5, 5, 6, 6, 7, 7 IMPs, 38 in all, 5.43 a comparison (bridge-2017's 78D:
+# cross-IMPs averaged per comparison); the file's Butler 5 is 5.43 to its
+# whole IMPs, so no disagreement.
+sed 's/^\[Scoring "IMP;Butler-2;Mean"\]/[Scoring "IMP;Cross2"]/' tests/pbn/ruter71.pbn >"$TOY.tmp.pbn"
+expect "pbn: a Scoring tag of cross-IMPs" 0 '"line":71,"board":"1"' '"imps_ns":5.43,"imps_ew":-5.43,"disagreements":[]' \
+    -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --json '$TOY.tmp.pbn' | tr -d ' \n'"
+# A row whose scores say Bye (a pair sat out, as Ruter writes it): no
+# result, and no mistake; the board's other rows are scored.
+printf '[Board "1"]\n[Vulnerable "None"]\n[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS;Score_EW"]\n1 4 4S N 10 420 -\n2 5 4S N 9 - 50\n- 6 - - - "Bye" "Bye"\n' >"$TOY.tmp.pbn"
+expect "pbn: a Bye row has no result" 0 '1,4,4S=,N,420,2,0,100,0,,1,4,' '1,6,,,,,,,,"a bye: a pair sat out, the row has no result",,6,' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+sed 's/"E-W"/"Ö-V"/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn --totals: Ö-V is east-west" 0 "35,10,EW,1,8,8,100,1,," -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
+rm -f "$TOY.tmp.pbn"
 # Its TotalScoreTable: 16 pairs of a Howell-like movement (each pair sat
 # both ways; Direction gives where it sat first), ranked in one field, the
 # ties as the file writes them (4=, 14=).
