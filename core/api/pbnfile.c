@@ -1,7 +1,8 @@
 /* api/pbnfile.c — a PBN file for the scorer (arbiter.h, "PBN files"): the
  * games as JSON, every result scored by the ruleset's score article and
  * matchpointed board by board by its matchpoints article (a ScoreTable's
- * rows as a session's sheet, session.c), the file's own figures and its
+ * rows as a session's sheet, session.c, field by field of the event, in
+ * IMPs when the Scoring tag says so), the file's own figures and its
  * TotalScoreTable held against arbiter's, and the file written back with
  * the Score, ScoreMP and ScorePercentage tags. */
 #include "arbiter.h"
