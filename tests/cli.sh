@@ -564,6 +564,13 @@ if "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn" | grep -q '"MP_NS'; then
 else
     fail "pbn: the sections' rows as one field disagree with the file" "no disagreement"
 fi
+# A file of one game a result (tests/pbn/session.pbn) with a Section "##B"
+# from its third game on (4.8: the games after it have it too): 420 and
+# 450 are one field, 500 and the passed-out board another, a top of 2
+# each (78A): 450 and 500 get 2, 420 and 0 get 0.
+awk 'NR == 21 { print "[Section \"##B\"]" } { print }' tests/pbn/session.pbn >"$TOY.tmp.pbn"
+expect "pbn: one game a result, two sections matchpointed apart" 0 "1,4,4S=,N,420,0,2,0,100," "1,13,4S+1,S,450,2,0,100,0," \
+    "1,21,5DX-3,E,500,2,0,100,0," "1,28,PASS,,0,0,2,0,100," -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 # The stages of a multistage event (4.4.6) are fields of their own too.
 sed 's/^\[Section "A"\]/[Stage "Heat 1"]/; s/^\[Section "B"\]/[Stage "Heat 2"]/' tests/pbn/sections.pbn >"$TOY.tmp.pbn"
 expect "pbn: two stages, each board matchpointed within its stage" 0 "1,18,4S+1,N,450,4,0,100,0,,2,5," \

@@ -357,17 +357,27 @@ static int unit_line(const unit *u) {
     return u->row ? u->row->line : u->g->line;
 }
 
+static void field_key(const pbn_game *g, char *key, size_t size);
+
 /* Matchpoints the scored games board by board, for one direction (the
- * north-south scores, or their negatives for east-west). */
+ * north-south scores, or their negatives for east-west), each field of
+ * the event apart (field_key): a board is its field's number and its own
+ * ("2 7": board 7 of the file's second field). */
 static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *hooks,
                                  const unit *units, int nunits, game_score *scores, int side,
                                  strbuf *err) {
     vec rows;
     vec_init(&rows, sizeof(score_line));
+    json_t *fields = json_object(); /* each field's number, by its key */
     for (int i = 0; i < nunits; i++) {
         if (!scores[i].scored || units[i].row) continue; /* a ScoreTable's rows: the session's */
+        char key[160];
+        field_key(units[i].g, key, sizeof key);
+        if (!json_object_get(fields, key))
+            json_object_set_new(fields, key, json_integer((json_int_t)json_object_size(fields)));
         score_line *row = vec_push(&rows);
-        snprintf(row->board, sizeof row->board, "%.15s", units[i].g->board);
+        snprintf(row->board, sizeof row->board, "%d %.15s",
+                 (int)json_integer_value(json_object_get(fields, key)), units[i].g->board);
         snprintf(row->pair, sizeof row->pair, "%d", i);
         row->score = side == 0 ? scores[i].ns : -scores[i].ns;
         row->entry = (sheet_entry){
@@ -389,6 +399,7 @@ static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *ho
         s->top = (double)top;
         s->pct[side] = s->top > 0 ? 100 * s->mp[side] / s->top : 50;
     }
+    json_decref(fields);
     vec_free(&rows);
     return ok;
 }
