@@ -571,6 +571,11 @@ fi
 awk 'NR == 21 { print "[Section \"##B\"]" } { print }' tests/pbn/session.pbn >"$TOY.tmp.pbn"
 expect "pbn: one game a result, two sections matchpointed apart" 0 "1,4,4S=,N,420,0,2,0,100," "1,13,4S+1,S,450,2,0,100,0," \
     "1,21,5DX-3,E,500,2,0,100,0," "1,28,PASS,,0,0,2,0,100," -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+# An Event in Latin-1, as a French program writes "Séance" (a byte past
+# ASCII that is not UTF-8): the fields and their TotalScoreTables as before.
+sed 's/^\[Event "Club pairs, two sections"\]/[Event "S\xe9ance 1"]/' tests/pbn/sections.pbn >"$TOY.tmp.pbn"
+expect "pbn --totals: an Event in Latin-1, each section's totals found" 0 "21,1,NS,1,6,8,75,2,," "56,2,NS,1,7,8,87.5,2,," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
 # The stages of a multistage event (4.4.6) are fields of their own too.
 sed 's/^\[Section "A"\]/[Stage "Heat 1"]/; s/^\[Section "B"\]/[Stage "Heat 2"]/' tests/pbn/sections.pbn >"$TOY.tmp.pbn"
 expect "pbn: two stages, each board matchpointed within its stage" 0 "1,18,4S+1,N,450,4,0,100,0,,2,5," \

@@ -371,7 +371,7 @@ static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *ho
     json_t *fields = json_object(); /* each field's number, by its key */
     for (int i = 0; i < nunits; i++) {
         if (!scores[i].scored || units[i].row) continue; /* a ScoreTable's rows: the session's */
-        char key[160];
+        char key[400];
         field_key(units[i].g, key, sizeof key);
         if (!json_object_get(fields, key))
             json_object_set_new(fields, key, json_integer((json_int_t)json_object_size(fields)));
@@ -422,7 +422,18 @@ static void sheet_field(strbuf *out, const char *text, bool last) {
  * "A", "B") does not split its table: the program put the rows in one
  * table to compare them, across the sections, as its own figures do. */
 static void field_key(const pbn_game *g, char *key, size_t size) {
-    snprintf(key, size, "%s\x1f%s\x1f%s", g->event, g->stage, g->section);
+    char text[sizeof g->event + sizeof g->stage + sizeof g->section + 2];
+    snprintf(text, sizeof text, "%s\x1f%s\x1f%s", g->event, g->stage, g->section);
+    /* a JSON object's key (its fields): a byte past ASCII (a Latin-1 file's
+     * "é") as %E9, so that the key is UTF-8 whatever the file's encoding */
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && o + 4 < size; p++) {
+        if (*p < 0x80 && *p != '%')
+            key[o++] = (char)*p;
+        else
+            o += (size_t)snprintf(key + o, size - o, "%%%02X", *p);
+    }
+    key[o] = 0;
 }
 
 static void unit_key(const unit *u, char *key, size_t size) {
@@ -472,7 +483,7 @@ static bool score_field(const arb_ruleset *rs, const scenario_hooks *hooks, cons
     for (int i = 0; i < nunits; i++) {
         const unit *u = &units[i];
         const game_score *s = &scores[i];
-        char own[160];
+        char own[400];
         if (!u->row || (!s->scored && !s->artificial)) continue;
         unit_key(u, own, sizeof own);
         if (strcmp(own, key) != 0) continue;
@@ -548,7 +559,7 @@ static bool score_fields(const arb_ruleset *rs, const scenario_hooks *hooks, con
     *sessions = json_object();
     bool ok = true;
     for (int i = 0; ok && i < nunits; i++) {
-        char key[160];
+        char key[400];
         if (!units[i].row) continue;
         unit_key(&units[i], key, sizeof key);
         if (json_object_get(*sessions, key)) continue;
@@ -805,7 +816,7 @@ static double file_scale_total(const scored_file *sf, const pbn_total *t, const 
     for (int u = 0; u < sf->n; u++) {
         const pbn_row *row = sf->units[u].row;
         const game_score *s = &sf->scores[u];
-        char own[160];
+        char own[400];
         if (!row) continue;
         unit_key(&sf->units[u], own, sizeof own);
         if (strcmp(own, key) != 0) continue;
@@ -828,7 +839,7 @@ static json_t *total_json(const scored_file *sf, const pbn_game *g, const pbn_to
     json_t *j = json_pack("{sIss}", "line", (json_int_t)t->line, "pair", t->pair);
     json_object_set_new(j, "direction",
                         t->direction >= 0 ? json_string(directions[t->direction]) : json_null());
-    char key[160];
+    char key[400];
     field_key(g, key, sizeof key);
     const char *section = t->section[0] ? t->section : g->section;
     if (g->stage[0]) json_object_set_new(j, "stage", json_string(g->stage));
