@@ -497,6 +497,115 @@ expect "pbn: a ScoreTable value without its closing quote: that row alone is lef
     ':24: a ScoreTable value has no closing quote (5.2); the row is not read' "1,25,4S=,N,420,5,1,83.33,16.67,,2,6," \
     -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 rm -f "$TOY.tmp.pbn"
+# A real event's file (tests/pbn/ruter71.pbn, see tests/pbn/README): a club
+# evening of 21 boards at 8 tables, Butler IMPs ("IMP;Butler-2;Mean"), a
+# ScoreTable with IMP_NS, IMP_EW and ButlerDatum a board, a TotalScoreTable
+# in TotalScoreIMP. Board 1 by hand (Vulnerable None): north-south scored
+# 120, 50, -80, -80, -110, -140, -150, -150. Butler-2 leaves the highest
+# and the lowest out of the datum: (50-80-80-110-140-150)/6 = -85, -90 to
+# the nearest 10 (the file's ButlerDatum); 50 against -90 is 140, 4 IMPs
+# (78B: 130-160). bridge-2017's own 78D clause takes the mean of all eight:
+# -540/8 = -67.5, -70; 50 against it is 120, 3 IMPs (90-120). 120 is 5 IMPs
+# either way (210 and 190: 170-210), so its row agrees with the file.
+"$ARBITER" pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules tests/pbn/ruter71.pbn >"$TOY.tmp.csv" 2>&1
+if [ "$(grep -c '^[0-9]*,[0-9]*,[0-9A-Z]*[-+=]' "$TOY.tmp.csv")" = 168 ] && ! grep -q '"' "$TOY.tmp.csv"; then
+    pass "pbn: a real event's 168 rows, Butler-2 (the club's 78D): every Score_NS, IMP_NS and IMP_EW agrees"
+else
+    fail "pbn: a real event's 168 rows, Butler-2 (the club's 78D): every Score_NS, IMP_NS and IMP_EW agrees" "$(grep '"' "$TOY.tmp.csv" | head -3)"
+fi
+rm -f "$TOY.tmp.csv"
+expect "pbn: a real event's board 1 in Butler IMPs against -90" 0 '"line":72,"board":"1"' \
+    '"score_ns":50,"score_ew":-50,"matchpoints_ns":null,"matchpoints_ew":null,"percentage_ns":null,"percentage_ew":null,"imps_ns":4.0,"imps_ew":-4.0,"disagreements":[]' \
+    -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --json tests/pbn/ruter71.pbn | tr -d ' \n'"
+expect "pbn: a real event against bridge-2017's plain mean: the rows whose IMPs differ, named" 0 \
+    '1,71,1NT+1,N,120,,,,,,3,4,' '1,72,2S-1,W,50,,,,,,6,5,"IMP_NS 4 (arbiter 3); IMP_EW -4 (arbiter -3)"' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/ruter71.pbn
+# The Scoring tag names the method: "IMP;Cross2" scores board 1's +120
+# against each other score (78B): 70, 200, 200, 230, 260, 270, 270 are 2,
+# 5, 5, 6, 6, 7, 7 IMPs, 38 in all, 5.43 a comparison (bridge-2017's 78D:
+# cross-IMPs averaged per comparison); the file's Butler 5 is 5.43 to its
+# whole IMPs, so no disagreement.
+sed 's/^\[Scoring "IMP;Butler-2;Mean"\]/[Scoring "IMP;Cross2"]/' tests/pbn/ruter71.pbn >"$TOY.tmp.pbn"
+expect "pbn: a Scoring tag of cross-IMPs" 0 '"line":71,"board":"1"' '"imps_ns":5.43,"imps_ew":-5.43,"disagreements":[]' \
+    -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --json '$TOY.tmp.pbn' | tr -d ' \n'"
+# A row whose scores say Bye (a pair sat out, as Ruter writes it): no
+# result, and no mistake; the board's other rows are scored.
+printf '[Board "1"]\n[Vulnerable "None"]\n[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS;Score_EW"]\n1 4 4S N 10 420 -\n2 5 4S N 9 - 50\n- 6 - - - "Bye" "Bye"\n' >"$TOY.tmp.pbn"
+expect "pbn: a Bye row has no result" 0 '1,4,4S=,N,420,2,0,100,0,,1,4,' '1,6,,,,,,,,"a bye: a pair sat out, the row has no result",,6,' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+sed 's/"E-W"/"Ö-V"/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn --totals: Ö-V is east-west" 0 "35,10,EW,1,8,8,100,1,," -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
+rm -f "$TOY.tmp.pbn"
+# Its TotalScoreTable: 16 pairs of a Howell-like movement (each pair sat
+# both ways; Direction gives where it sat first), ranked in one field, the
+# ties as the file writes them (4=, 14=).
+"$ARBITER" pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --totals tests/pbn/ruter71.pbn >"$TOY.tmp.csv" 2>&1
+if [ "$(grep -c ',21,,$' "$TOY.tmp.csv")" = 16 ] && grep -q '^54,3,NS,1,' "$TOY.tmp.csv" && grep -q '^57,6,NS,4=,' "$TOY.tmp.csv"; then
+    pass "pbn --totals: a real event's 16 pairs, every Rank, TotalScoreIMP and NrBoards agrees"
+else
+    fail "pbn --totals: a real event's 16 pairs, every Rank, TotalScoreIMP and NrBoards agrees" "$(grep '"' "$TOY.tmp.csv" | head -3)"
+fi
+rm -f "$TOY.tmp.csv"
+expect "pbn --totals: a real event's totals in IMPs" 0 '"pair":"3","direction":"NS"' '"rank":1,"place":"1","boards":21,"imps":50,"disagreements":[]' \
+    -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --totals --json tests/pbn/ruter71.pbn | tr -d ' \n'"
+# Two sections of one event (tests/pbn/sections.pbn): the same boards 1
+# and 2 in section A and in section B, each at three tables, each
+# numbering its pairs 1 to 6; the Section tag (PBN 2.1 4.4.5) tells the
+# games apart, and each section is matchpointed and ranked on its own. By
+# hand (78A, two a score beaten, one a score tied, a top of 4): board 1 in
+# A, +450 beats +420 and +400: 4, +420 2, +400 0; in B, +420 and +420 tie
+# and beat -50: 3 each, -50 0 (75% for the 420s; in one field of six they
+# would be 6 of 10). Totals of 8: A north-south 1: 2 + 4 = 6 (75%), 2: 4 + 0,
+# 3: 0 + 2; east-west 6: 4 + 4, 4: 2 + 2, 5: 0. B north-south 2: 3 + 4 = 7
+# (87.5%), 3: 3 + 2, 1: 0 + 0; east-west 4: 4 + 2, 5: 1 + 4, 6: 1 + 0.
+expect "pbn: two sections, each board matchpointed within its section" 0 \
+    "1,18,4S+1,N,450,4,0,100,0,,2,5," "1,53,4S=,N,420,3,1,75,25,,2,5," "2,73,PASS,,0,0,4,0,100,,1,5," \
+    "2,74,3NT+1,S,630,4,0,100,0,,2,6," -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/sections.pbn
+expect "pbn: a row's section in --json" 0 '"board":"1","ns":"2","ew":"5","section":"B"' \
+    -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --json tests/pbn/sections.pbn | tr -d ' \n'"
+expect "pbn --totals: each section's TotalScoreTable against its own ranking" 0 \
+    "21,1,NS,1,6,8,75,2,," "24,6,EW,1,8,8,100,2,," "56,2,NS,1,7,8,87.5,2,," "58,1,NS,3,0,8,0,2,," \
+    "61,6,EW,3,1,8,12.5,2,," -- "$ARBITER" pbn --ruleset bridge-2017 --totals tests/pbn/sections.pbn
+for totals in "" --totals; do
+    if "$ARBITER" pbn --ruleset bridge-2017 $totals tests/pbn/sections.pbn | grep -q '"'; then
+        fail "pbn $totals: two sections, the file's figures agree with arbiter's" "a disagreement listed"
+    else
+        pass "pbn $totals: two sections, the file's figures agree with arbiter's"
+    fi
+done
+# Without the Section tags the twelve rows are one field: the file's
+# figures (each section's) are no longer arbiter's.
+sed '/^\[Section /d' tests/pbn/sections.pbn >"$TOY.tmp.pbn"
+expect "pbn: the sections' rows as one field, where they differ" 0 '1,17,4S+1,N,450,10,0,100,0,,2,5,' \
+    '1,16,4S=,N,420,6,4,60,40,,1,4,"MP_NS 2 (arbiter 2.4); Percentage_NS 50 (arbiter 60)' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+if "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn" | grep -q '"MP_NS'; then
+    pass "pbn: the sections' rows as one field disagree with the file"
+else
+    fail "pbn: the sections' rows as one field disagree with the file" "no disagreement"
+fi
+# A file of one game a result (tests/pbn/session.pbn) with a Section "##B"
+# from its third game on (4.8: the games after it have it too): 420 and
+# 450 are one field, 500 and the passed-out board another, a top of 2
+# each (78A): 450 and 500 get 2, 420 and 0 get 0.
+awk 'NR == 21 { print "[Section \"##B\"]" } { print }' tests/pbn/session.pbn >"$TOY.tmp.pbn"
+expect "pbn: one game a result, two sections matchpointed apart" 0 "1,4,4S=,N,420,0,2,0,100," "1,13,4S+1,S,450,2,0,100,0," \
+    "1,21,5DX-3,E,500,2,0,100,0," "1,28,PASS,,0,0,2,0,100," -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+# An Event in Latin-1, as a French program writes "Séance" (a byte past
+# ASCII that is not UTF-8): the fields and their TotalScoreTables as before.
+sed 's/^\[Event "Club pairs, two sections"\]/[Event "S\xe9ance 1"]/' tests/pbn/sections.pbn >"$TOY.tmp.pbn"
+expect "pbn --totals: an Event in Latin-1, each section's totals found" 0 "21,1,NS,1,6,8,75,2,," "56,2,NS,1,7,8,87.5,2,," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
+# The stages of a multistage event (4.4.6) are fields of their own too.
+sed 's/^\[Section "A"\]/[Stage "Heat 1"]/; s/^\[Section "B"\]/[Stage "Heat 2"]/' tests/pbn/sections.pbn >"$TOY.tmp.pbn"
+expect "pbn: two stages, each board matchpointed within its stage" 0 "1,18,4S+1,N,450,4,0,100,0,,2,5," \
+    "1,53,4S=,N,420,3,1,75,25,,2,5," -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
+if "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn" | grep -q '"'; then
+    fail "pbn --totals: two stages, each TotalScoreTable agrees" "a disagreement listed"
+else
+    pass "pbn --totals: two stages, each TotalScoreTable agrees"
+fi
+rm -f "$TOY.tmp.pbn"
 # A game as a scenario. The example's play in play order: North ruffs the
 # spade lead (hearts are trumps) and leads trick 2; South wins it with CK,
 # leads a spade North ruffs; North cashes CA, DA, leads DK, which South

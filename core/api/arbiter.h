@@ -638,7 +638,13 @@ enum arb_status arb_pbn_commentary(const char *pbn, size_t len, const char *name
  * "articles_ns" / "articles_ew" on such a board; "matchpoints_ns" (and
  * the others) null for a side without a result; the percentages of the
  * unrounded matchpoints. A row that cannot be scored is left out of its
- * board. */
+ * board. A board is compared only within its field: the games with the
+ * same Event, Stage and Section tags (PBN 2.1 4.4.5, 4.4.6; a row gives
+ * "section" and "stage" when they are given). A field whose Scoring tag
+ * says IMP (with Butler, or Cross, Cross1, Cross2) is scored as
+ * arb_session_json scores a sheet by "butler" or "cross": its rows give
+ * "imps_ns" and "imps_ew" (matchpoints and percentages null, no "top"),
+ * and IMP_NS and IMP_EW are compared too. */
 enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,
                                    size_t len, const char *name, char **json, char **error);
 
@@ -652,7 +658,9 @@ enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, 
  * "percentage", "boards", and "disagreements": [{"column" (Rank, TotalMP
  * or TotalScoreMP, TotalPercentage, NrBoards), "file", "arbiter"}], the
  * matchpoints compared on the file's scale (as a ScoreTable row's, each
- * board's), the figures within the file's rounding}] or {"line", "pair",
+ * board's), the figures within the file's rounding; in an IMP field
+ * "imps" for the matchpoints, TotalIMP or TotalScoreIMP compared with
+ * them; each row against its own field's ranking}] or {"line", "pair",
  * "direction", "problem"} for a pair the ScoreTables do not have or a
  * row with a mistake. ARB_BAD_INPUT when the file has no TotalScoreTable. */
 enum arb_status arb_pbn_totals_json(const arb_ruleset *rs, const arb_plugins *p, const char *pbn,

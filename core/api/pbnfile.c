@@ -1,7 +1,8 @@
 /* api/pbnfile.c — a PBN file for the scorer (arbiter.h, "PBN files"): the
  * games as JSON, every result scored by the ruleset's score article and
  * matchpointed board by board by its matchpoints article (a ScoreTable's
- * rows as a session's sheet, session.c), the file's own figures and its
+ * rows as a session's sheet, session.c, field by field of the event, in
+ * IMPs when the Scoring tag says so), the file's own figures and its
  * TotalScoreTable held against arbiter's, and the file written back with
  * the Score, ScoreMP and ScorePercentage tags. */
 #include "arbiter.h"
@@ -16,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static enum arb_status fail(enum arb_status status, char **error, const char *msg) {
     if (error) *error = xstrdup(msg && *msg ? msg : "no answer");
@@ -316,6 +318,9 @@ typedef struct game_score {
     double pct[2];        /* the percentages, of the matchpoints before they are rounded */
     char articles[2][64]; /* the articles that ruled on an adjusted board */
     double scale;         /* the file's matchpoints over arbiter's on this board (0: not known) */
+    bool imps;            /* scored in IMPs (78B): imp, not mp, top and pct */
+    bool has_imp[2];
+    double imp[2];
     char problem[240];
 } game_score;
 
@@ -364,17 +369,27 @@ static int unit_line(const unit *u) {
     return u->row ? u->row->line : u->g->line;
 }
 
+static void field_key(const pbn_game *g, char *key, size_t size);
+
 /* Matchpoints the scored games board by board, for one direction (the
- * north-south scores, or their negatives for east-west). */
+ * north-south scores, or their negatives for east-west), each field of
+ * the event apart (field_key): a board is its field's number and its own
+ * ("2 7": board 7 of the file's second field). */
 static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *hooks,
                                  const unit *units, int nunits, game_score *scores, int side,
                                  strbuf *err) {
     vec rows;
     vec_init(&rows, sizeof(score_line));
+    json_t *fields = json_object(); /* each field's number, by its key */
     for (int i = 0; i < nunits; i++) {
         if (!scores[i].scored || units[i].row) continue; /* a ScoreTable's rows: the session's */
+        char key[400];
+        field_key(units[i].g, key, sizeof key);
+        if (!json_object_get(fields, key))
+            json_object_set_new(fields, key, json_integer((json_int_t)json_object_size(fields)));
         score_line *row = vec_push(&rows);
-        snprintf(row->board, sizeof row->board, "%.15s", units[i].g->board);
+        snprintf(row->board, sizeof row->board, "%d %.15s",
+                 (int)json_integer_value(json_object_get(fields, key)), units[i].g->board);
         snprintf(row->pair, sizeof row->pair, "%d", i);
         row->score = side == 0 ? scores[i].ns : -scores[i].ns;
         row->entry = (sheet_entry){
@@ -396,6 +411,7 @@ static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *ho
         s->top = (double)top;
         s->pct[side] = s->top > 0 ? 100 * s->mp[side] / s->top : 50;
     }
+    json_decref(fields);
     vec_free(&rows);
     return ok;
 }
@@ -405,32 +421,80 @@ static void sheet_field(strbuf *out, const char *text, bool last) {
     csv_put_field(out, text, true, last);
 }
 
-/* The ScoreTables' rows as a pairs session's sheet (board, ns, ew, each
- * side's entry: arbiter's score of the contract, or the row's artificial
- * score), matchpointed as the session is (78A; adjusted scores by the
- * adjusted-score article, 12C; a board played fewer times brought to the
- * others by its method, 78D) into the rows' scores; the session's answer
- * (its rankings) into *session. A row without a pair gets its line as
- * the pair ("L24"): it is ranked on its own. With `directions` (the
- * TotalScoreTable ranks north-south and east-west apart: a Mitchell, whose
- * two fields may both number their pairs from 1) a pair is its number and
- * its direction ("1 NS"), so that pair 1 NS and pair 1 EW stay two pairs. */
-static bool matchpoint_tables(const arb_ruleset *rs, const scenario_hooks *hooks, const unit *units,
-                              int nunits, game_score *scores, bool directions, json_t **session,
-                              strbuf *err) {
+/* The field of the event a game belongs to: its Event, Stage and Section
+ * tags (3.4.1; 4.4.6, 4.4.5: the stage of a multistage event, the playing
+ * section of a tournament, "Open", "Ladies"). A board is compared only
+ * within its field, and each field is ranked apart. A Section column in a
+ * ScoreTable (not one of 5.7's columns: Ruter writes the seating section,
+ * "A", "B") does not split its table: the program put the rows in one
+ * table to compare them, across the sections, as its own figures do. */
+static void field_key(const pbn_game *g, char *key, size_t size) {
+    char text[sizeof g->event + sizeof g->stage + sizeof g->section + 2];
+    snprintf(text, sizeof text, "%s\x1f%s\x1f%s", g->event, g->stage, g->section);
+    /* a JSON object's key (its fields): a byte past ASCII (a Latin-1 file's
+     * "é") as %E9, so that the key is UTF-8 whatever the file's encoding */
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && o + 4 < size; p++) {
+        if (*p < 0x80 && *p != '%')
+            key[o++] = (char)*p;
+        else
+            o += (size_t)snprintf(key + o, size - o, "%%%02X", *p);
+    }
+    key[o] = 0;
+}
+
+static void unit_key(const unit *u, char *key, size_t size) {
+    field_key(u->g, key, size);
+}
+
+/* How the game's rows are scored, as its Scoring tag names it (3.4.12:
+ * "MP", "MatchPoints", or "IMP" with a modifier: "Butler", "Butler-2",
+ * "Cross", "Cross1", "Cross2"): "matchpoints", "butler" or "cross"; the
+ * session's method. Without the tag, a row with IMPs and no matchpoints is
+ * Butler's. The datum's and the comparisons' details are the ruleset's
+ * (its 78D clause), not the tag's. */
+static const char *field_method(const pbn_game *g, const pbn_row *row) {
+    bool imps = false, cross = false;
+    const char *p = g->scoring;
+    while (*p) {
+        size_t n = strcspn(p, ";");
+        if (n >= 3 && strncasecmp(p, "IMP", 3) == 0 && (n == 3 || p[3] == ' ')) imps = true;
+        if (n >= 6 && strncasecmp(p, "Butler", 6) == 0) imps = true;
+        if (n >= 5 && strncasecmp(p, "Cross", 5) == 0) imps = cross = true;
+        p += n + (p[n] == ';');
+    }
+    if (!g->scoring[0] && row) imps = (row->has_imp[0] || row->has_imp[1]) && !row->has_mp[0];
+    return !imps ? "matchpoints" : cross ? "cross" : "butler";
+}
+
+/* The ScoreTables' rows of one field (key) as a pairs session's sheet
+ * (board, ns, ew, each side's entry: arbiter's score of the contract, or
+ * the row's artificial score), scored as the session is by the field's
+ * method: matchpoints (78A; adjusted scores by the adjusted-score article,
+ * 12C; a board played fewer times brought to the others by its method,
+ * 78D), or IMPs (78B, Butler or cross-IMPs), into the rows' scores; the
+ * session's answer (its rankings) into *session. A row without a pair gets
+ * its line as the pair ("L24"): it is ranked on its own. With `directions`
+ * (the TotalScoreTable has a pair number twice, north-south and east-west:
+ * a Mitchell whose two fields both number their pairs from 1) a pair is
+ * its number and its direction ("1 NS"), so that pair 1 NS and pair 1 EW
+ * stay two pairs. */
+static bool score_field(const arb_ruleset *rs, const scenario_hooks *hooks, const unit *units,
+                        int nunits, game_score *scores, bool directions, const char *key,
+                        json_t **session, strbuf *err) {
     strbuf sheet;
     sb_init(&sheet);
     sb_puts(&sheet, "board,ns,ew,score,score_ew\n");
     int *of = xcalloc((size_t)nunits + 1, sizeof *of), n = 0; /* the sheet's lines' units */
-    if (!of) {
-        sb_free(&sheet);
-        sb_puts(err, "out of memory");
-        return false;
-    }
+    const char *method = NULL;
     for (int i = 0; i < nunits; i++) {
         const unit *u = &units[i];
         const game_score *s = &scores[i];
+        char own[400];
         if (!u->row || (!s->scored && !s->artificial)) continue;
+        unit_key(u, own, sizeof own);
+        if (strcmp(own, key) != 0) continue;
+        if (!method) method = field_method(u->g, u->row);
         char board[32], pairs[2][32], score[32];
         snprintf(board, sizeof board, "%s", u->g->board[0] ? u->g->board : "?");
         for (int side = 0; side < 2; side++) {
@@ -452,11 +516,11 @@ static bool matchpoint_tables(const arb_ruleset *rs, const scenario_hooks *hooks
         of[n++] = i;
     }
     *session = NULL;
-    bool ok = true;
+    bool ok = true, imps = method && strcmp(method, "matchpoints") != 0;
     if (n > 0) {
         strbuf why;
         sb_init(&why);
-        *session = session_sheet_json(rs, hooks, sheet.data, sheet.len, "matchpoints", &why);
+        *session = session_sheet_json(rs, hooks, sheet.data, sheet.len, method, &why);
         if (!*session) {
             const char *msg = why.data ? why.data : "no answer";
             int line = 0; /* the sheet's line is the row's (the header is line 1) */
@@ -473,12 +537,14 @@ static bool matchpoint_tables(const arb_ruleset *rs, const scenario_hooks *hooks
     for (int k = 0; ok && k < n && k < (int)json_array_size(boards); k++) {
         json_t *b = json_array_get(boards, (size_t)k);
         game_score *s = &scores[of[k]];
-        static const char *const keys[2][3] = {{"matchpoints_ns", "articles_ns", "percentage_ns"},
-                                               {"matchpoints_ew", "articles_ew", "percentage_ew"}};
+        static const char *const keys[2][4] = {
+            {"matchpoints_ns", "articles_ns", "percentage_ns", "imps_ns"},
+            {"matchpoints_ew", "articles_ew", "percentage_ew", "imps_ew"}};
+        s->imps = imps;
         for (int side = 0; side < 2; side++) {
-            json_t *mp = json_object_get(b, keys[side][0]);
-            s->has_mp[side] = json_is_number(mp);
-            s->mp[side] = json_number_value(mp);
+            json_t *mp = json_object_get(b, keys[side][imps ? 3 : 0]);
+            *(imps ? &s->has_imp[side] : &s->has_mp[side]) = json_is_number(mp);
+            *(imps ? &s->imp[side] : &s->mp[side]) = json_number_value(mp);
             s->pct[side] = json_number_value(json_object_get(b, keys[side][2]));
             json_t *cited = json_object_get(b, keys[side][1]);
             if (json_is_string(cited))
@@ -489,6 +555,25 @@ static bool matchpoint_tables(const arb_ruleset *rs, const scenario_hooks *hooks
     }
     xfree(of);
     sb_free(&sheet);
+    return ok;
+}
+
+/* Every field's rows scored (score_field), field by field in the order
+ * the file first gives them; *sessions: each field's session by its key. */
+static bool score_fields(const arb_ruleset *rs, const scenario_hooks *hooks, const unit *units,
+                         int nunits, game_score *scores, bool directions, json_t **sessions,
+                         strbuf *err) {
+    *sessions = json_object();
+    bool ok = true;
+    for (int i = 0; ok && i < nunits; i++) {
+        char key[400];
+        if (!units[i].row) continue;
+        unit_key(&units[i], key, sizeof key);
+        if (json_object_get(*sessions, key)) continue;
+        json_t *session = NULL;
+        ok = score_field(rs, hooks, units, nunits, scores, directions, key, &session, err);
+        json_object_set_new(*sessions, key, session ? session : json_null());
+    }
     return ok;
 }
 
@@ -516,9 +601,14 @@ static void add_disagreement(json_t *list, const char *column, double file, doub
 static json_t *disagreements(const pbn_row *row, const game_score *s) {
     static const char *const mp_names[] = {"MP_NS", "MP_EW"};
     static const char *const pct_names[] = {"Percentage_NS", "Percentage_EW"};
+    static const char *const imp_names[] = {"IMP_NS", "IMP_EW"};
     json_t *list = json_array();
     if (s->scored && row->res.has_score && row->res.score_ns != s->ns)
         add_disagreement(list, "Score_NS", (double)row->res.score_ns, (double)s->ns);
+    for (int side = 0; side < 2; side++) /* IMPs: as the file writes them, no scale */
+        if (s->has_imp[side] && row->has_imp[side] &&
+            differs(row->imp[side], row->imp_decimals[side], s->imp[side], 1))
+            add_disagreement(list, imp_names[side], row->imp[side], s->imp[side]);
     double scale = s->scale > 0 ? s->scale : 1;
     for (int side = 0; side < 2; side++) {
         if (!s->has_mp[side]) continue;
@@ -542,6 +632,9 @@ static json_t *score_json(const unit *u, const game_score *s) {
     if (row) {
         json_object_set_new(j, "ns", json_string(row->pair_ns));
         json_object_set_new(j, "ew", json_string(row->pair_ew));
+        const char *section = row->section[0] ? row->section : g->section;
+        if (g->stage[0]) json_object_set_new(j, "stage", json_string(g->stage));
+        if (section[0]) json_object_set_new(j, "section", json_string(section));
         if (row->others) json_object_set_new(j, "others", json_string(row->others));
     }
     if (!s->scored && !s->artificial) {
@@ -564,10 +657,13 @@ static json_t *score_json(const unit *u, const game_score *s) {
     for (int side = 0; side < 2; side++)
         json_object_set_new(j, keys[side][0],
                             s->has_mp[side] ? json_real(s->mp[side]) : json_null());
-    json_object_set_new(j, "top", json_real(s->top));
+    if (!s->imps) json_object_set_new(j, "top", json_real(s->top));
     for (int side = 0; side < 2; side++)
         json_object_set_new(j, keys[side][1],
                             s->has_mp[side] ? json_real(percentage(s, side)) : json_null());
+    for (int side = 0; s->imps && side < 2; side++)
+        json_object_set_new(j, side ? "imps_ew" : "imps_ns",
+                            s->has_imp[side] ? json_real(s->imp[side]) : json_null());
     for (int side = 0; side < 2; side++)
         if (s->articles[side][0])
             json_object_set_new(j, keys[side][2], json_string(s->articles[side]));
@@ -581,11 +677,12 @@ typedef struct scored_file {
     int n;
     unit *units;
     game_score *scores;
-    json_t *session; /* the ScoreTables' rows as a session: its rankings */
+    json_t *sessions; /* each field's ScoreTables' rows as a session (its rankings), by key */
+    bool directions;  /* its pairs are named with their direction (see score_field) */
 } scored_file;
 
 static void scored_file_free(scored_file *sf) {
-    json_decref(sf->session);
+    json_decref(sf->sessions);
     xfree(sf->units);
     xfree(sf->scores);
     pbn_free(&sf->f);
@@ -620,29 +717,40 @@ static enum arb_status score_file(const arb_ruleset *rs, const arb_plugins *p, c
             if (un->row ? un->row->bad : g->bad)
                 snprintf(sc->problem, sizeof sc->problem, "the %s has a mistake (see the messages)",
                          un->row ? "row" : "game");
+            else if (un->row && un->row->bye)
+                snprintf(sc->problem, sizeof sc->problem,
+                         "a bye: a pair sat out, the row has no result");
             else if (un->row && un->row->adjusted[0][0])
                 sc->artificial = true;
             else
                 score_game(rs, hooks, g, unit_result(un), sc);
         }
     }
-    bool directions = false; /* a TotalScoreTable that ranks each direction apart */
+    /* a TotalScoreTable with a pair number in each direction (a Direction
+     * column alone says where a pair sat first, in a Howell too) */
+    bool directions = false;
     for (int i = 0; i < (int)f->games.len; i++) {
         const pbn_game *g = &VEC_AT(&f->games, pbn_game, i);
         for (int k = 0; k < g->ntotals; k++)
-            directions = directions || g->totals[k].direction >= 0;
+            for (int l = 0; l < k; l++)
+                directions =
+                    directions || (g->totals[k].direction >= 0 && g->totals[l].direction >= 0 &&
+                                   g->totals[k].direction != g->totals[l].direction &&
+                                   strcmp(g->totals[k].pair, g->totals[l].pair) == 0);
     }
+    sf->directions = directions;
     strbuf err;
     sb_init(&err);
     enum arb_status status = ARB_OK;
     *scored =
         matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 0, &err) &&
         matchpoint_direction(rs, hooks, sf->units, sf->n, sf->scores, 1, &err) &&
-        matchpoint_tables(rs, hooks, sf->units, sf->n, sf->scores, directions, &sf->session, &err);
+        score_fields(rs, hooks, sf->units, sf->n, sf->scores, directions, &sf->sessions, &err);
     for (int a = 0; *scored && a < sf->n; a++) { /* each board's scale (see disagreements) */
         const pbn_row *row = sf->units[a].row;
         const game_score *s = &sf->scores[a];
-        if (!row || !s->scored || !row->has_mp[0] || !row->has_mp[1] || s->top <= 0) continue;
+        if (!row || !s->scored || s->imps || !row->has_mp[0] || !row->has_mp[1] || s->top <= 0)
+            continue;
         for (int b = 0; b < sf->n; b++)
             if (sf->units[b].g == sf->units[a].g && sf->scores[b].scale == 0)
                 sf->scores[b].scale = (row->mp[0] + row->mp[1]) / s->top;
@@ -685,7 +793,7 @@ enum arb_status arb_pbn_score_json(const arb_ruleset *rs, const arb_plugins *p, 
 /* arbiter's ranking of the pair a TotalScoreTable row names: its entry in
  * the session's rankings (the row's direction, or the ranking of pairs
  * that sat both ways), NULL when the ScoreTables do not have it. */
-static json_t *ranked_pair(json_t *session, const pbn_total *t) {
+static json_t *ranked_pair(json_t *session, const pbn_total *t, bool named) {
     static const char *const directions[] = {"NS", "EW"};
     size_t i, k;
     json_t *ranking, *pair;
@@ -694,9 +802,9 @@ static json_t *ranked_pair(json_t *session, const pbn_total *t) {
         if (!d || (t->direction >= 0 && strcmp(d, "all") != 0 &&
                    strcmp(d, directions[t->direction]) != 0))
             continue;
-        char want[32]; /* as matchpoint_tables named it */
-        snprintf(want, sizeof want, "%s%s%s", t->pair, t->direction >= 0 ? " " : "",
-                 t->direction >= 0 ? directions[t->direction] : "");
+        char want[32]; /* as score_field named it */
+        snprintf(want, sizeof want, "%s%s%s", t->pair, named && t->direction >= 0 ? " " : "",
+                 named && t->direction >= 0 ? directions[t->direction] : "");
         json_array_foreach(json_object_get(ranking, "pairs"), k, pair) {
             const char *id = json_string_value(json_object_get(pair, "pair"));
             if (id && strcmp(id, want) == 0) return pair;
@@ -705,55 +813,73 @@ static json_t *ranked_pair(json_t *session, const pbn_total *t) {
     return NULL;
 }
 
-/* The pair's matchpoints on the file's scale (each board's: see
- * disagreements), and how many boards it has them on. */
-static double file_scale_total(const scored_file *sf, const pbn_total *t, int *boards) {
+/* The pair's matchpoints in its field (key) on the file's scale (each
+ * board's: see disagreements), or its IMPs, and how many boards it has
+ * them on. */
+static double file_scale_total(const scored_file *sf, const pbn_total *t, const char *key,
+                               int *boards) {
     double total = 0;
     *boards = 0;
     for (int u = 0; u < sf->n; u++) {
         const pbn_row *row = sf->units[u].row;
         const game_score *s = &sf->scores[u];
-        for (int side = 0; row && side < 2; side++) {
-            if ((t->direction >= 0 && t->direction != side) || !s->has_mp[side] ||
+        char own[400];
+        if (!row) continue;
+        unit_key(&sf->units[u], own, sizeof own);
+        if (strcmp(own, key) != 0) continue;
+        for (int side = 0; side < 2; side++) {
+            if ((sf->directions && t->direction >= 0 && t->direction != side) ||
+                !(s->imps ? s->has_imp : s->has_mp)[side] ||
                 strcmp(side ? row->pair_ew : row->pair_ns, t->pair) != 0)
                 continue;
-            total += s->mp[side] * (s->scale > 0 ? s->scale : 1);
+            total += s->imps ? s->imp[side] : s->mp[side] * (s->scale > 0 ? s->scale : 1);
             ++*boards;
         }
     }
     return total;
 }
 
-/* A TotalScoreTable row against arbiter's ranking of the pair. */
-static json_t *total_json(const scored_file *sf, const pbn_total *t) {
+/* A TotalScoreTable row (of game g) against arbiter's ranking of the pair
+ * in its field: its game's, or its Section column's. */
+static json_t *total_json(const scored_file *sf, const pbn_game *g, const pbn_total *t) {
     static const char *const directions[] = {"NS", "EW"};
     json_t *j = json_pack("{sIss}", "line", (json_int_t)t->line, "pair", t->pair);
     json_object_set_new(j, "direction",
                         t->direction >= 0 ? json_string(directions[t->direction]) : json_null());
+    char key[400];
+    field_key(g, key, sizeof key);
+    const char *section = t->section[0] ? t->section : g->section;
+    if (g->stage[0]) json_object_set_new(j, "stage", json_string(g->stage));
+    if (section[0]) json_object_set_new(j, "section", json_string(section));
     if (t->others) json_object_set_new(j, "others", json_string(t->others));
-    json_t *p = ranked_pair(sf->session, t);
+    json_t *session = json_object_get(sf->sessions, key);
+    json_t *p = json_is_object(session) ? ranked_pair(session, t, sf->directions) : NULL;
     if (t->bad || !p) {
         json_object_set_new(j, "problem",
                             json_string(t->bad ? "the row has a mistake (see the messages)"
                                                : "the ScoreTables give this pair no result"));
         return j;
     }
-    static const char *const keys[] = {"rank", "place",      "matchpoints",
-                                       "top",  "percentage", "boards"};
+    static const char *const keys[] = {"rank",       "place",  "matchpoints", "top",
+                                       "percentage", "boards", "imps"};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
-        json_object_set(j, keys[k], json_object_get(p, keys[k]));
+        if (json_object_get(p, keys[k])) json_object_set(j, keys[k], json_object_get(p, keys[k]));
+    bool imps = json_object_get(p, "imps") != NULL;
     json_t *list = json_array();
     int rank = (int)json_integer_value(json_object_get(p, "rank"));
     if (t->rank >= 0 && t->rank != rank) add_disagreement(list, "Rank", t->rank, rank);
     int boards;
-    double mp = file_scale_total(sf, t, &boards);
+    double mp = file_scale_total(sf, t, key, &boards);
     double scale = 1;
     for (int u = 0; u < sf->n && scale == 1; u++)
         if (sf->scores[u].scale > 0) scale = sf->scores[u].scale;
-    if (t->has_mp && differs(t->mp, t->mp_decimals, mp, scale * (boards > 0 ? boards : 1)))
+    if (imps) /* IMPs: each board's as the file rounds it */
+        scale = 1;
+    if (t->has_mp && (t->imps != imps || /* a total in IMPs of a field in matchpoints */
+                      differs(t->mp, t->mp_decimals, mp, scale * (boards > 0 ? boards : 1))))
         add_disagreement(list, t->mp_column, t->mp, mp);
     double pct = json_number_value(json_object_get(p, "percentage"));
-    if (t->has_pct && differs(t->pct, t->pct_decimals, pct, 1))
+    if (t->has_pct && !imps && differs(t->pct, t->pct_decimals, pct, 1))
         add_disagreement(list, "TotalPercentage", t->pct, pct);
     int played = (int)json_integer_value(json_object_get(p, "boards"));
     if (t->boards >= 0 && t->boards != played)
@@ -777,7 +903,7 @@ static enum arb_status pbn_totals_json_unprotected(const arb_ruleset *rs, const 
         for (int i = 0; i < (int)sf.f.games.len; i++) {
             const pbn_game *g = &VEC_AT(&sf.f.games, pbn_game, i);
             for (int k = 0; k < g->ntotals; k++)
-                json_array_append_new(all, total_json(&sf, &g->totals[k]));
+                json_array_append_new(all, total_json(&sf, g, &g->totals[k]));
         }
         if (json_array_size(all) == 0 && status == ARB_OK)
             status = fail_file(error, name, "the file has no TotalScoreTable");

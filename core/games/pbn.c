@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_TAG_VALUE                                                                              \
     1024 /* a token is at most 255 characters (3.2); a value that runs on is refused */
@@ -533,6 +534,8 @@ static void finish_total(reader *r) {
         int dec;
         if (strcmp(name, "PairId") == 0) {
             snprintf(t->pair, sizeof t->pair, "%.15s", none ? "" : v);
+        } else if (strcmp(name, "Section") == 0) {
+            snprintf(t->section, sizeof t->section, "%.15s", none ? "" : v);
         } else if (none) {
             continue;
         } else if (strcmp(name, "Rank") == 0 || strcmp(name, "NrBoards") == 0) {
@@ -547,15 +550,20 @@ static void finish_total(reader *r) {
             char d[8] = "";
             for (size_t k = 0, o = 0; v[k] && o + 1 < sizeof d; k++)
                 if (v[k] != '-') d[o++] = (char)toupper((unsigned char)v[k]), d[o] = 0;
+            /* Ruter's Swedish and Norwegian E-W, Ö-V and Ø-V, in UTF-8 or Latin-1 */
             if (strcmp(d, "NS") == 0 || strcmp(d, "NZ") == 0)
                 t->direction = 0;
-            else if (strcmp(d, "EW") == 0 || strcmp(d, "OW") == 0)
+            else if (strcmp(d, "EW") == 0 || strcmp(d, "OW") == 0 || strcmp(d, "\xC3\x96V") == 0 ||
+                     strcmp(d, "\xC3\x98V") == 0 || strcmp(d, "\xD6V") == 0 ||
+                     strcmp(d, "\xD8V") == 0)
                 t->direction = 1;
             else
                 report(r, t->line, "TotalScoreTable row: Direction \"%s\": expected N-S or E-W", v);
         } else if (strcmp(name, "TotalMP") == 0 || strcmp(name, "TotalScoreMP") == 0 ||
+                   strcmp(name, "TotalIMP") == 0 || strcmp(name, "TotalScoreIMP") == 0 ||
                    strcmp(name, "TotalPercentage") == 0) {
             bool mp = name[5] != 'P';
+            if (mp) t->imps = strstr(name, "IMP") != NULL;
             if (!number_value(v, &x, &dec)) {
                 report(r, t->line, "TotalScoreTable row: %s \"%s\": expected a number or -", name,
                        v);
@@ -594,11 +602,17 @@ static void finish_row(reader *r) {
         char *v = r->values[i];
         bool none = strcmp(v, "-") == 0 || !*v;
         int side = strstr(name, "_EW") ? 1 : 0;
+        if (strncmp(name, "Score_", 6) == 0 && strcasecmp(v, "Bye") == 0) {
+            row->bye = true; /* Ruter's: a pair sat out, the table had no result */
+            continue;
+        }
         double x;
         int dec;
         if (strcmp(name, "PairId_NS") == 0 || strcmp(name, "PairId_EW") == 0) {
             snprintf(side ? row->pair_ew : row->pair_ns, sizeof row->pair_ns, "%.15s",
                      none ? "" : v);
+        } else if (strcmp(name, "Section") == 0) {
+            snprintf(row->section, sizeof row->section, "%.15s", none ? "" : v);
         } else if ((strcmp(name, "Contract") == 0 || strcmp(name, "Score_NS") == 0 ||
                     strcmp(name, "Score_EW") == 0) &&
                    !none && artificial_value(v, first, second)) {
@@ -651,6 +665,15 @@ static void finish_row(reader *r) {
             (mp ? row->has_mp : row->has_pct)[side] = true;
             (mp ? row->mp : row->pct)[side] = x;
             (mp ? row->mp_decimals : row->pct_decimals)[side] = dec;
+        } else if (strcmp(name, "IMP_NS") == 0 || strcmp(name, "IMP_EW") == 0) {
+            if (none) continue;
+            if (!number_value(v, &x, &dec)) {
+                report(r, line, "ScoreTable row: %s \"%s\": expected a number or -", name, v);
+                continue;
+            }
+            row->has_imp[side] = true;
+            row->imp[side] = x;
+            row->imp_decimals[side] = dec;
         } else if (!none) {
             sb_printf(&others, "%s%s=%s", others.len ? " " : "", name, v);
         }
@@ -811,8 +834,16 @@ static void handle_tag(reader *r, const char *name, const char *value, int line)
     case TAG_PLAY:
         start_play(r, value, line);
         break;
-    default:
-        break; /* a supplemental tag: its section, if any, is skipped (4.9) */
+    default: { /* the fields of the event and its scoring; a supplemental tag's section is
+                  skipped (4.9) */
+        static const char *const fields[] = {"Event", "Stage", "Section", "Scoring"};
+        char *const into[] = {g->event, g->stage, g->section, g->scoring};
+        const size_t sizes[] = {sizeof g->event, sizeof g->stage, sizeof g->section,
+                                sizeof g->scoring};
+        for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+            if (strcmp(name, fields[i]) == 0) snprintf(into[i], sizes[i], "%s", value);
+        break;
+    }
     }
 }
 

@@ -80,7 +80,12 @@ typedef struct pbn_row {
     bool has_mp[2], has_pct[2]; /* MP_NS/MP_EW, Percentage_NS/Percentage_EW */
     double mp[2], pct[2];
     int mp_decimals[2], pct_decimals[2]; /* the figures' precision, as written */
-    char *others; /* the columns not read, "Name=value" separated by spaces; NULL for none */
+    bool has_imp[2];                     /* IMP_NS/IMP_EW (5.7) */
+    double imp[2];
+    int imp_decimals[2];
+    char section[16]; /* a Section column: the row's section of the event; "" for none */
+    bool bye;         /* "Bye" for the score: a pair sat out, no result */
+    char *others;     /* the columns not read, "Name=value" separated by spaces; NULL for none */
 } pbn_row;
 
 /* One row of a TotalScoreTable (5.8): a pair's total in the event. */
@@ -91,11 +96,14 @@ typedef struct pbn_total {
     char pair[16]; /* PairId, "" when not given */
     int direction; /* Direction: 0 north-south, 1 east-west, -1 when not given */
     bool has_mp, has_pct;
-    char mp_column[16]; /* the column the matchpoints are in: TotalMP or TotalScoreMP */
-    double mp, pct;     /* TotalMP (or TotalScoreMP), TotalPercentage */
+    char mp_column[16]; /* the column of the total: TotalMP or TotalScoreMP, or (IMPs)
+                           TotalIMP or TotalScoreIMP */
+    bool imps;          /* the total is in IMPs (TotalIMP, TotalScoreIMP) */
+    double mp, pct;     /* that total, TotalPercentage */
     int mp_decimals, pct_decimals;
-    int boards;   /* NrBoards, -1 when not given */
-    char *others; /* the columns not read, as a ScoreTable row's */
+    int boards;       /* NrBoards, -1 when not given */
+    char section[16]; /* a Section column, as a ScoreTable row's */
+    char *others;     /* the columns not read, as a ScoreTable row's */
 } pbn_total;
 
 typedef struct pbn_game {
@@ -108,7 +116,12 @@ typedef struct pbn_game {
     bool has_deal;
     bridge_deal deal;
     char deal_text[80];
-    pbn_result res;        /* the Contract, Declarer, Result and Score tags */
+    pbn_result res; /* the Contract, Declarer, Result and Score tags */
+    /* the tags that tell one field of an event from another (4.4: Event,
+     * Stage, Section: 3.4.1, 4.4.6, 4.4.5) and the Scoring tag (3.4.12: "MP",
+     * "IMP;Butler-2", …),
+     * "" when not given */
+    char event[64], stage[32], section[32], scoring[64];
     bool declarer_swapped; /* "^S": declarer and dummy swapped (3.4.13) */
     bool result_disputed;  /* "^": differs from the tricks actually won */
     int auction_first;     /* -1: no auction section */
