@@ -439,11 +439,11 @@ expect "pbn: a bad artificial score and a bad TotalScoreTable, each with its lin
 expect "pbn --totals needs a ruleset" 2 "--totals needs --ruleset NAME" -- "$ARBITER" pbn --totals tests/pbn/event.pbn
 # The ScoreTables' rows ranked (pbn --ranking): the same figures as the
 # file's TotalScoreTable, worked by hand from 78A (tests/pbn/README), the
-# directions apart as that table ranks them.
+# directions apart (no pair sat both ways).
 expect "pbn --ranking: the file's own ranking, from its rows" 0 \
-    'place,pair,direction,boards,matchpoints,top,percentage' '1,1 NS,NS,2,15.75,16,98.44' \
-    '3,2 NS,NS,2,7.75,16,48.44' '5,9 NS,NS,1,0,8,0' '1,10 EW,EW,1,8,8,100' \
-    '2,7 EW,EW,2,11.25,16,70.31' '5,5 EW,EW,2,2.75,16,17.19' \
+    'place,pair,direction,boards,matchpoints,top,percentage' '1,1,NS,2,15.75,16,98.44' \
+    '3,2,NS,2,7.75,16,48.44' '5,9,NS,1,0,8,0' '1,10,EW,1,8,8,100' \
+    '2,7,EW,2,11.25,16,70.31' '5,5,EW,2,2.75,16,17.19' \
     -- "$ARBITER" pbn --ruleset bridge-2017 --ranking tests/pbn/event.pbn
 expect "pbn --ranking --boards: the rows as a session's boards" 0 \
     'board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew' \
@@ -518,8 +518,21 @@ expect "pbn: a real event's board 1 in Butler IMPs against -90" 0 '"line":72,"bo
     '"score_ns":50,"score_ew":-50,"matchpoints_ns":null,"matchpoints_ew":null,"percentage_ns":null,"percentage_ew":null,"imps_ns":4.0,"imps_ew":-4.0,"disagreements":[]' \
     -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --json tests/pbn/ruter71.pbn | tr -d ' \n'"
 expect "pbn: a real event against bridge-2017's plain mean: the rows whose IMPs differ, named" 0 \
-    '1,71,1NT+1,N,120,,,,,,3,4,' '1,72,2S-1,W,50,,,,,,6,5,"IMP_NS 4 (arbiter 3); IMP_EW -4 (arbiter -3)"' \
+    'board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew,imps_ns,imps_ew,problem,ns,ew,disagreements' \
+    '1,71,1NT+1,N,120,,,,,5,-5,,3,4,' '1,72,2S-1,W,50,,,,,3,-3,,6,5,"IMP_NS 4 (arbiter 3); IMP_EW -4 (arbiter -3)"' \
     -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/ruter71.pbn
+# The event's own TotalScoreTable (line 54: pair 3 first with 50 IMPs over
+# 21 boards) in the CSV of --totals, its IMPs in place of matchpoints.
+expect "pbn --totals of a real event in IMPs: the IMPs column" 0 \
+    'line,pair,direction,rank,imps,boards,problem,disagreements' '54,3,NS,1,50,21,,' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --totals tests/pbn/ruter71.pbn
+# Two sections ranked apart: each ranking's rows name their section.
+expect "pbn --ranking of two sections: a field column" 0 \
+    'place,pair,direction,boards,matchpoints,top,percentage,field' ',A' ',B' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --ranking tests/pbn/sections.pbn
+expect "pbn of two sections: each row's stage and section" 0 \
+    ',problem,ns,ew,disagreements,stage,section' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/sections.pbn
 # The Scoring tag names the method: "IMP;Cross2" scores board 1's +120
 # against each other score (78B): 70, 200, 200, 230, 260, 270, 270 are 2,
 # 5, 5, 6, 6, 7, 7 IMPs, 38 in all, 5.43 a comparison (bridge-2017's 78D:

@@ -58,14 +58,44 @@ static void header(strbuf *out, const char *line) {
     sb_putc(out, '\n');
 }
 
-/* arb_session_json: each ranking's pairs. */
+/* Whether any item of the list has key (a column only some answers have:
+ * an event's field, IMPs). */
+static bool any_has(json_t *list, const char *key) {
+    size_t i;
+    json_t *item;
+    json_array_foreach(list, i, item) {
+        if (json_object_get(item, key)) return true;
+    }
+    return false;
+}
+
+/* The header ending in ",field" when the rows name their field (an event
+ * of several sections or stages), else as it is. */
+static void header_with(strbuf *out, const char *line, bool field) {
+    sb_puts(out, line);
+    sb_puts(out, field ? ",field\n" : "\n");
+}
+
+/* The last field of a row: its number, then its field when the rows name
+ * theirs. */
+static void number_last(strbuf *out, json_t *row, const char *key, bool field) {
+    number_field(out, row, key, !field);
+    if (field) text_field(out, row, "field", true);
+}
+
+/* arb_session_json: each ranking's pairs (with its field, for an event
+ * of several). */
 static void session_rankings(strbuf *out, json_t *answer) {
     bool mp = strcmp(text_of(answer, "method"), "matchpoints") == 0;
-    header(out, mp ? "place,pair,direction,boards,matchpoints,top,percentage"
-                   : "place,pair,direction,boards,imps");
+    json_t *rankings = json_object_get(answer, "rankings");
+    bool field = any_has(rankings, "field");
+    header_with(out,
+                mp ? "place,pair,direction,boards,matchpoints,top,percentage"
+                   : "place,pair,direction,boards,imps",
+                field);
     size_t i, k;
     json_t *r, *p;
-    json_array_foreach(json_object_get(answer, "rankings"), i, r) {
+    json_array_foreach(rankings, i, r) {
         json_array_foreach(json_object_get(r, "pairs"), k, p) {
             text_field(out, p, "place", false);
             text_field(out, p, "pair", false);
@@ -74,10 +104,9 @@ static void session_rankings(strbuf *out, json_t *answer) {
             if (mp) {
                 number_field(out, p, "matchpoints", false);
                 number_field(out, p, "top", false);
-                number_field(out, p, "percentage", true);
-            } else {
-                number_field(out, p, "imps", true);
             }
+            number_field(out, p, mp ? "percentage" : "imps", !field);
+            if (field) text_field(out, r, "field", true);
         }
     }
 }
@@ -85,21 +114,27 @@ static void session_rankings(strbuf *out, json_t *answer) {
 /* arb_session_json: every board and table. */
 static void session_boards(strbuf *out, json_t *answer) {
     bool mp = strcmp(text_of(answer, "method"), "matchpoints") == 0;
-    header(out, mp ? "board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,"
+    json_t *boards = json_object_get(answer, "boards");
+    bool field = any_has(boards, "field");
+    header_with(out,
+                mp ? "board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,"
                      "percentage_ew"
-                   : "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew");
+                   : "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew",
+                field);
     static const char *const texts[] = {"board", "ns", "ew", "score_ns", "score_ew"};
     size_t i;
     json_t *b;
-    json_array_foreach(json_object_get(answer, "boards"), i, b) {
+    json_array_foreach(boards, i, b) {
         for (size_t c = 0; c < sizeof texts / sizeof *texts; c++)
             text_field(out, b, texts[c], false);
         number_field(out, b, mp ? "matchpoints_ns" : "imps_ns", false);
-        number_field(out, b, mp ? "matchpoints_ew" : "imps_ew", !mp);
-        if (mp) {
-            number_field(out, b, "percentage_ns", false);
-            number_field(out, b, "percentage_ew", true);
+        if (!mp) {
+            number_last(out, b, "imps_ew", field);
+            continue;
         }
+        number_field(out, b, "matchpoints_ew", false);
+        number_field(out, b, "percentage_ns", false);
+        number_last(out, b, "percentage_ew", field);
     }
 }
 
@@ -152,10 +187,11 @@ static void matchpoints(strbuf *out, json_t *rows) {
 }
 
 /* A result's disagreements with the file as one field, always quoted:
- * "Score_NS 620 (arbiter 650); MP_NS 3 (arbiter 4)"; nothing when none. */
-static void disagreements(strbuf *out, json_t *list) {
+ * "Score_NS 620 (arbiter 650); MP_NS 3 (arbiter 4)"; nothing when none;
+ * then the line's end, or a comma when `more` fields follow. */
+static void disagreements(strbuf *out, json_t *list, bool more) {
     if (json_array_size(list) == 0) {
-        sb_putc(out, '\n');
+        sb_putc(out, more ? ',' : '\n');
         return;
     }
     strbuf text;
@@ -169,7 +205,7 @@ static void disagreements(strbuf *out, json_t *list) {
         sb_printf(&text, "%s%s %s (arbiter %s)", i ? "; " : "", text_of(d, "column"), file,
                   arbiter);
     }
-    csv_put_field(out, text.data, true, true);
+    csv_put_field(out, text.data, true, !more);
     sb_free(&text);
 }
 
@@ -182,19 +218,27 @@ static void problem(strbuf *out, json_t *row, int empty) {
 }
 
 /* arb_pbn_score_json: each result a line, a ScoreTable row's pairs and
- * where the file's own figures differ at the end. */
+ * where the file's own figures differ at the end; a file scored in IMPs
+ * has their columns after the percentages, an event of several fields
+ * each row's stage and section after the disagreements. */
 static void pbn_scores(strbuf *out, json_t *scores) {
-    header(out, "board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,"
-                "percentage_ns,percentage_ew,problem,ns,ew,disagreements");
+    bool imps = any_has(scores, "imps_ns");
+    bool fields = any_has(scores, "stage") || any_has(scores, "section");
+    sb_puts(out, "board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,"
+                 "percentage_ns,percentage_ew");
+    header(out, imps ? (fields ? ",imps_ns,imps_ew,problem,ns,ew,disagreements,stage,section"
+                               : ",imps_ns,imps_ew,problem,ns,ew,disagreements")
+                     : (fields ? ",problem,ns,ew,disagreements,stage,section"
+                               : ",problem,ns,ew,disagreements"));
     static const char *const figures[] = {"matchpoints_ns", "matchpoints_ew", "percentage_ns",
-                                          "percentage_ew"};
+                                          "percentage_ew",  "imps_ns",        "imps_ew"};
     size_t i;
     json_t *s;
     json_array_foreach(scores, i, s) {
         text_field(out, s, "board", false);
         number_field(out, s, "line", false);
         if (json_object_get(s, "problem")) {
-            problem(out, s, 7);
+            problem(out, s, imps ? 9 : 7);
         } else {
             if (json_object_get(s, "adjusted_ns")) { /* an artificial score: "60%/40%" */
                 char adjusted[80];
@@ -207,20 +251,30 @@ static void pbn_scores(strbuf *out, json_t *scores) {
                 text_field(out, s, "declarer", false);
                 number_field(out, s, "score_ns", false);
             }
-            for (size_t k = 0; k < sizeof figures / sizeof *figures; k++)
+            for (size_t k = 0; k < (imps ? 6u : 4u); k++)
                 figure_field(out, s, figures[k], false);
             sb_putc(out, ','); /* no problem */
         }
         text_field(out, s, "ns", false);
         text_field(out, s, "ew", false);
-        disagreements(out, json_object_get(s, "disagreements"));
+        disagreements(out, json_object_get(s, "disagreements"), fields);
+        if (fields) {
+            text_field(out, s, "stage", false);
+            text_field(out, s, "section", true);
+        }
     }
 }
 
-/* arb_pbn_totals_json: a TotalScoreTable's rows against arbiter's ranking. */
+/* arb_pbn_totals_json: a TotalScoreTable's rows against arbiter's
+ * ranking; of a file scored in IMPs, its IMPs in place of the
+ * matchpoints, top and percentage. */
 static void pbn_totals(strbuf *out, json_t *totals) {
-    header(out, "line,pair,direction,rank,matchpoints,top,percentage,boards,problem,disagreements");
-    static const char *const figures[] = {"matchpoints", "top", "percentage", "boards"};
+    bool imps = any_has(totals, "imps");
+    header(out, imps ? "line,pair,direction,rank,imps,boards,problem,disagreements"
+                     : "line,pair,direction,rank,matchpoints,top,percentage,boards,problem,"
+                       "disagreements");
+    static const char *const mp_figures[] = {"matchpoints", "top", "percentage", "boards", NULL};
+    static const char *const imp_figures[] = {"imps", "boards", NULL};
     size_t i;
     json_t *t;
     json_array_foreach(totals, i, t) {
@@ -228,15 +282,15 @@ static void pbn_totals(strbuf *out, json_t *totals) {
         text_field(out, t, "pair", false);
         text_field(out, t, "direction", false);
         if (json_object_get(t, "problem")) {
-            problem(out, t, 5);
+            problem(out, t, imps ? 3 : 5);
             sb_putc(out, '\n');
             continue;
         }
         text_field(out, t, "place", false);
-        for (size_t k = 0; k < sizeof figures / sizeof *figures; k++)
-            total_field(out, t, figures[k], false);
+        for (const char *const *k = imps ? imp_figures : mp_figures; *k; k++)
+            total_field(out, t, *k, false);
         sb_putc(out, ','); /* no problem */
-        disagreements(out, json_object_get(t, "disagreements"));
+        disagreements(out, json_object_get(t, "disagreements"), false);
     }
 }
 

@@ -921,6 +921,70 @@ enum arb_status arb_pbn_totals_json(const arb_ruleset *rs, const arb_plugins *p,
 
 /* ---- the file's rows as a session ---- */
 
+/* The game whose field (field_key) is key; NULL when none. */
+static const pbn_game *game_of_field(const scored_file *sf, const char *key) {
+    char own[400];
+    for (int u = 0; u < sf->n; u++) {
+        unit_key(&sf->units[u], own, sizeof own);
+        if (strcmp(own, key) == 0) return sf->units[u].g;
+    }
+    return NULL;
+}
+
+/* A field's name: its Event, Stage and Section tags where the fields of
+ * the file differ in them, " / " between them ("Ladies / A"). */
+static void field_name(const scored_file *sf, const pbn_game *g, char *name, size_t size) {
+    bool differ[3] = {false, false, false};
+    for (int u = 0; u < sf->n; u++) {
+        const pbn_game *o = sf->units[u].g;
+        differ[0] = differ[0] || strcmp(o->event, g->event) != 0;
+        differ[1] = differ[1] || strcmp(o->stage, g->stage) != 0;
+        differ[2] = differ[2] || strcmp(o->section, g->section) != 0;
+    }
+    const char *parts[3] = {g->event, g->stage, g->section};
+    size_t at = 0;
+    name[0] = 0;
+    for (int k = 0; k < 3 && at < size; k++)
+        if (differ[k])
+            at += (size_t)snprintf(name + at, size - at, "%s%s", at ? " / " : "", parts[k]);
+}
+
+static void append_with_field(json_t *to, json_t *items, const char *field) {
+    size_t i;
+    json_t *item;
+    json_array_foreach(items, i, item) {
+        json_t *copy = json_copy(item);
+        json_object_set_new(copy, "field", json_string(field));
+        json_array_append_new(to, copy);
+    }
+}
+
+/* The ScoreTables' rows as one session's answer: the one field's session,
+ * or, for an event of several fields, every field's boards, rankings and
+ * notes one after the other, each with its "field". NULL when no row is
+ * scored. */
+static json_t *file_session(const scored_file *sf) {
+    json_t *all = NULL, *session;
+    const char *key;
+    int fields = 0;
+    json_object_foreach(sf->sessions, key, session) fields += !json_is_null(session);
+    json_object_foreach(sf->sessions, key, session) {
+        if (json_is_null(session)) continue;
+        if (fields == 1) return json_incref(session);
+        const pbn_game *g = game_of_field(sf, key);
+        char name[200] = "";
+        if (g) field_name(sf, g, name, sizeof name);
+        if (!all)
+            all = json_pack("{sO s[] s[] s[]}", "method", json_object_get(session, "method"),
+                            "boards", "rankings", "notes");
+        static const char *const lists[] = {"boards", "rankings", "notes"};
+        for (int k = 0; k < 3; k++)
+            append_with_field(json_object_get(all, lists[k]), json_object_get(session, lists[k]),
+                              name);
+    }
+    return all;
+}
+
 static enum arb_status pbn_session_json_unprotected(const arb_ruleset *rs, const arb_plugins *p,
                                                     const char *pbn, size_t len, const char *name,
                                                     char **json, char **error) {
@@ -931,9 +995,10 @@ static enum arb_status pbn_session_json_unprotected(const arb_ruleset *rs, const
     scored_file sf;
     bool scored;
     enum arb_status status = score_file(rs, p, pbn, len, name, &sf, &scored, error);
-    if (scored && !sf.session && status == ARB_OK)
+    json_t *session = scored ? file_session(&sf) : NULL;
+    if (scored && !session && status == ARB_OK)
         status = fail_file(error, name, "the file has no ScoreTable row that can be scored");
-    if (scored && sf.session) give_json(json_incref(sf.session), json);
+    if (session) give_json(session, json);
     scored_file_free(&sf);
     return status;
 }

@@ -436,6 +436,14 @@ async function walkResults(page, base, kjName, shots = {}) {
   expect((await downloaded(page, '#rs-download-ranking')) === cliText(['pbn', '--ruleset', 'bridge-2017', '--ranking', '-'], event),
     'the ranking CSV is not what `arbiter pbn --ranking` writes');
   if (shots.pbn) await shot(page, shots.pbn);
+  /* a real event scored in Butler IMPs (its Scoring tag): IMPs shown, the ranking downloaded as the CLI writes it */
+  await resultsFor(page, 'bridge-2017', 'tests/pbn/ruter71.pbn');
+  await page.waitForSelector('#rs-games', WAIT);
+  const impHead = await page.textContent('#rs-games thead');
+  expect(impHead.includes('IMPs NS') && !impHead.includes('MP NS'), 'an IMP file\'s rows are not shown in IMPs: ' + impHead);
+  expect((await page.locator('#rs-games tbody tr').count()) === 168, 'not every row of the real event is shown');
+  expect((await downloaded(page, '#rs-download-ranking')) === cliText(['pbn', '--ruleset', 'bridge-2017', '--ranking', 'tests/pbn/ruter71.pbn']),
+    'the IMP ranking CSV is not what `arbiter pbn --ranking` writes');
   await resultsFor(page, 'bridge-2017', 'tests/pbn/mistakes.pbn');
   const error = await page.textContent('#rs-error');
   expect(/pbn:4: Vulnerable/.test(error) && /pbn:12: /.test(error), 'the file\'s mistakes are not shown with their lines: ' + error);

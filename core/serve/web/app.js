@@ -885,10 +885,13 @@ const head = (cols) => el('thead', {}, el('tr', {}, cols.map(([label, isNum]) =>
 function rankingTables(session, id) {
   const mp = session.method === 'matchpoints';
   return session.rankings.map((r) => {
-    const title = t('rs_ranking') + (r.direction === 'all' ? '' : ' ' + (r.direction === 'EW' ? ew() : r.direction));
+    /* an event of several sections or stages: each field's rankings apart, named */
+    const title = t('rs_ranking') + (r.direction === 'all' ? '' : ' ' + (r.direction === 'EW' ? ew() : r.direction)) +
+      (r.field ? ' — ' + r.field : '');
+    const tableId = id + (r.field ? '-' + r.field.replace(/[^A-Za-z0-9]+/g, '_') : '') + '-' + r.direction;
     /* the figure the pairs are ranked by first, then what it is made of */
     const cols = [[t('place')], [t('pair')], ...(mp ? [[t('percentage'), true], ['MP', true], [t('top'), true]] : [[t('imps'), true]]), [t('boards'), true]];
-    return [el('h3', {}, title), el('div', { class: 'scroll' }, el('table', { class: 'sheet ranking', id: id + '-' + r.direction },
+    return [el('h3', {}, title), el('div', { class: 'scroll' }, el('table', { class: 'sheet ranking', id: tableId },
       head(cols),
       el('tbody', {}, r.pairs.map((p) => el('tr', { class: /=$/.test(p.place) ? 'tie' : null },
         cell(p.place, 'place'), cell(p.pair),
@@ -970,13 +973,17 @@ function pbnResult(res) {
     parts.push(el('p', { id: 'rs-agree', class: 'final' }, t('rs_agree')));
   }
   if (res.session) parts.push(el('h3', {}, t('rs_pbn_ranking')), ...rankingTables(res.session, 'rs-ranking').flat(), ...notesList(res.session));
+  /* a file scored in IMPs (its Scoring tag): IMPs in place of matchpoints */
+  const imps = games.some((g) => g.imps_ns !== undefined);
+  const figures = (g) => (imps ? [numCell(g.imps_ns, 'mp'), numCell(g.imps_ew)]
+    : [numCell(g.matchpoints_ns, 'mp'), numCell(g.matchpoints_ew), numCell(g.percentage_ns), numCell(g.percentage_ew)]);
   parts.push(el('details', { open: true }, el('summary', {}, t('rs_games')), el('div', { class: 'scroll' }, el('table', { class: 'sheet', id: 'rs-games' },
     head([[t('board')], [t('line'), true], [t('rs_pairs')], [t('contract')], [t('declarer')], [t('score') + ' NS', true],
-      ['MP NS', true], ['MP ' + ew(), true], ['% NS', true], ['% ' + ew(), true]]),
+      ...(imps ? [['IMPs NS', true], ['IMPs ' + ew(), true]] : [['MP NS', true], ['MP ' + ew(), true], ['% NS', true], ['% ' + ew(), true]])]),
     el('tbody', {}, games.map((g) => el('tr', { class: g.problem !== undefined ? 'problem' : (g.disagreements || []).length || g.score_tag_ns !== undefined ? 'differs' : null },
-      cell(g.board), numCell(g.line), cell(pairsOf(g)),
-      g.problem !== undefined ? el('td', { colspan: 7, class: 'error' }, g.problem)
-        : [cell(g.contract), cell(g.declarer), numCell(g.score_ns), numCell(g.matchpoints_ns, 'mp'), numCell(g.matchpoints_ew), numCell(g.percentage_ns), numCell(g.percentage_ew)])))))));
+      cell(g.board + (g.section ? ' ' + g.section : '')), numCell(g.line), cell(pairsOf(g)),
+      g.problem !== undefined ? el('td', { colspan: imps ? 5 : 7, class: 'error' }, g.problem)
+        : [cell(g.contract), cell(g.declarer), numCell(g.score_ns), ...figures(g)])))))));
   const buttons = [el('button', { type: 'button', id: 'rs-download-games', class: 'secondary',
     onclick: () => downloadCsv('results.csv') }, t('rs_download_games')),
   el('button', { type: 'button', id: 'rs-download-pbn', class: 'secondary', onclick: pbnExport }, t('rs_download_pbn'))];
