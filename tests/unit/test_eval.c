@@ -399,7 +399,7 @@ static void test_batch_rules_like_one_at_a_time(void **state) {
     ruling_brief b[N];
     int64_t args[16];
     read_all(rs, json, N, sc, fv);
-    assert_int_equal(eval_batch(rs, rs->root, fv, N, b, args, 16), N);
+    assert_int_equal(eval_batch(rs, rs->root, fv, NULL, N, b, args, 16), N);
     /* 1B: penalty(20 * 2 + 1), see(3) */
     assert_int_equal(b[0].status, RULING_OK);
     assert_int_equal(b[0].nargs, 2);
@@ -444,11 +444,11 @@ static void test_batch_stops_where_arguments_do_not_fit(void **state) {
     int64_t args[4];
     read_all(rs, json, 2, sc, fv);
     /* 2 arguments fit, the next ruling's 3 do not */
-    assert_int_equal(eval_batch(rs, rs->root, fv, 2, b, args, 4), 1);
+    assert_int_equal(eval_batch(rs, rs->root, fv, NULL, 2, b, args, 4), 1);
     assert_int_equal(b[0].nargs, 2);
-    assert_int_equal(eval_batch(rs, rs->root, fv + 1, 1, b + 1, args, 4), 1);
+    assert_int_equal(eval_batch(rs, rs->root, fv + 1, NULL, 1, b + 1, args, 4), 1);
     assert_int_equal(args[b[1].args + 2], 7);
-    assert_int_equal(eval_batch(rs, rs->root, fv + 1, 1, b + 1, args, 2), 0);
+    assert_int_equal(eval_batch(rs, rs->root, fv + 1, NULL, 1, b + 1, args, 2), 0);
     for (int i = 0; i < 2; i++)
         scenario_free(&sc[i]);
 }
@@ -591,6 +591,54 @@ static void test_invariant_broken_by_every_value_but_not_settled(void **state) {
     assert_needs(&r, "a");
     done(&sc, &r);
     ruleset_free(rs);
+}
+
+/* eval_batch on packed rows gives, field for field, what it gives on the
+ * fact values alone: a row that settles its ruling, one that stops at a
+ * fact it does not give (the ruling then asks), one whose first values
+ * break an invariant (the search decides), one rejected. */
+static void batch_packed_alike(const ruleset *rs, const char *const *json, int n) {
+    enum { MAX = 8 };
+    scenario sc[MAX];
+    fact_values fv[MAX];
+    ruling_brief plain[MAX], packed[MAX];
+    int64_t args_plain[32], args_packed[32];
+    uint8_t rows[MAX * 64];
+    assert_true(n <= MAX && rs->nvars <= 64);
+    read_all(rs, json, n, sc, fv);
+    for (int i = 0; i < n; i++)
+        eval_pack(rs, &fv[i], rows + (size_t)i * (size_t)rs->nvars);
+    assert_int_equal(eval_batch(rs, rs->root, fv, NULL, n, plain, args_plain, 32), n);
+    assert_int_equal(eval_batch(rs, rs->root, fv, rows, n, packed, args_packed, 32), n);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(packed[i].status, plain[i].status);
+        assert_int_equal(packed[i].detail, plain[i].detail);
+        assert_int_equal(packed[i].nargs, plain[i].nargs);
+        for (int k = 0; k < plain[i].nargs; k++)
+            assert_int_equal(args_packed[packed[i].args + k], args_plain[plain[i].args + k]);
+        scenario_free(&sc[i]);
+    }
+}
+
+static void test_batch_packed_rows_rule_alike(void **state) {
+    const ruleset *rs = *state;
+    const char *json[] = {
+        "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}",
+        "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"large\", \"repeated\": true}",
+        "{\"irregularity\": \"call\", \"lho_called\": false}",
+        "{\"irregularity\": \"noise\", \"minutes\": 5, \"volume\": \"small\", \"repeated\": false}",
+        ("{\"irregularity\": \"call\", \"lho_called\": false, \"offender\": \"N\", \"extra\": "
+         "4611686018427387904}"),
+        "{\"irregularity\": \"late\", \"minutes\": 3}",
+        "{\"minutes\": 3}",
+        "{}",
+    };
+    batch_packed_alike(rs, json, 8);
+    ruleset *split = compile_text(SPLIT_INV_RULES);
+    const char *inv[] = {"{\"n\": 3}", "{\"n\": 3, \"a\": false}", "{\"n\": 1}",
+                         "{\"n\": 1, \"a\": true}", "{\"n\": 2, \"a\": true}"};
+    batch_packed_alike(split, inv, 5);
+    ruleset_free(split);
 }
 
 /* A fact the graph tests first is not asked when a fact tested further down
@@ -1181,6 +1229,7 @@ int main(void) {
         cmocka_unit_test(test_argument_overflow_is_an_error),
         cmocka_unit_test(test_batch_rules_like_one_at_a_time),
         cmocka_unit_test(test_batch_stops_where_arguments_do_not_fit),
+        cmocka_unit_test(test_batch_packed_rows_rule_alike),
         cmocka_unit_test(test_needs_first_fact_in_order),
         cmocka_unit_test(test_irrelevant_facts_are_never_needed),
         cmocka_unit_test(test_facts_given_but_irrelevant_are_not_in_path),
