@@ -508,7 +508,7 @@ static long run_batch(void *ctx, long reps) {
     for (long r = 0; r < reps; r++)
         for (int done = 0; done < m->n;) {
             int k = eval_batch(m->rs, m->rs->root, m->fv + done,
-                               m->rows + (size_t)done * (size_t)m->rs->nvars, m->n - done,
+                               m->rows + (size_t)done * eval_row_size(m->rs), m->n - done,
                                m->brief + done, m->args, sizeof m->args / sizeof m->args[0]);
             if (k == 0)
                 fail("eval_batch: the arguments of one ruling do not fit in %zu slots",
@@ -841,7 +841,7 @@ static void batch_text(void *ctx, int i, strbuf *out) {
     mix *m = ctx;
     ruling_brief b;
     int64_t args[64];
-    if (eval_batch(m->rs, m->rs->root, &m->fv[i], m->rows + (size_t)i * (size_t)m->rs->nvars, 1,
+    if (eval_batch(m->rs, m->rs->root, &m->fv[i], m->rows + (size_t)i * eval_row_size(m->rs), 1,
                    &b, args, 64) != 1)
         fail("eval_batch ruled nothing");
     if (b.status != RULING_OK) {
@@ -891,9 +891,9 @@ static void bench_rulings(const ruleset *rs, json_t *summary) {
         make_situation(&m.facts[i]);
         to_scenario(rs, &m.facts[i], &m.sc[i]);
         m.fv[i] = m.sc[i].fv;
-        if (!m.rows) m.rows = calloc((size_t)m.n * (size_t)rs->nvars, 1);
+        if (!m.rows) m.rows = aligned_alloc(8, (size_t)m.n * eval_row_size(rs));
         if (!m.rows) fail("out of memory");
-        eval_pack(rs, &m.fv[i], m.rows + (size_t)i * (size_t)rs->nvars);
+        eval_pack(rs, &m.fv[i], m.rows + (size_t)i * eval_row_size(rs));
         ruling r;
         eval_rule(rs, rs->root, &m.sc[i].fv, &r);
         if (r.status != RULING_OK)

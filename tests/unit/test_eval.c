@@ -603,11 +603,12 @@ static void batch_packed_alike(const ruleset *rs, const char *const *json, int n
     fact_values fv[MAX];
     ruling_brief plain[MAX], packed[MAX];
     int64_t args_plain[32], args_packed[32];
-    uint8_t rows[MAX * 64];
-    assert_true(n <= MAX && rs->nvars <= 64);
+    uint64_t rows[MAX * 16];
+    size_t words = eval_row_size(rs) / 8;
+    assert_true(n <= MAX && words <= 16);
     read_all(rs, json, n, sc, fv);
     for (int i = 0; i < n; i++)
-        eval_pack(rs, &fv[i], rows + (size_t)i * (size_t)rs->nvars);
+        eval_pack(rs, &fv[i], rows + (size_t)i * words);
     assert_int_equal(eval_batch(rs, rs->root, fv, NULL, n, plain, args_plain, 32), n);
     assert_int_equal(eval_batch(rs, rs->root, fv, rows, n, packed, args_packed, 32), n);
     for (int i = 0; i < n; i++) {
