@@ -485,23 +485,23 @@ static const inv_view *view_for(const ruleset *rs, batch_cache *c, const uint64_
 #define LANES 8
 #define LANE_STOPPED INT32_MIN /* a fact the row does not give */
 
-/* Walks n rows (n <= LANES), lane j from root[j] down graph gs[j], each to
- * its terminal (into r). first: a fact not known is followed by its first
+/* Walks n rows (n <= LANES), lane j from root[j] down g, each to its
+ * terminal (into r). first: a fact not known is followed by its first
  * value (the path all_may_hold tries first); otherwise a lane stops
  * (LANE_STOPPED) there. A value the row cannot hold stops it either way.
  * A lane whose root is LANE_STOPPED stays so. */
-static void walk_lanes(const graph *const *gs, const gref *root, const uint8_t *vals, size_t stride,
-                       int n, bool first, gref *r) {
-    const graph_node *nodes[LANES];
-    const gref *kids[LANES];
+static void walk_lanes(const graph *g, const gref *root, const uint8_t *vals, size_t stride, int n,
+                       bool first, gref *r) {
+    const graph_node *nodes = g->nodes;
+    const gref *kids = g->kids;
     for (int j = 0; j < n; j++)
-        r[j] = root[j], nodes[j] = gs[j]->nodes, kids[j] = gs[j]->kids;
+        r[j] = root[j];
     for (bool moved = true; moved;) {
         moved = false;
         for (int j = 0; j < n; j++) {
             gref at = r[j];
             if (GRAPH_IS_TERM(at)) continue; /* a terminal, or stopped */
-            graph_node nd = nodes[j][at];
+            graph_node nd = nodes[at];
             int x = vals[(size_t)j * stride + (size_t)nd.var];
             if (x >= EVAL_NOT_PACKED) {
                 if (!first || x != EVAL_UNKNOWN) {
@@ -510,7 +510,7 @@ static void walk_lanes(const graph *const *gs, const gref *root, const uint8_t *
                 }
                 x = 0;
             }
-            r[j] = nd.kids >= 0 ? kids[j][nd.kids + x] : graph_kid_packed(gs[j], nd.kids, x);
+            r[j] = nd.kids >= 0 ? kids[nd.kids + x] : graph_kid_packed(g, nd.kids, x);
             moved = true;
         }
     }
@@ -552,32 +552,41 @@ static void decide_rows(const ruleset *rs, batch_cache *c, gref root, const uint
                         ruling_brief *out, bool *done, const inv_view **last) {
     const graph *g = rs->graph;
     size_t stride = eval_row_size(rs), head = (size_t)known_words(rs) * 8;
-    const graph *gs[LANES];
+    const inv_view *vs[LANES];
     gref from[LANES], r[LANES];
-    bool unviewed = false;
+    bool unviewed = false, one_view = true;
     for (int j = 0; j < n; j++) {
-        const inv_view *v = view_for(rs, c, (const uint64_t *)(rows + (size_t)j * stride), *last);
-        if (v) *last = v;
-        gs[j] = v ? v->g : g;
-        from[j] = v ? v->root : LANE_STOPPED;
-        unviewed |= v == NULL;
+        vs[j] = view_for(rs, c, (const uint64_t *)(rows + (size_t)j * stride), *last);
+        if (vs[j]) *last = vs[j];
+        from[j] = vs[j] ? vs[j]->root : LANE_STOPPED;
+        unviewed |= !vs[j];
+        one_view &= vs[j] == vs[0];
     }
-    walk_lanes(gs, from, rows + head, stride, n, false, r);
+    if (one_view && vs[0]) {
+        walk_lanes(vs[0]->g, from, rows + head, stride, n, false, r);
+    } else {
+        for (int j = 0; j < n; j++)
+            r[j] = LANE_STOPPED;
+        for (int j = 0; j < n; j++)
+            if (vs[j])
+                walk_lanes(vs[j]->g, &from[j], rows + head + (size_t)j * stride, stride, 1, false,
+                           &r[j]);
+    }
     for (int j = 0; j < n; j++)
-        done[j] = r[j] != LANE_STOPPED && graph_term_at(gs[j], r[j])->v == 1;
+        done[j] = vs[j] && r[j] != LANE_STOPPED && graph_term_at(vs[j]->g, r[j])->v == 1;
     if (unviewed) { /* a full cache: the invariants' graph by first values */
         for (int j = 0; j < n; j++)
-            from[j] = gs[j] == g ? rs->invariant_root : LANE_STOPPED;
-        walk_lanes(gs, from, rows + head, stride, n, true, r);
+            from[j] = vs[j] ? LANE_STOPPED : rs->invariant_root;
+        walk_lanes(g, from, rows + head, stride, n, true, r);
         for (int j = 0; j < n; j++) {
-            if (gs[j] != g || r[j] == LANE_STOPPED) continue;
+            if (vs[j] || r[j] == LANE_STOPPED) continue;
             const graph_term *t = graph_term_at(g, r[j]);
             done[j] = t->kind == TERM_VALUE && t->v == 1;
         }
     }
     for (int j = 0; j < n; j++)
-        gs[j] = g, from[j] = done[j] ? root : LANE_STOPPED;
-    walk_lanes(gs, from, rows + head, stride, n, false, r);
+        from[j] = done[j] ? root : LANE_STOPPED;
+    walk_lanes(g, from, rows + head, stride, n, false, r);
     for (int j = 0; j < n; j++)
         done[j] = done[j] && r[j] != LANE_STOPPED && brief_of(graph_term_at(g, r[j]), &out[j]);
 }
