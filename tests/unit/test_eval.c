@@ -642,6 +642,26 @@ static void test_batch_packed_rows_rule_alike(void **state) {
     ruleset_free(split);
 }
 
+/* Sixteen sets of known facts: more than the batch keeps a view for (8);
+ * the rows past them are ruled alike all the same. */
+static void test_batch_packed_rows_many_known_sets(void **state) {
+    const ruleset *rs = *state;
+    static const char *const part[4] = {"\"minutes\": 3", "\"repeated\": false",
+                                        "\"volume\": \"small\"", "\"lho_called\": false"};
+    char text[16][160];
+    const char *json[16];
+    for (int m = 0; m < 16; m++) {
+        int k = snprintf(text[m], sizeof text[m], "{\"irregularity\": \"%s\"",
+                         m % 2 ? "noise" : "late");
+        for (int b = 0; b < 4; b++)
+            if (m >> b & 1) k += snprintf(text[m] + k, sizeof text[m] - (size_t)k, ", %s", part[b]);
+        snprintf(text[m] + k, sizeof text[m] - (size_t)k, "}");
+        json[m] = text[m];
+    }
+    batch_packed_alike(rs, json, 8);
+    batch_packed_alike(rs, json + 8, 8);
+}
+
 /* A fact the graph tests first is not asked when a fact tested further down
  * is known and makes it irrelevant: b decides alone when it is true. */
 #define ORDER_RULES                                                                                \
@@ -1231,6 +1251,7 @@ int main(void) {
         cmocka_unit_test(test_batch_rules_like_one_at_a_time),
         cmocka_unit_test(test_batch_stops_where_arguments_do_not_fit),
         cmocka_unit_test(test_batch_packed_rows_rule_alike),
+        cmocka_unit_test(test_batch_packed_rows_many_known_sets),
         cmocka_unit_test(test_needs_first_fact_in_order),
         cmocka_unit_test(test_irrelevant_facts_are_never_needed),
         cmocka_unit_test(test_facts_given_but_irrelevant_are_not_in_path),
