@@ -373,11 +373,15 @@ static void outcome_arguments(const ruleset *rs, batch_cache *c) {
     }
 }
 
-/* The ruleset's cache, made on first use. */
+/* The ruleset's cache, made on first use; NULL inside a protected call
+ * that has not got one yet. The cache outlives the call that makes it,
+ * and a protected call frees what it allocated when it runs out of memory
+ * (docs/internals.md, "Out of memory"): it is made only outside one, where
+ * running out stops the program. Inside, a batch rules without it. */
 static batch_cache *cache_of(const ruleset *rs) {
     ruleset *m = (ruleset *)rs; /* the cache changes what is kept, not what it rules */
     batch_cache *c = __atomic_load_n((batch_cache **)&m->batch_cache, __ATOMIC_ACQUIRE);
-    if (c) return c;
+    if (c || mem_protected()) return c;
     pthread_mutex_lock(&views_lock);
     if (!m->batch_cache) {
         c = xcalloc(1, sizeof *c);
@@ -458,14 +462,17 @@ static bool same_known(const uint64_t *a, const uint64_t *b, int w) {
 }
 
 /* The view for a row's known facts, made if there is none yet; NULL when
- * the cache is full (the row then follows the first values). */
+ * the cache is full or cannot grow in a protected call (the row then
+ * follows the first values). */
 static const inv_view *view_for(const ruleset *rs, batch_cache *c, const uint64_t *known,
                                 const inv_view *last) {
     int w = known_words(rs);
     if (last && same_known(last->known, known, w)) return last;
+    if (!c) return NULL;
     int n = __atomic_load_n(&c->nviews, __ATOMIC_ACQUIRE);
     for (int i = 0; i < n; i++)
         if (same_known(c->views[i].known, known, w)) return &c->views[i];
+    if (mem_protected()) return NULL; /* see cache_of */
     pthread_mutex_lock(&views_lock);
     const inv_view *found = NULL;
     for (int i = 0; i < c->nviews && !found; i++)
@@ -604,7 +611,9 @@ int eval_batch(const ruleset *rs, gref root, const fact_values *fv, const void *
                         n - i < LANES ? n - i : LANES, out + i, done, &last);
         if (!rows || !done[lane]) decide(rs, root, &fv[i], &out[i], NULL, NULL, NULL);
         if (out[i].status != RULING_OK) continue;
-        int nargs = c->nargs[out[i].detail], constant = nargs >= 0;
+        int nargs =
+            c ? c->nargs[out[i].detail] : -1 - outcome_nargs(rs, rs_outcome_at(rs, out[i].detail));
+        bool constant = nargs >= 0;
         if (!constant) nargs = -1 - nargs;
         if ((size_t)nargs > args_cap - used || used > INT_MAX) return i;
         if (constant)

@@ -642,6 +642,24 @@ static void test_batch_packed_rows_rule_alike(void **state) {
     ruleset_free(split);
 }
 
+/* Inside a protected call a batch makes no cache on the ruleset (a failed
+ * allocation would free it under the ruleset) and rules alike without. */
+static void test_batch_packed_rows_in_protected_call(void **state) {
+    (void)state;
+    ruleset *rs = compile_text(SPLIT_INV_RULES);
+    const char *inv[] = {"{\"n\": 3}", "{\"n\": 3, \"a\": false}", "{\"n\": 1, \"a\": true}"};
+    mem_guard g;
+    MEM_PROTECT(g) {
+        fail_msg("out of memory");
+    }
+    batch_packed_alike(rs, inv, 3);
+    assert_null(rs->batch_cache);
+    mem_leave(&g);
+    batch_packed_alike(rs, inv, 3);
+    assert_non_null(rs->batch_cache);
+    ruleset_free(rs);
+}
+
 /* Sixteen sets of known facts: more than the batch keeps a view for (8);
  * the rows past them are ruled alike all the same. */
 static void test_batch_packed_rows_many_known_sets(void **state) {
@@ -1252,6 +1270,7 @@ int main(void) {
         cmocka_unit_test(test_batch_stops_where_arguments_do_not_fit),
         cmocka_unit_test(test_batch_packed_rows_rule_alike),
         cmocka_unit_test(test_batch_packed_rows_many_known_sets),
+        cmocka_unit_test(test_batch_packed_rows_in_protected_call),
         cmocka_unit_test(test_needs_first_fact_in_order),
         cmocka_unit_test(test_irrelevant_facts_are_never_needed),
         cmocka_unit_test(test_facts_given_but_irrelevant_are_not_in_path),
