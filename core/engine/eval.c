@@ -312,10 +312,53 @@ void eval_pack(const ruleset *rs, const fact_values *fv, void *row) {
  * sets of known facts are what a batch meets. */
 #define BATCH_VIEWS 8
 
+/* A graph laid out for walking: its nodes from one root in depth-first
+ * order, each as its variable and then its children, one cell per value:
+ * the child's offset, or its terminal's reference (< 0). A level is then
+ * one line of memory (the variable and the child beside it) and the row's
+ * byte, where the graph keeps its nodes and children apart. */
+typedef struct flat {
+    int32_t *cell;
+    int32_t root; /* an offset, or the terminal the root is */
+} flat;
+
+static int32_t flatten(const graph *g, gref r, int32_t *memo, flat *f, size_t *n, size_t *cap) {
+    if (GRAPH_IS_TERM(r)) return r;
+    if (memo[r] >= 0) return memo[r];
+    const graph_node *nd = &g->nodes[r];
+    int dom = g->domain[nd->var];
+    if ((size_t)dom + 1 > *cap - *n) {
+        *cap = (*cap + (size_t)dom + 1) * 2;
+        f->cell = xrealloc(f->cell, *cap * sizeof(int32_t));
+    }
+    int32_t p = (int32_t)*n;
+    *n += (size_t)dom + 1;
+    f->cell[p] = nd->var;
+    memo[r] = p;
+    for (int i = 0; i < dom; i++) {
+        int32_t c = flatten(g, graph_kid(g, nd, i), memo, f, n, cap);
+        f->cell[p + 1 + i] = c; /* after the call: it may have moved the cells */
+    }
+    return p;
+}
+
+static void make_flat(const graph *g, gref root, flat *f) {
+    f->cell = NULL;
+    f->root = root;
+    if (GRAPH_IS_TERM(root)) return;
+    int32_t *memo = xcalloc((size_t)root + 1, sizeof(int32_t));
+    for (gref i = 0; i <= root; i++)
+        memo[i] = -1;
+    size_t n = 0, cap = 0;
+    f->root = flatten(g, root, memo, f, &n, &cap);
+    xfree(memo);
+}
+
 typedef struct inv_view {
     uint64_t *known;
     graph *g;
     gref root;
+    flat walk; /* g from root, laid out */
 } inv_view;
 
 /* What eval_batch keeps with a ruleset: the views, and per outcome the
@@ -328,6 +371,7 @@ typedef struct batch_cache {
     int *nargs;      /* per outcome: its arguments, or -1 - that when one is not a constant */
     int *first;      /* per outcome of constant arguments: where they start in values */
     int64_t *values; /* the constant arguments */
+    flat ruling;     /* the ruling's graph from rs->root, laid out */
 } batch_cache;
 
 static void batch_cache_free(void *p) {
@@ -336,7 +380,9 @@ static void batch_cache_free(void *p) {
     for (int i = 0; i < c->nviews; i++) {
         graph_free(c->views[i].g);
         xfree(c->views[i].known);
+        xfree(c->views[i].walk.cell);
     }
+    xfree(c->ruling.cell);
     xfree(c->nargs);
     xfree(c->first);
     xfree(c->values);
@@ -386,6 +432,7 @@ static batch_cache *cache_of(const ruleset *rs) {
     if (!m->batch_cache) {
         c = xcalloc(1, sizeof *c);
         outcome_arguments(rs, c);
+        make_flat(rs->graph, rs->root, &c->ruling);
         m->batch_cache_free = batch_cache_free;
         __atomic_store_n((batch_cache **)&m->batch_cache, c, __ATOMIC_RELEASE);
     }
@@ -453,6 +500,7 @@ static void make_view(const ruleset *rs, const uint64_t *known, inv_view *v) {
     v->root = quantified(&q, top);
     xfree(q.memo);
     graph_done_building(v->g);
+    make_flat(v->g, v->root, &v->walk);
 }
 
 static bool same_known(const uint64_t *a, const uint64_t *b, int w) {
@@ -523,6 +571,27 @@ static void walk_lanes(const graph *g, const gref *root, const uint8_t *vals, si
     }
 }
 
+/* walk_lanes on a laid-out graph (a fact not known stops a lane). */
+static void walk_flat(const int32_t *cell, const int32_t *root, const uint8_t *vals, size_t stride,
+                      int n, int32_t *r) {
+    for (int j = 0; j < n; j++)
+        r[j] = root[j];
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (int j = 0; j < n; j++) {
+            int32_t p = r[j];
+            if (p < 0) continue; /* a terminal, or stopped */
+            int x = vals[(size_t)j * stride + (size_t)cell[p]];
+            if (x >= EVAL_NOT_PACKED) {
+                r[j] = LANE_STOPPED;
+                continue;
+            }
+            r[j] = cell[p + 1 + x];
+            moved = true;
+        }
+    }
+}
+
 /* A terminal of the ruling's graph as decide() words it; false for one
  * decide() must word itself (an error, a value). */
 static bool brief_of(const graph_term *t, ruling_brief *out) {
@@ -565,19 +634,19 @@ static void decide_rows(const ruleset *rs, batch_cache *c, gref root, const uint
     for (int j = 0; j < n; j++) {
         vs[j] = view_for(rs, c, (const uint64_t *)(rows + (size_t)j * stride), *last);
         if (vs[j]) *last = vs[j];
-        from[j] = vs[j] ? vs[j]->root : LANE_STOPPED;
+        from[j] = vs[j] ? vs[j]->walk.root : LANE_STOPPED;
         unviewed |= !vs[j];
         one_view &= vs[j] == vs[0];
     }
     if (one_view && vs[0]) {
-        walk_lanes(vs[0]->g, from, rows + head, stride, n, false, r);
+        walk_flat(vs[0]->walk.cell, from, rows + head, stride, n, r);
     } else {
         for (int j = 0; j < n; j++)
             r[j] = LANE_STOPPED;
         for (int j = 0; j < n; j++)
             if (vs[j])
-                walk_lanes(vs[j]->g, &from[j], rows + head + (size_t)j * stride, stride, 1, false,
-                           &r[j]);
+                walk_flat(vs[j]->walk.cell, &from[j], rows + head + (size_t)j * stride, stride, 1,
+                          &r[j]);
     }
     for (int j = 0; j < n; j++)
         done[j] = vs[j] && r[j] != LANE_STOPPED && graph_term_at(vs[j]->g, r[j])->v == 1;
@@ -591,9 +660,13 @@ static void decide_rows(const ruleset *rs, batch_cache *c, gref root, const uint
             done[j] = t->kind == TERM_VALUE && t->v == 1;
         }
     }
+    bool laid_out = c && root == rs->root;
     for (int j = 0; j < n; j++)
-        from[j] = done[j] ? root : LANE_STOPPED;
-    walk_lanes(g, from, rows + head, stride, n, false, r);
+        from[j] = !done[j] ? LANE_STOPPED : laid_out ? c->ruling.root : root;
+    if (laid_out)
+        walk_flat(c->ruling.cell, from, rows + head, stride, n, r);
+    else
+        walk_lanes(g, from, rows + head, stride, n, false, r);
     for (int j = 0; j < n; j++)
         done[j] = done[j] && r[j] != LANE_STOPPED && brief_of(graph_term_at(g, r[j]), &out[j]);
 }
