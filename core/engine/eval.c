@@ -358,7 +358,9 @@ typedef struct inv_view {
     uint64_t *known;
     graph *g;
     gref root;
-    flat walk; /* g from root, laid out */
+    flat walk;   /* g from root, laid out */
+    flat ruling; /* the ruling's graph (rs->root) where the view says 1, TERM_FALLTHROUGH
+                    elsewhere: both walks in one, laid out */
 } inv_view;
 
 /* What eval_batch keeps with a ruleset: the views, and per outcome the
@@ -381,6 +383,7 @@ static void batch_cache_free(void *p) {
         graph_free(c->views[i].g);
         xfree(c->views[i].known);
         xfree(c->views[i].walk.cell);
+        xfree(c->views[i].ruling.cell);
     }
     xfree(c->ruling.cell);
     xfree(c->nargs);
@@ -479,6 +482,42 @@ static gref quantified(quantify *q, gref r) {
     return q->memo[r] = res;
 }
 
+/* Node r of src, made again in g. */
+static gref copied(const graph *src, graph *g, gref r, gref *memo) {
+    if (GRAPH_IS_TERM(r)) {
+        const graph_term *t = graph_term_at(src, r);
+        return graph_term_ref(g, t->kind, t->v);
+    }
+    if (memo[r] != INT32_MIN) return memo[r];
+    const graph_node *nd = &src->nodes[r];
+    int dom = src->domain[nd->var];
+    gref *kids = xcalloc((size_t)dom, sizeof(gref));
+    for (int i = 0; i < dom; i++)
+        kids[i] = copied(src, g, graph_kid(src, nd, i), memo);
+    gref res = graph_node_ref(g, nd->var, kids);
+    xfree(kids);
+    return memo[r] = res;
+}
+
+/* The view's walk and the ruling's in one graph: where the view says 1,
+ * the ruling's graph (copied into the view's); elsewhere a terminal no
+ * ruling has (TERM_FALLTHROUGH), for decide() to rule on. */
+static void fold_ruling(const ruleset *rs, inv_view *v) {
+    gref top = rs->root, ruling = top;
+    if (!GRAPH_IS_TERM(top)) {
+        gref *memo = xcalloc((size_t)top + 1, sizeof(gref));
+        for (gref i = 0; i <= top; i++)
+            memo[i] = INT32_MIN;
+        ruling = copied(rs->graph, v->g, top, memo);
+        xfree(memo);
+    } else {
+        ruling = copied(rs->graph, v->g, top, NULL);
+    }
+    gref both = graph_ite(v->g, v->root, ruling, graph_term_ref(v->g, TERM_FALLTHROUGH, 0));
+    graph_done_building(v->g);
+    make_flat(v->g, both, &v->ruling);
+}
+
 static void make_view(const ruleset *rs, const uint64_t *known, inv_view *v) {
     const graph *src = rs->graph;
     int w = known_words(rs);
@@ -501,6 +540,7 @@ static void make_view(const ruleset *rs, const uint64_t *known, inv_view *v) {
     xfree(q.memo);
     graph_done_building(v->g);
     make_flat(v->g, v->root, &v->walk);
+    fold_ruling(rs, v);
 }
 
 static bool same_known(const uint64_t *a, const uint64_t *b, int w) {
@@ -637,6 +677,17 @@ static void decide_rows(const ruleset *rs, batch_cache *c, gref root, const uint
         from[j] = vs[j] ? vs[j]->walk.root : LANE_STOPPED;
         unviewed |= !vs[j];
         one_view &= vs[j] == vs[0];
+    }
+    if (one_view && vs[0] && root == rs->root) { /* one walk: the view folded in */
+        const inv_view *v = vs[0];
+        for (int j = 0; j < n; j++)
+            from[j] = v->ruling.root;
+        walk_flat(v->ruling.cell, from, rows + head, stride, n, r);
+        for (int j = 0; j < n; j++) {
+            const graph_term *t = r[j] == LANE_STOPPED ? NULL : graph_term_at(v->g, r[j]);
+            done[j] = t && t->kind != TERM_FALLTHROUGH && brief_of(t, &out[j]);
+        }
+        return;
     }
     if (one_view && vs[0]) {
         walk_flat(vs[0]->walk.cell, from, rows + head, stride, n, r);
