@@ -740,9 +740,11 @@ int eval_batch(const ruleset *rs, gref root, const fact_values *fv, const void *
         bool constant = nargs >= 0;
         if (!constant) nargs = -1 - nargs;
         if ((size_t)nargs > args_cap - used || used > INT_MAX) return i;
-        if (constant)
-            memcpy(args + used, c->values + c->first[out[i].detail], (size_t)nargs * sizeof *args);
-        else
+        if (constant) { /* a few: a loop, not a call */
+            const int64_t *from = c->values + c->first[out[i].detail];
+            for (int k = 0; k < nargs; k++)
+                args[used + (size_t)k] = from[k];
+        } else
             eval_args(rs, &fv[i], &out[i], args + used);
         if (out[i].status != RULING_OK) continue; /* an argument needs a fact, or failed */
         out[i].args = (int)used;
