@@ -4,6 +4,7 @@
 #include "ops.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +144,11 @@ static int eval_args(const ruleset *rs, const fact_values *fv, ruling_brief *out
     for (int i = 0; i < o->nactions; i++) {
         const rs_action_use *u = rs_use_at(rs, o->actions[i]);
         for (int p = 0; p < rs->actions[u->action].nparams; p++) {
+            const rs_expr *x = rs_expr_at(rs, rs_arg(rs, u->args + p));
+            if (x->kind == EX_CONST) { /* most arguments: a citation, a number */
+                *args++ = x->k;
+                continue;
+            }
             int missing = -1;
             enum expr_status s = expr_eval(rs, rs_arg(rs, u->args + p), fv, args++, &missing);
             if (s == EXPR_OK) continue;
@@ -273,15 +279,473 @@ static void decide(const ruleset *rs, gref root, const fact_values *fv, ruling_b
     out->detail = (int)t.v;
 }
 
-int eval_batch(const ruleset *rs, gref root, const fact_values *fv, int n, ruling_brief *out,
-               int64_t *args, size_t args_cap) {
-    size_t used = 0;
+/* ---- rulings from packed rows (eval_batch) ---------------------------------- */
+
+static int known_words(const ruleset *rs) {
+    return (rs->nvars + 63) / 64;
+}
+
+size_t eval_row_size(const ruleset *rs) {
+    return (size_t)known_words(rs) * 8 + ((size_t)rs->nvars + 7) / 8 * 8;
+}
+
+void eval_pack(const ruleset *rs, const fact_values *fv, void *row) {
+    const graph *g = rs->graph;
+    uint64_t *known = row;
+    uint8_t *val = (uint8_t *)row + (size_t)known_words(rs) * 8;
+    memset(row, 0, eval_row_size(rs));
+    for (int v = 0; v < rs->nvars; v++) {
+        int f = rs->var_fact[v];
+        int64_t i = fv->value[f] - g->lo[v];
+        if (fv->known[f]) known[v / 64] |= UINT64_C(1) << (v % 64);
+        val[v] = !fv->known[f]                                        ? EVAL_UNKNOWN
+                 : i < 0 || i >= g->domain[v] || i >= EVAL_NOT_PACKED ? EVAL_NOT_PACKED
+                                                                      : (uint8_t)i;
+    }
+}
+
+/* The invariants seen from one set of known facts: their graph with every
+ * other fact quantified away (1 where some values of the facts not known
+ * make every invariant hold, 0 elsewhere), a graph over the known facts
+ * alone. A row that gives those facts walks it with no search, and 1 is
+ * all_may_hold's answer. Made on first use, kept with the ruleset: a few
+ * sets of known facts are what a batch meets. */
+#define BATCH_VIEWS 8
+
+/* A graph laid out for walking: its nodes from one root in depth-first
+ * order, each as its variable and then its children, one cell per value:
+ * the child's offset, or its terminal's reference (< 0). A level is then
+ * one line of memory (the variable and the child beside it) and the row's
+ * byte, where the graph keeps its nodes and children apart. */
+typedef struct flat {
+    int32_t *cell;
+    int32_t root; /* an offset, or the terminal the root is */
+} flat;
+
+static int32_t flatten(const graph *g, gref r, int32_t *memo, flat *f, size_t *n, size_t *cap) {
+    if (GRAPH_IS_TERM(r)) return r;
+    if (memo[r] >= 0) return memo[r];
+    const graph_node *nd = &g->nodes[r];
+    int dom = g->domain[nd->var];
+    if ((size_t)dom + 1 > *cap - *n) {
+        *cap = (*cap + (size_t)dom + 1) * 2;
+        f->cell = xrealloc(f->cell, *cap * sizeof(int32_t));
+    }
+    int32_t p = (int32_t)*n;
+    *n += (size_t)dom + 1;
+    f->cell[p] = nd->var;
+    memo[r] = p;
+    for (int i = 0; i < dom; i++) {
+        int32_t c = flatten(g, graph_kid(g, nd, i), memo, f, n, cap);
+        f->cell[p + 1 + i] = c; /* after the call: it may have moved the cells */
+    }
+    return p;
+}
+
+static void make_flat(const graph *g, gref root, flat *f) {
+    f->cell = NULL;
+    f->root = root;
+    if (GRAPH_IS_TERM(root)) return;
+    int32_t *memo = xcalloc((size_t)root + 1, sizeof(int32_t));
+    for (gref i = 0; i <= root; i++)
+        memo[i] = -1;
+    size_t n = 0, cap = 0;
+    f->root = flatten(g, root, memo, f, &n, &cap);
+    xfree(memo);
+}
+
+typedef struct inv_view {
+    uint64_t *known;
+    graph *g;
+    gref root;
+    flat walk;   /* g from root, laid out */
+    flat ruling; /* the ruling's graph (rs->root) where the view says 1, TERM_FALLTHROUGH
+                    elsewhere: both walks in one, laid out */
+} inv_view;
+
+/* What eval_batch keeps with a ruleset: the views, and per outcome the
+ * number of its actions' arguments, with their values where every one is
+ * a constant (most rulings: citations and numbers), copied, not
+ * evaluated. */
+typedef struct batch_cache {
+    int nviews; /* published with a release store, read with an acquire load */
+    inv_view views[BATCH_VIEWS];
+    int *nargs;      /* per outcome: its arguments, or -1 - that when one is not a constant */
+    int *first;      /* per outcome of constant arguments: where they start in values */
+    int64_t *values; /* the constant arguments */
+    flat ruling;     /* the ruling's graph from rs->root, laid out */
+} batch_cache;
+
+static void batch_cache_free(void *p) {
+    batch_cache *c = p;
+    if (!c) return;
+    for (int i = 0; i < c->nviews; i++) {
+        graph_free(c->views[i].g);
+        xfree(c->views[i].known);
+        xfree(c->views[i].walk.cell);
+        xfree(c->views[i].ruling.cell);
+    }
+    xfree(c->ruling.cell);
+    xfree(c->nargs);
+    xfree(c->first);
+    xfree(c->values);
+    xfree(c);
+}
+
+/* One lock for every ruleset's cache: taken only to make it or a view. */
+static pthread_mutex_t views_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void outcome_arguments(const ruleset *rs, batch_cache *c) {
+    int n = rs->outcomes.len, total = 0;
+    c->nargs = xcalloc((size_t)n + 1, sizeof(int));
+    c->first = xcalloc((size_t)n + 1, sizeof(int));
+    for (int k = 0; k < 2; k++) { /* count, then fill */
+        total = 0;
+        for (int i = 0; i < n; i++) {
+            const rs_outcome *o = rs_outcome_at(rs, i);
+            int count = 0;
+            bool constant = true;
+            for (int a = 0; a < o->nactions; a++) {
+                const rs_action_use *u = rs_use_at(rs, o->actions[a]);
+                for (int p = 0; p < rs->actions[u->action].nparams; p++) {
+                    const rs_expr *x = rs_expr_at(rs, rs_arg(rs, u->args + p));
+                    if (x->kind != EX_CONST) constant = false;
+                    if (k == 1 && constant) c->values[total + count] = x->k;
+                    count++;
+                }
+            }
+            c->nargs[i] = constant ? count : -1 - count;
+            c->first[i] = total;
+            if (constant) total += count;
+        }
+        if (k == 0) c->values = xcalloc((size_t)total + 1, sizeof(int64_t));
+    }
+}
+
+/* The ruleset's cache, made on first use; NULL inside a protected call
+ * that has not got one yet. The cache outlives the call that makes it,
+ * and a protected call frees what it allocated when it runs out of memory
+ * (docs/internals.md, "Out of memory"): it is made only outside one, where
+ * running out stops the program. Inside, a batch rules without it. */
+static batch_cache *cache_of(const ruleset *rs) {
+    ruleset *m = (ruleset *)rs; /* the cache changes what is kept, not what it rules */
+    batch_cache *c = __atomic_load_n((batch_cache **)&m->batch_cache, __ATOMIC_ACQUIRE);
+    if (c || mem_protected()) return c;
+    pthread_mutex_lock(&views_lock);
+    if (!m->batch_cache) {
+        c = xcalloc(1, sizeof *c);
+        outcome_arguments(rs, c);
+        make_flat(rs->graph, rs->root, &c->ruling);
+        m->batch_cache_free = batch_cache_free;
+        __atomic_store_n((batch_cache **)&m->batch_cache, c, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&views_lock);
+    return m->batch_cache;
+}
+
+typedef struct quantify {
+    const graph *src;
+    graph *g;
+    const uint64_t *known;
+    gref *memo; /* per node of src up to the invariants' root; INT32_MIN: not yet */
+    gref t0, t1;
+} quantify;
+
+static graph_term or_terms(void *ctx, graph_term a, graph_term b) {
+    (void)ctx;
+    return (graph_term){TERM_VALUE, a.v || b.v};
+}
+
+/* The node r of the invariants' graph with the facts not known
+ * quantified away: what all_may_hold answers there, as a graph. */
+static gref quantified(quantify *q, gref r) {
+    if (GRAPH_IS_TERM(r)) {
+        const graph_term *t = graph_term_at(q->src, r);
+        return t->kind == TERM_VALUE && t->v == 1 ? q->t1 : q->t0;
+    }
+    if (q->memo[r] != INT32_MIN) return q->memo[r];
+    const graph_node *nd = &q->src->nodes[r];
+    int dom = q->src->domain[nd->var];
+    gref res;
+    if (q->known[nd->var / 64] >> (nd->var % 64) & 1) {
+        gref *kids = xcalloc((size_t)dom, sizeof(gref));
+        for (int i = 0; i < dom; i++)
+            kids[i] = quantified(q, graph_kid(q->src, nd, i));
+        res = graph_node_ref(q->g, nd->var, kids);
+        xfree(kids);
+    } else {
+        res = q->t0;
+        for (int i = 0; i < dom && res != q->t1; i++)
+            res =
+                graph_apply2(q->g, 1, res, quantified(q, graph_kid(q->src, nd, i)), or_terms, NULL);
+    }
+    return q->memo[r] = res;
+}
+
+/* Node r of src, made again in g. */
+static gref copied(const graph *src, graph *g, gref r, gref *memo) {
+    if (GRAPH_IS_TERM(r)) {
+        const graph_term *t = graph_term_at(src, r);
+        return graph_term_ref(g, t->kind, t->v);
+    }
+    if (memo[r] != INT32_MIN) return memo[r];
+    const graph_node *nd = &src->nodes[r];
+    int dom = src->domain[nd->var];
+    gref *kids = xcalloc((size_t)dom, sizeof(gref));
+    for (int i = 0; i < dom; i++)
+        kids[i] = copied(src, g, graph_kid(src, nd, i), memo);
+    gref res = graph_node_ref(g, nd->var, kids);
+    xfree(kids);
+    return memo[r] = res;
+}
+
+/* The view's walk and the ruling's in one graph: where the view says 1,
+ * the ruling's graph (copied into the view's); elsewhere a terminal no
+ * ruling has (TERM_FALLTHROUGH), for decide() to rule on. */
+static void fold_ruling(const ruleset *rs, inv_view *v) {
+    gref top = rs->root, ruling = top;
+    if (!GRAPH_IS_TERM(top)) {
+        gref *memo = xcalloc((size_t)top + 1, sizeof(gref));
+        for (gref i = 0; i <= top; i++)
+            memo[i] = INT32_MIN;
+        ruling = copied(rs->graph, v->g, top, memo);
+        xfree(memo);
+    } else {
+        ruling = copied(rs->graph, v->g, top, NULL);
+    }
+    gref both = graph_ite(v->g, v->root, ruling, graph_term_ref(v->g, TERM_FALLTHROUGH, 0));
+    graph_done_building(v->g);
+    make_flat(v->g, both, &v->ruling);
+}
+
+static void make_view(const ruleset *rs, const uint64_t *known, inv_view *v) {
+    const graph *src = rs->graph;
+    int w = known_words(rs);
+    v->known = xcalloc((size_t)w, sizeof(uint64_t));
+    memcpy(v->known, known, (size_t)w * sizeof(uint64_t));
+    v->g = graph_new(src->nvars, src->domain, src->lo);
+    quantify q = {src,
+                  v->g,
+                  v->known,
+                  NULL,
+                  graph_term_ref(v->g, TERM_VALUE, 0),
+                  graph_term_ref(v->g, TERM_VALUE, 1)};
+    gref top = rs->invariant_root;
+    if (!GRAPH_IS_TERM(top)) {
+        q.memo = xcalloc((size_t)top + 1, sizeof(gref));
+        for (gref i = 0; i <= top; i++)
+            q.memo[i] = INT32_MIN;
+    }
+    v->root = quantified(&q, top);
+    xfree(q.memo);
+    graph_done_building(v->g);
+    make_flat(v->g, v->root, &v->walk);
+    fold_ruling(rs, v);
+}
+
+static bool same_known(const uint64_t *a, const uint64_t *b, int w) {
+    for (int i = 0; i < w; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
+/* The view for a row's known facts, made if there is none yet; NULL when
+ * the cache is full or cannot grow in a protected call (the row then
+ * follows the first values). */
+static const inv_view *view_for(const ruleset *rs, batch_cache *c, const uint64_t *known,
+                                const inv_view *last) {
+    int w = known_words(rs);
+    if (last && same_known(last->known, known, w)) return last;
+    if (!c) return NULL;
+    int n = __atomic_load_n(&c->nviews, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++)
+        if (same_known(c->views[i].known, known, w)) return &c->views[i];
+    if (mem_protected()) return NULL; /* see cache_of */
+    pthread_mutex_lock(&views_lock);
+    const inv_view *found = NULL;
+    for (int i = 0; i < c->nviews && !found; i++)
+        if (same_known(c->views[i].known, known, w)) found = &c->views[i];
+    if (!found && c->nviews < BATCH_VIEWS) {
+        make_view(rs, known, &c->views[c->nviews]);
+        found = &c->views[c->nviews];
+        __atomic_store_n(&c->nviews, c->nviews + 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&views_lock);
+    return found;
+}
+
+/* Situations walked side by side: a walk is a chain of dependent loads
+ * (node, the row's value, the child), and the chains of several
+ * situations overlap where one alone would wait on each load. */
+#define LANES 8
+#define LANE_STOPPED INT32_MIN /* a fact the row does not give */
+
+/* Walks n rows (n <= LANES), lane j from root[j] down g, each to its
+ * terminal (into r). first: a fact not known is followed by its first
+ * value (the path all_may_hold tries first); otherwise a lane stops
+ * (LANE_STOPPED) there. A value the row cannot hold stops it either way.
+ * A lane whose root is LANE_STOPPED stays so. */
+static void walk_lanes(const graph *g, const gref *root, const uint8_t *vals, size_t stride, int n,
+                       bool first, gref *r) {
+    const graph_node *nodes = g->nodes;
+    const gref *kids = g->kids;
+    for (int j = 0; j < n; j++)
+        r[j] = root[j];
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (int j = 0; j < n; j++) {
+            gref at = r[j];
+            if (GRAPH_IS_TERM(at)) continue; /* a terminal, or stopped */
+            graph_node nd = nodes[at];
+            int x = vals[(size_t)j * stride + (size_t)nd.var];
+            if (x >= EVAL_NOT_PACKED) {
+                if (!first || x != EVAL_UNKNOWN) {
+                    r[j] = LANE_STOPPED;
+                    continue;
+                }
+                x = 0;
+            }
+            r[j] = nd.kids >= 0 ? kids[nd.kids + x] : graph_kid_packed(g, nd.kids, x);
+            moved = true;
+        }
+    }
+}
+
+/* walk_lanes on a laid-out graph (a fact not known stops a lane). */
+static void walk_flat(const int32_t *cell, const int32_t *root, const uint8_t *vals, size_t stride,
+                      int n, int32_t *r) {
+    for (int j = 0; j < n; j++)
+        r[j] = root[j];
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (int j = 0; j < n; j++) {
+            int32_t p = r[j];
+            if (p < 0) continue; /* a terminal, or stopped */
+            int x = vals[(size_t)j * stride + (size_t)cell[p]];
+            if (x >= EVAL_NOT_PACKED) {
+                r[j] = LANE_STOPPED;
+                continue;
+            }
+            r[j] = cell[p + 1 + x];
+            moved = true;
+        }
+    }
+}
+
+/* A terminal of the ruling's graph as decide() words it; false for one
+ * decide() must word itself (an error, a value). */
+static bool brief_of(const graph_term *t, ruling_brief *out) {
+    out->args = out->nargs = 0;
+    out->detail = (int)t->v;
+    switch (t->kind) {
+    case TERM_OUTCOME:
+        out->status = RULING_OK;
+        return true;
+    case TERM_REJECT:
+        out->status = RULING_REJECTED;
+        return true;
+    case TERM_GAP:
+        out->status = RULING_GAP;
+        return true;
+    case TERM_NOT_APPLICABLE:
+        out->status = RULING_GAP;
+        out->detail = -1;
+        return true;
+    case TERM_OUTSIDE:
+        out->status = RULING_OUTSIDE;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* decide() for n rows (n <= LANES); done[j] where the row settled it:
+ * some values of the facts it does not give make every invariant hold
+ * (so all_may_hold answers that none is broken), and the ruling's graph
+ * tests only facts the row gives. The same ruling as decide(), with no
+ * search. */
+static void decide_rows(const ruleset *rs, batch_cache *c, gref root, const uint8_t *rows, int n,
+                        ruling_brief *out, bool *done, const inv_view **last) {
+    const graph *g = rs->graph;
+    size_t stride = eval_row_size(rs), head = (size_t)known_words(rs) * 8;
+    const inv_view *vs[LANES];
+    gref from[LANES], r[LANES];
+    bool unviewed = false, one_view = true;
+    for (int j = 0; j < n; j++) {
+        vs[j] = view_for(rs, c, (const uint64_t *)(rows + (size_t)j * stride), *last);
+        if (vs[j]) *last = vs[j];
+        from[j] = vs[j] ? vs[j]->walk.root : LANE_STOPPED;
+        unviewed |= !vs[j];
+        one_view &= vs[j] == vs[0];
+    }
+    if (one_view && vs[0] && root == rs->root) { /* one walk: the view folded in */
+        const inv_view *v = vs[0];
+        for (int j = 0; j < n; j++)
+            from[j] = v->ruling.root;
+        walk_flat(v->ruling.cell, from, rows + head, stride, n, r);
+        for (int j = 0; j < n; j++) {
+            const graph_term *t = r[j] == LANE_STOPPED ? NULL : graph_term_at(v->g, r[j]);
+            done[j] = t && t->kind != TERM_FALLTHROUGH && brief_of(t, &out[j]);
+        }
+        return;
+    }
+    if (one_view && vs[0]) {
+        walk_flat(vs[0]->walk.cell, from, rows + head, stride, n, r);
+    } else {
+        for (int j = 0; j < n; j++)
+            r[j] = LANE_STOPPED;
+        for (int j = 0; j < n; j++)
+            if (vs[j])
+                walk_flat(vs[j]->walk.cell, &from[j], rows + head + (size_t)j * stride, stride, 1,
+                          &r[j]);
+    }
+    for (int j = 0; j < n; j++)
+        done[j] = vs[j] && r[j] != LANE_STOPPED && graph_term_at(vs[j]->g, r[j])->v == 1;
+    if (unviewed) { /* a full cache: the invariants' graph by first values */
+        for (int j = 0; j < n; j++)
+            from[j] = vs[j] ? LANE_STOPPED : rs->invariant_root;
+        walk_lanes(g, from, rows + head, stride, n, true, r);
+        for (int j = 0; j < n; j++) {
+            if (vs[j] || r[j] == LANE_STOPPED) continue;
+            const graph_term *t = graph_term_at(g, r[j]);
+            done[j] = t->kind == TERM_VALUE && t->v == 1;
+        }
+    }
+    bool laid_out = c && root == rs->root;
+    for (int j = 0; j < n; j++)
+        from[j] = !done[j] ? LANE_STOPPED : laid_out ? c->ruling.root : root;
+    if (laid_out)
+        walk_flat(c->ruling.cell, from, rows + head, stride, n, r);
+    else
+        walk_lanes(g, from, rows + head, stride, n, false, r);
+    for (int j = 0; j < n; j++)
+        done[j] = done[j] && r[j] != LANE_STOPPED && brief_of(graph_term_at(g, r[j]), &out[j]);
+}
+
+int eval_batch(const ruleset *rs, gref root, const fact_values *fv, const void *rows, int n,
+               ruling_brief *out, int64_t *args, size_t args_cap) {
+    batch_cache *c = cache_of(rs);
+    size_t used = 0, stride = eval_row_size(rs);
+    bool done[LANES] = {false};
+    const inv_view *last = NULL;
     for (int i = 0; i < n; i++) {
-        decide(rs, root, &fv[i], &out[i], NULL, NULL, NULL);
+        int lane = i % LANES;
+        if (rows && lane == 0)
+            decide_rows(rs, c, root, (const uint8_t *)rows + (size_t)i * stride,
+                        n - i < LANES ? n - i : LANES, out + i, done, &last);
+        if (!rows || !done[lane]) decide(rs, root, &fv[i], &out[i], NULL, NULL, NULL);
         if (out[i].status != RULING_OK) continue;
-        int nargs = outcome_nargs(rs, rs_outcome_at(rs, out[i].detail));
+        int nargs =
+            c ? c->nargs[out[i].detail] : -1 - outcome_nargs(rs, rs_outcome_at(rs, out[i].detail));
+        bool constant = nargs >= 0;
+        if (!constant) nargs = -1 - nargs;
         if ((size_t)nargs > args_cap - used || used > INT_MAX) return i;
-        eval_args(rs, &fv[i], &out[i], args + used);
+        if (constant) { /* a few: a loop, not a call */
+            const int64_t *from = c->values + c->first[out[i].detail];
+            for (int k = 0; k < nargs; k++)
+                args[used + (size_t)k] = from[k];
+        } else
+            eval_args(rs, &fv[i], &out[i], args + used);
         if (out[i].status != RULING_OK) continue; /* an argument needs a fact, or failed */
         out[i].args = (int)used;
         out[i].nargs = nargs;

@@ -65,14 +65,33 @@ typedef struct ruling_brief {
     int args, nargs; /* RULING_OK: its actions' arguments, in order, in eval_batch's args */
 } ruling_brief;
 
+/* A situation packed for eval_batch, in eval_row_size(rs) bytes (a
+ * multiple of 8; rows lie one after the other, 8-byte aligned): a bit per
+ * graph variable saying whether its fact is known, then a byte per graph
+ * variable (rs->nvars of them, in the order the graph tests them): the
+ * index of the fact's value in the variable's domain (value - lo),
+ * EVAL_UNKNOWN for a fact not known, EVAL_NOT_PACKED for a value the row
+ * cannot hold (outside the domain, or an index of 254 or more, which only
+ * the widest ranged ints have): a situation whose walk meets one is ruled
+ * from its fact values. */
+#define EVAL_UNKNOWN 255
+#define EVAL_NOT_PACKED 254
+size_t eval_row_size(const ruleset *rs);
+void eval_pack(const ruleset *rs, const fact_values *fv, void *row);
+
 /* Rules on n situations (fv[0..n)) with the graph at root, without the
- * audit path and without allocating memory: rulings in bulk, e.g. a
- * season's scores. The arguments of every action of ruling i go to
- * args[out[i].args .. out[i].args + out[i].nargs). Returns how many
- * situations it ruled: fewer than n when the next one's arguments would not
- * fit in the args_cap slots left (call again with the rest). */
-int eval_batch(const ruleset *rs, gref root, const fact_values *fv, int n, ruling_brief *out,
-               int64_t *args, size_t args_cap);
+ * audit path: rulings in bulk, e.g. a
+ * season's scores. rows, when not NULL, holds the same situations packed
+ * (eval_pack, made once): a situation whose facts settle the invariants
+ * and the graph's walk is then ruled from its row alone, with no search;
+ * the rulings are the same either way. The first row with a new set of
+ * known facts makes, once per ruleset, the invariants' graph over those
+ * facts (the only memory eval_batch allocates; safe from several threads). The arguments of every
+ * action of ruling i go to args[out[i].args .. out[i].args + out[i].nargs). Returns how many
+ * situations it ruled: fewer than n when the next one's arguments would not fit in the args_cap
+ * slots left (call again with the rest). */
+int eval_batch(const ruleset *rs, gref root, const fact_values *fv, const void *rows, int n,
+               ruling_brief *out, int64_t *args, size_t args_cap);
 
 /* Rule on fv with the graph rooted at root (rs->root for the whole ruleset).
  * The ruling owns its memory: release it with ruling_clear. */

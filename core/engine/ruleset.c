@@ -12,6 +12,7 @@ void ruleset_free(ruleset *rs) {
     vec_free(&rs->uses);
     vec_free(&rs->outcomes);
     graph_free(rs->graph);
+    if (rs->batch_cache_free) rs->batch_cache_free(rs->batch_cache);
     void (*release)(void *) = rs->release;
     void *ctx = rs->release_ctx;
     arena_free(rs->arena); /* rs itself lives in its arena */

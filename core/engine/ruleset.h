@@ -262,6 +262,10 @@ typedef struct ruleset {
                             what the checker proves and the diff compares */
     gref invariant_root; /* the invariants alone: TERM_REJECT i where invariant i is the first
                             broken, the value 1 where all hold; the evaluator's quick check */
+    /* what eval_batch derives from the ruleset on first use (core/engine/eval.c):
+     * NULL until then, freed by ruleset_free through its own function */
+    void *batch_cache;
+    void (*batch_cache_free)(void *cache);
 } ruleset;
 
 void ruleset_free(ruleset *rs);

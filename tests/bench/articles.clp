@@ -25,6 +25,8 @@
 
 (deffunction push ($?x) (bind ?*segs* (create$ ?*segs* ?x)))
 
+; ---- derived facts
+
 (deffunction inadmissible (?ck ?da)
   (and (or (eq ?ck double) (eq ?ck redouble)) (eq ?da FALSE)))
 
@@ -34,42 +36,106 @@
            (and (eq ?tw lho) (eq ?lc TRUE) (eq ?ocb FALSE))
            (and (eq ?tw rho) (eq ?rc TRUE)))))
 
-; ---- which article rules (the articles' `when`)
+; whether 25A may apply to the irregular call
+(deffunction question (?irr ?tw ?ocb)
+  (and (member$ ?irr (create$ insufficient_bid call_out_of_rotation simultaneous_call
+                              inadmissible_double call_when_obliged_to_pass bid_above_seven))
+       (not (and (or (eq ?irr insufficient_bid) (eq ?irr call_out_of_rotation))
+                 (eq ?tw lho) (eq ?ocb TRUE)))))
 
-(defrule when-27 (s (irregularity insufficient_bid)) => (push a27) (assert (art a27)))
+(deffunction ib-deemed (?irr ?tw ?lc ?rmp)
+  (and (eq ?irr insufficient_bid) (eq ?tw rho) (eq ?lc FALSE) (eq ?rmp TRUE)))
 
-(defrule when-28
+(deffunction ib-lapsed (?irr ?tw ?lc ?rmp ?rc)
+  (and (eq ?irr insufficient_bid) (eq ?tw rho) (eq ?lc FALSE) (eq ?rmp FALSE) (eq ?rc TRUE)))
+
+; seen from the offender; a simultaneous call is one seat later
+(deffunction rho-in-turn (?irr ?tw)
+  (if (eq ?irr simultaneous_call) then (eq ?tw partner) else (eq ?tw rho)))
+
+(deffunction partner-in-turn (?irr ?tw)
+  (if (eq ?irr simultaneous_call) then (eq ?tw lho) else (eq ?tw partner)))
+
+(deffunction lho-after-own (?irr ?tw ?ocb)
+  (and (neq ?irr simultaneous_call) (eq ?tw lho) (eq ?ocb TRUE)))
+
+; an artificial pass out of rotation (29C); the mix's other calls are natural
+(deffunction artificial-oor (?irr ?ck ?pa)
+  (and (or (eq ?irr call_out_of_rotation) (eq ?irr simultaneous_call)) (eq ?ck pass) (eq ?pa TRUE)))
+
+; the replacement after a call cancelled (31A2, 31B2, 32A2, 32B2)
+(deffunction replacement (?irr ?ck ?pa ?rc ?a ?b)
+  (if (artificial-oor ?irr ?ck ?pa) then (push f29C))
+  (push f23A)
+  (if (eq ?rc TRUE) then (push ?a) else (push ?b)))
+
+; the citation of a double (19A1) or redouble (19B1) the auction does not allow
+(deffunction against-19 (?ck) (if (eq ?ck double) then (push f19A1) else (push f19B1)))
+
+; ---- which article rules (the articles' `when`): 25 on an unintended call
+; first, beside the irregularity's own article, which gives way when 25A1
+; replaces the call
+
+(defrule when-25 (declare (salience 100))
+  (s (unintended_call TRUE) (irregularity ?irr) (turn_was ?tw) (offender_called_before ?ocb)
+     (partner_called_since ?pcs) (auction_period_over ?apo))
+  (test (question ?irr ?tw ?ocb))
+  => (push a25)
+     (if (and (eq ?pcs FALSE) (eq ?apo FALSE)) then (push c25A1) (assert (replaced))
+      else (if (eq ?pcs TRUE) then (push c25A4_late) else (push c25A5_late))))
+
+(defrule when-27 (declare (salience 99)) (not (replaced))
+  (s (irregularity insufficient_bid) (turn_was ?tw) (lho_called ?lc) (rho_must_pass ?rmp) (rho_called ?rc))
+  (test (not (or (ib-deemed insufficient_bid ?tw ?lc ?rmp) (ib-lapsed insufficient_bid ?tw ?lc ?rmp ?rc))))
+  => (push a27) (assert (art a27)))
+
+(defrule when-28-insufficient (declare (salience 99)) (not (replaced))
+  (s (irregularity insufficient_bid) (turn_was ?tw) (lho_called ?lc) (rho_must_pass ?rmp) (rho_called ?rc))
+  (test (or (ib-deemed insufficient_bid ?tw ?lc ?rmp) (ib-lapsed insufficient_bid ?tw ?lc ?rmp ?rc)))
+  => (push a28) (assert (art a28)))
+
+(defrule when-28 (declare (salience 99)) (not (replaced))
   (s (irregularity call_out_of_rotation) (turn_was ?tw) (call_kind ?ck) (double_admissible ?da)
      (rho_must_pass ?rmp) (lho_called ?lc) (offender_called_before ?ocb) (rho_called ?rc))
   (test (deemed ?tw ?ck ?da ?rmp ?lc ?ocb ?rc))
   => (push a28) (assert (art a28)))
 
-(defrule when-29
+(defrule when-29 (declare (salience 99)) (not (replaced))
   (s (irregularity call_out_of_rotation) (turn_was ?tw) (call_kind ?ck) (double_admissible ?da)
      (rho_must_pass ?rmp) (lho_called ?lc) (offender_called_before ?ocb) (rho_called ?rc))
   (test (not (deemed ?tw ?ck ?da ?rmp ?lc ?ocb ?rc)))
   => (push a29) (assert (art a29)))
 
-(defrule when-33 (s (irregularity simultaneous_call) (turn_was ?tw))
-  => (if (eq ?tw rho) then (push a33 c33rho) else (push a33 c33other)))
+(defrule when-33 (declare (salience 99)) (not (replaced)) (s (irregularity simultaneous_call))
+  => (push a33) (assert (art a33)))
 
-(defrule when-34 (s (irregularity turn_missed_by_passes)) => (push a34 a17 c17D3))
+(defrule when-34 (declare (salience 99)) (s (irregularity turn_missed_by_passes)) => (push a34 a17 c17D3))
 
-(defrule when-35
+(defrule when-35 (declare (salience 99)) (not (replaced))
   (s (irregularity inadmissible_double|call_when_obliged_to_pass|bid_above_seven|call_after_final_pass))
   => (push a35) (assert (art a35)))
 
-(defrule when-61 (s (irregularity revoke)) => (push a61) (assert (art a61)))
+(defrule when-61 (declare (salience 99)) (s (irregularity revoke)) => (push a61) (assert (art a61)))
 
 ; ---- Art. 25, 26
 
 (defrule r25A1 (declare (salience 90)) ?g <- (art a25)
   (s (unintended_call TRUE) (partner_called_since FALSE) (auction_period_over FALSE))
   => (retract ?g) (push c25A1))
-(defrule r25B1 (declare (salience 89)) ?g <- (art a25) (s (lho_called TRUE))
-  => (retract ?g) (push c25B1 a26) (assert (art a26)))
-(defrule r25B2 (declare (salience 88)) ?g <- (art a25)
-  => (retract ?g) (push c25B2 a26) (assert (art a26)))
+(defrule r25-question (declare (salience 89)) ?g <- (art a25)
+  (s (irregularity ?irr) (turn_was ?tw) (offender_called_before ?ocb) (partner_called_since ?pcs))
+  (test (question ?irr ?tw ?ocb))
+  => (retract ?g) (if (eq ?pcs TRUE) then (push c25A4_late) else (push c25A5_late)))
+(defrule r25A4 (declare (salience 88)) ?g <- (art a25) (s (unintended_call TRUE) (partner_called_since TRUE))
+  => (retract ?g) (push c25A4) (assert (art a25B)))
+(defrule r25A5 (declare (salience 87)) ?g <- (art a25) (s (unintended_call TRUE))
+  => (retract ?g) (push c25A5) (assert (art a25B)))
+(defrule r25B (declare (salience 86)) ?g <- (art a25) => (retract ?g) (assert (art a25B)))
+
+(defrule r25B1 (declare (salience 90)) ?g <- (art a25B) (s (lho_called TRUE))
+  => (retract ?g) (push c25B1 a26 f23A) (assert (art a26)))
+(defrule r25B2 (declare (salience 89)) ?g <- (art a25B)
+  => (retract ?g) (push c25B2 a26 f23A) (assert (art a26)))
 
 (defrule r26A (declare (salience 90)) ?g <- (art a26) (s (replacement_comparable TRUE)) => (retract ?g) (push c26A))
 (defrule r26B (declare (salience 89)) ?g <- (art a26) => (retract ?g) (push c26B))
@@ -77,7 +143,9 @@
 ; ---- Art. 27
 
 (defrule r27A1 (declare (salience 90)) ?g <- (art a27) (s (lho_called TRUE)) => (retract ?g) (push c27A1))
-(defrule r27A2 (declare (salience 89)) ?g <- (art a27) (s (turn_was ~offender))
+(defrule r27A2 (declare (salience 89)) ?g <- (art a27)
+  (s (irregularity ?irr) (turn_was ?tw&~offender) (lho_called ?lc) (rho_must_pass ?rmp))
+  (test (not (ib-deemed ?irr ?tw ?lc ?rmp)))
   => (retract ?g) (push c27A2 a31) (assert (art a31)))
 (defrule r27B (declare (salience 88)) ?g <- (art a27) (s (replacement not_yet) (lowest_same_denomination ?l))
   => (retract ?g) (push c27B) (bind ?*arg* ?l))
@@ -87,17 +155,22 @@
 (defrule r27B1a (declare (salience 86)) ?g <- (art a27)
   (s (replacement bid) (replacement_call ?c) (lowest_same_denomination ?c))
   => (retract ?g) (push c27B1a))
-(defrule r27B1b (declare (salience 85)) ?g <- (art a27) (s (replacement_comparable TRUE)) => (retract ?g) (push c27B1b))
-(defrule r27B2 (declare (salience 84)) ?g <- (art a27) (s (replacement bid|pass)) => (retract ?g) (push c27B2))
-(defrule r27B3 (declare (salience 83)) ?g <- (art a27) => (retract ?g) (push c27B3))
+(defrule r27B1b (declare (salience 85)) ?g <- (art a27) (s (replacement_comparable TRUE))
+  => (retract ?g) (push f23A c27B1b))
+(defrule r27B2 (declare (salience 84)) ?g <- (art a27) (s (replacement bid|pass)) => (retract ?g) (push f23A c27B2))
+(defrule r27B3 (declare (salience 83)) ?g <- (art a27) => (retract ?g) (push f23A c27B3))
 
 ; ---- Art. 28, 29
 
-(defrule r28A (declare (salience 90)) ?g <- (art a28) (s (turn_was rho) (rho_must_pass TRUE)) => (retract ?g) (push c28A))
-(defrule r28B (declare (salience 89)) ?g <- (art a28) => (retract ?g) (push c28B))
+(defrule r28A-insufficient (declare (salience 90)) ?g <- (art a28)
+  (s (irregularity ?irr) (turn_was ?tw) (lho_called ?lc) (rho_must_pass ?rmp))
+  (test (ib-deemed ?irr ?tw ?lc ?rmp))
+  => (retract ?g) (push c28A a27) (assert (art a27)))
+(defrule r28A (declare (salience 89)) ?g <- (art a28) (s (turn_was rho) (rho_must_pass TRUE)) => (retract ?g) (push c28A))
+(defrule r28B (declare (salience 88)) ?g <- (art a28) => (retract ?g) (push c28B))
 
-(defrule r29-32 (declare (salience 90)) ?g <- (art a29) (s (call_kind double|redouble) (double_admissible FALSE))
-  => (retract ?g) (push c29_32 a36) (assert (art a36)))
+(defrule r29-32 (declare (salience 90)) ?g <- (art a29) (s (call_kind ?ck&double|redouble) (double_admissible FALSE))
+  => (retract ?g) (against-19 ?ck) (push c29_32 a36) (assert (art a36)))
 (defrule r29A (declare (salience 89)) ?g <- (art a29) (s (lho_called TRUE)) => (retract ?g) (push c29A))
 (defrule r29B-pass (declare (salience 88)) ?g <- (art a29) (s (call_kind pass))
   => (retract ?g) (push c29B a30) (assert (art a30)))
@@ -110,62 +183,83 @@
 
 (defrule r30C (declare (salience 90)) ?g <- (art a30) (s (pass_artificial TRUE))
   => (retract ?g) (push c30C a31) (assert (art a31)))
-(defrule r30A (declare (salience 89)) ?g <- (art a30) (s (turn_was rho)) => (retract ?g) (push c30A))
-(defrule r30B2 (declare (salience 88)) ?g <- (art a30) (s (turn_was lho) (offender_called_before TRUE))
+(defrule r30A (declare (salience 89)) ?g <- (art a30) (s (irregularity ?irr) (turn_was ?tw))
+  (test (rho-in-turn ?irr ?tw))
+  => (retract ?g) (push c30A))
+(defrule r30B2 (declare (salience 88)) ?g <- (art a30) (s (irregularity ?irr) (turn_was ?tw) (offender_called_before ?ocb))
+  (test (lho-after-own ?irr ?tw ?ocb))
   => (retract ?g) (push c30B2 a25) (assert (art a25)))
 (defrule r30B1b (declare (salience 87)) ?g <- (art a30) (s (replacement not_yet)) => (retract ?g) (push c30B1 c30B1b))
 (defrule r30B1bi (declare (salience 86)) ?g <- (art a30) (s (replacement_comparable TRUE))
-  => (retract ?g) (push c30B1 c30B1bi))
-(defrule r30B1bii (declare (salience 85)) ?g <- (art a30) => (retract ?g) (push c30B1 c30B1bii))
+  => (retract ?g) (push c30B1 f23A c30B1bi))
+(defrule r30B1bii (declare (salience 85)) ?g <- (art a30) => (retract ?g) (push c30B1 f23A c30B1bii))
 
 ; ---- Art. 31
 
-(defrule r31A (declare (salience 90)) ?g <- (art a31) (s (turn_was rho) (rho_next_call not_yet))
+(defrule r31A (declare (salience 90)) ?g <- (art a31) (s (irregularity ?irr) (turn_was ?tw) (rho_next_call not_yet))
+  (test (rho-in-turn ?irr ?tw))
   => (retract ?g) (push g_rho c31A))
-(defrule r31A1 (declare (salience 89)) ?g <- (art a31) (s (turn_was rho) (rho_next_call pass))
+(defrule r31A1-insufficient (declare (salience 89)) ?g <- (art a31)
+  (s (irregularity insufficient_bid) (turn_was ?tw) (rho_next_call pass))
+  (test (rho-in-turn insufficient_bid ?tw))
+  => (retract ?g) (push g_rho c31A1_ib))
+(defrule r31A1 (declare (salience 88)) ?g <- (art a31) (s (irregularity ?irr) (turn_was ?tw) (rho_next_call pass))
+  (test (rho-in-turn ?irr ?tw))
   => (retract ?g) (push g_rho c31A1))
-(defrule r31A2 (declare (salience 88)) ?g <- (art a31) (s (turn_was rho) (replacement not_yet))
+(defrule r31A2 (declare (salience 87)) ?g <- (art a31) (s (irregularity ?irr) (turn_was ?tw) (replacement not_yet))
+  (test (rho-in-turn ?irr ?tw))
   => (retract ?g) (push g_rho c31A2))
-(defrule r31A2a (declare (salience 87)) ?g <- (art a31) (s (turn_was rho) (replacement_comparable TRUE))
-  => (retract ?g) (push g_rho c31A2a))
-(defrule r31A2b (declare (salience 86)) ?g <- (art a31) (s (turn_was rho)) => (retract ?g) (push g_rho c31A2b))
-(defrule r31C (declare (salience 85)) ?g <- (art a31) (s (turn_was lho) (offender_called_before TRUE))
+(defrule r31A2-replaced (declare (salience 86)) ?g <- (art a31)
+  (s (irregularity ?irr) (turn_was ?tw) (call_kind ?ck) (pass_artificial ?pa) (replacement_comparable ?rc))
+  (test (rho-in-turn ?irr ?tw))
+  => (retract ?g) (push g_rho) (replacement ?irr ?ck ?pa ?rc c31A2a c31A2b))
+(defrule r31C (declare (salience 85)) ?g <- (art a31) (s (irregularity ?irr) (turn_was ?tw) (offender_called_before ?ocb))
+  (test (lho-after-own ?irr ?tw ?ocb))
   => (retract ?g) (push c31C a25) (assert (art a25)))
 (defrule r31B2 (declare (salience 84)) ?g <- (art a31) (s (replacement not_yet)) => (retract ?g) (push c31B c31B2))
-(defrule r31B-comparable (declare (salience 83)) ?g <- (art a31) (s (replacement_comparable TRUE))
-  => (retract ?g) (push c31B c31A2a))
-(defrule r31B-other (declare (salience 82)) ?g <- (art a31) => (retract ?g) (push c31B c31A2b))
+(defrule r31B-replaced (declare (salience 83)) ?g <- (art a31)
+  (s (irregularity ?irr) (call_kind ?ck) (pass_artificial ?pa) (replacement_comparable ?rc))
+  => (retract ?g) (push c31B) (replacement ?irr ?ck ?pa ?rc c31B2a c31B2b))
 
 ; ---- Art. 32
 
-(defrule r32A (declare (salience 90)) ?g <- (art a32) (s (turn_was rho) (rho_next_call not_yet))
+(defrule r32A (declare (salience 90)) ?g <- (art a32) (s (irregularity ?irr) (turn_was ?tw) (rho_next_call not_yet))
+  (test (rho-in-turn ?irr ?tw))
   => (retract ?g) (push g_rho c32A))
-(defrule r32A1 (declare (salience 89)) ?g <- (art a32) (s (turn_was rho) (rho_next_call pass))
+(defrule r32A1 (declare (salience 89)) ?g <- (art a32) (s (irregularity ?irr) (turn_was ?tw) (rho_next_call pass))
+  (test (rho-in-turn ?irr ?tw))
   => (retract ?g) (push g_rho c32A1))
-(defrule r32A2 (declare (salience 88)) ?g <- (art a32) (s (turn_was rho) (replacement not_yet))
+(defrule r32A2 (declare (salience 88)) ?g <- (art a32) (s (irregularity ?irr) (turn_was ?tw) (replacement not_yet))
+  (test (rho-in-turn ?irr ?tw))
   => (retract ?g) (push g_rho c32A2))
-(defrule r32A2a (declare (salience 87)) ?g <- (art a32) (s (turn_was rho) (replacement_comparable TRUE))
-  => (retract ?g) (push g_rho c32A2a))
-(defrule r32A2b (declare (salience 86)) ?g <- (art a32) (s (turn_was rho)) => (retract ?g) (push g_rho c32A2b))
-(defrule r32B2 (declare (salience 85)) ?g <- (art a32) (s (turn_was partner) (replacement not_yet))
+(defrule r32A2-replaced (declare (salience 87)) ?g <- (art a32)
+  (s (irregularity ?irr) (turn_was ?tw) (call_kind ?ck) (pass_artificial ?pa) (replacement_comparable ?rc))
+  (test (rho-in-turn ?irr ?tw))
+  => (retract ?g) (push g_rho) (replacement ?irr ?ck ?pa ?rc c32A2a c32A2b))
+(defrule r32B2 (declare (salience 86)) ?g <- (art a32) (s (irregularity ?irr) (turn_was ?tw) (replacement not_yet))
+  (test (partner-in-turn ?irr ?tw))
   => (retract ?g) (push c32B c32B2))
-(defrule r32B-comparable (declare (salience 84)) ?g <- (art a32) (s (turn_was partner) (replacement_comparable TRUE))
-  => (retract ?g) (push c32B c32A2a))
-(defrule r32B-other (declare (salience 83)) ?g <- (art a32) (s (turn_was partner)) => (retract ?g) (push c32B c32A2b))
-(defrule r32C (declare (salience 82)) ?g <- (art a32) => (retract ?g) (push c32C a25) (assert (art a25)))
+(defrule r32B-replaced (declare (salience 85)) ?g <- (art a32)
+  (s (irregularity ?irr) (turn_was ?tw) (call_kind ?ck) (pass_artificial ?pa) (replacement_comparable ?rc))
+  (test (partner-in-turn ?irr ?tw))
+  => (retract ?g) (push c32B) (replacement ?irr ?ck ?pa ?rc c32B2a c32B2b))
+(defrule r32C (declare (salience 84)) ?g <- (art a32) => (retract ?g) (push c32C a25) (assert (art a25)))
+
+; ---- Art. 33
+
+(defrule r33-rho (declare (salience 90)) ?g <- (art a33) (s (turn_was rho)) => (retract ?g) (push c33rho))
+(defrule r33-other (declare (salience 89)) ?g <- (art a33) => (retract ?g) (push c33other a29) (assert (art a29)))
 
 ; ---- Art. 35-39
 
-(defrule r35A (declare (salience 90)) ?g <- (art a35) (s (irregularity inadmissible_double))
-  => (retract ?g) (push c35A a36) (assert (art a36)))
-(defrule r35A-obliged (declare (salience 89)) ?g <- (art a35)
-  (s (irregularity call_when_obliged_to_pass) (call_kind double|redouble) (double_admissible FALSE))
-  => (retract ?g) (push c35A a36) (assert (art a36)))
-(defrule r35B (declare (salience 88)) ?g <- (art a35) (s (irregularity call_when_obliged_to_pass))
+(defrule r35A (declare (salience 90)) ?g <- (art a35)
+  (s (irregularity inadmissible_double|call_when_obliged_to_pass) (call_kind ?ck&double|redouble) (double_admissible FALSE))
+  => (retract ?g) (against-19 ?ck) (push c35A a36) (assert (art a36)))
+(defrule r35B (declare (salience 89)) ?g <- (art a35) (s (irregularity call_when_obliged_to_pass))
   => (retract ?g) (push c35B a37) (assert (art a37)))
-(defrule r35C (declare (salience 87)) ?g <- (art a35) (s (irregularity bid_above_seven))
+(defrule r35C (declare (salience 88)) ?g <- (art a35) (s (irregularity bid_above_seven))
   => (retract ?g) (push c35C a38) (assert (art a38)))
-(defrule r35D (declare (salience 86)) ?g <- (art a35) (s (irregularity call_after_final_pass))
+(defrule r35D (declare (salience 87)) ?g <- (art a35) (s (irregularity call_after_final_pass))
   => (retract ?g) (push c35D a39) (assert (art a39)))
 
 (defrule r36C (declare (salience 90)) ?g <- (art a36) (s (auction_period_over TRUE)) => (retract ?g) (push c36C))
@@ -181,6 +275,8 @@
 (defrule r38D-lho (declare (salience 90)) ?g <- (art a38) (s (lho_called TRUE)) => (retract ?g) (push c38D_lho))
 (defrule r38D (declare (salience 89)) ?g <- (art a38) => (retract ?g) (push c38D))
 
+(defrule r22B-lho (declare (salience 91)) ?g <- (art a39) (s (lho_called TRUE) (offender_role none))
+  => (retract ?g) (push c22B_lho))
 (defrule r39B-lho (declare (salience 90)) ?g <- (art a39) (s (lho_called TRUE)) => (retract ?g) (push c39B_lho))
 (defrule r22B (declare (salience 89)) ?g <- (art a39) (s (offender_role none)) => (retract ?g) (push c22B))
 (defrule r39B-declarer (declare (salience 88)) ?g <- (art a39) (s (offender_role declarer_or_dummy))

@@ -9,6 +9,8 @@ local n, arg, out
 
 local function push(s) n = n + 1; out[n] = s end
 
+-- ---- derived facts
+
 local function inadmissible_call(f)
   return (f.call_kind == "double" or f.call_kind == "redouble") and not f.double_admissible
 end
@@ -19,68 +21,125 @@ local function deemed_in_rotation(f)
   return not inadmissible_call(f) and ((f.turn_was == "rho" and f.rho_must_pass) or skipped)
 end
 
+local question_irregularity = {
+  insufficient_bid = true, call_out_of_rotation = true, simultaneous_call = true,
+  inadmissible_double = true, call_when_obliged_to_pass = true, bid_above_seven = true,
+}
+
+local function unintended_call_question(f)
+  local irr = f.irregularity
+  if not question_irregularity[irr] then return false end
+  return not ((irr == "insufficient_bid" or irr == "call_out_of_rotation")
+              and f.turn_was == "lho" and f.offender_called_before)
+end
+
+local function unintended_call_replaced(f)
+  return f.unintended_call and not f.partner_called_since and not f.auction_period_over
+end
+
+local function ib_deemed_in_rotation(f)
+  return f.irregularity == "insufficient_bid" and f.turn_was == "rho" and not f.lho_called
+     and f.rho_must_pass
+end
+
+local function ib_lapsed(f)
+  return f.irregularity == "insufficient_bid" and f.turn_was == "rho" and not f.lho_called
+     and not f.rho_must_pass and f.rho_called
+end
+
+local function rho_in_turn(f)
+  if f.irregularity == "simultaneous_call" then return f.turn_was == "partner" end
+  return f.turn_was == "rho"
+end
+
+local function partner_in_turn(f)
+  if f.irregularity == "simultaneous_call" then return f.turn_was == "lho" end
+  return f.turn_was == "partner"
+end
+
+local function lho_in_turn_after_own_call(f)
+  return f.irregularity ~= "simultaneous_call" and f.turn_was == "lho" and f.offender_called_before
+end
+
+local function artificial_call_out_of_rotation(f)
+  local irr = f.irregularity
+  return (irr == "call_out_of_rotation" or irr == "simultaneous_call") and f.call_kind == "pass"
+     and f.pass_artificial
+end
+
+-- ---- the auction
+
 local function art26(f)
-  push("a26")
+  push("a26"); push("f23A")
   if f.replacement_comparable then push("c26A") else push("c26B") end
+end
+
+local function art25_b(f)
+  if f.lho_called then push("c25B1") else push("c25B2") end
+  art26(f)
 end
 
 local function art25(f)
   push("a25")
-  if f.unintended_call and not f.partner_called_since and not f.auction_period_over then
-    push("c25A1")
-  elseif f.lho_called then
-    push("c25B1"); art26(f)
-  else
-    push("c25B2"); art26(f)
-  end
+  if unintended_call_replaced(f) then push("c25A1")
+  elseif unintended_call_question(f) then
+    if f.partner_called_since then push("c25A4_late") else push("c25A5_late") end
+  elseif f.unintended_call and f.partner_called_since then push("c25A4"); art25_b(f)
+  elseif f.unintended_call then push("c25A5"); art25_b(f)
+  else art25_b(f) end
+end
+
+local function replacement(f, a, b)
+  if artificial_call_out_of_rotation(f) then push("f29C") end
+  push("f23A")
+  if f.replacement_comparable then push(a) else push(b) end
 end
 
 local function art31(f)
   push("a31")
-  if f.turn_was == "rho" then
+  if rho_in_turn(f) then
     push("g_rho")
     if f.rho_next_call == "not_yet" then push("c31A")
+    elseif f.rho_next_call == "pass" and f.irregularity == "insufficient_bid" then push("c31A1_ib")
     elseif f.rho_next_call == "pass" then push("c31A1")
     elseif f.replacement == "not_yet" then push("c31A2")
-    elseif f.replacement_comparable then push("c31A2a")
-    else push("c31A2b") end
-  elseif f.turn_was == "lho" and f.offender_called_before then
+    else replacement(f, "c31A2a", "c31A2b") end
+  elseif lho_in_turn_after_own_call(f) then
     push("c31C"); art25(f)
   else
     push("c31B")
     if f.replacement == "not_yet" then push("c31B2")
-    elseif f.replacement_comparable then push("c31A2a")
-    else push("c31A2b") end
+    else replacement(f, "c31B2a", "c31B2b") end
   end
 end
 
 local function art30(f)
   push("a30")
   if f.pass_artificial then push("c30C"); art31(f)
-  elseif f.turn_was == "rho" then push("c30A")
-  elseif f.turn_was == "lho" and f.offender_called_before then push("c30B2"); art25(f)
+  elseif rho_in_turn(f) then push("c30A")
+  elseif lho_in_turn_after_own_call(f) then push("c30B2"); art25(f)
   else
     push("c30B1")
     if f.replacement == "not_yet" then push("c30B1b")
-    elseif f.replacement_comparable then push("c30B1bi")
-    else push("c30B1bii") end
+    else
+      push("f23A")
+      if f.replacement_comparable then push("c30B1bi") else push("c30B1bii") end
+    end
   end
 end
 
 local function art32(f)
   push("a32")
-  if f.turn_was == "rho" then
+  if rho_in_turn(f) then
     push("g_rho")
     if f.rho_next_call == "not_yet" then push("c32A")
     elseif f.rho_next_call == "pass" then push("c32A1")
     elseif f.replacement == "not_yet" then push("c32A2")
-    elseif f.replacement_comparable then push("c32A2a")
-    else push("c32A2b") end
-  elseif f.turn_was == "partner" then
+    else replacement(f, "c32A2a", "c32A2b") end
+  elseif partner_in_turn(f) then
     push("c32B")
     if f.replacement == "not_yet" then push("c32B2")
-    elseif f.replacement_comparable then push("c32A2a")
-    else push("c32A2b") end
+    else replacement(f, "c32B2a", "c32B2b") end
   else
     push("c32C"); art25(f)
   end
@@ -108,48 +167,71 @@ end
 
 local function art39(f)
   push("a39")
-  if f.lho_called then push("c39B_lho")
+  if f.lho_called then
+    if f.offender_role == "none" then push("c22B_lho") else push("c39B_lho") end
   elseif f.offender_role == "none" then push("c22B")
   elseif f.offender_role == "declarer_or_dummy" then push("c39B")
   elseif f.call_kind == "pass" then push("c39B")
   else push("c39C") end
 end
 
+local function against_19(f)
+  if not inadmissible_call(f) then return false end
+  if f.call_kind == "double" then push("f19A1") else push("f19B1") end
+  return true
+end
+
 local function art27(f)
   push("a27")
   if f.lho_called then push("c27A1")
-  elseif f.turn_was ~= "offender" then push("c27A2"); art31(f)
+  elseif f.turn_was ~= "offender" and not ib_deemed_in_rotation(f) then push("c27A2"); art31(f)
   elseif f.replacement == "not_yet" then push("c27B"); arg = f.lowest_same_denomination
   elseif f.replacement == "insufficient_bid" then
     push("c27B4")
     if f.second_insufficient_accepted then push("c27A1") else push("c27B3") end
   elseif f.replacement == "bid" and f.replacement_call == f.lowest_same_denomination then push("c27B1a")
-  elseif f.replacement_comparable then push("c27B1b")
-  elseif f.replacement == "bid" or f.replacement == "pass" then push("c27B2")
-  else push("c27B3") end
+  else
+    push("f23A")
+    if f.replacement_comparable then push("c27B1b")
+    elseif f.replacement == "bid" or f.replacement == "pass" then push("c27B2")
+    else push("c27B3") end
+  end
+end
+
+local function art28(f)
+  push("a28")
+  if ib_deemed_in_rotation(f) then push("c28A"); art27(f)
+  elseif f.turn_was == "rho" and f.rho_must_pass then push("c28A")
+  else push("c28B") end
 end
 
 local function art29(f)
   push("a29")
-  if inadmissible_call(f) then push("c29_32"); art36(f)
+  if against_19(f) then push("c29_32"); art36(f)
   elseif f.lho_called then push("c29A")
   else
     push("c29B")
-    if f.call_kind == "pass" then art30(f)
-    elseif f.call_kind == "bid" then art31(f)
-    else art32(f) end
+    local ck = f.call_kind
+    if ck == "pass" then art30(f) elseif ck == "bid" then art31(f) else art32(f) end
   end
+end
+
+local function art33(f)
+  push("a33")
+  if f.turn_was == "rho" then push("c33rho") else push("c33other"); art29(f) end
 end
 
 local function art35(f)
   push("a35")
   local irr = f.irregularity
-  if irr == "inadmissible_double" then push("c35A"); art36(f)
-  elseif irr == "call_when_obliged_to_pass" and inadmissible_call(f) then push("c35A"); art36(f)
-  elseif irr == "call_when_obliged_to_pass" then push("c35B"); art37(f)
+  if irr == "inadmissible_double" or irr == "call_when_obliged_to_pass" then
+    if against_19(f) then push("c35A"); art36(f)
+    else push("c35B"); art37(f) end
   elseif irr == "bid_above_seven" then push("c35C"); art38(f)
   else push("c35D"); art39(f) end
 end
+
+-- ---- the revoke
 
 local function art62(f)
   push("a62")
@@ -162,7 +244,8 @@ local function art64A(f)
   push("a64A")
   if not f.play_over then push("c64A_during"); return end
   local won = f.revoke_trick_won_by
-  if won == "offender" then push("c64A1"); arg = 1 + math.min(1, f.offending_side_tricks_after)
+  if won == "offender" then
+    push("c64A1"); arg = 1 + math.min(1, f.offending_side_tricks_after)
   elseif won == "partner" then push("c64A2")
   elseif f.offending_side_tricks_after == 0 then push("c64B1")
   else push("c64A2") end
@@ -208,18 +291,22 @@ local function art61(f)
   else push("c61A_none") end
 end
 
+-- Every article whose `when` holds, in the rule files' order: 25 on an
+-- unintended call beside the irregularity's own article (which gives way
+-- when 25A1 replaces the call).
 return function(f, o)
   n, arg, out = 0, 0, o
+  if f.unintended_call and unintended_call_question(f) then
+    push("a25")
+    if unintended_call_replaced(f) then push("c25A1"); return n, arg end
+    if f.partner_called_since then push("c25A4_late") else push("c25A5_late") end
+  end
   local irr = f.irregularity
-  if irr == "insufficient_bid" then art27(f)
+  if irr == "insufficient_bid" then
+    if ib_deemed_in_rotation(f) or ib_lapsed(f) then art28(f) else art27(f) end
   elseif irr == "call_out_of_rotation" then
-    if deemed_in_rotation(f) then
-      push("a28")
-      if f.turn_was == "rho" and f.rho_must_pass then push("c28A") else push("c28B") end
-    else art29(f) end
-  elseif irr == "simultaneous_call" then
-    push("a33")
-    if f.turn_was == "rho" then push("c33rho") else push("c33other") end
+    if deemed_in_rotation(f) then art28(f) else art29(f) end
+  elseif irr == "simultaneous_call" then art33(f)
   elseif irr == "turn_missed_by_passes" then push("a34"); push("a17"); push("c17D3")
   elseif irr == "revoke" then art61(f)
   else art35(f) end

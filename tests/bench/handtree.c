@@ -52,24 +52,93 @@ static inline bool deemed_in_rotation(const hand_facts *f) {
     return !inadmissible_call(f) && ((f->turn_was == TW_RHO && f->rho_must_pass) || skipped_called);
 }
 
+/* whether 25A may apply to the irregular call: the calls the director can
+ * find unintended, except a call by the player whose turn it was after his
+ * own call (then 30B2, 31C ... apply 25 themselves) */
+static inline bool unintended_call_question(const hand_facts *f) {
+    switch (f->irregularity) {
+    case IRR_INSUFFICIENT_BID:
+    case IRR_CALL_OUT_OF_ROTATION:
+        return !(f->turn_was == TW_LHO && f->offender_called_before);
+    case IRR_SIMULTANEOUS_CALL:
+    case IRR_INADMISSIBLE_DOUBLE:
+    case IRR_CALL_WHEN_OBLIGED_TO_PASS:
+    case IRR_BID_ABOVE_SEVEN:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static inline bool unintended_call_replaced(const hand_facts *f) {
+    return f->unintended_call && !f->partner_called_since && !f->auction_period_over;
+}
+
+/* an insufficient bid when RHO was to call: in rotation when RHO had to
+ * pass, lapsed when he called since */
+static inline bool ib_deemed_in_rotation(const hand_facts *f) {
+    return f->irregularity == IRR_INSUFFICIENT_BID && f->turn_was == TW_RHO && !f->lho_called &&
+           f->rho_must_pass;
+}
+
+static inline bool ib_lapsed(const hand_facts *f) {
+    return f->irregularity == IRR_INSUFFICIENT_BID && f->turn_was == TW_RHO && !f->lho_called &&
+           !f->rho_must_pass && f->rho_called;
+}
+
+/* seen from the offender; a simultaneous call is one seat later */
+static inline bool rho_in_turn(const hand_facts *f) {
+    return f->irregularity == IRR_SIMULTANEOUS_CALL ? f->turn_was == TW_PARTNER
+                                                    : f->turn_was == TW_RHO;
+}
+
+static inline bool partner_in_turn(const hand_facts *f) {
+    return f->irregularity == IRR_SIMULTANEOUS_CALL ? f->turn_was == TW_LHO
+                                                    : f->turn_was == TW_PARTNER;
+}
+
+static inline bool lho_in_turn_after_own_call(const hand_facts *f) {
+    return f->irregularity != IRR_SIMULTANEOUS_CALL && f->turn_was == TW_LHO &&
+           f->offender_called_before;
+}
+
+/* an artificial pass out of rotation (29C); the mix's other calls are natural */
+static inline bool artificial_call_out_of_rotation(const hand_facts *f) {
+    return (f->irregularity == IRR_CALL_OUT_OF_ROTATION ||
+            f->irregularity == IRR_SIMULTANEOUS_CALL) &&
+           f->call_kind == CK_PASS && f->pass_artificial;
+}
+
 /* ---- the auction ---------------------------------------------------------------- */
 
 static void art26(const hand_facts *f, hand_ruling *out) {
     PUSH(a26);
+    PUSH(f23A);
     if (f->replacement_comparable) PUSH(c26A);
     else PUSH(c26B);
 }
 
+static void art25_b(const hand_facts *f, hand_ruling *out) {
+    if (f->lho_called) PUSH(c25B1);
+    else PUSH(c25B2);
+    art26(f, out);
+}
+
 static void art25(const hand_facts *f, hand_ruling *out) {
     PUSH(a25);
-    if (f->unintended_call && !f->partner_called_since && !f->auction_period_over) {
+    if (unintended_call_replaced(f)) {
         PUSH(c25A1);
-    } else if (f->lho_called) {
-        PUSH(c25B1);
-        art26(f, out);
+    } else if (unintended_call_question(f)) {
+        if (f->partner_called_since) PUSH(c25A4_late);
+        else PUSH(c25A5_late);
+    } else if (f->unintended_call && f->partner_called_since) {
+        PUSH(c25A4);
+        art25_b(f, out);
+    } else if (f->unintended_call) {
+        PUSH(c25A5);
+        art25_b(f, out);
     } else {
-        PUSH(c25B2);
-        art26(f, out);
+        art25_b(f, out);
     }
 }
 
@@ -79,23 +148,30 @@ static void art17(const hand_facts *f, hand_ruling *out) {
     PUSH(c17D3);
 }
 
+/* the replacement after a call cancelled (31A2, 31B2, 32A2, 32B2) */
+static void replacement(const hand_facts *f, hand_ruling *out, int a, int b) {
+    if (artificial_call_out_of_rotation(f)) PUSH(f29C);
+    PUSH(f23A);
+    out->seg[out->n++] = (uint8_t)(f->replacement_comparable ? a : b);
+}
+
 static void art31(const hand_facts *f, hand_ruling *out) {
     PUSH(a31);
-    if (f->turn_was == TW_RHO) {
+    if (rho_in_turn(f)) {
         PUSH(g_rho);
         if (f->rho_next_call == RN_NOT_YET) PUSH(c31A);
+        else if (f->rho_next_call == RN_PASS && f->irregularity == IRR_INSUFFICIENT_BID)
+            PUSH(c31A1_ib);
         else if (f->rho_next_call == RN_PASS) PUSH(c31A1);
         else if (f->replacement == RP_NOT_YET) PUSH(c31A2);
-        else if (f->replacement_comparable) PUSH(c31A2a);
-        else PUSH(c31A2b);
-    } else if (f->turn_was == TW_LHO && f->offender_called_before) {
+        else replacement(f, out, SEG_c31A2a, SEG_c31A2b);
+    } else if (lho_in_turn_after_own_call(f)) {
         PUSH(c31C);
         art25(f, out);
     } else {
         PUSH(c31B);
         if (f->replacement == RP_NOT_YET) PUSH(c31B2);
-        else if (f->replacement_comparable) PUSH(c31A2a);
-        else PUSH(c31A2b);
+        else replacement(f, out, SEG_c31B2a, SEG_c31B2b);
     }
 }
 
@@ -104,37 +180,36 @@ static void art30(const hand_facts *f, hand_ruling *out) {
     if (f->pass_artificial) {
         PUSH(c30C);
         art31(f, out);
-    } else if (f->turn_was == TW_RHO) {
+    } else if (rho_in_turn(f)) {
         PUSH(c30A);
-    } else if (f->turn_was == TW_LHO && f->offender_called_before) {
+    } else if (lho_in_turn_after_own_call(f)) {
         PUSH(c30B2);
         art25(f, out);
     } else {
         PUSH(c30B1);
-        if (f->replacement == RP_NOT_YET) PUSH(c30B1b);
-        else if (f->replacement_comparable) PUSH(c30B1bi);
-        else PUSH(c30B1bii);
+        if (f->replacement == RP_NOT_YET) {
+            PUSH(c30B1b);
+        } else {
+            PUSH(f23A);
+            if (f->replacement_comparable) PUSH(c30B1bi);
+            else PUSH(c30B1bii);
+        }
     }
 }
 
 static void art32(const hand_facts *f, hand_ruling *out) {
     PUSH(a32);
-    switch (f->turn_was) {
-    case TW_RHO:
+    if (rho_in_turn(f)) {
         PUSH(g_rho);
         if (f->rho_next_call == RN_NOT_YET) PUSH(c32A);
         else if (f->rho_next_call == RN_PASS) PUSH(c32A1);
         else if (f->replacement == RP_NOT_YET) PUSH(c32A2);
-        else if (f->replacement_comparable) PUSH(c32A2a);
-        else PUSH(c32A2b);
-        break;
-    case TW_PARTNER:
+        else replacement(f, out, SEG_c32A2a, SEG_c32A2b);
+    } else if (partner_in_turn(f)) {
         PUSH(c32B);
         if (f->replacement == RP_NOT_YET) PUSH(c32B2);
-        else if (f->replacement_comparable) PUSH(c32A2a);
-        else PUSH(c32A2b);
-        break;
-    default:
+        else replacement(f, out, SEG_c32B2a, SEG_c32B2b);
+    } else {
         PUSH(c32C);
         art25(f, out);
     }
@@ -163,18 +238,28 @@ static void art38(const hand_facts *f, hand_ruling *out) {
 
 static void art39(const hand_facts *f, hand_ruling *out) {
     PUSH(a39);
-    if (f->lho_called) PUSH(c39B_lho);
-    else if (f->offender_role == OR_NONE) PUSH(c22B);
+    if (f->lho_called) {
+        if (f->offender_role == OR_NONE) PUSH(c22B_lho);
+        else PUSH(c39B_lho);
+    } else if (f->offender_role == OR_NONE) PUSH(c22B);
     else if (f->offender_role == OR_DECLARER_OR_DUMMY) PUSH(c39B);
     else if (f->call_kind == CK_PASS) PUSH(c39B);
     else PUSH(c39C);
+}
+
+/* a double (19A1) or redouble (19B1) the auction does not allow */
+static bool against_19(const hand_facts *f, hand_ruling *out) {
+    if (!inadmissible_call(f)) return false;
+    if (f->call_kind == CK_DOUBLE) PUSH(f19A1);
+    else PUSH(f19B1);
+    return true;
 }
 
 static void art27(const hand_facts *f, hand_ruling *out) {
     PUSH(a27);
     if (f->lho_called) {
         PUSH(c27A1);
-    } else if (!offender_in_turn(f)) {
+    } else if (!offender_in_turn(f) && !ib_deemed_in_rotation(f)) {
         PUSH(c27A2);
         art31(f, out);
     } else if (f->replacement == RP_NOT_YET) {
@@ -186,24 +271,29 @@ static void art27(const hand_facts *f, hand_ruling *out) {
         else PUSH(c27B3);
     } else if (f->replacement == RP_BID && f->replacement_call == f->lowest_same_denomination) {
         PUSH(c27B1a);
-    } else if (f->replacement_comparable) {
-        PUSH(c27B1b);
-    } else if (f->replacement == RP_BID || f->replacement == RP_PASS) {
-        PUSH(c27B2);
     } else {
-        PUSH(c27B3);
+        PUSH(f23A);
+        if (f->replacement_comparable) PUSH(c27B1b);
+        else if (f->replacement == RP_BID || f->replacement == RP_PASS) PUSH(c27B2);
+        else PUSH(c27B3);
     }
 }
 
 static void art28(const hand_facts *f, hand_ruling *out) {
     PUSH(a28);
-    if (f->turn_was == TW_RHO && f->rho_must_pass) PUSH(c28A);
-    else PUSH(c28B);
+    if (ib_deemed_in_rotation(f)) {
+        PUSH(c28A);
+        art27(f, out);
+    } else if (f->turn_was == TW_RHO && f->rho_must_pass) {
+        PUSH(c28A);
+    } else {
+        PUSH(c28B);
+    }
 }
 
 static void art29(const hand_facts *f, hand_ruling *out) {
     PUSH(a29);
-    if (inadmissible_call(f)) {
+    if (against_19(f, out)) {
         PUSH(c29_32);
         art36(f, out);
     } else if (f->lho_called) {
@@ -218,15 +308,22 @@ static void art29(const hand_facts *f, hand_ruling *out) {
     }
 }
 
+static void art33(const hand_facts *f, hand_ruling *out) {
+    PUSH(a33);
+    if (f->turn_was == TW_RHO) {
+        PUSH(c33rho);
+    } else {
+        PUSH(c33other);
+        art29(f, out);
+    }
+}
+
 static void art35(const hand_facts *f, hand_ruling *out) {
     PUSH(a35);
     switch (f->irregularity) {
     case IRR_INADMISSIBLE_DOUBLE:
-        PUSH(c35A);
-        art36(f, out);
-        break;
     case IRR_CALL_WHEN_OBLIGED_TO_PASS:
-        if (inadmissible_call(f)) {
+        if (against_19(f, out)) {
             PUSH(c35A);
             art36(f, out);
         } else {
@@ -325,20 +422,32 @@ static void art61(const hand_facts *f, hand_ruling *out) {
     }
 }
 
+/* Every article whose `when` holds, in the rule files' order: 25 on an
+ * unintended call beside the irregularity's own article (which gives way
+ * when 25A1 replaces the call). */
 void hand_rule(const hand_facts *f, hand_ruling *out) {
     out->n = 0;
     out->arg = 0;
+    bool question = unintended_call_question(f) && f->unintended_call;
+    if (question) {
+        PUSH(a25);
+        if (unintended_call_replaced(f)) {
+            PUSH(c25A1);
+            return;
+        }
+        if (f->partner_called_since) PUSH(c25A4_late);
+        else PUSH(c25A5_late);
+    }
     switch (f->irregularity) {
-    case IRR_INSUFFICIENT_BID: art27(f, out); break;
+    case IRR_INSUFFICIENT_BID:
+        if (ib_deemed_in_rotation(f) || ib_lapsed(f)) art28(f, out);
+        else art27(f, out);
+        break;
     case IRR_CALL_OUT_OF_ROTATION:
         if (deemed_in_rotation(f)) art28(f, out);
         else art29(f, out);
         break;
-    case IRR_SIMULTANEOUS_CALL:
-        PUSH(a33);
-        if (f->turn_was == TW_RHO) PUSH(c33rho);
-        else PUSH(c33other);
-        break;
+    case IRR_SIMULTANEOUS_CALL: art33(f, out); break;
     case IRR_TURN_MISSED_BY_PASSES:
         PUSH(a34);
         art17(f, out);

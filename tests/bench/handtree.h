@@ -50,7 +50,7 @@ typedef struct hand_facts {
         play_over;
 } hand_facts;
 
-#define HAND_MAX_SEGMENTS 12
+#define HAND_MAX_SEGMENTS 16
 
 /* A ruling: its segments in order and the one dynamic argument (a call for
  * %C, an integer for %I). */

@@ -1,30 +1,44 @@
 /* segments.h — the pieces a ruling on Art. 17, 25-39 and 61-64 of
  * bridge-2017 is made of, for the baselines of `make bench`.
  *
- * A segment is one step of a ruling: the citation it adds to the trail
- * (empty for a step that cites nothing, or whose citation repeats the one
- * before) and the actions it names, in the canonical form the benchmark
- * compares arbiter's rulings in: `name` or `name(arg, arg)`, joined by "; ".
- * `%C` stands for the ruling's dynamic call argument, `%I` for its integer
- * argument. The hand-written C tree, the Lua version and the CLIPS version
- * each give a ruling as a list of segments, named as here.
+ * A segment is one step of a ruling: the part of the trail it adds (the
+ * citations of a clause, in order: those of the facts its condition reads,
+ * its own, then those its block names; empty for a step that cites
+ * nothing, or whose citation repeats the one before) and the actions it
+ * names, in the canonical form the benchmark compares arbiter's rulings in:
+ * `name` or `name(arg, arg)`, joined by "; ". `%C` stands for the ruling's
+ * dynamic call argument, `%I` for its integer argument. The hand-written C
+ * tree, the Lua version and the CLIPS version each give a ruling as a list
+ * of segments, named as here.
  */
 #ifndef BENCH_SEGMENTS_H
 #define BENCH_SEGMENTS_H
 
-#define A31A2A "no_further_rectification; no_lead_restriction(26A); adjusted_score_if_damaged(23C)"
-#define A31A2B "partner_must_pass(next_turn); unauthorised_information(16C); lead_restriction(26B); could_have_known(72C)"
-#define A27B3                                                                                      \
+/* actions that several clauses name */
+#define A_NO_FURTHER                                                                               \
+    "no_further_rectification; no_lead_restriction(26A); adjusted_score_if_damaged(23C)"
+#define A_PARTNER_PASSES                                                                           \
+    "partner_must_pass(next_turn); unauthorised_information(16C); lead_restriction(26B); "         \
+    "could_have_known(72C)"
+#define A_27B3                                                                                     \
     "call_cancelled; offender_must_replace; partner_must_pass(rest_of_auction); "                  \
     "unauthorised_information(16C); lead_restriction(26B); could_have_known(72C)"
-#define ANOXFER(x) "no_automatic_transfer(" x "); revoke_compensation_check(64C1)"
+#define A_27A1 "call_accepted; insufficient_bid_stands"
+#define A_RHO "call_cancelled; turn_reverts_to_rightful_caller; artificial_call_shows"
+#define A_FREE                                                                                     \
+    "call_cancelled; turn_reverts_to_rightful_caller; partner_may_call_freely(16C2); "             \
+    "artificial_call_shows"
+#define A_62B1                                                                                     \
+    "withdrawn_card_major_penalty(62B1); major_penalty_card_created; "                             \
+    "owner_plays_penalty_card_when_legal(50D1); declarer_chooses_partner_lead(50D2)"
+#define A_NOXFER(x) "no_automatic_transfer(" x "); revoke_compensation_check(64C1)"
 
 #define BENCH_SEGMENTS(S)                                                                          \
-    /* article entries, with the actions their block names before any clause */                  \
+    /* article entries, with the citations and actions of their block before any clause */        \
     S(a17, "17", "")                                                                               \
     S(a25, "25", "")                                                                               \
     S(a26, "26", "")                                                                               \
-    S(a27, "27", "")                                                                               \
+    S(a27, "27 > 18D", "")                                                                         \
     S(a28, "28", "")                                                                               \
     S(a29, "29", "")                                                                               \
     S(a30, "30", "")                                                                               \
@@ -35,101 +49,132 @@
     S(a35, "35", "")                                                                               \
     S(a36, "36", "")                                                                               \
     S(a37, "37", "")                                                                               \
-    S(a38, "38",                                                                                   \
+    S(a38, "38 > 38A > 38B > 38C",                                                                 \
       "no_contract_above_seven; bid_and_later_calls_cancelled; replaced_by_pass; "                 \
       "offending_side_must_pass(rest_of_auction)")                                                 \
-    S(a39, "39", "calls_after_final_pass_cancelled")                                               \
+    S(a39, "39 > 39A", "calls_after_final_pass_cancelled")                                         \
     S(a61, "61", "quitted_tricks_inspection(61C)")                                                 \
-    S(a62, "62", "revoke_corrected; later_cards_may_be_withdrawn(62C)")                            \
+    S(a62, "62 > 62B > 62C1 > 62C2 > 16C",                                                         \
+      "revoke_corrected; later_cards_may_be_withdrawn(62C1); offender_later_card_withdrawn(62C2); " \
+      "unauthorised_information(16C)")                                                             \
     S(a63, "63", "")                                                                               \
-    S(a64, "64", "revoke_trick_stands(63B)")                                                       \
-    S(a64A, "64A", "revoke_compensation_check(64C1)")                                              \
+    S(a64, "64 > 63B", "revoke_trick_stands(63B)")                                                 \
+    S(a64A, "64A > 64C1", "revoke_compensation_check(64C1)")                                       \
+    /* the citations facts carry, before the clause that reads them */                            \
+    S(f19A1, "19A1", "")                                                                           \
+    S(f19B1, "19B1", "")                                                                           \
+    S(f23A, "23A", "")                                                                             \
+    S(f29C, "29C", "")                                                                             \
     /* groups of clauses without a citation of their own */                                       \
-    S(g_rho, "", "call_cancelled; turn_reverts_to_rightful_caller; artificial_call_shows")         \
+    S(g_rho, "", A_RHO)                                                                            \
     /* clauses */                                                                                  \
-    S(c17D3, "17D3",                                                                               \
-      "auction_reverts_to_missed_player; unauthorised_information(16C); pass_out_of_rotation_is_infraction") \
-    S(c25A1, "25A1", "intended_call_replaces; no_lead_restriction(25A1); lho_may_withdraw_call")   \
-    S(c25B1, "25B1", "change_accepted; unauthorised_information(16C)")                             \
-    S(c25B2, "25B2", "change_cancelled; unauthorised_information(16C)")                            \
-    S(c26A, "26A", "no_lead_restriction(26A); adjusted_score_if_damaged(23C)")                     \
+    S(c17D3, "17D3 > 16C",                                                                         \
+      "auction_reverts_to_missed_player; unauthorised_information(16C); "                          \
+      "pass_out_of_rotation_is_infraction")                                                        \
+    S(c25A1, "25A1 > 25A2 > 25A3 > 25A6",                                                          \
+      "intended_call_replaces; intended_call_ruled_by_its_article; no_lead_restriction(25A1); "    \
+      "lho_may_withdraw_call")                                                                     \
+    S(c25A4_late, "25A4", "unintended_call_too_late")                                              \
+    S(c25A5_late, "25A5", "unintended_call_too_late")                                              \
+    S(c25A4, "25A4", "")                                                                           \
+    S(c25A5, "25A5", "")                                                                           \
+    S(c25B1, "25B1 > 25B3 > 16C", "change_accepted; unauthorised_information(16C)")                \
+    S(c25B2, "25B2 > 25B3 > 16C", "change_cancelled; unauthorised_information(16C)")               \
+    S(c26A, "26A > 23C", "no_lead_restriction(26A); adjusted_score_if_damaged(23C)")               \
     S(c26B, "26B", "lead_restriction(26B)")                                                        \
-    S(c27A1, "27A1", "call_accepted")                                                              \
-    S(c27A2, "27A2", "")                                                                           \
-    S(c27B, "27B", "insufficient_bid_options(%C)")                                                 \
+    S(c27A1, "27A1 > 11A > 16A1a", A_27A1)                                                         \
+    S(c27A2, "27A2 > 29B", "")                                                                     \
+    S(c27B, "27B > 23A > 23C", "insufficient_bid_options(%C)")                                     \
     S(c27B4, "27B4", "")                                                                           \
-    S(c27B3, "27B3", A27B3)                                                                        \
-    S(c27B1a, "27B1a", "no_further_rectification; no_lead_restriction(27B1a); adjusted_score_if_damaged(27D)") \
-    S(c27B1b, "27B1b", "no_further_rectification; no_lead_restriction(26A); adjusted_score_if_damaged(27D)") \
-    S(c27B2, "27B2",                                                                               \
-      "partner_must_pass(rest_of_auction); unauthorised_information(16C); lead_restriction(26B); could_have_known(72C)") \
+    S(c27B3, "27B3 > 16C > 26B > 72C", A_27B3)                                                     \
+    S(c27B1a, "27B1a > 27D",                                                                       \
+      "no_further_rectification; no_lead_restriction(27B1a); adjusted_score_if_damaged(27D)")      \
+    S(c27B1b, "27B1b > 27D > 23C",                                                                 \
+      "no_further_rectification; no_lead_restriction(26A); adjusted_score_if_damaged(27D)")        \
+    S(c27B2, "27B2 > 16C > 26B > 72C",                                                             \
+      "partner_must_pass(rest_of_auction); unauthorised_information(16C); lead_restriction(26B); " \
+      "could_have_known(72C)")                                                                     \
     S(c28A, "28A", "call_deemed_in_rotation")                                                      \
-    S(c28B, "28B", "call_out_of_rotation_void; unauthorised_information(16C2); no_lead_restriction(28B)") \
-    S(c29_32, "32", "")                                                                            \
-    S(c29A, "29A", "call_accepted")                                                                \
+    S(c28B, "28B > 11A > 16C2",                                                                    \
+      "call_out_of_rotation_void; unauthorised_information(16C2); no_lead_restriction(28B)")       \
+    S(c29_32, "32 > 35A", "")                                                                      \
+    S(c29A, "29A > 11A > 16A1a", "call_accepted")                                                  \
     S(c29B, "29B", "")                                                                             \
-    S(c30A, "30A",                                                                                 \
-      "call_cancelled; turn_reverts_to_rightful_caller; offender_must_pass(next_turn); could_have_known(72C)") \
-    S(c30B1, "30B1", "call_cancelled; turn_reverts_to_rightful_caller; partner_may_call_freely(16C2)") \
-    S(c30B1b, "30B1b", "later_call_options(30B1bi, 30B1bii)")                                      \
-    S(c30B1bi, "30B1bi", A31A2A)                                                                   \
-    S(c30B1bii, "30B1bii", A31A2B)                                                                 \
+    S(c30A, "30A > 72C",                                                                           \
+      "call_cancelled; turn_reverts_to_rightful_caller; offender_must_pass(next_turn); "           \
+      "could_have_known(72C)")                                                                     \
+    S(c30B1, "30B1 > 30B1a > 16C2",                                                                \
+      "call_cancelled; turn_reverts_to_rightful_caller; partner_may_call_freely(16C2)")            \
+    S(c30B1b, "30B1b > 23A > 23C", "later_call_options(30B1bi, 30B1bii)")                          \
+    S(c30B1bi, "30B1bi > 23B > 23C", A_NO_FURTHER)                                                 \
+    S(c30B1bii, "30B1bii > 16C > 26B > 72C", A_PARTNER_PASSES)                                     \
     S(c30B2, "30B2", "")                                                                           \
     S(c30C, "30C", "")                                                                             \
-    S(c31A, "31A", "rho_call_options(31A1, 31A2)")                                                 \
+    S(c31A, "31A > 23A > 23C", "rho_call_options(31A1, 31A2)")                                     \
     S(c31A1, "31A1", "offender_must_repeat_call")                                                  \
-    S(c31A2, "31A2", "later_call_options(31A2a, 31A2b)")                                           \
-    S(c31A2a, "31A2a", A31A2A)                                                                     \
-    S(c31A2b, "31A2b", A31A2B)                                                                     \
-    S(c31B, "31B",                                                                                 \
-      "call_cancelled; turn_reverts_to_rightful_caller; partner_may_call_freely(16C2); artificial_call_shows") \
-    S(c31B2, "31B2", "later_call_options(31A2a, 31A2b)")                                           \
+    S(c31A1_ib, "31A1 > 27A1 > 27B", "offender_must_repeat_call; repeated_bid_is_insufficient")    \
+    S(c31A2, "31A2 > 23A > 23C", "later_call_options(31A2a, 31A2b)")                               \
+    S(c31A2a, "31A2a > 31A2 > 23B > 23C", A_NO_FURTHER)                                            \
+    S(c31A2b, "31A2b > 31A2 > 16C > 26B > 72C", A_PARTNER_PASSES)                                  \
+    S(c31B, "31B > 31B1 > 16C2", A_FREE)                                                           \
+    S(c31B2, "31B2 > 23A > 23C", "later_call_options(31A2a, 31A2b)")                               \
+    S(c31B2a, "31A2a > 31B2 > 23B > 23C", A_NO_FURTHER)                                            \
+    S(c31B2b, "31A2b > 31B2 > 16C > 26B > 72C", A_PARTNER_PASSES)                                  \
     S(c31C, "31C", "")                                                                             \
-    S(c32A, "32A", "rho_call_options(32A1, 32A2)")                                                 \
+    S(c32A, "32A > 23A > 23C", "rho_call_options(32A1, 32A2)")                                     \
     S(c32A1, "32A1", "offender_must_repeat_call")                                                  \
-    S(c32A2, "32A2", "later_call_options(32A2a, 32A2b)")                                           \
-    S(c32A2a, "32A2a", A31A2A)                                                                     \
-    S(c32A2b, "32A2b", A31A2B)                                                                     \
-    S(c32B, "32B",                                                                                 \
-      "call_cancelled; turn_reverts_to_rightful_caller; partner_may_call_freely(16C2); artificial_call_shows") \
-    S(c32B2, "32B2", "later_call_options(32A2a, 32A2b)")                                           \
+    S(c32A2, "32A2 > 23A > 23C", "later_call_options(32A2a, 32A2b)")                               \
+    S(c32A2a, "32A2a > 32A2 > 23B > 23C", A_NO_FURTHER)                                            \
+    S(c32A2b, "32A2b > 32A2 > 16C > 26B > 72C", A_PARTNER_PASSES)                                  \
+    S(c32B, "32B > 32B1 > 16C2", A_FREE)                                                           \
+    S(c32B2, "32B2 > 23A > 23C", "later_call_options(32A2a, 32A2b)")                               \
+    S(c32B2a, "32A2a > 32B2 > 23B > 23C", A_NO_FURTHER)                                            \
+    S(c32B2b, "32A2b > 32B2 > 16C > 26B > 72C", A_PARTNER_PASSES)                                  \
     S(c32C, "32C", "")                                                                             \
     S(c33rho, "", "auction_continues")                                                             \
-    S(c33other, "", "rule_as_call_out_of_rotation")                                                \
+    S(c33other, "", "ruled_as_call_out_of_rotation")                                               \
     S(c35A, "35A", "")                                                                             \
     S(c35B, "35B", "")                                                                             \
     S(c35C, "35C", "")                                                                             \
     S(c35D, "35D", "")                                                                             \
-    S(c36A, "36A", "calls_cancelled_back_to_turn; no_lead_restriction(36A)")                       \
-    S(c36B, "36B",                                                                                 \
-      "call_cancelled; offender_must_replace; partner_must_pass(rest_of_auction); could_have_known(72C); lead_restriction(26B)") \
-    S(c36B4, "36B4",                                                                               \
+    S(c36A, "36A > 11A", "calls_cancelled_back_to_turn; no_lead_restriction(36A)")                 \
+    S(c36B, "36B > 36B1 > 36B2 > 36B3 > 72C > 26B",                                                \
+      "call_cancelled; offender_must_replace; partner_must_pass(rest_of_auction); "                \
+      "could_have_known(72C); lead_restriction(26B)")                                              \
+    S(c36B4, "36B4 > 36B1 > 72C > 26B",                                                            \
       "call_cancelled; turn_reverts_to_rightful_caller; offender_may_call_freely; "                \
       "partner_must_pass(rest_of_auction); could_have_known(72C); lead_restriction(26B)")          \
     S(c36C, "36C", "contract_recorded_without_call")                                               \
-    S(c37A_rest, "37A", "calls_stand; offender_must_pass(rest_of_auction); no_lead_restriction(37A)") \
-    S(c37A, "37A", "calls_stand; no_lead_restriction(37A)")                                        \
-    S(c37B, "37B",                                                                                 \
-      "call_cancelled; replaced_by_pass; offending_side_must_pass(rest_of_auction); could_have_known(72C); lead_restriction(26B)") \
-    S(c38D_lho, "38D", "no_lead_restriction(38D)")                                                 \
-    S(c38D, "38D", "lead_restriction(26B); could_have_known(72C)")                                 \
-    S(c39B_lho, "39B", "no_further_rectification; could_have_known(72C)")                          \
+    S(c37A_rest, "37A > 11A",                                                                      \
+      "calls_stand; offender_must_pass(rest_of_auction); no_lead_restriction(37A)")                \
+    S(c37A, "37A > 11A", "calls_stand; no_lead_restriction(37A)")                                  \
+    S(c37B, "37B > 37B1 > 37B2 > 72C > 26B",                                                       \
+      "call_cancelled; replaced_by_pass; offending_side_must_pass(rest_of_auction); "              \
+      "could_have_known(72C); lead_restriction(26B)")                                              \
+    S(c38D_lho, "38D > 11A", "no_lead_restriction(38D)")                                           \
+    S(c38D, "38D > 72C > 26B", "lead_restriction(26B); could_have_known(72C)")                     \
+    S(c22B_lho, "22B > 39B > 11A", "hands_returned_unplayed")                                      \
+    S(c39B_lho, "39B > 11A > 72C", "no_further_rectification; could_have_known(72C)")             \
     S(c22B, "22B", "hands_returned_unplayed")                                                      \
     S(c39B, "39B", "no_further_rectification")                                                     \
-    S(c39C, "39C", "lead_restriction(26B)")                                                        \
+    S(c39C, "39C > 26B", "lead_restriction(26B)")                                                  \
     S(c61A, "61A", "")                                                                             \
-    S(c61A_unable, "61A", "not_a_revoke; see(59)")                                                 \
+    S(c61A_unable, "61A > 59", "not_a_revoke; see(59)")                                            \
     S(c61A_none, "61A", "not_a_revoke")                                                            \
     S(c66D_assumed, "66D", "revoke_assumed(66D)")                                                  \
     S(c66D_not, "66D", "no_revoke_assumed(66D)")                                                   \
     S(c85A1, "85A1", "revoke_facts_judgment(85A1)")                                                \
     S(c62A, "62A", "")                                                                             \
-    S(c62B1, "62B1", "withdrawn_card_major_penalty(62B1)")                                         \
-    S(c62B2_decl, "62B2", "withdrawn_card_no_rectification(62B2); dummy_forfeited_rights_note(43B2b)") \
+    S(c62B1, "62B1 > 50B > 50D", A_62B1)                                                           \
+    S(c62B2_decl, "62B2 > 43B2b",                                                                  \
+      "withdrawn_card_no_rectification(62B2); dummy_forfeited_rights_note(43B2b)")                 \
     S(c62B2, "62B2", "withdrawn_card_no_rectification(62B2)")                                      \
-    S(c62C3, "62C3", "both_revokes_corrected(62C3); no_automatic_transfer(64B8); revoke_compensation_check(64C1)") \
+    S(c62C3, "62C3 > 16C2 > 64B8 > 64C1 > 50B > 50D",                                              \
+      "both_revokes_corrected(62C3); unauthorised_information(16C2); "                             \
+      "no_automatic_transfer(64B8); revoke_compensation_check(64C1); major_penalty_card_created; " \
+      "owner_plays_penalty_card_when_legal(50D1); declarer_chooses_partner_lead(50D2)")            \
     S(c62D1, "62D1", "twelfth_trick_revoke_corrected(62D1)")                                       \
-    S(c62D2, "62D2", "twelfth_trick_revoke_corrected(62D1); unauthorised_information(16C)")        \
+    S(c62D2, "62D2 > 62D1", "twelfth_trick_revoke_corrected(62D1)")                                \
     S(c63A1, "63A1", "")                                                                           \
     S(c63A2, "63A2", "")                                                                           \
     S(c63A3, "63A3", "")                                                                           \
@@ -138,12 +183,12 @@
     S(c64A1, "64A1", "transfer_tricks(%I)")                                                        \
     S(c64A2, "64A2", "transfer_tricks(1)")                                                         \
     S(c64B1, "64B1", "no_automatic_transfer(64B1)")                                                \
-    S(c64B2, "64B2", "repeated_revoke_adjustment(64C2a)")                                          \
-    S(c64B3, "64B3", ANOXFER("64B3"))                                                              \
-    S(c64B4, "64B4", ANOXFER("64B4"))                                                              \
-    S(c64B5, "64B5", ANOXFER("64B5"))                                                              \
-    S(c64B6, "64B6", ANOXFER("64B6"))                                                              \
-    S(c64B7, "64B7", "no_automatic_transfer(64B7); both_sides_revoked_adjustment(64C2b)")
+    S(c64B2, "64B2 > 64C2a", "repeated_revoke_adjustment(64C2a)")                                  \
+    S(c64B3, "64B3 > 64C1", A_NOXFER("64B3"))                                                      \
+    S(c64B4, "64B4 > 64C1", A_NOXFER("64B4"))                                                      \
+    S(c64B5, "64B5 > 64C1", A_NOXFER("64B5"))                                                      \
+    S(c64B6, "64B6 > 64C1", A_NOXFER("64B6"))                                                      \
+    S(c64B7, "64B7 > 64C2b", "no_automatic_transfer(64B7); both_sides_revoked_adjustment(64C2b)")
 
 #define BENCH_SEG_ENUM(name, trail, actions) SEG_##name,
 enum bench_segment { BENCH_SEGMENTS(BENCH_SEG_ENUM) SEG_COUNT };

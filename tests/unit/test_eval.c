@@ -399,7 +399,7 @@ static void test_batch_rules_like_one_at_a_time(void **state) {
     ruling_brief b[N];
     int64_t args[16];
     read_all(rs, json, N, sc, fv);
-    assert_int_equal(eval_batch(rs, rs->root, fv, N, b, args, 16), N);
+    assert_int_equal(eval_batch(rs, rs->root, fv, NULL, N, b, args, 16), N);
     /* 1B: penalty(20 * 2 + 1), see(3) */
     assert_int_equal(b[0].status, RULING_OK);
     assert_int_equal(b[0].nargs, 2);
@@ -444,11 +444,11 @@ static void test_batch_stops_where_arguments_do_not_fit(void **state) {
     int64_t args[4];
     read_all(rs, json, 2, sc, fv);
     /* 2 arguments fit, the next ruling's 3 do not */
-    assert_int_equal(eval_batch(rs, rs->root, fv, 2, b, args, 4), 1);
+    assert_int_equal(eval_batch(rs, rs->root, fv, NULL, 2, b, args, 4), 1);
     assert_int_equal(b[0].nargs, 2);
-    assert_int_equal(eval_batch(rs, rs->root, fv + 1, 1, b + 1, args, 4), 1);
+    assert_int_equal(eval_batch(rs, rs->root, fv + 1, NULL, 1, b + 1, args, 4), 1);
     assert_int_equal(args[b[1].args + 2], 7);
-    assert_int_equal(eval_batch(rs, rs->root, fv + 1, 1, b + 1, args, 2), 0);
+    assert_int_equal(eval_batch(rs, rs->root, fv + 1, NULL, 1, b + 1, args, 2), 0);
     for (int i = 0; i < 2; i++)
         scenario_free(&sc[i]);
 }
@@ -591,6 +591,93 @@ static void test_invariant_broken_by_every_value_but_not_settled(void **state) {
     assert_needs(&r, "a");
     done(&sc, &r);
     ruleset_free(rs);
+}
+
+/* eval_batch on packed rows gives, field for field, what it gives on the
+ * fact values alone: a row that settles its ruling, one that stops at a
+ * fact it does not give (the ruling then asks), one whose first values
+ * break an invariant (the search decides), one rejected. */
+static void batch_packed_alike(const ruleset *rs, const char *const *json, int n) {
+    enum { MAX = 8 };
+    scenario sc[MAX];
+    fact_values fv[MAX];
+    ruling_brief plain[MAX], packed[MAX];
+    int64_t args_plain[32], args_packed[32];
+    uint64_t rows[MAX * 16];
+    size_t words = eval_row_size(rs) / 8;
+    assert_true(n <= MAX && words <= 16);
+    read_all(rs, json, n, sc, fv);
+    for (int i = 0; i < n; i++)
+        eval_pack(rs, &fv[i], rows + (size_t)i * words);
+    assert_int_equal(eval_batch(rs, rs->root, fv, NULL, n, plain, args_plain, 32), n);
+    assert_int_equal(eval_batch(rs, rs->root, fv, rows, n, packed, args_packed, 32), n);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(packed[i].status, plain[i].status);
+        assert_int_equal(packed[i].detail, plain[i].detail);
+        assert_int_equal(packed[i].nargs, plain[i].nargs);
+        for (int k = 0; k < plain[i].nargs; k++)
+            assert_int_equal(args_packed[packed[i].args + k], args_plain[plain[i].args + k]);
+        scenario_free(&sc[i]);
+    }
+}
+
+static void test_batch_packed_rows_rule_alike(void **state) {
+    const ruleset *rs = *state;
+    const char *json[] = {
+        "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}",
+        "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"large\", \"repeated\": true}",
+        "{\"irregularity\": \"call\", \"lho_called\": false}",
+        "{\"irregularity\": \"noise\", \"minutes\": 5, \"volume\": \"small\", \"repeated\": false}",
+        ("{\"irregularity\": \"call\", \"lho_called\": false, \"offender\": \"N\", \"extra\": "
+         "4611686018427387904}"),
+        "{\"irregularity\": \"late\", \"minutes\": 3}",
+        "{\"minutes\": 3}",
+        "{}",
+    };
+    batch_packed_alike(rs, json, 8);
+    ruleset *split = compile_text(SPLIT_INV_RULES);
+    const char *inv[] = {"{\"n\": 3}", "{\"n\": 3, \"a\": false}", "{\"n\": 1}",
+                         "{\"n\": 1, \"a\": true}", "{\"n\": 2, \"a\": true}"};
+    batch_packed_alike(split, inv, 5);
+    ruleset_free(split);
+}
+
+/* Inside a protected call a batch makes no cache on the ruleset (a failed
+ * allocation would free it under the ruleset) and rules alike without. */
+static void test_batch_packed_rows_in_protected_call(void **state) {
+    (void)state;
+    ruleset *rs = compile_text(SPLIT_INV_RULES);
+    const char *inv[] = {"{\"n\": 3}", "{\"n\": 3, \"a\": false}", "{\"n\": 1, \"a\": true}"};
+    mem_guard g;
+    MEM_PROTECT(g) {
+        fail_msg("out of memory");
+    }
+    batch_packed_alike(rs, inv, 3);
+    assert_null(rs->batch_cache);
+    mem_leave(&g);
+    batch_packed_alike(rs, inv, 3);
+    assert_non_null(rs->batch_cache);
+    ruleset_free(rs);
+}
+
+/* Sixteen sets of known facts: more than the batch keeps a view for (8);
+ * the rows past them are ruled alike all the same. */
+static void test_batch_packed_rows_many_known_sets(void **state) {
+    const ruleset *rs = *state;
+    static const char *const part[4] = {"\"minutes\": 3", "\"repeated\": false",
+                                        "\"volume\": \"small\"", "\"lho_called\": false"};
+    char text[16][160];
+    const char *json[16];
+    for (int m = 0; m < 16; m++) {
+        int k = snprintf(text[m], sizeof text[m], "{\"irregularity\": \"%s\"",
+                         m % 2 ? "noise" : "late");
+        for (int b = 0; b < 4; b++)
+            if (m >> b & 1) k += snprintf(text[m] + k, sizeof text[m] - (size_t)k, ", %s", part[b]);
+        snprintf(text[m] + k, sizeof text[m] - (size_t)k, "}");
+        json[m] = text[m];
+    }
+    batch_packed_alike(rs, json, 8);
+    batch_packed_alike(rs, json + 8, 8);
 }
 
 /* A fact the graph tests first is not asked when a fact tested further down
@@ -1181,6 +1268,9 @@ int main(void) {
         cmocka_unit_test(test_argument_overflow_is_an_error),
         cmocka_unit_test(test_batch_rules_like_one_at_a_time),
         cmocka_unit_test(test_batch_stops_where_arguments_do_not_fit),
+        cmocka_unit_test(test_batch_packed_rows_rule_alike),
+        cmocka_unit_test(test_batch_packed_rows_many_known_sets),
+        cmocka_unit_test(test_batch_packed_rows_in_protected_call),
         cmocka_unit_test(test_needs_first_fact_in_order),
         cmocka_unit_test(test_irrelevant_facts_are_never_needed),
         cmocka_unit_test(test_facts_given_but_irrelevant_are_not_in_path),
