@@ -246,9 +246,14 @@ local function art64A(f)
   local won = f.revoke_trick_won_by
   if won == "offender" then
     push("c64A1"); arg = 1 + math.min(1, f.offending_side_tricks_after)
-  elseif won == "partner" then push("c64A2")
-  elseif f.offending_side_tricks_after == 0 then push("c64B1")
   else push("c64A2") end
+end
+
+-- 64B1 before 64A: play over, the revoking side won no trick from the revoke on.
+local function art64_transfer(f)
+  if f.play_over and f.revoke_trick_won_by == "opponents" and f.offending_side_tricks_after == 0 then
+    push("c64B1")
+  else art64A(f) end
 end
 
 local function art64(f)
@@ -259,8 +264,8 @@ local function art64(f)
   elseif f.other_side_revoked ~= "no" and f.other_revoke_established then push("c64B7")
   elseif f.revoker_role == "dummy" then push("c64B3")
   elseif f.revoker_role == "defender" and f.revoke_failed_penalty_card then push("c64B3")
-  elseif f.second_revoke_same_suit then push("c64B2"); art64A(f)
-  else art64A(f) end
+  elseif f.second_revoke_same_suit then push("c64B2"); art64_transfer(f)
+  else art64_transfer(f) end
 end
 
 local function art63(f)

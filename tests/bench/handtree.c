@@ -361,11 +361,17 @@ static void art64A(const hand_facts *f, hand_ruling *out) {
         PUSH(c64A1);
         out->arg = 1 + (f->offending_side_tricks_after < 1 ? f->offending_side_tricks_after : 1);
         break;
-    case WB_PARTNER: PUSH(c64A2); break;
-    default:
-        if (f->offending_side_tricks_after == 0) PUSH(c64B1);
-        else PUSH(c64A2);
+    default: PUSH(c64A2);
     }
+}
+
+/* 64B1 before 64A: play is over and the revoking side won neither the
+ * revoke trick nor a later one. */
+static void art64_transfer(const hand_facts *f, hand_ruling *out) {
+    if (f->play_over && f->revoke_trick_won_by == WB_OPPONENTS && f->offending_side_tricks_after == 0)
+        PUSH(c64B1);
+    else
+        art64A(f, out);
 }
 
 static void art64(const hand_facts *f, hand_ruling *out) {
@@ -378,9 +384,9 @@ static void art64(const hand_facts *f, hand_ruling *out) {
     else if (f->revoker_role == RL_DEFENDER && f->revoke_failed_penalty_card) PUSH(c64B3);
     else if (f->second_revoke_same_suit) {
         PUSH(c64B2);
-        art64A(f, out);
+        art64_transfer(f, out);
     } else {
-        art64A(f, out);
+        art64_transfer(f, out);
     }
 }
 

@@ -182,7 +182,7 @@
     S(c64A_during, "", "transfer_after_play(64A)")                                                 \
     S(c64A1, "64A1", "transfer_tricks(%I)")                                                        \
     S(c64A2, "64A2", "transfer_tricks(1)")                                                         \
-    S(c64B1, "64B1", "no_automatic_transfer(64B1)")                                                \
+    S(c64B1, "64B1 > 64C1", "no_automatic_transfer(64B1); revoke_compensation_check(64C1)")       \
     S(c64B2, "64B2 > 64C2a", "repeated_revoke_adjustment(64C2a)")                                  \
     S(c64B3, "64B3 > 64C1", A_NOXFER("64B3"))                                                      \
     S(c64B4, "64B4 > 64C1", A_NOXFER("64B4"))                                                      \
