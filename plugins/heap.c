@@ -1,0 +1,233 @@
+/* heap.c — the memory a plugin's Lua state lives in (heap.h).
+ *
+ * Building: blocks are carved one after another from chunks of growing
+ * size (64 KiB, then twice the last), their sizes rounded up to GRAIN. A
+ * freed block that ends the carved part gives its bytes back; another goes
+ * on a free list of its size (up to SMALL_MAX), which the next block of
+ * that size takes. Lua's allocator is told each block's size when it is
+ * freed or resized, so a block needs no header.
+ *
+ * Frozen: the chunks' carved bytes are copied, one chunk after another,
+ * into one block. A block in the chunks is never freed or resized in place
+ * beyond its size; a block made since has a link in front of it (the list
+ * heap_restore frees). Whether a block is in the chunks is a range check
+ * over the chunks (a handful: their sizes double). */
+#include "heap.h"
+
+#include "mem.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Lua wants its blocks aligned as its most aligned type (LUAI_MAXALIGN):
+ * 16 bytes is that, or more, on every target built for. */
+#define GRAIN ((size_t)16)
+#define FIRST_CHUNK ((size_t)64 << 10)
+#define MAX_CHUNKS 48
+#define SMALL_MAX ((size_t)1024) /* sizes kept on free lists while building */
+
+typedef struct chunk {
+    char *base;
+    size_t size, used; /* used: carved, from base on */
+} chunk;
+
+/* In front of every block made since the freeze. */
+typedef struct link {
+    struct link *prev, *next;
+} link;
+#define LINK_SIZE ((sizeof(link) + GRAIN - 1) / GRAIN * GRAIN)
+
+struct heap {
+    chunk chunks[MAX_CHUNKS];
+    int nchunks;
+    size_t limit, carved;                   /* carved: the chunks' sizes together */
+    void *free_list[SMALL_MAX / GRAIN + 1]; /* building: freed blocks by size / GRAIN */
+    char *copy;                             /* frozen: the chunks' used bytes, in order */
+    size_t copied;
+    link fresh; /* frozen: the blocks made since, a ring through this */
+};
+
+static size_t rounded(size_t n) {
+    return n > SIZE_MAX - GRAIN ? 0 : (n + GRAIN - 1) / GRAIN * GRAIN;
+}
+
+heap *heap_new(size_t limit) {
+    heap *h = mem_try_realloc(NULL, sizeof *h);
+    if (!h) return NULL;
+    memset(h, 0, sizeof *h);
+    h->limit = limit;
+    h->fresh.prev = h->fresh.next = &h->fresh;
+    return h;
+}
+
+bool heap_frozen(const heap *h) {
+    return h->copy != NULL;
+}
+
+size_t heap_frozen_bytes(const heap *h) {
+    return h->copied;
+}
+
+static bool in_chunks(const heap *h, const void *ptr) {
+    uintptr_t at = (uintptr_t)ptr;
+    for (int i = 0; i < h->nchunks; i++)
+        if (at - (uintptr_t)h->chunks[i].base < h->chunks[i].size) return true;
+    return false;
+}
+
+/* ---- building ---- */
+
+/* n bytes (a multiple of GRAIN) at the end of the last chunk, or of a new
+ * one; NULL past the limit, or with *starved when there is no memory. */
+static void *carve(heap *h, size_t n, bool *starved) {
+    chunk *c = h->nchunks ? &h->chunks[h->nchunks - 1] : NULL;
+    if (!c || c->size - c->used < n) {
+        if (h->nchunks == MAX_CHUNKS || h->carved >= h->limit) return NULL;
+        size_t room = h->limit - h->carved;
+        size_t size = c ? c->size : FIRST_CHUNK / 2;
+        size = size > room / 2 ? room : 2 * size;
+        if (size < n) size = n;
+        if (size > room) return NULL;
+        char *base = mem_try_realloc(NULL, size);
+        if (!base) {
+            *starved = true;
+            return NULL;
+        }
+        c = &h->chunks[h->nchunks++];
+        *c = (chunk){base, size, 0};
+        h->carved += size;
+    }
+    void *q = c->base + c->used;
+    c->used += n;
+    return q;
+}
+
+/* Whether the n bytes at ptr end the carved part of the last chunk. */
+static bool at_top(const heap *h, const char *ptr, size_t n) {
+    const chunk *c = h->nchunks ? &h->chunks[h->nchunks - 1] : NULL;
+    return c && ptr + n == c->base + c->used;
+}
+
+/* n bytes at ptr (both multiples of GRAIN) that the state no longer uses. */
+static void give_back(heap *h, char *ptr, size_t n) {
+    if (at_top(h, ptr, n)) {
+        h->chunks[h->nchunks - 1].used -= n;
+    } else if (n <= SMALL_MAX) {
+        memcpy(ptr, &h->free_list[n / GRAIN], sizeof(void *));
+        h->free_list[n / GRAIN] = ptr;
+    } /* else its bytes are lost until the heap is freed */
+}
+
+static void *take(heap *h, size_t n, bool *starved) {
+    void **head = n <= SMALL_MAX ? &h->free_list[n / GRAIN] : NULL;
+    if (!head || !*head) return carve(h, n, starved);
+    void *q = *head;
+    memcpy(head, q, sizeof(void *));
+    return q;
+}
+
+static void *building_realloc(heap *h, char *ptr, size_t osize, size_t nsize, bool *starved) {
+    size_t o = ptr ? rounded(osize) : 0, n = rounded(nsize);
+    if (ptr && n <= o) {
+        if (n < o) give_back(h, ptr + n, o - n);
+        return nsize ? ptr : NULL;
+    }
+    if (!n) return NULL; /* nothing asked, or too large to round */
+    if (ptr && at_top(h, ptr, o)) {
+        chunk *c = &h->chunks[h->nchunks - 1];
+        if (c->size - c->used >= n - o) {
+            c->used += n - o;
+            return ptr;
+        }
+    }
+    char *q = take(h, n, starved);
+    if (q && ptr) {
+        memcpy(q, ptr, osize);
+        give_back(h, ptr, o);
+    }
+    return q;
+}
+
+/* ---- frozen ---- */
+
+static void unlink_block(link *l) {
+    l->prev->next = l->next;
+    l->next->prev = l->prev;
+}
+
+static void link_block(heap *h, link *l) {
+    l->prev = &h->fresh;
+    l->next = h->fresh.next;
+    h->fresh.next->prev = l;
+    h->fresh.next = l;
+}
+
+static void *frozen_realloc(heap *h, char *ptr, size_t osize, size_t nsize, bool *starved) {
+    if (ptr && in_chunks(h, ptr)) {
+        if (nsize <= osize) return nsize ? ptr : NULL; /* its bytes stay, for heap_restore */
+        char *q = frozen_realloc(h, NULL, 0, nsize, starved);
+        if (q) memcpy(q, ptr, osize);
+        return q;
+    }
+    link *l = ptr ? (link *)(ptr - LINK_SIZE) : NULL;
+    if (l) unlink_block(l);
+    if (!nsize) {
+        mem_try_free(l);
+        return NULL;
+    }
+    link *q = nsize <= SIZE_MAX - LINK_SIZE ? mem_try_realloc(l, LINK_SIZE + nsize) : NULL;
+    if (!q) {
+        *starved = true;
+        if (l) link_block(h, l);
+        return NULL;
+    }
+    link_block(h, q);
+    return (char *)q + LINK_SIZE;
+}
+
+void *heap_realloc(heap *h, void *ptr, size_t osize, size_t nsize, bool *starved) {
+    return h->copy ? frozen_realloc(h, ptr, osize, nsize, starved)
+                   : building_realloc(h, ptr, osize, nsize, starved);
+}
+
+bool heap_freeze(heap *h) {
+    size_t n = 0;
+    for (int i = 0; i < h->nchunks; i++)
+        n += h->chunks[i].used;
+    char *copy = mem_try_realloc(NULL, n);
+    if (!copy) return false;
+    n = 0;
+    for (int i = 0; i < h->nchunks; i++) {
+        memcpy(copy + n, h->chunks[i].base, h->chunks[i].used);
+        n += h->chunks[i].used;
+    }
+    h->copy = copy;
+    h->copied = n;
+    return true;
+}
+
+static void free_fresh(heap *h) {
+    for (link *l = h->fresh.next, *next; l != &h->fresh; l = next) {
+        next = l->next;
+        mem_try_free(l);
+    }
+    h->fresh.prev = h->fresh.next = &h->fresh;
+}
+
+void heap_restore(heap *h) {
+    free_fresh(h);
+    size_t at = 0;
+    for (int i = 0; i < h->nchunks; i++) {
+        memcpy(h->chunks[i].base, h->copy + at, h->chunks[i].used);
+        at += h->chunks[i].used;
+    }
+}
+
+void heap_free(heap *h) {
+    if (!h) return;
+    free_fresh(h);
+    for (int i = 0; i < h->nchunks; i++)
+        mem_try_free(h->chunks[i].base);
+    mem_try_free(h->copy);
+    mem_try_free(h);
+}
