@@ -1145,7 +1145,9 @@ static bool start_state(plugin *p, bool in_heap, strbuf *err) {
 static bool keep_state(plugin *p, strbuf *err) {
     strbuf ignored;
     sb_init(&ignored);
-    bool kept = start_state(p, true, &ignored) && heap_freeze(p->heap);
+    bool kept = start_state(p, true, &ignored);
+    if (kept) lua_gc(p->L, LUA_GCCOLLECT); /* a call starts a whole cycle away from a collection */
+    kept = kept && heap_freeze(p->heap);
     sb_free(&ignored);
     if (kept) {
         p->loaded_used = p->used;
