@@ -9,9 +9,13 @@
  *
  * Frozen: the chunks' carved bytes are copied, one chunk after another,
  * into one block. A block in the chunks is never freed or resized in place
- * beyond its size; a block made since has a link in front of it (the list
- * heap_restore frees). Whether a block is in the chunks is a range check
- * over the chunks (a handful: their sizes double). */
+ * beyond its size. A call's new blocks are carved from the scratch (64
+ * KiB, emptied by heap_restore; a freed block at its top gives its bytes
+ * back) and, once it is full, each has a link in front of it (the list
+ * heap_restore frees), so that a call that makes much garbage has it
+ * freed and reused by the library's allocator, not piled up. Which of the
+ * three a block is in is a range check, over the chunks a handful of them
+ * (their sizes double). */
 #include "heap.h"
 
 #include "mem.h"
@@ -24,7 +28,8 @@
 #define GRAIN ((size_t)16)
 #define FIRST_CHUNK ((size_t)64 << 10)
 #define MAX_CHUNKS 48
-#define SMALL_MAX ((size_t)1024) /* sizes kept on free lists while building */
+#define SMALL_MAX ((size_t)1024)   /* sizes kept on free lists while building */
+#define SCRATCH ((size_t)64 << 10) /* a call's first blocks, after the freeze */
 
 typedef struct chunk {
     char *base;
@@ -44,7 +49,9 @@ struct heap {
     void *free_list[SMALL_MAX / GRAIN + 1]; /* building: freed blocks by size / GRAIN */
     char *copy;                             /* frozen: the chunks' used bytes, in order */
     size_t copied;
-    link fresh; /* frozen: the blocks made since, a ring through this */
+    link fresh;    /* frozen: the blocks made since that the scratch had no room for, a ring */
+    char *scratch; /* frozen: where a call's blocks are carved first, emptied by heap_restore */
+    size_t scratch_size, scratch_used;
 };
 
 static size_t rounded(size_t n) {
@@ -162,14 +169,13 @@ static void link_block(heap *h, link *l) {
     h->fresh.next = l;
 }
 
-static void *frozen_realloc(heap *h, char *ptr, size_t osize, size_t nsize, bool *starved) {
-    if (ptr && in_chunks(h, ptr)) {
-        if (nsize <= osize) return nsize ? ptr : NULL; /* its bytes stay, for heap_restore */
-        char *q = frozen_realloc(h, NULL, 0, nsize, starved);
-        if (q) memcpy(q, ptr, osize);
-        return q;
-    }
-    link *l = ptr ? (link *)(ptr - LINK_SIZE) : NULL;
+static bool in_scratch(const heap *h, const char *ptr) {
+    return (uintptr_t)ptr - (uintptr_t)h->scratch < h->scratch_size;
+}
+
+/* The block after the link l (NULL: a new one) resized to nsize, or freed
+ * (nsize 0), through the library's allocator. */
+static void *linked_realloc(heap *h, link *l, size_t nsize, bool *starved) {
     if (l) unlink_block(l);
     if (!nsize) {
         mem_try_free(l);
@@ -183,6 +189,42 @@ static void *frozen_realloc(heap *h, char *ptr, size_t osize, size_t nsize, bool
     }
     link_block(h, q);
     return (char *)q + LINK_SIZE;
+}
+
+/* A new block of a call's: carved from the scratch while it lasts. */
+static void *frozen_new(heap *h, size_t nsize, bool *starved) {
+    size_t n = rounded(nsize);
+    if (n && h->scratch_size - h->scratch_used >= n) {
+        void *q = h->scratch + h->scratch_used;
+        h->scratch_used += n;
+        return q;
+    }
+    return linked_realloc(h, NULL, nsize, starved);
+}
+
+static void *frozen_realloc(heap *h, char *ptr, size_t osize, size_t nsize, bool *starved) {
+    if (!ptr) return frozen_new(h, nsize, starved);
+    if (in_chunks(h, ptr)) {
+        if (nsize <= osize) return nsize ? ptr : NULL; /* its bytes stay, for heap_restore */
+        char *q = frozen_new(h, nsize, starved);
+        if (q) memcpy(q, ptr, osize);
+        return q;
+    }
+    if (!in_scratch(h, ptr)) return linked_realloc(h, (link *)(ptr - LINK_SIZE), nsize, starved);
+    size_t o = rounded(osize), n = rounded(nsize);
+    bool top = ptr + o == h->scratch + h->scratch_used;
+    if (nsize && !n) return NULL; /* too large to round */
+    if (n <= o) {                 /* n is 0 when the block is freed */
+        if (top) h->scratch_used -= o - n;
+        return nsize ? ptr : NULL;
+    }
+    if (top && h->scratch_size - h->scratch_used >= n - o) {
+        h->scratch_used += n - o;
+        return ptr;
+    }
+    char *q = frozen_new(h, nsize, starved);
+    if (q) memcpy(q, ptr, osize); /* the old block stays carved until heap_restore */
+    return q;
 }
 
 void *heap_realloc(heap *h, void *ptr, size_t osize, size_t nsize, bool *starved) {
@@ -203,6 +245,8 @@ bool heap_freeze(heap *h) {
     }
     h->copy = copy;
     h->copied = n;
+    h->scratch = mem_try_realloc(NULL, SCRATCH); /* without it, every block is linked */
+    h->scratch_size = h->scratch ? SCRATCH : 0;
     return true;
 }
 
@@ -216,6 +260,7 @@ static void free_fresh(heap *h) {
 
 void heap_restore(heap *h) {
     free_fresh(h);
+    h->scratch_used = 0;
     size_t at = 0;
     for (int i = 0; i < h->nchunks; i++) {
         memcpy(h->chunks[i].base, h->copy + at, h->chunks[i].used);
@@ -229,5 +274,6 @@ void heap_free(heap *h) {
     for (int i = 0; i < h->nchunks; i++)
         mem_try_free(h->chunks[i].base);
     mem_try_free(h->copy);
+    mem_try_free(h->scratch);
     mem_try_free(h);
 }

@@ -3,15 +3,17 @@
  *
  * While the state is built, its blocks are carved from a few chunks of the
  * heap's own. heap_freeze then keeps a copy of the chunks' bytes. From then
- * on a block in the chunks that the state frees stays where it is, one it
- * grows moves out, and every new block comes from the library's allocator
- * (core/base/mem.h) on a list of the heap's. heap_restore frees every block
- * on that list and writes the chunks back from the copy: the state is then,
- * byte for byte, the one that was frozen (its objects, globals, registry,
- * string table, collector's counters), and nothing a call made or changed
- * is left. That holds because a Lua state keeps everything it has in the
- * memory its allocator gave it; the host's own pointers into it (the
- * lua_State, registry references) stay valid, since nothing moves.
+ * on a block in the chunks that the state frees stays where it is (its
+ * bytes are the copy's to put back), one it grows moves out, and every new
+ * block is carved from a scratch block while that lasts, then comes from
+ * the library's allocator (core/base/mem.h) on a list of the heap's.
+ * heap_restore empties the scratch, frees every block on the list and
+ * writes the chunks back from the copy: the state is then, byte for byte,
+ * the one that was frozen (its objects, globals, registry, string table,
+ * collector's counters), and nothing a call made or changed is left. That
+ * holds because a Lua state keeps everything it has in the memory its
+ * allocator gave it; the host's own pointers into it (the lua_State,
+ * registry references) stay valid, since nothing moves.
  *
  * heap_restore is called only between calls into the state (never while it
  * runs). The heap does not count bytes: the caller's allocator keeps the
