@@ -1300,7 +1300,7 @@ static void push_json(lua_State *L, json_t *v) {
 /* The plugin's own facts that the call's scenario gives, into `given`
  * (empty: the state is fresh). Inside the protected call. */
 static void load_own_facts(lua_State *L, plugin *p) {
-    if (!p->sc || !p->sc->own) return;
+    if (!p->nown || !p->sc || !p->sc->own) return; /* nown first: sc->own is often not in cache */
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->given);
     for (int i = 0; i < p->nown; i++) {
         json_t *v = json_object_get(p->sc->own, p->own[i]);
