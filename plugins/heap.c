@@ -4,23 +4,27 @@
  * size (64 KiB, then twice the last), their sizes rounded up to GRAIN. A
  * freed block that ends the carved part gives its bytes back; another goes
  * on a free list of its size (up to SMALL_MAX), which the next block of
- * that size takes. Lua's allocator is told each block's size when it is
- * freed or resized, so a block needs no header.
+ * that size takes; a larger one goes on a list (its size kept in it) and
+ * is not used again. Lua's allocator is told each block's size when it is
+ * freed or resized, so a block in use needs no header.
  *
- * Frozen: the chunks' carved bytes are copied, one chunk after another,
- * into one block. A block in the chunks is never freed or resized in place
- * beyond its size. A call's new blocks are carved from the scratch (64
- * KiB, emptied by heap_restore; a freed block at its top gives its bytes
- * back) and, once it is full, each has a link in front of it (the list
- * heap_restore frees), so that a call that makes much garbage has it
- * freed and reused by the library's allocator, not piled up. Which of the
- * three a block is in is a range check, over the chunks a handful of them
- * (their sizes double). */
+ * Frozen: the chunks' carved bytes are copied into one block, but runs of
+ * free blocks (those lists' blocks next to each other) of GAP_MIN bytes or
+ * more: no block of the state is there, and a file that made much garbage
+ * as it loaded would copy it at every call. A block in the chunks is never
+ * freed or resized in place beyond its size. A call's new blocks are
+ * carved from the scratch (64 KiB, emptied by heap_restore; a freed block
+ * at its top gives its bytes back) and, once it is full, each has a link
+ * in front of it (the list heap_restore frees), so that a call that makes
+ * much garbage has it freed and reused by the library's allocator, not
+ * piled up. Which of the three a block is in is a range check, over the
+ * chunks a handful of them (their sizes double). */
 #include "heap.h"
 
 #include "mem.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Lua wants its blocks aligned as its most aligned type (LUAI_MAXALIGN):
@@ -30,11 +34,25 @@
 #define MAX_CHUNKS 48
 #define SMALL_MAX ((size_t)1024)   /* sizes kept on free lists while building */
 #define SCRATCH ((size_t)64 << 10) /* a call's first blocks, after the freeze */
+#define GAP_MIN ((size_t)1024)     /* free bytes in a row that the copy leaves out */
 
 typedef struct chunk {
     char *base;
     size_t size, used; /* used: carved, from base on */
 } chunk;
+
+/* A block freed while building, of more than SMALL_MAX bytes: its size is
+ * kept in it, so that the freeze can leave it out of the copy. */
+typedef struct large_block {
+    struct large_block *next;
+    size_t size;
+} large_block;
+
+/* Bytes of the chunks that the copy holds. */
+typedef struct span {
+    char *at;
+    size_t len;
+} span;
 
 /* In front of every block made since the freeze. */
 typedef struct link {
@@ -47,7 +65,10 @@ struct heap {
     int nchunks;
     size_t limit, carved;                   /* carved: the chunks' sizes together */
     void *free_list[SMALL_MAX / GRAIN + 1]; /* building: freed blocks by size / GRAIN */
-    char *copy;                             /* frozen: the chunks' used bytes, in order */
+    large_block *large;                     /* building: freed blocks above SMALL_MAX */
+    span *spans;                            /* frozen: what the copy holds, */
+    int nspans;
+    char *copy; /* in order */
     size_t copied;
     link fresh;    /* frozen: the blocks made since that the scratch had no room for, a ring */
     char *scratch; /* frozen: where a call's blocks are carved first, emptied by heap_restore */
@@ -122,7 +143,12 @@ static void give_back(heap *h, char *ptr, size_t n) {
     } else if (n <= SMALL_MAX) {
         memcpy(ptr, &h->free_list[n / GRAIN], sizeof(void *));
         h->free_list[n / GRAIN] = ptr;
-    } /* else its bytes are lost until the heap is freed */
+    } else { /* not used again, but left out of the copy */
+        large_block *b = (large_block *)(void *)ptr;
+        b->next = h->large;
+        b->size = n;
+        h->large = b;
+    }
 }
 
 static void *take(heap *h, size_t n, bool *starved) {
@@ -232,16 +258,88 @@ void *heap_realloc(heap *h, void *ptr, size_t osize, size_t nsize, bool *starved
                    : building_realloc(h, ptr, osize, nsize, starved);
 }
 
-bool heap_freeze(heap *h) {
-    size_t n = 0;
-    for (int i = 0; i < h->nchunks; i++)
-        n += h->chunks[i].used;
-    char *copy = mem_try_realloc(NULL, n);
-    if (!copy) return false;
-    n = 0;
+/* The block after b on its free list (the pointer kept in b's first bytes). */
+static char *next_free(const char *b) {
+    char *next;
+    memcpy(&next, b, sizeof next);
+    return next;
+}
+
+static int by_address(const void *a, const void *b) {
+    uintptr_t x = (uintptr_t)((const span *)a)->at, y = (uintptr_t)((const span *)b)->at;
+    return (x > y) - (x < y);
+}
+
+/* The free blocks while building (on the free lists and the large list),
+ * in address order, those next to each other joined, and only the runs of
+ * GAP_MIN bytes or more kept. NULL when there is no memory. */
+static span *free_runs(const heap *h, int *n) {
+    size_t count = 0;
+    for (size_t k = 0; k <= SMALL_MAX / GRAIN; k++)
+        for (char *b = h->free_list[k]; b; b = next_free(b))
+            count++;
+    for (const large_block *b = h->large; b; b = b->next)
+        count++;
+    span *runs = mem_try_realloc(NULL, (count + 1) * sizeof *runs);
+    if (!runs) return NULL;
+    count = 0;
+    for (size_t k = 0; k <= SMALL_MAX / GRAIN; k++)
+        for (char *b = h->free_list[k]; b; b = next_free(b))
+            runs[count++] = (span){b, k * GRAIN};
+    for (large_block *b = h->large; b; b = b->next)
+        runs[count++] = (span){(char *)b, b->size};
+    qsort(runs, count, sizeof *runs, by_address);
+    size_t kept = 0;
+    for (size_t i = 0; i < count;) {
+        span run = runs[i++];
+        while (i < count && runs[i].at == run.at + run.len)
+            run.len += runs[i++].len;
+        if (run.len >= GAP_MIN) runs[kept++] = run;
+    }
+    *n = (int)kept;
+    return runs;
+}
+
+/* The chunks' carved bytes but the runs of free ones: what heap_restore
+ * writes back. False when there is no memory. */
+static bool find_spans(heap *h) {
+    int nruns;
+    span *runs = free_runs(h, &nruns);
+    if (!runs) return false;
+    h->spans = mem_try_realloc(NULL, (size_t)(h->nchunks + nruns + 1) * sizeof *h->spans);
+    if (!h->spans) {
+        mem_try_free(runs);
+        return false;
+    }
+    h->nspans = 0;
     for (int i = 0; i < h->nchunks; i++) {
-        memcpy(copy + n, h->chunks[i].base, h->chunks[i].used);
-        n += h->chunks[i].used;
+        char *at = h->chunks[i].base, *end = at + h->chunks[i].used;
+        for (int r = 0; r < nruns; r++) {
+            if (runs[r].at < at || runs[r].at >= end) continue; /* another chunk's, or passed */
+            if (runs[r].at > at) h->spans[h->nspans++] = (span){at, (size_t)(runs[r].at - at)};
+            at = runs[r].at + runs[r].len < end ? runs[r].at + runs[r].len : end;
+        }
+        if (end > at) h->spans[h->nspans++] = (span){at, (size_t)(end - at)};
+    }
+    mem_try_free(runs);
+    return true;
+}
+
+bool heap_freeze(heap *h) {
+    if (!find_spans(h)) return false;
+    size_t n = 0;
+    for (int i = 0; i < h->nspans; i++)
+        n += h->spans[i].len;
+    char *copy = mem_try_realloc(NULL, n);
+    if (!copy) {
+        mem_try_free(h->spans);
+        h->spans = NULL;
+        return false;
+    }
+    n = 0;
+    for (int i = 0; i < h->nspans; i++) {
+        memcpy(copy + n, h->spans[i].at, h->spans[i].len);
+        n += h->spans[i].len;
     }
     h->copy = copy;
     h->copied = n;
@@ -262,9 +360,9 @@ void heap_restore(heap *h) {
     free_fresh(h);
     h->scratch_used = 0;
     size_t at = 0;
-    for (int i = 0; i < h->nchunks; i++) {
-        memcpy(h->chunks[i].base, h->copy + at, h->chunks[i].used);
-        at += h->chunks[i].used;
+    for (int i = 0; i < h->nspans; i++) {
+        memcpy(h->spans[i].at, h->copy + at, h->spans[i].len);
+        at += h->spans[i].len;
     }
 }
 
@@ -274,6 +372,7 @@ void heap_free(heap *h) {
     for (int i = 0; i < h->nchunks; i++)
         mem_try_free(h->chunks[i].base);
     mem_try_free(h->copy);
+    mem_try_free(h->spans);
     mem_try_free(h->scratch);
     mem_try_free(h);
 }

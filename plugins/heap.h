@@ -2,7 +2,8 @@
  * loaded before each call.
  *
  * While the state is built, its blocks are carved from a few chunks of the
- * heap's own. heap_freeze then keeps a copy of the chunks' bytes. From then
+ * heap's own. heap_freeze then keeps a copy of the chunks' bytes (but runs
+ * of free ones: the garbage of building, which no block uses). From then
  * on a block in the chunks that the state frees stays where it is (its
  * bytes are the copy's to put back), one it grows moves out, and every new
  * block is carved from a scratch block while that lasts, then comes from
@@ -41,7 +42,8 @@ bool heap_freeze(heap *h);
 bool heap_frozen(const heap *h);
 /* Back to the state as frozen (see above). */
 void heap_restore(heap *h);
-/* The bytes heap_restore writes back. */
+/* The bytes heap_restore writes back (the state as loaded and the free
+ * bytes between its blocks, runs of 1 KiB or more left out). */
 size_t heap_frozen_bytes(const heap *h);
 /* Frees the chunks, their copy and every block on the list: the state that
  * lived in the heap is gone (lua_close is not needed, nor called). */

@@ -8,7 +8,8 @@
  * freed, shrunk or grown keeps its bytes for heap_restore, new blocks are
  * apart from the chunks and keep their bytes through realloc (in the
  * scratch, past it, and from one to the other), and heap_restore puts
- * every byte of the chunks back and empties the scratch, again and again. The
+ * every byte of the chunks back and empties the scratch, again and again;
+ * runs of free bytes are left out of the copy. The
  * plugin-level behaviour is tests/unit/test_plugin.c's. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -139,11 +140,39 @@ static void test_frozen_and_restored(void **state) {
     heap_free(h);
 }
 
+/* Runs of free bytes (small blocks next to each other, a large block) are
+ * left out of the copy; what is around them comes back. */
+static void test_free_runs_left_out(void **state) {
+    (void)state;
+    heap *h = heap_new(8u << 20);
+    char *before = grab(h, 100, 'b');
+    char *small[40];
+    for (int i = 0; i < 40; i++)
+        small[i] = grab(h, 64, 's');
+    char *middle = grab(h, 100, 'm');
+    char *large = grab(h, 5000, 'l');
+    char *after = grab(h, 100, 'a');
+    for (int i = 0; i < 40; i++)
+        release(h, small[i], 64); /* 2,560 bytes in a row, on a free list */
+    release(h, large, 5000);      /* not at the top: kept apart */
+    assert_true(heap_freeze(h));
+    assert_true(heap_frozen_bytes(h) < 3 * 112 + 1000); /* the three blocks, and less than a run */
+    memset(before, 'x', 100);
+    memset(middle, 'x', 100);
+    memset(after, 'x', 100);
+    heap_restore(h);
+    assert_true(all(before, 'b', 100));
+    assert_true(all(middle, 'm', 100));
+    assert_true(all(after, 'a', 100));
+    heap_free(h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_building),
         cmocka_unit_test(test_limit),
         cmocka_unit_test(test_frozen_and_restored),
+        cmocka_unit_test(test_free_runs_left_out),
     };
     return cmocka_run_group_tests_name("heap", tests, NULL, NULL);
 }
