@@ -66,9 +66,9 @@ struct heap {
     size_t limit, carved;                   /* carved: the chunks' sizes together */
     void *free_list[SMALL_MAX / GRAIN + 1]; /* building: freed blocks by size / GRAIN */
     large_block *large;                     /* building: freed blocks above SMALL_MAX */
-    span *spans;                            /* frozen: what the copy holds, */
+    span *spans;                            /* frozen: the bytes the copy holds, in order */
     int nspans;
-    char *copy; /* in order */
+    char *copy;
     size_t copied;
     link fresh;    /* frozen: the blocks made since that the scratch had no room for, a ring */
     char *scratch; /* frozen: where a call's blocks are carved first, emptied by heap_restore */
