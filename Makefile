@@ -35,7 +35,7 @@ CORE := base/mem base/util base/diag engine/graph engine/expr engine/ruleset eng
 DSL  := compile compile_load compile_amend compile_types compile_expr compile_decl compile_articles compile_tests check
 OBJS := $(addprefix $(BUILD)/obj/core/,$(addsuffix .o,$(CORE))) \
         $(addprefix $(BUILD)/obj/dsl/,$(addsuffix .o,$(DSL))) \
-        $(BUILD)/obj/plugins/plugin.o $(BUILD)/obj/plugins/patterns.o \
+        $(BUILD)/obj/plugins/plugin.o $(BUILD)/obj/plugins/patterns.o $(BUILD)/obj/plugins/heap.o \
         $(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))

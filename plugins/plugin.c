@@ -1,8 +1,11 @@
 /* plugin.c — the Lua host: loading, the sandbox, and the hooks.
  *
- * Every call of a hook after the first runs in a new Lua state made from
- * the plugin as loaded (prepare()), so nothing of one ruling reaches the
- * next; a lock makes a plugin serve one call at a time. Every call into a
+ * Every call of a hook after the first starts from the plugin's state as
+ * loaded (prepare()): the heap that state lives in is put back, byte for
+ * byte, as it was frozen at load (keep_state(), heap.h), or, for a plugin
+ * whose loading does not fit such a heap, a new state is made. Either way
+ * nothing of one ruling reaches the next; a lock makes a plugin serve one
+ * call at a time. Every call into a
  * state goes through call_protected(): a fresh instruction budget and
  * deadline, lua_pcall, and one error path that names the plugin, the line
  * (Lua puts "file:line:" in front of its messages) and the limit that was
@@ -25,6 +28,7 @@
 #include "plugin.h"
 
 #include "builtins.h"
+#include "heap.h"
 #include "patterns.h"
 
 #include <lauxlib.h>
@@ -43,8 +47,10 @@ struct plugin {
     strbuf code;              /* that text compiled (lua_dump), which a fresh state loads */
     size_t source_len;
     lua_State *L;
+    heap *heap; /* where L lives, put back as loaded before each call; NULL: see keep_state */
+    size_t loaded_used;   /* `used` of the state as loaded */
     pthread_mutex_t lock; /* held for each call: a plugin serves one at a time */
-    bool dirty;  /* the state has run a hook since it was made: the next call starts a fresh one */
+    bool dirty;  /* the state has run a hook since it was loaded: put it back before the next */
     bool loaded; /* the header was read (name, citations, facts); a fresh state only binds the hooks
                   */
     const ruleset *rs;
@@ -107,17 +113,25 @@ static plugin *host(lua_State *L) {
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     plugin *p = ud;
     size_t old = ptr ? osize : 0;
+    bool starved = false;
     if (nsize == 0) {
-        xfree(ptr);
+        if (p->heap)
+            heap_realloc(p->heap, ptr, old, 0, &starved);
+        else
+            mem_try_free(ptr);
         p->used -= old;
         return NULL;
     }
     if (nsize > old && p->used - old + nsize > p->cap) return NULL; /* Lua raises a memory error */
-    void *q = mem_try_realloc(ptr, nsize);
+    void *q;
+    if (p->heap)
+        q = heap_realloc(p->heap, ptr, old, nsize, &starved);
+    else
+        starved = !(q = mem_try_realloc(ptr, nsize));
     if (q)
         p->used = p->used - old + nsize;
     else
-        p->starved = true;
+        p->starved = starved; /* else the heap's limit: a memory error of the plugin's */
     return q;
 }
 
@@ -501,7 +515,8 @@ static void error_text(lua_State *L, strbuf *err) {
 
 /* Lua's memory error when the allocator itself had no more: the public
  * call under way fails with "out of memory" (core/base/mem.h), as it would
- * had the host's own allocation failed; the state is made afresh next time. */
+ * had the host's own allocation failed; the next call starts from the
+ * state as loaded. */
 static void out_of_memory_if_starved(plugin *p) {
     bool starved = p->starved;
     p->starved = false;
@@ -509,6 +524,13 @@ static void out_of_memory_if_starved(plugin *p) {
         p->dirty = true;
         mem_throw();
     }
+}
+
+/* The state as loaded again, in place (heap.h): what a call left in it is gone. */
+static void restore_state(plugin *p) {
+    heap_restore(p->heap);
+    p->used = p->loaded_used;
+    p->dirty = false;
 }
 
 static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
@@ -542,8 +564,12 @@ static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
     else
         error_text(p->L, err);
     lua_settop(p->L, base);
-    lua_gc(p->L, LUA_GCCOLLECT); /* give back what a runaway call took */
-    p->dirty = true;             /* and start afresh next time */
+    if (p->heap && heap_frozen(p->heap)) {
+        restore_state(p); /* give back what a runaway call took, now */
+    } else {
+        lua_gc(p->L, LUA_GCCOLLECT); /* give back what a runaway call took */
+        p->dirty = true;             /* and start afresh next time */
+    }
     return false;
 }
 
@@ -1064,14 +1090,30 @@ static int dump_chunk(lua_State *L) {
     return 1;
 }
 
-/* A state of its own for the plugin, with the file's table read: at load,
- * and before every call that follows a call (see prepare()). */
-static bool start_state(plugin *p, strbuf *err) {
-    if (p->L) lua_close(p->L);
+/* The plugin's state gone, with its heap if it lives in one. */
+static void drop_state(plugin *p) {
+    if (p->heap) {
+        heap_free(p->heap); /* all the state had: no lua_close */
+        p->heap = NULL;
+    } else if (p->L) {
+        lua_close(p->L);
+    }
+    p->L = NULL;
+}
+
+/* A state of its own for the plugin, with the file's table read, in a heap
+ * of its own or not (in_heap): at load, and, where it has no heap, before
+ * every call that follows a call (see prepare()). */
+static bool start_state(plugin *p, bool in_heap, strbuf *err) {
+    drop_state(p);
     p->used = 0;
     p->table = p->given = p->validate = p->score = p->matchpoints = LUA_NOREF;
     p->facts_mt = p->ruling_mt = p->cur_facts = p->cur_ruling = LUA_NOREF;
     p->starved = false;
+    if (in_heap && !(p->heap = heap_new(p->cap))) {
+        sb_printf(err, "plugin %s: no memory for its heap", p->path);
+        return false;
+    }
     p->L = lua_newstate(capped_alloc, p);
     if (!p->L) out_of_memory_if_starved(p);
     if (!p->L) {
@@ -1097,10 +1139,42 @@ static bool start_state(plugin *p, strbuf *err) {
     return true;
 }
 
+/* The state the calls start from, kept: built once more, from the compiled
+ * chunk, in a heap of its own (heap.h), collected, and frozen; prepare()
+ * puts the heap back before every call that follows a call. That gives
+ * each call the bytes of a state as loaded without making one (the
+ * libraries opened, the sandbox loaded, the chunk run: 35 µs and more) for
+ * it. Since a Lua state holds nothing outside the memory its allocator
+ * gave it, and the host keeps only the lua_State and registry references
+ * into it, nothing of a call survives that: no global, upvalue, table,
+ * metatable (the strings' too), registry entry, interned string, the
+ * random generator's state, the collector's debt. A plugin whose file, as
+ * it runs, needs more heap than its memory cap (heap blocks are reused
+ * only at their own size while it loads: a file that makes much garbage
+ * of ever new sizes), or with no memory for the copy, keeps a state made
+ * the old way, and each call after the first makes a new one. */
+static bool keep_state(plugin *p, strbuf *err) {
+    strbuf ignored;
+    sb_init(&ignored);
+    bool kept = start_state(p, true, &ignored);
+    if (kept) lua_gc(p->L, LUA_GCCOLLECT); /* a call starts a whole cycle away from a collection */
+    kept = kept && heap_freeze(p->heap);
+    sb_free(&ignored);
+    if (kept) {
+        p->loaded_used = p->used;
+        return true;
+    }
+    return start_state(p, false, err);
+}
+
 /* Every call starts from the plugin as loaded: what an earlier call left in
- * its globals, upvalues or tables is gone with the state it ran in. */
+ * its globals, upvalues or tables is undone by putting its heap back, or
+ * gone with the state it ran in. */
 static bool prepare(plugin *p, strbuf *err) {
-    if (p->dirty && !start_state(p, err)) return false;
+    if (p->dirty && p->heap)
+        restore_state(p);
+    else if (p->dirty && !start_state(p, false, err))
+        return false;
     p->dirty = true;
     return true;
 }
@@ -1137,7 +1211,7 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
     size_t n = strlen(path) + 2;
     p->chunkname = xmalloc(n);
     snprintf(p->chunkname, n, "@%s", path);
-    bool started = start_state(p, err);
+    bool started = start_state(p, false, err) && keep_state(p, err);
     mem_undefer(undo);
     if (!started) {
         plugin_free(p);
@@ -1148,7 +1222,7 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
 
 void plugin_free(plugin *p) {
     if (!p) return;
-    if (p->L) lua_close(p->L);
+    drop_state(p);
     for (int i = 0; i < p->nkeys; i++)
         xfree(p->keys[i]);
     for (int i = 0; i < p->nown; i++)
@@ -1226,7 +1300,7 @@ static void push_json(lua_State *L, json_t *v) {
 /* The plugin's own facts that the call's scenario gives, into `given`
  * (empty: the state is fresh). Inside the protected call. */
 static void load_own_facts(lua_State *L, plugin *p) {
-    if (!p->sc || !p->sc->own) return;
+    if (!p->nown || !p->sc || !p->sc->own) return; /* nown first: sc->own is often not in cache */
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->given);
     for (int i = 0; i < p->nown; i++) {
         json_t *v = json_object_get(p->sc->own, p->own[i]);

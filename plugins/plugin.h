@@ -6,8 +6,9 @@
  * clause, adjusting a score or a matchpoint scale). It runs with no io, os,
  * package, debug, coroutine, binary chunks, dofile, loadfile, finalizers or
  * garbage-collector control, under an instruction budget, a wall-clock time
- * limit and a memory cap per call, each call in a fresh Lua state; what it
- * hands back is capped and must be UTF-8 text. Any failure is reported with
+ * limit and a memory cap per call, each call starting from the plugin's
+ * state as loaded (its memory put back, heap.h); what it hands back is
+ * capped and must be UTF-8 text. Any failure is reported with
  * the plugin's name, its file (and line) and the limit, and leaves the
  * engine and the other plugins usable. docs/plugins.md is the reference for
  * plugin authors.

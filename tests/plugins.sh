@@ -228,9 +228,11 @@ same "batch: line 1 ruled by 64A1, two tricks" "$(sed -n 1p "$tmp/drive.out" | g
 same "batch: line 3 ruled exactly as line 1" "$(sed -n 1p "$tmp/drive.out" | sed 's/"line":1/L/')" \
     "$(sed -n 3p "$tmp/drive.out" | sed 's/"line":3/L/')"
 
-# A plugin that tries to carry state (a global, an upvalue, a library, its
-# own table) from one ruling into the next: every line of a batch is ruled
-# as if it were the only one.
+# A plugin that tries to carry state from one ruling into the next (a
+# global, an upvalue, a table of its chunk's, the string and table libraries,
+# the strings' metatable, a metatable on the globals, its own table,
+# math.random's state): every line of a batch is ruled as if it were the
+# only one, and the override of each finds nothing of validate's call.
 expect "hostile-state.lua: nothing carried from line to line" 0 '"line":1' '"line":2' '"line":3' '"line":4' \
     -- sh -c "cat $tmp/batch.jsonl $tmp/batch.jsonl | \"$ARBITER\" rule --ruleset bridge-2017 --plugin $T/hostile-state.lua - |
               grep -v -e plugin_error -e 'another call'"

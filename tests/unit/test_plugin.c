@@ -837,6 +837,104 @@ static void test_nothing_is_kept_between_calls(void **state) {
     sb_free(&rejection);
 }
 
+/* validate on a scenario with minutes = m: the rejection ("" for none), or
+ * NULL with err when the call failed. */
+static char *validate_minutes(plugin *p, const ruleset *rs, int m, strbuf *err) {
+    scenario sc;
+    scenario_init(&sc, rs);
+    scenario_give(&sc, rs_find_fact(rs, "minutes"), m);
+    strbuf rejection;
+    sb_init(&rejection);
+    char *out = NULL;
+    if (plugin_validate(p, &sc, &rejection, err))
+        out = strdup(rejection.data ? rejection.data : "");
+    sb_free(&rejection);
+    scenario_free(&sc);
+    return out;
+}
+
+static void expect_accepted(plugin *p, const ruleset *rs, int m) {
+    strbuf err;
+    sb_init(&err);
+    char *out = validate_minutes(p, rs, m, &err);
+    if (!out) fail_msg("minutes = %d: %s", m, err.data);
+    if (*out) fail_msg("minutes = %d: refused: %s", m, out);
+    free(out);
+    sb_free(&err);
+}
+
+/* Every call starts from the state as loaded, whatever the call before it
+ * did to the memory that state lives in: freed the chunk's strings, grew
+ * and shrank its tables, filled its memory cap, ran into a limit. The
+ * memory a call held is not counted against the next. */
+static void test_the_loaded_state_comes_back_whole(void **state) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load_limited(
+        toy(state),
+        "local big, n = {}, 3000\n"
+        "for i = 1, n do big[i] = ('x'):rep(i % 50) .. i end\n"
+        "local names = { a = 1, b = 2 }\n" HEADER "validate = function(f)\n"
+        "  if #big ~= n or big[1234] ~= ('x'):rep(34) .. 1234 or big[n] ~= '3000' then\n"
+        "    return 'the chunk\\'s table changed'\n"
+        "  end\n"
+        "  if names.c or names.a ~= 1 or kept then return 'a call saw an earlier one' end\n"
+        "  kept = true\n"
+        "  if f.minutes == 1 then\n" /* free the chunk's strings and make the collector run */
+        "    for i = 1, n do big[i] = nil end\n"
+        "    for i = 1, 20000 do names['k' .. i] = i; names['k' .. i] = nil end\n"
+        "    names.c = 3\n"
+        "    local junk = {} for i = 1, 20000 do junk[i % 100 + 1] = ('y'):rep(100) .. i end\n"
+        "  elseif f.minutes == 2 then\n" /* hold most of the cap */
+        "    held = {} for i = 1, 2500 do held[i] = ('z'):rep(1000) .. i end\n"
+        "  elseif f.minutes == 3 then\n" /* more than the cap */
+        "    big[1] = 'changed'; local t = {} for i = 1, 1e9 do t[i] = ('w'):rep(1000) .. i end\n"
+        "  elseif f.minutes == 4 then\n" /* more than the instructions */
+        "    big[1] = 'changed'; big[n + 1] = 'more'; while true do end\n"
+        "  end\n"
+        "end }\n",
+        (plugin_limits){.memory = 4u << 20, .instructions = 2000000, .time_ms = 60000}, &err);
+    assert_non_null(p);
+    for (int round = 0; round < 2; round++) {
+        expect_accepted(p, toy(state), 1);
+        expect_accepted(p, toy(state), 2);
+        expect_accepted(p, toy(state), 2); /* the first one's memory is not counted */
+        char *out = validate_minutes(p, toy(state), 3, &err);
+        assert_null(out);
+        assert_non_null(strstr(err.data, "memory limit of 4194304 bytes exceeded"));
+        sb_free(&err);
+        expect_accepted(p, toy(state), 2);
+        out = validate_minutes(p, toy(state), 4, &err);
+        assert_null(out);
+        assert_non_null(strstr(err.data, "instruction budget of 2000000 exceeded"));
+        sb_free(&err);
+        expect_accepted(p, toy(state), 0);
+    }
+    plugin_free(p);
+    sb_free(&err);
+}
+
+/* A file that makes more garbage while it loads than its memory cap holds
+ * (each longer string a new size) is run afresh for every call instead:
+ * it loads, and nothing is kept between calls either. (The clock is not
+ * what this test is about.) */
+static void test_a_plugin_that_loads_with_much_garbage_starts_afresh(void **state) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load_limited(
+        toy(state),
+        "local s = '' for i = 1, 3000 do s = s .. 'x' end\n" HEADER "validate = function(f)\n"
+        "  if #s ~= 3000 then return 'the chunk\\'s string changed' end\n"
+        "  if kept or string.kept then return 'a call saw an earlier one' end\n"
+        "  kept = true; string.kept = true; s = ''\nend }\n",
+        (plugin_limits){.memory = 1u << 20, .time_ms = 60000}, &err);
+    if (!p) fail_msg("%s", err.data);
+    for (int i = 0; i < 3; i++)
+        expect_accepted(p, toy(state), 1);
+    plugin_free(p);
+    sb_free(&err);
+}
+
 /* The note of the one change an override made. */
 static char *override_note(const ruleset *rs, const char *lua, const char *json) {
     strbuf err;
@@ -1008,6 +1106,8 @@ int main(void) {
         cmocka_unit_test(test_own_fact_shadows_a_ruleset_fact),
         cmocka_unit_test(test_facts_are_read_only),
         cmocka_unit_test(test_nothing_is_kept_between_calls),
+        cmocka_unit_test(test_the_loaded_state_comes_back_whole),
+        cmocka_unit_test(test_a_plugin_that_loads_with_much_garbage_starts_afresh),
         cmocka_unit_test(test_ruling_fields_and_pairs),
         cmocka_unit_test(test_override_not_called_when_trail_misses_it),
         cmocka_unit_test(test_override_may_return_the_ruling),
