@@ -626,6 +626,8 @@ static int var_of(const graph *g, gref r) {
  * node. Otherwise it is one `if f in {…} then kid` per distinct child: a
  * fact of many values costs its distinct children, not its values, in
  * steps and in nodes left behind. */
+#define SMALL_FACT 32 /* values of a fact whose arrays go on the stack */
+
 static gref case_of(joint *j, int f, const gref *kids) {
     graph *g = j->g;
     int n = j->d->facts[f].nvalues;
@@ -634,8 +636,11 @@ static gref case_of(joint *j, int f, const gref *kids) {
         later = var_of(g, kids[i]) > f;
     if (later) return graph_node_ref(g, f, kids);
     gref out = kids[n - 1];
-    gref *cond = xcalloc((size_t)n, sizeof(gref));
-    unsigned char *done = xcalloc((size_t)n, 1);
+    /* most facts have few values: their arrays on the stack, not the heap */
+    gref cond_small[SMALL_FACT];
+    unsigned char done_small[SMALL_FACT] = {0};
+    gref *cond = n <= SMALL_FACT ? cond_small : xcalloc((size_t)n, sizeof(gref));
+    unsigned char *done = n <= SMALL_FACT ? done_small : xcalloc((size_t)n, 1);
     for (int i = 0; i < n; i++) {
         if (done[i] || kids[i] == out) continue;
         for (int k = 0; k < n; k++) {
@@ -645,8 +650,8 @@ static gref case_of(joint *j, int f, const gref *kids) {
         }
         out = graph_ite(g, graph_node_ref(g, f, cond), kids[i], out);
     }
-    xfree(done);
-    xfree(cond);
+    if (done != done_small) xfree(done);
+    if (cond != cond_small) xfree(cond);
     return out;
 }
 
@@ -667,7 +672,8 @@ static gref rebuild(side *s, gref r, gref *memo) {
     const graph_node nd = src->nodes[r];
     int f = s->var_fact[nd.var], n = j->d->facts[f].nvalues;
     gref absent = graph_term_ref(j->g, TERM_VALUE, ruling_id(j, rs, GREF_ABSENT));
-    gref *kids = xcalloc((size_t)n, sizeof(gref));
+    gref kids_small[SMALL_FACT];
+    gref *kids = n <= SMALL_FACT ? kids_small : xcalloc((size_t)n, sizeof(gref));
     for (int i = 0; i < n; i++) {
         int64_t v = s->b ? j->d->facts[f].vb[i] : j->d->facts[f].va[i];
         kids[i] = v == DIFF_ABSENT
@@ -675,7 +681,7 @@ static gref rebuild(side *s, gref r, gref *memo) {
                       : rebuild(s, graph_kid(src, &nd, (int)(v - src->lo[nd.var])), memo);
     }
     gref out = case_of(j, f, kids);
-    xfree(kids);
+    if (kids != kids_small) xfree(kids);
     memo[r] = out + 1;
     return out;
 }
