@@ -531,19 +531,27 @@ static reply answered(served *sv, enum arb_status st, const char *key, const cha
     return out;
 }
 
+/* The flag `key` of a request (absent: false); false, with the answer in
+ * *out, when it is not true or false. */
+static bool request_flag(json_t *in, const char *key, bool *flag, reply *out) {
+    json_t *v = json_object_get(in, key);
+    *flag = json_is_true(v);
+    if (!v || json_is_boolean(v)) return true;
+    *out = fail(MHD_HTTP_BAD_REQUEST, "\"%s\" is true or false", key);
+    return false;
+}
+
 /* A pairs session's sheet (CSV with a header row), scored and ranked. */
 static reply api_session(server *s, json_t *in) {
     static const char *const keys[] = {"ruleset", "csv", "method", "format", "boards", NULL};
     reply out;
-    json_t *boards = json_object_get(in, "boards");
-    if (boards && !json_is_boolean(boards))
-        return fail(MHD_HTTP_BAD_REQUEST, "\"boards\" is true or false");
+    bool boards;
+    if (!request_flag(in, "boards", &boards, &out)) return out;
     const char *form;
-    served *sv =
-        check_keys(in, keys, &out) &&
-                request_format(in, json_is_true(boards) ? "session-boards" : "session", &form, &out)
-            ? request_ruleset(s, in, &out)
-            : NULL;
+    served *sv = check_keys(in, keys, &out) &&
+                         request_format(in, boards ? "session-boards" : "session", &form, &out)
+                     ? request_ruleset(s, in, &out)
+                     : NULL;
     size_t len = 0;
     const char *sheet =
         sv ? request_text(in, "csv",
@@ -575,16 +583,6 @@ static reply api_pbn_export(json_t *in) {
     free(text);
     free(error);
     return out;
-}
-
-/* The flag `key` of a request (absent: false); false, with the answer in
- * *out, when it is not true or false. */
-static bool request_flag(json_t *in, const char *key, bool *flag, reply *out) {
-    json_t *v = json_object_get(in, key);
-    *flag = json_is_true(v);
-    if (!v || json_is_boolean(v)) return true;
-    *out = fail(MHD_HTTP_BAD_REQUEST, "\"%s\" is true or false", key);
-    return false;
 }
 
 /* A PBN file's games scored and matchpointed; with "ranking": true its
@@ -653,15 +651,11 @@ static reply api_matchpoints(server *s, json_t *in) {
     served *sv = check_keys(in, keys, &out) && request_format(in, "matchpoints", &form, &out)
                      ? request_ruleset(s, in, &out)
                      : NULL;
-    if (!sv) return out;
-    json_t *csv = json_object_get(in, "csv");
-    if (!json_is_string(csv))
-        return fail(MHD_HTTP_BAD_REQUEST,
-                    "give \"csv\": the scores, one per line, or board,pair,score");
-    const char *sheet = json_string_value(csv);
-    size_t len = json_string_length(csv);
-    if (strlen(sheet) != len)
-        return fail(MHD_HTTP_BAD_REQUEST, "the sheet is not text (it holds a NUL character)");
+    size_t len = 0;
+    const char *sheet =
+        sv ? request_text(in, "csv", "the scores, one per line, or board,pair,score", &len, &out)
+           : NULL;
+    if (!sheet) return out;
     if (arb_sheet_score_count(sheet, len) > ARB_MAX_SCORES)
         return fail(MHD_HTTP_CONTENT_TOO_LARGE, "at most %d scores in one sheet", ARB_MAX_SCORES);
     char *json = NULL, *error = NULL;

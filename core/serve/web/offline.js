@@ -168,9 +168,9 @@
     if (format.error) return format.error;
     const rs = requestRuleset(body);
     if (rs.error) return rs.error;
-    if (typeof body.csv !== 'string') return fail(400, 'give "csv": the scores, one per line, or board,pair,score');
-    if (body.csv.includes('\0')) return fail(400, 'the sheet is not text (it holds a NUL character)');
-    const r = call('arbw_matchpoints', ['string', 'string'], [rs.name, body.csv]);
+    const sheet = requestText(body, 'csv', 'the scores, one per line, or board,pair,score');
+    if (sheet.error) return sheet.error;
+    const r = callTexts('arbw_matchpoints', [rs.name, sheet.text]);
     if (r.status === 2 && /at most/.test(r.error)) return fail(413, r.error);
     return answered(rs.name, 'rows', r, format.form);
   }
