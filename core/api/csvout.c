@@ -76,16 +76,20 @@ static void header_with(strbuf *out, const char *line, bool field) {
     sb_puts(out, field ? ",field\n" : "\n");
 }
 
-/* The last field of a row: its number, then its field when the rows name
- * theirs. */
-static void number_last(strbuf *out, json_t *row, const char *key, bool field) {
-    number_field(out, row, key, !field);
-    if (field) text_field(out, row, "field", true);
+/* A row's last fields: its numbers under keys (NULL-terminated), then,
+ * when the rows name their field, the field `named` gives. */
+static void numbers_to_end(strbuf *out, json_t *row, const char *const *keys, json_t *named,
+                           bool field) {
+    for (; *keys; keys++)
+        number_field(out, row, *keys, !keys[1] && !field);
+    if (field) text_field(out, named, "field", true);
 }
 
 /* arb_session_json: each ranking's pairs (with its field, for an event
  * of several). */
 static void session_rankings(strbuf *out, json_t *answer) {
+    static const char *const mp_keys[] = {"boards", "matchpoints", "top", "percentage", NULL};
+    static const char *const imp_keys[] = {"boards", "imps", NULL};
     bool mp = strcmp(text_of(answer, "method"), "matchpoints") == 0;
     json_t *rankings = json_object_get(answer, "rankings");
     bool field = any_has(rankings, "field");
@@ -100,19 +104,17 @@ static void session_rankings(strbuf *out, json_t *answer) {
             text_field(out, p, "place", false);
             text_field(out, p, "pair", false);
             text_field(out, p, "direction", false);
-            number_field(out, p, "boards", false);
-            if (mp) {
-                number_field(out, p, "matchpoints", false);
-                number_field(out, p, "top", false);
-            }
-            number_field(out, p, mp ? "percentage" : "imps", !field);
-            if (field) text_field(out, r, "field", true);
+            numbers_to_end(out, p, mp ? mp_keys : imp_keys, r, field);
         }
     }
 }
 
 /* arb_session_json: every board and table. */
 static void session_boards(strbuf *out, json_t *answer) {
+    static const char *const texts[] = {"board", "ns", "ew", "score_ns", "score_ew"};
+    static const char *const mp_keys[] = {"matchpoints_ns", "matchpoints_ew", "percentage_ns",
+                                          "percentage_ew", NULL};
+    static const char *const imp_keys[] = {"imps_ns", "imps_ew", NULL};
     bool mp = strcmp(text_of(answer, "method"), "matchpoints") == 0;
     json_t *boards = json_object_get(answer, "boards");
     bool field = any_has(boards, "field");
@@ -121,20 +123,12 @@ static void session_boards(strbuf *out, json_t *answer) {
                      "percentage_ew"
                    : "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew",
                 field);
-    static const char *const texts[] = {"board", "ns", "ew", "score_ns", "score_ew"};
     size_t i;
     json_t *b;
     json_array_foreach(boards, i, b) {
         for (size_t c = 0; c < sizeof texts / sizeof *texts; c++)
             text_field(out, b, texts[c], false);
-        number_field(out, b, mp ? "matchpoints_ns" : "imps_ns", false);
-        if (!mp) {
-            number_last(out, b, "imps_ew", field);
-            continue;
-        }
-        number_field(out, b, "matchpoints_ew", false);
-        number_field(out, b, "percentage_ns", false);
-        number_last(out, b, "percentage_ew", field);
+        numbers_to_end(out, b, mp ? mp_keys : imp_keys, b, field);
     }
 }
 
