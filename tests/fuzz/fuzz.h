@@ -7,6 +7,7 @@
 #ifndef ARBITER_FUZZ_H
 #define ARBITER_FUZZ_H
 
+#include "arbiter.h"
 #include "compile.h"
 
 #include <stdint.h>
@@ -74,6 +75,17 @@ static inline FILE *fuzz_devnull(void) {
     if (!f) f = fopen("/dev/null", "w");
     if (!f) abort();
     return f;
+}
+
+/* A scorer's answer (taken; may be NULL) written as the CSV of form
+ * (arb_csv), then freed: the writer is fuzzed on every answer the readers
+ * give. */
+static inline void fuzz_as_csv(const char *form, char *json) {
+    char *csv = NULL, *error = NULL;
+    if (json) arb_csv(form, json, strlen(json), &csv, &error);
+    free(csv);
+    free(error);
+    free(json);
 }
 
 #endif

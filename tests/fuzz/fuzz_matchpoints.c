@@ -16,11 +16,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *json = NULL, *error = NULL;
     arb_matchpoints_sheet(mp_rs, NULL, (const char *)data, size, &json, &error);
-    char *csv = NULL, *csv_error = NULL;
-    if (json) arb_csv("matchpoints", json, strlen(json), &csv, &csv_error);
-    free(csv);
-    free(csv_error);
-    free(json);
+    fuzz_as_csv("matchpoints", json);
     free(error);
     return 0;
 }

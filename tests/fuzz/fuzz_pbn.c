@@ -15,15 +15,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     return 0;
 }
 
-/* An answer as its CSV, then freed. */
-static void as_csv(const char *form, char *json) {
-    char *csv = NULL, *error = NULL;
-    if (json) arb_csv(form, json, strlen(json), &csv, &error);
-    free(csv);
-    free(error);
-    free(json);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *json = NULL, *error = NULL;
     arb_pbn_json((const char *)data, size, "fuzz.pbn", &json, &error);
@@ -31,15 +22,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(error);
     json = error = NULL;
     arb_pbn_score_json(pbn_rs, NULL, (const char *)data, size, "fuzz.pbn", &json, &error);
-    as_csv("pbn", json);
+    fuzz_as_csv("pbn", json);
     free(error);
     json = error = NULL;
     arb_pbn_totals_json(pbn_rs, NULL, (const char *)data, size, "fuzz.pbn", &json, &error);
-    as_csv("pbn-totals", json);
+    fuzz_as_csv("pbn-totals", json);
     free(error);
     json = error = NULL;
     arb_pbn_session_json(pbn_rs, NULL, (const char *)data, size, "fuzz.pbn", &json, &error);
-    as_csv("session", json);
+    fuzz_as_csv("session", json);
     free(error);
     json = error = NULL;
     arb_pbn_results(pbn_rs, NULL, (const char *)data, size, "fuzz.pbn", &json, &error);

@@ -16,30 +16,18 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     return 0;
 }
 
-/* An answer as its CSV, then freed. */
-static void as_csv(const char *form, char *json) {
-    char *csv = NULL, *error = NULL;
-    if (json) arb_csv(form, json, strlen(json), &csv, &error);
-    free(csv);
-    free(error);
-    free(json);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const char *const methods[] = {"matchpoints", "butler", "cross"};
     for (int m = 0; m < 3; m++) {
         char *json = NULL, *error = NULL;
         arb_session_json(session_rs, NULL, (const char *)data, size, methods[m], &json, &error);
-        if (json) {
-            char *boards = strdup(json);
-            as_csv("session-boards", boards);
-        }
-        as_csv("session", json);
+        if (json) fuzz_as_csv("session-boards", strdup(json));
+        fuzz_as_csv("session", json);
         free(error);
     }
     char *json = NULL, *error = NULL;
     arb_ranking_json(ranking_rs, NULL, (const char *)data, size, &json, &error);
-    as_csv("ranking", json);
+    fuzz_as_csv("ranking", json);
     free(error);
     return 0;
 }
