@@ -235,18 +235,15 @@ if start_server --ruleset bridge-2017 --ruleset klaverjas-nkf-1976; then
     desk_csv "/api/pbn in CSV" pbn bridge-2017 pbn tests/pbn/event.pbn '{}' pbn
     desk_csv "/api/pbn ranking in CSV" pbn bridge-2017 pbn tests/pbn/event.pbn '{"ranking": true}' pbn --ranking
     desk_csv "/api/pbn totals in CSV" pbn bridge-2017 pbn tests/pbn/event.pbn '{"totals": true}' pbn --totals
-    jq -Rs '{ruleset: "bridge-2017", pbn: ., totals: true}' tests/pbn/event.pbn >"$work/desk.json"
-    curl -s -m 30 -o "$work/desk.out" --data-binary "@$work/desk.json" "http://127.0.0.1:$port/api/pbn"
-    "$ARBITER" pbn --ruleset bridge-2017 --totals --json tests/pbn/event.pbn >"$work/desk.cli" 2>/dev/null
-    if jq -e --slurpfile cli "$work/desk.cli" '.totals == $cli[0]' "$work/desk.out" >/dev/null 2>&1
-    then pass "/api/pbn with totals: as the CLI's --totals --json"
-    else fail "/api/pbn totals" "$(head -c 300 "$work/desk.out")"; fi
-    jq -Rs '{ruleset: "bridge-2017", pbn: ., ranking: true}' tests/pbn/event.pbn >"$work/desk.json"
-    curl -s -m 30 -o "$work/desk.out" --data-binary "@$work/desk.json" "http://127.0.0.1:$port/api/pbn"
-    "$ARBITER" pbn --ruleset bridge-2017 --ranking --json tests/pbn/event.pbn >"$work/desk.cli" 2>/dev/null
-    if jq -e --slurpfile cli "$work/desk.cli" '.session == $cli[0]' "$work/desk.out" >/dev/null 2>&1
-    then pass "/api/pbn with ranking: as the CLI's --ranking --json"
-    else fail "/api/pbn ranking" "$(head -c 300 "$work/desk.out")"; fi
+    # /api/pbn's other views of a file, as the CLI's --totals and --ranking
+    for view in totals:totals ranking:session; do
+        jq -Rs --arg v "${view%%:*}" '{ruleset: "bridge-2017", pbn: .} + {($v): true}' tests/pbn/event.pbn >"$work/desk.json"
+        curl -s -m 30 -o "$work/desk.out" --data-binary "@$work/desk.json" "http://127.0.0.1:$port/api/pbn"
+        "$ARBITER" pbn --ruleset bridge-2017 "--${view%%:*}" --json tests/pbn/event.pbn >"$work/desk.cli" 2>/dev/null
+        if jq -e --slurpfile cli "$work/desk.cli" ".${view#*:} == \$cli[0]" "$work/desk.out" >/dev/null 2>&1
+        then pass "/api/pbn with ${view%%:*}: as the CLI's --${view%%:*} --json"
+        else fail "/api/pbn ${view%%:*}" "$(head -c 300 "$work/desk.out")"; fi
+    done
     for bad in '{"ruleset":"bridge-2017","csv":"board,ns,ew,score\n","format":"xml"}|is json or csv' \
                '{"ruleset":"bridge-2017","pbn":"","ranking":true,"totals":true}|one at a time' \
                '{"ruleset":"bridge-2017","pbn":"","ranking":"yes"}|is true or false'; do
