@@ -285,82 +285,125 @@ static int known_words(const ruleset *rs) {
     return (rs->nvars + 63) / 64;
 }
 
-size_t eval_row_size(const ruleset *rs) {
-    return (size_t)known_words(rs) * 8 + ((size_t)rs->nvars + 7) / 8 * 8;
+/* The values a row holds of variable v: indexes 0 .. packed_domain - 1;
+ * packed_domain itself stands for a fact not known, packed_domain + 1 for
+ * a value the row cannot hold. */
+static int packed_domain(const graph *g, int v) {
+    return g->domain[v] < EVAL_WIDEST ? g->domain[v] : EVAL_WIDEST;
 }
 
-void eval_pack(const ruleset *rs, const fact_values *fv, void *row) {
-    const graph *g = rs->graph;
-    uint64_t *known = row;
-    uint8_t *val = (uint8_t *)row + (size_t)known_words(rs) * 8;
-    memset(row, 0, eval_row_size(rs));
-    for (int v = 0; v < rs->nvars; v++) {
-        int f = rs->var_fact[v];
-        int64_t i = fv->value[f] - g->lo[v];
-        if (fv->known[f]) known[v / 64] |= UINT64_C(1) << (v % 64);
-        val[v] = !fv->known[f]                                        ? EVAL_UNKNOWN
-                 : i < 0 || i >= g->domain[v] || i >= EVAL_NOT_PACKED ? EVAL_NOT_PACKED
-                                                                      : (uint8_t)i;
+/* A row: its view (8 bytes, see view_of), then its values, then one byte
+ * that is always 0, the variable a laid-out terminal tests (see flat). */
+#define ROW_HEAD 8
+
+size_t eval_row_size(const ruleset *rs) {
+    return ROW_HEAD + ((size_t)rs->nvars + 1 + 7) / 8 * 8;
+}
+
+/* A graph laid out for walking, where a level is two loads: the row's
+ * value of the variable the node tests, then the child. A node is known
+ * to its parent by a flat_ref, its variable and where its children lie:
+ * cell[base + i] is child i, one per packed value, then two stops (a fact
+ * not known, a value not packed). A terminal k is {the row's last byte,
+ * k}: cell[k] is that terminal again, so a lane that has ended stays
+ * where it is. Terminal 0 is the stop; 1 + t is the graph's terminal t.
+ * end[k] says what terminal k settles. */
+typedef struct flat_ref {
+    int32_t var;
+    int32_t base;
+} flat_ref;
+
+typedef struct flat_end {
+    bool settled; /* the ruling is brief, with nargs arguments from first */
+    ruling_brief brief;
+    int nargs, first;
+} flat_end;
+
+typedef struct flat {
+    flat_ref *cell;
+    flat_ref root;
+    flat_end *end;
+    int32_t nends;   /* terminals: cell[0 .. nends), where a walk ends */
+    flat_ref parked; /* a cell that leads to itself and is no terminal: a lane with no row */
+} flat;
+
+typedef struct flat_build {
+    const graph *g;
+    int32_t sink; /* the row's byte that is always 0 */
+    int32_t *memo;
+    flat *f;
+    size_t n, cap;
+} flat_build;
+
+static flat_ref terminal_ref(const flat_build *b, int32_t k) {
+    return (flat_ref){b->sink, k};
+}
+
+static flat_ref flatten(flat_build *b, gref r) {
+    if (GRAPH_IS_TERM(r)) return terminal_ref(b, 1 + GRAPH_TERM_INDEX(r));
+    const graph_node *nd = &b->g->nodes[r];
+    if (b->memo[r] >= 0) return (flat_ref){nd->var, b->memo[r]};
+    int pd = packed_domain(b->g, nd->var);
+    if ((size_t)pd + 3 > b->cap - b->n) { /* + the two stops, + the parked cell */
+        b->cap = (b->cap + (size_t)pd + 3) * 2;
+        b->f->cell = xrealloc(b->f->cell, b->cap * sizeof(flat_ref));
     }
+    int32_t base = (int32_t)b->n;
+    b->n += (size_t)pd + 2;
+    b->memo[r] = base;
+    b->f->cell[base + pd] = b->f->cell[base + pd + 1] = terminal_ref(b, 0);
+    for (int i = 0; i < pd; i++) {
+        flat_ref c = flatten(b, graph_kid(b->g, nd, i));
+        b->f->cell[base + i] = c; /* after the call: it may have moved the cells */
+    }
+    return (flat_ref){nd->var, base};
+}
+
+static bool brief_of(const graph_term *t, ruling_brief *out);
+
+/* Lays out g from root, a ruling's graph; nargs and first: per outcome,
+ * what batch_cache keeps of its arguments. */
+static void make_flat(const graph *g, int nvars, gref root, const int *nargs, const int *first,
+                      flat *f) {
+    int nends = 1 + g->nterms;
+    flat_build b = {g, nvars, NULL, f, (size_t)nends, (size_t)nends * 2 + 64};
+    f->cell = xcalloc(b.cap, sizeof(flat_ref));
+    f->nends = nends;
+    f->end = xcalloc((size_t)nends, sizeof(flat_end));
+    for (int32_t k = 0; k < nends; k++) {
+        f->cell[k] = terminal_ref(&b, k);
+        if (k == 0) continue;
+        const graph_term *t = &g->terms[k - 1];
+        flat_end *e = &f->end[k];
+        e->settled = brief_of(t, &e->brief);
+        if (t->kind == TERM_OUTCOME) {
+            e->nargs = nargs[t->v];
+            e->first = first[t->v];
+        }
+    }
+    if (!GRAPH_IS_TERM(root)) {
+        b.memo = xcalloc((size_t)root + 1, sizeof(int32_t));
+        for (gref i = 0; i <= root; i++)
+            b.memo[i] = -1;
+    }
+    f->root = flatten(&b, root);
+    xfree(b.memo);
+    f->parked = (flat_ref){b.sink, (int32_t)b.n};
+    f->cell[b.n] = f->parked;
 }
 
 /* The invariants seen from one set of known facts: their graph with every
  * other fact quantified away (1 where some values of the facts not known
- * make every invariant hold, 0 elsewhere), a graph over the known facts
- * alone. A row that gives those facts walks it with no search, and 1 is
- * all_may_hold's answer. Made on first use, kept with the ruleset: a few
- * sets of known facts are what a batch meets. */
-#define BATCH_VIEWS 8
-
-/* A graph laid out for walking: its nodes from one root in depth-first
- * order, each as its variable and then its children, one cell per value:
- * the child's offset, or its terminal's reference (< 0). A level is then
- * one line of memory (the variable and the child beside it) and the row's
- * byte, where the graph keeps its nodes and children apart. */
-typedef struct flat {
-    int32_t *cell;
-    int32_t root; /* an offset, or the terminal the root is */
-} flat;
-
-static int32_t flatten(const graph *g, gref r, int32_t *memo, flat *f, size_t *n, size_t *cap) {
-    if (GRAPH_IS_TERM(r)) return r;
-    if (memo[r] >= 0) return memo[r];
-    const graph_node *nd = &g->nodes[r];
-    int dom = g->domain[nd->var];
-    if ((size_t)dom + 1 > *cap - *n) {
-        *cap = (*cap + (size_t)dom + 1) * 2;
-        f->cell = xrealloc(f->cell, *cap * sizeof(int32_t));
-    }
-    int32_t p = (int32_t)*n;
-    *n += (size_t)dom + 1;
-    f->cell[p] = nd->var;
-    memo[r] = p;
-    for (int i = 0; i < dom; i++) {
-        int32_t c = flatten(g, graph_kid(g, nd, i), memo, f, n, cap);
-        f->cell[p + 1 + i] = c; /* after the call: it may have moved the cells */
-    }
-    return p;
-}
-
-static void make_flat(const graph *g, gref root, flat *f) {
-    f->cell = NULL;
-    f->root = root;
-    if (GRAPH_IS_TERM(root)) return;
-    int32_t *memo = xcalloc((size_t)root + 1, sizeof(int32_t));
-    for (gref i = 0; i <= root; i++)
-        memo[i] = -1;
-    size_t n = 0, cap = 0;
-    f->root = flatten(g, root, memo, f, &n, &cap);
-    xfree(memo);
-}
+ * make every invariant hold: all_may_hold's answer, with no search), and
+ * where it says 1 the ruling's graph, elsewhere a terminal no ruling has
+ * (TERM_FALLTHROUGH), for decide() to rule on: one graph, laid out. Made
+ * on first use, kept with the ruleset: a few sets of known facts are what
+ * a batch meets. */
+#define BATCH_VIEWS 16
 
 typedef struct inv_view {
     uint64_t *known;
-    graph *g;
-    gref root;
-    flat walk;   /* g from root, laid out */
-    flat ruling; /* the ruling's graph (rs->root) where the view says 1, TERM_FALLTHROUGH
-                    elsewhere: both walks in one, laid out */
+    flat ruling;
 } inv_view;
 
 /* What eval_batch keeps with a ruleset: the views, and per outcome the
@@ -373,19 +416,16 @@ typedef struct batch_cache {
     int *nargs;      /* per outcome: its arguments, or -1 - that when one is not a constant */
     int *first;      /* per outcome of constant arguments: where they start in values */
     int64_t *values; /* the constant arguments */
-    flat ruling;     /* the ruling's graph from rs->root, laid out */
 } batch_cache;
 
 static void batch_cache_free(void *p) {
     batch_cache *c = p;
     if (!c) return;
     for (int i = 0; i < c->nviews; i++) {
-        graph_free(c->views[i].g);
         xfree(c->views[i].known);
-        xfree(c->views[i].walk.cell);
         xfree(c->views[i].ruling.cell);
+        xfree(c->views[i].ruling.end);
     }
-    xfree(c->ruling.cell);
     xfree(c->nargs);
     xfree(c->first);
     xfree(c->values);
@@ -435,7 +475,6 @@ static batch_cache *cache_of(const ruleset *rs) {
     if (!m->batch_cache) {
         c = xcalloc(1, sizeof *c);
         outcome_arguments(rs, c);
-        make_flat(rs->graph, rs->root, &c->ruling);
         m->batch_cache_free = batch_cache_free;
         __atomic_store_n((batch_cache **)&m->batch_cache, c, __ATOMIC_RELEASE);
     }
@@ -499,141 +538,93 @@ static gref copied(const graph *src, graph *g, gref r, gref *memo) {
     return memo[r] = res;
 }
 
-/* The view's walk and the ruling's in one graph: where the view says 1,
- * the ruling's graph (copied into the view's); elsewhere a terminal no
- * ruling has (TERM_FALLTHROUGH), for decide() to rule on. */
-static void fold_ruling(const ruleset *rs, inv_view *v) {
-    gref top = rs->root, ruling = top;
-    if (!GRAPH_IS_TERM(top)) {
-        gref *memo = xcalloc((size_t)top + 1, sizeof(gref));
-        for (gref i = 0; i <= top; i++)
-            memo[i] = INT32_MIN;
-        ruling = copied(rs->graph, v->g, top, memo);
-        xfree(memo);
-    } else {
-        ruling = copied(rs->graph, v->g, top, NULL);
-    }
-    gref both = graph_ite(v->g, v->root, ruling, graph_term_ref(v->g, TERM_FALLTHROUGH, 0));
-    graph_done_building(v->g);
-    make_flat(v->g, both, &v->ruling);
-}
-
-static void make_view(const ruleset *rs, const uint64_t *known, inv_view *v) {
+/* The view's graph: the invariants over the known facts and, where they
+ * say 1, the ruling's graph (copied in); elsewhere TERM_FALLTHROUGH. */
+static void make_view(const ruleset *rs, const batch_cache *c, const uint64_t *known, inv_view *v) {
     const graph *src = rs->graph;
     int w = known_words(rs);
     v->known = xcalloc((size_t)w, sizeof(uint64_t));
     memcpy(v->known, known, (size_t)w * sizeof(uint64_t));
-    v->g = graph_new(src->nvars, src->domain, src->lo);
-    quantify q = {src,
-                  v->g,
-                  v->known,
-                  NULL,
-                  graph_term_ref(v->g, TERM_VALUE, 0),
-                  graph_term_ref(v->g, TERM_VALUE, 1)};
+    graph *g = graph_new(src->nvars, src->domain, src->lo);
+    quantify q = {
+        src, g, v->known, NULL, graph_term_ref(g, TERM_VALUE, 0), graph_term_ref(g, TERM_VALUE, 1)};
     gref top = rs->invariant_root;
     if (!GRAPH_IS_TERM(top)) {
         q.memo = xcalloc((size_t)top + 1, sizeof(gref));
         for (gref i = 0; i <= top; i++)
             q.memo[i] = INT32_MIN;
     }
-    v->root = quantified(&q, top);
+    gref holds = quantified(&q, top);
     xfree(q.memo);
-    graph_done_building(v->g);
-    make_flat(v->g, v->root, &v->walk);
-    fold_ruling(rs, v);
+    top = rs->root;
+    gref *memo = NULL;
+    if (!GRAPH_IS_TERM(top)) {
+        memo = xcalloc((size_t)top + 1, sizeof(gref));
+        for (gref i = 0; i <= top; i++)
+            memo[i] = INT32_MIN;
+    }
+    gref ruling = copied(src, g, top, memo);
+    xfree(memo);
+    gref both = graph_ite(g, holds, ruling, graph_term_ref(g, TERM_FALLTHROUGH, 0));
+    graph_done_building(g);
+    make_flat(g, rs->nvars, both, c->nargs, c->first, &v->ruling);
+    graph_free(g);
 }
 
 static bool same_known(const uint64_t *a, const uint64_t *b, int w) {
+    uint64_t differ = 0; /* no branch per word: a few words, nearly always equal */
     for (int i = 0; i < w; i++)
-        if (a[i] != b[i]) return false;
-    return true;
+        differ |= a[i] ^ b[i];
+    return !differ;
 }
 
-/* The view for a row's known facts, made if there is none yet; NULL when
- * the cache is full or cannot grow in a protected call (the row then
- * follows the first values). */
-static const inv_view *view_for(const ruleset *rs, batch_cache *c, const uint64_t *known,
-                                const inv_view *last) {
+/* The view of a set of known facts, 1 + its index in the cache, made if
+ * there is none yet; 0 when there is no cache or it is full (the row is
+ * then ruled by decide()). */
+static uint32_t view_of(const ruleset *rs, const uint64_t *known) {
+    batch_cache *c = cache_of(rs);
+    if (!c) return 0;
     int w = known_words(rs);
-    if (last && same_known(last->known, known, w)) return last;
-    if (!c) return NULL;
     int n = __atomic_load_n(&c->nviews, __ATOMIC_ACQUIRE);
     for (int i = 0; i < n; i++)
-        if (same_known(c->views[i].known, known, w)) return &c->views[i];
-    if (mem_protected()) return NULL; /* see cache_of */
+        if (same_known(c->views[i].known, known, w)) return (uint32_t)i + 1;
+    if (mem_protected()) return 0; /* see cache_of */
     pthread_mutex_lock(&views_lock);
-    const inv_view *found = NULL;
+    uint32_t found = 0;
     for (int i = 0; i < c->nviews && !found; i++)
-        if (same_known(c->views[i].known, known, w)) found = &c->views[i];
+        if (same_known(c->views[i].known, known, w)) found = (uint32_t)i + 1;
     if (!found && c->nviews < BATCH_VIEWS) {
-        make_view(rs, known, &c->views[c->nviews]);
-        found = &c->views[c->nviews];
+        make_view(rs, c, known, &c->views[c->nviews]);
+        found = (uint32_t)c->nviews + 1;
         __atomic_store_n(&c->nviews, c->nviews + 1, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&views_lock);
     return found;
 }
 
-/* Situations walked side by side: a walk is a chain of dependent loads
- * (node, the row's value, the child), and the chains of several
- * situations overlap where one alone would wait on each load. */
-#define LANES 8
-#define LANE_STOPPED INT32_MIN /* a fact the row does not give */
+/* Known facts' bits on the stack up to this many variables. */
+#define KNOWN_ON_STACK 2048
 
-/* Walks n rows (n <= LANES), lane j from root[j] down g, each to its
- * terminal (into r). first: a fact not known is followed by its first
- * value (the path all_may_hold tries first); otherwise a lane stops
- * (LANE_STOPPED) there. A value the row cannot hold stops it either way.
- * A lane whose root is LANE_STOPPED stays so. */
-static void walk_lanes(const graph *g, const gref *root, const uint8_t *vals, size_t stride, int n,
-                       bool first, gref *r) {
-    const graph_node *nodes = g->nodes;
-    const gref *kids = g->kids;
-    for (int j = 0; j < n; j++)
-        r[j] = root[j];
-    for (bool moved = true; moved;) {
-        moved = false;
-        for (int j = 0; j < n; j++) {
-            gref at = r[j];
-            if (GRAPH_IS_TERM(at)) continue; /* a terminal, or stopped */
-            graph_node nd = nodes[at];
-            int x = vals[(size_t)j * stride + (size_t)nd.var];
-            if (x >= EVAL_NOT_PACKED) {
-                if (!first || x != EVAL_UNKNOWN) {
-                    r[j] = LANE_STOPPED;
-                    continue;
-                }
-                x = 0;
-            }
-            r[j] = nd.kids >= 0 ? kids[nd.kids + x] : graph_kid_packed(g, nd.kids, x);
-            moved = true;
-        }
+void eval_pack(const ruleset *rs, const fact_values *fv, void *row) {
+    const graph *g = rs->graph;
+    uint8_t *val = (uint8_t *)row + ROW_HEAD;
+    int w = known_words(rs);
+    uint64_t stack[KNOWN_ON_STACK / 64] = {0};
+    uint64_t *known = w <= KNOWN_ON_STACK / 64 ? stack : xcalloc((size_t)w, sizeof(uint64_t));
+    memset(row, 0, eval_row_size(rs));
+    for (int v = 0; v < rs->nvars; v++) {
+        int f = rs->var_fact[v], pd = packed_domain(g, v);
+        int64_t i = fv->value[f] - g->lo[v];
+        if (fv->known[f]) known[v / 64] |= UINT64_C(1) << (v % 64);
+        val[v] = (uint8_t)(!fv->known[f] ? pd : i < 0 || i >= pd ? pd + 1 : i);
     }
-}
-
-/* walk_lanes on a laid-out graph (a fact not known stops a lane). */
-static void walk_flat(const int32_t *cell, const int32_t *root, const uint8_t *vals, size_t stride,
-                      int n, int32_t *r) {
-    for (int j = 0; j < n; j++)
-        r[j] = root[j];
-    for (bool moved = true; moved;) {
-        moved = false;
-        for (int j = 0; j < n; j++) {
-            int32_t p = r[j];
-            if (p < 0) continue; /* a terminal, or stopped */
-            int x = vals[(size_t)j * stride + (size_t)cell[p]];
-            if (x >= EVAL_NOT_PACKED) {
-                r[j] = LANE_STOPPED;
-                continue;
-            }
-            r[j] = cell[p + 1 + x];
-            moved = true;
-        }
-    }
+    uint32_t view = view_of(rs, known);
+    memcpy(row, &view, sizeof view);
+    if (known != stack) xfree(known);
 }
 
 /* A terminal of the ruling's graph as decide() words it; false for one
- * decide() must word itself (an error, a value). */
+ * decide() must word itself (an error, a value, the fall-through). */
 static bool brief_of(const graph_term *t, ruling_brief *out) {
     out->args = out->nargs = 0;
     out->detail = (int)t->v;
@@ -659,89 +650,118 @@ static bool brief_of(const graph_term *t, ruling_brief *out) {
     }
 }
 
-/* decide() for n rows (n <= LANES); done[j] where the row settled it:
- * some values of the facts it does not give make every invariant hold
- * (so all_may_hold answers that none is broken), and the ruling's graph
- * tests only facts the row gives. The same ruling as decide(), with no
- * search. */
-static void decide_rows(const ruleset *rs, batch_cache *c, gref root, const uint8_t *rows, int n,
-                        ruling_brief *out, bool *done, const inv_view **last) {
-    const graph *g = rs->graph;
-    size_t stride = eval_row_size(rs), head = (size_t)known_words(rs) * 8;
-    const inv_view *vs[LANES];
-    gref from[LANES], r[LANES];
-    bool unviewed = false, one_view = true;
-    for (int j = 0; j < n; j++) {
-        vs[j] = view_for(rs, c, (const uint64_t *)(rows + (size_t)j * stride), *last);
-        if (vs[j]) *last = vs[j];
-        from[j] = vs[j] ? vs[j]->walk.root : LANE_STOPPED;
-        unviewed |= !vs[j];
-        one_view &= vs[j] == vs[0];
-    }
-    if (one_view && vs[0] && root == rs->root) { /* one walk: the view folded in */
-        const inv_view *v = vs[0];
-        for (int j = 0; j < n; j++)
-            from[j] = v->ruling.root;
-        walk_flat(v->ruling.cell, from, rows + head, stride, n, r);
-        for (int j = 0; j < n; j++) {
-            const graph_term *t = r[j] == LANE_STOPPED ? NULL : graph_term_at(v->g, r[j]);
-            done[j] = t && t->kind != TERM_FALLTHROUGH && brief_of(t, &out[j]);
+/* One lane of walk_rows: a step down; at a terminal, its row's answer
+ * goes to k and the lane takes the next row, or parks when none is left. */
+#define LANE_STEP(at, row, which)                                                                  \
+    do {                                                                                           \
+        at = cell[at.base + row[at.var]];                                                          \
+        if (at.base >= nends) break;                                                               \
+        k[which] = at.base;                                                                        \
+        if (next < n) {                                                                            \
+            at = f->root, which = next, row = vals + (size_t)next++ * stride;                      \
+        } else {                                                                                   \
+            at = f->parked, lanes--;                                                               \
+        }                                                                                          \
+    } while (0)
+
+/* Walks rows [0, n) of vals down f, each to its terminal (into k): a walk
+ * is a chain of dependent loads, and the chains of eight rows overlap
+ * where one alone would wait on each load. A lane takes the next row as
+ * soon as its own has ended, so that none waits for the longest walk; the
+ * lanes are spelled out so that each lives in registers. */
+static void walk_rows(const flat *f, const uint8_t *vals, size_t stride, int n, int32_t *k) {
+    const flat_ref *cell = f->cell;
+    const int32_t nends = f->nends;
+    if (n < 8) {
+        for (int i = 0; i < n; i++) {
+            flat_ref at = f->root;
+            while (at.base >= nends)
+                at = cell[at.base + vals[(size_t)i * stride + (size_t)at.var]];
+            k[i] = at.base;
         }
         return;
     }
-    if (one_view && vs[0]) {
-        walk_flat(vs[0]->walk.cell, from, rows + head, stride, n, r);
-    } else {
-        for (int j = 0; j < n; j++)
-            r[j] = LANE_STOPPED;
-        for (int j = 0; j < n; j++)
-            if (vs[j])
-                walk_flat(vs[j]->walk.cell, &from[j], rows + head + (size_t)j * stride, stride, 1,
-                          &r[j]);
+    flat_ref a0 = f->root, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    const uint8_t *r0 = vals, *r1 = r0 + stride, *r2 = r1 + stride, *r3 = r2 + stride,
+                  *r4 = r3 + stride, *r5 = r4 + stride, *r6 = r5 + stride, *r7 = r6 + stride;
+    int w0 = 0, w1 = 1, w2 = 2, w3 = 3, w4 = 4, w5 = 5, w6 = 6, w7 = 7, next = 8, lanes = 8;
+    while (lanes > 0) {
+        LANE_STEP(a0, r0, w0);
+        LANE_STEP(a1, r1, w1);
+        LANE_STEP(a2, r2, w2);
+        LANE_STEP(a3, r3, w3);
+        LANE_STEP(a4, r4, w4);
+        LANE_STEP(a5, r5, w5);
+        LANE_STEP(a6, r6, w6);
+        LANE_STEP(a7, r7, w7);
     }
-    for (int j = 0; j < n; j++)
-        done[j] = vs[j] && r[j] != LANE_STOPPED && graph_term_at(vs[j]->g, r[j])->v == 1;
-    if (unviewed) { /* a full cache: the invariants' graph by first values */
-        for (int j = 0; j < n; j++)
-            from[j] = vs[j] ? LANE_STOPPED : rs->invariant_root;
-        walk_lanes(g, from, rows + head, stride, n, true, r);
-        for (int j = 0; j < n; j++) {
-            if (vs[j] || r[j] == LANE_STOPPED) continue;
-            const graph_term *t = graph_term_at(g, r[j]);
-            done[j] = t->kind == TERM_VALUE && t->v == 1;
+}
+
+/* Rows walked at a time by eval_batch. */
+#define BLOCK 256
+
+static uint32_t row_view(const uint8_t *row) {
+    uint32_t view;
+    memcpy(&view, row, sizeof view);
+    return view;
+}
+
+/* The laid-out terminal that settles each of rows [0, n) (n <= BLOCK), or
+ * NULL where decide() must rule (no view; a fact the walk tests is not
+ * known, or its value is not in the row; an invariant may be broken): a
+ * run of rows with the same view is walked as one stream. */
+static void settle_rows(const ruleset *rs, const batch_cache *c, const uint8_t *rows, int n,
+                        const flat_end **ends) {
+    size_t stride = eval_row_size(rs);
+    int nviews = __atomic_load_n(&c->nviews, __ATOMIC_ACQUIRE);
+    int32_t k[BLOCK];
+    for (int i = 0; i < n;) {
+        uint32_t view = row_view(rows + (size_t)i * stride);
+        int m = 1;
+        while (i + m < n && row_view(rows + (size_t)(i + m) * stride) == view)
+            m++;
+        if (view == 0 || view > (uint32_t)nviews) { /* packed for no view */
+            for (int j = i; j < i + m; j++)
+                ends[j] = NULL;
+        } else {
+            const flat *f = &c->views[view - 1].ruling;
+            walk_rows(f, rows + (size_t)i * stride + ROW_HEAD, stride, m, k);
+            for (int j = 0; j < m; j++)
+                ends[i + j] = f->end[k[j]].settled ? &f->end[k[j]] : NULL;
         }
+        i += m;
     }
-    bool laid_out = c && root == rs->root;
-    for (int j = 0; j < n; j++)
-        from[j] = !done[j] ? LANE_STOPPED : laid_out ? c->ruling.root : root;
-    if (laid_out)
-        walk_flat(c->ruling.cell, from, rows + head, stride, n, r);
-    else
-        walk_lanes(g, from, rows + head, stride, n, false, r);
-    for (int j = 0; j < n; j++)
-        done[j] = done[j] && r[j] != LANE_STOPPED && brief_of(graph_term_at(g, r[j]), &out[j]);
 }
 
 int eval_batch(const ruleset *rs, gref root, const fact_values *fv, const void *rows, int n,
                ruling_brief *out, int64_t *args, size_t args_cap) {
     batch_cache *c = cache_of(rs);
     size_t used = 0, stride = eval_row_size(rs);
-    bool done[LANES] = {false};
-    const inv_view *last = NULL;
+    bool packed = rows && c && root == rs->root;
+    const flat_end *ends[BLOCK] = {NULL};
     for (int i = 0; i < n; i++) {
-        int lane = i % LANES;
-        if (rows && lane == 0)
-            decide_rows(rs, c, root, (const uint8_t *)rows + (size_t)i * stride,
-                        n - i < LANES ? n - i : LANES, out + i, done, &last);
-        if (!rows || !done[lane]) decide(rs, root, &fv[i], &out[i], NULL, NULL, NULL);
+        int at = i % BLOCK;
+        if (packed && at == 0)
+            settle_rows(rs, c, (const uint8_t *)rows + (size_t)i * stride,
+                        n - i < BLOCK ? n - i : BLOCK, ends);
+        const flat_end *e = ends[at];
+        int nargs, first = 0;
+        if (e) {
+            out[i] = e->brief;
+            nargs = e->nargs, first = e->first;
+        } else {
+            decide(rs, root, &fv[i], &out[i], NULL, NULL, NULL);
+            if (out[i].status != RULING_OK) continue;
+            nargs = c ? c->nargs[out[i].detail]
+                      : -1 - outcome_nargs(rs, rs_outcome_at(rs, out[i].detail));
+            if (c && nargs >= 0) first = c->first[out[i].detail];
+        }
         if (out[i].status != RULING_OK) continue;
-        int nargs =
-            c ? c->nargs[out[i].detail] : -1 - outcome_nargs(rs, rs_outcome_at(rs, out[i].detail));
         bool constant = nargs >= 0;
         if (!constant) nargs = -1 - nargs;
         if ((size_t)nargs > args_cap - used || used > INT_MAX) return i;
         if (constant) { /* a few: a loop, not a call */
-            const int64_t *from = c->values + c->first[out[i].detail];
+            const int64_t *from = c->values + first;
             for (int k = 0; k < nargs; k++)
                 args[used + (size_t)k] = from[k];
         } else

@@ -66,30 +66,34 @@ typedef struct ruling_brief {
 } ruling_brief;
 
 /* A situation packed for eval_batch, in eval_row_size(rs) bytes (a
- * multiple of 8; rows lie one after the other, 8-byte aligned): a bit per
- * graph variable saying whether its fact is known, then a byte per graph
- * variable (rs->nvars of them, in the order the graph tests them): the
- * index of the fact's value in the variable's domain (value - lo),
- * EVAL_UNKNOWN for a fact not known, EVAL_NOT_PACKED for a value the row
- * cannot hold (outside the domain, or an index of 254 or more, which only
- * the widest ranged ints have): a situation whose walk meets one is ruled
- * from its fact values. */
-#define EVAL_UNKNOWN 255
-#define EVAL_NOT_PACKED 254
+ * multiple of 8; rows lie one after the other, 8-byte aligned): which
+ * view of the ruleset's graph it walks (the facts it gives decide that:
+ * eval_pack finds or makes it), then a byte per graph variable (rs->nvars
+ * of them, in the order the graph tests them): the index of the fact's
+ * value in the variable's domain (value - lo); for a fact not known the
+ * domain's size d (EVAL_WIDEST for a wider domain), and d + 1 for a value
+ * the row cannot hold (outside the domain, or an index of EVAL_WIDEST or
+ * more, which only the widest ranged ints have): a situation whose walk
+ * meets either is ruled from its fact values. Rows are for the ruleset
+ * they were packed for. */
+#define EVAL_WIDEST 253
 size_t eval_row_size(const ruleset *rs);
 void eval_pack(const ruleset *rs, const fact_values *fv, void *row);
 
 /* Rules on n situations (fv[0..n)) with the graph at root, without the
- * audit path: rulings in bulk, e.g. a
- * season's scores. rows, when not NULL, holds the same situations packed
- * (eval_pack, made once): a situation whose facts settle the invariants
- * and the graph's walk is then ruled from its row alone, with no search;
- * the rulings are the same either way. The first row with a new set of
- * known facts makes, once per ruleset, the invariants' graph over those
- * facts (the only memory eval_batch allocates; safe from several threads). The arguments of every
- * action of ruling i go to args[out[i].args .. out[i].args + out[i].nargs). Returns how many
- * situations it ruled: fewer than n when the next one's arguments would not fit in the args_cap
- * slots left (call again with the rest). */
+ * audit path: rulings in bulk, e.g. a season's scores. rows, when not
+ * NULL, holds the same situations packed (eval_pack, made once): a
+ * situation whose facts settle the invariants and the graph's walk is
+ * then ruled from its row alone, with no search, eight rows walked side by
+ * side; the rulings are the same either way. The first row packed with a
+ * new set of known facts makes, once per ruleset, the invariants' graph
+ * over those facts with the ruling's folded in (the only memory eval_pack
+ * and eval_batch allocate; safe from several threads; up to 16 sets, rows
+ * of others are ruled from their fact values). The arguments of every
+ * action of ruling i go to args[out[i].args .. out[i].args + out[i].nargs).
+ * Returns how many situations it ruled: fewer than n when the next one's
+ * arguments would not fit in the args_cap slots left (call again with the
+ * rest). */
 int eval_batch(const ruleset *rs, gref root, const fact_values *fv, const void *rows, int n,
                ruling_brief *out, int64_t *args, size_t args_cap);
 

@@ -598,19 +598,19 @@ static void test_invariant_broken_by_every_value_but_not_settled(void **state) {
  * fact it does not give (the ruling then asks), one whose first values
  * break an invariant (the search decides), one rejected. */
 static void batch_packed_alike(const ruleset *rs, const char *const *json, int n) {
-    enum { MAX = 8 };
-    scenario sc[MAX];
-    fact_values fv[MAX];
+    enum { MAX = 80 };
+    static scenario sc[MAX];
+    static fact_values fv[MAX];
     ruling_brief plain[MAX], packed[MAX];
-    int64_t args_plain[32], args_packed[32];
-    uint64_t rows[MAX * 16];
+    int64_t args_plain[4 * MAX], args_packed[4 * MAX];
+    static uint64_t rows[MAX * 16];
     size_t words = eval_row_size(rs) / 8;
     assert_true(n <= MAX && words <= 16);
     read_all(rs, json, n, sc, fv);
     for (int i = 0; i < n; i++)
         eval_pack(rs, &fv[i], rows + (size_t)i * words);
-    assert_int_equal(eval_batch(rs, rs->root, fv, NULL, n, plain, args_plain, 32), n);
-    assert_int_equal(eval_batch(rs, rs->root, fv, rows, n, packed, args_packed, 32), n);
+    assert_int_equal(eval_batch(rs, rs->root, fv, NULL, n, plain, args_plain, 4 * MAX), n);
+    assert_int_equal(eval_batch(rs, rs->root, fv, rows, n, packed, args_packed, 4 * MAX), n);
     for (int i = 0; i < n; i++) {
         assert_int_equal(packed[i].status, plain[i].status);
         assert_int_equal(packed[i].detail, plain[i].detail);
@@ -660,24 +660,47 @@ static void test_batch_packed_rows_in_protected_call(void **state) {
     ruleset_free(rs);
 }
 
-/* Sixteen sets of known facts: more than the batch keeps a view for (8);
- * the rows past them are ruled alike all the same. */
+/* Thirty-two sets of known facts: more than the batch keeps a view for
+ * (16); the rows past them are ruled alike all the same. */
 static void test_batch_packed_rows_many_known_sets(void **state) {
     const ruleset *rs = *state;
-    static const char *const part[4] = {"\"minutes\": 3", "\"repeated\": false",
-                                        "\"volume\": \"small\"", "\"lho_called\": false"};
-    char text[16][160];
-    const char *json[16];
-    for (int m = 0; m < 16; m++) {
+    static const char *const part[5] = {"\"minutes\": 3", "\"repeated\": false",
+                                        "\"volume\": \"small\"", "\"lho_called\": false",
+                                        "\"offender\": \"N\""};
+    char text[32][200];
+    const char *json[32];
+    for (int m = 0; m < 32; m++) {
         int k = snprintf(text[m], sizeof text[m], "{\"irregularity\": \"%s\"",
                          m % 2 ? "noise" : "late");
-        for (int b = 0; b < 4; b++)
+        for (int b = 0; b < 5; b++)
             if (m >> b & 1) k += snprintf(text[m] + k, sizeof text[m] - (size_t)k, ", %s", part[b]);
         snprintf(text[m] + k, sizeof text[m] - (size_t)k, "}");
         json[m] = text[m];
     }
-    batch_packed_alike(rs, json, 8);
-    batch_packed_alike(rs, json + 8, 8);
+    batch_packed_alike(rs, json, 32);
+}
+
+/* Long runs of rows that give the same facts, walked eight side by side
+ * (a lane takes the next row when its own has ended): 77 rows, every
+ * value of minutes under each irregularity and repetition, rule alike,
+ * and so do the same rows cut at every length up to 20 (the lanes' first
+ * rows, the rest one by one). */
+static void test_batch_packed_rows_in_long_runs(void **state) {
+    const ruleset *rs = *state;
+    static const char *const irregularity[3] = {"late", "noise", "call"};
+    char text[77][160];
+    const char *json[77];
+    for (int i = 0; i < 77; i++) {
+        snprintf(text[i], sizeof text[i],
+                 "{\"irregularity\": \"%s\", \"minutes\": %d, \"repeated\": %s, \"volume\": "
+                 "\"%s\", \"lho_called\": %s}",
+                 irregularity[i % 3], i % 61, i % 4 < 2 ? "true" : "false",
+                 i % 5 ? "small" : "large", i % 7 ? "true" : "false");
+        json[i] = text[i];
+    }
+    batch_packed_alike(rs, json, 77);
+    for (int n = 1; n <= 20; n++)
+        batch_packed_alike(rs, json + n, n);
 }
 
 /* A fact the graph tests first is not asked when a fact tested further down
@@ -1269,6 +1292,7 @@ int main(void) {
         cmocka_unit_test(test_batch_rules_like_one_at_a_time),
         cmocka_unit_test(test_batch_stops_where_arguments_do_not_fit),
         cmocka_unit_test(test_batch_packed_rows_rule_alike),
+        cmocka_unit_test(test_batch_packed_rows_in_long_runs),
         cmocka_unit_test(test_batch_packed_rows_many_known_sets),
         cmocka_unit_test(test_batch_packed_rows_in_protected_call),
         cmocka_unit_test(test_needs_first_fact_in_order),
