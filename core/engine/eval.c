@@ -656,7 +656,7 @@ static bool brief_of(const graph_term *t, ruling_brief *out) {
     do {                                                                                           \
         at = cell[at.base + row[at.var]];                                                          \
         if (at.base >= nends) break;                                                               \
-        k[which] = at.base;                                                                        \
+        k[which] = &f->end[at.base];                                                               \
         if (next < n) {                                                                            \
             at = f->root, which = next, row = vals + (size_t)next++ * stride;                      \
         } else {                                                                                   \
@@ -669,7 +669,8 @@ static bool brief_of(const graph_term *t, ruling_brief *out) {
  * where one alone would wait on each load. A lane takes the next row as
  * soon as its own has ended, so that none waits for the longest walk; the
  * lanes are spelled out so that each lives in registers. */
-static void walk_rows(const flat *f, const uint8_t *vals, size_t stride, int n, int32_t *k) {
+static void walk_rows(const flat *f, const uint8_t *vals, size_t stride, int n,
+                      const flat_end **k) {
     const flat_ref *cell = f->cell;
     const int32_t nends = f->nends;
     if (n < 8) {
@@ -677,7 +678,7 @@ static void walk_rows(const flat *f, const uint8_t *vals, size_t stride, int n, 
             flat_ref at = f->root;
             while (at.base >= nends)
                 at = cell[at.base + vals[(size_t)i * stride + (size_t)at.var]];
-            k[i] = at.base;
+            k[i] = &f->end[at.base];
         }
         return;
     }
@@ -706,15 +707,15 @@ static uint32_t row_view(const uint8_t *row) {
     return view;
 }
 
-/* The laid-out terminal that settles each of rows [0, n) (n <= BLOCK), or
- * NULL where decide() must rule (no view; a fact the walk tests is not
- * known, or its value is not in the row; an invariant may be broken): a
- * run of rows with the same view is walked as one stream. */
+/* The laid-out terminal each of rows [0, n) (n <= BLOCK) ends on, or NULL
+ * for a row packed with no view: a run of rows with the same view is
+ * walked as one stream. decide() rules where there is no terminal or it
+ * does not settle the ruling (a fact the walk tests is not known, or its
+ * value is not in the row; an invariant may be broken). */
 static void settle_rows(const ruleset *rs, const batch_cache *c, const uint8_t *rows, int n,
                         const flat_end **ends) {
     size_t stride = eval_row_size(rs);
     int nviews = __atomic_load_n(&c->nviews, __ATOMIC_ACQUIRE);
-    int32_t k[BLOCK];
     for (int i = 0; i < n;) {
         uint32_t view = row_view(rows + (size_t)i * stride);
         int m = 1;
@@ -725,9 +726,7 @@ static void settle_rows(const ruleset *rs, const batch_cache *c, const uint8_t *
                 ends[j] = NULL;
         } else {
             const flat *f = &c->views[view - 1].ruling;
-            walk_rows(f, rows + (size_t)i * stride + ROW_HEAD, stride, m, k);
-            for (int j = 0; j < m; j++)
-                ends[i + j] = f->end[k[j]].settled ? &f->end[k[j]] : NULL;
+            walk_rows(f, rows + (size_t)i * stride + ROW_HEAD, stride, m, ends + i);
         }
         i += m;
     }
@@ -746,7 +745,7 @@ int eval_batch(const ruleset *rs, gref root, const fact_values *fv, const void *
                         n - i < BLOCK ? n - i : BLOCK, ends);
         const flat_end *e = ends[at];
         int nargs, first = 0;
-        if (e) {
+        if (e && e->settled) {
             out[i] = e->brief;
             nargs = e->nargs, first = e->first;
         } else {
