@@ -210,8 +210,13 @@ gref graph_var(graph *g, int var) {
 
 /* --- operations ----------------------------------------------------------- */
 
-static uint64_t cache_hash(uint64_t op, gref a, gref b, gref c) {
-    return mix(mix(mix(op, (uint64_t)(uint32_t)a), (uint64_t)(uint32_t)b), (uint64_t)(uint32_t)c);
+/* Two multiplies over the operation and its three operands, folded so
+ * that the low bits (the slot) depend on all of them. */
+static inline uint64_t cache_hash(uint64_t op, gref a, gref b, gref c) {
+    uint64_t h =
+        (op ^ ((uint64_t)(uint32_t)a | (uint64_t)(uint32_t)b << 32)) * UINT64_C(0x9e3779b97f4a7c15);
+    h = (h ^ (h >> 29) ^ (uint64_t)(uint32_t)c) * UINT64_C(0xbf58476d1ce4e5b9);
+    return h ^ (h >> 32);
 }
 
 /* A larger table for a longer build, keeping what the smaller one held. */
@@ -229,12 +234,14 @@ static void cache_grow(graph *g) {
     g->capcache = cap;
 }
 
-static graph_cache_entry *cache_slot(graph *g, const cache_key *k) {
-    if (!g->cache || (g->capcache < CACHE_SIZE && g->work > (uint64_t)g->capcache)) cache_grow(g);
+static inline graph_cache_entry *cache_slot(graph *g, const cache_key *k) {
+    if (__builtin_expect(!g->cache || (g->capcache < CACHE_SIZE && g->work > (uint64_t)g->capcache),
+                         0))
+        cache_grow(g);
     return &g->cache[k->h & (uint64_t)(g->capcache - 1)];
 }
 
-static bool cache_get(graph *g, cache_key *k, gref *out) {
+static inline bool cache_get(graph *g, cache_key *k, gref *out) {
     k->h = cache_hash(k->op, k->a, k->b, k->c);
     const graph_cache_entry *e = cache_slot(g, k);
     if (e->op != k->op + 1 || e->a != k->a || e->b != k->b || e->c != k->c) return false;
@@ -242,17 +249,17 @@ static bool cache_get(graph *g, cache_key *k, gref *out) {
     return true;
 }
 
-static gref cache_put(graph *g, const cache_key *k, gref r) {
+static inline gref cache_put(graph *g, const cache_key *k, gref r) {
     *cache_slot(g, k) = (graph_cache_entry){k->op + 1, k->a, k->b, k->c, r};
     return r;
 }
 
-static int top_var(const graph *g, gref r) {
+static inline int top_var(const graph *g, gref r) {
     return GRAPH_IS_TERM(r) ? g->nvars : g->nodes[r].var;
 }
 
 /* The child of r for value i of var, where var is at or above r's top. */
-static gref cofactor(const graph *g, gref r, int var, int i) {
+static inline gref cofactor(const graph *g, gref r, int var, int i) {
     if (GRAPH_IS_TERM(r) || g->nodes[r].var != var) return r;
     return graph_kid(g, &g->nodes[r], i);
 }
