@@ -473,6 +473,13 @@ gref graph_restrict(graph *g, gref f, gref care) {
     return cache_put(g, &key, result);
 }
 
+/* A child of graph_replace_kind's walk: terminals settled here, without a
+ * call. */
+static inline gref replace_kid(graph *g, gref a, int from, gref to) {
+    if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
+    return graph_replace_kind(g, a, from, to);
+}
+
 gref graph_replace_kind(graph *g, gref a, int from, gref to) {
     gref result;
     if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
@@ -484,7 +491,7 @@ gref graph_replace_kind(graph *g, gref a, int from, gref to) {
      * same value, so no path tests a variable twice. */
     int var = g->nodes[a].var, vt = top_var(g, to);
     if (vt < var) var = vt;
-    EXPAND(g, var, graph_replace_kind(g, cofactor(g, a, var, i), from, cofactor(g, to, var, i)));
+    EXPAND(g, var, replace_kid(g, cofactor(g, a, var, i), from, cofactor(g, to, var, i)));
     return cache_put(g, &key, result);
 }
 
