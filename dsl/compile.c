@@ -16,6 +16,21 @@
  */
 #include "compile_internal.h"
 
+/* A hash of a string for the compiler's own tables (never stored: the
+ * ruleset's hash is fnv1a64's), eight bytes a step. */
+static uint64_t str_hash(const char *s, size_t len) {
+    uint64_t h = HASH_INIT;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, sizeof w);
+        h = hash_step(h, w);
+    }
+    uint64_t w = 0;
+    memcpy(&w, s + i, len - i);
+    return hash_step(h, w ^ (uint64_t)len);
+}
+
 /* A copy of s in the ruleset's arena (NULL stays NULL): every text a
  * ruleset keeps from the syntax trees goes through here. */
 const char *keep_str(compiler *c, const char *s) {
@@ -26,8 +41,7 @@ const char *keep_str(compiler *c, const char *s) {
         const char **slots = xcalloc((size_t)cap, sizeof *slots);
         for (int i = 0; i < p->capslots; i++) {
             if (!p->slots[i]) continue;
-            uint64_t h =
-                fnv1a64(FNV1A64_INIT, p->slots[i], strlen(p->slots[i])) & (uint64_t)(cap - 1);
+            uint64_t h = str_hash(p->slots[i], strlen(p->slots[i])) & (uint64_t)(cap - 1);
             while (slots[h])
                 h = (h + 1) & (uint64_t)(cap - 1);
             slots[h] = p->slots[i];
@@ -37,7 +51,7 @@ const char *keep_str(compiler *c, const char *s) {
         p->capslots = cap;
     }
     size_t len = strlen(s);
-    uint64_t mask = (uint64_t)p->capslots - 1, h = fnv1a64(FNV1A64_INIT, s, len) & mask;
+    uint64_t mask = (uint64_t)p->capslots - 1, h = str_hash(s, len) & mask;
     for (; p->slots[h]; h = (h + 1) & mask)
         if (strcmp(p->slots[h], s) == 0) return p->slots[h];
     char *copy;
@@ -58,7 +72,7 @@ const char *keep_str(compiler *c, const char *s) {
 }
 
 static uint64_t name_hash(const char *s) {
-    return fnv1a64(FNV1A64_INIT, s, strlen(s));
+    return str_hash(s, strlen(s));
 }
 
 /* An index of n names (names[i] may be NULL: not indexed); a name given

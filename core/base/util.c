@@ -284,7 +284,22 @@ int edit_distance(const char *a, const char *b) {
 
 uint64_t fnv1a64(uint64_t h, const void *data, size_t n) {
     const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+    /* eight steps a turn of the loop (the same steps in the same order: a
+     * rule file is hashed whole on every compile) */
+#define FNV_STEP(k) h = (h ^ p[i + (k)]) * 0x100000001b3ULL
+    for (; i + 8 <= n; i += 8) {
+        FNV_STEP(0);
+        FNV_STEP(1);
+        FNV_STEP(2);
+        FNV_STEP(3);
+        FNV_STEP(4);
+        FNV_STEP(5);
+        FNV_STEP(6);
+        FNV_STEP(7);
+    }
+#undef FNV_STEP
+    for (; i < n; i++) {
         h ^= p[i];
         h *= 0x100000001b3ULL;
     }
