@@ -75,24 +75,34 @@ static uint64_t name_hash(const char *s) {
     return str_hash(s, strlen(s));
 }
 
-/* An index of n names (names[i] may be NULL: not indexed); a name given
- * twice keeps its first number, as a search from the start would. */
-void index_make(compiler *c, name_index *ix, int n, const char *(*name_at)(compiler *, int)) {
+/* An index with room for n names, empty; index_add fills it. */
+void index_init(compiler *c, name_index *ix, int n) {
     ix->cap = 16;
     while (ix->cap < 2 * n + 2)
         ix->cap *= 2;
     ix->names = arena_alloc(c->a, sizeof *ix->names * (size_t)ix->cap);
     ix->ids = arena_alloc(c->a, sizeof *ix->ids * (size_t)ix->cap);
+}
+
+/* Adds name as number id, unless it is there already (a name given twice
+ * keeps its first number, as a search from the start would). At most the
+ * n of index_init. */
+void index_add(name_index *ix, const char *name, int id) {
     uint64_t mask = (uint64_t)ix->cap - 1;
+    uint64_t h = name_hash(name) & mask;
+    while (ix->names[h] && strcmp(ix->names[h], name) != 0)
+        h = (h + 1) & mask;
+    if (ix->names[h]) return;
+    ix->names[h] = name;
+    ix->ids[h] = id;
+}
+
+/* An index of n names (names[i] may be NULL: not indexed). */
+void index_make(compiler *c, name_index *ix, int n, const char *(*name_at)(compiler *, int)) {
+    index_init(c, ix, n);
     for (int i = 0; i < n; i++) {
         const char *name = name_at(c, i);
-        if (!name) continue;
-        uint64_t h = name_hash(name) & mask;
-        while (ix->names[h] && strcmp(ix->names[h], name) != 0)
-            h = (h + 1) & mask;
-        if (ix->names[h]) continue;
-        ix->names[h] = name;
-        ix->ids[h] = i;
+        if (name) index_add(ix, name, i);
     }
 }
 
@@ -103,12 +113,6 @@ int index_find(const name_index *ix, const char *name) {
     return -1;
 }
 
-const char *fact_name_at(compiler *c, int i) {
-    return c->rs->facts[i].name;
-}
-const char *action_name_at(compiler *c, int i) {
-    return c->rs->actions[i].name;
-}
 const char *cite_at(compiler *c, int i) {
     return VEC_AT(&c->clauses, rs_clause, i).cite;
 }
@@ -359,6 +363,7 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
     pair_free(&c.cells);
     pair_free(&c.outs);
     xfree(c.strings.slots);
+    xfree(c.string_ids.keys);
     arena_free(c.a); /* the syntax trees and the compiler's tables */
     if (rs->graph) graph_done_building(rs->graph);
     vec_free(&c.clauses);
