@@ -612,11 +612,10 @@ int graph_compact(graph *g, gref *const *roots, int nroots) {
         if (!GRAPH_IS_TERM(*roots[k])) live[*roots[k]] = 1;
     for (int i = g->nnodes - 1; i >= 0; i--) {
         if (!live[i]) continue;
-        const graph_node *nd = &g->nodes[i];
-        for (int c = 0; c < g->domain[nd->var]; c++) {
-            gref kid = g->kids[nd->kids + c];
-            if (!GRAPH_IS_TERM(kid)) live[kid] = 1;
-        }
+        const gref *kids = &g->kids[g->nodes[i].kids];
+        int n = g->domain[g->nodes[i].var];
+        for (int c = 0; c < n; c++)
+            if (!GRAPH_IS_TERM(kids[c])) live[kids[c]] = 1;
     }
     /* Terminals in order of first use by a kept node (or a root), nodes in
      * their old order: a child still comes before its parents. */
@@ -706,7 +705,7 @@ int graph_pack(graph *g) {
         graph_node *nd = &g->nodes[i];
         int n = g->domain[nd->var];
         const gref *kids = &g->kids[nd->kids];
-        int r = count_runs(kids, n);
+        int r = n >= GRAPH_PACK_MIN_DOMAIN ? count_runs(kids, n) : n;
         if (n >= GRAPH_PACK_MIN_DOMAIN && 2 * (1 + 2 * r) <= n) {
             int len = write_runs(kids, n, r, runs);
             memcpy(&g->kids[w], runs, sizeof(gref) * (size_t)len);
@@ -714,7 +713,7 @@ int graph_pack(graph *g) {
             w += len;
             g->npacked++;
         } else {
-            memmove(&g->kids[w], kids, sizeof(gref) * (size_t)n);
+            if (w != nd->kids) memmove(&g->kids[w], kids, sizeof(gref) * (size_t)n);
             nd->kids = w;
             w += n;
         }
