@@ -76,7 +76,7 @@ void arena_free(arena *a) {
 /* Maps the whole pages of a new block at once, where the system can: a
  * block is filled from its start soon after, and on a virtual machine a
  * page fault per page costs more than the rest of loading a ruleset. */
-static void prefault(void *p, size_t n) {
+void prefault(void *p, size_t n) {
 #ifdef MADV_POPULATE_WRITE
     static long page;
     if (!page) page = sysconf(_SC_PAGESIZE);

@@ -85,6 +85,26 @@ void graph_free(graph *g) {
     xfree(g);
 }
 
+/* Large build tables are mapped whole before they are filled (util.h:
+ * prefault): below this size, the allocator's pages are likely mapped. */
+#define PREFAULT_MIN (64 * 1024)
+
+static void *table_alloc(size_t bytes) {
+    void *p = xmalloc(bytes);
+    if (bytes >= PREFAULT_MIN) prefault(p, bytes);
+    return p;
+}
+
+/* An array grown to bytes, its first used bytes kept: a new block mapped
+ * whole, then the copy (realloc would fault on each page as it copied). */
+static void *table_grow(void *old, size_t used, size_t bytes) {
+    if (bytes < PREFAULT_MIN) return xrealloc(old, bytes);
+    void *p = table_alloc(bytes);
+    if (used) memcpy(p, old, used);
+    xfree(old);
+    return p;
+}
+
 static uint64_t mix(uint64_t h, uint64_t v) {
     h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
     return h * 0xff51afd7ed558ccdULL;
@@ -141,7 +161,7 @@ static void node_rehash(graph *g) {
     while (cap < 4 * (g->nnodes + 1))
         cap *= 2; /* also after graph_done_building */
     xfree(g->unique);
-    g->unique = xrealloc(NULL, sizeof(int32_t) * (size_t)cap);
+    g->unique = table_alloc(sizeof(int32_t) * (size_t)cap);
     memset(g->unique, -1, sizeof(int32_t) * (size_t)cap);
     g->capunique = cap;
     for (int i = 0; i < g->nnodes; i++) {
@@ -185,11 +205,13 @@ gref graph_node_ref(graph *g, int var, const gref *kids) {
     if (g->nkids + n > g->capkids) {
         while (g->nkids + n > g->capkids)
             g->capkids = g->capkids ? g->capkids * 2 : 256;
-        g->kids = xrealloc(g->kids, sizeof(gref) * (size_t)g->capkids);
+        g->kids =
+            table_grow(g->kids, sizeof(gref) * (size_t)g->nkids, sizeof(gref) * (size_t)g->capkids);
     }
     if (g->nnodes == g->capnodes) {
         g->capnodes = g->capnodes ? g->capnodes * 2 : 128;
-        g->nodes = xrealloc(g->nodes, sizeof *g->nodes * (size_t)g->capnodes);
+        g->nodes = table_grow(g->nodes, sizeof *g->nodes * (size_t)g->nnodes,
+                              sizeof *g->nodes * (size_t)g->capnodes);
     }
     memcpy(&g->kids[g->nkids], kids, sizeof(gref) * (size_t)n);
     g->nodes[g->nnodes] = (graph_node){var, g->nkids};
@@ -224,7 +246,8 @@ static void cache_grow(graph *g) {
     int cap = g->capcache ? g->capcache : CACHE_FIRST;
     while (cap < CACHE_SIZE && (uint64_t)cap < g->work)
         cap *= 4;
-    graph_cache_entry *cache = xcalloc((size_t)cap, sizeof *cache);
+    graph_cache_entry *cache = table_alloc(sizeof *cache * (size_t)cap);
+    memset(cache, 0, sizeof *cache * (size_t)cap);
     for (int i = 0; i < g->capcache; i++) {
         const graph_cache_entry *e = &g->cache[i];
         if (e->op) cache[cache_hash(e->op - 1, e->a, e->b, e->c) & (uint64_t)(cap - 1)] = *e;
