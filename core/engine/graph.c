@@ -302,6 +302,26 @@ static inline gref cofactor(const graph *g, gref r, int var, int i) {
         if (kids_ != stack_) xfree(kids_);                                                         \
     } while (0)
 
+/* The same for an operation on up to three graphs: a child whose operands
+ * (the cofactors a, b, c of value i) are those of the child before it is
+ * that child, without a call (a wide variable's children come in runs). */
+#define EXPAND3(g, var, a_of_i, b_of_i, c_of_i, call)                                              \
+    do {                                                                                           \
+        int n_ = (g)->domain[var];                                                                 \
+        gref stack_[EXPAND_ON_STACK];                                                              \
+        gref *kids_ = n_ <= EXPAND_ON_STACK ? stack_ : xrealloc(NULL, sizeof(gref) * (size_t)n_);  \
+        gref pa_ = 0, pb_ = 0, pc_ = 0;                                                            \
+        for (int i = 0; i < n_; i++) {                                                             \
+            gref ca_ = (a_of_i), cb_ = (b_of_i), cc_ = (c_of_i);                                   \
+            kids_[i] = i > 0 && ca_ == pa_ && cb_ == pb_ && cc_ == pc_ ? kids_[i - 1] : (call);    \
+            pa_ = ca_;                                                                             \
+            pb_ = cb_;                                                                             \
+            pc_ = cc_;                                                                             \
+        }                                                                                          \
+        result = graph_node_ref((g), (var), kids_);                                                \
+        if (kids_ != stack_) xfree(kids_);                                                         \
+    } while (0)
+
 gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
     gref result;
     cache_key key = {op, a, 0, 1, 0};
@@ -312,7 +332,7 @@ gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
         return cache_put(g, &key, graph_term_ref(g, t.kind, t.v));
     }
     int var = g->nodes[a].var;
-    EXPAND(g, var, graph_apply1(g, op, cofactor(g, a, var, i), fn, ctx));
+    EXPAND3(g, var, cofactor(g, a, var, i), 0, 0, graph_apply1(g, op, ca_, fn, ctx));
     return cache_put(g, &key, result);
 }
 
@@ -344,7 +364,8 @@ static gref apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ct
     }
     int va = top_var(g, a), vb = top_var(g, b);
     int var = va < vb ? va : vb;
-    EXPAND(g, var, apply2(g, op, cofactor(g, a, var, i), cofactor(g, b, var, i), fn, ctx, laws));
+    EXPAND3(g, var, cofactor(g, a, var, i), cofactor(g, b, var, i), 0,
+            apply2(g, op, ca_, cb_, fn, ctx, laws));
     return cache_put(g, &key, result);
 }
 
@@ -444,8 +465,8 @@ gref graph_ite(graph *g, gref c, gref t, gref e) {
     int vt = top_var(g, t), ve = top_var(g, e);
     if (vt < var) var = vt;
     if (ve < var) var = ve;
-    EXPAND(g, var,
-           graph_ite(g, cofactor(g, c, var, i), cofactor(g, t, var, i), cofactor(g, e, var, i)));
+    EXPAND3(g, var, cofactor(g, c, var, i), cofactor(g, t, var, i), cofactor(g, e, var, i),
+            graph_ite(g, ca_, cb_, cc_));
     return cache_put(g, &key, result);
 }
 
@@ -514,7 +535,8 @@ gref graph_replace_kind(graph *g, gref a, int from, gref to) {
      * same value, so no path tests a variable twice. */
     int var = g->nodes[a].var, vt = top_var(g, to);
     if (vt < var) var = vt;
-    EXPAND(g, var, replace_kid(g, cofactor(g, a, var, i), from, cofactor(g, to, var, i)));
+    EXPAND3(g, var, cofactor(g, a, var, i), cofactor(g, to, var, i), 0,
+            replace_kid(g, ca_, from, cb_));
     return cache_put(g, &key, result);
 }
 
