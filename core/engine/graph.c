@@ -156,21 +156,35 @@ static uint64_t node_hash(int var, const gref *kids, int n) {
                      (size_t)n); /* two children a step: nodes may have 256 */
 }
 
+/* A slot of the hash-consing index: 0 empty, else the node's number + 1
+ * in the low UNIQUE_BITS bits and the top bits of its hash above them, so
+ * that a probe that meets another node mostly tells so without reading the
+ * node (a cache miss each: the index and the nodes are megabytes). A node
+ * has two children at least, so there are at most GRAPH_MAX_KIDS / 2. */
+#define UNIQUE_BITS 27
+#define UNIQUE_INDEX_MASK ((UINT32_C(1) << UNIQUE_BITS) - 1)
+_Static_assert(GRAPH_MAX_KIDS / 2 < (1 << UNIQUE_BITS), "a node's number fits its slot");
+
+static inline uint32_t unique_tag(uint64_t h) {
+    return (uint32_t)(h >> (64 - (32 - UNIQUE_BITS))) << UNIQUE_BITS;
+}
+
 static void node_rehash(graph *g) {
     int cap = g->capunique ? g->capunique * 2 : 256;
     while (cap < 4 * (g->nnodes + 1))
         cap *= 2; /* also after graph_done_building */
     xfree(g->unique);
     g->unique = table_alloc(sizeof(int32_t) * (size_t)cap);
-    memset(g->unique, -1, sizeof(int32_t) * (size_t)cap);
+    memset(g->unique, 0, sizeof(int32_t) * (size_t)cap);
     g->capunique = cap;
+    uint32_t *slots = (uint32_t *)g->unique;
     for (int i = 0; i < g->nnodes; i++) {
         const graph_node *nd = &g->nodes[i];
-        uint64_t h =
-            node_hash(nd->var, &g->kids[nd->kids], g->domain[nd->var]) & (uint64_t)(cap - 1);
-        while (g->unique[h] >= 0)
+        uint64_t full = node_hash(nd->var, &g->kids[nd->kids], g->domain[nd->var]);
+        uint64_t h = full & (uint64_t)(cap - 1);
+        while (slots[h])
             h = (h + 1) & (uint64_t)(cap - 1);
-        g->unique[h] = i;
+        slots[h] = unique_tag(full) | (uint32_t)(i + 1);
     }
 }
 
@@ -194,11 +208,14 @@ gref graph_node_ref(graph *g, int var, const gref *kids) {
     if (g->npacked) graph_unpack(g); /* hash-consing compares direct children */
     if (2 * (g->nnodes + 1) > g->capunique) node_rehash(g);
     uint64_t mask = (uint64_t)g->capunique - 1;
-    uint64_t h = node_hash(var, kids, n) & mask;
-    for (; g->unique[h] >= 0; h = (h + 1) & mask) {
-        const graph_node *nd = &g->nodes[g->unique[h]];
+    uint64_t full = node_hash(var, kids, n), h = full & mask;
+    uint32_t tag = unique_tag(full), *slots = (uint32_t *)g->unique;
+    for (uint32_t v; (v = slots[h]) != 0; h = (h + 1) & mask) {
+        if ((v & ~UNIQUE_INDEX_MASK) != tag) continue;
+        int32_t i = (int32_t)(v & UNIQUE_INDEX_MASK) - 1;
+        const graph_node *nd = &g->nodes[i];
         if (nd->var == var && memcmp(&g->kids[nd->kids], kids, sizeof(gref) * (size_t)n) == 0)
-            return g->unique[h];
+            return i;
     }
     if (g->nkids > GRAPH_MAX_KIDS - n)
         return too_large(g); /* past the budget: an error leaf, not an OOM kill */
@@ -216,7 +233,7 @@ gref graph_node_ref(graph *g, int var, const gref *kids) {
     memcpy(&g->kids[g->nkids], kids, sizeof(gref) * (size_t)n);
     g->nodes[g->nnodes] = (graph_node){var, g->nkids};
     g->nkids += n;
-    g->unique[h] = g->nnodes;
+    slots[h] = tag | (uint32_t)(g->nnodes + 1);
     return g->nnodes++;
 }
 
