@@ -12,7 +12,7 @@
  * (a small build has few operations to remember, and a large table is
  * mostly page faults for it) and grows with the operations computed, up to
  * CACHE_SIZE, keeping its entries. */
-#define CACHE_SIZE (1 << 16)
+#define CACHE_SIZE (1 << 14)
 #define CACHE_FIRST (1 << 12)
 
 typedef struct graph_cache_entry {
