@@ -171,7 +171,7 @@ static inline uint32_t unique_tag(uint64_t h) {
 
 static void node_rehash(graph *g) {
     int cap = g->capunique ? g->capunique * 2 : 256;
-    while (cap < 4 * (g->nnodes + 1))
+    while (cap < 3 * (g->nnodes + 1))
         cap *= 2; /* also after graph_done_building */
     xfree(g->unique);
     g->unique = table_alloc(sizeof(int32_t) * (size_t)cap);
