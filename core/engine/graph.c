@@ -99,7 +99,11 @@ static void *table_alloc(size_t bytes) {
  * whole, then the copy (realloc would fault on each page as it copied). */
 static void *table_grow(void *old, size_t used, size_t bytes) {
     if (bytes < PREFAULT_MIN) return xrealloc(old, bytes);
-    void *p = table_alloc(bytes);
+    char *p = xmalloc(bytes);
+    /* the copy and what the next doubling's worth of building fills; the
+     * rest of the block may never be used */
+    size_t ahead = used + (bytes - used) / 2;
+    prefault(p, ahead);
     if (used) memcpy(p, old, used);
     xfree(old);
     return p;
