@@ -323,17 +323,37 @@ static inline gref cofactor(const graph *g, gref r, int var, int i) {
         if (kids_ != stack_) xfree(kids_);                                                         \
     } while (0)
 
-/* The same for an operation on up to three graphs: a child whose operands
- * (the cofactors a, b, c of value i) are those of the child before it is
- * that child, without a call (a wide variable's children come in runs). */
-#define EXPAND3(g, var, a_of_i, b_of_i, c_of_i, call)                                              \
+/* Where r's children for var lie in g->kids, or -1 where r does not test
+ * var (its cofactor is r itself for every value). Only while nothing is
+ * packed: building appends to g->kids (which may move, hence an offset) and
+ * unpacks only a packed graph. */
+static inline int32_t kids_of(const graph *g, gref r, int var) {
+    return GRAPH_IS_TERM(r) || g->nodes[r].var != var ? -1 : g->nodes[r].kids;
+}
+
+static inline gref kid_at(const graph *g, gref r, int32_t at, int var, int i) {
+    if (at == -1) return r;
+    return at >= 0 ? g->kids[at + i] : cofactor(g, r, var, i);
+}
+
+/* The same for an operation on up to three graphs a, b, c (GRAPH_NONE for
+ * one not taken): child i is `call` on ca_, cb_, cc_, their cofactors for
+ * value i. A child whose operands are those of the child before it is that
+ * child, without a call (a wide variable's children come in runs). */
+#define GRAPH_NONE (-1)
+#define EXPAND3(g, var, a, b, c, call)                                                             \
     do {                                                                                           \
         int n_ = (g)->domain[var];                                                                 \
         gref stack_[EXPAND_ON_STACK];                                                              \
         gref *kids_ = n_ <= EXPAND_ON_STACK ? stack_ : xrealloc(NULL, sizeof(gref) * (size_t)n_);  \
+        bool direct_ = !(g)->npacked;                                                              \
+        int32_t at_a = direct_ ? kids_of(g, a, var) : -2,                                          \
+                at_b = direct_ ? kids_of(g, b, var) : -2;                                          \
+        int32_t at_c = direct_ ? kids_of(g, c, var) : -2;                                          \
         gref pa_ = 0, pb_ = 0, pc_ = 0;                                                            \
         for (int i = 0; i < n_; i++) {                                                             \
-            gref ca_ = (a_of_i), cb_ = (b_of_i), cc_ = (c_of_i);                                   \
+            gref ca_ = kid_at(g, a, at_a, var, i), cb_ = kid_at(g, b, at_b, var, i);               \
+            gref cc_ = kid_at(g, c, at_c, var, i);                                                 \
             kids_[i] = i > 0 && ca_ == pa_ && cb_ == pb_ && cc_ == pc_ ? kids_[i - 1] : (call);    \
             pa_ = ca_;                                                                             \
             pb_ = cb_;                                                                             \
@@ -353,7 +373,7 @@ gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
         return cache_put(g, &key, graph_term_ref(g, t.kind, t.v));
     }
     int var = g->nodes[a].var;
-    EXPAND3(g, var, cofactor(g, a, var, i), 0, 0, graph_apply1(g, op, ca_, fn, ctx));
+    EXPAND3(g, var, a, GRAPH_NONE, GRAPH_NONE, graph_apply1(g, op, ca_, fn, ctx));
     return cache_put(g, &key, result);
 }
 
@@ -385,8 +405,7 @@ static gref apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ct
     }
     int va = top_var(g, a), vb = top_var(g, b);
     int var = va < vb ? va : vb;
-    EXPAND3(g, var, cofactor(g, a, var, i), cofactor(g, b, var, i), 0,
-            apply2(g, op, ca_, cb_, fn, ctx, laws));
+    EXPAND3(g, var, a, b, GRAPH_NONE, apply2(g, op, ca_, cb_, fn, ctx, laws));
     return cache_put(g, &key, result);
 }
 
@@ -486,8 +505,7 @@ gref graph_ite(graph *g, gref c, gref t, gref e) {
     int vt = top_var(g, t), ve = top_var(g, e);
     if (vt < var) var = vt;
     if (ve < var) var = ve;
-    EXPAND3(g, var, cofactor(g, c, var, i), cofactor(g, t, var, i), cofactor(g, e, var, i),
-            graph_ite(g, ca_, cb_, cc_));
+    EXPAND3(g, var, c, t, e, graph_ite(g, ca_, cb_, cc_));
     return cache_put(g, &key, result);
 }
 
@@ -556,8 +574,7 @@ gref graph_replace_kind(graph *g, gref a, int from, gref to) {
      * same value, so no path tests a variable twice. */
     int var = g->nodes[a].var, vt = top_var(g, to);
     if (vt < var) var = vt;
-    EXPAND3(g, var, cofactor(g, a, var, i), cofactor(g, to, var, i), 0,
-            replace_kid(g, ca_, from, cb_));
+    EXPAND3(g, var, a, to, GRAPH_NONE, replace_kid(g, ca_, from, cb_));
     return cache_put(g, &key, result);
 }
 
