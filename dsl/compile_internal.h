@@ -103,7 +103,7 @@ typedef struct compiler {
     diag *d;
     ruleset *rs;
     ast_list files;    /* ast_file* */
-    ast_list included; /* canonical paths already read */
+    ast_list included; /* files and directories already read (compile_load.c: file_id) */
     ast_list decls;    /* every ast_decl*, in load order */
     gref *fact_graph;  /* memo: graph of each fact (0 = not yet) */
     char *art_state;

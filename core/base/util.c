@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Arena blocks are chained; large requests get a block of their own. */
@@ -233,13 +234,23 @@ void vec_shrink(vec *v) {
     vec_resize(v, v->len ? v->len : 1);
 }
 
-char *read_stream(FILE *f, size_t *len) {
+/* Reads into the buffer itself, as much as it has room for each time
+ * (hint: the expected size, 0 if unknown), and stops just past
+ * READ_FILE_MAX. */
+static char *read_sized(FILE *f, size_t *len, size_t hint) {
     strbuf sb;
     sb_init(&sb);
-    char buf[8192];
-    size_t n;
-    while (sb.len <= READ_FILE_MAX && (n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_putn(&sb, buf, n);
+    size_t want = hint ? hint + 1 : 8192; /* + 1: the end is seen by the same read */
+    while (sb.len <= READ_FILE_MAX) {
+        sb_reserve(&sb, want);
+        size_t room = sb.cap - sb.len - 1, limit = READ_FILE_MAX + 1 - sb.len;
+        if (room > limit) room = limit;
+        size_t n = fread(sb.data + sb.len, 1, room, f);
+        sb.len += n;
+        sb.data[sb.len] = 0;
+        if (n < room) break; /* the end, or an error */
+        want = 8192;
+    }
     int failed = ferror(f) ? EIO : sb.len > READ_FILE_MAX ? EFBIG : 0;
     if (failed) {
         sb_free(&sb);
@@ -250,11 +261,20 @@ char *read_stream(FILE *f, size_t *len) {
     return sb_take(&sb);
 }
 
+char *read_stream(FILE *f, size_t *len) {
+    return read_sized(f, len, 0);
+}
+
 char *read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     int undo = mem_defer(close_file_unwound, f);
-    char *text = read_stream(f, len);
+    struct stat st;
+    size_t hint = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+                          (size_t)st.st_size <= READ_FILE_MAX
+                      ? (size_t)st.st_size
+                      : 0;
+    char *text = read_sized(f, len, hint);
     mem_undefer(undo);
     int saved = errno;
     fclose(f);
