@@ -11,27 +11,45 @@ typedef struct path_search {
     const ruleset *rs;
     check_want want;
     void *ctx;
-    unsigned char *dead; /* nodes from which no wanted terminal is reachable */
-    int *var_value;      /* the child taken at each variable on the current path */
+    unsigned char *dead;   /* nodes from which no wanted terminal is reachable */
+    unsigned char *wanted; /* per terminal: 0 not asked yet, 1 no, 2 yes */
+    int *var_value;        /* the child taken at each variable on the current path */
     graph_term found;
 } path_search;
 
+/* Whether want accepts terminal r, asked once per terminal. */
+static bool term_wanted(path_search *ps, gref r) {
+    unsigned char *w = &ps->wanted[GRAPH_TERM_INDEX(r)];
+    if (!*w) *w = ps->want(graph_term_at(ps->rs->graph, r), ps->ctx) ? 2 : 1;
+    return *w == 2;
+}
+
+/* A node not known to be dead: its children in order, a terminal settled
+ * in place, a node searched unless already known dead. */
 static bool search(path_search *ps, gref r) {
     const graph *g = ps->rs->graph;
-    if (GRAPH_IS_TERM(r)) {
-        if (!ps->want(graph_term_at(g, r), ps->ctx)) return false;
-        ps->found = *graph_term_at(g, r);
-        return true;
-    }
-    if (ps->dead[r]) return false;
     const graph_node *nd = &g->nodes[r];
-    for (int i = 0; i < g->domain[nd->var]; i++) {
+    int n = g->domain[nd->var];
+    for (int i = 0; i < n; i++) {
+        gref k = graph_kid(g, nd, i);
+        if (GRAPH_IS_TERM(k) ? !term_wanted(ps, k) : ps->dead[k]) continue;
         ps->var_value[nd->var] = i;
-        if (search(ps, graph_kid(g, nd, i))) return true;
+        if (GRAPH_IS_TERM(k)) {
+            ps->found = *graph_term_at(g, k);
+            return true;
+        }
+        if (search(ps, k)) return true;
     }
     ps->var_value[nd->var] = -1;
     ps->dead[r] = 1;
     return false;
+}
+
+static bool search_from(path_search *ps, gref root) {
+    if (!GRAPH_IS_TERM(root)) return search(ps, root);
+    if (!term_wanted(ps, root)) return false;
+    ps->found = *graph_term_at(ps->rs->graph, root);
+    return true;
 }
 
 bool check_find_path(const ruleset *rs, gref root, check_want want, void *ctx, strbuf *given,
@@ -41,11 +59,12 @@ bool check_find_path(const ruleset *rs, gref root, check_want want, void *ctx, s
                       want,
                       ctx,
                       xcalloc((size_t)g->nnodes + 1, 1),
+                      xcalloc((size_t)g->nterms + 1, 1),
                       xmalloc(sizeof(int) * (size_t)(g->nvars + 1)),
                       {0, 0}};
     for (int v = 0; v < g->nvars; v++)
         ps.var_value[v] = -1;
-    bool ok = search(&ps, root);
+    bool ok = search_from(&ps, root);
     if (ok) {
         int n = 0;
         for (int v = 0; v < g->nvars; v++) {
@@ -57,6 +76,7 @@ bool check_find_path(const ruleset *rs, gref root, check_want want, void *ctx, s
         if (found) *found = ps.found;
     }
     xfree(ps.dead);
+    xfree(ps.wanted);
     xfree(ps.var_value);
     return ok;
 }

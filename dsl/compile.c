@@ -16,6 +16,21 @@
  */
 #include "compile_internal.h"
 
+/* A hash of a string for the compiler's own tables (never stored: the
+ * ruleset's hash is fnv1a64's), eight bytes a step. */
+static uint64_t str_hash(const char *s, size_t len) {
+    uint64_t h = HASH_INIT;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, sizeof w);
+        h = hash_step(h, w);
+    }
+    uint64_t w = 0;
+    memcpy(&w, s + i, len - i);
+    return hash_step(h, w ^ (uint64_t)len);
+}
+
 /* A copy of s in the ruleset's arena (NULL stays NULL): every text a
  * ruleset keeps from the syntax trees goes through here. */
 const char *keep_str(compiler *c, const char *s) {
@@ -26,8 +41,7 @@ const char *keep_str(compiler *c, const char *s) {
         const char **slots = xcalloc((size_t)cap, sizeof *slots);
         for (int i = 0; i < p->capslots; i++) {
             if (!p->slots[i]) continue;
-            uint64_t h =
-                fnv1a64(FNV1A64_INIT, p->slots[i], strlen(p->slots[i])) & (uint64_t)(cap - 1);
+            uint64_t h = str_hash(p->slots[i], strlen(p->slots[i])) & (uint64_t)(cap - 1);
             while (slots[h])
                 h = (h + 1) & (uint64_t)(cap - 1);
             slots[h] = p->slots[i];
@@ -37,7 +51,7 @@ const char *keep_str(compiler *c, const char *s) {
         p->capslots = cap;
     }
     size_t len = strlen(s);
-    uint64_t mask = (uint64_t)p->capslots - 1, h = fnv1a64(FNV1A64_INIT, s, len) & mask;
+    uint64_t mask = (uint64_t)p->capslots - 1, h = str_hash(s, len) & mask;
     for (; p->slots[h]; h = (h + 1) & mask)
         if (strcmp(p->slots[h], s) == 0) return p->slots[h];
     char *copy;
@@ -58,27 +72,37 @@ const char *keep_str(compiler *c, const char *s) {
 }
 
 static uint64_t name_hash(const char *s) {
-    return fnv1a64(FNV1A64_INIT, s, strlen(s));
+    return str_hash(s, strlen(s));
 }
 
-/* An index of n names (names[i] may be NULL: not indexed); a name given
- * twice keeps its first number, as a search from the start would. */
-void index_make(compiler *c, name_index *ix, int n, const char *(*name_at)(compiler *, int)) {
+/* An index with room for n names, empty; index_add fills it. */
+void index_init(compiler *c, name_index *ix, int n) {
     ix->cap = 16;
     while (ix->cap < 2 * n + 2)
         ix->cap *= 2;
     ix->names = arena_alloc(c->a, sizeof *ix->names * (size_t)ix->cap);
     ix->ids = arena_alloc(c->a, sizeof *ix->ids * (size_t)ix->cap);
+}
+
+/* Adds name as number id, unless it is there already (a name given twice
+ * keeps its first number, as a search from the start would). At most the
+ * n of index_init. */
+void index_add(name_index *ix, const char *name, int id) {
     uint64_t mask = (uint64_t)ix->cap - 1;
+    uint64_t h = name_hash(name) & mask;
+    while (ix->names[h] && strcmp(ix->names[h], name) != 0)
+        h = (h + 1) & mask;
+    if (ix->names[h]) return;
+    ix->names[h] = name;
+    ix->ids[h] = id;
+}
+
+/* An index of n names (names[i] may be NULL: not indexed). */
+void index_make(compiler *c, name_index *ix, int n, const char *(*name_at)(compiler *, int)) {
+    index_init(c, ix, n);
     for (int i = 0; i < n; i++) {
         const char *name = name_at(c, i);
-        if (!name) continue;
-        uint64_t h = name_hash(name) & mask;
-        while (ix->names[h] && strcmp(ix->names[h], name) != 0)
-            h = (h + 1) & mask;
-        if (ix->names[h]) continue;
-        ix->names[h] = name;
-        ix->ids[h] = i;
+        if (name) index_add(ix, name, i);
     }
 }
 
@@ -89,12 +113,6 @@ int index_find(const name_index *ix, const char *name) {
     return -1;
 }
 
-const char *fact_name_at(compiler *c, int i) {
-    return c->rs->facts[i].name;
-}
-const char *action_name_at(compiler *c, int i) {
-    return c->rs->actions[i].name;
-}
 const char *cite_at(compiler *c, int i) {
     return VEC_AT(&c->clauses, rs_clause, i).cite;
 }
@@ -345,6 +363,7 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
     pair_free(&c.cells);
     pair_free(&c.outs);
     xfree(c.strings.slots);
+    xfree(c.string_ids.keys);
     arena_free(c.a); /* the syntax trees and the compiler's tables */
     if (rs->graph) graph_done_building(rs->graph);
     vec_free(&c.clauses);

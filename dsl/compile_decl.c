@@ -121,6 +121,7 @@ void declare_facts(compiler *c) {
         n += ((ast_decl *)c->decls.items[i])->kind == AD_FACT;
     c->rs->facts = arena_alloc(c->keep, sizeof(rs_fact) * (size_t)(n + 1));
     c->fact_decl = arena_alloc(c->a, sizeof(ast_decl *) * (size_t)(n + 1));
+    index_init(c, &c->fact_ix, n); /* filled as they are declared: a second one is found */
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_FACT) continue;
@@ -131,6 +132,7 @@ void declare_facts(compiler *c) {
         c->fact_decl[c->rs->nfacts] = d;
         rs_fact *f = &c->rs->facts[c->rs->nfacts++];
         f->name = keep_str(c, d->name);
+        index_add(&c->fact_ix, f->name, c->rs->nfacts - 1);
         f->loc = d->loc;
         f->type = resolve_type(c, d->type, NULL);
         f->ask = keep_str(c, d->ask);
@@ -144,7 +146,6 @@ void declare_facts(compiler *c) {
             ERR(c->d, d->loc, "overridable says that a scenario may overrule 'from auction.…'",
                 "'%s' is overridable but not filled from a record", d->name);
     }
-    index_make(c, &c->fact_ix, c->rs->nfacts, fact_name_at);
     /* Graph variables: the input facts a decision can test, in order. */
     c->rs->var_fact = arena_alloc(c->keep, sizeof(int) * (size_t)(c->rs->nfacts + 1));
     for (int i = 0; i < c->decls.n; i++) {
@@ -178,6 +179,7 @@ void declare_actions(compiler *c) {
     for (int i = 0; i < c->decls.n; i++)
         n += ((ast_decl *)c->decls.items[i])->kind == AD_ACTION;
     c->rs->actions = arena_alloc(c->keep, sizeof(rs_action) * (size_t)(n + 1));
+    index_init(c, &c->action_ix, n); /* filled as they are declared: a second one is found */
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
         if (d->kind != AD_ACTION) continue;
@@ -187,6 +189,7 @@ void declare_actions(compiler *c) {
         }
         rs_action *a = &c->rs->actions[c->rs->nactions++];
         a->name = keep_str(c, d->name);
+        index_add(&c->action_ix, a->name, c->rs->nactions - 1);
         a->loc = d->loc;
         a->text = keep_str(c, d->text);
         a->text_en = keep_str(c, d->text_en);
@@ -203,7 +206,6 @@ void declare_actions(compiler *c) {
         check_placeholders(c, d, a, d->text);
         check_placeholders(c, d, a, d->text_en);
     }
-    index_make(c, &c->action_ix, c->rs->nactions, action_name_at);
 }
 
 static int64_t key_count(const rs_type *t) {

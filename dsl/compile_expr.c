@@ -17,10 +17,37 @@ rs_expr *expr_at(compiler *c, int e) {
     return &VEC_AT(&c->rs->exprs, rs_expr, e);
 }
 
+/* The number of a string constant, added the first time: found by its
+ * kept copy, which keep_str makes one for equal strings. */
 static int add_string(compiler *c, const char *s) {
-    for (int i = 0; i < c->rs->strings.len; i++)
-        if (strcmp(VEC_AT(&c->rs->strings, const char *, i), s) == 0) return i;
-    *(const char **)vec_push(&c->rs->strings) = keep_str(c, s);
+    const char *k = keep_str(c, s);
+    string_ids *t = &c->string_ids;
+    if (2 * (t->n + 1) > t->cap) {
+        int cap = t->cap ? 2 * t->cap : 256;
+        const char **keys = xcalloc((size_t)cap, sizeof *keys + sizeof(int));
+        int *ids = (int *)(keys + cap);
+        for (int i = 0; i < t->cap; i++) {
+            if (!t->keys[i]) continue;
+            uint64_t h =
+                hash_step(HASH_INIT, (uint64_t)(uintptr_t)t->keys[i]) & (uint64_t)(cap - 1);
+            while (keys[h])
+                h = (h + 1) & (uint64_t)(cap - 1);
+            keys[h] = t->keys[i];
+            ids[h] = t->ids[i];
+        }
+        xfree(t->keys);
+        t->keys = keys;
+        t->ids = ids;
+        t->cap = cap;
+    }
+    uint64_t mask = (uint64_t)t->cap - 1;
+    uint64_t h = hash_step(HASH_INIT, (uint64_t)(uintptr_t)k) & mask;
+    for (; t->keys[h]; h = (h + 1) & mask)
+        if (t->keys[h] == k) return t->ids[h];
+    *(const char **)vec_push(&c->rs->strings) = k;
+    t->keys[h] = k;
+    t->ids[h] = c->rs->strings.len - 1;
+    t->n++;
     return c->rs->strings.len - 1;
 }
 

@@ -73,6 +73,14 @@ typedef struct string_pool {
     size_t left;
 } string_pool;
 
+/* The ruleset's string constants by their kept (interned) copy: the
+ * number of each in rs->strings. */
+typedef struct string_ids {
+    const char **keys;
+    int *ids;
+    int n, cap;
+} string_ids;
+
 /* Names to their first declaration's number, made once a pass has declared
  * them all: a ruleset has hundreds of facts, actions and citations, and its
  * tests and clauses name them thousands of times. */
@@ -89,12 +97,13 @@ typedef struct compiler {
     arena *a;
     arena *keep;
     string_pool strings;
+    string_ids string_ids;
     rs_type *bool_type, *int_type; /* the anonymous ones, shared */
     name_index fact_ix, action_ix, cite_ix;
     diag *d;
     ruleset *rs;
     ast_list files;    /* ast_file* */
-    ast_list included; /* canonical paths already read */
+    ast_list included; /* files and directories already read (compile_load.c: file_id) */
     ast_list decls;    /* every ast_decl*, in load order */
     gref *fact_graph;  /* memo: graph of each fact (0 = not yet) */
     char *art_state;
@@ -133,10 +142,10 @@ enum { OPK_CONCAT = 1, OPK_PATTERN };
 
 /* ---- names and kept strings (compile.c) */
 const char *keep_str(compiler *c, const char *s);
+void index_init(compiler *c, name_index *ix, int n);
+void index_add(name_index *ix, const char *name, int id);
 void index_make(compiler *c, name_index *ix, int n, const char *(*name_at)(compiler *, int));
 int index_find(const name_index *ix, const char *name);
-const char *fact_name_at(compiler *c, int i);
-const char *action_name_at(compiler *c, int i);
 const char *cite_at(compiler *c, int i);
 int find_fact(compiler *c, const char *name);
 int find_action(compiler *c, const char *name);

@@ -9,16 +9,28 @@ static const char *dir_of(compiler *c, const char *path) {
     return slash ? arena_strndup(c->a, path, (size_t)(slash - path)) : ".";
 }
 
-/* Each file and directory is read once, however it is reached. */
+/* Each file and directory is read once, however it is reached: known by
+ * its device and inode (one stat, where resolving the path's every
+ * component took several calls). */
+typedef struct file_id {
+    dev_t dev;
+    ino_t ino;
+} file_id;
+
 static bool first_visit(compiler *c, const char *path, src_loc from) {
-    char real[PATH_MAX];
-    if (!realpath(path, real)) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
         ERR(c->d, from, NULL, "cannot find %s: %s", path, strerror(errno));
         return false;
     }
-    for (int i = 0; i < c->included.n; i++)
-        if (strcmp(c->included.items[i], real) == 0) return false;
-    ast_push(c->a, &c->included, arena_strdup(c->a, real));
+    for (int i = 0; i < c->included.n; i++) {
+        const file_id *seen = c->included.items[i];
+        if (seen->dev == st.st_dev && seen->ino == st.st_ino) return false;
+    }
+    file_id *id = arena_alloc(c->a, sizeof *id);
+    id->dev = st.st_dev;
+    id->ino = st.st_ino;
+    ast_push(c->a, &c->included, id);
     return true;
 }
 

@@ -5,6 +5,7 @@
 #include "parser.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,9 +30,33 @@ static void set_loc(const dsl_lexer *lx, YYLTYPE *loc) {
     loc->last_column = (int)(lx->cur - lx->line_start);
 }
 
+/* A string whose opening quote was just read: true with lx->cur after its
+ * closing quote, or false (a newline or the end of the text before it) with
+ * lx->cur where it was. A backslash takes the next character with it,
+ * except a newline or the end. The runs between quotes and backslashes are
+ * skipped by strcspn rather than a byte a step. */
+static bool string_end(dsl_lexer *lx) {
+    const char *p = lx->cur;
+    for (;;) {
+        p += strcspn(p, "\"\\\n");
+        if (*p == '"') {
+            lx->cur = p + 1;
+            return true;
+        }
+        if (*p != '\\' || p[1] == '\n' || p[1] == '\0') return false;
+        p += 2;
+    }
+}
+
 /* Strings keep \" \\ \n escapes; a newline inside a string is an error. */
 static char *unescape(dsl_lexer *lx, const char *s, const char *e) {
     char *out = arena_alloc(lx->arena, (size_t)(e - s) + 1), *o = out;
+    const char *esc = memchr(s, '\\', (size_t)(e - s));
+    if (!esc) { /* the usual string: copied whole */
+        memcpy(out, s, (size_t)(e - s));
+        out[e - s] = 0;
+        return out;
+    }
     for (const char *p = s; p < e; p++) {
         if (*p == '\\' && p + 1 < e) {
             p++;
@@ -47,13 +72,11 @@ static char *unescape(dsl_lexer *lx, const char *s, const char *e) {
 /*!re2c
     re2c:define:YYCTYPE = "unsigned char";
     re2c:define:YYCURSOR = "lx->cur";
-    re2c:define:YYMARKER = "marker";
     re2c:yyfill:enable = 0;
     re2c:flags:utf-8 = 0;
 */
 
 static int next_token(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
-    const char *marker;
     for (;;) {
         lx->tok = lx->cur;
         /*!re2c
@@ -64,7 +87,7 @@ static int next_token(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
             end { set_loc(lx, loc); lx->cur--; return 0; }
             "\n" { lx->line++; lx->line_start = lx->cur; continue; }
             [ \t\r]+ { continue; }
-            "#" [^\n\x00]* { continue; }
+            "#" { lx->cur += strcspn(lx->cur, "\n"); continue; }
 
             "ruleset"     { set_loc(lx, loc); return RULESET; }
             "include"     { set_loc(lx, loc); return INCLUDE; }
@@ -134,12 +157,12 @@ static int next_token(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
                 val->text = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
                 return CITE;
             }
-            ["] ([^"\\\n\x00] | "\\" [^\n\x00])* ["] {
-                set_loc(lx, loc);
-                val->text = unescape(lx, lx->tok + 1, lx->cur - 1);
-                return STRING;
-            }
             ["] {
+                if (string_end(lx)) {
+                    set_loc(lx, loc);
+                    val->text = unescape(lx, lx->tok + 1, lx->cur - 1);
+                    return STRING;
+                }
                 ERR(lx->diag, here(lx, lx->tok), "close the string with \" on the same line",
                     "unterminated string");
                 while (*lx->cur && *lx->cur != '\n') lx->cur++;

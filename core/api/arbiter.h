@@ -266,6 +266,11 @@ enum arb_lang { ARB_NL, ARB_EN };
  * amendments arb_load_amended refuses. */
 enum arb_status arb_check(const char *name_or_path, const char *const *amendments, int namendments,
                           FILE *out, FILE *errors);
+/* The same, and on ARB_OK the ruleset it proved in *rs (NULL otherwise;
+ * freed with arb_free), as arb_load_amended would give it: a caller that
+ * goes on to use the ruleset does not compile it a second time. */
+enum arb_status arb_check_kept(const char *name_or_path, const char *const *amendments,
+                               int namendments, FILE *out, FILE *errors, arb_ruleset **rs);
 
 /* Inside each block of clauses, every clause that an earlier clause of the
  * block partly hides: a situation (satisfying the invariants, ruled on)

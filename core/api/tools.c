@@ -63,7 +63,7 @@ static ruleset *compile_and_prove(const char *path, const char *const *amendment
 }
 
 static enum arb_status check_unprotected(const char *name, const char *const *amendments,
-                                         int namendments, FILE *out, FILE *errors) {
+                                         int namendments, FILE *out, FILE *errors, ruleset **kept) {
     char why[120];
     if (!name || !out || !load_amendments_ok(amendments, namendments, why, sizeof why)) {
         if (errors && name && out) fprintf(errors, "arbiter: %s\n", why);
@@ -95,6 +95,10 @@ static enum arb_status check_unprotected(const char *name, const char *const *am
         fprintf(errors, "%s: %d error%s\n", path, diag_errors(d), diag_errors(d) == 1 ? "" : "s");
     }
     diag_free(d);
+    if (kept && status == ARB_OK) { /* the caller's now */
+        *kept = rs;
+        rs = NULL;
+    }
     ruleset_free(rs);
     xfree(path);
     return status;
@@ -102,12 +106,18 @@ static enum arb_status check_unprotected(const char *name, const char *const *am
 
 enum arb_status arb_check(const char *name, const char *const *amendments, int namendments,
                           FILE *out, FILE *errors) {
+    return arb_check_kept(name, amendments, namendments, out, errors, NULL);
+}
+
+enum arb_status arb_check_kept(const char *name, const char *const *amendments, int namendments,
+                               FILE *out, FILE *errors, arb_ruleset **rs) {
+    if (rs) *rs = NULL;
     mem_guard g;
     API_PROTECT(g) {
         api_no_memory_on(errors);
         return ARB_NO_MEMORY;
     }
-    enum arb_status result = check_unprotected(name, amendments, namendments, out, errors);
+    enum arb_status result = check_unprotected(name, amendments, namendments, out, errors, rs);
     api_leave(&g);
     return result;
 }

@@ -19,6 +19,10 @@ typedef struct arena arena;
 arena *arena_new(void);
 void arena_free(arena *a);
 void *arena_alloc(arena *a, size_t size); /* zeroed */
+/* Asks the system to map the whole pages of [p, p + n) now, in one call,
+ * instead of a fault at the first touch of each (a hint: where it cannot,
+ * nothing happens). For large tables about to be filled. */
+void prefault(void *p, size_t n);
 char *arena_strdup(arena *a, const char *s);
 char *arena_strndup(arena *a, const char *s, size_t n);
 char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -170,9 +170,7 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
 static const options *current;
 static arb_plugins *plugins; /* NULL without --plugin */
 
-static arb_ruleset *load_or_report(const char *name) {
-    arb_ruleset *rs = arb_load_amended(name, current ? current->amends : NULL,
-                                       current ? current->namends : 0, stderr);
+static arb_ruleset *with_plugins(arb_ruleset *rs) {
     if (!rs || !current || !current->nplugins) return rs;
     plugins =
         arb_load_plugins_limited(rs, current->plugins, current->nplugins, &current->limits, stderr);
@@ -181,6 +179,11 @@ static arb_ruleset *load_or_report(const char *name) {
         rs = NULL;
     }
     return rs;
+}
+
+static arb_ruleset *load_or_report(const char *name) {
+    return with_plugins(arb_load_amended(name, current ? current->amends : NULL,
+                                         current ? current->namends : 0, stderr));
 }
 
 /* For compare and diff, the amendments apply to the last ruleset named. */
@@ -1012,8 +1015,9 @@ static int cmd_check(const options *o) {
     if (!name) return usage_error("check", "%s", "needs a ruleset NAME or PATH");
     char *path = arb_find_ruleset(name);
     if (!path) return usage_error("check", "no ruleset named or at '%s'", name);
-    enum arb_status status = arb_check(path, o->amends, o->namends, stdout, stderr);
-    arb_ruleset *rs = status == ARB_OK ? load_or_report(path) : NULL;
+    arb_ruleset *rs = NULL; /* the ruleset the check compiled (or loaded), not compiled again */
+    enum arb_status status = arb_check_kept(path, o->amends, o->namends, stdout, stderr, &rs);
+    if (status == ARB_OK) rs = with_plugins(rs);
     if (status == ARB_OK)
         status = rs ? arb_check_legal_cards(rs, plugins, stdout, stderr) : ARB_BAD_INPUT;
     if (status == ARB_OK && o->clauses) status = arb_hidden_clauses(rs, stdout, NULL);

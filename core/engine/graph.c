@@ -12,7 +12,7 @@
  * (a small build has few operations to remember, and a large table is
  * mostly page faults for it) and grows with the operations computed, up to
  * CACHE_SIZE, keeping its entries. */
-#define CACHE_SIZE (1 << 16)
+#define CACHE_SIZE (1 << 14)
 #define CACHE_FIRST (1 << 12)
 
 typedef struct graph_cache_entry {
@@ -85,6 +85,30 @@ void graph_free(graph *g) {
     xfree(g);
 }
 
+/* Large build tables are mapped whole before they are filled (util.h:
+ * prefault): below this size, the allocator's pages are likely mapped. */
+#define PREFAULT_MIN (64 * 1024)
+
+static void *table_alloc(size_t bytes) {
+    void *p = xmalloc(bytes);
+    if (bytes >= PREFAULT_MIN) prefault(p, bytes);
+    return p;
+}
+
+/* An array grown to bytes, its first used bytes kept: a new block mapped
+ * whole, then the copy (realloc would fault on each page as it copied). */
+static void *table_grow(void *old, size_t used, size_t bytes) {
+    if (bytes < PREFAULT_MIN) return xrealloc(old, bytes);
+    char *p = xmalloc(bytes);
+    /* the copy and what the next doubling's worth of building fills; the
+     * rest of the block may never be used */
+    size_t ahead = used + (bytes - used) / 2;
+    prefault(p, ahead);
+    if (used) memcpy(p, old, used);
+    xfree(old);
+    return p;
+}
+
 static uint64_t mix(uint64_t h, uint64_t v) {
     h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
     return h * 0xff51afd7ed558ccdULL;
@@ -136,21 +160,35 @@ static uint64_t node_hash(int var, const gref *kids, int n) {
                      (size_t)n); /* two children a step: nodes may have 256 */
 }
 
+/* A slot of the hash-consing index: 0 empty, else the node's number + 1
+ * in the low UNIQUE_BITS bits and the top bits of its hash above them, so
+ * that a probe that meets another node mostly tells so without reading the
+ * node (a cache miss each: the index and the nodes are megabytes). A node
+ * has two children at least, so there are at most GRAPH_MAX_KIDS / 2. */
+#define UNIQUE_BITS 27
+#define UNIQUE_INDEX_MASK ((UINT32_C(1) << UNIQUE_BITS) - 1)
+_Static_assert(GRAPH_MAX_KIDS / 2 < (1 << UNIQUE_BITS), "a node's number fits its slot");
+
+static inline uint32_t unique_tag(uint64_t h) {
+    return (uint32_t)(h >> (64 - (32 - UNIQUE_BITS))) << UNIQUE_BITS;
+}
+
 static void node_rehash(graph *g) {
     int cap = g->capunique ? g->capunique * 2 : 256;
-    while (cap < 4 * (g->nnodes + 1))
+    while (cap < 3 * (g->nnodes + 1))
         cap *= 2; /* also after graph_done_building */
     xfree(g->unique);
-    g->unique = xrealloc(NULL, sizeof(int32_t) * (size_t)cap);
-    memset(g->unique, -1, sizeof(int32_t) * (size_t)cap);
+    g->unique = table_alloc(sizeof(int32_t) * (size_t)cap);
+    memset(g->unique, 0, sizeof(int32_t) * (size_t)cap);
     g->capunique = cap;
+    uint32_t *slots = (uint32_t *)g->unique;
     for (int i = 0; i < g->nnodes; i++) {
         const graph_node *nd = &g->nodes[i];
-        uint64_t h =
-            node_hash(nd->var, &g->kids[nd->kids], g->domain[nd->var]) & (uint64_t)(cap - 1);
-        while (g->unique[h] >= 0)
+        uint64_t full = node_hash(nd->var, &g->kids[nd->kids], g->domain[nd->var]);
+        uint64_t h = full & (uint64_t)(cap - 1);
+        while (slots[h])
             h = (h + 1) & (uint64_t)(cap - 1);
-        g->unique[h] = i;
+        slots[h] = unique_tag(full) | (uint32_t)(i + 1);
     }
 }
 
@@ -174,27 +212,32 @@ gref graph_node_ref(graph *g, int var, const gref *kids) {
     if (g->npacked) graph_unpack(g); /* hash-consing compares direct children */
     if (2 * (g->nnodes + 1) > g->capunique) node_rehash(g);
     uint64_t mask = (uint64_t)g->capunique - 1;
-    uint64_t h = node_hash(var, kids, n) & mask;
-    for (; g->unique[h] >= 0; h = (h + 1) & mask) {
-        const graph_node *nd = &g->nodes[g->unique[h]];
+    uint64_t full = node_hash(var, kids, n), h = full & mask;
+    uint32_t tag = unique_tag(full), *slots = (uint32_t *)g->unique;
+    for (uint32_t v; (v = slots[h]) != 0; h = (h + 1) & mask) {
+        if ((v & ~UNIQUE_INDEX_MASK) != tag) continue;
+        int32_t i = (int32_t)(v & UNIQUE_INDEX_MASK) - 1;
+        const graph_node *nd = &g->nodes[i];
         if (nd->var == var && memcmp(&g->kids[nd->kids], kids, sizeof(gref) * (size_t)n) == 0)
-            return g->unique[h];
+            return i;
     }
     if (g->nkids > GRAPH_MAX_KIDS - n)
         return too_large(g); /* past the budget: an error leaf, not an OOM kill */
     if (g->nkids + n > g->capkids) {
         while (g->nkids + n > g->capkids)
             g->capkids = g->capkids ? g->capkids * 2 : 256;
-        g->kids = xrealloc(g->kids, sizeof(gref) * (size_t)g->capkids);
+        g->kids =
+            table_grow(g->kids, sizeof(gref) * (size_t)g->nkids, sizeof(gref) * (size_t)g->capkids);
     }
     if (g->nnodes == g->capnodes) {
         g->capnodes = g->capnodes ? g->capnodes * 2 : 128;
-        g->nodes = xrealloc(g->nodes, sizeof *g->nodes * (size_t)g->capnodes);
+        g->nodes = table_grow(g->nodes, sizeof *g->nodes * (size_t)g->nnodes,
+                              sizeof *g->nodes * (size_t)g->capnodes);
     }
     memcpy(&g->kids[g->nkids], kids, sizeof(gref) * (size_t)n);
     g->nodes[g->nnodes] = (graph_node){var, g->nkids};
     g->nkids += n;
-    g->unique[h] = g->nnodes;
+    slots[h] = tag | (uint32_t)(g->nnodes + 1);
     return g->nnodes++;
 }
 
@@ -210,8 +253,13 @@ gref graph_var(graph *g, int var) {
 
 /* --- operations ----------------------------------------------------------- */
 
-static uint64_t cache_hash(uint64_t op, gref a, gref b, gref c) {
-    return mix(mix(mix(op, (uint64_t)(uint32_t)a), (uint64_t)(uint32_t)b), (uint64_t)(uint32_t)c);
+/* Two multiplies over the operation and its three operands, folded so
+ * that the low bits (the slot) depend on all of them. */
+static inline uint64_t cache_hash(uint64_t op, gref a, gref b, gref c) {
+    uint64_t h =
+        (op ^ ((uint64_t)(uint32_t)a | (uint64_t)(uint32_t)b << 32)) * UINT64_C(0x9e3779b97f4a7c15);
+    h = (h ^ (h >> 29) ^ (uint64_t)(uint32_t)c) * UINT64_C(0xbf58476d1ce4e5b9);
+    return h ^ (h >> 32);
 }
 
 /* A larger table for a longer build, keeping what the smaller one held. */
@@ -219,7 +267,8 @@ static void cache_grow(graph *g) {
     int cap = g->capcache ? g->capcache : CACHE_FIRST;
     while (cap < CACHE_SIZE && (uint64_t)cap < g->work)
         cap *= 4;
-    graph_cache_entry *cache = xcalloc((size_t)cap, sizeof *cache);
+    graph_cache_entry *cache = table_alloc(sizeof *cache * (size_t)cap);
+    memset(cache, 0, sizeof *cache * (size_t)cap);
     for (int i = 0; i < g->capcache; i++) {
         const graph_cache_entry *e = &g->cache[i];
         if (e->op) cache[cache_hash(e->op - 1, e->a, e->b, e->c) & (uint64_t)(cap - 1)] = *e;
@@ -229,12 +278,14 @@ static void cache_grow(graph *g) {
     g->capcache = cap;
 }
 
-static graph_cache_entry *cache_slot(graph *g, const cache_key *k) {
-    if (!g->cache || (g->capcache < CACHE_SIZE && g->work > (uint64_t)g->capcache)) cache_grow(g);
+static inline graph_cache_entry *cache_slot(graph *g, const cache_key *k) {
+    if (__builtin_expect(!g->cache || (g->capcache < CACHE_SIZE && g->work > (uint64_t)g->capcache),
+                         0))
+        cache_grow(g);
     return &g->cache[k->h & (uint64_t)(g->capcache - 1)];
 }
 
-static bool cache_get(graph *g, cache_key *k, gref *out) {
+static inline bool cache_get(graph *g, cache_key *k, gref *out) {
     k->h = cache_hash(k->op, k->a, k->b, k->c);
     const graph_cache_entry *e = cache_slot(g, k);
     if (e->op != k->op + 1 || e->a != k->a || e->b != k->b || e->c != k->c) return false;
@@ -242,17 +293,17 @@ static bool cache_get(graph *g, cache_key *k, gref *out) {
     return true;
 }
 
-static gref cache_put(graph *g, const cache_key *k, gref r) {
+static inline gref cache_put(graph *g, const cache_key *k, gref r) {
     *cache_slot(g, k) = (graph_cache_entry){k->op + 1, k->a, k->b, k->c, r};
     return r;
 }
 
-static int top_var(const graph *g, gref r) {
+static inline int top_var(const graph *g, gref r) {
     return GRAPH_IS_TERM(r) ? g->nvars : g->nodes[r].var;
 }
 
 /* The child of r for value i of var, where var is at or above r's top. */
-static gref cofactor(const graph *g, gref r, int var, int i) {
+static inline gref cofactor(const graph *g, gref r, int var, int i) {
     if (GRAPH_IS_TERM(r) || g->nodes[r].var != var) return r;
     return graph_kid(g, &g->nodes[r], i);
 }
@@ -272,6 +323,46 @@ static gref cofactor(const graph *g, gref r, int var, int i) {
         if (kids_ != stack_) xfree(kids_);                                                         \
     } while (0)
 
+/* Where r's children for var lie in g->kids, or -1 where r does not test
+ * var (its cofactor is r itself for every value). Only while nothing is
+ * packed: building appends to g->kids (which may move, hence an offset) and
+ * unpacks only a packed graph. */
+static inline int32_t kids_of(const graph *g, gref r, int var) {
+    return GRAPH_IS_TERM(r) || g->nodes[r].var != var ? -1 : g->nodes[r].kids;
+}
+
+static inline gref kid_at(const graph *g, gref r, int32_t at, int var, int i) {
+    if (at == -1) return r;
+    return at >= 0 ? g->kids[at + i] : cofactor(g, r, var, i);
+}
+
+/* The same for an operation on up to three graphs a, b, c (GRAPH_NONE for
+ * one not taken): child i is `call` on ca_, cb_, cc_, their cofactors for
+ * value i. A child whose operands are those of the child before it is that
+ * child, without a call (a wide variable's children come in runs). */
+#define GRAPH_NONE (-1)
+#define EXPAND3(g, var, a, b, c, call)                                                             \
+    do {                                                                                           \
+        int n_ = (g)->domain[var];                                                                 \
+        gref stack_[EXPAND_ON_STACK];                                                              \
+        gref *kids_ = n_ <= EXPAND_ON_STACK ? stack_ : xrealloc(NULL, sizeof(gref) * (size_t)n_);  \
+        bool direct_ = !(g)->npacked;                                                              \
+        int32_t at_a = direct_ ? kids_of(g, a, var) : -2,                                          \
+                at_b = direct_ ? kids_of(g, b, var) : -2;                                          \
+        int32_t at_c = direct_ ? kids_of(g, c, var) : -2;                                          \
+        gref pa_ = 0, pb_ = 0, pc_ = 0;                                                            \
+        for (int i = 0; i < n_; i++) {                                                             \
+            gref ca_ = kid_at(g, a, at_a, var, i), cb_ = kid_at(g, b, at_b, var, i);               \
+            gref cc_ = kid_at(g, c, at_c, var, i);                                                 \
+            kids_[i] = i > 0 && ca_ == pa_ && cb_ == pb_ && cc_ == pc_ ? kids_[i - 1] : (call);    \
+            pa_ = ca_;                                                                             \
+            pb_ = cb_;                                                                             \
+            pc_ = cc_;                                                                             \
+        }                                                                                          \
+        result = graph_node_ref((g), (var), kids_);                                                \
+        if (kids_ != stack_) xfree(kids_);                                                         \
+    } while (0)
+
 gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
     gref result;
     cache_key key = {op, a, 0, 1, 0};
@@ -282,7 +373,7 @@ gref graph_apply1(graph *g, uint64_t op, gref a, graph_fn1 fn, void *ctx) {
         return cache_put(g, &key, graph_term_ref(g, t.kind, t.v));
     }
     int var = g->nodes[a].var;
-    EXPAND(g, var, graph_apply1(g, op, cofactor(g, a, var, i), fn, ctx));
+    EXPAND3(g, var, a, GRAPH_NONE, GRAPH_NONE, graph_apply1(g, op, ca_, fn, ctx));
     return cache_put(g, &key, result);
 }
 
@@ -314,7 +405,7 @@ static gref apply2(graph *g, uint64_t op, gref a, gref b, graph_fn2 fn, void *ct
     }
     int va = top_var(g, a), vb = top_var(g, b);
     int var = va < vb ? va : vb;
-    EXPAND(g, var, apply2(g, op, cofactor(g, a, var, i), cofactor(g, b, var, i), fn, ctx, laws));
+    EXPAND3(g, var, a, b, GRAPH_NONE, apply2(g, op, ca_, cb_, fn, ctx, laws));
     return cache_put(g, &key, result);
 }
 
@@ -414,8 +505,7 @@ gref graph_ite(graph *g, gref c, gref t, gref e) {
     int vt = top_var(g, t), ve = top_var(g, e);
     if (vt < var) var = vt;
     if (ve < var) var = ve;
-    EXPAND(g, var,
-           graph_ite(g, cofactor(g, c, var, i), cofactor(g, t, var, i), cofactor(g, e, var, i)));
+    EXPAND3(g, var, c, t, e, graph_ite(g, ca_, cb_, cc_));
     return cache_put(g, &key, result);
 }
 
@@ -466,6 +556,13 @@ gref graph_restrict(graph *g, gref f, gref care) {
     return cache_put(g, &key, result);
 }
 
+/* A child of graph_replace_kind's walk: terminals settled here, without a
+ * call. */
+static inline gref replace_kid(graph *g, gref a, int from, gref to) {
+    if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
+    return graph_replace_kind(g, a, from, to);
+}
+
 gref graph_replace_kind(graph *g, gref a, int from, gref to) {
     gref result;
     if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
@@ -477,7 +574,7 @@ gref graph_replace_kind(graph *g, gref a, int from, gref to) {
      * same value, so no path tests a variable twice. */
     int var = g->nodes[a].var, vt = top_var(g, to);
     if (vt < var) var = vt;
-    EXPAND(g, var, graph_replace_kind(g, cofactor(g, a, var, i), from, cofactor(g, to, var, i)));
+    EXPAND3(g, var, a, to, GRAPH_NONE, replace_kid(g, ca_, from, cb_));
     return cache_put(g, &key, result);
 }
 
@@ -598,11 +695,10 @@ int graph_compact(graph *g, gref *const *roots, int nroots) {
         if (!GRAPH_IS_TERM(*roots[k])) live[*roots[k]] = 1;
     for (int i = g->nnodes - 1; i >= 0; i--) {
         if (!live[i]) continue;
-        const graph_node *nd = &g->nodes[i];
-        for (int c = 0; c < g->domain[nd->var]; c++) {
-            gref kid = g->kids[nd->kids + c];
-            if (!GRAPH_IS_TERM(kid)) live[kid] = 1;
-        }
+        const gref *kids = &g->kids[g->nodes[i].kids];
+        int n = g->domain[g->nodes[i].var];
+        for (int c = 0; c < n; c++)
+            if (!GRAPH_IS_TERM(kids[c])) live[kids[c]] = 1;
     }
     /* Terminals in order of first use by a kept node (or a root), nodes in
      * their old order: a child still comes before its parents. */
@@ -692,7 +788,7 @@ int graph_pack(graph *g) {
         graph_node *nd = &g->nodes[i];
         int n = g->domain[nd->var];
         const gref *kids = &g->kids[nd->kids];
-        int r = count_runs(kids, n);
+        int r = n >= GRAPH_PACK_MIN_DOMAIN ? count_runs(kids, n) : n;
         if (n >= GRAPH_PACK_MIN_DOMAIN && 2 * (1 + 2 * r) <= n) {
             int len = write_runs(kids, n, r, runs);
             memcpy(&g->kids[w], runs, sizeof(gref) * (size_t)len);
@@ -700,7 +796,7 @@ int graph_pack(graph *g) {
             w += len;
             g->npacked++;
         } else {
-            memmove(&g->kids[w], kids, sizeof(gref) * (size_t)n);
+            if (w != nd->kids) memmove(&g->kids[w], kids, sizeof(gref) * (size_t)n);
             nd->kids = w;
             w += n;
         }

@@ -60,6 +60,38 @@ static void test_check_gap(void **state) {
     capture_close(&err);
 }
 
+/* arb_check_kept hands over the ruleset it proved, the one arb_load gives
+ * (no second compile), and nothing where the check fails. */
+static void test_check_kept(void **state) {
+    (void)state;
+    fixture_capture out, err, tests, bad;
+    arb_ruleset *rs = NULL;
+    assert_int_equal(
+        arb_check_kept("tests/rules/toy", NULL, 0, capture_open(&out), capture_open(&err), &rs),
+        ARB_OK);
+    assert_non_null(strstr(capture_text(&out), "toy: complete — 6 articles, 14 clauses,"));
+    assert_string_equal(capture_text(&err), "");
+    assert_non_null(rs);
+    char kept[32], loaded[32];
+    arb_hash(rs, kept);
+    arb_hash(toy, loaded);
+    assert_string_equal(kept, loaded);
+    assert_string_equal(arb_name(rs), arb_name(toy));
+    int passed = -1, failed = -1;
+    assert_int_equal(arb_test(rs, NULL, 0, capture_open(&tests), &passed, &failed), ARB_OK);
+    assert_int_equal(passed, 8);
+    arb_free(rs);
+    rs = toy; /* overwritten: NULL when the check fails */
+    assert_int_equal(
+        arb_check_kept("tests/bad/missing-case.rules", NULL, 0, capture_open(&bad), NULL, &rs),
+        ARB_BAD_INPUT);
+    assert_null(rs);
+    capture_close(&out);
+    capture_close(&err);
+    capture_close(&tests);
+    capture_close(&bad);
+}
+
 /* diff-late with its 1B made strict by an amendment is complete too. */
 static void test_check_amended(void **state) {
     (void)state;
@@ -313,13 +345,21 @@ static void test_bad_arguments(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_check_complete), cmocka_unit_test(test_check_gap),
-        cmocka_unit_test(test_check_amended),  cmocka_unit_test(test_test_blocks),
-        cmocka_unit_test(test_test_verbose),   cmocka_unit_test(test_test_coverage),
-        cmocka_unit_test(test_diff_regions),   cmocka_unit_test(test_diff_unknown_article),
-        cmocka_unit_test(test_diff_cases),     cmocka_unit_test(test_graph),
-        cmocka_unit_test(test_test_scenarios), cmocka_unit_test(test_hidden_clauses),
-        cmocka_unit_test(test_rulesets_table), cmocka_unit_test(test_why_not),
+        cmocka_unit_test(test_check_complete),
+        cmocka_unit_test(test_check_gap),
+        cmocka_unit_test(test_check_kept),
+        cmocka_unit_test(test_check_amended),
+        cmocka_unit_test(test_test_blocks),
+        cmocka_unit_test(test_test_verbose),
+        cmocka_unit_test(test_test_coverage),
+        cmocka_unit_test(test_diff_regions),
+        cmocka_unit_test(test_diff_unknown_article),
+        cmocka_unit_test(test_diff_cases),
+        cmocka_unit_test(test_graph),
+        cmocka_unit_test(test_test_scenarios),
+        cmocka_unit_test(test_hidden_clauses),
+        cmocka_unit_test(test_rulesets_table),
+        cmocka_unit_test(test_why_not),
         cmocka_unit_test(test_bad_arguments),
     };
     return FIXTURE_RUN_GROUP("api_tools", tests, rulesets);
