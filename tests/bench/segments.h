@@ -89,7 +89,7 @@
     S(c27B3, "27B3 > 16C > 26B > 72C", A_27B3)                                                     \
     S(c27B1a, "27B1a > 27D",                                                                       \
       "no_further_rectification; no_lead_restriction(27B1a); adjusted_score_if_damaged(27D)")      \
-    S(c27B1b, "27B1b > 27D > 23C",                                                                 \
+    S(c27B1b, "27B1b > 27D > 26A > 23C",                                                           \
       "no_further_rectification; no_lead_restriction(26A); adjusted_score_if_damaged(27D)")        \
     S(c27B2, "27B2 > 16C > 26B > 72C",                                                             \
       "partner_must_pass(rest_of_auction); unauthorised_information(16C); lead_restriction(26B); " \
@@ -165,11 +165,11 @@
     S(c66D_not, "66D", "no_revoke_assumed(66D)")                                                   \
     S(c85A1, "85A1", "revoke_facts_judgment(85A1)")                                                \
     S(c62A, "62A", "")                                                                             \
-    S(c62B1, "62B1 > 50B > 50D", A_62B1)                                                           \
+    S(c62B1, "62B1 > 50B > 50D > 50D1 > 50D2", A_62B1)                                             \
     S(c62B2_decl, "62B2 > 43B2b",                                                                  \
       "withdrawn_card_no_rectification(62B2); dummy_forfeited_rights_note(43B2b)")                 \
     S(c62B2, "62B2", "withdrawn_card_no_rectification(62B2)")                                      \
-    S(c62C3, "62C3 > 16C2 > 64B8 > 64C1 > 50B > 50D",                                              \
+    S(c62C3, "62C3 > 16C2 > 64B8 > 64C1 > 50B > 50D > 50D1 > 50D2",                                \
       "both_revokes_corrected(62C3); unauthorised_information(16C2); "                             \
       "no_automatic_transfer(64B8); revoke_compensation_check(64C1); major_penalty_card_created; " \
       "owner_plays_penalty_card_when_legal(50D1); declarer_chooses_partner_lead(50D2)")            \
