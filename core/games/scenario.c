@@ -1091,16 +1091,26 @@ static const char *skip_ws(const char *p, const char *end) {
 static const char *scan_string(const char *p, const char *end, const char **s, size_t *n) {
     if (p >= end || *p != '"') return NULL;
     const char *q = ++p;
-    while (end - q >=
-           8) { /* eight bytes a step while none is '"', '\\', a control byte or past ASCII */
+    while (end - q >= 8) { /* eight bytes a step: where one is '"', '\\', a control byte or past
+                              ASCII, the first such byte is found by its bit */
         uint64_t w;
         memcpy(&w, q, 8);
         const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
         uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
         uint64_t hit =
             ((w - ones * 0x20) & ~w) | w | ((quote - ones) & ~quote) | ((slash - ones) & ~slash);
-        if (hit & highs) break;
-        q += 8;
+        hit &= highs;
+        if (!hit) {
+            q += 8;
+            continue;
+        }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        q += __builtin_ctzll(hit) / 8; /* the first flagged byte is a true one */
+        if (*q != '"') return NULL;    /* a control byte, a backslash or past ASCII */
+        goto closed;
+#else
+        break;
+#endif
     }
     while (q < end && *q != '"') {
         unsigned char c = (unsigned char)*q;
@@ -1109,6 +1119,7 @@ static const char *scan_string(const char *p, const char *end, const char **s, s
         q++;
     }
     if (q >= end) return NULL;
+closed:
     *s = p;
     *n = (size_t)(q - p);
     return q + 1;
