@@ -200,6 +200,30 @@ static void keep_reachable(ruleset *rs) {
     xfree(roots);
 }
 
+/* A trail names a citation once, whatever brings it there again (an
+ * applied article, a block's `cite` beside a clause of the same label, two
+ * articles' rulings joined): a clause whose citation is on the trail
+ * already is dropped, but for one that follows a clause citing the same
+ * (an article's entry and a clause citing the article's number are one
+ * step, as the trail shows them). Returns how many are kept. */
+static int drop_repeated_cites(const ruleset *rs, int *trail, int n) {
+    int kept = 0;
+    const char *last = NULL;
+    for (int i = 0; i < n; i++) {
+        const char *cite = rs->clauses[trail[i]].cite;
+        bool again = false;
+        if (cite && !(last && strcmp(last, cite) == 0))
+            for (int j = 0; j < kept && !again; j++) {
+                const char *e = rs->clauses[trail[j]].cite;
+                again = e && strcmp(e, cite) == 0;
+            }
+        if (again) continue;
+        trail[kept++] = trail[i];
+        if (cite) last = cite;
+    }
+    return kept;
+}
+
 /* The rulings the kept graph reaches become the ruleset's outcome table,
  * numbered in the order the graph names them, their arrays in one block of
  * the ruleset's arena. */
@@ -215,9 +239,9 @@ static void flatten_outcomes(compiler *c) {
     for (int i = 0; i < n; i++) {
         rs_outcome *o = vec_push(&rs->outcomes);
         int32_t trail = c->outs.pairs[old[i]][0], acts = c->outs.pairs[old[i]][1];
-        o->ntrail = list_len(c, trail);
-        o->trail = pool;
         list_items(c, trail, pool);
+        o->ntrail = drop_repeated_cites(rs, pool, list_len(c, trail));
+        o->trail = pool;
         pool += o->ntrail;
         o->nactions = list_len(c, acts);
         o->actions = pool;

@@ -794,6 +794,93 @@ static void test_missing_ruleset_directory(void **state) {
     compiled_free(&c);
 }
 
+/* The trail of outcome o as it shows (a clause citing what the one before
+ * it cites is one step), joined by " > ". */
+static void shown_trail(const ruleset *rs, const rs_outcome *o, char *out, size_t cap) {
+    const char *last = NULL;
+    out[0] = 0;
+    for (int i = 0; i < o->ntrail; i++) {
+        const char *cite = rs->clauses[o->trail[i]].cite;
+        if (!cite || (last && strcmp(last, cite) == 0)) continue;
+        size_t n = strlen(out);
+        snprintf(out + n, cap - n, "%s%s", last ? " > " : "", cite);
+        last = cite;
+    }
+}
+
+/* The first outcome whose trail, as it shows, names a citation twice; -1
+ * when none does. */
+static int outcome_repeating_a_cite(const ruleset *rs) {
+    for (int i = 0; i < rs->outcomes.len; i++) {
+        const rs_outcome *o = rs_outcome_at(rs, i);
+        const char *shown[256];
+        int n = 0;
+        const char *last = NULL;
+        for (int t = 0; t < o->ntrail && n < 256; t++) {
+            const char *cite = rs->clauses[o->trail[t]].cite;
+            if (!cite || (last && strcmp(last, cite) == 0)) continue;
+            for (int j = 0; j < n; j++)
+                if (strcmp(shown[j], cite) == 0) return i;
+            shown[n++] = last = cite;
+        }
+    }
+    return -1;
+}
+
+/* A trail names a citation once, whatever brings it back: a block's cite
+ * list and a clause of the same label after it, an article applied where
+ * the trail cites it already. An article's entry and a clause citing its
+ * number stay one step. */
+static void test_trail_names_a_citation_once(void **state) {
+    (void)state;
+    compiled c;
+    assert_compiles(&c, VOCAB "article 3 \"Drie\" when irregularity == noise {\n"
+                              "  otherwise => 3 { see(2) cite 2 }\n"
+                              "}\n"
+                              "article 1 \"Een\" when irregularity == late {\n"
+                              "  otherwise => 1A {\n"
+                              "    warning\n"
+                              "    cite 2 3\n"
+                              "    if repeated => 2 { penalty(1) }\n"
+                              "    otherwise => 1B { penalty(2) }\n"
+                              "  }\n"
+                              "}\n"
+                              "article 4 \"Vier\" when irregularity == noise {\n"
+                              "  otherwise => 4A { cite 2  apply 3 }\n"
+                              "}\n");
+    assert_int_equal(outcome_repeating_a_cite(c.rs), -1);
+    bool seen_1a = false, seen_joined = false;
+    for (int i = 0; i < c.rs->outcomes.len; i++) {
+        char trail[200];
+        shown_trail(c.rs, rs_outcome_at(c.rs, i), trail, sizeof trail);
+        seen_1a |= strcmp(trail, "1 > 1A > 2 > 3") == 0;     /* not ... > 3 > 2 */
+        seen_joined |= strcmp(trail, "3 > 2 > 4 > 4A") == 0; /* not ... > 4A > 3 > 2 */
+    }
+    assert_true(seen_1a && seen_joined);
+    compiled_free(&c);
+}
+
+/* No ruling of the shipped bridge editions names a citation twice on its
+ * trail (they did, where articles' rulings were joined: 2017
+ * 25 > 25A4 > 29 > 29B > 32 > 32C > 25 > 25A4, 1963 64b's and 64d's 12a). */
+static void test_shipped_trails_name_a_citation_once(void **state) {
+    (void)state;
+    static const char *const editions[] = {"rulesets/bridge-2017", "rulesets/bridge-1963",
+                                           "rulesets/klaverjas-nkf-1976"};
+    for (size_t e = 0; e < sizeof editions / sizeof *editions; e++) {
+        compiled c = {0};
+        compile_path(&c, editions[e]);
+        if (!c.rs || c.errors) fail_msg("%s does not compile:\n%s", editions[e], c.out);
+        int o = outcome_repeating_a_cite(c.rs);
+        if (o >= 0) {
+            char trail[1000];
+            shown_trail(c.rs, rs_outcome_at(c.rs, o), trail, sizeof trail);
+            fail_msg("%s: a trail names a citation twice: %s", editions[e], trail);
+        }
+        compiled_free(&c);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vocabulary_compiles),
@@ -842,6 +929,8 @@ int main(void) {
         cmocka_unit_test(test_english_placeholder_not_a_parameter),
         cmocka_unit_test(test_derived_fact_cycle_in_action_argument),
         cmocka_unit_test(test_include_back_into_ruleset_directory_read_once),
+        cmocka_unit_test(test_trail_names_a_citation_once),
+        cmocka_unit_test(test_shipped_trails_name_a_citation_once),
     };
     return cmocka_run_group_tests_name("compile", tests, NULL, NULL);
 }
