@@ -31,29 +31,31 @@ static uint64_t str_hash(const char *s, size_t len) {
     return hash_step(h, w ^ (uint64_t)len);
 }
 
-/* A copy of s in the ruleset's arena (NULL stays NULL): every text a
- * ruleset keeps from the syntax trees goes through here. */
-const char *keep_str(compiler *c, const char *s) {
-    if (!s) return NULL;
+/* The slot of s in the pool, a copy made in the ruleset's arena the first
+ * time (each distinct string once). */
+static int keep_slot(compiler *c, const char *s) {
     string_pool *p = &c->strings;
     if (2 * (p->n + 1) > p->capslots) {
         int cap = p->capslots ? p->capslots * 2 : 1024;
-        const char **slots = xcalloc((size_t)cap, sizeof *slots);
+        const char **slots = xcalloc((size_t)cap, sizeof *slots + sizeof(int));
+        int *ids = (int *)(slots + cap);
         for (int i = 0; i < p->capslots; i++) {
             if (!p->slots[i]) continue;
             uint64_t h = str_hash(p->slots[i], strlen(p->slots[i])) & (uint64_t)(cap - 1);
             while (slots[h])
                 h = (h + 1) & (uint64_t)(cap - 1);
             slots[h] = p->slots[i];
+            ids[h] = p->ids[i];
         }
         xfree(p->slots);
         p->slots = slots;
+        p->ids = ids;
         p->capslots = cap;
     }
     size_t len = strlen(s);
     uint64_t mask = (uint64_t)p->capslots - 1, h = str_hash(s, len) & mask;
     for (; p->slots[h]; h = (h + 1) & mask)
-        if (strcmp(p->slots[h], s) == 0) return p->slots[h];
+        if (strcmp(p->slots[h], s) == 0) return (int)h;
     char *copy;
     if (len + 1 > 1024) {
         copy = arena_strndup(c->keep, s, len);
@@ -68,7 +70,27 @@ const char *keep_str(compiler *c, const char *s) {
         p->left -= len + 1;
     }
     p->n++;
-    return p->slots[h] = copy;
+    p->slots[h] = copy;
+    return (int)h;
+}
+
+/* A copy of s in the ruleset's arena (NULL stays NULL): every text a
+ * ruleset keeps from the syntax trees goes through here. */
+const char *keep_str(compiler *c, const char *s) {
+    if (!s) return NULL;
+    int slot = keep_slot(c, s); /* first: it may move the slots */
+    return c->strings.slots[slot];
+}
+
+/* The number of string constant s in rs->strings, added the first time. */
+int string_number(compiler *c, const char *s) {
+    string_pool *p = &c->strings;
+    int slot = keep_slot(c, s);
+    if (!p->ids[slot]) {
+        *(const char **)vec_push(&c->rs->strings) = p->slots[slot];
+        p->ids[slot] = c->rs->strings.len; /* the number + 1: 0 is none yet */
+    }
+    return p->ids[slot] - 1;
 }
 
 static uint64_t name_hash(const char *s) {
@@ -386,9 +408,8 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
     }
     pair_free(&c.cells);
     pair_free(&c.outs);
-    xfree(c.strings.slots);
-    xfree(c.string_ids.keys);
-    arena_free(c.a); /* the syntax trees and the compiler's tables */
+    xfree(c.strings.slots); /* and the ids after them */
+    arena_free(c.a);        /* the syntax trees and the compiler's tables */
     if (rs->graph) graph_done_building(rs->graph);
     vec_free(&c.clauses);
     vec_free(&c.blocks);

@@ -17,40 +17,6 @@ rs_expr *expr_at(compiler *c, int e) {
     return &VEC_AT(&c->rs->exprs, rs_expr, e);
 }
 
-/* The number of a string constant, added the first time: found by its
- * kept copy, which keep_str makes one for equal strings. */
-static int add_string(compiler *c, const char *s) {
-    const char *k = keep_str(c, s);
-    string_ids *t = &c->string_ids;
-    if (2 * (t->n + 1) > t->cap) {
-        int cap = t->cap ? 2 * t->cap : 256;
-        const char **keys = xcalloc((size_t)cap, sizeof *keys + sizeof(int));
-        int *ids = (int *)(keys + cap);
-        for (int i = 0; i < t->cap; i++) {
-            if (!t->keys[i]) continue;
-            uint64_t h =
-                hash_step(HASH_INIT, (uint64_t)(uintptr_t)t->keys[i]) & (uint64_t)(cap - 1);
-            while (keys[h])
-                h = (h + 1) & (uint64_t)(cap - 1);
-            keys[h] = t->keys[i];
-            ids[h] = t->ids[i];
-        }
-        xfree(t->keys);
-        t->keys = keys;
-        t->ids = ids;
-        t->cap = cap;
-    }
-    uint64_t mask = (uint64_t)t->cap - 1;
-    uint64_t h = hash_step(HASH_INIT, (uint64_t)(uintptr_t)k) & mask;
-    for (; t->keys[h]; h = (h + 1) & mask)
-        if (t->keys[h] == k) return t->ids[h];
-    *(const char **)vec_push(&c->rs->strings) = k;
-    t->keys[h] = k;
-    t->ids[h] = c->rs->strings.len - 1;
-    t->n++;
-    return c->rs->strings.len - 1;
-}
-
 int const_expr(compiler *c, const rs_type *t, int64_t k, src_loc loc) {
     int e = new_expr(c, EX_CONST, t, loc);
     expr_at(c, e)->k = k;
@@ -261,7 +227,7 @@ static int literal_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     switch (e->kind) {
     case AE_INT:
         if (want && want->kind == TY_CITE)
-            return const_expr(c, want, add_string(c, e->text), e->loc);
+            return const_expr(c, want, string_number(c, e->text), e->loc);
         {
             int x = const_expr(c, type_of_kind(c, TY_INT), e->ival, e->loc);
             expect_type(c, x, want, e->loc);
@@ -279,7 +245,7 @@ static int literal_expr(compiler *c, const ast_expr *e, const rs_type *want) {
                 e->text);
             return bad_expr(c, e, want);
         }
-        return const_expr(c, want ? want : type_of_kind(c, TY_CITE), add_string(c, e->text),
+        return const_expr(c, want ? want : type_of_kind(c, TY_CITE), string_number(c, e->text),
                           e->loc);
     default: /* AE_STRING */
         if (want && want->kind == TY_CALL) return call_literal(c, e, want);
@@ -288,7 +254,7 @@ static int literal_expr(compiler *c, const ast_expr *e, const rs_type *want) {
                 "expected %s, found a string", type_text(c, want));
             return bad_expr(c, e, want);
         }
-        return const_expr(c, want ? want : type_of_kind(c, TY_STRING), add_string(c, e->text),
+        return const_expr(c, want ? want : type_of_kind(c, TY_STRING), string_number(c, e->text),
                           e->loc);
     }
 }

@@ -68,18 +68,12 @@ typedef struct pair_table {
  * string once, packed into blocks of the ruleset's arena. */
 typedef struct string_pool {
     const char **slots;
+    int *ids; /* per slot: its number in rs->strings + 1, 0 for a string no constant is (in
+                 the slots' block) */
     int n, capslots;
     char *free; /* room left in the current block */
     size_t left;
 } string_pool;
-
-/* The ruleset's string constants by their kept (interned) copy: the
- * number of each in rs->strings. */
-typedef struct string_ids {
-    const char **keys;
-    int *ids;
-    int n, cap;
-} string_ids;
 
 /* Names to their first declaration's number, made once a pass has declared
  * them all: a ruleset has hundreds of facts, actions and citations, and its
@@ -97,7 +91,6 @@ typedef struct compiler {
     arena *a;
     arena *keep;
     string_pool strings;
-    string_ids string_ids;
     rs_type *bool_type, *int_type; /* the anonymous ones, shared */
     name_index fact_ix, action_ix, cite_ix;
     diag *d;
@@ -142,6 +135,7 @@ enum { OPK_CONCAT = 1, OPK_PATTERN };
 
 /* ---- names and kept strings (compile.c) */
 const char *keep_str(compiler *c, const char *s);
+int string_number(compiler *c, const char *s);
 void index_init(compiler *c, name_index *ix, int n);
 void index_add(name_index *ix, const char *name, int id);
 void index_make(compiler *c, name_index *ix, int n, const char *(*name_at)(compiler *, int));
