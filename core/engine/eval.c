@@ -241,6 +241,36 @@ static int broken_invariant(const ruleset *rs, const fact_values *fv) {
 }
 
 /* What the graph decides for fv, without the actions' arguments. */
+/* A terminal of the ruling's graph as a brief ruling; false (out
+ * untouched) for one that is no ruling: an error, a value, the
+ * fall-through, or a walk that stopped (walk() has said why). */
+static bool brief_of(const graph_term *t, ruling_brief *out) {
+    enum ruling_status status;
+    int detail = (int)t->v;
+    switch (t->kind) {
+    case TERM_OUTCOME:
+        status = RULING_OK;
+        break;
+    case TERM_REJECT:
+        status = RULING_REJECTED;
+        break;
+    case TERM_GAP:
+        status = RULING_GAP;
+        break;
+    case TERM_NOT_APPLICABLE:
+        status = RULING_GAP;
+        detail = -1;
+        break;
+    case TERM_OUTSIDE:
+        status = RULING_OUTSIDE;
+        break;
+    default:
+        return false;
+    }
+    *out = (ruling_brief){status, detail, 0, 0};
+    return true;
+}
+
 static void decide(const ruleset *rs, gref root, const fact_values *fv, ruling_brief *out,
                    int *path_fact, int64_t *path_value, int *npath) {
     out->status = RULING_ERROR;
@@ -253,30 +283,11 @@ static void decide(const ruleset *rs, gref root, const fact_values *fv, ruling_b
         return;
     }
     graph_term t = walk(rs, root, fv, out, path_fact, path_value, npath);
-    switch (t.kind) {
-    case TERM_OUTCOME:
-        out->status = RULING_OK;
-        break;
-    case TERM_REJECT:
-        out->status = RULING_REJECTED;
-        break;
-    case TERM_GAP:
-        out->status = RULING_GAP;
-        break;
-    case TERM_ERROR:
+    if (brief_of(&t, out)) return;
+    if (t.kind == TERM_ERROR) {
         out->status = RULING_ERROR;
-        break;
-    case TERM_NOT_APPLICABLE:
-        out->status = RULING_GAP;
-        t.v = -1;
-        break;
-    case TERM_OUTSIDE:
-        out->status = RULING_OUTSIDE;
-        break;
-    default:
-        return; /* status already set by walk */
-    }
-    out->detail = (int)t.v;
+        out->detail = (int)t.v;
+    } /* otherwise the walk stopped and set the status itself */
 }
 
 /* ---- rulings from packed rows (eval_batch) ---------------------------------- */
@@ -327,6 +338,16 @@ typedef struct flat {
     flat_ref parked; /* a cell that leads to itself and is no terminal: a lane with no row */
 } flat;
 
+/* A memo per node of a graph up to top (a node's children come before
+ * it), every entry fill; NULL when top is a terminal. */
+static int32_t *memo_new(gref top, int32_t fill) {
+    if (GRAPH_IS_TERM(top)) return NULL;
+    int32_t *memo = xmalloc(sizeof(int32_t) * ((size_t)top + 1));
+    for (gref i = 0; i <= top; i++)
+        memo[i] = fill;
+    return memo;
+}
+
 typedef struct flat_build {
     const graph *g;
     int32_t sink; /* the row's byte that is always 0 */
@@ -359,8 +380,6 @@ static flat_ref flatten(flat_build *b, gref r) {
     return (flat_ref){nd->var, base};
 }
 
-static bool brief_of(const graph_term *t, ruling_brief *out);
-
 /* Lays out g from root, a ruling's graph; nargs and first: per outcome,
  * what batch_cache keeps of its arguments. */
 static void make_flat(const graph *g, int nvars, gref root, const int *nargs, const int *first,
@@ -381,11 +400,7 @@ static void make_flat(const graph *g, int nvars, gref root, const int *nargs, co
             e->first = first[t->v];
         }
     }
-    if (!GRAPH_IS_TERM(root)) {
-        b.memo = xcalloc((size_t)root + 1, sizeof(int32_t));
-        for (gref i = 0; i <= root; i++)
-            b.memo[i] = -1;
-    }
+    b.memo = memo_new(root, -1);
     f->root = flatten(&b, root);
     xfree(b.memo);
     f->parked = (flat_ref){b.sink, (int32_t)b.n};
@@ -548,22 +563,11 @@ static void make_view(const ruleset *rs, const batch_cache *c, const uint64_t *k
     graph *g = graph_new(src->nvars, src->domain, src->lo);
     quantify q = {
         src, g, v->known, NULL, graph_term_ref(g, TERM_VALUE, 0), graph_term_ref(g, TERM_VALUE, 1)};
-    gref top = rs->invariant_root;
-    if (!GRAPH_IS_TERM(top)) {
-        q.memo = xcalloc((size_t)top + 1, sizeof(gref));
-        for (gref i = 0; i <= top; i++)
-            q.memo[i] = INT32_MIN;
-    }
-    gref holds = quantified(&q, top);
+    q.memo = memo_new(rs->invariant_root, INT32_MIN);
+    gref holds = quantified(&q, rs->invariant_root);
     xfree(q.memo);
-    top = rs->root;
-    gref *memo = NULL;
-    if (!GRAPH_IS_TERM(top)) {
-        memo = xcalloc((size_t)top + 1, sizeof(gref));
-        for (gref i = 0; i <= top; i++)
-            memo[i] = INT32_MIN;
-    }
-    gref ruling = copied(src, g, top, memo);
+    gref *memo = memo_new(rs->root, INT32_MIN);
+    gref ruling = copied(src, g, rs->root, memo);
     xfree(memo);
     gref both = graph_ite(g, holds, ruling, graph_term_ref(g, TERM_FALLTHROUGH, 0));
     graph_done_building(g);
@@ -621,33 +625,6 @@ void eval_pack(const ruleset *rs, const fact_values *fv, void *row) {
     uint32_t view = view_of(rs, known);
     memcpy(row, &view, sizeof view);
     if (known != stack) xfree(known);
-}
-
-/* A terminal of the ruling's graph as decide() words it; false for one
- * decide() must word itself (an error, a value, the fall-through). */
-static bool brief_of(const graph_term *t, ruling_brief *out) {
-    out->args = out->nargs = 0;
-    out->detail = (int)t->v;
-    switch (t->kind) {
-    case TERM_OUTCOME:
-        out->status = RULING_OK;
-        return true;
-    case TERM_REJECT:
-        out->status = RULING_REJECTED;
-        return true;
-    case TERM_GAP:
-        out->status = RULING_GAP;
-        return true;
-    case TERM_NOT_APPLICABLE:
-        out->status = RULING_GAP;
-        out->detail = -1;
-        return true;
-    case TERM_OUTSIDE:
-        out->status = RULING_OUTSIDE;
-        return true;
-    default:
-        return false;
-    }
 }
 
 /* One lane of walk_rows: a step down; at a terminal, its row's answer
