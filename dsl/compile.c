@@ -246,6 +246,20 @@ static int drop_repeated_cites(const ruleset *rs, int *trail, int n) {
     return kept;
 }
 
+/* And a ruling states a measure once: an action a clause gives, come back
+ * with its clause, is dropped the second time (its citation is, above).
+ * Returns how many are kept. */
+static int drop_repeated_uses(int *actions, int n) {
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        bool again = false;
+        for (int j = 0; j < kept && !again; j++)
+            again = actions[j] == actions[i];
+        if (!again) actions[kept++] = actions[i];
+    }
+    return kept;
+}
+
 /* The rulings the kept graph reaches become the ruleset's outcome table,
  * numbered in the order the graph names them, their arrays in one block of
  * the ruleset's arena. */
@@ -265,9 +279,9 @@ static void flatten_outcomes(compiler *c) {
         o->ntrail = drop_repeated_cites(rs, pool, list_len(c, trail));
         o->trail = pool;
         pool += o->ntrail;
-        o->nactions = list_len(c, acts);
-        o->actions = pool;
         list_items(c, acts, pool);
+        o->nactions = drop_repeated_uses(pool, list_len(c, acts));
+        o->actions = pool;
         pool += o->nactions;
     }
     xfree(old);

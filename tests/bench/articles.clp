@@ -243,7 +243,12 @@
   (s (irregularity ?irr) (turn_was ?tw) (call_kind ?ck) (pass_artificial ?pa) (replacement_comparable ?rc))
   (test (partner-in-turn ?irr ?tw))
   => (retract ?g) (push c32B) (replacement ?irr ?ck ?pa ?rc c32B2a c32B2b))
-(defrule r32C (declare (salience 84)) ?g <- (art a32) => (retract ?g) (push c32C a25) (assert (art a25)))
+; 32C hands the call to 25, which an unintended call has on the trail
+; already (when-25): a ruling names it once
+(defrule r32C (declare (salience 84)) ?g <- (art a32)
+  (s (unintended_call ?uc) (irregularity ?irr) (turn_was ?tw) (offender_called_before ?ocb))
+  => (retract ?g) (push c32C)
+     (if (not (and (eq ?uc TRUE) (question ?irr ?tw ?ocb))) then (push a25) (assert (art a25))))
 
 ; ---- Art. 33
 

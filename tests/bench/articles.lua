@@ -141,7 +141,9 @@ local function art32(f)
     if f.replacement == "not_yet" then push("c32B2")
     else replacement(f, "c32B2a", "c32B2b") end
   else
-    push("c32C"); art25(f)
+    push("c32C")
+    -- 25 is on the trail already for an unintended call: named once
+    if not (f.unintended_call and unintended_call_question(f)) then art25(f) end
   end
 end
 

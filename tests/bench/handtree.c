@@ -211,7 +211,9 @@ static void art32(const hand_facts *f, hand_ruling *out) {
         else replacement(f, out, SEG_c32B2a, SEG_c32B2b);
     } else {
         PUSH(c32C);
-        art25(f, out);
+        /* 32C hands the call to 25, which an unintended call has on the
+         * trail already (hand_rule): a ruling names it once */
+        if (!(f->unintended_call && unintended_call_question(f))) art25(f, out);
     }
 }
 

@@ -827,6 +827,18 @@ static int outcome_repeating_a_cite(const ruleset *rs) {
     return -1;
 }
 
+/* The first outcome that states one of its actions twice (the same use
+ * of an action, come back with its clause); -1 when none does. */
+static int outcome_repeating_an_action(const ruleset *rs) {
+    for (int i = 0; i < rs->outcomes.len; i++) {
+        const rs_outcome *o = rs_outcome_at(rs, i);
+        for (int a = 0; a < o->nactions; a++)
+            for (int b = 0; b < a; b++)
+                if (o->actions[a] == o->actions[b]) return i;
+    }
+    return -1;
+}
+
 /* A trail names a citation once, whatever brings it back: a block's cite
  * list and a clause of the same label after it, an article applied where
  * the trail cites it already. An article's entry and a clause citing its
@@ -861,8 +873,9 @@ static void test_trail_names_a_citation_once(void **state) {
 }
 
 /* No ruling of the shipped bridge editions names a citation twice on its
- * trail (they did, where articles' rulings were joined: 2017
- * 25 > 25A4 > 29 > 29B > 32 > 32C > 25 > 25A4, 1963 64b's and 64d's 12a). */
+ * trail, or states one of its measures twice (they did, where articles'
+ * rulings were joined: 2017 25 > 25A4 > 29 > 29B > 32 > 32C > 25 > 25A4
+ * with unintended_call_too_late twice, 1963 64b's and 64d's 12a). */
 static void test_shipped_trails_name_a_citation_once(void **state) {
     (void)state;
     static const char *const editions[] = {"rulesets/bridge-2017", "rulesets/bridge-1963",
@@ -876,6 +889,12 @@ static void test_shipped_trails_name_a_citation_once(void **state) {
             char trail[1000];
             shown_trail(c.rs, rs_outcome_at(c.rs, o), trail, sizeof trail);
             fail_msg("%s: a trail names a citation twice: %s", editions[e], trail);
+        }
+        o = outcome_repeating_an_action(c.rs);
+        if (o >= 0) {
+            char trail[1000];
+            shown_trail(c.rs, rs_outcome_at(c.rs, o), trail, sizeof trail);
+            fail_msg("%s: the ruling of %s states an action twice", editions[e], trail);
         }
         compiled_free(&c);
     }
