@@ -593,6 +593,33 @@ static void test_invariant_broken_by_every_value_but_not_settled(void **state) {
     ruleset_free(rs);
 }
 
+/* eval_batch with and without rows on the same situations, compared field
+ * for field; returns how many are rulings. */
+static int batch_alike_on(const ruleset *rs, fact_values *fv, int n) {
+    size_t stride = eval_row_size(rs);
+    uint64_t *rows = calloc((size_t)n, stride);
+    ruling_brief *plain = calloc((size_t)n, sizeof *plain),
+                 *packed = calloc((size_t)n, sizeof *packed);
+    int64_t *args_plain = calloc((size_t)n * 16, sizeof(int64_t));
+    int64_t *args_packed = calloc((size_t)n * 16, sizeof(int64_t));
+    assert_true(rows && plain && packed && args_plain && args_packed);
+    for (int i = 0; i < n; i++)
+        eval_pack(rs, &fv[i], (char *)rows + (size_t)i * stride);
+    assert_int_equal(eval_batch(rs, rs->root, fv, NULL, n, plain, args_plain, (size_t)n * 16), n);
+    assert_int_equal(eval_batch(rs, rs->root, fv, rows, n, packed, args_packed, (size_t)n * 16), n);
+    int ok = 0;
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(packed[i].status, plain[i].status);
+        assert_int_equal(packed[i].detail, plain[i].detail);
+        assert_int_equal(packed[i].nargs, plain[i].nargs);
+        for (int k = 0; k < plain[i].nargs; k++)
+            assert_int_equal(args_packed[packed[i].args + k], args_plain[plain[i].args + k]);
+        ok += plain[i].status == RULING_OK;
+    }
+    free(rows), free(plain), free(packed), free(args_plain), free(args_packed);
+    return ok;
+}
+
 /* eval_batch on packed rows gives, field for field, what it gives on the
  * fact values alone: a row that settles its ruling, one that stops at a
  * fact it does not give (the ruling then asks), one whose first values
@@ -601,24 +628,11 @@ static void batch_packed_alike(const ruleset *rs, const char *const *json, int n
     enum { MAX = 80 };
     static scenario sc[MAX];
     static fact_values fv[MAX];
-    ruling_brief plain[MAX], packed[MAX];
-    int64_t args_plain[4 * MAX], args_packed[4 * MAX];
-    static uint64_t rows[MAX * 16];
-    size_t words = eval_row_size(rs) / 8;
-    assert_true(n <= MAX && words <= 16);
+    assert_true(n <= MAX);
     read_all(rs, json, n, sc, fv);
+    batch_alike_on(rs, fv, n);
     for (int i = 0; i < n; i++)
-        eval_pack(rs, &fv[i], rows + (size_t)i * words);
-    assert_int_equal(eval_batch(rs, rs->root, fv, NULL, n, plain, args_plain, 4 * MAX), n);
-    assert_int_equal(eval_batch(rs, rs->root, fv, rows, n, packed, args_packed, 4 * MAX), n);
-    for (int i = 0; i < n; i++) {
-        assert_int_equal(packed[i].status, plain[i].status);
-        assert_int_equal(packed[i].detail, plain[i].detail);
-        assert_int_equal(packed[i].nargs, plain[i].nargs);
-        for (int k = 0; k < plain[i].nargs; k++)
-            assert_int_equal(args_packed[packed[i].args + k], args_plain[plain[i].args + k]);
         scenario_free(&sc[i]);
-    }
 }
 
 static void test_batch_packed_rows_rule_alike(void **state) {
@@ -701,33 +715,6 @@ static void test_batch_packed_rows_in_long_runs(void **state) {
     batch_packed_alike(rs, json, 77);
     for (int n = 1; n <= 20; n++)
         batch_packed_alike(rs, json + n, n);
-}
-
-/* eval_batch with and without rows on the same situations of bridge-2017
- * compared field for field; returns how many are rulings. */
-static int batch_alike_on(const ruleset *rs, fact_values *fv, int n) {
-    size_t stride = eval_row_size(rs);
-    uint64_t *rows = calloc((size_t)n, stride);
-    ruling_brief *plain = calloc((size_t)n, sizeof *plain),
-                 *packed = calloc((size_t)n, sizeof *packed);
-    int64_t *args_plain = calloc((size_t)n * 16, sizeof(int64_t));
-    int64_t *args_packed = calloc((size_t)n * 16, sizeof(int64_t));
-    assert_true(rows && plain && packed && args_plain && args_packed);
-    for (int i = 0; i < n; i++)
-        eval_pack(rs, &fv[i], (char *)rows + (size_t)i * stride);
-    assert_int_equal(eval_batch(rs, rs->root, fv, NULL, n, plain, args_plain, (size_t)n * 16), n);
-    assert_int_equal(eval_batch(rs, rs->root, fv, rows, n, packed, args_packed, (size_t)n * 16), n);
-    int ok = 0;
-    for (int i = 0; i < n; i++) {
-        assert_int_equal(packed[i].status, plain[i].status);
-        assert_int_equal(packed[i].detail, plain[i].detail);
-        assert_int_equal(packed[i].nargs, plain[i].nargs);
-        for (int k = 0; k < plain[i].nargs; k++)
-            assert_int_equal(args_packed[packed[i].args + k], args_plain[plain[i].args + k]);
-        ok += plain[i].status == RULING_OK;
-    }
-    free(rows), free(plain), free(packed), free(args_plain), free(args_packed);
-    return ok;
 }
 
 /* bridge-2017 on the cases of examples/cases/corpus.jsonl, each one nine
