@@ -26,6 +26,7 @@ typedef struct batch {
     const arb_plugins *plugins;
     enum arb_record_format format;
     scenario sc;
+    ruling r; /* each line's, its memory used again (scenario_rule_again) */
     scenario_index *index;
     output_cache *cache;
     strbuf out, err;
@@ -126,16 +127,14 @@ static void rule_line(batch *b, const char *text, size_t n, long line) {
         note(b, ARB_BAD_INPUT);
         return;
     }
-    ruling r;
     b->err.len = 0;
-    if (!scenario_rule(b->rs, b->rs->root, &b->sc, &r, &b->err)) {
+    if (!scenario_rule_again(b->rs, b->rs->root, &b->sc, &b->r, &b->err)) {
         error_record(b, "plugin_error", b->err.data ? b->err.data : "", line);
         note(b, ARB_BAD_INPUT);
     } else {
-        write_record(b, &r, line);
-        note(b, ruling_exit(&r));
+        write_record(b, &b->r, line);
+        note(b, ruling_exit(&b->r));
     }
-    ruling_clear(&r);
 }
 
 static bool blank(const char *s, size_t n) {
@@ -167,6 +166,7 @@ static void batch_init(batch *b, const arb_ruleset *rs, const arb_plugins *p,
 
 static enum arb_status batch_done(batch *b) {
     flush(b);
+    ruling_clear(&b->r);
     scenario_free(&b->sc);
     scenario_index_free(b->index);
     output_cache_free(b->cache);

@@ -13,7 +13,7 @@
  * graphs. */
 #define EVAL_ALIKE_BUDGET 100000L
 
-void ruling_clear(ruling *r) {
+void ruling_reset(ruling *r) {
     for (int i = 0; i < r->nextra; i++) {
         ruling_extra *e = &r->extra[i];
         xfree(e->name), xfree(e->cite), xfree(e->message), xfree(e->message_en), xfree(e->args);
@@ -26,6 +26,15 @@ void ruling_clear(ruling *r) {
         xfree(r->notes[i].plugin), xfree(r->notes[i].cite), xfree(r->notes[i].what);
     xfree(r->notes);
     /* the path, the actions and their arguments are one block (eval_rule) */
+    int64_t *block = r->path_value;
+    size_t size = r->block_size;
+    memset(r, 0, sizeof *r);
+    r->path_value = block;
+    r->block_size = size;
+}
+
+void ruling_clear(ruling *r) {
+    ruling_reset(r);
     xfree(r->path_value);
     memset(r, 0, sizeof *r);
 }
@@ -779,8 +788,23 @@ static void fill_ruling(ruling *out, const ruling_brief *b) {
     }
 }
 
-void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out) {
-    memset(out, 0, sizeof *out);
+/* out (an earlier ruling, reset) with room for size bytes in its block,
+ * zeroed: the block is kept where it is large enough. */
+static char *ruling_block(ruling *out, size_t size) {
+    if (size > out->block_size || !out->path_value) { /* a size of 0 gets a block too */
+        xfree(out->path_value);
+        out->path_value = NULL; /* xcalloc may unwind: no block freed twice */
+        out->block_size = 0;
+        out->path_value = xcalloc(1, size);
+        out->block_size = size;
+    } else if (size) {
+        memset(out->path_value, 0, size);
+    }
+    return (char *)out->path_value;
+}
+
+void eval_rule_again(const ruleset *rs, gref root, const fact_values *fv, ruling *out) {
+    ruling_reset(out);
     out->rs = rs;
     int fact_stack[PATH_ON_STACK];
     int64_t value_stack[PATH_ON_STACK];
@@ -795,14 +819,16 @@ void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out)
     const rs_outcome *o = b.status == RULING_OK ? rs_outcome_at(rs, b.detail) : NULL;
     size_t nargs = o ? (size_t)outcome_nargs(rs, o) : 0, nact = o ? (size_t)o->nactions : 0;
     size_t npath = (size_t)out->npath;
-    char *block = xcalloc(1, (npath + nargs) * sizeof(int64_t) + nact * sizeof(ruling_action) +
-                                 npath * sizeof(int));
+    char *block = ruling_block(out, (npath + nargs) * sizeof(int64_t) +
+                                        nact * sizeof(ruling_action) + npath * sizeof(int));
     out->path_value = (int64_t *)block;
     int64_t *args = out->path_value + npath;
     out->actions = (ruling_action *)(args + nargs);
     out->path_fact = (int *)(out->actions + nact);
-    memcpy(out->path_value, path_value, npath * sizeof(int64_t));
-    memcpy(out->path_fact, path_fact, npath * sizeof(int));
+    if (npath) {
+        memcpy(out->path_value, path_value, npath * sizeof(int64_t));
+        memcpy(out->path_fact, path_fact, npath * sizeof(int));
+    }
     if (path_fact != fact_stack) xfree(path_fact);
     if (path_value != value_stack) xfree(path_value);
     if (o) {
@@ -815,6 +841,11 @@ void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out)
         }
     }
     fill_ruling(out, &b);
+}
+
+void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out) {
+    memset(out, 0, sizeof *out);
+    eval_rule_again(rs, root, fv, out);
 }
 
 void ruling_problem(const ruling *r, strbuf *out) {

@@ -53,6 +53,7 @@ typedef struct ruling {
     ruling_extra *extra;
     char **extra_cites;
     ruling_note *notes;
+    size_t block_size; /* bytes of the block the path, actions and arguments share */
 } ruling;
 
 /* A ruling in brief: what eval_rule decides, without the audit path. */
@@ -100,7 +101,14 @@ int eval_batch(const ruleset *rs, gref root, const fact_values *fv, const void *
 /* Rule on fv with the graph rooted at root (rs->root for the whole ruleset).
  * The ruling owns its memory: release it with ruling_clear. */
 void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out);
+/* The same into a ruling that holds an earlier one (or is all zero): its
+ * memory is used again (rulings in bulk allocate nothing once the largest
+ * has been seen). Release it with ruling_clear after the last. */
+void eval_rule_again(const ruleset *rs, gref root, const fact_values *fv, ruling *out);
 void ruling_clear(ruling *r);
+/* What plugins added to r freed, its ruling's memory kept for the next
+ * (eval_rule_again), every other field zero. */
+void ruling_reset(ruling *r);
 /* Why a ruling could not be made, in one line (for every non-OK status). */
 void ruling_problem(const ruling *r, strbuf *out);
 /* The trail as citations, in order ("27", "27B", "27B2"; a clause citing its

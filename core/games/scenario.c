@@ -20,23 +20,13 @@ static unsigned char record_part(const char *ns) {
                                          : PART_ANY;
 }
 
-static bool part_missing(const record *rec, unsigned char part) {
-    switch (part) {
-    case PART_AUCTION:
-        return !rec->has_auction;
-    case PART_CONTRACT:
-        return !rec->has_contract && !rec->has_vulnerable;
-    case PART_SCORING:
-        return !rec->has_scoring;
-    case PART_PLAY:
-        return !rec->has_play;
-    }
-    return false;
+/* The parts a record has, one bit each (1 << PART_...); PART_ANY's is always set. */
+static unsigned parts_present(const record *rec) {
+    return 1u << PART_ANY | (unsigned)rec->has_auction << PART_AUCTION |
+           (unsigned)(rec->has_contract || rec->has_vulnerable) << PART_CONTRACT |
+           (unsigned)rec->has_scoring << PART_SCORING | (unsigned)rec->has_play << PART_PLAY;
 }
 
-/* Every per-fact array in one block (value first, so that freeing it frees
- * all), and the lists of the facts a record or a default may settle, so
- * that neither a ruling nor a reset walks every fact. */
 void scenario_init(scenario *sc, const ruleset *rs) {
     memset(sc, 0, sizeof *sc);
     sc->rs = rs;
@@ -121,18 +111,28 @@ static void assume_defaults(const ruleset *rs, scenario *sc) {
     }
 }
 
-bool scenario_rule(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf *err) {
+/* r: an earlier ruling or all zero (eval_rule_again). */
+static bool rule_with_hooks(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf *err) {
     const scenario_hooks *h = sc->hooks;
     assume_defaults(rs, sc);
     if (h && h->validate && !h->validate(h->ctx, sc, err)) {
-        memset(r, 0, sizeof *r);
+        ruling_reset(r);
         r->rs = rs;
         r->status = RULING_ERROR;
         return false;
     }
-    eval_rule(rs, root, &sc->fv, r);
+    eval_rule_again(rs, root, &sc->fv, r);
     return !(h && h->after_ruling && r->status == RULING_OK &&
              !h->after_ruling(h->ctx, sc, r, err));
+}
+
+bool scenario_rule(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf *err) {
+    memset(r, 0, sizeof *r);
+    return rule_with_hooks(rs, root, sc, r, err);
+}
+
+bool scenario_rule_again(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf *err) {
+    return rule_with_hooks(rs, root, sc, r, err);
 }
 
 void scenario_forget(scenario *sc, int fact) {
@@ -852,11 +852,13 @@ static bool record_value(const rs_fact *f, scenario *sc, int i, int64_t *out) {
 
 bool scenario_apply_record(scenario *sc, strbuf *err) {
     const ruleset *rs = sc->rs;
+    unsigned present = parts_present(&sc->rec);
     for (int i = 0; i < sc->nbuiltin_facts; i++) {
+        if (!(present >> sc->builtin_part[i] & 1)) continue;
         int f = sc->builtin_facts[i];
         const rs_fact *fact = &rs->facts[f];
         int64_t v;
-        if (part_missing(&sc->rec, sc->builtin_part[i]) || !record_value(fact, sc, i, &v)) continue;
+        if (!record_value(fact, sc, i, &v)) continue;
         if (fact->type->kind == TY_INT && !int_in_range(fact->type, v)) {
             sb_printf(err, "the %s settles '%s' as %lld, outside %lld..%lld",
                       builtin_at(fact->builtin)->ns, fact->name, (long long)v,

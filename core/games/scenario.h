@@ -67,6 +67,9 @@ void scenario_reset(scenario *sc);
  * first, change the ruling after. False (with err) when a hook failed; a
  * ruling that could not be made is a ruling with its status, not false. */
 bool scenario_rule(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf *err);
+/* The same into r, an earlier ruling (or all zero), whose memory it uses
+ * again (eval_rule_again): for rulings in bulk. */
+bool scenario_rule_again(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf *err);
 
 /* Set a fact the director or a test gives; forget it again. */
 void scenario_give(scenario *sc, int fact, int64_t value);

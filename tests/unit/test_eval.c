@@ -432,6 +432,53 @@ static void test_batch_rules_like_one_at_a_time(void **state) {
     }
 }
 
+/* One ruling used again for each situation, in an order where a small
+ * ruling follows a large one and the reverse: each is the ruling
+ * eval_rule makes afresh (status, outcome, actions, arguments, path). */
+static void test_rule_again_is_rule_afresh(void **state) {
+    const ruleset *rs = *state;
+    const char *json[] = {
+        "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"large\", \"repeated\": true}",
+        "{\"irregularity\": \"late\", \"minutes\": 3}",
+        "{\"irregularity\": \"call\", \"lho_called\": false}",
+        "{\"irregularity\": \"late\", \"minutes\": 20, \"repeated\": true}",
+        "{\"irregularity\": \"noise\", \"minutes\": 5, \"volume\": \"small\", \"repeated\": false}",
+        "{\"irregularity\": \"noise\", \"minutes\": 0, \"volume\": \"large\", \"repeated\": true}",
+    };
+    enum { N = 6 };
+    scenario sc[N];
+    fact_values fv[N];
+    read_all(rs, json, N, sc, fv);
+    ruling again;
+    memset(&again, 0, sizeof again);
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < N; i++) {
+            ruling fresh;
+            eval_rule(rs, rs->root, &fv[i], &fresh);
+            eval_rule_again(rs, rs->root, &fv[i], &again);
+            assert_int_equal(again.status, fresh.status);
+            assert_int_equal(again.outcome, fresh.outcome);
+            assert_int_equal(again.fact, fresh.fact);
+            assert_int_equal(again.invariant, fresh.invariant);
+            assert_int_equal(again.npath, fresh.npath);
+            for (int k = 0; k < fresh.npath; k++) {
+                assert_int_equal(again.path_fact[k], fresh.path_fact[k]);
+                assert_int_equal(again.path_value[k], fresh.path_value[k]);
+            }
+            assert_int_equal(again.nactions, fresh.nactions);
+            for (int a = 0; a < fresh.nactions; a++) {
+                assert_int_equal(again.actions[a].use, fresh.actions[a].use);
+                const rs_action_use *u = rs_use_at(rs, fresh.actions[a].use);
+                for (int p = 0; p < rs->actions[u->action].nparams; p++)
+                    assert_int_equal(again.actions[a].args[p], fresh.actions[a].args[p]);
+            }
+            ruling_clear(&fresh);
+        }
+    ruling_clear(&again);
+    for (int i = 0; i < N; i++)
+        scenario_free(&sc[i]);
+}
+
 static void test_batch_stops_where_arguments_do_not_fit(void **state) {
     const ruleset *rs = *state;
     const char *json[] = {
@@ -1377,6 +1424,7 @@ int main(void) {
         cmocka_unit_test(test_argument_needs_a_fact_the_graph_does_not_test),
         cmocka_unit_test(test_argument_overflow_is_an_error),
         cmocka_unit_test(test_batch_rules_like_one_at_a_time),
+        cmocka_unit_test(test_rule_again_is_rule_afresh),
         cmocka_unit_test(test_batch_stops_where_arguments_do_not_fit),
         cmocka_unit_test(test_batch_packed_rows_rule_alike),
         cmocka_unit_test(test_batch_packed_rows_in_long_runs),
