@@ -58,7 +58,7 @@ ast_file *read_and_parse(compiler *c, const char *path, src_loc from) {
     size_t len;
     char *text = read_file(path, &len);
     if (!text) {
-        ERR(c->d, from, NULL, "cannot read %s: %s", path, strerror(errno));
+        ERR(c->d, from, NULL, "cannot read %s: %s", path, read_file_error(errno));
         return NULL;
     }
     if (!fit_to_parse(c, path, from, text, len)) {

@@ -1201,7 +1201,7 @@ plugin *plugin_load(const char *path, const ruleset *rs, plugin_limits limits, s
     sb_putc(&p->message, 0);
     p->source = read_file(path, &p->source_len);
     if (!p->source) {
-        sb_printf(err, "plugin %s: cannot read it: %s", path, strerror(errno));
+        sb_printf(err, "plugin %s: cannot read it: %s", path, read_file_error(errno));
         mem_undefer(undo);
         plugin_free(p);
         return NULL;

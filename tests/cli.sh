@@ -1320,7 +1320,11 @@ expect "batch: a line over 1 MiB gets an error record, the others a ruling" 2 \
 rm -f "$long"
 mkdir -p "$out.d"
 echo 'include "/dev/zero"' >"$out.d/a.rules"
-expect "include of /dev/zero: an error, not all memory" 2 "cannot read /dev/zero: File too large" -- "$ARBITER" check "$out.d"
+expect "include of /dev/zero: an error, not all memory" 2 "cannot read /dev/zero: not a regular file" -- "$ARBITER" check "$out.d"
+mkfifo "$out.d/pipe"
+echo 'include "pipe"' >"$out.d/a.rules"
+expect "include of a named pipe: an error, not a wait for a writer" 2 "cannot read $out.d/pipe: not a regular file" \
+    -- timeout 10 "$ARBITER" check "$out.d"
 rm -rf "$out.d"
 expect "stdin: an error past 16 MiB, not all memory" 2 "cannot read '-': File too large" \
     -- sh -c "head -c 17000000 /dev/zero | '$ARBITER' rule --ruleset $TOY -"

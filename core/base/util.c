@@ -4,6 +4,7 @@
 #include <dirent.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,20 +267,36 @@ char *read_stream(FILE *f, size_t *len) {
 }
 
 char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    int undo = mem_defer(close_file_unwound, f);
+    /* opened without waiting (a pipe's open waits for a writer), and
+     * refused unless it is a regular file */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return NULL;
     struct stat st;
-    size_t hint = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-                          (size_t)st.st_size <= READ_FILE_MAX
-                      ? (size_t)st.st_size
-                      : 0;
+    int bad = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : 0;
+    if (bad) {
+        close(fd);
+        errno = bad;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return NULL;
+    }
+    int undo = mem_defer(close_file_unwound, f);
+    size_t hint = st.st_size > 0 && (size_t)st.st_size <= READ_FILE_MAX ? (size_t)st.st_size : 0;
     char *text = read_sized(f, len, hint);
     mem_undefer(undo);
     int saved = errno;
     fclose(f);
     errno = saved;
     return text;
+}
+
+const char *read_file_error(int err) {
+    return err == EINVAL ? "not a regular file" : strerror(err);
 }
 
 int edit_distance(const char *a, const char *b) {

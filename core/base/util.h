@@ -54,11 +54,17 @@ void *vec_push(vec *v);  /* zeroed new element */
 void vec_shrink(vec *v); /* capacity down to the length: a vector that is done growing */
 #define VEC_AT(v, type, i) (((type *)(v)->data)[i])
 
-/* Reads a whole file; NULL with errno set on failure. Caller frees. A file
- * (or device, or pipe) longer than READ_FILE_MAX bytes fails with EFBIG
- * instead of taking all memory: no input arbiter reads is nearly as long. */
+/* Reads a whole regular file; NULL with errno set on failure. Caller
+ * frees. A file longer than READ_FILE_MAX bytes fails with EFBIG instead of
+ * taking all memory (no input arbiter reads is nearly as long), and a path
+ * that is no regular file (a pipe, a device, a directory) with EINVAL,
+ * before anything is read: a rule file naming a pipe no one writes would
+ * wait for ever, one naming a device would read without end. */
 #define READ_FILE_MAX ((size_t)16 << 20)
 char *read_file(const char *path, size_t *len);
+/* Why read_file failed, in words: strerror(err), but "not a regular file"
+ * for its EINVAL. */
+const char *read_file_error(int err);
 
 /* qsort's comparison of two char * by strcmp. */
 int compare_strings(const void *a, const void *b);

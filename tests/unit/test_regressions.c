@@ -310,14 +310,44 @@ static void test_error_flood_is_cut(void **state) {
 
 /* --------------------------------------------------------------- inputs */
 
-/* Reading /dev/zero (an `include` of it, or a scenario file) took all memory. */
+/* Reading /dev/zero (an `include` of it) took all memory: a file past
+ * READ_FILE_MAX is refused, and a device is no rule file at all. */
 static void test_read_file_is_bounded(void **state) {
     (void)state;
+    char path[] = "/tmp/arbiter-big-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)READ_FILE_MAX + 1), 0); /* sparse: nothing written */
+    close(fd);
     size_t len = 0;
     errno = 0;
-    assert_null(read_file("/dev/zero", &len));
+    assert_null(read_file(path, &len));
     assert_int_equal(errno, EFBIG);
-    assert_rejected(HEADER "include \"/dev/zero\"\n" TWO_ARTICLES, "File too large");
+    unlink(path);
+    errno = 0;
+    assert_null(read_file("/dev/zero", &len));
+    assert_int_equal(errno, EINVAL);
+    assert_rejected(HEADER "include \"/dev/zero\"\n" TWO_ARTICLES,
+                    "cannot read /dev/zero: not a regular file");
+}
+
+/* An `include` of a named pipe waited for ever for a writer: a pipe is
+ * refused as it is opened, without waiting. */
+static void test_include_of_a_pipe_does_not_wait(void **state) {
+    (void)state;
+    char dir[] = "/tmp/arbiter-fifo-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[64], text[256];
+    snprintf(fifo, sizeof fifo, "%s/pipe.rules", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    errno = 0;
+    assert_null(read_file(fifo, NULL));
+    assert_int_equal(errno, EINVAL);
+    assert_string_equal(read_file_error(EINVAL), "not a regular file");
+    snprintf(text, sizeof text, HEADER "include \"%s\"\n" TWO_ARTICLES, fifo);
+    assert_rejected(text, "not a regular file");
+    unlink(fifo);
+    rmdir(dir);
 }
 
 /* A batch line of 1 MiB + 1 is answered with an error record without being
@@ -516,6 +546,7 @@ int main(void) {
         cmocka_unit_test(test_graph_blowup_ends_in_an_error),
         cmocka_unit_test(test_error_flood_is_cut),
         cmocka_unit_test(test_read_file_is_bounded),
+        cmocka_unit_test(test_include_of_a_pipe_does_not_wait),
         cmocka_unit_test(test_batch_line_too_long),
         cmocka_unit_test(test_same_input_same_bytes),
         cmocka_unit_test(test_cli_and_library_agree),
