@@ -916,6 +916,8 @@ rm -f "$TOY.tmp.txt"
 expect "imps" 0 "IMP's: 2" -- "$ARBITER" imps --ruleset $TOY 30 0
 expect "imps negative" 0 "IMP's: -1" -- "$ARBITER" imps --ruleset $TOY 0 15
 expect "imps bad score" 2 "whole numbers" -- "$ARBITER" imps --ruleset $TOY 0 lots
+expect "imps: the score out of range is the one named" 2 "not '99999999999999999999'" \
+    -- "$ARBITER" imps --ruleset $TOY 99999999999999999999 50
 
 # The shipped examples under the 2017 laws.
 if [ -f examples/insufficient-bid.json ]; then

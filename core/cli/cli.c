@@ -1283,15 +1283,24 @@ static int cmd_score(const options *o) {
     return status;
 }
 
+/* A score as imps takes it: a whole number, -100000 to 100000. */
+static bool score_arg(const char *text, long long *out) {
+    char *end;
+    errno = 0;
+    *out = strtoll(text, &end, 10);
+    return *text && !*end && errno == 0 && *out >= -100000 && *out <= 100000;
+}
+
 static int cmd_imps(const options *o) {
     if (!o->ruleset || !o->input || !o->input2)
         return usage_error("imps", "%s", "needs --ruleset NAME and two scores A B");
-    char *end1, *end2;
-    long long a = strtoll(o->input, &end1, 10), b = strtoll(o->input2, &end2, 10);
-    if (*end1 || *end2 || !*o->input || !*o->input2 || a < -100000 || a > 100000 || b < -100000 ||
-        b > 100000)
+    long long a, b;
+    const char *bad = !score_arg(o->input, &a)    ? o->input
+                      : !score_arg(o->input2, &b) ? o->input2
+                                                  : NULL;
+    if (bad)
         return usage_error("imps", "scores are whole numbers between -100000 and 100000, not '%s'",
-                           *end1 ? o->input : o->input2);
+                           bad);
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
     char *text = NULL, *error = NULL;
