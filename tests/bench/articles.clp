@@ -142,6 +142,8 @@
 
 ; ---- Art. 27
 
+(defrule r27A1_oor (declare (salience 91)) ?g <- (art a27) (s (lho_called TRUE) (turn_was ~offender))
+  => (retract ?g) (push c27A1_oor))
 (defrule r27A1 (declare (salience 90)) ?g <- (art a27) (s (lho_called TRUE)) => (retract ?g) (push c27A1))
 (defrule r27A2 (declare (salience 89)) ?g <- (art a27)
   (s (irregularity ?irr) (turn_was ?tw&~offender) (lho_called ?lc) (rho_must_pass ?rmp))

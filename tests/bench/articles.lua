@@ -185,7 +185,8 @@ end
 
 local function art27(f)
   push("a27")
-  if f.lho_called then push("c27A1")
+  if f.lho_called and f.turn_was ~= "offender" then push("c27A1_oor")
+  elseif f.lho_called then push("c27A1")
   elseif f.turn_was ~= "offender" and not ib_deemed_in_rotation(f) then push("c27A2"); art31(f)
   elseif f.replacement == "not_yet" then push("c27B"); arg = f.lowest_same_denomination
   elseif f.replacement == "insufficient_bid" then

@@ -289,6 +289,11 @@ static void make_situation(hand_facts *f) {
     case IRR_CALL_OUT_OF_ROTATION:
     case IRR_SIMULTANEOUS_CALL:
         if (f->turn_was == TW_OFFENDER) f->turn_was = (uint8_t)(1 + pick(3));
+        /* 32C's invariant: at LHO's turn before the offender has called,
+         * LHO is the dealer and there is nothing to double */
+        if (f->irregularity == IRR_CALL_OUT_OF_ROTATION && f->turn_was == TW_LHO &&
+            !f->offender_called_before && (f->call_kind == CK_DOUBLE || f->call_kind == CK_REDOUBLE))
+            f->double_admissible = false;
         break;
     case IRR_INADMISSIBLE_DOUBLE:
         f->call_kind = (uint8_t)(coin() ? CK_DOUBLE : CK_REDOUBLE);

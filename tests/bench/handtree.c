@@ -259,7 +259,9 @@ static bool against_19(const hand_facts *f, hand_ruling *out) {
 
 static void art27(const hand_facts *f, hand_ruling *out) {
     PUSH(a27);
-    if (f->lho_called) {
+    if (f->lho_called && !offender_in_turn(f)) { /* out of rotation too: 29A */
+        PUSH(c27A1_oor);
+    } else if (f->lho_called) {
         PUSH(c27A1);
     } else if (!offender_in_turn(f) && !ib_deemed_in_rotation(f)) {
         PUSH(c27A2);

@@ -83,6 +83,7 @@
     S(c26A, "26A > 23C", "no_lead_restriction(26A); adjusted_score_if_damaged(23C)")               \
     S(c26B, "26B", "lead_restriction(26B)")                                                        \
     S(c27A1, "27A1 > 11A > 16A1a", A_27A1)                                                         \
+    S(c27A1_oor, "27A1 > 29A > 11A > 16A1a", A_27A1)                                               \
     S(c27A2, "27A2 > 29B", "")                                                                     \
     S(c27B, "27B > 23A > 23C", "insufficient_bid_options(%C)")                                     \
     S(c27B4, "27B4", "")                                                                           \
