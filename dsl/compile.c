@@ -246,15 +246,32 @@ static int drop_repeated_cites(const ruleset *rs, int *trail, int n) {
     return kept;
 }
 
+/* Whether two action uses state the same measure: one use, or the same
+ * action with the same constant arguments (two clauses that each leave
+ * 12a's artificial score open). */
+static bool same_measure(const ruleset *rs, int a, int b) {
+    if (a == b) return true;
+    const rs_action_use *ua = rs_use_at(rs, a), *ub = rs_use_at(rs, b);
+    if (ua->action != ub->action) return false;
+    for (int p = 0; p < rs->actions[ua->action].nparams; p++) {
+        int xa = rs_arg(rs, ua->args + p), xb = rs_arg(rs, ub->args + p);
+        const rs_expr *ea = rs_expr_at(rs, xa), *eb = rs_expr_at(rs, xb);
+        if (xa != xb && !(ea->kind == EX_CONST && eb->kind == EX_CONST && ea->k == eb->k))
+            return false;
+    }
+    return true;
+}
+
 /* And a ruling states a measure once: an action a clause gives, come back
- * with its clause, is dropped the second time (its citation is, above).
- * Returns how many are kept. */
-static int drop_repeated_uses(int *actions, int n) {
+ * with its clause or given by another clause with the same arguments, is
+ * dropped the second time (its citation is, above). Returns how many are
+ * kept. */
+static int drop_repeated_uses(const ruleset *rs, int *actions, int n) {
     int kept = 0;
     for (int i = 0; i < n; i++) {
         bool again = false;
         for (int j = 0; j < kept && !again; j++)
-            again = actions[j] == actions[i];
+            again = same_measure(rs, actions[j], actions[i]);
         if (!again) actions[kept++] = actions[i];
     }
     return kept;
@@ -280,7 +297,7 @@ static void flatten_outcomes(compiler *c) {
         o->trail = pool;
         pool += o->ntrail;
         list_items(c, acts, pool);
-        o->nactions = drop_repeated_uses(pool, list_len(c, acts));
+        o->nactions = drop_repeated_uses(rs, pool, list_len(c, acts));
         o->actions = pool;
         pool += o->nactions;
     }

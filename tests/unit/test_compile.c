@@ -829,14 +829,65 @@ static int outcome_repeating_a_cite(const ruleset *rs) {
 
 /* The first outcome that states one of its actions twice (the same use
  * of an action, come back with its clause); -1 when none does. */
+/* Whether two action uses state one measure: the same action with the same
+ * constant arguments (or the same use). */
+static bool same_measure(const ruleset *rs, int a, int b) {
+    const rs_action_use *ua = rs_use_at(rs, a), *ub = rs_use_at(rs, b);
+    if (a == b) return true;
+    if (ua->action != ub->action) return false;
+    for (int p = 0; p < rs->actions[ua->action].nparams; p++) {
+        const rs_expr *ea = rs_expr_at(rs, rs_arg(rs, ua->args + p));
+        const rs_expr *eb = rs_expr_at(rs, rs_arg(rs, ub->args + p));
+        if (ea->kind != EX_CONST || eb->kind != EX_CONST || ea->k != eb->k) return false;
+    }
+    return true;
+}
+
 static int outcome_repeating_an_action(const ruleset *rs) {
     for (int i = 0; i < rs->outcomes.len; i++) {
         const rs_outcome *o = rs_outcome_at(rs, i);
         for (int a = 0; a < o->nactions; a++)
             for (int b = 0; b < a; b++)
-                if (o->actions[a] == o->actions[b]) return i;
+                if (same_measure(rs, o->actions[a], o->actions[b])) return i;
     }
     return -1;
+}
+
+/* Two clauses of one ruling that name the same action with the same
+ * arguments state one measure: the ruling names it once (1963 64b and 64d
+ * each left 12a's artificial score open); with other arguments both stay. */
+static void test_ruling_states_a_measure_once(void **state) {
+    (void)state;
+    compiled c;
+    assert_compiles(&c, VOCAB "article 1 \"Een\" when irregularity == late {\n"
+                              "  otherwise => 1A {\n"
+                              "    penalty(3)\n"
+                              "    if repeated => 1B { penalty(3) see(2) }\n"
+                              "    otherwise => 1C { penalty(4) }\n"
+                              "  }\n"
+                              "}\n");
+    assert_int_equal(outcome_repeating_an_action(c.rs), -1);
+    bool seen_once = false, seen_both = false;
+    for (int i = 0; i < c.rs->outcomes.len; i++) {
+        const rs_outcome *o = rs_outcome_at(c.rs, i);
+        char acts[200] = "";
+        for (int k = 0; k < o->nactions; k++) {
+            const rs_action_use *u = rs_use_at(c.rs, o->actions[k]);
+            const rs_expr *x = rs_expr_at(c.rs, rs_arg(c.rs, u->args));
+            const char *name = c.rs->actions[u->action].name;
+            size_t at = strlen(acts);
+            if (strcmp(name, "see") == 0)
+                snprintf(acts + at, sizeof acts - at, "%ssee(%s)", k ? " " : "",
+                         rs_string(c.rs, x->k));
+            else
+                snprintf(acts + at, sizeof acts - at, "%s%s(%lld)", k ? " " : "", name,
+                         (long long)x->k);
+        }
+        seen_once |= strcmp(acts, "penalty(3) see(2)") == 0;     /* not penalty(3) twice */
+        seen_both |= strcmp(acts, "penalty(3) penalty(4)") == 0; /* other arguments: both */
+    }
+    assert_true(seen_once && seen_both);
+    compiled_free(&c);
 }
 
 /* A trail names a citation once, whatever brings it back: a block's cite
@@ -949,6 +1000,7 @@ int main(void) {
         cmocka_unit_test(test_derived_fact_cycle_in_action_argument),
         cmocka_unit_test(test_include_back_into_ruleset_directory_read_once),
         cmocka_unit_test(test_trail_names_a_citation_once),
+        cmocka_unit_test(test_ruling_states_a_measure_once),
         cmocka_unit_test(test_shipped_trails_name_a_citation_once),
     };
     return cmocka_run_group_tests_name("compile", tests, NULL, NULL);
