@@ -1383,8 +1383,17 @@ static bool plugin_validate_unlocked(plugin *p, const scenario *sc, strbuf *reje
     p->sc = sc;
     p->host_used = 0;
     if (!run(p, validate_call, 0, 1, err)) return false;
-    bool ok = lua_type(p->L, -1) != LUA_TSTRING ||
-              check_text(p, -1, "the message of `validate`", PLUGIN_MAX_TEXT, err);
+    int type = lua_type(p->L, -1);
+    if (type != LUA_TNIL && type != LUA_TSTRING) { /* neither accepts nor says why it refuses */
+        sb_printf(err,
+                  "plugin %s: %s: `validate` returns nil to accept the scenario or a message to "
+                  "refuse it, not a %s",
+                  p->name, p->path, lua_typename(p->L, type));
+        lua_pop(p->L, 1);
+        return false;
+    }
+    bool ok =
+        type != LUA_TSTRING || check_text(p, -1, "the message of `validate`", PLUGIN_MAX_TEXT, err);
     if (ok && lua_type(p->L, -1) == LUA_TSTRING)
         sb_printf(rejection, "%s (%s)", lua_tostring(p->L, -1), p->cite);
     lua_pop(p->L, 1);
@@ -1732,6 +1741,55 @@ static bool add_actions(plugin *p, ruling *r, int list, const char *cite, strbuf
  * replace, remove, actions, note }. The citation stays on the stack while
  * the plugin's code may run (a metamethod), so that it cannot be collected.
  * Every text it hands back is checked before the ruling carries it. */
+/* The fields an override's table may have, and the type each must be: a
+ * misspelt field or one of another type would otherwise be passed over,
+ * and the ruling would lose its actions (replace is the default) without a
+ * word. */
+static const struct {
+    const char *name;
+    int type;
+    const char *as;
+} change_fields[] = {
+    {"actions", LUA_TTABLE, "a list of { name = …, args = { … } }"},
+    {"remove", LUA_TTABLE, "a list of action names"},
+    {"replace", LUA_TBOOLEAN, "true or false"},
+    {"cite", LUA_TSTRING, "text"},
+    {"note", LUA_TSTRING, "text"},
+    /* the ruling's own fields, there when it returns the ruling it got: unread */
+    {"articles", LUA_TTABLE, "a list of citations"},
+    {"facts", LUA_TTABLE, "the facts table"},
+};
+
+static bool change_fields_ok(plugin *p, int t, const char *key, strbuf *err) {
+    lua_State *L = p->L;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        size_t f = 0, n = sizeof change_fields / sizeof *change_fields;
+        size_t len = 0;
+        const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
+        while (f < n && !(name && strcmp(name, change_fields[f].name) == 0))
+            f++;
+        if (f == n) {
+            bool shown = name && len <= 64 && first_bad_byte(name, len) == len;
+            sb_printf(err,
+                      "plugin %s: override \"%s\" returned a field it does not know: %s%s%s; its "
+                      "table has actions, remove, replace, cite and note",
+                      p->name, key, shown ? "'" : "", shown ? name : "a key that is no short text",
+                      shown ? "'" : "");
+            lua_pop(L, 2);
+            return false;
+        }
+        if (lua_type(L, -1) != change_fields[f].type) {
+            sb_printf(err, "plugin %s: override \"%s\": `%s` is %s, not a %s", p->name, key,
+                      change_fields[f].name, change_fields[f].as, luaL_typename(L, -1));
+            lua_pop(L, 2);
+            return false;
+        }
+        lua_pop(L, 1);
+    }
+    return true;
+}
+
 static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     lua_State *L = p->L;
     int t = lua_gettop(L);
@@ -1742,6 +1800,7 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
                   p->name, key);
         return false;
     }
+    if (!change_fields_ok(p, t, key, err)) return false;
     bool ok = true;
     const char *cite = text_field(p, t, "cite", "the citation", err, &ok);
     if (!ok) return false;
@@ -1820,9 +1879,15 @@ static bool plugin_override_unlocked(plugin *p, const scenario *sc, ruling *r, s
     return true;
 }
 
+/* What `score` and `matchpoints` may return: a bridge score is at most 7600
+ * either way, and figures this size sum and subtract without overflow. */
+#define PLUGIN_MAX_FIGURE 100000000
+
 static bool integer_result(plugin *p, const char *hook, int64_t *out, strbuf *err) {
-    if (!lua_isinteger(p->L, -1)) {
-        sb_printf(err, "plugin %s: `%s` returns a whole number", p->name, hook);
+    if (!lua_isinteger(p->L, -1) || lua_tointeger(p->L, -1) < -PLUGIN_MAX_FIGURE ||
+        lua_tointeger(p->L, -1) > PLUGIN_MAX_FIGURE) {
+        sb_printf(err, "plugin %s: `%s` returns a whole number between -%d and %d", p->name, hook,
+                  PLUGIN_MAX_FIGURE, PLUGIN_MAX_FIGURE);
         lua_pop(p->L, 1);
         return false;
     }

@@ -632,6 +632,57 @@ static void test_hook_must_return_a_whole_number(void **state) {
     sb_free(&err);
 }
 
+/* A hook's answer of another type, a bound passed, or an override's field
+ * misspelt or of another type is the plugin's error: passed over, each
+ * would leave a ruling without the plugin's part (an override with no
+ * `actions` it can read replaces the ruleset's actions with nothing). */
+static void test_hooks_answer_in_their_own_types(void **state) {
+    static const struct {
+        const char *lua, *error;
+    } cases[] = {
+        {"validate = function(f) return true end }", "`validate` returns nil to accept"},
+        {"validate = function(f) return {} end }", "or a message to refuse it, not a table"},
+        {"score = function(s, f) return math.maxinteger end }",
+         "`score` returns a whole number between -100000000 and 100000000"},
+        {"matchpoints = function(b, e, o, mp) return -math.maxinteger end }",
+         "`matchpoints` returns a whole number between"},
+        {"override = { [\"1A\"] = function(r) return { action = {} } end } }",
+         "returned a field it does not know: 'action'"},
+        {"override = { [\"1A\"] = function(r) return { actions = 5 } end } }",
+         "`actions` is a list of { name = …, args = { … } }, not a number"},
+        {"override = { [\"1A\"] = function(r) return { remove = \"warning\" } end } }",
+         "`remove` is a list of action names, not a string"},
+        {"override = { [\"1A\"] = function(r) return { replace = 1 } end } }",
+         "`replace` is true or false, not a number"},
+        {"override = { [\"1A\"] = function(r) return { [1] = 2 } end } }",
+         "a key that is no short text"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char lua[400];
+        snprintf(lua, sizeof lua, HEADER "%s\n", cases[i].lua);
+        strbuf err, rejection;
+        sb_init(&err);
+        sb_init(&rejection);
+        plugin *p = load(toy(state), lua, 0, 0, &err);
+        assert_non_null(p);
+        scenario sc;
+        ruling r;
+        rule(toy(state), "{\"irregularity\": \"late\", \"minutes\": 5}", &sc, &r);
+        int64_t figure = 420;
+        bool ok = plugin_validate(p, &sc, &rejection, &err) && plugin_override(p, &sc, &r, &err) &&
+                  plugin_adjust_score(p, &sc, &figure, &err) &&
+                  plugin_adjust_matchpoints(p, 1, 0, 2, &figure, &err);
+        assert_false(ok);
+        if (!strstr(err.data ? err.data : "", cases[i].error))
+            fail_msg("case %zu: expected \"%s\" in: %s", i, cases[i].error, err.data);
+        ruling_clear(&r);
+        scenario_free(&sc);
+        plugin_free(p);
+        sb_free(&err);
+        sb_free(&rejection);
+    }
+}
+
 /* ---- the views a hook gets: `facts` and `ruling` ------------------------ */
 
 /* The rejection validate returns for the scenario, with the plugin's own
@@ -1101,6 +1152,7 @@ int main(void) {
         cmocka_unit_test(test_unknown_action_is_an_error),
         cmocka_unit_test(test_score_and_matchpoint_hooks),
         cmocka_unit_test(test_hook_must_return_a_whole_number),
+        cmocka_unit_test(test_hooks_answer_in_their_own_types),
         cmocka_unit_test(test_facts_unknown_name_and_unknown_fact_read_nil),
         cmocka_unit_test(test_facts_pairs_gives_every_known_fact),
         cmocka_unit_test(test_own_fact_shadows_a_ruleset_fact),
