@@ -1673,7 +1673,24 @@ static bool add_extra(plugin *p, ruling *r, const char *cite, strbuf *err) {
     }
     if (!check_text(p, action + 1, "the name of an action", PLUGIN_MAX_ARG, err)) return false;
     const char *name = lua_tostring(L, action + 1);
-    if (lua_getfield(L, action, "args") != LUA_TTABLE) {
+    for (lua_pushnil(L); lua_next(L, action); lua_pop(L, 1)) { /* only name and args */
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+        if (strcmp(k, "name") != 0 && strcmp(k, "args") != 0) {
+            sb_printf(err,
+                      "plugin %s: the action '%s' has a field that is neither name nor args; an "
+                      "action is { name = \"…\", args = { … } }",
+                      p->name, name);
+            return false;
+        }
+    }
+    int args = lua_getfield(L, action, "args");
+    if (args != LUA_TTABLE && args != LUA_TNIL) {
+        sb_printf(err,
+                  "plugin %s: the action '%s': `args` is a table { name = value, … }, not a %s",
+                  p->name, name, lua_typename(L, args));
+        return false;
+    }
+    if (args == LUA_TNIL) {
         lua_pop(L, 1);
         lua_newtable(L);
     }

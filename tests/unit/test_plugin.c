@@ -656,6 +656,12 @@ static void test_hooks_answer_in_their_own_types(void **state) {
          "`replace` is true or false, not a number"},
         {"override = { [\"1A\"] = function(r) return { [1] = 2 } end } }",
          "a key that is no short text"},
+        {"override = { [\"1A\"] = function(r) return { actions = { { name = \"warning\", "
+         "cite = \"9\" } } } end } }",
+         "the action 'warning' has a field that is neither name nor args"},
+        {"override = { [\"1A\"] = function(r) return { actions = { { name = \"warning\", "
+         "args = 5 } } } end } }",
+         "the action 'warning': `args` is a table { name = value, … }, not a number"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char lua[400];
