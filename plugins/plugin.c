@@ -1032,6 +1032,44 @@ static bool is_header_text(const char *s) {
     return !s || (n <= 200 && first_bad_byte(s, n) == n);
 }
 
+/* The fields a plugin's table may have, and the type of those arbiter does
+ * not check on their own: a misspelt hook (`overide`) or one that is no
+ * function would be a club rule that silently never applies. */
+static const struct {
+    const char *name;
+    int type; /* LUA_TNONE: checked where it is read */
+} plugin_fields[] = {
+    {"api", LUA_TNONE},          {"name", LUA_TNONE},      {"cite", LUA_TNONE},
+    {"facts", LUA_TNONE},        {"actions", LUA_TNONE},   {"override", LUA_TTABLE},
+    {"validate", LUA_TFUNCTION}, {"score", LUA_TFUNCTION}, {"matchpoints", LUA_TFUNCTION},
+};
+
+static int check_plugin_fields(lua_State *L, int t) {
+    for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1)) {
+        size_t f = 0, n = sizeof plugin_fields / sizeof *plugin_fields, len = 0;
+        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
+        while (f < n && !(key && strcmp(key, plugin_fields[f].name) == 0))
+            f++;
+        if (f == n) {
+            bool shown = key && len <= 64 && first_bad_byte(key, len) == len;
+            lua_pushfstring(L,
+                            "the table has a field arbiter does not know: %s%s%s (a plugin's "
+                            "table has api, name, cite, facts, actions, validate, override, score "
+                            "and matchpoints)",
+                            shown ? "'" : "", shown ? key : "a key that is no short text",
+                            shown ? "'" : "");
+            return lua_error(L);
+        }
+        int want = plugin_fields[f].type;
+        if (want != LUA_TNONE && lua_type(L, -1) != want) {
+            lua_pushfstring(L, "`%s` is a %s, not a %s", plugin_fields[f].name,
+                            lua_typename(L, want), luaL_typename(L, -1));
+            return lua_error(L);
+        }
+    }
+    return 0;
+}
+
 /* The table the file returned (argument 1), read once: its header, its
  * hooks and the citations it overrides. */
 static int read_plugin(lua_State *L) {
@@ -1053,6 +1091,7 @@ static int read_plugin(lua_State *L) {
                         PLUGIN_API_VERSION);
         return lua_error(L);
     }
+    check_plugin_fields(L, 1);
     read_overrides(L, p);
     read_own_facts(L, p);
     bind_hooks(L, p);

@@ -97,6 +97,29 @@ static void test_syntax_error(void **state) {
     sb_free(&err);
 }
 
+/* A misspelt field of the plugin's table, or a hook that is no function,
+ * is refused as it loads: it would be a club rule that never applies. */
+static void test_unknown_field_or_hook_of_another_type_is_refused(void **state) {
+    static const struct {
+        const char *lua, *error;
+    } cases[] = {
+        {HEADER "overide = { [\"1A\"] = function(r) return nil end } }\n",
+         "a field arbiter does not know: 'overide'"},
+        {HEADER "validate = \"nee\" }\n", "`validate` is a function, not a string"},
+        {HEADER "override = function(r) end }\n", "`override` is a table, not a function"},
+        {HEADER "score = 5 }\n", "`score` is a function, not a number"},
+        {HEADER "[1] = true }\n", "a key that is no short text"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        strbuf err;
+        sb_init(&err);
+        assert_null(load(toy(state), cases[i].lua, 0, 0, &err));
+        if (!strstr(err.data ? err.data : "", cases[i].error))
+            fail_msg("case %zu: expected \"%s\" in: %s", i, cases[i].error, err.data);
+        sb_free(&err);
+    }
+}
+
 /* Each removed function is simply not there: calling it is a runtime error
  * on the plugin's own line. */
 static void check_forbidden(void **state, const char *call) {
@@ -1158,6 +1181,7 @@ int main(void) {
         cmocka_unit_test(test_unknown_action_is_an_error),
         cmocka_unit_test(test_score_and_matchpoint_hooks),
         cmocka_unit_test(test_hook_must_return_a_whole_number),
+        cmocka_unit_test(test_unknown_field_or_hook_of_another_type_is_refused),
         cmocka_unit_test(test_hooks_answer_in_their_own_types),
         cmocka_unit_test(test_facts_unknown_name_and_unknown_fact_read_nil),
         cmocka_unit_test(test_facts_pairs_gives_every_known_fact),
