@@ -969,6 +969,42 @@ static void read_overrides(lua_State *L, plugin *p) {
     map_clauses(p);
 }
 
+/* A field a table of the plugin's may have, and the type it must be
+ * (LUA_TNONE: checked where it is read). */
+typedef struct field_rule {
+    const char *name;
+    int type;
+    const char *as; /* the type in words, for the error */
+} field_rule;
+
+/* Whether every key of table t is one of rules[0..n) and each value of its
+ * type; otherwise why not, in why (cap bytes). Raw: no metamethod runs. A
+ * misspelt field passed over would be a part of the plugin that silently
+ * never applies. */
+static bool fields_ok(lua_State *L, int t, const field_rule *rules, size_t n, char *why,
+                      size_t cap) {
+    t = lua_absindex(L, t);
+    for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1)) {
+        size_t f = 0, len = 0;
+        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
+        while (f < n && !(key && strcmp(key, rules[f].name) == 0))
+            f++;
+        if (f == n) {
+            bool shown = key && len <= 64 && first_bad_byte(key, len) == len;
+            snprintf(why, cap, "a field it does not know: %s%s%s", shown ? "'" : "",
+                     shown ? key : "a key that is no short text", shown ? "'" : "");
+        } else if (rules[f].type != LUA_TNONE && lua_type(L, -1) != rules[f].type) {
+            snprintf(why, cap, "`%s` is %s, not a %s", rules[f].name, rules[f].as,
+                     luaL_typename(L, -1));
+        } else {
+            continue;
+        }
+        lua_pop(L, 2);
+        return false;
+    }
+    return true;
+}
+
 static const char *const fact_kinds[] = {"bool", "int", "string"};
 
 static bool is_header_text(const char *s);
@@ -980,7 +1016,16 @@ static void read_own_fact(lua_State *L, plugin *p) {
     static const char *const usage =
         "`facts` is a table of name = \"bool\", \"int\" or \"string\", or name = "
         "{ kind = …, ask = \"question\", ask_en = \"question\" }";
+    static const field_rule fact_fields[] = {{"kind", LUA_TSTRING, "text"},
+                                             {"ask", LUA_TSTRING, "text"},
+                                             {"ask_en", LUA_TSTRING, "text"}};
     bool full = lua_istable(L, -1);
+    char why[120];
+    if (full && !fields_ok(L, -1, fact_fields, 3, why, sizeof why)) {
+        lua_pushfstring(L, "the fact '%s': %s (a fact is { kind = …, ask = …, ask_en = … })",
+                        lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?", why);
+        lua_error(L);
+    }
     const char *kind = full                             ? field_string(L, -1, "kind")
                        : lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
                                                         : NULL;
@@ -1032,42 +1077,43 @@ static bool is_header_text(const char *s) {
     return !s || (n <= 200 && first_bad_byte(s, n) == n);
 }
 
-/* The fields a plugin's table may have, and the type of those arbiter does
- * not check on their own: a misspelt hook (`overide`) or one that is no
- * function would be a club rule that silently never applies. */
-static const struct {
-    const char *name;
-    int type; /* LUA_TNONE: checked where it is read */
-} plugin_fields[] = {
-    {"api", LUA_TNONE},          {"name", LUA_TNONE},      {"cite", LUA_TNONE},
-    {"facts", LUA_TNONE},        {"actions", LUA_TNONE},   {"override", LUA_TTABLE},
-    {"validate", LUA_TFUNCTION}, {"score", LUA_TFUNCTION}, {"matchpoints", LUA_TFUNCTION},
+/* The fields of a plugin's table; those without a type are checked where
+ * they are read. A misspelt hook (`overide`), or one that is no function,
+ * would be a club rule that silently never applies. */
+static const field_rule plugin_fields[] = {
+    {"api", LUA_TNONE, NULL},
+    {"name", LUA_TNONE, NULL},
+    {"cite", LUA_TNONE, NULL},
+    {"facts", LUA_TNONE, NULL},
+    {"actions", LUA_TTABLE, "a table name = { text = …, en = … }"},
+    {"override", LUA_TTABLE, "a table"},
+    {"validate", LUA_TFUNCTION, "a function"},
+    {"score", LUA_TFUNCTION, "a function"},
+    {"matchpoints", LUA_TFUNCTION, "a function"},
 };
 
-static int check_plugin_fields(lua_State *L, int t) {
-    for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1)) {
-        size_t f = 0, n = sizeof plugin_fields / sizeof *plugin_fields, len = 0;
-        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
-        while (f < n && !(key && strcmp(key, plugin_fields[f].name) == 0))
-            f++;
-        if (f == n) {
-            bool shown = key && len <= 64 && first_bad_byte(key, len) == len;
-            lua_pushfstring(L,
-                            "the table has a field arbiter does not know: %s%s%s (a plugin's "
-                            "table has api, name, cite, facts, actions, validate, override, score "
-                            "and matchpoints)",
-                            shown ? "'" : "", shown ? key : "a key that is no short text",
-                            shown ? "'" : "");
-            return lua_error(L);
-        }
-        int want = plugin_fields[f].type;
-        if (want != LUA_TNONE && lua_type(L, -1) != want) {
-            lua_pushfstring(L, "`%s` is a %s, not a %s", plugin_fields[f].name,
-                            lua_typename(L, want), luaL_typename(L, -1));
-            return lua_error(L);
-        }
+/* Each action of the plugin's own: name = { text = …, en = … }, checked as
+ * it loads (its texts where it is used). */
+static void check_own_actions(lua_State *L, int t) {
+    static const field_rule message_fields[] = {{"text", LUA_TSTRING, "text"},
+                                                {"en", LUA_TSTRING, "text"}};
+    if (lua_getfield(L, t, "actions") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
     }
-    return 0;
+    int actions = lua_gettop(L);
+    for (lua_pushnil(L); lua_next(L, actions); lua_pop(L, 1)) {
+        char why[120];
+        const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        if (!lua_istable(L, -1))
+            snprintf(why, sizeof why, "a %s", luaL_typename(L, -1));
+        else if (fields_ok(L, -1, message_fields, 2, why, sizeof why))
+            continue;
+        lua_pushfstring(L, "its action '%s': %s (an action of its own is { text = …, en = … })",
+                        name, why);
+        lua_error(L);
+    }
+    lua_pop(L, 1);
 }
 
 /* The table the file returned (argument 1), read once: its header, its
@@ -1091,7 +1137,16 @@ static int read_plugin(lua_State *L) {
                         PLUGIN_API_VERSION);
         return lua_error(L);
     }
-    check_plugin_fields(L, 1);
+    char why[120];
+    if (!fields_ok(L, 1, plugin_fields, sizeof plugin_fields / sizeof *plugin_fields, why,
+                   sizeof why)) {
+        lua_pushfstring(L,
+                        "its table: %s (a plugin's table has api, name, cite, facts, actions, "
+                        "validate, override, score and matchpoints)",
+                        why);
+        return lua_error(L);
+    }
+    check_own_actions(L, 1);
     read_overrides(L, p);
     read_own_facts(L, p);
     bind_hooks(L, p);
@@ -1712,24 +1767,16 @@ static bool add_extra(plugin *p, ruling *r, const char *cite, strbuf *err) {
     }
     if (!check_text(p, action + 1, "the name of an action", PLUGIN_MAX_ARG, err)) return false;
     const char *name = lua_tostring(L, action + 1);
-    for (lua_pushnil(L); lua_next(L, action); lua_pop(L, 1)) { /* only name and args */
-        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
-        if (strcmp(k, "name") != 0 && strcmp(k, "args") != 0) {
-            sb_printf(err,
-                      "plugin %s: the action '%s' has a field that is neither name nor args; an "
-                      "action is { name = \"…\", args = { … } }",
-                      p->name, name);
-            return false;
-        }
-    }
-    int args = lua_getfield(L, action, "args");
-    if (args != LUA_TTABLE && args != LUA_TNIL) {
+    static const field_rule action_fields[] = {{"name", LUA_TSTRING, "text"},
+                                               {"args", LUA_TTABLE, "a table { name = value, … }"}};
+    char why[120];
+    if (!fields_ok(L, action, action_fields, 2, why, sizeof why)) {
         sb_printf(err,
-                  "plugin %s: the action '%s': `args` is a table { name = value, … }, not a %s",
-                  p->name, name, lua_typename(L, args));
+                  "plugin %s: the action '%s': %s; an action is { name = \"…\", args = { … } }",
+                  p->name, name, why);
         return false;
     }
-    if (args == LUA_TNIL) {
+    if (lua_getfield(L, action, "args") == LUA_TNIL) {
         lua_pop(L, 1);
         lua_newtable(L);
     }
@@ -1801,11 +1848,7 @@ static bool add_actions(plugin *p, ruling *r, int list, const char *cite, strbuf
  * misspelt field or one of another type would otherwise be passed over,
  * and the ruling would lose its actions (replace is the default) without a
  * word. */
-static const struct {
-    const char *name;
-    int type;
-    const char *as;
-} change_fields[] = {
+static const field_rule change_fields[] = {
     {"actions", LUA_TTABLE, "a list of { name = …, args = { … } }"},
     {"remove", LUA_TTABLE, "a list of action names"},
     {"replace", LUA_TBOOLEAN, "true or false"},
@@ -1815,36 +1858,6 @@ static const struct {
     {"articles", LUA_TTABLE, "a list of citations"},
     {"facts", LUA_TTABLE, "the facts table"},
 };
-
-static bool change_fields_ok(plugin *p, int t, const char *key, strbuf *err) {
-    lua_State *L = p->L;
-    lua_pushnil(L);
-    while (lua_next(L, t)) {
-        size_t f = 0, n = sizeof change_fields / sizeof *change_fields;
-        size_t len = 0;
-        const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
-        while (f < n && !(name && strcmp(name, change_fields[f].name) == 0))
-            f++;
-        if (f == n) {
-            bool shown = name && len <= 64 && first_bad_byte(name, len) == len;
-            sb_printf(err,
-                      "plugin %s: override \"%s\" returned a field it does not know: %s%s%s; its "
-                      "table has actions, remove, replace, cite and note",
-                      p->name, key, shown ? "'" : "", shown ? name : "a key that is no short text",
-                      shown ? "'" : "");
-            lua_pop(L, 2);
-            return false;
-        }
-        if (lua_type(L, -1) != change_fields[f].type) {
-            sb_printf(err, "plugin %s: override \"%s\": `%s` is %s, not a %s", p->name, key,
-                      change_fields[f].name, change_fields[f].as, luaL_typename(L, -1));
-            lua_pop(L, 2);
-            return false;
-        }
-        lua_pop(L, 1);
-    }
-    return true;
-}
 
 static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     lua_State *L = p->L;
@@ -1856,7 +1869,15 @@ static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
                   p->name, key);
         return false;
     }
-    if (!change_fields_ok(p, t, key, err)) return false;
+    char why[120];
+    if (!fields_ok(L, t, change_fields, sizeof change_fields / sizeof *change_fields, why,
+                   sizeof why)) {
+        sb_printf(err,
+                  "plugin %s: override \"%s\" returned %s (its table has actions, remove, "
+                  "replace, cite and note)",
+                  p->name, key, why);
+        return false;
+    }
     bool ok = true;
     const char *cite = text_field(p, t, "cite", "the citation", err, &ok);
     if (!ok) return false;

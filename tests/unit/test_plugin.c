@@ -104,11 +104,18 @@ static void test_unknown_field_or_hook_of_another_type_is_refused(void **state) 
         const char *lua, *error;
     } cases[] = {
         {HEADER "overide = { [\"1A\"] = function(r) return nil end } }\n",
-         "a field arbiter does not know: 'overide'"},
+         "its table: a field it does not know: 'overide'"},
         {HEADER "validate = \"nee\" }\n", "`validate` is a function, not a string"},
         {HEADER "override = function(r) end }\n", "`override` is a table, not a function"},
         {HEADER "score = 5 }\n", "`score` is a function, not a number"},
         {HEADER "[1] = true }\n", "a key that is no short text"},
+        {HEADER "actions = { fee = { txt = \"Fee.\" } } }\n",
+         "its action 'fee': a field it does not know: 'txt'"},
+        {HEADER "actions = { fee = \"Fee.\" } }\n", "its action 'fee': a string"},
+        {HEADER "facts = { x = { knd = \"bool\" } } }\n",
+         "the fact 'x': a field it does not know: 'knd'"},
+        {HEADER "facts = { x = { kind = \"bool\", aks_en = \"X?\" } } }\n",
+         "the fact 'x': a field it does not know: 'aks_en'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         strbuf err;
@@ -671,6 +678,7 @@ static void test_hooks_answer_in_their_own_types(void **state) {
          "`matchpoints` returns a whole number between"},
         {"override = { [\"1A\"] = function(r) return { action = {} } end } }",
          "returned a field it does not know: 'action'"},
+
         {"override = { [\"1A\"] = function(r) return { actions = 5 } end } }",
          "`actions` is a list of { name = …, args = { … } }, not a number"},
         {"override = { [\"1A\"] = function(r) return { remove = \"warning\" } end } }",
@@ -681,7 +689,7 @@ static void test_hooks_answer_in_their_own_types(void **state) {
          "a key that is no short text"},
         {"override = { [\"1A\"] = function(r) return { actions = { { name = \"warning\", "
          "cite = \"9\" } } } end } }",
-         "the action 'warning' has a field that is neither name nor args"},
+         "the action 'warning': a field it does not know: 'cite'"},
         {"override = { [\"1A\"] = function(r) return { actions = { { name = \"warning\", "
          "args = 5 } } } end } }",
          "the action 'warning': `args` is a table { name = value, … }, not a number"},
