@@ -916,6 +916,14 @@ rm -f "$TOY.tmp.txt"
 expect "imps" 0 "IMP's: 2" -- "$ARBITER" imps --ruleset $TOY 30 0
 expect "imps negative" 0 "IMP's: -1" -- "$ARBITER" imps --ruleset $TOY 0 15
 expect "imps bad score" 2 "whole numbers" -- "$ARBITER" imps --ruleset $TOY 0 lots
+expect "rule: a second --ruleset is refused, not the one ruled with" 2 "give --ruleset once, not also" \
+    -- "$ARBITER" rule --ruleset $TOY --ruleset $TOY tests/bad/bad-json.json
+expect "rule: --brief with --text is refused, not one of them passed over" 2 "three forms: give one" \
+    -- "$ARBITER" rule --ruleset $TOY --brief --text tests/bad/bad-json.json
+expect "rule: a second scenario file is refused, not left unread" 2 "unexpected argument" \
+    -- "$ARBITER" rule --ruleset $TOY tests/bad/bad-json.json tests/bad/bad-json.json
+expect "score: --vul with --nonvul is refused" 2 "--vul or --nonvul, not both" \
+    -- "$ARBITER" score --ruleset bridge-2017 4S= --vul --nonvul
 expect "imps: the score out of range is the one named" 2 "not '99999999999999999999'" \
     -- "$ARBITER" imps --ruleset $TOY 99999999999999999999 50
 

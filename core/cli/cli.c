@@ -66,6 +66,22 @@ static enum arb_lang lang_of(const options *o) {
     return o->lang && strcmp(o->lang, "en") == 0 ? ARB_EN : ARB_NL;
 }
 
+/* What a command cannot take twice or together: one of them would be
+ * passed over without a word (the last --ruleset ruled, --text beat
+ * --brief, a second scenario file was never read). */
+static int conflicting_options(const char *cmd, const options *o) {
+    bool two_inputs = strcmp(cmd, "imps") == 0 || strcmp(cmd, "diff") == 0;
+    bool rulesets = strcmp(cmd, "compare") == 0 || strcmp(cmd, "serve") == 0;
+    if (o->input2 && !two_inputs) return usage_error(cmd, "unexpected argument '%s'", o->input2);
+    if (o->nrulesets > 1 && !rulesets)
+        return usage_error(cmd, "give --ruleset once, not also '%s' (compare takes several)",
+                           o->rulesets[1]);
+    if (o->json + o->brief + o->text > 1)
+        return usage_error(cmd, "%s", "--json, --brief and --text are three forms: give one");
+    if (o->vul && o->nonvul) return usage_error(cmd, "%s", "--vul or --nonvul, not both");
+    return ARB_OK;
+}
+
 static int parse_options(const char *cmd, int argc, char **argv, options *o) {
     memset(o, 0, sizeof *o);
     for (int i = 0; i < argc; i++) {
@@ -162,7 +178,7 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else
             return usage_error(cmd, "unexpected argument '%s'", a);
     }
-    return ARB_OK;
+    return conflicting_options(cmd, o);
 }
 
 /* Every command that takes a ruleset takes --amend and --plugin too; the
@@ -1158,7 +1174,6 @@ static int answer_scenario_file(const arb_ruleset *rs, const options *o, scenari
 static int cmd_legal(const options *o) {
     if (!o->ruleset || !o->input)
         return usage_error("legal", "%s", "needs --ruleset NAME and a POSITION file (or -)");
-    if (o->input2) return usage_error("legal", "unexpected argument '%s'", o->input2);
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
     int status = answer_scenario_file(rs, o, arb_legal_json, print_legal);
@@ -1246,7 +1261,6 @@ static int cmd_score(const options *o) {
         return usage_error(
             "score", "%s",
             "needs --ruleset NAME and a CONTRACT such as 4SX+1 (klaverjas: a HAND file)");
-    if (o->input2) return usage_error("score", "unexpected argument '%s'", o->input2);
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
     if (arb_game(rs) && strcmp(arb_game(rs), "klaverjas") == 0) {
