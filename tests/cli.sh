@@ -924,6 +924,8 @@ expect "rule: a second scenario file is refused, not left unread" 2 "unexpected 
     -- "$ARBITER" rule --ruleset $TOY tests/bad/bad-json.json tests/bad/bad-json.json
 expect "score: --vul with --nonvul is refused" 2 "--vul or --nonvul, not both" \
     -- "$ARBITER" score --ruleset bridge-2017 4S= --vul --nonvul
+expect "graph: --article twice is refused, not the last one drawn" 2 "--article is given once" \
+    -- "$ARBITER" graph --ruleset $TOY --article 1 --article 2
 expect "imps: the score out of range is the one named" 2 "not '99999999999999999999'" \
     -- "$ARBITER" imps --ruleset $TOY 99999999999999999999 50
 

@@ -82,6 +82,13 @@ static int conflicting_options(const char *cmd, const options *o) {
     return ARB_OK;
 }
 
+/* An option with a value, given at most once (a second would win silently). */
+#define GIVEN_ONCE(slot)                                                                           \
+    do {                                                                                           \
+        if (slot) return usage_error(cmd, "%s is given once", a);                                  \
+        slot = argv[++i];                                                                          \
+    } while (0)
+
 static int parse_options(const char *cmd, int argc, char **argv, options *o) {
     memset(o, 0, sizeof *o);
     for (int i = 0; i < argc; i++) {
@@ -118,35 +125,36 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
         else if (strcmp(a, "--ranking") == 0)
             o->ranking = true;
         else if (strcmp(a, "--method") == 0 && has_next)
-            o->method = argv[++i];
+            GIVEN_ONCE(o->method);
         else if (strcmp(a, "--game") == 0 && has_next)
-            o->game = argv[++i];
+            GIVEN_ONCE(o->game);
         else if (strcmp(a, "--ruling") == 0 && has_next)
-            o->ruling = argv[++i];
+            GIVEN_ONCE(o->ruling);
         else if (strcmp(a, "--ruleset") == 0 && has_next) {
             if (o->nrulesets == MAX_COMPARED)
                 return usage_error(cmd, "at most 8 rulesets, not '%s'", argv[i + 1]);
             o->ruleset = o->rulesets[o->nrulesets++] = argv[++i];
         } else if (strcmp(a, "--article") == 0 && has_next)
-            o->article = argv[++i];
+            GIVEN_ONCE(o->article);
         else if (strcmp(a, "--why-not") == 0 && has_next)
-            o->why_not = argv[++i];
+            GIVEN_ONCE(o->why_not);
         else if (strcmp(a, "--cases") == 0 && has_next)
-            o->cases = argv[++i];
+            GIVEN_ONCE(o->cases);
         else if (strcmp(a, "--format") == 0 && has_next && strcmp(cmd, "diff") == 0)
-            o->format = argv[++i];
+            GIVEN_ONCE(o->format);
         else if (strcmp(a, "--listen") == 0 && has_next)
-            o->listen = argv[++i];
+            GIVEN_ONCE(o->listen);
         else if (strcmp(a, "--save") == 0 && has_next)
-            o->save = argv[++i];
+            GIVEN_ONCE(o->save);
         else if (strcmp(a, "--web") == 0 && has_next)
-            o->web = argv[++i];
+            GIVEN_ONCE(o->web);
         else if (strcmp(a, "--lang") == 0 && has_next) {
             const char *l = argv[++i];
             if (strcmp(cmd, "ask") != 0 && strcmp(cmd, "diff") != 0)
                 return usage_error(cmd, "--lang is for ask and diff, not '%s'", cmd);
             if (strcmp(l, "nl") != 0 && strcmp(l, "en") != 0)
                 return usage_error(cmd, "--lang is nl or en, not '%s'", l);
+            if (o->lang) return usage_error(cmd, "%s is given once", a);
             o->lang = l;
         } else if (strcmp(a, "--plugin") == 0 && has_next) {
             if (o->nplugins == ARB_MAX_PLUGINS)
