@@ -1217,8 +1217,10 @@ static bool start_state(plugin *p, bool in_heap, strbuf *err) {
     if (!run(p, open_host, 0, 0, err)) return false;
     /* The file is text only (no binary chunks); compiled at load, the code
      * a fresh state then loads is that compilation, not a file's. */
+    size_t len = p->source_len;
+    const char *text = skip_bom(p->source, &len); /* as luaL_loadfile does */
     int status = p->code.len ? luaL_loadbufferx(p->L, p->code.data, p->code.len, p->chunkname, "b")
-                             : luaL_loadbufferx(p->L, p->source, p->source_len, p->chunkname, "t");
+                             : luaL_loadbufferx(p->L, text, len, p->chunkname, "t");
     if (status == LUA_ERRMEM) out_of_memory_if_starved(p);
     if (status != LUA_OK) {
         sb_printf(err, "plugin %s: %s", p->path, lua_tostring(p->L, -1));

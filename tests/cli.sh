@@ -926,6 +926,22 @@ expect "score: --vul with --nonvul is refused" 2 "--vul or --nonvul, not both" \
     -- "$ARBITER" score --ruleset bridge-2017 4S= --vul --nonvul
 expect "graph: --article twice is refused, not the last one drawn" 2 "--article is given once" \
     -- "$ARBITER" graph --ruleset $TOY --article 1 --article 2
+# A UTF-8 byte order mark, as editors on Windows write it, starts a rule
+# file, a scenario or a batch: read as if it were not there.
+bom=$(mktemp -d)
+mkdir "$bom/toy"
+cp $TOY/*.rules "$bom/toy/"
+for f in "$bom"/toy/*.rules; do { printf '\357\273\277'; cat "$f"; } >"$f.x" && mv "$f.x" "$f"; done
+expect "a rule file that starts with a byte order mark compiles" 0 "toy: complete" -- "$ARBITER" check "$bom/toy"
+{ printf '\357\273\277'; echo '{"irregularity": "late", "minutes": 5}'; } >"$bom/late.json"
+expect "a scenario that starts with a byte order mark is ruled" 0 '"status": "ruling"' \
+    -- "$ARBITER" rule --ruleset $TOY --json "$bom/late.json"
+{ printf '\357\273\277'; echo '{"irregularity": "late", "minutes": 5}'; echo '{"irregularity": "late", "minutes": 5}'; } >"$bom/late.jsonl"
+expect "a batch that starts with a byte order mark rules its first line" 0 '"line":1' '"line":2' \
+    -- "$ARBITER" rule --ruleset $TOY --brief "$bom/late.jsonl"
+expect "a directory as the scenario: it says so" 2 "cannot read '$bom': Is a directory" \
+    -- "$ARBITER" rule --ruleset $TOY "$bom"
+rm -rf "$bom"
 expect "imps: the score out of range is the one named" 2 "not '99999999999999999999'" \
     -- "$ARBITER" imps --ruleset $TOY 99999999999999999999 50
 

@@ -295,6 +295,12 @@ char *read_file(const char *path, size_t *len) {
     return text;
 }
 
+const char *skip_bom(const char *text, size_t *len) {
+    if (*len < 3 || memcmp(text, "\xEF\xBB\xBF", 3) != 0) return text;
+    *len -= 3;
+    return text + 3;
+}
+
 const char *read_file_error(int err) {
     return err == EINVAL ? "not a regular file" : strerror(err);
 }

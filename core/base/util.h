@@ -62,6 +62,9 @@ void vec_shrink(vec *v); /* capacity down to the length: a vector that is done g
  * wait for ever, one naming a device would read without end. */
 #define READ_FILE_MAX ((size_t)16 << 20)
 char *read_file(const char *path, size_t *len);
+/* The text after a UTF-8 byte order mark at its start (editors on Windows
+ * write one), or the text itself: len is reduced to match. */
+const char *skip_bom(const char *text, size_t *len);
 /* Why read_file failed, in words: strerror(err), but "not a regular file"
  * for its EINVAL. */
 const char *read_file_error(int err);

@@ -229,10 +229,11 @@ static char *read_all(FILE *f, size_t *len) {
             text = more;
             cap *= 2;
         }
+        errno = 0;
         got = fread(text + n, 1, cap - n, f);
         n += got;
     }
-    int failed = !text || ferror(f) ? EIO : n > READ_MAX ? EFBIG : 0;
+    int failed = !text ? ENOMEM : ferror(f) ? (errno ? errno : EIO) : n > READ_MAX ? EFBIG : 0;
     if (failed) {
         free(text);
         errno = failed;
@@ -243,14 +244,23 @@ static char *read_all(FILE *f, size_t *len) {
     return text;
 }
 
+/* A UTF-8 byte order mark at the start of an input (editors on Windows
+ * write one) is dropped: JSON readers may ignore it, and it is not text. */
+static void drop_bom(char *text, size_t *len) {
+    if (text && *len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        memmove(text, text + 3, *len - 3 + 1);
+        *len -= 3;
+    }
+}
+
 static char *read_input(const char *path, size_t *len) {
-    if (strcmp(path, "-") == 0) return read_all(stdin, len);
-    FILE *f = fopen(path, "rb");
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) return NULL;
     char *text = read_all(f, len);
     int saved = errno;
-    fclose(f);
+    if (f != stdin) fclose(f);
     errno = saved;
+    if (text) drop_bom(text, len);
     return text;
 }
 
@@ -410,10 +420,15 @@ static char *read_head(FILE *f, size_t *len, bool *all) {
     const char *first;
     size_t first_len;
     *all = false;
+    int read_errno = 0;
     while (text) {
+        errno = 0;
         size_t got = fread(text + n, 1, cap - n, f);
         n += got;
-        if (ferror(f)) break;
+        if (ferror(f)) {
+            read_errno = errno ? errno : EIO; /* EISDIR for a directory */
+            break;
+        }
         if (got == 0 || feof(f)) {
             *all = true;
             break;
@@ -426,7 +441,8 @@ static char *read_head(FILE *f, size_t *len, bool *all) {
             cap *= 2;
         }
     }
-    int failed = !text || ferror(f)            ? EIO
+    int failed = !text                         ? ENOMEM
+                 : read_errno                  ? read_errno
                  : (*all ? n : cap) > READ_MAX ? EFBIG
                                                : 0; /* one document: at most READ_MAX */
     if (failed) {
@@ -436,6 +452,7 @@ static char *read_head(FILE *f, size_t *len, bool *all) {
     }
     text[n] = 0;
     *len = n;
+    drop_bom(text, len);
     return text;
 }
 

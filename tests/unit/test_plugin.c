@@ -127,6 +127,17 @@ static void test_unknown_field_or_hook_of_another_type_is_refused(void **state) 
     }
 }
 
+/* A plugin file that starts with a UTF-8 byte order mark (editors on
+ * Windows write one) loads, as Lua's own loadfile takes it. */
+static void test_byte_order_mark_is_skipped(void **state) {
+    strbuf err;
+    sb_init(&err);
+    plugin *p = load(toy(state), "\xEF\xBB\xBF" HEADER "}\n", 0, 0, &err);
+    if (!p) fail_msg("a plugin with a byte order mark: %s", err.data);
+    plugin_free(p);
+    sb_free(&err);
+}
+
 /* Each removed function is simply not there: calling it is a runtime error
  * on the plugin's own line. */
 static void check_forbidden(void **state, const char *call) {
@@ -1190,6 +1201,7 @@ int main(void) {
         cmocka_unit_test(test_score_and_matchpoint_hooks),
         cmocka_unit_test(test_hook_must_return_a_whole_number),
         cmocka_unit_test(test_unknown_field_or_hook_of_another_type_is_refused),
+        cmocka_unit_test(test_byte_order_mark_is_skipped),
         cmocka_unit_test(test_hooks_answer_in_their_own_types),
         cmocka_unit_test(test_facts_unknown_name_and_unknown_fact_read_nil),
         cmocka_unit_test(test_facts_pairs_gives_every_known_fact),
