@@ -926,6 +926,10 @@ expect "score: --vul with --nonvul is refused" 2 "--vul or --nonvul, not both" \
     -- "$ARBITER" score --ruleset bridge-2017 4S= --vul --nonvul
 expect "graph: --article twice is refused, not the last one drawn" 2 "--article is given once" \
     -- "$ARBITER" graph --ruleset $TOY --article 1 --article 2
+expect "rule: --vul is another command's option, refused rather than passed over" 2 \
+    "--vul is not an option of this command" -- "$ARBITER" rule --ruleset $TOY --vul tests/bad/bad-json.json
+expect "matchpoints: --method is session's, refused rather than passed over" 2 \
+    "--method is not an option of this command" -- "$ARBITER" matchpoints --ruleset $TOY --method butler -
 # A UTF-8 byte order mark, as editors on Windows write it, starts a rule
 # file, a scenario or a batch: read as if it were not there.
 bom=$(mktemp -d)

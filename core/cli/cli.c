@@ -82,6 +82,51 @@ static int conflicting_options(const char *cmd, const options *o) {
     return ARB_OK;
 }
 
+/* The options only some commands take, and which: any other command would
+ * pass one over without a word (`rule --vul`, `matchpoints --method
+ * butler`). The rest (--ruleset, --amend, --plugin…, --help) are checked
+ * where they are read. */
+static const struct {
+    const char *option, *commands; /* the commands, each with a space before and after */
+} option_commands[] = {
+    {"--why-not", " rule "},
+    {"--brief", " rule "},
+    {"--text", " rule "},
+    {"--save", " ask "},
+    {"--clauses", " check "},
+    {"--coverage", " test "},
+    {"--scenarios", " test "},
+    {"--verbose", " test serve "},
+    {"-v", " test serve "},
+    {"--vul", " score "},
+    {"--nonvul", " score "},
+    {"--write", " pbn "},
+    {"--export", " pbn "},
+    {"--totals", " pbn "},
+    {"--ranking", " pbn "},
+    {"--game", " pbn "},
+    {"--ruling", " pbn "},
+    {"--boards", " session pbn "},
+    {"--method", " session "},
+    {"--article", " graph diff "},
+    {"--cases", " diff "},
+    {"--listen", " serve "},
+    {"--web", " serve "},
+    {"--json", " rule ask score legal matchpoints pbn session ranking imps compare diff "},
+};
+
+static bool option_of(const char *cmd, const char *option) {
+    for (size_t i = 0; i < sizeof option_commands / sizeof *option_commands; i++) {
+        if (strcmp(option, option_commands[i].option) != 0) continue;
+        const char *at = strstr(option_commands[i].commands, cmd);
+        size_t n = strlen(cmd);
+        while (at && !(at[-1] == ' ' && at[n] == ' '))
+            at = strstr(at + 1, cmd);
+        return at != NULL;
+    }
+    return true;
+}
+
 /* An option with a value, given at most once (a second would win silently). */
 #define GIVEN_ONCE(slot)                                                                           \
     do {                                                                                           \
@@ -94,6 +139,8 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool has_next = i + 1 < argc;
+        if (a[0] == '-' && !option_of(cmd, a))
+            return usage_error(cmd, "%s is not an option of this command", a);
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
             o->help = true;
         else if (strcmp(a, "--json") == 0)
