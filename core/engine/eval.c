@@ -249,6 +249,10 @@ static int broken_invariant(const ruleset *rs, const fact_values *fv) {
                                                                   : broken_by_expressions(rs, fv);
 }
 
+int eval_broken_invariant(const ruleset *rs, const fact_values *fv) {
+    return broken_invariant(rs, fv);
+}
+
 /* What the graph decides for fv, without the actions' arguments. */
 /* A terminal of the ruling's graph as a brief ruling; false (out
  * untouched) for one that is no ruling: an error, a value, the

@@ -106,6 +106,9 @@ void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out)
  * has been seen). Release it with ruling_clear after the last. */
 void eval_rule_again(const ruleset *rs, gref root, const fact_values *fv, ruling *out);
 void ruling_clear(ruling *r);
+/* The first invariant fv breaks, settled by its known facts (-1: none is),
+ * as a ruling settles it before it walks. */
+int eval_broken_invariant(const ruleset *rs, const fact_values *fv);
 /* What plugins added to r freed, its ruling's memory kept for the next
  * (eval_rule_again), every other field zero. */
 void ruling_reset(ruling *r);

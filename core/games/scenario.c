@@ -112,6 +112,33 @@ static void assume_defaults(const ruleset *rs, scenario *sc) {
 }
 
 /* r: an earlier ruling or all zero (eval_rule_again). */
+static void unassume(scenario *sc, int f) {
+    sc->fv.known[f] = sc->assumed[f] = false;
+}
+
+/* A default is an assumption, and never makes a situation impossible: a
+ * scenario that gives two playable penalty cards and says nothing of how
+ * many penalty cards there are is not ruled as one card. Where what was
+ * assumed breaks an invariant that what was given does not, the defaults
+ * are taken one by one in order and each that would break one is left
+ * unknown (asked, where the ruling needs it). True when one was. Only a
+ * rejected ruling comes here: the others keep every default. */
+static bool drop_breaking_defaults(const ruleset *rs, scenario *sc) {
+    int *held = xmalloc(sizeof(int) * ((size_t)sc->ndefault_facts + 1)), n = 0;
+    for (int i = 0; i < sc->ndefault_facts; i++) {
+        int f = sc->default_facts[i];
+        if (sc->assumed[f]) held[n++] = f, unassume(sc, f);
+    }
+    bool dropped = false, given_breaks = eval_broken_invariant(rs, &sc->fv) >= 0;
+    for (int i = 0; i < n; i++) {
+        sc->fv.known[held[i]] = sc->assumed[held[i]] = true;
+        if (!given_breaks && eval_broken_invariant(rs, &sc->fv) >= 0)
+            unassume(sc, held[i]), dropped = true;
+    }
+    xfree(held);
+    return dropped;
+}
+
 static bool rule_with_hooks(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf *err) {
     const scenario_hooks *h = sc->hooks;
     assume_defaults(rs, sc);
@@ -122,6 +149,8 @@ static bool rule_with_hooks(const ruleset *rs, gref root, scenario *sc, ruling *
         return false;
     }
     eval_rule_again(rs, root, &sc->fv, r);
+    if (r->status == RULING_REJECTED && drop_breaking_defaults(rs, sc))
+        eval_rule_again(rs, root, &sc->fv, r);
     return !(h && h->after_ruling && r->status == RULING_OK &&
              !h->after_ruling(h->ctx, sc, r, err));
 }
