@@ -380,10 +380,17 @@ static void art64_transfer(const hand_facts *f, hand_ruling *out) {
 
 static void art64(const hand_facts *f, hand_ruling *out) {
     PUSH(a64);
-    if (f->revoke_noticed == RV_AFTER_ROUND) PUSH(c64B5);
-    else if (f->revoke_noticed == RV_AFTER_NEXT_BOARD_CALL) PUSH(c64B4);
-    else if (f->revoke_in_twelfth_trick) PUSH(c64B6);
-    else if (f->other_side_revoked != OS_NO && f->other_revoke_established) PUSH(c64B7);
+    bool both = f->other_side_revoked != OS_NO && f->other_revoke_established;
+    if (f->revoke_noticed == RV_AFTER_ROUND) {
+        if (both) PUSH(c64B5_both);
+        else PUSH(c64B5);
+    } else if (f->revoke_noticed == RV_AFTER_NEXT_BOARD_CALL) {
+        if (both) PUSH(c64B4_both);
+        else PUSH(c64B4);
+    } else if (f->revoke_in_twelfth_trick) {
+        if (both) PUSH(c64B6_both);
+        else PUSH(c64B6);
+    } else if (both) PUSH(c64B7);
     else if (f->revoker_role == RL_DUMMY) PUSH(c64B3);
     else if (f->revoker_role == RL_DEFENDER && f->revoke_failed_penalty_card) PUSH(c64B3);
     else if (f->second_revoke_same_suit) {

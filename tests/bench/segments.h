@@ -32,6 +32,8 @@
     "withdrawn_card_major_penalty(62B1); major_penalty_card_created; "                             \
     "owner_plays_penalty_card_when_legal(50D1); declarer_chooses_partner_lead(50D2)"
 #define A_NOXFER(x) "no_automatic_transfer(" x "); revoke_compensation_check(64C1)"
+/* both sides' revokes established: 64C2b, not 64C1, beside the exception */
+#define A_BOTH(x) "no_automatic_transfer(" x "); both_sides_revoked_adjustment(64C2b)"
 
 #define BENCH_SEGMENTS(S)                                                                          \
     /* article entries, with the citations and actions of their block before any clause */        \
@@ -189,6 +191,9 @@
     S(c64B4, "64B4 > 64C1", A_NOXFER("64B4"))                                                      \
     S(c64B5, "64B5 > 64C1", A_NOXFER("64B5"))                                                      \
     S(c64B6, "64B6 > 64C1", A_NOXFER("64B6"))                                                      \
+    S(c64B4_both, "64B4 > 64B7 > 64C2b", A_BOTH("64B4"))                                           \
+    S(c64B5_both, "64B5 > 64B7 > 64C2b", A_BOTH("64B5"))                                           \
+    S(c64B6_both, "64B6 > 64B7 > 64C2b", A_BOTH("64B6"))                                           \
     S(c64B7, "64B7 > 64C2b", "no_automatic_transfer(64B7); both_sides_revoked_adjustment(64C2b)")
 
 #define BENCH_SEG_ENUM(name, trail, actions) SEG_##name,
