@@ -27,6 +27,9 @@ static unsigned parts_present(const record *rec) {
            (unsigned)rec->has_scoring << PART_SCORING | (unsigned)rec->has_play << PART_PLAY;
 }
 
+/* Every per-fact array in one block (value first, so that freeing it frees
+ * all), and the lists of the facts a record or a default may settle, so
+ * that neither a ruling nor a reset walks every fact. */
 void scenario_init(scenario *sc, const ruleset *rs) {
     memset(sc, 0, sizeof *sc);
     sc->rs = rs;
@@ -111,7 +114,6 @@ static void assume_defaults(const ruleset *rs, scenario *sc) {
     }
 }
 
-/* r: an earlier ruling or all zero (eval_rule_again). */
 static void unassume(scenario *sc, int f) {
     sc->fv.known[f] = sc->assumed[f] = false;
 }
@@ -139,6 +141,7 @@ static bool drop_breaking_defaults(const ruleset *rs, scenario *sc) {
     return dropped;
 }
 
+/* r: an earlier ruling or all zero (eval_rule_again). */
 static bool rule_with_hooks(const ruleset *rs, gref root, scenario *sc, ruling *r, strbuf *err) {
     const scenario_hooks *h = sc->hooks;
     assume_defaults(rs, sc);
