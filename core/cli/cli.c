@@ -87,7 +87,7 @@ static int conflicting_options(const char *cmd, const options *o) {
  * butler`). The rest (--ruleset, --amend, --plugin…, --help) are checked
  * where they are read. */
 static const struct {
-    const char *option, *commands; /* the commands, each with a space before and after */
+    const char *option, *commands; /* the commands, separated by spaces */
 } option_commands[] = {
     {"--why-not", " rule "},
     {"--brief", " rule "},
@@ -112,19 +112,34 @@ static const struct {
     {"--cases", " diff "},
     {"--listen", " serve "},
     {"--web", " serve "},
+    {"--format", " diff "},
+    {"--lang", " ask diff "},
     {"--json", " rule ask score legal matchpoints pbn session ranking imps compare diff "},
 };
 
-static bool option_of(const char *cmd, const char *option) {
+/* ARB_OK when cmd takes the option (or no entry limits it); otherwise the
+ * usage error, naming the commands that take it. */
+static int option_of(const char *cmd, const char *option) {
     for (size_t i = 0; i < sizeof option_commands / sizeof *option_commands; i++) {
         if (strcmp(option, option_commands[i].option) != 0) continue;
-        const char *at = strstr(option_commands[i].commands, cmd);
-        size_t n = strlen(cmd);
-        while (at && !(at[-1] == ' ' && at[n] == ' '))
-            at = strstr(at + 1, cmd);
-        return at != NULL;
+        char copy[128], msg[256], *word[16];
+        snprintf(copy, sizeof copy, "%s", option_commands[i].commands);
+        int n = 0;
+        for (char *t = strtok(copy, " "); t && n < 16; t = strtok(NULL, " "))
+            word[n++] = t;
+        size_t at = (size_t)snprintf(
+            msg, sizeof msg, "%s is not an option of this command; %s is for ", option, option);
+        for (int k = 0; k < n; k++) {
+            if (strcmp(word[k], cmd) == 0) return ARB_OK;
+            at += (size_t)snprintf(msg + at, sizeof msg - at, "%s%s",
+                                   k == 0       ? ""
+                                   : k == n - 1 ? " and "
+                                                : ", ",
+                                   word[k]);
+        }
+        return usage_error(cmd, "%s", msg);
     }
-    return true;
+    return ARB_OK;
 }
 
 /* An option with a value, given at most once (a second would win silently). */
@@ -139,8 +154,7 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool has_next = i + 1 < argc;
-        if (a[0] == '-' && !option_of(cmd, a))
-            return usage_error(cmd, "%s is not an option of this command", a);
+        if (a[0] == '-' && option_of(cmd, a) != ARB_OK) return ARB_BAD_INPUT;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
             o->help = true;
         else if (strcmp(a, "--json") == 0)
@@ -187,7 +201,7 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
             GIVEN_ONCE(o->why_not);
         else if (strcmp(a, "--cases") == 0 && has_next)
             GIVEN_ONCE(o->cases);
-        else if (strcmp(a, "--format") == 0 && has_next && strcmp(cmd, "diff") == 0)
+        else if (strcmp(a, "--format") == 0 && has_next)
             GIVEN_ONCE(o->format);
         else if (strcmp(a, "--listen") == 0 && has_next)
             GIVEN_ONCE(o->listen);
@@ -197,8 +211,6 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o) {
             GIVEN_ONCE(o->web);
         else if (strcmp(a, "--lang") == 0 && has_next) {
             const char *l = argv[++i];
-            if (strcmp(cmd, "ask") != 0 && strcmp(cmd, "diff") != 0)
-                return usage_error(cmd, "--lang is for ask and diff, not '%s'", cmd);
             if (strcmp(l, "nl") != 0 && strcmp(l, "en") != 0)
                 return usage_error(cmd, "--lang is nl or en, not '%s'", l);
             if (o->lang) return usage_error(cmd, "%s is given once", a);
