@@ -63,8 +63,6 @@ static bool alike(const ruleset *rs, gref a, gref b, const fact_values *fv, long
     return true;
 }
 
-static int broken_invariant(const ruleset *rs, const fact_values *fv);
-
 /* Whether value i of a missing fact is possible: no invariant is broken by
  * the known facts together with it. */
 static bool possible(const ruleset *rs, int f, int64_t v, const fact_values *fv) {
@@ -72,7 +70,7 @@ static bool possible(const ruleset *rs, int f, int64_t v, const fact_values *fv)
     int64_t old = w->value[f];
     w->value[f] = v;
     w->known[f] = true;
-    bool ok = broken_invariant(rs, w) < 0;
+    bool ok = eval_broken_invariant(rs, w) < 0;
     w->known[f] = false;
     w->value[f] = old;
     return ok;
@@ -243,17 +241,12 @@ static int all_may_hold(const ruleset *rs, gref r, const fact_values *fv, long *
  * false either. Otherwise (every completion breaks one, an error, or the
  * search gave up) the expressions settle it, so that the answer is
  * exactly theirs. */
-static int broken_invariant(const ruleset *rs, const fact_values *fv) {
+int eval_broken_invariant(const ruleset *rs, const fact_values *fv) {
     long budget = EVAL_ALIKE_BUDGET;
     return all_may_hold(rs, rs->invariant_root, fv, &budget) == 1 ? -1
                                                                   : broken_by_expressions(rs, fv);
 }
 
-int eval_broken_invariant(const ruleset *rs, const fact_values *fv) {
-    return broken_invariant(rs, fv);
-}
-
-/* What the graph decides for fv, without the actions' arguments. */
 /* A terminal of the ruling's graph as a brief ruling; false (out
  * untouched) for one that is no ruling: an error, a value, the
  * fall-through, or a walk that stopped (walk() has said why). */
@@ -284,12 +277,13 @@ static bool brief_of(const graph_term *t, ruling_brief *out) {
     return true;
 }
 
+/* What the graph decides for fv, without the actions' arguments. */
 static void decide(const ruleset *rs, gref root, const fact_values *fv, ruling_brief *out,
                    int *path_fact, int64_t *path_value, int *npath) {
     out->status = RULING_ERROR;
     out->detail = 0;
     out->args = out->nargs = 0;
-    int broken = broken_invariant(rs, fv);
+    int broken = eval_broken_invariant(rs, fv);
     if (broken >= 0) {
         out->status = RULING_REJECTED;
         out->detail = broken;
