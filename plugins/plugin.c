@@ -1842,10 +1842,6 @@ static bool add_actions(plugin *p, ruling *r, int list, const char *cite, strbuf
     return ok;
 }
 
-/* What an override returned (at the top): nil (no change) or { cite,
- * replace, remove, actions, note }. The citation stays on the stack while
- * the plugin's code may run (a metamethod), so that it cannot be collected.
- * Every text it hands back is checked before the ruling carries it. */
 /* The fields an override's table may have, and the type each must be: a
  * misspelt field or one of another type would otherwise be passed over,
  * and the ruling would lose its actions (replace is the default) without a
@@ -1861,6 +1857,10 @@ static const field_rule change_fields[] = {
     {"facts", LUA_TTABLE, "the facts table"},
 };
 
+/* What an override returned (at the top): nil (no change) or { cite,
+ * replace, remove, actions, note }. The citation stays on the stack while
+ * the plugin's code may run (a metamethod), so that it cannot be collected.
+ * Every text it hands back is checked before the ruling carries it. */
 static bool apply_change(plugin *p, ruling *r, const char *key, strbuf *err) {
     lua_State *L = p->L;
     int t = lua_gettop(L);
