@@ -82,6 +82,7 @@ void graph_free(graph *g) {
     xfree(g->unique);
     xfree(g->termhash);
     xfree(g->cache);
+    xfree(g->visited);
     xfree(g);
 }
 
@@ -656,21 +657,34 @@ int graph_size(const graph *g, gref r) {
     return n;
 }
 
-static bool reaches(graph *g, gref r, int kind, unsigned char *seen) {
+/* A fresh stamp for a search that creates no nodes meanwhile. */
+static uint32_t visit_start(graph *g) {
+    if (g->capvisited < g->nnodes) {
+        int cap = g->nnodes > 2 * g->capvisited ? g->nnodes : 2 * g->capvisited;
+        g->visited = xrealloc(g->visited, sizeof *g->visited * (size_t)cap);
+        memset(g->visited + g->capvisited, 0, sizeof *g->visited * (size_t)(cap - g->capvisited));
+        g->capvisited = cap;
+    }
+    if (++g->stamp == 0) { /* wrapped: no old stamp may look fresh */
+        memset(g->visited, 0, sizeof *g->visited * (size_t)g->capvisited);
+        g->stamp = 1;
+    }
+    return g->stamp;
+}
+
+static bool reaches(graph *g, gref r, int kind, uint32_t stamp) {
     if (GRAPH_IS_TERM(r)) return graph_term_at(g, r)->kind == kind;
-    if (seen[r]) return false;
-    seen[r] = 1;
+    if (g->visited[r] == stamp) return false;
+    g->visited[r] = stamp;
     const graph_node *nd = &g->nodes[r];
     for (int i = 0; i < g->domain[nd->var]; i++)
-        if (reaches(g, graph_kid(g, nd, i), kind, seen)) return true;
+        if (reaches(g, graph_kid(g, nd, i), kind, stamp)) return true;
     return false;
 }
 
 bool graph_reaches_kind(graph *g, gref r, int kind) {
-    unsigned char *seen = xcalloc((size_t)g->nnodes + 1, 1);
-    bool found = reaches(g, r, kind, seen);
-    xfree(seen);
-    return found;
+    if (GRAPH_IS_TERM(r)) return graph_term_at(g, r)->kind == kind;
+    return reaches(g, r, kind, visit_start(g));
 }
 
 /* --- compaction ----------------------------------------------------------- */

@@ -93,7 +93,12 @@ typedef struct graph {
     struct graph_cache_entry *cache;
     int capcache;
     uint64_t work; /* operations computed (cache misses), against GRAPH_MAX_WORK */
-    int npacked;   /* nodes stored as runs */
+    /* searches mark the nodes they visited with a fresh stamp, so that a
+     * search costs the nodes it visits, not the graph's size */
+    uint32_t *visited;
+    int capvisited;
+    uint32_t stamp;
+    int npacked; /* nodes stored as runs */
     /* nodes and kids lie in a mapped image (core/store), read-only and
      * not ours to free: copied before the first change (graph_own) */
     bool borrowed;
