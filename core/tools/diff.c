@@ -233,6 +233,20 @@ typedef struct ruling_origin {
     int outcome;
 } ruling_origin;
 
+/* How a ruling is made from another: rulings are built up an action or an
+ * argument at a time, and most steps end in words another ruling already
+ * has, so the JSON is written only for the rulings a region shows
+ * (ruling_json), from the chain of steps. */
+typedef struct ruling_step {
+    int from;                  /* the ruling this one extends, or -1: base is the whole JSON */
+    json_t *base;              /* from < 0 */
+    const char *action, *cite; /* a new action, when action is set */
+    const char *param;         /* or the last action's argument param set to text */
+    char *text;                /* owned */
+    int nactions;
+    bool outside; /* the ruleset declares the situation outside its scope */
+} ruling_step;
+
 /* The paired graph upside down, for the nodes that lead to one pair. */
 typedef struct parents {
     int *start; /* the parents of node r at list[start[r] .. start[r + 1]) */
@@ -247,7 +261,8 @@ typedef struct joint {
     const char *article;
     graph *g;
     vec words;  /* char*: the distinct rulings, in words */
-    vec json;   /* json_t*: the same as JSON */
+    vec steps;  /* ruling_step: how each was made */
+    vec json;   /* json_t*: the same as JSON, once ruling_json wrote it (else NULL) */
     vec passes; /* bool: the ruling passes through the article */
     vec origin; /* ruling_origin: the outcome a ruling's words were written from */
     vec pairs;  /* int[2]: the distinct pairs of differing rulings */
@@ -294,22 +309,76 @@ static void words_rehash(joint *j) {
     }
 }
 
-static int intern_words(joint *j, char *words, json_t *js, bool passes) {
+static void step_free(ruling_step *st) {
+    json_decref(st->base);
+    xfree(st->text);
+}
+
+static int intern_words(joint *j, char *words, ruling_step st, bool passes) {
     if (2 * (j->words.len + 1) > j->capslots) words_rehash(j);
     uint64_t mask = (uint64_t)j->capslots - 1,
              h = fnv1a64(FNV1A64_INIT, words, strlen(words)) & mask;
     for (; j->slots[h] >= 0; h = (h + 1) & mask)
         if (strcmp(VEC_AT(&j->words, char *, j->slots[h]), words) == 0) {
             xfree(words);
-            json_decref(js);
+            step_free(&st);
             return j->slots[h];
         }
     j->slots[h] = j->words.len;
     *(char **)vec_push(&j->words) = words;
-    *(json_t **)vec_push(&j->json) = js;
+    *(ruling_step *)vec_push(&j->steps) = st;
+    *(json_t **)vec_push(&j->json) = NULL;
     *(bool *)vec_push(&j->passes) = passes;
     *(ruling_origin *)vec_push(&j->origin) = (ruling_origin){false, -1};
     return j->words.len - 1;
+}
+
+static ruling_step base_step(json_t *js) {
+    const char *status = json_string_value(json_object_get(js, "status"));
+    return (ruling_step){.from = -1,
+                         .base = js,
+                         .nactions = (int)json_array_size(json_object_get(js, "actions")),
+                         .outside = status && strcmp(status, "outside") == 0};
+}
+
+/* A step from ruling `from`: its count of actions and scope carried on. */
+static ruling_step next_step(const joint *j, int from) {
+    const ruling_step *f = &VEC_AT(&j->steps, ruling_step, from);
+    return (ruling_step){.from = from, .nactions = f->nactions, .outside = f->outside};
+}
+
+static void apply_step(json_t *js, const ruling_step *st) {
+    json_t *acts = json_object_get(js, "actions");
+    if (st->action)
+        json_array_append_new(
+            acts, json_pack("{sss{}ss}", "name", st->action, "args", "article", st->cite));
+    else if (st->param)
+        json_object_set_new(
+            json_object_get(json_array_get(acts, json_array_size(acts) - 1), "args"), st->param,
+            json_string(st->text));
+}
+
+/* Ruling number id as JSON: the nearest ruling on its chain already written,
+ * copied, with the steps after it applied in order. */
+static json_t *ruling_json(joint *j, int id) {
+    json_t **made = &VEC_AT(&j->json, json_t *, id);
+    if (*made) return *made;
+    int chain[64], n = 0, at = id;
+    while (!VEC_AT(&j->json, json_t *, at) && VEC_AT(&j->steps, ruling_step, at).from >= 0 &&
+           n < (int)(sizeof chain / sizeof *chain)) {
+        chain[n++] = at;
+        at = VEC_AT(&j->steps, ruling_step, at).from;
+    }
+    json_t *js;
+    if (VEC_AT(&j->json, json_t *, at))
+        js = json_deep_copy(VEC_AT(&j->json, json_t *, at));
+    else if (VEC_AT(&j->steps, ruling_step, at).from < 0)
+        js = json_deep_copy(VEC_AT(&j->steps, ruling_step, at).base);
+    else /* a chain longer than the array: write the rest first */
+        js = json_deep_copy(ruling_json(j, at));
+    while (n > 0)
+        apply_step(js, &VEC_AT(&j->steps, ruling_step, chain[--n]));
+    return *made = js;
 }
 
 static int ruling_id(joint *j, const ruleset *rs, gref r) {
@@ -318,7 +387,7 @@ static int ruling_id(joint *j, const ruleset *rs, gref r) {
     json_t *js;
     describe_terminal(rs, r, &words, &js);
     bool passes = j->article && passes_article(rs, r, j->article);
-    return intern_words(j, sb_take(&words), js, passes);
+    return intern_words(j, sb_take(&words), base_step(js), passes);
 }
 
 /* ---- a ruling's arguments by value ----------------------------------------------
@@ -372,13 +441,12 @@ static graph_term fold_append(void *ctx, graph_term label, graph_term value) {
     strbuf words;
     sb_init(&words);
     sb_puts(&words, VEC_AT(&j->words, char *, label.v));
-    json_t *js = json_deep_copy(VEC_AT(&j->json, json_t *, label.v));
-    json_t *acts = json_object_get(js, "actions");
+    ruling_step st = next_step(j, (int)label.v);
     if (a->text) {
         sb_puts(&words, a->text);
         if (a->param) { /* an argument compared as written */
-            json_t *last = json_array_get(acts, json_array_size(acts) - 1);
-            json_object_set_new(json_object_get(last, "args"), a->param, json_string(a->text));
+            st.param = a->param;
+            st.text = xstrdup(a->text);
         }
     } else {
         strbuf v;
@@ -388,12 +456,11 @@ static graph_term fold_append(void *ctx, graph_term label, graph_term value) {
         else
             sb_puts(&v, "(error)");
         sb_puts(&words, v.data ? v.data : "");
-        json_t *last = json_array_get(acts, json_array_size(acts) - 1);
-        json_object_set_new(json_object_get(last, "args"), a->param,
-                            json_string(v.data ? v.data : ""));
+        st.param = a->param;
+        st.text = xstrdup(v.data ? v.data : "");
         sb_free(&v);
     }
-    int id = intern_words(j, sb_take(&words), js, VEC_AT(&j->passes, bool, label.v));
+    int id = intern_words(j, sb_take(&words), st, VEC_AT(&j->passes, bool, label.v));
     return (graph_term){TERM_VALUE, id};
 }
 
@@ -423,16 +490,15 @@ typedef struct start_ctx {
 static graph_term fold_start_action(void *ctx, graph_term label) {
     start_ctx *sc = ctx;
     joint *j = sc->j;
-    json_t *js = json_deep_copy(VEC_AT(&j->json, json_t *, label.v));
-    json_array_append_new(json_object_get(js, "actions"),
-                          json_pack("{sss{}ss}", "name", sc->name, "args", "article", sc->cite));
+    ruling_step st = next_step(j, (int)label.v);
+    st.action = sc->name;
+    st.cite = sc->cite;
     strbuf words;
     sb_init(&words);
     sb_puts(&words, VEC_AT(&j->words, char *, label.v));
-    sb_printf(&words, "%s%s", json_array_size(json_object_get(js, "actions")) > 1 ? ", " : ": ",
-              sc->name);
+    sb_printf(&words, "%s%s", st.nactions++ ? ", " : ": ", sc->name);
     return (graph_term){TERM_VALUE,
-                        intern_words(j, sb_take(&words), js, VEC_AT(&j->passes, bool, label.v))};
+                        intern_words(j, sb_take(&words), st, VEC_AT(&j->passes, bool, label.v))};
 }
 
 /* Whether an argument is compared by value, situation by situation: any
@@ -579,9 +645,9 @@ static gref outcome_graph(side *s, gref r) {
         json_array_append_new(trail, json_string(cite));
     }
     json_t *js = json_pack("{sssos[]}", "status", "ruling", "articles", trail, "actions");
-    gref label = graph_term_ref(
-        j->g, TERM_VALUE,
-        intern_words(j, sb_take(&words), js, j->article && passes_article(rs, r, j->article)));
+    gref label = graph_term_ref(j->g, TERM_VALUE,
+                                intern_words(j, sb_take(&words), base_step(js),
+                                             j->article && passes_article(rs, r, j->article)));
     bool as_written = true;
     for (int i = 0; i < o->nactions; i++) {
         const rs_action_use *u = rs_use_at(rs, o->actions[i]);
@@ -706,9 +772,7 @@ static gref mark_absent(side *s, gref g) {
 
 /* Whether ruling number r is a ruleset's "outside its scope". */
 static bool ruling_outside(const joint *j, int64_t r) {
-    const char *status =
-        json_string_value(json_object_get(VEC_AT(&j->json, json_t *, r), "status"));
-    return status && strcmp(status, "outside") == 0;
+    return VEC_AT(&j->steps, ruling_step, r).outside;
 }
 
 /* Only situations both rulesets rule on are compared: where either declares
@@ -966,61 +1030,96 @@ static void find_example(region_walk *w, gref r) {
     }
 }
 
-static void add_region(joint *j, gref pairs, int64_t pair, double count) {
+/* The flags of every fact's values, one block a region's walk reuses. */
+typedef struct region_scratch {
+    unsigned char **allowed; /* per fact, into flags */
+    unsigned char *flags, *free;
+    size_t nflags;
+} region_scratch;
+
+static void scratch_init(region_scratch *s, const diff_result *d) {
+    s->allowed = xcalloc((size_t)d->nfacts + 1, sizeof *s->allowed);
+    s->nflags = 0;
+    for (int f = 0; f < d->nfacts; f++)
+        s->nflags += (size_t)d->facts[f].nvalues;
+    s->flags = xcalloc(s->nflags + 1, 1);
+    for (int f = 0, at = 0; f < d->nfacts; at += d->facts[f++].nvalues)
+        s->allowed[f] = s->flags + at;
+    s->free = xcalloc((size_t)d->nfacts + 1, 1);
+}
+
+static void scratch_free(region_scratch *s) {
+    xfree(s->allowed);
+    xfree(s->flags);
+    xfree(s->free);
+}
+
+/* The region's constraints: a fact not every value of which is allowed
+ * keeps its flags; the pointers and the flags kept are one block. */
+static unsigned char **kept_constraints(const diff_result *d, const region_scratch *s,
+                                        double *box) {
+    size_t kept = 0;
+    int *k = xcalloc((size_t)d->nfacts + 1, sizeof *k);
+    *box = 1;
+    for (int f = 0; f < d->nfacts; f++) {
+        int n = d->facts[f].nvalues;
+        for (int i = 0; i < n; i++)
+            k[f] += s->allowed[f][i];
+        if (s->free[f] || k[f] == n) {
+            *box *= n;
+            k[f] = -1;
+            continue;
+        }
+        *box *= k[f];
+        kept += (size_t)n;
+    }
+    size_t table = sizeof(unsigned char *) * (size_t)d->nfacts;
+    unsigned char **allowed = xcalloc(table + kept + 1, 1);
+    unsigned char *at = (unsigned char *)allowed + table;
+    for (int f = 0; f < d->nfacts; f++) {
+        if (k[f] < 0) continue;
+        allowed[f] = memcpy(at, s->allowed[f], (size_t)d->facts[f].nvalues);
+        at += d->facts[f].nvalues;
+    }
+    xfree(k);
+    return allowed;
+}
+
+static void add_region(joint *j, region_scratch *s, gref pairs, int pair_term, int64_t pair,
+                       double count) {
     diff_result *d = j->d;
     graph *g = j->g;
     if (d->nregions == j->capregions) {
         j->capregions = j->capregions ? 2 * j->capregions : 64;
         d->regions = xrealloc(d->regions, sizeof *d->regions * (size_t)j->capregions);
     }
-    region_walk w = {j,
-                     pair,
-                     (int)pair + 1,
-                     xcalloc((size_t)d->nfacts + 1, sizeof(unsigned char *)),
-                     xcalloc((size_t)d->nfacts + 1, 1),
-                     xcalloc((size_t)d->nfacts + 1, sizeof(int)),
+    region_walk w = {j,          pair,    (int)pair + 1,
+                     s->allowed, s->free, xcalloc((size_t)d->nfacts + 1, sizeof(int)),
                      false};
-    for (int t = 0; t < g->nterms; t++)
-        if (g->terms[t].kind == TERM_VALUE && g->terms[t].v == pair) mark_ancestors(j, t, w.stamp);
-    for (int f = 0; f < d->nfacts; f++) {
-        w.allowed[f] = xcalloc((size_t)d->facts[f].nvalues, 1);
+    memset(s->flags, 0, s->nflags);
+    memset(s->free, 0, (size_t)d->nfacts);
+    mark_ancestors(j, pair_term, w.stamp);
+    for (int f = 0; f < d->nfacts; f++)
         w.example[f] = -1;
-    }
     for (int v = 0; v < var_of(g, pairs); v++)
         w.free[v] = 1;
     project(&w, pairs);
     find_example(&w, pairs);
     diff_region *r = &d->regions[d->nregions++];
-    r->allowed = xcalloc((size_t)d->nfacts, sizeof(unsigned char *));
     r->example = w.example;
-    double box = 1;
-    for (int f = 0; f < d->nfacts; f++) {
-        int n = d->facts[f].nvalues, k = 0;
-        for (int i = 0; i < n; i++)
-            k += w.allowed[f][i];
-        if (w.free[f] || k == n) {
-            box *= n;
-            xfree(w.allowed[f]);
-            continue;
-        }
-        r->allowed[f] = w.allowed[f];
-        box *= k;
-    }
+    double box;
+    r->allowed = kept_constraints(d, s, &box);
     r->count = count;
     r->exact = box <= r->count * (1 + 1e-12); /* counts beyond 2^53 are rounded */
     int *p = &VEC_AT(&j->pairs, int, 2 * pair);
     r->ruling_a = xstrdup(VEC_AT(&j->words, char *, p[0]));
     r->ruling_b = xstrdup(VEC_AT(&j->words, char *, p[1]));
-    r->json_a = json_incref(VEC_AT(&j->json, json_t *, p[0]));
-    r->json_b = json_incref(VEC_AT(&j->json, json_t *, p[1]));
-    xfree(w.allowed);
-    xfree(w.free);
+    r->json_a = json_incref(ruling_json(j, p[0]));
+    r->json_b = json_incref(ruling_json(j, p[1]));
 }
 
-static void region_free(diff_region *r, int nfacts) {
-    for (int f = 0; f < nfacts; f++)
-        xfree(r->allowed[f]);
-    xfree(r->allowed);
+static void region_free(diff_region *r) {
+    xfree(r->allowed); /* the flags lie in the same block */
     xfree(r->example);
     xfree(r->ruling_a);
     xfree(r->ruling_b);
@@ -1052,9 +1151,9 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
         if (out->facts[f].fb >= 0) var_fact_b[b->facts[out->facts[f].fb].var] = f;
     }
     joint j = {
-        a,    b,    out, article, graph_new(out->nfacts, domain, lo), {0}, {0}, {0}, {0}, {0}, 0, 0,
-        NULL, NULL, 0,   {0}};
+        .a = a, .b = b, .d = out, .article = article, .g = graph_new(out->nfacts, domain, lo)};
     vec_init(&j.words, sizeof(char *));
+    vec_init(&j.steps, sizeof(ruling_step));
     vec_init(&j.json, sizeof(json_t *));
     vec_init(&j.passes, sizeof(bool));
     vec_init(&j.origin, sizeof(ruling_origin));
@@ -1076,11 +1175,19 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     out->equal = count[PAIR_EQUAL - PAIR_FIRST];
     out->out_of_scope = count[PAIR_OUT_OF_SCOPE - PAIR_FIRST];
     build_parents(&j, pairs);
+    int *pair_term = xcalloc((size_t)npairs + 1, sizeof(int)); /* the terminal of each pair */
+    for (int t = 0; t < j.g->nterms; t++)
+        if (j.g->terms[t].kind == TERM_VALUE && j.g->terms[t].v >= 0 && j.g->terms[t].v < npairs)
+            pair_term[j.g->terms[t].v] = t;
+    region_scratch scratch;
+    scratch_init(&scratch, out);
     for (int64_t k = 0; k < npairs && !out->incomplete; k++) {
         if (count[k - PAIR_FIRST] == 0) continue; /* equal by value everywhere */
-        add_region(&j, pairs, k, count[k - PAIR_FIRST]);
+        add_region(&j, &scratch, pairs, pair_term[k], k, count[k - PAIR_FIRST]);
         out->differing += out->regions[out->nregions - 1].count;
     }
+    scratch_free(&scratch);
+    xfree(pair_term);
     xfree(count);
     xfree(j.up.start);
     xfree(j.up.list);
@@ -1096,9 +1203,11 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
     xfree(sb.term_memo);
     for (int i = 0; i < j.words.len; i++) {
         xfree(VEC_AT(&j.words, char *, i));
+        step_free(&VEC_AT(&j.steps, ruling_step, i));
         json_decref(VEC_AT(&j.json, json_t *, i));
     }
     vec_free(&j.words);
+    vec_free(&j.steps);
     vec_free(&j.json);
     vec_free(&j.passes);
     vec_free(&j.origin);
@@ -1113,7 +1222,7 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
 
 void diff_free(diff_result *d) {
     for (int i = 0; i < d->nregions; i++)
-        region_free(&d->regions[i], d->nfacts);
+        region_free(&d->regions[i]);
     xfree(d->regions);
     for (int f = 0; f < d->nfacts; f++) {
         for (int i = 0; i < d->facts[f].nvalues; i++) {
