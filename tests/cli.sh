@@ -1241,6 +1241,17 @@ expect "legal nkf: the leader's partner on his partner's trick need not trump (1
 expect "legal nkf --json: leaders_partner is the position's" 0 \
     '"fact": "leaders_partner"' '"source": "position"' '"12i1"' \
     -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"H7 D8\",\"trick\":\"E:S8 SA\"}' | $ARBITER legal --ruleset $NKF --json -"
+# The literal reading of 12b (examples/amendments/klaverjas-12i1-literal.rules):
+# the one clause 12i1 made legal frees the leader's partner only.
+LITERAL=examples/amendments/klaverjas-12i1-literal.rules
+expect "legal nkf --amend 12i1-literal: the leader's partner need not trump" 0 \
+    "  D8   legal    [12 > 12b > 12i1] " "alleen de tegenpartij" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"H7 D8\",\"trick\":\"E:S8 SA\"}' | $ARBITER legal --ruleset $NKF --amend $LITERAL -"
+expect "legal nkf --amend 12i1-literal: the leader's opponent still must (12b)" 0 \
+    "  D8   illegal  [12 > 12b] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"N\",\"hand\":\"H7 D8 C9\",\"trick\":\"E:SA S7 S8\"}' | $ARBITER legal --ruleset $NKF --amend $LITERAL -"
+expect "test nkf --amend 12i1-literal: the amendment's tests pass" 0 " 0 failed" \
+    -- "$ARBITER" test $NKF --amend $LITERAL
 # A penalty card the opponents forbid (11b) is out of his hand for Art. 12
 # (11i6, 11-uitkomen.rules). N holds HJ (the penalty card) and H7; W
 # trumped his partner's spade lead with HQ. Forbidden HJ, H7 is legal
