@@ -1212,7 +1212,7 @@ expect "score klaverjas missing file" 2 "No such file or directory" -- "$ARBITER
 NKF=rulesets/klaverjas-nkf-1976
 NO_REVOKE=examples/amendments/klaverjas-13i6-no-revoke.rules
 expect "score nkf: not trumping is a revoke (13i6)" 0 \
-    "Verboden kaart van de spelers: slag 2, S speelde C10 [12 > 12b > 12i1]" \
+    "Verboden kaart van de spelers: slag 2, S speelde C10 [12 > 12b]" \
     "Score [4 > 13a > 13i6 > 14 > 14b > 14i12 > 13b > 13i12]" "Spelers: 0   Tegenspelers: 262" \
     -- "$ARBITER" score --ruleset $NKF examples/klaverjas-not-trumped.json
 expect "score nkf --amend 13i6: the hand counts as played" 0 "Score [4 > 13a > 13i6 > 19 > 20 > 20i9]" \
@@ -1224,6 +1224,34 @@ expect "rule nkf --amend 13i6 at the table follows the same clause" 0 "Artikelen
     -- sh -c "echo '{\"situation\":\"revoke\",\"revoke_found\":\"revoke\",\"revoke_kind\":\"must_trump\",\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":120,\"defenders_points\":42,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER rule --ruleset $NKF --amend $NO_REVOKE -"
 expect "test nkf --amend 13i6: the amendment's tests pass" 0 " 0 failed" \
     -- "$ARBITER" test $NKF --amend $NO_REVOKE
+# Who must trump (12b, 12i1): the core says whether the player is the
+# leader's partner (position.leaders_partner). N, the leader's opponent,
+# is bound by 12b itself; W, the leader's partner, by the reading 12i1 once
+# the second player has taken the trick over, and not at all (12d) while
+# his partner holds it.
+expect "legal nkf: the leader's opponent must trump by 12b itself" 0 \
+    "  H7   legal    [12 > 12b] " "  D8   illegal  [12 > 12b] " "(art. 12b)" \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"H7 D8 C9\",\"trick\":\"E:SA S7 S8\"}' | $ARBITER legal --ruleset $NKF - >$out.lp; ! grep -q 12i1 $out.lp && cat $out.lp; rm -f $out.lp"
+expect "legal nkf: the leader's partner, trick taken over, must trump by 12i1" 0 \
+    "  H7   legal    [12 > 12b] " "  D8   illegal  [12 > 12b > 12i1] " "(art. 12i1)" \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"W\",\"hand\":\"H7 D8\",\"trick\":\"E:S8 SA\"}' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf: the leader's partner on his partner's trick need not trump (12d)" 0 \
+    "  H7   legal    [12 > 12d] " "  D8   legal    [12 > 12d > 12i2] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"W\",\"hand\":\"H7 D8\",\"trick\":\"E:SA S8\"}' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf --json: leaders_partner is the position's" 0 \
+    '"fact": "leaders_partner"' '"source": "position"' '"12i1"' \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"H7 D8\",\"trick\":\"E:S8 SA\"}' | $ARBITER legal --ruleset $NKF --json -"
+# The literal reading of 12b (examples/amendments/klaverjas-12i1-literal.rules):
+# the one clause 12i1 made legal frees the leader's partner only.
+LITERAL=examples/amendments/klaverjas-12i1-literal.rules
+expect "legal nkf --amend 12i1-literal: the leader's partner need not trump" 0 \
+    "  D8   legal    [12 > 12b > 12i1] " "alleen de tegenpartij" \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"H7 D8\",\"trick\":\"E:S8 SA\"}' | $ARBITER legal --ruleset $NKF --amend $LITERAL -"
+expect "legal nkf --amend 12i1-literal: the leader's opponent still must (12b)" 0 \
+    "  D8   illegal  [12 > 12b] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"N\",\"hand\":\"H7 D8 C9\",\"trick\":\"E:SA S7 S8\"}' | $ARBITER legal --ruleset $NKF --amend $LITERAL -"
+expect "test nkf --amend 12i1-literal: the amendment's tests pass" 0 " 0 failed" \
+    -- "$ARBITER" test $NKF --amend $LITERAL
 # A penalty card the opponents forbid (11b) is out of his hand for Art. 12
 # (11i6, 11-uitkomen.rules). N holds HJ (the penalty card) and H7; W
 # trumped his partner's spade lead with HQ. Forbidden HJ, H7 is legal

@@ -109,11 +109,13 @@ static bool one_card_of_suit_led(const kj_position *p) {
 static uint64_t kind_key(const kj_position *p, const kj_tables *tb, kj_card first[CARD_KINDS]) {
     kj_position_facts f;
     kj_settle_position(p, tb, &f);
-    bool bits[] = {
-        f.can_follow,           f.has_trump,        f.can_overtrump,        f.trump_led,
-        f.trump_in_trick,       f.partner_winning,  f.only_trumps,          f.is_taker_side,
-        p->has_taker,           f.has_penalty_card, f.penalty_last_of_suit, p->trick.ncards == 0,
-        one_card_of_suit_led(p)};
+    bool bits[] = {f.can_follow,         f.has_trump,
+                   f.can_overtrump,      f.trump_led,
+                   f.trump_in_trick,     f.partner_winning,
+                   f.leaders_partner,    f.only_trumps,
+                   f.is_taker_side,      p->has_taker,
+                   f.has_penalty_card,   f.penalty_last_of_suit,
+                   p->trick.ncards == 0, one_card_of_suit_led(p)};
     uint64_t key = 1;
     for (size_t i = 0; i < sizeof bits / sizeof *bits; i++)
         key |= (uint64_t)bits[i] << (i + 1);

@@ -86,6 +86,7 @@ enum {
     B_POS_TRUMP_LED,
     B_POS_TRUMP_IN_TRICK,
     B_POS_PARTNER_WINNING,
+    B_POS_LEADERS_PARTNER,
     B_POS_ONLY_TRUMPS,
     B_POS_IS_TAKER_SIDE,
     B_POS_HAS_PENALTY_CARD,
@@ -173,6 +174,7 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_POS_TRUMP_LED] = {"position", "trump_led", BT_BOOL, NULL, 0},
     [B_POS_TRUMP_IN_TRICK] = {"position", "trump_in_trick", BT_BOOL, NULL, 0},
     [B_POS_PARTNER_WINNING] = {"position", "partner_winning", BT_BOOL, NULL, 0},
+    [B_POS_LEADERS_PARTNER] = {"position", "leaders_partner", BT_BOOL, NULL, 0},
     [B_POS_ONLY_TRUMPS] = {"position", "only_trumps", BT_BOOL, NULL, 0},
     [B_POS_IS_TAKER_SIDE] = {"position", "is_taker_side", BT_BOOL, NULL, 0},
     [B_POS_HAS_PENALTY_CARD] = {"position", "has_penalty_card", BT_BOOL, NULL, 0},
@@ -430,6 +432,9 @@ static bool position_value(int i, const record *rec, int64_t *value, const char 
         return true;
     case B_POS_PARTNER_WINNING:
         *value = p->partner_winning;
+        return true;
+    case B_POS_LEADERS_PARTNER:
+        *value = p->leaders_partner;
         return true;
     case B_POS_ONLY_TRUMPS:
         *value = p->only_trumps;

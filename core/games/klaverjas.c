@@ -360,6 +360,7 @@ void kj_settle_position(const kj_position *p, const kj_tables *tb, kj_position_f
     out->partner_winning =
         t->ncards > 0 && winner_seat(t, p->trump, tb) == bridge_seat_at(p->seat, REL_PARTNER);
     out->only_trumps = (hand & ~trumps) == 0;
+    out->leaders_partner = t->ncards > 0 && p->seat == bridge_seat_at(t->leader, REL_PARTNER);
     out->is_taker_side = p->has_taker && kj_side_of(p->seat, p->taker) == KJ_TAKERS;
     out->has_penalty_card = p->has_penalty_card;
     kj_cards led = t->ncards > 0 ? suit_cards(t->cards[0].suit) & hand : 0;

@@ -107,7 +107,8 @@ enum kj_penalty_case {
 typedef struct kj_position_facts {
     bool can_follow, has_trump, can_overtrump, trump_led, trump_in_trick, partner_winning,
         only_trumps;
-    bool is_taker_side; /* only when the position has a taker */
+    bool leaders_partner; /* he plays third: the partner of the player who led to the trick */
+    bool is_taker_side;   /* only when the position has a taker */
     bool has_penalty_card;
     bool penalty_last_of_suit;         /* the penalty card is his only card of the suit led */
     enum kj_penalty_case penalty_case; /* filled by the scorer, who rules on the penalty card */

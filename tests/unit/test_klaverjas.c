@@ -501,6 +501,32 @@ static void test_position_partner_winning(void **state) {
     assert_false(c.follows_suit || c.is_trump || c.overtrumps || c.undertrumps);
 }
 
+/* position.leaders_partner: the player is the partner of the one who led
+ * to the trick (he plays third), whoever holds the trick. */
+static void test_position_leaders_partner(void **state) {
+    (void)state;
+    /* E led S7, S took it over with SA: W, E's partner, plays third */
+    kj_position p = position(DENOM_H, SEAT_W, "H7 D10", "E:S7 SA");
+    kj_position_facts f = position_facts(&p);
+    assert_true(f.leaders_partner);
+    assert_false(f.partner_winning); /* S's ace holds it */
+    /* E led SA, S played S7: still W third, now on his partner's trick */
+    p = position(DENOM_H, SEAT_W, "H7 D10", "E:SA S7");
+    f = position_facts(&p);
+    assert_true(f.leaders_partner);
+    assert_true(f.partner_winning);
+    /* second and fourth are the leader's opponents */
+    p = position(DENOM_H, SEAT_S, "H7 D10", "E:S7");
+    assert_false(position_facts(&p).leaders_partner);
+    p = position(DENOM_H, SEAT_N, "H7 D10", "E:S7 S8 SA");
+    f = position_facts(&p);
+    assert_false(f.leaders_partner);
+    assert_false(f.partner_winning); /* W, the leader's partner, took it over */
+    /* and the leader himself is not his own partner */
+    p = position(DENOM_H, SEAT_S, "HK HQ", "");
+    assert_false(position_facts(&p).leaders_partner);
+}
+
 static void test_position_trump_led(void **state) {
     (void)state;
     /* N led the jack of trumps, the highest: E cannot go over it */
@@ -646,6 +672,7 @@ static void test_rule_scenario_facts(void **state) {
     assert_int_equal(value(&sc, "follows_suit"), 0);
     assert_int_equal(value(&sc, "can_follow"), 1);
     assert_int_equal(value(&sc, "taker_side"), 0);
+    assert_int_equal(value(&sc, "leaders_partner"), 1); /* W, E's partner, plays third */
     assert_false(known(&sc, "number"));
     scenario_free(&sc);
     /* without the card and the taker: position.* only, no side */
@@ -654,6 +681,11 @@ static void test_rule_scenario_facts(void **state) {
     assert_false(known(&sc, "is_trump"));
     assert_int_equal(value(&sc, "can_follow"), 1);
     assert_false(known(&sc, "taker_side"));
+    scenario_free(&sc);
+    /* the second player is the leader's opponent */
+    read_ok(&sc,
+            "{\"trump\": \"H\", \"seat\": \"S\", \"hand\": \"S9 SK H7\", \"trick\": \"E:S7\"}");
+    assert_int_equal(value(&sc, "leaders_partner"), 0);
     scenario_free(&sc);
     /* a hand record: checked, but trick.* and hand.* wait for `score` */
     read_ok(&sc, "{\"trump\": \"H\", \"taker\": \"N\", \"tricks\": [\"E:S7 SA S8 S10\"]}");
@@ -1070,6 +1102,7 @@ int main(void) {
         cmocka_unit_test(test_trick_number_and_side),
         cmocka_unit_test(test_position_must_follow),
         cmocka_unit_test(test_position_partner_winning),
+        cmocka_unit_test(test_position_leaders_partner),
         cmocka_unit_test(test_position_trump_led),
         cmocka_unit_test(test_position_lead),
         cmocka_unit_test(test_impossible_positions),
