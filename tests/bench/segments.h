@@ -156,8 +156,8 @@
       "could_have_known(72C); lead_restriction(26B)")                                              \
     S(c38D_lho, "38D > 11A", "no_lead_restriction(38D)")                                           \
     S(c38D, "38D > 72C > 26B", "lead_restriction(26B); could_have_known(72C)")                     \
-    S(c22B_lho, "22B > 39B > 11A", "hands_returned_unplayed")                                      \
-    S(c39B_lho, "39B > 11A > 72C", "no_further_rectification; could_have_known(72C)")             \
+    S(c22B_lho, "22B", "hands_returned_unplayed")                                                  \
+    S(c39B_lho, "39B", "no_further_rectification")                                                 \
     S(c22B, "22B", "hands_returned_unplayed")                                                      \
     S(c39B, "39B", "no_further_rectification")                                                     \
     S(c39C, "39C > 26B", "lead_restriction(26B)")                                                  \
