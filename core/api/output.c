@@ -180,27 +180,23 @@ static const char *status_name(enum ruling_status s) {
     return names[s];
 }
 
-json_t *output_json(const ruling *r, const scenario *sc) {
-    const ruleset *rs = r->rs;
-    char hash[32];
-    output_hash(rs, hash);
-    json_t *o = json_object();
-    json_object_set_new(o, "ruleset", json_string(rs->name));
-    json_object_set_new(o, "ruleset_hash", json_string(hash));
-    if (sc && sc->hooks && sc->hooks->describe)
-        json_object_set_new(o, "plugin_files", sc->hooks->describe(sc->hooks->ctx));
+/* The status, and for a ruling that is none what it needs or why not. */
+static void status_json(const ruling *r, json_t *o) {
     json_object_set_new(o, "status", json_string(status_name(r->status)));
-    if (r->status != RULING_OK) {
-        strbuf sb;
-        sb_init(&sb);
-        ruling_problem(r, &sb);
-        json_object_set_new(o, "error", json_string(sb.data));
-        sb_free(&sb);
-        if (r->status == RULING_NEEDS)
-            json_object_set_new(o, "needs", json_string(rs->facts[r->fact].name));
-    }
-    json_object_set_new(o, "articles", output_trail_json(r));
-    json_t *actions = json_array(), *messages = json_array(), *messages_en = json_array();
+    if (r->status == RULING_OK) return;
+    strbuf sb;
+    sb_init(&sb);
+    ruling_problem(r, &sb);
+    json_object_set_new(o, "error", json_string(sb.data));
+    sb_free(&sb);
+    if (r->status == RULING_NEEDS)
+        json_object_set_new(o, "needs", json_string(r->rs->facts[r->fact].name));
+}
+
+/* The actions (name, args, article) into actions and, unless messages is
+ * NULL, their texts in both languages. */
+static void actions_json(const ruling *r, json_t *actions, json_t *messages, json_t *messages_en) {
+    const ruleset *rs = r->rs;
     for (int i = 0; r->status == RULING_OK && !r->replaced && i < r->nactions; i++) {
         const ruling_action *ra = &r->actions[i];
         if (ra->dropped) continue;
@@ -213,6 +209,7 @@ json_t *output_json(const ruling *r, const scenario *sc) {
         json_object_set_new(act, "args", args);
         json_object_set_new(act, "article", json_string(action_cite(rs, ra->use)));
         json_array_append_new(actions, act);
+        if (!messages) continue;
         strbuf m;
         sb_init(&m);
         output_message(rs, ra, false, &m);
@@ -222,6 +219,34 @@ json_t *output_json(const ruling *r, const scenario *sc) {
         json_array_append_new(messages_en, json_string(m.data ? m.data : ""));
         sb_free(&m);
     }
+}
+
+json_t *output_match_json(const ruling *r) {
+    json_t *o = json_object(), *actions = json_array(), *messages = json_array(),
+           *messages_en = json_array();
+    status_json(r, o);
+    json_object_set_new(o, "articles", output_trail_json(r));
+    actions_json(r, actions, NULL, NULL);
+    extras_json(r, actions, messages, messages_en, o);
+    json_object_set_new(o, "actions", actions);
+    json_decref(messages);
+    json_decref(messages_en);
+    return o;
+}
+
+json_t *output_json(const ruling *r, const scenario *sc) {
+    const ruleset *rs = r->rs;
+    char hash[32];
+    output_hash(rs, hash);
+    json_t *o = json_object();
+    json_object_set_new(o, "ruleset", json_string(rs->name));
+    json_object_set_new(o, "ruleset_hash", json_string(hash));
+    if (sc && sc->hooks && sc->hooks->describe)
+        json_object_set_new(o, "plugin_files", sc->hooks->describe(sc->hooks->ctx));
+    status_json(r, o);
+    json_object_set_new(o, "articles", output_trail_json(r));
+    json_t *actions = json_array(), *messages = json_array(), *messages_en = json_array();
+    actions_json(r, actions, messages, messages_en);
     extras_json(r, actions, messages, messages_en, o);
     json_object_set_new(o, "actions", actions);
     json_object_set_new(o, "messages", messages);

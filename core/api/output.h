@@ -28,6 +28,10 @@ json_t *output_titles_json(const ruling *r);
 json_t *output_value_json(const ruleset *rs, const rs_type *t, int64_t v);
 
 json_t *output_json(const ruling *r, const scenario *sc);
+/* The parts of output_json's record a comparison of rulings reads:
+ * status (with error and needs), articles, actions (name, args, article),
+ * and what plugins changed; none of the texts. */
+json_t *output_match_json(const ruling *r);
 /* The facts the scenario gave that played no part in the ruling (the
  * decision did not test them and no action reads them). */
 json_t *output_unused_json(const ruling *r, const scenario *sc);

@@ -119,9 +119,10 @@ json_t *report_scenario_for(const ruleset *rs, const ruleset *other, json_t *sce
     return own;
 }
 
-/* The ruling's record, as arb_rule_json writes it, read from the scenario
- * object itself (a search rules thousands: no text in between). */
-static json_t *rule_scenario(const ruleset *rs, const ruleset *other, json_t *facts) {
+/* The ruling's record, as arb_rule_json writes it (full), or only the parts
+ * a comparison reads (output_match_json), read from the scenario object
+ * itself: a search rules thousands, with no text in between. */
+static json_t *rule_scenario(const ruleset *rs, const ruleset *other, json_t *facts, bool full) {
     json_t *own = report_scenario_for(rs, other, facts), *j;
     scenario sc;
     scenario_init(&sc, rs);
@@ -134,7 +135,7 @@ static json_t *rule_scenario(const ruleset *rs, const ruleset *other, json_t *fa
     } else {
         ruling r;
         scenario_rule(rs, rs->root, &sc, &r, &err); /* no plugins: it cannot fail */
-        j = output_json(&r, &sc);
+        j = full ? output_json(&r, &sc) : output_match_json(&r);
         ruling_clear(&r);
     }
     sb_free(&err);
@@ -143,12 +144,16 @@ static json_t *rule_scenario(const ruleset *rs, const ruleset *other, json_t *fa
     return j;
 }
 
-/* Whether both rulesets rule the scenario as the region says. */
-static bool rules_as_region(search *s, json_t *scenario) {
+static void rule_both(search *s, json_t *scenario, bool full) {
     json_decref(s->got_a);
     json_decref(s->got_b);
-    s->got_a = rule_scenario(s->a, s->b, scenario);
-    s->got_b = rule_scenario(s->b, s->a, scenario);
+    s->got_a = rule_scenario(s->a, s->b, scenario, full);
+    s->got_b = rule_scenario(s->b, s->a, scenario, full);
+}
+
+/* Whether both rulesets rule the scenario as the region says. */
+static bool rules_as_region(search *s, json_t *scenario) {
+    rule_both(s, scenario, false);
     s->needs = str_of(s->got_a, "needs");
     if (!s->needs) s->needs = str_of(s->got_b, "needs");
     return ruling_matches(s->a, s->r->json_a, s->got_a) &&
@@ -316,7 +321,7 @@ static json_t *ruled_tests(const ruleset *a, const ruleset *b) {
         json_t *tests = report_test_scenarios(side ? b : a);
         for (size_t i = 0; i < json_array_size(tests); i++) {
             json_t *sc = json_array_get(tests, i);
-            json_t *ra = rule_scenario(a, b, sc), *rb = rule_scenario(b, a, sc);
+            json_t *ra = rule_scenario(a, b, sc, false), *rb = rule_scenario(b, a, sc, false);
             char *ka = match_key(ra), *kb = match_key(rb);
             json_array_append_new(out,
                                   json_pack("[Oo?o?ss]", sc, ra, rb, ka ? ka : "", kb ? kb : ""));
@@ -714,6 +719,7 @@ static json_t *group_json(const ruleset *a, const ruleset *b, const diff_result 
                 &s, with_auction(&s, minimise(&s, example), auctions, nauctions), usual);
     }
     xfree(tried);
+    if (example) rule_both(&s, example, true); /* the example's whole records, texts and all */
     const diff_region *r = &d->regions[at];
     json_t *own_a, *own_b;
     xfree(change_key(r, &own_a, &own_b));
