@@ -53,9 +53,43 @@ int rs_decision_values(const rs_type *t) {
     }
 }
 
+/* Facts by name, open addressing: a scenario names its facts one key at a
+ * time, and the committee report reads tens of thousands of scenarios. */
+struct fact_names {
+    size_t mask;
+    int slot[]; /* a fact, or -1 */
+};
+
+static size_t name_hash(const char *name) {
+    return (size_t)fnv1a64(FNV1A64_INIT, name, strlen(name));
+}
+
+void rs_index_facts(ruleset *rs) {
+    size_t cap = 16;
+    while (cap < 2 * (size_t)rs->nfacts)
+        cap *= 2;
+    struct fact_names *t = arena_alloc(rs->arena, sizeof *t + cap * sizeof(int));
+    t->mask = cap - 1;
+    for (size_t i = 0; i < cap; i++)
+        t->slot[i] = -1;
+    for (int f = 0; f < rs->nfacts; f++) {
+        size_t i = name_hash(rs->facts[f].name) & t->mask;
+        while (t->slot[i] >= 0 && strcmp(rs->facts[t->slot[i]].name, rs->facts[f].name) != 0)
+            i = (i + 1) & t->mask;
+        if (t->slot[i] < 0) t->slot[i] = f; /* the first of a name wins, as in a search */
+    }
+    rs->fact_names = t;
+}
+
 int rs_find_fact(const ruleset *rs, const char *name) {
-    for (int i = 0; i < rs->nfacts; i++)
-        if (strcmp(rs->facts[i].name, name) == 0) return i;
+    const struct fact_names *t = rs->fact_names;
+    if (!t) { /* a ruleset still being made */
+        for (int i = 0; i < rs->nfacts; i++)
+            if (strcmp(rs->facts[i].name, name) == 0) return i;
+        return -1;
+    }
+    for (size_t i = name_hash(name) & t->mask; t->slot[i] >= 0; i = (i + 1) & t->mask)
+        if (strcmp(rs->facts[t->slot[i]].name, name) == 0) return t->slot[i];
     return -1;
 }
 

@@ -266,6 +266,7 @@ typedef struct ruleset {
      * NULL until then, freed by ruleset_free through its own function */
     void *batch_cache;
     void (*batch_cache_free)(void *cache);
+    struct fact_names *fact_names; /* rs_find_fact's table (rs_index_facts), in the arena */
 } ruleset;
 
 void ruleset_free(ruleset *rs);
@@ -296,6 +297,9 @@ static inline const rs_action_use *rs_use_at(const ruleset *rs, int i) {
 int rs_decision_values(const rs_type *t);
 
 int rs_find_fact(const ruleset *rs, const char *name);
+/* Makes rs_find_fact's table, once the facts are final (the compiler and the
+ * image reader end with it); until then rs_find_fact searches name by name. */
+void rs_index_facts(ruleset *rs);
 int rs_find_action(const ruleset *rs, const char *name);
 int rs_find_article(const ruleset *rs, const char *id);
 int rs_enum_index(const rs_type *t, const char *name);
