@@ -216,25 +216,25 @@ static int broken_by_expressions(const ruleset *rs, const fact_values *fv) {
 /* Whether some values of the facts that are not known make every
  * invariant hold: a depth-first search of the invariants' graph that
  * follows the known facts. 1 yes, 0 no, -1 when *budget ran out. With
- * failed (one flag per node), a node once searched in vain is not searched
+ * failed (a bit per node), a node once searched in vain is not searched
  * again: the graph is shared below, and with many facts unknown the same
  * subgraph is met along many paths. */
 static int all_may_hold(const ruleset *rs, gref r, const fact_values *fv, long *budget,
-                        unsigned char *failed) {
+                        uint64_t *failed) {
     const graph *g = rs->graph;
     while (!GRAPH_IS_TERM(r)) {
         if (--*budget < 0) return -1;
         const graph_node *nd = &g->nodes[r];
         int f = rs->var_fact[nd->var];
         if (!fv->known[f]) {
-            if (failed && failed[r]) return 0;
+            if (failed && failed[r / 64] >> (r % 64) & 1) return 0;
             for (int i = 0; i < g->domain[nd->var]; i++) {
                 gref kid = graph_kid(g, nd, i);
                 if (i > 0 && kid == graph_kid(g, nd, i - 1)) continue; /* the same subgraph again */
                 int k = all_may_hold(rs, kid, fv, budget, failed);
                 if (k != 0) return k;
             }
-            if (failed) failed[r] = 1;
+            if (failed) failed[r / 64] |= UINT64_C(1) << (r % 64);
             return 0;
         }
         int64_t i = fv->value[f] - g->lo[nd->var];
@@ -255,7 +255,7 @@ int eval_broken_invariant(const ruleset *rs, const fact_values *fv) {
     long budget = EVAL_SHORT_SEARCH;
     int k = all_may_hold(rs, rs->invariant_root, fv, &budget, NULL);
     if (k < 0 && budget < 0) { /* a long search: again, each node searched once */
-        unsigned char *failed = xcalloc((size_t)rs->graph->nnodes + 1, 1);
+        uint64_t *failed = xcalloc((size_t)rs->graph->nnodes / 64 + 1, sizeof *failed);
         budget = EVAL_ALIKE_BUDGET;
         k = all_may_hold(rs, rs->invariant_root, fv, &budget, failed);
         xfree(failed);
