@@ -1332,6 +1332,82 @@ expect "score nkf --json: the result without the tricks" 0 '"from_record": false
     -- "$ARBITER" score --ruleset $NKF --json examples/klaverjas-late-claim.json
 expect "score nkf: a result without the tricks names what it lacks" 2 "the hand: the scenario does not say 'revoke_by'" \
     -- sh -c "echo '{\"takers_tricks\": 6}' | $ARBITER score --ruleset $NKF -"
+# Thirteenth blind sample (docs/coverage.md): hands scored from the text
+# before `arbiter score` was run on them; the figures are the text's.
+# Deal D1, hearts trumps, N takes, E leads: card points takers 17 (trick 4)
+# + 31 + 24 + 7 + 10 (last trick) = 89, defenders 28 + 15 + 15 + 15 = 73,
+# 89 + 73 = 162 (0P1c). Roem in it: driekaart S A-K-Q (trick 1, E), stuk
+# (trick 4, N), vierkaart D Q-J-10-9 (trick 7, E).
+D1='"trump":"H","taker":"N","first_leader":"E","revoke_by":"none","tricks":["E:SA S10 SK SQ","E:DA D7 D8 DK","E:CA C7 C8 CK","E:C10 HQ C9 HK","N:HJ H7 H8 HA","N:H9 H10 S9 S8","N:DQ D10 DJ D9","E:S7 SJ CJ CQ"]'
+printf '{%s,"roem_claimed":[1,4,7]}' "$D1" >"$out.k01"
+expect "score nkf k01: roem on both sides, 89 card points and nat (20, 20i9; 19i10)" 0 \
+    "Slag 1  E:SA S10 SK SQ  → E (tegenspelers), 28 kaartpunten, roem 20  [16 > 0P1a > 0P2 > 0P2a]" \
+    "Slag 4  E:C10 HQ C9 HK  → N (spelers), 17 kaartpunten, roem 20  [16 > 0P1a > 0P2 > 0P2d]" \
+    "Slag 7  N:DQ D10 DJ D9  → E (tegenspelers), 15 kaartpunten, roem 50  [16 > 0P1a > 0P2 > 0P2b]" \
+    "Slag 8  E:S7 SJ CJ CQ  → S (spelers), 7 kaartpunten, roem 0  [16 > 0P1b > 0P2]" \
+    "Uit de slagen: spelers 109 (roem 20), tegenspelers 143 (roem 70)" "Score [4 > 19 > 20 > 20i9]" \
+    "Kolom score voor de tegenspelers: 162." "Kolom roem voor de tegenspelers: 90." "Spelers: 0   Tegenspelers: 252" \
+    -- "$ARBITER" score --ruleset $NKF "$out.k01"
+printf '{%s,"roem_claimed":[]}' "$D1" >"$out.k02"
+expect "score nkf k02: no roem declared (17, 18); the last trick's 10 make 79 into 89 >= 82 (19, 25)" 0 \
+    "Slag 1  E:SA S10 SK SQ  → E (tegenspelers), 28 kaartpunten, roem 0  [16 > 0P1a > 0P2 > 17]" \
+    "Slag 4  E:C10 HQ C9 HK  → N (spelers), 17 kaartpunten, roem 0  [16 > 0P1a > 0P2 > 17]" \
+    "Score [4 > 19]" "Kolom score voor de spelers: 89." "trek een diagonale streep" "Spelers: 89   Tegenspelers: 73" \
+    -- "$ARBITER" score --ruleset $NKF "$out.k02"
+printf '{%s,"roem_claimed":[1,7]}' "$D1" >"$out.k03"
+expect "score nkf k03: the stuk not declared before covering (17); the defenders' 70 roem: nat (20i9)" 0 \
+    "Slag 4  E:C10 HQ C9 HK  → N (spelers), 17 kaartpunten, roem 0  [16 > 0P1a > 0P2 > 17]" \
+    "Score [4 > 19 > 20 > 20i9]" "Kolom roem voor de tegenspelers: 70." "Spelers: 0   Tegenspelers: 232" \
+    -- "$ARBITER" score --ruleset $NKF "$out.k03"
+printf '{%s,"roem_claimed":[4]}' "$D1" >"$out.k04"
+expect "score nkf k04: only the stuk declared - 109 against 73, made (20i9)" 0 \
+    "Score [4 > 19 > 20 > 20i9]" "Kolom score voor de spelers: 89." "Kolom roem voor de spelers: 20." \
+    "Kolom score voor de tegenspelers: 73." "Spelers: 109   Tegenspelers: 73" \
+    -- "$ARBITER" score --ruleset $NKF "$out.k04"
+# D1 with the hands, to trick 4: N holds CQ and trumps with HK (12a, 13a);
+# claimed at once (14a). The stuk lies in the revoke trick: not made before
+# the revoke (13i12). Defenders 162, roem 100 + their 20.
+H1='"hands":{"E":"SA DA CA C10 H7 H10 D10 S7","S":"S10 D7 C7 HQ H8 S9 DJ SJ","W":"SK D8 C8 C9 HA S8 D9 CJ","N":"SQ DK CK HK HJ H9 DQ CQ"}'
+printf '{"trump":"H","taker":"N","first_leader":"E","tricks":["E:SA S10 SK SQ","E:DA D7 D8 DK","E:CA C7 C8 CK","E:C10 HQ C9 HK"],%s,"roem_claimed":[1,4],"revoke_claim":"during_play","offender_roem_before":0}' "$H1" >"$out.k05"
+expect "score nkf k05: a revoke in the trick of the takers' stuk - 0 : 162 + 100 + 20 (13b, 13i12)" 0 \
+    "Verboden kaart van de spelers: slag 4, N speelde HK [12 > 12a]" "Score [4 > 13a > 14 > 14a > 21b > 13b > 13i12]" \
+    "Kolom roem voor de tegenspelers: 120." "Spelers: 0   Tegenspelers: 282" \
+    -- "$ARBITER" score --ruleset $NKF "$out.k05"
+# Deal D2, hearts trumps, N takes, E leads: N-S win every trick; card points
+# 10 + 20 + 34 + 21 + 25 + 15 + 10 + 17 = 152, + 10 = 162. Roem in it:
+# vierkaart S 10-9-8-7 (trick 1), vierkaart S A-K-Q-J (trick 2), stuk (trick
+# 7), driekaart C Q-J-10 (trick 8).
+D2T='"tricks":["E:S7 S10 S8 S9","S:SA SK SQ SJ","S:HJ H7 H9 D7","S:HA H8 H10 D8","S:DA D9 D10 DK","S:CA C7 C8 CK","S:HK C9 HQ DQ","S:C10 CJ CQ DJ"]'
+H2='"hands":{"E":"S7 SJ D7 D8 DK CK DQ DJ","S":"S10 SA HJ HA DA CA HK C10","W":"S8 SK H7 H8 D9 C7 C9 CJ","N":"S9 SQ H9 H10 D10 C8 HQ CQ"}'
+printf '{"trump":"H","taker":"N","first_leader":"E",%s,%s,"roem_claimed":[1,7]}' "$D2T" "$H2" >"$out.k07"
+expect "score nkf k07: mars with roem - 162, roem 50 + 20 + 100 (0P2e)" 0 \
+    "Slag 2  S:SA SK SQ SJ  → S (spelers), 20 kaartpunten, roem 0  [16 > 0P1a > 0P2 > 17]" \
+    "Verboden kaart (legal-artikel): geen" "Score [4 > 19 > 0P2e]" "Kolom roem voor de spelers: 170." \
+    "Spelers: 332   Tegenspelers: 0" \
+    -- "$ARBITER" score --ruleset $NKF "$out.k07"
+printf '{"trump":"H","taker":"N","first_leader":"E",%s,%s,"roem_claimed":[]}' "$D2T" "$H2" >"$out.k08"
+expect "score nkf k08: mars, no roem declared - 162 and 100; mars is roem, the box is not struck" 0 \
+    "Slag 8  S:C10 CJ CQ DJ  → S (spelers), 17 kaartpunten, roem 0  [16 > 0P1b > 0P2 > 17]" \
+    "Score [4 > 19 > 0P2e]" "Kolom roem voor de spelers: 100." "Spelers: 262   Tegenspelers: 0" \
+    -- sh -c "$ARBITER score --ruleset $NKF $out.k08 >$out.k08o; ! grep -q 'diagonale streep' $out.k08o && cat $out.k08o"
+printf '{"trump":"H","taker":"E","first_leader":"E",%s,%s,"roem_claimed":[1,7]}' "$D2T" "$H2" >"$out.k09"
+expect "score nkf k09: E takes, N-S win every trick - the defenders' mars (19i11)" 0 \
+    "Score [4 > 19 > 0P2e > 19i11]" "Kolom score voor de tegenspelers: 162." "Kolom roem voor de tegenspelers: 170." \
+    "Spelers: 0   Tegenspelers: 332" \
+    -- "$ARBITER" score --ruleset $NKF "$out.k09"
+# D2 to trick 6 with E discarding DJ on the club lead while holding CK: the
+# defenders revoke; the takers 162 and 100 + their own 50.
+printf '{"trump":"H","taker":"N","first_leader":"E","tricks":["E:S7 S10 S8 S9","S:SA SK SQ SJ","S:HJ H7 H9 D7","S:HA H8 H10 D8","S:DA D9 D10 DK","S:CA C7 C8 DJ"],%s,"roem_claimed":[1],"revoke_claim":"during_play"}' "$H2" >"$out.k06"
+expect "score nkf k06: the defenders revoke; the takers 162, 100 and their own 50 (13b)" 0 \
+    "Verboden kaart van de tegenspelers: slag 6, E speelde DJ [12 > 12a]" "Score [4 > 13a > 14 > 14a > 21b > 13b]" \
+    "Kolom roem voor de spelers: 150." "Spelers: 312   Tegenspelers: 0" \
+    -- "$ARBITER" score --ruleset $NKF "$out.k06"
+# D1 to trick 3, stopped on the defenders' accusation, which proves wrong.
+printf '{"trump":"H","taker":"N","first_leader":"E","tricks":["E:SA S10 SK SQ","E:DA D7 D8 DK","E:CA C7 C8 CK"],"roem_claimed":[1],"revoke_by":"none","early_end":"false_accusation","accusing_side":"defenders"}' >"$out.k10"
+expect "score nkf k10: a false accusation by the defenders - 162, 100 and their 20 roem to the takers (15, 15i12)" 0 \
+    "Score [4 > 15 > 15i12]" "Kolom roem voor de spelers: 120." "Spelers: 282   Tegenspelers: 0" \
+    -- "$ARBITER" score --ruleset $NKF "$out.k10"
+rm -f "$out.k01" "$out.k02" "$out.k03" "$out.k04" "$out.k05" "$out.k06" "$out.k07" "$out.k08" "$out.k08o" "$out.k09" "$out.k10"
 
 # The shipped amendment of 64A1 (transfer only the revoke trick) changes
 # exactly the situations where 64A1 gave two tricks: the revoker won the
