@@ -262,10 +262,15 @@ end
 local function art64(f)
   push("a64")
   local both = f.other_side_revoked ~= "no" and f.other_revoke_established
-  if f.revoke_noticed == "after_round" then push(both and "c64B5_both" or "c64B5")
-  elseif f.revoke_noticed == "after_next_board_call" then push(both and "c64B4_both" or "c64B4")
-  elseif f.revoke_in_twelfth_trick then push(both and "c64B6_both" or "c64B6")
-  elseif both then push("c64B7")
+  -- 64B3 is named beside the other grounds where it holds too
+  local b3 = f.revoker_role == "dummy" or (f.revoker_role == "defender" and f.revoke_failed_penalty_card)
+  local function ground(n)
+    if both then push(b3 and n .. "_both3" or n .. "_both") else push(b3 and n .. "_3" or n) end
+  end
+  if f.revoke_noticed == "after_round" then ground("c64B5")
+  elseif f.revoke_noticed == "after_next_board_call" then ground("c64B4")
+  elseif f.revoke_in_twelfth_trick then ground("c64B6")
+  elseif both then push(b3 and "c64B7_3" or "c64B7")
   elseif f.revoker_role == "dummy" then push("c64B3")
   elseif f.revoker_role == "defender" and f.revoke_failed_penalty_card then push("c64B3")
   elseif f.second_revoke_same_suit then push("c64B2"); art64_transfer(f)

@@ -84,8 +84,8 @@
     S(c25B2, "25B2 > 25B3 > 16C", "change_cancelled; unauthorised_information(16C)")               \
     S(c26A, "26A > 23C", "no_lead_restriction(26A); adjusted_score_if_damaged(23C)")               \
     S(c26B, "26B", "lead_restriction(26B)")                                                        \
-    S(c27A1, "27A1 > 11A > 16A1a", A_27A1)                                                         \
-    S(c27A1_oor, "27A1 > 29A > 11A > 16A1a", A_27A1)                                               \
+    S(c27A1, "27A1 > 16A1a", A_27A1)                                                         \
+    S(c27A1_oor, "27A1 > 29A > 16A1a", A_27A1)                                               \
     S(c27A2, "27A2 > 29B", "")                                                                     \
     S(c27B, "27B > 23A > 23C", "insufficient_bid_options(%C)")                                     \
     S(c27B4, "27B4", "")                                                                           \
@@ -98,10 +98,10 @@
       "partner_must_pass(rest_of_auction); unauthorised_information(16C); lead_restriction(26B); " \
       "could_have_known(72C)")                                                                     \
     S(c28A, "28A", "call_deemed_in_rotation")                                                      \
-    S(c28B, "28B > 11A > 16C2",                                                                    \
+    S(c28B, "28B > 16C2",                                                                    \
       "call_out_of_rotation_void; unauthorised_information(16C2); no_lead_restriction(28B)")       \
     S(c29_32, "32 > 35A", "")                                                                      \
-    S(c29A, "29A > 11A > 16A1a", "call_accepted")                                                  \
+    S(c29A, "29A > 16A1a", "call_accepted")                                                  \
     S(c29B, "29B", "")                                                                             \
     S(c30A, "30A > 72C",                                                                           \
       "call_cancelled; turn_reverts_to_rightful_caller; offender_must_pass(next_turn); "           \
@@ -140,7 +140,7 @@
     S(c35B, "35B", "")                                                                             \
     S(c35C, "35C", "")                                                                             \
     S(c35D, "35D", "")                                                                             \
-    S(c36A, "36A > 11A", "calls_cancelled_back_to_turn; no_lead_restriction(36A)")                 \
+    S(c36A, "36A", "calls_cancelled_back_to_turn; no_lead_restriction(36A)")                 \
     S(c36B, "36B > 36B1 > 36B2 > 36B3 > 72C > 26B",                                                \
       "call_cancelled; offender_must_replace; partner_must_pass(rest_of_auction); "                \
       "could_have_known(72C); lead_restriction(26B)")                                              \
@@ -148,13 +148,13 @@
       "call_cancelled; turn_reverts_to_rightful_caller; offender_may_call_freely; "                \
       "partner_must_pass(rest_of_auction); could_have_known(72C); lead_restriction(26B)")          \
     S(c36C, "36C", "contract_recorded_without_call")                                               \
-    S(c37A_rest, "37A > 11A",                                                                      \
+    S(c37A_rest, "37A",                                                                      \
       "calls_stand; offender_must_pass(rest_of_auction); no_lead_restriction(37A)")                \
-    S(c37A, "37A > 11A", "calls_stand; no_lead_restriction(37A)")                                  \
+    S(c37A, "37A", "calls_stand; no_lead_restriction(37A)")                                  \
     S(c37B, "37B > 37B1 > 37B2 > 72C > 26B",                                                       \
       "call_cancelled; replaced_by_pass; offending_side_must_pass(rest_of_auction); "              \
       "could_have_known(72C); lead_restriction(26B)")                                              \
-    S(c38D_lho, "38D > 11A", "no_lead_restriction(38D)")                                           \
+    S(c38D_lho, "38D", "no_lead_restriction(38D)")                                           \
     S(c38D, "38D > 72C > 26B", "lead_restriction(26B); could_have_known(72C)")                     \
     S(c22B_lho, "22B", "hands_returned_unplayed")                                                  \
     S(c39B_lho, "39B", "no_further_rectification")                                                 \
@@ -194,7 +194,15 @@
     S(c64B4_both, "64B4 > 64B7 > 64C2b", A_BOTH("64B4"))                                           \
     S(c64B5_both, "64B5 > 64B7 > 64C2b", A_BOTH("64B5"))                                           \
     S(c64B6_both, "64B6 > 64B7 > 64C2b", A_BOTH("64B6"))                                           \
-    S(c64B7, "64B7 > 64C2b", "no_automatic_transfer(64B7); both_sides_revoked_adjustment(64C2b)")
+    S(c64B7, "64B7 > 64C2b", "no_automatic_transfer(64B7); both_sides_revoked_adjustment(64C2b)") \
+    S(c64B4_3, "64B4 > 64B3 > 64C1", A_NOXFER("64B4"))                                             \
+    S(c64B5_3, "64B5 > 64B3 > 64C1", A_NOXFER("64B5"))                                             \
+    S(c64B6_3, "64B6 > 64B3 > 64C1", A_NOXFER("64B6"))                                             \
+    S(c64B4_both3, "64B4 > 64B7 > 64B3 > 64C2b", A_BOTH("64B4"))                                   \
+    S(c64B5_both3, "64B5 > 64B7 > 64B3 > 64C2b", A_BOTH("64B5"))                                   \
+    S(c64B6_both3, "64B6 > 64B7 > 64B3 > 64C2b", A_BOTH("64B6"))                                   \
+    S(c64B7_3, "64B7 > 64B3 > 64C2b",                                                              \
+      "no_automatic_transfer(64B7); both_sides_revoked_adjustment(64C2b)")
 
 #define BENCH_SEG_ENUM(name, trail, actions) SEG_##name,
 enum bench_segment { BENCH_SEGMENTS(BENCH_SEG_ENUM) SEG_COUNT };
