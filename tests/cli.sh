@@ -202,6 +202,26 @@ expect "score needs vulnerability" 2 "say --vul or --nonvul" -- "$ARBITER" score
 expect "score passed out" 0 "Score van de leider: 0" -- "$ARBITER" score --ruleset $TOY PASS
 expect "score bad contract" 2 "the level is 1 to 7" -- "$ARBITER" score --ruleset $TOY 8S=
 expect "score impossible result" 2 "14 tricks is not a result" -- "$ARBITER" score --ruleset $TOY 7S+1
+# Undertricks (77): the defenders' points, written as the declaring side's
+# score, negative; the label says whose score they are, in both languages.
+# 4SX-4 vulnerable, from 77's table: the first 200, the second to the
+# fourth 300 each, 200 + 3 x 300 = 1100 to the defenders, -1100 for the
+# declaring side. 1963 (76), 3NTX-2 not vulnerable: 100 + 200 = 300.
+expect "score: doubled undertricks labelled as the declaring side's" 0 \
+    "[77] Eerste downslag (gedoubleerd), voor de partij van de leider: -200" \
+    "[77] Volgende downslagen (3), voor de partij van de leider: -900" "Score van de leider: -1100" \
+    -- "$ARBITER" score --ruleset bridge-2017 4SX-4 --vul
+expect "score --json: the same in English" 0 '"First undertrick (doubled), to the declaring side: -200"' \
+    '"Subsequent undertricks (3), to the declaring side: -900"' '"score": -1100' \
+    -- "$ARBITER" score --ruleset bridge-2017 4SX-4 --vul --json
+expect "score 1963: Art. 76's undertricks labelled the same way" 0 \
+    "[76] Eerste downslag (gedoubleerd), voor de partij van de leider: -100" "Score van de leider: -300" \
+    -- "$ARBITER" score --ruleset bridge-1963 3NTX-2 --nonvul
+if "$ARBITER" score --ruleset bridge-2017 4SX-4 --vul --json 2>&1 | grep -q "tegenspelers: -\|defenders: -"; then
+    fail "score: no negative points labelled the defenders'" "a negative figure is labelled the defenders'"
+else
+    pass "score: no negative points labelled the defenders'"
+fi
 printf 'ruleset "plain" { title "Zonder scoretabel" }\nfact a : bool ask "a?"\naction ok text "ok"\narticle 1 when true { otherwise => 1A { ok } }\n' >"$TOY.tmp.rules"
 expect "score without scoring article" 2 "names no article for this" -- "$ARBITER" score --ruleset "$TOY.tmp.rules" 3S=
 rm -f "$TOY.tmp.rules"
