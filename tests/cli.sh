@@ -271,9 +271,49 @@ expect "matchpoints: a contract written wrong" 2 'line 2: a result of a weighted
 # compared (n = 5, top 8): 650 8, 620 5 each (2 x 2 + 1), 170 2, 140 0;
 # Neuberg (78D in the rule file), (mp + 1) x 7 / 5 - 1: 11.6, 7.4, 3.2,
 # 0.4; 140 P loses a quarter top (90A, the kwarttop), 0.4 - 3 = -2.6.
-expect "matchpoints: artificial scores and Neuberg" 0 "1,2,650,11.6,96.67%" "1,1,620,7.4,61.67%" "1,4,170,3.2,26.67%" \
-    "1,5,A+,7.2,60%,art. 12C > 12C2a > 12C2b > 12C2c" "1,6,G−,4.8,40%,art. 12C > 12C2a > 12C2b > 12C2c" "1,7,140 P,-2.6,-21.67%,art. 12C > 90A" \
+#
+# The articles each line names, from the text: a score compared with the
+# others is 78A's (two units a lower score, one an equal one); brought
+# from n to N entries by the regulating authority's method, 78D (other
+# scoring methods, approved), which 12C's clause for the sheet names; an
+# artificial score 12C2a (40/50/60%; 12C2b the IMPs, 12C2c the session);
+# a procedural penalty 90A.
+expect "matchpoints: artificial scores and Neuberg, each line with its articles" 0 \
+    "1,2,650,11.6,96.67%,art. 78A; 12C > 78D" "1,1,620,7.4,61.67%,art. 78A; 12C > 78D" \
+    "1,4,170,3.2,26.67%,art. 78A; 12C > 78D" \
+    "1,5,A+,7.2,60%,art. 12C > 12C2a > 12C2b > 12C2c" "1,6,G−,4.8,40%,art. 12C > 12C2a > 12C2b > 12C2c" \
+    "1,7,140 P,-2.6,-21.67%,art. 78A; 12C > 78D; 12C > 90A" \
+    "3/a,1,420,7.33,91.67%,art. 78A; 12C > 78D" "3/b,5,-100,1.5,18.75%,art. 78A; 12C > 78D" \
+    "4,2,300,5,83.33%,art. 78A; 12C > 78D" "4,4,200 P10%,0.4,6.67%,art. 78A; 12C > 78D; 12C > 90A" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-adjusted.csv
+# The same in --json: every line that has a figure names its articles
+# (a pair that did not play has none, and no articles).
+"$ARBITER" matchpoints --ruleset bridge-2017 --json examples/board-adjusted.csv >"$out" 2>"$err"
+if python3 - "$out" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))
+want = {("1", "2"): "78A; 12C > 78D", ("1", "5"): "12C > 12C2a > 12C2b > 12C2c",
+        ("1", "7"): "78A; 12C > 78D; 12C > 90A", ("3/b", "4"): "78A; 12C > 78D",
+        ("4", "3"): "12C > 12C2a", ("4", "4"): "78A; 12C > 78D; 12C > 90A"}
+bad = [r for r in rows if (r["matchpoints"] is None) == ("articles" in r)]
+bad += [k for k, v in want.items()
+        if not any((r["board"], r["pair"]) == k and r.get("articles") == v for r in rows)]
+sys.exit(1 if bad else 0)
+PY
+then pass "matchpoints --json: every line with a figure names its articles"
+else fail "matchpoints --json: every line with a figure names its articles" "$(cat "$out")"
+fi
+# A weighted score (12C1c: a weighted average of possible results) names
+# 12C1c; its contracts the vulnerability (2, through 12C's clause) and the
+# scoring table (77). The other lines were compared (78A): all nine
+# played the board, nothing is brought to another number of entries.
+expect "matchpoints: a weighted score names 12C1c" 0 "3,1,25% 420 + 75% 50,7,43.75%,art. 78A; 12C > 12C1c" \
+    "3,2,400,15.5,96.88%,art. 78A" -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-weighted.csv
+expect "matchpoints: a weighted score's contracts name 2 and 77" 0 \
+    "1,1,25% 4S= + 75% EW 4H-1,7,43.75%,art. 78A; 12C > 12C1c; 12C > 2 > 12C1c; 77" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-weighted-contracts.csv
+expect "matchpoints --json: a weighted score's articles" 0 '"articles": "78A; 12C > 12C1c"' \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 --json examples/board-weighted.csv
 # Board 3 split in groups a (420, 400, 170) and b (-50, -100), N = 5, top
 # 8: in a, 4, 2, 0 become (4 + 1) x 5 / 3 - 1 = 7.33, 4, 0.67; in b, 2 and
 # 0 become 3 x 5 / 2 - 1 = 6.5 and 1.5. Board 4: one pair did not play
@@ -293,8 +333,24 @@ expect "matchpoints: the club's amendment" 0 "1,2,650,12,100%" "1,1,620,7.5,62.5
 # two adjusted scores (81): 650 3 x 2 + 2 = 8, 620 2 + 1 + 2 = 5, 170 0 +
 # 2 = 2; the average ("Gemiddelde score": half the maximum) 5, 70% 7.
 printf '620\n650\n620\n170\nA=\n70%%\n' >"$TOY.tmp.txt"
-expect "matchpoints 1963: Art. 81's adjusted score" 0 "   650  8  (80%)" "   620  5  (50%)" "   170  2  (20%)" \
-    "    A=  5  (50%)  art. 12" "   70%  7  (70%)  art. 12" -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
+# The articles, from the 1963 text: each score is compared (81: two a
+# lower score, one an equal one) and its comparison with an adjusted score
+# counts as an equal one (81's last sentence, 12a's clause for the
+# board); the adjusted scores are 12's, awarded as matchpoints.
+expect "matchpoints 1963: Art. 81's adjusted score" 0 "   650  8  (80%)  art. 81; 12a > 81" \
+    "   620  5  (50%)  art. 81; 12a > 81" "   170  2  (20%)  art. 81; 12a > 81" \
+    "    A=  5  (50%)  art. 12a" "   70%  7  (70%)  art. 12a" -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
+# 1963, a board one pair did not play and no adjusted score: the scores
+# stand as compared (81; 1963 brings no board to a higher top), so the
+# lines name 81 alone. A weighted score is a score changed by the director
+# (12, third paragraph: 12a), its contracts scored by 75 and 76 as the
+# board is vulnerable (2).
+printf 'board,pair,score\n4,1,-\n4,2,300\n4,3,200\n1,1,25%% 4S= + 75%% EW 4H-1\n1,2,400\n1,3,-100\n' >"$TOY.tmp.txt"
+expect "matchpoints 1963: the articles of each line" 0 "4,2,300,2,50%,art. 81" "4,3,200,0,0%,art. 81" \
+    "1,1,25% 4S= + 75% EW 4H-1,2.5,62.5%,art. 81; 12a; 12a > 2; 75 > 76" "1,2,400,3.5,87.5%,art. 81" \
+    -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
+expect "matchpoints 1963 --json: the articles of each line" 0 '"articles": "81; 12a; 12a > 2; 75 > 76"' \
+    '"articles": "81"' -- "$ARBITER" matchpoints --ruleset bridge-1963 --json "$TOY.tmp.txt"
 printf '620\nA-\n' >"$TOY.tmp.txt"
 # the ruling's own words say why (12a: the 1963 laws have no A-)
 expect "matchpoints 1963: no average minus" 2 "line 2: article 12a gives no percent for 'average_minus': The 1963 laws know no average minus" \

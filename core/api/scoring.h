@@ -140,6 +140,9 @@ json_t *scoring_contract_json(const ruling *r, const scenario *sc, const char *c
 json_t *scoring_hand_json(const ruleset *rs, const kj_hand_score *hs, const scenario *sc);
 json_t *scoring_illegal_json(const kj_hand *h, const kj_hand_score *hs, const scenario *sc);
 
+/* Room for the articles one line of a sheet names. */
+#define SCORING_CITED 128
+
 /* What one line of a sheet gives for its pair (adjusted.c reads it): a
  * score; a weighted score (12C1c: "30% 420 + 70% -50", the results with
  * their weights in per cent); an artificial score (12C2: A+, A=, A-, G+,
@@ -168,6 +171,8 @@ typedef struct sheet_entry {
     int percentage;                    /* with adjusted "percentage" */
     const char *penalty;               /* NULL, "procedural_penalty" or "penalty_percentage" */
     int penalty_percentage;
+    char
+        cited[64]; /* the trails of the rulings that scored its contracts (sheet_score_contracts) */
 } sheet_entry;
 
 /* Reads one entry (the last field of a sheet's line); false with a
@@ -196,12 +201,15 @@ typedef struct score_line {
     int64_t score, mp; /* score: a plain entry's; mp: the matchpoints, rounded to a whole number */
     int line;
     /* boards with an adjusted entry (adjusted.c): the matchpoints as the
-     * ruleset rounds them, the board's top, and the articles that ruled */
+     * ruleset rounds them, the board's top, and the articles that ruled
+     * on the line's figure (the trails of the rulings, "; " between them:
+     * the comparison, a weighted score, the factoring to the whole
+     * board, an artificial score, a penalty) */
     bool adjusted_board, has_points;
     double points, exact, top; /* points rounded, exact not */
     double penalty;            /* a procedural penalty's matchpoints (taken off points) */
     int decimals;
-    char cited[64];
+    char cited[SCORING_CITED];
 } score_line;
 
 /* Matchpoints one board with adjusted entries (rows[0..n), a board's rows

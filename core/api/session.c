@@ -34,7 +34,7 @@ typedef struct session_row {
     double top[2];     /* matchpoints: the board's top for that side */
     double penalty[2]; /* a procedural penalty's matchpoints or IMPs, taken off result */
     int decimals[2];   /* matchpoints: as the ruleset rounds them */
-    char cited[2][64];
+    char cited[2][SCORING_CITED];
     /* an artificial score replaced by the side's result on the session's
      * other boards (2017 12C2c, 1963 107): the article, and that result (a
      * percentage, or IMPs a board) */
