@@ -590,8 +590,10 @@ else
     fail "pbn: a real event's 168 rows, Butler-2 (the club's 78D): every Score_NS, IMP_NS and IMP_EW agrees" "$(grep '"' "$TOY.tmp.csv" | head -3)"
 fi
 rm -f "$TOY.tmp.csv"
+# Its articles (spaces taken out): the IMP scale (78B) and the datum, set
+# by the regulating authority (78D, the club's clause of 12C).
 expect "pbn: a real event's board 1 in Butler IMPs against -90" 0 '"line":72,"board":"1"' \
-    '"score_ns":50,"score_ew":-50,"matchpoints_ns":null,"matchpoints_ew":null,"percentage_ns":null,"percentage_ew":null,"imps_ns":4.0,"imps_ew":-4.0,"disagreements":[]' \
+    '"score_ns":50,"score_ew":-50,"matchpoints_ns":null,"matchpoints_ew":null,"percentage_ns":null,"percentage_ew":null,"imps_ns":4.0,"imps_ew":-4.0,"articles_ns":"78B;12C>78D","articles_ew":"78B;12C>78D","disagreements":[]' \
     -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --json tests/pbn/ruter71.pbn | tr -d ' \n'"
 expect "pbn: a real event against bridge-2017's plain mean: the rows whose IMPs differ, named" 0 \
     'board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew,imps_ns,imps_ew,problem,ns,ew,disagreements' \
@@ -615,7 +617,7 @@ expect "pbn of two sections: each row's stage and section" 0 \
 # cross-IMPs averaged per comparison); the file's Butler 5 is 5.43 to its
 # whole IMPs, so no disagreement.
 sed 's/^\[Scoring "IMP;Butler-2;Mean"\]/[Scoring "IMP;Cross2"]/' tests/pbn/ruter71.pbn >"$TOY.tmp.pbn"
-expect "pbn: a Scoring tag of cross-IMPs" 0 '"line":71,"board":"1"' '"imps_ns":5.43,"imps_ew":-5.43,"disagreements":[]' \
+expect "pbn: a Scoring tag of cross-IMPs" 0 '"line":71,"board":"1"' '"imps_ns":5.43,"imps_ew":-5.43,"articles_ns":"78B;12C>78D","articles_ew":"78B;12C>78D","disagreements":[]' \
     -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --json '$TOY.tmp.pbn' | tr -d ' \n'"
 # A row whose scores say Bye (a pair sat out, as Ruter writes it): no
 # result, and no mistake; the board's other rows are scored.
@@ -859,6 +861,36 @@ expect "session: a board played fewer times, found from the sheet" 0 "1,2,NS,3,6
 expect "session: a board played fewer times, in the JSON" 0 '"played": 2' '"session": 3' '"method": "neuberg"' \
     '"message_en": "When a board has fewer comparable scores (n) than it was played (N)' \
     -- "$ARBITER" session --ruleset bridge-2017 --json examples/session-short-board.csv
+# Board 3's lines name what decided them, in --boards and --json, not in a
+# note only: compared (78A), brought to three entries (78D, 12C's clause:
+# the regulating authority's method). Boards 1 and 2, plain, name none.
+expect "session --boards: the short board's lines name 78A and 78D" 0 \
+    "board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew,articles_ns,articles_ew" \
+    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 12C > 78D,78A; 12C > 78D" "1,2,5,450,-450,4,0,100,0,," \
+    -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session-short-board.csv
+expect "session --json: the short board's lines name 78A and 78D" 0 '"articles_ns": "78A; 12C > 78D"' \
+    '"articles_ew": "78A; 12C > 78D"' -- "$ARBITER" session --ruleset bridge-2017 --json examples/session-short-board.csv
+# A session's A+ (12C2a, 12C2b, 12C2c) and the Neuberg lines beside it;
+# a weighted score's contracts (12C1c; 2; 77).
+expect "session --boards: artificial and Neuberg lines with their articles" 0 \
+    "3,2,4,A+,A-,3,1.5,75,37.5,12C > 12C2a > 12C2b > 12C2c,12C > 12C2a > 12C2b > 12C2c" \
+    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 12C > 78D,78A; 12C > 78D" \
+    -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
+printf 'board,ns,ew,score\n2,1,2,30%% 4S= 70%% 4S-1\n2,3,4,620\n2,5,6,-100\n' >"$TOY.tmp.csv"
+expect "session --boards: a weighted score's articles" 0 \
+    "2,1,2,30% 4S= 70% 4S-1,30% NS 4S= + 70% NS 4S-1,1.6,2.4,40,60,78A; 12C > 12C1c; 12C > 2 > 12C1c; 77,78A; 12C > 12C1c; 12C > 2 > 12C1c; 77" \
+    "2,3,4,620,-620,3.7,0.3,92.5,7.5,78A,78A" -- "$ARBITER" session --ruleset bridge-2017 --boards "$TOY.tmp.csv"
+# 1963: board 3 stands as compared (81: no board is brought to a higher
+# top), a plain board like the others: its lines name nothing, the note
+# says why.
+expect "session 1963 --boards: the short board stands as a plain board" 0 "3,1,6,620,-620,2,0,100,0,," \
+    "its matchpoints stand as compared (12a > 81: equal_comparison)" \
+    -- "$ARBITER" session --ruleset bridge-1963 --boards examples/session-short-board.csv
+# Butler IMPs: each compared score names the scale (78B) and the datum
+# (12C's clause 78D, the regulating authority's); A+ its 12C2b.
+expect "session --boards in Butler IMPs: the articles" 0 "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew,articles_ns,articles_ew" \
+    "3,1,6,620,-620,9,-9,78B; 12C > 78D,78B; 12C > 78D" "3,2,4,A+,A-,3,-3,12C > 12C2a > 12C2b > 12C2c" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method butler --boards examples/session.csv
 # The club's amendment factors in proportion: top of three entries 4, of
 # two 2: 620 2 x 4 / 2 = 4, 600 0. NS1 2 + 0 + 4 = 6, NS2 4 + 2 + 0 = 6:
 # 50% each.

@@ -283,9 +283,7 @@ static bool ruling_argument(const ruleset *rs, const ruling *r, const char *name
     return false;
 }
 
-/* Appends one ruling's trail ("12C > 78D") to out, after "; " when out
- * already names one; a trail out already names is not named again. */
-static void cite_append(char *out, size_t size, const char *trail) {
+void scoring_cite_append(char *out, size_t size, const char *trail) {
     size_t n = strlen(trail), o = strlen(out);
     if (n == 0) return;
     for (const char *p = out; (p = strstr(p, trail)) != NULL; p++)
@@ -293,8 +291,7 @@ static void cite_append(char *out, size_t size, const char *trail) {
     if (o + 1 < size) snprintf(out + o, size - o, "%s%s", o ? "; " : "", trail);
 }
 
-/* The trail of a ruling, "12C > 12C2a", appended to out. */
-static void trail_text(const ruling *r, char *out, size_t size) {
+void scoring_cite_ruling(const ruling *r, char *out, size_t size) {
     const char *cites[16];
     char one[SCORING_CITED] = "";
     int n = ruling_trail(r, cites, 16);
@@ -303,7 +300,7 @@ static void trail_text(const ruling *r, char *out, size_t size) {
         int w = snprintf(one + o, sizeof one - o, "%s%s", i ? " > " : "", cites[i]);
         o = w > 0 && (size_t)w < sizeof one - o ? o + (size_t)w : sizeof one - 1;
     }
-    cite_append(out, size, one);
+    scoring_cite_append(out, size, one);
 }
 
 /* Rules with the adjusted-score article on scoring.adjusted = adjusted
@@ -328,15 +325,12 @@ static bool adjusted_rule(const ruleset *rs, const scenario_hooks *hooks, int ar
     return adjusted_rule_on_board(rs, hooks, article, adjusted, percentage, 0, sc, r, err);
 }
 
-/* Rules with the adjusted-score article on scoring.adjusted = adjusted
- * for the articles alone (a weighted score: its clause names no
- * argument the core reads) and appends the trail to cited. */
-static bool adjusted_cite(const ruleset *rs, const scenario_hooks *hooks, int article,
-                          const char *adjusted, char *cited, size_t citedsz, strbuf *err) {
+bool adjusted_cite(const ruleset *rs, const scenario_hooks *hooks, int article,
+                   const char *adjusted, char *cited, size_t citedsz, strbuf *err) {
     scenario sc;
     ruling r = {0};
     bool ok = adjusted_rule(rs, hooks, article, adjusted, 0, &sc, &r, err);
-    if (ok) trail_text(&r, cited, citedsz);
+    if (ok) scoring_cite_ruling(&r, cited, citedsz);
     ruling_clear(&r);
     scenario_free(&sc);
     return ok;
@@ -360,7 +354,7 @@ bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, c
         }
         ok = false;
     }
-    if (ok && cited) trail_text(&r, cited, citedsz);
+    if (ok && cited) scoring_cite_ruling(&r, cited, citedsz);
     ruling_clear(&r);
     scenario_free(&sc);
     return ok;
@@ -441,7 +435,7 @@ bool adjusted_board_method(const ruleset *rs, const scenario_hooks *hooks, int a
         if (message_en) output_message(rs, &r.actions[i], true, message_en);
         break;
     }
-    if (ok && cited) trail_text(&r, cited, citedsz);
+    if (ok && cited) scoring_cite_ruling(&r, cited, citedsz);
     ruling_clear(&r);
     scenario_free(&sc);
     return ok;
@@ -487,7 +481,7 @@ bool sheet_score_contracts(const ruleset *rs, const scenario_hooks *hooks, const
                   rs->articles[article].id);
         ok = false;
     }
-    if (ok) trail_text(&r, e->cited, sizeof e->cited);
+    if (ok) scoring_cite_ruling(&r, e->cited, sizeof e->cited);
     ruling_clear(&r);
     scenario_free(&sc);
     bool ns_vul = vul && (strcmp(vul, "north_south") == 0 || strcmp(vul, "both") == 0);
@@ -508,7 +502,7 @@ bool sheet_score_contracts(const ruleset *rs, const scenario_hooks *hooks, const
         sc.hooks = hooks;
         ok = scoring_contract(rs, &sc, part->contract, declarer == 0 ? ns_vul : ew_vul, &r, &total,
                               err);
-        if (ok) trail_text(&r, e->cited, sizeof e->cited);
+        if (ok) scoring_cite_ruling(&r, e->cited, sizeof e->cited);
         ruling_clear(&r);
         scenario_free(&sc);
         part->score = declarer == side ? total : -total;
@@ -548,7 +542,7 @@ static bool matchpoints_trail(const ruleset *rs, const scenario_hooks *hooks, in
     ruling r = {0};
     int64_t unused;
     bool ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &unused, err);
-    if (ok) trail_text(&r, cited, citedsz);
+    if (ok) scoring_cite_ruling(&r, cited, citedsz);
     ruling_clear(&r);
     scenario_free(&sc);
     return ok;
@@ -738,13 +732,13 @@ static bool rule_groups(const ruleset *rs, const scenario_hooks *hooks, score_li
             row->has_points = true;
             /* the articles of the figure: the comparison, a weighted
              * score's (and its contracts'), the factoring */
-            cite_append(row->cited, sizeof row->cited, b->mp_cited);
+            scoring_cite_append(row->cited, sizeof row->cited, b->mp_cited);
             if (row->entry.kind == ENTRY_WEIGHTED) {
-                cite_append(row->cited, sizeof row->cited, b->weighted_cited);
-                cite_append(row->cited, sizeof row->cited, row->entry.cited);
+                scoring_cite_append(row->cited, sizeof row->cited, b->weighted_cited);
+                scoring_cite_append(row->cited, sizeof row->cited, row->entry.cited);
             }
             if (factoring_applies(b, g.n))
-                cite_append(row->cited, sizeof row->cited, b->board_cited);
+                scoring_cite_append(row->cited, sizeof row->cited, b->board_cited);
         }
     }
     xfree(order);
@@ -803,7 +797,7 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
         row->points = rounded(row->exact, b.decimals);
         row->mp = (int64_t)llround(row->points);
         if (row->has_points && fabs(row->points - row->exact) > 1e-9) /* the board's rounding */
-            cite_append(row->cited, sizeof row->cited, b.board_cited);
+            scoring_cite_append(row->cited, sizeof row->cited, b.board_cited);
     }
     return ok;
 }

@@ -143,6 +143,12 @@ json_t *scoring_illegal_json(const kj_hand *h, const kj_hand_score *hs, const sc
 /* Room for the articles one line of a sheet names. */
 #define SCORING_CITED 128
 
+/* Appends one ruling's trail ("12C > 78D") to out, after "; " when out
+ * already names one; a trail out already names is not named again. */
+void scoring_cite_append(char *out, size_t size, const char *trail);
+/* The same with r's trail. */
+void scoring_cite_ruling(const ruling *r, char *out, size_t size);
+
 /* What one line of a sheet gives for its pair (adjusted.c reads it): a
  * score; a weighted score (12C1c: "30% 420 + 70% -50", the results with
  * their weights in per cent); an artificial score (12C2: A+, A=, A-, G+,
@@ -223,6 +229,12 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
 bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
                   int percentage, const char *want, int64_t *value, const char **symbol,
                   char *cited, size_t citedsz, strbuf *err);
+
+/* Rules with the adjusted-score article on scoring.adjusted = adjusted
+ * for the articles alone (a weighted score: its clause names no argument
+ * the core reads) and appends the trail to cited. False with err. */
+bool adjusted_cite(const ruleset *rs, const scenario_hooks *hooks, int article,
+                   const char *adjusted, char *cited, size_t citedsz, strbuf *err);
 
 /* What the adjusted-score article says of an artificial score and the
  * session (2017 12C2c, 1963 107): the exception (`exception`: "above" or
