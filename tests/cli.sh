@@ -303,6 +303,14 @@ PY
 then pass "matchpoints --json: every line with a figure names its articles"
 else fail "matchpoints --json: every line with a figure names its articles" "$(cat "$out")"
 fi
+# The same in the plain text of a sheet of bare scores: four entries (top
+# 6), one not played; 650 4, 620 2, 170 0 of a top of 4, by Neuberg (78D)
+# (mp + 1) x 4 / 3 - 1: 5.67, 3, 0.33, rounded to two decimals by the
+# same clause.
+printf '620\n650\n-\n170\n' >"$TOY.tmp.txt"
+expect "matchpoints, plain text: Neuberg lines name 78A and 78D" 0 "   620  3  (50%)  art. 78A; 12C > 78D" \
+    "   650  5.67  (94.44%)  art. 78A; 12C > 78D" "   170  0.33  (5.56%)  art. 78A; 12C > 78D" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 # A weighted score (12C1c: a weighted average of possible results) names
 # 12C1c; its contracts the vulnerability (2, through 12C's clause) and the
 # scoring table (77). The other lines were compared (78A): all nine
