@@ -202,6 +202,26 @@ expect "score needs vulnerability" 2 "say --vul or --nonvul" -- "$ARBITER" score
 expect "score passed out" 0 "Score van de leider: 0" -- "$ARBITER" score --ruleset $TOY PASS
 expect "score bad contract" 2 "the level is 1 to 7" -- "$ARBITER" score --ruleset $TOY 8S=
 expect "score impossible result" 2 "14 tricks is not a result" -- "$ARBITER" score --ruleset $TOY 7S+1
+# Undertricks (77): the defenders' points, written as the declaring side's
+# score, negative; the label says whose score they are, in both languages.
+# 4SX-4 vulnerable, from 77's table: the first 200, the second to the
+# fourth 300 each, 200 + 3 x 300 = 1100 to the defenders, -1100 for the
+# declaring side. 1963 (76), 3NTX-2 not vulnerable: 100 + 200 = 300.
+expect "score: doubled undertricks labelled as the declaring side's" 0 \
+    "[77] Eerste downslag (gedoubleerd), voor de partij van de leider: -200" \
+    "[77] Volgende downslagen (3), voor de partij van de leider: -900" "Score van de leider: -1100" \
+    -- "$ARBITER" score --ruleset bridge-2017 4SX-4 --vul
+expect "score --json: the same in English" 0 '"First undertrick (doubled), to the declaring side: -200"' \
+    '"Subsequent undertricks (3), to the declaring side: -900"' '"score": -1100' \
+    -- "$ARBITER" score --ruleset bridge-2017 4SX-4 --vul --json
+expect "score 1963: Art. 76's undertricks labelled the same way" 0 \
+    "[76] Eerste downslag (gedoubleerd), voor de partij van de leider: -100" "Score van de leider: -300" \
+    -- "$ARBITER" score --ruleset bridge-1963 3NTX-2 --nonvul
+if "$ARBITER" score --ruleset bridge-2017 4SX-4 --vul --json 2>&1 | grep -q "tegenspelers: -\|defenders: -"; then
+    fail "score: no negative points labelled the defenders'" "a negative figure is labelled the defenders'"
+else
+    pass "score: no negative points labelled the defenders'"
+fi
 printf 'ruleset "plain" { title "Zonder scoretabel" }\nfact a : bool ask "a?"\naction ok text "ok"\narticle 1 when true { otherwise => 1A { ok } }\n' >"$TOY.tmp.rules"
 expect "score without scoring article" 2 "names no article for this" -- "$ARBITER" score --ruleset "$TOY.tmp.rules" 3S=
 rm -f "$TOY.tmp.rules"
@@ -251,9 +271,57 @@ expect "matchpoints: a contract written wrong" 2 'line 2: a result of a weighted
 # compared (n = 5, top 8): 650 8, 620 5 each (2 x 2 + 1), 170 2, 140 0;
 # Neuberg (78D in the rule file), (mp + 1) x 7 / 5 - 1: 11.6, 7.4, 3.2,
 # 0.4; 140 P loses a quarter top (90A, the kwarttop), 0.4 - 3 = -2.6.
-expect "matchpoints: artificial scores and Neuberg" 0 "1,2,650,11.6,96.67%" "1,1,620,7.4,61.67%" "1,4,170,3.2,26.67%" \
-    "1,5,A+,7.2,60%,art. 12C > 12C2a > 12C2b > 12C2c" "1,6,G−,4.8,40%,art. 12C > 12C2a > 12C2b > 12C2c" "1,7,140 P,-2.6,-21.67%,art. 12C > 90A" \
+#
+# The articles each line names, from the text: a score compared with the
+# others is 78A's (two units a lower score, one an equal one); brought
+# from n to N entries by the regulating authority's method, 78D (other
+# scoring methods, approved), which 12C's clause for the sheet names; an
+# artificial score 12C2a (40/50/60%; 12C2b the IMPs, 12C2c the session);
+# a procedural penalty 90A.
+expect "matchpoints: artificial scores and Neuberg, each line with its articles" 0 \
+    "1,2,650,11.6,96.67%,art. 78A; 12C > 78D" "1,1,620,7.4,61.67%,art. 78A; 12C > 78D" \
+    "1,4,170,3.2,26.67%,art. 78A; 12C > 78D" \
+    "1,5,A+,7.2,60%,art. 12C > 12C2a > 12C2b > 12C2c" "1,6,G−,4.8,40%,art. 12C > 12C2a > 12C2b > 12C2c" \
+    "1,7,140 P,-2.6,-21.67%,art. 78A; 12C > 78D; 12C > 90A" \
+    "3/a,1,420,7.33,91.67%,art. 78A; 12C > 78D" "3/b,5,-100,1.5,18.75%,art. 78A; 12C > 78D" \
+    "4,2,300,5,83.33%,art. 78A; 12C > 78D" "4,4,200 P10%,0.4,6.67%,art. 78A; 12C > 78D; 12C > 90A" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-adjusted.csv
+# The same in --json: every line that has a figure names its articles
+# (a pair that did not play has none, and no articles).
+"$ARBITER" matchpoints --ruleset bridge-2017 --json examples/board-adjusted.csv >"$out" 2>"$err"
+if python3 - "$out" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))
+want = {("1", "2"): "78A; 12C > 78D", ("1", "5"): "12C > 12C2a > 12C2b > 12C2c",
+        ("1", "7"): "78A; 12C > 78D; 12C > 90A", ("3/b", "4"): "78A; 12C > 78D",
+        ("4", "3"): "12C > 12C2a", ("4", "4"): "78A; 12C > 78D; 12C > 90A"}
+bad = [r for r in rows if (r["matchpoints"] is None) == ("articles" in r)]
+bad += [k for k, v in want.items()
+        if not any((r["board"], r["pair"]) == k and r.get("articles") == v for r in rows)]
+sys.exit(1 if bad else 0)
+PY
+then pass "matchpoints --json: every line with a figure names its articles"
+else fail "matchpoints --json: every line with a figure names its articles" "$(cat "$out")"
+fi
+# The same in the plain text of a sheet of bare scores: four entries (top
+# 6), one not played; 650 4, 620 2, 170 0 of a top of 4, by Neuberg (78D)
+# (mp + 1) x 4 / 3 - 1: 5.67, 3, 0.33, rounded to two decimals by the
+# same clause.
+printf '620\n650\n-\n170\n' >"$TOY.tmp.txt"
+expect "matchpoints, plain text: Neuberg lines name 78A and 78D" 0 "   620  3  (50%)  art. 78A; 12C > 78D" \
+    "   650  5.67  (94.44%)  art. 78A; 12C > 78D" "   170  0.33  (5.56%)  art. 78A; 12C > 78D" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+# A weighted score (12C1c: a weighted average of possible results) names
+# 12C1c; its contracts the vulnerability (2, through 12C's clause) and the
+# scoring table (77). The other lines were compared (78A): all nine
+# played the board, nothing is brought to another number of entries.
+expect "matchpoints: a weighted score names 12C1c" 0 "3,1,25% 420 + 75% 50,7,43.75%,art. 78A; 12C > 12C1c" \
+    "3,2,400,15.5,96.88%,art. 78A" -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-weighted.csv
+expect "matchpoints: a weighted score's contracts name 2 and 77" 0 \
+    "1,1,25% 4S= + 75% EW 4H-1,7,43.75%,art. 78A; 12C > 12C1c; 12C > 2 > 12C1c; 77" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-weighted-contracts.csv
+expect "matchpoints --json: a weighted score's articles" 0 '"articles": "78A; 12C > 12C1c"' \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 --json examples/board-weighted.csv
 # Board 3 split in groups a (420, 400, 170) and b (-50, -100), N = 5, top
 # 8: in a, 4, 2, 0 become (4 + 1) x 5 / 3 - 1 = 7.33, 4, 0.67; in b, 2 and
 # 0 become 3 x 5 / 2 - 1 = 6.5 and 1.5. Board 4: one pair did not play
@@ -273,8 +341,24 @@ expect "matchpoints: the club's amendment" 0 "1,2,650,12,100%" "1,1,620,7.5,62.5
 # two adjusted scores (81): 650 3 x 2 + 2 = 8, 620 2 + 1 + 2 = 5, 170 0 +
 # 2 = 2; the average ("Gemiddelde score": half the maximum) 5, 70% 7.
 printf '620\n650\n620\n170\nA=\n70%%\n' >"$TOY.tmp.txt"
-expect "matchpoints 1963: Art. 81's adjusted score" 0 "   650  8  (80%)" "   620  5  (50%)" "   170  2  (20%)" \
-    "    A=  5  (50%)  art. 12" "   70%  7  (70%)  art. 12" -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
+# The articles, from the 1963 text: each score is compared (81: two a
+# lower score, one an equal one) and its comparison with an adjusted score
+# counts as an equal one (81's last sentence, 12a's clause for the
+# board); the adjusted scores are 12's, awarded as matchpoints.
+expect "matchpoints 1963: Art. 81's adjusted score" 0 "   650  8  (80%)  art. 81; 12a > 81" \
+    "   620  5  (50%)  art. 81; 12a > 81" "   170  2  (20%)  art. 81; 12a > 81" \
+    "    A=  5  (50%)  art. 12a" "   70%  7  (70%)  art. 12a" -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
+# 1963, a board one pair did not play and no adjusted score: the scores
+# stand as compared (81; 1963 brings no board to a higher top), so the
+# lines name 81 alone. A weighted score is a score changed by the director
+# (12, third paragraph: 12a), its contracts scored by 75 and 76 as the
+# board is vulnerable (2).
+printf 'board,pair,score\n4,1,-\n4,2,300\n4,3,200\n1,1,25%% 4S= + 75%% EW 4H-1\n1,2,400\n1,3,-100\n' >"$TOY.tmp.txt"
+expect "matchpoints 1963: the articles of each line" 0 "4,2,300,2,50%,art. 81" "4,3,200,0,0%,art. 81" \
+    "1,1,25% 4S= + 75% EW 4H-1,2.5,62.5%,art. 81; 12a; 12a > 2; 75 > 76" "1,2,400,3.5,87.5%,art. 81" \
+    -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
+expect "matchpoints 1963 --json: the articles of each line" 0 '"articles": "81; 12a; 12a > 2; 75 > 76"' \
+    '"articles": "81"' -- "$ARBITER" matchpoints --ruleset bridge-1963 --json "$TOY.tmp.txt"
 printf '620\nA-\n' >"$TOY.tmp.txt"
 # the ruling's own words say why (12a: the 1963 laws have no A-)
 expect "matchpoints 1963: no average minus" 2 "line 2: article 12a gives no percent for 'average_minus': The 1963 laws know no average minus" \
@@ -514,8 +598,10 @@ else
     fail "pbn: a real event's 168 rows, Butler-2 (the club's 78D): every Score_NS, IMP_NS and IMP_EW agrees" "$(grep '"' "$TOY.tmp.csv" | head -3)"
 fi
 rm -f "$TOY.tmp.csv"
+# Its articles (spaces taken out): the IMP scale (78B) and the datum, set
+# by the regulating authority (78D, the club's clause of 12C).
 expect "pbn: a real event's board 1 in Butler IMPs against -90" 0 '"line":72,"board":"1"' \
-    '"score_ns":50,"score_ew":-50,"matchpoints_ns":null,"matchpoints_ew":null,"percentage_ns":null,"percentage_ew":null,"imps_ns":4.0,"imps_ew":-4.0,"disagreements":[]' \
+    '"score_ns":50,"score_ew":-50,"matchpoints_ns":null,"matchpoints_ew":null,"percentage_ns":null,"percentage_ew":null,"imps_ns":4.0,"imps_ew":-4.0,"articles_ns":"78B;12C>78D","articles_ew":"78B;12C>78D","disagreements":[]' \
     -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --json tests/pbn/ruter71.pbn | tr -d ' \n'"
 expect "pbn: a real event against bridge-2017's plain mean: the rows whose IMPs differ, named" 0 \
     'board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew,imps_ns,imps_ew,problem,ns,ew,disagreements' \
@@ -539,7 +625,7 @@ expect "pbn of two sections: each row's stage and section" 0 \
 # cross-IMPs averaged per comparison); the file's Butler 5 is 5.43 to its
 # whole IMPs, so no disagreement.
 sed 's/^\[Scoring "IMP;Butler-2;Mean"\]/[Scoring "IMP;Cross2"]/' tests/pbn/ruter71.pbn >"$TOY.tmp.pbn"
-expect "pbn: a Scoring tag of cross-IMPs" 0 '"line":71,"board":"1"' '"imps_ns":5.43,"imps_ew":-5.43,"disagreements":[]' \
+expect "pbn: a Scoring tag of cross-IMPs" 0 '"line":71,"board":"1"' '"imps_ns":5.43,"imps_ew":-5.43,"articles_ns":"78B;12C>78D","articles_ew":"78B;12C>78D","disagreements":[]' \
     -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --json '$TOY.tmp.pbn' | tr -d ' \n'"
 # A row whose scores say Bye (a pair sat out, as Ruter writes it): no
 # result, and no mistake; the board's other rows are scored.
@@ -783,6 +869,36 @@ expect "session: a board played fewer times, found from the sheet" 0 "1,2,NS,3,6
 expect "session: a board played fewer times, in the JSON" 0 '"played": 2' '"session": 3' '"method": "neuberg"' \
     '"message_en": "When a board has fewer comparable scores (n) than it was played (N)' \
     -- "$ARBITER" session --ruleset bridge-2017 --json examples/session-short-board.csv
+# Board 3's lines name what decided them, in --boards and --json, not in a
+# note only: compared (78A), brought to three entries (78D, 12C's clause:
+# the regulating authority's method). Boards 1 and 2, plain, name none.
+expect "session --boards: the short board's lines name 78A and 78D" 0 \
+    "board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew,articles_ns,articles_ew" \
+    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 12C > 78D,78A; 12C > 78D" "1,2,5,450,-450,4,0,100,0,," \
+    -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session-short-board.csv
+expect "session --json: the short board's lines name 78A and 78D" 0 '"articles_ns": "78A; 12C > 78D"' \
+    '"articles_ew": "78A; 12C > 78D"' -- "$ARBITER" session --ruleset bridge-2017 --json examples/session-short-board.csv
+# A session's A+ (12C2a, 12C2b, 12C2c) and the Neuberg lines beside it;
+# a weighted score's contracts (12C1c; 2; 77).
+expect "session --boards: artificial and Neuberg lines with their articles" 0 \
+    "3,2,4,A+,A-,3,1.5,75,37.5,12C > 12C2a > 12C2b > 12C2c,12C > 12C2a > 12C2b > 12C2c" \
+    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 12C > 78D,78A; 12C > 78D" \
+    -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
+printf 'board,ns,ew,score\n2,1,2,30%% 4S= 70%% 4S-1\n2,3,4,620\n2,5,6,-100\n' >"$TOY.tmp.csv"
+expect "session --boards: a weighted score's articles" 0 \
+    "2,1,2,30% 4S= 70% 4S-1,30% NS 4S= + 70% NS 4S-1,1.6,2.4,40,60,78A; 12C > 12C1c; 12C > 2 > 12C1c; 77,78A; 12C > 12C1c; 12C > 2 > 12C1c; 77" \
+    "2,3,4,620,-620,3.7,0.3,92.5,7.5,78A,78A" -- "$ARBITER" session --ruleset bridge-2017 --boards "$TOY.tmp.csv"
+# 1963: board 3 stands as compared (81: no board is brought to a higher
+# top), a plain board like the others: its lines name nothing, the note
+# says why.
+expect "session 1963 --boards: the short board stands as a plain board" 0 "3,1,6,620,-620,2,0,100,0,," \
+    "its matchpoints stand as compared (12a > 81: equal_comparison)" \
+    -- "$ARBITER" session --ruleset bridge-1963 --boards examples/session-short-board.csv
+# Butler IMPs: each compared score names the scale (78B) and the datum
+# (12C's clause 78D, the regulating authority's); A+ its 12C2b.
+expect "session --boards in Butler IMPs: the articles" 0 "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew,articles_ns,articles_ew" \
+    "3,1,6,620,-620,9,-9,78B; 12C > 78D,78B; 12C > 78D" "3,2,4,A+,A-,3,-3,12C > 12C2a > 12C2b > 12C2c" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method butler --boards examples/session.csv
 # The club's amendment factors in proportion: top of three entries 4, of
 # two 2: 620 2 x 4 / 2 = 4, 600 0. NS1 2 + 0 + 4 = 6, NS2 4 + 2 + 0 = 6:
 # 50% each.

@@ -283,15 +283,24 @@ static bool ruling_argument(const ruleset *rs, const ruling *r, const char *name
     return false;
 }
 
-/* The trail of a ruling, "12C > 12C2a", into out. */
-static void trail_text(const ruling *r, char *out, size_t size) {
+void scoring_cite_append(char *out, size_t size, const char *trail) {
+    size_t n = strlen(trail), o = strlen(out);
+    if (n == 0) return;
+    for (const char *p = out; (p = strstr(p, trail)) != NULL; p++)
+        if ((p == out || (p - out >= 2 && p[-2] == ';')) && (p[n] == 0 || p[n] == ';')) return;
+    if (o + 1 < size) snprintf(out + o, size - o, "%s%s", o ? "; " : "", trail);
+}
+
+void scoring_cite_ruling(const ruling *r, char *out, size_t size) {
     const char *cites[16];
+    char one[SCORING_CITED] = "";
     int n = ruling_trail(r, cites, 16);
-    size_t o = strlen(out);
-    for (int i = 0; i < n && i < 16 && o + 1 < size; i++) {
-        int w = snprintf(out + o, size - o, "%s%s", o ? (i ? " > " : "; ") : "", cites[i]);
-        o = w > 0 && (size_t)w < size - o ? o + (size_t)w : size - 1;
+    size_t o = 0;
+    for (int i = 0; i < n && i < 16 && o + 1 < sizeof one; i++) {
+        int w = snprintf(one + o, sizeof one - o, "%s%s", i ? " > " : "", cites[i]);
+        o = w > 0 && (size_t)w < sizeof one - o ? o + (size_t)w : sizeof one - 1;
     }
+    scoring_cite_append(out, size, one);
 }
 
 /* Rules with the adjusted-score article on scoring.adjusted = adjusted
@@ -316,6 +325,17 @@ static bool adjusted_rule(const ruleset *rs, const scenario_hooks *hooks, int ar
     return adjusted_rule_on_board(rs, hooks, article, adjusted, percentage, 0, sc, r, err);
 }
 
+bool adjusted_cite(const ruleset *rs, const scenario_hooks *hooks, int article,
+                   const char *adjusted, char *cited, size_t citedsz, strbuf *err) {
+    scenario sc;
+    ruling r = {0};
+    bool ok = adjusted_rule(rs, hooks, article, adjusted, 0, &sc, &r, err);
+    if (ok) scoring_cite_ruling(&r, cited, citedsz);
+    ruling_clear(&r);
+    scenario_free(&sc);
+    return ok;
+}
+
 /* Rules with the adjusted-score article on one question; the answer is the
  * argument `want` of its actions. */
 bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
@@ -334,7 +354,7 @@ bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, c
         }
         ok = false;
     }
-    if (ok && cited) trail_text(&r, cited, citedsz);
+    if (ok && cited) scoring_cite_ruling(&r, cited, citedsz);
     ruling_clear(&r);
     scenario_free(&sc);
     return ok;
@@ -415,7 +435,7 @@ bool adjusted_board_method(const ruleset *rs, const scenario_hooks *hooks, int a
         if (message_en) output_message(rs, &r.actions[i], true, message_en);
         break;
     }
-    if (ok && cited) trail_text(&r, cited, citedsz);
+    if (ok && cited) scoring_cite_ruling(&r, cited, citedsz);
     ruling_clear(&r);
     scenario_free(&sc);
     return ok;
@@ -461,6 +481,7 @@ bool sheet_score_contracts(const ruleset *rs, const scenario_hooks *hooks, const
                   rs->articles[article].id);
         ok = false;
     }
+    if (ok) scoring_cite_ruling(&r, e->cited, sizeof e->cited);
     ruling_clear(&r);
     scenario_free(&sc);
     bool ns_vul = vul && (strcmp(vul, "north_south") == 0 || strcmp(vul, "both") == 0);
@@ -481,6 +502,7 @@ bool sheet_score_contracts(const ruleset *rs, const scenario_hooks *hooks, const
         sc.hooks = hooks;
         ok = scoring_contract(rs, &sc, part->contract, declarer == 0 ? ns_vul : ew_vul, &r, &total,
                               err);
+        if (ok) scoring_cite_ruling(&r, e->cited, sizeof e->cited);
         ruling_clear(&r);
         scenario_free(&sc);
         part->score = declarer == side ? total : -total;
@@ -491,7 +513,8 @@ bool sheet_score_contracts(const ruleset *rs, const scenario_hooks *hooks, const
 
 /* ---- a board ---- */
 
-/* What the regulation says for the whole board, and its top. */
+/* What the regulation says for the whole board, and its top; the trails
+ * of the rulings a line's figure may come from. */
 typedef struct board_rules {
     int mp_article, adj_article;
     int full;           /* N: the board's entries, every group, not played too */
@@ -500,7 +523,30 @@ typedef struct board_rules {
     const char *method; /* a value of the factoring method */
     int artificial;     /* the board's artificial entries */
     int decimals;
+    char mp_cited[SCORING_CITED];       /* the matchpoints article's: a comparison */
+    char board_cited[SCORING_CITED];    /* the adjusted-score article's on the board */
+    char weighted_cited[SCORING_CITED]; /* its ruling on a weighted score */
 } board_rules;
+
+/* The trail of the matchpoints article's ruling on a score compared with
+ * `others` others, appended to cited. */
+static bool matchpoints_trail(const ruleset *rs, const scenario_hooks *hooks, int article,
+                              int64_t others, char *cited, size_t citedsz, strbuf *err) {
+    scenario sc;
+    scenario_init(&sc, rs);
+    sc.hooks = hooks;
+    sc.rec.has_scoring = true;
+    sc.rec.others = others;
+    sc.rec.beaten = others;
+    sc.rec.equalled = 0;
+    ruling r = {0};
+    int64_t unused;
+    bool ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &unused, err);
+    if (ok) scoring_cite_ruling(&r, cited, citedsz);
+    ruling_clear(&r);
+    scenario_free(&sc);
+    return ok;
+}
 
 static bool mp_of(const ruleset *rs, const scenario_hooks *hooks, const board_rules *b,
                   int64_t beaten, int64_t equalled, int64_t others, double *out, strbuf *err) {
@@ -520,11 +566,14 @@ static bool board_rules_of(const ruleset *rs, const scenario_hooks *hooks, int f
     double none_equal, one_equal;
     int64_t decimals = 2;
     b->method = NULL;
+    b->mp_cited[0] = b->board_cited[0] = b->weighted_cited[0] = 0;
     if (!mp_of(rs, hooks, b, full - 1, 0, full - 1, &b->top, err) ||
         !mp_of(rs, hooks, b, 0, 0, 1, &none_equal, err) ||
         !mp_of(rs, hooks, b, 0, 1, 1, &one_equal, err) ||
+        !matchpoints_trail(rs, hooks, b->mp_article, full - 1, b->mp_cited, sizeof b->mp_cited,
+                           err) ||
         !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "method", &(int64_t){0}, &b->method,
-                      NULL, 0, err) ||
+                      b->board_cited, sizeof b->board_cited, err) ||
         !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "decimals", &decimals, NULL, NULL, 0,
                       err))
         return false;
@@ -596,6 +645,13 @@ static bool group_expected(const ruleset *rs, const scenario_hooks *hooks, score
     xfree(mp);
     xfree(pick);
     return ok;
+}
+
+/* Whether the board's method changes the matchpoints of a group of n
+ * comparable scores: factoring to N entries when n < N, or 1963's equal
+ * comparison with each artificial entry. */
+static bool factoring_applies(const board_rules *b, int n) {
+    return strcmp(b->method, "equal_comparison") == 0 ? b->artificial > 0 : n < b->full;
 }
 
 /* n comparable scores brought to the board's N entries. */
@@ -674,6 +730,15 @@ static bool rule_groups(const ruleset *rs, const scenario_hooks *hooks, score_li
             score_line *row = rows[order[k]];
             ok = factored(rs, hooks, b, g.n, expected[k], &row->points, err);
             row->has_points = true;
+            /* the articles of the figure: the comparison, a weighted
+             * score's (and its contracts'), the factoring */
+            scoring_cite_append(row->cited, sizeof row->cited, b->mp_cited);
+            if (row->entry.kind == ENTRY_WEIGHTED) {
+                scoring_cite_append(row->cited, sizeof row->cited, b->weighted_cited);
+                scoring_cite_append(row->cited, sizeof row->cited, row->entry.cited);
+            }
+            if (factoring_applies(b, g.n))
+                scoring_cite_append(row->cited, sizeof row->cited, b->board_cited);
         }
     }
     xfree(order);
@@ -696,9 +761,15 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
     strbuf why;
     sb_init(&why);
     bool ok = board_rules_of(rs, hooks, n, &b, &why);
+    bool weighted = false;
     b.artificial = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         b.artificial += rows[i]->entry.kind == ENTRY_ARTIFICIAL;
+        weighted = weighted || rows[i]->entry.kind == ENTRY_WEIGHTED;
+    }
+    if (ok && weighted) /* 12C1c: the article's clause for a weighted score */
+        ok = adjusted_cite(rs, hooks, b.adj_article, "weighted", b.weighted_cited,
+                           sizeof b.weighted_cited, &why);
     if (!ok) {
         const score_line *first = rows[0]; /* the first line that is more than a score */
         for (int i = n - 1; i >= 0; i--)
@@ -725,6 +796,8 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
         row->exact = row->points - penalty;
         row->points = rounded(row->exact, b.decimals);
         row->mp = (int64_t)llround(row->points);
+        if (row->has_points && fabs(row->points - row->exact) > 1e-9) /* the board's rounding */
+            scoring_cite_append(row->cited, sizeof row->cited, b.board_cited);
     }
     return ok;
 }

@@ -109,26 +109,31 @@ static void session_rankings(strbuf *out, json_t *answer) {
     }
 }
 
-/* arb_session_json: every board and table. */
+/* arb_session_json: every board and table, each side's figures and the
+ * articles that ruled on them (empty for a plain board's). */
 static void session_boards(strbuf *out, json_t *answer) {
     static const char *const texts[] = {"board", "ns", "ew", "score_ns", "score_ew"};
     static const char *const mp_keys[] = {"matchpoints_ns", "matchpoints_ew", "percentage_ns",
-                                          "percentage_ew", NULL};
-    static const char *const imp_keys[] = {"imps_ns", "imps_ew", NULL};
+                                          "percentage_ew"};
+    static const char *const imp_keys[] = {"imps_ns", "imps_ew"};
     bool mp = strcmp(text_of(answer, "method"), "matchpoints") == 0;
     json_t *boards = json_object_get(answer, "boards");
     bool field = any_has(boards, "field");
     header_with(out,
                 mp ? "board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,"
-                     "percentage_ew"
-                   : "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew",
+                     "percentage_ew,articles_ns,articles_ew"
+                   : "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew,articles_ns,articles_ew",
                 field);
     size_t i;
     json_t *b;
     json_array_foreach(boards, i, b) {
         for (size_t c = 0; c < sizeof texts / sizeof *texts; c++)
             text_field(out, b, texts[c], false);
-        numbers_to_end(out, b, mp ? mp_keys : imp_keys, b, field);
+        for (size_t c = 0; c < (mp ? 4u : 2u); c++)
+            number_field(out, b, mp ? mp_keys[c] : imp_keys[c], false);
+        text_field(out, b, "articles_ns", false);
+        text_field(out, b, "articles_ew", !field);
+        if (field) text_field(out, b, "field", true);
     }
 }
 

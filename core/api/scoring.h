@@ -140,6 +140,15 @@ json_t *scoring_contract_json(const ruling *r, const scenario *sc, const char *c
 json_t *scoring_hand_json(const ruleset *rs, const kj_hand_score *hs, const scenario *sc);
 json_t *scoring_illegal_json(const kj_hand *h, const kj_hand_score *hs, const scenario *sc);
 
+/* Room for the articles one line of a sheet names. */
+#define SCORING_CITED 128
+
+/* Appends one ruling's trail ("12C > 78D") to out, after "; " when out
+ * already names one; a trail out already names is not named again. */
+void scoring_cite_append(char *out, size_t size, const char *trail);
+/* The same with r's trail. */
+void scoring_cite_ruling(const ruling *r, char *out, size_t size);
+
 /* What one line of a sheet gives for its pair (adjusted.c reads it): a
  * score; a weighted score (12C1c: "30% 420 + 70% -50", the results with
  * their weights in per cent); an artificial score (12C2: A+, A=, A-, G+,
@@ -168,6 +177,8 @@ typedef struct sheet_entry {
     int percentage;                    /* with adjusted "percentage" */
     const char *penalty;               /* NULL, "procedural_penalty" or "penalty_percentage" */
     int penalty_percentage;
+    char
+        cited[64]; /* the trails of the rulings that scored its contracts (sheet_score_contracts) */
 } sheet_entry;
 
 /* Reads one entry (the last field of a sheet's line); false with a
@@ -196,12 +207,15 @@ typedef struct score_line {
     int64_t score, mp; /* score: a plain entry's; mp: the matchpoints, rounded to a whole number */
     int line;
     /* boards with an adjusted entry (adjusted.c): the matchpoints as the
-     * ruleset rounds them, the board's top, and the articles that ruled */
+     * ruleset rounds them, the board's top, and the articles that ruled
+     * on the line's figure (the trails of the rulings, "; " between them:
+     * the comparison, a weighted score, the factoring to the whole
+     * board, an artificial score, a penalty) */
     bool adjusted_board, has_points;
     double points, exact, top; /* points rounded, exact not */
     double penalty;            /* a procedural penalty's matchpoints (taken off points) */
     int decimals;
-    char cited[64];
+    char cited[SCORING_CITED];
 } score_line;
 
 /* Matchpoints one board with adjusted entries (rows[0..n), a board's rows
@@ -215,6 +229,12 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
 bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
                   int percentage, const char *want, int64_t *value, const char **symbol,
                   char *cited, size_t citedsz, strbuf *err);
+
+/* Rules with the adjusted-score article on scoring.adjusted = adjusted
+ * for the articles alone (a weighted score: its clause names no argument
+ * the core reads) and appends the trail to cited. False with err. */
+bool adjusted_cite(const ruleset *rs, const scenario_hooks *hooks, int article,
+                   const char *adjusted, char *cited, size_t citedsz, strbuf *err);
 
 /* What the adjusted-score article says of an artificial score and the
  * session (2017 12C2c, 1963 107): the exception (`exception`: "above" or

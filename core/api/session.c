@@ -34,7 +34,7 @@ typedef struct session_row {
     double top[2];     /* matchpoints: the board's top for that side */
     double penalty[2]; /* a procedural penalty's matchpoints or IMPs, taken off result */
     int decimals[2];   /* matchpoints: as the ruleset rounds them */
-    char cited[2][64];
+    char cited[2][SCORING_CITED];
     /* an artificial score replaced by the side's result on the session's
      * other boards (2017 12C2c, 1963 107): the article, and that result (a
      * percentage, or IMPs a board) */
@@ -426,6 +426,27 @@ static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec 
 /* ---- IMPs (78B) ---- */
 
 static bool imps_of(const ruleset *rs, const scenario_hooks *hooks, int article, double difference,
+                    double *imps, strbuf *err);
+
+/* The trail of the IMPs article's ruling (on a difference of 0) into
+ * cited. */
+static bool imps_trail(const ruleset *rs, const scenario_hooks *hooks, int article, char *cited,
+                       size_t size, strbuf *err) {
+    scenario sc;
+    scenario_init(&sc, rs);
+    sc.hooks = hooks;
+    sc.rec.has_scoring = true;
+    sc.rec.difference = 0;
+    ruling r = {0};
+    int64_t total = 0;
+    bool ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &total, err);
+    if (ok) scoring_cite_ruling(&r, cited, size);
+    ruling_clear(&r);
+    scenario_free(&sc);
+    return ok;
+}
+
+static bool imps_of(const ruleset *rs, const scenario_hooks *hooks, int article, double difference,
                     double *imps, strbuf *err) {
     scenario sc;
     scenario_init(&sc, rs);
@@ -484,11 +505,14 @@ static double butler_datum(const double *scores, int n, int drop, int rounding) 
     return rounding > 0 ? round(mean / rounding) * rounding : mean;
 }
 
-/* The settings of the adjusted-score article's `board` ruling. */
+/* The settings of the adjusted-score article's `board` ruling, and the
+ * trails a compared score's line names: the IMPs article's (the scale)
+ * and that ruling's (the datum, the cross-IMPs). */
 typedef struct imp_settings {
     int imps_article, adj_article;
     int64_t drop, rounding, per_comparison;
     int most; /* the lines of the session's most played board */
+    char imps_cited[SCORING_CITED], board_cited[SCORING_CITED];
 } imp_settings;
 
 /* An artificial score's IMPs (12C2b), or a penalty's, from the article. */
@@ -524,11 +548,21 @@ static bool imp_board(const ruleset *rs, const scenario_hooks *hooks, const imp_
         const sheet_entry *e = &r->entry[side];
         double v = 0;
         r->has_result[side] = e->kind != ENTRY_NOT_PLAYED;
+        if (comparable(e)) { /* the scale, a weighted score's articles, the datum */
+            char *cited = r->cited[side];
+            scoring_cite_append(cited, sizeof r->cited[side], s->imps_cited);
+            if (e->kind == ENTRY_WEIGHTED)
+                ok = adjusted_cite(rs, hooks, s->adj_article, "weighted", cited,
+                                   sizeof r->cited[side], err);
+            scoring_cite_append(cited, sizeof r->cited[side], e->cited);
+            scoring_cite_append(cited, sizeof r->cited[side], s->board_cited);
+        }
         if (e->kind == ENTRY_ARTIFICIAL) {
             ok = adjusted_imps(rs, hooks, s, e->adjusted, e->percentage, r, side, &v, err);
-        } else if (comparable(e) && m == METHOD_BUTLER) {
+        } else if (ok && comparable(e) && m == METHOD_BUTLER) {
             ok = imps_against(rs, hooks, s->imps_article, e, datum, &v, err);
-        } else if (comparable(e)) { /* cross: against every other score, each by its weights */
+        } else if (ok &&
+                   comparable(e)) { /* cross: against every other score, each by its weights */
             int comparisons = 0;
             for (int j = 0; ok && j < n; j++) {
                 const sheet_entry *o = &VEC_AT(rows, session_row, idx[j]).entry[side];
@@ -562,7 +596,9 @@ static bool imp_sessions(const ruleset *rs, const scenario_hooks *hooks, enum me
     if (s.imps_article < 0) return false;
     s.adj_article = scoring_article(rs, SCORE_ADJUSTED, err);
     if (s.adj_article < 0 ||
-        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, "drop", &s.drop, NULL, NULL, 0, err) ||
+        !imps_trail(rs, hooks, s.imps_article, s.imps_cited, sizeof s.imps_cited, err) ||
+        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, "drop", &s.drop, NULL, s.board_cited,
+                      sizeof s.board_cited, err) ||
         !adjusted_ask(rs, hooks, s.adj_article, "board", 0, "rounding", &s.rounding, NULL, NULL, 0,
                       err) ||
         !adjusted_ask(rs, hooks, s.adj_article, "board", 0, "per_comparison", &s.per_comparison,

@@ -173,6 +173,47 @@ static void test_lone_score_is_half_the_top(void **state) {
     expect_points("420\n-\nA=\n", (double[]){2, NAN, 2}, 3);
 }
 
+/* The articles each line names, as the 2017 text gives them: the lone
+ * score was compared (78A) and brought to three entries by the
+ * regulating authority's method (78D, through 12C's clause for the
+ * sheet); A= is 12C2a's 50% (12C2b its IMPs, 12C2c the session); the
+ * pair that did not play has no figure and no articles. */
+static void test_each_line_names_its_articles(void **state) {
+    (void)state;
+    const char *sheet = "420\n-\nA=\n";
+    char *json = NULL, *error = NULL;
+    assert_int_equal(arb_matchpoints_sheet(bridge, NULL, sheet, strlen(sheet), &json, &error),
+                     ARB_OK);
+    json_t *rows = json_loads(json, 0, NULL);
+    const char *want[] = {"78A; 12C > 78D", NULL, "12C > 12C2a > 12C2b > 12C2c"};
+    for (int i = 0; i < 3; i++) {
+        json_t *articles = json_object_get(json_array_get(rows, (size_t)i), "articles");
+        if (!want[i])
+            assert_null(articles);
+        else
+            assert_string_equal(json_string_value(articles), want[i]);
+    }
+    json_decref(rows);
+    free(json);
+    free(error);
+}
+
+/* A trail is named once, "; " between trails; a trail that only begins
+ * like one already named is still named. */
+static void test_cite_append(void **state) {
+    (void)state;
+    char out[32] = "";
+    scoring_cite_append(out, sizeof out, "78A");
+    scoring_cite_append(out, sizeof out, "12C > 78D");
+    scoring_cite_append(out, sizeof out, "78A");
+    scoring_cite_append(out, sizeof out, "12C > 78D");
+    assert_string_equal(out, "78A; 12C > 78D");
+    scoring_cite_append(out, sizeof out, "12C");
+    assert_string_equal(out, "78A; 12C > 78D; 12C");
+    scoring_cite_append(out, sizeof out, "12C > 90A and more than fits");
+    assert_true(strlen(out) < sizeof out);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entries_read),
@@ -181,6 +222,8 @@ int main(void) {
         cmocka_unit_test(test_two_weighted_scores),
         cmocka_unit_test(test_only_artificial_scores),
         cmocka_unit_test(test_lone_score_is_half_the_top),
+        cmocka_unit_test(test_each_line_names_its_articles),
+        cmocka_unit_test(test_cite_append),
     };
     return cmocka_run_group_tests(tests, load_bridge, free_bridge);
 }
