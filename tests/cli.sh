@@ -1099,9 +1099,10 @@ expect "dummy, three editions: drawing attention during play" 0 "Artikelen: 43 >
 # (3) After looking at a defender's cards (43A2) dummy is the first to draw
 # attention to a defender's irregularity: no penalty for it in all three,
 # but 1997 43B3 gives both sides an adjusted score if the opponents gained,
-# 2017 43B3 adjusts only the defenders' score, 1963 43a says no more.
+# 2017 43B3 adjusts only the defenders' score, 1963 43a says no more. The
+# breach of 43A2 that 43B3 presupposes is on the 1997 and 2017 trails.
 expect "dummy, three editions: after 43A2, attention to the opponents' irregularity" 0 \
-    "Artikelen: 43 > 43A1b > 43B3 > 43B1 > 90" "aan beide partijen een arbitrale score" \
+    "Artikelen: 43 > 43A1b > 43B3 > 43A2 > 43B1 > 90" "aan beide partijen een arbitrale score" \
     "[43B3] opponents_irregularity_unpenalised" "[43B3] no_immediate_rectification" \
     "[43a] no_penalty_for_defenders_irregularity{\"article\":\"43a\"}" \
     -- "$ARBITER" compare $D3 examples/dummy-looked-then-draws-attention.json
