@@ -262,17 +262,20 @@ end
 local function art64(f)
   push("a64")
   local both = f.other_side_revoked ~= "no" and f.other_revoke_established
-  -- 64B3 is named beside the other grounds where it holds too
   local b3 = f.revoker_role == "dummy" or (f.revoker_role == "defender" and f.revoke_failed_penalty_card)
-  local function ground(n)
-    if both then push(b3 and n .. "_both3" or n .. "_both") else push(b3 and n .. "_3" or n) end
-  end
-  if f.revoke_noticed == "after_round" then ground("c64B5")
-  elseif f.revoke_noticed == "after_next_board_call" then ground("c64B4")
-  elseif f.revoke_in_twelfth_trick then ground("c64B6")
-  elseif both then push(b3 and "c64B7_3" or "c64B7")
-  elseif f.revoker_role == "dummy" then push("c64B3")
-  elseif f.revoker_role == "defender" and f.revoke_failed_penalty_card then push("c64B3")
+  local round = f.revoke_noticed == "after_round"
+  local board = f.revoke_noticed == "after_next_board_call"
+  local twelfth = f.revoke_in_twelfth_trick
+  if round or board or twelfth or both or b3 then
+    -- the first ground that holds, each other one beside it, then the adjustment
+    if round then push("g64B5") elseif board then push("g64B4") elseif twelfth then push("g64B6")
+    elseif both then push("g64B7") else push("g64B3") end
+    if (round or board) and twelfth then push("b64B6") end
+    if both and (round or board or twelfth) then push("b64B7") end
+    if b3 and (round or board or twelfth or both) then push("b64B3") end
+    if both then push("e64C2b")
+    elseif f.second_revoke_same_suit and not twelfth then push("e64B2")
+    else push("e64C1") end
   elseif f.second_revoke_same_suit then push("c64B2"); art64_transfer(f)
   else art64_transfer(f) end
 end

@@ -381,29 +381,26 @@ static void art64_transfer(const hand_facts *f, hand_ruling *out) {
 static void art64(const hand_facts *f, hand_ruling *out) {
     PUSH(a64);
     bool both = f->other_side_revoked != OS_NO && f->other_revoke_established;
-    /* 64B3 is named beside the other grounds where it holds too */
     bool b3 = f->revoker_role == RL_DUMMY ||
               (f->revoker_role == RL_DEFENDER && f->revoke_failed_penalty_card);
-    if (f->revoke_noticed == RV_AFTER_ROUND) {
-        if (both && b3) PUSH(c64B5_both3);
-        else if (both) PUSH(c64B5_both);
-        else if (b3) PUSH(c64B5_3);
-        else PUSH(c64B5);
-    } else if (f->revoke_noticed == RV_AFTER_NEXT_BOARD_CALL) {
-        if (both && b3) PUSH(c64B4_both3);
-        else if (both) PUSH(c64B4_both);
-        else if (b3) PUSH(c64B4_3);
-        else PUSH(c64B4);
-    } else if (f->revoke_in_twelfth_trick) {
-        if (both && b3) PUSH(c64B6_both3);
-        else if (both) PUSH(c64B6_both);
-        else if (b3) PUSH(c64B6_3);
-        else PUSH(c64B6);
-    } else if (both && b3) PUSH(c64B7_3);
-    else if (both) PUSH(c64B7);
-    else if (f->revoker_role == RL_DUMMY) PUSH(c64B3);
-    else if (f->revoker_role == RL_DEFENDER && f->revoke_failed_penalty_card) PUSH(c64B3);
-    else if (f->second_revoke_same_suit) {
+    bool round = f->revoke_noticed == RV_AFTER_ROUND;
+    bool board = f->revoke_noticed == RV_AFTER_NEXT_BOARD_CALL;
+    bool twelfth = f->revoke_in_twelfth_trick;
+    if (round || board || twelfth || both || b3) {
+        /* the first ground that holds, each other one that holds beside it,
+         * then the adjustment (64B2 not beside 64B6 or 64B7) */
+        if (round) PUSH(g64B5);
+        else if (board) PUSH(g64B4);
+        else if (twelfth) PUSH(g64B6);
+        else if (both) PUSH(g64B7);
+        else PUSH(g64B3);
+        if ((round || board) && twelfth) PUSH(b64B6);
+        if (both && (round || board || twelfth)) PUSH(b64B7);
+        if (b3 && (round || board || twelfth || both)) PUSH(b64B3);
+        if (both) PUSH(e64C2b);
+        else if (f->second_revoke_same_suit && !twelfth) PUSH(e64B2);
+        else PUSH(e64C1);
+    } else if (f->second_revoke_same_suit) {
         PUSH(c64B2);
         art64_transfer(f, out);
     } else {

@@ -187,22 +187,20 @@
     S(c64A2, "64A2", "transfer_tricks(1)")                                                         \
     S(c64B1, "64B1 > 64C1", "no_automatic_transfer(64B1); revoke_compensation_check(64C1)")       \
     S(c64B2, "64B2 > 64C2a", "repeated_revoke_adjustment(64C2a)")                                  \
-    S(c64B3, "64B3 > 64C1", A_NOXFER("64B3"))                                                      \
-    S(c64B4, "64B4 > 64C1", A_NOXFER("64B4"))                                                      \
-    S(c64B5, "64B5 > 64C1", A_NOXFER("64B5"))                                                      \
-    S(c64B6, "64B6 > 64C1", A_NOXFER("64B6"))                                                      \
-    S(c64B4_both, "64B4 > 64B7 > 64C2b", A_BOTH("64B4"))                                           \
-    S(c64B5_both, "64B5 > 64B7 > 64C2b", A_BOTH("64B5"))                                           \
-    S(c64B6_both, "64B6 > 64B7 > 64C2b", A_BOTH("64B6"))                                           \
-    S(c64B7, "64B7 > 64C2b", "no_automatic_transfer(64B7); both_sides_revoked_adjustment(64C2b)") \
-    S(c64B4_3, "64B4 > 64B3 > 64C1", A_NOXFER("64B4"))                                             \
-    S(c64B5_3, "64B5 > 64B3 > 64C1", A_NOXFER("64B5"))                                             \
-    S(c64B6_3, "64B6 > 64B3 > 64C1", A_NOXFER("64B6"))                                             \
-    S(c64B4_both3, "64B4 > 64B7 > 64B3 > 64C2b", A_BOTH("64B4"))                                   \
-    S(c64B5_both3, "64B5 > 64B7 > 64B3 > 64C2b", A_BOTH("64B5"))                                   \
-    S(c64B6_both3, "64B6 > 64B7 > 64B3 > 64C2b", A_BOTH("64B6"))                                   \
-    S(c64B7_3, "64B7 > 64B3 > 64C2b",                                                              \
-      "no_automatic_transfer(64B7); both_sides_revoked_adjustment(64C2b)")
+    /* 64B: the ground that removes the transfer, the others that hold too,  \
+       then the adjustment */                                                                      \
+    S(g64B3, "64B3", "no_automatic_transfer(64B3)")                                                \
+    S(g64B4, "64B4", "no_automatic_transfer(64B4)")                                                \
+    S(g64B5, "64B5", "no_automatic_transfer(64B5)")                                                \
+    S(g64B6, "64B6", "no_automatic_transfer(64B6)")                                                \
+    S(g64B7, "64B7", "no_automatic_transfer(64B7)")                                                \
+    S(b64B6, "64B6", "")                                                                           \
+    S(b64B7, "64B7", "")                                                                           \
+    S(b64B3, "64B3", "")                                                                           \
+    S(e64C1, "64C1", "revoke_compensation_check(64C1)")                                            \
+    S(e64C2b, "64C2b", "both_sides_revoked_adjustment(64C2b)")                                     \
+    S(e64B2, "64B2 > 64C2a > 64C1",                                                                \
+      "revoke_compensation_check(64C1); repeated_revoke_adjustment(64C2a)")
 
 #define BENCH_SEG_ENUM(name, trail, actions) SEG_##name,
 enum bench_segment { BENCH_SEGMENTS(BENCH_SEG_ENUM) SEG_COUNT };
