@@ -1241,6 +1241,11 @@ expect "legal nkf: the leader's partner on his partner's trick need not trump (1
 expect "legal nkf --json: leaders_partner is the position's" 0 \
     '"fact": "leaders_partner"' '"source": "position"' '"12i1"' \
     -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"W\",\"hand\":\"H7 D8\",\"trick\":\"E:S8 SA\"}' | $ARBITER legal --ruleset $NKF --json -"
+# The lead is free: no sentence of Art. 12 binds it, so the leader's cards
+# name the article alone (12a binds the players who play to the lead).
+expect "legal nkf: the leader's cards name Art. 12 alone" 0 \
+    "  H7   legal    [12] " "  D8   legal    [12] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"N\",\"hand\":\"H7 D8\",\"trick\":\"N:\"}' | $ARBITER legal --ruleset $NKF - >$out.lp; ! grep -q 12a $out.lp && cat $out.lp; rm -f $out.lp"
 # The literal reading of 12b (examples/amendments/klaverjas-12i1-literal.rules):
 # the one clause 12i1 made legal frees the leader's partner only.
 LITERAL=examples/amendments/klaverjas-12i1-literal.rules
