@@ -98,7 +98,7 @@ end
 local function art31(f)
   push("a31")
   if rho_in_turn(f) then
-    push("g_rho")
+    push("g_rho31")
     if f.rho_next_call == "not_yet" then push("c31A")
     elseif f.rho_next_call == "pass" and f.irregularity == "insufficient_bid" then push("c31A1_ib")
     elseif f.rho_next_call == "pass" then push("c31A1")

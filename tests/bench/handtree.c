@@ -158,7 +158,7 @@ static void replacement(const hand_facts *f, hand_ruling *out, int a, int b) {
 static void art31(const hand_facts *f, hand_ruling *out) {
     PUSH(a31);
     if (rho_in_turn(f)) {
-        PUSH(g_rho);
+        PUSH(g_rho31);
         if (f->rho_next_call == RN_NOT_YET) PUSH(c31A);
         else if (f->rho_next_call == RN_PASS && f->irregularity == IRR_INSUFFICIENT_BID)
             PUSH(c31A1_ib);

@@ -69,6 +69,7 @@
     S(f29C, "29C", "")                                                                             \
     /* groups of clauses without a citation of their own */                                       \
     S(g_rho, "", A_RHO)                                                                            \
+    S(g_rho31, "31A", A_RHO) /* 31A states the condition of 31A1 and 31A2 */                       \
     /* clauses */                                                                                  \
     S(c17D3, "17D3 > 16C",                                                                         \
       "auction_reverts_to_missed_player; unauthorised_information(16C); "                          \
@@ -113,7 +114,7 @@
     S(c30B1bii, "30B1bii > 16C > 26B > 72C", A_PARTNER_PASSES)                                     \
     S(c30B2, "30B2", "")                                                                           \
     S(c30C, "30C", "")                                                                             \
-    S(c31A, "31A > 23A > 23C", "rho_call_options(31A1, 31A2)")                                     \
+    S(c31A, "23A > 23C", "rho_call_options(31A1, 31A2)")                                           \
     S(c31A1, "31A1", "offender_must_repeat_call")                                                  \
     S(c31A1_ib, "31A1 > 27A1 > 27B", "offender_must_repeat_call; repeated_bid_is_insufficient")    \
     S(c31A2, "31A2 > 23A > 23C", "later_call_options(31A2a, 31A2b)")                               \
