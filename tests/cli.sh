@@ -1132,12 +1132,12 @@ if [ -f examples/wrong-board.json ]; then
         "[15B1] board_cancelled_both_sides{\"article\":\"15B1\"}" \
         -- "$ARBITER" compare --ruleset bridge-1963 --ruleset bridge-2017 examples/wrong-board.json
     expect "compare wrong number of cards: 1963 13, 2017 13B2" 0 \
-        "Artikelen: bridge-1963 13 > 12 > 107 | bridge-2017 13 > 13B2 > 12C1b" \
+        "Artikelen: bridge-1963 13 > 12 > 107 | bridge-2017 13 > 13B > 13B2 > 12C1b" \
         "[13] adjusted_score_awarded{\"article\":\"13\"}" \
         "[13B2] adjusted_score_awarded{\"article\":\"13B2\"}" "Speelde geen rol: cards_discovered, wrong_hand_called" \
         -- "$ARBITER" compare --ruleset bridge-1963 --ruleset bridge-2017 examples/wrong-number-of-cards.json
     expect "compare missing card: 1963 14b, 2017 14B2" 0 \
-        "Artikelen: bridge-1963 14 > 14b | bridge-2017 14 > 14B2 > 14B4 > 14C" \
+        "Artikelen: bridge-1963 14 > 14b | bridge-2017 14 > 14B > 14B2 > 14B4 > 14C" \
         "[14b] missing_card_restored{\"article\":\"14b\"}" \
         "[14B2] restored_card_unauthorised{\"article\":\"14C\"}" \
         -- "$ARBITER" compare --ruleset bridge-1963 --ruleset bridge-2017 examples/missing-card.json
