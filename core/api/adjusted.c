@@ -528,30 +528,14 @@ typedef struct board_rules {
     char weighted_cited[SCORING_CITED]; /* its ruling on a weighted score */
 } board_rules;
 
-/* The trail of the matchpoints article's ruling on a score compared with
- * `others` others, appended to cited. */
-static bool matchpoints_trail(const ruleset *rs, const scenario_hooks *hooks, int article,
-                              int64_t others, char *cited, size_t citedsz, strbuf *err) {
-    scenario sc;
-    scenario_init(&sc, rs);
-    sc.hooks = hooks;
-    sc.rec.has_scoring = true;
-    sc.rec.others = others;
-    sc.rec.beaten = others;
-    sc.rec.equalled = 0;
-    ruling r = {0};
-    int64_t unused;
-    bool ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &unused, err);
-    if (ok) scoring_cite_ruling(&r, cited, citedsz);
-    ruling_clear(&r);
-    scenario_free(&sc);
-    return ok;
-}
-
+/* The matchpoints of one score; its ruling's trail appended to cited
+ * unless that is NULL. */
 static bool mp_of(const ruleset *rs, const scenario_hooks *hooks, const board_rules *b,
-                  int64_t beaten, int64_t equalled, int64_t others, double *out, strbuf *err) {
+                  int64_t beaten, int64_t equalled, int64_t others, double *out, char *cited,
+                  size_t citedsz, strbuf *err) {
     int64_t mp;
-    if (!scoring_matchpoints_of(rs, hooks, b->mp_article, beaten, equalled, others, &mp, err))
+    if (!scoring_matchpoints_cited(rs, hooks, b->mp_article, beaten, equalled, others, &mp, cited,
+                                   citedsz, err))
         return false;
     *out = (double)mp;
     return true;
@@ -567,11 +551,10 @@ static bool board_rules_of(const ruleset *rs, const scenario_hooks *hooks, int f
     int64_t decimals = 2;
     b->method = NULL;
     b->mp_cited[0] = b->board_cited[0] = b->weighted_cited[0] = 0;
-    if (!mp_of(rs, hooks, b, full - 1, 0, full - 1, &b->top, err) ||
-        !mp_of(rs, hooks, b, 0, 0, 1, &none_equal, err) ||
-        !mp_of(rs, hooks, b, 0, 1, 1, &one_equal, err) ||
-        !matchpoints_trail(rs, hooks, b->mp_article, full - 1, b->mp_cited, sizeof b->mp_cited,
-                           err) ||
+    if (!mp_of(rs, hooks, b, full - 1, 0, full - 1, &b->top, b->mp_cited, sizeof b->mp_cited,
+               err) || /* the top, and the comparison's trail */
+        !mp_of(rs, hooks, b, 0, 0, 1, &none_equal, NULL, 0, err) ||
+        !mp_of(rs, hooks, b, 0, 1, 1, &one_equal, NULL, 0, err) ||
         !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "method", &(int64_t){0}, &b->method,
                       b->board_cited, sizeof b->board_cited, err) ||
         !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "decimals", &decimals, NULL, NULL, 0,
@@ -676,7 +659,7 @@ static bool factored(const ruleset *rs, const scenario_hooks *hooks, const board
         return false;
     }
     double top_n;
-    if (!mp_of(rs, hooks, b, n - 1, 0, n - 1, &top_n, err)) return false;
+    if (!mp_of(rs, hooks, b, n - 1, 0, n - 1, &top_n, NULL, 0, err)) return false;
     *out = top_n > 0 ? mp * b->top / top_n : b->top / 2; /* a lone score: half the top */
     return true;
 }

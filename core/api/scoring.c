@@ -162,16 +162,13 @@ static bool ruling_names(const ruleset *rs, const ruling *r, const char *name) {
     return false;
 }
 
-bool scoring_matchpoints_of(const ruleset *rs, const scenario_hooks *hooks, int article,
-                            int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
-                            strbuf *err) {
-    return scoring_matchpoints_naming(rs, hooks, article, beaten, equalled, others, mp, NULL, NULL,
-                                      err);
-}
-
-bool scoring_matchpoints_naming(const ruleset *rs, const scenario_hooks *hooks, int article,
-                                int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
-                                const char *action, bool *named, strbuf *err) {
+/* The matchpoints article's ruling on one score; besides the matchpoints,
+ * whether it names `action` (named, unless NULL) and its trail (appended
+ * to cited, unless NULL). */
+static bool matchpoints_ruled(const ruleset *rs, const scenario_hooks *hooks, int article,
+                              int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                              const char *action, bool *named, char *cited, size_t citedsz,
+                              strbuf *err) {
     scenario sc;
     scenario_init(&sc, rs);
     sc.rec.has_scoring = true;
@@ -184,9 +181,31 @@ bool scoring_matchpoints_naming(const ruleset *rs, const scenario_hooks *hooks, 
               (!hooks || !hooks->adjust_matchpoints ||
                hooks->adjust_matchpoints(hooks->ctx, beaten, equalled, others, mp, err));
     if (ok && named) *named = ruling_names(rs, &r, action);
+    if (ok && cited) scoring_cite_ruling(&r, cited, citedsz);
     ruling_clear(&r);
     scenario_free(&sc);
     return ok;
+}
+
+bool scoring_matchpoints_of(const ruleset *rs, const scenario_hooks *hooks, int article,
+                            int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                            strbuf *err) {
+    return matchpoints_ruled(rs, hooks, article, beaten, equalled, others, mp, NULL, NULL, NULL, 0,
+                             err);
+}
+
+bool scoring_matchpoints_naming(const ruleset *rs, const scenario_hooks *hooks, int article,
+                                int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                                const char *action, bool *named, strbuf *err) {
+    return matchpoints_ruled(rs, hooks, article, beaten, equalled, others, mp, action, named, NULL,
+                             0, err);
+}
+
+bool scoring_matchpoints_cited(const ruleset *rs, const scenario_hooks *hooks, int article,
+                               int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                               char *cited, size_t citedsz, strbuf *err) {
+    return matchpoints_ruled(rs, hooks, article, beaten, equalled, others, mp, NULL, NULL, cited,
+                             citedsz, err);
 }
 
 bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores,

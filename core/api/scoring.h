@@ -119,6 +119,10 @@ bool scoring_matchpoints_of(const ruleset *rs, const scenario_hooks *hooks, int 
 bool scoring_matchpoints_naming(const ruleset *rs, const scenario_hooks *hooks, int article,
                                 int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
                                 const char *action, bool *named, strbuf *err);
+/* The same, and the ruling's trail appended to cited (scoring_cite_append). */
+bool scoring_matchpoints_cited(const ruleset *rs, const scenario_hooks *hooks, int article,
+                               int64_t beaten, int64_t equalled, int64_t others, int64_t *mp,
+                               char *cited, size_t citedsz, strbuf *err);
 
 /* ---- the answers `arbiter score` and `matchpoints` give, shared with
  * `arbiter serve` so that both say the same ---- */

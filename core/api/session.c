@@ -425,29 +425,10 @@ static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec 
 
 /* ---- IMPs (78B) ---- */
 
+/* The IMPs article's ruling on a difference; its trail appended to cited
+ * unless that is NULL. */
 static bool imps_of(const ruleset *rs, const scenario_hooks *hooks, int article, double difference,
-                    double *imps, strbuf *err);
-
-/* The trail of the IMPs article's ruling (on a difference of 0) into
- * cited. */
-static bool imps_trail(const ruleset *rs, const scenario_hooks *hooks, int article, char *cited,
-                       size_t size, strbuf *err) {
-    scenario sc;
-    scenario_init(&sc, rs);
-    sc.hooks = hooks;
-    sc.rec.has_scoring = true;
-    sc.rec.difference = 0;
-    ruling r = {0};
-    int64_t total = 0;
-    bool ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &total, err);
-    if (ok) scoring_cite_ruling(&r, cited, size);
-    ruling_clear(&r);
-    scenario_free(&sc);
-    return ok;
-}
-
-static bool imps_of(const ruleset *rs, const scenario_hooks *hooks, int article, double difference,
-                    double *imps, strbuf *err) {
+                    double *imps, char *cited, size_t citedsz, strbuf *err) {
     scenario sc;
     scenario_init(&sc, rs);
     sc.hooks = hooks;
@@ -456,6 +437,7 @@ static bool imps_of(const ruleset *rs, const scenario_hooks *hooks, int article,
     ruling r = {0};
     int64_t total = 0;
     bool ok = scenario_apply_record(&sc, err) && scoring_rule(rs, article, &sc, &r, &total, err);
+    if (ok && cited) scoring_cite_ruling(&r, cited, citedsz);
     *imps = (double)total;
     ruling_clear(&r);
     scenario_free(&sc);
@@ -468,7 +450,7 @@ static bool imps_against(const ruleset *rs, const scenario_hooks *hooks, int art
     *out = 0;
     for (int k = 0; k < e->nparts; k++) {
         double imps;
-        if (!imps_of(rs, hooks, article, (double)e->parts[k].score - datum, &imps, err))
+        if (!imps_of(rs, hooks, article, (double)e->parts[k].score - datum, &imps, NULL, 0, err))
             return false;
         *out += imps * e->parts[k].percent / 100;
     }
@@ -596,7 +578,8 @@ static bool imp_sessions(const ruleset *rs, const scenario_hooks *hooks, enum me
     if (s.imps_article < 0) return false;
     s.adj_article = scoring_article(rs, SCORE_ADJUSTED, err);
     if (s.adj_article < 0 ||
-        !imps_trail(rs, hooks, s.imps_article, s.imps_cited, sizeof s.imps_cited, err) ||
+        !imps_of(rs, hooks, s.imps_article, 0, &(double){0}, s.imps_cited, sizeof s.imps_cited,
+                 err) || /* the scale's trail */
         !adjusted_ask(rs, hooks, s.adj_article, "board", 0, "drop", &s.drop, NULL, s.board_cited,
                       sizeof s.board_cited, err) ||
         !adjusted_ask(rs, hooks, s.adj_article, "board", 0, "rounding", &s.rounding, NULL, NULL, 0,
