@@ -232,7 +232,9 @@ int graph_renumber_kind(graph *g, int kind, int64_t *old);
 /* Number of inner nodes reachable from r. */
 int graph_size(const graph *g, gref r);
 
-/* Whether some path from r reaches a terminal of this kind. */
+/* Whether some path from r reaches a terminal of this kind. It marks the
+ * nodes it visits in g (a graph being built, as the diff's): not for a
+ * ruleset's graph that other threads read. */
 bool graph_reaches_kind(graph *g, gref r, int kind);
 
 #endif
