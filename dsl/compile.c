@@ -448,6 +448,6 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
         ruleset_free(rs);
         return NULL;
     }
-    rs_index_facts(rs);
+    rs_index(rs);
     return rs;
 }

@@ -214,35 +214,32 @@ static int broken_by_expressions(const ruleset *rs, const fact_values *fv) {
 }
 
 /* Whether some values of the facts that are not known make every
- * invariant hold: a depth-first search of the invariants' graph that
- * follows the known facts. 1 yes, 0 no, -1 when *budget ran out. With
- * failed (a bit per node), a node once searched in vain is not searched
- * again: the graph is shared below, and with many facts unknown the same
- * subgraph is met along many paths. */
-static int all_may_hold(const ruleset *rs, gref r, const fact_values *fv, long *budget,
-                        uint64_t *failed) {
-    const graph *g = rs->graph;
-    while (!GRAPH_IS_TERM(r)) {
+ * invariant hold: a depth-first search of the invariants' graph (laid out
+ * for it by rs_index) that follows the known facts. 1 yes, 0 no, -1 when
+ * *budget ran out or a known value is outside the graph. With failed (a
+ * bit per node), a node once searched in vain is not searched again: the
+ * graph is shared below, and with many facts unknown the same subgraph is
+ * met along many paths. */
+static int all_may_hold(const rs_invariant_search *s, int32_t r, const fact_values *fv,
+                        long *budget, uint64_t *failed) {
+    while (r >= 0) {
         if (--*budget < 0) return -1;
-        const graph_node *nd = &g->nodes[r];
-        int f = rs->var_fact[nd->var];
-        if (!fv->known[f]) {
+        const rs_inv_node *nd = &s->nodes[r];
+        if (!fv->known[nd->fact]) {
             if (failed && failed[r / 64] >> (r % 64) & 1) return 0;
-            for (int i = 0; i < g->domain[nd->var]; i++) {
-                gref kid = graph_kid(g, nd, i);
-                if (i > 0 && kid == graph_kid(g, nd, i - 1)) continue; /* the same subgraph again */
-                int k = all_may_hold(rs, kid, fv, budget, failed);
+            for (int i = 0; i < nd->ntries; i++) {
+                int32_t kid = s->kids[nd->tries + i];
+                int k = kid == RS_INV_HOLDS ? 1 : all_may_hold(s, kid, fv, budget, failed);
                 if (k != 0) return k;
             }
             if (failed) failed[r / 64] |= UINT64_C(1) << (r % 64);
             return 0;
         }
-        int64_t i = fv->value[f] - g->lo[nd->var];
-        if (i < 0 || i >= g->domain[nd->var]) return -1;
-        r = graph_kid(g, nd, i);
+        int64_t i = fv->value[nd->fact] - nd->lo;
+        if (i < 0 || i >= nd->domain) return -1;
+        r = s->kids[nd->by_value + i];
     }
-    const graph_term *t = graph_term_at(g, r);
-    return t->kind == TERM_VALUE && t->v == 1;
+    return r == RS_INV_HOLDS;
 }
 
 /* The invariants' own graph settles most situations in a short walk: when
@@ -252,12 +249,14 @@ static int all_may_hold(const ruleset *rs, gref r, const fact_values *fv, long *
  * search gave up) the expressions settle it, so that the answer is
  * exactly theirs. */
 int eval_broken_invariant(const ruleset *rs, const fact_values *fv) {
+    const rs_invariant_search *s = rs->invariant_search;
+    if (!s) return broken_by_expressions(rs, fv);
     long budget = EVAL_SHORT_SEARCH;
-    int k = all_may_hold(rs, rs->invariant_root, fv, &budget, NULL);
+    int k = all_may_hold(s, s->root, fv, &budget, NULL);
     if (k < 0 && budget < 0) { /* a long search: again, each node searched once */
-        uint64_t *failed = xcalloc((size_t)rs->graph->nnodes / 64 + 1, sizeof *failed);
+        uint64_t *failed = xcalloc((size_t)s->nnodes / 64 + 1, sizeof *failed);
         budget = EVAL_ALIKE_BUDGET;
-        k = all_may_hold(rs, rs->invariant_root, fv, &budget, failed);
+        k = all_may_hold(s, s->root, fv, &budget, failed);
         xfree(failed);
     }
     return k == 1 ? -1 : broken_by_expressions(rs, fv);

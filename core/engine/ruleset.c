@@ -64,7 +64,7 @@ static size_t name_hash(const char *name) {
     return (size_t)fnv1a64(FNV1A64_INIT, name, strlen(name));
 }
 
-void rs_index_facts(ruleset *rs) {
+static void index_facts(ruleset *rs) {
     size_t cap = 16;
     while (cap < 2 * (size_t)rs->nfacts)
         cap *= 2;
@@ -79,6 +79,94 @@ void rs_index_facts(ruleset *rs) {
         if (t->slot[i] < 0) t->slot[i] = f; /* the first of a name wins, as in a search */
     }
     rs->fact_names = t;
+}
+
+/* Numbers the invariants' nodes from 0 (number[r] - 1; 0: not met),
+ * each when first met, so that each is on the stack once. */
+static int number_inv_nodes(const graph *g, gref root, int *number, gref *order) {
+    int n = 0, top = 0;
+    gref *stack = xmalloc(sizeof *stack * (size_t)(g->nnodes + 1));
+    if (!GRAPH_IS_TERM(root)) {
+        number[root] = ++n;
+        order[0] = stack[top++] = root;
+    }
+    while (top > 0) {
+        const graph_node *nd = &g->nodes[stack[--top]];
+        for (int i = 0; i < g->domain[nd->var]; i++) {
+            gref kid = graph_kid(g, nd, i);
+            if (GRAPH_IS_TERM(kid) || number[kid]) continue;
+            number[kid] = ++n;
+            order[n - 1] = stack[top++] = kid;
+        }
+    }
+    xfree(stack);
+    return n;
+}
+
+static int32_t inv_ref(const graph *g, gref r, const int *number) {
+    if (!GRAPH_IS_TERM(r)) return number[r] - 1;
+    const graph_term *t = graph_term_at(g, r);
+    return t->kind == TERM_VALUE && t->v == 1 ? RS_INV_HOLDS : RS_INV_BROKEN;
+}
+
+/* The children a search tries at a fact not known: one that holds ends
+ * it, one that is broken is no use, and a child met before is the same
+ * subgraph again. */
+static int32_t add_tries(const graph *g, const graph_node *nd, const int *number, int32_t *kids,
+                         int32_t *nkids) {
+    int32_t start = *nkids;
+    for (int i = 0; i < g->domain[nd->var]; i++) {
+        int32_t k = inv_ref(g, graph_kid(g, nd, i), number);
+        if (k == RS_INV_HOLDS) {
+            kids[start] = k;
+            *nkids = start + 1;
+            return 1;
+        }
+        bool seen = k == RS_INV_BROKEN;
+        for (int32_t j = start; j < *nkids && !seen; j++)
+            seen = kids[j] == k;
+        if (!seen) kids[(*nkids)++] = k;
+    }
+    return *nkids - start;
+}
+
+static void index_invariants(ruleset *rs) {
+    const graph *g = rs->graph;
+    rs_invariant_search *s = arena_alloc(rs->arena, sizeof *s);
+    rs->invariant_search = s;
+    if (!g) {
+        s->root = RS_INV_BROKEN;
+        return;
+    }
+    int *number = xcalloc((size_t)g->nnodes + 1, sizeof *number);
+    gref *order = xmalloc(sizeof *order * (size_t)(g->nnodes + 1));
+    s->nnodes = number_inv_nodes(g, rs->invariant_root, number, order);
+    s->root = inv_ref(g, rs->invariant_root, number);
+    size_t nkids = 0;
+    for (int i = 0; i < s->nnodes; i++)
+        nkids += 2 * (size_t)g->domain[g->nodes[order[i]].var];
+    s->nodes = arena_alloc(rs->arena, sizeof *s->nodes * (size_t)(s->nnodes + 1));
+    s->kids = arena_alloc(rs->arena, sizeof *s->kids * (nkids + 1));
+    int32_t used = 0;
+    for (int i = 0; i < s->nnodes; i++) {
+        const graph_node *nd = &g->nodes[order[i]];
+        rs_inv_node *n = &s->nodes[i];
+        n->fact = rs->var_fact[nd->var];
+        n->domain = g->domain[nd->var];
+        n->lo = g->lo[nd->var];
+        n->by_value = used;
+        for (int v = 0; v < n->domain; v++)
+            s->kids[used++] = inv_ref(g, graph_kid(g, nd, v), number);
+        n->tries = used;
+        n->ntries = add_tries(g, nd, number, s->kids, &used);
+    }
+    xfree(order);
+    xfree(number);
+}
+
+void rs_index(ruleset *rs) {
+    index_facts(rs);
+    index_invariants(rs);
 }
 
 int rs_find_fact(const ruleset *rs, const char *name) {

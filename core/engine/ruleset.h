@@ -266,8 +266,28 @@ typedef struct ruleset {
      * NULL until then, freed by ruleset_free through its own function */
     void *batch_cache;
     void (*batch_cache_free)(void *cache);
-    struct fact_names *fact_names; /* rs_find_fact's table (rs_index_facts), in the arena */
+    struct fact_names *fact_names; /* rs_find_fact's table (rs_index), in the arena */
+    struct rs_invariant_search *invariant_search; /* rs_index, in the arena */
 } ruleset;
+
+/* The invariants' graph laid out for the evaluator's search for values of
+ * the facts not known that make every invariant hold (made by rs_index).
+ * Its nodes are numbered from 0 (the root); a child is a node, or
+ * RS_INV_HOLDS (every invariant holds) or RS_INV_BROKEN (one is broken:
+ * TERM_REJECT, or any terminal but the value 1). */
+enum { RS_INV_HOLDS = -1, RS_INV_BROKEN = -2 };
+typedef struct rs_inv_node {
+    int32_t fact, domain;
+    int64_t lo;       /* the value of child 0 */
+    int32_t by_value; /* kids[by_value + i]: the child of value lo + i */
+    int32_t tries;    /* kids[tries ..]: the children to try when the fact is not known */
+    int32_t ntries;   /* only RS_INV_HOLDS where one child holds; else every distinct node */
+} rs_inv_node;
+typedef struct rs_invariant_search {
+    int32_t root, nnodes; /* root may be RS_INV_HOLDS or RS_INV_BROKEN */
+    rs_inv_node *nodes;
+    int32_t *kids;
+} rs_invariant_search;
 
 void ruleset_free(ruleset *rs);
 /* The ruleset's test blocks (*tests, their number returned). An image
@@ -297,9 +317,10 @@ static inline const rs_action_use *rs_use_at(const ruleset *rs, int i) {
 int rs_decision_values(const rs_type *t);
 
 int rs_find_fact(const ruleset *rs, const char *name);
-/* Makes rs_find_fact's table, once the facts are final (the compiler and the
- * image reader end with it); until then rs_find_fact searches name by name. */
-void rs_index_facts(ruleset *rs);
+/* Makes the tables a final ruleset is read through (the compiler and the
+ * image reader end with it): rs_find_fact's, which until then searches name
+ * by name, and the invariants' search (rs_invariant_search). */
+void rs_index(ruleset *rs);
 int rs_find_action(const ruleset *rs, const char *name);
 int rs_find_article(const ruleset *rs, const char *id);
 int rs_enum_index(const rs_type *t, const char *name);

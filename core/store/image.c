@@ -1527,7 +1527,7 @@ static ruleset *decode(const void *data, size_t len, const char *dir,
         ruleset_free(rs);
         return NULL;
     }
-    rs_index_facts(rs);
+    rs_index(rs);
     return rs;
 }
 
