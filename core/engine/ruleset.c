@@ -81,87 +81,122 @@ static void index_facts(ruleset *rs) {
     rs->fact_names = t;
 }
 
-/* Numbers the invariants' nodes from 0 (number[r] - 1; 0: not met),
- * each when first met, so that each is on the stack once. */
-static int number_inv_nodes(const graph *g, gref root, int *number, gref *order) {
-    int n = 0, top = 0;
-    gref *stack = xmalloc(sizeof *stack * (size_t)(g->nnodes + 1));
-    if (!GRAPH_IS_TERM(root)) {
-        number[root] = ++n;
-        order[0] = stack[top++] = root;
-    }
-    while (top > 0) {
-        const graph_node *nd = &g->nodes[stack[--top]];
-        for (int i = 0; i < g->domain[nd->var]; i++) {
-            gref kid = graph_kid(g, nd, i);
-            if (GRAPH_IS_TERM(kid) || number[kid]) continue;
-            number[kid] = ++n;
-            order[n - 1] = stack[top++] = kid;
+/* The nodes the invariants' root leads to, a bit each (nwords words), and
+ * how many. A child's index is below its parent's (graph.h), so one sweep
+ * down from the root, highest bit first, marks them all. */
+static uint64_t *mark_below(const graph *g, gref root, int *nwords, int *count) {
+    *nwords = root / 64 + 1;
+    *count = 0;
+    uint64_t *bits = xcalloc((size_t)*nwords, sizeof *bits);
+    bits[root / 64] |= UINT64_C(1) << (root % 64);
+    for (int w = *nwords - 1; w >= 0; w--) {
+        for (uint64_t todo = bits[w]; todo; ++*count) {
+            int b = 63 - __builtin_clzll(todo);
+            todo &= ~(UINT64_C(1) << b);
+            const graph_node *nd = &g->nodes[w * 64 + b];
+            for (int i = 0; i < g->domain[nd->var]; i++) {
+                gref kid = graph_kid(g, nd, i);
+                if (GRAPH_IS_TERM(kid) || bits[kid / 64] >> (kid % 64) & 1) continue;
+                bits[kid / 64] |= UINT64_C(1) << (kid % 64);
+                if (kid / 64 == w) todo |= UINT64_C(1) << (kid % 64);
+            }
         }
     }
-    xfree(stack);
-    return n;
+    return bits;
 }
 
-static int32_t inv_ref(const graph *g, gref r, const int *number) {
-    if (!GRAPH_IS_TERM(r)) return number[r] - 1;
+/* The numbers given to the marked nodes so far, by node (open addressing:
+ * the invariants are a few hundred nodes of a graph of tens of thousands). */
+typedef struct node_numbers {
+    gref *node;
+    int32_t *number;
+    uint32_t mask;
+} node_numbers;
+
+static int32_t *number_slot(const node_numbers *n, gref r) {
+    uint32_t i = ((uint32_t)r * 2654435761u) & n->mask;
+    while (n->node[i] >= 0 && n->node[i] != r)
+        i = (i + 1) & n->mask;
+    n->node[i] = r;
+    return &n->number[i];
+}
+
+/* A child as the search reads it: a node by its number, or what a
+ * terminal says. */
+static int32_t inv_ref(const graph *g, gref r, const node_numbers *n) {
+    if (!GRAPH_IS_TERM(r)) return *number_slot(n, r);
     const graph_term *t = graph_term_at(g, r);
     return t->kind == TERM_VALUE && t->v == 1 ? RS_INV_HOLDS : RS_INV_BROKEN;
 }
 
-/* The children a search tries at a fact not known: one that holds ends
- * it, one that is broken is no use, and a child met before is the same
- * subgraph again. */
-static int32_t add_tries(const graph *g, const graph_node *nd, const int *number, int32_t *kids,
-                         int32_t *nkids) {
-    int32_t start = *nkids;
-    for (int i = 0; i < g->domain[nd->var]; i++) {
-        int32_t k = inv_ref(g, graph_kid(g, nd, i), number);
+/* The children a search tries at a fact not known, after its children by
+ * value (kids[by .. by + domain - 1]): one that holds ends the search, one
+ * that is broken is no use, a child met before is the same subgraph. */
+static int32_t add_tries(int32_t *kids, int32_t by, int domain, int32_t *used) {
+    int32_t start = *used;
+    for (int i = 0; i < domain; i++) {
+        int32_t k = kids[by + i];
         if (k == RS_INV_HOLDS) {
             kids[start] = k;
-            *nkids = start + 1;
+            *used = start + 1;
             return 1;
         }
         bool seen = k == RS_INV_BROKEN;
-        for (int32_t j = start; j < *nkids && !seen; j++)
+        for (int32_t j = start; j < *used && !seen; j++)
             seen = kids[j] == k;
-        if (!seen) kids[(*nkids)++] = k;
+        if (!seen) kids[(*used)++] = k;
     }
-    return *nkids - start;
+    return *used - start;
 }
 
+/* The nodes are numbered in the graph's order, so a node's children are
+ * numbered before it. */
 static void index_invariants(ruleset *rs) {
     const graph *g = rs->graph;
     rs_invariant_search *s = arena_alloc(rs->arena, sizeof *s);
     rs->invariant_search = s;
-    if (!g) {
-        s->root = RS_INV_BROKEN;
+    if (!g || GRAPH_IS_TERM(rs->invariant_root)) {
+        s->root = g ? inv_ref(g, rs->invariant_root, NULL) : RS_INV_BROKEN;
         return;
     }
-    int *number = xcalloc((size_t)g->nnodes + 1, sizeof *number);
-    gref *order = xmalloc(sizeof *order * (size_t)(g->nnodes + 1));
-    s->nnodes = number_inv_nodes(g, rs->invariant_root, number, order);
-    s->root = inv_ref(g, rs->invariant_root, number);
+    int nwords;
+    uint64_t *bits = mark_below(g, rs->invariant_root, &nwords, &s->nnodes);
+    node_numbers numbers = {0};
+    uint32_t cap = 16;
+    while (cap < 2 * (uint32_t)s->nnodes)
+        cap *= 2;
+    numbers.mask = cap - 1;
+    numbers.node = xmalloc(sizeof *numbers.node * cap);
+    numbers.number = xcalloc(
+        cap, sizeof *numbers.number); /* 0 for a child not marked: none in a checked graph */
+    memset(numbers.node, 0xff, sizeof *numbers.node * cap); /* -1: free */
     size_t nkids = 0;
-    for (int i = 0; i < s->nnodes; i++)
-        nkids += 2 * (size_t)g->domain[g->nodes[order[i]].var];
-    s->nodes = arena_alloc(rs->arena, sizeof *s->nodes * (size_t)(s->nnodes + 1));
-    s->kids = arena_alloc(rs->arena, sizeof *s->kids * (nkids + 1));
-    int32_t used = 0;
-    for (int i = 0; i < s->nnodes; i++) {
-        const graph_node *nd = &g->nodes[order[i]];
-        rs_inv_node *n = &s->nodes[i];
-        n->fact = rs->var_fact[nd->var];
-        n->domain = g->domain[nd->var];
-        n->lo = g->lo[nd->var];
-        n->by_value = used;
-        for (int v = 0; v < n->domain; v++)
-            s->kids[used++] = inv_ref(g, graph_kid(g, nd, v), number);
-        n->tries = used;
-        n->ntries = add_tries(g, nd, number, s->kids, &used);
+    for (int w = 0; w < nwords; w++)
+        for (uint64_t b = bits[w]; b; b &= b - 1)
+            nkids += 2 * (size_t)g->domain[g->nodes[w * 64 + __builtin_ctzll(b)].var];
+    s->nodes = arena_alloc(rs->arena, sizeof *s->nodes * (size_t)s->nnodes);
+    s->kids = arena_alloc(rs->arena, sizeof *s->kids * nkids);
+    int32_t used = 0, at = 0;
+    for (int w = 0; w < nwords; w++) {
+        for (uint64_t b = bits[w]; b; b &= b - 1, at++) {
+            gref r = w * 64 + __builtin_ctzll(b);
+            const graph_node *nd = &g->nodes[r];
+            rs_inv_node *n = &s->nodes[at];
+            *number_slot(&numbers, r) = at;
+            n->fact = rs->var_fact[nd->var];
+            n->domain = g->domain[nd->var];
+            n->lo = g->lo[nd->var];
+            n->by_value = used;
+            for (int v = 0; v < n->domain; v++)
+                s->kids[used++] = inv_ref(g, graph_kid(g, nd, v), &numbers);
+            n->tries = used;
+            n->ntries = add_tries(s->kids, n->by_value, n->domain, &used);
+        }
     }
-    xfree(order);
-    xfree(number);
+    s->root = at - 1; /* the highest node */
+    xfree(numbers.node);
+    xfree(numbers.number);
+    xfree(bits);
 }
 
 void rs_index(ruleset *rs) {
