@@ -788,10 +788,14 @@ bool output_json_write(output_cache *c, const ruling *r, const scenario *sc, lon
 }
 
 /* The brief record: status, trail and actions with their arguments. */
+/* A brief record's opening, per status: status_name's words, quoted. */
+static const char *const brief_opening[] = {"{\"status\":\"ruling\"",   "{\"status\":\"needs\"",
+                                            "{\"status\":\"rejected\"", "{\"status\":\"gap\"",
+                                            "{\"status\":\"error\"",    "{\"status\":\"outside\""};
+
 void output_brief_write(output_cache *c, const ruling *r, long line, strbuf *out) {
     const ruleset *rs = c->rs;
-    sb_puts(out, "{\"status\":");
-    put_str(out, status_name(r->status));
+    sb_puts(out, brief_opening[r->status]);
     if (r->status == RULING_NEEDS) {
         sb_puts(out, ",\"needs\":");
         put_str(out, rs->facts[r->fact].name);

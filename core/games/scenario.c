@@ -10,7 +10,8 @@
 
 /* The part of a record a built-in reads (builtin_value gives nothing
  * without it), so that a scenario without that part skips it: */
-enum { PART_ANY, PART_AUCTION, PART_CONTRACT, PART_SCORING, PART_PLAY };
+enum { PART_ANY, PART_AUCTION, PART_CONTRACT, PART_SCORING, PART_PLAY, PART_COUNT };
+_Static_assert(PART_COUNT == SCENARIO_RECORD_PARTS, "scenario.h counts the record's parts");
 
 static unsigned char record_part(const char *ns) {
     return strcmp(ns, "auction") == 0    ? PART_AUCTION
@@ -34,35 +35,49 @@ void scenario_init(scenario *sc, const ruleset *rs) {
     memset(sc, 0, sizeof *sc);
     sc->rs = rs;
     size_t n = (size_t)rs->nfacts + 1;
-    char *block =
-        xcalloc(n, 2 * sizeof(int64_t) + sizeof(char *) + 3 * sizeof(int) + 5 * sizeof(bool) + 1);
+    char *block = xcalloc(n, sizeof(int64_t) + 4 * sizeof(int) + 5 * sizeof(bool));
     sc->fv.value = (int64_t *)block;
-    sc->symbol_index = sc->fv.value + n;
-    sc->symbol_seen = (const char **)(sc->symbol_index + n);
-    block = (char *)(sc->symbol_seen + n);
+    block = (char *)(sc->fv.value + n);
     sc->touched = (int *)block;
     sc->builtin_facts = sc->touched + n;
     sc->default_facts = sc->builtin_facts + n;
-    bool *flags = (bool *)(sc->default_facts + n);
+    sc->symbol_at = sc->default_facts + n;
+    bool *flags = (bool *)(sc->symbol_at + n);
     sc->fv.known = flags;
     sc->given = flags + n;
     sc->corrected = flags + 2 * n;
     sc->assumed = flags + 3 * n;
     sc->listed = flags + 4 * n;
-    sc->builtin_part = (unsigned char *)(flags + 5 * n);
+    /* the builtin facts grouped by part, in the ruleset's order within each */
+    int count[PART_COUNT] = {0};
+    for (int f = 0; f < rs->nfacts; f++)
+        if (rs->facts[f].builtin >= 0) count[record_part(builtin_at(rs->facts[f].builtin)->ns)]++;
+    for (int p = 0; p < PART_COUNT; p++)
+        sc->part_end[p] = (p ? sc->part_end[p - 1] : 0) + count[p];
+    size_t nsymbols = 0;
     for (int f = 0; f < rs->nfacts; f++) {
-        if (rs->facts[f].builtin >= 0) {
-            sc->builtin_part[sc->nbuiltin_facts] =
-                record_part(builtin_at(rs->facts[f].builtin)->ns);
-            sc->builtin_facts[sc->nbuiltin_facts++] = f;
-        }
         if (rs->facts[f].has_default) sc->default_facts[sc->ndefault_facts++] = f;
+        if (rs->facts[f].builtin < 0) continue;
+        const builtin_desc *d = builtin_at(rs->facts[f].builtin);
+        int part = record_part(d->ns), i = sc->part_end[part] - count[part]--;
+        sc->symbol_at[i] = (int)nsymbols;
+        nsymbols += d->type == BT_SYMBOL ? (size_t)d->nsymbols : 0;
+        sc->builtin_facts[i] = f;
+        sc->nbuiltin_facts++;
+    }
+    sc->symbol_enum = xcalloc(nsymbols + 1, sizeof *sc->symbol_enum);
+    for (int i = 0; i < sc->nbuiltin_facts; i++) {
+        const rs_fact *fact = &rs->facts[sc->builtin_facts[i]];
+        const builtin_desc *d = builtin_at(fact->builtin);
+        for (int k = 0; d->type == BT_SYMBOL && k < d->nsymbols; k++)
+            sc->symbol_enum[sc->symbol_at[i] + k] = rs_enum_index(fact->type, d->symbols[k]);
     }
 }
 
 void scenario_free(scenario *sc) {
     json_decref(sc->own);
     xfree(sc->fv.value);
+    xfree(sc->symbol_enum);
     memset(sc, 0, sizeof *sc);
 }
 
@@ -868,48 +883,57 @@ bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err)
     return ok;
 }
 
-/* The value a record gives fact f (the i-th of the builtin facts); a
- * symbol's enum index is remembered per fact (the symbols are the
- * built-ins' own constant strings, so their addresses name them). */
+/* The value a record gives fact f (the i-th of the builtin facts). A
+ * symbol is one of the built-in's own constant strings, so its address
+ * finds its enum index among those scenario_init looked up. */
 static bool record_value(const rs_fact *f, scenario *sc, int i, int64_t *out) {
     const char *symbol = NULL;
     if (!builtin_value(f->builtin, &sc->rec, out, &symbol)) return false;
     if (!symbol) return true;
-    if (sc->symbol_seen[i] == symbol) return (*out = sc->symbol_index[i]), true;
+    const builtin_desc *d = builtin_at(f->builtin);
+    for (int k = 0; k < d->nsymbols; k++)
+        if (d->symbols[k] == symbol) return (*out = sc->symbol_enum[sc->symbol_at[i] + k]) >= 0;
     *out = rs_enum_index(f->type, symbol); /* the compiler checked that it is listed */
-    sc->symbol_seen[i] = symbol;
-    sc->symbol_index[i] = *out;
     return *out >= 0;
 }
 
-bool scenario_apply_record(scenario *sc, strbuf *err) {
+/* Built-in i settles its fact from the record, if the record says it;
+ * false (with err) where the value is out of range or contradicts one
+ * given. */
+static bool apply_builtin(scenario *sc, int i, strbuf *err) {
     const ruleset *rs = sc->rs;
+    int f = sc->builtin_facts[i];
+    const rs_fact *fact = &rs->facts[f];
+    int64_t v;
+    if (!record_value(fact, sc, i, &v)) return true;
+    if (fact->type->kind == TY_INT && !int_in_range(fact->type, v)) {
+        sb_printf(err, "the %s settles '%s' as %lld, outside %lld..%lld",
+                  builtin_at(fact->builtin)->ns, fact->name, (long long)v,
+                  (long long)fact->type->lo, (long long)fact->type->hi);
+        return false;
+    }
+    if (sc->given[f]) {
+        if (fact->overridable || sc->corrected[f] || sc->fv.value[f] == v) return true;
+        strbuf shown;
+        sb_init(&shown);
+        rs_format_value(rs, fact->type, v, FMT_NAME, &shown);
+        sb_printf(err, "the %s settles '%s' as %s, the scenario says otherwise",
+                  builtin_at(fact->builtin)->ns, fact->name, shown.data);
+        sb_free(&shown);
+        return false;
+    }
+    touch(sc, f);
+    sc->fv.value[f] = v;
+    sc->fv.known[f] = true;
+    return true;
+}
+
+bool scenario_apply_record(scenario *sc, strbuf *err) {
     unsigned present = parts_present(&sc->rec);
-    for (int i = 0; i < sc->nbuiltin_facts; i++) {
-        if (!(present >> sc->builtin_part[i] & 1)) continue;
-        int f = sc->builtin_facts[i];
-        const rs_fact *fact = &rs->facts[f];
-        int64_t v;
-        if (!record_value(fact, sc, i, &v)) continue;
-        if (fact->type->kind == TY_INT && !int_in_range(fact->type, v)) {
-            sb_printf(err, "the %s settles '%s' as %lld, outside %lld..%lld",
-                      builtin_at(fact->builtin)->ns, fact->name, (long long)v,
-                      (long long)fact->type->lo, (long long)fact->type->hi);
-            return false;
-        }
-        if (sc->given[f]) {
-            if (fact->overridable || sc->corrected[f] || sc->fv.value[f] == v) continue;
-            strbuf shown;
-            sb_init(&shown);
-            rs_format_value(rs, fact->type, v, FMT_NAME, &shown);
-            sb_printf(err, "the %s settles '%s' as %s, the scenario says otherwise",
-                      builtin_at(fact->builtin)->ns, fact->name, shown.data);
-            sb_free(&shown);
-            return false;
-        }
-        touch(sc, f);
-        sc->fv.value[f] = v;
-        sc->fv.known[f] = true;
+    for (int part = 0, i = 0; part < PART_COUNT; i = sc->part_end[part++]) {
+        if (!(present >> part & 1)) continue; /* none of its facts */
+        for (; i < sc->part_end[part]; i++)
+            if (!apply_builtin(sc, i, err)) return false;
     }
     return true;
 }

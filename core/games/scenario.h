@@ -33,6 +33,10 @@ typedef struct scenario_hooks {
     json_t *(*describe)(void *ctx);
 } scenario_hooks;
 
+/* The parts of a record a built-in reads: the auction, the contract, the
+ * scores, the play, and those any record settles. */
+#define SCENARIO_RECORD_PARTS 5
+
 typedef struct scenario {
     const ruleset *rs;
     fact_values fv;
@@ -50,11 +54,14 @@ typedef struct scenario {
     bool *listed;
     /* the facts a record settles (rs_fact.builtin), and those with a default */
     int *builtin_facts, nbuiltin_facts;
-    unsigned char *builtin_part; /* per builtin fact: the part of the record it reads */
+    /* builtin_facts grouped by the part of the record they read (a part
+     * missing from a record is skipped whole): part p's end at part_end[p] */
+    int part_end[SCENARIO_RECORD_PARTS];
     int *default_facts, ndefault_facts;
-    /* per builtin fact: the last symbol its record gave, and its enum index */
-    const char **symbol_seen;
-    int64_t *symbol_index;
+    /* per builtin fact: where its symbols' enum indexes start in symbol_enum
+     * (builtin_desc.symbols, in order; -1 for one its type does not list) */
+    int *symbol_at;
+    int64_t *symbol_enum;
 } scenario;
 
 void scenario_init(scenario *sc, const ruleset *rs);
