@@ -36,7 +36,7 @@
 #define A_BOTH(x) "no_automatic_transfer(" x "); both_sides_revoked_adjustment(64C2b)"
 
 #define BENCH_SEGMENTS(S)                                                                          \
-    /* article entries, with the citations and actions of their block before any clause */        \
+    /* article entries, with the citations and actions of their block before any clause */         \
     S(a17, "17", "")                                                                               \
     S(a25, "25", "")                                                                               \
     S(a26, "26", "")                                                                               \
@@ -57,17 +57,18 @@
     S(a39, "39 > 39A", "calls_after_final_pass_cancelled")                                         \
     S(a61, "61", "quitted_tricks_inspection(61C)")                                                 \
     S(a62, "62 > 62B > 62C1 > 62C2 > 16C",                                                         \
-      "revoke_corrected; later_cards_may_be_withdrawn(62C1); offender_later_card_withdrawn(62C2); " \
+      "revoke_corrected; later_cards_may_be_withdrawn(62C1); "                                     \
+      "offender_later_card_withdrawn(62C2); "                                                      \
       "unauthorised_information(16C)")                                                             \
     S(a63, "63", "")                                                                               \
     S(a64, "64 > 63B", "revoke_trick_stands(63B)")                                                 \
     S(a64A, "64A > 64C1", "revoke_compensation_check(64C1)")                                       \
-    /* the citations facts carry, before the clause that reads them */                            \
+    /* the citations facts carry, before the clause that reads them */                             \
     S(f19A1, "19A1", "")                                                                           \
     S(f19B1, "19B1", "")                                                                           \
     S(f23A, "23A", "")                                                                             \
     S(f29C, "29C", "")                                                                             \
-    /* groups of clauses without a citation of their own */                                       \
+    /* groups of clauses without a citation of their own */                                        \
     S(g_rho, "", A_RHO)                                                                            \
     S(g_rho31, "31A", A_RHO) /* 31A states the condition of 31A1 and 31A2 */                       \
     /* clauses */                                                                                  \
@@ -85,8 +86,8 @@
     S(c25B2, "25B2 > 25B3 > 16C", "change_cancelled; unauthorised_information(16C)")               \
     S(c26A, "26A > 23C", "no_lead_restriction(26A); adjusted_score_if_damaged(23C)")               \
     S(c26B, "26B", "lead_restriction(26B)")                                                        \
-    S(c27A1, "27A1 > 16A1a", A_27A1)                                                         \
-    S(c27A1_oor, "27A1 > 29A > 16A1a", A_27A1)                                               \
+    S(c27A1, "27A1 > 16A1 > 16A1a", A_27A1)                                                        \
+    S(c27A1_oor, "27A1 > 29A > 16A1 > 16A1a", A_27A1)                                              \
     S(c27A2, "27A2 > 29B", "")                                                                     \
     S(c27B, "27B > 23A > 23C", "insufficient_bid_options(%C)")                                     \
     S(c27B4, "27B4", "")                                                                           \
@@ -99,19 +100,19 @@
       "partner_must_pass(rest_of_auction); unauthorised_information(16C); lead_restriction(26B); " \
       "could_have_known(72C)")                                                                     \
     S(c28A, "28A", "call_deemed_in_rotation")                                                      \
-    S(c28B, "28B > 16C2",                                                                    \
+    S(c28B, "28B > 16C > 16C2",                                                                    \
       "call_out_of_rotation_void; unauthorised_information(16C2); no_lead_restriction(28B)")       \
     S(c29_32, "32 > 35A", "")                                                                      \
-    S(c29A, "29A > 16A1a", "call_accepted")                                                  \
+    S(c29A, "29A > 16A1 > 16A1a", "call_accepted")                                                 \
     S(c29B, "29B", "")                                                                             \
     S(c30A, "30A > 72C",                                                                           \
       "call_cancelled; turn_reverts_to_rightful_caller; offender_must_pass(next_turn); "           \
       "could_have_known(72C)")                                                                     \
-    S(c30B1, "30B1 > 30B1a > 16C2",                                                                \
+    S(c30B1, "30B1 > 30B1a > 16C > 16C2",                                                          \
       "call_cancelled; turn_reverts_to_rightful_caller; partner_may_call_freely(16C2)")            \
     S(c30B1b, "30B1b > 23A > 23C", "later_call_options(30B1bi, 30B1bii)")                          \
     S(c30B1bi, "30B1bi > 23B > 23C", A_NO_FURTHER)                                                 \
-    S(c30B1bii, "30B1bii > 16C > 26B > 72C", A_PARTNER_PASSES)                                     \
+    S(c30B1bii, "30B1bii > 26B > 72C", A_PARTNER_PASSES)                                           \
     S(c30B2, "30B2", "")                                                                           \
     S(c30C, "30C", "")                                                                             \
     S(c31A, "23A > 23C", "rho_call_options(31A1, 31A2)")                                           \
@@ -120,20 +121,20 @@
     S(c31A2, "31A2 > 23A > 23C", "later_call_options(31A2a, 31A2b)")                               \
     S(c31A2a, "31A2a > 31A2 > 23B > 23C", A_NO_FURTHER)                                            \
     S(c31A2b, "31A2b > 31A2 > 16C > 26B > 72C", A_PARTNER_PASSES)                                  \
-    S(c31B, "31B > 31B1 > 16C2", A_FREE)                                                           \
+    S(c31B, "31B > 31B1 > 16C > 16C2", A_FREE)                                                     \
     S(c31B2, "31B2 > 23A > 23C", "later_call_options(31A2a, 31A2b)")                               \
     S(c31B2a, "31A2a > 31B2 > 23B > 23C", A_NO_FURTHER)                                            \
-    S(c31B2b, "31A2b > 31B2 > 16C > 26B > 72C", A_PARTNER_PASSES)                                  \
+    S(c31B2b, "31A2b > 31B2 > 26B > 72C", A_PARTNER_PASSES)                                        \
     S(c31C, "31C", "")                                                                             \
     S(c32A, "32A > 23A > 23C", "rho_call_options(32A1, 32A2)")                                     \
     S(c32A1, "32A1", "offender_must_repeat_call")                                                  \
     S(c32A2, "32A2 > 23A > 23C", "later_call_options(32A2a, 32A2b)")                               \
     S(c32A2a, "32A2a > 32A2 > 23B > 23C", A_NO_FURTHER)                                            \
     S(c32A2b, "32A2b > 32A2 > 16C > 26B > 72C", A_PARTNER_PASSES)                                  \
-    S(c32B, "32B > 32B1 > 16C2", A_FREE)                                                           \
+    S(c32B, "32B > 32B1 > 16C > 16C2", A_FREE)                                                     \
     S(c32B2, "32B2 > 23A > 23C", "later_call_options(32A2a, 32A2b)")                               \
     S(c32B2a, "32A2a > 32B2 > 23B > 23C", A_NO_FURTHER)                                            \
-    S(c32B2b, "32A2b > 32B2 > 16C > 26B > 72C", A_PARTNER_PASSES)                                  \
+    S(c32B2b, "32A2b > 32B2 > 26B > 72C", A_PARTNER_PASSES)                                        \
     S(c32C, "32C", "")                                                                             \
     S(c33rho, "", "auction_continues")                                                             \
     S(c33other, "", "ruled_as_call_out_of_rotation")                                               \
@@ -141,7 +142,7 @@
     S(c35B, "35B", "")                                                                             \
     S(c35C, "35C", "")                                                                             \
     S(c35D, "35D", "")                                                                             \
-    S(c36A, "36A", "calls_cancelled_back_to_turn; no_lead_restriction(36A)")                 \
+    S(c36A, "36A", "calls_cancelled_back_to_turn; no_lead_restriction(36A)")                       \
     S(c36B, "36B > 36B1 > 36B2 > 36B3 > 72C > 26B",                                                \
       "call_cancelled; offender_must_replace; partner_must_pass(rest_of_auction); "                \
       "could_have_known(72C); lead_restriction(26B)")                                              \
@@ -149,13 +150,13 @@
       "call_cancelled; turn_reverts_to_rightful_caller; offender_may_call_freely; "                \
       "partner_must_pass(rest_of_auction); could_have_known(72C); lead_restriction(26B)")          \
     S(c36C, "36C", "contract_recorded_without_call")                                               \
-    S(c37A_rest, "37A",                                                                      \
+    S(c37A_rest, "37A",                                                                            \
       "calls_stand; offender_must_pass(rest_of_auction); no_lead_restriction(37A)")                \
-    S(c37A, "37A", "calls_stand; no_lead_restriction(37A)")                                  \
+    S(c37A, "37A", "calls_stand; no_lead_restriction(37A)")                                        \
     S(c37B, "37B > 37B1 > 37B2 > 72C > 26B",                                                       \
       "call_cancelled; replaced_by_pass; offending_side_must_pass(rest_of_auction); "              \
       "could_have_known(72C); lead_restriction(26B)")                                              \
-    S(c38D_lho, "38D", "no_lead_restriction(38D)")                                           \
+    S(c38D_lho, "38D", "no_lead_restriction(38D)")                                                 \
     S(c38D, "38D > 72C > 26B", "lead_restriction(26B); could_have_known(72C)")                     \
     S(c22B_lho, "22B", "hands_returned_unplayed")                                                  \
     S(c39B_lho, "39B", "no_further_rectification")                                                 \
@@ -173,7 +174,7 @@
     S(c62B2_decl, "62B2 > 43B2b",                                                                  \
       "withdrawn_card_no_rectification(62B2); dummy_forfeited_rights_note(43B2b)")                 \
     S(c62B2, "62B2", "withdrawn_card_no_rectification(62B2)")                                      \
-    S(c62C3, "62C3 > 16C2 > 64B8 > 64C1 > 50B > 50D > 50D1 > 50D2",                                \
+    S(c62C3, "62C3 > 16C > 16C2 > 64B8 > 64C1 > 50B > 50D > 50D1 > 50D2",                          \
       "both_revokes_corrected(62C3); unauthorised_information(16C2); "                             \
       "no_automatic_transfer(64B8); revoke_compensation_check(64C1); major_penalty_card_created; " \
       "owner_plays_penalty_card_when_legal(50D1); declarer_chooses_partner_lead(50D2)")            \
@@ -186,9 +187,9 @@
     S(c64A_during, "", "transfer_after_play(64A)")                                                 \
     S(c64A1, "64A1", "transfer_tricks(%I)")                                                        \
     S(c64A2, "64A2", "transfer_tricks(1)")                                                         \
-    S(c64B1, "64B1 > 64C1", "no_automatic_transfer(64B1); revoke_compensation_check(64C1)")       \
+    S(c64B1, "64B1 > 64C1", "no_automatic_transfer(64B1); revoke_compensation_check(64C1)")        \
     S(c64B2, "64B2 > 64C2a", "repeated_revoke_adjustment(64C2a)")                                  \
-    /* 64B: the ground that removes the transfer, the others that hold too,  \
+    /* 64B: the ground that removes the transfer, the others that hold too,                        \
        then the adjustment */                                                                      \
     S(g64B3, "64B3", "no_automatic_transfer(64B3)")                                                \
     S(g64B4, "64B4", "no_automatic_transfer(64B4)")                                                \
