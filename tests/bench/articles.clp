@@ -363,7 +363,7 @@
   => (retract ?g) (push c64B2 a64A) (assert (art a64A)))
 (defrule r64B1 (declare (salience 82)) ?g <- (art a64)
   (s (play_over TRUE) (revoke_trick_won_by opponents) (offending_side_tricks_after 0))
-  => (retract ?g) (push c64B1))
+  => (retract ?g) (push c64B1_first))
 (defrule r64-transfer (declare (salience 81)) ?g <- (art a64) => (retract ?g) (push a64A) (assert (art a64A)))
 
 (defrule r64A-during (declare (salience 90)) ?g <- (art a64A) (s (play_over FALSE)) => (retract ?g) (push c64A_during))

@@ -252,10 +252,11 @@ local function art64A(f)
   else push("c64A2") end
 end
 
--- 64B1 before 64A: play over, the revoking side won no trick from the revoke on.
-local function art64_transfer(f)
+-- 64B1 before 64A: play over, the revoking side won no trick from the revoke on
+-- (first: no ground of 64B named before, so 64B's first sentence comes with it).
+local function art64_transfer(f, first)
   if f.play_over and f.revoke_trick_won_by == "opponents" and f.offending_side_tricks_after == 0 then
-    push("c64B1")
+    if first then push("c64B1_first") else push("c64B1") end
   else art64A(f) end
 end
 
@@ -276,8 +277,8 @@ local function art64(f)
     if both then push("e64C2b")
     elseif f.second_revoke_same_suit and not twelfth then push("e64B2")
     else push("e64C1") end
-  elseif f.second_revoke_same_suit then push("c64B2"); art64_transfer(f)
-  else art64_transfer(f) end
+  elseif f.second_revoke_same_suit then push("c64B2"); art64_transfer(f, false)
+  else art64_transfer(f, true) end
 end
 
 local function art63(f)

@@ -6,22 +6,25 @@
 #include <string.h>
 
 const char *const h_irregularity_names[IRR_COUNT] = {
-    "insufficient_bid",    "call_out_of_rotation",      "simultaneous_call", "turn_missed_by_passes",
-    "inadmissible_double", "call_when_obliged_to_pass", "bid_above_seven",   "call_after_final_pass",
-    "revoke"};
+    "insufficient_bid",      "call_out_of_rotation",  "simultaneous_call",
+    "turn_missed_by_passes", "inadmissible_double",   "call_when_obliged_to_pass",
+    "bid_above_seven",       "call_after_final_pass", "revoke"};
 const char *const h_call_kind_names[CK_COUNT] = {"pass", "bid", "double", "redouble"};
 const char *const h_turn_was_names[TW_COUNT] = {"offender", "lho", "partner", "rho"};
-const char *const h_offender_role_names[OR_COUNT] = {"undecided", "declarer_or_dummy", "defender", "none"};
+const char *const h_offender_role_names[OR_COUNT] = {"undecided", "declarer_or_dummy", "defender",
+                                                     "none"};
 const char *const h_pass_span_names[PS_COUNT] = {"next_turn", "rest_of_auction"};
 const char *const h_rho_next_call_names[RN_COUNT] = {"not_yet", "pass", "call"};
-const char *const h_replacement_names[RP_COUNT] = {"not_yet", "bid", "pass", "double", "redouble", "insufficient_bid"};
-const char *const h_no_revoke_finding_names[NF_COUNT] = {"no_revoke", "unable_to_comply", "unclear_revoker_side_mixed",
+const char *const h_replacement_names[RP_COUNT] = {"not_yet", "bid",      "pass",
+                                                   "double",  "redouble", "insufficient_bid"};
+const char *const h_no_revoke_finding_names[NF_COUNT] = {"no_revoke", "unable_to_comply",
+                                                         "unclear_revoker_side_mixed",
                                                          "unclear_other_side_mixed", "unclear"};
 const char *const h_role_names[RL_COUNT] = {"declarer", "dummy", "defender"};
 const char *const h_revoke_noticed_names[RV_COUNT] = {"before_hands_returned", "before_next_board",
                                                       "after_next_board_call", "after_round"};
-const char *const h_established_otherwise_names[EO_COUNT] = {"no", "card_named", "claim_or_concession",
-                                                             "agreed_to_claim"};
+const char *const h_established_otherwise_names[EO_COUNT] = {
+    "no", "card_named", "claim_or_concession", "agreed_to_claim"};
 const char *const h_other_side_revoked_names[OS_COUNT] = {"no", "same_trick", "other_trick"};
 const char *const h_won_by_names[WB_COUNT] = {"offender", "partner", "opponents"};
 
@@ -114,13 +117,17 @@ static inline bool artificial_call_out_of_rotation(const hand_facts *f) {
 static void art26(const hand_facts *f, hand_ruling *out) {
     PUSH(a26);
     PUSH(f23A);
-    if (f->replacement_comparable) PUSH(c26A);
-    else PUSH(c26B);
+    if (f->replacement_comparable)
+        PUSH(c26A);
+    else
+        PUSH(c26B);
 }
 
 static void art25_b(const hand_facts *f, hand_ruling *out) {
-    if (f->lho_called) PUSH(c25B1);
-    else PUSH(c25B2);
+    if (f->lho_called)
+        PUSH(c25B1);
+    else
+        PUSH(c25B2);
     art26(f, out);
 }
 
@@ -129,8 +136,10 @@ static void art25(const hand_facts *f, hand_ruling *out) {
     if (unintended_call_replaced(f)) {
         PUSH(c25A1);
     } else if (unintended_call_question(f)) {
-        if (f->partner_called_since) PUSH(c25A4_late);
-        else PUSH(c25A5_late);
+        if (f->partner_called_since)
+            PUSH(c25A4_late);
+        else
+            PUSH(c25A5_late);
     } else if (f->unintended_call && f->partner_called_since) {
         PUSH(c25A4);
         art25_b(f, out);
@@ -159,19 +168,25 @@ static void art31(const hand_facts *f, hand_ruling *out) {
     PUSH(a31);
     if (rho_in_turn(f)) {
         PUSH(g_rho31);
-        if (f->rho_next_call == RN_NOT_YET) PUSH(c31A);
+        if (f->rho_next_call == RN_NOT_YET)
+            PUSH(c31A);
         else if (f->rho_next_call == RN_PASS && f->irregularity == IRR_INSUFFICIENT_BID)
             PUSH(c31A1_ib);
-        else if (f->rho_next_call == RN_PASS) PUSH(c31A1);
-        else if (f->replacement == RP_NOT_YET) PUSH(c31A2);
-        else replacement(f, out, SEG_c31A2a, SEG_c31A2b);
+        else if (f->rho_next_call == RN_PASS)
+            PUSH(c31A1);
+        else if (f->replacement == RP_NOT_YET)
+            PUSH(c31A2);
+        else
+            replacement(f, out, SEG_c31A2a, SEG_c31A2b);
     } else if (lho_in_turn_after_own_call(f)) {
         PUSH(c31C);
         art25(f, out);
     } else {
         PUSH(c31B);
-        if (f->replacement == RP_NOT_YET) PUSH(c31B2);
-        else replacement(f, out, SEG_c31B2a, SEG_c31B2b);
+        if (f->replacement == RP_NOT_YET)
+            PUSH(c31B2);
+        else
+            replacement(f, out, SEG_c31B2a, SEG_c31B2b);
     }
 }
 
@@ -191,8 +206,10 @@ static void art30(const hand_facts *f, hand_ruling *out) {
             PUSH(c30B1b);
         } else {
             PUSH(f23A);
-            if (f->replacement_comparable) PUSH(c30B1bi);
-            else PUSH(c30B1bii);
+            if (f->replacement_comparable)
+                PUSH(c30B1bi);
+            else
+                PUSH(c30B1bii);
         }
     }
 }
@@ -201,14 +218,20 @@ static void art32(const hand_facts *f, hand_ruling *out) {
     PUSH(a32);
     if (rho_in_turn(f)) {
         PUSH(g_rho);
-        if (f->rho_next_call == RN_NOT_YET) PUSH(c32A);
-        else if (f->rho_next_call == RN_PASS) PUSH(c32A1);
-        else if (f->replacement == RP_NOT_YET) PUSH(c32A2);
-        else replacement(f, out, SEG_c32A2a, SEG_c32A2b);
+        if (f->rho_next_call == RN_NOT_YET)
+            PUSH(c32A);
+        else if (f->rho_next_call == RN_PASS)
+            PUSH(c32A1);
+        else if (f->replacement == RP_NOT_YET)
+            PUSH(c32A2);
+        else
+            replacement(f, out, SEG_c32A2a, SEG_c32A2b);
     } else if (partner_in_turn(f)) {
         PUSH(c32B);
-        if (f->replacement == RP_NOT_YET) PUSH(c32B2);
-        else replacement(f, out, SEG_c32B2a, SEG_c32B2b);
+        if (f->replacement == RP_NOT_YET)
+            PUSH(c32B2);
+        else
+            replacement(f, out, SEG_c32B2a, SEG_c32B2b);
     } else {
         PUSH(c32C);
         /* 32C hands the call to 25, which an unintended call has on the
@@ -219,41 +242,58 @@ static void art32(const hand_facts *f, hand_ruling *out) {
 
 static void art36(const hand_facts *f, hand_ruling *out) {
     PUSH(a36);
-    if (f->auction_period_over) PUSH(c36C);
-    else if (f->lho_called) PUSH(c36A);
-    else if (!offender_in_turn(f)) PUSH(c36B4);
-    else PUSH(c36B);
+    if (f->auction_period_over)
+        PUSH(c36C);
+    else if (f->lho_called)
+        PUSH(c36A);
+    else if (!offender_in_turn(f))
+        PUSH(c36B4);
+    else
+        PUSH(c36B);
 }
 
 static void art37(const hand_facts *f, hand_ruling *out) {
     PUSH(a37);
-    if (f->lho_called && f->pass_obligation == PS_REST_OF_AUCTION) PUSH(c37A_rest);
-    else if (f->lho_called) PUSH(c37A);
-    else PUSH(c37B);
+    if (f->lho_called && f->pass_obligation == PS_REST_OF_AUCTION)
+        PUSH(c37A_rest);
+    else if (f->lho_called)
+        PUSH(c37A);
+    else
+        PUSH(c37B);
 }
 
 static void art38(const hand_facts *f, hand_ruling *out) {
     PUSH(a38);
-    if (f->lho_called) PUSH(c38D_lho);
-    else PUSH(c38D);
+    if (f->lho_called)
+        PUSH(c38D_lho);
+    else
+        PUSH(c38D);
 }
 
 static void art39(const hand_facts *f, hand_ruling *out) {
     PUSH(a39);
     if (f->lho_called) {
-        if (f->offender_role == OR_NONE) PUSH(c22B_lho);
-        else PUSH(c39B_lho);
-    } else if (f->offender_role == OR_NONE) PUSH(c22B);
-    else if (f->offender_role == OR_DECLARER_OR_DUMMY) PUSH(c39B);
-    else if (f->call_kind == CK_PASS) PUSH(c39B);
-    else PUSH(c39C);
+        if (f->offender_role == OR_NONE)
+            PUSH(c22B_lho);
+        else
+            PUSH(c39B_lho);
+    } else if (f->offender_role == OR_NONE)
+        PUSH(c22B);
+    else if (f->offender_role == OR_DECLARER_OR_DUMMY)
+        PUSH(c39B);
+    else if (f->call_kind == CK_PASS)
+        PUSH(c39B);
+    else
+        PUSH(c39C);
 }
 
 /* a double (19A1) or redouble (19B1) the auction does not allow */
 static bool against_19(const hand_facts *f, hand_ruling *out) {
     if (!inadmissible_call(f)) return false;
-    if (f->call_kind == CK_DOUBLE) PUSH(f19A1);
-    else PUSH(f19B1);
+    if (f->call_kind == CK_DOUBLE)
+        PUSH(f19A1);
+    else
+        PUSH(f19B1);
     return true;
 }
 
@@ -271,15 +311,20 @@ static void art27(const hand_facts *f, hand_ruling *out) {
         out->arg = f->lowest_same_denomination;
     } else if (f->replacement == RP_INSUFFICIENT_BID) {
         PUSH(c27B4);
-        if (f->second_insufficient_accepted) PUSH(c27A1);
-        else PUSH(c27B3);
+        if (f->second_insufficient_accepted)
+            PUSH(c27A1);
+        else
+            PUSH(c27B3);
     } else if (f->replacement == RP_BID && f->replacement_call == f->lowest_same_denomination) {
         PUSH(c27B1a);
     } else {
         PUSH(f23A);
-        if (f->replacement_comparable) PUSH(c27B1b);
-        else if (f->replacement == RP_BID || f->replacement == RP_PASS) PUSH(c27B2);
-        else PUSH(c27B3);
+        if (f->replacement_comparable)
+            PUSH(c27B1b);
+        else if (f->replacement == RP_BID || f->replacement == RP_PASS)
+            PUSH(c27B2);
+        else
+            PUSH(c27B3);
     }
 }
 
@@ -305,9 +350,14 @@ static void art29(const hand_facts *f, hand_ruling *out) {
     } else {
         PUSH(c29B);
         switch (f->call_kind) {
-        case CK_PASS: art30(f, out); break;
-        case CK_BID: art31(f, out); break;
-        default: art32(f, out);
+        case CK_PASS:
+            art30(f, out);
+            break;
+        case CK_BID:
+            art31(f, out);
+            break;
+        default:
+            art32(f, out);
         }
     }
 }
@@ -349,9 +399,12 @@ static void art35(const hand_facts *f, hand_ruling *out) {
 
 static void art62(const hand_facts *f, hand_ruling *out) {
     PUSH(a62);
-    if (f->revoker_role == RL_DEFENDER && !f->revoke_card_faced) PUSH(c62B1);
-    else if (f->revoker_role == RL_DECLARER) PUSH(c62B2_decl);
-    else PUSH(c62B2);
+    if (f->revoker_role == RL_DEFENDER && !f->revoke_card_faced)
+        PUSH(c62B1);
+    else if (f->revoker_role == RL_DECLARER)
+        PUSH(c62B2_decl);
+    else
+        PUSH(c62B2);
 }
 
 static void art64A(const hand_facts *f, hand_ruling *out) {
@@ -365,15 +418,17 @@ static void art64A(const hand_facts *f, hand_ruling *out) {
         PUSH(c64A1);
         out->arg = 1 + (f->offending_side_tricks_after < 1 ? f->offending_side_tricks_after : 1);
         break;
-    default: PUSH(c64A2);
+    default:
+        PUSH(c64A2);
     }
 }
 
 /* 64B1 before 64A: play is over and the revoking side won neither the
- * revoke trick nor a later one. */
-static void art64_transfer(const hand_facts *f, hand_ruling *out) {
-    if (f->play_over && f->revoke_trick_won_by == WB_OPPONENTS && f->offending_side_tricks_after == 0)
-        PUSH(c64B1);
+ * revoke trick nor a later one (first: no ground of 64B named before). */
+static void art64_transfer(const hand_facts *f, hand_ruling *out, bool first) {
+    if (f->play_over && f->revoke_trick_won_by == WB_OPPONENTS &&
+        f->offending_side_tricks_after == 0)
+        out->seg[out->n++] = first ? SEG_c64B1_first : SEG_c64B1;
     else
         art64A(f, out);
 }
@@ -389,22 +444,30 @@ static void art64(const hand_facts *f, hand_ruling *out) {
     if (round || board || twelfth || both || b3) {
         /* the first ground that holds, each other one that holds beside it,
          * then the adjustment (64B2 not beside 64B6 or 64B7) */
-        if (round) PUSH(g64B5);
-        else if (board) PUSH(g64B4);
-        else if (twelfth) PUSH(g64B6);
-        else if (both) PUSH(g64B7);
-        else PUSH(g64B3);
+        if (round)
+            PUSH(g64B5);
+        else if (board)
+            PUSH(g64B4);
+        else if (twelfth)
+            PUSH(g64B6);
+        else if (both)
+            PUSH(g64B7);
+        else
+            PUSH(g64B3);
         if ((round || board) && twelfth) PUSH(b64B6);
         if (both && (round || board || twelfth)) PUSH(b64B7);
         if (b3 && (round || board || twelfth || both)) PUSH(b64B3);
-        if (both) PUSH(e64C2b);
-        else if (f->second_revoke_same_suit && !twelfth) PUSH(e64B2);
-        else PUSH(e64C1);
+        if (both)
+            PUSH(e64C2b);
+        else if (f->second_revoke_same_suit && !twelfth)
+            PUSH(e64B2);
+        else
+            PUSH(e64C1);
     } else if (f->second_revoke_same_suit) {
         PUSH(c64B2);
-        art64_transfer(f, out);
+        art64_transfer(f, out, false);
     } else {
-        art64_transfer(f, out);
+        art64_transfer(f, out, true);
     }
 }
 
@@ -412,20 +475,34 @@ static void art63(const hand_facts *f, hand_ruling *out) {
     PUSH(a63);
     bool established = f->revoke_established_by_play || f->revoke_established_otherwise != EO_NO;
     if (f->revoke_in_twelfth_trick && f->revoke_noticed == RV_BEFORE_HANDS_RETURNED) {
-        if (f->revoker_role == RL_DEFENDER && f->revoker_partner_yet_to_play) PUSH(c62D2);
-        else PUSH(c62D1);
+        if (f->revoker_role == RL_DEFENDER && f->revoker_partner_yet_to_play)
+            PUSH(c62D2);
+        else
+            PUSH(c62D1);
         art62(f, out);
-    } else if (f->other_side_revoked == OS_SAME_TRICK && established != f->other_revoke_established) {
+    } else if (f->other_side_revoked == OS_SAME_TRICK &&
+               established != f->other_revoke_established) {
         PUSH(c62C3);
     } else if (f->revoke_established_by_play) {
         PUSH(c63A1);
         art64(f, out);
     } else {
         switch (f->revoke_established_otherwise) {
-        case EO_CARD_NAMED: PUSH(c63A2); art64(f, out); break;
-        case EO_CLAIM_OR_CONCESSION: PUSH(c63A3); art64(f, out); break;
-        case EO_AGREED_TO_CLAIM: PUSH(c63A4); art64(f, out); break;
-        default: PUSH(c62A); art62(f, out);
+        case EO_CARD_NAMED:
+            PUSH(c63A2);
+            art64(f, out);
+            break;
+        case EO_CLAIM_OR_CONCESSION:
+            PUSH(c63A3);
+            art64(f, out);
+            break;
+        case EO_AGREED_TO_CLAIM:
+            PUSH(c63A4);
+            art64(f, out);
+            break;
+        default:
+            PUSH(c62A);
+            art62(f, out);
         }
     }
 }
@@ -438,11 +515,21 @@ static void art61(const hand_facts *f, hand_ruling *out) {
         return;
     }
     switch (f->no_revoke_finding) {
-    case NF_UNCLEAR_REVOKER_SIDE_MIXED: PUSH(c66D_assumed); art63(f, out); break;
-    case NF_UNCLEAR_OTHER_SIDE_MIXED: PUSH(c66D_not); break;
-    case NF_UNCLEAR: PUSH(c85A1); break;
-    case NF_UNABLE_TO_COMPLY: PUSH(c61A_unable); break;
-    default: PUSH(c61A_none);
+    case NF_UNCLEAR_REVOKER_SIDE_MIXED:
+        PUSH(c66D_assumed);
+        art63(f, out);
+        break;
+    case NF_UNCLEAR_OTHER_SIDE_MIXED:
+        PUSH(c66D_not);
+        break;
+    case NF_UNCLEAR:
+        PUSH(c85A1);
+        break;
+    case NF_UNABLE_TO_COMPLY:
+        PUSH(c61A_unable);
+        break;
+    default:
+        PUSH(c61A_none);
     }
 }
 
@@ -459,24 +546,35 @@ void hand_rule(const hand_facts *f, hand_ruling *out) {
             PUSH(c25A1);
             return;
         }
-        if (f->partner_called_since) PUSH(c25A4_late);
-        else PUSH(c25A5_late);
+        if (f->partner_called_since)
+            PUSH(c25A4_late);
+        else
+            PUSH(c25A5_late);
     }
     switch (f->irregularity) {
     case IRR_INSUFFICIENT_BID:
-        if (ib_deemed_in_rotation(f) || ib_lapsed(f)) art28(f, out);
-        else art27(f, out);
+        if (ib_deemed_in_rotation(f) || ib_lapsed(f))
+            art28(f, out);
+        else
+            art27(f, out);
         break;
     case IRR_CALL_OUT_OF_ROTATION:
-        if (deemed_in_rotation(f)) art28(f, out);
-        else art29(f, out);
+        if (deemed_in_rotation(f))
+            art28(f, out);
+        else
+            art29(f, out);
         break;
-    case IRR_SIMULTANEOUS_CALL: art33(f, out); break;
+    case IRR_SIMULTANEOUS_CALL:
+        art33(f, out);
+        break;
     case IRR_TURN_MISSED_BY_PASSES:
         PUSH(a34);
         art17(f, out);
         break;
-    case IRR_REVOKE: art61(f, out); break;
-    default: art35(f, out);
+    case IRR_REVOKE:
+        art61(f, out);
+        break;
+    default:
+        art35(f, out);
     }
 }

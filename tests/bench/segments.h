@@ -174,7 +174,7 @@
     S(c62B2_decl, "62B2 > 43B2b",                                                                  \
       "withdrawn_card_no_rectification(62B2); dummy_forfeited_rights_note(43B2b)")                 \
     S(c62B2, "62B2", "withdrawn_card_no_rectification(62B2)")                                      \
-    S(c62C3, "62C3 > 16C > 16C2 > 64B8 > 64C1 > 50B > 50D > 50D1 > 50D2",                          \
+    S(c62C3, "62C3 > 16C > 16C2 > 64B > 64B8 > 64C1 > 50B > 50D > 50D1 > 50D2",                    \
       "both_revokes_corrected(62C3); unauthorised_information(16C2); "                             \
       "no_automatic_transfer(64B8); revoke_compensation_check(64C1); major_penalty_card_created; " \
       "owner_plays_penalty_card_when_legal(50D1); declarer_chooses_partner_lead(50D2)")            \
@@ -188,14 +188,17 @@
     S(c64A1, "64A1", "transfer_tricks(%I)")                                                        \
     S(c64A2, "64A2", "transfer_tricks(1)")                                                         \
     S(c64B1, "64B1 > 64C1", "no_automatic_transfer(64B1); revoke_compensation_check(64C1)")        \
-    S(c64B2, "64B2 > 64C2a", "repeated_revoke_adjustment(64C2a)")                                  \
-    /* 64B: the ground that removes the transfer, the others that hold too,                        \
-       then the adjustment */                                                                      \
-    S(g64B3, "64B3", "no_automatic_transfer(64B3)")                                                \
-    S(g64B4, "64B4", "no_automatic_transfer(64B4)")                                                \
-    S(g64B5, "64B5", "no_automatic_transfer(64B5)")                                                \
-    S(g64B6, "64B6", "no_automatic_transfer(64B6)")                                                \
-    S(g64B7, "64B7", "no_automatic_transfer(64B7)")                                                \
+    /* 64B1 the first ground named: 64B's first sentence, the ruling, before it */                 \
+    S(c64B1_first, "64B > 64B1 > 64C1",                                                            \
+      "no_automatic_transfer(64B1); revoke_compensation_check(64C1)")                              \
+    S(c64B2, "64B > 64B2 > 64C2a", "repeated_revoke_adjustment(64C2a)")                            \
+    /* 64B: its first sentence (the ruling), the ground that removes the                           \
+       transfer, the others that hold too, then the adjustment */                                  \
+    S(g64B3, "64B > 64B3", "no_automatic_transfer(64B3)")                                          \
+    S(g64B4, "64B > 64B4", "no_automatic_transfer(64B4)")                                          \
+    S(g64B5, "64B > 64B5", "no_automatic_transfer(64B5)")                                          \
+    S(g64B6, "64B > 64B6", "no_automatic_transfer(64B6)")                                          \
+    S(g64B7, "64B > 64B7", "no_automatic_transfer(64B7)")                                          \
     S(b64B6, "64B6", "")                                                                           \
     S(b64B7, "64B7", "")                                                                           \
     S(b64B3, "64B3", "")                                                                           \
