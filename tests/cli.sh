@@ -1535,6 +1535,85 @@ expect "score nkf k10: a false accusation by the defenders - 162, 100 and their 
     -- "$ARBITER" score --ruleset $NKF "$out.k10"
 rm -f "$out.k01" "$out.k02" "$out.k03" "$out.k04" "$out.k05" "$out.k06" "$out.k07" "$out.k08" "$out.k08o" "$out.k09" "$out.k10"
 
+# Twenty-fourth blind sample (docs/coverage.md): positions, hands, score
+# slips, matchpoints and a ranking written from the text before they were
+# run; the figures and trails are the text's. Hearts trumps throughout.
+# L1: trump led (E H7), S went over (H9); W, the leader's partner, must go
+# over again if he can (12e) and follow (12a).
+expect "legal nkf s24-L1: trump led, the opponent went over - the leader's partner must overtrump (12e)" 0 \
+    "  HJ   legal    [12 > 12e] " "  H8   illegal  [12 > 12e] " "  D8   illegal  [12 > 12a] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"W\",\"hand\":\"HJ H8 D8\",\"trick\":\"E:H7 H9\"}' | $ARBITER legal --ruleset $NKF -"
+# L2: trump led, N's partner S holds with H9: still over when he can (12i3).
+expect "legal nkf s24-L2: trump led, the partner holds - still overtrump (12e, 12i3)" 0 \
+    "  HJ   legal    [12 > 12e] " "  H10  illegal  [12 > 12e > 12i3] " "  C7   illegal  [12 > 12a] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"H10 HJ C7\",\"trick\":\"E:H7 H9 H8\"}' | $ARBITER legal --ruleset $NKF -"
+# L3: spades led, S trumped in with H10; W, the leader's partner, must
+# overtrump with HJ (12c binds "men").
+expect "legal nkf s24-L3: the opponent trumped in - the leader's partner must overtrump (12c)" 0 \
+    "  HJ   legal    [12 > 12c] " "  H7   illegal  [12 > 12c] " "  D8   illegal  [12 > 12c] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"W\",\"hand\":\"HJ H7 D8\",\"trick\":\"E:S7 H10\"}' | $ARBITER legal --ruleset $NKF -"
+# L4: W overtrumped his opponent S with HJ; N cannot go over: he may
+# discard (12i4a), not undertrump while he holds another suit (12i4c).
+expect "legal nkf s24-L4: no overtrump possible - discard, no undertrump (12i4a, 12i4c)" 0 \
+    "  H7   illegal  [12 > 12c > 12i4c] " "  D8   legal    [12 > 12c > 12i4a] " "  C9   legal    [12 > 12c > 12i4a] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"H7 D8 C9\",\"trick\":\"E:S7 H9 HJ\"}' | $ARBITER legal --ruleset $NKF -"
+# S1-S3: score slips without tricks. 78 + 84 = 162, no roem: 78 < 82, nat
+# (19, 19i10), box struck (25). 80 + 20 roem against 82: roem declared, so
+# Art. 20 decides (20i9): 100 > 82, made. The defenders revoked but the
+# claim came after the covered last trick (14b): as played, 70 < 82, nat.
+expect "score nkf s24-S1: 78 against 84 without roem - nat, 0 : 162 (19, 25)" 0 "Score [4 > 19 > 25]" \
+    "Kolom score voor de tegenspelers: 162." "Spelers: 0   Tegenspelers: 162" \
+    -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":78,\"defenders_points\":84,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
+expect "score nkf s24-S2: 80 + 20 roem against 82 card points - made (20i9)" 0 "Score [4 > 19 > 20 > 20i9]" \
+    "Kolom score voor de spelers: 80." "Kolom roem voor de spelers: 20." "Kolom score voor de tegenspelers: 82." \
+    "Spelers: 100   Tegenspelers: 82" \
+    -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":4,\"defenders_tricks\":4,\"takers_points\":100,\"defenders_points\":82,\"takers_roem\":20,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
+expect "score nkf s24-S3: the defenders' revoke claimed too late - as played, the takers nat (14b, 19)" 0 \
+    "Score [4 > 13a > 14 > 14b > 19 > 25]" "Spelers: 0   Tegenspelers: 162" \
+    -- sh -c "echo '{\"revoke_by\":\"defenders\",\"revoke_kind\":\"must_follow\",\"revoke_claim\":\"too_late\",\"hand_complete\":true,\"takers_tricks\":3,\"defenders_tricks\":5,\"takers_points\":70,\"defenders_points\":92,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
+# S4, S5: deal D1 above. Only the defenders' driekaart declared: 89 card
+# points against 73 + 20 = 93; roem declared, so the most points with roem
+# win (20i9): nat, the defenders 162 and 20. With the stuk too: 109 : 93.
+printf '{%s,"roem_claimed":[1]}' "$D1" >"$out.s4"
+expect "score nkf s24-S4: 89 card points, the defenders' 20 roem - nat (20i9), 0 : 182" 0 \
+    "Slag 1  E:SA S10 SK SQ  → E (tegenspelers), 28 kaartpunten, roem 20  [16 > 0P1a > 0P2 > 0P2a]" \
+    "Slag 4  E:C10 HQ C9 HK  → N (spelers), 17 kaartpunten, roem 0  [16 > 0P1a > 0P2 > 17 > 18]" \
+    "Score [4 > 19 > 20 > 20i9]" "Kolom roem voor de tegenspelers: 20." "Spelers: 0   Tegenspelers: 182" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s4"
+printf '{%s,"roem_claimed":[1,4]}' "$D1" >"$out.s5"
+expect "score nkf s24-S5: the stuk and the driekaart declared - 109 : 93, made (20i9)" 0 \
+    "Score [4 > 19 > 20 > 20i9]" "Kolom score voor de spelers: 89." "Kolom roem voor de tegenspelers: 20." \
+    "Spelers: 109   Tegenspelers: 93" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s5"
+# S6: deal D2 with E taking: N-S, the defenders, win every trick and
+# declare the vierkaart A-K-Q-J of trick 2: 162, roem 50 + 100 (19i11).
+printf '{"trump":"H","taker":"E","first_leader":"E",%s,%s,"roem_claimed":[2]}' "$D2T" "$H2" >"$out.s6"
+expect "score nkf s24-S6: the defenders' mars with a vierkaart - 0 : 312 (0P2e, 19i11)" 0 \
+    "Slag 2  S:SA SK SQ SJ  → S (tegenspelers), 20 kaartpunten, roem 50  [16 > 0P1a > 0P2 > 0P2b]" \
+    "Verboden kaart (legal-artikel): geen" "Score [4 > 19 > 0P2e > 19i11]" "Kolom roem voor de tegenspelers: 150." \
+    "Spelers: 0   Tegenspelers: 312" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s6"
+rm -f "$out.s4" "$out.s5" "$out.s6"
+# M1, M2: 2 + 2 x beaten + equalled (2deel18d, 18e; past six 18i15). Nine
+# scores, three tied lowest: (2 + 4 + 6) : 3 = 4 each, then 8 … 18. Four
+# scores, two tied highest: (6 + 8) : 2 = 7 each; 100 gets 4, 0 gets 2.
+printf 'board,pair,score\n1NZ,1,0\n1NZ,3,0\n1NZ,5,0\n1NZ,7,50\n1NZ,9,93\n1NZ,11,109\n1NZ,13,182\n1NZ,15,232\n1NZ,17,262\n' >"$out.m1"
+expect "matchpoints nkf s24-M1: nine scores, three tied lowest - 4 each, the top 18 (2deel18i15)" 0 \
+    "1NZ,1,0,4" "1NZ,5,0,4" "1NZ,7,50,8" "1NZ,9,93,10" "1NZ,11,109,12" "1NZ,13,182,14" "1NZ,15,232,16" "1NZ,17,262,18" \
+    -- "$ARBITER" matchpoints --ruleset $NKF "$out.m1"
+printf 'board,pair,score\n1NZ,1,262\n1NZ,3,262\n1NZ,5,100\n1NZ,7,0\n' >"$out.m2"
+expect "matchpoints nkf s24-M2: four scores, two tied highest - 7 each (2deel18e)" 0 \
+    "1NZ,1,262,7" "1NZ,3,262,7" "1NZ,5,100,4" "1NZ,7,0,2" \
+    -- "$ARBITER" matchpoints --ruleset $NKF "$out.m2"
+# R1: three boards of three scores (2, 4, 6). A 6 + 6 + 2 = 14 with two
+# tops and 120 points; B 4 + 4 + 6 = 14 with one top and 322 points; C 8.
+# Equal matchpoints: the more tops first (2deel19b), points do not count.
+printf 'board,pair,score\n1NZ,A,100\n1NZ,B,50\n1NZ,C,0\n2NZ,A,20\n2NZ,B,10\n2NZ,C,0\n3NZ,A,0\n3NZ,B,262\n3NZ,C,100\n' >"$out.r1"
+expect "ranking nkf s24-R1: equal matchpoints, more tops beats more points (2deel19b)" 0 \
+    "1,A,3,14,2,120,2deel19b" "2,B,3,14,1,322,2deel19b" "3,C,3,8,0,100," \
+    -- "$ARBITER" ranking --ruleset $NKF "$out.r1"
+rm -f "$out.m1" "$out.m2" "$out.r1"
+
 # The shipped amendment of 64A1 (transfer only the revoke trick) changes
 # exactly the situations where 64A1 gave two tricks: the revoker won the
 # revoke trick and his side won at least one later trick. Every region says
