@@ -987,6 +987,13 @@ expect "session: nobody played (found by fuzz_session): an empty ranking" 0 "pla
 expect "session: an unknown method" 2 "the method is matchpoints, butler or cross" \
     -- "$ARBITER" session --ruleset bridge-2017 --method rubber examples/session.csv
 rm -f "$TOY.tmp.csv"
+# The last trick's lines: its card points under 0P1a, as in any trick, the
+# ten more under 0P1b.
+expect "score klaverjas: the last trick's card points labelled 0P1a, its ten 0P1b" 0 \
+    "[0P1a] Kaartpunten van de slag voor de spelers: 11 (0P1a)." \
+    "[0P1b] Laatste slag voor de spelers: 10 punten extra (0P1b)." \
+    -- "$ARBITER" score --ruleset klaverjas-nkf-1976 examples/klaverjas-hand.json
+
 # Klaverjas ranking (2e deel Art. 18-19), examples/klaverjas-ranking.csv
 # by hand, 2 + 2 x beaten + equalled (2deel18): board 1NZ A 100 beats three
 # (8, a top), B and C 50 (2 + 2 + 1 = 5), D 2; board 2NZ B 8 (top), C and D
