@@ -303,6 +303,20 @@ PY
 then pass "matchpoints --json: every line with a figure names its articles"
 else fail "matchpoints --json: every line with a figure names its articles" "$(cat "$out")"
 fi
+# A plain board's lines name the comparison's article in --json too (2017
+# 78A, 1963 81; klaverjas the second part's ladder, 18d, or 18e for a
+# shared place, with 19c's top); the CSV line stays board,pair,score,mp.
+printf 'board,pair,score\n1,1,420\n1,3,450\n1,5,-50\n' >"$TOY.tmp.txt"
+expect "matchpoints --json: a plain board's lines name 78A" 0 '"matchpoints": 4,' '"articles": "78A"' \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 --json "$TOY.tmp.txt"
+expect "matchpoints 1963 --json: a plain board's lines name 81" 0 '"articles": "81"' \
+    -- "$ARBITER" matchpoints --ruleset bridge-1963 --json "$TOY.tmp.txt"
+expect "matchpoints: a plain board's CSV lines are unchanged" 0 "1,3,450,4" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+printf 'board,pair,score\n1NZ,1,262\n1NZ,3,262\n1NZ,5,100\n1NZ,7,0\n' >"$TOY.tmp.txt"
+expect "matchpoints klaverjas --json: the ladder's alineas on a plain board" 0 \
+    '"articles": "2deel18 > 2deel18e > 2deel19c > 2deel19i14"' '"articles": "2deel18 > 2deel18d > 2deel19c"' \
+    -- "$ARBITER" matchpoints --ruleset klaverjas-nkf-1976 --json "$TOY.tmp.txt"
 # The same in the plain text of a sheet of bare scores: four entries (top
 # 6), one not played; 650 4, 620 2, 170 0 of a top of 4, by Neuberg (78D)
 # (mp + 1) x 4 / 3 - 1: 5.67, 3, 0.33, rounded to two decimals by the
@@ -871,10 +885,11 @@ expect "session: a board played fewer times, in the JSON" 0 '"played": 2' '"sess
     -- "$ARBITER" session --ruleset bridge-2017 --json examples/session-short-board.csv
 # Board 3's lines name what decided them, in --boards and --json, not in a
 # note only: compared (78A), brought to three entries (78D, 12C's clause:
-# the regulating authority's method). Boards 1 and 2, plain, name none.
+# the regulating authority's method). Boards 1 and 2, plain, name the
+# comparison alone (78A).
 expect "session --boards: the short board's lines name 78A and 78D" 0 \
     "board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew,articles_ns,articles_ew" \
-    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 12C > 78D,78A; 12C > 78D" "1,2,5,450,-450,4,0,100,0,," \
+    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 12C > 78D,78A; 12C > 78D" "1,2,5,450,-450,4,0,100,0,78A,78A" \
     -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session-short-board.csv
 expect "session --json: the short board's lines name 78A and 78D" 0 '"articles_ns": "78A; 12C > 78D"' \
     '"articles_ew": "78A; 12C > 78D"' -- "$ARBITER" session --ruleset bridge-2017 --json examples/session-short-board.csv
@@ -889,9 +904,9 @@ expect "session --boards: a weighted score's articles" 0 \
     "2,1,2,30% 4S= 70% 4S-1,30% NS 4S= + 70% NS 4S-1,1.6,2.4,40,60,78A; 12C > 12C1c; 12C > 2 > 12C1c; 77,78A; 12C > 12C1c; 12C > 2 > 12C1c; 77" \
     "2,3,4,620,-620,3.7,0.3,92.5,7.5,78A,78A" -- "$ARBITER" session --ruleset bridge-2017 --boards "$TOY.tmp.csv"
 # 1963: board 3 stands as compared (81: no board is brought to a higher
-# top), a plain board like the others: its lines name nothing, the note
-# says why.
-expect "session 1963 --boards: the short board stands as a plain board" 0 "3,1,6,620,-620,2,0,100,0,," \
+# top), a plain board like the others: its lines name the comparison (81)
+# alone, the note says why.
+expect "session 1963 --boards: the short board stands as a plain board" 0 "3,1,6,620,-620,2,0,100,0,81,81" \
     "its matchpoints stand as compared (12a > 81: equal_comparison)" \
     -- "$ARBITER" session --ruleset bridge-1963 --boards examples/session-short-board.csv
 # Butler IMPs: each compared score names the scale (78B) and the datum

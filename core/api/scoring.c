@@ -208,8 +208,10 @@ bool scoring_matchpoints_cited(const ruleset *rs, const scenario_hooks *hooks, i
                              citedsz, err);
 }
 
-bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores,
-                         int n, int64_t *mp, strbuf *err) {
+/* scoring_matchpoints, and where cited is not NULL each score's ruling's
+ * trail in cited[i] (SCORING_CITED bytes). */
+static bool matchpoints_cited(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores,
+                              int n, int64_t *mp, char *const *cited, strbuf *err) {
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     if (article < 0) return false;
     if (too_many_scores(n, err)) return false;
@@ -218,10 +220,16 @@ bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const i
     bool ok = beaten && equalled && scoring_rank_counts(scores, n, beaten, equalled);
     if (!ok) sb_puts(err, "out of memory");
     for (int i = 0; i < n && ok; i++)
-        ok = scoring_matchpoints_of(rs, hooks, article, beaten[i], equalled[i], n - 1, &mp[i], err);
+        ok = matchpoints_ruled(rs, hooks, article, beaten[i], equalled[i], n - 1, &mp[i], NULL,
+                               NULL, cited ? cited[i] : NULL, SCORING_CITED, err);
     xfree(beaten);
     xfree(equalled);
     return ok;
+}
+
+bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores,
+                         int n, int64_t *mp, strbuf *err) {
+    return matchpoints_cited(rs, hooks, scores, n, mp, NULL, err);
 }
 
 /* ---- klaverjas ---- */
@@ -741,13 +749,20 @@ static bool run_is_adjusted(vec *rows, const board_row *run, int n) {
     return false;
 }
 
-/* Matchpoints one board: the run of n rows that starts at run. */
+/* Matchpoints one board: the run of n rows that starts at run; a plain
+ * score's line keeps the articles of its figure (the comparison's ruling),
+ * as an adjusted board's lines do. */
 static bool matchpoint_run(const ruleset *rs, const scenario_hooks *hooks, vec *rows,
-                           const board_row *run, int n, int64_t *scores, int64_t *mp, strbuf *err) {
+                           const board_row *run, int n, int64_t *scores, int64_t *mp, char **cited,
+                           strbuf *err) {
     if (run_is_adjusted(rows, run, n)) return adjusted_run(rs, hooks, rows, run, n, err);
-    for (int k = 0; k < n; k++)
-        scores[k] = VEC_AT(rows, score_line, run[k].row).score;
-    if (!scoring_matchpoints(rs, hooks, scores, n, mp, err)) return false;
+    for (int k = 0; k < n; k++) {
+        score_line *row = &VEC_AT(rows, score_line, run[k].row);
+        scores[k] = row->score;
+        row->cited[0] = 0;
+        cited[k] = row->cited;
+    }
+    if (!matchpoints_cited(rs, hooks, scores, n, mp, cited, err)) return false;
     for (int k = 0; k < n; k++)
         VEC_AT(rows, score_line, run[k].row).mp = mp[k];
     return true;
@@ -770,7 +785,8 @@ bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, ve
     size_t count = (size_t)(n > 0 ? n : 1);
     board_row *sorted = xmalloc(sizeof *sorted * count), **runs = xmalloc(sizeof *runs * count);
     int64_t *scores = xmalloc(sizeof *scores * count), *mp = xmalloc(sizeof *mp * count);
-    bool ok = sorted && runs && scores && mp;
+    char **cited = xmalloc(sizeof *cited * count);
+    bool ok = sorted && runs && scores && mp && cited;
     if (!ok) sb_puts(err, "out of memory");
     int nruns = 0;
     for (int i = 0; ok && i < n; i++)
@@ -785,8 +801,9 @@ bool scoring_matchpoint_lines(const ruleset *rs, const scenario_hooks *hooks, ve
         int len = 1;
         while (runs[r] + len < end && compare_boards(runs[r][len].board, runs[r]->board) == 0)
             len++;
-        ok = matchpoint_run(rs, hooks, rows, runs[r], len, scores, mp, err);
+        ok = matchpoint_run(rs, hooks, rows, runs[r], len, scores, mp, cited, err);
     }
+    xfree(cited);
     xfree(sorted);
     xfree(runs);
     xfree(scores);
@@ -839,10 +856,12 @@ json_t *scoring_lines_json(const vec *rows) {
         if (r->board[0]) json_object_set_new(j, "board", json_string(r->board));
         if (r->pair[0]) json_object_set_new(j, "pair", json_string(r->pair));
         if (r->entry.kind == ENTRY_SCORE) json_object_set_new(j, "score", json_integer(r->score));
-        if (r->adjusted_board)
+        if (r->adjusted_board) {
             adjusted_row_json(r, j);
-        else
+        } else {
             json_object_set_new(j, "matchpoints", json_integer(r->mp));
+            if (r->cited[0]) json_object_set_new(j, "articles", json_string(r->cited));
+        }
         json_array_append_new(all, j);
     }
     return all;

@@ -128,9 +128,10 @@ static void test_matchpoints_one_board(void **state) {
     assert_int_equal(arb_matchpoints_sheet(bridge, NULL, sheet, strlen(sheet), &json, &error),
                      ARB_OK);
     assert_null(error);
-    assert_string_equal(json,
-                        "[{\"score\":650,\"matchpoints\":6},{\"score\":620,\"matchpoints\":3},"
-                        "{\"score\":620,\"matchpoints\":3},{\"score\":100,\"matchpoints\":0}]");
+    assert_string_equal(json, "[{\"score\":650,\"matchpoints\":6,\"articles\":\"78A\"},"
+                              "{\"score\":620,\"matchpoints\":3,\"articles\":\"78A\"},"
+                              "{\"score\":620,\"matchpoints\":3,\"articles\":\"78A\"},"
+                              "{\"score\":100,\"matchpoints\":0,\"articles\":\"78A\"}]");
     free(json);
 }
 
@@ -141,10 +142,13 @@ static void test_matchpoints_csv(void **state) {
     char *json = NULL;
     assert_int_equal(arb_matchpoints_sheet(bridge, NULL, sheet, strlen(sheet), &json, NULL),
                      ARB_OK);
-    assert_string_equal(json, "[{\"board\":\"1\",\"pair\":\"A\",\"score\":420,\"matchpoints\":2},"
-                              "{\"board\":\"2\",\"pair\":\"A\",\"score\":100,\"matchpoints\":1},"
-                              "{\"board\":\"1\",\"pair\":\"B\",\"score\":-50,\"matchpoints\":0},"
-                              "{\"board\":\"2\",\"pair\":\"B\",\"score\":100,\"matchpoints\":1}]");
+    /* every line names the comparison that gave its figure (78A) */
+    assert_string_equal(
+        json,
+        "[{\"board\":\"1\",\"pair\":\"A\",\"score\":420,\"matchpoints\":2,\"articles\":\"78A\"},"
+        "{\"board\":\"2\",\"pair\":\"A\",\"score\":100,\"matchpoints\":1,\"articles\":\"78A\"},"
+        "{\"board\":\"1\",\"pair\":\"B\",\"score\":-50,\"matchpoints\":0,\"articles\":\"78A\"},"
+        "{\"board\":\"2\",\"pair\":\"B\",\"score\":100,\"matchpoints\":1,\"articles\":\"78A\"}]");
     free(json);
 }
 
@@ -191,7 +195,8 @@ static void test_csv_session(void **state) {
     assert_non_null(strstr(csv, "\n2,2,NS,2,1,4,25\n"));
     free(csv);
     assert_int_equal(arb_csv("session-boards", json, strlen(json), &csv, NULL), ARB_OK);
-    assert_non_null(strstr(csv, "\n1,1,3,420,-420,2,0,100,0,,\n")); /* a plain board: no articles */
+    /* a plain board: the comparison alone (78A) */
+    assert_non_null(strstr(csv, "\n1,1,3,420,-420,2,0,100,0,78A,78A\n"));
     free(csv);
     free(json);
 }
