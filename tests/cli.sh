@@ -185,7 +185,7 @@ expect "ask: the irregularities in two columns, on 24 lines" 1 "  1) onvoldoende
     "printf 'stop\n' | $ARBITER ask --ruleset bridge-2017 | awk '/^> / { exit } { n++ } END { if (n + 1 <= 24) print \"lines\", n }' | grep -q lines && printf 'stop\n' | $ARBITER ask --ruleset bridge-2017"
 expect "ask: a word in several choices lists them" 1 '"bod" staat in' "11) bod boven zeven" -- sh -c "printf 'bod\nstop\n' | $ARBITER ask --ruleset bridge-2017"
 expect "ask --lang en: questions, hints and the ruling in English" 0 "Which irregularity occurred?" "Answer yes or no." \
-    "Articles: 27 (Insufficient Bid) > 18D > 27B1a > 27D" "[27B1a] Nothing (more) is rectified." "Which bid did the offender make instead of the insufficient bid?: 2H" \
+    "Articles: 27 (Insufficient Bid) > 18D > 27B > 27B1a > 27D" "[27B1a] Nothing (more) is rectified." "Which bid did the offender make instead of the insufficient bid?: 2H" \
     -- sh -c "printf 'insufficient\n1\nmaybe\nno\nbid\n2H\nno\n2H\n' | $ARBITER ask --ruleset bridge-2017 --lang en"
 expect "ask --lang: only nl or en" 2 "--lang is nl or en, not 'fr'" -- "$ARBITER" ask --ruleset bridge-2017 --lang fr
 expect "graph" 0 "digraph article" '"volume"' "2B" -- "$ARBITER" graph --ruleset $TOY --article 2
@@ -1091,7 +1091,7 @@ expect "imps: the score out of range is the one named" 2 "not '99999999999999999
 if [ -f examples/insufficient-bid.json ]; then
     expect "demo example" 0 "Artikelen: 27" -- "$ARBITER" rule --ruleset bridge-2017 examples/insufficient-bid.json
     expect "demo example json" 0 '"articles": [' '"27"' '"actions": [' '"messages": [' -- "$ARBITER" rule --ruleset bridge-2017 --json examples/insufficient-bid.json
-    expect "ask re-asks an impossible answer" 0 "Dat kan niet:" "Artikelen: 27 > 18D > 27B1a > 27D" -- sh -c "printf '1\nnee\n1\nnee\n2\nP\n2H\nnee\n2H\n' | $ARBITER ask --ruleset bridge-2017"
+    expect "ask re-asks an impossible answer" 0 "Dat kan niet:" "Artikelen: 27 > 18D > 27B > 27B1a > 27D" -- sh -c "printf '1\nnee\n1\nnee\n2\nP\n2H\nnee\n2H\n' | $ARBITER ask --ruleset bridge-2017"
     expect "compare, no difference" 0 "== bridge-2017" "Geen verschil tussen bridge-2017 en bridge-2017." -- "$ARBITER" compare --ruleset bridge-2017 --ruleset rulesets/bridge-2017 examples/insufficient-bid.json
     expect "compare, other ruleset" 2 "Alleen in bridge-2017:" "[27B1a] no_further_rectification" "is not a value of fact 'irregularity'" -- "$ARBITER" compare --ruleset bridge-2017 --ruleset $TOY examples/insufficient-bid.json
     expect "compare json" 0 '"differences": [' '"rulings": [' -- "$ARBITER" compare --ruleset bridge-2017 --ruleset bridge-2017 --json examples/insufficient-bid.json
@@ -1140,7 +1140,7 @@ if grep -q "(outside)" "$out"; then fail "diff 1997-2017 shows no outside ruling
 # editions: 2017 goes by what the bid showed (27B1a, else 23A/27B2), 1963 by
 # the denomination named (27a).
 if [ -f examples/artificial-insufficient-bid.json ]; then
-    expect "artificial insufficient bid 2017" 0 "Artikelen: 27 > 18D > 23A > 27B2 > 16C > 26B > 72C" \
+    expect "artificial insufficient bid 2017" 0 "Artikelen: 27 > 18D > 27B > 23A > 27B2 > 16C > 26B > 72C" \
         -- "$ARBITER" rule --ruleset bridge-2017 examples/artificial-insufficient-bid.json
     expect "artificial insufficient bid 1963" 0 "Artikelen: 27 > 18 > 27a" \
         -- "$ARBITER" rule --ruleset bridge-1963 examples/artificial-insufficient-bid.json
@@ -1176,20 +1176,20 @@ printf '{"dealer": "N", "auction": "N: 1NT 2H 2C", "irregularity": "insufficient
 # unintended_call has a default (false, 25A): it is not asked, but the
 # ruling shows it as assumed among the values the director may correct.
 expect "ask asks artificial, assumes intended" 0 "Was de onregelmatige bieding kunstmatig" \
-    "Oordeel (art. 27B1a)" "Artikelen: 27 > 18D > 23A > 27B2" \
+    "Oordeel (art. 27B1a)" "Artikelen: 27 > 18D > 27B > 23A > 27B2" \
     -- sh -c "printf 'ja\nnee\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
 expect "ask shows record and assumed values" 0 "Uit het biedverloop of spelverloop afgeleid, of aangenomen" \
     "1) Oordeel: was de (eerste) bieding onbedoeld" "nee (aangenomen)" "4) Wat is het laagste voldoende bod" \
-    "Artikelen: 27 > 18D > 27B1a" -- sh -c "printf 'nee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
+    "Artikelen: 27 > 18D > 27B > 27B1a" -- sh -c "printf 'nee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
 expect "ask corrects the assumed intended call: 25A" 0 "Artikelen: 25 > 25A1 > 25A2 > 25A3 > 25A6" \
     -- sh -c "printf 'nee\n1\nja\nnee\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
 expect "ask corrects a record value" 0 "Nummer van de waarde die niet klopt" "Artikelen: 27 > 18D > 27A1" \
     -- sh -c "printf 'nee\n3\nja\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
-expect "ask corrects the lowest bid" 0 "Artikelen: 27 > 18D > 23A > 27B2" \
+expect "ask corrects the lowest bid" 0 "Artikelen: 27 > 18D > 27B > 23A > 27B2" \
     -- sh -c "printf 'nee\n4\n4C\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
-expect "ask record prompt re-asks a bad number" 0 "Geef een nummer van 1 tot en met 5" "Artikelen: 27 > 18D > 27B1a" \
+expect "ask record prompt re-asks a bad number" 0 "Geef een nummer van 1 tot en met 5" "Artikelen: 27 > 18D > 27B > 27B1a" \
     -- sh -c "printf 'nee\n9\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
-expect "ask keeps the ruling at end of input" 0 "Artikelen: 27 > 18D > 27B1a" \
+expect "ask keeps the ruling at end of input" 0 "Artikelen: 27 > 18D > 27B > 27B1a" \
     -- sh -c "printf 'nee\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
 expect "rule shows an assumed value" 0 '"fact":"unintended_call","value":false,"source":"default"' \
     -- sh -c "sed 's/}$/, \"call_artificial\": true, \"replacement_shows_same_denominations\": false, \"replacement_comparable\": false}/' $TOY.stayman.json | $ARBITER rule --ruleset bridge-2017 --json - | tr -d ' \n'"
