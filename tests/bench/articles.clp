@@ -153,14 +153,14 @@
   => (retract ?g) (push c27B) (bind ?*arg* ?l))
 (defrule r27B4 (declare (salience 87)) ?g <- (art a27)
   (s (replacement insufficient_bid) (second_insufficient_accepted ?a))
-  => (retract ?g) (if (eq ?a TRUE) then (push c27B4 c27A1) else (push c27B4 c27B3)))
+  => (retract ?g) (if (eq ?a TRUE) then (push o27B c27B4 c27A1) else (push o27B c27B4 c27B3)))
 (defrule r27B1a (declare (salience 86)) ?g <- (art a27)
   (s (replacement bid) (replacement_call ?c) (lowest_same_denomination ?c))
-  => (retract ?g) (push c27B1a))
+  => (retract ?g) (push o27B c27B1a))
 (defrule r27B1b (declare (salience 85)) ?g <- (art a27) (s (replacement_comparable TRUE))
-  => (retract ?g) (push f23A c27B1b))
-(defrule r27B2 (declare (salience 84)) ?g <- (art a27) (s (replacement bid|pass)) => (retract ?g) (push f23A c27B2))
-(defrule r27B3 (declare (salience 83)) ?g <- (art a27) => (retract ?g) (push f23A c27B3))
+  => (retract ?g) (push o27B f23A c27B1b))
+(defrule r27B2 (declare (salience 84)) ?g <- (art a27) (s (replacement bid|pass)) => (retract ?g) (push o27B f23A c27B2))
+(defrule r27B3 (declare (salience 83)) ?g <- (art a27) => (retract ?g) (push o27B f23A c27B3))
 
 ; ---- Art. 28, 29
 

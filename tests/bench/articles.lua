@@ -190,11 +190,11 @@ local function art27(f)
   elseif f.turn_was ~= "offender" and not ib_deemed_in_rotation(f) then push("c27A2"); art31(f)
   elseif f.replacement == "not_yet" then push("c27B"); arg = f.lowest_same_denomination
   elseif f.replacement == "insufficient_bid" then
-    push("c27B4")
+    push("o27B"); push("c27B4")
     if f.second_insufficient_accepted then push("c27A1") else push("c27B3") end
-  elseif f.replacement == "bid" and f.replacement_call == f.lowest_same_denomination then push("c27B1a")
+  elseif f.replacement == "bid" and f.replacement_call == f.lowest_same_denomination then push("o27B"); push("c27B1a")
   else
-    push("f23A")
+    push("o27B"); push("f23A")
     if f.replacement_comparable then push("c27B1b")
     elseif f.replacement == "bid" or f.replacement == "pass" then push("c27B2")
     else push("c27B3") end

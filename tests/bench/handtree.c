@@ -310,14 +310,17 @@ static void art27(const hand_facts *f, hand_ruling *out) {
         PUSH(c27B);
         out->arg = f->lowest_same_denomination;
     } else if (f->replacement == RP_INSUFFICIENT_BID) {
+        PUSH(o27B);
         PUSH(c27B4);
         if (f->second_insufficient_accepted)
             PUSH(c27A1);
         else
             PUSH(c27B3);
     } else if (f->replacement == RP_BID && f->replacement_call == f->lowest_same_denomination) {
+        PUSH(o27B);
         PUSH(c27B1a);
     } else {
+        PUSH(o27B);
         PUSH(f23A);
         if (f->replacement_comparable)
             PUSH(c27B1b);

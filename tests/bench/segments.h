@@ -69,7 +69,7 @@
     S(f23A, "23A", "")                                                                             \
     S(f29C, "29C", "")                                                                             \
     /* groups of clauses without a citation of their own */                                        \
-    S(g_rho, "", A_RHO)                                                                            \
+    S(g_rho, "32A", A_RHO)   /* 32A states the condition of 32A1 and 32A2 */                       \
     S(g_rho31, "31A", A_RHO) /* 31A states the condition of 31A1 and 31A2 */                       \
     /* clauses */                                                                                  \
     S(c17D3, "17D3 > 16C",                                                                         \
@@ -90,6 +90,7 @@
     S(c27A1_oor, "27A1 > 29A > 16A1 > 16A1a", A_27A1)                                              \
     S(c27A2, "27A2 > 29B", "")                                                                     \
     S(c27B, "27B > 23A > 23C", "insufficient_bid_options(%C)")                                     \
+    S(o27B, "27B", "") /* 27B states the condition of 27B1-27B4 */                                 \
     S(c27B4, "27B4", "")                                                                           \
     S(c27B3, "27B3 > 16C > 26B > 72C", A_27B3)                                                     \
     S(c27B1a, "27B1a > 27D",                                                                       \
@@ -111,8 +112,8 @@
     S(c30B1, "30B1 > 30B1a > 16C > 16C2",                                                          \
       "call_cancelled; turn_reverts_to_rightful_caller; partner_may_call_freely(16C2)")            \
     S(c30B1b, "30B1b > 23A > 23C", "later_call_options(30B1bi, 30B1bii)")                          \
-    S(c30B1bi, "30B1bi > 23B > 23C", A_NO_FURTHER)                                                 \
-    S(c30B1bii, "30B1bii > 26B > 72C", A_PARTNER_PASSES)                                           \
+    S(c30B1bi, "30B1bi > 30B1b > 23B > 23C", A_NO_FURTHER)                                         \
+    S(c30B1bii, "30B1bii > 30B1b > 26B > 72C", A_PARTNER_PASSES)                                   \
     S(c30B2, "30B2", "")                                                                           \
     S(c30C, "30C", "")                                                                             \
     S(c31A, "23A > 23C", "rho_call_options(31A1, 31A2)")                                           \
@@ -126,7 +127,7 @@
     S(c31B2a, "31A2a > 31B2 > 23B > 23C", A_NO_FURTHER)                                            \
     S(c31B2b, "31A2b > 31B2 > 26B > 72C", A_PARTNER_PASSES)                                        \
     S(c31C, "31C", "")                                                                             \
-    S(c32A, "32A > 23A > 23C", "rho_call_options(32A1, 32A2)")                                     \
+    S(c32A, "23A > 23C", "rho_call_options(32A1, 32A2)")                                           \
     S(c32A1, "32A1", "offender_must_repeat_call")                                                  \
     S(c32A2, "32A2 > 23A > 23C", "later_call_options(32A2a, 32A2b)")                               \
     S(c32A2a, "32A2a > 32A2 > 23B > 23C", A_NO_FURTHER)                                            \
