@@ -487,6 +487,7 @@ static void settle_facts(const bridge_auction *a, int k, const auction_state *st
         .after_final_pass = state_auction_ended(st),
         .offender_called_before = seat_called_between(a, 0, k, e->seat),
         .lho_called = seat_called_between(a, k + 1, a->ncalls, bridge_seat_at(e->seat, REL_LHO)),
+        .rho_called = seat_called_between(a, k + 1, a->ncalls, bridge_seat_at(e->seat, REL_RHO)),
         .irregular_call = e->call,
     };
     settle_lowest_sufficient(st, &e->call, f);

@@ -54,6 +54,7 @@ typedef struct bridge_facts {
     bool after_final_pass;         /* the auction had ended before the call */
     bool offender_called_before;   /* the offender called earlier in the record */
     bool lho_called;               /* offender's LHO called after the irregular call */
+    bool rho_called;               /* offender's RHO called after the irregular call */
     bool has_lowest_sufficient;    /* the call is a bid with a sufficient bid in its denom */
     bridge_call lowest_sufficient; /* lowest sufficient bid in the same denomination */
     bridge_call irregular_call;

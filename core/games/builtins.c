@@ -38,6 +38,7 @@ enum {
     B_AFTER_FINAL_PASS,
     B_OFFENDER_CALLED_BEFORE,
     B_LHO_CALLED,
+    B_RHO_CALLED,
     B_LOWEST_SUFFICIENT,
     B_IRREGULAR_CALL,
     B_DEALER,
@@ -125,6 +126,7 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_AFTER_FINAL_PASS] = {"auction", "after_final_pass", BT_BOOL, NULL, 0},
     [B_OFFENDER_CALLED_BEFORE] = {"auction", "offender_called_before", BT_BOOL, NULL, 0},
     [B_LHO_CALLED] = {"auction", "lho_called", BT_BOOL, NULL, 0},
+    [B_RHO_CALLED] = {"auction", "rho_called", BT_BOOL, NULL, 0},
     [B_LOWEST_SUFFICIENT] = {"auction", "lowest_sufficient", BT_CALL, NULL, 0},
     [B_IRREGULAR_CALL] = {"auction", "irregular_call", BT_CALL, NULL, 0},
     [B_DEALER] = {"auction", "dealer", BT_SYMBOL, seat_names, 4},
@@ -267,6 +269,9 @@ static bool auction_value(int i, const record *rec, int64_t *value, const char *
         return true;
     case B_LHO_CALLED:
         *value = bf->lho_called;
+        return true;
+    case B_RHO_CALLED:
+        *value = bf->rho_called;
         return true;
     case B_LOWEST_SUFFICIENT:
         if (!bf->has_lowest_sufficient) return false;
