@@ -336,6 +336,40 @@ expect "matchpoints: a weighted score's contracts name 2 and 77" 0 \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-weighted-contracts.csv
 expect "matchpoints --json: a weighted score's articles" 0 '"articles": "78A; 12C > 12C1c"' \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 --json examples/board-weighted.csv
+# Twenty-sixth sample (docs/coverage.md), written from the text before
+# the sheet was run. [steekproef26-s01, s07] 620, 650, A=: two scores
+# compared of three entries (top 4), Neuberg (12C's clause 78D): 650 (2 +
+# 1) x 3 / 2 - 1 = 3.5, 620 0.5; A= is 12C2a's average, 50% of 4 = 2.
+# 12C2b gives the IMPs of average plus and minus only, and 12C2c concerns
+# the side not at fault and the offending side: the A= line names 12C2a.
+printf '620\n650\nA=\n' >"$TOY.tmp.txt"
+expect "matchpoints: A= names 12C2a alone, the scores beside it 78A and 78D [steekproef26-s01, s07]" 0 \
+    "    A=  2  (50%)  art. 12C > 12C2a" "   620  0.5  (12.5%)  art. 78A; 12C > 78D" \
+    "   650  3.5  (87.5%)  art. 78A; 12C > 78D" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+expect "matchpoints --json: A= names 12C2a alone [steekproef26-s01]" 0 '"articles": "12C > 12C2a"' \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 --json "$TOY.tmp.txt"
+# [steekproef26-s02, s03] Not yet as the text has it: an A+ or A- line
+# names 12C2b (the IMP value, 12C2b) on a matchpoint sheet too, and 12C2c
+# on `matchpoints`, which knows no session and so applies no exception
+# (620, 650, A+: "A+ 2.4 (60%) art. 12C > 12C2a > 12C2b > 12C2c"; the text
+# asks "12C > 12C2a"). The sheet's article is not told the scale or whether
+# the session is known: that is the core's to pass.
+# [steekproef26-s05, s08] 420, -50, 100 and 40% 420 + 60% -50, all four
+# played (top 6): the weighted score (12C1c) 0.4 x 5 + 0.6 x 1 = 2.6; 420
+# 2 + 2 + 0.4 x 1 + 0.6 x 2 = 5.6; 100 2 + 0.6 x 2 = 3.2; -50 0.6 x 1 =
+# 0.6. Nothing is brought to another number of entries: the plain lines
+# name the comparison (78A) alone.
+printf '420\n-50\n100\n40%% 420 + 60%% -50\n' >"$TOY.tmp.txt"
+expect "matchpoints: a weighted score among plain ones [steekproef26-s05, s08]" 0 \
+    "40% 420 + 60% -50  2.6  (43.33%)  art. 78A; 12C > 12C1c" "   420  5.6  (93.33%)  art. 78A" \
+    "   100  3.2  (53.33%)  art. 78A" "   -50  0.6  (10%)  art. 78A" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+# [steekproef26-s06] 650, 620 P, 170, all played (top 4): 620 beats 170
+# (78A: 2) and loses a quarter top (90A, the kwarttop): 1; no 78D.
+printf '650\n620 P\n170\n' >"$TOY.tmp.txt"
+expect "matchpoints: a penalty on a board played by all names 78A and 90A [steekproef26-s06]" 0 \
+    " 620 P  1  (25%)  art. 78A; 12C > 90A" "   650  4  (100%)  art. 78A" "   170  0  (0%)  art. 78A" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 # Board 3 split in groups a (420, 400, 170) and b (-50, -100), N = 5, top
 # 8: in a, 4, 2, 0 become (4 + 1) x 5 / 3 - 1 = 7.33, 4, 0.67; in b, 2 and
 # 0 become 3 x 5 / 2 - 1 = 6.5 and 1.5. Board 4: one pair did not play
@@ -899,6 +933,14 @@ expect "session --boards: artificial and Neuberg lines with their articles" 0 \
     "3,2,4,A+,A-,3,1.5,75,37.5,12C > 12C2a > 12C2b > 12C2c,12C > 12C2a > 12C2b > 12C2c" \
     "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 12C > 78D,78A; 12C > 78D" \
     -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
+# [steekproef26-s04] The director's 45% for NS3 on board 2 (12C2a: an
+# artificial score as he judges the fault): 45% of 4 = 1.8, east-west the
+# rest, 55% (2.2); both lines name 12C2a, no 12C2b or 12C2c (a percentage
+# the director chose, not average plus or minus).
+printf 'board,ns,ew,score\n1,1,4,420\n1,2,5,450\n1,3,6,420\n2,1,5,-100\n2,2,6,110\n2,3,4,45%%\n' >"$TOY.tmp.csv"
+expect "session --boards: a percentage names 12C2a [steekproef26-s04]" 0 \
+    "2,3,4,45%,55%,1.8,2.2,45,55,12C > 12C2a,12C > 12C2a" \
+    -- "$ARBITER" session --ruleset bridge-2017 --boards "$TOY.tmp.csv"
 printf 'board,ns,ew,score\n2,1,2,30%% 4S= 70%% 4S-1\n2,3,4,620\n2,5,6,-100\n' >"$TOY.tmp.csv"
 expect "session --boards: a weighted score's articles" 0 \
     "2,1,2,30% 4S= 70% 4S-1,30% NS 4S= + 70% NS 4S-1,1.6,2.4,40,60,78A; 12C > 12C1c; 12C > 2 > 12C1c; 77,78A; 12C > 12C1c; 12C > 2 > 12C1c; 77" \
