@@ -167,9 +167,9 @@ static void index_invariants(ruleset *rs) {
         cap *= 2;
     numbers.mask = cap - 1;
     numbers.node = xmalloc(sizeof *numbers.node * cap);
-    numbers.number = xcalloc(
-        cap, sizeof *numbers.number); /* 0 for a child not marked: none in a checked graph */
     memset(numbers.node, 0xff, sizeof *numbers.node * cap); /* -1: free */
+    /* 0 for a child that was not marked: there is none in a checked graph */
+    numbers.number = xcalloc(cap, sizeof *numbers.number);
     size_t nkids = 0;
     for (int w = 0; w < nwords; w++)
         for (uint64_t b = bits[w]; b; b &= b - 1)

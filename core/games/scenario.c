@@ -65,13 +65,7 @@ void scenario_init(scenario *sc, const ruleset *rs) {
         sc->builtin_facts[i] = f;
         sc->nbuiltin_facts++;
     }
-    sc->symbol_enum = xcalloc(nsymbols + 1, sizeof *sc->symbol_enum);
-    for (int i = 0; i < sc->nbuiltin_facts; i++) {
-        const rs_fact *fact = &rs->facts[sc->builtin_facts[i]];
-        const builtin_desc *d = builtin_at(fact->builtin);
-        for (int k = 0; d->type == BT_SYMBOL && k < d->nsymbols; k++)
-            sc->symbol_enum[sc->symbol_at[i] + k] = rs_enum_index(fact->type, d->symbols[k]);
-    }
+    sc->symbol_enum = xcalloc(nsymbols + 1, sizeof *sc->symbol_enum); /* looked up when met */
 }
 
 void scenario_free(scenario *sc) {
@@ -885,14 +879,19 @@ bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err)
 
 /* The value a record gives fact f (the i-th of the builtin facts). A
  * symbol is one of the built-in's own constant strings, so its address
- * finds its enum index among those scenario_init looked up. */
+ * finds its enum index, looked up the first time it is met (kept plus one:
+ * 0 is not yet). */
 static bool record_value(const rs_fact *f, scenario *sc, int i, int64_t *out) {
     const char *symbol = NULL;
     if (!builtin_value(f->builtin, &sc->rec, out, &symbol)) return false;
     if (!symbol) return true;
     const builtin_desc *d = builtin_at(f->builtin);
-    for (int k = 0; k < d->nsymbols; k++)
-        if (d->symbols[k] == symbol) return (*out = sc->symbol_enum[sc->symbol_at[i] + k]) >= 0;
+    for (int k = 0; k < d->nsymbols; k++) {
+        if (d->symbols[k] != symbol) continue;
+        int64_t *known = &sc->symbol_enum[sc->symbol_at[i] + k];
+        if (!*known) *known = rs_enum_index(f->type, symbol) + 1;
+        return (*out = *known - 1) >= 0;
+    }
     *out = rs_enum_index(f->type, symbol); /* the compiler checked that it is listed */
     return *out >= 0;
 }

@@ -59,7 +59,8 @@ typedef struct scenario {
     int part_end[SCENARIO_RECORD_PARTS];
     int *default_facts, ndefault_facts;
     /* per builtin fact: where its symbols' enum indexes start in symbol_enum
-     * (builtin_desc.symbols, in order; -1 for one its type does not list) */
+     * (builtin_desc.symbols, in order; each index plus one once looked up,
+     * 0 before) */
     int *symbol_at;
     int64_t *symbol_enum;
 } scenario;
