@@ -222,6 +222,38 @@ if "$ARBITER" score --ruleset bridge-2017 4SX-4 --vul --json 2>&1 | grep -q "teg
 else
     pass "score: no negative points labelled the defenders'"
 fi
+# Twenty-seventh sample (docs/coverage.md), written from the texts before
+# the scores were run: the whole trail (--json articles) and the figure.
+# [steekproef27-s01-17, s01-63] 6NTX= vulnerable: 40 + 5 x 30 = 190,
+# doubled 380; 50 for making it doubled; game 500; small slam 750 = 1680
+# in both editions (2017 77's table; 1963 76, reached through 75, whose
+# slam and game premiums doubling does not touch).
+expect "score: 6NTX= vulnerable, 77 alone [steekproef27-s01-17]" 0 \
+    "[77] Premie voor een geboden en gemaakt klein slem: 750" '[["77"],1680]' \
+    -- sh -c "'$ARBITER' score --ruleset bridge-2017 6NTX= --vul && '$ARBITER' score --ruleset bridge-2017 6NTX= --vul --json | jq -c '[.articles, .score]'"
+expect "score 1963: 6NTX= vulnerable, 75 and 76 [steekproef27-s01-63]" 0 \
+    "[76] Premie voor het maken van een gedoubleerd contract: 50" '[["75","76"],1680]' \
+    -- sh -c "'$ARBITER' score --ruleset bridge-1963 6NTX= --vul && '$ARBITER' score --ruleset bridge-1963 6NTX= --vul --json | jq -c '[.articles, .score]'"
+# [steekproef27-s02-17, s02-63] 2SXX+2 not vulnerable: 2 x 30 x 4 = 240
+# (a game); 2017 77: 100 for making it redoubled, 2 redoubled overtricks x
+# 200, game 300 = 1040. 1963 76: the redouble doubles the overtricks but
+# not the 50 for making it: 240 + 50 + 400 + 300 = 990.
+expect "score: 2SXX+2 not vulnerable = 1040 [steekproef27-s02-17]" 0 \
+    "[77] Premie voor het maken van een geredoubleerd contract: 100" "[77] Overslagen (2, geredoubleerd): 400" \
+    '[["77"],1040]' \
+    -- sh -c "'$ARBITER' score --ruleset bridge-2017 2SXX+2 --nonvul && '$ARBITER' score --ruleset bridge-2017 2SXX+2 --nonvul --json | jq -c '[.articles, .score]'"
+expect "score 1963: 2SXX+2 not vulnerable = 990 [steekproef27-s02-63]" 0 \
+    "[76] Premie voor het maken van een geredoubleerd contract: 50" "[76] Overslagen (2, geredoubleerd): 400" \
+    '[["75","76"],990]' \
+    -- sh -c "'$ARBITER' score --ruleset bridge-1963 2SXX+2 --nonvul && '$ARBITER' score --ruleset bridge-1963 2SXX+2 --nonvul --json | jq -c '[.articles, .score]'"
+# [steekproef27-s03-17, s03-63] 5CX-4 not vulnerable: 2017 77, 100 + 200 +
+# 200 + 300 from the fourth on = 800; 1963 76, 100 + 3 x 200 = 700.
+expect "score: 5CX-4 not vulnerable = -800 [steekproef27-s03-17]" 0 \
+    "[77] Extra voor de vierde en elke volgende downslag (1), voor de partij van de leider: -100" '[["77"],-800]' \
+    -- sh -c "'$ARBITER' score --ruleset bridge-2017 5CX-4 --nonvul && '$ARBITER' score --ruleset bridge-2017 5CX-4 --nonvul --json | jq -c '[.articles, .score]'"
+expect "score 1963: 5CX-4 not vulnerable = -700 [steekproef27-s03-63]" 0 \
+    "[76] Volgende downslagen (3), voor de partij van de leider: -600" '[["75","76"],-700]' \
+    -- sh -c "'$ARBITER' score --ruleset bridge-1963 5CX-4 --nonvul && '$ARBITER' score --ruleset bridge-1963 5CX-4 --nonvul --json | jq -c '[.articles, .score]'"
 printf 'ruleset "plain" { title "Zonder scoretabel" }\nfact a : bool ask "a?"\naction ok text "ok"\narticle 1 when true { otherwise => 1A { ok } }\n' >"$TOY.tmp.rules"
 expect "score without scoring article" 2 "names no article for this" -- "$ARBITER" score --ruleset "$TOY.tmp.rules" 3S=
 rm -f "$TOY.tmp.rules"
@@ -407,6 +439,14 @@ expect "matchpoints 1963: the articles of each line" 0 "4,2,300,2,50%,art. 81" "
     -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
 expect "matchpoints 1963 --json: the articles of each line" 0 '"articles": "81; 12a; 12a > 2; 75 > 76"' \
     '"articles": "81"' -- "$ARBITER" matchpoints --ruleset bridge-1963 --json "$TOY.tmp.txt"
+# [steekproef27-s06-63] 1963 81, one board, 420, 400, 400, -50 in one
+# direction: two matchpoints for each lower score, one for each equal one:
+# 420 6, 400 2 + 1 = 3, -50 0; each line names 81 alone.
+printf '420\n400\n400\n-50\n' >"$TOY.tmp.txt"
+expect "matchpoints 1963: 81 alone on a plain board [steekproef27-s06-63]" 0 \
+    "   420  6" "   400  3" "   -50  0" '{"score":420,"matchpoints":6,"articles":"81"}' \
+    '{"score":-50,"matchpoints":0,"articles":"81"}' \
+    -- sh -c "'$ARBITER' matchpoints --ruleset bridge-1963 '$TOY.tmp.txt' && '$ARBITER' matchpoints --ruleset bridge-1963 --json '$TOY.tmp.txt' | jq -c '.[]'"
 printf '620\nA-\n' >"$TOY.tmp.txt"
 # the ruling's own words say why (12a: the 1963 laws have no A-)
 expect "matchpoints 1963: no average minus" 2 "line 2: article 12a gives no percent for 'average_minus': The 1963 laws know no average minus" \
@@ -1096,6 +1136,22 @@ rm -f "$TOY.tmp.txt"
 expect "imps" 0 "IMP's: 2" -- "$ARBITER" imps --ruleset $TOY 30 0
 expect "imps negative" 0 "IMP's: -1" -- "$ARBITER" imps --ruleset $TOY 0 15
 expect "imps bad score" 2 "whole numbers" -- "$ARBITER" imps --ruleset $TOY 0 lots
+# Twenty-seventh sample: [steekproef27-s04-17] 450 against -620, a
+# difference of 1070: 78B's scale, 900-1090, 14 IMPs; 78B alone.
+expect "imps: 1070 = 14, 78B alone [steekproef27-s04-17]" 0 "[78B] Verschil in scorepunten 1070: 14 IMP" \
+    '[["78B"],14]' \
+    -- sh -c "'$ARBITER' imps --ruleset bridge-2017 450 -620 && '$ARBITER' imps --ruleset bridge-2017 450 -620 --json | jq -c '[.articles, .imps]'"
+# [steekproef27-s04-63] 1963: -200 against 1430, -1630: 87's scale,
+# 1500-1740, -17; point-a-board (82), negative and more than 10: 0. The
+# ruling is 80's, which puts the two methods side by side: 80, 87, 82.
+expect "imps 1963: -1630 = -17, point a board 0 [steekproef27-s04-63]" 0 "[87] Verschil in scorepunten -1630: -17 IMP" \
+    "-1630: 0 matchpunten" '[["80","87","82"],-17]' \
+    -- sh -c "'$ARBITER' imps --ruleset bridge-1963 -200 1430 && '$ARBITER' imps --ruleset bridge-1963 -200 1430 --json | jq -c '[.articles, .imps]'"
+# [steekproef27-s05-63] 420 against 410, 10: 87, 0-10 is 0 IMPs; 82, a
+# total of only 10 is one matchpoint.
+expect "imps 1963: a difference of 10 = 0, point a board 1 [steekproef27-s05-63]" 0 "[87] Verschil in scorepunten 10: 0 IMP" \
+    "samen 10: 1 matchpunten" '[["80","87","82"],0]' \
+    -- sh -c "'$ARBITER' imps --ruleset bridge-1963 420 410 && '$ARBITER' imps --ruleset bridge-1963 420 410 --json | jq -c '[.articles, .imps]'"
 expect "rule: a second --ruleset is refused, not the one ruled with" 2 "give --ruleset once, not also" \
     -- "$ARBITER" rule --ruleset $TOY --ruleset $TOY tests/bad/bad-json.json
 expect "rule: --brief with --text is refused, not one of them passed over" 2 "three forms: give one" \
