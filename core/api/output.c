@@ -787,12 +787,15 @@ bool output_json_write(output_cache *c, const ruling *r, const scenario *sc, lon
     return true;
 }
 
-/* The brief record: status, trail and actions with their arguments. */
-/* A brief record's opening, per status: status_name's words, quoted. */
+/* A brief record's opening, per status: status_name's words, quoted (a
+ * constant each, as a batch writes one a line). */
 static const char *const brief_opening[] = {"{\"status\":\"ruling\"",   "{\"status\":\"needs\"",
                                             "{\"status\":\"rejected\"", "{\"status\":\"gap\"",
                                             "{\"status\":\"error\"",    "{\"status\":\"outside\""};
+_Static_assert(sizeof brief_opening / sizeof *brief_opening == RULING_OUTSIDE + 1,
+               "one opening per ruling status");
 
+/* The brief record: status, trail and actions with their arguments. */
 void output_brief_write(output_cache *c, const ruling *r, long line, strbuf *out) {
     const ruleset *rs = c->rs;
     sb_puts(out, brief_opening[r->status]);

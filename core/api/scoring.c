@@ -210,7 +210,7 @@ bool scoring_matchpoints_cited(const ruleset *rs, const scenario_hooks *hooks, i
 
 /* scoring_matchpoints, and where cited is not NULL each score's ruling's
  * trail in cited[i] (SCORING_CITED bytes). */
-static bool matchpoints_cited(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores,
+static bool board_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores,
                               int n, int64_t *mp, char *const *cited, strbuf *err) {
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     if (article < 0) return false;
@@ -229,7 +229,7 @@ static bool matchpoints_cited(const ruleset *rs, const scenario_hooks *hooks, co
 
 bool scoring_matchpoints(const ruleset *rs, const scenario_hooks *hooks, const int64_t *scores,
                          int n, int64_t *mp, strbuf *err) {
-    return matchpoints_cited(rs, hooks, scores, n, mp, NULL, err);
+    return board_matchpoints(rs, hooks, scores, n, mp, NULL, err);
 }
 
 /* ---- klaverjas ---- */
@@ -762,7 +762,7 @@ static bool matchpoint_run(const ruleset *rs, const scenario_hooks *hooks, vec *
         row->cited[0] = 0;
         cited[k] = row->cited;
     }
-    if (!matchpoints_cited(rs, hooks, scores, n, mp, cited, err)) return false;
+    if (!board_matchpoints(rs, hooks, scores, n, mp, cited, err)) return false;
     for (int k = 0; k < n; k++)
         VEC_AT(rows, score_line, run[k].row).mp = mp[k];
     return true;
