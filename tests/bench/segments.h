@@ -147,7 +147,7 @@
     S(c36B, "36B > 36B1 > 36B2 > 36B3 > 72C > 26B",                                                \
       "call_cancelled; offender_must_replace; partner_must_pass(rest_of_auction); "                \
       "could_have_known(72C); lead_restriction(26B)")                                              \
-    S(c36B4, "36B4 > 36B1 > 72C > 26B",                                                            \
+    S(c36B4, "36B > 36B4 > 36B1 > 72C > 26B",                                                      \
       "call_cancelled; turn_reverts_to_rightful_caller; offender_may_call_freely; "                \
       "partner_must_pass(rest_of_auction); could_have_known(72C); lead_restriction(26B)")          \
     S(c36C, "36C", "contract_recorded_without_call")                                               \
