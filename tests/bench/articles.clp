@@ -43,8 +43,8 @@
        (not (and (or (eq ?irr insufficient_bid) (eq ?irr call_out_of_rotation))
                  (eq ?tw lho) (eq ?ocb TRUE)))))
 
-(deffunction ib-deemed (?irr ?tw ?lc ?rmp)
-  (and (eq ?irr insufficient_bid) (eq ?tw rho) (eq ?lc FALSE) (eq ?rmp TRUE)))
+(deffunction ib-deemed (?irr ?tw ?rmp)
+  (and (eq ?irr insufficient_bid) (eq ?tw rho) (eq ?rmp TRUE)))
 
 (deffunction ib-lapsed (?irr ?tw ?lc ?rmp ?rc)
   (and (eq ?irr insufficient_bid) (eq ?tw rho) (eq ?lc FALSE) (eq ?rmp FALSE) (eq ?rc TRUE)))
@@ -86,12 +86,12 @@
 
 (defrule when-27 (declare (salience 99)) (not (replaced))
   (s (irregularity insufficient_bid) (turn_was ?tw) (lho_called ?lc) (rho_must_pass ?rmp) (rho_called ?rc))
-  (test (not (or (ib-deemed insufficient_bid ?tw ?lc ?rmp) (ib-lapsed insufficient_bid ?tw ?lc ?rmp ?rc))))
+  (test (not (or (ib-deemed insufficient_bid ?tw ?rmp) (ib-lapsed insufficient_bid ?tw ?lc ?rmp ?rc))))
   => (push a27) (assert (art a27)))
 
 (defrule when-28-insufficient (declare (salience 99)) (not (replaced))
   (s (irregularity insufficient_bid) (turn_was ?tw) (lho_called ?lc) (rho_must_pass ?rmp) (rho_called ?rc))
-  (test (or (ib-deemed insufficient_bid ?tw ?lc ?rmp) (ib-lapsed insufficient_bid ?tw ?lc ?rmp ?rc)))
+  (test (or (ib-deemed insufficient_bid ?tw ?rmp) (ib-lapsed insufficient_bid ?tw ?lc ?rmp ?rc)))
   => (push a28) (assert (art a28)))
 
 (defrule when-28 (declare (salience 99)) (not (replaced))
@@ -142,12 +142,14 @@
 
 ; ---- Art. 27
 
-(defrule r27A1_oor (declare (salience 91)) ?g <- (art a27) (s (lho_called TRUE) (turn_was ~offender))
+(defrule r27A1_oor (declare (salience 91)) ?g <- (art a27)
+  (s (irregularity ?irr) (lho_called TRUE) (turn_was ?tw&~offender) (rho_must_pass ?rmp))
+  (test (not (ib-deemed ?irr ?tw ?rmp)))
   => (retract ?g) (push c27A1_oor))
 (defrule r27A1 (declare (salience 90)) ?g <- (art a27) (s (lho_called TRUE)) => (retract ?g) (push c27A1))
 (defrule r27A2 (declare (salience 89)) ?g <- (art a27)
   (s (irregularity ?irr) (turn_was ?tw&~offender) (lho_called ?lc) (rho_must_pass ?rmp))
-  (test (not (ib-deemed ?irr ?tw ?lc ?rmp)))
+  (test (not (ib-deemed ?irr ?tw ?rmp)))
   => (retract ?g) (push c27A2 a31) (assert (art a31)))
 (defrule r27B (declare (salience 88)) ?g <- (art a27) (s (replacement not_yet) (lowest_same_denomination ?l))
   => (retract ?g) (push c27B) (bind ?*arg* ?l))
@@ -166,7 +168,7 @@
 
 (defrule r28A-insufficient (declare (salience 90)) ?g <- (art a28)
   (s (irregularity ?irr) (turn_was ?tw) (lho_called ?lc) (rho_must_pass ?rmp))
-  (test (ib-deemed ?irr ?tw ?lc ?rmp))
+  (test (ib-deemed ?irr ?tw ?rmp))
   => (retract ?g) (push c28A a27) (assert (art a27)))
 (defrule r28A (declare (salience 89)) ?g <- (art a28) (s (turn_was rho) (rho_must_pass TRUE)) => (retract ?g) (push c28A))
 (defrule r28B (declare (salience 88)) ?g <- (art a28) => (retract ?g) (push c28B))

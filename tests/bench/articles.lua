@@ -38,8 +38,7 @@ local function unintended_call_replaced(f)
 end
 
 local function ib_deemed_in_rotation(f)
-  return f.irregularity == "insufficient_bid" and f.turn_was == "rho" and not f.lho_called
-     and f.rho_must_pass
+  return f.irregularity == "insufficient_bid" and f.turn_was == "rho" and f.rho_must_pass
 end
 
 local function ib_lapsed(f)
@@ -185,7 +184,7 @@ end
 
 local function art27(f)
   push("a27")
-  if f.lho_called and f.turn_was ~= "offender" then push("c27A1_oor")
+  if f.lho_called and f.turn_was ~= "offender" and not ib_deemed_in_rotation(f) then push("c27A1_oor")
   elseif f.lho_called then push("c27A1")
   elseif f.turn_was ~= "offender" and not ib_deemed_in_rotation(f) then push("c27A2"); art31(f)
   elseif f.replacement == "not_yet" then push("c27B"); arg = f.lowest_same_denomination

@@ -78,10 +78,9 @@ static inline bool unintended_call_replaced(const hand_facts *f) {
 }
 
 /* an insufficient bid when RHO was to call: in rotation when RHO had to
- * pass, lapsed when he called since */
+ * pass (whatever LHO did after it), lapsed when he called since */
 static inline bool ib_deemed_in_rotation(const hand_facts *f) {
-    return f->irregularity == IRR_INSUFFICIENT_BID && f->turn_was == TW_RHO && !f->lho_called &&
-           f->rho_must_pass;
+    return f->irregularity == IRR_INSUFFICIENT_BID && f->turn_was == TW_RHO && f->rho_must_pass;
 }
 
 static inline bool ib_lapsed(const hand_facts *f) {
@@ -299,7 +298,8 @@ static bool against_19(const hand_facts *f, hand_ruling *out) {
 
 static void art27(const hand_facts *f, hand_ruling *out) {
     PUSH(a27);
-    if (f->lho_called && !offender_in_turn(f)) { /* out of rotation too: 29A */
+    if (f->lho_called && !offender_in_turn(f) &&
+        !ib_deemed_in_rotation(f)) { /* out of rotation too: 29A */
         PUSH(c27A1_oor);
     } else if (f->lho_called) {
         PUSH(c27A1);
