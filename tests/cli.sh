@@ -60,11 +60,12 @@ done
 
 # Bad scenarios: a clear message, exit 2.
 expect "bad JSON" 2 "bad-json.json:2:1: error: invalid JSON" -- "$ARBITER" rule --ruleset $TOY tests/bad/bad-json.json
-expect "broken pretty JSON is one document" 2 "broken-pretty.json:3:16: error: invalid JSON" -- "$ARBITER" rule --ruleset $TOY tests/bad/broken-pretty.json
-expect "unknown fact" 2 "unknown fact 'minuts'; did you mean 'minutes'?" -- "$ARBITER" rule --ruleset $TOY tests/bad/unknown-fact.json
-expect "value out of range" 2 "fact 'minutes' is 99, outside 0..60" -- "$ARBITER" rule --ruleset $TOY tests/bad/out-of-range.json
-expect "value not listed" 2 "'asleep' is not a value of fact 'irregularity'; expected one of: late, noise" -- "$ARBITER" rule --ruleset $TOY tests/bad/bad-enum.json
-expect "impossible auction" 2 "auction call 2" -- "$ARBITER" rule --ruleset $TOY tests/bad/impossible-auction.json
+expect "broken pretty JSON is one document" 2 "broken-pretty.json:3:16: error: invalid JSON" "hint: a scenario is one JSON object" -- "$ARBITER" rule --ruleset $TOY tests/bad/broken-pretty.json
+expect "unknown fact" 2 "unknown-fact.json:1:26: error: unknown fact 'minuts'; did you mean 'minutes'?" "hint: docs/guide.md" -- "$ARBITER" rule --ruleset $TOY tests/bad/unknown-fact.json
+expect "value out of range" 2 "out-of-range.json:1:26: error: fact 'minutes' is 99, outside 0..60" -- "$ARBITER" rule --ruleset $TOY tests/bad/out-of-range.json
+expect "value not listed" 2 "bad-enum.json:1:2: error: 'asleep' is not a value of fact 'irregularity'; expected one of: late, noise" -- "$ARBITER" rule --ruleset $TOY tests/bad/bad-enum.json
+expect "impossible auction" 2 "impossible-auction.json:1:75: error: auction call 2" -- "$ARBITER" rule --ruleset $TOY tests/bad/impossible-auction.json
+expect "a refused value spread over lines: its key's line and column" 2 "bad-value-pretty.json:3:3: error: 'asleep' is not a value of fact 'irregularity'" -- "$ARBITER" rule --ruleset $TOY tests/bad/bad-value-pretty.json
 expect "missing fact" 2 "does not say 'repeated' (Is het eerder gebeurd?)" "arbiter ask" -- "$ARBITER" rule --ruleset $TOY tests/bad/missing-fact.json
 expect "batch keeps going" 2 '"line":2' '"status":"bad_input"' '"articles":["1","1A"]' '"articles":["2","2A"]' -- "$ARBITER" rule --ruleset $TOY --json tests/bad/batch.jsonl
 expect "batch --brief: the decision without the texts" 2 '{"status":"ruling","articles":["1","1A"],"actions":[' \

@@ -449,10 +449,12 @@ int arb_fact_choice_count(const arb_ruleset *rs, int f);
 const char *arb_fact_choice(const arb_ruleset *rs, int f, int k); /* the value's name, an answer */
 const char *arb_fact_choice_label(const arb_ruleset *rs, int f, int k, enum arb_lang lang);
 
-/* Where the last arb_scenario_read_json on sc found a JSON syntax error:
- * *line and *col (counted from 1; each pointer may be NULL) receive it, or
- * 0 when that read succeeded or failed for another reason (a fact it does
- * not know, a value out of range), so that a caller can write
+/* Where the last arb_scenario_read_json on sc went wrong: a JSON syntax
+ * error, or the top-level key whose value it refused (a fact it does not
+ * know, a value out of range, an auction it cannot read: the key's opening
+ * quote). *line and *col (counted from 1; each pointer may be NULL) receive
+ * it, or 0 when that read succeeded or the error belongs to no one key (the
+ * record's parts contradicting each other), so that a caller can write
  * FILE:LINE:COL. ARB_BAD_INPUT (and 0s) for a NULL sc. */
 enum arb_status arb_scenario_error_position(const arb_scenario *sc, int *line, int *col);
 

@@ -397,7 +397,8 @@ static void print_ruling(const arb_ruling *r, bool json) {
         arb_ruling_text(r, stdout);
 }
 
-/* A scenario file's JSON that cannot be read: where, when it is its syntax. */
+/* A scenario file that cannot be read: where (its syntax, or the key whose
+ * value was refused), what, and where to look. */
 static void report_unread(const char *path, const arb_scenario *sc, const char *error) {
     int line, col;
     arb_scenario_error_position(sc, &line, &col);
@@ -405,6 +406,12 @@ static void report_unread(const char *path, const arb_scenario *sc, const char *
         fprintf(stderr, "%s:%d:%d: error: %s\n", path, line, col, error);
     else
         fprintf(stderr, "%s: error: %s\n", path, error);
+    if (strncmp(error, "invalid JSON", 12) == 0)
+        fprintf(stderr, "    hint: a scenario is one JSON object; check the quotes, commas and "
+                        "brackets there\n");
+    else
+        fprintf(stderr, "    hint: docs/guide.md (\"A scenario file\") describes its keys; `arbiter ask` "
+                        "asks for the facts one at a time\n");
 }
 
 /* The ruling printed, and why there is none on stderr; its exit status. */

@@ -98,6 +98,7 @@ void scenario_reset(scenario *sc) {
         rec->vulnerable = false;
     }
     sc->err_line = sc->err_col = 0;
+    sc->err_key = NULL;
     json_decref(sc->own);
     sc->own = NULL;
 }
@@ -818,6 +819,7 @@ bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
     json_t *v;
     json_object_foreach(obj, key, v) {
         if (key[0] == '_' || is_record_key(rs, key)) continue;
+        sc->err_key = key;
         if (strcmp(key, "corrected") == 0) {
             if (!read_corrected(sc, v, err)) return false;
             continue;
@@ -849,18 +851,57 @@ bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err) {
         if (!value_from_json(rs, &rs->facts[f], v, &value, err)) return false;
         scenario_give(sc, f, value);
     }
+    sc->err_key = json_object_get(obj, "contract") ? "contract" : NULL;
     if (!read_contract(sc, obj, err)) return false;
+    sc->err_key = !is_klaverjas(rs) && json_object_get(obj, "play") ? "play" : NULL;
     if (is_klaverjas(rs) ? !read_klaverjas(sc, obj, err) : !read_play(sc, obj, err)) return false;
+    sc->err_key = NULL;
     if (json_object_get(obj, "auction")) {
         bridge_auction a;
+        sc->err_key = "auction";
         if (!read_auction(obj, &a, err)) return false;
         return scenario_set_auction(sc, &a, err);
     }
     if (json_object_get(obj, "dealer")) {
+        sc->err_key = "dealer";
         sb_puts(err, "\"dealer\" without \"auction\": give the calls too, or leave both out");
         return false;
     }
     return scenario_apply_record(sc, err);
+}
+
+/* Where the top-level key `key` of a JSON object's text starts (its opening
+ * quote): jansson keeps no positions once it has parsed, so a value refused
+ * for its meaning is found again in the text. Keys written with escapes are
+ * not matched (the position is then left out). */
+static bool top_level_key_at(const char *text, size_t len, const char *key, int *line, int *col) {
+    size_t klen = strlen(key);
+    int depth = 0, ln = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == '\n') {
+            ln++;
+            line_start = i + 1;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            depth--;
+        } else if (c == '"') {
+            size_t start = i++;
+            while (i < len && text[i] != '"') i += text[i] == '\\' ? 2 : 1;
+            size_t j = i + 1;
+            while (j < len && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n'))
+                j++;
+            bool is_key = depth == 1 && j < len && text[j] == ':';
+            if (is_key && i - start - 1 == klen && memcmp(text + start + 1, key, klen) == 0) {
+                *line = ln;
+                *col = (int)(start - line_start) + 1;
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err) {
@@ -872,7 +913,10 @@ bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err)
         sb_printf(err, "invalid JSON: %s", je.text);
         return false;
     }
+    sc->err_key = NULL;
     bool ok = scenario_read_object(sc, obj, err);
+    if (!ok && sc->err_key) top_level_key_at(text, len, sc->err_key, &sc->err_line, &sc->err_col);
+    sc->err_key = NULL; /* it lives in obj */
     json_decref(obj);
     return ok;
 }

@@ -44,7 +44,8 @@ typedef struct scenario {
     bool *corrected;       /* "corrected": a value given for it wins over the record's */
     bool *assumed;         /* not given: ruled with the fact's `default` (rs_fact.has_default) */
     record rec;            /* the auction, contract, … the scenario carries */
-    int err_line, err_col; /* position of a JSON syntax error, else 0 */
+    int err_line, err_col; /* where the scenario's text went wrong, else 0 */
+    const char *err_key;   /* the top-level key whose value was refused (lives with the JSON) */
     const scenario_hooks *hooks; /* NULL: none */
     json_t *own; /* the keys the hooks took as facts of their own, as given: they live and die with
                     the scenario (NULL: none) */
