@@ -410,8 +410,9 @@ static void report_unread(const char *path, const arb_scenario *sc, const char *
         fprintf(stderr, "    hint: a scenario is one JSON object; check the quotes, commas and "
                         "brackets there\n");
     else
-        fprintf(stderr, "    hint: docs/guide.md (\"A scenario file\") describes its keys; `arbiter ask` "
-                        "asks for the facts one at a time\n");
+        fprintf(stderr,
+                "    hint: docs/guide.md (\"A scenario file\") describes its keys; `arbiter ask` "
+                "asks for the facts one at a time\n");
 }
 
 /* The ruling printed, and why there is none on stderr; its exit status. */

@@ -889,9 +889,11 @@ static bool top_level_key_at(const char *text, size_t len, const char *key, int 
             depth--;
         } else if (c == '"') {
             size_t start = i++;
-            while (i < len && text[i] != '"') i += text[i] == '\\' ? 2 : 1;
+            while (i < len && text[i] != '"')
+                i += text[i] == '\\' ? 2 : 1;
             size_t j = i + 1;
-            while (j < len && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n'))
+            while (j < len &&
+                   (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n'))
                 j++;
             bool is_key = depth == 1 && j < len && text[j] == ':';
             if (is_key && i - start - 1 == klen && memcmp(text + start + 1, key, klen) == 0) {
@@ -906,6 +908,7 @@ static bool top_level_key_at(const char *text, size_t len, const char *key, int 
 
 bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err) {
     json_error_t je;
+    sc->err_line = sc->err_col = 0;
     json_t *obj = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!obj) {
         sc->err_line = je.line;

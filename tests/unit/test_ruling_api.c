@@ -348,13 +348,32 @@ static void test_error_position(void **state) {
     assert_true(col >= 13); /* at or after the comma where a value should be */
     arb_scenario_free(sc);
 
+    /* a value refused for its meaning: at its key's opening quote, past a
+     * string that holds the same words */
+    sc = arb_scenario_new(toy);
+    const char *refused = "{\"_note\": \"\\\"minutes\\\": 1\",\n  \"minutes\": 99}";
+    assert_int_equal(arb_scenario_read_json(sc, refused, strlen(refused), &error), ARB_BAD_INPUT);
+    free(error);
+    assert_int_equal(arb_scenario_error_position(sc, &line, &col), ARB_OK);
+    assert_int_equal(line, 2);
+    assert_int_equal(col, 3);
+    arb_scenario_free(sc);
+
     sc = arb_scenario_new(toy);
     assert_int_equal(arb_scenario_read_json(sc, "{\"no_such_fact\":1}", 18, &error), ARB_BAD_INPUT);
     free(error);
     assert_int_equal(arb_scenario_error_position(sc, &line, &col), ARB_OK);
+    assert_int_equal(line, 1);
+    assert_int_equal(col, 2);
+    assert_int_equal(arb_scenario_error_position(sc, NULL, NULL), ARB_OK);
+    arb_scenario_free(sc);
+
+    /* read successfully: no position */
+    sc = arb_scenario_new(toy);
+    assert_int_equal(arb_scenario_read_json(sc, "{\"minutes\":5}", 13, &error), ARB_OK);
+    assert_int_equal(arb_scenario_error_position(sc, &line, &col), ARB_OK);
     assert_int_equal(line, 0);
     assert_int_equal(col, 0);
-    assert_int_equal(arb_scenario_error_position(sc, NULL, NULL), ARB_OK);
     arb_scenario_free(sc);
     assert_int_equal(arb_scenario_error_position(NULL, &line, &col), ARB_BAD_INPUT);
     assert_int_equal(line, 0);
