@@ -308,12 +308,15 @@ expect "matchpoints: a contract written wrong" 2 'line 2: a result of a weighted
 # others is 78A's (two units a lower score, one an equal one); brought
 # from n to N entries by the regulating authority's method, 78D (other
 # scoring methods, approved), which 12C's clause for the sheet names; an
-# artificial score 12C2a (40/50/60%; 12C2b the IMPs, 12C2c the session);
-# a procedural penalty 90A.
+# artificial score 12C2a (40/50/60%); a procedural penalty 90A.
+# Changed: A+ and G- name 12C2a alone. 12C2b gives their value when the
+# scores are given in IMPs, and this sheet is in matchpoints; 12C2c turns
+# on the side's result over the whole session, and a board's sheet knows
+# no session, so it cannot change the score.
 expect "matchpoints: artificial scores and Neuberg, each line with its articles" 0 \
     "1,2,650,11.6,96.67%,art. 78A; 12C > 78D" "1,1,620,7.4,61.67%,art. 78A; 12C > 78D" \
     "1,4,170,3.2,26.67%,art. 78A; 12C > 78D" \
-    "1,5,A+,7.2,60%,art. 12C > 12C2a > 12C2b > 12C2c" "1,6,G−,4.8,40%,art. 12C > 12C2a > 12C2b > 12C2c" \
+    "1,5,A+,7.2,60%,art. 12C > 12C2a" "1,6,G−,4.8,40%,art. 12C > 12C2a" \
     "1,7,140 P,-2.6,-21.67%,art. 78A; 12C > 78D; 12C > 90A" \
     "3/a,1,420,7.33,91.67%,art. 78A; 12C > 78D" "3/b,5,-100,1.5,18.75%,art. 78A; 12C > 78D" \
     "4,2,300,5,83.33%,art. 78A; 12C > 78D" "4,4,200 P10%,0.4,6.67%,art. 78A; 12C > 78D; 12C > 90A" \
@@ -324,7 +327,8 @@ expect "matchpoints: artificial scores and Neuberg, each line with its articles"
 if python3 - "$out" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[1]))
-want = {("1", "2"): "78A; 12C > 78D", ("1", "5"): "12C > 12C2a > 12C2b > 12C2c",
+# Changed: A+ on a board's matchpoint sheet names 12C2a alone (see above).
+want = {("1", "2"): "78A; 12C > 78D", ("1", "5"): "12C > 12C2a",
         ("1", "7"): "78A; 12C > 78D; 12C > 90A", ("3/b", "4"): "78A; 12C > 78D",
         ("4", "3"): "12C > 12C2a", ("4", "4"): "78A; 12C > 78D; 12C > 90A"}
 bad = [r for r in rows if (r["matchpoints"] is None) == ("articles" in r)]
@@ -380,12 +384,23 @@ expect "matchpoints: A= names 12C2a alone, the scores beside it 78A and 78D [ste
     "   650  3.5  (87.5%)  art. 78A; 12C > 78D" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 expect "matchpoints --json: A= names 12C2a alone [steekproef26-s01]" 0 '"articles": "12C > 12C2a"' \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 --json "$TOY.tmp.txt"
-# [steekproef26-s02, s03] Not yet as the text has it: an A+ or A- line
-# names 12C2b (the IMP value, 12C2b) on a matchpoint sheet too, and 12C2c
-# on `matchpoints`, which knows no session and so applies no exception
-# (620, 650, A+: "A+ 2.4 (60%) art. 12C > 12C2a > 12C2b > 12C2c"; the text
-# asks "12C > 12C2a"). The sheet's article is not told the scale or whether
-# the session is known: that is the core's to pass.
+# [steekproef26-s02, s03] 620, 650, A+: A+ is 60% of 4 = 2.4 (12C2a).
+# 12C2b gives the value of average plus and minus in IMPs, and this sheet
+# is in matchpoints; 12C2c turns on the side's result over the whole
+# session, which a board's sheet does not know: the A+ line names 12C2a
+# alone, on every face. The sheet tells the article its scale and that
+# no session is known (scoring.in_imps, scoring.session_known).
+printf '620\n650\nA+\n' >"$TOY.tmp.txt"
+expect "matchpoints: A+ names 12C2a alone, no 12C2b or 12C2c [steekproef26-s02, s03]" 0 \
+    "    A+  2.4  (60%)  art. 12C > 12C2a" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+expect "matchpoints --json: A+ names 12C2a alone [steekproef26-s02]" 0 '"articles": "12C > 12C2a"' \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 --json "$TOY.tmp.txt"
+printf 'board,pair,score\n1,1,620\n1,2,650\n1,3,A+\n' >"$TOY.tmp.txt"
+expect "matchpoints, CSV: A+ names 12C2a alone [steekproef26-s02]" 0 "1,3,A+,2.4,60%,art. 12C > 12C2a" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+printf '620\n650\nA-\n' >"$TOY.tmp.txt"
+expect "matchpoints: A- names 12C2a alone [steekproef26-s03]" 0 \
+    "    A-  1.6  (40%)  art. 12C > 12C2a" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 # [steekproef26-s05, s08] 420, -50, 100 and 40% 420 + 60% -50, all four
 # played (top 6): the weighted score (12C1c) 0.4 x 5 + 0.6 x 1 = 2.6; 420
 # 2 + 2 + 0.4 x 1 + 0.6 x 2 = 5.6; 100 2 + 0.6 x 2 = 3.2; -50 0.6 x 1 =
@@ -910,7 +925,8 @@ amendment "Geen uitzondering voor de zitting bij G+" {
 replace row session_exception_of average_plus => none
 
 replace test "12C2c: G+ voor een partij die over de zitting meer dan 60% haalde - haar percentage" article 12C {
-  given sheet_adjustment = average_plus
+  given sheet_adjustment = average_plus, artificial_scores_in_imps = false,
+        sheet_session_known = true
   expect session_percentage_instead(none, 60, 3, 12C2c)
 }
 RULES
@@ -967,10 +983,13 @@ expect "session --boards: the short board's lines name 78A and 78D" 0 \
     -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session-short-board.csv
 expect "session --json: the short board's lines name 78A and 78D" 0 '"articles_ns": "78A; 12C > 78D"' \
     '"articles_ew": "78A; 12C > 78D"' -- "$ARBITER" session --ruleset bridge-2017 --json examples/session-short-board.csv
-# A session's A+ (12C2a, 12C2b, 12C2c) and the Neuberg lines beside it;
+# A session's A+ and A- (12C2a, 12C2c) and the Neuberg lines beside it;
 # a weighted score's contracts (12C1c; 2; 77).
+# Changed: no 12C2b on a matchpoint session (it gives the IMP values);
+# 12C2c stays, for each pair's result on the session's other boards is
+# known (and here replaces both scores).
 expect "session --boards: artificial and Neuberg lines with their articles" 0 \
-    "3,2,4,A+,A-,3,1.5,75,37.5,12C > 12C2a > 12C2b > 12C2c,12C > 12C2a > 12C2b > 12C2c" \
+    "3,2,4,A+,A-,3,1.5,75,37.5,12C > 12C2a > 12C2c,12C > 12C2a > 12C2c" \
     "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 12C > 78D,78A; 12C > 78D" \
     -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
 # [steekproef26-s04] The director's 45% for NS3 on board 2 (12C2a: an

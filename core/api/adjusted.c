@@ -308,28 +308,32 @@ void scoring_cite_ruling(const ruling *r, char *out, size_t size) {
  * frees sc. */
 static bool adjusted_rule_on_board(const ruleset *rs, const scenario_hooks *hooks, int article,
                                    const char *adjusted, int percentage, int64_t board,
-                                   scenario *sc, ruling *r, strbuf *err) {
+                                   const sheet_facts *facts, scenario *sc, ruling *r, strbuf *err) {
     scenario_init(sc, rs);
     sc->hooks = hooks;
     sc->rec.has_scoring = true;
     sc->rec.adjusted = adjusted;
     sc->rec.percentage = percentage;
     sc->rec.board = board;
+    if (facts) {
+        sc->rec.in_imps = facts->in_imps;
+        sc->rec.session_known = facts->session_known;
+    }
     int64_t unused;
     return scenario_apply_record(sc, err) && scoring_rule(rs, article, sc, r, &unused, err);
 }
 
 static bool adjusted_rule(const ruleset *rs, const scenario_hooks *hooks, int article,
-                          const char *adjusted, int percentage, scenario *sc, ruling *r,
-                          strbuf *err) {
-    return adjusted_rule_on_board(rs, hooks, article, adjusted, percentage, 0, sc, r, err);
+                          const char *adjusted, int percentage, const sheet_facts *facts,
+                          scenario *sc, ruling *r, strbuf *err) {
+    return adjusted_rule_on_board(rs, hooks, article, adjusted, percentage, 0, facts, sc, r, err);
 }
 
 bool adjusted_cite(const ruleset *rs, const scenario_hooks *hooks, int article,
                    const char *adjusted, char *cited, size_t citedsz, strbuf *err) {
     scenario sc;
     ruling r = {0};
-    bool ok = adjusted_rule(rs, hooks, article, adjusted, 0, &sc, &r, err);
+    bool ok = adjusted_rule(rs, hooks, article, adjusted, 0, NULL, &sc, &r, err);
     if (ok) scoring_cite_ruling(&r, cited, citedsz);
     ruling_clear(&r);
     scenario_free(&sc);
@@ -339,11 +343,11 @@ bool adjusted_cite(const ruleset *rs, const scenario_hooks *hooks, int article,
 /* Rules with the adjusted-score article on one question; the answer is the
  * argument `want` of its actions. */
 bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
-                  int percentage, const char *want, int64_t *value, const char **symbol,
-                  char *cited, size_t citedsz, strbuf *err) {
+                  int percentage, const sheet_facts *facts, const char *want, int64_t *value,
+                  const char **symbol, char *cited, size_t citedsz, strbuf *err) {
     scenario sc;
     ruling r = {0};
-    bool ok = adjusted_rule(rs, hooks, article, adjusted, percentage, &sc, &r, err);
+    bool ok = adjusted_rule(rs, hooks, article, adjusted, percentage, facts, &sc, &r, err);
     if (ok && !ruling_argument(rs, &r, want, value, symbol)) {
         /* what the ruling says instead (e.g. that these laws know no such
          * score): its own words are what a scorer can act on */
@@ -380,12 +384,12 @@ static void ruling_cite_argument(const ruleset *rs, const ruling *r, const char 
 }
 
 bool adjusted_session_exception(const ruleset *rs, const scenario_hooks *hooks, int article,
-                                const char *adjusted, int percentage, session_exception *out,
-                                strbuf *err) {
+                                const char *adjusted, int percentage, const sheet_facts *facts,
+                                session_exception *out, strbuf *err) {
     scenario sc;
     ruling r = {0};
     memset(out, 0, sizeof *out);
-    bool ok = adjusted_rule(rs, hooks, article, adjusted, percentage, &sc, &r, err);
+    bool ok = adjusted_rule(rs, hooks, article, adjusted, percentage, facts, &sc, &r, err);
     int64_t kind;
     if (ok && ruling_argument(rs, &r, "exception", &kind, &out->kind) && out->kind &&
         strcmp(out->kind, "none") != 0) {
@@ -419,7 +423,7 @@ bool adjusted_board_method(const ruleset *rs, const scenario_hooks *hooks, int a
     ruling r = {0};
     int64_t unused;
     *method = NULL;
-    bool ok = adjusted_rule(rs, hooks, article, "board", 0, &sc, &r, err);
+    bool ok = adjusted_rule(rs, hooks, article, "board", 0, NULL, &sc, &r, err);
     if (ok && (!ruling_argument(rs, &r, "method", &unused, method) || !*method)) {
         sb_printf(err, "the ruling of article %s on 'board' names no factoring method",
                   rs->articles[article].id);
@@ -473,7 +477,7 @@ bool sheet_score_contracts(const ruleset *rs, const scenario_hooks *hooks, const
     ruling r = {0};
     int64_t unused;
     const char *vul = NULL;
-    bool ok = adjusted_rule_on_board(rs, hooks, article, "contract", 0, number, &sc, &r, err);
+    bool ok = adjusted_rule_on_board(rs, hooks, article, "contract", 0, number, NULL, &sc, &r, err);
     if (ok && (!ruling_argument(rs, &r, "vulnerable", &unused, &vul) || !vul)) {
         sb_printf(err,
                   "the ruling of article %s on a weighted score's contract names no action with "
@@ -555,10 +559,10 @@ static bool board_rules_of(const ruleset *rs, const scenario_hooks *hooks, int f
                err) || /* the top, and the comparison's trail */
         !mp_of(rs, hooks, b, 0, 0, 1, &none_equal, NULL, 0, err) ||
         !mp_of(rs, hooks, b, 0, 1, 1, &one_equal, NULL, 0, err) ||
-        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "method", &(int64_t){0}, &b->method,
-                      b->board_cited, sizeof b->board_cited, err) ||
-        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "decimals", &decimals, NULL, NULL, 0,
-                      err))
+        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, NULL, "method", &(int64_t){0},
+                      &b->method, b->board_cited, sizeof b->board_cited, err) ||
+        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, NULL, "decimals", &decimals, NULL,
+                      NULL, 0, err))
         return false;
     b->equal_unit = one_equal - none_equal;
     if (decimals < 0 || decimals > 6 || !b->method) {
@@ -676,8 +680,10 @@ static bool share_of_top(const ruleset *rs, const scenario_hooks *hooks, const b
     int64_t percent;
     strbuf why;
     sb_init(&why);
-    bool ok = adjusted_ask(rs, hooks, b->adj_article, adjusted, percentage, "percent", &percent,
-                           NULL, row->cited, sizeof row->cited, &why);
+    /* a matchpoint sheet: not in IMPs; the session is known on a session's sheet */
+    sheet_facts facts = {.in_imps = 1, .session_known = row->session_known ? 2 : 1};
+    bool ok = adjusted_ask(rs, hooks, b->adj_article, adjusted, percentage, &facts, "percent",
+                           &percent, NULL, row->cited, sizeof row->cited, &why);
     if (ok && (percent < 0 || percent > 100)) {
         sb_printf(&why, "article %s gives %lld%%, not 0 to 100", rs->articles[b->adj_article].id,
                   (long long)percent);

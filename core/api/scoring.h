@@ -220,19 +220,34 @@ typedef struct score_line {
     double penalty;            /* a procedural penalty's matchpoints (taken off points) */
     int decimals;
     char cited[SCORING_CITED];
+    /* the pair's result on the session's other boards is known (a
+     * session's sheet sets it; a board's sheet knows no session) */
+    bool session_known;
 } score_line;
 
 /* Matchpoints one board with adjusted entries (rows[0..n), a board's rows
  * in the sheet's order); false with err naming the line. */
 bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line **rows, int n,
                     strbuf *err);
+
+/* What a sheet knows of an entry besides the entry, given to the
+ * adjusted-score article as facts (builtins.h): whether the sheet's scores
+ * are IMPs (scoring.in_imps) and whether the side's result on the
+ * session's other boards is known (scoring.session_known). Values as the
+ * record's: 0 not known, 1 no, 2 yes. What they mean, and which article
+ * they bring in, is the rule file's. */
+typedef struct sheet_facts {
+    int8_t in_imps, session_known;
+} sheet_facts;
+
 /* Rules with the adjusted-score article (article) on scoring.adjusted =
- * adjusted (and scoring.percentage); *value (and *symbol for an enum, when
- * not NULL) is the argument `want` of the first action that has one; the
- * ruling's trail is appended to cited (may be NULL). False with err. */
+ * adjusted (and scoring.percentage, and the sheet's facts when facts is
+ * not NULL); *value (and *symbol for an enum, when not NULL) is the
+ * argument `want` of the first action that has one; the ruling's trail is
+ * appended to cited (may be NULL). False with err. */
 bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
-                  int percentage, const char *want, int64_t *value, const char **symbol,
-                  char *cited, size_t citedsz, strbuf *err);
+                  int percentage, const sheet_facts *facts, const char *want, int64_t *value,
+                  const char **symbol, char *cited, size_t citedsz, strbuf *err);
 
 /* Rules with the adjusted-score article on scoring.adjusted = adjusted
  * for the articles alone (a weighted score: its clause names no argument
@@ -253,8 +268,8 @@ typedef struct session_exception {
 } session_exception;
 
 bool adjusted_session_exception(const ruleset *rs, const scenario_hooks *hooks, int article,
-                                const char *adjusted, int percentage, session_exception *out,
-                                strbuf *err);
+                                const char *adjusted, int percentage, const sheet_facts *facts,
+                                session_exception *out, strbuf *err);
 
 /* How the adjusted-score article brings a board with fewer comparable
  * scores to the whole board (scoring.adjusted = board): the factoring
