@@ -313,13 +313,18 @@ expect "matchpoints: a contract written wrong" 2 'line 2: a result of a weighted
 # scores are given in IMPs, and this sheet is in matchpoints; 12C2c turns
 # on the side's result over the whole session, and a board's sheet knows
 # no session, so it cannot change the score.
+# Changed: the factoring is 78D's, which 12C's clause for the board names
+# (12C itself says nothing of a board played fewer times); 12C is named
+# beside it where an adjusted score is on the board (boards 1 and 4: the
+# reason it has fewer comparable scores), not on board 3, split into
+# groups with no adjusted score: "78D > 12C", "78D".
 expect "matchpoints: artificial scores and Neuberg, each line with its articles" 0 \
-    "1,2,650,11.6,96.67%,art. 78A; 12C > 78D" "1,1,620,7.4,61.67%,art. 78A; 12C > 78D" \
-    "1,4,170,3.2,26.67%,art. 78A; 12C > 78D" \
+    "1,2,650,11.6,96.67%,art. 78A; 78D > 12C" "1,1,620,7.4,61.67%,art. 78A; 78D > 12C" \
+    "1,4,170,3.2,26.67%,art. 78A; 78D > 12C" \
     "1,5,A+,7.2,60%,art. 12C > 12C2a" "1,6,G−,4.8,40%,art. 12C > 12C2a" \
-    "1,7,140 P,-2.6,-21.67%,art. 78A; 12C > 78D; 12C > 90A" \
-    "3/a,1,420,7.33,91.67%,art. 78A; 12C > 78D" "3/b,5,-100,1.5,18.75%,art. 78A; 12C > 78D" \
-    "4,2,300,5,83.33%,art. 78A; 12C > 78D" "4,4,200 P10%,0.4,6.67%,art. 78A; 12C > 78D; 12C > 90A" \
+    "1,7,140 P,-2.6,-21.67%,art. 78A; 78D > 12C; 12C > 90A" \
+    "3/a,1,420,7.33,91.67%,art. 78A; 78D" "3/b,5,-100,1.5,18.75%,art. 78A; 78D" \
+    "4,2,300,5,83.33%,art. 78A; 78D > 12C" "4,4,200 P10%,0.4,6.67%,art. 78A; 78D > 12C; 12C > 90A" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-adjusted.csv
 # The same in --json: every line that has a figure names its articles
 # (a pair that did not play has none, and no articles).
@@ -327,10 +332,11 @@ expect "matchpoints: artificial scores and Neuberg, each line with its articles"
 if python3 - "$out" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[1]))
-# Changed: A+ on a board's matchpoint sheet names 12C2a alone (see above).
-want = {("1", "2"): "78A; 12C > 78D", ("1", "5"): "12C > 12C2a",
-        ("1", "7"): "78A; 12C > 78D; 12C > 90A", ("3/b", "4"): "78A; 12C > 78D",
-        ("4", "3"): "12C > 12C2a", ("4", "4"): "78A; 12C > 78D; 12C > 90A"}
+# Changed: A+ on a board's matchpoint sheet names 12C2a alone, the
+# factoring 78D, with 12C where the board has an adjusted score (see above).
+want = {("1", "2"): "78A; 78D > 12C", ("1", "5"): "12C > 12C2a",
+        ("1", "7"): "78A; 78D > 12C; 12C > 90A", ("3/b", "4"): "78A; 78D",
+        ("4", "3"): "12C > 12C2a", ("4", "4"): "78A; 78D > 12C; 12C > 90A"}
 bad = [r for r in rows if (r["matchpoints"] is None) == ("articles" in r)]
 bad += [k for k, v in want.items()
         if not any((r["board"], r["pair"]) == k and r.get("articles") == v for r in rows)]
@@ -358,8 +364,10 @@ expect "matchpoints klaverjas --json: the ladder's alineas on a plain board" 0 \
 # (mp + 1) x 4 / 3 - 1: 5.67, 3, 0.33, rounded to two decimals by the
 # same clause.
 printf '620\n650\n-\n170\n' >"$TOY.tmp.txt"
-expect "matchpoints, plain text: Neuberg lines name 78A and 78D" 0 "   620  3  (50%)  art. 78A; 12C > 78D" \
-    "   650  5.67  (94.44%)  art. 78A; 12C > 78D" "   170  0.33  (5.56%)  art. 78A; 12C > 78D" \
+# Changed: no adjusted score on the board (a pair did not play): 78D
+# alone, not 12C.
+expect "matchpoints, plain text: Neuberg lines name 78A and 78D" 0 "   620  3  (50%)  art. 78A; 78D" \
+    "   650  5.67  (94.44%)  art. 78A; 78D" "   170  0.33  (5.56%)  art. 78A; 78D" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 # A weighted score (12C1c: a weighted average of possible results) names
 # 12C1c; its contracts the vulnerability (2, through 12C's clause) and the
@@ -380,8 +388,8 @@ expect "matchpoints --json: a weighted score's articles" 0 '"articles": "78A; 12
 # the side not at fault and the offending side: the A= line names 12C2a.
 printf '620\n650\nA=\n' >"$TOY.tmp.txt"
 expect "matchpoints: A= names 12C2a alone, the scores beside it 78A and 78D [steekproef26-s01, s07]" 0 \
-    "    A=  2  (50%)  art. 12C > 12C2a" "   620  0.5  (12.5%)  art. 78A; 12C > 78D" \
-    "   650  3.5  (87.5%)  art. 78A; 12C > 78D" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+    "    A=  2  (50%)  art. 12C > 12C2a" "   620  0.5  (12.5%)  art. 78A; 78D > 12C" \
+    "   650  3.5  (87.5%)  art. 78A; 78D > 12C" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 expect "matchpoints --json: A= names 12C2a alone [steekproef26-s01]" 0 '"articles": "12C > 12C2a"' \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 --json "$TOY.tmp.txt"
 # [steekproef26-s02, s03] 620, 650, A+: A+ is 60% of 4 = 2.4 (12C2a).
@@ -702,9 +710,10 @@ else
 fi
 rm -f "$TOY.tmp.csv"
 # Its articles (spaces taken out): the IMP scale (78B) and the datum, set
-# by the regulating authority (78D, the club's clause of 12C).
+# by the regulating authority (78D, the club's article). Changed: no
+# adjusted score on the board, so 78D alone, not 12C.
 expect "pbn: a real event's board 1 in Butler IMPs against -90" 0 '"line":72,"board":"1"' \
-    '"score_ns":50,"score_ew":-50,"matchpoints_ns":null,"matchpoints_ew":null,"percentage_ns":null,"percentage_ew":null,"imps_ns":4.0,"imps_ew":-4.0,"articles_ns":"78B;12C>78D","articles_ew":"78B;12C>78D","disagreements":[]' \
+    '"score_ns":50,"score_ew":-50,"matchpoints_ns":null,"matchpoints_ew":null,"percentage_ns":null,"percentage_ew":null,"imps_ns":4.0,"imps_ew":-4.0,"articles_ns":"78B;78D","articles_ew":"78B;78D","disagreements":[]' \
     -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --json tests/pbn/ruter71.pbn | tr -d ' \n'"
 expect "pbn: a real event against bridge-2017's plain mean: the rows whose IMPs differ, named" 0 \
     'board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew,imps_ns,imps_ew,problem,ns,ew,disagreements' \
@@ -728,7 +737,7 @@ expect "pbn of two sections: each row's stage and section" 0 \
 # cross-IMPs averaged per comparison); the file's Butler 5 is 5.43 to its
 # whole IMPs, so no disagreement.
 sed 's/^\[Scoring "IMP;Butler-2;Mean"\]/[Scoring "IMP;Cross2"]/' tests/pbn/ruter71.pbn >"$TOY.tmp.pbn"
-expect "pbn: a Scoring tag of cross-IMPs" 0 '"line":71,"board":"1"' '"imps_ns":5.43,"imps_ew":-5.43,"articles_ns":"78B;12C>78D","articles_ew":"78B;12C>78D","disagreements":[]' \
+expect "pbn: a Scoring tag of cross-IMPs" 0 '"line":71,"board":"1"' '"imps_ns":5.43,"imps_ew":-5.43,"articles_ns":"78B;78D","articles_ew":"78B;78D","disagreements":[]' \
     -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --json '$TOY.tmp.pbn' | tr -d ' \n'"
 # A row whose scores say Bye (a pair sat out, as Ruter writes it): no
 # result, and no mistake; the board's other rows are scored.
@@ -968,7 +977,7 @@ expect "session: a weighted score as contracts" 0 "2,1,2,30% 4S= 70% 4S-1,30% NS
 # = 45.83%; NS2 4 + 2 + 0.5 = 6.5 = 54.17%; NS3 4 of 8 = 50%.
 expect "session: a board played fewer times, found from the sheet" 0 "1,2,NS,3,6.5,12,54.17" "2,3,NS,2,4,8,50" \
     "3,1,NS,3,5.5,12,45.83" "3,4,EW,3,5.5,12,45.83" \
-    "note: board 3 was played 2 times, the session's other boards 3: its matchpoints are brought to 3 entries by the method neuberg (12C > 78D)" \
+    "note: board 3 was played 2 times, the session's other boards 3: its matchpoints are brought to 3 entries by the method neuberg (78D)" \
     -- "$ARBITER" session --ruleset bridge-2017 examples/session-short-board.csv
 expect "session: a board played fewer times, in the JSON" 0 '"played": 2' '"session": 3' '"method": "neuberg"' \
     '"message_en": "When a board has fewer comparable scores (n) than it was played (N)' \
@@ -979,10 +988,12 @@ expect "session: a board played fewer times, in the JSON" 0 '"played": 2' '"sess
 # comparison alone (78A).
 expect "session --boards: the short board's lines name 78A and 78D" 0 \
     "board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew,articles_ns,articles_ew" \
-    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 12C > 78D,78A; 12C > 78D" "1,2,5,450,-450,4,0,100,0,78A,78A" \
+    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 78D,78A; 78D" "1,2,5,450,-450,4,0,100,0,78A,78A" \
     -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session-short-board.csv
-expect "session --json: the short board's lines name 78A and 78D" 0 '"articles_ns": "78A; 12C > 78D"' \
-    '"articles_ew": "78A; 12C > 78D"' -- "$ARBITER" session --ruleset bridge-2017 --json examples/session-short-board.csv
+# Changed: the short board has no adjusted score: 78D alone, not 12C
+# (the note's articles too).
+expect "session --json: the short board's lines name 78A and 78D" 0 '"articles_ns": "78A; 78D"' \
+    '"articles_ew": "78A; 78D"' -- "$ARBITER" session --ruleset bridge-2017 --json examples/session-short-board.csv
 # A session's A+ and A- (12C2a, 12C2c) and the Neuberg lines beside it;
 # a weighted score's contracts (12C1c; 2; 77).
 # Changed: no 12C2b on a matchpoint session (it gives the IMP values);
@@ -990,7 +1001,7 @@ expect "session --json: the short board's lines name 78A and 78D" 0 '"articles_n
 # known (and here replaces both scores).
 expect "session --boards: artificial and Neuberg lines with their articles" 0 \
     "3,2,4,A+,A-,3,1.5,75,37.5,12C > 12C2a > 12C2c,12C > 12C2a > 12C2c" \
-    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 12C > 78D,78A; 12C > 78D" \
+    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 78D > 12C,78A; 78D > 12C" \
     -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
 # [steekproef26-s04] The director's 45% for NS3 on board 2 (12C2a: an
 # artificial score as he judges the fault): 45% of 4 = 1.8, east-west the
@@ -1011,9 +1022,12 @@ expect "session 1963 --boards: the short board stands as a plain board" 0 "3,1,6
     "its matchpoints stand as compared (12a > 81: equal_comparison)" \
     -- "$ARBITER" session --ruleset bridge-1963 --boards examples/session-short-board.csv
 # Butler IMPs: each compared score names the scale (78B) and the datum
-# (12C's clause 78D, the regulating authority's); A+ its 12C2b.
+# (78D, the regulating authority's); A+ its 12C2b. Changed: 78D alone on
+# a board without an adjusted score (board 1), 12C beside it on board 3
+# (A+ and A-).
 expect "session --boards in Butler IMPs: the articles" 0 "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew,articles_ns,articles_ew" \
-    "3,1,6,620,-620,9,-9,78B; 12C > 78D,78B; 12C > 78D" "3,2,4,A+,A-,3,-3,12C > 12C2a > 12C2b > 12C2c" \
+    "3,1,6,620,-620,9,-9,78B; 78D > 12C,78B; 78D > 12C" "3,2,4,A+,A-,3,-3,12C > 12C2a > 12C2b > 12C2c" \
+    "1,1,4,420,-420,0,0,78B; 78D,78B; 78D" \
     -- "$ARBITER" session --ruleset bridge-2017 --method butler --boards examples/session.csv
 # The club's amendment factors in proportion: top of three entries 4, of
 # two 2: 620 2 x 4 / 2 = 4, 600 0. NS1 2 + 0 + 4 = 6, NS2 4 + 2 + 0 = 6:

@@ -318,14 +318,47 @@ static bool adjusted_rule_on_board(const ruleset *rs, const scenario_hooks *hook
     if (facts) {
         sc->rec.in_imps = facts->in_imps;
         sc->rec.session_known = facts->session_known;
+        sc->rec.board_adjusted = facts->board_adjusted;
     }
     int64_t unused;
     return scenario_apply_record(sc, err) && scoring_rule(rs, article, sc, r, &unused, err);
 }
 
+static void ruling_cite_argument(const ruleset *rs, const ruling *r, const char *name, char *out,
+                                 size_t size);
+
+bool sheet_entry_adjusted(const sheet_entry *e) {
+    return e->kind == ENTRY_ARTIFICIAL || e->kind == ENTRY_WEIGHTED;
+}
+
+/* The board's scoring methods: the adjusted-score article's ruling on
+ * scoring.adjusted = board, or, where it names the article that holds
+ * them (the cite argument `methods`), that article's ruling on the same
+ * facts, with its own trail. The caller clears r and frees sc. */
+static bool board_methods_rule(const ruleset *rs, const scenario_hooks *hooks, int article,
+                               const sheet_facts *facts, scenario *sc, ruling *r, strbuf *err) {
+    if (!adjusted_rule_on_board(rs, hooks, article, "board", 0, 0, facts, sc, r, err)) return false;
+    char id[32] = "";
+    ruling_cite_argument(rs, r, "methods", id, sizeof id);
+    if (!id[0]) return true;
+    int methods = rs_find_article(rs, id);
+    if (methods < 0) {
+        sb_printf(err,
+                  "article %s names article %s for the board's scoring methods, which the "
+                  "ruleset does not have",
+                  rs->articles[article].id, id);
+        return false;
+    }
+    ruling_clear(r);
+    scenario_free(sc);
+    return adjusted_rule_on_board(rs, hooks, methods, "board", 0, 0, facts, sc, r, err);
+}
+
 static bool adjusted_rule(const ruleset *rs, const scenario_hooks *hooks, int article,
                           const char *adjusted, int percentage, const sheet_facts *facts,
                           scenario *sc, ruling *r, strbuf *err) {
+    if (strcmp(adjusted, "board") == 0)
+        return board_methods_rule(rs, hooks, article, facts, sc, r, err);
     return adjusted_rule_on_board(rs, hooks, article, adjusted, percentage, 0, facts, sc, r, err);
 }
 
@@ -417,13 +450,13 @@ bool adjusted_session_exception(const ruleset *rs, const scenario_hooks *hooks, 
 }
 
 bool adjusted_board_method(const ruleset *rs, const scenario_hooks *hooks, int article,
-                           const char **method, char *cited, size_t citedsz, strbuf *message,
-                           strbuf *message_en, strbuf *err) {
+                           const sheet_facts *facts, const char **method, char *cited,
+                           size_t citedsz, strbuf *message, strbuf *message_en, strbuf *err) {
     scenario sc;
     ruling r = {0};
     int64_t unused;
     *method = NULL;
-    bool ok = adjusted_rule(rs, hooks, article, "board", 0, NULL, &sc, &r, err);
+    bool ok = adjusted_rule(rs, hooks, article, "board", 0, facts, &sc, &r, err);
     if (ok && (!ruling_argument(rs, &r, "method", &unused, method) || !*method)) {
         sb_printf(err, "the ruling of article %s on 'board' names no factoring method",
                   rs->articles[article].id);
@@ -545,8 +578,9 @@ static bool mp_of(const ruleset *rs, const scenario_hooks *hooks, const board_ru
     return true;
 }
 
-static bool board_rules_of(const ruleset *rs, const scenario_hooks *hooks, int full, board_rules *b,
-                           strbuf *err) {
+static bool board_rules_of(const ruleset *rs, const scenario_hooks *hooks, int full, bool adjusted,
+                           board_rules *b, strbuf *err) {
+    sheet_facts facts = {.board_adjusted = adjusted ? 2 : 1};
     b->full = full;
     b->mp_article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     b->adj_article = b->mp_article < 0 ? -1 : scoring_article(rs, SCORE_ADJUSTED, err);
@@ -559,9 +593,9 @@ static bool board_rules_of(const ruleset *rs, const scenario_hooks *hooks, int f
                err) || /* the top, and the comparison's trail */
         !mp_of(rs, hooks, b, 0, 0, 1, &none_equal, NULL, 0, err) ||
         !mp_of(rs, hooks, b, 0, 1, 1, &one_equal, NULL, 0, err) ||
-        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, NULL, "method", &(int64_t){0},
+        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, &facts, "method", &(int64_t){0},
                       &b->method, b->board_cited, sizeof b->board_cited, err) ||
-        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, NULL, "decimals", &decimals, NULL,
+        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, &facts, "decimals", &decimals, NULL,
                       NULL, 0, err))
         return false;
     b->equal_unit = one_equal - none_equal;
@@ -749,13 +783,14 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
     board_rules b;
     strbuf why;
     sb_init(&why);
-    bool ok = board_rules_of(rs, hooks, n, &b, &why);
     bool weighted = false;
-    b.artificial = 0;
+    int artificial = 0;
     for (int i = 0; i < n; i++) {
-        b.artificial += rows[i]->entry.kind == ENTRY_ARTIFICIAL;
+        artificial += rows[i]->entry.kind == ENTRY_ARTIFICIAL;
         weighted = weighted || rows[i]->entry.kind == ENTRY_WEIGHTED;
     }
+    bool ok = board_rules_of(rs, hooks, n, artificial > 0 || weighted, &b, &why);
+    b.artificial = artificial;
     if (ok && weighted) /* 12C1c: the article's clause for a weighted score */
         ok = adjusted_cite(rs, hooks, b.adj_article, "weighted", b.weighted_cited,
                            sizeof b.weighted_cited, &why);

@@ -232,13 +232,17 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
 
 /* What a sheet knows of an entry besides the entry, given to the
  * adjusted-score article as facts (builtins.h): whether the sheet's scores
- * are IMPs (scoring.in_imps) and whether the side's result on the
- * session's other boards is known (scoring.session_known). Values as the
- * record's: 0 not known, 1 no, 2 yes. What they mean, and which article
- * they bring in, is the rule file's. */
+ * are IMPs (scoring.in_imps), whether the side's result on the session's
+ * other boards is known (scoring.session_known), and whether the board
+ * has an adjusted score (scoring.board_adjusted, asked with the board's
+ * scoring methods). Values as the record's: 0 not known, 1 no, 2 yes.
+ * What they mean, and which article they bring in, is the rule file's. */
 typedef struct sheet_facts {
-    int8_t in_imps, session_known;
+    int8_t in_imps, session_known, board_adjusted;
 } sheet_facts;
+
+/* Whether an entry is an adjusted score (artificial or weighted). */
+bool sheet_entry_adjusted(const sheet_entry *e);
 
 /* Rules with the adjusted-score article (article) on scoring.adjusted =
  * adjusted (and scoring.percentage, and the sheet's facts when facts is
@@ -272,13 +276,15 @@ bool adjusted_session_exception(const ruleset *rs, const scenario_hooks *hooks, 
                                 session_exception *out, strbuf *err);
 
 /* How the adjusted-score article brings a board with fewer comparable
- * scores to the whole board (scoring.adjusted = board): the factoring
+ * scores to the whole board (scoring.adjusted = board; where its ruling
+ * names, in the cite argument `methods` of an action, the article that
+ * holds the board's scoring methods, that article's ruling): the factoring
  * method (*method, a value of its `method` argument), the trail into
  * cited, and that action's message in Dutch and English (may be NULL).
  * False with err. */
 bool adjusted_board_method(const ruleset *rs, const scenario_hooks *hooks, int article,
-                           const char **method, char *cited, size_t citedsz, strbuf *message,
-                           strbuf *message_en, strbuf *err);
+                           const sheet_facts *facts, const char **method, char *cited,
+                           size_t citedsz, strbuf *message, strbuf *message_en, strbuf *err);
 
 /* True when the board's rows need adjusted_board (not all plain scores of
  * one group). */
