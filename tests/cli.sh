@@ -200,6 +200,10 @@ expect "score down vulnerable" 0 "Score van de leider: -40" -- "$ARBITER" score 
 expect "score down json" 0 '"score": -20' '"contract": "3S-2"' -- "$ARBITER" score --ruleset $TOY 3S-2 --nonvul --json
 expect "score needs vulnerability" 2 "say --vul or --nonvul" -- "$ARBITER" score --ruleset $TOY 3S-2
 expect "score passed out" 0 "Score van de leider: 0" -- "$ARBITER" score --ruleset $TOY PASS
+# 2017 77: when all four pass (see Law 22) each side scores zero; 22B
+# ends the auction with the hands unplayed and no new deal: 77, 22, 22B.
+expect "score passed out, 2017: 77 names 22 and 22B" 0 '"articles":["77","22","22B"]' \
+    -- sh -c "'$ARBITER' score --ruleset bridge-2017 PASS --json | tr -d ' \n'"
 expect "score bad contract" 2 "the level is 1 to 7" -- "$ARBITER" score --ruleset $TOY 8S=
 expect "score impossible result" 2 "14 tricks is not a result" -- "$ARBITER" score --ruleset $TOY 7S+1
 # Undertricks (77): the defenders' points, written as the declaring side's
@@ -1003,6 +1007,24 @@ expect "session --boards: artificial and Neuberg lines with their articles" 0 \
     "3,2,4,A+,A-,3,1.5,75,37.5,12C > 12C2a > 12C2c,12C > 12C2a > 12C2c" \
     "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 78D > 12C,78A; 78D > 12C" \
     -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
+# Pairs 1 and 4 play only board 1, where they get A+ and A- (3 entries,
+# top 4: 60% 2.4, 40% 1.6, 12C2a). Neither has a result on another board
+# of the session, so 12C2c cannot change their scores and is not named;
+# the sheet is in matchpoints, so no 12C2b. 420 and 450 are two scores of
+# three entries, by Neuberg (78D) 0.5 and 3.5, with 12C beside 78D (the
+# board's adjusted score is why it has fewer comparable scores). Board 2,
+# played twice (110, 140) and brought to three by the same method, has no
+# adjusted score: 78D alone.
+printf 'board,ns,ew,score\n1,1,4,A+\n1,2,5,420\n1,3,6,450\n2,2,5,110\n2,3,6,140\n' >"$TOY.tmp.csv"
+expect "session --boards: no 12C2c for a pair with no other board, no 12C on a board without an adjusted score" 0 \
+    "1,1,4,A+,A-,2.4,1.6,60,40,12C > 12C2a,12C > 12C2a" "1,3,6,450,-450,3.5,0.5,87.5,12.5,78A; 78D > 12C,78A; 78D > 12C" \
+    "2,3,6,140,-140,3.5,0.5,87.5,12.5,78A; 78D,78A; 78D" \
+    -- "$ARBITER" session --ruleset bridge-2017 --boards "$TOY.tmp.csv"
+# The same in Butler IMPs: A+ and A- are +3 and -3 IMPs (12C2b), still no
+# 12C2c.
+expect "session --boards in Butler IMPs: 12C2b without 12C2c for a pair with no other board" 0 \
+    "1,1,4,A+,A-,3,-3,12C > 12C2a > 12C2b,12C > 12C2a > 12C2b" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method butler --boards "$TOY.tmp.csv"
 # [steekproef26-s04] The director's 45% for NS3 on board 2 (12C2a: an
 # artificial score as he judges the fault): 45% of 4 = 1.8, east-west the
 # rest, 55% (2.2); both lines name 12C2a, no 12C2b or 12C2c (a percentage
