@@ -386,7 +386,7 @@ expect "matchpoints --json: a weighted score's articles" 0 '"articles": "78A; 12
     -- "$ARBITER" matchpoints --ruleset bridge-2017 --json examples/board-weighted.csv
 # Twenty-sixth sample (docs/coverage.md), written from the text before
 # the sheet was run. [steekproef26-s01, s07] 620, 650, A=: two scores
-# compared of three entries (top 4), Neuberg (12C's clause 78D): 650 (2 +
+# compared of three entries (top 4), Neuberg (78D, which 12C's clause for the board names): 650 (2 +
 # 1) x 3 / 2 - 1 = 3.5, 620 0.5; A= is 12C2a's average, 50% of 4 = 2.
 # 12C2b gives the IMPs of average plus and minus only, and 12C2c concerns
 # the side not at fault and the offending side: the A= line names 12C2a.
@@ -976,7 +976,7 @@ expect "session: a weighted score as contracts" 0 "2,1,2,30% 4S= 70% 4S-1,30% NS
 # board 3 twice (nothing marks it: the sheet has two lines of it). Board 1
 # NS 450 4, 420 2, 400 0; EW -400 4, -420 2, -450 0. Board 2 NS -100 0,
 # 110 2, 140 4; EW the other way. Board 3: 620 beats 600, 2 of 2; brought
-# to three entries by Neuberg (12C's clause 78D): (2 + 1) x 3 / 2 - 1 =
+# to three entries by Neuberg (78D, which 12C's clause for the board names): (2 + 1) x 3 / 2 - 1 =
 # 3.5, and 600 (0 + 1) x 1.5 - 1 = 0.5, of 4. NS1 2 + 0 + 3.5 = 5.5 of 12
 # = 45.83%; NS2 4 + 2 + 0.5 = 6.5 = 54.17%; NS3 4 of 8 = 50%.
 expect "session: a board played fewer times, found from the sheet" 0 "1,2,NS,3,6.5,12,54.17" "2,3,NS,2,4,8,50" \
@@ -1064,7 +1064,7 @@ expect "session 1963: a board played fewer times stands" 0 "3,1,NS,3,4,10,40" \
     -- "$ARBITER" session --ruleset bridge-1963 examples/session-short-board.csv
 expect "session: the boards" 0 "board,ns,ew,score_ns,score_ew,matchpoints_ns" "3,2,4,A+,A-,3,1.5,75,37.5" \
     "3,1,6,620,-620,3.5,0.5,87.5,12.5" -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
-# Butler (78B against the mean, rounded to 10 by 12C's clause 78D): board
+# Butler (78B against the mean, rounded to 10 by 78D): board
 # 1 datum 430: 420 0, 450 +1 (20); board 2 datum 50: -100 -4 (150), 110 +2
 # (60), 140 +3 (90); board 3 datum 210 (620 and -200): 620 +9 (410), -200
 # -9, A+ +3 (12C2b). NS1 0 - 4 + 9 = 5, NS2 1 + 2 + 3 = 6, NS3 0 + 3 - 9 = -6.
@@ -1094,9 +1094,11 @@ amendment "Cross-IMP's opgeteld" {
   cite "Club 78D"
 }
 
-replace clause 78D => 78D {
+replace article 78D "Wedstrijdbepalingen: scoremethoden van een bord" en "Conditions of Contest: a Board's Scoring Methods" {
   matchpoints_factored(neuberg)  matchpoints_rounded(2)
   butler_datum(0, 10)  cross_imps(false)
+  if sheet_board_adjusted => 12C { }
+  otherwise => { }
 }
 RULES
 expect "session: summed cross-IMPs of a board played fewer times brought to the others' comparisons" 0 \

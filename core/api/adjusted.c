@@ -4,8 +4,12 @@
  * core's (as it adds up `points`); what a score is worth is the rule
  * files': the matchpoints article (78A) for each comparison, and the
  * adjusted-score article (header key `adjusted`, bridge-2017: 12C) for an
- * artificial score's percentage, a penalty's size, the factoring method
- * and the rounding. */
+ * artificial score's percentage and a penalty's size, and for the
+ * factoring method and the rounding that article, or the article its
+ * `board` clause names (bridge-2017: 78D). What the sheet knows besides
+ * an entry (its scale, the session, an adjusted score on the board) goes
+ * to those rulings as record facts; which articles that brings in is the
+ * rule files'. */
 #include "scoring.h"
 
 #include "bridge.h"

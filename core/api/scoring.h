@@ -147,7 +147,7 @@ json_t *scoring_illegal_json(const kj_hand *h, const kj_hand_score *hs, const sc
 /* Room for the articles one line of a sheet names. */
 #define SCORING_CITED 128
 
-/* Appends one ruling's trail ("12C > 78D") to out, after "; " when out
+/* Appends one ruling's trail ("12C > 12C2a") to out, after "; " when out
  * already names one; a trail out already names is not named again. */
 void scoring_cite_append(char *out, size_t size, const char *trail);
 /* The same with r's trail. */
