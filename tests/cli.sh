@@ -201,6 +201,10 @@ expect "score down vulnerable" 0 "Score van de leider: -40" -- "$ARBITER" score 
 expect "score down json" 0 '"score": -20' '"contract": "3S-2"' -- "$ARBITER" score --ruleset $TOY 3S-2 --nonvul --json
 expect "score needs vulnerability" 2 "say --vul or --nonvul" -- "$ARBITER" score --ruleset $TOY 3S-2
 expect "score passed out" 0 "Score van de leider: 0" -- "$ARBITER" score --ruleset $TOY PASS
+# 2017 77: when all four pass (see Law 22) each side scores zero; 22B
+# ends the auction with the hands unplayed and no new deal: 77, 22, 22B.
+expect "score passed out, 2017: 77 names 22 and 22B" 0 '"articles":["77","22","22B"]' \
+    -- sh -c "'$ARBITER' score --ruleset bridge-2017 PASS --json | tr -d ' \n'"
 expect "score bad contract" 2 "the level is 1 to 7" -- "$ARBITER" score --ruleset $TOY 8S=
 expect "score impossible result" 2 "14 tricks is not a result" -- "$ARBITER" score --ruleset $TOY 7S+1
 # Undertricks (77): the defenders' points, written as the declaring side's
@@ -309,15 +313,23 @@ expect "matchpoints: a contract written wrong" 2 'line 2: a result of a weighted
 # others is 78A's (two units a lower score, one an equal one); brought
 # from n to N entries by the regulating authority's method, 78D (other
 # scoring methods, approved), which 12C's clause for the sheet names; an
-# artificial score 12C2a (40/50/60%; 12C2b the IMPs, 12C2c the session);
-# a procedural penalty 90A.
+# artificial score 12C2a (40/50/60%); a procedural penalty 90A.
+# Changed: A+ and G- name 12C2a alone. 12C2b gives their value when the
+# scores are given in IMPs, and this sheet is in matchpoints; 12C2c turns
+# on the side's result over the whole session, and a board's sheet knows
+# no session, so it cannot change the score.
+# Changed: the factoring is 78D's, which 12C's clause for the board names
+# (12C itself says nothing of a board played fewer times); 12C is named
+# beside it where an adjusted score is on the board (boards 1 and 4: the
+# reason it has fewer comparable scores), not on board 3, split into
+# groups with no adjusted score: "78D > 12C", "78D".
 expect "matchpoints: artificial scores and Neuberg, each line with its articles" 0 \
-    "1,2,650,11.6,96.67%,art. 78A; 12C > 78D" "1,1,620,7.4,61.67%,art. 78A; 12C > 78D" \
-    "1,4,170,3.2,26.67%,art. 78A; 12C > 78D" \
-    "1,5,A+,7.2,60%,art. 12C > 12C2a > 12C2b > 12C2c" "1,6,G−,4.8,40%,art. 12C > 12C2a > 12C2b > 12C2c" \
-    "1,7,140 P,-2.6,-21.67%,art. 78A; 12C > 78D; 12C > 90A" \
-    "3/a,1,420,7.33,91.67%,art. 78A; 12C > 78D" "3/b,5,-100,1.5,18.75%,art. 78A; 12C > 78D" \
-    "4,2,300,5,83.33%,art. 78A; 12C > 78D" "4,4,200 P10%,0.4,6.67%,art. 78A; 12C > 78D; 12C > 90A" \
+    "1,2,650,11.6,96.67%,art. 78A; 78D > 12C" "1,1,620,7.4,61.67%,art. 78A; 78D > 12C" \
+    "1,4,170,3.2,26.67%,art. 78A; 78D > 12C" \
+    "1,5,A+,7.2,60%,art. 12C > 12C2a" "1,6,G−,4.8,40%,art. 12C > 12C2a" \
+    "1,7,140 P,-2.6,-21.67%,art. 78A; 78D > 12C; 12C > 90A" \
+    "3/a,1,420,7.33,91.67%,art. 78A; 78D" "3/b,5,-100,1.5,18.75%,art. 78A; 78D" \
+    "4,2,300,5,83.33%,art. 78A; 78D > 12C" "4,4,200 P10%,0.4,6.67%,art. 78A; 78D > 12C; 12C > 90A" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 examples/board-adjusted.csv
 # The same in --json: every line that has a figure names its articles
 # (a pair that did not play has none, and no articles).
@@ -325,9 +337,11 @@ expect "matchpoints: artificial scores and Neuberg, each line with its articles"
 if python3 - "$out" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[1]))
-want = {("1", "2"): "78A; 12C > 78D", ("1", "5"): "12C > 12C2a > 12C2b > 12C2c",
-        ("1", "7"): "78A; 12C > 78D; 12C > 90A", ("3/b", "4"): "78A; 12C > 78D",
-        ("4", "3"): "12C > 12C2a", ("4", "4"): "78A; 12C > 78D; 12C > 90A"}
+# Changed: A+ on a board's matchpoint sheet names 12C2a alone, the
+# factoring 78D, with 12C where the board has an adjusted score (see above).
+want = {("1", "2"): "78A; 78D > 12C", ("1", "5"): "12C > 12C2a",
+        ("1", "7"): "78A; 78D > 12C; 12C > 90A", ("3/b", "4"): "78A; 78D",
+        ("4", "3"): "12C > 12C2a", ("4", "4"): "78A; 78D > 12C; 12C > 90A"}
 bad = [r for r in rows if (r["matchpoints"] is None) == ("articles" in r)]
 bad += [k for k, v in want.items()
         if not any((r["board"], r["pair"]) == k and r.get("articles") == v for r in rows)]
@@ -355,8 +369,10 @@ expect "matchpoints klaverjas --json: the ladder's alineas on a plain board" 0 \
 # (mp + 1) x 4 / 3 - 1: 5.67, 3, 0.33, rounded to two decimals by the
 # same clause.
 printf '620\n650\n-\n170\n' >"$TOY.tmp.txt"
-expect "matchpoints, plain text: Neuberg lines name 78A and 78D" 0 "   620  3  (50%)  art. 78A; 12C > 78D" \
-    "   650  5.67  (94.44%)  art. 78A; 12C > 78D" "   170  0.33  (5.56%)  art. 78A; 12C > 78D" \
+# Changed: no adjusted score on the board (a pair did not play): 78D
+# alone, not 12C.
+expect "matchpoints, plain text: Neuberg lines name 78A and 78D" 0 "   620  3  (50%)  art. 78A; 78D" \
+    "   650  5.67  (94.44%)  art. 78A; 78D" "   170  0.33  (5.56%)  art. 78A; 78D" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 # A weighted score (12C1c: a weighted average of possible results) names
 # 12C1c; its contracts the vulnerability (2, through 12C's clause) and the
@@ -371,22 +387,33 @@ expect "matchpoints --json: a weighted score's articles" 0 '"articles": "78A; 12
     -- "$ARBITER" matchpoints --ruleset bridge-2017 --json examples/board-weighted.csv
 # Twenty-sixth sample (docs/coverage.md), written from the text before
 # the sheet was run. [steekproef26-s01, s07] 620, 650, A=: two scores
-# compared of three entries (top 4), Neuberg (12C's clause 78D): 650 (2 +
+# compared of three entries (top 4), Neuberg (78D, which 12C's clause for the board names): 650 (2 +
 # 1) x 3 / 2 - 1 = 3.5, 620 0.5; A= is 12C2a's average, 50% of 4 = 2.
 # 12C2b gives the IMPs of average plus and minus only, and 12C2c concerns
 # the side not at fault and the offending side: the A= line names 12C2a.
 printf '620\n650\nA=\n' >"$TOY.tmp.txt"
 expect "matchpoints: A= names 12C2a alone, the scores beside it 78A and 78D [steekproef26-s01, s07]" 0 \
-    "    A=  2  (50%)  art. 12C > 12C2a" "   620  0.5  (12.5%)  art. 78A; 12C > 78D" \
-    "   650  3.5  (87.5%)  art. 78A; 12C > 78D" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+    "    A=  2  (50%)  art. 12C > 12C2a" "   620  0.5  (12.5%)  art. 78A; 78D > 12C" \
+    "   650  3.5  (87.5%)  art. 78A; 78D > 12C" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 expect "matchpoints --json: A= names 12C2a alone [steekproef26-s01]" 0 '"articles": "12C > 12C2a"' \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 --json "$TOY.tmp.txt"
-# [steekproef26-s02, s03] Not yet as the text has it: an A+ or A- line
-# names 12C2b (the IMP value, 12C2b) on a matchpoint sheet too, and 12C2c
-# on `matchpoints`, which knows no session and so applies no exception
-# (620, 650, A+: "A+ 2.4 (60%) art. 12C > 12C2a > 12C2b > 12C2c"; the text
-# asks "12C > 12C2a"). The sheet's article is not told the scale or whether
-# the session is known: that is the core's to pass.
+# [steekproef26-s02, s03] 620, 650, A+: A+ is 60% of 4 = 2.4 (12C2a).
+# 12C2b gives the value of average plus and minus in IMPs, and this sheet
+# is in matchpoints; 12C2c turns on the side's result over the whole
+# session, which a board's sheet does not know: the A+ line names 12C2a
+# alone, on every face. The sheet tells the article its scale and that
+# no session is known (scoring.in_imps, scoring.session_known).
+printf '620\n650\nA+\n' >"$TOY.tmp.txt"
+expect "matchpoints: A+ names 12C2a alone, no 12C2b or 12C2c [steekproef26-s02, s03]" 0 \
+    "    A+  2.4  (60%)  art. 12C > 12C2a" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+expect "matchpoints --json: A+ names 12C2a alone [steekproef26-s02]" 0 '"articles": "12C > 12C2a"' \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 --json "$TOY.tmp.txt"
+printf 'board,pair,score\n1,1,620\n1,2,650\n1,3,A+\n' >"$TOY.tmp.txt"
+expect "matchpoints, CSV: A+ names 12C2a alone [steekproef26-s02]" 0 "1,3,A+,2.4,60%,art. 12C > 12C2a" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+printf '620\n650\nA-\n' >"$TOY.tmp.txt"
+expect "matchpoints: A- names 12C2a alone [steekproef26-s03]" 0 \
+    "    A-  1.6  (40%)  art. 12C > 12C2a" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 # [steekproef26-s05, s08] 420, -50, 100 and 40% 420 + 60% -50, all four
 # played (top 6): the weighted score (12C1c) 0.4 x 5 + 0.6 x 1 = 2.6; 420
 # 2 + 2 + 0.4 x 1 + 0.6 x 2 = 5.6; 100 2 + 0.6 x 2 = 3.2; -50 0.6 x 1 =
@@ -688,9 +715,10 @@ else
 fi
 rm -f "$TOY.tmp.csv"
 # Its articles (spaces taken out): the IMP scale (78B) and the datum, set
-# by the regulating authority (78D, the club's clause of 12C).
+# by the regulating authority (78D, the club's article). Changed: no
+# adjusted score on the board, so 78D alone, not 12C.
 expect "pbn: a real event's board 1 in Butler IMPs against -90" 0 '"line":72,"board":"1"' \
-    '"score_ns":50,"score_ew":-50,"matchpoints_ns":null,"matchpoints_ew":null,"percentage_ns":null,"percentage_ew":null,"imps_ns":4.0,"imps_ew":-4.0,"articles_ns":"78B;12C>78D","articles_ew":"78B;12C>78D","disagreements":[]' \
+    '"score_ns":50,"score_ew":-50,"matchpoints_ns":null,"matchpoints_ew":null,"percentage_ns":null,"percentage_ew":null,"imps_ns":4.0,"imps_ew":-4.0,"articles_ns":"78B;78D","articles_ew":"78B;78D","disagreements":[]' \
     -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --json tests/pbn/ruter71.pbn | tr -d ' \n'"
 expect "pbn: a real event against bridge-2017's plain mean: the rows whose IMPs differ, named" 0 \
     'board,line,contract,declarer,score_ns,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew,imps_ns,imps_ew,problem,ns,ew,disagreements' \
@@ -714,7 +742,7 @@ expect "pbn of two sections: each row's stage and section" 0 \
 # cross-IMPs averaged per comparison); the file's Butler 5 is 5.43 to its
 # whole IMPs, so no disagreement.
 sed 's/^\[Scoring "IMP;Butler-2;Mean"\]/[Scoring "IMP;Cross2"]/' tests/pbn/ruter71.pbn >"$TOY.tmp.pbn"
-expect "pbn: a Scoring tag of cross-IMPs" 0 '"line":71,"board":"1"' '"imps_ns":5.43,"imps_ew":-5.43,"articles_ns":"78B;12C>78D","articles_ew":"78B;12C>78D","disagreements":[]' \
+expect "pbn: a Scoring tag of cross-IMPs" 0 '"line":71,"board":"1"' '"imps_ns":5.43,"imps_ew":-5.43,"articles_ns":"78B;78D","articles_ew":"78B;78D","disagreements":[]' \
     -- sh -c "'$ARBITER' pbn --ruleset bridge-2017 --json '$TOY.tmp.pbn' | tr -d ' \n'"
 # A row whose scores say Bye (a pair sat out, as Ruter writes it): no
 # result, and no mistake; the board's other rows are scored.
@@ -911,7 +939,8 @@ amendment "Geen uitzondering voor de zitting bij G+" {
 replace row session_exception_of average_plus => none
 
 replace test "12C2c: G+ voor een partij die over de zitting meer dan 60% haalde - haar percentage" article 12C {
-  given sheet_adjustment = average_plus
+  given sheet_adjustment = average_plus, artificial_scores_in_imps = false,
+        sheet_session_known = true
   expect session_percentage_instead(none, 60, 3, 12C2c)
 }
 RULES
@@ -948,12 +977,12 @@ expect "session: a weighted score as contracts" 0 "2,1,2,30% 4S= 70% 4S-1,30% NS
 # board 3 twice (nothing marks it: the sheet has two lines of it). Board 1
 # NS 450 4, 420 2, 400 0; EW -400 4, -420 2, -450 0. Board 2 NS -100 0,
 # 110 2, 140 4; EW the other way. Board 3: 620 beats 600, 2 of 2; brought
-# to three entries by Neuberg (12C's clause 78D): (2 + 1) x 3 / 2 - 1 =
+# to three entries by Neuberg (78D, which 12C's clause for the board names): (2 + 1) x 3 / 2 - 1 =
 # 3.5, and 600 (0 + 1) x 1.5 - 1 = 0.5, of 4. NS1 2 + 0 + 3.5 = 5.5 of 12
 # = 45.83%; NS2 4 + 2 + 0.5 = 6.5 = 54.17%; NS3 4 of 8 = 50%.
 expect "session: a board played fewer times, found from the sheet" 0 "1,2,NS,3,6.5,12,54.17" "2,3,NS,2,4,8,50" \
     "3,1,NS,3,5.5,12,45.83" "3,4,EW,3,5.5,12,45.83" \
-    "note: board 3 was played 2 times, the session's other boards 3: its matchpoints are brought to 3 entries by the method neuberg (12C > 78D)" \
+    "note: board 3 was played 2 times, the session's other boards 3: its matchpoints are brought to 3 entries by the method neuberg (78D)" \
     -- "$ARBITER" session --ruleset bridge-2017 examples/session-short-board.csv
 expect "session: a board played fewer times, in the JSON" 0 '"played": 2' '"session": 3' '"method": "neuberg"' \
     '"message_en": "When a board has fewer comparable scores (n) than it was played (N)' \
@@ -964,16 +993,39 @@ expect "session: a board played fewer times, in the JSON" 0 '"played": 2' '"sess
 # comparison alone (78A).
 expect "session --boards: the short board's lines name 78A and 78D" 0 \
     "board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,percentage_ew,articles_ns,articles_ew" \
-    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 12C > 78D,78A; 12C > 78D" "1,2,5,450,-450,4,0,100,0,78A,78A" \
+    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 78D,78A; 78D" "1,2,5,450,-450,4,0,100,0,78A,78A" \
     -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session-short-board.csv
-expect "session --json: the short board's lines name 78A and 78D" 0 '"articles_ns": "78A; 12C > 78D"' \
-    '"articles_ew": "78A; 12C > 78D"' -- "$ARBITER" session --ruleset bridge-2017 --json examples/session-short-board.csv
-# A session's A+ (12C2a, 12C2b, 12C2c) and the Neuberg lines beside it;
+# Changed: the short board has no adjusted score: 78D alone, not 12C
+# (the note's articles too).
+expect "session --json: the short board's lines name 78A and 78D" 0 '"articles_ns": "78A; 78D"' \
+    '"articles_ew": "78A; 78D"' -- "$ARBITER" session --ruleset bridge-2017 --json examples/session-short-board.csv
+# A session's A+ and A- (12C2a, 12C2c) and the Neuberg lines beside it;
 # a weighted score's contracts (12C1c; 2; 77).
+# Changed: no 12C2b on a matchpoint session (it gives the IMP values);
+# 12C2c stays, for each pair's result on the session's other boards is
+# known (and here replaces both scores).
 expect "session --boards: artificial and Neuberg lines with their articles" 0 \
-    "3,2,4,A+,A-,3,1.5,75,37.5,12C > 12C2a > 12C2b > 12C2c,12C > 12C2a > 12C2b > 12C2c" \
-    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 12C > 78D,78A; 12C > 78D" \
+    "3,2,4,A+,A-,3,1.5,75,37.5,12C > 12C2a > 12C2c,12C > 12C2a > 12C2c" \
+    "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 78D > 12C,78A; 78D > 12C" \
     -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
+# Pairs 1 and 4 play only board 1, where they get A+ and A- (3 entries,
+# top 4: 60% 2.4, 40% 1.6, 12C2a). Neither has a result on another board
+# of the session, so 12C2c cannot change their scores and is not named;
+# the sheet is in matchpoints, so no 12C2b. 420 and 450 are two scores of
+# three entries, by Neuberg (78D) 0.5 and 3.5, with 12C beside 78D (the
+# board's adjusted score is why it has fewer comparable scores). Board 2,
+# played twice (110, 140) and brought to three by the same method, has no
+# adjusted score: 78D alone.
+printf 'board,ns,ew,score\n1,1,4,A+\n1,2,5,420\n1,3,6,450\n2,2,5,110\n2,3,6,140\n' >"$TOY.tmp.csv"
+expect "session --boards: no 12C2c for a pair with no other board, no 12C on a board without an adjusted score" 0 \
+    "1,1,4,A+,A-,2.4,1.6,60,40,12C > 12C2a,12C > 12C2a" "1,3,6,450,-450,3.5,0.5,87.5,12.5,78A; 78D > 12C,78A; 78D > 12C" \
+    "2,3,6,140,-140,3.5,0.5,87.5,12.5,78A; 78D,78A; 78D" \
+    -- "$ARBITER" session --ruleset bridge-2017 --boards "$TOY.tmp.csv"
+# The same in Butler IMPs: A+ and A- are +3 and -3 IMPs (12C2b), still no
+# 12C2c.
+expect "session --boards in Butler IMPs: 12C2b without 12C2c for a pair with no other board" 0 \
+    "1,1,4,A+,A-,3,-3,12C > 12C2a > 12C2b,12C > 12C2a > 12C2b" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method butler --boards "$TOY.tmp.csv"
 # [steekproef26-s04] The director's 45% for NS3 on board 2 (12C2a: an
 # artificial score as he judges the fault): 45% of 4 = 1.8, east-west the
 # rest, 55% (2.2); both lines name 12C2a, no 12C2b or 12C2c (a percentage
@@ -993,9 +1045,12 @@ expect "session 1963 --boards: the short board stands as a plain board" 0 "3,1,6
     "its matchpoints stand as compared (12a > 81: equal_comparison)" \
     -- "$ARBITER" session --ruleset bridge-1963 --boards examples/session-short-board.csv
 # Butler IMPs: each compared score names the scale (78B) and the datum
-# (12C's clause 78D, the regulating authority's); A+ its 12C2b.
+# (78D, the regulating authority's); A+ its 12C2b. Changed: 78D alone on
+# a board without an adjusted score (board 1), 12C beside it on board 3
+# (A+ and A-).
 expect "session --boards in Butler IMPs: the articles" 0 "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew,articles_ns,articles_ew" \
-    "3,1,6,620,-620,9,-9,78B; 12C > 78D,78B; 12C > 78D" "3,2,4,A+,A-,3,-3,12C > 12C2a > 12C2b > 12C2c" \
+    "3,1,6,620,-620,9,-9,78B; 78D > 12C,78B; 78D > 12C" "3,2,4,A+,A-,3,-3,12C > 12C2a > 12C2b > 12C2c" \
+    "1,1,4,420,-420,0,0,78B; 78D,78B; 78D" \
     -- "$ARBITER" session --ruleset bridge-2017 --method butler --boards examples/session.csv
 # The club's amendment factors in proportion: top of three entries 4, of
 # two 2: 620 2 x 4 / 2 = 4, 600 0. NS1 2 + 0 + 4 = 6, NS2 4 + 2 + 0 = 6:
@@ -1010,7 +1065,7 @@ expect "session 1963: a board played fewer times stands" 0 "3,1,NS,3,4,10,40" \
     -- "$ARBITER" session --ruleset bridge-1963 examples/session-short-board.csv
 expect "session: the boards" 0 "board,ns,ew,score_ns,score_ew,matchpoints_ns" "3,2,4,A+,A-,3,1.5,75,37.5" \
     "3,1,6,620,-620,3.5,0.5,87.5,12.5" -- "$ARBITER" session --ruleset bridge-2017 --boards examples/session.csv
-# Butler (78B against the mean, rounded to 10 by 12C's clause 78D): board
+# Butler (78B against the mean, rounded to 10 by 78D): board
 # 1 datum 430: 420 0, 450 +1 (20); board 2 datum 50: -100 -4 (150), 110 +2
 # (60), 140 +3 (90); board 3 datum 210 (620 and -200): 620 +9 (410), -200
 # -9, A+ +3 (12C2b). NS1 0 - 4 + 9 = 5, NS2 1 + 2 + 3 = 6, NS3 0 + 3 - 9 = -6.
@@ -1040,9 +1095,11 @@ amendment "Cross-IMP's opgeteld" {
   cite "Club 78D"
 }
 
-replace clause 78D => 78D {
+replace article 78D "Wedstrijdbepalingen: scoremethoden van een bord" en "Conditions of Contest: a Board's Scoring Methods" {
   matchpoints_factored(neuberg)  matchpoints_rounded(2)
   butler_datum(0, 10)  cross_imps(false)
+  if sheet_board_adjusted => 12C { }
+  otherwise => { }
 }
 RULES
 expect "session: summed cross-IMPs of a board played fewer times brought to the others' comparisons" 0 \

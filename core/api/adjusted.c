@@ -4,8 +4,12 @@
  * core's (as it adds up `points`); what a score is worth is the rule
  * files': the matchpoints article (78A) for each comparison, and the
  * adjusted-score article (header key `adjusted`, bridge-2017: 12C) for an
- * artificial score's percentage, a penalty's size, the factoring method
- * and the rounding. */
+ * artificial score's percentage and a penalty's size, and for the
+ * factoring method and the rounding that article, or the article its
+ * `board` clause names (bridge-2017: 78D). What the sheet knows besides
+ * an entry (its scale, the session, an adjusted score on the board) goes
+ * to those rulings as record facts; which articles that brings in is the
+ * rule files'. */
 #include "scoring.h"
 
 #include "bridge.h"
@@ -308,28 +312,65 @@ void scoring_cite_ruling(const ruling *r, char *out, size_t size) {
  * frees sc. */
 static bool adjusted_rule_on_board(const ruleset *rs, const scenario_hooks *hooks, int article,
                                    const char *adjusted, int percentage, int64_t board,
-                                   scenario *sc, ruling *r, strbuf *err) {
+                                   const sheet_facts *facts, scenario *sc, ruling *r, strbuf *err) {
     scenario_init(sc, rs);
     sc->hooks = hooks;
     sc->rec.has_scoring = true;
     sc->rec.adjusted = adjusted;
     sc->rec.percentage = percentage;
     sc->rec.board = board;
+    if (facts) {
+        sc->rec.in_imps = facts->in_imps;
+        sc->rec.session_known = facts->session_known;
+        sc->rec.board_adjusted = facts->board_adjusted;
+    }
     int64_t unused;
     return scenario_apply_record(sc, err) && scoring_rule(rs, article, sc, r, &unused, err);
 }
 
+static void ruling_cite_argument(const ruleset *rs, const ruling *r, const char *name, char *out,
+                                 size_t size);
+
+bool sheet_entry_adjusted(const sheet_entry *e) {
+    return e->kind == ENTRY_ARTIFICIAL || e->kind == ENTRY_WEIGHTED;
+}
+
+/* The board's scoring methods: the adjusted-score article's ruling on
+ * scoring.adjusted = board, or, where it names the article that holds
+ * them (the cite argument `methods`), that article's ruling on the same
+ * facts, with its own trail. The caller clears r and frees sc. */
+static bool board_methods_rule(const ruleset *rs, const scenario_hooks *hooks, int article,
+                               const sheet_facts *facts, scenario *sc, ruling *r, strbuf *err) {
+    if (!adjusted_rule_on_board(rs, hooks, article, "board", 0, 0, facts, sc, r, err)) return false;
+    char id[32] = "";
+    ruling_cite_argument(rs, r, "methods", id, sizeof id);
+    if (!id[0]) return true;
+    int methods = rs_find_article(rs, id);
+    if (methods < 0) {
+        sb_printf(err,
+                  "article %s names article %s for the board's scoring methods, which the "
+                  "ruleset does not have",
+                  rs->articles[article].id, id);
+        return false;
+    }
+    ruling_clear(r);
+    scenario_free(sc);
+    return adjusted_rule_on_board(rs, hooks, methods, "board", 0, 0, facts, sc, r, err);
+}
+
 static bool adjusted_rule(const ruleset *rs, const scenario_hooks *hooks, int article,
-                          const char *adjusted, int percentage, scenario *sc, ruling *r,
-                          strbuf *err) {
-    return adjusted_rule_on_board(rs, hooks, article, adjusted, percentage, 0, sc, r, err);
+                          const char *adjusted, int percentage, const sheet_facts *facts,
+                          scenario *sc, ruling *r, strbuf *err) {
+    if (strcmp(adjusted, "board") == 0)
+        return board_methods_rule(rs, hooks, article, facts, sc, r, err);
+    return adjusted_rule_on_board(rs, hooks, article, adjusted, percentage, 0, facts, sc, r, err);
 }
 
 bool adjusted_cite(const ruleset *rs, const scenario_hooks *hooks, int article,
                    const char *adjusted, char *cited, size_t citedsz, strbuf *err) {
     scenario sc;
     ruling r = {0};
-    bool ok = adjusted_rule(rs, hooks, article, adjusted, 0, &sc, &r, err);
+    bool ok = adjusted_rule(rs, hooks, article, adjusted, 0, NULL, &sc, &r, err);
     if (ok) scoring_cite_ruling(&r, cited, citedsz);
     ruling_clear(&r);
     scenario_free(&sc);
@@ -339,11 +380,11 @@ bool adjusted_cite(const ruleset *rs, const scenario_hooks *hooks, int article,
 /* Rules with the adjusted-score article on one question; the answer is the
  * argument `want` of its actions. */
 bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
-                  int percentage, const char *want, int64_t *value, const char **symbol,
-                  char *cited, size_t citedsz, strbuf *err) {
+                  int percentage, const sheet_facts *facts, const char *want, int64_t *value,
+                  const char **symbol, char *cited, size_t citedsz, strbuf *err) {
     scenario sc;
     ruling r = {0};
-    bool ok = adjusted_rule(rs, hooks, article, adjusted, percentage, &sc, &r, err);
+    bool ok = adjusted_rule(rs, hooks, article, adjusted, percentage, facts, &sc, &r, err);
     if (ok && !ruling_argument(rs, &r, want, value, symbol)) {
         /* what the ruling says instead (e.g. that these laws know no such
          * score): its own words are what a scorer can act on */
@@ -380,12 +421,12 @@ static void ruling_cite_argument(const ruleset *rs, const ruling *r, const char 
 }
 
 bool adjusted_session_exception(const ruleset *rs, const scenario_hooks *hooks, int article,
-                                const char *adjusted, int percentage, session_exception *out,
-                                strbuf *err) {
+                                const char *adjusted, int percentage, const sheet_facts *facts,
+                                session_exception *out, strbuf *err) {
     scenario sc;
     ruling r = {0};
     memset(out, 0, sizeof *out);
-    bool ok = adjusted_rule(rs, hooks, article, adjusted, percentage, &sc, &r, err);
+    bool ok = adjusted_rule(rs, hooks, article, adjusted, percentage, facts, &sc, &r, err);
     int64_t kind;
     if (ok && ruling_argument(rs, &r, "exception", &kind, &out->kind) && out->kind &&
         strcmp(out->kind, "none") != 0) {
@@ -413,13 +454,13 @@ bool adjusted_session_exception(const ruleset *rs, const scenario_hooks *hooks, 
 }
 
 bool adjusted_board_method(const ruleset *rs, const scenario_hooks *hooks, int article,
-                           const char **method, char *cited, size_t citedsz, strbuf *message,
-                           strbuf *message_en, strbuf *err) {
+                           const sheet_facts *facts, const char **method, char *cited,
+                           size_t citedsz, strbuf *message, strbuf *message_en, strbuf *err) {
     scenario sc;
     ruling r = {0};
     int64_t unused;
     *method = NULL;
-    bool ok = adjusted_rule(rs, hooks, article, "board", 0, &sc, &r, err);
+    bool ok = adjusted_rule(rs, hooks, article, "board", 0, facts, &sc, &r, err);
     if (ok && (!ruling_argument(rs, &r, "method", &unused, method) || !*method)) {
         sb_printf(err, "the ruling of article %s on 'board' names no factoring method",
                   rs->articles[article].id);
@@ -473,7 +514,7 @@ bool sheet_score_contracts(const ruleset *rs, const scenario_hooks *hooks, const
     ruling r = {0};
     int64_t unused;
     const char *vul = NULL;
-    bool ok = adjusted_rule_on_board(rs, hooks, article, "contract", 0, number, &sc, &r, err);
+    bool ok = adjusted_rule_on_board(rs, hooks, article, "contract", 0, number, NULL, &sc, &r, err);
     if (ok && (!ruling_argument(rs, &r, "vulnerable", &unused, &vul) || !vul)) {
         sb_printf(err,
                   "the ruling of article %s on a weighted score's contract names no action with "
@@ -541,8 +582,9 @@ static bool mp_of(const ruleset *rs, const scenario_hooks *hooks, const board_ru
     return true;
 }
 
-static bool board_rules_of(const ruleset *rs, const scenario_hooks *hooks, int full, board_rules *b,
-                           strbuf *err) {
+static bool board_rules_of(const ruleset *rs, const scenario_hooks *hooks, int full, bool adjusted,
+                           board_rules *b, strbuf *err) {
+    sheet_facts facts = {.board_adjusted = adjusted ? 2 : 1};
     b->full = full;
     b->mp_article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     b->adj_article = b->mp_article < 0 ? -1 : scoring_article(rs, SCORE_ADJUSTED, err);
@@ -555,10 +597,10 @@ static bool board_rules_of(const ruleset *rs, const scenario_hooks *hooks, int f
                err) || /* the top, and the comparison's trail */
         !mp_of(rs, hooks, b, 0, 0, 1, &none_equal, NULL, 0, err) ||
         !mp_of(rs, hooks, b, 0, 1, 1, &one_equal, NULL, 0, err) ||
-        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "method", &(int64_t){0}, &b->method,
-                      b->board_cited, sizeof b->board_cited, err) ||
-        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, "decimals", &decimals, NULL, NULL, 0,
-                      err))
+        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, &facts, "method", &(int64_t){0},
+                      &b->method, b->board_cited, sizeof b->board_cited, err) ||
+        !adjusted_ask(rs, hooks, b->adj_article, "board", 0, &facts, "decimals", &decimals, NULL,
+                      NULL, 0, err))
         return false;
     b->equal_unit = one_equal - none_equal;
     if (decimals < 0 || decimals > 6 || !b->method) {
@@ -676,8 +718,10 @@ static bool share_of_top(const ruleset *rs, const scenario_hooks *hooks, const b
     int64_t percent;
     strbuf why;
     sb_init(&why);
-    bool ok = adjusted_ask(rs, hooks, b->adj_article, adjusted, percentage, "percent", &percent,
-                           NULL, row->cited, sizeof row->cited, &why);
+    /* a matchpoint sheet: not in IMPs; the session is known on a session's sheet */
+    sheet_facts facts = {.in_imps = 1, .session_known = row->session_known ? 2 : 1};
+    bool ok = adjusted_ask(rs, hooks, b->adj_article, adjusted, percentage, &facts, "percent",
+                           &percent, NULL, row->cited, sizeof row->cited, &why);
     if (ok && (percent < 0 || percent > 100)) {
         sb_printf(&why, "article %s gives %lld%%, not 0 to 100", rs->articles[b->adj_article].id,
                   (long long)percent);
@@ -743,13 +787,14 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
     board_rules b;
     strbuf why;
     sb_init(&why);
-    bool ok = board_rules_of(rs, hooks, n, &b, &why);
     bool weighted = false;
-    b.artificial = 0;
+    int artificial = 0;
     for (int i = 0; i < n; i++) {
-        b.artificial += rows[i]->entry.kind == ENTRY_ARTIFICIAL;
+        artificial += rows[i]->entry.kind == ENTRY_ARTIFICIAL;
         weighted = weighted || rows[i]->entry.kind == ENTRY_WEIGHTED;
     }
+    bool ok = board_rules_of(rs, hooks, n, artificial > 0 || weighted, &b, &why);
+    b.artificial = artificial;
     if (ok && weighted) /* 12C1c: the article's clause for a weighted score */
         ok = adjusted_cite(rs, hooks, b.adj_article, "weighted", b.weighted_cited,
                            sizeof b.weighted_cited, &why);

@@ -147,7 +147,7 @@ json_t *scoring_illegal_json(const kj_hand *h, const kj_hand_score *hs, const sc
 /* Room for the articles one line of a sheet names. */
 #define SCORING_CITED 128
 
-/* Appends one ruling's trail ("12C > 78D") to out, after "; " when out
+/* Appends one ruling's trail ("12C > 12C2a") to out, after "; " when out
  * already names one; a trail out already names is not named again. */
 void scoring_cite_append(char *out, size_t size, const char *trail);
 /* The same with r's trail. */
@@ -220,19 +220,38 @@ typedef struct score_line {
     double penalty;            /* a procedural penalty's matchpoints (taken off points) */
     int decimals;
     char cited[SCORING_CITED];
+    /* the pair's result on the session's other boards is known (a
+     * session's sheet sets it; a board's sheet knows no session) */
+    bool session_known;
 } score_line;
 
 /* Matchpoints one board with adjusted entries (rows[0..n), a board's rows
  * in the sheet's order); false with err naming the line. */
 bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line **rows, int n,
                     strbuf *err);
+
+/* What a sheet knows of an entry besides the entry, given to the
+ * adjusted-score article as facts (builtins.h): whether the sheet's scores
+ * are IMPs (scoring.in_imps), whether the side's result on the session's
+ * other boards is known (scoring.session_known), and whether the board
+ * has an adjusted score (scoring.board_adjusted, asked with the board's
+ * scoring methods). Values as the record's: 0 not known, 1 no, 2 yes.
+ * What they mean, and which article they bring in, is the rule file's. */
+typedef struct sheet_facts {
+    int8_t in_imps, session_known, board_adjusted;
+} sheet_facts;
+
+/* Whether an entry is an adjusted score (artificial or weighted). */
+bool sheet_entry_adjusted(const sheet_entry *e);
+
 /* Rules with the adjusted-score article (article) on scoring.adjusted =
- * adjusted (and scoring.percentage); *value (and *symbol for an enum, when
- * not NULL) is the argument `want` of the first action that has one; the
- * ruling's trail is appended to cited (may be NULL). False with err. */
+ * adjusted (and scoring.percentage, and the sheet's facts when facts is
+ * not NULL); *value (and *symbol for an enum, when not NULL) is the
+ * argument `want` of the first action that has one; the ruling's trail is
+ * appended to cited (may be NULL). False with err. */
 bool adjusted_ask(const ruleset *rs, const scenario_hooks *hooks, int article, const char *adjusted,
-                  int percentage, const char *want, int64_t *value, const char **symbol,
-                  char *cited, size_t citedsz, strbuf *err);
+                  int percentage, const sheet_facts *facts, const char *want, int64_t *value,
+                  const char **symbol, char *cited, size_t citedsz, strbuf *err);
 
 /* Rules with the adjusted-score article on scoring.adjusted = adjusted
  * for the articles alone (a weighted score: its clause names no argument
@@ -253,17 +272,19 @@ typedef struct session_exception {
 } session_exception;
 
 bool adjusted_session_exception(const ruleset *rs, const scenario_hooks *hooks, int article,
-                                const char *adjusted, int percentage, session_exception *out,
-                                strbuf *err);
+                                const char *adjusted, int percentage, const sheet_facts *facts,
+                                session_exception *out, strbuf *err);
 
 /* How the adjusted-score article brings a board with fewer comparable
- * scores to the whole board (scoring.adjusted = board): the factoring
+ * scores to the whole board (scoring.adjusted = board; where its ruling
+ * names, in the cite argument `methods` of an action, the article that
+ * holds the board's scoring methods, that article's ruling): the factoring
  * method (*method, a value of its `method` argument), the trail into
  * cited, and that action's message in Dutch and English (may be NULL).
  * False with err. */
 bool adjusted_board_method(const ruleset *rs, const scenario_hooks *hooks, int article,
-                           const char **method, char *cited, size_t citedsz, strbuf *message,
-                           strbuf *message_en, strbuf *err);
+                           const sheet_facts *facts, const char **method, char *cited,
+                           size_t citedsz, strbuf *message, strbuf *message_en, strbuf *err);
 
 /* True when the board's rows need adjusted_board (not all plain scores of
  * one group). */

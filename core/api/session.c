@@ -40,6 +40,10 @@ typedef struct session_row {
      * percentage, or IMPs a board) */
     char exception[2][16];
     double session[2];
+    /* the pair has a result on another board of the session that is not
+     * an artificial score: the session's result the exception compares
+     * with is known */
+    bool session_known[2];
 } session_row;
 
 /* ---- CSV: fields separated by `sep`, "quoted" where they hold it ---- */
@@ -305,16 +309,26 @@ static bool find_short_boards(const ruleset *rs, const scenario_hooks *hooks, co
     sb_init(&message);
     sb_init(&message_en);
     const char *method = NULL;
-    char cited[64] = "";
+    char cited[2][64] = {"", ""}; /* on a board without and with an adjusted score */
     int article = scoring_article(rs, SCORE_ADJUSTED, &why);
-    bool ok = article < 0 || adjusted_board_method(rs, hooks, article, &method, cited, sizeof cited,
-                                                   &message, &message_en, err);
+    bool ok =
+        article < 0 ||
+        (adjusted_board_method(rs, hooks, article, &(sheet_facts){.board_adjusted = 1}, &method,
+                               cited[0], sizeof cited[0], &message, &message_en, err) &&
+         adjusted_board_method(rs, hooks, article, &(sheet_facts){.board_adjusted = 2},
+                               &(const char *){NULL}, cited[1], sizeof cited[1], NULL, NULL, err));
     for (int k = 0; ok && k < (int)shorts->len; k++) {
         short_board *b = &VEC_AT(shorts, short_board, k);
+        bool adjusted = false;
+        for (int i = 0; i < (int)rows->len; i++)
+            for (int d = 0; d < 2; d++)
+                adjusted =
+                    adjusted || (same_board(VEC_AT(rows, session_row, i).board, b->board) &&
+                                 sheet_entry_adjusted(&VEC_AT(rows, session_row, i).entry[d]));
         b->method = method;
         b->factored =
             method && (strcmp(method, "neuberg") == 0 || strcmp(method, "proportional") == 0);
-        snprintf(b->cited, sizeof b->cited, "%s", cited);
+        snprintf(b->cited, sizeof b->cited, "%s", cited[adjusted]);
         snprintf(b->message, sizeof b->message, "%s", message.data ? message.data : "");
         snprintf(b->message_en, sizeof b->message_en, "%s", message_en.data ? message_en.data : "");
     }
@@ -386,6 +400,7 @@ static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec 
         l->entry = r->entry[side];
         l->score = r->entry[side].kind == ENTRY_SCORE ? r->entry[side].parts[0].score : 0;
         l->line = r->line;
+        l->session_known = r->session_known[side];
     }
     for (int k = 0; k < (int)shorts->len; k++) {
         const short_board *b = &VEC_AT(shorts, short_board, k);
@@ -494,7 +509,8 @@ typedef struct imp_settings {
     int imps_article, adj_article;
     int64_t drop, rounding, per_comparison;
     int most; /* the lines of the session's most played board */
-    char imps_cited[SCORING_CITED], board_cited[SCORING_CITED];
+    char imps_cited[SCORING_CITED];
+    char board_cited[2][SCORING_CITED]; /* on a board without and with an adjusted score */
 } imp_settings;
 
 /* An artificial score's IMPs (12C2b), or a penalty's, from the article. */
@@ -507,7 +523,8 @@ static bool adjusted_imps(const ruleset *rs, const scenario_hooks *hooks, const 
                   row->line);
         return false;
     }
-    if (!adjusted_ask(rs, hooks, s->adj_article, adjusted, percentage, "imps", &imps, NULL,
+    sheet_facts facts = {.in_imps = 2, .session_known = row->session_known[side] ? 2 : 1};
+    if (!adjusted_ask(rs, hooks, s->adj_article, adjusted, percentage, &facts, "imps", &imps, NULL,
                       row->cited[side], sizeof row->cited[side], err))
         return false;
     *out = (double)imps;
@@ -524,7 +541,11 @@ static bool imp_board(const ruleset *rs, const scenario_hooks *hooks, const imp_
         if (comparable(e)) scores[real++] = expected_score(e);
     }
     double datum = real ? butler_datum(scores, real, (int)s->drop, (int)s->rounding) : 0;
-    bool ok = true;
+    bool ok = true, adjusted = false;
+    for (int k = 0; k < n; k++)
+        for (int d = 0; d < 2; d++)
+            adjusted =
+                adjusted || sheet_entry_adjusted(&VEC_AT(rows, session_row, idx[k]).entry[d]);
     for (int k = 0; ok && k < n; k++) {
         session_row *r = &VEC_AT(rows, session_row, idx[k]);
         const sheet_entry *e = &r->entry[side];
@@ -537,7 +558,7 @@ static bool imp_board(const ruleset *rs, const scenario_hooks *hooks, const imp_
                 ok = adjusted_cite(rs, hooks, s->adj_article, "weighted", cited,
                                    sizeof r->cited[side], err);
             scoring_cite_append(cited, sizeof r->cited[side], e->cited);
-            scoring_cite_append(cited, sizeof r->cited[side], s->board_cited);
+            scoring_cite_append(cited, sizeof r->cited[side], s->board_cited[adjusted]);
         }
         if (e->kind == ENTRY_ARTIFICIAL) {
             ok = adjusted_imps(rs, hooks, s, e->adjusted, e->percentage, r, side, &v, err);
@@ -580,12 +601,15 @@ static bool imp_sessions(const ruleset *rs, const scenario_hooks *hooks, enum me
     if (s.adj_article < 0 ||
         !imps_of(rs, hooks, s.imps_article, 0, &(double){0}, s.imps_cited, sizeof s.imps_cited,
                  err) || /* the scale's trail */
-        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, "drop", &s.drop, NULL, s.board_cited,
-                      sizeof s.board_cited, err) ||
-        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, "rounding", &s.rounding, NULL, NULL, 0,
+        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, &(sheet_facts){.board_adjusted = 1},
+                      "drop", &s.drop, NULL, s.board_cited[0], sizeof s.board_cited[0], err) ||
+        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, &(sheet_facts){.board_adjusted = 2},
+                      "drop", &(int64_t){0}, NULL, s.board_cited[1], sizeof s.board_cited[1],
                       err) ||
-        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, "per_comparison", &s.per_comparison,
-                      NULL, NULL, 0, err))
+        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, &(sheet_facts){.board_adjusted = 1},
+                      "rounding", &s.rounding, NULL, NULL, 0, err) ||
+        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, &(sheet_facts){.board_adjusted = 1},
+                      "per_comparison", &s.per_comparison, NULL, NULL, 0, err))
         return false;
     int n = (int)rows->len, *idx = xmalloc(sizeof *idx * (size_t)(n ? n : 1));
     bool *done = xcalloc((size_t)(n ? n : 1), sizeof *done), ok = idx && done;
@@ -625,8 +649,8 @@ static bool imp_short_boards(const ruleset *rs, const scenario_hooks *hooks, enu
     int article = scoring_article(rs, SCORE_ADJUSTED, &why);
     sb_free(&why);
     if (m == METHOD_CROSS && article >= 0 &&
-        !adjusted_ask(rs, hooks, article, "board", 0, "per_comparison", &per_comparison, NULL, NULL,
-                      0, err))
+        !adjusted_ask(rs, hooks, article, "board", 0, &(sheet_facts){.board_adjusted = 1},
+                      "per_comparison", &per_comparison, NULL, NULL, 0, err))
         return false;
     int most = 0;
     for (int i = 0; i < (int)rows->len; i++) {
@@ -747,8 +771,10 @@ static bool session_exceptions(const ruleset *rs, const scenario_hooks *hooks, e
             session_exception x;
             strbuf why;
             sb_init(&why);
-            ok = adjusted_session_exception(rs, hooks, article, e->adjusted, e->percentage, &x,
-                                            &why);
+            sheet_facts facts = {.in_imps = m == METHOD_MATCHPOINTS ? 1 : 2,
+                                 .session_known = r->session_known[side] ? 2 : 1};
+            ok = adjusted_session_exception(rs, hooks, article, e->adjusted, e->percentage, &facts,
+                                            &x, &why);
             if (!ok) sb_printf(err, "line %d: %s", r->line, why.data ? why.data : "no ruling");
             sb_free(&why);
             const pair_result *t = NULL;
@@ -888,6 +914,24 @@ static json_t *boards_json(const vec *rows, enum method m) {
     return all;
 }
 
+/* Whether each side's pair has a result the session's exception compares
+ * with (a score or a weighted score on another board): its result on the
+ * session's other boards is known. */
+static void mark_session_known(vec *rows) {
+    bool howell = one_field(rows);
+    for (int i = 0; i < (int)rows->len; i++) {
+        session_row *r = &VEC_AT(rows, session_row, i);
+        for (int side = 0; side < 2; side++)
+            for (int j = 0; !r->session_known[side] && j < (int)rows->len; j++) {
+                const session_row *o = &VEC_AT(rows, session_row, j);
+                for (int os = 0; j != i && os < 2; os++)
+                    if ((howell || os == side) && comparable(&o->entry[os]) &&
+                        strcmp(o->pair[os], r->pair[side]) == 0)
+                        r->session_known[side] = true;
+            }
+    }
+}
+
 json_t *session_sheet_json(const ruleset *rs, const scenario_hooks *hooks, const char *sheet,
                            size_t len, const char *method, strbuf *error) {
     enum method m = METHOD_MATCHPOINTS;
@@ -904,7 +948,7 @@ json_t *session_sheet_json(const ruleset *rs, const scenario_hooks *hooks, const
     strbuf err;
     sb_init(&err);
     bool ok =
-        read_sheet(rs, hooks, sheet, len, &rows, &err) &&
+        read_sheet(rs, hooks, sheet, len, &rows, &err) && (mark_session_known(&rows), true) &&
         (m == METHOD_MATCHPOINTS ? find_short_boards(rs, hooks, &rows, &shorts, &err) &&
                                        matchpoint_side(rs, hooks, &rows, &shorts, 0, &err) &&
                                        matchpoint_side(rs, hooks, &rows, &shorts, 1, &err)

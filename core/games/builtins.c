@@ -56,6 +56,9 @@ enum {
     B_ADJUSTED,
     B_PERCENTAGE,
     B_SHEET_BOARD,
+    B_IN_IMPS,
+    B_SESSION_KNOWN,
+    B_BOARD_ADJUSTED,
     B_RANKING_TOPS_A,
     B_RANKING_TOPS_B,
     B_RANKING_MORE_POINTS,
@@ -144,6 +147,9 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_ADJUSTED] = {"scoring", "adjusted", BT_SYMBOL, adjusted_names, 8},
     [B_PERCENTAGE] = {"scoring", "percentage", BT_INT, NULL, 0},
     [B_SHEET_BOARD] = {"scoring", "board", BT_INT, NULL, 0},
+    [B_IN_IMPS] = {"scoring", "in_imps", BT_BOOL, NULL, 0},
+    [B_SESSION_KNOWN] = {"scoring", "session_known", BT_BOOL, NULL, 0},
+    [B_BOARD_ADJUSTED] = {"scoring", "board_adjusted", BT_BOOL, NULL, 0},
     [B_RANKING_TOPS_A] = {"ranking", "tops_a", BT_INT, NULL, 0},
     [B_RANKING_TOPS_B] = {"ranking", "tops_b", BT_INT, NULL, 0},
     [B_RANKING_MORE_POINTS] = {"ranking", "more_points", BT_SYMBOL, more_points_names, 3},
@@ -554,6 +560,12 @@ bool builtin_value(int i, const record *rec, int64_t *value, const char **symbol
     if (i == B_ADJUSTED) return rec->adjusted && ((*symbol = rec->adjusted), true);
     if (i == B_PERCENTAGE) return rec->adjusted && ((*value = rec->percentage), true);
     if (i == B_SHEET_BOARD) return rec->adjusted && rec->board > 0 && ((*value = rec->board), true);
+    if (i >= B_IN_IMPS && i <= B_BOARD_ADJUSTED) {
+        int8_t known = i == B_IN_IMPS         ? rec->in_imps
+                       : i == B_SESSION_KNOWN ? rec->session_known
+                                              : rec->board_adjusted;
+        return rec->adjusted && known && ((*value = known == 2), true);
+    }
     *value = i == B_BEATEN     ? rec->beaten
              : i == B_EQUALLED ? rec->equalled
              : i == B_OTHERS   ? rec->others

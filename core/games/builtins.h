@@ -39,6 +39,12 @@ typedef struct record {
     const char *adjusted;
     int64_t percentage;
     int64_t board; /* scoring.board: the board's number (0: not known) */
+    /* what the sheet knows besides, each 0 (not known), 1 (no) or 2 (yes):
+     * scoring.in_imps, the sheet's scores are IMPs; scoring.session_known,
+     * the side's result on the session's other boards is known (a
+     * session's sheet); scoring.board_adjusted, the board has an adjusted
+     * score (an artificial or a weighted one) */
+    int8_t in_imps, session_known, board_adjusted;
     /* two pairs tied on matchpoints (ranking.*): their tops, and which
      * scored the more points (0 the first, 1 the second, 2 neither) */
     bool has_ranking;
