@@ -66,6 +66,7 @@ expect "value out of range" 2 "out-of-range.json:1:26: error: fact 'minutes' is 
 expect "value not listed" 2 "bad-enum.json:1:2: error: 'asleep' is not a value of fact 'irregularity'; expected one of: late, noise" -- "$ARBITER" rule --ruleset $TOY tests/bad/bad-enum.json
 expect "impossible auction" 2 "impossible-auction.json:1:75: error: auction call 2" -- "$ARBITER" rule --ruleset $TOY tests/bad/impossible-auction.json
 expect "a refused value spread over lines: its key's line and column" 2 "bad-value-pretty.json:3:3: error: 'asleep' is not a value of fact 'irregularity'" -- "$ARBITER" rule --ruleset $TOY tests/bad/bad-value-pretty.json
+expect "ask: a starting scenario's refused value at its key" 2 "bad-value-pretty.json:3:3: error: 'asleep'" "hint:" -- "$ARBITER" ask --ruleset $TOY tests/bad/bad-value-pretty.json
 expect "missing fact" 2 "does not say 'repeated' (Is het eerder gebeurd?)" "arbiter ask" -- "$ARBITER" rule --ruleset $TOY tests/bad/missing-fact.json
 expect "batch keeps going" 2 '"line":2' '"status":"bad_input"' '"articles":["1","1A"]' '"articles":["2","2A"]' -- "$ARBITER" rule --ruleset $TOY --json tests/bad/batch.jsonl
 expect "batch --brief: the decision without the texts" 2 '{"status":"ruling","articles":["1","1A"],"actions":[' \

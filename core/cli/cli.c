@@ -966,7 +966,10 @@ static bool read_start(const char *path, arb_scenario *sc) {
     size_t len;
     char *text = read_input(path, &len), *error = NULL;
     bool ok = text && arb_scenario_read_json(sc, text, len, &error) == ARB_OK;
-    if (!ok) fprintf(stderr, "%s: error: %s\n", path, text ? error : strerror(errno));
+    if (!text)
+        fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
+    else if (!ok)
+        report_unread(path, sc, error);
     free(error);
     free(text);
     return ok;
