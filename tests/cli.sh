@@ -1345,7 +1345,7 @@ expect "ask corrects a record value" 0 "Nummer van de waarde die niet klopt" "Ar
     -- sh -c "printf 'nee\n3\nja\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
 expect "ask corrects the lowest bid" 0 "Artikelen: 27 > 18D > 27B > 23A > 27B2" \
     -- sh -c "printf 'nee\n4\n4C\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
-expect "ask record prompt re-asks a bad number" 0 "Geef een nummer van 1 tot en met 5" "Artikelen: 27 > 18D > 27B > 27B1a" \
+expect "ask record prompt re-asks a bad number" 0 "Geef een nummer van 1 tot en met 6" "Artikelen: 27 > 18D > 27B > 27B1a" \
     -- sh -c "printf 'nee\n9\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
 expect "ask keeps the ruling at end of input" 0 "Artikelen: 27 > 18D > 27B > 27B1a" \
     -- sh -c "printf 'nee\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
