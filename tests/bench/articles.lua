@@ -98,16 +98,24 @@ local function art31(f)
   push("a31")
   if rho_in_turn(f) then
     push("g_rho31")
-    if f.rho_next_call == "not_yet" then push("c31A")
+    -- an artificial pass's options name 29C too
+    local a29C = artificial_call_out_of_rotation(f)
+    if f.rho_next_call == "not_yet" then
+      if a29C then push("f29C") end
+      push("c31A")
     elseif f.rho_next_call == "pass" and f.irregularity == "insufficient_bid" then push("c31A1_ib")
     elseif f.rho_next_call == "pass" then push("c31A1")
-    elseif f.replacement == "not_yet" then push("c31A2")
+    elseif f.replacement == "not_yet" then
+      if a29C then push("f29C") end
+      push("c31A2")
     else replacement(f, "c31A2a", "c31A2b") end
   elseif lho_in_turn_after_own_call(f) then
     push("c31C"); art25(f)
   else
     push("c31B")
-    if f.replacement == "not_yet" then push("c31B2")
+    if f.replacement == "not_yet" then
+      if artificial_call_out_of_rotation(f) then push("f29C") end
+      push("c31B2")
     else replacement(f, "c31B2a", "c31B2b") end
   end
 end

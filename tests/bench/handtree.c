@@ -167,24 +167,28 @@ static void art31(const hand_facts *f, hand_ruling *out) {
     PUSH(a31);
     if (rho_in_turn(f)) {
         PUSH(g_rho31);
-        if (f->rho_next_call == RN_NOT_YET)
+        if (f->rho_next_call == RN_NOT_YET) {
+            if (artificial_call_out_of_rotation(f)) PUSH(f29C); /* the options name 29C too */
             PUSH(c31A);
-        else if (f->rho_next_call == RN_PASS && f->irregularity == IRR_INSUFFICIENT_BID)
+        } else if (f->rho_next_call == RN_PASS && f->irregularity == IRR_INSUFFICIENT_BID) {
             PUSH(c31A1_ib);
-        else if (f->rho_next_call == RN_PASS)
+        } else if (f->rho_next_call == RN_PASS) {
             PUSH(c31A1);
-        else if (f->replacement == RP_NOT_YET)
+        } else if (f->replacement == RP_NOT_YET) {
+            if (artificial_call_out_of_rotation(f)) PUSH(f29C);
             PUSH(c31A2);
-        else
+        } else {
             replacement(f, out, SEG_c31A2a, SEG_c31A2b);
+        }
     } else if (lho_in_turn_after_own_call(f)) {
         PUSH(c31C);
         art25(f, out);
     } else {
         PUSH(c31B);
-        if (f->replacement == RP_NOT_YET)
+        if (f->replacement == RP_NOT_YET) {
+            if (artificial_call_out_of_rotation(f)) PUSH(f29C);
             PUSH(c31B2);
-        else
+        } else
             replacement(f, out, SEG_c31B2a, SEG_c31B2b);
     }
 }
