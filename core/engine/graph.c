@@ -557,26 +557,54 @@ gref graph_restrict(graph *g, gref f, gref care) {
     return cache_put(g, &key, result);
 }
 
-/* A child of graph_replace_kind's walk: terminals settled here, without a
- * call. */
-static inline gref replace_kid(graph *g, gref a, int from, gref to) {
-    if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
-    return graph_replace_kind(g, a, from, to);
-}
+/* graph_replace_kind's walk: a ruleset's checked root is every article's
+ * graph hung under the invariants (tens of thousands of nodes), so the
+ * walk is written for two operands, reads children by their offsets in
+ * g->kids (building may move the array, never the offsets: nothing is
+ * packed while it runs) and remembers its pairs in the operation cache. */
+typedef struct replace_walk {
+    graph *g;
+    uint64_t op;
+    int from;
+} replace_walk;
 
-gref graph_replace_kind(graph *g, gref a, int from, gref to) {
+static gref replace_rec(const replace_walk *w, gref a, gref to) {
+    graph *g = w->g;
     gref result;
-    if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
-    uint64_t op = OP_REPLACE ^ ((uint64_t)from << 32);
-    cache_key key = {op, a, to, 3, 0};
+    cache_key key = {w->op, a, to, 3, 0};
     if (cache_get(g, &key, &result)) return result;
     if (!spend(g)) return too_large(g);
     /* Walk `to` alongside: where a has tested a variable, `to` follows the
      * same value, so no path tests a variable twice. */
     int var = g->nodes[a].var, vt = top_var(g, to);
     if (vt < var) var = vt;
-    EXPAND3(g, var, a, to, GRAPH_NONE, replace_kid(g, ca_, from, cb_));
+    int32_t at_a = g->nodes[a].var == var ? g->nodes[a].kids : -1;
+    int32_t at_to = kids_of(g, to, var);
+    int n = g->domain[var];
+    gref stack[EXPAND_ON_STACK];
+    gref *kids = n <= EXPAND_ON_STACK ? stack : xrealloc(NULL, sizeof(gref) * (size_t)n);
+    gref pa = 0, pt = 0;
+    for (int i = 0; i < n; i++) {
+        gref ca = at_a >= 0 ? g->kids[at_a + i] : a, ct = at_to >= 0 ? g->kids[at_to + i] : to;
+        if (i > 0 && ca == pa && ct == pt)
+            kids[i] = kids[i - 1];
+        else if (GRAPH_IS_TERM(ca))
+            kids[i] = graph_term_at(g, ca)->kind == w->from ? ct : ca;
+        else
+            kids[i] = replace_rec(w, ca, ct);
+        pa = ca;
+        pt = ct;
+    }
+    result = graph_node_ref(g, var, kids);
+    if (kids != stack) xfree(kids);
     return cache_put(g, &key, result);
+}
+
+gref graph_replace_kind(graph *g, gref a, int from, gref to) {
+    if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
+    graph_unpack(g); /* children read in place */
+    replace_walk w = {g, OP_REPLACE ^ ((uint64_t)from << 32), from};
+    return replace_rec(&w, a, to);
 }
 
 /* --- a conjunction tested without building it ---------------------------- */
