@@ -47,9 +47,12 @@ void graph_done_building(graph *g) {
     xfree(g->cache);
     xfree(g->unique);
     xfree(g->termhash);
+    xfree(g->nodehash);
     g->cache = NULL;
     g->unique = g->termhash = NULL;
+    g->nodehash = NULL;
     g->capcache = g->capunique = g->captermhash = 0;
+    g->nhashed = g->capnodehash = 0;
 }
 
 /* A graph read in place from an image is copied into arrays of its own
@@ -82,6 +85,7 @@ void graph_free(graph *g) {
     xfree(g->unique);
     xfree(g->termhash);
     xfree(g->cache);
+    xfree(g->nodehash);
     xfree(g->visited);
     xfree(g);
 }
@@ -183,14 +187,22 @@ static void node_rehash(graph *g) {
     memset(g->unique, 0, sizeof(int32_t) * (size_t)cap);
     g->capunique = cap;
     uint32_t *slots = (uint32_t *)g->unique;
+    if (g->nnodes > g->capnodehash) { /* nodes made before the index (a loaded graph) */
+        g->capnodehash = g->nnodes;
+        g->nodehash = xrealloc(g->nodehash, sizeof *g->nodehash * (size_t)g->capnodehash);
+    }
     for (int i = 0; i < g->nnodes; i++) {
-        const graph_node *nd = &g->nodes[i];
-        uint64_t full = node_hash(nd->var, &g->kids[nd->kids], g->domain[nd->var]);
+        if (i >= g->nhashed) {
+            const graph_node *nd = &g->nodes[i];
+            g->nodehash[i] = node_hash(nd->var, &g->kids[nd->kids], g->domain[nd->var]);
+        }
+        uint64_t full = g->nodehash[i];
         uint64_t h = full & (uint64_t)(cap - 1);
         while (slots[h])
             h = (h + 1) & (uint64_t)(cap - 1);
         slots[h] = unique_tag(full) | (uint32_t)(i + 1);
     }
+    g->nhashed = g->nnodes;
 }
 
 /* Counts one computed operation; false once the build is over budget, and
@@ -235,6 +247,12 @@ gref graph_node_ref(graph *g, int var, const gref *kids) {
         g->nodes = table_grow(g->nodes, sizeof *g->nodes * (size_t)g->nnodes,
                               sizeof *g->nodes * (size_t)g->capnodes);
     }
+    if (g->nnodes == g->capnodehash) {
+        g->capnodehash = g->capnodehash ? 2 * g->capnodehash : 1024;
+        g->nodehash = table_grow(g->nodehash, sizeof *g->nodehash * (size_t)g->nhashed,
+                                 sizeof *g->nodehash * (size_t)g->capnodehash);
+    }
+    g->nodehash[g->nhashed++] = full; /* node_rehash hashed every node before this one */
     memcpy(&g->kids[g->nkids], kids, sizeof(gref) * (size_t)n);
     g->nodes[g->nnodes] = (graph_node){var, g->nkids};
     g->nkids += n;

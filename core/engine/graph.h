@@ -88,6 +88,8 @@ typedef struct graph {
     /* hash-consing and operation cache (build time) */
     int32_t *unique;
     int capunique;
+    uint64_t *nodehash; /* node i's hash for i < nhashed: the index grows without rehashing */
+    int nhashed, capnodehash;
     int32_t *termhash;
     int captermhash;
     struct graph_cache_entry *cache;
