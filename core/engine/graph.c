@@ -577,18 +577,35 @@ gref graph_restrict(graph *g, gref f, gref care) {
 
 /* graph_replace_kind's walk: a ruleset's checked root is every article's
  * graph hung under the invariants (tens of thousands of nodes), so the
- * walk is written for two operands, reads children by their offsets in
+ * walk is written for two operands and reads children by their offsets in
  * g->kids (building may move the array, never the offsets: nothing is
- * packed while it runs) and remembers its pairs in the operation cache. */
+ * packed while it runs). Where a's subgraph has no terminal of kind `from`
+ * the result is a itself, found without a walk: walked, each child would
+ * be its own child of a (or the same for every value of `to`'s variable),
+ * and the node made from them a, which exists. So the result and the order
+ * in which nodes are made are those of the full walk. */
 typedef struct replace_walk {
     graph *g;
     uint64_t op;
     int from;
+    unsigned char *reaches; /* per node of a: 0 not yet known, 1 reaches `from`, 2 does not */
 } replace_walk;
 
-static gref replace_rec(const replace_walk *w, gref a, gref to) {
+static bool replace_needed(replace_walk *w, gref a) {
+    if (GRAPH_IS_TERM(a)) return graph_term_at(w->g, a)->kind == w->from;
+    if (w->reaches[a]) return w->reaches[a] == 1;
+    const graph_node *nd = &w->g->nodes[a];
+    bool found = false;
+    for (int i = 0; i < w->g->domain[nd->var] && !found; i++)
+        found = replace_needed(w, w->g->kids[nd->kids + i]);
+    w->reaches[a] = found ? 1 : 2;
+    return found;
+}
+
+static gref replace_rec(replace_walk *w, gref a, gref to) {
     graph *g = w->g;
     gref result;
+    if (!replace_needed(w, a)) return a;
     cache_key key = {w->op, a, to, 3, 0};
     if (cache_get(g, &key, &result)) return result;
     if (!spend(g)) return too_large(g);
@@ -621,8 +638,12 @@ static gref replace_rec(const replace_walk *w, gref a, gref to) {
 gref graph_replace_kind(graph *g, gref a, int from, gref to) {
     if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
     graph_unpack(g); /* children read in place */
-    replace_walk w = {g, OP_REPLACE ^ ((uint64_t)from << 32), from};
-    return replace_rec(&w, a, to);
+    /* a's nodes all exist before the walk, and the walk reads no other */
+    replace_walk w = {g, OP_REPLACE ^ ((uint64_t)from << 32), from,
+                      xcalloc((size_t)g->nnodes + 1, 1)};
+    gref r = replace_rec(&w, a, to);
+    xfree(w.reaches);
+    return r;
 }
 
 /* --- a conjunction tested without building it ---------------------------- */
