@@ -85,7 +85,7 @@ static int next_token(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
             ident = [A-Za-z_][A-Za-z0-9_]*;
 
             end { set_loc(lx, loc); lx->cur--; return 0; }
-            "\n" { lx->line++; lx->line_start = lx->cur; continue; }
+            "\n" [ \t\r]* { lx->line++; lx->line_start = lx->tok + 1; continue; } /* and the next line's indent */
             [ \t\r]+ { continue; }
             "#" { lx->cur += strcspn(lx->cur, "\n"); continue; }
 

@@ -559,7 +559,8 @@ gref graph_restrict(graph *g, gref f, gref care) {
     int vf = g->nodes[f].var, vc = g->nodes[care].var;
     if (vc < vf) return cache_put(g, &key, graph_restrict(g, f, exists_top(g, care)));
     int n = g->domain[vf];
-    gref *kids = xmalloc(sizeof(gref) * (size_t)n);
+    gref stack[EXPAND_ON_STACK];
+    gref *kids = n <= EXPAND_ON_STACK ? stack : xmalloc(sizeof(gref) * (size_t)n);
     int first_care = -1;
     for (int i = 0; i < n; i++) {
         gref ci = cofactor(g, care, vf, i);
@@ -571,7 +572,7 @@ gref graph_restrict(graph *g, gref f, gref care) {
         if (is_false(g, cofactor(g, care, vf, i)))
             kids[i] = first_care >= 0 ? kids[first_care] : cofactor(g, f, vf, i);
     result = graph_node_ref(g, vf, kids);
-    xfree(kids);
+    if (kids != stack) xfree(kids);
     return cache_put(g, &key, result);
 }
 
