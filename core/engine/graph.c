@@ -603,6 +603,14 @@ static bool replace_needed(replace_walk *w, gref a) {
     return found;
 }
 
+static gref replace_rec(replace_walk *w, gref a, gref to);
+
+/* A child of the walk: terminals settled here, without a call. */
+static inline gref replace_kid(replace_walk *w, gref a, gref to) {
+    if (GRAPH_IS_TERM(a)) return graph_term_at(w->g, a)->kind == w->from ? to : a;
+    return replace_rec(w, a, to);
+}
+
 static gref replace_rec(replace_walk *w, gref a, gref to) {
     graph *g = w->g;
     gref result;
@@ -619,17 +627,21 @@ static gref replace_rec(replace_walk *w, gref a, gref to) {
     int n = g->domain[var];
     gref stack[EXPAND_ON_STACK];
     gref *kids = n <= EXPAND_ON_STACK ? stack : xrealloc(NULL, sizeof(gref) * (size_t)n);
-    gref pa = 0, pt = 0;
-    for (int i = 0; i < n; i++) {
-        gref ca = at_a >= 0 ? g->kids[at_a + i] : a, ct = at_to >= 0 ? g->kids[at_to + i] : to;
-        if (i > 0 && ca == pa && ct == pt)
-            kids[i] = kids[i - 1];
-        else if (GRAPH_IS_TERM(ca))
-            kids[i] = graph_term_at(g, ca)->kind == w->from ? ct : ca;
-        else
-            kids[i] = replace_rec(w, ca, ct);
-        pa = ca;
-        pt = ct;
+    if (at_to < 0) { /* the usual case: `to` a ruling, a's children walked */
+        gref pa = 0;
+        for (int i = 0; i < n; i++) {
+            gref ca = g->kids[at_a + i];
+            kids[i] = i > 0 && ca == pa ? kids[i - 1] : replace_kid(w, ca, to);
+            pa = ca;
+        }
+    } else {
+        gref pa = 0, pt = 0;
+        for (int i = 0; i < n; i++) {
+            gref ca = at_a >= 0 ? g->kids[at_a + i] : a, ct = g->kids[at_to + i];
+            kids[i] = i > 0 && ca == pa && ct == pt ? kids[i - 1] : replace_kid(w, ca, ct);
+            pa = ca;
+            pt = ct;
+        }
     }
     result = graph_node_ref(g, var, kids);
     if (kids != stack) xfree(kids);
