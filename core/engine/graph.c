@@ -121,6 +121,8 @@ static uint64_t mix(uint64_t h, uint64_t v) {
 
 /* --- terminals ---------------------------------------------------------- */
 
+static gref term_find(graph *g, int kind, int64_t v);
+
 static uint64_t term_hash(int kind, int64_t v) {
     return mix(mix(0, (uint64_t)kind), (uint64_t)v);
 }
@@ -142,6 +144,16 @@ static void term_rehash(graph *g) {
 }
 
 gref graph_term_ref(graph *g, int kind, int64_t v) {
+    /* a sum's or a comparison's leaves come in runs of one terminal */
+    if (g->last_term_ref && g->last_term.kind == kind && g->last_term.v == v)
+        return g->last_term_ref;
+    gref r = term_find(g, kind, v);
+    g->last_term = (graph_term){kind, v};
+    g->last_term_ref = r;
+    return r;
+}
+
+static gref term_find(graph *g, int kind, int64_t v) {
     if (2 * (g->nterms + 1) > g->captermhash) term_rehash(g);
     uint64_t mask = (uint64_t)g->captermhash - 1;
     uint64_t h = term_hash(kind, v) & mask;
@@ -830,6 +842,7 @@ int graph_compact(graph *g, gref *const *roots, int nroots) {
                                              : node_map[*roots[k]];
     xfree(g->terms);
     g->terms = terms;
+    g->last_term_ref = 0; /* terminals renumbered */
     g->nnodes = nnodes;
     g->nkids = nkids;
     g->nterms = nterms;
@@ -931,6 +944,7 @@ int graph_renumber_kind(graph *g, int kind, int64_t *old) {
         old[n] = g->terms[i].v;
         g->terms[i].v = n++;
     }
+    g->last_term_ref = 0;
     xfree(g->termhash); /* it hashed the old values */
     g->termhash = NULL;
     g->captermhash = 0;

@@ -92,6 +92,8 @@ typedef struct graph {
     int nhashed, capnodehash;
     int32_t *termhash;
     int captermhash;
+    graph_term last_term; /* the terminal graph_term_ref found last, and its reference */
+    gref last_term_ref;   /* (0: none; terminals are < 0) */
     struct graph_cache_entry *cache;
     int capcache;
     uint64_t work; /* operations computed (cache misses), against GRAPH_MAX_WORK */
