@@ -74,6 +74,7 @@ static char *unescape(dsl_lexer *lx, const char *s, const char *e) {
     re2c:define:YYCURSOR = "lx->cur";
     re2c:yyfill:enable = 0;
     re2c:flags:utf-8 = 0;
+    re2c:flags:computed-gotos = 1; // a state's next state by a table of labels (gcc, clang)
 */
 
 static int next_token(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
