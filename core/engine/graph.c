@@ -596,22 +596,45 @@ gref graph_restrict(graph *g, gref f, gref care) {
  * the result is a itself, found without a walk: walked, each child would
  * be its own child of a (or the same for every value of `to`'s variable),
  * and the node made from them a, which exists. So the result and the order
- * in which nodes are made are those of the full walk. */
+ * in which nodes are made are those of the full walk.
+ *
+ * Most of the walk puts a ruling (a terminal `to`) under a part of the
+ * invariants' graph, and the same part under many rulings. The second time
+ * a part is met with a ruling, its plan is made: the nodes the walk makes
+ * under it, in the order it makes them (children first, in the order of
+ * their values; a node met again is the step already made), each child a
+ * reference kept as it is, the ruling, or an earlier step. Following the
+ * plan makes the same nodes in the same order as the walk through the
+ * pairs below it, with one look-up (the node's own) per node instead of
+ * one per pair; a node that exists already is found, not made again. */
+enum { PLAN_KEEP, PLAN_RULING, PLAN_STEP };
+typedef struct replace_plan {
+    int nsteps;
+    int *var, *first;   /* per step: its variable, where its children's codes begin */
+    gref *code;         /* per child: the reference, or the step it is */
+    unsigned char *how; /* per child: PLAN_KEEP, PLAN_RULING or PLAN_STEP */
+} replace_plan;
+
 typedef struct replace_walk {
     graph *g;
     uint64_t op;
     int from;
-    unsigned char *reaches; /* per node of a: 0 not yet known, 1 reaches `from`, 2 does not */
+    unsigned char *reaches; /* per node of a: 0 not yet known, 1 reaches `from` (2 the first
+                             * time a ruling is put under it), 3 does not */
+    replace_plan **plans;   /* per node of a, made the second time a ruling is put under it */
+    uint32_t *seen, stamp;  /* per node of a: the plan being made holds it (seen == stamp) */
+    int *step;              /* ... as this step */
+    int nknown;             /* the nodes there were when the walk began */
 } replace_walk;
 
 static bool replace_needed(replace_walk *w, gref a) {
     if (GRAPH_IS_TERM(a)) return graph_term_at(w->g, a)->kind == w->from;
-    if (w->reaches[a]) return w->reaches[a] == 1;
+    if (w->reaches[a]) return w->reaches[a] != 3;
     const graph_node *nd = &w->g->nodes[a];
     bool found = false;
     for (int i = 0; i < w->g->domain[nd->var] && !found; i++)
         found = replace_needed(w, w->g->kids[nd->kids + i]);
-    w->reaches[a] = found ? 1 : 2;
+    w->reaches[a] = found ? 1 : 3;
     return found;
 }
 
@@ -623,12 +646,90 @@ static inline gref replace_kid(replace_walk *w, gref a, gref to) {
     return replace_rec(w, a, to);
 }
 
+static int plan_step(replace_walk *w, replace_plan *p, gref a, int *cap, int *capcode) {
+    if (w->seen[a] == w->stamp) return w->step[a];
+    graph *g = w->g;
+    const graph_node nd = g->nodes[a];
+    int n = g->domain[nd.var];
+    for (int i = 0; i < n; i++) {
+        gref ca = g->kids[nd.kids + i];
+        if (!GRAPH_IS_TERM(ca) && replace_needed(w, ca)) plan_step(w, p, ca, cap, capcode);
+    }
+    if (p->nsteps == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        p->var = xrealloc(p->var, sizeof *p->var * (size_t)*cap);
+        p->first = xrealloc(p->first, sizeof *p->first * (size_t)(*cap + 1));
+    }
+    int at = p->nsteps ? p->first[p->nsteps] : 0;
+    while (at + n > *capcode) {
+        *capcode = *capcode ? 2 * *capcode : 256;
+        p->code = xrealloc(p->code, sizeof *p->code * (size_t)*capcode);
+        p->how = xrealloc(p->how, (size_t)*capcode);
+    }
+    for (int i = 0; i < n; i++) {
+        gref ca = g->kids[nd.kids + i];
+        bool term = GRAPH_IS_TERM(ca);
+        p->how[at + i] = term ? (graph_term_at(g, ca)->kind == w->from ? PLAN_RULING : PLAN_KEEP)
+                              : (replace_needed(w, ca) ? PLAN_STEP : PLAN_KEEP);
+        p->code[at + i] = p->how[at + i] == PLAN_STEP ? w->step[ca] : ca;
+    }
+    p->var[p->nsteps] = nd.var;
+    p->first[p->nsteps] = at;
+    p->first[p->nsteps + 1] = at + n;
+    w->seen[a] = w->stamp;
+    return w->step[a] = p->nsteps++;
+}
+
+static replace_plan *plan_of(replace_walk *w, gref a) {
+    if (w->plans[a]) return w->plans[a];
+    replace_plan *p = xcalloc(1, sizeof *p);
+    int cap = 0, capcode = 0;
+    if (++w->stamp == 0) { /* wrapped */
+        memset(w->seen, 0, sizeof *w->seen * (size_t)(w->nknown + 1));
+        w->stamp = 1;
+    }
+    plan_step(w, p, a, &cap, &capcode);
+    return w->plans[a] = p;
+}
+
+/* The walk of (a, a ruling) by a's plan: the same nodes made, in the same
+ * order, as the walk through the pairs below it, without the look-ups. */
+static gref plan_put(replace_walk *w, const replace_plan *p, gref to) {
+    graph *g = w->g;
+    gref *made = xmalloc(sizeof *made * (size_t)p->nsteps);
+    gref stack[EXPAND_ON_STACK];
+    for (int s = 0; s < p->nsteps; s++) {
+        int n = g->domain[p->var[s]], at = p->first[s];
+        gref *kids = n <= EXPAND_ON_STACK ? stack : xmalloc(sizeof(gref) * (size_t)n);
+        for (int i = 0; i < n; i++)
+            kids[i] = p->how[at + i] == PLAN_KEEP     ? p->code[at + i]
+                      : p->how[at + i] == PLAN_RULING ? to
+                                                      : made[p->code[at + i]];
+        made[s] = graph_node_ref(g, p->var[s], kids);
+        if (kids != stack) xfree(kids);
+    }
+    gref r = made[p->nsteps - 1];
+    xfree(made);
+    return r;
+}
+
 static gref replace_rec(replace_walk *w, gref a, gref to) {
     graph *g = w->g;
     gref result;
     if (!replace_needed(w, a)) return a;
     cache_key key = {w->op, a, to, 3, 0};
     if (cache_get(g, &key, &result)) return result;
+    /* a plan is made for a part a second ruling is put under: most of the
+     * rest are put under once */
+    if (GRAPH_IS_TERM(to) && w->reaches[a] == 1) {
+        w->reaches[a] = 2;
+    } else if (GRAPH_IS_TERM(to)) {
+        const replace_plan *p = plan_of(w, a);
+        if (g->work + (uint64_t)p->nsteps <= GRAPH_MAX_WORK) { /* else step by step, below */
+            g->work += (uint64_t)p->nsteps;
+            return cache_put(g, &key, plan_put(w, p, to));
+        }
+    }
     if (!spend(g)) return too_large(g);
     /* Walk `to` alongside: where a has tested a variable, `to` follows the
      * same value, so no path tests a variable twice. */
@@ -664,9 +765,28 @@ gref graph_replace_kind(graph *g, gref a, int from, gref to) {
     if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
     graph_unpack(g); /* children read in place */
     /* a's nodes all exist before the walk, and the walk reads no other */
-    replace_walk w = {g, OP_REPLACE ^ ((uint64_t)from << 32), from,
-                      xcalloc((size_t)g->nnodes + 1, 1)};
+    replace_walk w = {g,
+                      OP_REPLACE ^ ((uint64_t)from << 32),
+                      from,
+                      xcalloc((size_t)g->nnodes + 1, 1),
+                      xcalloc((size_t)g->nnodes + 1, sizeof(replace_plan *)),
+                      xcalloc((size_t)g->nnodes + 1, sizeof(uint32_t)),
+                      0,
+                      xmalloc(sizeof(int) * ((size_t)g->nnodes + 1)),
+                      g->nnodes};
     gref r = replace_rec(&w, a, to);
+    for (int i = 0; i < w.nknown; i++) {
+        replace_plan *p = w.plans[i];
+        if (!p) continue;
+        xfree(p->var);
+        xfree(p->first);
+        xfree(p->code);
+        xfree(p->how);
+        xfree(p);
+    }
+    xfree(w.plans);
+    xfree(w.seen);
+    xfree(w.step);
     xfree(w.reaches);
     return r;
 }
