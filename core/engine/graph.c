@@ -381,14 +381,33 @@ static inline gref kid_at(const graph *g, gref r, int32_t at, int var, int i) {
         int32_t at_a = direct_ ? kids_of(g, a, var) : -2,                                          \
                 at_b = direct_ ? kids_of(g, b, var) : -2;                                          \
         int32_t at_c = direct_ ? kids_of(g, c, var) : -2;                                          \
-        gref pa_ = 0, pb_ = 0, pc_ = 0;                                                            \
-        for (int i = 0; i < n_; i++) {                                                             \
-            gref ca_ = kid_at(g, a, at_a, var, i), cb_ = kid_at(g, b, at_b, var, i);               \
-            gref cc_ = kid_at(g, c, at_c, var, i);                                                 \
-            kids_[i] = i > 0 && ca_ == pa_ && cb_ == pb_ && cc_ == pc_ ? kids_[i - 1] : (call);    \
-            pa_ = ca_;                                                                             \
-            pb_ = cb_;                                                                             \
-            pc_ = cc_;                                                                             \
+        if (direct_ && (at_a >= 0) + (at_b >= 0) + (at_c >= 0) == 1) {                             \
+            /* one operand tests var (a wide one's children in runs): its                          \
+             * children alone change, the same calls in the same order */                          \
+            gref ca_ = a, cb_ = b, cc_ = c, prev_ = 0;                                             \
+            gref *one_ = at_a >= 0 ? &ca_ : at_b >= 0 ? &cb_ : &cc_;                               \
+            int32_t at_ = at_a >= 0 ? at_a : at_b >= 0 ? at_b : at_c;                              \
+            for (int i = 0; i < n_; i++) {                                                         \
+                gref k_ = (g)->kids[at_ + i];                                                      \
+                if (i > 0 && k_ == prev_) {                                                        \
+                    kids_[i] = kids_[i - 1];                                                       \
+                } else {                                                                           \
+                    *one_ = k_;                                                                    \
+                    kids_[i] = (call);                                                             \
+                }                                                                                  \
+                prev_ = k_;                                                                        \
+            }                                                                                      \
+        } else {                                                                                   \
+            gref pa_ = 0, pb_ = 0, pc_ = 0;                                                        \
+            for (int i = 0; i < n_; i++) {                                                         \
+                gref ca_ = kid_at(g, a, at_a, var, i), cb_ = kid_at(g, b, at_b, var, i);           \
+                gref cc_ = kid_at(g, c, at_c, var, i);                                             \
+                kids_[i] =                                                                         \
+                    i > 0 && ca_ == pa_ && cb_ == pb_ && cc_ == pc_ ? kids_[i - 1] : (call);       \
+                pa_ = ca_;                                                                         \
+                pb_ = cb_;                                                                         \
+                pc_ = cc_;                                                                         \
+            }                                                                                      \
         }                                                                                          \
         result = graph_node_ref((g), (var), kids_);                                                \
         if (kids_ != stack_) xfree(kids_);                                                         \
