@@ -397,6 +397,18 @@ static inline gref kid_at(const graph *g, gref r, int32_t at, int var, int i) {
                 }                                                                                  \
                 prev_ = k_;                                                                        \
             }                                                                                      \
+        } else if (direct_) { /* children read where they lie */                                   \
+            gref pa_ = 0, pb_ = 0, pc_ = 0;                                                        \
+            for (int i = 0; i < n_; i++) {                                                         \
+                gref ca_ = at_a >= 0 ? (g)->kids[at_a + i] : a;                                    \
+                gref cb_ = at_b >= 0 ? (g)->kids[at_b + i] : b;                                    \
+                gref cc_ = at_c >= 0 ? (g)->kids[at_c + i] : c;                                    \
+                kids_[i] =                                                                         \
+                    i > 0 && ca_ == pa_ && cb_ == pb_ && cc_ == pc_ ? kids_[i - 1] : (call);       \
+                pa_ = ca_;                                                                         \
+                pb_ = cb_;                                                                         \
+                pc_ = cc_;                                                                         \
+            }                                                                                      \
         } else {                                                                                   \
             gref pa_ = 0, pb_ = 0, pc_ = 0;                                                        \
             for (int i = 0; i < n_; i++) {                                                         \
