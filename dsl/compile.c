@@ -231,14 +231,14 @@ static void keep_reachable(ruleset *rs) {
 static int drop_repeated_cites(const ruleset *rs, int *trail, int n) {
     int kept = 0;
     const char *last = NULL;
+    /* a clause's citation is kept once (keep_str): the same text is the
+     * same pointer */
     for (int i = 0; i < n; i++) {
         const char *cite = rs->clauses[trail[i]].cite;
         bool again = false;
-        if (cite && !(last && strcmp(last, cite) == 0))
-            for (int j = 0; j < kept && !again; j++) {
-                const char *e = rs->clauses[trail[j]].cite;
-                again = e && strcmp(e, cite) == 0;
-            }
+        if (cite && last != cite)
+            for (int j = 0; j < kept && !again; j++)
+                again = rs->clauses[trail[j]].cite == cite;
         if (again) continue;
         trail[kept++] = trail[i];
         if (cite) last = cite;

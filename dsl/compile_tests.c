@@ -103,11 +103,20 @@ void compile_tests(compiler *c) {
         t->name = keep_str(c, d->name);
         t->loc = d->loc;
         t->article = d->title ? find_article(c, d->title, d->from_loc) : -1;
-        t->given_fact = arena_alloc(c->keep, sizeof(int) * (size_t)(d->givens.n + 1));
-        t->given_value = arena_alloc(c->keep, sizeof(int64_t) * (size_t)(d->givens.n + 1));
+        /* a test's three arrays in one allocation, each exactly its length
+         * (read by count only): the test blocks are most of what a ruleset
+         * keeps besides its graph, and each allocation is rounded up */
+        size_t ng = (size_t)d->givens.n, ne = (size_t)d->expects.n;
+        char *arrays =
+            arena_alloc(c->keep, sizeof(int64_t) * ng + sizeof(rs_expect) * ne + sizeof(int) * ng);
+        _Static_assert(sizeof(rs_expect) % _Alignof(rs_expect) == 0 &&
+                           _Alignof(rs_expect) <= _Alignof(int64_t),
+                       "the expectations follow the values, aligned");
+        t->given_value = (int64_t *)arrays;
+        t->expect = (rs_expect *)(arrays + sizeof(int64_t) * ng);
+        t->given_fact = (int *)(arrays + sizeof(int64_t) * ng + sizeof(rs_expect) * ne);
         for (int j = 0; j < d->givens.n; j++)
             compile_given(c, t, d->givens.items[j]);
-        t->expect = arena_alloc(c->keep, sizeof(rs_expect) * (size_t)(d->expects.n + 1));
         t->nexpect = d->expects.n;
         for (int j = 0; j < d->expects.n; j++)
             compile_expect(c, &t->expect[j], d->expects.items[j]);

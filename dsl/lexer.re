@@ -74,6 +74,7 @@ static char *unescape(dsl_lexer *lx, const char *s, const char *e) {
     re2c:define:YYCURSOR = "lx->cur";
     re2c:yyfill:enable = 0;
     re2c:flags:utf-8 = 0;
+    re2c:flags:computed-gotos = 1; // a state's next state by a table of labels (gcc, clang)
 */
 
 static int next_token(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
@@ -85,7 +86,7 @@ static int next_token(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
             ident = [A-Za-z_][A-Za-z0-9_]*;
 
             end { set_loc(lx, loc); lx->cur--; return 0; }
-            "\n" { lx->line++; lx->line_start = lx->cur; continue; }
+            "\n" [ \t\r]* { lx->line++; lx->line_start = lx->tok + 1; continue; } /* and the next line's indent */
             [ \t\r]+ { continue; }
             "#" { lx->cur += strcspn(lx->cur, "\n"); continue; }
 

@@ -47,9 +47,12 @@ void graph_done_building(graph *g) {
     xfree(g->cache);
     xfree(g->unique);
     xfree(g->termhash);
+    xfree(g->nodehash);
     g->cache = NULL;
     g->unique = g->termhash = NULL;
+    g->nodehash = NULL;
     g->capcache = g->capunique = g->captermhash = 0;
+    g->nhashed = g->capnodehash = 0;
 }
 
 /* A graph read in place from an image is copied into arrays of its own
@@ -82,6 +85,7 @@ void graph_free(graph *g) {
     xfree(g->unique);
     xfree(g->termhash);
     xfree(g->cache);
+    xfree(g->nodehash);
     xfree(g->visited);
     xfree(g);
 }
@@ -117,6 +121,8 @@ static uint64_t mix(uint64_t h, uint64_t v) {
 
 /* --- terminals ---------------------------------------------------------- */
 
+static gref term_find(graph *g, int kind, int64_t v);
+
 static uint64_t term_hash(int kind, int64_t v) {
     return mix(mix(0, (uint64_t)kind), (uint64_t)v);
 }
@@ -138,6 +144,16 @@ static void term_rehash(graph *g) {
 }
 
 gref graph_term_ref(graph *g, int kind, int64_t v) {
+    /* a sum's or a comparison's leaves come in runs of one terminal */
+    if (g->last_term_ref && g->last_term.kind == kind && g->last_term.v == v)
+        return g->last_term_ref;
+    gref r = term_find(g, kind, v);
+    g->last_term = (graph_term){kind, v};
+    g->last_term_ref = r;
+    return r;
+}
+
+static gref term_find(graph *g, int kind, int64_t v) {
     if (2 * (g->nterms + 1) > g->captermhash) term_rehash(g);
     uint64_t mask = (uint64_t)g->captermhash - 1;
     uint64_t h = term_hash(kind, v) & mask;
@@ -183,14 +199,22 @@ static void node_rehash(graph *g) {
     memset(g->unique, 0, sizeof(int32_t) * (size_t)cap);
     g->capunique = cap;
     uint32_t *slots = (uint32_t *)g->unique;
+    if (g->nnodes > g->capnodehash) { /* nodes made before the index (a loaded graph) */
+        g->capnodehash = g->nnodes;
+        g->nodehash = xrealloc(g->nodehash, sizeof *g->nodehash * (size_t)g->capnodehash);
+    }
     for (int i = 0; i < g->nnodes; i++) {
-        const graph_node *nd = &g->nodes[i];
-        uint64_t full = node_hash(nd->var, &g->kids[nd->kids], g->domain[nd->var]);
+        if (i >= g->nhashed) {
+            const graph_node *nd = &g->nodes[i];
+            g->nodehash[i] = node_hash(nd->var, &g->kids[nd->kids], g->domain[nd->var]);
+        }
+        uint64_t full = g->nodehash[i];
         uint64_t h = full & (uint64_t)(cap - 1);
         while (slots[h])
             h = (h + 1) & (uint64_t)(cap - 1);
         slots[h] = unique_tag(full) | (uint32_t)(i + 1);
     }
+    g->nhashed = g->nnodes;
 }
 
 /* Counts one computed operation; false once the build is over budget, and
@@ -235,6 +259,12 @@ gref graph_node_ref(graph *g, int var, const gref *kids) {
         g->nodes = table_grow(g->nodes, sizeof *g->nodes * (size_t)g->nnodes,
                               sizeof *g->nodes * (size_t)g->capnodes);
     }
+    if (g->nnodes == g->capnodehash) {
+        g->capnodehash = g->capnodehash ? 2 * g->capnodehash : 1024;
+        g->nodehash = table_grow(g->nodehash, sizeof *g->nodehash * (size_t)g->nhashed,
+                                 sizeof *g->nodehash * (size_t)g->capnodehash);
+    }
+    g->nodehash[g->nhashed++] = full; /* node_rehash hashed every node before this one */
     memcpy(&g->kids[g->nkids], kids, sizeof(gref) * (size_t)n);
     g->nodes[g->nnodes] = (graph_node){var, g->nkids};
     g->nkids += n;
@@ -351,14 +381,45 @@ static inline gref kid_at(const graph *g, gref r, int32_t at, int var, int i) {
         int32_t at_a = direct_ ? kids_of(g, a, var) : -2,                                          \
                 at_b = direct_ ? kids_of(g, b, var) : -2;                                          \
         int32_t at_c = direct_ ? kids_of(g, c, var) : -2;                                          \
-        gref pa_ = 0, pb_ = 0, pc_ = 0;                                                            \
-        for (int i = 0; i < n_; i++) {                                                             \
-            gref ca_ = kid_at(g, a, at_a, var, i), cb_ = kid_at(g, b, at_b, var, i);               \
-            gref cc_ = kid_at(g, c, at_c, var, i);                                                 \
-            kids_[i] = i > 0 && ca_ == pa_ && cb_ == pb_ && cc_ == pc_ ? kids_[i - 1] : (call);    \
-            pa_ = ca_;                                                                             \
-            pb_ = cb_;                                                                             \
-            pc_ = cc_;                                                                             \
+        if (direct_ && (at_a >= 0) + (at_b >= 0) + (at_c >= 0) == 1) {                             \
+            /* one operand tests var (a wide one's children in runs): its                          \
+             * children alone change, the same calls in the same order */                          \
+            gref ca_ = a, cb_ = b, cc_ = c, prev_ = 0;                                             \
+            gref *one_ = at_a >= 0 ? &ca_ : at_b >= 0 ? &cb_ : &cc_;                               \
+            int32_t at_ = at_a >= 0 ? at_a : at_b >= 0 ? at_b : at_c;                              \
+            for (int i = 0; i < n_; i++) {                                                         \
+                gref k_ = (g)->kids[at_ + i];                                                      \
+                if (i > 0 && k_ == prev_) {                                                        \
+                    kids_[i] = kids_[i - 1];                                                       \
+                } else {                                                                           \
+                    *one_ = k_;                                                                    \
+                    kids_[i] = (call);                                                             \
+                }                                                                                  \
+                prev_ = k_;                                                                        \
+            }                                                                                      \
+        } else if (direct_) { /* children read where they lie */                                   \
+            gref pa_ = 0, pb_ = 0, pc_ = 0;                                                        \
+            for (int i = 0; i < n_; i++) {                                                         \
+                gref ca_ = at_a >= 0 ? (g)->kids[at_a + i] : a;                                    \
+                gref cb_ = at_b >= 0 ? (g)->kids[at_b + i] : b;                                    \
+                gref cc_ = at_c >= 0 ? (g)->kids[at_c + i] : c;                                    \
+                kids_[i] =                                                                         \
+                    i > 0 && ca_ == pa_ && cb_ == pb_ && cc_ == pc_ ? kids_[i - 1] : (call);       \
+                pa_ = ca_;                                                                         \
+                pb_ = cb_;                                                                         \
+                pc_ = cc_;                                                                         \
+            }                                                                                      \
+        } else {                                                                                   \
+            gref pa_ = 0, pb_ = 0, pc_ = 0;                                                        \
+            for (int i = 0; i < n_; i++) {                                                         \
+                gref ca_ = kid_at(g, a, at_a, var, i), cb_ = kid_at(g, b, at_b, var, i);           \
+                gref cc_ = kid_at(g, c, at_c, var, i);                                             \
+                kids_[i] =                                                                         \
+                    i > 0 && ca_ == pa_ && cb_ == pb_ && cc_ == pc_ ? kids_[i - 1] : (call);       \
+                pa_ = ca_;                                                                         \
+                pb_ = cb_;                                                                         \
+                pc_ = cc_;                                                                         \
+            }                                                                                      \
         }                                                                                          \
         result = graph_node_ref((g), (var), kids_);                                                \
         if (kids_ != stack_) xfree(kids_);                                                         \
@@ -541,7 +602,8 @@ gref graph_restrict(graph *g, gref f, gref care) {
     int vf = g->nodes[f].var, vc = g->nodes[care].var;
     if (vc < vf) return cache_put(g, &key, graph_restrict(g, f, exists_top(g, care)));
     int n = g->domain[vf];
-    gref *kids = xmalloc(sizeof(gref) * (size_t)n);
+    gref stack[EXPAND_ON_STACK];
+    gref *kids = n <= EXPAND_ON_STACK ? stack : xmalloc(sizeof(gref) * (size_t)n);
     int first_care = -1;
     for (int i = 0; i < n; i++) {
         gref ci = cofactor(g, care, vf, i);
@@ -553,30 +615,211 @@ gref graph_restrict(graph *g, gref f, gref care) {
         if (is_false(g, cofactor(g, care, vf, i)))
             kids[i] = first_care >= 0 ? kids[first_care] : cofactor(g, f, vf, i);
     result = graph_node_ref(g, vf, kids);
-    xfree(kids);
+    if (kids != stack) xfree(kids);
     return cache_put(g, &key, result);
 }
 
-/* A child of graph_replace_kind's walk: terminals settled here, without a
- * call. */
-static inline gref replace_kid(graph *g, gref a, int from, gref to) {
-    if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
-    return graph_replace_kind(g, a, from, to);
+/* graph_replace_kind's walk: a ruleset's checked root is every article's
+ * graph hung under the invariants (tens of thousands of nodes), so the
+ * walk is written for two operands and reads children by their offsets in
+ * g->kids (building may move the array, never the offsets: nothing is
+ * packed while it runs). Where a's subgraph has no terminal of kind `from`
+ * the result is a itself, found without a walk: walked, each child would
+ * be its own child of a (or the same for every value of `to`'s variable),
+ * and the node made from them a, which exists. So the result and the order
+ * in which nodes are made are those of the full walk.
+ *
+ * Most of the walk puts a ruling (a terminal `to`) under a part of the
+ * invariants' graph, and the same part under many rulings. The second time
+ * a part is met with a ruling, its plan is made: the nodes the walk makes
+ * under it, in the order it makes them (children first, in the order of
+ * their values; a node met again is the step already made), each child a
+ * reference kept as it is, the ruling, or an earlier step. Following the
+ * plan makes the same nodes in the same order as the walk through the
+ * pairs below it, with one look-up (the node's own) per node instead of
+ * one per pair; a node that exists already is found, not made again. */
+enum { PLAN_KEEP, PLAN_RULING, PLAN_STEP };
+typedef struct replace_plan {
+    int nsteps;
+    int *var, *first;   /* per step: its variable, where its children's codes begin */
+    gref *code;         /* per child: the reference, or the step it is */
+    unsigned char *how; /* per child: PLAN_KEEP, PLAN_RULING or PLAN_STEP */
+} replace_plan;
+
+typedef struct replace_walk {
+    graph *g;
+    uint64_t op;
+    int from;
+    unsigned char *reaches; /* per node of a: 0 not yet known, 1 reaches `from` (2 the first
+                             * time a ruling is put under it), 3 does not */
+    replace_plan **plans;   /* per node of a, made the second time a ruling is put under it */
+    uint32_t *seen, stamp;  /* per node of a: the plan being made holds it (seen == stamp) */
+    int *step;              /* ... as this step */
+    int nknown;             /* the nodes there were when the walk began */
+} replace_walk;
+
+static bool replace_needed(replace_walk *w, gref a) {
+    if (GRAPH_IS_TERM(a)) return graph_term_at(w->g, a)->kind == w->from;
+    if (w->reaches[a]) return w->reaches[a] != 3;
+    const graph_node *nd = &w->g->nodes[a];
+    bool found = false;
+    for (int i = 0; i < w->g->domain[nd->var] && !found; i++)
+        found = replace_needed(w, w->g->kids[nd->kids + i]);
+    w->reaches[a] = found ? 1 : 3;
+    return found;
 }
 
-gref graph_replace_kind(graph *g, gref a, int from, gref to) {
+static gref replace_rec(replace_walk *w, gref a, gref to);
+
+/* A child of the walk: terminals settled here, without a call. */
+static inline gref replace_kid(replace_walk *w, gref a, gref to) {
+    if (GRAPH_IS_TERM(a)) return graph_term_at(w->g, a)->kind == w->from ? to : a;
+    return replace_rec(w, a, to);
+}
+
+static int plan_step(replace_walk *w, replace_plan *p, gref a, int *cap, int *capcode) {
+    if (w->seen[a] == w->stamp) return w->step[a];
+    graph *g = w->g;
+    const graph_node nd = g->nodes[a];
+    int n = g->domain[nd.var];
+    for (int i = 0; i < n; i++) {
+        gref ca = g->kids[nd.kids + i];
+        if (!GRAPH_IS_TERM(ca) && replace_needed(w, ca)) plan_step(w, p, ca, cap, capcode);
+    }
+    if (p->nsteps == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        p->var = xrealloc(p->var, sizeof *p->var * (size_t)*cap);
+        p->first = xrealloc(p->first, sizeof *p->first * (size_t)(*cap + 1));
+    }
+    int at = p->nsteps ? p->first[p->nsteps] : 0;
+    while (at + n > *capcode) {
+        *capcode = *capcode ? 2 * *capcode : 256;
+        p->code = xrealloc(p->code, sizeof *p->code * (size_t)*capcode);
+        p->how = xrealloc(p->how, (size_t)*capcode);
+    }
+    for (int i = 0; i < n; i++) {
+        gref ca = g->kids[nd.kids + i];
+        bool term = GRAPH_IS_TERM(ca);
+        p->how[at + i] = term ? (graph_term_at(g, ca)->kind == w->from ? PLAN_RULING : PLAN_KEEP)
+                              : (replace_needed(w, ca) ? PLAN_STEP : PLAN_KEEP);
+        p->code[at + i] = p->how[at + i] == PLAN_STEP ? w->step[ca] : ca;
+    }
+    p->var[p->nsteps] = nd.var;
+    p->first[p->nsteps] = at;
+    p->first[p->nsteps + 1] = at + n;
+    w->seen[a] = w->stamp;
+    return w->step[a] = p->nsteps++;
+}
+
+static replace_plan *plan_of(replace_walk *w, gref a) {
+    if (w->plans[a]) return w->plans[a];
+    replace_plan *p = xcalloc(1, sizeof *p);
+    int cap = 0, capcode = 0;
+    if (++w->stamp == 0) { /* wrapped */
+        memset(w->seen, 0, sizeof *w->seen * (size_t)(w->nknown + 1));
+        w->stamp = 1;
+    }
+    plan_step(w, p, a, &cap, &capcode);
+    return w->plans[a] = p;
+}
+
+/* The walk of (a, a ruling) by a's plan: the same nodes made, in the same
+ * order, as the walk through the pairs below it, without the look-ups. */
+static gref plan_put(replace_walk *w, const replace_plan *p, gref to) {
+    graph *g = w->g;
+    gref *made = xmalloc(sizeof *made * (size_t)p->nsteps);
+    gref stack[EXPAND_ON_STACK];
+    for (int s = 0; s < p->nsteps; s++) {
+        int n = g->domain[p->var[s]], at = p->first[s];
+        gref *kids = n <= EXPAND_ON_STACK ? stack : xmalloc(sizeof(gref) * (size_t)n);
+        for (int i = 0; i < n; i++)
+            kids[i] = p->how[at + i] == PLAN_KEEP     ? p->code[at + i]
+                      : p->how[at + i] == PLAN_RULING ? to
+                                                      : made[p->code[at + i]];
+        made[s] = graph_node_ref(g, p->var[s], kids);
+        if (kids != stack) xfree(kids);
+    }
+    gref r = made[p->nsteps - 1];
+    xfree(made);
+    return r;
+}
+
+static gref replace_rec(replace_walk *w, gref a, gref to) {
+    graph *g = w->g;
     gref result;
-    if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
-    uint64_t op = OP_REPLACE ^ ((uint64_t)from << 32);
-    cache_key key = {op, a, to, 3, 0};
+    if (!replace_needed(w, a)) return a;
+    cache_key key = {w->op, a, to, 3, 0};
     if (cache_get(g, &key, &result)) return result;
+    /* a plan is made for a part a second ruling is put under: most of the
+     * rest are put under once */
+    if (GRAPH_IS_TERM(to) && w->reaches[a] == 1) {
+        w->reaches[a] = 2;
+    } else if (GRAPH_IS_TERM(to)) {
+        const replace_plan *p = plan_of(w, a);
+        if (g->work + (uint64_t)p->nsteps <= GRAPH_MAX_WORK) { /* else step by step, below */
+            g->work += (uint64_t)p->nsteps;
+            return cache_put(g, &key, plan_put(w, p, to));
+        }
+    }
     if (!spend(g)) return too_large(g);
     /* Walk `to` alongside: where a has tested a variable, `to` follows the
      * same value, so no path tests a variable twice. */
     int var = g->nodes[a].var, vt = top_var(g, to);
     if (vt < var) var = vt;
-    EXPAND3(g, var, a, to, GRAPH_NONE, replace_kid(g, ca_, from, cb_));
+    int32_t at_a = g->nodes[a].var == var ? g->nodes[a].kids : -1;
+    int32_t at_to = kids_of(g, to, var);
+    int n = g->domain[var];
+    gref stack[EXPAND_ON_STACK];
+    gref *kids = n <= EXPAND_ON_STACK ? stack : xrealloc(NULL, sizeof(gref) * (size_t)n);
+    if (at_to < 0) { /* the usual case: `to` a ruling, a's children walked */
+        gref pa = 0;
+        for (int i = 0; i < n; i++) {
+            gref ca = g->kids[at_a + i];
+            kids[i] = i > 0 && ca == pa ? kids[i - 1] : replace_kid(w, ca, to);
+            pa = ca;
+        }
+    } else {
+        gref pa = 0, pt = 0;
+        for (int i = 0; i < n; i++) {
+            gref ca = at_a >= 0 ? g->kids[at_a + i] : a, ct = g->kids[at_to + i];
+            kids[i] = i > 0 && ca == pa && ct == pt ? kids[i - 1] : replace_kid(w, ca, ct);
+            pa = ca;
+            pt = ct;
+        }
+    }
+    result = graph_node_ref(g, var, kids);
+    if (kids != stack) xfree(kids);
     return cache_put(g, &key, result);
+}
+
+gref graph_replace_kind(graph *g, gref a, int from, gref to) {
+    if (GRAPH_IS_TERM(a)) return graph_term_at(g, a)->kind == from ? to : a;
+    graph_unpack(g); /* children read in place */
+    /* a's nodes all exist before the walk, and the walk reads no other */
+    replace_walk w = {g,
+                      OP_REPLACE ^ ((uint64_t)from << 32),
+                      from,
+                      xcalloc((size_t)g->nnodes + 1, 1),
+                      xcalloc((size_t)g->nnodes + 1, sizeof(replace_plan *)),
+                      xcalloc((size_t)g->nnodes + 1, sizeof(uint32_t)),
+                      0,
+                      xmalloc(sizeof(int) * ((size_t)g->nnodes + 1)),
+                      g->nnodes};
+    gref r = replace_rec(&w, a, to);
+    for (int i = 0; i < w.nknown; i++) {
+        replace_plan *p = w.plans[i];
+        if (!p) continue;
+        xfree(p->var);
+        xfree(p->first);
+        xfree(p->code);
+        xfree(p->how);
+        xfree(p);
+    }
+    xfree(w.plans);
+    xfree(w.seen);
+    xfree(w.step);
+    xfree(w.reaches);
+    return r;
 }
 
 /* --- a conjunction tested without building it ---------------------------- */
@@ -750,6 +993,7 @@ int graph_compact(graph *g, gref *const *roots, int nroots) {
                                              : node_map[*roots[k]];
     xfree(g->terms);
     g->terms = terms;
+    g->last_term_ref = 0; /* terminals renumbered */
     g->nnodes = nnodes;
     g->nkids = nkids;
     g->nterms = nterms;
@@ -851,6 +1095,7 @@ int graph_renumber_kind(graph *g, int kind, int64_t *old) {
         old[n] = g->terms[i].v;
         g->terms[i].v = n++;
     }
+    g->last_term_ref = 0;
     xfree(g->termhash); /* it hashed the old values */
     g->termhash = NULL;
     g->captermhash = 0;

@@ -88,8 +88,12 @@ typedef struct graph {
     /* hash-consing and operation cache (build time) */
     int32_t *unique;
     int capunique;
+    uint64_t *nodehash; /* node i's hash for i < nhashed: the index grows without rehashing */
+    int nhashed, capnodehash;
     int32_t *termhash;
     int captermhash;
+    graph_term last_term; /* the terminal graph_term_ref found last, and its reference */
+    gref last_term_ref;   /* (0: none; terminals are < 0) */
     struct graph_cache_entry *cache;
     int capcache;
     uint64_t work; /* operations computed (cache misses), against GRAPH_MAX_WORK */

@@ -229,8 +229,10 @@ int rs_find_article(const ruleset *rs, const char *id) {
 }
 
 int rs_enum_index(const rs_type *t, const char *name) {
+    /* the first byte first: the compiler asks this of every name where an
+     * enum value may stand, and most values differ there */
     for (int i = 0; i < t->nvalues; i++)
-        if (strcmp(t->values[i], name) == 0) return i;
+        if (t->values[i][0] == name[0] && strcmp(t->values[i], name) == 0) return i;
     return -1;
 }
 

@@ -165,29 +165,31 @@ typedef struct rs_block {
 
 enum expect_kind { EXP_CITE, EXP_ACTION, EXP_TRAIL, EXP_ASKS, EXP_REJECTED, EXP_OUTSIDE };
 
+/* The pointers first, then the ints, then the flags: a ruleset keeps
+ * thousands of these (no padding between the fields). */
 typedef struct rs_expect {
     src_loc loc;
-    enum expect_kind kind;
-    bool negated;
     const char *cite; /* EXP_CITE */
-    int action;       /* EXP_ACTION */
-    bool has_args;
-    int64_t *args; /* EXP_ACTION with args: values */
-    int ntrail;    /* EXP_TRAIL */
+    int64_t *args;    /* EXP_ACTION with args: values */
     const char **trail;
-    int fact; /* EXP_ASKS */
+    enum expect_kind kind;
+    int action; /* EXP_ACTION */
+    int ntrail; /* EXP_TRAIL */
+    int fact;   /* EXP_ASKS */
+    bool negated;
+    bool has_args;
 } rs_expect;
 
 typedef struct rs_test {
     const char *name;
-    int article; /* the article it rules with (e.g. a scoring article), or -1: the whole ruleset */
     src_loc loc;
-    int ngiven;
     int *given_fact;
     int64_t *given_value;
     const char *auction; /* compact notation, or NULL */
-    int nexpect;
     rs_expect *expect;
+    int article; /* the article it rules with (e.g. a scoring article), or -1: the whole ruleset */
+    int ngiven;
+    int nexpect;
 } rs_test;
 
 /* The tables a `game klaverjas` ruleset declares (docs/klaverjas.md), each

@@ -763,6 +763,66 @@ static void test_replace_kind_absent_kind_is_identity(void **state) {
     graph_free(g);
 }
 
+/* Where a part of the graph has no terminal of the kind replaced, that part
+ * is kept as it is, without a walk: the nodes made, and the order they are
+ * made in (a compiled ruleset's image keeps it), are those of a walk that
+ * went through it. */
+static void test_replace_kind_keeps_a_part_without_the_kind(void **state) {
+    (void)state;
+    graph *g = bool_graph(3);
+    gref v0 = graph_var(g, 0), v1 = graph_var(g, 1), v2 = graph_var(g, 2);
+    gref out0 = graph_term_ref(g, TERM_OUTCOME, 0), out1 = graph_term_ref(g, TERM_OUTCOME, 1);
+    gref out2 = graph_term_ref(g, TERM_OUTCOME, 2), gap = graph_term_ref(g, TERM_GAP, 0);
+    gref fall = graph_term_ref(g, TERM_FALLTHROUGH, 0);
+    gref kept = graph_ite(g, v2, out0, gap); /* no fallthrough below */
+    gref r = graph_ite(g, v1, kept, fall);
+    gref to = graph_ite(g, v0, out1, out2); /* tests a variable before r's */
+    int before = g->nnodes;
+    gref s = graph_replace_kind(g, r, TERM_FALLTHROUGH, to);
+    /* v0 first; under each of its values, v1 with `kept` as it was */
+    assert_int_equal(g->nnodes, before + 3);
+    assert_int_equal(s, before + 2);
+    assert_int_equal(graph_kid(g, &g->nodes[s], 0), before);     /* v0 false: out2 */
+    assert_int_equal(graph_kid(g, &g->nodes[s], 1), before + 1); /* v0 true: out1 */
+    assert_int_equal(graph_kid(g, &g->nodes[before], 1), kept);
+    assert_int_equal(graph_kid(g, &g->nodes[before], 0), out2);
+    assert_int_equal(graph_kid(g, &g->nodes[before + 1], 1), kept);
+    assert_int_equal(graph_kid(g, &g->nodes[before + 1], 0), out1);
+    assert_int_equal(s,
+                     graph_ite(g, v0, graph_ite(g, v1, kept, out1), graph_ite(g, v1, kept, out2)));
+    /* the kept part alone: itself */
+    assert_int_equal(graph_replace_kind(g, kept, TERM_FALLTHROUGH, to), kept);
+    graph_free(g);
+}
+
+/* A part under which several rulings are put (a ruleset's checked root:
+ * the invariants' graph under each ruling) is walked by a plan the second
+ * time: the same nodes, made in the same order as the first walk would. */
+static void test_replace_kind_puts_rulings_under_a_part_in_order(void **state) {
+    (void)state;
+    graph *g = bool_graph(3);
+    gref v0 = graph_var(g, 0), v1 = graph_var(g, 1), v2 = graph_var(g, 2);
+    gref out1 = graph_term_ref(g, TERM_OUTCOME, 1), out2 = graph_term_ref(g, TERM_OUTCOME, 2);
+    gref gap = graph_term_ref(g, TERM_GAP, 0), fall = graph_term_ref(g, TERM_FALLTHROUGH, 0);
+    gref below = graph_ite(g, v2, fall, gap);
+    gref r = graph_ite(g, v1, below, fall);
+    gref to = graph_ite(g, v0, out1, out2);
+    int before = g->nnodes;
+    gref s = graph_replace_kind(g, r, TERM_FALLTHROUGH, to);
+    /* v0 false first: v2 ? out2 : gap, then v1 over it; v0 true the same
+     * with out1; then the root */
+    assert_int_equal(g->nnodes, before + 5);
+    assert_int_equal(s, before + 4);
+    gref under2 = graph_ite(g, v2, out2, gap), under1 = graph_ite(g, v2, out1, gap);
+    assert_int_equal(under2, before);
+    assert_int_equal(graph_ite(g, v1, under2, out2), before + 1);
+    assert_int_equal(under1, before + 2);
+    assert_int_equal(graph_ite(g, v1, under1, out1), before + 3);
+    assert_int_equal(g->nnodes, before + 5);
+    assert_int_equal(s, graph_ite(g, v0, before + 3, before + 1));
+    graph_free(g);
+}
+
 /* -------------------------------------------------------------- restrict */
 
 /* The graph of a boolean function of three variables given by its truth
@@ -912,6 +972,8 @@ int main(void) {
         cmocka_unit_test(test_replace_kind_replaces_every_terminal_of_kind),
         cmocka_unit_test(test_replace_kind_reduces_the_result),
         cmocka_unit_test(test_replace_kind_absent_kind_is_identity),
+        cmocka_unit_test(test_replace_kind_keeps_a_part_without_the_kind),
+        cmocka_unit_test(test_replace_kind_puts_rulings_under_a_part_in_order),
         cmocka_unit_test(test_restrict_agrees_where_care_holds),
         cmocka_unit_test(test_restrict_drops_tests_care_makes_pointless),
         cmocka_unit_test(test_done_building_keeps_graph_canonical),
