@@ -1794,6 +1794,97 @@ expect "ranking nkf s24-R1: equal matchpoints, more tops beats more points (2dee
     -- "$ARBITER" ranking --ruleset $NKF "$out.r1"
 rm -f "$out.m1" "$out.m2" "$out.r1"
 
+# Thirty-sixth blind sample (docs/coverage.md): positions, score slips,
+# hands, matchpoints and a ranking written from the text before they were
+# run; the figures and trails are the text's. Hearts trumps throughout.
+# L1: S trumped E's SA with H8, W overtrumped with HK; the trick lies with
+# N's opponent: N must overtrump with HA (12c), H7 and D9 not.
+expect "legal nkf s36-L1: the partner's trump overtrumped - the fourth hand must go over again (12c)" 0 \
+    "  HA   legal    [12 > 12c] " "  H7   illegal  [12 > 12c] " "  D9   illegal  [12 > 12c] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"HA H7 D9\",\"trick\":\"E:SA H8 HK\"}' | $ARBITER legal --ruleset $NKF -"
+# L2: trump led (E H9), S has none; W, the leader's partner, whose partner
+# holds the trick: still over when he can (12e, 12i3); follow with a trump (12a).
+expect "legal nkf s36-L2: trump led, the second hand discards - the leader's partner must go over (12e, 12i3)" 0 \
+    "  HJ   legal    [12 > 12e] " "  H7   illegal  [12 > 12e > 12i3] " "  S8   illegal  [12 > 12a] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"W\",\"hand\":\"HJ H7 S8\",\"trick\":\"E:H9 D7\"}' | $ARBITER legal --ruleset $NKF -"
+# L3: E led S7, S took it with SA; W, the leader's partner, has only trumps:
+# he trumps in (12b), with either.
+expect "legal nkf s36-L3: only trumps, the opponent holds a plain trick - either trump (12b)" 0 \
+    "  H8   legal    [12 > 12b] " "  H7   legal    [12 > 12b] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"W\",\"hand\":\"H8 H7\",\"trick\":\"E:S7 SA\"}' | $ARBITER legal --ruleset $NKF -"
+# L4: S, N's partner, trumped E's S7 with HA, W followed; N has no spades:
+# the trick lies with his partner (12d): over with H9 or discard D8, but not
+# undertrump with H7 while he holds D8 (12i4d).
+expect "legal nkf s36-L4: the partner trumped - over or discard, no undertrump (12d, 12i4d)" 0 \
+    "  H9   legal    [12 > 12d] " "  H7   illegal  [12 > 12d > 12i4d] " "  D8   legal    [12 > 12d] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"H9 H7 D8\",\"trick\":\"E:S7 HA S8\"}' | $ARBITER legal --ruleset $NKF -"
+# S1: the defenders failed to overtrump (13i6), claimed during play; their
+# 20 roem came before it, the takers have 50: 162, 100 + 50 + 20 (13i12).
+expect "score nkf s36-S1: a missed overtrump claimed at once - 332 : 0 (13i6, 13b, 13i12)" 0 \
+    "Score [4 > 13a > 13i6 > 14 > 14a > 14c > 21b > 13b > 13i12]" "Kolom score voor de spelers: 162." \
+    "Kolom roem voor de spelers: 170." "Spelers: 332   Tegenspelers: 0" \
+    -- sh -c "echo '{\"revoke_by\":\"defenders\",\"revoke_kind\":\"must_overtrump\",\"revoke_claim\":\"during_play\",\"hand_complete\":false,\"takers_tricks\":3,\"defenders_tricks\":2,\"takers_points\":110,\"defenders_points\":60,\"takers_roem\":50,\"defenders_roem\":20,\"offender_roem_before\":20}' | $ARBITER score --ruleset $NKF -"
+# S2: deal D1 to trick 3, the defenders' driekaart declared; the takers
+# accuse falsely: the defenders 162, 100 and their 20 (15, 15i12, 13b).
+printf '{"trump":"H","taker":"N","first_leader":"E","tricks":["E:SA S10 SK SQ","E:DA D7 D8 DK","E:CA C7 C8 CK"],"roem_claimed":[1],"revoke_by":"none","early_end":"false_accusation","accusing_side":"takers"}' >"$out.s36s2"
+expect "score nkf s36-S2: the takers accuse falsely - 0 : 282 (15, 15i12, 13b)" 0 \
+    "Score [4 > 15 > 15i12 > 13b]" "Kolom score voor de tegenspelers: 162." "Kolom roem voor de tegenspelers: 120." \
+    "Spelers: 0   Tegenspelers: 282" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s36s2"
+# S3: 90 + 20 roem against 72 + 100 (vier gelijken): roem declared, the most
+# points with roem win (20, 20i9): nat, scored by 19i10. Written with the
+# trail [4 > 19 > 20 > 20i9 > 19i10]: the columns of a failed hand are the
+# reading 19i10's (open point 10), which the ruling's text cites but its
+# trail cannot: made or nat compares two unbounded point totals, which a
+# decision cannot test (docs/coverage.md, "Thirty-sixth sample"). The check
+# pins the trail up to there.
+expect "score nkf s36-S3: 110 against 172 with roem - nat, 0 : 282 (20i9, 19i10)" 0 \
+    "Score [4 > 19 > 20 > 20i9" "nat (beet, 0Tbeet)" "(19i10)" "Kolom score voor de tegenspelers: 162." "Kolom roem voor de tegenspelers: 120." \
+    "Spelers: 0   Tegenspelers: 282" \
+    -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":5,\"defenders_tricks\":3,\"takers_points\":110,\"defenders_points\":172,\"takers_roem\":20,\"defenders_roem\":100}' | $ARBITER score --ruleset $NKF -"
+# S4: the takers won every trick but revoked; claimed after the covered last
+# trick (14b): as played, mars (0P2e): 162, roem 20 + 100.
+expect "score nkf s36-S4: a late claim against a mars - as played, 282 : 0 (14b, 0P2e)" 0 \
+    "Score [4 > 13a > 14 > 14b > 19 > 0P2e]" "Kolom roem voor de spelers: 120." "Spelers: 282   Tegenspelers: 0" \
+    -- sh -c "echo '{\"revoke_by\":\"takers\",\"revoke_kind\":\"must_follow\",\"revoke_claim\":\"too_late\",\"hand_complete\":true,\"takers_tricks\":8,\"defenders_tricks\":0,\"takers_points\":182,\"defenders_points\":0,\"takers_roem\":20,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
+# S5: deal D1, the stuk (trick 4) and the vierkaart (trick 7) declared, the
+# driekaart of trick 1 not: 89 + 20 against 73 + 50, nat (20i9, 19i10;
+# the trail lacks 19i10, as in S3).
+printf '{%s,"roem_claimed":[4,7]}' "$D1" >"$out.s36s5"
+expect "score nkf s36-S5: the stuk against the vierkaart - 109 : 123, nat, 0 : 232 (20i9, 19i10)" 0 \
+    "Slag 1  E:SA S10 SK SQ  → E (tegenspelers), 28 kaartpunten, roem 0  [16 > 0P1a > 0P2 > 17 > 18]" \
+    "Slag 4  E:C10 HQ C9 HK  → N (spelers), 17 kaartpunten, roem 20  [16 > 0P1a > 0P2 > 0P2d]" \
+    "Slag 7  N:DQ D10 DJ D9  → E (tegenspelers), 15 kaartpunten, roem 50  [16 > 0P1a > 0P2 > 0P2b]" \
+    "Uit de slagen: spelers 109 (roem 20), tegenspelers 123 (roem 50)" "Score [4 > 19 > 20 > 20i9" "(19i10)" \
+    "Kolom roem voor de tegenspelers: 70." "Spelers: 0   Tegenspelers: 232" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s36s5"
+# M1: six scores 100 100 80 80 80 0: 2 (18d); (4 + 6 + 8) : 3 = 6 (18e);
+# (10 + 12) : 2 = 11 and a shared top (18e, 19i14).
+printf 'board,pair,score\n2NZ,1,100\n2NZ,3,100\n2NZ,5,80\n2NZ,7,80\n2NZ,9,80\n2NZ,11,0\n' >"$out.s36m1"
+expect "matchpoints nkf s36-M1: a tie of three and a tie of two among six - 2, 6, 11 (2deel18d, 18e, 19i14)" 0 \
+    "2NZ,1,100,11" "2NZ,3,100,11" "2NZ,5,80,6" "2NZ,9,80,6" "2NZ,11,0,2" \
+    -- "$ARBITER" matchpoints --ruleset $NKF "$out.s36m1"
+expect "matchpoints nkf --json s36-M1: the alineas of each figure" 0 \
+    '"articles": "2deel18 > 2deel18e > 2deel19c > 2deel19i14"' '"articles": "2deel18 > 2deel18e > 2deel19c"' \
+    '"articles": "2deel18 > 2deel18d > 2deel19c"' \
+    -- "$ARBITER" matchpoints --ruleset $NKF --json "$out.s36m1"
+# M2: seven scores, four tied highest: 2, 4, 6, then (8 + 10 + 12 + 14) : 4
+# = 11 each, a shared top; past six scores the ladder goes on (18i15).
+printf 'board,pair,score\n3NZ,1,200\n3NZ,3,200\n3NZ,5,200\n3NZ,7,200\n3NZ,9,150\n3NZ,11,100\n3NZ,13,0\n' >"$out.s36m2"
+expect "matchpoints nkf s36-M2: four tied highest of seven - 11 each (2deel18i15, 18e, 19i14)" 0 \
+    "3NZ,1,200,11" "3NZ,7,200,11" "3NZ,9,150,6" "3NZ,11,100,4" "3NZ,13,0,2" \
+    -- "$ARBITER" matchpoints --ruleset $NKF "$out.s36m2"
+expect "matchpoints nkf --json s36-M2: the alineas past six scores" 0 \
+    '"articles": "2deel18 > 2deel18i15 > 2deel18e > 2deel19c > 2deel19i14"' '"articles": "2deel18 > 2deel18i15 > 2deel18d > 2deel19c"' \
+    -- "$ARBITER" matchpoints --ruleset $NKF --json "$out.s36m2"
+# R1: A 5 + 2 + 6 = 13, B 5 + 6 + 2 = 13; the shared top of board 1 counts
+# for both (19i14): two tops each; A's 140 points beat B's 120 (2deel19c).
+printf 'board,pair,score\n1NZ,A,100\n1NZ,B,100\n1NZ,C,0\n2NZ,A,0\n2NZ,B,20\n2NZ,C,10\n3NZ,A,40\n3NZ,B,0\n3NZ,C,20\n' >"$out.s36r1"
+expect "ranking nkf s36-R1: equal matchpoints and tops, a shared top counted - points decide (2deel19c)" 0 \
+    "1,A,3,13,2,140,2deel19c" "2,B,3,13,2,120,2deel19c" "3,C,3,10,0,30," \
+    -- "$ARBITER" ranking --ruleset $NKF "$out.s36r1"
+rm -f "$out.s36s2" "$out.s36s5" "$out.s36m1" "$out.s36m2" "$out.s36r1"
+
 # The shipped amendment of 64A1 (transfer only the revoke trick) changes
 # exactly the situations where 64A1 gave two tricks: the revoker won the
 # revoke trick and his side won at least one later trick. Every region says
