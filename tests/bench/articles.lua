@@ -252,7 +252,12 @@ end
 
 local function art64A(f)
   push("a64A")
-  if not f.play_over then push("c64A_during"); return end
+  if not f.play_over then
+    push("c64A_during")
+    if f.revoke_trick_won_by == "offender" then push("c64A1_during")
+    elseif f.revoke_trick_won_by == "partner" then push("c64A2_during") end
+    return
+  end
   local won = f.revoke_trick_won_by
   if won == "offender" then
     push("c64A1"); arg = 1 + math.min(1, f.offending_side_tricks_after)

@@ -418,6 +418,10 @@ static void art64A(const hand_facts *f, hand_ruling *out) {
     PUSH(a64A);
     if (!f->play_over) {
         PUSH(c64A_during);
+        if (f->revoke_trick_won_by == WB_OFFENDER)
+            PUSH(c64A1_during);
+        else if (f->revoke_trick_won_by == WB_PARTNER)
+            PUSH(c64A2_during);
         return;
     }
     switch (f->revoke_trick_won_by) {

@@ -186,6 +186,8 @@
     S(c63A3, "63A3", "")                                                                           \
     S(c63A4, "63A4", "")                                                                           \
     S(c64A_during, "", "transfer_after_play(64A)")                                                 \
+    S(c64A1_during, "64A1", "") /* who won the revoke trick is known while play goes on */         \
+    S(c64A2_during, "64A2", "")                                                                    \
     S(c64A1, "64A1", "transfer_tricks(%I)")                                                        \
     S(c64A2, "64A2", "transfer_tricks(1)")                                                         \
     S(c64B1, "64B1 > 64C1", "no_automatic_transfer(64B1); revoke_compensation_check(64C1)")        \
