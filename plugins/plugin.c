@@ -994,7 +994,7 @@ static bool fields_ok(lua_State *L, int t, const field_rule *rules, size_t n, ch
             snprintf(why, cap, "a field it does not know: %s%s%s", shown ? "'" : "",
                      shown ? key : "a key that is no short text", shown ? "'" : "");
         } else if (rules[f].type != LUA_TNONE && lua_type(L, -1) != rules[f].type) {
-            snprintf(why, cap, "`%s` is %s, not a %s", rules[f].name, rules[f].as,
+            snprintf(why, cap, "`%s` must be %s, not a %s", rules[f].name, rules[f].as,
                      luaL_typename(L, -1));
         } else {
             continue;
@@ -1451,7 +1451,7 @@ static const char *text_field(plugin *p, int t, const char *key, const char *wha
     int type = lua_getfield(p->L, t, key);
     if (type == LUA_TNIL) return NULL;
     if (type != LUA_TSTRING) {
-        sb_printf(err, "plugin %s: %s: %s is text, not %s", p->name, p->path, what,
+        sb_printf(err, "plugin %s: %s: %s must be text, not %s", p->name, p->path, what,
                   lua_typename(p->L, type));
         *ok = false;
         return NULL;
@@ -1654,6 +1654,20 @@ static bool fits_type(lua_State *L, int idx, const rs_type *t, strbuf *want) {
     }
 }
 
+/* What the plugin gave where a value was refused, for the message: a
+ * number by its value (1e+308 or 2.5 is plainer than "number"), anything
+ * else by its type. */
+static void describe_given(lua_State *L, int idx, char *out, size_t cap) {
+    if (lua_isnil(L, idx))
+        snprintf(out, cap, "none");
+    else if (lua_type(L, idx) != LUA_TNUMBER)
+        snprintf(out, cap, "%s", luaL_typename(L, idx));
+    else if (lua_tonumber(L, idx) != lua_tonumber(L, idx))
+        snprintf(out, cap, "NaN, not a number");
+    else
+        snprintf(out, cap, "%.17g", (double)lua_tonumber(L, idx));
+}
+
 /* The arguments the plugin gives one of the ruleset's actions (args, checked
  * by check_args) are its parameters, each of the parameter's type. */
 static bool check_ruleset_args(plugin *p, int args, const rs_action *a, strbuf *err) {
@@ -1665,12 +1679,14 @@ static bool check_ruleset_args(plugin *p, int args, const rs_action *a, strbuf *
         lua_pushstring(L, a->params[k].name);
         lua_rawget(L, args);
         ok = fits_type(L, -1, a->params[k].type, &want);
-        if (!ok)
+        if (!ok) {
+            char gave[40];
+            describe_given(L, -1, gave, sizeof gave);
             sb_printf(err,
                       "plugin %s: %s: argument '%s' of the ruleset's action '%s' must be %s (the "
                       "plugin gave %s)",
-                      p->name, p->path, a->params[k].name, a->name, want.data,
-                      lua_isnil(L, -1) ? "none" : luaL_typename(L, -1));
+                      p->name, p->path, a->params[k].name, a->name, want.data, gave);
+        }
         lua_pop(L, 1);
     }
     lua_pushnil(L);

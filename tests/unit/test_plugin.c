@@ -105,9 +105,9 @@ static void test_unknown_field_or_hook_of_another_type_is_refused(void **state) 
     } cases[] = {
         {HEADER "overide = { [\"1A\"] = function(r) return nil end } }\n",
          "its table: a field it does not know: 'overide'"},
-        {HEADER "validate = \"nee\" }\n", "`validate` is a function, not a string"},
-        {HEADER "override = function(r) end }\n", "`override` is a table, not a function"},
-        {HEADER "score = 5 }\n", "`score` is a function, not a number"},
+        {HEADER "validate = \"nee\" }\n", "`validate` must be a function, not a string"},
+        {HEADER "override = function(r) end }\n", "`override` must be a table, not a function"},
+        {HEADER "score = 5 }\n", "`score` must be a function, not a number"},
         {HEADER "[1] = true }\n", "a key that is no short text"},
         {HEADER "actions = { fee = { txt = \"Fee.\" } } }\n",
          "its action 'fee': a field it does not know: 'txt'"},
@@ -434,6 +434,14 @@ static void test_what_a_plugin_hands_back_is_capped_and_checked(void **state) {
     expect_override_error(rs, "return { actions = { { name = 'penalty', args = {} } } }", 0,
                           "argument 'points' of the ruleset's action 'penalty' must be a whole "
                           "number (the plugin gave none)");
+    /* a number refused is shown by its value; NaN says what it is */
+    expect_override_error(
+        rs, "return { actions = { { name = 'penalty', args = { points = 2.5 } } } }", 0,
+        "argument 'points' of the ruleset's action 'penalty' must be a whole number (the plugin "
+        "gave 2.5)");
+    expect_override_error(rs,
+                          "return { actions = { { name = 'penalty', args = { points = 0/0 } } } }",
+                          0, "must be a whole number (the plugin gave NaN, not a number)");
     expect_override_error(
         rs, "return { actions = { { name = 'penalty', args = { points = 3, extra = 1 } } } }", 0,
         "the ruleset's action 'penalty' has no argument 'extra' (it takes: points)");
@@ -691,11 +699,11 @@ static void test_hooks_answer_in_their_own_types(void **state) {
          "returned a field it does not know: 'action'"},
 
         {"override = { [\"1A\"] = function(r) return { actions = 5 } end } }",
-         "`actions` is a list of { name = …, args = { … } }, not a number"},
+         "`actions` must be a list of { name = …, args = { … } }, not a number"},
         {"override = { [\"1A\"] = function(r) return { remove = \"warning\" } end } }",
-         "`remove` is a list of action names, not a string"},
+         "`remove` must be a list of action names, not a string"},
         {"override = { [\"1A\"] = function(r) return { replace = 1 } end } }",
-         "`replace` is true or false, not a number"},
+         "`replace` must be true or false, not a number"},
         {"override = { [\"1A\"] = function(r) return { [1] = 2 } end } }",
          "a key that is no short text"},
         {"override = { [\"1A\"] = function(r) return { actions = { { name = \"warning\", "
@@ -703,7 +711,7 @@ static void test_hooks_answer_in_their_own_types(void **state) {
          "the action 'warning': a field it does not know: 'cite'"},
         {"override = { [\"1A\"] = function(r) return { actions = { { name = \"warning\", "
          "args = 5 } } } end } }",
-         "the action 'warning': `args` is a table { name = value, … }, not a number"},
+         "the action 'warning': `args` must be a table { name = value, … }, not a number"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char lua[400];
