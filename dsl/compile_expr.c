@@ -568,7 +568,12 @@ static gref fact_graph(compiler *c, int f, src_loc use) {
     } else if (fact->var >= 0) {
         g = graph_var(c->rs->graph, fact->var);
     } else {
-        ERR(c->d, use, "derive a bool or an enum from it and test that",
+        /* A derived fact is substituted where it is tested, so a bool
+         * derived from such a fact fails here too: the hint says so. */
+        ERR(c->d, use,
+            "a fact tested in a decision takes at most 256 values: declare a range such as "
+            "int 0..255, or use the fact only in actions' arguments (a bool derived from it is "
+            "tested through it, and fails the same way)",
             "fact '%s' (%s) cannot be tested in a decision", fact->name, type_text(c, fact->type));
         return graph_term_ref(c->rs->graph, TERM_VALUE, 0);
     }
