@@ -268,16 +268,16 @@ expect "matchpoints" 0 "   100  6" "    50  3" "   -10  0" -- "$ARBITER" matchpo
 printf 'board,pair,score\n1,A,100\n1,B,-10\n2,A,50\n2,B,50\n' >"$TOY.tmp.txt"
 expect "matchpoints csv" 0 "1,A,100,2" "1,B,-10,0" "2,A,50,1" "2,B,50,1" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
 printf '100\nlots\n' >"$TOY.tmp.txt"
-expect "matchpoints bad line" 2 "line 2: expected a score" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+expect "matchpoints bad line" 2 ":2:1: error: expected a score" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
 # Lines read as CSV (libcsv): a quoted pair with a comma stays one field and
 # is written back quoted; a fourth field is not a score.
 printf 'board,pair,score\n1,"Jansen, Smit",100\n1,B,-10\n' >"$TOY.tmp.txt"
 expect "matchpoints csv: a quoted pair" 0 '1,"Jansen, Smit",100,2' "1,B,-10,0" -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
 printf '1,A,100\n1,B,-10,5\n' >"$TOY.tmp.txt"
-expect "matchpoints csv: four fields" 2 "line 2: expected a score (a whole number) or board,pair,score" \
+expect "matchpoints csv: four fields" 2 ":2:1: error: expected a score (a whole number) or board,pair,score" \
     -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
 printf '1,A,"100\n' >"$TOY.tmp.txt"
-expect "matchpoints csv: a quote that does not close" 2 "line 1: a quoted field does not end with a quote" \
+expect "matchpoints csv: a quote that does not close" 2 ":1:5: error: a quoted field does not end with a quote" \
     -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
 # Adjusted scores on the sheet (bridge-2017: 12C on the sheet, 78A).
 # Weighted (12C1c), the guide's own example (Plezierig Rechtzetten,
@@ -299,10 +299,10 @@ expect "matchpoints: a weighted score as contracts" 0 "1,1,25% 4S= + 75% EW 4H-1
 expect "matchpoints: the contracts scored, in the JSON" 0 '"contract": "4H-1"' '"declarer": "EW"' '"score": 50' \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 --json examples/board-weighted-contracts.csv
 printf '100\n30%% 4S= + 70%% 4S-1\n' >"$TOY.tmp.txt"
-expect "matchpoints: contracts need the board's number" 2 "line 2: a weighted score's contracts are scored as the board is vulnerable: give board,pair,score lines" \
+expect "matchpoints: contracts need the board's number" 2 ":2:1: error: a weighted score's contracts are scored as the board is vulnerable: give board,pair,score lines" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 printf 'board,pair,score\n1,1,30%% 4S= + 70%% 8S-1\n1,2,100\n' >"$TOY.tmp.txt"
-expect "matchpoints: a contract written wrong" 2 'line 2: a result of a weighted score: "8S-1": the level is 1 to 7' \
+expect "matchpoints: a contract written wrong" 2 ':2:5: error: a result of a weighted score: "8S-1": the level is 1 to 7' \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 # examples/board-adjusted.csv, by hand. Board 1: seven entries (N = 7, top
 # 12); A+ is 60% of 12 = 7.2, G- 40% = 4.8 (12C2a). The five scores
@@ -478,7 +478,7 @@ expect "matchpoints 1963: 81 alone on a plain board [steekproef27-s06-63]" 0 \
     -- sh -c "'$ARBITER' matchpoints --ruleset bridge-1963 '$TOY.tmp.txt' && '$ARBITER' matchpoints --ruleset bridge-1963 --json '$TOY.tmp.txt' | jq -c '.[]'"
 printf '620\nA-\n' >"$TOY.tmp.txt"
 # the ruling's own words say why (12a: the 1963 laws have no A-)
-expect "matchpoints 1963: no average minus" 2 "line 2: article 12a gives no percent for 'average_minus': The 1963 laws know no average minus" \
+expect "matchpoints 1963: no average minus" 2 ":2:1: error: article 12a gives no percent for 'average_minus': The 1963 laws know no average minus" \
     -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
 # 1963 Art. 107: a contestant not at fault gets at least 60% (of 2, the
 # top of two entries: 1.2), cited as 107.
@@ -486,18 +486,18 @@ printf '620\nA+\n' >"$TOY.tmp.txt"
 expect "matchpoints 1963: A+ is Art. 107's 60%" 0 "    A+  1.2  (60%)  art. 12a > 107" \
     -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
 printf '100\n30%% 100 + 60%% 50\n' >"$TOY.tmp.txt"
-expect "matchpoints: weights that do not add up" 2 "line 2: the weights of a weighted score add up to 100%, not 90%" \
+expect "matchpoints: weights that do not add up" 2 ":2:1: error: the weights of a weighted score add up to 100%, not 90%" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 printf '100\n420 P3\n' >"$TOY.tmp.txt"
-expect "matchpoints: a penalty without its %" 2 "line 2: a procedural penalty is P" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+expect "matchpoints: a penalty without its %" 2 ":2:1: error: a procedural penalty is P" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 printf '100\nA+\n' >"$TOY.tmp.txt"
 expect "matchpoints: A+ where the ruleset has no article for it" 2 \
-    "line 2: 'A+' needs the ruleset's article for adjusted scores: ruleset toy names no article for this (header key \`adjusted ARTICLE\`)" \
+    ":2:1: error: 'A+' needs the ruleset's article for adjusted scores: ruleset toy names no article for this (header key \`adjusted ARTICLE\`)" \
     -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
 printf '100\n50 %% 100 + 50%% 50\n- P\n' >"$TOY.tmp.txt"
-expect "matchpoints: a weighted score written wrong" 2 "line 2: expected a weighted score" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+expect "matchpoints: a weighted score written wrong" 2 ":2:1: error: expected a weighted score" -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 printf '100\n- P\n' >"$TOY.tmp.txt"
-expect "matchpoints: a penalty on a board not played" 2 "line 2: a board not played carries no procedural penalty" \
+expect "matchpoints: a penalty on a board not played" 2 ":2:1: error: a board not played carries no procedural penalty" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 # PBN 2.1 (tests/pbn). The standard's own example game (1.2): North deals,
 # 15 calls, 7 lines of play of 4 cards; 5HX by South, 9 tricks, none
@@ -529,16 +529,16 @@ expect "pbn: the written file reads back (three tags more a game)" 0 "1,15,4S+1,
 if grep -q 'Score "400"' "$TOY.tmp.pbn"; then fail "pbn: old Score tag dropped" "still there"; else pass "pbn: old Score tag dropped"; fi
 rm -f "$TOY.tmp.pbn"
 expect "pbn: each mistake with its line, the other games read" 2 \
-    'tests/pbn/mistakes.pbn:4: Vulnerable "Some": expected None, NS, EW or All' \
-    'tests/pbn/mistakes.pbn:7: Deal: N'"'"'s hand "AKQJT.T98.765.432": 14 cards' \
-    'tests/pbn/mistakes.pbn:12: "8NT" is not a call' 'tests/pbn/mistakes.pbn:14: tag Board: expected ] after the value' \
-    'tests/pbn/mistakes.pbn:18: Contract "4Z"' 'tests/pbn/mistakes.pbn:21: the Auction section needs the Dealer tag' \
-    'tests/pbn/mistakes.pbn:27: a call after the auction has ended' 'tests/pbn/mistakes.pbn:32: Result "14"' \
+    'tests/pbn/mistakes.pbn:4:14: error: Vulnerable "Some": expected None, NS, EW or All' \
+    'tests/pbn/mistakes.pbn:7:8: error: Deal: N'"'"'s hand "AKQJT.T98.765.432": 14 cards' \
+    'tests/pbn/mistakes.pbn:12:7: error: "8NT" is not a call' 'tests/pbn/mistakes.pbn:14:11: error: tag Board: expected ] after the value' \
+    'tests/pbn/mistakes.pbn:18:12: error: Contract "4Z"' 'tests/pbn/mistakes.pbn:21:11: error: the Auction section needs the Dealer tag' \
+    'tests/pbn/mistakes.pbn:27:19: error: a call after the auction has ended' 'tests/pbn/mistakes.pbn:32:10: error: Result "14"' \
     "9,34,3NT=,N,600,0,0,50,50," -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/mistakes.pbn
 printf '[Board "1"]\n{ a comment\n\nthat runs on\n' >"$TOY.tmp.pbn"
-expect "pbn: an unclosed comment" 2 ".pbn:2: a comment { has no closing } before the end of the file" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+expect "pbn: an unclosed comment" 2 ".pbn:2:1: error: a comment { has no closing } before the end of the file" -- "$ARBITER" pbn "$TOY.tmp.pbn"
 printf '[Board "1"]\n\0\n' >"$TOY.tmp.pbn"
-expect "pbn: a NUL byte" 2 ":2: a NUL byte: the file is not text" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+expect "pbn: a NUL byte" 2 ":2:1: error: a NUL byte: the file is not text" -- "$ARBITER" pbn "$TOY.tmp.pbn"
 # A scoring program's file (tests/pbn/event.pbn): one game per board, its
 # ScoreTable one row per table. Board 1 by hand (Law 78A: two matchpoints for
 # each score beaten, one for each tied; 5 tables, top 8): NS +450 beats four
@@ -572,7 +572,7 @@ sed 's/^ 3  1  3  7 3N / 3  1  3  7 8N /; s/^\( 4  2  4  5 2H .*66\)  34$/\1/' t
 # results, board 2 3, brought to 4 (78D): the passed-out 0 beats -100, 2 of
 # 4, (2 + 1) x 4/3 - 1 = 3 of 6, 50%.
 expect "pbn: a ScoreTable row's mistakes with their lines, the other rows scored" 2 \
-    ':26: Contract "8NT": expected Pass' ':61: a ScoreTable row with 13 values: the table has 14 columns' \
+    ':26:13: error: Contract "8NT": expected Pass' ':61:1: error: a ScoreTable row with 13 values: the table has 14 columns' \
     '1,26,,,,,,,,"the row has a mistake (see the messages)",3,7,' "2,59,PASS,,0,3,3,50,50,,2,7," \
     -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 # Another program's layout: names quoted (kept aside), Score_EW alone for
@@ -627,14 +627,14 @@ expect "pbn --totals in --json" 0 '"column": "Rank"' '"place": "2"' '"others": "
     -- "$ARBITER" pbn --ruleset bridge-2017 --totals --json "$TOY.tmp.pbn"
 sed 's/^ 5  9  5 "N-S"/ 5  9  5 "X-Y"/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
 expect "pbn --totals: a TotalScoreTable row's mistake with its line" 2 \
-    ':34: TotalScoreTable row: Direction "X-Y": expected N-S or E-W' \
+    ':34:11: error: TotalScoreTable row: Direction "X-Y": expected N-S or E-W' \
     '34,9,,,,,,,"the row has a mistake (see the messages)",' -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
 expect "pbn --totals: a file without a TotalScoreTable" 2 "the file has no TotalScoreTable" \
     -- "$ARBITER" pbn --ruleset bridge-2017 --totals tests/pbn/adjusted.pbn
 expect "pbn: a bad artificial score and a bad TotalScoreTable, each with its line" 2 \
-    'score-table-artificial.pbn:5: ScoreTable row: Score_NS "A150": expected a whole number (4.2.1), an artificial score (A+, A=, A-, A60, A60A40; 5.2) or -' \
-    'score-table-artificial.pbn:8: TotalScoreTable row: Rank "first": expected a whole number' \
-    'score-table-artificial.pbn:9: TotalScoreTable row: TotalMP "many": expected a number or -' \
+    'score-table-artificial.pbn:5:11: error: ScoreTable row: Score_NS "A150": expected a whole number (4.2.1), an artificial score (A+, A=, A-, A60, A60A40; 5.2) or -' \
+    'score-table-artificial.pbn:8:1: error: TotalScoreTable row: Rank "first": expected a whole number' \
+    'score-table-artificial.pbn:9:5: error: TotalScoreTable row: TotalMP "many": expected a number or -' \
     '8,1,,,,,,,"the row has a mistake (see the messages)",' \
     -- "$ARBITER" pbn --ruleset bridge-2017 --totals tests/bad/score-table-artificial.pbn
 expect "pbn --totals needs a ruleset" 2 "--totals needs --ruleset NAME" -- "$ARBITER" pbn --totals tests/pbn/event.pbn
@@ -685,17 +685,17 @@ expect "pbn: A+ in Score_NS alone, A- for east-west" 0 "1,12,A+/A-,,,4.8,3.2,60,
     -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 sed 's/ A60A40     - / A60A40   A50 /' tests/pbn/adjusted.pbn >"$TOY.tmp.pbn"
 expect "pbn: two artificial scores for one side, a mistake of the row" 2 \
-    ':12: ScoreTable row: Score_EW "A50": a second artificial score for east-west' \
+    ':12:31: error: ScoreTable row: Score_EW "A50": a second artificial score for east-west' \
     -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 sed 's/^\( 1  1  6 4S     N 10    420\)     -/\1   A40/' tests/pbn/adjusted.pbn >"$TOY.tmp.pbn"
 expect "pbn: a score and an artificial score in one row" 2 \
-    ':9: ScoreTable row: a score and an artificial score; give one of them' \
+    ':9:1: error: ScoreTable row: a score and an artificial score; give one of them' \
     '1,9,,,,,,,,"the row has a mistake (see the messages)",1,6,' -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 printf '[Board "1"]\n[ScoreTable "PairId_NS;Contract"]\n1 "4\0S"\n' >"$TOY.tmp.pbn"
-expect "pbn: a NUL byte in a ScoreTable value" 2 ":3: a NUL byte: the file is not text" -- "$ARBITER" pbn --export "$TOY.tmp.pbn"
+expect "pbn: a NUL byte in a ScoreTable value" 2 ":3:5: error: a NUL byte: the file is not text" -- "$ARBITER" pbn --export "$TOY.tmp.pbn"
 sed 's/"450"/"450/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
 expect "pbn: a ScoreTable value without its closing quote: that row alone is left out" 2 \
-    ':24: a ScoreTable value has no closing quote (5.2); the row is not read' "1,25,4S=,N,420,5,1,83.33,16.67,,2,6," \
+    ':24:28: error: a ScoreTable value has no closing quote (5.2); the row is not read' "1,25,4S=,N,420,5,1,83.33,16.67,,2,6," \
     -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 rm -f "$TOY.tmp.pbn"
 # A real event's file (tests/pbn/ruter71.pbn, see tests/pbn/README): a club
@@ -1123,19 +1123,19 @@ printf 'board,ns,ew,score,score_ew\n1,1,2,A+,A+\n1,3,4,420\n1,5,6,450 P\n' >"$TO
 expect "session: an east-west score of its own, a penalty on one side" 0 "1,1,2,A+,A+,2.4,2.4,60,60" \
     "1,5,6,450 P,-450,2.5,0.5,62.5,12.5" -- "$ARBITER" session --ruleset bridge-2017 --boards "$TOY.tmp.csv"
 printf 'board,ns,score\n1,1,100\n' >"$TOY.tmp.csv"
-expect "session: a header without the columns" 2 "line 1: the header row names the columns board, ns, ew and score" \
+expect "session: a header without the columns" 2 ":1:1: error: the header row names the columns board, ns, ew and score" \
     -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
 printf 'board,ns,ew,score\n1,1,2,"100\n' >"$TOY.tmp.csv"
-expect "session: a quote that does not close" 2 "line 2: a quoted field does not end with a quote" \
+expect "session: a quote that does not close" 2 ":2:7: error: a quoted field does not end with a quote" \
     -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
 printf 'board,ns,ew,score\n1,1,2,"100" x\n' >"$TOY.tmp.csv"
-expect "session: text after a quoted field" 2 "line 2: text after a quoted field" \
+expect "session: text after a quoted field" 2 ":2:7: error: text after a quoted field" \
     -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
 printf 'board,ns,ew,score\n1,1,2,1"00\n' >"$TOY.tmp.csv"
-expect "session: a quote inside an unquoted field" 2 "line 2: a quote inside a field that does not begin with one" \
+expect "session: a quote inside an unquoted field" 2 ":2:7: error: a quote inside a field that does not begin with one" \
     -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
 printf 'board,ns,ew,score\n1,1,2,65%%\n1,3,4,100\n' >"$TOY.tmp.csv"
-expect "session: a percentage has no IMPs" 2 "line 2: a percentage has no IMP equivalent" \
+expect "session: a percentage has no IMPs" 2 ":2:1: error: a percentage has no IMP equivalent" \
     -- "$ARBITER" session --ruleset bridge-2017 --method butler "$TOY.tmp.csv"
 printf 'board,ns,ew,score\n1,1,2,-\n' >"$TOY.tmp.csv"
 expect "session: nobody played (found by fuzz_session): an empty ranking" 0 "place,pair,direction,boards" \
@@ -1164,7 +1164,7 @@ expect "ranking: klaverjas ties broken by 2e deel Art. 19" 0 "place,pair,boards,
 expect "ranking: a ruleset without a ranking article" 2 "names no article for this (header key \`ranking ARTICLE\`)" \
     -- "$ARBITER" ranking --ruleset bridge-2017 examples/board-1.csv
 printf '100\n50\n' >"$TOY.tmp.txt"
-expect "ranking: a sheet without pairs" 2 "line 1: a ranking needs board,pair,score lines" \
+expect "ranking: a sheet without pairs" 2 ":1:1: error: a ranking needs board,pair,score lines" \
     -- "$ARBITER" ranking --ruleset klaverjas-nkf-1976 "$TOY.tmp.txt"
 rm -f "$TOY.tmp.txt"
 # The sheet cap (SCORING_MAX_SCORES, core/api/scoring.h): 200 000 scores took
@@ -1254,6 +1254,27 @@ if [ -f examples/insufficient-bid.json ]; then
     expect "compare, other ruleset" 2 "Alleen in bridge-2017:" "[27B1a] no_further_rectification" "is not a value of fact 'irregularity'" -- "$ARBITER" compare --ruleset bridge-2017 --ruleset $TOY examples/insufficient-bid.json
     expect "compare json" 0 '"differences": [' '"rulings": [' -- "$ARBITER" compare --ruleset bridge-2017 --ruleset bridge-2017 --json examples/insufficient-bid.json
     expect "compare needs two" 2 "needs two --ruleset" -- "$ARBITER" compare --ruleset bridge-2017 examples/insufficient-bid.json
+    # A scenario none of the rulesets can read is an error at its place, as
+    # `rule` reports it: the comma before } is line 1, column 9.
+    printf '{"x": 1,}' >"$TOY.tmp.json"
+    expect "compare: a scenario that is no JSON, at its line and column" 2 "$TOY.tmp.json:1:9: error: invalid JSON" "hint:" \
+        -- "$ARBITER" compare --ruleset bridge-2017 --ruleset bridge-1963 "$TOY.tmp.json"
+    # legal and score read a position or a hand: a key refused at its place
+    # (line 2, column 3: the key "stand" in the object's second line).
+    printf '{\n  "stand": 1\n}\n' >"$TOY.tmp.json"
+    expect "legal: an unknown key at its line and column" 2 "$TOY.tmp.json:2:3: error: unknown fact 'stand'" "hint:" \
+        -- "$ARBITER" legal --ruleset klaverjas-nkf-1976 "$TOY.tmp.json"
+    expect "score: a hand with an unknown key at its line and column" 2 "$TOY.tmp.json:2:3: error: unknown fact 'stand'" \
+        -- "$ARBITER" score --ruleset klaverjas-nkf-1976 "$TOY.tmp.json"
+    # A sheet's score that cannot be read: the column where its field begins
+    # (1,2,5,zeshonderd: the fourth field, column 7).
+    printf 'board,ns,ew,score\n1,1,4,420\n1,2,5,zeshonderd\n' >"$TOY.tmp.csv"
+    expect "session: a bad score at its line and column" 2 "$TOY.tmp.csv:3:7: error: expected a score" "hint:" \
+        -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+    printf 'board;ns;ew;score\n1;1;4;420\n1;2;5;4"20\n' >"$TOY.tmp.csv"
+    expect "session: a quote out of place, at its field's column" 2 "$TOY.tmp.csv:3:7: error: a quote inside a field" \
+        -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+    rm -f "$TOY.tmp.json" "$TOY.tmp.csv"
     expect "rulesets" 0 "bridge-2017" "fnv1a64:" -- "$ARBITER" rulesets
     expect "play example: 59 after declarer required the suit" 0 "Artikelen: 50 > 50B > 50D > 50D2a > 50D2 > 50E2 > 59" -- "$ARBITER" rule --ruleset bridge-2017 examples/penalty-card-cannot-comply.json
     expect "play example 1963: the chosen option, then 59" 0 "Artikelen: 57 > 57c > 59" -- "$ARBITER" rule --ruleset bridge-1963 examples/1963-premature-play.json

@@ -207,7 +207,7 @@ if start_server --ruleset bridge-2017 --ruleset klaverjas-nkf-1976; then
     # a file with mistakes: 400, the mistakes with their lines, and the games
     # read all the same (the CLI prints both and exits 2)
     desk "/api/pbn with mistakes: the games read all the same" pbn bridge-2017 pbn tests/pbn/mistakes.pbn games pbn
-    if jq -e '(.error | test("pbn:4: Vulnerable")) and (.error | test("pbn:32: Result"))' "$work/desk.out" >/dev/null 2>&1 &&
+    if jq -e '(.error | test("pbn:4:14: error: Vulnerable")) and (.error | test("pbn:32:10: error: Result"))' "$work/desk.out" >/dev/null 2>&1 &&
         [ "$(curl -s -m 30 -o /dev/null -w '%{http_code}' --data-binary "@$work/desk.json" "http://127.0.0.1:$port/api/pbn")" = 400 ]
     then pass "/api/pbn with mistakes: 400, each mistake with its line"
     else fail "/api/pbn with mistakes" "$(head -c 300 "$work/desk.out")"; fi

@@ -31,6 +31,14 @@
  * (that cannot be detected). Nothing keeps a pointer to the caller's
  * strings, buffers or streams after the call returns.
  *
+ * Where an input went wrong. A message (*error, or an "error" in *json)
+ * about a place in a text the call was given — a sheet's line, a scenario's
+ * key or syntax — begins "line N, column M: " (columns count characters),
+ * or "line N: " where the line as a whole is at fault; the CLI prints it as
+ * FILE:N:M: error: …. A PBN file's messages name the file themselves, one
+ * a line, as FILE:N:M: error: …. A scenario read into an arb_scenario
+ * keeps its place apart (arb_scenario_error_position).
+ *
  * Threads. arb_rule_json and arb_rule_batch may run on one ruleset from
  * many threads at once. A plugin set may not: its Lua states change with
  * every ruling, so calls that use one plugin set must take turns (or each

@@ -40,7 +40,7 @@ int compare_ruling_json(const ruleset *rs, const scenario_hooks *hooks, const ch
     sb_init(&why);
     int status = ARB_OK;
     ruling r = {0};
-    if (!scenario_read_json(&sc, text, len, &why)) {
+    if (!scenario_read_json_placed(&sc, text, len, &why)) {
         *out = unreadable_json(rs, why.data);
         status = ARB_BAD_INPUT;
     } else {

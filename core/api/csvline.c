@@ -28,6 +28,32 @@ static void field_read(void *data, size_t len, void *user) {
     cl->f[cl->n++] = to;
 }
 
+/* Where each field of line begins (cols[0..max)), as the strict reading
+ * splits it: a quote opens a field only as its first character, and a
+ * doubled quote inside one is a quote. Returns the fields begun. */
+static int field_columns(const char *line, char sep, int *cols, int max) {
+    int n = 0, col = 0;
+    bool quoted = false, at_start = true;
+    if (max > 0) cols[n++] = 1;
+    for (const char *p = line; *p; p++) {
+        if (((unsigned char)*p & 0xC0) != 0x80) col++; /* a character's first byte */
+        if (quoted) {
+            if (*p == '"' && p[1] == '"')
+                p++, col++;
+            else if (*p == '"')
+                quoted = false;
+        } else if (*p == sep) {
+            if (n < max) cols[n++] = col + 1;
+            at_start = true;
+            continue;
+        } else if (*p == '"' && at_start) {
+            quoted = true;
+        }
+        at_start = false;
+    }
+    return n;
+}
+
 bool csv_line_split(const char *line, char sep, int max, csv_line *out, char *msg, size_t msgsz) {
     struct csv_parser parser;
     split s = {out, max < CSV_LINE_FIELDS ? max : CSV_LINE_FIELDS};
@@ -53,6 +79,8 @@ bool csv_line_split(const char *line, char sep, int max, csv_line *out, char *ms
     else if (csv_fini(&parser, field_read, NULL, &s) != 0)
         ok = false, snprintf(msg, msgsz, "a quoted field does not end with a quote");
     csv_free(&parser);
+    int begun = field_columns(line, sep, out->col, CSV_LINE_FIELDS);
+    out->bad_col = ok ? 0 : out->n < begun ? out->col[out->n] : out->col[begun - 1];
     return ok;
 }
 

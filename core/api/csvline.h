@@ -16,7 +16,9 @@
 
 typedef struct csv_line {
     char *f[CSV_LINE_FIELDS]; /* each terminated in text */
+    int col[CSV_LINE_FIELDS]; /* where each begins in the line: its column, counted from 1 */
     int n;
+    int bad_col;   /* when the split fails: the column of the field at fault */
     bool too_many; /* more than the caller's max fields */
     size_t used;
     char text[2 * CSV_LINE_MAX];
@@ -25,7 +27,8 @@ typedef struct csv_line {
 /* Splits line (one line, no line break, shorter than CSV_LINE_MAX) at sep
  * into at most max fields (max <= CSV_LINE_FIELDS): strict, a quote closes
  * its field before a separator and opens only a field's first character.
- * False, with msg, for a quote out of place. */
+ * False, with msg and bad_col, for a quote out of place. Columns count
+ * characters (UTF-8), as an editor shows them. */
 bool csv_line_split(const char *line, char sep, int max, csv_line *out, char *msg, size_t msgsz);
 
 /* Appends text as one CSV field, then a comma or (last) a line break:

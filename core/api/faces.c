@@ -173,7 +173,7 @@ static enum arb_status rule_next_json_unprotected(const arb_ruleset *rs, const a
     strbuf err;
     sb_init(&err);
     ruling r;
-    bool read = scenario_read_json(&sc, text, len, &err);
+    bool read = scenario_read_json_placed(&sc, text, len, &err);
     bool ruled = read && scenario_rule(rs, rs->root, &sc, &r, &err);
     enum arb_status st;
     if (!ruled) {

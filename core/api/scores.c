@@ -250,7 +250,7 @@ static enum arb_status legal_json_unprotected(const arb_ruleset *rs, const arb_p
     sb_init(&err);
     json_t *answer = NULL;
     enum arb_status status = ARB_BAD_INPUT;
-    if (!scenario_read_json(&sc, position, len, &err)) {
+    if (!scenario_read_json_placed(&sc, position, len, &err)) {
         /* err says why */
     } else if (!sc.rec.has_kj_position_record) {
         sb_puts(&err, "no position to rule on: give \"trump\", \"seat\", \"hand\" and \"trick\"");
@@ -335,7 +335,7 @@ static enum arb_status score_hand_json_unprotected(const arb_ruleset *rs, const 
     kj_hand_score hs;
     memset(&hs, 0, sizeof hs);
     enum arb_status status = ARB_BAD_INPUT;
-    if (!scenario_read_json(&sc, hand, len, &err)) {
+    if (!scenario_read_json_placed(&sc, hand, len, &err)) {
         fail(status, error, err.data);
     } else if (!scoring_klaverjas_hand(rs, &sc, &hs, &err)) {
         status = fail(failed_status(hs.failed), error, err.data);

@@ -668,7 +668,7 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
         buf[strcspn(buf, "\r")] = 0;
         csv_line sf;
         if (!csv_line_split(buf, ',', SCORE_FIELDS + 1, &sf, msg, sizeof msg)) {
-            sb_printf(err, "line %d: %s", line, msg);
+            sb_printf(err, "line %d, column %d: %s", line, sf.bad_col, msg);
             return false;
         }
         int nf = sf.n;
@@ -679,9 +679,12 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
             (nf == 1 || nf == SCORE_FIELDS) && sheet_parse_entry(score, &entry, msg, sizeof msg);
         if (!read) {
             if (line == 1 && nf >= SCORE_FIELDS) continue; /* a CSV header */
-            if (nf != 1 && nf != SCORE_FIELDS)
+            if (nf != 1 && nf != SCORE_FIELDS) {
                 snprintf(msg, sizeof msg, "expected a score (a whole number) or board,pair,score");
-            sb_printf(err, "line %d: %s", line, msg);
+                sb_printf(err, "line %d: %s", line, msg);
+            } else {
+                sb_printf(err, "line %d, column %d: %s", line, sf.col[nf - 1], msg);
+            }
             return false;
         }
         score_line *row = vec_push(rows);

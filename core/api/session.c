@@ -147,8 +147,10 @@ static bool score_contracts(const ruleset *rs, const scenario_hooks *hooks, sess
     return ok;
 }
 
+/* A row of the sheet: f its fields, col the index of each named column
+ * among them, at where each field begins in the line (for the messages). */
 static bool read_row(const ruleset *rs, const scenario_hooks *hooks, char **f, const int *col,
-                     int line, session_row *row, strbuf *err) {
+                     const int *at, int line, session_row *row, strbuf *err) {
     char msg[300];
     snprintf(row->board, sizeof row->board, "%.31s", f[col[COL_BOARD]]);
     snprintf(row->pair[0], sizeof row->pair[0], "%.31s", f[col[COL_NS]]);
@@ -160,7 +162,7 @@ static bool read_row(const ruleset *rs, const scenario_hooks *hooks, char **f, c
     }
     snprintf(row->text[0], sizeof row->text[0], "%.63s", f[col[COL_SCORE]]);
     if (!sheet_parse_entry(row->text[0], &row->entry[0], msg, sizeof msg)) {
-        sb_printf(err, "line %d: %s", line, msg);
+        sb_printf(err, "line %d, column %d: %s", line, at[col[COL_SCORE]], msg);
         return false;
     }
     if (!score_contracts(rs, hooks, row, 0, err)) return false;
@@ -172,7 +174,7 @@ static bool read_row(const ruleset *rs, const scenario_hooks *hooks, char **f, c
     }
     snprintf(row->text[1], sizeof row->text[1], "%.63s", ew);
     if (!sheet_parse_entry(ew, &row->entry[1], msg, sizeof msg)) {
-        sb_printf(err, "line %d: east-west: %s", line, msg);
+        sb_printf(err, "line %d, column %d: east-west: %s", line, at[col[COL_SCORE_EW]], msg);
         return false;
     }
     return score_contracts(rs, hooks, row, 1, err);
@@ -202,7 +204,7 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
         if (!header) {
             sep = separator_of(buf);
             if (!fields_of(buf, sep, &cf, msg, sizeof msg)) {
-                sb_printf(err, "line %d: %s", line, msg);
+                sb_printf(err, "line %d, column %d: %s", line, cf.bad_col, msg);
                 return false;
             }
             for (int c = 0; c < NCOLUMNS; c++)
@@ -223,7 +225,7 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
             continue;
         }
         if (!fields_of(buf, sep, &cf, msg, sizeof msg)) {
-            sb_printf(err, "line %d: %s", line, msg);
+            sb_printf(err, "line %d, column %d: %s", line, cf.bad_col, msg);
             return false;
         }
         int nf = cf.n;
@@ -246,7 +248,7 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
                       SCORING_MAX_SCORES);
             return false;
         }
-        if (!read_row(rs, hooks, fields, col, line, vec_push(rows), err)) return false;
+        if (!read_row(rs, hooks, fields, col, cf.col, line, vec_push(rows), err)) return false;
     }
     if (!header || rows->len == 0)
         sb_puts(err, header ? "no results under the header row" : "no header row");

@@ -520,7 +520,7 @@ static enum arb_status why_not_unprotected(const arb_ruleset *rs, const arb_plug
     sc.hooks = plugins ? plugin_set_hooks(plugins) : NULL; /* a plugin's own facts are read */
     strbuf err;
     sb_init(&err);
-    bool ok = scenario_read_json(&sc, text, len, &err);
+    bool ok = scenario_read_json_placed(&sc, text, len, &err);
     if (ok) { /* the facts as the ruling sees them: a silent fact takes its default */
         ruling r;
         sc.hooks = NULL;

@@ -415,6 +415,20 @@ static void report_unread(const char *path, const arb_scenario *sc, const char *
                 "asks for the facts one at a time\n");
 }
 
+/* An error in a file the library read: where it went wrong (the library
+ * begins such a message "line N, column M: " or "line N: ", a fault of the
+ * line as a whole, shown at its first column), what, and where to look. */
+static void report_input_error(const char *path, const char *error, const char *hint) {
+    int line = 0, col = 1, used = 0;
+    if (sscanf(error, "line %d, column %d: %n", &line, &col, &used) == 2 && used > 0)
+        fprintf(stderr, "%s:%d:%d: error: %s\n", path, line, col, error + used);
+    else if (sscanf(error, "line %d: %n", &line, &used) == 1 && used > 0)
+        fprintf(stderr, "%s:%d:1: error: %s\n", path, line, error + used);
+    else
+        fprintf(stderr, "%s: error: %s\n", path, error);
+    if (hint) fprintf(stderr, "    hint: %s\n", hint);
+}
+
 /* The ruling printed, and why there is none on stderr; its exit status. */
 static int report_ruling(const arb_ruleset *rs, const arb_ruling *r, const char *path,
                          const char *text, size_t len, bool json, const char *why_not) {
@@ -1258,8 +1272,12 @@ static int answer_scenario_file(const arb_ruleset *rs, const options *o, scenari
         print_json(json_incref(j));
     else if (status == ARB_OK)
         print_text(rs, j);
+    else if (text)
+        report_input_error(o->input, error,
+                           "docs/guide.md describes the file's keys; `arbiter ask` asks for the "
+                           "facts one at a time");
     else
-        fprintf(stderr, "%s: error: %s\n", o->input, text ? error : unread);
+        fprintf(stderr, "%s: error: %s\n", o->input, unread);
     json_decref(j);
     free(error);
     free(text);
@@ -1488,7 +1506,10 @@ static int cmd_matchpoints(const options *o) {
     int status =
         rs ? arb_matchpoints_sheet(rs, api_plugins(), text, len, &sheet, &error) : ARB_BAD_INPUT;
     if (status != ARB_OK) {
-        if (rs) fprintf(stderr, "%s: error: %s\n", o->input, error);
+        if (rs)
+            report_input_error(o->input, error,
+                               "a line is a score, or board,pair,score (`arbiter matchpoints "
+                               "--help`; docs/guide.md)");
         free(sheet);
     } else if (o->json) {
         print_json(answer_json(sheet));
@@ -1581,6 +1602,21 @@ static int load_compared(const options *o, arb_ruleset **rsets, const arb_plugin
     return n;
 }
 
+/* The error of a scenario every compared ruleset refused alike (its text
+ * cannot be read, or it names what none of them knows): NULL otherwise. */
+static const char *refused_by_all(json_t *all) {
+    json_t *rulings = json_object_get(all, "rulings"), *r;
+    const char *error = NULL;
+    size_t i;
+    json_array_foreach(rulings, i, r) {
+        const char *e = json_string_value(json_object_get(r, "error"));
+        if (strcmp(text_of(r, "status"), "bad_input") != 0 || !e || (error && strcmp(e, error)))
+            return NULL;
+        error = e;
+    }
+    return error;
+}
+
 static int cmd_compare(const options *o) {
     if (o->nrulesets < 2 || !o->input)
         return usage_error("compare", "%s", "needs two --ruleset and a SCENARIO file (or -)");
@@ -1596,7 +1632,13 @@ static int cmd_compare(const options *o) {
                                   &answer, &error);
         print_plugin_errors(error);
         json_t *all = answer ? json_loads(answer, 0, NULL) : NULL;
-        if (all) print_comparison(o, all, answer);
+        const char *unread = o->json ? NULL : refused_by_all(all);
+        if (unread)
+            report_input_error(o->input, unread,
+                               "docs/guide.md describes a scenario's keys; `arbiter ask` asks "
+                               "for the facts one at a time");
+        else if (all)
+            print_comparison(o, all, answer);
         json_decref(all);
         free(answer);
         free(error);
@@ -1847,7 +1889,10 @@ static int cmd_session(const options *o) {
     } else if (status == ARB_OK) {
         if (!print_csv(o->boards ? "session-boards" : "session", answer)) status = ARB_NO_MEMORY;
     } else {
-        if (rs) fprintf(stderr, "%s: error: %s\n", o->input, error);
+        if (rs)
+            report_input_error(o->input, error,
+                               "a session sheet is a header row board,ns,ew,score and a line a "
+                               "result (`arbiter session --help`; docs/guide.md)");
         free(answer);
     }
     size_t i;
@@ -1881,7 +1926,9 @@ static int cmd_ranking(const options *o) {
     } else if (status == ARB_OK) {
         if (!print_csv("ranking", answer)) status = ARB_NO_MEMORY;
     } else {
-        if (rs) fprintf(stderr, "%s: error: %s\n", o->input, error);
+        if (rs)
+            report_input_error(o->input, error,
+                               "a ranking reads board,pair,score lines (`arbiter ranking --help`)");
         free(answer);
     }
     free(error);

@@ -29,6 +29,10 @@ typedef struct inherited {
 typedef struct reader {
     const char *text, *p, *end, *name;
     int line;
+    /* where a message about line mark_line points: the token, the tag's
+     * value or the place a tag's syntax went wrong (else the line's start) */
+    const char *mark;
+    int mark_line;
     pbn_file *f;
     pbn_game *g; /* the game being read, NULL between games */
     enum section section;
@@ -51,7 +55,8 @@ typedef struct reader {
     /* the ScoreTable being read */
     char columns[PBN_MAX_COLUMNS][32];
     int ncolumns;
-    char values[PBN_MAX_COLUMNS][64]; /* the row being read */
+    char values[PBN_MAX_COLUMNS][64];      /* the row being read */
+    const char *value_at[PBN_MAX_COLUMNS]; /* where each begins in the text, for messages */
     int nvalues, row_line;
     pbn_row *row;     /* the row being finished: its result is read, its mistakes are its own */
     bool totals;      /* the table being read is a TotalScoreTable */
@@ -76,6 +81,30 @@ enum {
 
 /* ---- messages ---- */
 
+/* The column (characters from 1) a message about line points at: the mark
+ * when it is on that line, else the line's first. */
+static int column_of(const reader *r, int line) {
+    if (!r->mark || r->mark_line != line) return 1;
+    const char *start = r->mark;
+    while (start > r->text && start[-1] != '\n')
+        start--;
+    int col = 1;
+    for (const char *q = start; q < r->mark; q++)
+        col += ((unsigned char)*q & 0xC0) != 0x80;
+    return col;
+}
+
+static void mark_here(reader *r, const char *at) {
+    r->mark = at;
+    r->mark_line = r->line;
+}
+
+/* A table row's value i: its messages point at it (a row is one line). */
+static void mark_value(reader *r, int i) {
+    r->mark = r->value_at[i];
+    r->mark_line = r->row_line;
+}
+
 static void report(reader *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void report(reader *r, int line, const char *fmt, ...) {
     if (r->row)
@@ -91,7 +120,7 @@ static void report(reader *r, int line, const char *fmt, ...) {
     }
     va_list ap;
     va_start(ap, fmt);
-    sb_printf(&r->f->errors, "%s:%d: ", r->name, line);
+    sb_printf(&r->f->errors, "%s:%d:%d: error: ", r->name, line, column_of(r, line));
     sb_vprintf(&r->f->errors, fmt, ap);
     sb_putc(&r->f->errors, '\n');
     va_end(ap);
@@ -529,6 +558,7 @@ static void finish_total(reader *r) {
     sb_init(&others);
     for (int i = 0; i < r->ncolumns; i++) {
         const char *name = r->columns[i], *v = r->values[i];
+        mark_value(r, i);
         bool none = strcmp(v, "-") == 0 || strcmp(v, "?") == 0 || !*v;
         double x;
         int dec;
@@ -600,6 +630,7 @@ static void finish_row(reader *r) {
     for (int i = 0; i < r->ncolumns; i++) {
         const char *name = r->columns[i];
         char *v = r->values[i];
+        mark_value(r, i);
         bool none = strcmp(v, "-") == 0 || !*v;
         int side = strstr(name, "_EW") ? 1 : 0;
         if (strncmp(name, "Score_", 6) == 0 && strcasecmp(v, "Bye") == 0) {
@@ -681,9 +712,11 @@ static void finish_row(reader *r) {
     for (int side = 0; side < 2; side++) /* one side's alone: the other has its complement */
         if (given[side] && !given[!side])
             artificial_complement(row->adjusted[side], row->adjusted[!side]);
+    r->mark = NULL; /* the row as a whole */
     if ((given[0] || given[1]) && row->res.has_score)
         report(r, line, "ScoreTable row: a score and an artificial score; give one of them");
     if (result >= 0 && !given[0] && !given[1]) {
+        mark_value(r, result);
         if (!row->res.has_contract || row->res.passed_out || row->res.declarer < 0) {
             double tricks;
             int dec;
@@ -715,6 +748,7 @@ static void table_token(reader *r) {
             return;
         }
         if (q >= r->end || *q != '"') {
+            mark_here(r, p);
             report(r, r->line,
                    "a ScoreTable value has no closing quote (5.2); the row is not read");
             r->p = q;
@@ -740,6 +774,7 @@ static void table_token(reader *r) {
         r->nvalues = 0;
     }
     if (r->nvalues == 0) r->row_line = r->line;
+    r->value_at[r->nvalues] = start;
     snprintf(r->values[r->nvalues++], sizeof r->values[0], "%.*s", (int)n, start);
     if (r->nvalues == r->ncolumns) {
         if (r->totals)
@@ -963,6 +998,7 @@ static size_t word_length(const char *p, const char *end) {
 static void section_token(reader *r) {
     const char *p = r->p;
     int line = r->line;
+    mark_here(r, p);
     size_t n;
     char tok[64];
     if (*p == '=') { /* a note =n= */
@@ -1049,12 +1085,14 @@ static void skip_space(reader *r, bool newlines) {
 static void tag_pair(reader *r) {
     int line = r->line;
     char name[64], value[MAX_TAG_VALUE];
+    mark_here(r, r->p);
     r->p++;
     skip_space(r, true);
     size_t n = 0;
     while (r->p + n < r->end && (isalnum((unsigned char)r->p[n]) || r->p[n] == '_'))
         n++;
     if (n == 0 || n >= sizeof name || !isupper((unsigned char)*r->p)) {
+        mark_here(r, r->p);
         report(r, line,
                "a tag pair is [Name \"value\"], the name a letter A-Z then letters, digits or _ "
                "(3.3)");
@@ -1065,10 +1103,14 @@ static void tag_pair(reader *r) {
     r->p += n;
     skip_space(r, true);
     if (r->p >= r->end || *r->p != '"') {
+        mark_here(r, r->p);
         report(r, line, "tag %s: expected its value in quotes (3.3)", name);
         goto skip;
     }
     r->p++;
+    const char *value_at = r->p; /* what most of a tag's messages are about */
+    int value_line = r->line;
+    mark_here(r, value_at);
     n = 0;
     while (r->p < r->end && *r->p != '"') {
         if (*r->p == '\n' || *r->p == '\t' || n + 1 >= sizeof value) {
@@ -1086,12 +1128,15 @@ static void tag_pair(reader *r) {
         return;
     }
     r->p++;
+    mark_here(r, r->p); /* where the ] belongs */
     skip_space(r, true);
     if (r->p >= r->end || *r->p != ']') {
         report(r, line, "tag %s: expected ] after the value (3.3)", name);
         goto skip;
     }
     r->p++;
+    r->mark = value_at;
+    r->mark_line = value_line;
     handle_tag(r, name, value, line);
     return;
 skip: /* to the end of the tag's line (not past it): the rest of the game is still read */
@@ -1102,12 +1147,16 @@ skip: /* to the end of the tag's line (not past it): the rest of the game is sti
 /* A comment { … } (3.8): semi-empty lines in it do not end the game. */
 static void brace_comment(reader *r) {
     int line = r->line;
+    const char *opening = r->p;
     const char *close = memchr(r->p, '}', (size_t)(r->end - r->p));
     const char *stop = close ? close + 1 : r->end;
     for (const char *q = r->p; q < stop; q++)
         r->line += *q == '\n';
     r->p = stop;
-    if (!close) report(r, line, "a comment { has no closing } before the end of the file (3.8)");
+    if (!close) {
+        r->mark = opening, r->mark_line = line;
+        report(r, line, "a comment { has no closing } before the end of the file (3.8)");
+    }
 }
 
 /* Whether the line at p is semi-empty: only spaces and tabs (3). */
@@ -1149,6 +1198,7 @@ static void read_all(reader *r) {
             if (r->g) tag_pair(r);
         } else if (c == '\0') {
             start_game(r, (size_t)(r->p - r->text));
+            mark_here(r, r->p);
             report(r, r->line, "a NUL byte: the file is not text");
             r->p = r->end;
         } else {

@@ -90,7 +90,7 @@ static void lex_tag(const char **pp, const char *end, vec *items) {
 /* The game's items; false at a NUL byte outside a tag's value or a
  * comment (a word cannot hold it, and the reader should have refused the
  * file), with *line the line it is on, counted from the game's first. */
-static bool lex_game(const char *p, const char *end, vec *items, int *line) {
+static bool lex_game(const char *p, const char *end, vec *items, int *line, int *col) {
     const char *begin = p;
     bool bol = true, newline = true;
     while (p < end) {
@@ -104,8 +104,11 @@ static bool lex_game(const char *p, const char *end, vec *items, int *line) {
             bol = newline = true;
             p++;
         } else if (!*p) {
-            for (const char *c = begin; c < p; c++)
+            *col = 1;
+            for (const char *c = begin; c < p; c++) {
                 *line += *c == '\n';
+                *col = *c == '\n' ? 1 : *col + (((unsigned char)*c & 0xC0) != 0x80);
+            }
             return false;
         } else if (isspace((unsigned char)*p)) {
             p++;
@@ -362,11 +365,12 @@ bool pbn_export(const char *text, size_t len, const pbn_file *f, const char *nam
         size_t end = game->end < len ? game->end : len;
         vec items;
         vec_init(&items, sizeof(item));
-        int line = game->line;
-        bool ok = lex_game(text + start, text + (end > start ? end : start), &items, &line);
+        int line = game->line, col = 1;
+        bool ok = lex_game(text + start, text + (end > start ? end : start), &items, &line, &col);
         if (!ok) {
-            sb_printf(err, "%s:%d: a NUL byte outside a tag's value: the file is not text", name,
-                      line);
+            sb_printf(err,
+                      "%s:%d:%d: error: a NUL byte outside a tag's value: the file is not text",
+                      name, line, col);
             failed = true;
         } else if (!failed) {
             if (g > 0) sb_puts(out, "\r\n"); /* a game ends at an empty line (3) */

@@ -924,6 +924,19 @@ bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err)
     return ok;
 }
 
+bool scenario_read_json_placed(scenario *sc, const char *text, size_t len, strbuf *err) {
+    strbuf why;
+    sb_init(&why);
+    bool ok = scenario_read_json(sc, text, len, &why);
+    if (!ok && sc->err_line > 0)
+        sb_printf(err, "line %d, column %d: %s", sc->err_line, sc->err_col,
+                  why.data ? why.data : "");
+    else if (!ok)
+        sb_puts(err, why.data ? why.data : "");
+    sb_free(&why);
+    return ok;
+}
+
 /* The value a record gives fact f (the i-th of the builtin facts). A
  * symbol is one of the built-in's own constant strings, so its address
  * finds its enum index, looked up the first time it is met (kept plus one:

@@ -93,6 +93,11 @@ void scenario_forget(scenario *sc, int fact);
 bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err);
 bool scenario_read_object(scenario *sc, json_t *obj, strbuf *err);
 
+/* scenario_read_json, with a refusal's message begun by where in the text
+ * it went wrong, "line N, column M: ", as the library's messages about a
+ * place in an input are (for the callers that pass on only the message). */
+bool scenario_read_json_placed(scenario *sc, const char *text, size_t len, strbuf *err);
+
 /* A ruleset's fact names and enum values by hash, made once for many
  * scenarios (a batch), with what the last line named (not shared between
  * threads). */

@@ -85,7 +85,7 @@ static void test_inheritance(void **state) {
     const pbn_game *second = &VEC_AT(&f.games, pbn_game, 1);
     assert_string_equal(g->board, "7");
     assert_string_equal(second->board, "7");
-    assert_true(strstr(f.errors.data, "t.pbn:5: Dealer cannot inherit its value"));
+    assert_true(strstr(f.errors.data, "t.pbn:5:10: error: Dealer cannot inherit its value"));
     read_one("[Board \"#\"]\n", 0);
     assert_string_equal(VEC_AT(&f.games, pbn_game, 0).board, ""); /* nothing to inherit: "" (4.8) */
 }
@@ -278,7 +278,7 @@ static void test_export_stops_at_nul(void **state) {
     sb_init(&err);
     assert_false(pbn_export(text, sizeof text - 1, &f, "t.pbn", &out, &err));
     assert_string_equal(err.data,
-                        "t.pbn:4: a NUL byte outside a tag's value: the file is not text");
+                        "t.pbn:4:1: error: a NUL byte outside a tag's value: the file is not text");
     sb_free(&out);
     sb_free(&err);
 }

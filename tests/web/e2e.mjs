@@ -446,7 +446,7 @@ async function walkResults(page, base, kjName, shots = {}) {
     'the IMP ranking CSV is not what `arbiter pbn --ranking` writes');
   await resultsFor(page, 'bridge-2017', 'tests/pbn/mistakes.pbn');
   const error = await page.textContent('#rs-error');
-  expect(/pbn:4: Vulnerable/.test(error) && /pbn:12: /.test(error), 'the file\'s mistakes are not shown with their lines: ' + error);
+  expect(/pbn:4:14: error: Vulnerable/.test(error) && /pbn:12:7: error: /.test(error), 'the file\'s mistakes are not shown with their lines: ' + error);
   /* and the games read all the same, one row each, as `arbiter pbn --json` lists them (it exits 2) */
   let listed = null;
   try { cliText(['pbn', '--ruleset', 'bridge-2017', '--json', 'tests/pbn/mistakes.pbn']); } catch (e) { listed = JSON.parse(e.stdout); }

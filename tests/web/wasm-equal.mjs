@@ -441,7 +441,10 @@ function scorerDesk(offline, names, games) {
   same('a ScoreTable with a wrong Score_NS: its disagreements as `arbiter pbn --json` gives them',
     { ...differs, status: differs.out.includes('"Score_NS"') ? differs.status : -1 }, offline.raw.pbn('bridge-2017', event, '-'));
 
-  /* bad input: the error the CLI writes, and no answer */
+  /* bad input: the error the CLI writes, and no answer. The module's message
+   * begins with where in the sheet ("line 3, column 9: "); the CLI puts
+   * that before "error:" as file:line:column. */
+  const unplaced = (error) => error.replace(/^line \d+(, column \d+)?: /, '');
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-desk-'));
   try {
     const bad = join(dir, 'bad.csv');
@@ -449,11 +452,11 @@ function scorerDesk(offline, names, games) {
     const fromCli = cliRun(['session', '--ruleset', 'bridge-2017', '--json', bad]);
     const wasm = offline.raw.session('bridge-2017', readFileSync(bad, 'utf8'));
     check("a bad sheet: the module's error is the CLI's (with the line), status 2", fromCli.status === 2 && wasm.status === 2 && !wasm.text &&
-      fromCli.err === `${bad}: error: ${wasm.error}\n` && /line 3/.test(wasm.error), `CLI ${fromCli.status} «${fromCli.err}» wasm ${wasm.status} «${wasm.error}»`);
+      fromCli.err.startsWith(`${bad}:3:`) && fromCli.err.includes(`: error: ${unplaced(wasm.error)}\n`) && /line 3/.test(wasm.error), `CLI ${fromCli.status} «${fromCli.err}» wasm ${wasm.status} «${wasm.error}»`);
     const badRanking = cliRun(['ranking', '--ruleset', kj[0] || 'bridge-2017', '--json', bad]);
     const wasmRanking = offline.raw.ranking(kj[0] || 'bridge-2017', readFileSync(bad, 'utf8'));
     check("a bad ranking sheet: the module's error is the CLI's, status 2", badRanking.status === 2 && wasmRanking.status === 2 &&
-      badRanking.err === `${bad}: error: ${wasmRanking.error}\n`, `CLI ${badRanking.status} «${badRanking.err}» wasm ${wasmRanking.status} «${wasmRanking.error}»`);
+      badRanking.err.startsWith(`${bad}:`) && badRanking.err.includes(`: error: ${unplaced(wasmRanking.error)}\n`), `CLI ${badRanking.status} «${badRanking.err}» wasm ${wasmRanking.status} «${wasmRanking.error}»`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
