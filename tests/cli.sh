@@ -431,6 +431,16 @@ printf '650\n620 P\n170\n' >"$TOY.tmp.txt"
 expect "matchpoints: a penalty on a board played by all names 78A and 90A [steekproef26-s06]" 0 \
     " 620 P  1  (25%)  art. 78A; 12C > 90A" "   650  4  (100%)  art. 78A" "   170  0  (0%)  art. 78A" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
+# [steekproef42-s6] Forty-second sample, written from the text before the
+# sheet was run: 430, 400, 430 and a pair that did not play (four entries,
+# top 6). Compared among the three (78A): 430 beats 400 and equals 430, 2 +
+# 1 = 3 each; 400 0. Brought to four entries by the regulating authority's
+# method (78D, Neuberg): (3 + 1) x 4 / 3 - 1 = 4.33 (72.22%), (0 + 1) x 4 /
+# 3 - 1 = 0.33 (5.56%). No adjusted score on the board: 78D without 12C.
+printf '430\n400\n430\n-\n' >"$TOY.tmp.txt"
+expect "matchpoints: a pair did not play, Neuberg, 78A and 78D [steekproef42-s6]" 0 \
+    "   430  4.33  (72.22%)  art. 78A; 78D" "   400  0.33  (5.56%)  art. 78A; 78D" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.txt"
 # Board 3 split in groups a (420, 400, 170) and b (-50, -100), N = 5, top
 # 8: in a, 4, 2, 0 become (4 + 1) x 5 / 3 - 1 = 7.33, 4, 0.67; in b, 2 and
 # 0 become 3 x 5 / 2 - 1 = 6.5 and 1.5. Board 4: one pair did not play
