@@ -1596,8 +1596,10 @@ done
 
 # Art. 11 in `arbiter legal`: a penalty card on the table ("penalty_card")
 # and what the opponents said ("penalty_card_say").
-expect "legal nkf: the opponents require the penalty card (11b)" 0 \
-    "W aan slag, troef H, slag N:S7 SK SQ, strafkaart DA — " "  DA   legal    [12 > 11b]" "  D10  illegal  [12 > 11b]" "  C8   illegal  [12 > 11b]" \
+# Changed: another card names 11i5 beside 11b: that the opponents can
+# require the card (11b says whether it "mag") is that reading.
+expect "legal nkf: the opponents require the penalty card (11b, 11i5)" 0 \
+    "W aan slag, troef H, slag N:S7 SK SQ, strafkaart DA — " "  DA   legal    [12 > 11b]" "  D10  illegal  [12 > 11b > 11i5]" "  C8   illegal  [12 > 11b > 11i5]" \
     -- "$ARBITER" legal --ruleset $NKF examples/klaverjas-legal-penalty-card.json
 expect "legal nkf: the opponents forbid it - Art. 12 for the others (11b, 12b)" 0 \
     "  DA   illegal  [12 > 11b]" "  D10  legal    [12 > 12b]" \
