@@ -1627,8 +1627,10 @@ done
 
 # Art. 11 in `arbiter legal`: a penalty card on the table ("penalty_card")
 # and what the opponents said ("penalty_card_say").
-expect "legal nkf: the opponents require the penalty card (11b)" 0 \
-    "W aan slag, troef H, slag N:S7 SK SQ, strafkaart DA — " "  DA   legal    [12 > 11b]" "  D10  illegal  [12 > 11b]" "  C8   illegal  [12 > 11b]" \
+# Changed: another card names 11i5 beside 11b: that the opponents can
+# require the card (11b says whether it "mag") is that reading.
+expect "legal nkf: the opponents require the penalty card (11b, 11i5)" 0 \
+    "W aan slag, troef H, slag N:S7 SK SQ, strafkaart DA — " "  DA   legal    [12 > 11b]" "  D10  illegal  [12 > 11b > 11i5]" "  C8   illegal  [12 > 11b > 11i5]" \
     -- "$ARBITER" legal --ruleset $NKF examples/klaverjas-legal-penalty-card.json
 expect "legal nkf: the opponents forbid it - Art. 12 for the others (11b, 12b)" 0 \
     "  DA   illegal  [12 > 11b]" "  D10  legal    [12 > 12b]" \
@@ -1750,13 +1752,15 @@ rm -f "$out.k01" "$out.k02" "$out.k03" "$out.k04" "$out.k05" "$out.k06" "$out.k0
 # slips, matchpoints and a ranking written from the text before they were
 # run; the figures and trails are the text's. Hearts trumps throughout.
 # L1: trump led (E H7), S went over (H9); W, the leader's partner, must go
-# over again if he can (12e) and follow (12a).
+# over again if he can (12e) and follow (12a). Changed: D8 names 12e
+# beside 12a (a trump lead's duty: "anders een troefkleur gewoon bijspelen").
 expect "legal nkf s24-L1: trump led, the opponent went over - the leader's partner must overtrump (12e)" 0 \
-    "  HJ   legal    [12 > 12e] " "  H8   illegal  [12 > 12e] " "  D8   illegal  [12 > 12a] " \
+    "  HJ   legal    [12 > 12e] " "  H8   illegal  [12 > 12e] " "  D8   illegal  [12 > 12a > 12e] " \
     -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"W\",\"hand\":\"HJ H8 D8\",\"trick\":\"E:H7 H9\"}' | $ARBITER legal --ruleset $NKF -"
 # L2: trump led, N's partner S holds with H9: still over when he can (12i3).
+# Changed: C7 names 12e beside 12a, as D8 in L1.
 expect "legal nkf s24-L2: trump led, the partner holds - still overtrump (12e, 12i3)" 0 \
-    "  HJ   legal    [12 > 12e] " "  H10  illegal  [12 > 12e > 12i3] " "  C7   illegal  [12 > 12a] " \
+    "  HJ   legal    [12 > 12e] " "  H10  illegal  [12 > 12e > 12i3] " "  C7   illegal  [12 > 12a > 12e] " \
     -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"H10 HJ C7\",\"trick\":\"E:H7 H9 H8\"}' | $ARBITER legal --ruleset $NKF -"
 # L3: spades led, S trumped in with H10; W, the leader's partner, must
 # overtrump with HJ (12c binds "men").
@@ -1834,9 +1838,11 @@ expect "legal nkf s36-L1: the partner's trump overtrumped - the fourth hand must
     "  HA   legal    [12 > 12c] " "  H7   illegal  [12 > 12c] " "  D9   illegal  [12 > 12c] " \
     -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"HA H7 D9\",\"trick\":\"E:SA H8 HK\"}' | $ARBITER legal --ruleset $NKF -"
 # L2: trump led (E H9), S has none; W, the leader's partner, whose partner
-# holds the trick: still over when he can (12e, 12i3); follow with a trump (12a).
+# holds the trick: still over when he can (12e, 12i3); follow with a trump
+# (12a, 12e). Changed: S8 names 12e beside 12a ("anders een troefkleur
+# gewoon bijspelen").
 expect "legal nkf s36-L2: trump led, the second hand discards - the leader's partner must go over (12e, 12i3)" 0 \
-    "  HJ   legal    [12 > 12e] " "  H7   illegal  [12 > 12e > 12i3] " "  S8   illegal  [12 > 12a] " \
+    "  HJ   legal    [12 > 12e] " "  H7   illegal  [12 > 12e > 12i3] " "  S8   illegal  [12 > 12a > 12e] " \
     -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"W\",\"hand\":\"HJ H7 S8\",\"trick\":\"E:H9 D7\"}' | $ARBITER legal --ruleset $NKF -"
 # L3: E led S7, S took it with SA; W, the leader's partner, has only trumps:
 # he trumps in (12b), with either.
@@ -1905,8 +1911,10 @@ printf 'board,pair,score\n3NZ,1,200\n3NZ,3,200\n3NZ,5,200\n3NZ,7,200\n3NZ,9,150\
 expect "matchpoints nkf s36-M2: four tied highest of seven - 11 each (2deel18i15, 18e, 19i14)" 0 \
     "3NZ,1,200,11" "3NZ,7,200,11" "3NZ,9,150,6" "3NZ,11,100,4" "3NZ,13,0,2" \
     -- "$ARBITER" matchpoints --ruleset $NKF "$out.s36m2"
+# Changed: 6, 4 and 2 are the text's own ladder (18d): 2deel18i15 is named
+# only for the tied four, whose places reach 14.
 expect "matchpoints nkf --json s36-M2: the alineas past six scores" 0 \
-    '"articles": "2deel18 > 2deel18i15 > 2deel18e > 2deel19c > 2deel19i14"' '"articles": "2deel18 > 2deel18i15 > 2deel18d > 2deel19c"' \
+    '"articles": "2deel18 > 2deel18i15 > 2deel18e > 2deel19c > 2deel19i14"' '"articles": "2deel18 > 2deel18d > 2deel19c"' \
     -- "$ARBITER" matchpoints --ruleset $NKF --json "$out.s36m2"
 # R1: A 5 + 2 + 6 = 13, B 5 + 6 + 2 = 13; the shared top of board 1 counts
 # for both (19i14): two tops each; A's 140 points beat B's 120 (2deel19c).
