@@ -132,6 +132,11 @@
   => (retract ?g) (push c25A5) (assert (art a25B)))
 (defrule r25B (declare (salience 86)) ?g <- (art a25) => (retract ?g) (assert (art a25B)))
 
+; 25B: a comparable call that stands is 26A's (23A tested before 26), no 25B3/16C
+(defrule r25B1-comparable (declare (salience 92)) ?g <- (art a25B) (s (lho_called TRUE) (replacement_comparable TRUE))
+  => (retract ?g) (push c25B1_comparable f23A a26 c26A))
+(defrule r25B2-comparable (declare (salience 91)) ?g <- (art a25B) (s (replacement_comparable TRUE))
+  => (retract ?g) (push c25B2_comparable f23A a26 c26A))
 (defrule r25B1 (declare (salience 90)) ?g <- (art a25B) (s (lho_called TRUE))
   => (retract ?g) (push c25B1 a26 f23A) (assert (art a26)))
 (defrule r25B2 (declare (salience 89)) ?g <- (art a25B)

@@ -73,7 +73,13 @@ local function art26(f)
   if f.replacement_comparable then push("c26A") else push("c26B") end
 end
 
+-- 25B: a comparable call that stands is 26A's (23A tested before 26), no 25B3/16C
 local function art25_b(f)
+  if f.replacement_comparable then
+    if f.lho_called then push("c25B1_comparable") else push("c25B2_comparable") end
+    push("f23A"); push("a26"); push("c26A")
+    return
+  end
   if f.lho_called then push("c25B1") else push("c25B2") end
   art26(f)
 end

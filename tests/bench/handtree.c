@@ -122,7 +122,19 @@ static void art26(const hand_facts *f, hand_ruling *out) {
         PUSH(c26B);
 }
 
+/* 25B: where the call that stands is comparable, 26A decides (23A tested
+ * before 26 is applied) and 25B3/16C are not named. */
 static void art25_b(const hand_facts *f, hand_ruling *out) {
+    if (f->replacement_comparable) {
+        if (f->lho_called)
+            PUSH(c25B1_comparable);
+        else
+            PUSH(c25B2_comparable);
+        PUSH(f23A);
+        PUSH(a26);
+        PUSH(c26A);
+        return;
+    }
     if (f->lho_called)
         PUSH(c25B1);
     else

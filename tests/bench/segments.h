@@ -84,6 +84,8 @@
     S(c25A5, "25A5", "")                                                                           \
     S(c25B1, "25B1 > 25B3 > 16C", "change_accepted; unauthorised_information(16C)")                \
     S(c25B2, "25B2 > 25B3 > 16C", "change_cancelled; unauthorised_information(16C)")               \
+    S(c25B1_comparable, "25B1", "change_accepted")                                                 \
+    S(c25B2_comparable, "25B2", "change_cancelled")                                                \
     S(c26A, "26A > 23C", "no_lead_restriction(26A); adjusted_score_if_damaged(23C)")               \
     S(c26B, "26B", "lead_restriction(26B)")                                                        \
     S(c27A1, "27A1 > 16A1 > 16A1a", A_27A1)                                                        \
