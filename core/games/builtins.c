@@ -40,6 +40,7 @@ enum {
     B_LHO_CALLED,
     B_RHO_CALLED,
     B_LOWEST_SUFFICIENT,
+    B_SUFFICIENT_IN_DENOMINATION,
     B_IRREGULAR_CALL,
     B_DEALER,
     B_PASSED_OUT,
@@ -131,6 +132,7 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_LHO_CALLED] = {"auction", "lho_called", BT_BOOL, NULL, 0},
     [B_RHO_CALLED] = {"auction", "rho_called", BT_BOOL, NULL, 0},
     [B_LOWEST_SUFFICIENT] = {"auction", "lowest_sufficient", BT_CALL, NULL, 0},
+    [B_SUFFICIENT_IN_DENOMINATION] = {"auction", "sufficient_in_denomination", BT_BOOL, NULL, 0},
     [B_IRREGULAR_CALL] = {"auction", "irregular_call", BT_CALL, NULL, 0},
     [B_DEALER] = {"auction", "dealer", BT_SYMBOL, seat_names, 4},
     [B_PASSED_OUT] = {"contract", "passed_out", BT_BOOL, NULL, 0},
@@ -282,6 +284,10 @@ static bool auction_value(int i, const record *rec, int64_t *value, const char *
     case B_LOWEST_SUFFICIENT:
         if (!bf->has_lowest_sufficient) return false;
         *value = call_to_value(&bf->lowest_sufficient);
+        return true;
+    case B_SUFFICIENT_IN_DENOMINATION: /* of a bid: whether any bid of its denomination is */
+        if (bf->irregular_call.kind != CALL_BID) return false;
+        *value = bf->has_lowest_sufficient;
         return true;
     case B_IRREGULAR_CALL:
         *value = call_to_value(&bf->irregular_call);

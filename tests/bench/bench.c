@@ -390,6 +390,8 @@ static void to_scenario(const ruleset *rs, const hand_facts *f, scenario *sc) {
     give(&m, "replacement_comparable", f->replacement_comparable);
     give(&m, "replacement_call", f->replacement_call);
     give(&m, "lowest_same_denomination", f->lowest_same_denomination);
+    /* the mix's insufficient bids have a lowest sufficient bid: one is left */
+    give(&m, "sufficient_bid_left_in_denomination", true);
     give_enum(&m, "no_revoke_finding", h_no_revoke_finding_names, f->no_revoke_finding);
     give_enum(&m, "revoker_role", h_role_names, f->revoker_role);
     give_enum(&m, "revoke_noticed", h_revoke_noticed_names, f->revoke_noticed);
