@@ -473,6 +473,16 @@ static void settle_lowest_sufficient(const auction_state *st, const bridge_call 
     f->lowest_sufficient = lowest;
 }
 
+/* Whether seat's side doubled or redoubled the last bid before call k
+ * (the calls after that bid, which is the last bid before k). */
+static bool side_doubled_last_bid(const bridge_auction *a, int k, enum bridge_seat seat) {
+    for (int i = k - 1; i >= 0 && a->calls[i].call.kind != CALL_BID; i--)
+        if ((a->calls[i].call.kind == CALL_DOUBLE || a->calls[i].call.kind == CALL_REDOUBLE) &&
+            !seats_are_opponents(seat, a->calls[i].seat))
+            return true;
+    return false;
+}
+
 static void settle_facts(const bridge_auction *a, int k, const auction_state *st, bridge_facts *f) {
     const bridge_auction_entry *e = &a->calls[k];
     *f = (bridge_facts){
@@ -488,6 +498,7 @@ static void settle_facts(const bridge_auction *a, int k, const auction_state *st
         .offender_called_before = seat_called_between(a, 0, k, e->seat),
         .lho_called = seat_called_between(a, k + 1, a->ncalls, bridge_seat_at(e->seat, REL_LHO)),
         .rho_called = seat_called_between(a, k + 1, a->ncalls, bridge_seat_at(e->seat, REL_RHO)),
+        .side_doubled_before = side_doubled_last_bid(a, k, e->seat),
         .irregular_call = e->call,
     };
     settle_lowest_sufficient(st, &e->call, f);

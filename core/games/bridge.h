@@ -55,6 +55,8 @@ typedef struct bridge_facts {
     bool offender_called_before;   /* the offender called earlier in the record */
     bool lho_called;               /* offender's LHO called after the irregular call */
     bool rho_called;               /* offender's RHO called after the irregular call */
+    bool side_doubled_before;      /* a double or redouble: the offender's side had
+                                      already doubled or redoubled the last bid */
     bool has_lowest_sufficient;    /* the call is a bid with a sufficient bid in its denom */
     bridge_call lowest_sufficient; /* lowest sufficient bid in the same denomination */
     bridge_call irregular_call;

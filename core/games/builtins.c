@@ -6,6 +6,9 @@
 static const char *const seat_names[] = {"N", "E", "S", "W"};
 static const char *const relative_names[] = {"offender", "lho", "partner", "rho"};
 static const char *const kind_names[] = {"pass", "bid", "double", "redouble"};
+/* an inadmissible double or redouble: the side had doubled or redoubled the
+ * bid already, or another case */
+static const char *const double_case_names[] = {"already_doubled", "other"};
 static const char *const denom_names[] = {"clubs", "diamonds", "hearts", "spades", "notrump"};
 static const char *const doubling_names[] = {"undoubled", "doubled", "redoubled"};
 static const char *const role_names[] = {"declarer", "dummy", "defender"}; /* enum play_role */
@@ -41,6 +44,7 @@ enum {
     B_RHO_CALLED,
     B_LOWEST_SUFFICIENT,
     B_SUFFICIENT_IN_DENOMINATION,
+    B_INADMISSIBLE_DOUBLE_CASE,
     B_IRREGULAR_CALL,
     B_DEALER,
     B_PASSED_OUT,
@@ -133,6 +137,8 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_RHO_CALLED] = {"auction", "rho_called", BT_BOOL, NULL, 0},
     [B_LOWEST_SUFFICIENT] = {"auction", "lowest_sufficient", BT_CALL, NULL, 0},
     [B_SUFFICIENT_IN_DENOMINATION] = {"auction", "sufficient_in_denomination", BT_BOOL, NULL, 0},
+    [B_INADMISSIBLE_DOUBLE_CASE] = {"auction", "inadmissible_double_case", BT_SYMBOL,
+                                    double_case_names, 2},
     [B_IRREGULAR_CALL] = {"auction", "irregular_call", BT_CALL, NULL, 0},
     [B_DEALER] = {"auction", "dealer", BT_SYMBOL, seat_names, 4},
     [B_PASSED_OUT] = {"contract", "passed_out", BT_BOOL, NULL, 0},
@@ -288,6 +294,10 @@ static bool auction_value(int i, const record *rec, int64_t *value, const char *
     case B_SUFFICIENT_IN_DENOMINATION: /* of a bid: whether any bid of its denomination is */
         if (bf->irregular_call.kind != CALL_BID) return false;
         *value = bf->has_lowest_sufficient;
+        return true;
+    case B_INADMISSIBLE_DOUBLE_CASE: /* only of an inadmissible double or redouble */
+        if (bf->double_admissible) return false;
+        *symbol = double_case_names[bf->side_doubled_before ? 0 : 1];
         return true;
     case B_IRREGULAR_CALL:
         *value = call_to_value(&bf->irregular_call);

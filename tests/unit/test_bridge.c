@@ -466,6 +466,21 @@ static void test_no_sufficient_bid_above_seven(void **state) {
     assert_false(f.has_lowest_sufficient);
 }
 
+static void test_side_doubled_before(void **state) {
+    (void)state;
+    /* W doubles 1H that his partner E doubled already; S doubles his own
+     * partner's 1H, which his side had not doubled; a double after a new
+     * bid looks at that bid alone. */
+    bridge_facts f = analyse_ok("N: 1H X P X*");
+    assert_false(f.double_admissible);
+    assert_true(f.side_doubled_before);
+    f = analyse_ok("N: 1H P X*");
+    assert_false(f.double_admissible);
+    assert_false(f.side_doubled_before);
+    f = analyse_ok("N: 1H X 1S P P X*");
+    assert_false(f.side_doubled_before);
+}
+
 static void test_marked_sufficient_bid_is_its_own_lowest(void **state) {
     (void)state;
     /* N 1S, E P, S 2H*: S in turn; 2H overcalls 1S. */
@@ -896,6 +911,7 @@ int main(void) {
         cmocka_unit_test(test_lowest_sufficient_same_level_higher_denomination),
         cmocka_unit_test(test_repeating_the_last_bid_is_insufficient),
         cmocka_unit_test(test_no_sufficient_bid_above_seven),
+        cmocka_unit_test(test_side_doubled_before),
         cmocka_unit_test(test_marked_sufficient_bid_is_its_own_lowest),
         cmocka_unit_test(test_over_seven),
         cmocka_unit_test(test_turn_was_lho),
