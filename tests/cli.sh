@@ -1338,7 +1338,7 @@ fi
 # articles (1963 13-15 with 12 and 107; 2017 13-15 with 12C).
 if [ -f examples/wrong-board.json ]; then
     expect "compare wrong board: 1963 15, 2017 15B1" 0 \
-        "Artikelen: bridge-1963 15 > 12 > 107 | bridge-2017 15 > 15B1 > 15B3 > 12C2a" \
+        "Artikelen: bridge-1963 15 > 12 > 107 | bridge-2017 15 > 15B > 15B1 > 15B3 > 12C2a" \
         "[15] board_cancelled_both_sides{\"article\":\"15\"}" \
         "[15B1] board_cancelled_both_sides{\"article\":\"15B1\"}" \
         -- "$ARBITER" compare --ruleset bridge-1963 --ruleset bridge-2017 examples/wrong-board.json
