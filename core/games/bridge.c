@@ -369,6 +369,7 @@ typedef struct auction_state {
     enum bridge_seat turn; /* who is expected to call next */
     bool has_bid;
     bridge_call last_bid;
+    enum bridge_seat last_bidder;
     bool has_action;                  /* any call other than a pass so far */
     bridge_auction_entry last_action; /* the last call other than a pass */
     int trailing_passes;              /* consecutive passes at the end */
@@ -400,6 +401,7 @@ static void state_advance(auction_state *st, const bridge_auction_entry *e) {
     if (e->call.kind == CALL_BID) {
         st->has_bid = true;
         st->last_bid = e->call;
+        st->last_bidder = e->seat;
     }
 }
 
@@ -499,6 +501,12 @@ static void settle_facts(const bridge_auction *a, int k, const auction_state *st
         .lho_called = seat_called_between(a, k + 1, a->ncalls, bridge_seat_at(e->seat, REL_LHO)),
         .rho_called = seat_called_between(a, k + 1, a->ncalls, bridge_seat_at(e->seat, REL_RHO)),
         .side_doubled_before = side_doubled_last_bid(a, k, e->seat),
+        /* after the final pass the offender's part is settled: the side
+         * that made the last bid declares (none on a passed-out board) */
+        .role = !state_auction_ended(st)                        ? AUCTION_ROLE_UNSETTLED
+                : !st->has_bid                                  ? AUCTION_ROLE_NONE
+                : seats_are_opponents(e->seat, st->last_bidder) ? AUCTION_ROLE_DEFENDING_SIDE
+                                                                : AUCTION_ROLE_DECLARING_SIDE,
         .irregular_call = e->call,
     };
     settle_lowest_sufficient(st, &e->call, f);

@@ -41,6 +41,14 @@ typedef struct bridge_auction {
 /* Relative positions, seen from a player. */
 enum bridge_relative { REL_SELF, REL_LHO, REL_PARTNER, REL_RHO };
 
+/* The offender's part once the auction has ended, where the record says. */
+enum bridge_role {
+    AUCTION_ROLE_UNSETTLED,
+    AUCTION_ROLE_DECLARING_SIDE,
+    AUCTION_ROLE_DEFENDING_SIDE,
+    AUCTION_ROLE_NONE
+};
+
 /* What the record settles about its irregular call. */
 typedef struct bridge_facts {
     int irregular_index; /* index into calls[] */
@@ -57,6 +65,7 @@ typedef struct bridge_facts {
     bool rho_called;               /* offender's RHO called after the irregular call */
     bool side_doubled_before;      /* a double or redouble: the offender's side had
                                       already doubled or redoubled the last bid */
+    enum bridge_role role;         /* a call after the final pass: the offender's part */
     bool has_lowest_sufficient;    /* the call is a bid with a sufficient bid in its denom */
     bridge_call lowest_sufficient; /* lowest sufficient bid in the same denomination */
     bridge_call irregular_call;

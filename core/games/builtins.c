@@ -6,6 +6,8 @@
 static const char *const seat_names[] = {"N", "E", "S", "W"};
 static const char *const relative_names[] = {"offender", "lho", "partner", "rho"};
 static const char *const kind_names[] = {"pass", "bid", "double", "redouble"};
+/* the offender's part after the final pass (enum bridge_role, from 1) */
+static const char *const auction_role_names[] = {"declarer_or_dummy", "defender", "none"};
 /* an inadmissible double or redouble: the side had doubled or redoubled the
  * bid already, or another case */
 static const char *const double_case_names[] = {"already_doubled", "other"};
@@ -45,6 +47,7 @@ enum {
     B_LOWEST_SUFFICIENT,
     B_SUFFICIENT_IN_DENOMINATION,
     B_INADMISSIBLE_DOUBLE_CASE,
+    B_OFFENDER_ROLE,
     B_IRREGULAR_CALL,
     B_DEALER,
     B_PASSED_OUT,
@@ -139,6 +142,7 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_SUFFICIENT_IN_DENOMINATION] = {"auction", "sufficient_in_denomination", BT_BOOL, NULL, 0},
     [B_INADMISSIBLE_DOUBLE_CASE] = {"auction", "inadmissible_double_case", BT_SYMBOL,
                                     double_case_names, 2},
+    [B_OFFENDER_ROLE] = {"auction", "offender_role", BT_SYMBOL, auction_role_names, 3},
     [B_IRREGULAR_CALL] = {"auction", "irregular_call", BT_CALL, NULL, 0},
     [B_DEALER] = {"auction", "dealer", BT_SYMBOL, seat_names, 4},
     [B_PASSED_OUT] = {"contract", "passed_out", BT_BOOL, NULL, 0},
@@ -298,6 +302,10 @@ static bool auction_value(int i, const record *rec, int64_t *value, const char *
     case B_INADMISSIBLE_DOUBLE_CASE: /* only of an inadmissible double or redouble */
         if (bf->double_admissible) return false;
         *symbol = double_case_names[bf->side_doubled_before ? 0 : 1];
+        return true;
+    case B_OFFENDER_ROLE: /* only of a call after the final pass */
+        if (bf->role == AUCTION_ROLE_UNSETTLED) return false;
+        *symbol = auction_role_names[bf->role - 1];
         return true;
     case B_IRREGULAR_CALL:
         *value = call_to_value(&bf->irregular_call);

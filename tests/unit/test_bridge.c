@@ -466,6 +466,22 @@ static void test_no_sufficient_bid_above_seven(void **state) {
     assert_false(f.has_lowest_sufficient);
 }
 
+static void test_role_after_final_pass(void **state) {
+    (void)state;
+    /* The side that made the last bid declares: E defends N's 1S, S is on
+     * the declaring side of 2S; a passed-out board has no roles; during
+     * the auction nothing is settled. */
+    bridge_facts f = analyse_ok("N: 1S P P P E:X*");
+    assert_true(f.after_final_pass);
+    assert_int_equal(f.role, AUCTION_ROLE_DEFENDING_SIDE);
+    f = analyse_ok("N: 1S P 2S P P P S:3S*");
+    assert_int_equal(f.role, AUCTION_ROLE_DECLARING_SIDE);
+    f = analyse_ok("N: P P P P E:1S*");
+    assert_int_equal(f.role, AUCTION_ROLE_NONE);
+    f = analyse_ok("N: 1S 1H*");
+    assert_int_equal(f.role, AUCTION_ROLE_UNSETTLED);
+}
+
 static void test_side_doubled_before(void **state) {
     (void)state;
     /* W doubles 1H that his partner E doubled already; S doubles his own
@@ -911,6 +927,7 @@ int main(void) {
         cmocka_unit_test(test_lowest_sufficient_same_level_higher_denomination),
         cmocka_unit_test(test_repeating_the_last_bid_is_insufficient),
         cmocka_unit_test(test_no_sufficient_bid_above_seven),
+        cmocka_unit_test(test_role_after_final_pass),
         cmocka_unit_test(test_side_doubled_before),
         cmocka_unit_test(test_marked_sufficient_bid_is_its_own_lowest),
         cmocka_unit_test(test_over_seven),
