@@ -2030,6 +2030,71 @@ expect "ranking nkf s46-R2: a shared top counts - A, C, D 1=, B fourth (2deel19b
     "1=,A,2,10,1,100,2deel19d" "1=,C,2,10,1,100,2deel19d" "1=,D,2,10,1,100,2deel19d" "4,B,2,10,0,140,2deel19b" \
     -- "$ARBITER" ranking --ruleset $NKF "$out.s46r2"
 rm -f "$out.s46s1" "$out.s46m1" "$out.s46m2" "$out.s46r1" "$out.s46r2"
+# The open points across the commands (shared/klaverjas-open-points.md):
+# each reading is named on the trail of every command that meets it, and an
+# amendment that replaces it changes that command too. Written before run.
+PERMIT=examples/amendments/klaverjas-11i5-permission.rules
+# Point 1 in `score`: deal s46-S1 with E's S7 and W's D8 exchanged, W
+# discarding S8 in trick 3 and E D8 in trick 5: E leads D7, S takes over
+# with DA, W, the leader's partner, holds H7 and no diamond. 12i1: he had to trump; the defenders revoked
+# (13i6), claimed with the last trick open (14i12): the takers 162, 100,
+# their stuk and the defenders' 70 declared before trick 3 (13i12): 352.
+# Under the literal reading (OP1) he was free: 132 + 20 against 30 + 70.
+printf '{"trump":"H","taker":"N","first_leader":"E","revoke_claim":"last_trick_open","offender_roem_before":70,"hands":{"E":"CA C10 D7 D8 DK DJ H8 S9","S":"C7 CJ DA D10 HQ H10 HA S10","W":"C8 CQ H7 S7 S8 SJ SK SQ","N":"C9 CK D9 DQ HK HJ H9 SA"},"tricks":["E:CA C7 C8 C9","E:C10 CJ CQ CK","E:D7 DA S8 D9","S:HQ H7 HK H8","N:HJ D8 H10 S7","N:H9 S9 HA SJ","N:SA DK S10 SK","N:DQ DJ D10 SQ"],"roem_claimed":[1,2,4]}' >"$out.s46p1"
+expect "score nkf s46-P1: the leader's partner did not trump in - a revoke (12i1, 13i6, 13i12)" 0 \
+    "Verboden kaart van de tegenspelers: slag 3, W speelde S8 [12 > 12b > 12i1]" \
+    "Score [4 > 13a > 13i6 > 14 > 14b > 14i12 > 14a > 14c > 13b > 13i12]" "Kolom roem voor de spelers: 190." \
+    "Spelers: 352   Tegenspelers: 0" -- "$ARBITER" score --ruleset $NKF "$out.s46p1"
+expect "score nkf --amend 12i1-literal s46-P1: he was free - 152 : 100 (OP1)" 0 \
+    "Verboden kaart (legal-artikel): geen" "Score [4 > 19 > 20 > 20i9]" "Spelers: 152   Tegenspelers: 100" \
+    -- "$ARBITER" score --ruleset $NKF --amend $LITERAL "$out.s46p1"
+# Point 5 in `legal`: under the permission reading the opponents cannot
+# require the penalty card; what Art. 12 allows stays allowed, 11i5 named.
+# The base forbids D10 and C8 ([12 > 11b > 11i5], the order): the check of
+# examples/klaverjas-legal-penalty-card.json above.
+expect "legal nkf --amend 11i5-permission: no order, Art. 12 decides (OP5)" 0 \
+    "  DA   legal    [12 > 11b > 11i5] " "  D10  legal    [12 > 12b] " "  C8   legal    [12 > 12b] " \
+    -- "$ARBITER" legal --ruleset $NKF --amend $PERMIT examples/klaverjas-legal-penalty-card.json
+# Point 8 in `score`: four jacks, 100 (0P2c); amended to 200.
+S46P8='{"trump":"H","taker":"N","first_leader":"E","revoke_by":"none","early_end":"not_finished","tricks":["E:SJ HJ DJ CJ"],"roem_claimed":[1]}'
+printf 'amendment "Vier boeren 200" {\n  base "klaverjas-nkf-1976"\n  cite "OP8"\n}\nreplace row four_of_a_kind_roem jack => 200\n' >"$out.op8"
+expect "score nkf s46-P8: four jacks are 100 (0P2c, reading 8)" 0 \
+    "Slag 1  E:SJ HJ DJ CJ  → S (spelers), 26 kaartpunten, roem 100  [16 > 0P1a > 0P2 > 0P2c]" \
+    -- sh -c "echo '$S46P8' | $ARBITER score --ruleset $NKF -"
+expect "score nkf --amend four jacks 200 s46-P8 (OP8)" 0 \
+    "Slag 1  E:SJ HJ DJ CJ  → S (spelers), 26 kaartpunten, roem 200  [16 > 0P1a > 0P2 > 0P2c]" \
+    -- sh -c "echo '$S46P8' | $ARBITER score --ruleset $NKF --amend $out.op8 -"
+# Point 9 in `score`: 89 card points against 73 + 20: nat by 20i9; the
+# literal reading (82 card points win) makes it, 89 : 93.
+S46P9='{"revoke_by":"none","hand_complete":true,"takers_tricks":5,"defenders_tricks":3,"takers_points":89,"defenders_points":93,"takers_roem":0,"defenders_roem":20}'
+printf 'amendment "82 kaartpunten winnen altijd" {\n  base "klaverjas-nkf-1976"\n  cite "OP9"\n}\nreplace fact takers_made : bool = takers_points - takers_roem >= winning_threshold or takers_points > defenders_points\n' >"$out.op9"
+expect "score nkf s46-P9: 89 card points, nat with roem (20i9)" 0 "Score [4 > 19 > 20 > 20i9]" "Spelers: 0   Tegenspelers: 182" \
+    -- sh -c "echo '$S46P9' | $ARBITER score --ruleset $NKF -"
+expect "score nkf --amend 82 wins s46-P9: made, 89 : 93 (OP9)" 0 "Score [4 > 19 > 20 > 20i9]" "Spelers: 89   Tegenspelers: 93" \
+    -- sh -c "echo '$S46P9' | $ARBITER score --ruleset $NKF --amend $out.op9 -"
+# Point 10 in `score`: s46-S2 with the defenders keeping only their own roem.
+printf 'amendment "Nat: alleen de eigen roem" {\n  base "klaverjas-nkf-1976"\n  cite "OP10"\n}\nreplace fact nat_defenders_roem : int = defenders_roem\n' >"$out.op10"
+expect "score nkf --amend nat roem s46-S2: 0 : 182 (OP10)" 0 "Spelers: 0   Tegenspelers: 182" \
+    -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":4,\"defenders_tricks\":4,\"takers_points\":101,\"defenders_points\":101,\"takers_roem\":20,\"defenders_roem\":20}' | $ARBITER score --ruleset $NKF --amend $out.op10 -"
+# Point 11 in `score`: s46-S4 without the defenders' mars: 0 : 182.
+printf 'amendment "Geen mars voor de tegenspelers" {\n  base "klaverjas-nkf-1976"\n  cite "OP11"\n}\nreplace clause 19i11 => 19i11 { outcome(nat) score_column(takers, 0) roem_column(takers, 0) score_column(defenders, defenders_card_points) roem_column(defenders, defenders_roem) }\n' >"$out.op11"
+expect "score nkf --amend no defenders' mars s46-S4: 0 : 182 (OP11)" 0 "Score [4 > 19 > 0P2e > 19i11]" "Spelers: 0   Tegenspelers: 182" \
+    -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":0,\"defenders_tricks\":8,\"takers_points\":0,\"defenders_points\":182,\"takers_roem\":0,\"defenders_roem\":20}' | $ARBITER score --ruleset $NKF --amend $out.op11 -"
+# Point 12 (opgenomen OF gedekt) in `score`: s46-S6 claimed with the last
+# trick taken in is then too late: as played, 100 + 40 against 62 + 20.
+printf 'amendment "Opgenomen is te laat" {\n  base "klaverjas-nkf-1976"\n  cite "OP12"\n}\nreplace clause 14i12 => 14i12 { no_claim_after_last_trick apply 19 }\n' >"$out.op12"
+expect "score nkf --amend 14i12 s46-S6: too late, as played 140 : 82 (OP12)" 0 "Score [4 > 13a > 14 > 14b > 14i12 > 19 > 20 > 20i9]" \
+    "Spelers: 140   Tegenspelers: 82" \
+    -- sh -c "echo '{\"revoke_by\":\"takers\",\"revoke_kind\":\"must_follow\",\"revoke_claim\":\"last_trick_open\",\"hand_complete\":true,\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":140,\"defenders_points\":82,\"takers_roem\":40,\"defenders_roem\":20,\"offender_roem_before\":20}' | $ARBITER score --ruleset $NKF --amend $out.op12 -"
+# Point 14 in `matchpoints` and `ranking`: without the shared top, s46-R2's
+# A and C have no top: D first (19b), B second on points (19c), A and C 3=.
+# (The tie_broken_by column is the scorer's; the places and tops are pinned.)
+printf 'amendment "Een gedeelde hoogste score is geen top" {\n  base "klaverjas-nkf-1976"\n  cite "OP14"\n}\nreplace clause 2deel19i14 => 2deel19i14 { }\n' >"$out.op14"
+printf 'board,pair,score\n1NZ,A,100\n1NZ,B,50\n1NZ,C,100\n1NZ,D,0\n2NZ,A,0\n2NZ,B,90\n2NZ,C,0\n2NZ,D,100\n' >"$out.s46r2"
+expect "ranking nkf --amend no shared top s46-R2: D, B, A= C= (OP14)" 0 \
+    "1,D,2,10,1,100," "2,B,2,10,0,140," "3=,A,2,10,0,100," "3=,C,2,10,0,100," \
+    -- "$ARBITER" ranking --ruleset $NKF --amend $out.op14 "$out.s46r2"
+rm -f "$out.s46p1" "$out.s46r2" "$out.op8" "$out.op9" "$out.op10" "$out.op11" "$out.op12" "$out.op14"
 
 # The shipped amendment of 64A1 (transfer only the revoke trick) changes
 # exactly the situations where 64A1 gave two tricks: the revoker won the
@@ -2111,9 +2176,11 @@ rm -rf "$big"
 # roem in the scores). The amendments change one clause each, so the diff
 # must find exactly the situations that clause rules.
 KJ=klaverjas-nkf-1976
-# OP5 replaces 11i5's action only. 11i5 is reached one way (Art. 11, when
-# situation = lead_out_of_turn): penalised_to_play and penalty_card_case =
-# allowed (11b); no other article applies 11. One region, same trail.
+# OP5 replaces 11i5's action at the table. 11i5 is reached one way (Art. 11,
+# when situation = lead_out_of_turn): penalised_to_play and penalty_card_case =
+# allowed (11b); no other article applies 11. One region, same trail. (It
+# replaces the legal article, Art. 12, too, which `diff` does not compare:
+# the legal checks with --amend show that part.)
 "$ARBITER" diff $KJ $KJ --amend examples/amendments/klaverjas-11i5-permission.rules --format exact >"$out" 2>"$err"; rc=$?
 if [ $rc -eq 0 ] && grep -q '^1 gebied met een andere uitspraak' "$out" &&
     grep -qx '1\. situation = lead_out_of_turn, penalised_to_play = true, penalty_card_case = allowed  (.*)' "$out" &&
