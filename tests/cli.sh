@@ -2095,6 +2095,34 @@ expect "ranking nkf --amend no shared top s46-R2: D, B, A= C= (OP14)" 0 \
     "1,D,2,10,1,100," "2,B,2,10,0,140," "3=,A,2,10,0,100," "3=,C,2,10,0,100," \
     -- "$ARBITER" ranking --ruleset $NKF --amend $out.op14 "$out.s46r2"
 rm -f "$out.s46p1" "$out.s46r2" "$out.op8" "$out.op9" "$out.op10" "$out.op11" "$out.op12" "$out.op14"
+# Points 2-4 in `legal` under the overrides the
+# rule files name (12-speelplicht.rules): each changes its clause only.
+# (`rule` has no card situation in this ruleset: Art. 12 is its legal
+# article, which `legal` and `score` apply.)
+printf 'amendment "Ook introeven op de slag van de partner" {\n  base "klaverjas-nkf-1976"\n  cite "OP2"\n}\nreplace clause 12i2 => 12i2 { illegal(must_trump, 12i2) }\n' >"$out.op2"
+expect "legal nkf --amend 12i2 s46-L2: he must trump in on his partner's trick (OP2)" 0 \
+    "  H7   legal    [12 > 12d] " "  D8   illegal  [12 > 12d > 12i2] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"H7 HQ D8\",\"trick\":\"E:S8 SA S9\"}' | $ARBITER legal --ruleset $NKF --amend $out.op2 -"
+# Trump led E H8, S HA, W H7: N holds HJ and H10; HJ goes over his
+# partner, H10 does not: 12i3 forbids it; the override allows it.
+S46C3='{"trump":"H","taker":"N","seat":"N","hand":"HJ H10","trick":"E:H8 HA H7"}'
+printf 'amendment "Troef gevraagd: niet over de partner" {\n  base "klaverjas-nkf-1976"\n  cite "OP3"\n}\nreplace clause 12i3 => 12i3 { legal(partner_holds) }\n' >"$out.op3"
+expect "legal nkf s46-C3: trump led, over the partner if he can (12e, 12i3)" 0 \
+    "  HJ   legal    [12 > 12e] " "  H10  illegal  [12 > 12e > 12i3] " \
+    -- sh -c "echo '$S46C3' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf --amend 12i3 s46-C3: not over the partner (OP3)" 0 \
+    "  HJ   legal    [12 > 12e] " "  H10  legal    [12 > 12e > 12i3] " \
+    -- sh -c "echo '$S46C3' | $ARBITER legal --ruleset $NKF --amend $out.op3 -"
+# examples/klaverjas-legal.json: N cannot overtrump W's H8; H7 undertrumps.
+printf 'amendment "Ondertroeven mag" {\n  base "klaverjas-nkf-1976"\n  cite "OP4"\n}\nreplace clause 12i4c => 12i4c { legal(nothing_but_trumps) }\n' >"$out.op4"
+printf 'amendment "Ondertroeven moet" {\n  base "klaverjas-nkf-1976"\n  cite "OP4"\n}\nreplace clause 12i4c => 12i4c { legal(nothing_but_trumps) }\nreplace clause 12i4a => 12i4a { illegal(no_undertrump, 12i4a) }\n' >"$out.op4b"
+expect "legal nkf --amend 12i4c: undertrumping allowed (OP4)" 0 \
+    "  H7   legal    [12 > 12c > 12i4c] " "  D7   legal    [12 > 12c > 12i4a] " \
+    -- "$ARBITER" legal --ruleset $NKF --amend $out.op4 examples/klaverjas-legal.json
+expect "legal nkf --amend 12i4c, 12i4a: undertrumping required (OP4)" 0 \
+    "  H7   legal    [12 > 12c > 12i4c] " "  D7   illegal  [12 > 12c > 12i4a] " "  CA   illegal  [12 > 12c > 12i4a] " \
+    -- "$ARBITER" legal --ruleset $NKF --amend $out.op4b examples/klaverjas-legal.json
+rm -f "$out.op2" "$out.op3" "$out.op4" "$out.op4b"
 
 # The shipped amendment of 64A1 (transfer only the revoke trick) changes
 # exactly the situations where 64A1 gave two tricks: the revoker won the
