@@ -2123,6 +2123,15 @@ expect "legal nkf --amend 12i4c, 12i4a: undertrumping required (OP4)" 0 \
     "  H7   legal    [12 > 12c > 12i4c] " "  D7   illegal  [12 > 12c > 12i4a] " "  CA   illegal  [12 > 12c > 12i4a] " \
     -- "$ARBITER" legal --ruleset $NKF --amend $out.op4b examples/klaverjas-legal.json
 rm -f "$out.op2" "$out.op3" "$out.op4" "$out.op4b"
+# Point 15 in `matchpoints`: the ladder stopped at the text's 12 (an
+# override of the one clause 2deel18i15): s46-M1's three 200s, whose places
+# reach past the sixth, get 12; the lower places keep 18d and 18e.
+printf 'amendment "De ladder stopt bij 12" {\n  base "klaverjas-nkf-1976"\n  cite "OP15"\n}\nreplace clause 2deel18i15 => 2deel18i15 { matchpoints(12) apply 2deel19c }\n' >"$out.op15"
+printf 'board,pair,score\n4NZ,1,200\n4NZ,3,200\n4NZ,5,200\n4NZ,7,150\n4NZ,9,150\n4NZ,11,100\n4NZ,13,50\n4NZ,15,0\n' >"$out.s46m1"
+expect "matchpoints nkf --amend 18i15 s46-M1: past the sixth place 12 (OP15)" 0 \
+    "4NZ,1,200,12" "4NZ,5,200,12" "4NZ,7,150,9" "4NZ,11,100,6" "4NZ,15,0,2" \
+    -- "$ARBITER" matchpoints --ruleset $NKF --amend $out.op15 "$out.s46m1"
+rm -f "$out.op15" "$out.s46m1"
 
 # The shipped amendment of 64A1 (transfer only the revoke trick) changes
 # exactly the situations where 64A1 gave two tricks: the revoker won the
