@@ -2132,6 +2132,14 @@ expect "matchpoints nkf --amend 18i15 s46-M1: past the sixth place 12 (OP15)" 0 
     "4NZ,1,200,12" "4NZ,5,200,12" "4NZ,7,150,9" "4NZ,11,100,6" "4NZ,15,0,2" \
     -- "$ARBITER" matchpoints --ruleset $NKF --amend $out.op15 "$out.s46m1"
 rm -f "$out.op15" "$out.s46m1"
+# The permission amendment carries a copy of Art. 12 without the order's
+# clause: the copy must stay the base's article but for those lines (the
+# header word, the required penalty card's arm, the clause removed).
+sed -n '/^article 12 "/,/^}/p' $NKF/12-speelplicht.rules >"$out.a12"
+sed -n '/^replace article 12 "/,/^}/p' $PERMIT >"$out.p12"
+n=$(diff "$out.a12" "$out.p12" | grep -c '^[<>]')
+if [ -s "$out.a12" ] && [ "$n" = 14 ]; then pass "11i5-permission: its Art. 12 is the base's but for the order"; else fail "11i5-permission: its Art. 12 drifted from the base's" "$n lines differ, 14 expected"; fi
+rm -f "$out.a12" "$out.p12"
 
 # The shipped amendment of 64A1 (transfer only the revoke trick) changes
 # exactly the situations where 64A1 gave two tricks: the revoker won the
