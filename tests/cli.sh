@@ -1924,6 +1924,223 @@ expect "ranking nkf s36-R1: equal matchpoints and tops, a shared top counted - p
     -- "$ARBITER" ranking --ruleset $NKF "$out.s36r1"
 rm -f "$out.s36s2" "$out.s36s5" "$out.s36m1" "$out.s36m2" "$out.s36r1"
 
+# Forty-sixth blind sample (docs/coverage.md): written from the text and the
+# rule files' readings before it was run. Hearts trumps throughout.
+# [steekproef46-L1] W leads S7, N trumps with HJ, E follows S8; S holds only
+# trumps, lower than HJ: on his partner's trick he may play either (12d; 12i4
+# forbids an undertrump only while he holds another suit).
+expect "legal nkf s46-L1: only trumps on the partner's trump - either (12d, reading 4)" 0 \
+    "  H7   legal    [12 > 12d] " "  HQ   legal    [12 > 12d] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"S\",\"hand\":\"H7 HQ\",\"trick\":\"W:S7 HJ S8\"}' | $ARBITER legal --ruleset $NKF -"
+# [steekproef46-L2] E leads S8, S takes it with SA, W follows S9; N has no
+# spades: his partner holds the trick, so he need trump neither in nor over
+# (12d; the exemption covers trumping in, 12i2).
+expect "legal nkf s46-L2: the partner holds with a plain card - trump or discard (12d, 12i2)" 0 \
+    "  H7   legal    [12 > 12d] " "  HQ   legal    [12 > 12d] " "  D8   legal    [12 > 12d > 12i2] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"H7 HQ D8\",\"trick\":\"E:S8 SA S9\"}' | $ARBITER legal --ruleset $NKF -"
+# [steekproef46-S1] A deal with roem on both sides. E: CA C10 D7 DK DJ H8 S7
+# S9; S: C7 CJ DA D10 HQ H10 HA S10; W: C8 CQ D8 H7 S8 SJ SK SQ; N: C9 CK
+# D9 DQ HK HJ H9 SA. Trick 1 C7-8-9 (driekaart, 20) and trick 2 C10-J-Q-K
+# (vierkaart, 50) for the defenders; trick 3 D7-8-9 (20) and trick 4 HQ HK
+# (stuk, 20) for the takers; trick 8's D10-J-Q not declared (17, 18).
+# Card points: defenders 11 + 19 = 30; takers 11 + 7 + 30 + 27 + 29 + 18
+# = 122, + 10 for the last trick = 132; 132 + 30 = 162. Roem declared:
+# 172 against 100, made (20, 20i9): 132 + 40 against 30 + 70.
+printf '{"trump":"H","taker":"N","first_leader":"E","revoke_by":"none","hands":{"E":"CA C10 D7 DK DJ H8 S7 S9","S":"C7 CJ DA D10 HQ H10 HA S10","W":"C8 CQ D8 H7 S8 SJ SK SQ","N":"C9 CK D9 DQ HK HJ H9 SA"},"tricks":["E:CA C7 C8 C9","E:C10 CJ CQ CK","E:D7 DA D8 D9","S:HQ H7 HK H8","N:HJ S7 H10 S8","N:H9 S9 HA SJ","N:SA DK S10 SK","N:DQ DJ D10 SQ"],"roem_claimed":[1,2,3,4]}' >"$out.s46s1"
+expect "score nkf s46-S1: roem on both sides, 172 against 100 - made (20i9)" 0 \
+    "Slag 1  E:CA C7 C8 C9  → E (tegenspelers), 11 kaartpunten, roem 20  [16 > 0P1a > 0P2 > 0P2a]" \
+    "Slag 2  E:C10 CJ CQ CK  → E (tegenspelers), 19 kaartpunten, roem 50  [16 > 0P1a > 0P2 > 0P2b]" \
+    "Slag 3  E:D7 DA D8 D9  → S (spelers), 11 kaartpunten, roem 20  [16 > 0P1a > 0P2 > 0P2a]" \
+    "Slag 4  S:HQ H7 HK H8  → N (spelers), 7 kaartpunten, roem 20  [16 > 0P1a > 0P2 > 0P2d]" \
+    "Slag 5  N:HJ S7 H10 S8  → N (spelers), 30 kaartpunten, roem 0  [16 > 0P1a > 0P2]" \
+    "Slag 6  N:H9 S9 HA SJ  → N (spelers), 27 kaartpunten, roem 0  [16 > 0P1a > 0P2]" \
+    "Slag 7  N:SA DK S10 SK  → N (spelers), 29 kaartpunten, roem 0  [16 > 0P1a > 0P2]" \
+    "Slag 8  N:DQ DJ D10 SQ  → S (spelers), 18 kaartpunten, roem 0  [16 > 0P1b > 0P1a > 0P2 > 17 > 18]" \
+    "Uit de slagen: spelers 172 (roem 40), tegenspelers 100 (roem 70)" "Verboden kaart (legal-artikel): geen" \
+    "Score [4 > 19 > 20 > 20i9]" "Kolom score voor de spelers: 132." "Kolom roem voor de spelers: 40." \
+    "Kolom score voor de tegenspelers: 30." "Kolom roem voor de tegenspelers: 70." "Spelers: 172   Tegenspelers: 100" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s46s1"
+# [steekproef46-S2] 81 + 20 against 81 + 20: a tie is not "de meest
+# behaalde punten" (20, 20i9): nat; the defenders 162 and all 40 roem (19i10).
+expect "score nkf s46-S2: a tie with roem on both sides - nat, 0 : 202 (20i9, 19i10)" 0 \
+    "Score [4 > 19 > 20 > 20i9" "(19i10)" "Kolom score voor de spelers: 0." "Kolom score voor de tegenspelers: 162." \
+    "Kolom roem voor de tegenspelers: 40." "Spelers: 0   Tegenspelers: 202" \
+    -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":4,\"defenders_tricks\":4,\"takers_points\":101,\"defenders_points\":101,\"takers_roem\":20,\"defenders_roem\":20}' | $ARBITER score --ruleset $NKF -"
+# [steekproef46-S3] The takers take all eight tricks with 70 roem (a
+# vierkaart and the stuk): mars, 162 and 70 + 100 (0P2e).
+expect "score nkf s46-S3: the takers' mars with 70 roem - 332 : 0 (0P2e)" 0 \
+    "Score [4 > 19 > 0P2e]" "Kolom score voor de spelers: 162." "Kolom roem voor de spelers: 170." "Spelers: 332   Tegenspelers: 0" \
+    -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":8,\"defenders_tricks\":0,\"takers_points\":232,\"defenders_points\":0,\"takers_roem\":70,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
+# [steekproef46-S4] The defenders take all eight with a driekaart: their
+# mars (reading 11, 19i11): 162 and 20 + 100.
+expect "score nkf s46-S4: the defenders' mars with 20 roem - 0 : 282 (0P2e, 19i11)" 0 \
+    "Score [4 > 19 > 0P2e > 19i11]" "Kolom score voor de tegenspelers: 162." "Kolom roem voor de tegenspelers: 120." \
+    "Spelers: 0   Tegenspelers: 282" \
+    -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":0,\"defenders_tricks\":8,\"takers_points\":0,\"defenders_points\":182,\"takers_roem\":0,\"defenders_roem\":20}' | $ARBITER score --ruleset $NKF -"
+# [steekproef46-S5] The defenders did not trump (13i6: a revoke), claimed
+# after the last trick was taken in and covered: no claim (14b), the hand as
+# played: 100 + 20 against 62 + 20, made (20i9). Under the amendment of
+# 13i6 no revoke at all, the same columns.
+S46S5='{"revoke_by":"defenders","revoke_kind":"must_trump","revoke_claim":"too_late","hand_complete":true,"takers_tricks":5,"defenders_tricks":3,"takers_points":120,"defenders_points":82,"takers_roem":20,"defenders_roem":20}'
+expect "score nkf s46-S5: a missed trump claimed too late, roem both sides - as played, 120 : 82 (14b, 20i9)" 0 \
+    "Score [4 > 13a > 13i6 > 14 > 14b > 19 > 20 > 20i9]" "Kolom roem voor de tegenspelers: 20." "Spelers: 120   Tegenspelers: 82" \
+    -- sh -c "echo '$S46S5' | $ARBITER score --ruleset $NKF -"
+expect "score nkf --amend 13i6 s46-S5: no revoke, the same columns (OP6)" 0 \
+    "Score [4 > 13a > 13i6 > 19 > 20 > 20i9]" "Spelers: 120   Tegenspelers: 82" \
+    -- sh -c "echo '$S46S5' | $ARBITER score --ruleset $NKF --amend $NO_REVOKE -"
+# [steekproef46-S6] The takers did not follow; claimed with the last trick
+# taken in but open (14i12: in time). 13b: the defenders 162 and 100, their
+# own 20 and the takers' 20 declared before the revoke (13i12): 0 : 302.
+expect "score nkf s46-S6: a revoke claimed before the last trick is covered - 0 : 302 (14i12, 13b, 13i12)" 0 \
+    "Score [4 > 13a > 14 > 14b > 14i12 > 14a > 14c > 13b > 13i12]" "Kolom score voor de tegenspelers: 162." \
+    "Kolom roem voor de tegenspelers: 140." "Spelers: 0   Tegenspelers: 302" \
+    -- sh -c "echo '{\"revoke_by\":\"takers\",\"revoke_kind\":\"must_follow\",\"revoke_claim\":\"last_trick_open\",\"hand_complete\":true,\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":140,\"defenders_points\":82,\"takers_roem\":40,\"defenders_roem\":20,\"offender_roem_before\":20}' | $ARBITER score --ruleset $NKF -"
+# [steekproef46-M1] Eight scores 200 200 200 150 150 100 50 0: 2, 4, 6
+# (18d), (8 + 10) : 2 = 9 (18e), (12 + 14 + 16) : 3 = 14, a shared top past
+# the sixth place (18i15, 18e, 19i14).
+printf 'board,pair,score\n4NZ,1,200\n4NZ,3,200\n4NZ,5,200\n4NZ,7,150\n4NZ,9,150\n4NZ,11,100\n4NZ,13,50\n4NZ,15,0\n' >"$out.s46m1"
+expect "matchpoints nkf s46-M1: eight scores, three tied highest - 14 each (2deel18i15, 18e, 19i14)" 0 \
+    "4NZ,1,200,14" "4NZ,5,200,14" "4NZ,7,150,9" "4NZ,9,150,9" "4NZ,11,100,6" "4NZ,13,50,4" "4NZ,15,0,2" \
+    -- "$ARBITER" matchpoints --ruleset $NKF "$out.s46m1"
+expect "matchpoints nkf --json s46-M1: the alineas" 0 \
+    '"articles": "2deel18 > 2deel18i15 > 2deel18e > 2deel19c > 2deel19i14"' '"articles": "2deel18 > 2deel18e > 2deel19c"' \
+    '"articles": "2deel18 > 2deel18d > 2deel19c"' \
+    -- "$ARBITER" matchpoints --ruleset $NKF --json "$out.s46m1"
+# [steekproef46-M2] Four equal scores: (2 + 4 + 6 + 8) : 4 = 5 each (18e),
+# each a highest score, a top (19i14).
+printf 'board,pair,score\n5NZ,1,50\n5NZ,3,50\n5NZ,5,50\n5NZ,7,50\n' >"$out.s46m2"
+expect "matchpoints nkf s46-M2: four equal scores - 5 each, a shared top (2deel18e, 19i14)" 0 \
+    "5NZ,1,50,5" "5NZ,3,50,5" "5NZ,5,50,5" "5NZ,7,50,5" \
+    -- "$ARBITER" matchpoints --ruleset $NKF "$out.s46m2"
+expect "matchpoints nkf --json s46-M2: the alineas" 0 '"articles": "2deel18 > 2deel18e > 2deel19c > 2deel19i14"' \
+    -- "$ARBITER" matchpoints --ruleset $NKF --json "$out.s46m2"
+# [steekproef46-R1] Three pairs, two boards: A and B share board 1's top
+# (5 each), C 2; C tops board 2 (6), A and B 3 each. All 8 matchpoints, one
+# top and 150 points: equal (2deel19d).
+printf 'board,pair,score\n1NZ,A,100\n1NZ,B,100\n1NZ,C,50\n2NZ,A,50\n2NZ,B,50\n2NZ,C,100\n' >"$out.s46r1"
+expect "ranking nkf s46-R1: all three equal in matchpoints, tops and points - 1= (2deel19d)" 0 \
+    "1=,A,2,8,1,150,2deel19d" "1=,B,2,8,1,150,2deel19d" "1=,C,2,8,1,150,2deel19d" \
+    -- "$ARBITER" ranking --ruleset $NKF "$out.s46r1"
+# [steekproef46-R2] Four pairs: board 1 A 100, C 100 (7 each, a shared
+# top), B 50 (4), D 0 (2); board 2 D 100 (8), B 90 (6), A and C 0 (3 each).
+# All have 10; A, C and D one top (a shared one counts, 19i14) and 100
+# points: equal (19d); B no top, last (19b) despite 140 points.
+printf 'board,pair,score\n1NZ,A,100\n1NZ,B,50\n1NZ,C,100\n1NZ,D,0\n2NZ,A,0\n2NZ,B,90\n2NZ,C,0\n2NZ,D,100\n' >"$out.s46r2"
+expect "ranking nkf s46-R2: a shared top counts - A, C, D 1=, B fourth (2deel19b, 19d, 19i14)" 0 \
+    "1=,A,2,10,1,100,2deel19d" "1=,C,2,10,1,100,2deel19d" "1=,D,2,10,1,100,2deel19d" "4,B,2,10,0,140,2deel19b" \
+    -- "$ARBITER" ranking --ruleset $NKF "$out.s46r2"
+rm -f "$out.s46s1" "$out.s46m1" "$out.s46m2" "$out.s46r1" "$out.s46r2"
+# The open points across the commands (shared/klaverjas-open-points.md):
+# each reading is named on the trail of every command that meets it, and an
+# amendment that replaces it changes that command too. Written before run.
+PERMIT=examples/amendments/klaverjas-11i5-permission.rules
+# Point 1 in `score`: deal s46-S1 with E's S7 and W's D8 exchanged, W
+# discarding S8 in trick 3 and E D8 in trick 5: E leads D7, S takes over
+# with DA, W, the leader's partner, holds H7 and no diamond. 12i1: he had to trump; the defenders revoked
+# (13i6), claimed with the last trick open (14i12): the takers 162, 100,
+# their stuk and the defenders' 70 declared before trick 3 (13i12): 352.
+# Under the literal reading (OP1) he was free: 132 + 20 against 30 + 70.
+printf '{"trump":"H","taker":"N","first_leader":"E","revoke_claim":"last_trick_open","offender_roem_before":70,"hands":{"E":"CA C10 D7 D8 DK DJ H8 S9","S":"C7 CJ DA D10 HQ H10 HA S10","W":"C8 CQ H7 S7 S8 SJ SK SQ","N":"C9 CK D9 DQ HK HJ H9 SA"},"tricks":["E:CA C7 C8 C9","E:C10 CJ CQ CK","E:D7 DA S8 D9","S:HQ H7 HK H8","N:HJ D8 H10 S7","N:H9 S9 HA SJ","N:SA DK S10 SK","N:DQ DJ D10 SQ"],"roem_claimed":[1,2,4]}' >"$out.s46p1"
+expect "score nkf s46-P1: the leader's partner did not trump in - a revoke (12i1, 13i6, 13i12)" 0 \
+    "Verboden kaart van de tegenspelers: slag 3, W speelde S8 [12 > 12b > 12i1]" \
+    "Score [4 > 13a > 13i6 > 14 > 14b > 14i12 > 14a > 14c > 13b > 13i12]" "Kolom roem voor de spelers: 190." \
+    "Spelers: 352   Tegenspelers: 0" -- "$ARBITER" score --ruleset $NKF "$out.s46p1"
+expect "score nkf --amend 12i1-literal s46-P1: he was free - 152 : 100 (OP1)" 0 \
+    "Verboden kaart (legal-artikel): geen" "Score [4 > 19 > 20 > 20i9]" "Spelers: 152   Tegenspelers: 100" \
+    -- "$ARBITER" score --ruleset $NKF --amend $LITERAL "$out.s46p1"
+# Point 5 in `legal`: under the permission reading the opponents cannot
+# require the penalty card; what Art. 12 allows stays allowed, 11i5 named.
+# The base forbids D10 and C8 ([12 > 11b > 11i5], the order): the check of
+# examples/klaverjas-legal-penalty-card.json above.
+expect "legal nkf --amend 11i5-permission: no order, Art. 12 decides (OP5)" 0 \
+    "  DA   legal    [12 > 11b > 11i5] " "  D10  legal    [12 > 12b] " "  C8   legal    [12 > 12b] " \
+    -- "$ARBITER" legal --ruleset $NKF --amend $PERMIT examples/klaverjas-legal-penalty-card.json
+# Point 8 in `score`: four jacks, 100 (0P2c); amended to 200.
+S46P8='{"trump":"H","taker":"N","first_leader":"E","revoke_by":"none","early_end":"not_finished","tricks":["E:SJ HJ DJ CJ"],"roem_claimed":[1]}'
+printf 'amendment "Vier boeren 200" {\n  base "klaverjas-nkf-1976"\n  cite "OP8"\n}\nreplace row four_of_a_kind_roem jack => 200\n' >"$out.op8"
+expect "score nkf s46-P8: four jacks are 100 (0P2c, reading 8)" 0 \
+    "Slag 1  E:SJ HJ DJ CJ  → S (spelers), 26 kaartpunten, roem 100  [16 > 0P1a > 0P2 > 0P2c]" \
+    -- sh -c "echo '$S46P8' | $ARBITER score --ruleset $NKF -"
+expect "score nkf --amend four jacks 200 s46-P8 (OP8)" 0 \
+    "Slag 1  E:SJ HJ DJ CJ  → S (spelers), 26 kaartpunten, roem 200  [16 > 0P1a > 0P2 > 0P2c]" \
+    -- sh -c "echo '$S46P8' | $ARBITER score --ruleset $NKF --amend $out.op8 -"
+# Point 9 in `score`: 89 card points against 73 + 20: nat by 20i9; the
+# literal reading (82 card points win) makes it, 89 : 93.
+S46P9='{"revoke_by":"none","hand_complete":true,"takers_tricks":5,"defenders_tricks":3,"takers_points":89,"defenders_points":93,"takers_roem":0,"defenders_roem":20}'
+printf 'amendment "82 kaartpunten winnen altijd" {\n  base "klaverjas-nkf-1976"\n  cite "OP9"\n}\nreplace fact takers_made : bool = takers_points - takers_roem >= winning_threshold or takers_points > defenders_points\n' >"$out.op9"
+expect "score nkf s46-P9: 89 card points, nat with roem (20i9)" 0 "Score [4 > 19 > 20 > 20i9]" "Spelers: 0   Tegenspelers: 182" \
+    -- sh -c "echo '$S46P9' | $ARBITER score --ruleset $NKF -"
+expect "score nkf --amend 82 wins s46-P9: made, 89 : 93 (OP9)" 0 "Score [4 > 19 > 20 > 20i9]" "Spelers: 89   Tegenspelers: 93" \
+    -- sh -c "echo '$S46P9' | $ARBITER score --ruleset $NKF --amend $out.op9 -"
+# Point 10 in `score`: s46-S2 with the defenders keeping only their own roem.
+printf 'amendment "Nat: alleen de eigen roem" {\n  base "klaverjas-nkf-1976"\n  cite "OP10"\n}\nreplace fact nat_defenders_roem : int = defenders_roem\n' >"$out.op10"
+expect "score nkf --amend nat roem s46-S2: 0 : 182 (OP10)" 0 "Spelers: 0   Tegenspelers: 182" \
+    -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":4,\"defenders_tricks\":4,\"takers_points\":101,\"defenders_points\":101,\"takers_roem\":20,\"defenders_roem\":20}' | $ARBITER score --ruleset $NKF --amend $out.op10 -"
+# Point 11 in `score`: s46-S4 without the defenders' mars: 0 : 182.
+printf 'amendment "Geen mars voor de tegenspelers" {\n  base "klaverjas-nkf-1976"\n  cite "OP11"\n}\nreplace clause 19i11 => 19i11 { outcome(nat) score_column(takers, 0) roem_column(takers, 0) score_column(defenders, defenders_card_points) roem_column(defenders, defenders_roem) }\n' >"$out.op11"
+expect "score nkf --amend no defenders' mars s46-S4: 0 : 182 (OP11)" 0 "Score [4 > 19 > 0P2e > 19i11]" "Spelers: 0   Tegenspelers: 182" \
+    -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":0,\"defenders_tricks\":8,\"takers_points\":0,\"defenders_points\":182,\"takers_roem\":0,\"defenders_roem\":20}' | $ARBITER score --ruleset $NKF --amend $out.op11 -"
+# Point 12 (opgenomen OF gedekt) in `score`: s46-S6 claimed with the last
+# trick taken in is then too late: as played, 100 + 40 against 62 + 20.
+printf 'amendment "Opgenomen is te laat" {\n  base "klaverjas-nkf-1976"\n  cite "OP12"\n}\nreplace clause 14i12 => 14i12 { no_claim_after_last_trick apply 19 }\n' >"$out.op12"
+expect "score nkf --amend 14i12 s46-S6: too late, as played 140 : 82 (OP12)" 0 "Score [4 > 13a > 14 > 14b > 14i12 > 19 > 20 > 20i9]" \
+    "Spelers: 140   Tegenspelers: 82" \
+    -- sh -c "echo '{\"revoke_by\":\"takers\",\"revoke_kind\":\"must_follow\",\"revoke_claim\":\"last_trick_open\",\"hand_complete\":true,\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":140,\"defenders_points\":82,\"takers_roem\":40,\"defenders_roem\":20,\"offender_roem_before\":20}' | $ARBITER score --ruleset $NKF --amend $out.op12 -"
+# Point 14 in `matchpoints` and `ranking`: without the shared top, s46-R2's
+# A and C have no top: D first (19b), B second on points (19c), A and C 3=.
+# (The tie_broken_by column is the scorer's; the places and tops are pinned.)
+printf 'amendment "Een gedeelde hoogste score is geen top" {\n  base "klaverjas-nkf-1976"\n  cite "OP14"\n}\nreplace clause 2deel19i14 => 2deel19i14 { }\n' >"$out.op14"
+printf 'board,pair,score\n1NZ,A,100\n1NZ,B,50\n1NZ,C,100\n1NZ,D,0\n2NZ,A,0\n2NZ,B,90\n2NZ,C,0\n2NZ,D,100\n' >"$out.s46r2"
+expect "ranking nkf --amend no shared top s46-R2: D, B, A= C= (OP14)" 0 \
+    "1,D,2,10,1,100," "2,B,2,10,0,140," "3=,A,2,10,0,100," "3=,C,2,10,0,100," \
+    -- "$ARBITER" ranking --ruleset $NKF --amend $out.op14 "$out.s46r2"
+rm -f "$out.s46p1" "$out.s46r2" "$out.op8" "$out.op9" "$out.op10" "$out.op11" "$out.op12" "$out.op14"
+# Points 2-4 in `legal` under the overrides the
+# rule files name (12-speelplicht.rules): each changes its clause only.
+# (`rule` has no card situation in this ruleset: Art. 12 is its legal
+# article, which `legal` and `score` apply.)
+printf 'amendment "Ook introeven op de slag van de partner" {\n  base "klaverjas-nkf-1976"\n  cite "OP2"\n}\nreplace clause 12i2 => 12i2 { illegal(must_trump, 12i2) }\n' >"$out.op2"
+expect "legal nkf --amend 12i2 s46-L2: he must trump in on his partner's trick (OP2)" 0 \
+    "  H7   legal    [12 > 12d] " "  D8   illegal  [12 > 12d > 12i2] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"H7 HQ D8\",\"trick\":\"E:S8 SA S9\"}' | $ARBITER legal --ruleset $NKF --amend $out.op2 -"
+# Trump led E H8, S HA, W H7: N holds HJ and H10; HJ goes over his
+# partner, H10 does not: 12i3 forbids it; the override allows it.
+S46C3='{"trump":"H","taker":"N","seat":"N","hand":"HJ H10","trick":"E:H8 HA H7"}'
+printf 'amendment "Troef gevraagd: niet over de partner" {\n  base "klaverjas-nkf-1976"\n  cite "OP3"\n}\nreplace clause 12i3 => 12i3 { legal(partner_holds) }\n' >"$out.op3"
+expect "legal nkf s46-C3: trump led, over the partner if he can (12e, 12i3)" 0 \
+    "  HJ   legal    [12 > 12e] " "  H10  illegal  [12 > 12e > 12i3] " \
+    -- sh -c "echo '$S46C3' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf --amend 12i3 s46-C3: not over the partner (OP3)" 0 \
+    "  HJ   legal    [12 > 12e] " "  H10  legal    [12 > 12e > 12i3] " \
+    -- sh -c "echo '$S46C3' | $ARBITER legal --ruleset $NKF --amend $out.op3 -"
+# examples/klaverjas-legal.json: N cannot overtrump W's H8; H7 undertrumps.
+printf 'amendment "Ondertroeven mag" {\n  base "klaverjas-nkf-1976"\n  cite "OP4"\n}\nreplace clause 12i4c => 12i4c { legal(nothing_but_trumps) }\n' >"$out.op4"
+printf 'amendment "Ondertroeven moet" {\n  base "klaverjas-nkf-1976"\n  cite "OP4"\n}\nreplace clause 12i4c => 12i4c { legal(nothing_but_trumps) }\nreplace clause 12i4a => 12i4a { illegal(no_undertrump, 12i4a) }\n' >"$out.op4b"
+expect "legal nkf --amend 12i4c: undertrumping allowed (OP4)" 0 \
+    "  H7   legal    [12 > 12c > 12i4c] " "  D7   legal    [12 > 12c > 12i4a] " \
+    -- "$ARBITER" legal --ruleset $NKF --amend $out.op4 examples/klaverjas-legal.json
+expect "legal nkf --amend 12i4c, 12i4a: undertrumping required (OP4)" 0 \
+    "  H7   legal    [12 > 12c > 12i4c] " "  D7   illegal  [12 > 12c > 12i4a] " "  CA   illegal  [12 > 12c > 12i4a] " \
+    -- "$ARBITER" legal --ruleset $NKF --amend $out.op4b examples/klaverjas-legal.json
+rm -f "$out.op2" "$out.op3" "$out.op4" "$out.op4b"
+# Point 15 in `matchpoints`: the ladder stopped at the text's 12 (an
+# override of the one clause 2deel18i15): s46-M1's three 200s, whose places
+# reach past the sixth, get 12; the lower places keep 18d and 18e.
+printf 'amendment "De ladder stopt bij 12" {\n  base "klaverjas-nkf-1976"\n  cite "OP15"\n}\nreplace clause 2deel18i15 => 2deel18i15 { matchpoints(12) apply 2deel19c }\n' >"$out.op15"
+printf 'board,pair,score\n4NZ,1,200\n4NZ,3,200\n4NZ,5,200\n4NZ,7,150\n4NZ,9,150\n4NZ,11,100\n4NZ,13,50\n4NZ,15,0\n' >"$out.s46m1"
+expect "matchpoints nkf --amend 18i15 s46-M1: past the sixth place 12 (OP15)" 0 \
+    "4NZ,1,200,12" "4NZ,5,200,12" "4NZ,7,150,9" "4NZ,11,100,6" "4NZ,15,0,2" \
+    -- "$ARBITER" matchpoints --ruleset $NKF --amend $out.op15 "$out.s46m1"
+rm -f "$out.op15" "$out.s46m1"
+# The permission amendment carries a copy of Art. 12 without the order's
+# clause: the copy must stay the base's article but for those lines (the
+# header word, the required penalty card's arm, the clause removed).
+sed -n '/^article 12 "/,/^}/p' $NKF/12-speelplicht.rules >"$out.a12"
+sed -n '/^replace article 12 "/,/^}/p' $PERMIT >"$out.p12"
+n=$(diff "$out.a12" "$out.p12" | grep -c '^[<>]')
+if [ -s "$out.a12" ] && [ "$n" = 14 ]; then pass "11i5-permission: its Art. 12 is the base's but for the order"; else fail "11i5-permission: its Art. 12 drifted from the base's" "$n lines differ, 14 expected"; fi
+rm -f "$out.a12" "$out.p12"
+
 # The shipped amendment of 64A1 (transfer only the revoke trick) changes
 # exactly the situations where 64A1 gave two tricks: the revoker won the
 # revoke trick and his side won at least one later trick. Every region says
@@ -2004,9 +2221,11 @@ rm -rf "$big"
 # roem in the scores). The amendments change one clause each, so the diff
 # must find exactly the situations that clause rules.
 KJ=klaverjas-nkf-1976
-# OP5 replaces 11i5's action only. 11i5 is reached one way (Art. 11, when
-# situation = lead_out_of_turn): penalised_to_play and penalty_card_case =
-# allowed (11b); no other article applies 11. One region, same trail.
+# OP5 replaces 11i5's action at the table. 11i5 is reached one way (Art. 11,
+# when situation = lead_out_of_turn): penalised_to_play and penalty_card_case =
+# allowed (11b); no other article applies 11. One region, same trail. (It
+# replaces the legal article, Art. 12, too, which `diff` does not compare:
+# the legal checks with --amend show that part.)
 "$ARBITER" diff $KJ $KJ --amend examples/amendments/klaverjas-11i5-permission.rules --format exact >"$out" 2>"$err"; rc=$?
 if [ $rc -eq 0 ] && grep -q '^1 gebied met een andere uitspraak' "$out" &&
     grep -qx '1\. situation = lead_out_of_turn, penalised_to_play = true, penalty_card_case = allowed  (.*)' "$out" &&
