@@ -546,6 +546,10 @@ expect "pbn: each mistake with its line, the other games read" 2 \
     'tests/pbn/mistakes.pbn:27:19: error: a call after the auction has ended' 'tests/pbn/mistakes.pbn:32:10: error: Result "14"' \
     "9,34,3NT=,N,600,0,0,50,50," -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/mistakes.pbn
 printf '[Board "1"]\n{ a comment\n\nthat runs on\n' >"$TOY.tmp.pbn"
+# A PBN file holds bridge games: a klaverjas ruleset is refused as such,
+# not asked for klaverjas facts on every row.
+expect "pbn: a ruleset of another game is refused" 2 "tests/pbn/session.pbn: error: ruleset klaverjas-nkf-1976 is for klaverjas, and a PBN file holds bridge games" "hint:" \
+    -- "$ARBITER" pbn --ruleset klaverjas-nkf-1976 tests/pbn/session.pbn
 expect "pbn: an unclosed comment" 2 ".pbn:2:1: error: a comment { has no closing } before the end of the file" -- "$ARBITER" pbn "$TOY.tmp.pbn"
 printf '[Board "1"]\n\0\n' >"$TOY.tmp.pbn"
 expect "pbn: a NUL byte" 2 ":2:1: error: a NUL byte: the file is not text" -- "$ARBITER" pbn "$TOY.tmp.pbn"

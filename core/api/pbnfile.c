@@ -694,6 +694,14 @@ static enum arb_status score_file(const arb_ruleset *rs, const arb_plugins *p, c
                                   char **error) {
     memset(sf, 0, sizeof *sf);
     *scored = false;
+    if (rs->game && strcmp(rs->game, "bridge") != 0) { /* PBN (2.1) records bridge games */
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "ruleset %s is for %s, and a PBN file holds bridge games: give a bridge ruleset "
+                 "(`arbiter rulesets` lists them)",
+                 rs->name, rs->game);
+        return fail(ARB_BAD_INPUT, error, msg);
+    }
     pbn_file *f = &sf->f;
     if (!pbn_read(pbn, len, name, f)) return fail(ARB_BAD_INPUT, error, "out of memory");
     if (f->games.len == 0 && !f->nerrors)

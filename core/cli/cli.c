@@ -1861,7 +1861,12 @@ static int cmd_pbn(const options *o) {
         }
         answer = NULL; /* taken */
     }
-    if (error) fprintf(stderr, "%s%s", error, error[strlen(error) - 1] == '\n' ? "" : "\n");
+    /* the file's mistakes name the file and their place themselves; any
+     * other refusal is the file's as a whole */
+    if (error && strncmp(error, o->input, strlen(o->input)) != 0)
+        report_input_error(o->input, error, "`arbiter pbn --help`");
+    else if (error)
+        fprintf(stderr, "%s%s", error, error[strlen(error) - 1] == '\n' ? "" : "\n");
     free(answer);
     free(error);
     free(text);
