@@ -38,10 +38,12 @@ static int field_columns(const char *line, char sep, int *cols, int max) {
     for (const char *p = line; *p; p++) {
         if (((unsigned char)*p & 0xC0) != 0x80) col++; /* a character's first byte */
         if (quoted) {
-            if (*p == '"' && p[1] == '"')
-                p++, col++;
-            else if (*p == '"')
+            if (*p == '"' && p[1] == '"') { /* a quote inside: one character more */
+                p++;
+                col++;
+            } else if (*p == '"') {
                 quoted = false;
+            }
         } else if (*p == sep) {
             if (n < max) cols[n++] = col + 1;
             at_start = true;

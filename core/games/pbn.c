@@ -94,15 +94,18 @@ static int column_of(const reader *r, int line) {
     return col;
 }
 
-static void mark_here(reader *r, const char *at) {
+static void mark_at(reader *r, const char *at, int line) {
     r->mark = at;
-    r->mark_line = r->line;
+    r->mark_line = line;
+}
+
+static void mark_here(reader *r, const char *at) {
+    mark_at(r, at, r->line);
 }
 
 /* A table row's value i: its messages point at it (a row is one line). */
 static void mark_value(reader *r, int i) {
-    r->mark = r->value_at[i];
-    r->mark_line = r->row_line;
+    mark_at(r, r->value_at[i], r->row_line);
 }
 
 static void report(reader *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -1135,8 +1138,7 @@ static void tag_pair(reader *r) {
         goto skip;
     }
     r->p++;
-    r->mark = value_at;
-    r->mark_line = value_line;
+    mark_at(r, value_at, value_line);
     handle_tag(r, name, value, line);
     return;
 skip: /* to the end of the tag's line (not past it): the rest of the game is still read */
@@ -1154,7 +1156,7 @@ static void brace_comment(reader *r) {
         r->line += *q == '\n';
     r->p = stop;
     if (!close) {
-        r->mark = opening, r->mark_line = line;
+        mark_at(r, opening, line);
         report(r, line, "a comment { has no closing } before the end of the file (3.8)");
     }
 }
