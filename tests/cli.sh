@@ -1285,6 +1285,11 @@ if [ -f examples/insufficient-bid.json ]; then
     printf 'board,ns,ew,score\n1,1,4,420\n1,2,5,zeshonderd\n' >"$TOY.tmp.csv"
     expect "session: a bad score at its line and column" 2 "$TOY.tmp.csv:3:7: error: expected a score" "hint:" \
         -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+    # Columns count characters, as an editor shows them: é is one (1,Jé,4,x:
+    # the score at column 8, though its byte is the ninth).
+    printf 'board,ns,ew,score\n1,J\303\251,4,x\n' >"$TOY.tmp.csv"
+    expect "session: a column counted in characters" 2 "$TOY.tmp.csv:2:8: error: expected a score" \
+        -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
     printf 'board;ns;ew;score\n1;1;4;420\n1;2;5;4"20\n' >"$TOY.tmp.csv"
     expect "session: a quote out of place, at its field's column" 2 "$TOY.tmp.csv:3:7: error: a quote inside a field" \
         -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"

@@ -36,7 +36,7 @@ static int field_columns(const char *line, char sep, int *cols, int max) {
     bool quoted = false, at_start = true;
     if (max > 0) cols[n++] = 1;
     for (const char *p = line; *p; p++) {
-        if (((unsigned char)*p & 0xC0) != 0x80) col++; /* a character's first byte */
+        col += !is_utf8_continuation((unsigned char)*p);
         if (quoted) {
             if (*p == '"' && p[1] == '"') { /* a quote inside: one character more */
                 p++;

@@ -363,6 +363,16 @@ bool is_utf8_continuation(unsigned char c) {
     return (c & 0xC0) == 0x80;
 }
 
+int utf8_column(const char *text, const char *at) {
+    const char *start = at;
+    while (start > text && start[-1] != '\n')
+        start--;
+    int col = 1;
+    for (const char *q = start; q < at; q++)
+        col += !is_utf8_continuation((unsigned char)*q);
+    return col;
+}
+
 /* Messages are one line and must show the reason, not bury it: control
  * characters become '?', and a long text is cut (never inside a UTF-8
  * character, so a quoted suit symbol stays whole) and marked with "...". */

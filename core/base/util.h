@@ -88,6 +88,10 @@ bool fail_with(char *err, size_t errsz, const char *fmt, ...) __attribute__((for
  * character) and marked with "...". Returns out. */
 bool is_utf8_continuation(unsigned char c);
 
+/* The column of at on its line, in characters from 1, as an editor shows
+ * it: the line begins after the last line break before at, or at text. */
+int utf8_column(const char *text, const char *at);
+
 /* The readers of cards, calls and contracts work in ASCII: the locale must
  * not change what a card or a call is, and the bytes of a UTF-8 suit
  * symbol must pass through untouched. */

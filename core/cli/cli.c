@@ -397,22 +397,28 @@ static void print_ruling(const arb_ruling *r, bool json) {
         arb_ruling_text(r, stdout);
 }
 
+/* An error in a file: FILE:LINE:COL: error: … where its place is known
+ * (line above 0), FILE: error: … otherwise, and where to look. */
+static void print_error_at(const char *path, int line, int col, const char *error,
+                           const char *hint) {
+    if (line > 0)
+        fprintf(stderr, "%s:%d:%d: error: %s\n", path, line, col, error);
+    else
+        fprintf(stderr, "%s: error: %s\n", path, error);
+    if (hint) fprintf(stderr, "    hint: %s\n", hint);
+}
+
 /* A scenario file that cannot be read: where (its syntax, or the key whose
  * value was refused), what, and where to look. */
 static void report_unread(const char *path, const arb_scenario *sc, const char *error) {
     int line, col;
     arb_scenario_error_position(sc, &line, &col);
-    if (line > 0)
-        fprintf(stderr, "%s:%d:%d: error: %s\n", path, line, col, error);
-    else
-        fprintf(stderr, "%s: error: %s\n", path, error);
-    if (strncmp(error, "invalid JSON", 12) == 0)
-        fprintf(stderr, "    hint: a scenario is one JSON object; check the quotes, commas and "
-                        "brackets there\n");
-    else
-        fprintf(stderr,
-                "    hint: docs/guide.md (\"A scenario file\") describes its keys; `arbiter ask` "
-                "asks for the facts one at a time\n");
+    print_error_at(path, line, col, error,
+                   strncmp(error, "invalid JSON", 12) == 0
+                       ? "a scenario is one JSON object; check the quotes, commas and brackets "
+                         "there"
+                       : "docs/guide.md (\"A scenario file\") describes its keys; `arbiter ask` "
+                         "asks for the facts one at a time");
 }
 
 /* An error in a file the library read: where it went wrong (the library
@@ -420,13 +426,10 @@ static void report_unread(const char *path, const arb_scenario *sc, const char *
  * line as a whole, shown at its first column), what, and where to look. */
 static void report_input_error(const char *path, const char *error, const char *hint) {
     int line = 0, col = 1, used = 0;
-    if (sscanf(error, "line %d, column %d: %n", &line, &col, &used) == 2 && used > 0)
-        fprintf(stderr, "%s:%d:%d: error: %s\n", path, line, col, error + used);
-    else if (sscanf(error, "line %d: %n", &line, &used) == 1 && used > 0)
-        fprintf(stderr, "%s:%d:1: error: %s\n", path, line, error + used);
-    else
-        fprintf(stderr, "%s: error: %s\n", path, error);
-    if (hint) fprintf(stderr, "    hint: %s\n", hint);
+    if (!(sscanf(error, "line %d, column %d: %n", &line, &col, &used) == 2 && used > 0) &&
+        !(sscanf(error, "line %d: %n", &line, &used) == 1 && used > 0))
+        line = used = 0;
+    print_error_at(path, line, line > 0 ? col : 1, error + used, hint);
 }
 
 /* The ruling printed, and why there is none on stderr; its exit status. */

@@ -84,14 +84,7 @@ enum {
 /* The column (characters from 1) a message about line points at: the mark
  * when it is on that line, else the line's first. */
 static int column_of(const reader *r, int line) {
-    if (!r->mark || r->mark_line != line) return 1;
-    const char *start = r->mark;
-    while (start > r->text && start[-1] != '\n')
-        start--;
-    int col = 1;
-    for (const char *q = start; q < r->mark; q++)
-        col += ((unsigned char)*q & 0xC0) != 0x80;
-    return col;
+    return r->mark && r->mark_line == line ? utf8_column(r->text, r->mark) : 1;
 }
 
 static void mark_at(reader *r, const char *at, int line) {

@@ -104,11 +104,9 @@ static bool lex_game(const char *p, const char *end, vec *items, int *line, int 
             bol = newline = true;
             p++;
         } else if (!*p) {
-            *col = 1;
-            for (const char *c = begin; c < p; c++) {
+            for (const char *c = begin; c < p; c++)
                 *line += *c == '\n';
-                *col = *c == '\n' ? 1 : *col + (((unsigned char)*c & 0xC0) != 0x80);
-            }
+            *col = utf8_column(begin, p);
             return false;
         } else if (isspace((unsigned char)*p)) {
             p++;

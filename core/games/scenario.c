@@ -898,7 +898,7 @@ static bool top_level_key_at(const char *text, size_t len, const char *key, int 
             bool is_key = depth == 1 && j < len && text[j] == ':';
             if (is_key && i - start - 1 == klen && memcmp(text + start + 1, key, klen) == 0) {
                 *line = ln;
-                *col = (int)(start - line_start) + 1;
+                *col = utf8_column(text + line_start, text + start);
                 return true;
             }
         }
