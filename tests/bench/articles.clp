@@ -78,10 +78,10 @@
 
 (defrule when-25 (declare (salience 100))
   (s (unintended_call TRUE) (irregularity ?irr) (turn_was ?tw) (offender_called_before ?ocb)
-     (partner_called_since ?pcs) (auction_period_over ?apo))
+     (partner_called_since ?pcs) (auction_period_over ?apo) (lho_called ?lc))
   (test (question ?irr ?tw ?ocb))
   => (push a25)
-     (if (and (eq ?pcs FALSE) (eq ?apo FALSE)) then (push c25A1) (assert (replaced))
+     (if (and (eq ?pcs FALSE) (eq ?apo FALSE)) then (push c25A1) (if (eq ?lc TRUE) then (push c25A6)) (assert (replaced))
       else (if (eq ?pcs TRUE) then (push c25A4_late) else (push c25A5_late))))
 
 (defrule when-27 (declare (salience 99)) (not (replaced))
@@ -120,8 +120,8 @@
 ; ---- Art. 25, 26
 
 (defrule r25A1 (declare (salience 90)) ?g <- (art a25)
-  (s (unintended_call TRUE) (partner_called_since FALSE) (auction_period_over FALSE))
-  => (retract ?g) (push c25A1))
+  (s (unintended_call TRUE) (partner_called_since FALSE) (auction_period_over FALSE) (lho_called ?lc))
+  => (retract ?g) (push c25A1) (if (eq ?lc TRUE) then (push c25A6)))
 (defrule r25-question (declare (salience 89)) ?g <- (art a25)
   (s (irregularity ?irr) (turn_was ?tw) (offender_called_before ?ocb) (partner_called_since ?pcs))
   (test (question ?irr ?tw ?ocb))

@@ -86,7 +86,7 @@ end
 
 local function art25(f)
   push("a25")
-  if unintended_call_replaced(f) then push("c25A1")
+  if unintended_call_replaced(f) then push("c25A1"); if f.lho_called then push("c25A6") end
   elseif unintended_call_question(f) then
     if f.partner_called_since then push("c25A4_late") else push("c25A5_late") end
   elseif f.unintended_call and f.partner_called_since then push("c25A4"); art25_b(f)
@@ -334,7 +334,9 @@ return function(f, o)
   n, arg, out = 0, 0, o
   if f.unintended_call and unintended_call_question(f) then
     push("a25")
-    if unintended_call_replaced(f) then push("c25A1"); return n, arg end
+    if unintended_call_replaced(f) then
+      push("c25A1"); if f.lho_called then push("c25A6") end; return n, arg
+    end
     if f.partner_called_since then push("c25A4_late") else push("c25A5_late") end
   end
   local irr = f.irregularity

@@ -146,6 +146,7 @@ static void art25(const hand_facts *f, hand_ruling *out) {
     PUSH(a25);
     if (unintended_call_replaced(f)) {
         PUSH(c25A1);
+        if (f->lho_called) PUSH(c25A6);
     } else if (unintended_call_question(f)) {
         if (f->partner_called_since)
             PUSH(c25A4_late);
@@ -567,6 +568,7 @@ void hand_rule(const hand_facts *f, hand_ruling *out) {
         PUSH(a25);
         if (unintended_call_replaced(f)) {
             PUSH(c25A1);
+            if (f->lho_called) PUSH(c25A6);
             return;
         }
         if (f->partner_called_since)

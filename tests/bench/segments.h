@@ -75,9 +75,9 @@
     S(c17D3, "17D3 > 16C",                                                                         \
       "auction_reverts_to_missed_player; unauthorised_information(16C); "                          \
       "pass_out_of_rotation_is_infraction")                                                        \
-    S(c25A1, "25A1 > 25A2 > 25A3 > 25A6",                                                          \
-      "intended_call_replaces; intended_call_ruled_by_its_article; no_lead_restriction(25A1); "    \
-      "lho_may_withdraw_call")                                                                     \
+    S(c25A1, "25A1 > 25A2 > 25A3",                                                                 \
+      "intended_call_replaces; intended_call_ruled_by_its_article; no_lead_restriction(25A1)")     \
+    S(c25A6, "25A6", "lho_may_withdraw_call")                                                      \
     S(c25A4_late, "25A4", "unintended_call_too_late")                                              \
     S(c25A5_late, "25A5", "unintended_call_too_late")                                              \
     S(c25A4, "25A4", "")                                                                           \
