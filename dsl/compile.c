@@ -421,8 +421,9 @@ ruleset *dsl_compile_amended(const char *path, const char *const *amendments, in
         declare_actions(&c);
         declare_tables(&c);
         check_klaverjas_vocabulary(&c);
-        make_graph(&c);
         declare_derived(&c);
+        declare_computed(&c);
+        make_graph(&c);
         declare_defaults(&c);
         declare_invariants(&c);
         declare_articles(&c);

@@ -398,6 +398,46 @@ static void check_derived_cycles(compiler *c) {
     }
 }
 
+/* Whether expression e reads, itself or through derived facts, an input
+ * fact no decision can test (an int without a range of at most 256
+ * values, a string). seen[f]: 0 not yet, 1 under way, 2 yes, 3 no. */
+static bool reads_untestable(compiler *c, int e, char *seen) {
+    const rs_expr *x = expr_at(c, e);
+    if (x->kind == EX_FACT) {
+        const rs_fact *fact = &c->rs->facts[x->a];
+        if (fact->derived < 0) return !branchable(fact->type);
+        if (!seen[x->a]) {
+            seen[x->a] = 1; /* check_derived_cycles broke every cycle */
+            seen[x->a] = reads_untestable(c, fact->derived, seen) ? 2 : 3;
+        }
+        return seen[x->a] == 2;
+    }
+    if (x->a >= 0 && x->kind != EX_TABLE && x->kind != EX_CONST && reads_untestable(c, x->a, seen))
+        return true;
+    if (x->b >= 0 && x->kind != EX_CONST && reads_untestable(c, x->b, seen)) return true;
+    for (int i = 0; i < x->nargs; i++)
+        if (x->kind != EX_IN && reads_untestable(c, rs_arg(c->rs, x->args + i), seen)) return true;
+    return false;
+}
+
+/* A derived fact of a type a decision can test (yes/no, an enum, a small
+ * range) that reads a fact no decision can test — whether the takers' 110
+ * points beat the defenders' 172 — cannot be substituted into the graph
+ * as other derived facts are: it gets a graph variable of its own, and a
+ * ruling computes its value from the scenario where the walk meets it
+ * (core/engine/eval.c). After declare_derived, before the graph is made. */
+void declare_computed(compiler *c) {
+    char *seen = arena_alloc(c->a, (size_t)c->rs->nfacts + 1);
+    for (int f = 0; f < c->rs->nfacts; f++) {
+        rs_fact *fact = &c->rs->facts[f];
+        if (fact->derived < 0 || !branchable(fact->type) ||
+            !reads_untestable(c, fact->derived, seen))
+            continue;
+        fact->var = c->rs->nvars;
+        c->rs->var_fact[c->rs->nvars++] = f;
+    }
+}
+
 void declare_derived(compiler *c) {
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];

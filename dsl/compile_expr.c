@@ -323,7 +323,7 @@ static value_span fact_span(compiler *c, int f) {
     if (c->fact_span[f].count > 0) return c->fact_span[f];
     value_span v = {1, 0, 0}; /* what a decision cannot test adds no values */
     const rs_type *t = fact->type;
-    if (fact->derived >= 0) /* check_derived_cycles broke every cycle */
+    if (fact->derived >= 0 && fact->var < 0) /* check_derived_cycles broke every cycle */
         v = span_of(c, fact->derived);
     else if (t->kind == TY_INT && t->bounded)
         v = span_in((double)t->lo, (double)t->hi, UNBOUNDED);
@@ -455,7 +455,8 @@ static double tree_bound(compiler *c, int x);
 static double fact_tree_bound(compiler *c, int f) {
     if (c->fact_tree[f] > 0) return c->fact_tree[f];
     const rs_fact *fact = &c->rs->facts[f];
-    double n = fact->derived >= 0 ? tree_bound(c, fact->derived) : rs_decision_values(fact->type);
+    double n = fact->derived >= 0 && fact->var < 0 ? tree_bound(c, fact->derived)
+                                                   : rs_decision_values(fact->type);
     return c->fact_tree[f] = n >= 1 ? n : 1;
 }
 
@@ -563,17 +564,15 @@ static gref fact_graph(compiler *c, int f, src_loc use) {
     if (c->fact_graph[f]) return c->fact_graph[f] - 1;
     rs_fact *fact = &c->rs->facts[f];
     gref g;
-    if (fact->derived >= 0) {
-        g = expr_graph(c, fact->derived); /* check_derived_cycles broke every cycle */
-    } else if (fact->var >= 0) {
+    if (fact->var >= 0) { /* an input fact, or a derived one computed before the walk */
         g = graph_var(c->rs->graph, fact->var);
+    } else if (fact->derived >= 0) {
+        g = expr_graph(c, fact->derived); /* check_derived_cycles broke every cycle */
     } else {
-        /* A derived fact is substituted where it is tested, so a bool
-         * derived from such a fact fails here too: the hint says so. */
         ERR(c->d, use,
             "a fact tested in a decision takes at most 256 values: declare a range such as "
-            "int 0..255, or use the fact only in actions' arguments (a bool derived from it is "
-            "tested through it, and fails the same way)",
+            "int 0..255, or test a yes/no or enum fact derived from it (`fact made : bool = "
+            "points > 81`: it is computed before the decision)",
             "fact '%s' (%s) cannot be tested in a decision", fact->name, type_text(c, fact->type));
         return graph_term_ref(c->rs->graph, TERM_VALUE, 0);
     }

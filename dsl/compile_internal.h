@@ -185,6 +185,7 @@ void declare_facts(compiler *c);
 void declare_actions(compiler *c);
 void declare_tables(compiler *c);
 void declare_derived(compiler *c);
+void declare_computed(compiler *c);
 void declare_defaults(compiler *c);
 void declare_invariants(compiler *c);
 

@@ -1693,7 +1693,7 @@ expect "score nkf k01: roem on both sides, 89 card points and nat (20, 20i9; 19i
     "Slag 4  E:C10 HQ C9 HK  → N (spelers), 17 kaartpunten, roem 20  [16 > 0P1a > 0P2 > 0P2d]" \
     "Slag 7  N:DQ D10 DJ D9  → E (tegenspelers), 15 kaartpunten, roem 50  [16 > 0P1a > 0P2 > 0P2b]" \
     "Slag 8  E:S7 SJ CJ CQ  → S (spelers), 7 kaartpunten, roem 0  [16 > 0P1b > 0P1a > 0P2]" \
-    "Uit de slagen: spelers 109 (roem 20), tegenspelers 143 (roem 70)" "Score [4 > 19 > 20 > 20i9]" \
+    "Uit de slagen: spelers 109 (roem 20), tegenspelers 143 (roem 70)" "Score [4 > 19 > 20 > 20i9 > 19i10]" \
     "Kolom score voor de tegenspelers: 162." "Kolom roem voor de tegenspelers: 90." "Spelers: 0   Tegenspelers: 252" \
     -- "$ARBITER" score --ruleset $NKF "$out.k01"
 printf '{%s,"roem_claimed":[]}' "$D1" >"$out.k02"
@@ -1705,7 +1705,7 @@ expect "score nkf k02: no roem declared (17, 18); the last trick's 10 make 79 in
 printf '{%s,"roem_claimed":[1,7]}' "$D1" >"$out.k03"
 expect "score nkf k03: the stuk not declared before covering (17); the defenders' 70 roem: nat (20i9)" 0 \
     "Slag 4  E:C10 HQ C9 HK  → N (spelers), 17 kaartpunten, roem 0  [16 > 0P1a > 0P2 > 17 > 18]" \
-    "Score [4 > 19 > 20 > 20i9]" "Kolom roem voor de tegenspelers: 70." "Spelers: 0   Tegenspelers: 232" \
+    "Score [4 > 19 > 20 > 20i9 > 19i10]" "Kolom roem voor de tegenspelers: 70." "Spelers: 0   Tegenspelers: 232" \
     -- "$ARBITER" score --ruleset $NKF "$out.k03"
 printf '{%s,"roem_claimed":[4]}' "$D1" >"$out.k04"
 expect "score nkf k04: only the stuk declared - 109 against 73, made (20i9)" 0 \
@@ -1785,7 +1785,7 @@ expect "legal nkf s24-L4: no overtrump possible - discard, no undertrump (12i4a,
 # (19, 19i10), box struck (25). 80 + 20 roem against 82: roem declared, so
 # Art. 20 decides (20i9): 100 > 82, made. The defenders revoked but the
 # claim came after the covered last trick (14b): as played, 70 < 82, nat.
-expect "score nkf s24-S1: 78 against 84 without roem - nat, 0 : 162 (19, 25)" 0 "Score [4 > 19 > 25]" \
+expect "score nkf s24-S1: 78 against 84 without roem - nat, 0 : 162 (19, 19i10, 25)" 0 "Score [4 > 19 > 19i10 > 25]" \
     "Kolom score voor de tegenspelers: 162." "Spelers: 0   Tegenspelers: 162" \
     -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":78,\"defenders_points\":84,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
 expect "score nkf s24-S2: 80 + 20 roem against 82 card points - made (20i9)" 0 "Score [4 > 19 > 20 > 20i9]" \
@@ -1793,7 +1793,7 @@ expect "score nkf s24-S2: 80 + 20 roem against 82 card points - made (20i9)" 0 "
     "Spelers: 100   Tegenspelers: 82" \
     -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":4,\"defenders_tricks\":4,\"takers_points\":100,\"defenders_points\":82,\"takers_roem\":20,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
 expect "score nkf s24-S3: the defenders' revoke claimed too late - as played, the takers nat (14b, 19)" 0 \
-    "Score [4 > 13a > 14 > 14b > 19 > 25]" "Spelers: 0   Tegenspelers: 162" \
+    "Score [4 > 13a > 14 > 14b > 19 > 19i10 > 25]" "Spelers: 0   Tegenspelers: 162" \
     -- sh -c "echo '{\"revoke_by\":\"defenders\",\"revoke_kind\":\"must_follow\",\"revoke_claim\":\"too_late\",\"hand_complete\":true,\"takers_tricks\":3,\"defenders_tricks\":5,\"takers_points\":70,\"defenders_points\":92,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
 # S4, S5: deal D1 above. Only the defenders' driekaart declared: 89 card
 # points against 73 + 20 = 93; roem declared, so the most points with roem
@@ -1802,7 +1802,7 @@ printf '{%s,"roem_claimed":[1]}' "$D1" >"$out.s4"
 expect "score nkf s24-S4: 89 card points, the defenders' 20 roem - nat (20i9), 0 : 182" 0 \
     "Slag 1  E:SA S10 SK SQ  → E (tegenspelers), 28 kaartpunten, roem 20  [16 > 0P1a > 0P2 > 0P2a]" \
     "Slag 4  E:C10 HQ C9 HK  → N (spelers), 17 kaartpunten, roem 0  [16 > 0P1a > 0P2 > 17 > 18]" \
-    "Score [4 > 19 > 20 > 20i9]" "Kolom roem voor de tegenspelers: 20." "Spelers: 0   Tegenspelers: 182" \
+    "Score [4 > 19 > 20 > 20i9 > 19i10]" "Kolom roem voor de tegenspelers: 20." "Spelers: 0   Tegenspelers: 182" \
     -- "$ARBITER" score --ruleset $NKF "$out.s4"
 printf '{%s,"roem_claimed":[1,4]}' "$D1" >"$out.s5"
 expect "score nkf s24-S5: the stuk and the driekaart declared - 109 : 93, made (20i9)" 0 \
@@ -1878,14 +1878,12 @@ expect "score nkf s36-S2: the takers accuse falsely - 0 : 282 (15, 15i12, 13b)" 
     "Spelers: 0   Tegenspelers: 282" \
     -- "$ARBITER" score --ruleset $NKF "$out.s36s2"
 # S3: 90 + 20 roem against 72 + 100 (vier gelijken): roem declared, the most
-# points with roem win (20, 20i9): nat, scored by 19i10. Written with the
-# trail [4 > 19 > 20 > 20i9 > 19i10]: the columns of a failed hand are the
-# reading 19i10's (open point 10), which the ruling's text cites but its
-# trail cannot: made or nat compares two unbounded point totals, which a
-# decision cannot test (docs/coverage.md, "Thirty-sixth sample"). The check
-# pins the trail up to there.
+# points with roem win (20, 20i9): nat, scored by 19i10 (the columns of a
+# failed hand are the reading 19i10's, open point 10). Made or nat compares
+# two point totals past 255: the derived fact takers_made is computed
+# before the decision tests it.
 expect "score nkf s36-S3: 110 against 172 with roem - nat, 0 : 282 (20i9, 19i10)" 0 \
-    "Score [4 > 19 > 20 > 20i9" "nat (beet, 0Tbeet)" "(19i10)" "Kolom score voor de tegenspelers: 162." "Kolom roem voor de tegenspelers: 120." \
+    "Score [4 > 19 > 20 > 20i9 > 19i10]" "nat (beet, 0Tbeet)" "(19i10)" "Kolom score voor de tegenspelers: 162." "Kolom roem voor de tegenspelers: 120." \
     "Spelers: 0   Tegenspelers: 282" \
     -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":5,\"defenders_tricks\":3,\"takers_points\":110,\"defenders_points\":172,\"takers_roem\":20,\"defenders_roem\":100}' | $ARBITER score --ruleset $NKF -"
 # S4: the takers won every trick but revoked; claimed after the covered last
@@ -2077,10 +2075,16 @@ expect "score nkf --amend four jacks 200 s46-P8 (OP8)" 0 \
 # literal reading (82 card points win) makes it, 89 : 93.
 S46P9='{"revoke_by":"none","hand_complete":true,"takers_tricks":5,"defenders_tricks":3,"takers_points":89,"defenders_points":93,"takers_roem":0,"defenders_roem":20}'
 printf 'amendment "82 kaartpunten winnen altijd" {\n  base "klaverjas-nkf-1976"\n  cite "OP9"\n}\nreplace fact takers_made : bool = takers_points - takers_roem >= winning_threshold or takers_points > defenders_points\n' >"$out.op9"
-expect "score nkf s46-P9: 89 card points, nat with roem (20i9)" 0 "Score [4 > 19 > 20 > 20i9]" "Spelers: 0   Tegenspelers: 182" \
+expect "score nkf s46-P9: 89 card points, nat with roem (20i9, 19i10)" 0 "Score [4 > 19 > 20 > 20i9 > 19i10]" "Spelers: 0   Tegenspelers: 182" \
     -- sh -c "echo '$S46P9' | $ARBITER score --ruleset $NKF -"
 expect "score nkf --amend 82 wins s46-P9: made, 89 : 93 (OP9)" 0 "Score [4 > 19 > 20 > 20i9]" "Spelers: 89   Tegenspelers: 93" \
     -- sh -c "echo '$S46P9' | $ARBITER score --ruleset $NKF --amend $out.op9 -"
+# The diff of that amendment: takers_made is computed otherwise, so the two
+# are kept apart (takers_made') and the hands where they disagree show.
+expect "diff nkf --amend OP9: the hands whose made or nat changes" 0 \
+    "2 soorten situaties krijgen een andere uitspraak" "takers_made = false, takers_made' = true" \
+    "takers_made = true, takers_made' = false" \
+    -- "$ARBITER" diff $NKF $NKF --amend $out.op9
 # Point 10 in `score`: s46-S2 with the defenders keeping only their own roem.
 printf 'amendment "Nat: alleen de eigen roem" {\n  base "klaverjas-nkf-1976"\n  cite "OP10"\n}\nreplace fact nat_defenders_roem : int = defenders_roem\n' >"$out.op10"
 expect "score nkf --amend nat roem s46-S2: 0 : 182 (OP10)" 0 "Spelers: 0   Tegenspelers: 182" \
@@ -2227,16 +2231,12 @@ expect "score nkf s53-S3: the defenders' mars with four aces - 0 : 362 (0P2c, 0P
 # [steekproef53-S4] S53-S2's deal and play with E taking (E-W the takers):
 # 11 against 151, no roem: 19 decides, nat (11 < 82); what each side
 # writes down is the reading 19i10: the takers nothing, the defenders 162.
-# The roem box struck through (25). The text's trail is [4 > 19 > 19i10 >
-# 25]; the program gives [4 > 19 > 25] and names 19i10 in the ruling's
-# message only: the trail cannot split made from nat, which rests on the
-# points (docs/coverage.md, "A failed hand's trail lacks 19i10": needs the
-# engine). Pinned as it is, with the message's 19i10.
+# The roem box struck through (25). The text's trail: [4 > 19 > 19i10 > 25].
 printf '{"trump":"H","taker":"E","first_leader":"E","revoke_by":"none",%s}' "$S53D2" >"$out.s53s4"
 expect "score nkf s53-S4: nat without roem - 0 : 162 (19, 19i10, 25)" 0 \
     "Slag 2  N:C7 D7 S8 CA  → W (spelers), 11 kaartpunten, roem 0  [16 > 0P1a > 0P2]" \
     "Uit de slagen: spelers 11 (roem 0), tegenspelers 151 (roem 0)" \
-    "Score [4 > 19 > 25]" "alle 162 punten en alle gemelde roem (19i10)." "Kolom score voor de spelers: 0." "Kolom score voor de tegenspelers: 162." \
+    "Score [4 > 19 > 19i10 > 25]" "alle 162 punten en alle gemelde roem (19i10)." "Kolom score voor de spelers: 0." "Kolom score voor de tegenspelers: 162." \
     "Spelers: 0   Tegenspelers: 162" \
     -- "$ARBITER" score --ruleset $NKF "$out.s53s4"
 rm -f "$out.s53s1" "$out.s53s2" "$out.s53s3" "$out.s53s4"

@@ -482,8 +482,9 @@ const char *arb_ruling_invariant(const arb_ruling *r, enum arb_lang lang);
  * and where that came from, as the JSON's "decided_by" says it: "default"
  * (the scenario is silent: assumed with the fact's default), the record
  * the core settled it from (the built-in's namespace: "auction",
- * "contract", "play", …), else "given" (by the scenario or an answer, or
- * derived from such facts). A director may correct a value by answering
+ * "contract", "play", …), "derived" (a derived fact the decision tests,
+ * computed from the facts it reads), else "given" (by the scenario or an
+ * answer). A director may correct a value by answering
  * its fact (arb_scenario_answer): an answer wins over a record's value.
  * The values are taken when the ruling is made: later answers do not
  * change them. Count 0, fact -1 and NULL strings for a NULL ruling, one a

@@ -119,8 +119,10 @@ json_t *output_value_json(const ruleset *rs, const rs_type *t, int64_t v) {
 }
 
 /* Where a fact's value came from: "given", "default" (the scenario was
- * silent and the fact's default was assumed), or the record that settled it. */
+ * silent and the fact's default was assumed), "derived" (computed from
+ * other facts before the decision tested it), or the record that settled it. */
 const char *output_fact_source(const ruleset *rs, const scenario *sc, int f) {
+    if (rs->facts[f].derived >= 0) return "derived";
     if (sc && sc->assumed[f]) return "default";
     if (!sc || sc->given[f] || rs->facts[f].builtin < 0) return "given";
     return builtin_at(rs->facts[f].builtin)->ns;
@@ -128,6 +130,7 @@ const char *output_fact_source(const ruleset *rs, const scenario *sc, int f) {
 
 static const char *source_text(const char *source) {
     if (strcmp(source, "default") == 0) return " (aangenomen: het scenario zegt het niet)";
+    if (strcmp(source, "derived") == 0) return " (berekend uit de gegeven feiten)";
     if (strcmp(source, "auction") == 0) return " (uit het biedverloop)";
     if (strcmp(source, "contract") == 0) return " (uit het contract)";
     if (strcmp(source, "scoring") == 0) return " (uit de scores)";

@@ -47,6 +47,17 @@ const char *eval_clause_cite(const ruleset *rs, int clause) {
     return rs->clauses[clause].cite;
 }
 
+enum expr_status eval_tested_value(const ruleset *rs, int f, const fact_values *fv, int64_t *v,
+                                   int *missing) {
+    if (fv->known[f]) {
+        *v = fv->value[f];
+        return EXPR_OK;
+    }
+    *missing = f;
+    if (rs->facts[f].derived < 0) return EXPR_UNKNOWN;
+    return expr_eval(rs, rs->facts[f].derived, fv, v, missing);
+}
+
 /* Whether two subgraphs rule alike in every situation that agrees with the
  * known facts. Graphs are ordered, so both are walked together; depth is
  * bounded by the number of facts. */
@@ -57,9 +68,11 @@ static bool alike(const ruleset *rs, gref a, gref b, const fact_values *fv, long
     if (GRAPH_IS_TERM(a) && GRAPH_IS_TERM(b)) return false; /* terminals are interned */
     int va = GRAPH_IS_TERM(a) ? g->nvars : g->nodes[a].var,
         vb = GRAPH_IS_TERM(b) ? g->nvars : g->nodes[b].var;
-    int var = va < vb ? va : vb, f = rs->var_fact[var];
+    int var = va < vb ? va : vb, missing = -1;
+    int64_t v = 0;
+    bool known = eval_tested_value(rs, rs->var_fact[var], fv, &v, &missing) == EXPR_OK;
     for (int i = 0; i < g->domain[var]; i++) {
-        if (fv->known[f] && fv->value[f] - g->lo[var] != i) continue;
+        if (known && v - g->lo[var] != i) continue;
         gref ca = va == var ? graph_kid(g, &g->nodes[a], i) : a,
              cb = vb == var ? graph_kid(g, &g->nodes[b], i) : b;
         if (!alike(rs, ca, cb, fv, budget)) return false;
@@ -113,17 +126,25 @@ static graph_term walk(const ruleset *rs, gref r, const fact_values *fv, ruling_
     const graph *g = rs->graph;
     while (!GRAPH_IS_TERM(r)) {
         const graph_node *nd = &g->nodes[r];
-        int f = rs->var_fact[nd->var];
-        if (!fv->known[f]) {
+        int f = rs->var_fact[nd->var], missing = f;
+        int64_t value = fv->value[f];
+        enum expr_status s =
+            fv->known[f] ? EXPR_OK : eval_tested_value(rs, f, fv, &value, &missing);
+        if (s == EXPR_UNKNOWN) { /* missing: the input fact to ask, for a computed one too */
             if (needed(rs, nd, fv)) {
                 out->status = RULING_NEEDS;
-                out->detail = f;
+                out->detail = missing;
                 return (graph_term){-1, 0};
             }
             r = graph_kid(g, nd, some_possible(rs, nd, fv));
             continue;
         }
-        int64_t i = fv->value[f] - g->lo[nd->var];
+        if (s != EXPR_OK) {
+            out->status = RULING_ERROR;
+            out->detail = s;
+            return (graph_term){-1, 0};
+        }
+        int64_t i = value - g->lo[nd->var];
         if (i < 0 || i >= g->domain[nd->var]) { /* the scenario reader validates values; be safe */
             out->status = RULING_ERROR;
             out->detail = EXPR_NO_ROW;
@@ -131,7 +152,7 @@ static graph_term walk(const ruleset *rs, gref r, const fact_values *fv, ruling_
         }
         if (path_fact) {
             path_fact[*npath] = f;
-            path_value[(*npath)++] = fv->value[f];
+            path_value[(*npath)++] = value;
         }
         r = graph_kid(g, nd, i);
     }
@@ -639,10 +660,14 @@ void eval_pack(const ruleset *rs, const fact_values *fv, void *row) {
     uint64_t *known = w <= KNOWN_ON_STACK / 64 ? stack : xcalloc((size_t)w, sizeof(uint64_t));
     memset(row, 0, eval_row_size(rs));
     for (int v = 0; v < rs->nvars; v++) {
-        int f = rs->var_fact[v], pd = packed_domain(g, v);
-        int64_t i = fv->value[f] - g->lo[v];
-        if (fv->known[f]) known[v / 64] |= UINT64_C(1) << (v % 64);
-        val[v] = (uint8_t)(!fv->known[f] ? pd : i < 0 || i >= pd ? pd + 1 : i);
+        int f = rs->var_fact[v], pd = packed_domain(g, v), missing = f;
+        int64_t value = 0;
+        enum expr_status s = eval_tested_value(rs, f, fv, &value, &missing);
+        int64_t i = value - g->lo[v];
+        if (s == EXPR_OK) known[v / 64] |= UINT64_C(1) << (v % 64);
+        /* an error computing a derived fact is a value the row cannot hold:
+         * the walk from the fact values reports it */
+        val[v] = (uint8_t)(s == EXPR_UNKNOWN ? pd : s != EXPR_OK || i < 0 || i >= pd ? pd + 1 : i);
     }
     uint32_t view = view_of(rs, known);
     memcpy(row, &view, sizeof view);

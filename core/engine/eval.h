@@ -98,6 +98,13 @@ void eval_pack(const ruleset *rs, const fact_values *fv, void *row);
 int eval_batch(const ruleset *rs, gref root, const fact_values *fv, const void *rows, int n,
                ruling_brief *out, int64_t *args, size_t args_cap);
 
+/* The value of fact f a decision tests: the one fv gives, or, for a
+ * derived fact the graph tests as a variable of its own (one that reads a
+ * fact no decision can test, such as points past 255), its expression's
+ * value over fv. EXPR_UNKNOWN sets *missing to the input fact to ask. */
+enum expr_status eval_tested_value(const ruleset *rs, int f, const fact_values *fv, int64_t *v,
+                                   int *missing);
+
 /* Rule on fv with the graph rooted at root (rs->root for the whole ruleset).
  * The ruling owns its memory: release it with ruling_clear. */
 void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out);

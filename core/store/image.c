@@ -1335,7 +1335,7 @@ static bool valid_facts(const ruleset *rs) {
         const rs_fact *x = &rs->facts[f];
         if (!x->name || !x->type || !opt(x->builtin, builtin_count()) ||
             !opt(x->derived, rs->exprs.len) || !opt(x->var, rs->nvars) ||
-            (x->var >= 0 && (rs->var_fact[x->var] != f || x->derived >= 0)) || !valid_default(x))
+            (x->var >= 0 && rs->var_fact[x->var] != f) || !valid_default(x))
             return false;
     }
     for (int v = 0; v < rs->nvars; v++)

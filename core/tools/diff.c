@@ -76,6 +76,27 @@ static void join_values(diff_fact *f, const ruleset *a, const ruleset *b) {
     }
 }
 
+static bool meaning(const ruleset *home, int e, const ruleset *in, strbuf *out, int depth);
+
+/* Whether a fact the two graphs test means the same in both: an input
+ * fact does; a derived one the graph tests as a variable of its own
+ * (computed before the walk) only where both compute it alike. An
+ * amendment that changes the computation (82 card points always win)
+ * changes the rulings wherever the two values differ: the diff keeps the
+ * two apart, so that those regions show. */
+static bool same_fact(const ruleset *a, int fa, const ruleset *b, int fb) {
+    int da = a->facts[fa].derived, db = b->facts[fb].derived;
+    if (da < 0 || db < 0) return da < 0 && db < 0;
+    strbuf in_a, in_b;
+    sb_init(&in_a);
+    sb_init(&in_b);
+    bool same = meaning(a, da, a, &in_a, 0) && meaning(b, db, b, &in_b, 0) &&
+                in_a.len == in_b.len && memcmp(in_a.data, in_b.data, in_a.len) == 0;
+    sb_free(&in_a);
+    sb_free(&in_b);
+    return same;
+}
+
 static void join_facts(const ruleset *a, const ruleset *b, diff_result *d) {
     d->facts = xcalloc((size_t)(a->nvars + b->nvars + 1), sizeof(diff_fact));
     for (int v = 0; v < a->nvars; v++) {
@@ -83,10 +104,11 @@ static void join_facts(const ruleset *a, const ruleset *b, diff_result *d) {
         f->fa = a->var_fact[v];
         f->name = a->facts[f->fa].name;
         int fb = rs_find_fact(b, f->name);
-        f->fb =
-            fb >= 0 && b->facts[fb].var >= 0 && joinable(a->facts[f->fa].type, b->facts[fb].type)
-                ? fb
-                : -1;
+        f->fb = fb >= 0 && b->facts[fb].var >= 0 &&
+                        joinable(a->facts[f->fa].type, b->facts[fb].type) &&
+                        same_fact(a, f->fa, b, fb)
+                    ? fb
+                    : -1;
     }
     for (int v = 0; v < b->nvars; v++) {
         int fb = b->var_fact[v];
@@ -98,6 +120,12 @@ static void join_facts(const ruleset *a, const ruleset *b, diff_result *d) {
         f->fa = -1;
         f->fb = fb;
         f->name = b->facts[fb].name;
+        if (rs_find_fact(a, f->name) >= 0) { /* computed otherwise in B: named apart */
+            strbuf name;
+            sb_init(&name);
+            sb_printf(&name, "%s'", f->name);
+            f->name = f->own_name = sb_take(&name);
+        }
     }
     for (int i = 0; i < d->nfacts; i++)
         join_values(&d->facts[i], a, b);
@@ -1230,6 +1258,7 @@ void diff_free(diff_result *d) {
             json_decref(d->facts[f].json[i]);
         }
         xfree(d->facts[f].names);
+        xfree(d->facts[f].own_name);
         xfree(d->facts[f].va);
         xfree(d->facts[f].vb);
         xfree(d->facts[f].json);

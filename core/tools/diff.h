@@ -18,7 +18,8 @@
 /* A fact of either ruleset, with its values joined by name. */
 typedef struct diff_fact {
     const char *name;
-    int fa, fb; /* fact index in A and B, or -1 when the ruleset lacks it */
+    char *own_name; /* name when it is not the ruleset's (a fact computed otherwise in B) */
+    int fa, fb;     /* fact index in A and B, or -1 when the ruleset lacks it */
     int nvalues;
     bool ordered;       /* ints and calls: a run of values reads as a range */
     const char **names; /* joint values as written in scenarios */

@@ -3,6 +3,8 @@
  * any other value 1, and a fact the scenario does not give costs nothing. */
 #include "whynot.h"
 
+#include "eval.h"
+
 #include <stdlib.h>
 
 #define UNREACHABLE (1 << 29)
@@ -23,9 +25,11 @@ static bool names_action(const ruleset *rs, const graph_term *t, int action) {
 }
 
 static int edge_cost(const search *s, const graph_node *nd, int i) {
-    int f = s->rs->var_fact[nd->var];
-    if (!s->fv->known[f]) return 0;
-    return s->fv->value[f] - s->rs->graph->lo[nd->var] == i ? 0 : 1;
+    int missing;
+    int64_t v;
+    if (eval_tested_value(s->rs, s->rs->var_fact[nd->var], s->fv, &v, &missing) != EXPR_OK)
+        return 0;
+    return v - s->rs->graph->lo[nd->var] == i ? 0 : 1;
 }
 
 static int cost_of(search *s, gref r) {
@@ -61,7 +65,7 @@ void whynot_find(const ruleset *rs, gref root, const fact_values *fv, int action
         if (edge_cost(&s, nd, i) && out->nchanges < WHYNOT_MAX_CHANGES) {
             out->fact[out->nchanges] = f;
             out->value[out->nchanges] = g->lo[nd->var] + i;
-            out->was_known[out->nchanges++] = fv->known[f];
+            out->was_known[out->nchanges++] = fv->known[f] || rs->facts[f].derived >= 0;
         }
         r = graph_kid(g, nd, i);
     }

@@ -667,6 +667,69 @@ static int batch_alike_on(const ruleset *rs, fact_values *fv, int n) {
     return ok;
 }
 
+/* A derived yes/no fact that reads numbers no decision can test (points
+ * past 255) is tested as a variable of its own, computed from the
+ * scenario before the walk: the ruling names the clause it decides, asks
+ * the input it lacks (never the derived fact), shows it in the path, and
+ * rules alike in eval_batch with and without packed rows. */
+#define COMPUTED_RULES                                                                             \
+    "ruleset \"computed\" { }\n"                                                                   \
+    "fact mine : int\n  ask \"mine?\"\n"                                                           \
+    "fact theirs : int\n  ask \"theirs?\"\n"                                                       \
+    "fact bonus : int 0..255\n  ask \"bonus?\"\n"                                                  \
+    "fact won : bool = mine + bonus > theirs\n"                                                    \
+    "action made(points: int) text \"made {points}\"\n"                                            \
+    "action lost text \"lost\"\n"                                                                  \
+    "article 1 when true {\n"                                                                      \
+    "  if won => 1A { made(mine + bonus) }\n"                                                      \
+    "  otherwise => 1B { lost }\n"                                                                 \
+    "}\n"
+
+static void test_derived_fact_on_untestable_numbers_is_computed(void **state) {
+    (void)state;
+    ruleset *rs = compile_text(COMPUTED_RULES);
+    int won = rs_find_fact(rs, "won");
+    assert_true(rs->facts[won].var >= 0 && rs->facts[won].derived >= 0);
+    scenario sc;
+    ruling r;
+    rule(rs, "{\"mine\": 300, \"theirs\": 290, \"bonus\": 0}", &sc, &r);
+    assert_trail(&r, "1,1A");
+    assert_true(path_has(&r, "won"));
+    assert_false(path_has(&r, "mine")); /* read by the computation, not tested */
+    assert_int_equal(r.actions[0].args[0], 300);
+    done(&sc, &r);
+    rule(rs, "{\"mine\": 280, \"theirs\": 290, \"bonus\": 10}", &sc, &r);
+    assert_trail(&r, "1,1B"); /* 290 is not more than 290 */
+    done(&sc, &r);
+    rule(rs, "{\"mine\": 280, \"bonus\": 10}", &sc, &r);
+    assert_needs(&r, "theirs");
+    done(&sc, &r);
+    rule(rs, "{\"theirs\": 280}", &sc, &r);
+    assert_needs(&r, "mine");
+    done(&sc, &r);
+    const char *json[] = {
+        "{\"mine\": 300, \"theirs\": 290, \"bonus\": 0}",
+        "{\"mine\": 280, \"theirs\": 290, \"bonus\": 10}",
+        "{\"mine\": 280, \"theirs\": 290}",
+        "{\"mine\": 9223372036854775807, \"theirs\": 0, \"bonus\": 1}",
+    };
+    enum { N = 4 };
+    scenario all[N];
+    fact_values fv[N];
+    read_all(rs, json, N, all, fv);
+    assert_int_equal(batch_alike_on(rs, fv, N), 2);
+    ruling_brief b[N];
+    int64_t args[8];
+    assert_int_equal(eval_batch(rs, rs->root, fv, NULL, N, b, args, 8), N);
+    assert_int_equal(b[2].status, RULING_NEEDS);
+    assert_string_equal(rs->facts[b[2].detail].name, "bonus");
+    assert_int_equal(b[3].status, RULING_ERROR); /* the sum overflows */
+    assert_int_equal(b[3].detail, EXPR_OVERFLOW);
+    for (int i = 0; i < N; i++)
+        scenario_free(&all[i]);
+    ruleset_free(rs);
+}
+
 /* eval_batch on packed rows gives, field for field, what it gives on the
  * fact values alone: a row that settles its ruling, one that stops at a
  * fact it does not give (the ruling then asks), one whose first values
@@ -1427,6 +1490,7 @@ int main(void) {
         cmocka_unit_test(test_rule_again_is_rule_afresh),
         cmocka_unit_test(test_batch_stops_where_arguments_do_not_fit),
         cmocka_unit_test(test_batch_packed_rows_rule_alike),
+        cmocka_unit_test(test_derived_fact_on_untestable_numbers_is_computed),
         cmocka_unit_test(test_batch_packed_rows_in_long_runs),
         cmocka_unit_test(test_batch_packed_rows_many_known_sets),
         cmocka_unit_test(test_batch_packed_rows_on_bridge_2017),

@@ -213,6 +213,7 @@ static void reference_text(const ruling *r, const scenario *sc, FILE *out) {
     if (r->npath) fputs("Beslist op grond van:\n", out);
     static const char *const sources[][2] = {
         {"default", " (aangenomen: het scenario zegt het niet)"},
+        {"derived", " (berekend uit de gegeven feiten)"},
         {"auction", " (uit het biedverloop)"},
         {"contract", " (uit het contract)"},
         {"scoring", " (uit de scores)"},
