@@ -1594,6 +1594,16 @@ expect "legal nkf --amend 12i1-literal: the leader's opponent still must (12b)" 
     -- sh -c "echo '{\"trump\":\"H\",\"seat\":\"N\",\"hand\":\"H7 D8 C9\",\"trick\":\"E:SA S7 S8\"}' | $ARBITER legal --ruleset $NKF --amend $LITERAL -"
 expect "test nkf --amend 12i1-literal: the amendment's tests pass" 0 " 0 failed" \
     -- "$ARBITER" test $NKF --amend $LITERAL
+# The diff of that amendment: the legal article is reached from no root, so
+# it is compared on its own; --article 12 shows the change.
+expect "diff nkf --amend 12i1-literal: the legal article's change is reported" 0 \
+    "Geen enkele uitspraak verandert." "Artikel 12 (dat beslist welke kaart gespeeld mag worden) wordt apart vergeleken: daar krijgt 1 soort situatie een andere uitspraak" \
+    -- "$ARBITER" diff $NKF $NKF --amend $LITERAL
+expect "diff nkf --amend 12i1-literal --article 12: the leader's partner not bound" 0 \
+    "1 soort situatie krijgt een andere uitspraak" "illegal(must_trump, 12i1)." "legal(not_bound)." \
+    -- "$ARBITER" diff $NKF $NKF --amend $LITERAL --article 12
+expect "diff nkf --amend 12i1-literal --json: own_articles" 0 '[{"article":"12","kinds":1},{"article":"16","kinds":0}]' \
+    -- sh -c "$ARBITER diff $NKF $NKF --amend $LITERAL --json | jq -c .own_articles"
 # A penalty card the opponents forbid (11b) is out of his hand for Art. 12
 # (11i6, 11-uitkomen.rules). N holds HJ (the penalty card) and H7; W
 # trumped his partner's spade lead with HQ. Forbidden HJ, H7 is legal

@@ -1290,7 +1290,7 @@ static void write_impossible(writer *wr, const ruleset *a, const ruleset *b, jso
 }
 
 void report_write(const ruleset *a, const ruleset *b, const diff_result *d, json_t *groups,
-                  enum report_format format, enum arb_lang lang, FILE *out) {
+                  const char *note, enum report_format format, enum arb_lang lang, FILE *out) {
     writer wr = {out, format, lang == ARB_EN ? &english : &dutch};
     strbuf title;
     sb_init(&title);
@@ -1324,6 +1324,7 @@ void report_write(const ruleset *a, const ruleset *b, const diff_result *d, json
     }
     heading(&wr, 1, title.data);
     write_summary(&wr, a, b, d, groups);
+    if (note && *note) paragraph(&wr, note);
     write_own_facts(&wr, a, b, d, groups);
     for (size_t g = 0, n = 0; g < json_array_size(groups); g++)
         if (!json_is_true(json_object_get(json_array_get(groups, g), "impossible")))

@@ -25,7 +25,7 @@ json_t *report_groups(const ruleset *a, const ruleset *b, const diff_result *d, 
 /* The report for people, from report_groups' groups. */
 enum report_format { REPORT_TEXT, REPORT_MARKDOWN, REPORT_HTML };
 void report_write(const ruleset *a, const ruleset *b, const diff_result *d, json_t *groups,
-                  enum report_format format, enum arb_lang lang, FILE *out);
+                  const char *note, enum report_format format, enum arb_lang lang, FILE *out);
 
 /* The situations of rs's tests that rule on a whole situation (with the
  * whole ruleset; not expecting a question or a rejection), each as a

@@ -337,6 +337,55 @@ static void write_diff(const ruleset *a, const ruleset *b, const diff_result *d,
         write_region(a, b, d, i, out);
 }
 
+/* The articles A and B rule with apart from their roots (the legal card,
+ * the trick), compared too where no article was named: how many kinds of
+ * situation each changes, -1 where that comparison is incomplete, 0
+ * where it changes nothing. A report that said "no ruling changes" while
+ * an amendment changed which card may be played would mislead. */
+static int own_article_changes(const arb_ruleset *a, const arb_ruleset *b, int which,
+                               const char **id) {
+    *id = diff_own_article(a, which);
+    const char *in_b = diff_own_article(b, which);
+    if (!*id || !in_b || strcmp(*id, in_b) != 0) return 0;
+    diff_result d;
+    diff_rulesets(a, b, *id, &d);
+    int n = d.incomplete ? -1 : d.nregions;
+    diff_free(&d);
+    return n;
+}
+
+/* What the report says of those articles (one paragraph each, in the
+ * report's language), or, for JSON, the list "own_articles". */
+static void own_articles_note(const arb_ruleset *a, const arb_ruleset *b, enum arb_lang lang,
+                              json_t *json, strbuf *note) {
+    static const char *const what[2][2] = {
+        {"dat beslist welke kaart gespeeld mag worden", "which card may be played"},
+        {"dat een slag telt", "what a trick counts"}};
+    json_t *list = json ? json_array() : NULL;
+    for (int w = 0; w < 2; w++) {
+        const char *id;
+        int n = own_article_changes(a, b, w, &id);
+        if (list && id)
+            json_array_append_new(list, json_pack("{ss si}", "article", id, "kinds", n));
+        if (!note || n == 0) continue;
+        if (note->len) sb_putc(note, '\n');
+        bool one = n == 1;
+        if (lang == ARB_EN)
+            sb_printf(note,
+                      "Article %s (%s) is compared on its own: %s%d kind%s of situation change%s "
+                      "there; `--article %s` shows %s.",
+                      id, what[w][1], n < 0 ? "incomplete, " : "", n < 0 ? 0 : n, one ? "" : "s",
+                      one ? "s" : "", id, one ? "it" : "them");
+        else
+            sb_printf(note,
+                      "Artikel %s (%s) wordt apart vergeleken: daar %s %s%d soort%s situatie%s een "
+                      "andere uitspraak; `--article %s` toont %s.",
+                      id, what[w][0], one ? "krijgt" : "krijgen", n < 0 ? "onvolledig, " : "",
+                      n < 0 ? 0 : n, one ? "" : "en", one ? "" : "s", id, one ? "die" : "ze");
+    }
+    if (list) json_object_set_new(json, "own_articles", list);
+}
+
 static enum arb_status diff_unprotected(const arb_ruleset *a, const arb_ruleset *b,
                                         const arb_diff_options *options, FILE *out, FILE *errors) {
     arb_diff_options o = options ? *options : (arb_diff_options){0};
@@ -368,6 +417,7 @@ static enum arb_status diff_unprotected(const arb_ruleset *a, const arb_ruleset 
     } else if (o.format == ARB_DIFF_JSON) {
         json_t *j = diff_json(a, b, &d);
         json_object_set_new(j, "groups", report_groups(a, b, &d, o.lang));
+        if (!o.article) own_articles_note(a, b, o.lang, j, NULL);
         write_json(j, out);
     } else if (o.format == ARB_DIFF_EXACT) {
         write_diff(a, b, &d, out);
@@ -376,7 +426,11 @@ static enum arb_status diff_unprotected(const arb_ruleset *a, const arb_ruleset 
                                                      [ARB_DIFF_MARKDOWN] = REPORT_MARKDOWN,
                                                      [ARB_DIFF_HTML] = REPORT_HTML};
         json_t *groups = report_groups(a, b, &d, o.lang);
-        report_write(a, b, &d, groups, formats[o.format], o.lang, out);
+        strbuf note;
+        sb_init(&note);
+        if (!o.article) own_articles_note(a, b, o.lang, NULL, &note);
+        report_write(a, b, &d, groups, note.data, formats[o.format], o.lang, out);
+        sb_free(&note);
         json_decref(groups);
     }
     diff_free(&d);

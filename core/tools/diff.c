@@ -1165,6 +1165,21 @@ static bool out_of_budget(const joint *j) {
     return j->g->work > GRAPH_MAX_WORK || j->g->nkids > GRAPH_MAX_KIDS - widest;
 }
 
+const char *diff_own_article(const ruleset *rs, int which) {
+    int arts[] = {rs->legal_article, rs->trick_article};
+    return which >= 0 && which < 2 && arts[which] >= 0 ? rs->articles[arts[which]].id : NULL;
+}
+
+/* The graph the diff walks in rs: the checked root, or, for an article the
+ * root never reaches (the legal or the trick article, which `legal` and
+ * `score` rule with on their own), that article's own graph. */
+static gref diff_root(const ruleset *rs, const char *article) {
+    for (int w = 0; article && w < 2; w++)
+        if (diff_own_article(rs, w) && strcmp(diff_own_article(rs, w), article) == 0)
+            return rs->articles[rs_find_article(rs, article)].root;
+    return rs->checked_root;
+}
+
 void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff_result *out) {
     memset(out, 0, sizeof *out);
     out->article = article;
@@ -1190,8 +1205,8 @@ void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff
          *memo_b = xcalloc((size_t)b->graph->nnodes + 1, sizeof(gref));
     side sa = {&j, a, var_fact_a, false, xcalloc((size_t)a->graph->nterms + 1, sizeof(gref))},
          sb = {&j, b, var_fact_b, true, xcalloc((size_t)b->graph->nterms + 1, sizeof(gref))};
-    gref ga = mark_absent(&sa, rebuild(&sa, a->checked_root, memo_a));
-    gref gb = mark_absent(&sb, rebuild(&sb, b->checked_root, memo_b));
+    gref ga = mark_absent(&sa, rebuild(&sa, diff_root(a, article), memo_a));
+    gref gb = mark_absent(&sb, rebuild(&sb, diff_root(b, article), memo_b));
     gref pairs = equal_by_value(&j, &sa, &sb, graph_apply2(j.g, 1, ga, gb, fold_pair, &j));
     out->incomplete |= out_of_budget(&j);
     j.prefix = xcalloc((size_t)out->nfacts + 2, sizeof(double));

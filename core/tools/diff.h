@@ -57,6 +57,11 @@ typedef struct diff_result {
  * on: where either declares a situation outside its scope, it is counted in
  * out_of_scope and in no region. */
 void diff_rulesets(const ruleset *a, const ruleset *b, const char *article, diff_result *out);
+/* The id of an article the ruleset rules with apart from its root: which 0
+ * the legal article (header key legal), 1 the trick article (trick); NULL
+ * where it declares none. diff_rulesets compares such an article when it
+ * is named, over the article's own graph. */
+const char *diff_own_article(const ruleset *rs, int which);
 void diff_free(diff_result *d);
 
 /* A region's constraints in words ("irregularity = insufficient_bid,
