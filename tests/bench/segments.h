@@ -86,18 +86,18 @@
     S(c25B2, "25B2 > 25B3 > 16C", "change_cancelled; unauthorised_information(16C)")               \
     S(c25B1_comparable, "25B1", "change_accepted")                                                 \
     S(c25B2_comparable, "25B2", "change_cancelled")                                                \
-    S(c26A, "26A > 23C", "no_lead_restriction(26A); adjusted_score_if_damaged(23C)")               \
+    S(c26A, "26A > 23C > 12C1b", "no_lead_restriction(26A); adjusted_score_if_damaged(23C)")       \
     S(c26B, "26B", "lead_restriction(26B)")                                                        \
     S(c27A1, "27A1 > 16A1 > 16A1a", A_27A1)                                                        \
     S(c27A1_oor, "27A1 > 29A > 16A1 > 16A1a", A_27A1)                                              \
     S(c27A2, "27A2 > 29B", "")                                                                     \
-    S(c27B, "27B > 23A > 23C", "insufficient_bid_options(%C)")                                     \
+    S(c27B, "27B > 23A > 23C > 12C1b", "insufficient_bid_options(%C)")                             \
     S(o27B, "27B", "") /* 27B states the condition of 27B1-27B4 */                                 \
     S(c27B4, "27B4", "")                                                                           \
     S(c27B3, "27B3 > 16C > 26B > 72C", A_27B3)                                                     \
     S(c27B1a, "27B1a > 27D",                                                                       \
       "no_further_rectification; no_lead_restriction(27B1a); adjusted_score_if_damaged(27D)")      \
-    S(c27B1b, "27B1b > 27D > 26A > 23C",                                                           \
+    S(c27B1b, "27B1b > 27D > 26A > 23C > 12C1b",                                                   \
       "no_further_rectification; no_lead_restriction(26A); adjusted_score_if_damaged(27D)")        \
     S(c27B2, "27B2 > 16C > 26B > 72C",                                                             \
       "partner_must_pass(rest_of_auction); unauthorised_information(16C); lead_restriction(26B); " \
@@ -113,30 +113,30 @@
       "could_have_known(72C)")                                                                     \
     S(c30B1, "30B1 > 30B1a > 16C > 16C2",                                                          \
       "call_cancelled; turn_reverts_to_rightful_caller; partner_may_call_freely(16C2)")            \
-    S(c30B1b, "30B1b > 23A > 23C", "later_call_options(30B1bi, 30B1bii)")                          \
-    S(c30B1bi, "30B1bi > 30B1b > 23B > 23C", A_NO_FURTHER)                                         \
+    S(c30B1b, "30B1b > 23A > 23C > 12C1b", "later_call_options(30B1bi, 30B1bii)")                  \
+    S(c30B1bi, "30B1bi > 30B1b > 23B > 23C > 12C1b", A_NO_FURTHER)                                 \
     S(c30B1bii, "30B1bii > 30B1b > 26B > 72C", A_PARTNER_PASSES)                                   \
     S(c30B2, "30B2", "")                                                                           \
     S(c30C, "30C", "")                                                                             \
-    S(c31A, "23A > 23C", "rho_call_options(31A1, 31A2)")                                           \
+    S(c31A, "23A > 23C > 12C1b", "rho_call_options(31A1, 31A2)")                                   \
     S(c31A1, "31A1", "offender_must_repeat_call")                                                  \
     S(c31A1_ib, "31A1 > 27A1 > 27B", "offender_must_repeat_call; repeated_bid_is_insufficient")    \
-    S(c31A2, "31A2 > 23A > 23C", "later_call_options(31A2a, 31A2b)")                               \
-    S(c31A2a, "31A2a > 31A2 > 23B > 23C", A_NO_FURTHER)                                            \
+    S(c31A2, "31A2 > 23A > 23C > 12C1b", "later_call_options(31A2a, 31A2b)")                       \
+    S(c31A2a, "31A2a > 31A2 > 23B > 23C > 12C1b", A_NO_FURTHER)                                    \
     S(c31A2b, "31A2b > 31A2 > 16C > 26B > 72C", A_PARTNER_PASSES)                                  \
     S(c31B, "31B > 31B1 > 16C > 16C2", A_FREE)                                                     \
-    S(c31B2, "31B2 > 23A > 23C", "later_call_options(31A2a, 31A2b)")                               \
-    S(c31B2a, "31A2a > 31B2 > 23B > 23C", A_NO_FURTHER)                                            \
+    S(c31B2, "31B2 > 23A > 23C > 12C1b", "later_call_options(31A2a, 31A2b)")                       \
+    S(c31B2a, "31A2a > 31B2 > 23B > 23C > 12C1b", A_NO_FURTHER)                                    \
     S(c31B2b, "31A2b > 31B2 > 26B > 72C", A_PARTNER_PASSES)                                        \
     S(c31C, "31C", "")                                                                             \
-    S(c32A, "23A > 23C", "rho_call_options(32A1, 32A2)")                                           \
+    S(c32A, "23A > 23C > 12C1b", "rho_call_options(32A1, 32A2)")                                   \
     S(c32A1, "32A1", "offender_must_repeat_call")                                                  \
-    S(c32A2, "32A2 > 23A > 23C", "later_call_options(32A2a, 32A2b)")                               \
-    S(c32A2a, "32A2a > 32A2 > 23B > 23C", A_NO_FURTHER)                                            \
+    S(c32A2, "32A2 > 23A > 23C > 12C1b", "later_call_options(32A2a, 32A2b)")                       \
+    S(c32A2a, "32A2a > 32A2 > 23B > 23C > 12C1b", A_NO_FURTHER)                                    \
     S(c32A2b, "32A2b > 32A2 > 16C > 26B > 72C", A_PARTNER_PASSES)                                  \
     S(c32B, "32B > 32B1 > 16C > 16C2", A_FREE)                                                     \
-    S(c32B2, "32B2 > 23A > 23C", "later_call_options(32A2a, 32A2b)")                               \
-    S(c32B2a, "32A2a > 32B2 > 23B > 23C", A_NO_FURTHER)                                            \
+    S(c32B2, "32B2 > 23A > 23C > 12C1b", "later_call_options(32A2a, 32A2b)")                       \
+    S(c32B2a, "32A2a > 32B2 > 23B > 23C > 12C1b", A_NO_FURTHER)                                    \
     S(c32B2b, "32A2b > 32B2 > 26B > 72C", A_PARTNER_PASSES)                                        \
     S(c32C, "32C", "")                                                                             \
     S(c33rho, "", "auction_continues")                                                             \
