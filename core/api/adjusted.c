@@ -335,35 +335,30 @@ bool sheet_entry_adjusted(const sheet_entry *e) {
     return e->kind == ENTRY_ARTIFICIAL || e->kind == ENTRY_WEIGHTED;
 }
 
-/* The board's scoring methods: the adjusted-score article's ruling on
- * scoring.adjusted = board, or, where it names the article that holds
- * them (the cite argument `methods`), that article's ruling on the same
- * facts, with its own trail. The caller clears r and frees sc. */
-static bool board_methods_rule(const ruleset *rs, const scenario_hooks *hooks, int article,
-                               const sheet_facts *facts, scenario *sc, ruling *r, strbuf *err) {
-    if (!adjusted_rule_on_board(rs, hooks, article, "board", 0, 0, facts, sc, r, err)) return false;
+/* The adjusted-score article's ruling on scoring.adjusted = adjusted, or,
+ * where it names the article that holds such entries (a cite argument
+ * `methods`: a board's scoring methods, bridge-2017's 78D; `held_in`: a
+ * procedural penalty, 90A), that article's ruling on the same facts, with
+ * its own trail: the line names the article that decided it. The caller
+ * clears r and frees sc. */
+static bool adjusted_rule(const ruleset *rs, const scenario_hooks *hooks, int article,
+                          const char *adjusted, int percentage, const sheet_facts *facts,
+                          scenario *sc, ruling *r, strbuf *err) {
+    if (!adjusted_rule_on_board(rs, hooks, article, adjusted, percentage, 0, facts, sc, r, err))
+        return false;
     char id[32] = "";
     ruling_cite_argument(rs, r, "methods", id, sizeof id);
+    if (!id[0]) ruling_cite_argument(rs, r, "held_in", id, sizeof id);
     if (!id[0]) return true;
-    int methods = rs_find_article(rs, id);
-    if (methods < 0) {
-        sb_printf(err,
-                  "article %s names article %s for the board's scoring methods, which the "
-                  "ruleset does not have",
-                  rs->articles[article].id, id);
+    int held = rs_find_article(rs, id);
+    if (held < 0) {
+        sb_printf(err, "article %s names article %s for '%s', which the ruleset does not have",
+                  rs->articles[article].id, id, adjusted);
         return false;
     }
     ruling_clear(r);
     scenario_free(sc);
-    return adjusted_rule_on_board(rs, hooks, methods, "board", 0, 0, facts, sc, r, err);
-}
-
-static bool adjusted_rule(const ruleset *rs, const scenario_hooks *hooks, int article,
-                          const char *adjusted, int percentage, const sheet_facts *facts,
-                          scenario *sc, ruling *r, strbuf *err) {
-    if (strcmp(adjusted, "board") == 0)
-        return board_methods_rule(rs, hooks, article, facts, sc, r, err);
-    return adjusted_rule_on_board(rs, hooks, article, adjusted, percentage, 0, facts, sc, r, err);
+    return adjusted_rule_on_board(rs, hooks, held, adjusted, percentage, 0, facts, sc, r, err);
 }
 
 bool adjusted_cite(const ruleset *rs, const scenario_hooks *hooks, int article,
