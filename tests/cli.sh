@@ -2308,6 +2308,45 @@ expect "score nkf s56-S4: a slip, a false accusation by the takers - 0 : 322 (15
     "Kolom roem voor de tegenspelers: 160." "Spelers: 0   Tegenspelers: 322" \
     -- "$ARBITER" score --ruleset $NKF "$out.s56s4"
 rm -f "$out.s56s1" "$out.s56s2" "$out.s56s3" "$out.s56s4"
+# [steekproef56-L6] W leads HJ (trump); N holds no trump, S8 C9: 12a binds
+# only "indien aanwezig", 12e only "indien mogelijk": either card.
+expect "legal nkf s56-L6: trump led, no trump in hand - any card (12a, 12e)" 0 \
+    "  S8   legal    [12 > 12a > 12e] " "  C9   legal    [12 > 12a > 12e] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"S8 C9\",\"trick\":\"W:HJ\"}' | $ARBITER legal --ruleset $NKF -"
+# [steekproef56-S5] A score slip: the takers did not follow; claimed when
+# the last trick was taken in but still face up (14i12, open point 12: in
+# time); as played 5 tricks, 100 against 62 + 20 roem. 14a, 14c: the
+# revoke stands; 13b: the takers nothing, the defenders 162 and 100 + 20;
+# the takers had no roem (no 13i12); the hand was played out (no 21b).
+printf '{"revoke_by":"takers","revoke_kind":"must_follow","revoke_claim":"last_trick_open","hand_complete":true,"takers_tricks":5,"defenders_tricks":3,"takers_points":100,"defenders_points":82,"takers_roem":0,"defenders_roem":20}' >"$out.s56s5"
+expect "score nkf s56-S5: a slip, the claim with the last trick still open - 0 : 282 (14i12, 13b)" 0 \
+    "Score [4 > 13a > 14 > 14b > 14i12 > 14a > 14c > 13b]" "Kolom score voor de spelers: 0." \
+    "Kolom score voor de tegenspelers: 162." "Kolom roem voor de tegenspelers: 120." "Spelers: 0   Tegenspelers: 282" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s56s5"
+# [steekproef56-S6] A hand record stopped after trick 1: E leads S7, S has
+# no spades and trumps with HK (12b), W has no spades and holds H10, which
+# goes over the king, but throws DJ: he had to overtrump (12c); 13i6 reads
+# that as a revoke. Claimed at once: 14a, 14c, 21b; 13b: the takers 162
+# and 100, the defenders nothing. Trick 1: 0 + 4 + 2 + 11 = 17 to S.
+printf '{"trump":"H","taker":"N","first_leader":"E","hands":{"N":"HJ H9 HA SA SK CQ CK CA","E":"S7 S8 S9 S10 SJ SQ C7 C8","S":"HK HQ H8 H7 D7 D8 D9 D10","W":"H10 DJ DQ DK DA C9 C10 CJ"},"tricks":["E:S7 HK DJ SA"],"roem_claimed":[],"revoke_claim":"during_play"}' >"$out.s56s6"
+expect "score nkf s56-S6: a record, W does not overtrump, claimed at once - 262 : 0 (12c, 13i6, 14a, 13b)" 0 \
+    "Slag 1  E:S7 HK DJ SA  → S (spelers), 17 kaartpunten, roem 0  [16 > 0P1a > 0P2]" \
+    "Verboden kaart van de tegenspelers: slag 1, W speelde DJ [12 > 12c]" \
+    "Score [4 > 13a > 13i6 > 14 > 14a > 14c > 21b > 13b]" "Kolom score voor de spelers: 162." "Kolom roem voor de spelers: 100." \
+    "Spelers: 262   Tegenspelers: 0" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s56s6"
+# [steekproef56-S7] S53-S1's hand (N takes all eight, the four aces fall in
+# trick 1) with the roem not declared: 17, 18 - the 100 does not count;
+# mars stays (0P2e): 162 and 100 (mars is roem in the glossary, so the roem
+# box is not empty and not struck through).
+printf '{"trump":"H","taker":"N","first_leader":"E","revoke_by":"none","hands":{"N":"HA HJ H9 H10 HK HQ H8 H7","E":"SA S7 S8 S9 S10 SJ SQ SK","S":"DA D7 D8 D10 D9 DJ DK DQ","W":"CA C7 C8 CJ CQ C9 C10 CK"},"tricks":["E:SA DA CA HA","N:HJ S7 D7 C7","N:H9 S8 D8 C8","N:H10 S9 D10 CJ","N:HK S10 D9 CQ","N:HQ SJ DJ C9","N:H8 SQ DK C10","N:H7 SK DQ CK"],"roem_claimed":[]}' >"$out.s56s7"
+expect "score nkf s56-S7: the four aces not declared, mars all the same - 262 : 0 (17, 18, 0P2e)" 0 \
+    "Slag 1  E:SA DA CA HA  → N (spelers), 44 kaartpunten, roem 0  [16 > 0P1a > 0P2 > 17 > 18]" \
+    "Uit de slagen: spelers 162 (roem 0), tegenspelers 0 (roem 0)" \
+    "Score [4 > 19 > 0P2e]" "Kolom score voor de spelers: 162." "Kolom roem voor de spelers: 100." \
+    "Spelers: 262   Tegenspelers: 0" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s56s7"
+rm -f "$out.s56s5" "$out.s56s6" "$out.s56s7"
 # [steekproef56-M1] Seven scores on one board: the ladder goes on past 12
 # (2deel18i15, open point 15): 300 beats six, 2 + 12 = 14 (a top); the two
 # 250s beat four and share places 5 and 6, (10 + 12) : 2 = 11 (18e); 200
