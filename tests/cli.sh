@@ -2254,6 +2254,142 @@ expect "score nkf s53-S4: nat without roem - 0 : 162 (19, 19i10, 25)" 0 \
     -- "$ARBITER" score --ruleset $NKF "$out.s53s4"
 rm -f "$out.s53s1" "$out.s53s2" "$out.s53s3" "$out.s53s4"
 
+# Fifty-sixth blind sample (docs/coverage.md, "Fifty-sixth sample"): written
+# from the text and the rule files' readings before it was run. Hearts
+# trumps, N takes, unless said otherwise.
+# [steekproef56-L1] W leads HQ (trump); N holds HK H7 S8: trump led, he
+# must overtrump if he can (12e): HK; H7 goes under; S8 is no trump while
+# he holds trumps (12a's "indien aanwezig", 12e).
+expect "legal nkf s56-L1: trump led - overtrump if possible (12e)" 0 \
+    "  HK   legal    [12 > 12e] " "  H7   illegal  [12 > 12e] " "  S8   illegal  [12 > 12a > 12e] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"HK H7 S8\",\"trick\":\"W:HQ\"}' | $ARBITER legal --ruleset $NKF -"
+# [steekproef56-L2] E leads HA (trump), S plays H7; W, E's partner, holds
+# H9 HK C7: trump led, no exemption for the partner's trick (12i3, open
+# point 3): H9 goes over the ace; HK does not.
+expect "legal nkf s56-L2: trump led on the partner's ace - still overtrump (12e, 12i3)" 0 \
+    "  H9   legal    [12 > 12e] " "  HK   illegal  [12 > 12e > 12i3] " "  C7   illegal  [12 > 12a > 12e] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"W\",\"hand\":\"H9 HK C7\",\"trick\":\"E:HA H7\"}' | $ARBITER legal --ruleset $NKF -"
+# [steekproef56-L3] E leads D8, S takes it over with DA, W plays D7; N has
+# no diamonds, his partner holds the trick: he need not trump (12d, 12i2,
+# open point 2): C8 free; trumping with H7 is allowed too.
+expect "legal nkf s56-L3: the partner's ace holds - no duty to trump in (12d, 12i2)" 0 \
+    "  H7   legal    [12 > 12d] " "  C8   legal    [12 > 12d > 12i2] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"H7 C8\",\"trick\":\"E:D8 DA D7\"}' | $ARBITER legal --ruleset $NKF -"
+# [steekproef56-L4] E leads D7, S takes it over with DA; W, the leader's
+# partner, has no diamonds: the trick lies with an opponent, so he must
+# trump (12b as read by 12i1, open point 1).
+expect "legal nkf s56-L4: the leader's partner behind an opponent's ace - trump (12b, 12i1)" 0 \
+    "  H8   legal    [12 > 12b] " "  C9   illegal  [12 > 12b > 12i1] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"W\",\"hand\":\"H8 C9\",\"trick\":\"E:D7 DA\"}' | $ARBITER legal --ruleset $NKF -"
+# [steekproef56-L5] W leads C7, N trumps with H10; E has no clubs and holds
+# H7 S9: he cannot overtrump (12c); H7 would undertrump while he holds a
+# spade (12i4c), S9 he may play (12i4a; open point 4).
+expect "legal nkf s56-L5: cannot overtrump - no undertrump, a discard (12c, 12i4c, 12i4a)" 0 \
+    "  H7   illegal  [12 > 12c > 12i4c] " "  S9   legal    [12 > 12c > 12i4a] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"E\",\"hand\":\"H7 S9\",\"trick\":\"W:C7 H10\"}' | $ARBITER legal --ruleset $NKF -"
+# [steekproef56-S1] A score slip: the defenders did not follow, claimed
+# during play; the takers had declared 20. 13a; 14a play stops, 14c final,
+# 21b the hand ends early; 13b: the takers 162 and 100 + 20, the defenders
+# nothing (they had no roem, so no 13i12).
+printf '{"revoke_by":"defenders","revoke_kind":"must_follow","revoke_claim":"during_play","hand_complete":false,"takers_roem":20,"defenders_roem":0}' >"$out.s56s1"
+expect "score nkf s56-S1: a slip, the defenders revoked, claimed in play - 282 : 0 (13a, 14a, 13b)" 0 \
+    "Score [4 > 13a > 14 > 14a > 14c > 21b > 13b]" "Kolom score voor de spelers: 162." "Kolom roem voor de spelers: 120." \
+    "Kolom score voor de tegenspelers: 0." "Spelers: 282   Tegenspelers: 0" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s56s1"
+# [steekproef56-S2] A score slip: 7 tricks, 152 card points and 120 roem
+# against 1 trick and 10; roem declared: 20 decides (20i9), 272 > 10, made;
+# each side its own figures; the total passes 255.
+printf '{"revoke_by":"none","hand_complete":true,"takers_tricks":7,"defenders_tricks":1,"takers_points":272,"defenders_points":10,"takers_roem":120,"defenders_roem":0}' >"$out.s56s2"
+expect "score nkf s56-S2: a slip with 120 roem - 272 : 10 (20, 20i9)" 0 \
+    "Score [4 > 19 > 20 > 20i9]" "Kolom score voor de spelers: 152." "Kolom roem voor de spelers: 120." \
+    "Kolom score voor de tegenspelers: 10." "Spelers: 272   Tegenspelers: 10" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s56s2"
+# [steekproef56-S3] A score slip: 70 + 20 roem against 92 + 50 roem, 3
+# tricks against 5: roem declared, 90 < 142: nat (20i9); 19i10: the takers
+# nothing, the defenders 162 and 70 roem.
+printf '{"revoke_by":"none","hand_complete":true,"takers_tricks":3,"defenders_tricks":5,"takers_points":90,"defenders_points":142,"takers_roem":20,"defenders_roem":50}' >"$out.s56s3"
+expect "score nkf s56-S3: a slip, nat with roem on both sides - 0 : 232 (20i9, 19i10)" 0 \
+    "Score [4 > 19 > 20 > 20i9 > 19i10]" "Kolom score voor de spelers: 0." "Kolom score voor de tegenspelers: 162." \
+    "Kolom roem voor de tegenspelers: 70." "Spelers: 0   Tegenspelers: 232" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s56s3"
+# [steekproef56-S4] A score slip: play stopped when the takers accused the
+# defenders of a revoke that was not one; roem 40 against 20. 15: the
+# accusers nothing; the accused 162, 100 and all roem (15i12): 160.
+printf '{"revoke_by":"none","hand_complete":false,"early_end":"false_accusation","accusing_side":"takers","takers_roem":40,"defenders_roem":20}' >"$out.s56s4"
+expect "score nkf s56-S4: a slip, a false accusation by the takers - 0 : 322 (15, 15i12, 13b)" 0 \
+    "Score [4 > 15 > 15i12 > 13b]" "Kolom score voor de spelers: 0." "Kolom score voor de tegenspelers: 162." \
+    "Kolom roem voor de tegenspelers: 160." "Spelers: 0   Tegenspelers: 322" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s56s4"
+rm -f "$out.s56s1" "$out.s56s2" "$out.s56s3" "$out.s56s4"
+# [steekproef56-L6] W leads HJ (trump); N holds no trump, S8 C9: 12a binds
+# only "indien aanwezig", 12e only "indien mogelijk": either card.
+expect "legal nkf s56-L6: trump led, no trump in hand - any card (12a, 12e)" 0 \
+    "  S8   legal    [12 > 12a > 12e] " "  C9   legal    [12 > 12a > 12e] " \
+    -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"seat\":\"N\",\"hand\":\"S8 C9\",\"trick\":\"W:HJ\"}' | $ARBITER legal --ruleset $NKF -"
+# [steekproef56-S5] A score slip: the takers did not follow; claimed when
+# the last trick was taken in but still face up (14i12, open point 12: in
+# time); as played 5 tricks, 100 against 62 + 20 roem. 14a, 14c: the
+# revoke stands; 13b: the takers nothing, the defenders 162 and 100 + 20;
+# the takers had no roem (no 13i12); the hand was played out (no 21b).
+printf '{"revoke_by":"takers","revoke_kind":"must_follow","revoke_claim":"last_trick_open","hand_complete":true,"takers_tricks":5,"defenders_tricks":3,"takers_points":100,"defenders_points":82,"takers_roem":0,"defenders_roem":20}' >"$out.s56s5"
+expect "score nkf s56-S5: a slip, the claim with the last trick still open - 0 : 282 (14i12, 13b)" 0 \
+    "Score [4 > 13a > 14 > 14b > 14i12 > 14a > 14c > 13b]" "Kolom score voor de spelers: 0." \
+    "Kolom score voor de tegenspelers: 162." "Kolom roem voor de tegenspelers: 120." "Spelers: 0   Tegenspelers: 282" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s56s5"
+# [steekproef56-S6] A hand record stopped after trick 1: E leads S7, S has
+# no spades and trumps with HK (12b), W has no spades and holds H10, which
+# goes over the king, but throws DJ: he had to overtrump (12c); 13i6 reads
+# that as a revoke. Claimed at once: 14a, 14c, 21b; 13b: the takers 162
+# and 100, the defenders nothing. Trick 1: 0 + 4 + 2 + 11 = 17 to S.
+printf '{"trump":"H","taker":"N","first_leader":"E","hands":{"N":"HJ H9 HA SA SK CQ CK CA","E":"S7 S8 S9 S10 SJ SQ C7 C8","S":"HK HQ H8 H7 D7 D8 D9 D10","W":"H10 DJ DQ DK DA C9 C10 CJ"},"tricks":["E:S7 HK DJ SA"],"roem_claimed":[],"revoke_claim":"during_play"}' >"$out.s56s6"
+expect "score nkf s56-S6: a record, W does not overtrump, claimed at once - 262 : 0 (12c, 13i6, 14a, 13b)" 0 \
+    "Slag 1  E:S7 HK DJ SA  → S (spelers), 17 kaartpunten, roem 0  [16 > 0P1a > 0P2]" \
+    "Verboden kaart van de tegenspelers: slag 1, W speelde DJ [12 > 12c]" \
+    "Score [4 > 13a > 13i6 > 14 > 14a > 14c > 21b > 13b]" "Kolom score voor de spelers: 162." "Kolom roem voor de spelers: 100." \
+    "Spelers: 262   Tegenspelers: 0" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s56s6"
+# [steekproef56-S7] S53-S1's hand (N takes all eight, the four aces fall in
+# trick 1) with the roem not declared: 17, 18 - the 100 does not count;
+# mars stays (0P2e): 162 and 100 (mars is roem in the glossary, so the roem
+# box is not empty and not struck through).
+printf '{"trump":"H","taker":"N","first_leader":"E","revoke_by":"none","hands":{"N":"HA HJ H9 H10 HK HQ H8 H7","E":"SA S7 S8 S9 S10 SJ SQ SK","S":"DA D7 D8 D10 D9 DJ DK DQ","W":"CA C7 C8 CJ CQ C9 C10 CK"},"tricks":["E:SA DA CA HA","N:HJ S7 D7 C7","N:H9 S8 D8 C8","N:H10 S9 D10 CJ","N:HK S10 D9 CQ","N:HQ SJ DJ C9","N:H8 SQ DK C10","N:H7 SK DQ CK"],"roem_claimed":[]}' >"$out.s56s7"
+expect "score nkf s56-S7: the four aces not declared, mars all the same - 262 : 0 (17, 18, 0P2e)" 0 \
+    "Slag 1  E:SA DA CA HA  → N (spelers), 44 kaartpunten, roem 0  [16 > 0P1a > 0P2 > 17 > 18]" \
+    "Uit de slagen: spelers 162 (roem 0), tegenspelers 0 (roem 0)" \
+    "Score [4 > 19 > 0P2e]" "Kolom score voor de spelers: 162." "Kolom roem voor de spelers: 100." \
+    "Spelers: 262   Tegenspelers: 0" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s56s7"
+rm -f "$out.s56s5" "$out.s56s6" "$out.s56s7"
+# [steekproef56-M1] Seven scores on one board: the ladder goes on past 12
+# (2deel18i15, open point 15): 300 beats six, 2 + 12 = 14 (a top); the two
+# 250s beat four and share places 5 and 6, (10 + 12) : 2 = 11 (18e); 200
+# 8, 150 6, 100 4, 0 2.
+printf 'board,pair,score\n1NZ,1,300\n1NZ,3,250\n1NZ,5,250\n1NZ,7,200\n1NZ,9,150\n1NZ,11,100\n1NZ,13,0\n' >"$out.s56m1"
+expect "matchpoints nkf s56-M1: seven scores - 14 for the top (2deel18i15)" 0 \
+    "1NZ,1,300,14" "1NZ,3,250,11" "1NZ,5,250,11" "1NZ,7,200,8" "1NZ,9,150,6" "1NZ,11,100,4" "1NZ,13,0,2" \
+    -- "$ARBITER" matchpoints --ruleset $NKF "$out.s56m1"
+expect "matchpoints nkf --json s56-M1: the top's figure names 2deel18i15, the shared 250s 18e" 0 \
+    '"articles": "2deel18 > 2deel18i15 > 2deel18d > 2deel19c"' '"articles": "2deel18 > 2deel18e > 2deel19c"' \
+    -- "$ARBITER" matchpoints --ruleset $NKF --json "$out.s56m1"
+rm -f "$out.s56m1"
+# [steekproef56-K1] Two pairs, three boards: A 100, 30, 60; B 50, 90, 60.
+# Two scores a board: 4 and 2, a shared one 3 each (18e). A 4 + 2 + 3 = 9,
+# B 2 + 4 + 3 = 9; tops: each one of its own and the shared 60 (2deel19i14,
+# open point 14): 2 each; points A 190, B 200: B first (19c).
+printf 'board,pair,score\n1NZ,A,100\n1NZ,B,50\n2NZ,A,30\n2NZ,B,90\n3NZ,A,60\n3NZ,B,60\n' >"$out.s56k1"
+expect "ranking nkf s56-K1: equal matchpoints and tops (a shared top counts) - the points (2deel19c)" 0 \
+    "1,B,3,9,2,200,2deel19c" "2,A,3,9,2,190,2deel19c" \
+    -- "$ARBITER" ranking --ruleset $NKF "$out.s56k1"
+# [steekproef56-K2] Three pairs: 1NZ A 100, B 100, C 40; 2NZ A 30, B 85,
+# C 90; 3NZ A 80, B 50, C 20. 1NZ A and B 5 each (a shared top), C 2; 2NZ
+# A 2, B 4, C 6; 3NZ A 6, B 4, C 2. A 13 (2 tops, 210), B 13 (1 top, 235),
+# C 10 (1 top, 150): A before B on tops (19b), though B has more points.
+printf 'board,pair,score\n1NZ,A,100\n1NZ,B,100\n1NZ,C,40\n2NZ,A,30\n2NZ,B,85\n2NZ,C,90\n3NZ,A,80\n3NZ,B,50\n3NZ,C,20\n' >"$out.s56k2"
+expect "ranking nkf s56-K2: equal matchpoints, the tops decide before the points (2deel19b)" 0 \
+    "1,A,3,13,2,210,2deel19b" "2,B,3,13,1,235,2deel19b" "3,C,3,10,1,150," \
+    -- "$ARBITER" ranking --ruleset $NKF "$out.s56k2"
+rm -f "$out.s56k1" "$out.s56k2"
+
 # The shipped amendment of 64A1 (transfer only the revoke trick) changes
 # exactly the situations where 64A1 gave two tricks: the revoker won the
 # revoke trick and his side won at least one later trick. Every region says
