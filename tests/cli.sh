@@ -941,10 +941,13 @@ expect "session: matchpoints and the rankings" 0 "place,pair,direction,boards,ma
 expect "session: 12C2c in the JSON" 0 '"session_ns": {' '"session_ew": {' '"article": "12C2c",' \
     '"percentage": 37.5' \
     -- "$ARBITER" session --ruleset bridge-2017 --json examples/session.csv
+expect "test bridge-2017 --amend adjusted-scores: the amendment's tests pass" 0 " 0 failed" \
+    -- "$ARBITER" test bridge-2017 --amend examples/amendments/adjusted-scores.rules
 # The club's amendment moves the bounds with A+ and A- (65%, 35%): NS2's
 # 75% is more than 65%, 3 of 4; EW4's 37.5% is not less than 35%, so A-
-# stays 35% of 4 = 1.4.
-expect "session: 12C2c with the club's bounds" 0 "3,2,4,A+,A-,3,1.4,75,35" \
+# stays 35% of 4 = 1.4. 12C2c is named on NS2's line, whose score it
+# changes, not on EW4's, whose 35% stands.
+expect "session: 12C2c with the club's bounds" 0 "3,2,4,A+,A-,3,1.4,75,35,12C > 12C2a > 12C2c,12C > 12C2a" \
     -- "$ARBITER" session --ruleset bridge-2017 --amend examples/amendments/adjusted-scores.rules --boards examples/session.csv
 # An authority that does not apply 12C2c to average plus sets its row to
 # none: NS2's A+ is 60% of 4 = 2.4 again; EW4's A- keeps its 37.5% (1.5).
@@ -958,7 +961,7 @@ replace row session_exception_of average_plus => none
 
 replace test "12C2c: G+ voor een partij die over de zitting meer dan 60% haalde - haar percentage" article 12C {
   given sheet_adjustment = average_plus, artificial_scores_in_imps = false,
-        sheet_session_known = true
+        sheet_session_known = true, sheet_session_passes = true
   expect session_percentage_instead(none, 60, 3, 12C2c)
 }
 RULES
@@ -1020,8 +1023,8 @@ expect "session --json: the short board's lines name 78A and 78D" 0 '"articles_n
 # A session's A+ and A- (12C2a, 12C2c) and the Neuberg lines beside it;
 # a weighted score's contracts (12C1c; 2; 77).
 # Changed: no 12C2b on a matchpoint session (it gives the IMP values);
-# 12C2c stays, for each pair's result on the session's other boards is
-# known (and here replaces both scores).
+# 12C2c stays, for each pair's result on the session's other boards passes
+# its bound (and here replaces both scores).
 expect "session --boards: artificial and Neuberg lines with their articles" 0 \
     "3,2,4,A+,A-,3,1.5,75,37.5,12C > 12C2a > 12C2c,12C > 12C2a > 12C2c" \
     "3,1,6,620,-620,3.5,0.5,87.5,12.5,78A; 78D > 12C,78A; 78D > 12C" \
@@ -1066,8 +1069,11 @@ expect "session 1963 --boards: the short board stands as a plain board" 0 "3,1,6
 # (78D, the regulating authority's); A+ its 12C2b. Changed: 78D alone on
 # a board without an adjusted score (board 1), 12C beside it on board 3
 # (A+ and A-).
+# Changed: no 12C2c on board 3's A+ and A-: in IMPs neither side's mean on
+# its other boards passes 12C2b's bound (+3 or -3), so 12C2c does not
+# change their +3 and -3 and is not named.
 expect "session --boards in Butler IMPs: the articles" 0 "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew,articles_ns,articles_ew" \
-    "3,1,6,620,-620,9,-9,78B; 78D > 12C,78B; 78D > 12C" "3,2,4,A+,A-,3,-3,12C > 12C2a > 12C2b > 12C2c" \
+    "3,1,6,620,-620,9,-9,78B; 78D > 12C,78B; 78D > 12C" "3,2,4,A+,A-,3,-3,12C > 12C2a > 12C2b,12C > 12C2a > 12C2b" \
     "1,1,4,420,-420,0,0,78B; 78D,78B; 78D" \
     -- "$ARBITER" session --ruleset bridge-2017 --method butler --boards examples/session.csv
 # The club's amendment factors in proportion: top of three entries 4, of

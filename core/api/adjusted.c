@@ -322,6 +322,7 @@ static bool adjusted_rule_on_board(const ruleset *rs, const scenario_hooks *hook
     if (facts) {
         sc->rec.in_imps = facts->in_imps;
         sc->rec.session_known = facts->session_known;
+        sc->rec.session_passes = facts->session_passes;
         sc->rec.board_adjusted = facts->board_adjusted;
     }
     int64_t unused;
@@ -714,7 +715,10 @@ static bool share_of_top(const ruleset *rs, const scenario_hooks *hooks, const b
     strbuf why;
     sb_init(&why);
     /* a matchpoint sheet: not in IMPs; the session is known on a session's sheet */
-    sheet_facts facts = {.in_imps = 1, .session_known = row->session_known ? 2 : 1};
+    /* whether the session's result passes 12C2c's bound is known once the
+     * session is scored (session.c, session_exceptions): not yet */
+    sheet_facts facts = {
+        .in_imps = 1, .session_known = row->session_known ? 2 : 1, .session_passes = 1};
     bool ok = adjusted_ask(rs, hooks, b->adj_article, adjusted, percentage, &facts, "percent",
                            &percent, NULL, row->cited, sizeof row->cited, &why);
     if (ok && (percent < 0 || percent > 100)) {

@@ -233,12 +233,14 @@ bool adjusted_board(const ruleset *rs, const scenario_hooks *hooks, score_line *
 /* What a sheet knows of an entry besides the entry, given to the
  * adjusted-score article as facts (builtins.h): whether the sheet's scores
  * are IMPs (scoring.in_imps), whether the side's result on the session's
- * other boards is known (scoring.session_known), and whether the board
- * has an adjusted score (scoring.board_adjusted, asked with the board's
- * scoring methods). Values as the record's: 0 not known, 1 no, 2 yes.
- * What they mean, and which article they bring in, is the rule file's. */
+ * other boards is known (scoring.session_known) and whether it passes the
+ * bound of the article's exception for the session (scoring.session_passes:
+ * known once the session is scored), and whether the board has an adjusted
+ * score (scoring.board_adjusted, asked with the board's scoring methods).
+ * Values as the record's: 0 not known, 1 no, 2 yes. What they mean, and
+ * which article they bring in, is the rule file's. */
 typedef struct sheet_facts {
-    int8_t in_imps, session_known, board_adjusted;
+    int8_t in_imps, session_known, session_passes, board_adjusted;
 } sheet_facts;
 
 /* Whether an entry is an adjusted score (artificial or weighted). */

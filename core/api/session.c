@@ -525,7 +525,9 @@ static bool adjusted_imps(const ruleset *rs, const scenario_hooks *hooks, const 
                   row->line);
         return false;
     }
-    sheet_facts facts = {.in_imps = 2, .session_known = row->session_known[side] ? 2 : 1};
+    sheet_facts facts = {.in_imps = 2,
+                         .session_known = row->session_known[side] ? 2 : 1,
+                         .session_passes = 1}; /* known once the session is scored */
     if (!adjusted_ask(rs, hooks, s->adj_article, adjusted, percentage, &facts, "imps", &imps, NULL,
                       row->cited[side], sizeof row->cited[side], err))
         return false;
@@ -738,6 +740,44 @@ static pair_result *pair_result_of(vec *results, const char *pair, int direction
 
 static bool one_field(const vec *rows);
 
+/* In a line's articles (trails separated by "; "), the trail was replaced
+ * by now (the first such item; nothing where there is none). */
+static void replace_trail(char *cited, size_t size, const char *was, const char *now) {
+    char out[SCORING_CITED] = "";
+    bool done = false;
+    for (const char *p = cited; *p;) {
+        const char *end = strstr(p, "; ");
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        bool same = !done && n == strlen(was) && strncmp(p, was, n) == 0;
+        done |= same;
+        size_t o = strlen(out);
+        snprintf(out + o, sizeof out - o, "%s%.*s", o ? "; " : "", same ? (int)strlen(now) : (int)n,
+                 same ? now : p);
+        p = end ? end + 2 : p + n;
+    }
+    snprintf(cited, size, "%s", out);
+}
+
+/* The trail an artificial score's line names once the side's session is
+ * known to pass the bound: the article's ruling with scoring.session_passes
+ * yes in place of the one the line was scored with (12C2c joins it). */
+static bool cite_exception(const ruleset *rs, const scenario_hooks *hooks, int article,
+                           const sheet_entry *e, sheet_facts facts, const char *want, char *cited,
+                           size_t size, strbuf *err) {
+    char was[SCORING_CITED] = "", now[SCORING_CITED] = "";
+    int64_t unused;
+    facts.session_passes = 1;
+    if (!adjusted_ask(rs, hooks, article, e->adjusted, e->percentage, &facts, want, &unused, NULL,
+                      was, sizeof was, err))
+        return false;
+    facts.session_passes = 2;
+    if (!adjusted_ask(rs, hooks, article, e->adjusted, e->percentage, &facts, want, &unused, NULL,
+                      now, sizeof now, err))
+        return false;
+    replace_trail(cited, size, was, now);
+    return true;
+}
+
 /* An artificial score (A+, A-) whose side scored past the bound the
  * adjusted-score article gives on the session's other boards gets what it
  * scored there instead: as a percentage of the board's top, or as its
@@ -773,8 +813,10 @@ static bool session_exceptions(const ruleset *rs, const scenario_hooks *hooks, e
             session_exception x;
             strbuf why;
             sb_init(&why);
+            /* the bound, as the article gives it where the result passes */
             sheet_facts facts = {.in_imps = m == METHOD_MATCHPOINTS ? 1 : 2,
-                                 .session_known = r->session_known[side] ? 2 : 1};
+                                 .session_known = r->session_known[side] ? 2 : 1,
+                                 .session_passes = 2};
             ok = adjusted_session_exception(rs, hooks, article, e->adjusted, e->percentage, &facts,
                                             &x, &why);
             if (!ok) sb_printf(err, "line %d: %s", r->line, why.data ? why.data : "no ruling");
@@ -791,6 +833,9 @@ static bool session_exceptions(const ruleset *rs, const scenario_hooks *hooks, e
             double bound = m == METHOD_MATCHPOINTS ? (double)x.percent : (double)x.imps;
             bool above = strcmp(x.kind, "above") == 0;
             if (above ? !(session > bound + 1e-9) : !(session < bound - 1e-9)) continue;
+            ok = cite_exception(rs, hooks, article, e, facts,
+                                m == METHOD_MATCHPOINTS ? "percent" : "imps", r->cited[side],
+                                sizeof r->cited[side], err);
             snprintf(r->exception[side], sizeof r->exception[side], "%s", x.article);
             r->session[side] = session;
             if (m == METHOD_MATCHPOINTS) {

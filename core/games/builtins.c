@@ -66,6 +66,7 @@ enum {
     B_SHEET_BOARD,
     B_IN_IMPS,
     B_SESSION_KNOWN,
+    B_SESSION_PASSES,
     B_BOARD_ADJUSTED,
     B_RANKING_TOPS_A,
     B_RANKING_TOPS_B,
@@ -161,6 +162,7 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_SHEET_BOARD] = {"scoring", "board", BT_INT, NULL, 0},
     [B_IN_IMPS] = {"scoring", "in_imps", BT_BOOL, NULL, 0},
     [B_SESSION_KNOWN] = {"scoring", "session_known", BT_BOOL, NULL, 0},
+    [B_SESSION_PASSES] = {"scoring", "session_passes", BT_BOOL, NULL, 0},
     [B_BOARD_ADJUSTED] = {"scoring", "board_adjusted", BT_BOOL, NULL, 0},
     [B_RANKING_TOPS_A] = {"ranking", "tops_a", BT_INT, NULL, 0},
     [B_RANKING_TOPS_B] = {"ranking", "tops_b", BT_INT, NULL, 0},
@@ -585,9 +587,10 @@ bool builtin_value(int i, const record *rec, int64_t *value, const char **symbol
     if (i == B_PERCENTAGE) return rec->adjusted && ((*value = rec->percentage), true);
     if (i == B_SHEET_BOARD) return rec->adjusted && rec->board > 0 && ((*value = rec->board), true);
     if (i >= B_IN_IMPS && i <= B_BOARD_ADJUSTED) {
-        int8_t known = i == B_IN_IMPS         ? rec->in_imps
-                       : i == B_SESSION_KNOWN ? rec->session_known
-                                              : rec->board_adjusted;
+        int8_t known = i == B_IN_IMPS          ? rec->in_imps
+                       : i == B_SESSION_KNOWN  ? rec->session_known
+                       : i == B_SESSION_PASSES ? rec->session_passes
+                                               : rec->board_adjusted;
         return rec->adjusted && known && ((*value = known == 2), true);
     }
     *value = i == B_BEATEN     ? rec->beaten

@@ -42,9 +42,11 @@ typedef struct record {
     /* what the sheet knows besides, each 0 (not known), 1 (no) or 2 (yes):
      * scoring.in_imps, the sheet's scores are IMPs; scoring.session_known,
      * the side's result on the session's other boards is known (a
-     * session's sheet); scoring.board_adjusted, the board has an adjusted
-     * score (an artificial or a weighted one) */
-    int8_t in_imps, session_known, board_adjusted;
+     * session's sheet); scoring.session_passes, that result passes the
+     * bound the article's exception for the session names (the core
+     * knows it once the session is scored); scoring.board_adjusted, the
+     * board has an adjusted score (an artificial or a weighted one) */
+    int8_t in_imps, session_known, session_passes, board_adjusted;
     /* two pairs tied on matchpoints (ranking.*): their tops, and which
      * scored the more points (0 the first, 1 the second, 2 neither) */
     bool has_ranking;
