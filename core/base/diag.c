@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,12 @@ struct diag {
     char *files[DIAG_MAX_SOURCES]; /* copies: a source outlives what registered it */
     char *texts[DIAG_MAX_SOURCES];
     char last[512];
+    /* where the last message was, to drop the same message at the same
+     * place (one condition compiled into two graphs meets its mistake
+     * twice) */
+    char last_file[256]; /* a copy: the file name may not outlive its report */
+    int last_line, last_col;
+    enum diag_level last_lvl;
 };
 
 diag *diag_new(FILE *out) {
@@ -84,12 +91,22 @@ static void show_caret(const diag *d, src_loc at) {
 
 void diag_report(diag *d, enum diag_level lvl, src_loc at, const char *hint, const char *fmt, ...) {
     static const char *names[] = {"error", "warning", "note"};
-    if (lvl == DIAG_ERROR) d->errors++;
-    d->reports++;
+    char text[sizeof d->last];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->last, sizeof d->last, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    bool again = d->reports && lvl == d->last_lvl && at.file && at.line > 0 &&
+                 at.line == d->last_line && at.col == d->last_col &&
+                 strcmp(at.file, d->last_file) == 0 && strcmp(text, d->last) == 0;
+    if (again) return;
+    if (lvl == DIAG_ERROR) d->errors++;
+    d->reports++;
+    memcpy(d->last, text, sizeof d->last);
+    snprintf(d->last_file, sizeof d->last_file, "%s", at.file ? at.file : "");
+    d->last_line = at.line;
+    d->last_col = at.col;
+    d->last_lvl = lvl;
     if (d->muted || d->shown > DIAG_MAX_SHOWN) return;
     if (++d->shown > DIAG_MAX_SHOWN) {
         fprintf(d->out, "note: more than %d messages; the rest are not shown\n", DIAG_MAX_SHOWN);

@@ -241,22 +241,26 @@ static int broken_by_expressions(const ruleset *rs, const fact_values *fv) {
  * bit per node), a node once searched in vain is not searched again: the
  * graph is shared below, and with many facts unknown the same subgraph is
  * met along many paths. */
-static int all_may_hold(const rs_invariant_search *s, int32_t r, const fact_values *fv,
-                        long *budget, uint64_t *failed) {
+static int all_may_hold(const ruleset *rs, const rs_invariant_search *s, int32_t r,
+                        const fact_values *fv, long *budget, uint64_t *failed) {
     while (r >= 0) {
         if (--*budget < 0) return -1;
         const rs_inv_node *nd = &s->nodes[r];
-        if (!fv->known[nd->fact]) {
+        int64_t value = fv->value[nd->fact];
+        int missing;
+        /* a computed fact is known where the facts it reads are */
+        if (!fv->known[nd->fact] &&
+            (!nd->computed || eval_tested_value(rs, nd->fact, fv, &value, &missing) != EXPR_OK)) {
             if (failed && failed[r / 64] >> (r % 64) & 1) return 0;
             for (int i = 0; i < nd->ntries; i++) {
                 int32_t kid = s->kids[nd->tries + i];
-                int k = kid == RS_INV_HOLDS ? 1 : all_may_hold(s, kid, fv, budget, failed);
+                int k = kid == RS_INV_HOLDS ? 1 : all_may_hold(rs, s, kid, fv, budget, failed);
                 if (k != 0) return k;
             }
             if (failed) failed[r / 64] |= UINT64_C(1) << (r % 64);
             return 0;
         }
-        int64_t i = fv->value[nd->fact] - nd->lo;
+        int64_t i = value - nd->lo;
         if (i < 0 || i >= nd->domain) return -1;
         r = s->kids[nd->by_value + i];
     }
@@ -273,11 +277,11 @@ int eval_broken_invariant(const ruleset *rs, const fact_values *fv) {
     const rs_invariant_search *s = rs->invariant_search;
     if (!s) return broken_by_expressions(rs, fv);
     long budget = EVAL_SHORT_SEARCH;
-    int k = all_may_hold(s, s->root, fv, &budget, NULL);
+    int k = all_may_hold(rs, s, s->root, fv, &budget, NULL);
     if (k < 0 && budget < 0) { /* a long search: again, each node searched once */
         uint64_t *failed = xcalloc((size_t)s->nnodes / 64 + 1, sizeof *failed);
         budget = EVAL_ALIKE_BUDGET;
-        k = all_may_hold(s, s->root, fv, &budget, failed);
+        k = all_may_hold(rs, s, s->root, fv, &budget, failed);
         xfree(failed);
     }
     return k == 1 ? -1 : broken_by_expressions(rs, fv);

@@ -184,6 +184,7 @@ static void index_invariants(ruleset *rs) {
             rs_inv_node *n = &s->nodes[at];
             *number_slot(&numbers, r) = at;
             n->fact = rs->var_fact[nd->var];
+            n->computed = rs->facts[n->fact].derived >= 0;
             n->domain = g->domain[nd->var];
             n->lo = g->lo[nd->var];
             n->by_value = used;

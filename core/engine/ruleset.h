@@ -284,6 +284,7 @@ typedef struct rs_inv_node {
     int32_t by_value; /* kids[by_value + i]: the child of value lo + i */
     int32_t tries;    /* kids[tries ..]: the children to try when the fact is not known */
     int32_t ntries;   /* only RS_INV_HOLDS where one child holds; else every distinct node */
+    int32_t computed; /* the fact is derived, computed before the walk (eval_tested_value) */
 } rs_inv_node;
 typedef struct rs_invariant_search {
     int32_t root, nnodes; /* root may be RS_INV_HOLDS or RS_INV_BROKEN */

@@ -678,6 +678,8 @@ static int batch_alike_on(const ruleset *rs, fact_values *fv, int n) {
     "fact theirs : int\n  ask \"theirs?\"\n"                                                       \
     "fact bonus : int 0..255\n  ask \"bonus?\"\n"                                                  \
     "fact won : bool = mine + bonus > theirs\n"                                                    \
+    "fact has_points : bool = mine > 0\n"                                                          \
+    "invariant \"no bonus without points\" bonus > 0 implies has_points\n"                         \
     "action made(points: int) text \"made {points}\"\n"                                            \
     "action lost text \"lost\"\n"                                                                  \
     "article 1 when true {\n"                                                                      \
@@ -707,13 +709,18 @@ static void test_derived_fact_on_untestable_numbers_is_computed(void **state) {
     rule(rs, "{\"theirs\": 280}", &sc, &r);
     assert_needs(&r, "mine");
     done(&sc, &r);
+    /* an invariant over a computed fact is settled by its value */
+    rule(rs, "{\"mine\": 0, \"theirs\": 10, \"bonus\": 5}", &sc, &r);
+    assert_int_equal(r.status, RULING_REJECTED);
+    done(&sc, &r);
     const char *json[] = {
         "{\"mine\": 300, \"theirs\": 290, \"bonus\": 0}",
         "{\"mine\": 280, \"theirs\": 290, \"bonus\": 10}",
         "{\"mine\": 280, \"theirs\": 290}",
         "{\"mine\": 9223372036854775807, \"theirs\": 0, \"bonus\": 1}",
+        "{\"mine\": 0, \"theirs\": 10, \"bonus\": 5}",
     };
-    enum { N = 4 };
+    enum { N = 5 };
     scenario all[N];
     fact_values fv[N];
     read_all(rs, json, N, all, fv);
@@ -725,6 +732,7 @@ static void test_derived_fact_on_untestable_numbers_is_computed(void **state) {
     assert_string_equal(rs->facts[b[2].detail].name, "bonus");
     assert_int_equal(b[3].status, RULING_ERROR); /* the sum overflows */
     assert_int_equal(b[3].detail, EXPR_OVERFLOW);
+    assert_int_equal(b[4].status, RULING_REJECTED);
     for (int i = 0; i < N; i++)
         scenario_free(&all[i]);
     ruleset_free(rs);
