@@ -1394,7 +1394,9 @@ expect "ask corrects a record value" 0 "Nummer van de waarde die niet klopt" "Ar
     -- sh -c "printf 'nee\n3\nja\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
 expect "ask corrects the lowest bid" 0 "Artikelen: 27 > 18D > 27B > 23A > 27B2" \
     -- sh -c "printf 'nee\n4\n4C\nnee\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
-expect "ask record prompt re-asks a bad number" 0 "Geef een nummer van 1 tot en met 6" "Artikelen: 27 > 18D > 27B > 27B1a" \
+# Changed: 27B1a's adjusted score (27D) now reads the director's 12C1e
+# judgment, assumed false: seven values may be corrected, not six.
+expect "ask record prompt re-asks a bad number" 0 "Geef een nummer van 1 tot en met 7" "Artikelen: 27 > 18D > 27B > 27B1a" \
     -- sh -c "printf 'nee\n9\n\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
 expect "ask keeps the ruling at end of input" 0 "Artikelen: 27 > 18D > 27B > 27B1a" \
     -- sh -c "printf 'nee\n' | $ARBITER ask --ruleset bridge-2017 $TOY.stayman.json"
@@ -2400,12 +2402,15 @@ rm -f "$out.s56k1" "$out.s56k2"
 # exactly the situations where 64A1 gave two tricks: the revoker won the
 # revoke trick and his side won at least one later trick. Every region says
 # so, and nothing else changes anywhere in the ruleset.
+# Changed: 64A1 now names 12C1e after the transfer where the director finds
+# the non-offending side caused part of its own damage: the regions are
+# split by that judgment, and there the 12C1e measures follow the transfer.
 AMEND=examples/amendments/64A1-one-trick.rules
 if [ -f "$AMEND" ]; then
     "$ARBITER" diff bridge-2017 bridge-2017 --amend "$AMEND" --format exact >"$out" 2>"$err"
     regions=$(sed -n 's/^\([0-9]*\) gebieden met een andere uitspraak.*/\1/p' "$out")
-    two=$(grep -c '^   bridge-2017: .*64A1: .*transfer_tricks(2)$' "$out")
-    one=$(grep -c '^   bridge-2017+Voorstel 64A1: .*64A1: .*transfer_tricks(1)$' "$out")
+    two=$(grep -c '^   bridge-2017: .*64A1\( > 12C1e\)*: .*transfer_tricks(2)\(, offenders_keep_rectified_score(12C1e), no_redress_for_own_damage(12C1e)\)\{0,1\}$' "$out")
+    one=$(grep -c '^   bridge-2017+Voorstel 64A1: .*64A1\( > 12C1e\)*: .*transfer_tricks(1)\(, offenders_keep_rectified_score(12C1e), no_redress_for_own_damage(12C1e)\)\{0,1\}$' "$out")
     later=$(grep -c 'offending_side_tricks_after in {1..12}' "$out")
     won=$(grep -c 'revoke_trick_won_by = offender' "$out")
     if [ -n "$regions" ] && [ "$regions" -gt 0 ] && [ "$two" = "$regions" ] && [ "$one" = "$regions" ] &&
