@@ -79,9 +79,9 @@
       "intended_call_replaces; intended_call_ruled_by_its_article; no_lead_restriction(25A1)")     \
     S(c25A6, "25A6", "lho_may_withdraw_call")                                                      \
     S(c25A4_late, "25A4", "unintended_call_too_late")                                              \
-    S(c25A5_late, "25A5", "unintended_call_too_late")                                              \
+    S(c25A5_late, "25A5 > 17D", "unintended_call_too_late")                                        \
     S(c25A4, "25A4", "")                                                                           \
-    S(c25A5, "25A5", "")                                                                           \
+    S(c25A5, "25A5 > 17D", "")                                                                     \
     S(c25B1, "25B1 > 25B3 > 16C", "change_accepted; unauthorised_information(16C)")                \
     S(c25B2, "25B2 > 25B3 > 16C", "change_cancelled; unauthorised_information(16C)")               \
     S(c25B1_comparable, "25B1", "change_accepted")                                                 \
@@ -95,9 +95,9 @@
     S(o27B, "27B", "") /* 27B states the condition of 27B1-27B4 */                                 \
     S(c27B4, "27B4", "")                                                                           \
     S(c27B3, "27B3 > 16C > 26B > 72C", A_27B3)                                                     \
-    S(c27B1a, "27B1a > 27D",                                                                       \
+    S(c27B1a, "27B1a > 27D > 12B1",                                                                \
       "no_further_rectification; no_lead_restriction(27B1a); adjusted_score_if_damaged(27D)")      \
-    S(c27B1b, "27B1b > 27D > 26A > 23C > 12C1b",                                                   \
+    S(c27B1b, "27B1b > 27D > 12B1 > 26A > 23C > 12C1b",                                            \
       "no_further_rectification; no_lead_restriction(26A); adjusted_score_if_damaged(27D)")        \
     S(c27B2, "27B2 > 16C > 26B > 72C",                                                             \
       "partner_must_pass(rest_of_auction); unauthorised_information(16C); lead_restriction(26B); " \
