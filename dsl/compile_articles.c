@@ -554,13 +554,21 @@ void check_klaverjas_vocabulary(compiler *c) {
 
 /* The header names the articles that score, matchpoint and give IMPs, and
  * in klaverjas the ones that rule on one card and on one trick. */
+static const char *const scoring_keys[] = {"score", "matchpoints", "imps",    "legal",
+                                           "trick", "adjusted",    "ranking", "total"};
+
+bool is_scoring_key(const char *name) {
+    for (size_t k = 0; k < sizeof scoring_keys / sizeof *scoring_keys; k++)
+        if (strcmp(name, scoring_keys[k]) == 0) return true;
+    return false;
+}
+
 void resolve_scoring_articles(compiler *c) {
-    static const char *const keys[] = {"score", "matchpoints", "imps",   "legal",
-                                       "trick", "adjusted",    "ranking"};
-    int *slots[] = {&c->rs->score_article,  &c->rs->matchpoints_article, &c->rs->imps_article,
-                    &c->rs->legal_article,  &c->rs->trick_article,       &c->rs->adjusted_article,
-                    &c->rs->ranking_article};
-    enum { NKEYS = sizeof keys / sizeof *keys };
+    const char *const *keys = scoring_keys;
+    int *slots[] = {&c->rs->score_article,   &c->rs->matchpoints_article, &c->rs->imps_article,
+                    &c->rs->legal_article,   &c->rs->trick_article,       &c->rs->adjusted_article,
+                    &c->rs->ranking_article, &c->rs->total_article};
+    enum { NKEYS = sizeof scoring_keys / sizeof *scoring_keys };
     for (int k = 0; k < NKEYS; k++)
         *slots[k] = -1;
     for (int i = 0; c->header && i < c->header->params.n; i++) {

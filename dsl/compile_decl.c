@@ -47,15 +47,12 @@ void declare_header(compiler *c) {
             c->rs->title = keep_str(c, g->value->text);
         else if (strcmp(g->name, "game") == 0)
             c->rs->game = keep_str(c, g->value->text);
-        else if (strcmp(g->name, "score") == 0 || strcmp(g->name, "matchpoints") == 0 ||
-                 strcmp(g->name, "imps") == 0 || strcmp(g->name, "legal") == 0 ||
-                 strcmp(g->name, "trick") == 0 || strcmp(g->name, "adjusted") == 0 ||
-                 strcmp(g->name, "ranking") == 0)
+        else if (is_scoring_key(g->name))
             ; /* scoring articles: resolved once the articles are declared */
         else if (strcmp(g->name, "edition") != 0 && strcmp(g->name, "language") != 0)
             diag_report(c->d, DIAG_WARNING, g->loc,
                         "known keys: title, game, edition, language, score, matchpoints, imps, "
-                        "legal, trick, adjusted, ranking",
+                        "legal, trick, adjusted, ranking, total",
                         "unknown ruleset header key '%s'", g->name);
     }
     if (!c->rs->title) c->rs->title = c->rs->name;

@@ -200,6 +200,9 @@ int find_article(compiler *c, const char *id, src_loc at);
 void check_totals(compiler *c);
 void declare_articles(compiler *c);
 void check_klaverjas_vocabulary(compiler *c);
+/* Whether a ruleset header key names a scoring article (score,
+ * matchpoints, imps, legal, trick, adjusted, ranking, total). */
+bool is_scoring_key(const char *name);
 void resolve_scoring_articles(compiler *c);
 void compile_articles(compiler *c);
 

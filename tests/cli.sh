@@ -1163,7 +1163,29 @@ expect "session: a percentage has no IMPs" 2 ":2:1: error: a percentage has no I
 printf 'board,ns,ew,score\n1,1,2,-\n' >"$TOY.tmp.csv"
 expect "session: nobody played (found by fuzz_session): an empty ranking" 0 "place,pair,direction,boards" \
     -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
-expect "session: an unknown method" 2 "the method is matchpoints, butler or cross" \
+# Total points (78C): each side's scores added. Board 1 NS1 420, NS3 -50;
+# board 2 NS1 110, NS3 140; board 3 (east-west vulnerable, Art. 2) NS1 a
+# weighted 30% 4S= (420) + 70% 4S-1 (-50) = 126 - 35 = 91, NS3 -100.
+# NS1 420 + 110 + 91 = 621; NS3 -50 + 140 - 100 = -10; EW2 -420 - 140 -
+# 91 = -651; EW4 50 - 110 + 100 = 40. Every line names 78C.
+printf 'board,ns,ew,score\n1,1,2,420\n1,3,4,-50\n2,1,4,110\n2,3,2,140\n3,1,2,30%% 4S= 70%% 4S-1\n3,3,4,-100\n' >"$TOY.tmp.csv"
+expect "session --method total: the scores summed (78C)" 0 "place,pair,direction,boards,points" \
+    "1,1,NS,3,621" "2,3,NS,3,-10" "1,4,EW,3,40" "2,2,EW,3,-651" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method total "$TOY.tmp.csv"
+expect "session --method total --boards: each line names 78C" 0 \
+    "board,ns,ew,score_ns,score_ew,points_ns,points_ew,articles_ns,articles_ew" \
+    "3,1,2,30% 4S= 70% 4S-1,30% NS 4S= + 70% NS 4S-1,91,-91,78C,78C" "1,3,4,-50,50,-50,50,78C,78C" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method total --boards "$TOY.tmp.csv"
+expect "session --method total --json: points" 0 '"method": "total"' '"points_ns": 91' '"points": 621' \
+    -- "$ARBITER" session --ruleset bridge-2017 --method total --json "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,2,420\n1,3,4,A+\n' >"$TOY.tmp.csv"
+expect "session --method total: an artificial score has no value in points" 2 \
+    "tmp.csv:3:1: error: 'A+' has no value in total points (78C adds the scores)" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method total "$TOY.tmp.csv"
+expect "session --method total: a ruleset without total points says so" 2 "names no article for this (header key \`total ARTICLE\`)" \
+    -- "$ARBITER" session --ruleset bridge-1963 --method total "$TOY.tmp.csv"
+rm -f "$TOY.tmp.csv"
+expect "session: an unknown method" 2 "the method is matchpoints, butler, cross or total" \
     -- "$ARBITER" session --ruleset bridge-2017 --method rubber examples/session.csv
 rm -f "$TOY.tmp.csv"
 # The last trick's lines: its card points under 0P1a, as in any trick, the

@@ -721,16 +721,20 @@ enum arb_status arb_pbn_export(const char *pbn, size_t len, const char *name, ch
  * separated by "," or ";" (the header decides), "quoted" where a field
  * holds the separator. method: "matchpoints" (78A, per side), "butler" or
  * "cross" (IMPs, 78B; the datum and the averaging as the ruleset's
- * adjusted-score article says). *json: {"method", "boards": [{"board",
- * "line", "ns", "score_ns", "ew", "score_ew", "matchpoints_ns",
- * "matchpoints_ew", "percentage_ns", "percentage_ew", "top"} (or "imps_ns",
- * "imps_ew"), and "session_ns" / "session_ew": {"article", "percentage" (or
+ * adjusted-score article says), or "total" (total points: each side's
+ * scores summed, the article of header key `total`, bridge-2017 78C; an
+ * artificial score or a penalty is refused at its line). *json: {"method",
+ * "boards": [{"board", "line", "ns", "score_ns", "ew", "score_ew",
+ * "matchpoints_ns", "matchpoints_ew", "percentage_ns", "percentage_ew",
+ * "top"} (or "imps_ns", "imps_ew"; or "points_ns", "points_ew"), and
+ * "session_ns" / "session_ew": {"article", "percentage" (or
  * "imps")} when an artificial score gave way to the side's result on the
  * session's other boards (the exception the adjusted-score article names:
  * 2017 12C2c, 1963 107)], "rankings": [{"direction" ("NS", "EW", or "all" when pairs
  * sat both ways), "pairs": [{"rank", "place" ("3=" for a shared third
  * place), "pair", "direction", "boards", "matchpoints", "top",
- * "percentage"} (or "imps")]}]}, pairs ranked by percentage (or IMPs),
+ * "percentage"} (or "imps"; or "points")]}]}, pairs ranked by percentage
+ * (or IMPs, or points),
  * equal as the list shows them (two decimals) being a tie. With
  * matchpoints, a board the sheet has fewer lines of than the session's
  * most played board is brought to that count by the adjusted-score

@@ -90,12 +90,15 @@ static void numbers_to_end(strbuf *out, json_t *row, const char *const *keys, js
 static void session_rankings(strbuf *out, json_t *answer) {
     static const char *const mp_keys[] = {"boards", "matchpoints", "top", "percentage", NULL};
     static const char *const imp_keys[] = {"boards", "imps", NULL};
-    bool mp = strcmp(text_of(answer, "method"), "matchpoints") == 0;
+    static const char *const total_keys[] = {"boards", "points", NULL};
+    bool mp = strcmp(text_of(answer, "method"), "matchpoints") == 0,
+         total = strcmp(text_of(answer, "method"), "total") == 0;
     json_t *rankings = json_object_get(answer, "rankings");
     bool field = any_has(rankings, "field");
     header_with(out,
-                mp ? "place,pair,direction,boards,matchpoints,top,percentage"
-                   : "place,pair,direction,boards,imps",
+                mp      ? "place,pair,direction,boards,matchpoints,top,percentage"
+                : total ? "place,pair,direction,boards,points"
+                        : "place,pair,direction,boards,imps",
                 field);
     size_t i, k;
     json_t *r, *p;
@@ -104,7 +107,7 @@ static void session_rankings(strbuf *out, json_t *answer) {
             text_field(out, p, "place", false);
             text_field(out, p, "pair", false);
             text_field(out, p, "direction", false);
-            numbers_to_end(out, p, mp ? mp_keys : imp_keys, r, field);
+            numbers_to_end(out, p, mp ? mp_keys : total ? total_keys : imp_keys, r, field);
         }
     }
 }
@@ -116,13 +119,17 @@ static void session_boards(strbuf *out, json_t *answer) {
     static const char *const mp_keys[] = {"matchpoints_ns", "matchpoints_ew", "percentage_ns",
                                           "percentage_ew"};
     static const char *const imp_keys[] = {"imps_ns", "imps_ew"};
-    bool mp = strcmp(text_of(answer, "method"), "matchpoints") == 0;
+    static const char *const total_keys[] = {"points_ns", "points_ew"};
+    bool mp = strcmp(text_of(answer, "method"), "matchpoints") == 0,
+         total = strcmp(text_of(answer, "method"), "total") == 0;
     json_t *boards = json_object_get(answer, "boards");
     bool field = any_has(boards, "field");
     header_with(out,
                 mp ? "board,ns,ew,score_ns,score_ew,matchpoints_ns,matchpoints_ew,percentage_ns,"
                      "percentage_ew,articles_ns,articles_ew"
-                   : "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew,articles_ns,articles_ew",
+                : total
+                    ? "board,ns,ew,score_ns,score_ew,points_ns,points_ew,articles_ns,articles_ew"
+                    : "board,ns,ew,score_ns,score_ew,imps_ns,imps_ew,articles_ns,articles_ew",
                 field);
     size_t i;
     json_t *b;
@@ -130,7 +137,7 @@ static void session_boards(strbuf *out, json_t *answer) {
         for (size_t c = 0; c < sizeof texts / sizeof *texts; c++)
             text_field(out, b, texts[c], false);
         for (size_t c = 0; c < (mp ? 4u : 2u); c++)
-            number_field(out, b, mp ? mp_keys[c] : imp_keys[c], false);
+            number_field(out, b, mp ? mp_keys[c] : total ? total_keys[c] : imp_keys[c], false);
         text_field(out, b, "articles_ns", false);
         text_field(out, b, "articles_ew", !field);
         if (field) text_field(out, b, "field", true);

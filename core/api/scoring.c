@@ -11,8 +11,8 @@
 #include <string.h>
 
 /* The header keys that name the jobs' articles, by enum scoring_job. */
-static const char *const job_keys[] = {"score", "matchpoints", "imps",   "legal",
-                                       "trick", "adjusted",    "ranking"};
+static const char *const job_keys[] = {"score", "matchpoints", "imps",    "legal",
+                                       "trick", "adjusted",    "ranking", "total"};
 
 int scoring_job_named(const char *key) {
     for (int j = 0; j < (int)(sizeof job_keys / sizeof *job_keys); j++)
@@ -21,9 +21,9 @@ int scoring_job_named(const char *key) {
 }
 
 int scoring_article(const ruleset *rs, enum scoring_job job, strbuf *err) {
-    const int articles[] = {rs->score_article,  rs->matchpoints_article, rs->imps_article,
-                            rs->legal_article,  rs->trick_article,       rs->adjusted_article,
-                            rs->ranking_article};
+    const int articles[] = {rs->score_article,   rs->matchpoints_article, rs->imps_article,
+                            rs->legal_article,   rs->trick_article,       rs->adjusted_article,
+                            rs->ranking_article, rs->total_article};
     int a = articles[job];
     if (a < 0)
         sb_printf(err, "ruleset %s names no article for this (header key `%s ARTICLE`)", rs->name,

@@ -20,7 +20,8 @@ enum scoring_job {
     SCORE_LEGAL,
     SCORE_TRICK,
     SCORE_ADJUSTED,
-    SCORE_RANKING
+    SCORE_RANKING,
+    SCORE_TOTAL
 };
 
 /* The job a header key names ("score", "legal", …), or -1. */

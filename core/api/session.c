@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum method { METHOD_MATCHPOINTS, METHOD_BUTLER, METHOD_CROSS };
-static const char *const method_names[] = {"matchpoints", "butler", "cross"};
+enum method { METHOD_MATCHPOINTS, METHOD_BUTLER, METHOD_CROSS, METHOD_TOTAL };
+static const char *const method_names[] = {"matchpoints", "butler", "cross", "total"};
+/* what a side's figure on a board and a pair's sum are called, by method */
+static const char *const figure_names[] = {"matchpoints", "imps", "imps", "points"};
 
 #define MAX_FIELDS CSV_LINE_FIELDS
 #define MAX_LINE CSV_LINE_MAX
@@ -851,6 +853,46 @@ static bool session_exceptions(const ruleset *rs, const scenario_hooks *hooks, e
     return ok;
 }
 
+/* Total points (78C): each side's score on each board as the sheet gives
+ * it (east-west the opposite of north-south's, or its own entry; a
+ * weighted score by its weights), summed over the session, each line
+ * naming the total-points article's ruling (header key total). An
+ * artificial score or a penalty is a share of a top, which total points
+ * do not have: refused at its line. */
+static bool total_session(const ruleset *rs, const scenario_hooks *hooks, vec *rows, strbuf *err) {
+    int article = scoring_article(rs, SCORE_TOTAL, err);
+    if (article < 0) return false;
+    scenario sc;
+    scenario_init(&sc, rs);
+    sc.hooks = hooks;
+    ruling r0 = {0};
+    int64_t unused;
+    char cited[SCORING_CITED] = "";
+    bool ok = scoring_rule(rs, article, &sc, &r0, &unused, err);
+    if (ok) scoring_cite_ruling(&r0, cited, sizeof cited);
+    ruling_clear(&r0);
+    scenario_free(&sc);
+    for (int i = 0; ok && i < (int)rows->len; i++) {
+        session_row *r = &VEC_AT(rows, session_row, i);
+        for (int side = 0; ok && side < 2; side++) {
+            const sheet_entry *e = &r->entry[side];
+            r->has_result[side] = e->kind != ENTRY_NOT_PLAYED;
+            if (!r->has_result[side]) continue;
+            if (!comparable(e) || e->penalty) {
+                sb_printf(err,
+                          "line %d: '%s' has no value in total points (%s adds the scores): "
+                          "give the score the director assigns",
+                          r->line, r->text[side], rs->articles[article].id);
+                ok = false;
+                break;
+            }
+            r->result[side] = expected_score(e);
+            scoring_cite_append(r->cited[side], sizeof r->cited[side], cited);
+        }
+    }
+    return ok;
+}
+
 static int compare_totals(const void *a, const void *b) {
     const pair_total *x = a, *y = b;
     if (x->direction != y->direction) return x->direction - y->direction;
@@ -913,7 +955,7 @@ static json_t *rankings_json(const vec *totals, enum method m) {
                 json_object_set_new(j, "top", number_json(t->top));
                 json_object_set_new(j, "percentage", number_json(t->key));
             } else {
-                json_object_set_new(j, "imps", number_json(t->result));
+                json_object_set_new(j, figure_names[m], number_json(t->result));
             }
             json_array_append_new(pairs, j);
         }
@@ -934,9 +976,8 @@ static json_t *boards_json(const vec *rows, enum method m) {
             json_object_set_new(j, keys[side][1], json_string(r->text[side]));
         }
         for (int side = 0; side < 2; side++) {
-            const char *what = m == METHOD_MATCHPOINTS
-                                   ? (side ? "matchpoints_ew" : "matchpoints_ns")
-                                   : (side ? "imps_ew" : "imps_ns");
+            char what[32];
+            snprintf(what, sizeof what, "%s_%s", figure_names[m], side ? "ew" : "ns");
             json_object_set_new(j, what,
                                 r->has_result[side] ? number_json(r->result[side]) : json_null());
             if (m == METHOD_MATCHPOINTS)
@@ -982,10 +1023,10 @@ static void mark_session_known(vec *rows) {
 json_t *session_sheet_json(const ruleset *rs, const scenario_hooks *hooks, const char *sheet,
                            size_t len, const char *method, strbuf *error) {
     enum method m = METHOD_MATCHPOINTS;
-    while (method && m <= METHOD_CROSS && strcmp(method, method_names[m]) != 0)
+    while (method && m <= METHOD_TOTAL && strcmp(method, method_names[m]) != 0)
         m++;
-    if (m > METHOD_CROSS) {
-        sb_puts(error, "the method is matchpoints, butler or cross");
+    if (m > METHOD_TOTAL) {
+        sb_puts(error, "the method is matchpoints, butler, cross or total");
         return NULL;
     }
     vec rows, totals, shorts;
@@ -994,14 +1035,14 @@ json_t *session_sheet_json(const ruleset *rs, const scenario_hooks *hooks, const
     vec_init(&shorts, sizeof(short_board));
     strbuf err;
     sb_init(&err);
-    bool ok =
-        read_sheet(rs, hooks, sheet, len, &rows, &err) && (mark_session_known(&rows), true) &&
-        (m == METHOD_MATCHPOINTS ? find_short_boards(rs, hooks, &rows, &shorts, &err) &&
-                                       matchpoint_side(rs, hooks, &rows, &shorts, 0, &err) &&
-                                       matchpoint_side(rs, hooks, &rows, &shorts, 1, &err)
-                                 : imp_sessions(rs, hooks, m, &rows, &err) &&
-                                       imp_short_boards(rs, hooks, m, &rows, &shorts, &err)) &&
-        session_exceptions(rs, hooks, m, &rows, &err);
+    bool ok = read_sheet(rs, hooks, sheet, len, &rows, &err) && (mark_session_known(&rows), true) &&
+              (m == METHOD_MATCHPOINTS ? find_short_boards(rs, hooks, &rows, &shorts, &err) &&
+                                             matchpoint_side(rs, hooks, &rows, &shorts, 0, &err) &&
+                                             matchpoint_side(rs, hooks, &rows, &shorts, 1, &err)
+               : m == METHOD_TOTAL ? total_session(rs, hooks, &rows, &err)
+                                   : imp_sessions(rs, hooks, m, &rows, &err) &&
+                                         imp_short_boards(rs, hooks, m, &rows, &shorts, &err)) &&
+              session_exceptions(rs, hooks, m, &rows, &err);
     json_t *j = NULL;
     if (ok) {
         total_pairs(&rows, m, &totals);

@@ -36,7 +36,7 @@ typedef struct options {
     bool totals;        /* pbn: the TotalScoreTable against arbiter's ranking */
     bool boards;        /* session, pbn --ranking: the boards, not the ranking */
     bool ranking;       /* pbn: the ScoreTables' rows ranked as a session */
-    const char *method; /* session: matchpoints, butler or cross */
+    const char *method; /* session: matchpoints, butler, cross or total */
     const char *game;   /* pbn: the game to give as a scenario */
     const char *ruling; /* pbn: a scenario to rule on, the ruling written into the game */
 } options;
@@ -2019,11 +2019,13 @@ static const command commands[] = {
      "a tag a line; the auction four calls a line); --json gives it as {\"pbn\": text}.",
      cmd_pbn},
     {"session",
-     "session --ruleset NAME|DIR FILE|- [--method matchpoints|butler|cross] [--boards] [--json]",
+     "session --ruleset NAME|DIR FILE|- [--method matchpoints|butler|cross|total] [--boards] "
+     "[--json]",
      "A pairs session's sheet: CSV (, or ;) with a header row naming board, ns, ew, score and\n"
      "optionally score_ew. Scores every board for north-south and east-west apart, as\n"
-     "matchpoints (78A; adjusted scores as `matchpoints` reads them) or IMPs (78B: Butler or\n"
-     "cross), and prints the ranking as CSV, ties as 3=; --boards prints the boards instead.\n"
+     "matchpoints (78A; adjusted scores as `matchpoints` reads them), IMPs (78B: Butler or\n"
+     "cross) or total points (78C: the scores summed), and prints the ranking as CSV, ties as\n"
+     "3=; --boards prints the boards instead.\n"
      "An artificial score gives way to the side's result on its other boards where the ruleset\n"
      "says so (12C2c); a board played fewer times than the others is brought to them by the\n"
      "ruleset's factoring method (78D), with a note on stderr.",

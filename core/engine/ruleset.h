@@ -223,6 +223,9 @@ typedef struct ruleset {
     /* the article that ranks two pairs tied on matchpoints (header key
      * ranking), or -1 */
     int ranking_article;
+    /* the article of total-point scoring, a session's boards summed
+     * (header key total), or -1 */
+    int total_article;
     /* klaverjas: the tables the core ranks and counts cards by, indexed by
      * enum klaverjas_table (-1 outside a `game klaverjas` ruleset) */
     int klaverjas_tables[KJT_COUNT];

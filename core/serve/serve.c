@@ -561,7 +561,7 @@ static reply api_session(server *s, json_t *in) {
     if (!sheet) return out;
     json_t *method = json_object_get(in, "method");
     if (method && !json_is_string(method))
-        return fail(MHD_HTTP_BAD_REQUEST, "\"method\" is matchpoints, butler or cross");
+        return fail(MHD_HTTP_BAD_REQUEST, "\"method\" is matchpoints, butler, cross or total");
     char *json = NULL, *error = NULL;
     enum arb_status st = arb_session_json(sv->rs, sv->plugins, sheet, len,
                                           method ? json_string_value(method) : NULL, &json, &error);

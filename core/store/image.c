@@ -460,6 +460,7 @@ static void put_ruleset(writer *w, const char *extra) {
     put_i32(o, rs->trick_article);
     put_i32(o, rs->adjusted_article);
     put_i32(o, rs->ranking_article);
+    put_i32(o, rs->total_article);
     for (int i = 0; i < KJT_COUNT; i++)
         put_i32(o, rs->klaverjas_tables[i]);
     put_loc(w, rs->loc);
@@ -1073,6 +1074,7 @@ static void get_ruleset(reader *r, const char **extra) {
     rs->trick_article = get_i32(r);
     rs->adjusted_article = get_i32(r);
     rs->ranking_article = get_i32(r);
+    rs->total_article = get_i32(r);
     for (int i = 0; i < KJT_COUNT; i++)
         rs->klaverjas_tables[i] = get_i32(r);
     rs->loc = get_loc(r);
@@ -1371,8 +1373,9 @@ static bool valid_declarations(const ruleset *rs) {
     }
     for (int i = 0; i < KJT_COUNT; i++)
         if (!opt(rs->klaverjas_tables[i], rs->ntables)) return false;
-    int arts[] = {rs->score_article, rs->matchpoints_article, rs->imps_article,   rs->legal_article,
-                  rs->trick_article, rs->adjusted_article,    rs->ranking_article};
+    int arts[] = {rs->score_article,   rs->matchpoints_article, rs->imps_article,
+                  rs->legal_article,   rs->trick_article,       rs->adjusted_article,
+                  rs->ranking_article, rs->total_article};
     for (size_t i = 0; i < sizeof arts / sizeof *arts; i++)
         if (!opt(arts[i], rs->narticles)) return false;
     for (int i = 0; i < rs->nclauses; i++)

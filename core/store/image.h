@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #define IMAGE_MAGIC "ARBIMAGE"
-#define IMAGE_VERSION 12
+#define IMAGE_VERSION 13
 #define IMAGE_HEADER_SIZE 88
 #define IMAGE_SEAL_OFFSET 56 /* the seal ends the header; it covers all before it */
 #define IMAGE_SEAL_SIZE 32   /* HMAC-SHA-256 */

@@ -224,7 +224,7 @@
     if (rs.error) return rs.error;
     const sheet = requestText(body, 'csv', "the session's sheet, a header row and a line per board and table");
     if (sheet.error) return sheet.error;
-    if (body.method !== undefined && typeof body.method !== 'string') return fail(400, '"method" is matchpoints, butler or cross');
+    if (body.method !== undefined && typeof body.method !== 'string') return fail(400, '"method" is matchpoints, butler, cross or total');
     return answered(rs.name, 'session', callTexts('arbw_session', [rs.name, sheet.text, body.method ?? null]), format.form);
   }
 
