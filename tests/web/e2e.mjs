@@ -411,6 +411,15 @@ async function walkResults(page, base, kjName, shots = {}) {
   }
   expect((await downloaded(page, '#rs-download-ranking')) === cliText(['session', '--ruleset', 'bridge-2017', '--method', 'butler', 'examples/session-semicolon.csv']),
     'the Butler ranking CSV is not what `arbiter session --method butler` writes');
+  /* total points (78C): the sums shown as the CLI ranks them */
+  await resultsFor(page, 'bridge-2017', 'examples/session-total.csv', { method: 'total' });
+  const total = cli(['session', '--ruleset', 'bridge-2017', '--method', 'total', '--json', 'examples/session-total.csv']);
+  for (const r of total.rankings) {
+    const shown = await rankingShown(page, '#rs-ranking-' + r.direction);
+    expect(JSON.stringify(shown) === JSON.stringify(ranked(r.pairs, 'points')), `total ${r.direction}: ${JSON.stringify(shown)}`);
+  }
+  expect((await downloaded(page, '#rs-download-boards')) === cliText(['session', '--ruleset', 'bridge-2017', '--method', 'total', '--boards', 'examples/session-total.csv']),
+    'the total-points boards CSV is not what `arbiter session --method total --boards` writes');
 
   /* a bad sheet: the line named */
   await resultsFor(page, 'bridge-2017', null, { text: 'board,ns,ew,score\n1,1,4,420\n1,2,5,zeshonderd\n', method: 'matchpoints' });

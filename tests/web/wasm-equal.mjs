@@ -390,6 +390,9 @@ function scorerDesk(offline, names, games) {
     fromCli.status !== 0 ? `the CLI exited with ${fromCli.status}: ${fromCli.err.slice(0, 160)}`
       : wasm.status !== 0 ? `wasm: ${wasm.error}` : firstDifference(unindented(fromCli.out), wasm.text || ''));
   const sheets = ['examples/session.csv', 'examples/session-semicolon.csv', 'examples/session-short-board.csv'];
+  same('examples/session-total.csv (total) as `arbiter session --json`, byte for byte',
+    cliRun(['session', '--ruleset', 'bridge-2017', '--json', '--method', 'total', 'examples/session-total.csv']),
+    offline.raw.session('bridge-2017', readFileSync('examples/session-total.csv', 'utf8'), 'total'));
   for (const sheet of sheets) {
     for (const method of [null, 'butler', 'cross']) {
       const args = ['session', '--ruleset', 'bridge-2017', '--json', ...(method ? ['--method', method] : []), sheet];

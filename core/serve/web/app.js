@@ -21,7 +21,7 @@ const WORDS = {
     tab_ruling: 'Uitspraak', tab_klaverjas: 'Klaverjas', tab_matchpoints: 'Matchpoints', tab_score: 'Score',
     tab_results: 'Uitslag',
     rs_title: 'Uitslag van een zitting', rs_method: 'Telling', rs_matchpoints: 'Matchpoints (78A)',
-    rs_butler: 'Butler (IMPs, 78B)', rs_cross: 'Cross-IMPs (78B)',
+    rs_butler: 'Butler (IMPs, 78B)', rs_cross: 'Cross-IMPs (78B)', rs_total: 'Scorepunten (78C)',
     rs_hint: 'De scorestaat als CSV (board,ns,ew,score; ook met ;) of een PBN-bestand',
     rs_hint_kj: 'De scorestaat als CSV: board,pair,score (de punten van elk paar per spel)',
     rs_file: 'Of kies een bestand (.csv, .pbn)', rs_ranking: 'Rangschikking', rs_ranking_all: 'Rangschikking',
@@ -74,7 +74,7 @@ const WORDS = {
     tab_ruling: 'Ruling', tab_klaverjas: 'Klaverjas', tab_matchpoints: 'Matchpoints', tab_score: 'Score',
     tab_results: 'Results',
     rs_title: "A session's results", rs_method: 'Scoring', rs_matchpoints: 'Matchpoints (78A)',
-    rs_butler: 'Butler (IMPs, 78B)', rs_cross: 'Cross-IMPs (78B)',
+    rs_butler: 'Butler (IMPs, 78B)', rs_cross: 'Cross-IMPs (78B)', rs_total: 'Total points (78C)',
     rs_hint: 'The score sheet as CSV (board,ns,ew,score; ; too) or a PBN file',
     rs_hint_kj: "The score sheet as CSV: board,pair,score (each pair's points on each board)",
     rs_file: 'Or choose a file (.csv, .pbn)', rs_ranking: 'Ranking', rs_ranking_all: 'Ranking',
@@ -882,20 +882,24 @@ const numCell = (v, cls) => el('td', { class: 'num' + (cls ? ' ' + cls : '') }, 
 const head = (cols) => el('thead', {}, el('tr', {}, cols.map(([label, isNum]) => el('th', { class: isNum ? 'num' : null }, label))));
 
 /* A session's rankings: each direction's (or everyone's), ties as "3=". */
+/* What a side's figure is called in a session of this method (not matchpoints). */
+const figureOf = (session) => (session.method === 'total'
+  ? { key: 'points', label: t('points'), short: t('points') } : { key: 'imps', label: t('imps'), short: 'IMPs' });
+
 function rankingTables(session, id) {
-  const mp = session.method === 'matchpoints';
+  const mp = session.method === 'matchpoints', fig = figureOf(session);
   return session.rankings.map((r) => {
     /* an event of several sections or stages: each field's rankings apart, named */
     const title = t('rs_ranking') + (r.direction === 'all' ? '' : ' ' + (r.direction === 'EW' ? ew() : r.direction)) +
       (r.field ? ' — ' + r.field : '');
     const tableId = id + (r.field ? '-' + r.field.replace(/[^A-Za-z0-9]+/g, '_') : '') + '-' + r.direction;
     /* the figure the pairs are ranked by first, then what it is made of */
-    const cols = [[t('place')], [t('pair')], ...(mp ? [[t('percentage'), true], ['MP', true], [t('top'), true]] : [[t('imps'), true]]), [t('boards'), true]];
+    const cols = [[t('place')], [t('pair')], ...(mp ? [[t('percentage'), true], ['MP', true], [t('top'), true]] : [[fig.label, true]]), [t('boards'), true]];
     return [el('h3', {}, title), el('div', { class: 'scroll' }, el('table', { class: 'sheet ranking', id: tableId },
       head(cols),
       el('tbody', {}, r.pairs.map((p) => el('tr', { class: /=$/.test(p.place) ? 'tie' : null },
         cell(p.place, 'place'), cell(p.pair),
-        mp ? [numCell(p.percentage, 'mp'), numCell(p.matchpoints), numCell(p.top)] : numCell(p.imps, 'mp'), numCell(p.boards))))))];
+        mp ? [numCell(p.percentage, 'mp'), numCell(p.matchpoints), numCell(p.top)] : numCell(p[fig.key], 'mp'), numCell(p.boards))))))];
   });
 }
 
@@ -933,17 +937,17 @@ function notesList(session) {
 
 /* Every board's figures; a row where an artificial score gave way (12C2c) marked. */
 function boardsTable(session) {
-  const mp = session.method === 'matchpoints';
+  const mp = session.method === 'matchpoints', fig = figureOf(session);
   const cols = [[t('board')], ['NS'], [ew()], [t('score') + ' NS', true], [t('score') + ' ' + ew(), true],
     ...(mp ? [['MP NS', true], ['MP ' + ew(), true], ['% NS', true], ['% ' + ew(), true]]
-      : [['IMPs NS', true], ['IMPs ' + ew(), true]])];
+      : [[fig.short + ' NS', true], [fig.short + ' ' + ew(), true]])];
   const mark = (b, side) => (b['session_' + side] ? ' ' + t('rs_adjusted_mark') : '');
   return el('details', { open: true }, el('summary', {}, t('rs_boards')), el('div', { class: 'scroll' }, el('table', { class: 'sheet', id: 'rs-boards' },
     head(cols),
     el('tbody', {}, session.boards.map((b) => el('tr', { class: b.session_ns || b.session_ew ? 'adjusted' : null },
       cell(b.board), cell(b.ns), cell(b.ew), numCell(b.score_ns), numCell(b.score_ew),
       mp ? [numCell(num(b.matchpoints_ns) + mark(b, 'ns')), numCell(num(b.matchpoints_ew) + mark(b, 'ew')), numCell(b.percentage_ns), numCell(b.percentage_ew)]
-        : [numCell(num(b.imps_ns) + mark(b, 'ns')), numCell(num(b.imps_ew) + mark(b, 'ew'))]))))));
+        : [numCell(num(b[fig.key + '_ns']) + mark(b, 'ns')), numCell(num(b[fig.key + '_ew']) + mark(b, 'ew'))]))))));
 }
 
 /* A ScoreTable row's pairs, "4–5" (north-south's first); "" for a game without. */
@@ -1014,7 +1018,7 @@ function renderResults() {
       onclick: () => downloadCsv('ranking.csv') }, t('rs_download_ranking')))];
   } else {
     const session = res.body.session;
-    const method = { matchpoints: t('rs_matchpoints'), butler: t('rs_butler'), cross: t('rs_cross') }[session.method] || session.method;
+    const method = { matchpoints: t('rs_matchpoints'), butler: t('rs_butler'), cross: t('rs_cross'), total: t('rs_total') }[session.method] || session.method;
     parts = [el('h2', {}, res.ruleset + ' — ' + method), ...rankingTables(session, 'rs-ranking').flat(), ...notesList(session), boardsTable(session),
       el('div', { class: 'row' },
         el('button', { type: 'button', id: 'rs-download-ranking', class: 'secondary', onclick: () => downloadCsv('ranking.csv') }, t('rs_download_ranking')),
