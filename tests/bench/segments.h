@@ -183,10 +183,10 @@
       "owner_plays_penalty_card_when_legal(50D1); declarer_chooses_partner_lead(50D2)")            \
     S(c62D1, "62D1", "twelfth_trick_revoke_corrected(62D1)")                                       \
     S(c62D2, "62D2 > 62D1", "twelfth_trick_revoke_corrected(62D1)")                                \
-    S(c63A1, "63A1", "")                                                                           \
-    S(c63A2, "63A2", "")                                                                           \
-    S(c63A3, "63A3", "")                                                                           \
-    S(c63A4, "63A4", "")                                                                           \
+    S(c63A1, "63A > 63A1", "")                                                                     \
+    S(c63A2, "63A > 63A2", "")                                                                     \
+    S(c63A3, "63A > 63A3", "")                                                                     \
+    S(c63A4, "63A > 63A4", "")                                                                     \
     S(c64A_during, "", "transfer_after_play(64A)")                                                 \
     S(c64A1_during, "64A1", "") /* who won the revoke trick is known while play goes on */         \
     S(c64A2_during, "64A2", "")                                                                    \
