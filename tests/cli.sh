@@ -1156,6 +1156,19 @@ expect "session: nobody played (found by fuzz_session): an empty ranking" 0 "pla
     -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
 expect "session: an unknown method" 2 "the method is matchpoints, butler or cross" \
     -- "$ARBITER" session --ruleset bridge-2017 --method rubber examples/session.csv
+# A sheet saved as Latin-1 (or Windows-1252): a byte that is not UTF-8 is
+# refused at its place. It was read, and the pair or board it named was
+# dropped from the answer (jansson takes no such string): matchpoints gave
+# a row without its pair, ranking left the pair out of the ranking.
+printf 'board,pair,score\n1,\3511,620\n1,2,650\n' >"$TOY.tmp.csv"
+expect "matchpoints: a byte that is not UTF-8, at its place" 2 ":2:3: error: byte 0xE9 is not UTF-8; save the sheet as UTF-8" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 --json "$TOY.tmp.csv"
+printf 'board,pair,score\n1NZ,A\377,100\n1NZ,B,50\n' >"$TOY.tmp.csv"
+expect "ranking: a byte that is not UTF-8, at its place" 2 ":2:6: error: byte 0xFF is not UTF-8" \
+    -- "$ARBITER" ranking --ruleset klaverjas-nkf-1976 --json "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,2,620\n1,3,\3514,650\n' >"$TOY.tmp.csv"
+expect "session: a byte that is not UTF-8, at its place" 2 ":3:5: error: byte 0xE9 is not UTF-8" \
+    -- "$ARBITER" session --ruleset bridge-2017 --json "$TOY.tmp.csv"
 rm -f "$TOY.tmp.csv"
 # The last trick's lines: its card points under 0P1a, as in any trick, the
 # ten more under 0P1b.
