@@ -553,6 +553,20 @@ expect "pbn: a ruleset of another game is refused" 2 "tests/pbn/session.pbn: err
 expect "pbn: an unclosed comment" 2 ".pbn:2:1: error: a comment { has no closing } before the end of the file" -- "$ARBITER" pbn "$TOY.tmp.pbn"
 printf '[Board "1"]\n\0\n' >"$TOY.tmp.pbn"
 expect "pbn: a NUL byte" 2 ":2:1: error: a NUL byte: the file is not text" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+# A Latin-1 file (the standard's own character set): its names are read
+# as UTF-8. They were kept as Latin-1 bytes, which jansson refuses: a
+# pair's names vanished from --totals --json, and --export --json crashed.
+sed -e 's/Ann Baker/Ann B\xe4ker/' -e 's/Club pairs, an evening/Club caf\xe9/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn: a Latin-1 file's names, in UTF-8" 0 '"others": "Table=1 Names=Ann Bäker - Carl Dean"' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals --json "$TOY.tmp.pbn"
+expect "pbn: a Latin-1 file exported as JSON" 0 '[Event \"Club café\"]' -- "$ARBITER" pbn --export --json "$TOY.tmp.pbn"
+# A PairId longer than its field was cut to 15 bytes: two pairs whose ids
+# begin alike became one pair, with the boards of both.
+sed -e 's/^ 1  1  1  5 4S/ 1  1 clubpair-north-1  5 4S/' -e 's/^ 2  1  2  6 4S/ 2  1 clubpair-north-2  6 4S/' \
+    tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn: a PairId too long for its field is a mistake, not cut" 2 \
+    ':24:7: error: ScoreTable row: PairId_NS "clubpair-north-1": expected at most 15 bytes' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --ranking "$TOY.tmp.pbn"
 # A scoring program's file (tests/pbn/event.pbn): one game per board, its
 # ScoreTable one row per table. Board 1 by hand (Law 78A: two matchpoints for
 # each score beaten, one for each tied; 5 tables, top 8): NS +450 beats four
@@ -1169,6 +1183,15 @@ expect "ranking: a byte that is not UTF-8, at its place" 2 ":2:6: error: byte 0x
 printf 'board,ns,ew,score\n1,1,2,620\n1,3,\3514,650\n' >"$TOY.tmp.csv"
 expect "session: a byte that is not UTF-8, at its place" 2 ":3:5: error: byte 0xE9 is not UTF-8" \
     -- "$ARBITER" session --ruleset bridge-2017 --json "$TOY.tmp.csv"
+# A board or a pair named longer than its field was cut to 31 bytes: two
+# boards (or pairs) whose names begin alike became one.
+long=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+printf 'board,pair,score\n%s1,1,620\n%s1,2,650\n%s2,1,100\n%s2,2,50\n' $long $long $long $long >"$TOY.tmp.csv"
+expect "matchpoints: a board named past 31 bytes is refused, not cut" 2 ":2:1: error: a board or a pair is named in at most 31 bytes" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,%s1,9,620\n1,%s2,8,650\n' $long $long >"$TOY.tmp.csv"
+expect "session: a pair named past 31 bytes is refused, not cut" 2 ":2:3: error: a board or a pair is named in at most 31 bytes" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
 rm -f "$TOY.tmp.csv"
 # The last trick's lines: its card points under 0P1a, as in any trick, the
 # ten more under 0P1b.

@@ -1124,6 +1124,16 @@ static enum arb_status pbn_export_unprotected(const char *pbn, size_t len, const
     if (out) *out = NULL;
     if (error) *error = NULL;
     if (!pbn) return fail(ARB_BAD_INPUT, error, "arb_pbn_export: no text");
+    /* A Latin-1 file (the standard's own character set, 3.1) is written in
+     * UTF-8, as the reader takes its values: the export is text any JSON
+     * can carry ({"pbn": text}), where jansson refused it. A NUL is left
+     * for the reader to report. */
+    char *utf8 = NULL;
+    if (utf8_bad_byte(pbn, len) < len && !memchr(pbn, 0, len)) {
+        utf8 = xmalloc(2 * len + 1);
+        len = utf8_from_latin1(utf8, 2 * len + 1, pbn, len);
+        pbn = utf8;
+    }
     pbn_file f;
     enum arb_status status = read_games(pbn, len, name, &f, error);
     if (status == ARB_OK && out) {
@@ -1139,6 +1149,7 @@ static enum arb_status pbn_export_unprotected(const char *pbn, size_t len, const
         sb_free(&err);
     }
     pbn_free(&f);
+    xfree(utf8);
     return status;
 }
 

@@ -152,6 +152,14 @@ static bool score_contracts(const ruleset *rs, const scenario_hooks *hooks, sess
 static bool read_row(const ruleset *rs, const scenario_hooks *hooks, char **f, const int *col,
                      const int *at, int line, session_row *row, strbuf *err) {
     char msg[300];
+    /* a name cut to fit would make two boards or pairs one */
+    static const enum column named[] = {COL_BOARD, COL_NS, COL_EW};
+    for (int i = 0; i < 3; i++)
+        if (strlen(f[col[named[i]]]) >= sizeof row->board) {
+            sb_printf(err, "line %d, column %d: a board or a pair is named in at most %zu bytes",
+                      line, at[col[named[i]]], sizeof row->board - 1);
+            return false;
+        }
     snprintf(row->board, sizeof row->board, "%.31s", f[col[COL_BOARD]]);
     snprintf(row->pair[0], sizeof row->pair[0], "%.31s", f[col[COL_NS]]);
     snprintf(row->pair[1], sizeof row->pair[1], "%.31s", f[col[COL_EW]]);

@@ -395,6 +395,24 @@ size_t utf8_bad_byte(const char *s, size_t n) {
     return n;
 }
 
+size_t utf8_from_latin1(char *out, size_t size, const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t o = 0;
+    for (size_t i = 0; i < n && u[i];) {
+        size_t len = utf8_sequence(u + i, n - i);
+        if (o + (len ? len : 2) >= size) break;
+        if (len) {
+            memcpy(out + o, s + i, len);
+            o += len, i += len;
+        } else { /* U+0080..U+00FF */
+            out[o++] = (char)(0xC0 | u[i] >> 6);
+            out[o++] = (char)(0x80 | (u[i++] & 0x3F));
+        }
+    }
+    if (size) out[o] = 0;
+    return o;
+}
+
 int utf8_column(const char *text, const char *at) {
     const char *start = at;
     while (start > text && start[-1] != '\n')

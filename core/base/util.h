@@ -91,6 +91,12 @@ bool is_utf8_continuation(unsigned char c);
  * none: text that jansson, a browser and a terminal all take whole. */
 size_t utf8_bad_byte(const char *s, size_t n);
 
+/* s (n bytes) copied into out (size bytes, its NUL included) as UTF-8:
+ * valid UTF-8 as it is, any other byte as the Latin-1 character it is in
+ * a file of that encoding (0xE9 "é"); what does not fit is left off, a
+ * character at a time. Returns the bytes written. */
+size_t utf8_from_latin1(char *out, size_t size, const char *s, size_t n);
+
 /* The column of at on its line, in characters from 1, as an editor shows
  * it: the line begins after the last line break before at, or at text. */
 int utf8_column(const char *text, const char *at);
