@@ -691,7 +691,8 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
         memset(row, 0, sizeof *row);
         for (int i = 0; nf == SCORE_FIELDS && i < 2; i++)
             if (strlen(sf.f[i]) >= sizeof row->board) { /* a name cut to fit: two would be one */
-                sb_printf(err, "line %d, column %d: a board or a pair is named in at most %zu bytes",
+                sb_printf(err,
+                          "line %d, column %d: a board or a pair is named in at most %zu bytes",
                           line, sf.col[i], sizeof row->board - 1);
                 return false;
             }

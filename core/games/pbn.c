@@ -127,7 +127,8 @@ static void report(reader *r, int line, const char *fmt, ...) {
 static void copy_name(reader *r, int line, const char *what, const char *v, char *out,
                       size_t size) {
     if (strlen(v) >= size)
-        report(r, line, "%s\"%s\": expected at most %zu bytes (a name cut to fit could be another's)", what,
+        report(r, line,
+               "%s\"%s\": expected at most %zu bytes (a name cut to fit could be another's)", what,
                v, size - 1);
     utf8_from_latin1(out, size, v, strlen(v));
 }
