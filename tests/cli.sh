@@ -1192,6 +1192,16 @@ expect "matchpoints: a board named past 31 bytes is refused, not cut" 2 ":2:1: e
 printf 'board,ns,ew,score\n1,%s1,9,620\n1,%s2,8,650\n' $long $long >"$TOY.tmp.csv"
 expect "session: a pair named past 31 bytes is refused, not cut" 2 ":2:3: error: a board or a pair is named in at most 31 bytes" \
     -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+# Cross-IMPs compare each result of a board with every other: two boards of
+# 1000 results are two million comparisons, each a ruling (15 s before each
+# difference was ruled on once). Scores chosen to differ in more ways than
+# can be ruled on are refused, at once.
+awk 'BEGIN { print "board,ns,ew,score"; for (b = 1; b <= 2; b++) for (t = 1; t <= 1000; t++) print b "," t "," t + 2000 "," (t * 37) % 900 }' >"$TOY.tmp.csv"
+expect "session: cross-IMPs of two boards of 1000 results, within seconds" 0 "place,pair,direction,boards,imps" \
+    -- timeout 5 "$ARBITER" session --ruleset bridge-2017 --method cross "$TOY.tmp.csv"
+awk 'BEGIN { srand(1); print "board,ns,ew,score"; for (t = 1; t < 5000; t++) print "1," t "," t + 20000 "," int(rand() * 199999) - 99999 }' >"$TOY.tmp.csv"
+expect "session: cross-IMPs of scores that differ in too many ways, refused" 2 "error: the scores differ in more than 100000 ways" \
+    -- timeout 5 "$ARBITER" session --ruleset bridge-2017 --method cross "$TOY.tmp.csv"
 rm -f "$TOY.tmp.csv"
 # The last trick's lines: its card points under 0P1a, as in any trick, the
 # ten more under 0P1b.
