@@ -2177,8 +2177,14 @@ static json_t *set_describe(void *ctx) {
     json_t *files = json_array();
     for (int i = 0; i < s->n; i++) {
         const plugin *p = s->list[i];
+        /* a path that is not UTF-8 (jansson refuses it, and the plugin
+         * vanished from the record) with its other bytes as Latin-1 */
+        size_t n = strlen(p->path), size = 2 * n + 1;
+        char *file = xmalloc(size);
+        utf8_from_latin1(file, size, p->path, n);
         json_array_append_new(
-            files, json_pack("{s:s, s:s, s:s}", "name", p->name, "file", p->path, "hash", p->hash));
+            files, json_pack("{s:s, s:s, s:s}", "name", p->name, "file", file, "hash", p->hash));
+        xfree(file);
     }
     return files;
 }
