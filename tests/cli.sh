@@ -866,6 +866,11 @@ expect "pbn: the director rules on the board as recorded (North's revoke, ^R)" 2
     -- "$ARBITER" rule --ruleset bridge-2017 "$TOY.tmp.json"
 rm -f "$TOY.tmp.json"
 expect "pbn: a game that is not there" 2 "no game 9: the file has 8" -- "$ARBITER" pbn --game 9 tests/pbn/irregularities.pbn
+# --game was read by atoi: 4294967297 and 1x gave game 1, abc "no game 0".
+for g in 4294967297 1x abc 0; do
+    expect "pbn: --game $g is refused, not read as another number" 2 "--game needs a game's number, 1 or more, not '$g'" \
+        -- "$ARBITER" pbn --game $g tests/pbn/irregularities.pbn
+done
 printf '%%%% PBN 2.1\n{ a comment before the games }\n\n[Board "1"]\n[Dealer "N"]\n' >"$TOY.tmp.pbn"
 expect "pbn: a comment alone is no game" 0 "board 1 (line 4): dealer N, vulnerable ?" -- "$ARBITER" pbn "$TOY.tmp.pbn"
 awk 'BEGIN { print "[Dealer \"N\"]"; print "[Auction \"N\"]"; for (i = 0; i < 300; i++) printf "Q%d ", i; print "" }' >"$TOY.tmp.pbn"
