@@ -1816,8 +1816,7 @@ static int cmd_pbn(const options *o) {
         errno = 0;
         long long n = strtoll(o->game, &end, 10);
         if (end == o->game || *end || errno || n < 1 || n > INT_MAX)
-            return usage_error("pbn", "--game needs a game's number, 1 or more, not '%s'",
-                               o->game);
+            return usage_error("pbn", "--game needs a game's number, 1 or more, not '%s'", o->game);
     }
     size_t len;
     char *text = read_input(o->input, &len);
