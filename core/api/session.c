@@ -475,7 +475,7 @@ static bool imps_of(const ruleset *rs, const scenario_hooks *hooks, int article,
  * results took 15 s, one of 5000 far longer), while a board's scores
  * differ in few ways. A sheet whose scores differ in more than
  * IMP_MEMO_MAX ways (chosen to, 5000 scores can) is refused. */
-#define IMP_MEMO_MAX 100000
+#define IMP_MEMO_MAX 20000
 
 typedef struct imp_memo {
     struct imp_known {
