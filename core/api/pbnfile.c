@@ -1124,7 +1124,7 @@ static enum arb_status pbn_export_unprotected(const char *pbn, size_t len, const
     if (out) *out = NULL;
     if (error) *error = NULL;
     if (!pbn) return fail(ARB_BAD_INPUT, error, "arb_pbn_export: no text");
-    /* A Latin-1 file (the standard's own character set, 3.1) is written in
+    /* A Latin-1 file (the standard's own character set) is written in
      * UTF-8, as the reader takes its values: the export is text any JSON
      * can carry ({"pbn": text}), where jansson refused it. A NUL is left
      * for the reader to report. */

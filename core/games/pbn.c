@@ -1154,7 +1154,8 @@ static void tag_pair(reader *r) {
     }
     r->p++;
     mark_at(r, value_at, value_line);
-    char text[2 * MAX_TAG_VALUE]; /* in UTF-8: a Latin-1 file's (the standard's own set, 3.1) too */
+    /* in UTF-8: a Latin-1 file's too (the standard's own character set) */
+    char text[2 * MAX_TAG_VALUE];
     utf8_from_latin1(text, sizeof text, value, n);
     handle_tag(r, name, text, line);
     return;
