@@ -567,6 +567,14 @@ sed -e 's/^ 1  1  1  5 4S/ 1  1 clubpair-north-1  5 4S/' -e 's/^ 2  1  2  6 4S/ 
 expect "pbn: a PairId too long for its field is a mistake, not cut" 2 \
     ':24:7: error: ScoreTable row: PairId_NS "clubpair-north-1": expected at most 15 bytes' \
     -- "$ARBITER" pbn --ruleset bridge-2017 --ranking "$TOY.tmp.pbn"
+# An Event too long for its field was cut to 63 bytes: two events whose
+# names differ after that (each round its own Event) were one field, their
+# boards matchpointed together (a top of 18 where each round's is 8).
+ev="Clubkampioenschap viertallen 2026, Bridgeclub De Lange Dijk, ronde"
+{ sed -n '7,28p' tests/pbn/event.pbn | sed "s/^\[Event .*/[Event \"$ev 1\"]/"; echo
+  sed -n '7,28p' tests/pbn/event.pbn | sed "s/^\[Event .*/[Event \"$ev 2\"]/"; } >"$TOY.tmp.pbn"
+expect "pbn: two long Events that differ past 63 bytes are two fields" 0 "1,18,4S+1,N,450,8,0,100,0,,1,5," "1,41,4S+1,N,450,8,0,100,0,,1,5," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 # A scoring program's file (tests/pbn/event.pbn): one game per board, its
 # ScoreTable one row per table. Board 1 by hand (Law 78A: two matchpoints for
 # each score beaten, one for each tied; 5 tables, top 8): NS +450 beats four

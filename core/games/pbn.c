@@ -891,8 +891,12 @@ static void handle_tag(reader *r, const char *name, const char *value, int line)
                 char what[16];
                 snprintf(what, sizeof what, "%s ", name);
                 copy_name(r, line, what, value, into[i], sizes[i]);
-            } else { /* a long Event cut between characters */
+            } else { /* a long Event cut between characters, and told apart by its hash */
                 utf8_from_latin1(into[i], sizes[i], value, strlen(value));
+                if (into[i] == g->event)
+                    g->event_cut = strlen(value) >= sizes[i]
+                                       ? fnv1a64(FNV1A64_INIT, value, strlen(value)) | 1
+                                       : 0;
             }
         }
         break;
