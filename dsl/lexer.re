@@ -161,6 +161,12 @@ static int next_token(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
             ["] {
                 if (string_end(lx)) {
                     set_loc(lx, loc);
+                    size_t n = (size_t)(lx->cur - 1 - (lx->tok + 1)),
+                           bad = utf8_bad_byte(lx->tok + 1, n);
+                    if (bad < n) /* jansson and the browser would drop the whole text */
+                        ERR(lx->diag, here(lx, lx->tok + 1 + bad),
+                            "save the file as UTF-8",
+                            "byte 0x%02X in a string is not UTF-8", (unsigned char)lx->tok[1 + bad]);
                     val->text = unescape(lx, lx->tok + 1, lx->cur - 1);
                     return STRING;
                 }

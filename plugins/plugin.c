@@ -455,42 +455,6 @@ static void end_call(plugin *p) {
     lua_rawseti(p->L, LUA_REGISTRYINDEX, p->cur_ruling);
 }
 
-/* Runs the function on the stack with nargs arguments; on failure err gets
- * "plugin NAME: FILE:LINE: message" (and the limit hit, if one was). */
-/* The length of the valid UTF-8 sequence at s (n bytes left), or 0 for a
- * byte that starts none (an overlong form, a surrogate, past U+10FFFF). */
-static size_t utf8_sequence(const unsigned char *s, size_t n) {
-    unsigned c = s[0], min;
-    size_t len;
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2, min = 0x80;
-    else if ((c & 0xF0) == 0xE0)
-        len = 3, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4)
-        len = 4, min = 0x10000;
-    else
-        return 0;
-    if (n < len) return 0;
-    unsigned cp = c & (0x7Fu >> len);
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        cp = cp << 6 | (s[i] & 0x3F);
-    }
-    return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : len;
-}
-
-/* The offset of the first byte of s that is NUL or not UTF-8, or n. */
-static size_t first_bad_byte(const char *s, size_t n) {
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
-        size_t len = u[i] ? utf8_sequence(u + i, n - i) : 0;
-        if (!len) return i;
-        i += len;
-    }
-    return n;
-}
-
 #define ERROR_TEXT_MAX 1000
 
 /* The error value at the top as text that any output can carry: bytes that
@@ -505,7 +469,7 @@ static void error_text(lua_State *L, strbuf *err) {
         return;
     }
     for (size_t i = 0; i < n && i < ERROR_TEXT_MAX;) {
-        size_t good = first_bad_byte(msg + i, n - i);
+        size_t good = utf8_bad_byte(msg + i, n - i);
         sb_putn(err, msg + i, good);
         i += good;
         if (i < n) sb_printf(err, "\\x%02X", (unsigned char)msg[i++]);
@@ -533,6 +497,8 @@ static void restore_state(plugin *p) {
     p->dirty = false;
 }
 
+/* Runs the function on the stack with nargs arguments; on failure err gets
+ * "plugin NAME: FILE:LINE: message" (and the limit hit, if one was). */
 static bool call_protected(plugin *p, int nargs, int nresults, strbuf *err) {
     int base = lua_gettop(p->L) - nargs - 1;
     p->left = p->budget;
@@ -990,7 +956,7 @@ static bool fields_ok(lua_State *L, int t, const field_rule *rules, size_t n, ch
         while (f < n && !(key && strcmp(key, rules[f].name) == 0))
             f++;
         if (f == n) {
-            bool shown = key && len <= 64 && first_bad_byte(key, len) == len;
+            bool shown = key && len <= 64 && utf8_bad_byte(key, len) == len;
             snprintf(why, cap, "a field it does not know: %s%s%s", shown ? "'" : "",
                      shown ? key : "a key that is no short text", shown ? "'" : "");
         } else if (rules[f].type != LUA_TNONE && lua_type(L, -1) != rules[f].type) {
@@ -1074,7 +1040,7 @@ static void bind_hooks(lua_State *L, plugin *p) {
 static bool is_header_text(const char *s) {
     size_t n =
         s ? strlen(s) : 0; /* a NUL byte ends it early: then it is not all of the Lua string */
-    return !s || (n <= 200 && first_bad_byte(s, n) == n);
+    return !s || (n <= 200 && utf8_bad_byte(s, n) == n);
 }
 
 /* The fields of a plugin's table; those without a type are checked where
@@ -1432,7 +1398,7 @@ static bool check_text(plugin *p, int idx, const char *what, size_t max, strbuf 
                   p->path, what, n, max);
         return false;
     }
-    size_t bad = first_bad_byte(s, n);
+    size_t bad = utf8_bad_byte(s, n);
     if (bad == n) return charge(p, n + 1, err);
     if (s[bad] == '\0')
         sb_printf(err, "plugin %s: %s: %s holds a NUL byte (byte %zu)", p->name, p->path, what,
@@ -2211,8 +2177,14 @@ static json_t *set_describe(void *ctx) {
     json_t *files = json_array();
     for (int i = 0; i < s->n; i++) {
         const plugin *p = s->list[i];
+        /* a path that is not UTF-8 (jansson refuses it, and the plugin
+         * vanished from the record) with its other bytes as Latin-1 */
+        size_t n = strlen(p->path), size = 2 * n + 1;
+        char *file = xmalloc(size);
+        utf8_from_latin1(file, size, p->path, n);
         json_array_append_new(
-            files, json_pack("{s:s, s:s, s:s}", "name", p->name, "file", p->path, "hash", p->hash));
+            files, json_pack("{s:s, s:s, s:s}", "name", p->name, "file", file, "hash", p->hash));
+        xfree(file);
     }
     return files;
 }

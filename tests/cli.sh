@@ -556,6 +556,28 @@ expect "pbn: a ruleset of another game is refused" 2 "tests/pbn/session.pbn: err
 expect "pbn: an unclosed comment" 2 ".pbn:2:1: error: a comment { has no closing } before the end of the file" -- "$ARBITER" pbn "$TOY.tmp.pbn"
 printf '[Board "1"]\n\0\n' >"$TOY.tmp.pbn"
 expect "pbn: a NUL byte" 2 ":2:1: error: a NUL byte: the file is not text" -- "$ARBITER" pbn "$TOY.tmp.pbn"
+# A Latin-1 file (the standard's own character set): its names are read
+# as UTF-8. They were kept as Latin-1 bytes, which jansson refuses: a
+# pair's names vanished from --totals --json, and --export --json crashed.
+sed -e 's/Ann Baker/Ann B\xe4ker/' -e 's/Club pairs, an evening/Club caf\xe9/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn: a Latin-1 file's names, in UTF-8" 0 '"others": "Table=1 Names=Ann Bäker - Carl Dean"' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals --json "$TOY.tmp.pbn"
+expect "pbn: a Latin-1 file exported as JSON" 0 '[Event \"Club café\"]' -- "$ARBITER" pbn --export --json "$TOY.tmp.pbn"
+# A PairId longer than its field was cut to 15 bytes: two pairs whose ids
+# begin alike became one pair, with the boards of both.
+sed -e 's/^ 1  1  1  5 4S/ 1  1 clubpair-north-1  5 4S/' -e 's/^ 2  1  2  6 4S/ 2  1 clubpair-north-2  6 4S/' \
+    tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn: a PairId too long for its field is a mistake, not cut" 2 \
+    ':24:7: error: ScoreTable row: PairId_NS "clubpair-north-1": expected at most 15 bytes' \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --ranking "$TOY.tmp.pbn"
+# An Event too long for its field was cut to 63 bytes: two events whose
+# names differ after that (each round its own Event) were one field, their
+# boards matchpointed together (a top of 18 where each round's is 8).
+ev="Clubkampioenschap viertallen 2026, Bridgeclub De Lange Dijk, ronde"
+{ sed -n '7,28p' tests/pbn/event.pbn | sed "s/^\[Event .*/[Event \"$ev 1\"]/"; echo
+  sed -n '7,28p' tests/pbn/event.pbn | sed "s/^\[Event .*/[Event \"$ev 2\"]/"; } >"$TOY.tmp.pbn"
+expect "pbn: two long Events that differ past 63 bytes are two fields" 0 "1,18,4S+1,N,450,8,0,100,0,,1,5," "1,41,4S+1,N,450,8,0,100,0,,1,5," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 # A scoring program's file (tests/pbn/event.pbn): one game per board, its
 # ScoreTable one row per table. Board 1 by hand (Law 78A: two matchpoints for
 # each score beaten, one for each tied; 5 tables, top 8): NS +450 beats four
@@ -855,6 +877,11 @@ expect "pbn: the director rules on the board as recorded (North's revoke, ^R)" 2
     -- "$ARBITER" rule --ruleset bridge-2017 "$TOY.tmp.json"
 rm -f "$TOY.tmp.json"
 expect "pbn: a game that is not there" 2 "no game 9: the file has 8" -- "$ARBITER" pbn --game 9 tests/pbn/irregularities.pbn
+# --game was read by atoi: 4294967297 and 1x gave game 1, abc "no game 0".
+for g in 4294967297 1x abc 0; do
+    expect "pbn: --game $g is refused, not read as another number" 2 "--game needs a game's number, 1 or more, not '$g'" \
+        -- "$ARBITER" pbn --game $g tests/pbn/irregularities.pbn
+done
 printf '%%%% PBN 2.1\n{ a comment before the games }\n\n[Board "1"]\n[Dealer "N"]\n' >"$TOY.tmp.pbn"
 expect "pbn: a comment alone is no game" 0 "board 1 (line 4): dealer N, vulnerable ?" -- "$ARBITER" pbn "$TOY.tmp.pbn"
 awk 'BEGIN { print "[Dealer \"N\"]"; print "[Auction \"N\"]"; for (i = 0; i < 300; i++) printf "Q%d ", i; print "" }' >"$TOY.tmp.pbn"
@@ -1187,6 +1214,38 @@ expect "session --method total: a ruleset without total points says so" 2 "names
 rm -f "$TOY.tmp.csv"
 expect "session: an unknown method" 2 "the method is matchpoints, butler, cross or total" \
     -- "$ARBITER" session --ruleset bridge-2017 --method rubber examples/session.csv
+# A sheet saved as Latin-1 (or Windows-1252): a byte that is not UTF-8 is
+# refused at its place. It was read, and the pair or board it named was
+# dropped from the answer (jansson takes no such string): matchpoints gave
+# a row without its pair, ranking left the pair out of the ranking.
+printf 'board,pair,score\n1,\3511,620\n1,2,650\n' >"$TOY.tmp.csv"
+expect "matchpoints: a byte that is not UTF-8, at its place" 2 ":2:3: error: byte 0xE9 is not UTF-8; save the sheet as UTF-8" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 --json "$TOY.tmp.csv"
+printf 'board,pair,score\n1NZ,A\377,100\n1NZ,B,50\n' >"$TOY.tmp.csv"
+expect "ranking: a byte that is not UTF-8, at its place" 2 ":2:6: error: byte 0xFF is not UTF-8" \
+    -- "$ARBITER" ranking --ruleset klaverjas-nkf-1976 --json "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,2,620\n1,3,\3514,650\n' >"$TOY.tmp.csv"
+expect "session: a byte that is not UTF-8, at its place" 2 ":3:5: error: byte 0xE9 is not UTF-8" \
+    -- "$ARBITER" session --ruleset bridge-2017 --json "$TOY.tmp.csv"
+# A board or a pair named longer than its field was cut to 31 bytes: two
+# boards (or pairs) whose names begin alike became one.
+long=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+printf 'board,pair,score\n%s1,1,620\n%s1,2,650\n%s2,1,100\n%s2,2,50\n' $long $long $long $long >"$TOY.tmp.csv"
+expect "matchpoints: a board named past 31 bytes is refused, not cut" 2 ":2:1: error: a board or a pair is named in at most 31 bytes" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,%s1,9,620\n1,%s2,8,650\n' $long $long >"$TOY.tmp.csv"
+expect "session: a pair named past 31 bytes is refused, not cut" 2 ":2:3: error: a board or a pair is named in at most 31 bytes" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+# Cross-IMPs compare each result of a board with every other: two boards of
+# 1000 results are two million comparisons, each a ruling (15 s before each
+# difference was ruled on once). Scores chosen to differ in more ways than
+# can be ruled on are refused, at once.
+awk 'BEGIN { print "board,ns,ew,score"; for (b = 1; b <= 2; b++) for (t = 1; t <= 1000; t++) print b "," t "," t + 2000 "," (t * 37) % 900 }' >"$TOY.tmp.csv"
+expect "session: cross-IMPs of two boards of 1000 results, within seconds" 0 "place,pair,direction,boards,imps" \
+    -- timeout 20 "$ARBITER" session --ruleset bridge-2017 --method cross "$TOY.tmp.csv"
+awk 'BEGIN { srand(1); print "board,ns,ew,score"; for (t = 1; t < 5000; t++) print "1," t "," t + 20000 "," int(rand() * 199999) - 99999 }' >"$TOY.tmp.csv"
+expect "session: cross-IMPs of scores that differ in too many ways, refused" 2 "error: the scores differ in more than 20000 ways" \
+    -- timeout 20 "$ARBITER" session --ruleset bridge-2017 --method cross "$TOY.tmp.csv"
 rm -f "$TOY.tmp.csv"
 # The last trick's lines: its card points under 0P1a, as in any trick, the
 # ten more under 0P1b.

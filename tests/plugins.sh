@@ -90,6 +90,13 @@ if [ -n "$hash" ]; then
     other=$(grep -o '"hash": "fnv1a64:[0-9a-f]*"' "$tmp/changed.out")
     same "another version of the file, another hash" "$([ -n "$other" ] && [ "$other" != "\"hash\": \"$hash\"" ] && echo yes)" yes
 fi
+# A plugin at a path that is not UTF-8 (a Latin-1 file name): its entry
+# vanished from plugin_files (jansson refuses such a string), and the
+# ruling no longer said which plugin had decided it.
+latin=$(printf '%s/caf\351.lua' "$tmp")
+cp $P/bridge-beginners-revoke.lua "$latin"
+expect "a plugin at a path that is not UTF-8 is named in plugin_files" 0 "\"file\": \"$tmp/café.lua\"" \
+    -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$latin" --json $T/revoke-64A1.json
 expect "not a beginners' drive: the law's two tricks" 0 "gaan er 2 slag(en)" \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $T/revoke-64A1-club.json
 expect "the club's fact needs the plugin" 2 "unknown fact 'beginners_drive'" \

@@ -255,6 +255,16 @@ if start_server --ruleset bridge-2017 --ruleset klaverjas-nkf-1976; then
     code=$(curl -s -m 10 -o "$work/desk.out" -w '%{http_code}' --data-binary '{"ruleset":"bridge-2017","csv":1}' "http://127.0.0.1:$port/api/session")
     if [ "$code" = 400 ] && grep -q 'give \\"csv\\"' "$work/desk.out"; then pass "/api/session without a sheet: 400, said why"
     else fail "/api/session bad" "$code $(cat "$work/desk.out")"; fi
+    # An address that is not UTF-8 was quoted in an error jansson refused:
+    # no answer at all, the connection closed. An argument given twice was
+    # taken the first time.
+    for bad in '/api/rulesets/%ff|the address is not UTF-8 text' '/%ff|the address is not UTF-8 text' \
+               '/api/graph?ruleset=%ff&article=1|not UTF-8 text' \
+               '/api/graph?ruleset=bridge-2017&ruleset=toy&article=1|given twice'; do
+        code=$(curl -s -m 10 -o "$work/desk.out" -w '%{http_code}' "http://127.0.0.1:$port${bad%%|*}")
+        if [ "$code" = 400 ] && grep -qF "${bad#*|}" "$work/desk.out"; then pass "GET ${bad%%|*}: 400, said why"
+        else fail "GET ${bad%%|*}" "$code $(cat "$work/desk.out")"; fi
+    done
     stop_server TERM "the scorer's desk: the server stops"
 else
     fail "scorer's desk" "the server did not start"

@@ -70,8 +70,19 @@ bool csv_line_split(const char *line, char sep, int max, csv_line *out, char *ms
     csv_set_realloc_func(&parser, xrealloc);
     csv_set_free_func(&parser, xfree);
     csv_set_delim(&parser, (unsigned char)sep);
-    size_t len = strlen(line);
-    bool ok = csv_parse(&parser, line, len, field_read, NULL, &s) == len;
+    size_t len = strlen(line), bad = utf8_bad_byte(line, len);
+    /* a byte that is not UTF-8 (a sheet saved as Latin-1 or Windows-1252):
+     * jansson refuses such a string, and a pair or board named with it
+     * would be dropped from the answer without a word */
+    bool ok = bad == len && csv_parse(&parser, line, len, field_read, NULL, &s) == len;
+    if (bad < len) {
+        snprintf(msg, msgsz, "byte 0x%02X is not UTF-8; save the sheet as UTF-8",
+                 (unsigned char)line[bad]);
+        csv_free(&parser);
+        field_columns(line, sep, out->col, CSV_LINE_FIELDS);
+        out->bad_col = utf8_column(line, line + bad);
+        return false;
+    }
     if (!ok && csv_error(&parser) == CSV_EPARSE)
         snprintf(msg, msgsz, "%s",
                  parser.quoted ? "text after a quoted field"

@@ -429,10 +429,13 @@ static void sheet_field(strbuf *out, const char *text, bool last) {
  * "A", "B") does not split its table: the program put the rows in one
  * table to compare them, across the sections, as its own figures do. */
 static void field_key(const pbn_game *g, char *key, size_t size) {
-    char text[sizeof g->event + sizeof g->stage + sizeof g->section + 2];
-    snprintf(text, sizeof text, "%s\x1f%s\x1f%s", g->event, g->stage, g->section);
-    /* a JSON object's key (its fields): a byte past ASCII (a Latin-1 file's
-     * "é") as %E9, so that the key is UTF-8 whatever the file's encoding */
+    char text[sizeof g->event + sizeof g->stage + sizeof g->section + 20];
+    int n = snprintf(text, sizeof text, "%s\x1f%s\x1f%s", g->event, g->stage, g->section);
+    if (g->event_cut) /* two Events alike as far as event holds them are two fields */
+        snprintf(text + n, sizeof text - (size_t)n, "\x1f%016llx",
+                 (unsigned long long)g->event_cut);
+    /* a JSON object's key (its fields): a byte past ASCII as %XX (an "é"
+     * as %C3%A9), so that the key is ASCII; the longest, 394 bytes */
     size_t o = 0;
     for (const unsigned char *p = (const unsigned char *)text; *p && o + 4 < size; p++) {
         if (*p < 0x80 && *p != '%')
@@ -1124,6 +1127,16 @@ static enum arb_status pbn_export_unprotected(const char *pbn, size_t len, const
     if (out) *out = NULL;
     if (error) *error = NULL;
     if (!pbn) return fail(ARB_BAD_INPUT, error, "arb_pbn_export: no text");
+    /* A Latin-1 file (the standard's own character set) is written in
+     * UTF-8, as the reader takes its values: the export is text any JSON
+     * can carry ({"pbn": text}), where jansson refused it. A NUL is left
+     * for the reader to report. */
+    char *utf8 = NULL;
+    if (utf8_bad_byte(pbn, len) < len && !memchr(pbn, 0, len)) {
+        utf8 = xmalloc(2 * len + 1);
+        len = utf8_from_latin1(utf8, 2 * len + 1, pbn, len);
+        pbn = utf8;
+    }
     pbn_file f;
     enum arb_status status = read_games(pbn, len, name, &f, error);
     if (status == ARB_OK && out) {
@@ -1139,6 +1152,7 @@ static enum arb_status pbn_export_unprotected(const char *pbn, size_t len, const
         sb_free(&err);
     }
     pbn_free(&f);
+    xfree(utf8);
     return status;
 }
 

@@ -689,6 +689,13 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
         }
         score_line *row = vec_push(rows);
         memset(row, 0, sizeof *row);
+        for (int i = 0; nf == SCORE_FIELDS && i < 2; i++)
+            if (strlen(sf.f[i]) >= sizeof row->board) { /* a name cut to fit: two would be one */
+                sb_printf(err,
+                          "line %d, column %d: a board or a pair is named in at most %zu bytes",
+                          line, sf.col[i], sizeof row->board - 1);
+                return false;
+            }
         row->entry = entry;
         row->score = entry.kind == ENTRY_SCORE ? entry.parts[0].score : 0;
         snprintf(row->text, sizeof row->text, "%.63s", score);

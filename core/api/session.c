@@ -154,6 +154,14 @@ static bool score_contracts(const ruleset *rs, const scenario_hooks *hooks, sess
 static bool read_row(const ruleset *rs, const scenario_hooks *hooks, char **f, const int *col,
                      const int *at, int line, session_row *row, strbuf *err) {
     char msg[300];
+    /* a name cut to fit would make two boards or pairs one */
+    static const enum column named[] = {COL_BOARD, COL_NS, COL_EW};
+    for (int i = 0; i < 3; i++)
+        if (strlen(f[col[named[i]]]) >= sizeof row->board) {
+            sb_printf(err, "line %d, column %d: a board or a pair is named in at most %zu bytes",
+                      line, at[col[named[i]]], sizeof row->board - 1);
+            return false;
+        }
     snprintf(row->board, sizeof row->board, "%.31s", f[col[COL_BOARD]]);
     snprintf(row->pair[0], sizeof row->pair[0], "%.31s", f[col[COL_NS]]);
     snprintf(row->pair[1], sizeof row->pair[1], "%.31s", f[col[COL_EW]]);
@@ -463,13 +471,67 @@ static bool imps_of(const ruleset *rs, const scenario_hooks *hooks, int article,
     return ok;
 }
 
+/* The IMPs of each difference, ruled on once in a session: cross-IMPs
+ * compare each result of a board with every other, n(n-1) comparisons for
+ * n results and each a ruling of some microseconds (two boards of 1000
+ * results took 15 s, one of 5000 far longer), while a board's scores
+ * differ in few ways. A sheet whose scores differ in more than
+ * IMP_MEMO_MAX ways (chosen to, 5000 scores can) is refused. */
+#define IMP_MEMO_MAX 20000
+
+typedef struct imp_memo {
+    struct imp_known {
+        int64_t difference;
+        double imps;
+        bool used;
+    } * slot;
+    size_t cap, len; /* cap a power of two, at least twice len */
+} imp_memo;
+
+static size_t memo_at(const imp_memo *m, int64_t difference) {
+    size_t i = (size_t)((uint64_t)difference * 0x9E3779B97F4A7C15u >> 32) & (m->cap - 1);
+    while (m->slot[i].used && m->slot[i].difference != difference)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static bool memo_imps(const ruleset *rs, const scenario_hooks *hooks, int article, imp_memo *m,
+                      double difference, int line, double *imps, strbuf *err) {
+    int64_t d = llround(difference);
+    if (2 * (m->len + 1) > m->cap) {
+        imp_memo grown = {xcalloc(m->cap ? 2 * m->cap : 1024, sizeof *m->slot),
+                          m->cap ? 2 * m->cap : 1024, m->len};
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slot[i].used) grown.slot[memo_at(&grown, m->slot[i].difference)] = m->slot[i];
+        xfree(m->slot);
+        *m = grown;
+    }
+    size_t i = memo_at(m, d);
+    if (m->slot[i].used) {
+        *imps = m->slot[i].imps;
+        return true;
+    }
+    if (m->len == IMP_MEMO_MAX) {
+        sb_printf(err,
+                  "line %d: the scores differ in more than %d ways: too many to compare in IMPs",
+                  line, IMP_MEMO_MAX);
+        return false;
+    }
+    if (!imps_of(rs, hooks, article, (double)d, imps, NULL, 0, err)) return false;
+    m->slot[i] = (struct imp_known){d, *imps, true};
+    m->len++;
+    return true;
+}
+
 /* The IMPs of entry e against a datum, each result by its weight. */
 static bool imps_against(const ruleset *rs, const scenario_hooks *hooks, int article,
-                         const sheet_entry *e, double datum, double *out, strbuf *err) {
+                         imp_memo *memo, const sheet_entry *e, int line, double datum, double *out,
+                         strbuf *err) {
     *out = 0;
     for (int k = 0; k < e->nparts; k++) {
         double imps;
-        if (!imps_of(rs, hooks, article, (double)e->parts[k].score - datum, &imps, NULL, 0, err))
+        if (!memo_imps(rs, hooks, article, memo, (double)e->parts[k].score - datum, line, &imps,
+                       err))
             return false;
         *out += imps * e->parts[k].percent / 100;
     }
@@ -513,6 +575,7 @@ typedef struct imp_settings {
     int imps_article, adj_article;
     int64_t drop, rounding, per_comparison;
     int most; /* the lines of the session's most played board */
+    imp_memo *memo;
     char imps_cited[SCORING_CITED];
     char board_cited[2][SCORING_CITED]; /* on a board without and with an adjusted score */
 } imp_settings;
@@ -569,7 +632,7 @@ static bool imp_board(const ruleset *rs, const scenario_hooks *hooks, const imp_
         if (e->kind == ENTRY_ARTIFICIAL) {
             ok = adjusted_imps(rs, hooks, s, e->adjusted, e->percentage, r, side, &v, err);
         } else if (ok && comparable(e) && m == METHOD_BUTLER) {
-            ok = imps_against(rs, hooks, s->imps_article, e, datum, &v, err);
+            ok = imps_against(rs, hooks, s->imps_article, s->memo, e, r->line, datum, &v, err);
         } else if (ok &&
                    comparable(e)) { /* cross: against every other score, each by its weights */
             int comparisons = 0;
@@ -578,8 +641,8 @@ static bool imp_board(const ruleset *rs, const scenario_hooks *hooks, const imp_
                 if (j == k || !comparable(o)) continue;
                 for (int l = 0; ok && l < o->nparts; l++) {
                     double imps;
-                    ok = imps_against(rs, hooks, s->imps_article, e, (double)o->parts[l].score,
-                                      &imps, err);
+                    ok = imps_against(rs, hooks, s->imps_article, s->memo, e, r->line,
+                                      (double)o->parts[l].score, &imps, err);
                     v += imps * o->parts[l].percent / 100;
                 }
                 comparisons++;
@@ -601,7 +664,8 @@ static bool imp_board(const ruleset *rs, const scenario_hooks *hooks, const imp_
 
 static bool imp_sessions(const ruleset *rs, const scenario_hooks *hooks, enum method m, vec *rows,
                          strbuf *err) {
-    imp_settings s = {.imps_article = scoring_article(rs, SCORE_IMPS, err)};
+    imp_memo memo = {0};
+    imp_settings s = {.imps_article = scoring_article(rs, SCORE_IMPS, err), .memo = &memo};
     if (s.imps_article < 0) return false;
     s.adj_article = scoring_article(rs, SCORE_ADJUSTED, err);
     if (s.adj_article < 0 ||
@@ -639,6 +703,7 @@ static bool imp_sessions(const ruleset *rs, const scenario_hooks *hooks, enum me
     }
     xfree(idx);
     xfree(done);
+    xfree(memo.slot);
     return ok;
 }
 

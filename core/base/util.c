@@ -363,6 +363,56 @@ bool is_utf8_continuation(unsigned char c) {
     return (c & 0xC0) == 0x80;
 }
 
+/* The length of the valid UTF-8 sequence at s (n bytes left), or 0. */
+static size_t utf8_sequence(const unsigned char *s, size_t n) {
+    unsigned c = s[0], min;
+    size_t len;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, min = 0x80;
+    else if ((c & 0xF0) == 0xE0)
+        len = 3, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, min = 0x10000;
+    else
+        return 0;
+    if (n < len) return 0;
+    unsigned cp = c & (0x7Fu >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : len;
+}
+
+size_t utf8_bad_byte(const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t len = u[i] ? utf8_sequence(u + i, n - i) : 0;
+        if (!len) return i;
+        i += len;
+    }
+    return n;
+}
+
+size_t utf8_from_latin1(char *out, size_t size, const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t o = 0;
+    for (size_t i = 0; i < n && u[i];) {
+        size_t len = utf8_sequence(u + i, n - i);
+        if (o + (len ? len : 2) >= size) break;
+        if (len) {
+            memcpy(out + o, s + i, len);
+            o += len, i += len;
+        } else { /* U+0080..U+00FF */
+            out[o++] = (char)(0xC0 | u[i] >> 6);
+            out[o++] = (char)(0x80 | (u[i++] & 0x3F));
+        }
+    }
+    if (size) out[o] = 0;
+    return o;
+}
+
 int utf8_column(const char *text, const char *at) {
     const char *start = at;
     while (start > text && start[-1] != '\n')

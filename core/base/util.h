@@ -83,10 +83,19 @@ char *read_stream(FILE *f, size_t *len);
  * a failing path reads `return fail_with(err, errsz, ...)`. */
 bool fail_with(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* A piece of user text fit to quote in a one-line message: control
- * characters become '?', and a long text is cut (never inside a UTF-8
- * character) and marked with "...". Returns out. */
 bool is_utf8_continuation(unsigned char c);
+
+/* The offset of the first byte of s (n bytes) that is NUL or begins no
+ * valid UTF-8 sequence (a stray continuation byte, an overlong form, a
+ * surrogate, past U+10FFFF, a sequence cut short), or n when there is
+ * none: text that jansson, a browser and a terminal all take whole. */
+size_t utf8_bad_byte(const char *s, size_t n);
+
+/* s (n bytes) copied into out (size bytes, its NUL included) as UTF-8:
+ * valid UTF-8 as it is, any other byte as the Latin-1 character it is in
+ * a file of that encoding (0xE9 "é"); what does not fit is left off, a
+ * character at a time. Returns the bytes written. */
+size_t utf8_from_latin1(char *out, size_t size, const char *s, size_t n);
 
 /* The column of at on its line, in characters from 1, as an editor shows
  * it: the line begins after the last line break before at, or at text. */

@@ -1811,6 +1811,13 @@ static int cmd_pbn(const options *o) {
     if (o->boards && !o->ranking) return usage_error("pbn", "%s", "--boards goes with --ranking");
     if (o->ruling && (!o->ruleset || !o->game))
         return usage_error("pbn", "%s", "--ruling SCENARIO needs --ruleset NAME and --game N");
+    if (o->game) { /* atoi took 4294967297 for game 1, 1x for 1 and abc for 0 */
+        char *end;
+        errno = 0;
+        long long n = strtoll(o->game, &end, 10);
+        if (end == o->game || *end || errno || n < 1 || n > INT_MAX)
+            return usage_error("pbn", "--game needs a game's number, 1 or more, not '%s'", o->game);
+    }
     size_t len;
     char *text = read_input(o->input, &len);
     if (!text) return cannot_read("pbn", o->input);

@@ -122,6 +122,17 @@ static void report(reader *r, int line, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* A name (a board, a pair, a section) into its field: one too long for it
+ * is a mistake, since cut to fit it could name another board or pair. */
+static void copy_name(reader *r, int line, const char *what, const char *v, char *out,
+                      size_t size) {
+    if (strlen(v) >= size)
+        report(r, line,
+               "%s\"%s\": expected at most %zu bytes (a name cut to fit could be another's)", what,
+               v, size - 1);
+    utf8_from_latin1(out, size, v, strlen(v));
+}
+
 /* ---- games ---- */
 
 static void free_notes(char **notes) {
@@ -559,9 +570,11 @@ static void finish_total(reader *r) {
         double x;
         int dec;
         if (strcmp(name, "PairId") == 0) {
-            snprintf(t->pair, sizeof t->pair, "%.15s", none ? "" : v);
+            copy_name(r, t->line, "TotalScoreTable row: PairId ", none ? "" : v, t->pair,
+                      sizeof t->pair);
         } else if (strcmp(name, "Section") == 0) {
-            snprintf(t->section, sizeof t->section, "%.15s", none ? "" : v);
+            copy_name(r, t->line, "TotalScoreTable row: Section ", none ? "" : v, t->section,
+                      sizeof t->section);
         } else if (none) {
             continue;
         } else if (strcmp(name, "Rank") == 0 || strcmp(name, "NrBoards") == 0) {
@@ -576,12 +589,11 @@ static void finish_total(reader *r) {
             char d[8] = "";
             for (size_t k = 0, o = 0; v[k] && o + 1 < sizeof d; k++)
                 if (v[k] != '-') d[o++] = (char)toupper((unsigned char)v[k]), d[o] = 0;
-            /* Ruter's Swedish and Norwegian E-W, Ö-V and Ø-V, in UTF-8 or Latin-1 */
+            /* Ruter's Swedish and Norwegian E-W, Ö-V and Ø-V (a Latin-1 file's read as UTF-8) */
             if (strcmp(d, "NS") == 0 || strcmp(d, "NZ") == 0)
                 t->direction = 0;
             else if (strcmp(d, "EW") == 0 || strcmp(d, "OW") == 0 || strcmp(d, "\xC3\x96V") == 0 ||
-                     strcmp(d, "\xC3\x98V") == 0 || strcmp(d, "\xD6V") == 0 ||
-                     strcmp(d, "\xD8V") == 0)
+                     strcmp(d, "\xC3\x98V") == 0)
                 t->direction = 1;
             else
                 report(r, t->line, "TotalScoreTable row: Direction \"%s\": expected N-S or E-W", v);
@@ -636,10 +648,11 @@ static void finish_row(reader *r) {
         double x;
         int dec;
         if (strcmp(name, "PairId_NS") == 0 || strcmp(name, "PairId_EW") == 0) {
-            snprintf(side ? row->pair_ew : row->pair_ns, sizeof row->pair_ns, "%.15s",
-                     none ? "" : v);
+            copy_name(r, line, side ? "ScoreTable row: PairId_EW " : "ScoreTable row: PairId_NS ",
+                      none ? "" : v, side ? row->pair_ew : row->pair_ns, sizeof row->pair_ns);
         } else if (strcmp(name, "Section") == 0) {
-            snprintf(row->section, sizeof row->section, "%.15s", none ? "" : v);
+            copy_name(r, line, "ScoreTable row: Section ", none ? "" : v, row->section,
+                      sizeof row->section);
         } else if ((strcmp(name, "Contract") == 0 || strcmp(name, "Score_NS") == 0 ||
                     strcmp(name, "Score_EW") == 0) &&
                    !none && artificial_value(v, first, second)) {
@@ -771,7 +784,8 @@ static void table_token(reader *r) {
     }
     if (r->nvalues == 0) r->row_line = r->line;
     r->value_at[r->nvalues] = start;
-    snprintf(r->values[r->nvalues++], sizeof r->values[0], "%.*s", (int)n, start);
+    /* in UTF-8, as a tag's value; a long value (Names) cut between characters */
+    utf8_from_latin1(r->values[r->nvalues++], sizeof r->values[0], start, n);
     if (r->nvalues == r->ncolumns) {
         if (r->totals)
             finish_total(r);
@@ -824,7 +838,7 @@ static void handle_tag(reader *r, const char *name, const char *value, int line)
     char why[200];
     switch (k) {
     case TAG_BOARD:
-        snprintf(g->board, sizeof g->board, "%.15s", value);
+        copy_name(r, line, "Board ", value, g->board, sizeof g->board);
         break;
     case TAG_DEALER:
         if ((g->dealer = seat_of(value)) < 0 && *value)
@@ -871,8 +885,20 @@ static void handle_tag(reader *r, const char *name, const char *value, int line)
         char *const into[] = {g->event, g->stage, g->section, g->scoring};
         const size_t sizes[] = {sizeof g->event, sizeof g->stage, sizeof g->section,
                                 sizeof g->scoring};
-        for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
-            if (strcmp(name, fields[i]) == 0) snprintf(into[i], sizes[i], "%s", value);
+        for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+            if (strcmp(name, fields[i]) != 0) continue;
+            if (into[i] == g->stage || into[i] == g->section) { /* names that set a field apart */
+                char what[16];
+                snprintf(what, sizeof what, "%s ", name);
+                copy_name(r, line, what, value, into[i], sizes[i]);
+            } else { /* a long Event cut between characters, and told apart by its hash */
+                utf8_from_latin1(into[i], sizes[i], value, strlen(value));
+                if (into[i] == g->event)
+                    g->event_cut = strlen(value) >= sizes[i]
+                                       ? fnv1a64(FNV1A64_INIT, value, strlen(value)) | 1
+                                       : 0;
+            }
+        }
         break;
     }
     }
@@ -1132,7 +1158,10 @@ static void tag_pair(reader *r) {
     }
     r->p++;
     mark_at(r, value_at, value_line);
-    handle_tag(r, name, value, line);
+    /* in UTF-8: a Latin-1 file's too (the standard's own character set) */
+    char text[2 * MAX_TAG_VALUE];
+    utf8_from_latin1(text, sizeof text, value, n);
+    handle_tag(r, name, text, line);
     return;
 skip: /* to the end of the tag's line (not past it): the rest of the game is still read */
     while (r->line == line && r->p < r->end && *r->p != '\n')

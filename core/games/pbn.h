@@ -122,6 +122,7 @@ typedef struct pbn_game {
      * "IMP;Butler-2", …),
      * "" when not given */
     char event[64], stage[32], section[32], scoring[64];
+    uint64_t event_cut; /* an Event too long for event (cut there): a hash of the whole, else 0 */
     bool declarer_swapped; /* "^S": declarer and dummy swapped (3.4.13) */
     bool result_disputed;  /* "^": differs from the tricks actually won */
     int auction_first;     /* -1: no auction section */

@@ -969,8 +969,46 @@ static double elapsed_ms(const struct timespec *start) {
            (double)(now.tv_nsec - start->tv_nsec) / 1e6;
 }
 
+/* Whether s is UTF-8 text, as jansson takes it. */
+static bool is_text(const char *s) {
+    json_t *j = json_string(s);
+    json_decref(j);
+    return j != NULL;
+}
+
+/* The query's arguments: each UTF-8 text, each named once. */
+typedef struct arguments {
+    const char *why;
+    const char *seen[8];
+    int n;
+} arguments;
+
+static enum MHD_Result check_argument(void *cls, enum MHD_ValueKind kind, const char *key,
+                                      const char *value) {
+    (void)kind;
+    arguments *a = cls;
+    if (!is_text(key) || (value && !is_text(value))) {
+        a->why = "an argument of the address is not UTF-8 text";
+        return MHD_NO;
+    }
+    for (int i = 0; i < a->n; i++)
+        if (strcmp(a->seen[i], key) == 0) {
+            a->why = "an argument of the address is given twice";
+            return MHD_NO;
+        }
+    if (a->n < 8) a->seen[a->n++] = key;
+    return MHD_YES;
+}
+
 static enum MHD_Result answer(server *s, struct MHD_Connection *c, const char *url,
                               const char *method, const request *rq) {
+    /* An address that is not UTF-8 (%ff) quoted in the error made an answer
+     * jansson refused: the connection was closed without one. An argument
+     * given twice was taken the first time, the second passed over. */
+    arguments args = {.why = is_text(url) ? NULL : "the address is not UTF-8 text"};
+    if (!args.why && strncmp(url, "/api/", 5) == 0)
+        MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_argument, &args);
+    if (args.why) return respond_json(c, fail(MHD_HTTP_BAD_REQUEST, "%s", args.why), NULL);
     if (strncmp(url, "/api/", 5) != 0) return serve_file(s, c, url, method);
     const char *allow = NULL;
     reply out = route_api(s, c, url, method, rq, &allow);

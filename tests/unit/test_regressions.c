@@ -533,8 +533,36 @@ static void test_table_cells_overflow(void **state) {
                     "cells");
 }
 
+/* Text that is not UTF-8 vanished from JSON answers (jansson refuses such
+ * a string): the readers check it with utf8_bad_byte, and a PBN file's
+ * Latin-1 is taken as such by utf8_from_latin1, which never cuts a
+ * character in two. */
+static void test_utf8_checks(void **state) {
+    (void)state;
+    const char *ok = "caf\xC3\xA9 \xE2\x99\xA0 \xF0\x9F\x82\xA1";
+    assert_int_equal(utf8_bad_byte(ok, strlen(ok)), strlen(ok));
+    assert_int_equal(utf8_bad_byte("ab\x80", 3), 2);           /* a stray continuation */
+    assert_int_equal(utf8_bad_byte("a\xC0\x80", 3), 1);        /* overlong NUL */
+    assert_int_equal(utf8_bad_byte("\xED\xA0\x80", 3), 0);     /* a surrogate */
+    assert_int_equal(utf8_bad_byte("\xF4\x90\x80\x80", 4), 0); /* past U+10FFFF */
+    assert_int_equal(utf8_bad_byte("x\xC3", 2), 1);            /* cut short */
+    assert_int_equal(utf8_bad_byte("a\0b", 3), 1);             /* a NUL */
+    assert_int_equal(utf8_bad_byte("caf\xE9", 4), 3);          /* Latin-1 */
+    char out[16];
+    assert_int_equal(utf8_from_latin1(out, sizeof out, "caf\xE9", 4), 5);
+    assert_string_equal(out, "caf\xC3\xA9");
+    char whole[32];
+    assert_int_equal(utf8_from_latin1(whole, sizeof whole, ok, strlen(ok)), strlen(ok));
+    assert_string_equal(whole, ok);                                  /* UTF-8 as it is */
+    assert_int_equal(utf8_from_latin1(out, 5, "caf\xC3\xA9", 5), 3); /* é does not fit whole */
+    assert_string_equal(out, "caf");
+    assert_int_equal(utf8_from_latin1(out, 1, "x", 1), 0);
+    assert_string_equal(out, "");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_utf8_checks),
         cmocka_unit_test(test_empty_range_fact_in_a_decision),
         cmocka_unit_test(test_range_too_wide),
         cmocka_unit_test(test_long_operator_chain),
