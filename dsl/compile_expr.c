@@ -100,10 +100,13 @@ static int binary_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     case OP_GT:
     case OP_GE: {
         /* Integers compare by value, calls by rank (P < X < XX < 1C < … < 7NT). */
+        int before = diag_errors(c->d);
         a = compile_expr(c, e->a, NULL);
         const rs_type *t =
             expr_at(c, a)->type->kind == TY_CALL ? expr_at(c, a)->type : type_of_kind(c, TY_INT);
-        expect_type(c, a, t, e->a->loc);
+        /* a left side already reported (an unknown fact) has no type worth
+         * a second error */
+        if (diag_errors(c->d) == before) expect_type(c, a, t, e->a->loc);
         b = compile_expr(c, e->b, t);
         result = type_of_kind(c, TY_BOOL);
         break;

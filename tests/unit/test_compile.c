@@ -266,6 +266,16 @@ static void test_int_range_of_256_values_can_be_tested(void **state) {
     compiled_free(&c);
 }
 
+static void test_unknown_fact_compared_is_one_error(void **state) {
+    (void)state;
+    compiled c;
+    /* the unknown name is the mistake; its missing type is no second one */
+    compile_text(&c, VOCAB "fact g : bool = nosuch > 15\narticle 1 when g { warning }\n");
+    assert_failed(&c, 1);
+    assert_error_at(&c, "nosuch > 15", "nosuch", "unknown fact 'nosuch'");
+    compiled_free(&c);
+}
+
 static void test_action_argument_type(void **state) {
     (void)state;
     compiled c;
@@ -960,6 +970,7 @@ int main(void) {
         cmocka_unit_test(test_int_compared_with_bool),
         cmocka_unit_test(test_condition_must_be_bool),
         cmocka_unit_test(test_int_range_of_256_values_can_be_tested),
+        cmocka_unit_test(test_unknown_fact_compared_is_one_error),
         cmocka_unit_test(test_action_argument_type),
         cmocka_unit_test(test_wrong_action_arity),
         cmocka_unit_test(test_unknown_action),
