@@ -1688,6 +1688,11 @@ expect "test nkf --amend 12i1-literal: the amendment's tests pass" 0 " 0 failed"
     -- "$ARBITER" test $NKF --amend $LITERAL
 # The diff of that amendment: the legal article is reached from no root, so
 # it is compared on its own; --article 12 shows the change.
+# A diff's trail shows a citation once where the ruling does (a fact's
+# citation beside its clause's, a clause citing its own article's number):
+# "29C > 29C" and "25a > 25a" were printed.
+expect "diff: no citation twice in a row on a trail" 0 "none repeated" \
+    -- sh -c "n=\$($ARBITER diff bridge-1963 bridge-2017 --article 27 | grep -cE '(^|[ (])([0-9A-Za-z]+) > \\2( |\\)|\$)'); [ \"\$n\" = 0 ] && echo none repeated || echo \"\$n repeated\""
 expect "diff nkf --amend 12i1-literal: the legal article's change is reported" 0 \
     "Geen enkele uitspraak verandert." "Artikel 12 (dat beslist welke kaart gespeeld mag worden) wordt apart vergeleken: daar krijgt 1 soort situatie een andere uitspraak" \
     -- "$ARBITER" diff $NKF $NKF --amend $LITERAL

@@ -666,9 +666,14 @@ static gref outcome_graph(side *s, gref r) {
     strbuf words;
     sb_init(&words);
     json_t *trail = json_array();
+    const char *last = NULL;
     for (int i = 0, n = 0; i < o->ntrail; i++) {
         const char *cite = rs->clauses[o->trail[i]].cite;
-        if (!cite) continue;
+        /* as a ruling's trail shows it (ruling_trail): a citation right
+         * after the same one, a clause citing its own article's number or
+         * a fact's citation beside its clause's, is one step */
+        if (!cite || (last && strcmp(last, cite) == 0)) continue;
+        last = cite;
         sb_printf(&words, "%s%s", n++ ? " > " : "", cite);
         json_array_append_new(trail, json_string(cite));
     }
