@@ -949,7 +949,7 @@ static bool total_session(const ruleset *rs, const scenario_hooks *hooks, vec *r
                           "give the score the director assigns",
                           r->line, r->text[side], rs->articles[article].id);
                 ok = false;
-                break;
+                continue;
             }
             r->result[side] = expected_score(e);
             scoring_cite_append(r->cited[side], sizeof r->cited[side], cited);

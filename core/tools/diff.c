@@ -120,7 +120,9 @@ static void join_facts(const ruleset *a, const ruleset *b, diff_result *d) {
         f->fa = -1;
         f->fb = fb;
         f->name = b->facts[fb].name;
-        if (rs_find_fact(a, f->name) >= 0) { /* computed otherwise in B: named apart */
+        /* A has a fact of that name it could not join (one computed
+         * otherwise, or of another kind): B's is named apart */
+        if (rs_find_fact(a, f->name) >= 0) {
             strbuf name;
             sb_init(&name);
             sb_printf(&name, "%s'", f->name);
@@ -1170,18 +1172,25 @@ static bool out_of_budget(const joint *j) {
     return j->g->work > GRAPH_MAX_WORK || j->g->nkids > GRAPH_MAX_KIDS - widest;
 }
 
-const char *diff_own_article(const ruleset *rs, int which) {
+/* The index of the article diff_own_article names, or -1. */
+static int own_article(const ruleset *rs, int which) {
     int arts[] = {rs->legal_article, rs->trick_article};
-    return which >= 0 && which < 2 && arts[which] >= 0 ? rs->articles[arts[which]].id : NULL;
+    return which >= 0 && which < 2 ? arts[which] : -1;
+}
+
+const char *diff_own_article(const ruleset *rs, int which) {
+    int a = own_article(rs, which);
+    return a >= 0 ? rs->articles[a].id : NULL;
 }
 
 /* The graph the diff walks in rs: the checked root, or, for an article the
  * root never reaches (the legal or the trick article, which `legal` and
  * `score` rule with on their own), that article's own graph. */
 static gref diff_root(const ruleset *rs, const char *article) {
-    for (int w = 0; article && w < 2; w++)
-        if (diff_own_article(rs, w) && strcmp(diff_own_article(rs, w), article) == 0)
-            return rs->articles[rs_find_article(rs, article)].root;
+    for (int w = 0; article && w < 2; w++) {
+        int a = own_article(rs, w);
+        if (a >= 0 && strcmp(rs->articles[a].id, article) == 0) return rs->articles[a].root;
+    }
     return rs->checked_root;
 }
 

@@ -61,11 +61,9 @@ void whynot_find(const ruleset *rs, gref root, const fact_values *fv, int action
                !(cost_of(&s, graph_kid(g, nd, i)) < UNREACHABLE &&
                  cost_of(&s, graph_kid(g, nd, i)) + edge_cost(&s, nd, i) == want))
             i++;
-        int f = rs->var_fact[nd->var];
         if (edge_cost(&s, nd, i) && out->nchanges < WHYNOT_MAX_CHANGES) {
-            out->fact[out->nchanges] = f;
-            out->value[out->nchanges] = g->lo[nd->var] + i;
-            out->was_known[out->nchanges++] = fv->known[f] || rs->facts[f].derived >= 0;
+            out->fact[out->nchanges] = rs->var_fact[nd->var];
+            out->value[out->nchanges++] = g->lo[nd->var] + i;
         }
         r = graph_kid(g, nd, i);
     }

@@ -14,7 +14,6 @@ typedef struct whynot {
     int nchanges;
     int fact[WHYNOT_MAX_CHANGES];      /* a fact that would have to differ … */
     int64_t value[WHYNOT_MAX_CHANGES]; /* … and the value it would need */
-    bool was_known[WHYNOT_MAX_CHANGES];
 } whynot;
 
 void whynot_find(const ruleset *rs, gref root, const fact_values *fv, int action, whynot *out);
