@@ -127,8 +127,11 @@ static graph_term walk(const ruleset *rs, gref r, const fact_values *fv, ruling_
     while (!GRAPH_IS_TERM(r)) {
         const graph_node *nd = &g->nodes[r];
         int f = rs->var_fact[nd->var], missing = f;
-        int64_t value = 0;
-        enum expr_status s = eval_tested_value(rs, f, fv, &value, &missing);
+        int64_t value = fv->value[f];
+        /* a known value without a call (the walk's every level); a computed
+         * fact's through eval_tested_value */
+        enum expr_status s =
+            fv->known[f] ? EXPR_OK : eval_tested_value(rs, f, fv, &value, &missing);
         if (s == EXPR_UNKNOWN) { /* missing: the input fact to ask, for a computed one too */
             if (needed(rs, nd, fv)) {
                 out->status = RULING_NEEDS;
