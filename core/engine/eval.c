@@ -345,13 +345,6 @@ static int known_words(const ruleset *rs) {
     return (rs->nvars + 63) / 64;
 }
 
-/* The values a row holds of variable v: indexes 0 .. packed_domain - 1;
- * packed_domain itself stands for a fact not known, packed_domain + 1 for
- * a value the row cannot hold. */
-static int packed_domain(const graph *g, int v) {
-    return g->domain[v] < EVAL_WIDEST ? g->domain[v] : EVAL_WIDEST;
-}
-
 /* A row: its view (8 bytes, see view_of), then its values, then one byte
  * that is always 0, the variable a laid-out terminal tests (see flat). */
 #define ROW_HEAD 8
@@ -360,18 +353,40 @@ size_t eval_row_size(const ruleset *rs) {
     return ROW_HEAD + ((size_t)rs->nvars + 1 + 7) / 8 * 8;
 }
 
-/* A graph laid out for walking, where a level is two loads: the row's
- * value of the variable the node tests, then the child. A node is known
- * to its parent by a flat_ref, its variable and where its children lie:
- * cell[base + i] is child i, one per packed value, then two stops (a fact
- * not known, a value not packed). A terminal k is {the row's last byte,
- * k}: cell[k] is that terminal again, so a lane that has ended stays
- * where it is. Terminal 0 is the stop; 1 + t is the graph's terminal t.
- * end[k] says what terminal k settles. */
-typedef struct flat_ref {
-    int32_t var;
+/* A graph laid out for walking. A cell describes a node: the row
+ * positions of up to three variables it tests and where its table of
+ * children lies. A step is two dependent loads, the row's values the
+ * cell names, then the cell they pick:
+ *
+ *     next = base + (row[va] << sa) + (row[vb] << sb) + row[vc]
+ *
+ * A node tests its own variable (va) and, where its table stays small,
+ * the one most of its children test (vb) and the one most of the nodes
+ * after those test (vc): its table holds, for each value of va, vb and
+ * vc, the cell of the node those values lead to, two or three levels
+ * down (a node on the way that tests something else is not passed: its
+ * cell is repeated). A walk of ten levels takes four to six steps. A
+ * variable a node does not test is the row's last byte, always 0.
+ *
+ * A terminal k is the cell k, which leads to itself (base k, every
+ * variable the last byte), so that a lane that has ended stays where it
+ * is; end[k] says what graph terminal k settles. Cells name variables
+ * while they are laid out, row positions once place_variables is done. */
+typedef struct flat_cell {
     int32_t base;
-} flat_ref;
+    uint16_t va, vb, vc;
+    uint8_t sa, sb;
+} flat_cell;
+
+/* The cells of a node's table, at most: where two variables of a few
+ * values each fit, a wide one (a call, 38 values) is tested alone. */
+#define FLAT_TABLE_CELLS 128
+
+/* One step down from cell at, on a row's values. */
+static inline int32_t flat_step(const flat_cell *cell, int32_t at, const uint8_t *row) {
+    const flat_cell *c = &cell[at];
+    return c->base + ((int32_t)row[c->va] << c->sa) + ((int32_t)row[c->vb] << c->sb) + row[c->vc];
+}
 
 typedef struct flat_end {
     bool settled; /* the ruling is brief, with nargs arguments from first */
@@ -380,11 +395,12 @@ typedef struct flat_end {
 } flat_end;
 
 typedef struct flat {
-    flat_ref *cell;
-    flat_ref root;
+    flat_cell
+        *cell; /* NULL: the view is too large to lay out; its rows are ruled from their values */
+    int32_t root;
     flat_end *end;
-    int32_t nends;   /* terminals: cell[0 .. nends), where a walk ends */
-    flat_ref parked; /* a cell that leads to itself and is no terminal: a lane with no row */
+    int32_t nends;  /* terminals: cell[0 .. nends), where a walk ends */
+    int32_t parked; /* a cell that leads to itself and is no terminal: a lane with no row */
 } flat;
 
 /* A memo per node of a graph up to top (a node's children come before
@@ -399,49 +415,157 @@ static int32_t *memo_new(gref top, int32_t fill) {
 
 typedef struct flat_build {
     const graph *g;
-    int32_t sink; /* the row's byte that is always 0 */
-    int32_t *memo;
+    uint16_t sink; /* the row's byte that is always 0 */
+    int32_t *memo; /* per node: where its table lies, or -1 */
     flat *f;
     size_t n, cap;
+    bool too_large;
 } flat_build;
 
-static flat_ref terminal_ref(const flat_build *b, int32_t k) {
-    return (flat_ref){b->sink, k};
+/* Room for n more cells. */
+static int32_t flat_reserve(flat_build *b, size_t n) {
+    if (n > b->cap - b->n) {
+        b->cap = (b->cap + n) * 2;
+        b->f->cell = xrealloc(b->f->cell, b->cap * sizeof(flat_cell));
+    }
+    int32_t at = (int32_t)b->n;
+    b->n += n;
+    return at;
 }
 
-static flat_ref flatten(flat_build *b, gref r) {
-    if (GRAPH_IS_TERM(r)) return terminal_ref(b, 1 + GRAPH_TERM_INDEX(r));
-    const graph_node *nd = &b->g->nodes[r];
-    if (b->memo[r] >= 0) return (flat_ref){nd->var, b->memo[r]};
-    int pd = packed_domain(b->g, nd->var);
-    if ((size_t)pd + 3 > b->cap - b->n) { /* + the two stops, + the parked cell */
-        b->cap = (b->cap + (size_t)pd + 3) * 2;
-        b->f->cell = xrealloc(b->f->cell, b->cap * sizeof(flat_ref));
-    }
-    int32_t base = (int32_t)b->n;
-    b->n += (size_t)pd + 2;
-    b->memo[r] = base;
-    b->f->cell[base + pd] = b->f->cell[base + pd + 1] = terminal_ref(b, 0);
-    for (int i = 0; i < pd; i++) {
-        flat_ref c = flatten(b, graph_kid(b->g, nd, i));
-        b->f->cell[base + i] = c; /* after the call: it may have moved the cells */
-    }
-    return (flat_ref){nd->var, base};
+/* Bits for the values of variable v. */
+static uint8_t value_bits(const graph *g, int v) {
+    uint8_t sh = 0;
+    while ((1 << sh) < g->domain[v])
+        sh++;
+    return sh;
 }
 
-/* Lays out g from root, a ruling's graph; nargs and first: per outcome,
- * what batch_cache keeps of its arguments. */
-static void make_flat(const graph *g, int nvars, gref root, const int *nargs, const int *first,
-                      flat *f) {
-    int nends = 1 + g->nterms;
-    flat_build b = {g, nvars, NULL, f, (size_t)nends, (size_t)nends * 2 + 64};
-    f->cell = xcalloc(b.cap, sizeof(flat_ref));
+/* Where a value of the row leads from node (or terminal) r, when r
+ * tests v: its child; elsewhere r itself. */
+static gref past(const graph *g, gref r, int v, int value) {
+    if (GRAPH_IS_TERM(r) || g->nodes[r].var != v) return r;
+    return graph_kid(g, &g->nodes[r], value);
+}
+
+/* The variable most of the nodes reached from r through va, then vb (-1:
+ * none yet), test; -1 when they are all terminals. */
+static int next_var(const graph *g, gref r, int vb) {
+    const graph_node *nd = &g->nodes[r];
+    int best = -1, best_count = 0, count[64], var[64], nvar = 0;
+    int da = g->domain[nd->var], db = vb >= 0 ? g->domain[vb] : 1;
+    for (int i = 0; i < da; i++)
+        for (int j = 0; j < db; j++) {
+            gref k = graph_kid(g, nd, i);
+            if (vb >= 0) k = past(g, k, vb, j);
+            if (GRAPH_IS_TERM(k)) continue;
+            int v = g->nodes[k].var, at = 0;
+            while (at < nvar && var[at] != v)
+                at++;
+            if (at == nvar) {
+                if (nvar == 64) continue;
+                var[nvar] = v, count[nvar++] = 0;
+            }
+            count[at]++;
+        }
+    for (int at = 0; at < nvar; at++)
+        if (count[at] > best_count || (count[at] == best_count && var[at] < best))
+            best = var[at], best_count = count[at];
+    return best;
+}
+
+/* How node r is walked: its own variable and up to two more, in how many
+ * cells. */
+static flat_cell shape_of(const flat_build *b, gref r, int *ncells) {
+    const graph *g = b->g;
+    const graph_node *nd = &g->nodes[r];
+    int da = g->domain[nd->var];
+    flat_cell c = {0, (uint16_t)nd->var, b->sink, b->sink, 0, 0};
+    *ncells = da;
+    int vb = next_var(g, r, -1);
+    if (vb < 0) return c;
+    uint8_t bits_b = value_bits(g, vb);
+    long cells = ((long)(da - 1) << bits_b) + g->domain[vb];
+    if (cells > FLAT_TABLE_CELLS) return c;
+    c.vb = (uint16_t)vb, c.sa = bits_b, *ncells = (int)cells;
+    int vc = next_var(g, r, vb);
+    if (vc < 0) return c;
+    uint8_t bits_c = value_bits(g, vc);
+    cells = ((long)(da - 1) << (bits_b + bits_c)) + ((long)(g->domain[vb] - 1) << bits_c) +
+            g->domain[vc];
+    if (cells > FLAT_TABLE_CELLS) return c;
+    *ncells = (int)cells;
+    return (flat_cell){
+        0, (uint16_t)nd->var, (uint16_t)vb, (uint16_t)vc, (uint8_t)(bits_b + bits_c), bits_c};
+}
+
+static flat_cell terminal_cell(const flat_build *b, int32_t k) {
+    return (flat_cell){k, b->sink, b->sink, b->sink, 0, 0};
+}
+
+/* The cell of node (or terminal) r, its table laid out on first use. */
+static flat_cell flatten(flat_build *b, gref r) {
+    if (GRAPH_IS_TERM(r)) return terminal_cell(b, GRAPH_TERM_INDEX(r));
+    int ncells;
+    flat_cell self = shape_of(b, r, &ncells);
+    if (b->memo[r] >= 0 || b->too_large) return self.base = b->memo[r], self;
+    if (b->n + (size_t)ncells + 1 > INT32_MAX / 2) { /* + the parked cell */
+        b->too_large = true;
+        return self;
+    }
+    const graph *g = b->g;
+    const graph_node *nd = &g->nodes[r];
+    int32_t base = flat_reserve(b, (size_t)ncells);
+    b->memo[r] = self.base = base;
+    for (int at = 0; at < ncells; at++) {
+        int i = at >> self.sa, j = (at & ((1 << self.sa) - 1)) >> self.sb,
+            l = at & ((1 << self.sb) - 1);
+        gref kid = graph_kid(g, nd, i);
+        if (self.vb != b->sink && j < g->domain[self.vb]) kid = past(g, kid, self.vb, j);
+        if (self.vc != b->sink && l < g->domain[self.vc]) kid = past(g, kid, self.vc, l);
+        flat_cell c = flatten(b, kid);
+        b->f->cell[base + at] = c; /* after the call: it may have moved the cells */
+    }
+    return self;
+}
+
+/* Where each variable's value lies in a row packed for f: in the order
+ * the cells, laid out depth first, first test it, so that a walk reads
+ * few of the row's cache lines; pos[v] is UINT16_MAX for a variable f
+ * does not test. The cells are given row positions for variables, and
+ * the byte past the last, never written, for nvars. */
+static void place_variables(flat *f, size_t ncells, int nvars, uint16_t *pos) {
+    uint16_t next = 0;
+    for (int v = 0; v < nvars; v++)
+        pos[v] = UINT16_MAX;
+    for (size_t i = 0; i < ncells; i++) {
+        uint16_t *var[3] = {&f->cell[i].va, &f->cell[i].vb, &f->cell[i].vc};
+        for (int k = 0; k < 3; k++)
+            if (*var[k] != nvars && pos[*var[k]] == UINT16_MAX) pos[*var[k]] = next++;
+    }
+    for (size_t i = 0; i < ncells; i++) {
+        uint16_t *var[3] = {&f->cell[i].va, &f->cell[i].vb, &f->cell[i].vc};
+        for (int k = 0; k < 3; k++)
+            *var[k] = *var[k] == nvars ? next : pos[*var[k]];
+    }
+}
+
+/* Lays out g from root, a ruling's graph, for rows of nvars values;
+ * nargs and first: per outcome, what batch_cache keeps of its arguments.
+ * False, with f->cell NULL, when the layout would not fit a flat_cell. */
+static bool make_flat(const graph *g, int nvars, gref root, const int *nargs, const int *first,
+                      flat *f, uint16_t *pos) {
+    *f = (flat){0};
+    if (nvars >= UINT16_MAX) return false; /* UINT16_MAX: no position */
+    int nends = g->nterms;
+    flat_build b = {g, (uint16_t)nvars, NULL, f, 0, (size_t)nends * 2 + 64, false};
+    f->cell = xcalloc(b.cap, sizeof(flat_cell));
     f->nends = nends;
-    f->end = xcalloc((size_t)nends, sizeof(flat_end));
+    f->end = xcalloc((size_t)nends + 1, sizeof(flat_end));
+    flat_reserve(&b, (size_t)nends + 1); /* the terminals, then the root's cell */
     for (int32_t k = 0; k < nends; k++) {
-        f->cell[k] = terminal_ref(&b, k);
-        if (k == 0) continue;
-        const graph_term *t = &g->terms[k - 1];
+        f->cell[k] = terminal_cell(&b, k);
+        const graph_term *t = &g->terms[k];
         flat_end *e = &f->end[k];
         e->settled = brief_of(t, &e->brief);
         if (t->kind == TERM_OUTCOME) {
@@ -450,10 +574,19 @@ static void make_flat(const graph *g, int nvars, gref root, const int *nargs, co
         }
     }
     b.memo = memo_new(root, -1);
-    f->root = flatten(&b, root);
+    flat_cell top = flatten(&b, root);
     xfree(b.memo);
-    f->parked = (flat_ref){b.sink, (int32_t)b.n};
-    f->cell[b.n] = f->parked;
+    if (b.too_large) {
+        xfree(f->cell), xfree(f->end);
+        *f = (flat){0};
+        return false;
+    }
+    f->root = nends;
+    f->cell[nends] = top;
+    f->parked = flat_reserve(&b, 1);
+    f->cell[f->parked] = terminal_cell(&b, f->parked);
+    place_variables(f, b.n, nvars, pos);
+    return true;
 }
 
 /* The invariants seen from one set of known facts: their graph with every
@@ -467,6 +600,7 @@ static void make_flat(const graph *g, int nvars, gref root, const int *nargs, co
 
 typedef struct inv_view {
     uint64_t *known;
+    uint16_t *pos; /* per variable: where rows packed for the view hold its value */
     flat ruling;
 } inv_view;
 
@@ -487,6 +621,7 @@ static void batch_cache_free(void *p) {
     if (!c) return;
     for (int i = 0; i < c->nviews; i++) {
         xfree(c->views[i].known);
+        xfree(c->views[i].pos);
         xfree(c->views[i].ruling.cell);
         xfree(c->views[i].ruling.end);
     }
@@ -546,6 +681,10 @@ static batch_cache *cache_of(const ruleset *rs) {
     return m->batch_cache;
 }
 
+static bool is_known(const uint64_t *known, int var) {
+    return known[var / 64] >> (var % 64) & 1;
+}
+
 typedef struct quantify {
     const graph *src;
     graph *g;
@@ -570,7 +709,7 @@ static gref quantified(quantify *q, gref r) {
     const graph_node *nd = &q->src->nodes[r];
     int dom = q->src->domain[nd->var];
     gref res;
-    if (q->known[nd->var / 64] >> (nd->var % 64) & 1) {
+    if (is_known(q->known, nd->var)) {
         gref *kids = xcalloc((size_t)dom, sizeof(gref));
         for (int i = 0; i < dom; i++)
             kids[i] = quantified(q, graph_kid(q->src, nd, i));
@@ -585,25 +724,29 @@ static gref quantified(quantify *q, gref r) {
     return q->memo[r] = res;
 }
 
-/* Node r of src, made again in g. */
-static gref copied(const graph *src, graph *g, gref r, gref *memo) {
+/* Node r of src, made again in g, where a node that tests a fact not
+ * known (in known) becomes TERM_FALLTHROUGH: a row that reaches it is
+ * ruled from its fact values (the ruling asks that fact). */
+static gref copied(const graph *src, graph *g, const uint64_t *known, gref r, gref *memo) {
     if (GRAPH_IS_TERM(r)) {
         const graph_term *t = graph_term_at(src, r);
         return graph_term_ref(g, t->kind, t->v);
     }
     if (memo[r] != INT32_MIN) return memo[r];
     const graph_node *nd = &src->nodes[r];
+    if (!is_known(known, nd->var)) return memo[r] = graph_term_ref(g, TERM_FALLTHROUGH, 0);
     int dom = src->domain[nd->var];
     gref *kids = xcalloc((size_t)dom, sizeof(gref));
     for (int i = 0; i < dom; i++)
-        kids[i] = copied(src, g, graph_kid(src, nd, i), memo);
+        kids[i] = copied(src, g, known, graph_kid(src, nd, i), memo);
     gref res = graph_node_ref(g, nd->var, kids);
     xfree(kids);
     return memo[r] = res;
 }
 
 /* The view's graph: the invariants over the known facts and, where they
- * say 1, the ruling's graph (copied in); elsewhere TERM_FALLTHROUGH. */
+ * say 1, the ruling's graph (copied in); elsewhere TERM_FALLTHROUGH. It
+ * tests known facts only: a row holds no value for the others. */
 static void make_view(const ruleset *rs, const batch_cache *c, const uint64_t *known, inv_view *v) {
     const graph *src = rs->graph;
     int w = known_words(rs);
@@ -616,11 +759,12 @@ static void make_view(const ruleset *rs, const batch_cache *c, const uint64_t *k
     gref holds = quantified(&q, rs->invariant_root);
     xfree(q.memo);
     gref *memo = memo_new(rs->root, INT32_MIN);
-    gref ruling = copied(src, g, rs->root, memo);
+    gref ruling = copied(src, g, v->known, rs->root, memo);
     xfree(memo);
     gref both = graph_ite(g, holds, ruling, graph_term_ref(g, TERM_FALLTHROUGH, 0));
     graph_done_building(g);
-    make_flat(g, rs->nvars, both, c->nargs, c->first, &v->ruling);
+    v->pos = xcalloc((size_t)rs->nvars + 1, sizeof(uint16_t));
+    make_flat(g, rs->nvars, both, c->nargs, c->first, &v->ruling, v->pos);
     graph_free(g);
 }
 
@@ -660,33 +804,46 @@ static uint32_t view_of(const ruleset *rs, const uint64_t *known) {
 
 void eval_pack(const ruleset *rs, const fact_values *fv, void *row) {
     const graph *g = rs->graph;
-    uint8_t *val = (uint8_t *)row + ROW_HEAD;
     int w = known_words(rs);
     uint64_t stack[KNOWN_ON_STACK / 64] = {0};
-    uint64_t *known = w <= KNOWN_ON_STACK / 64 ? stack : xcalloc((size_t)w, sizeof(uint64_t));
-    memset(row, 0, eval_row_size(rs));
+    uint8_t values_on_stack[KNOWN_ON_STACK];
+    bool small = rs->nvars <= KNOWN_ON_STACK;
+    uint64_t *known = small ? stack : xcalloc((size_t)w, sizeof(uint64_t));
+    uint8_t *value_of = small ? values_on_stack : xmalloc((size_t)rs->nvars);
+    bool held = true; /* every value known is one a row can hold */
     for (int v = 0; v < rs->nvars; v++) {
-        int f = rs->var_fact[v], pd = packed_domain(g, v), missing = f;
+        int f = rs->var_fact[v], missing = f;
         int64_t value = 0;
         enum expr_status s = eval_tested_value(rs, f, fv, &value, &missing);
         int64_t i = value - g->lo[v];
-        if (s == EXPR_OK) known[v / 64] |= UINT64_C(1) << (v % 64);
-        /* an error computing a derived fact is a value the row cannot hold:
-         * the walk from the fact values reports it */
-        val[v] = (uint8_t)(s == EXPR_UNKNOWN ? pd : s != EXPR_OK || i < 0 || i >= pd ? pd + 1 : i);
+        if (s == EXPR_UNKNOWN) continue; /* its view does not test it */
+        /* a value outside the domain, past what a byte holds, or an error
+         * computing a derived fact: the row is ruled from its fact values,
+         * which report it */
+        if (s != EXPR_OK || i < 0 || i >= g->domain[v] || i > UINT8_MAX) held = false;
+        known[v / 64] |= UINT64_C(1) << (v % 64);
+        value_of[v] = (uint8_t)i;
     }
-    uint32_t view = view_of(rs, known);
+    uint32_t view = held ? view_of(rs, known) : 0;
+    memset(row, 0, eval_row_size(rs));
     memcpy(row, &view, sizeof view);
-    if (known != stack) xfree(known);
+    const inv_view *iv = view ? &cache_of(rs)->views[view - 1] : NULL;
+    if (iv && iv->ruling.cell) { /* each value where the view's walk reads it */
+        const uint16_t *pos = iv->pos;
+        uint8_t *val = (uint8_t *)row + ROW_HEAD;
+        for (int v = 0; v < rs->nvars; v++)
+            if (pos[v] != UINT16_MAX) val[pos[v]] = value_of[v];
+    }
+    if (!small) xfree(known), xfree(value_of);
 }
 
 /* One lane of walk_rows: a step down; at a terminal, its row's answer
  * goes to k and the lane takes the next row, or parks when none is left. */
 #define LANE_STEP(at, row, which)                                                                  \
     do {                                                                                           \
-        at = cell[at.base + row[at.var]];                                                          \
-        if (at.base >= nends) break;                                                               \
-        k[which] = &f->end[at.base];                                                               \
+        at = flat_step(cell, at, row);                                                             \
+        if (at >= nends) break;                                                                    \
+        k[which] = &f->end[at];                                                                    \
         if (next < n) {                                                                            \
             at = f->root, which = next, row = vals + (size_t)next++ * stride;                      \
         } else {                                                                                   \
@@ -701,18 +858,18 @@ void eval_pack(const ruleset *rs, const fact_values *fv, void *row) {
  * lanes are spelled out so that each lives in registers. */
 static void walk_rows(const flat *f, const uint8_t *vals, size_t stride, int n,
                       const flat_end **k) {
-    const flat_ref *cell = f->cell;
+    const flat_cell *cell = f->cell;
     const int32_t nends = f->nends;
     if (n < 8) {
         for (int i = 0; i < n; i++) {
-            flat_ref at = f->root;
-            while (at.base >= nends)
-                at = cell[at.base + vals[(size_t)i * stride + (size_t)at.var]];
-            k[i] = &f->end[at.base];
+            int32_t at = f->root;
+            while (at >= nends)
+                at = flat_step(cell, at, vals + (size_t)i * stride);
+            k[i] = &f->end[at];
         }
         return;
     }
-    flat_ref a0 = f->root, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    int32_t a0 = f->root, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
     const uint8_t *r0 = vals, *r1 = r0 + stride, *r2 = r1 + stride, *r3 = r2 + stride,
                   *r4 = r3 + stride, *r5 = r4 + stride, *r6 = r5 + stride, *r7 = r6 + stride;
     int w0 = 0, w1 = 1, w2 = 2, w3 = 3, w4 = 4, w5 = 5, w6 = 6, w7 = 7, next = 8, lanes = 8;
@@ -751,7 +908,8 @@ static void settle_rows(const ruleset *rs, const batch_cache *c, const uint8_t *
         int m = 1;
         while (i + m < n && row_view(rows + (size_t)(i + m) * stride) == view)
             m++;
-        if (view == 0 || view > (uint32_t)nviews) { /* packed for no view */
+        if (view == 0 || view > (uint32_t)nviews || !c->views[view - 1].ruling.cell) {
+            /* packed for no view, or one too large to lay out */
             for (int j = i; j < i + m; j++)
                 ends[j] = NULL;
         } else {

@@ -69,15 +69,12 @@ typedef struct ruling_brief {
 /* A situation packed for eval_batch, in eval_row_size(rs) bytes (a
  * multiple of 8; rows lie one after the other, 8-byte aligned): which
  * view of the ruleset's graph it walks (the facts it gives decide that:
- * eval_pack finds or makes it), then a byte per graph variable (rs->nvars
- * of them, in the order the graph tests them): the index of the fact's
- * value in the variable's domain (value - lo); for a fact not known the
- * domain's size d (EVAL_WIDEST for a wider domain), and d + 1 for a value
- * the row cannot hold (outside the domain, or an index of EVAL_WIDEST or
- * more, which only the widest ranged ints have): a situation whose walk
- * meets either is ruled from its fact values. Rows are for the ruleset
- * they were packed for. */
-#define EVAL_WIDEST 253
+ * eval_pack finds or makes it), then a byte per variable the view's walk
+ * tests, in the order it first tests them: the index of the fact's value
+ * in the variable's domain (value - lo). A view tests only the facts its
+ * rows give; a situation whose walk reaches another is ruled from its
+ * fact values, and so is one that gives a value outside its domain (no
+ * view). Rows are for the ruleset they were packed for. */
 size_t eval_row_size(const ruleset *rs);
 void eval_pack(const ruleset *rs, const fact_values *fv, void *row);
 
@@ -86,15 +83,15 @@ void eval_pack(const ruleset *rs, const fact_values *fv, void *row);
  * NULL, holds the same situations packed (eval_pack, made once): a
  * situation whose facts settle the invariants and the graph's walk is
  * then ruled from its row alone, with no search, eight rows walked side by
- * side; the rulings are the same either way. The first row packed with a
- * new set of known facts makes, once per ruleset, the invariants' graph
- * over those facts with the ruling's folded in (the only memory eval_pack
- * and eval_batch allocate; safe from several threads; up to 16 sets, rows
- * of others are ruled from their fact values). The arguments of every
- * action of ruling i go to args[out[i].args .. out[i].args + out[i].nargs).
- * Returns how many situations it ruled: fewer than n when the next one's
- * arguments would not fit in the args_cap slots left (call again with the
- * rest). */
+ * side, up to three levels of the graph a step; the rulings are the same
+ * either way. The first row packed with a new set of known facts makes,
+ * once per ruleset, the invariants' graph over those facts with the
+ * ruling's folded in (the only memory eval_pack and eval_batch allocate;
+ * safe from several threads; up to 16 sets, rows of others are ruled from
+ * their fact values). The arguments of every action of ruling i go to
+ * args[out[i].args .. out[i].args + out[i].nargs). Returns how many
+ * situations it ruled: fewer than n when the next one's arguments would
+ * not fit in the args_cap slots left (call again with the rest). */
 int eval_batch(const ruleset *rs, gref root, const fact_values *fv, const void *rows, int n,
                ruling_brief *out, int64_t *args, size_t args_cap);
 
