@@ -163,10 +163,17 @@ static int next_token(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
                     set_loc(lx, loc);
                     size_t n = (size_t)(lx->cur - 1 - (lx->tok + 1)),
                            bad = utf8_bad_byte(lx->tok + 1, n);
+                    size_t ctl = bad < n ? n : text_control_char(lx->tok + 1, n);
                     if (bad < n) /* jansson and the browser would drop the whole text */
                         ERR(lx->diag, here(lx, lx->tok + 1 + bad),
                             "save the file as UTF-8",
                             "byte 0x%02X in a string is not UTF-8", (unsigned char)lx->tok[1 + bad]);
+                    else if (ctl < n) /* a message is printed as it is: on a terminal it would act */
+                        ERR(lx->diag, here(lx, lx->tok + 1 + ctl),
+                            "write \\n for a new line; other control characters have no place in a text",
+                            "control character U+%04X in a string",
+                            (unsigned char)lx->tok[1 + ctl] == 0xC2 ? (unsigned char)lx->tok[2 + ctl]
+                                                                    : (unsigned char)lx->tok[1 + ctl]);
                     val->text = unescape(lx, lx->tok + 1, lx->cur - 1);
                     return STRING;
                 }

@@ -1227,6 +1227,28 @@ expect "ranking: a byte that is not UTF-8, at its place" 2 ":2:6: error: byte 0x
 printf 'board,ns,ew,score\n1,1,2,620\n1,3,\3514,650\n' >"$TOY.tmp.csv"
 expect "session: a byte that is not UTF-8, at its place" 2 ":3:5: error: byte 0xE9 is not UTF-8" \
     -- "$ARBITER" session --ruleset bridge-2017 --json "$TOY.tmp.csv"
+# A control character in a pair's name (an escape sequence) went through to
+# the ranking, where a terminal would act on it; it is refused at its
+# place. A sheet with CRLF line ends is read as before.
+printf 'board,ns,ew,score\n1,A\033[8mX,4,420\n1,2,5,450\n' >"$TOY.tmp.csv"
+expect "session: a control character in a name, at its place" 2 ":2:4: error: control character U+001B: a name or a score is plain text" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,ns,ew,score\r\n1,1,4,420\r\n1,2,5,450\r\n' >"$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,4,420\n1,2,5,450\n' >"$TOY.tmp2.csv"
+if "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv" >"$out" 2>"$err" &&
+    "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp2.csv" | cmp -s - "$out"; then
+    pass "session: CRLF line ends are no control characters"
+else
+    fail "session: CRLF line ends are no control characters" "the CRLF sheet is read otherwise"
+fi
+rm -f "$TOY.tmp2.csv"
+# An error quotes what it was given: a scenario's key with an escape
+# sequence reached the terminal as it was; it is shown with '?'.
+printf '{"\\u001b[8mx": 1}\n' >"$TOY.tmp.json"
+expect "a control character in an error is shown as ?" 2 "unknown fact '?[8mx'" \
+    -- "$ARBITER" rule --ruleset bridge-2017 "$TOY.tmp.json"
+if grep -q "$(printf '\033')" "$err"; then fail "no escape sequence on stderr" "stderr holds ESC"; else pass "no escape sequence on stderr"; fi
+rm -f "$TOY.tmp.json"
 # A board or a pair named longer than its field was cut to 31 bytes: two
 # boards (or pairs) whose names begin alike became one.
 long=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx

@@ -71,16 +71,26 @@ bool csv_line_split(const char *line, char sep, int max, csv_line *out, char *ms
     csv_set_free_func(&parser, xfree);
     csv_set_delim(&parser, (unsigned char)sep);
     size_t len = strlen(line), bad = utf8_bad_byte(line, len);
+    /* a control character (an escape sequence in a pair's name) would act
+     * on the terminal that shows the ranking; a line's closing CR is not one */
+    size_t body = len > 0 && line[len - 1] == '\r' ? len - 1 : len,
+           ctl = bad < len ? len : text_control_char(line, body);
     /* a byte that is not UTF-8 (a sheet saved as Latin-1 or Windows-1252):
      * jansson refuses such a string, and a pair or board named with it
      * would be dropped from the answer without a word */
-    bool ok = bad == len && csv_parse(&parser, line, len, field_read, NULL, &s) == len;
-    if (bad < len) {
-        snprintf(msg, msgsz, "byte 0x%02X is not UTF-8; save the sheet as UTF-8",
-                 (unsigned char)line[bad]);
+    bool ok =
+        bad == len && ctl == body && csv_parse(&parser, line, len, field_read, NULL, &s) == len;
+    if (bad < len || ctl < body) {
+        size_t at = bad < len ? bad : ctl;
+        unsigned char c = (unsigned char)line[at];
+        if (bad < len)
+            snprintf(msg, msgsz, "byte 0x%02X is not UTF-8; save the sheet as UTF-8", c);
+        else
+            snprintf(msg, msgsz, "control character U+%04X: a name or a score is plain text",
+                     c == 0xC2 ? (unsigned char)line[at + 1] : c);
         csv_free(&parser);
         field_columns(line, sep, out->col, CSV_LINE_FIELDS);
-        out->bad_col = utf8_column(line, line + bad);
+        out->bad_col = utf8_column(line, line + at);
         return false;
     }
     if (!ok && csv_error(&parser) == CSV_EPARSE)

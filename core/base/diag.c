@@ -72,6 +72,21 @@ static const char *source_line(const diag *d, src_loc at, int *len) {
     return NULL;
 }
 
+/* n bytes of s, a control character (text_control_char) shown as '?' for
+ * each of its bytes: a message quotes what it was given, and on a
+ * terminal an escape sequence would act instead of showing. */
+static void put_visible(FILE *out, const char *s, size_t n) {
+    while (n > 0) {
+        size_t ok = text_control_char(s, n);
+        fwrite(s, 1, ok, out);
+        if (ok == n) return;
+        size_t bad = (unsigned char)s[ok] == 0xC2 ? 2 : 1;
+        for (size_t i = 0; i < bad; i++)
+            fputc('?', out);
+        s += ok + bad, n -= ok + bad;
+    }
+}
+
 /* The line, or DIAG_LINE_WINDOW bytes of it around the caret ("..." where
  * it is cut), and the caret under the column. */
 static void show_caret(const diag *d, src_loc at) {
@@ -82,8 +97,9 @@ static void show_caret(const diag *d, src_loc at) {
     if (from > len) from = len > 0 ? len : 1;
     int shown = len - (from - 1) < DIAG_LINE_WINDOW ? len - (from - 1) : DIAG_LINE_WINDOW;
     const char *lead = from > 1 ? "..." : "";
-    fprintf(d->out, "    %s%.*s%s\n    %s", lead, shown, line + from - 1,
-            from - 1 + shown < len ? "..." : "", from > 1 ? "   " : "");
+    fprintf(d->out, "    %s", lead);
+    put_visible(d->out, line + from - 1, (size_t)shown);
+    fprintf(d->out, "%s\n    %s", from - 1 + shown < len ? "..." : "", from > 1 ? "   " : "");
     for (int i = from; i < at.col && i - from < shown; i++)
         fputc(line[i - 1] == '\t' ? '\t' : ' ', d->out);
     fputs("^\n", d->out);
@@ -112,11 +128,14 @@ void diag_report(diag *d, enum diag_level lvl, src_loc at, const char *hint, con
         fprintf(d->out, "note: more than %d messages; the rest are not shown\n", DIAG_MAX_SHOWN);
         return;
     }
+    if (at.file) put_visible(d->out, at.file, strlen(at.file));
     if (at.file && at.line > 0)
-        fprintf(d->out, "%s:%d:%d: ", at.file, at.line, at.col);
+        fprintf(d->out, ":%d:%d: ", at.line, at.col);
     else if (at.file)
-        fprintf(d->out, "%s: ", at.file);
-    fprintf(d->out, "%s: %s\n", names[lvl], d->last);
+        fputs(": ", d->out);
+    fprintf(d->out, "%s: ", names[lvl]);
+    put_visible(d->out, d->last, strlen(d->last));
+    fputc('\n', d->out);
     if (at.file && at.line > 0) show_caret(d, at);
     if (hint) fprintf(d->out, "    hint: %s\n", hint);
 }

@@ -395,6 +395,15 @@ size_t utf8_bad_byte(const char *s, size_t n) {
     return n;
 }
 
+size_t text_control_char(const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n; i++) {
+        if ((u[i] < 0x20 && u[i] != '\t') || u[i] == 0x7F) return i;
+        if (u[i] == 0xC2 && i + 1 < n && u[i + 1] >= 0x80 && u[i + 1] <= 0x9F) return i;
+    }
+    return n;
+}
+
 size_t utf8_from_latin1(char *out, size_t size, const char *s, size_t n) {
     const unsigned char *u = (const unsigned char *)s;
     size_t o = 0;

@@ -91,6 +91,13 @@ bool is_utf8_continuation(unsigned char c);
  * none: text that jansson, a browser and a terminal all take whole. */
 size_t utf8_bad_byte(const char *s, size_t n);
 
+/* The offset of the first control character in s (n bytes of valid
+ * UTF-8): a C0 byte other than a tab, DEL, or a C1 character (U+0080 to
+ * U+009F, which some terminals take as the start of an escape sequence);
+ * n when there is none. Text with one can move a terminal's cursor,
+ * change its colours or hide what follows it. */
+size_t text_control_char(const char *s, size_t n);
+
 /* s (n bytes) copied into out (size bytes, its NUL included) as UTF-8:
  * valid UTF-8 as it is, any other byte as the Latin-1 character it is in
  * a file of that encoding (0xE9 "é"); what does not fit is left off, a

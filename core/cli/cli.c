@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,33 @@
 #include <unistd.h>
 
 #define MAX_COMPARED ARB_MAX_COMPARED /* rulesets to compare; also the most --amend files */
+
+/* A message on stderr, a control character shown as '?': messages quote
+ * what they were given (a scenario's key, a file's name), and on a
+ * terminal an escape sequence would act instead of showing. A new line
+ * and a tab are text; so is any byte of UTF-8 past U+009F. */
+static void eprintf(const char *fmt, ...) {
+    char small[1024], *text = small;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n >= sizeof small && (text = malloc((size_t)n + 1))) {
+        va_start(ap, fmt);
+        vsnprintf(text, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    if (!text) text = small, n = (int)sizeof small - 1;
+    unsigned char *u = (unsigned char *)text;
+    for (int i = 0; i < n; i++) {
+        bool c1 = u[i] == 0xC2 && i + 1 < n && u[i + 1] >= 0x80 && u[i + 1] <= 0x9F;
+        if ((u[i] < 0x20 && u[i] != '\n' && u[i] != '\t') || u[i] == 0x7F) u[i] = '?';
+        if (c1) u[i] = u[i + 1] = '?';
+    }
+    fwrite(text, 1, (size_t)n, stderr);
+    if (text != small) free(text);
+}
 
 typedef struct options {
     const char *ruleset, *article, *input, *input2, *why_not, *cases, *format, *lang;
@@ -47,17 +75,16 @@ typedef struct command {
 } command;
 
 static int usage_error(const char *cmd, const char *fmt, const char *arg) {
-    fprintf(stderr, "arbiter %s: ", cmd);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n    hint: arbiter %s --help\n", cmd);
+    eprintf("arbiter %s: ", cmd);
+    eprintf(fmt, arg);
+    eprintf("\n    hint: arbiter %s --help\n", cmd);
     return ARB_BAD_INPUT;
 }
 
 /* An input file (or stdin) that cannot be read, with the reason. */
 static int cannot_read(const char *cmd, const char *path) {
     const char *why = strerror(errno);
-    fprintf(stderr, "arbiter %s: cannot read '%s': %s\n    hint: arbiter %s --help\n", cmd, path,
-            why, cmd);
+    eprintf("arbiter %s: cannot read '%s': %s\n    hint: arbiter %s --help\n", cmd, path, why, cmd);
     return ARB_BAD_INPUT;
 }
 
@@ -402,10 +429,10 @@ static void print_ruling(const arb_ruling *r, bool json) {
 static void print_error_at(const char *path, int line, int col, const char *error,
                            const char *hint) {
     if (line > 0)
-        fprintf(stderr, "%s:%d:%d: error: %s\n", path, line, col, error);
+        eprintf("%s:%d:%d: error: %s\n", path, line, col, error);
     else
-        fprintf(stderr, "%s: error: %s\n", path, error);
-    if (hint) fprintf(stderr, "    hint: %s\n", hint);
+        eprintf("%s: error: %s\n", path, error);
+    if (hint) eprintf("    hint: %s\n", hint);
 }
 
 /* A scenario file that cannot be read: where (its syntax, or the key whose
@@ -440,9 +467,8 @@ static int report_ruling(const arb_ruleset *rs, const arb_ruling *r, const char 
     int status = ARB_OK;
     if (why_not && explain_why_not(rs, text, len, why_not) != ARB_OK) status = ARB_BAD_INPUT;
     if (st != ARB_RULED) {
-        fprintf(stderr, "%s: error: %s\n", path, arb_ruling_error(r));
-        if (st == ARB_NEEDS)
-            fprintf(stderr, "    hint: add it to the scenario, or use `arbiter ask`\n");
+        eprintf("%s: error: %s\n", path, arb_ruling_error(r));
+        if (st == ARB_NEEDS) eprintf("    hint: add it to the scenario, or use `arbiter ask`\n");
         if (status == ARB_OK) status = arb_ruling_exit_status(r);
     }
     return status;
@@ -454,15 +480,15 @@ static int rule_single(const arb_ruleset *rs, const char *path, const char *text
     char *error = NULL;
     int status = ARB_BAD_INPUT;
     if (!sc) {
-        fprintf(stderr, "arbiter rule: out of memory\n");
+        eprintf("arbiter rule: out of memory\n");
     } else if (arb_scenario_read_json(sc, text, len, &error) != ARB_OK) {
         report_unread(path, sc, error);
     } else {
         arb_ruling *r = arb_rule(rs, plugins, sc);
         if (!r)
-            fprintf(stderr, "arbiter rule: out of memory\n");
+            eprintf("arbiter rule: out of memory\n");
         else if (arb_ruling_status(r) == ARB_FAILED)
-            fprintf(stderr, "arbiter: %s\n", arb_ruling_error(r));
+            eprintf("arbiter: %s\n", arb_ruling_error(r));
         else
             status = report_ruling(rs, r, path, text, len, json, why_not);
         arb_ruling_free(r);
@@ -566,7 +592,7 @@ static int rule_batch(const arb_ruleset *rs, const options *o, const char *head,
     int status = arb_rule_stream(rs, plugins, format, head, len, in, stdout);
     fflush(stdout); /* the records first, whole, then the summary */
     if (status != ARB_OK)
-        fprintf(stderr, "%s: some scenarios were not ruled (see their error records)\n", o->input);
+        eprintf("%s: some scenarios were not ruled (see their error records)\n", o->input);
     return status;
 }
 
@@ -984,7 +1010,7 @@ static bool read_start(const char *path, arb_scenario *sc) {
     char *text = read_input(path, &len), *error = NULL;
     bool ok = text && arb_scenario_read_json(sc, text, len, &error) == ARB_OK;
     if (!text)
-        fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
+        eprintf("%s: error: %s\n", path, strerror(errno));
     else if (!ok)
         report_unread(path, sc, error);
     free(error);
@@ -1028,7 +1054,7 @@ static void show_scenario(const ask_state *a, const char *save, bool stopped) {
         printf("%s\n", json);
     }
     FILE *f = save ? fopen(save, "w") : NULL;
-    if (save && !f) fprintf(stderr, "arbiter ask: cannot write '%s': %s\n", save, strerror(errno));
+    if (save && !f) eprintf("arbiter ask: cannot write '%s': %s\n", save, strerror(errno));
     if (f) {
         fprintf(f, "%s\n", json);
         fclose(f);
@@ -1112,10 +1138,10 @@ static int cmd_ask(const options *o) {
     catch_interrupt();
     enum reply reply = status == ARB_OK ? ask_until_ruled(&a, &r) : REPLY_END;
     if (status == ARB_OK && arb_ruling_status(r) == ARB_FAILED) {
-        fprintf(stderr, "arbiter: %s\n", r ? arb_ruling_error(r) : "out of memory");
+        eprintf("arbiter: %s\n", r ? arb_ruling_error(r) : "out of memory");
         status = ARB_BAD_INPUT;
     } else if (status == ARB_OK && reply == REPLY_END) {
-        fprintf(stderr, "arbiter ask: the input ended before the questions did\n");
+        eprintf("arbiter ask: the input ended before the questions did\n");
         show_scenario(&a, o->save, true);
         status = ARB_BAD_INPUT;
     } else if (status == ARB_OK && reply == REPLY_STOP) {
@@ -1180,7 +1206,7 @@ static int cmd_rulesets(const options *o) {
     free(any);
     int shown;
     enum arb_status status = arb_rulesets_table(base, stdout, &shown);
-    if (!shown) fprintf(stderr, "arbiter rulesets: none found in %s\n", base);
+    if (!shown) eprintf("arbiter rulesets: none found in %s\n", base);
     return shown ? status : ARB_BAD_INPUT;
 }
 
@@ -1280,7 +1306,7 @@ static int answer_scenario_file(const arb_ruleset *rs, const options *o, scenari
                            "docs/guide.md describes the file's keys; `arbiter ask` asks for the "
                            "facts one at a time");
     else
-        fprintf(stderr, "%s: error: %s\n", o->input, unread);
+        eprintf("%s: error: %s\n", o->input, unread);
     json_decref(j);
     free(error);
     free(text);
@@ -1394,8 +1420,7 @@ static int cmd_score(const options *o) {
     json_t *answer = answer_json(text);
     if (status != ARB_OK) {
         /* the answer comes with a failure only when the score needs a fact: the vulnerability */
-        fprintf(stderr, "arbiter score: %s%s\n", error,
-                answer && vul < 0 ? "; say --vul or --nonvul" : "");
+        eprintf("arbiter score: %s%s\n", error, answer && vul < 0 ? "; say --vul or --nonvul" : "");
     } else if (o->json) {
         print_json(json_incref(answer));
     } else {
@@ -1438,7 +1463,7 @@ static int cmd_imps(const options *o) {
     int status = arb_imps(rs, api_plugins(), a - b, &imps, &text, &error);
     json_t *answer = answer_json(text);
     if (status != ARB_OK) {
-        fprintf(stderr, "arbiter imps: %s\n", error);
+        eprintf("arbiter imps: %s\n", error);
     } else if (o->json) {
         print_json(json_incref(answer));
     } else {
@@ -1461,7 +1486,7 @@ static bool print_csv(const char *form, char *answer) {
     if (ok)
         fputs(csv, stdout);
     else if (answer)
-        fprintf(stderr, "arbiter: %s\n", error ? error : "out of memory");
+        eprintf("arbiter: %s\n", error ? error : "out of memory");
     free(csv);
     free(error);
     free(answer);
@@ -1588,7 +1613,7 @@ static void print_plugin_errors(char *error) {
     char *save = NULL;
     for (char *line = error ? strtok_r(error, "\n", &save) : NULL; line;
          line = strtok_r(NULL, "\n", &save))
-        fprintf(stderr, "arbiter: %s\n", line);
+        eprintf("arbiter: %s\n", line);
 }
 
 /* The rulesets to compare, loaded in order; the amendments and plugins go
@@ -1763,10 +1788,10 @@ static int ruling_text_of(arb_ruleset *rs, const char *path, char **text) {
     arb_ruling *r = status == ARB_OK ? arb_rule(rs, api_plugins(), sc) : NULL;
     FILE *out = r ? open_memstream(text, &size) : NULL;
     if (status != ARB_OK) {
-        fprintf(stderr, "%s: error: %s\n", path, error ? error : "cannot read the scenario");
+        eprintf("%s: error: %s\n", path, error ? error : "cannot read the scenario");
     } else if (!out || arb_ruling_text(r, out) != ARB_OK) {
         status = ARB_BAD_INPUT;
-        fprintf(stderr, "%s: error: %s\n", path,
+        eprintf("%s: error: %s\n", path,
                 r && arb_ruling_error(r) ? arb_ruling_error(r) : "no ruling");
     } else {
         status = arb_ruling_exit_status(r);
@@ -1787,7 +1812,7 @@ static int pbn_with_ruling(const options *o, arb_ruleset *rs, const char *text, 
         int written =
             arb_pbn_commentary(text, len, o->input, atoi(o->game), ruling, &answer, &error);
         if (answer) fputs(answer, stdout);
-        if (error) fprintf(stderr, "%s", error);
+        if (error) eprintf("%s", error);
         if (written != ARB_OK) status = written;
     }
     free(ruling);
@@ -1876,7 +1901,7 @@ static int cmd_pbn(const options *o) {
     if (error && strncmp(error, o->input, strlen(o->input)) != 0)
         report_input_error(o->input, error, "`arbiter pbn --help`");
     else if (error)
-        fprintf(stderr, "%s%s", error, error[strlen(error) - 1] == '\n' ? "" : "\n");
+        eprintf("%s%s", error, error[strlen(error) - 1] == '\n' ? "" : "\n");
     free(answer);
     free(error);
     free(text);
@@ -1914,7 +1939,7 @@ static int cmd_session(const options *o) {
     json_t *note;
     if (status == ARB_OK && !o->json) /* a board played fewer times, and what became of it */
         json_array_foreach(json_object_get(j, "notes"), i, note) {
-            fprintf(stderr, "%s: note: %s\n", o->input, text_of(note, "text"));
+            eprintf("%s: note: %s\n", o->input, text_of(note, "text"));
         }
     json_decref(j);
     free(error);
@@ -2124,7 +2149,7 @@ int main(int argc, char **argv) {
         /* the library said "out of memory" where the call writes its errors */
         return status == ARB_NO_MEMORY ? ARB_BAD_INPUT : status;
     }
-    fprintf(stderr, "arbiter: unknown command '%s'\n", argv[1]);
+    eprintf("arbiter: unknown command '%s'\n", argv[1]);
     general_help(stderr);
     return ARB_BAD_INPUT;
 }

@@ -558,6 +558,15 @@ static void test_utf8_checks(void **state) {
     assert_string_equal(out, "caf");
     assert_int_equal(utf8_from_latin1(out, 1, "x", 1), 0);
     assert_string_equal(out, "");
+    /* control characters: C0 but a tab, DEL, C1 (U+0080-U+009F); not
+     * U+00A0 and past */
+    assert_int_equal(text_control_char(ok, strlen(ok)), strlen(ok));
+    assert_int_equal(text_control_char("a\tb", 3), 3);
+    assert_int_equal(text_control_char("ab\x1B[8m", 6), 2);
+    assert_int_equal(text_control_char("a\nb", 3), 1);
+    assert_int_equal(text_control_char("\x7F", 1), 0);
+    assert_int_equal(text_control_char("x\xC2\x9B", 3), 1);
+    assert_int_equal(text_control_char("x\xC2\xA0", 3), 3);
 }
 
 int main(void) {
