@@ -368,6 +368,22 @@ static bool parse_play_token(char *token, enum bridge_seat turn, enum bridge_sea
     return parse_card_text(card_text, card, why, whysz);
 }
 
+static const char *describe_play(const bridge_play *p, int i, char out[DESCRIPTION_SIZE]);
+
+/* The first play of p whose card was played before it (its index), or -1;
+ * *before is the earlier play. */
+static int first_repeated_card(const bridge_play *p, int *before) {
+    int at[CARD_COUNT];
+    for (int c = 0; c < CARD_COUNT; c++)
+        at[c] = -1;
+    for (int i = 0; i < p->nplays; i++) {
+        int c = bridge_card_index(p->plays[i].card);
+        if (at[c] >= 0) return *before = at[c], i;
+        at[c] = i;
+    }
+    return -1;
+}
+
 bool bridge_parse_play(const char *text, bridge_play *out, char *err, size_t errsz) {
     char shown[EXCERPT_SIZE];
     char why[REASON_SIZE];
@@ -380,9 +396,19 @@ bool bridge_parse_play(const char *text, bridge_play *out, char *err, size_t err
     for (int number = 1; *(p = skip_space(p)) != '\0'; number++) {
         size_t len = token_length(p);
         char token[TOKEN_SIZE];
-        if (out->nplays == BRIDGE_MAX_PLAYS)
+        if (out->nplays == BRIDGE_MAX_PLAYS) {
+            /* 53 plays repeat a card: the first that does is the fault a
+             * director looks for, where it comes before the 53rd */
+            char what[DESCRIPTION_SIZE], card[8];
+            int before, again = first_repeated_card(out, &before);
+            if (again >= 0) {
+                bridge_format_card(out->plays[again].card, card);
+                return fail_with(err, errsz, "%s: %s was played before (play %d)",
+                                 describe_play(out, again, what), card, before + 1);
+            }
             return fail_with(err, errsz, "play %d \"%s\": more than %d plays; a deal has %d cards",
                              number, text_excerpt(p, len, shown), BRIDGE_MAX_PLAYS, CARD_COUNT);
+        }
         if (len >= sizeof token)
             return fail_with(err, errsz, "play %d \"%s\": too long to be a card", number,
                              text_excerpt(p, len, shown));

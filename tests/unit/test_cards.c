@@ -713,11 +713,23 @@ static void test_play_record_rejects(void **state) {
     assert_play_unreadable("Q:SA", "play 1 \"Q:SA\": \"Q\" is not a seat");
     assert_play_unreadable("W:", "play 1 \"W:\": no card");
     assert_play_unreadable("W:SA XA", "play 2 \"XA\": no suit first");
-    /* 53 cards: the 53rd is refused whatever it is */
+    /* 53 cards repeat one: the first repeat is named where it comes before
+     * the 53rd (Changed: it said "more than 52 plays" for 53 times SA) */
     char text[53 * 3 + 1] = "";
     for (int i = 0; i < 53; i++)
         strcat(text, "SA ");
-    assert_play_unreadable(text, "play 53 \"SA\": more than 52 plays; a deal has 52 cards");
+    assert_play_unreadable(text, "play 2 (N SA): SA was played before (play 1)");
+    /* the 52 cards of the pack in four-card tricks, then one more: the 53rd
+     * is the first repeat, and it is one play too many */
+    char whole[53 * 3 + 1] = "";
+    static const char ranks[] = "AKQJT98765432";
+    for (int r = 0; r < 13; r++)
+        for (int s = 0; s < 4; s++) {
+            char c[4] = {"SHDC"[s], ranks[r], ' ', 0};
+            strcat(whole, c);
+        }
+    strcat(whole, "SA");
+    assert_play_unreadable(whole, "play 53 \"SA\": more than 52 plays; a deal has 52 cards");
     /* the trump and the first leader must be set */
     bridge_play p;
     char err[ERR_SIZE] = "";
