@@ -289,8 +289,17 @@ static enum arb_status pbn_commentary_unprotected(const char *pbn, size_t len, c
         sb_init(&o);
         sb_putn(&o, pbn, g->end);
         if (o.len && o.data[o.len - 1] != '\n') sb_puts(&o, eol);
-        brace_comment_text(&o, text,
-                           eol); /* at the end of the game: it refers to what precedes it */
+        /* a file that is not UTF-8 is Latin-1 (the standard's own): the
+         * commentary is written in it, not in UTF-8 beside its text */
+        char *latin1 = NULL;
+        if (utf8_bad_byte(pbn, len) < len) {
+            size_t n = strlen(text);
+            latin1 = xmalloc(n + 1);
+            latin1_from_utf8(latin1, n + 1, text, n);
+        }
+        /* at the end of the game: it refers to what precedes it */
+        brace_comment_text(&o, latin1 ? latin1 : text, eol);
+        xfree(latin1);
         sb_putn(&o, pbn + g->end, len - g->end);
         if (out) *out = xstrdup(o.data ? o.data : "");
         sb_free(&o);

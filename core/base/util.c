@@ -404,6 +404,22 @@ size_t text_control_char(const char *s, size_t n) {
     return n;
 }
 
+size_t latin1_from_utf8(char *out, size_t size, const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t o = 0;
+    for (size_t i = 0; i < n && u[i] && o + 1 < size;) {
+        size_t len = utf8_sequence(u + i, n - i);
+        if (len == 0) len = 1; /* not UTF-8: a byte, shown as '?' */
+        unsigned cp = len == 1   ? u[i]
+                      : len == 2 ? (unsigned)(u[i] & 0x1F) << 6 | (u[i + 1] & 0x3F)
+                                 : 0x100;
+        out[o++] = cp <= 0xFF && (len > 1 || u[i] < 0x80) ? (char)cp : '?';
+        i += len;
+    }
+    if (size) out[o] = '\0';
+    return o;
+}
+
 size_t utf8_from_latin1(char *out, size_t size, const char *s, size_t n) {
     const unsigned char *u = (const unsigned char *)s;
     size_t o = 0;

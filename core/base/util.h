@@ -98,6 +98,12 @@ size_t utf8_bad_byte(const char *s, size_t n);
  * change its colours or hide what follows it. */
 size_t text_control_char(const char *s, size_t n);
 
+/* s (n bytes of UTF-8) copied into out (size bytes, its NUL included) as
+ * Latin-1: a character up to U+00FF as its byte, any other as '?' (a
+ * text written into a Latin-1 file stays in the file's one encoding).
+ * Returns the bytes written, its NUL not counted. */
+size_t latin1_from_utf8(char *out, size_t size, const char *s, size_t n);
+
 /* s (n bytes) copied into out (size bytes, its NUL included) as UTF-8:
  * valid UTF-8 as it is, any other byte as the Latin-1 character it is in
  * a file of that encoding (0xE9 "é"); what does not fit is left off, a

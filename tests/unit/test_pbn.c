@@ -149,6 +149,22 @@ static void test_commentary(void **state) {
                      ARB_BAD_INPUT);
     assert_string_equal(error, "no game 3: the file has 2");
     free(error);
+    /* a Latin-1 file (its Event's é as one byte): the commentary is written
+     * in Latin-1 too, a character past U+00FF as '?'; it was UTF-8, two
+     * encodings in one file */
+    const char *latin1 = "[Event \"Caf\xE9\"]\n[Board \"1\"]\n";
+    assert_int_equal(arb_pbn_commentary(latin1, strlen(latin1), "t.pbn", 1,
+                                        "v\xC3\xB3\xC3\xB3r \xE2\x99\xA0", &out, &error),
+                     ARB_OK);
+    assert_string_equal(out, "[Event \"Caf\xE9\"]\n[Board \"1\"]\n{v\xF3\xF3r ?}\n");
+    free(out);
+    /* a UTF-8 file keeps the commentary in UTF-8 */
+    const char *utf8 = "[Event \"Caf\xC3\xA9\"]\n[Board \"1\"]\n";
+    assert_int_equal(
+        arb_pbn_commentary(utf8, strlen(utf8), "t.pbn", 1, "v\xC3\xB3\xC3\xB3r", &out, &error),
+        ARB_OK);
+    assert_string_equal(out, "[Event \"Caf\xC3\xA9\"]\n[Board \"1\"]\n{v\xC3\xB3\xC3\xB3r}\n");
+    free(out);
 }
 
 static void test_score_table(void **state) {
