@@ -53,7 +53,7 @@ static bool search_from(path_search *ps, gref root) {
 }
 
 bool check_find_path(const ruleset *rs, gref root, check_want want, void *ctx, strbuf *given,
-                     graph_term *found) {
+                     strbuf *computed, graph_term *found) {
     const graph *g = rs->graph;
     path_search ps = {rs,
                       want,
@@ -66,12 +66,14 @@ bool check_find_path(const ruleset *rs, gref root, check_want want, void *ctx, s
         ps.var_value[v] = -1;
     bool ok = search_from(&ps, root);
     if (ok) {
-        int n = 0;
+        int n = 0, m = 0;
         for (int v = 0; v < g->nvars; v++) {
             if (ps.var_value[v] < 0) continue;
             const rs_fact *f = &rs->facts[rs->var_fact[v]];
-            sb_printf(given, "%s%s = ", n++ ? ", " : "", f->name);
-            rs_format_value(rs, f->type, g->lo[v] + ps.var_value[v], FMT_NAME, given);
+            bool derived = f->derived >= 0; /* a test gives what it is computed from */
+            strbuf *to = derived ? computed : given;
+            sb_printf(to, "%s%s = ", (derived ? m++ : n++) ? ", " : "", f->name);
+            rs_format_value(rs, f->type, g->lo[v] + ps.var_value[v], FMT_NAME, to);
         }
         if (found) *found = ps.found;
     }
@@ -94,42 +96,57 @@ static bool want_new_problem(const graph_term *t, void *ctx) {
     return false;
 }
 
-static void report(const ruleset *rs, diag *d, const graph_term *t, const char *given) {
-    strbuf hint;
+/* given: the facts a test gives; computed: the derived facts the path
+ * also fixes ("" when none), which a test reaches through what they are
+ * computed from. */
+static void report(const ruleset *rs, diag *d, const graph_term *t, const char *given,
+                   const char *computed) {
+    strbuf hint, when;
     sb_init(&hint);
+    sb_init(&when);
+    bool any = strcmp(given, "(any situation)") == 0;
+    sb_printf(&when, "%s%s%s", any && *computed ? "" : given, *computed && !any ? " and " : "",
+              computed);
+    char also[200] = "";
+    if (*computed) /* a derived fact is not given: what it reads is */
+        snprintf(also, sizeof also, "\n      with values of the facts it reads that give %s",
+                 computed);
     if (t->kind == TERM_GAP && t->v < 0) {
         sb_printf(&hint,
                   "give an article a `when` that covers it, or an invariant that excludes it; as a "
                   "test:\n"
-                  "      test \"…\" { given %s expect … }",
-                  given);
+                  "      test \"…\" { given %s expect … }%s",
+                  given, also);
         diag_report(d, DIAG_ERROR, rs->loc, hint.data, "no article rules on the situation %s",
-                    given);
+                    when.data);
     } else if (t->kind == TERM_GAP) {
         const rs_block *b = &rs->blocks[t->v];
         sb_printf(&hint,
                   "add a clause or `otherwise` for it; as a test:\n      test \"…\" { given %s "
-                  "expect … }",
-                  given);
+                  "expect … }%s",
+                  given, also);
         diag_report(d, DIAG_ERROR, b->loc, hint.data, "article %s gives no ruling when %s",
-                    rs->articles[b->article].id, given);
+                    rs->articles[b->article].id, when.data);
     } else {
-        sb_printf(&hint, "the situation: given %s", given);
+        sb_printf(&hint, "the situation: given %s", when.data);
         diag_report(d, DIAG_ERROR, rs->loc, hint.data, "a condition fails while deciding: %s",
                     expr_status_text((enum expr_status)t->v));
     }
     sb_free(&hint);
+    sb_free(&when);
 }
 
 static int check_graph(const ruleset *rs, gref root, diag *d, seen_set *seen) {
     int problems = 0;
     for (;;) {
-        strbuf given;
+        strbuf given, computed;
         sb_init(&given);
+        sb_init(&computed);
         graph_term t;
-        bool found = check_find_path(rs, root, want_new_problem, seen, &given, &t);
+        bool found = check_find_path(rs, root, want_new_problem, seen, &given, &computed, &t);
         if (found) {
-            report(rs, d, &t, given.len ? given.data : "(any situation)");
+            report(rs, d, &t, given.len ? given.data : "(any situation)",
+                   computed.len ? computed.data : "");
             if (t.kind == TERM_GAP)
                 seen->seen_gap[t.v + 1] = 1;
             else
@@ -137,6 +154,7 @@ static int check_graph(const ruleset *rs, gref root, diag *d, seen_set *seen) {
             problems++;
         }
         sb_free(&given);
+        sb_free(&computed);
         if (!found) return problems;
     }
 }

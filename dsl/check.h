@@ -15,10 +15,13 @@ int dsl_check(const ruleset *rs, diag *d);
  * show them in Dutch). Returns the number of warnings. */
 int check_english_titles(const ruleset *rs, diag *d);
 
-/* Writes `given f = v, …` for the path from root to the first terminal that
- * `want` accepts; false if there is none. */
+/* Writes `f = v, …` for the path from root to the first terminal that
+ * `want` accepts: the facts a test can give into given, the derived facts
+ * the graph tests as variables of their own (computed from facts no
+ * decision tests, such as points past 255) into computed; false if there
+ * is none. */
 typedef bool (*check_want)(const graph_term *t, void *ctx);
 bool check_find_path(const ruleset *rs, gref root, check_want want, void *ctx, strbuf *given,
-                     graph_term *found);
+                     strbuf *computed, graph_term *found);
 
 #endif
