@@ -148,6 +148,18 @@ echo '{"irregularity": "late", "minutes": 5}' >"$TOY.tmp.json"
 expect "unused facts" 0 "Speelde geen rol: volume" -- sh -c "echo '{\"irregularity\":\"late\",\"minutes\":3,\"volume\":\"large\"}' | $ARBITER rule --ruleset $TOY -"
 expect "why not" 0 "Waarom niet penalty?" "minutes = 16 (niet 5)" -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp.json" --why-not penalty
 expect "why not unknown action" 2 "no action 'fine'" -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp.json" --why-not fine
+# A derived fact tested as a variable of its own (it reads points past
+# 255): the facts it reads took part ("Speelde geen rol" listed them), and
+# --why-not says the fact is derived (it proposed giving it).
+printf '{"mine": 280, "theirs": 290}\n' >"$TOY.tmp2.json"
+expect "a derived fact's inputs took part in the ruling" 0 "won: nee (berekend uit de gegeven feiten)" \
+    -- "$ARBITER" rule --ruleset tests/rules/computed "$TOY.tmp2.json"
+if grep -q "Speelde geen rol" "$out"; then fail "a derived fact's inputs are not 'played no role'" "listed"; else pass "a derived fact's inputs are not 'played no role'"; fi
+expect "a derived fact's inputs are not unused (JSON)" 0 '"unused": []' \
+    -- "$ARBITER" rule --ruleset tests/rules/computed "$TOY.tmp2.json" --json
+expect "why not: a derived fact is said to be one" 0 "won = true (niet false; afgeleid: het volgt uit de feiten waaruit het berekend wordt)" \
+    -- "$ARBITER" rule --ruleset tests/rules/computed "$TOY.tmp2.json" --why-not made
+rm -f "$TOY.tmp2.json"
 rm -f "$TOY.tmp.json"
 expect "rule stdin" 0 "Artikelen: 2 > 2A" -- sh -c "echo '{\"irregularity\":\"noise\",\"minutes\":0,\"volume\":\"small\"}' | $ARBITER rule --ruleset $TOY -"
 expect "ask piped" 0 "Wat is er gebeurd?" "Hoe hard?" "Artikelen: 2 > 2B" "Aftrek van 3 punten." -- sh -c "printf '2\n0\ngroot\nnee\n' | $ARBITER ask --ruleset $TOY"

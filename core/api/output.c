@@ -156,12 +156,17 @@ static bool expr_uses(const ruleset *rs, int e, int fact, int depth) {
     return false;
 }
 
-/* Whether a given fact took part in the ruling: the decision tested it, or
- * an action's argument reads it. */
+/* Whether a given fact took part in the ruling: the decision tested it, a
+ * derived fact it tested is computed from it (points past 255 that decide
+ * whether a hand is made), or an action's argument reads it. */
 static bool fact_used(const ruling *r, int f) {
     const ruleset *rs = r->rs;
-    for (int i = 0; i < r->npath; i++)
-        if (r->path_fact[i] == f) return true;
+    for (int i = 0; i < r->npath; i++) {
+        int tested = r->path_fact[i];
+        if (tested == f) return true;
+        if (rs->facts[tested].derived >= 0 && expr_uses(rs, rs->facts[tested].derived, f, 0))
+            return true;
+    }
     for (int i = 0; i < r->nactions; i++) {
         const rs_action_use *u = rs_use_at(rs, r->actions[i].use);
         for (int p = 0; p < rs->actions[u->action].nparams; p++)

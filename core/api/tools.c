@@ -527,16 +527,23 @@ static void write_outcome_trail(const ruleset *rs, int outcome, FILE *out) {
             fprintf(out, "%s%s", n++ ? " > " : "", rs->clauses[o->trail[i]].cite);
 }
 
-/* "  minutes = 16 (niet 5)" for each fact that would have to differ. */
+/* "  minutes = 16 (niet 5)" for each fact that would have to differ; a
+ * derived fact the decisions test as a variable of its own is said to be
+ * one: it is changed through the facts it is computed from. */
 static void write_changes(const ruleset *rs, const fact_values *fv, const whynot *w, FILE *out) {
     for (int i = 0; i < w->nchanges; i++) {
         const rs_fact *f = &rs->facts[w->fact[i]];
         strbuf want, had;
         sb_init(&want);
         sb_init(&had);
+        int missing = w->fact[i];
+        int64_t value = 0;
+        bool known = eval_tested_value(rs, w->fact[i], fv, &value, &missing) == EXPR_OK;
         rs_format_value(rs, f->type, w->value[i], FMT_NAME, &want);
-        rs_format_value(rs, f->type, fv->value[w->fact[i]], FMT_NAME, &had);
-        fprintf(out, "  %s = %s (niet %s)\n", f->name, want.data, had.data);
+        if (known) rs_format_value(rs, f->type, value, FMT_NAME, &had);
+        fprintf(out, "  %s = %s (niet %s%s)\n", f->name, want.data, known ? had.data : "gegeven",
+                f->derived >= 0 ? "; afgeleid: het volgt uit de feiten waaruit het berekend wordt"
+                                : "");
         sb_free(&want);
         sb_free(&had);
     }
