@@ -60,6 +60,7 @@ typedef struct reader {
     int nvalues, row_line;
     pbn_row *row;     /* the row being finished: its result is read, its mistakes are its own */
     bool totals;      /* the table being read is a TotalScoreTable */
+    int rows;         /* table rows read in the file so far */
     pbn_total *total; /* the TotalScoreTable row being finished */
 } reader;
 
@@ -551,11 +552,19 @@ static void artificial_complement(const char *a, char out[16]) {
         snprintf(out, 16, "%c%s", a[0], a[1] == '+' ? "-" : a[1] == '-' ? "+" : a + 1);
 }
 
+/* rows (n of them, each size bytes) with room for one more: the room
+ * doubles at each power of two, so that a long table is not copied row by
+ * row. */
+static void *grown(void *rows, int n, size_t size) {
+    if (n == 0 || (n & (n - 1)) == 0) rows = xrealloc(rows, (size_t)(n ? 2 * n : 1) * size);
+    return rows; /* never NULL */
+}
+
 /* A complete TotalScoreTable row (5.8): the pair, its rank and totals;
  * a mistake marks the row. */
 static void finish_total(reader *r) {
     pbn_game *g = r->g;
-    g->totals = xrealloc(g->totals, (size_t)(g->ntotals + 1) * sizeof *g->totals); /* never NULL */
+    g->totals = grown(g->totals, g->ntotals, sizeof *g->totals);
     pbn_total *t = &g->totals[g->ntotals++];
     memset(t, 0, sizeof *t);
     t->line = r->row_line;
@@ -624,7 +633,7 @@ static void finish_total(reader *r) {
  * into the row's result; a mistake marks the row, not the game. */
 static void finish_row(reader *r) {
     pbn_game *g = r->g;
-    g->rows = xrealloc(g->rows, (size_t)(g->nrows + 1) * sizeof *g->rows); /* never NULL */
+    g->rows = grown(g->rows, g->nrows, sizeof *g->rows);
     pbn_row *row = &g->rows[g->nrows++];
     memset(row, 0, sizeof *row);
     row->line = r->row_line;
@@ -787,6 +796,13 @@ static void table_token(reader *r) {
     /* in UTF-8, as a tag's value; a long value (Names) cut between characters */
     utf8_from_latin1(r->values[r->nvalues++], sizeof r->values[0], start, n);
     if (r->nvalues == r->ncolumns) {
+        if (++r->rows > PBN_MAX_ROWS) { /* each row is kept: a 16 MiB file of rows took GiBs */
+            report(r, r->row_line,
+                   "more than %d score table rows in one file: the rest is not read", PBN_MAX_ROWS);
+            r->nvalues = 0;
+            r->p = r->end;
+            return;
+        }
         if (r->totals)
             finish_total(r);
         else

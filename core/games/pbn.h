@@ -31,6 +31,7 @@
 
 #define PBN_MAX_NOTES 32     /* note indexes 1..32 (3.5.4) */
 #define PBN_MAX_GAMES 5000   /* a season of club evenings; each game takes some 5 KiB */
+#define PBN_MAX_ROWS 100000  /* rows of ScoreTables and TotalScoreTables, a file's all */
 #define PBN_MAX_MESSAGES 100 /* mistakes listed; more are counted */
 
 enum pbn_vulnerable { PBN_VUL_UNKNOWN = -1, PBN_VUL_NONE, PBN_VUL_NS, PBN_VUL_EW, PBN_VUL_ALL };
