@@ -407,19 +407,26 @@ static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *ho
     }
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     bool ok = article >= 0 && scoring_matchpoint_lines(rs, hooks, &rows, err);
+    size_t room = rows.len ? rows.len : 1;
+    const char **names = xmalloc(sizeof *names * room);
+    int *board = xmalloc(sizeof *board * room), *count = xmalloc(sizeof *count * room),
+        *next = xmalloc(sizeof *next * room);
+    for (int k = 0; k < (int)rows.len; k++)
+        names[k] = VEC_AT(&rows, score_line, k).board;
+    group_by_name(names, (int)rows.len, board);
+    group_rows(board, (int)rows.len, count, next);
     for (int k = 0; ok && k < (int)rows.len; k++) {
         const score_line *row = &VEC_AT(&rows, score_line, k);
         game_score *s = &scores[atoi(row->pair)];
         s->mp[side] = (double)row->mp;
         s->has_mp[side] = true;
-        int n = 0; /* the board's scores: its top is beating the n - 1 others */
-        for (int j = 0; j < (int)rows.len; j++)
-            n += strcmp(VEC_AT(&rows, score_line, j).board, row->board) == 0;
+        int n = count[board[k]]; /* the board's scores: its top is beating the n - 1 others */
         int64_t top;
         ok = scoring_matchpoints_of(rs, hooks, article, n - 1, 0, n - 1, &top, err);
         s->top = (double)top;
         s->pct[side] = s->top > 0 ? 100 * s->mp[side] / s->top : 50;
     }
+    xfree(names), xfree(board), xfree(count), xfree(next);
     json_decref(fields);
     vec_free(&rows);
     return ok;

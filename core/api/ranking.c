@@ -38,11 +38,17 @@ static bool total_sheet(const ruleset *rs, const scenario_hooks *hooks, vec *row
             *beaten = xmalloc(sizeof *beaten * (size_t)(n ? n : 1));
     int64_t *equalled = xmalloc(sizeof *equalled * (size_t)(n ? n : 1));
     int *idx = xmalloc(sizeof *idx * (size_t)(n ? n : 1));
-    bool *done = xcalloc((size_t)(n ? n : 1), sizeof *done);
-    bool ok = article >= 0 && scores && beaten && equalled && idx && done;
-    if (article >= 0 && !ok) sb_puts(err, "out of memory");
+    size_t room = (size_t)(n ? n : 1);
+    const char **names = xmalloc(sizeof *names * room);
+    int *board = xmalloc(sizeof *board * room), *count_of = xmalloc(sizeof *count_of * room),
+        *next = xmalloc(sizeof *next * room);
+    for (int i = 0; i < n; i++)
+        names[i] = VEC_AT(rows, score_line, i).board;
+    group_by_name(names, n, board); /* n log n: a season's sheet took seconds row by row */
+    group_rows(board, n, count_of, next);
+    bool ok = article >= 0;
     for (int i = 0; ok && i < n; i++) {
-        if (done[i]) continue;
+        if (board[i] != i) continue; /* a board, at its first row */
         int count = 0;
         const score_line *first = &VEC_AT(rows, score_line, i);
         if (!first->pair[0]) {
@@ -50,12 +56,10 @@ static bool total_sheet(const ruleset *rs, const scenario_hooks *hooks, vec *row
             ok = false;
             break;
         }
-        for (int j = i; j < n; j++)
-            if (!done[j] && strcmp(VEC_AT(rows, score_line, j).board, first->board) == 0) {
-                done[j] = true;
-                idx[count] = j;
-                scores[count++] = VEC_AT(rows, score_line, j).score;
-            }
+        for (int j = i; j >= 0; j = next[j]) {
+            idx[count] = j;
+            scores[count++] = VEC_AT(rows, score_line, j).score;
+        }
         ok = scoring_rank_counts(scores, count, beaten, equalled);
         for (int k = 0; ok && k < count; k++) {
             const score_line *row = &VEC_AT(rows, score_line, idx[k]);
@@ -75,7 +79,10 @@ static bool total_sheet(const ruleset *rs, const scenario_hooks *hooks, vec *row
     xfree(beaten);
     xfree(equalled);
     xfree(idx);
-    xfree(done);
+    xfree(names);
+    xfree(board);
+    xfree(count_of);
+    xfree(next);
     return ok;
 }
 

@@ -396,6 +396,42 @@ static json_t *short_boards_json(const vec *shorts) {
 
 /* ---- matchpoints ---- */
 
+/* The rows of a sheet grouped by board (group_by_name): first[i] the
+ * board's first row, count[i] its rows (at its first row), next[i] the
+ * board's next row. */
+typedef struct board_groups {
+    int *first, *count, *next;
+} board_groups;
+
+static board_groups board_groups_of(const vec *rows) {
+    int n = (int)rows->len;
+    size_t room = (size_t)(n > 0 ? n : 1);
+    const char **names = xmalloc(sizeof *names * room);
+    board_groups b = {xmalloc(sizeof(int) * room), xmalloc(sizeof(int) * room),
+                      xmalloc(sizeof(int) * room)};
+    for (int i = 0; i < n; i++)
+        names[i] = VEC_AT(rows, session_row, i).board;
+    group_by_name(names, n, b.first);
+    group_rows(b.first, n, b.count, b.next);
+    xfree(names);
+    return b;
+}
+
+static void board_groups_free(board_groups *b) {
+    xfree(b->first), xfree(b->count), xfree(b->next);
+}
+
+/* Per row: the rows of its board. */
+static int *board_counts(const vec *rows) {
+    board_groups b = board_groups_of(rows);
+    for (int i = 0; i < (int)rows->len; i++)
+        b.next[i] = b.count[b.first[i]];
+    int *played = b.next;
+    b.next = NULL;
+    board_groups_free(&b);
+    return played;
+}
+
 /* One side's entries as a matchpoint sheet, matchpointed board by board;
  * a board played fewer times gets the entries it lacks as not played, so
  * that the adjusted-score article's method brings it to the others. */
@@ -426,6 +462,7 @@ static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec 
     }
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     bool ok = article >= 0 && scoring_matchpoint_lines(rs, hooks, &sheet, err);
+    int *played = board_counts(rows); /* per row: the rows of its board */
     for (int i = 0; ok && i < (int)rows->len; i++) {
         session_row *r = &VEC_AT(rows, session_row, i);
         const score_line *l = &VEC_AT(&sheet, score_line, i);
@@ -439,13 +476,12 @@ static bool matchpoint_side(const ruleset *rs, const scenario_hooks *hooks, vec 
             r->top[side] = l->top;
             continue;
         }
-        int n = 0; /* a plain board: its top is beating the n - 1 others */
-        for (int j = 0; j < (int)rows->len; j++)
-            n += strcmp(VEC_AT(rows, session_row, j).board, r->board) == 0;
+        int n = played[i]; /* a plain board: its top is beating the n - 1 others */
         int64_t top;
         ok = scoring_matchpoints_of(rs, hooks, article, n - 1, 0, n - 1, &top, err);
         r->top[side] = (double)top;
     }
+    xfree(played);
     vec_free(&sheet);
     return ok;
 }
@@ -682,27 +718,20 @@ static bool imp_sessions(const ruleset *rs, const scenario_hooks *hooks, enum me
                       "per_comparison", &s.per_comparison, NULL, NULL, 0, err))
         return false;
     int n = (int)rows->len, *idx = xmalloc(sizeof *idx * (size_t)(n ? n : 1));
-    bool *done = xcalloc((size_t)(n ? n : 1), sizeof *done), ok = idx && done;
-    if (!ok) sb_puts(err, "out of memory");
+    board_groups b = board_groups_of(rows);
+    bool ok = true;
+    for (int i = 0; i < n; i++)
+        if (b.count[i] > s.most) s.most = b.count[i];
     for (int i = 0; ok && i < n; i++) {
+        if (b.first[i] != i) continue; /* a board, at its first row */
         int count = 0;
-        for (int j = 0; j < n; j++)
-            count +=
-                strcmp(VEC_AT(rows, session_row, j).board, VEC_AT(rows, session_row, i).board) == 0;
-        if (count > s.most) s.most = count;
-    }
-    for (int i = 0; ok && i < n; i++) {
-        if (done[i]) continue;
-        int count = 0;
-        for (int j = i; j < n; j++)
-            if (!done[j] &&
-                strcmp(VEC_AT(rows, session_row, j).board, VEC_AT(rows, session_row, i).board) == 0)
-                done[j] = true, idx[count++] = j;
+        for (int j = i; j >= 0; j = b.next[j])
+            idx[count++] = j;
         ok = imp_board(rs, hooks, &s, m, rows, idx, count, 0, err) &&
              imp_board(rs, hooks, &s, m, rows, idx, count, 1, err);
     }
+    board_groups_free(&b);
     xfree(idx);
-    xfree(done);
     xfree(memo.slot);
     return ok;
 }
@@ -775,12 +804,19 @@ static int find_pair(vec *totals, const char *pair, int direction) {
 /* A Mitchell has two fields (a pair sits one way all session); a Howell
  * one (a pair sits both ways). */
 static bool one_field(const vec *rows) {
-    for (int i = 0; i < (int)rows->len; i++)
-        for (int j = 0; j < (int)rows->len; j++)
-            if (strcmp(VEC_AT(rows, session_row, i).pair[0],
-                       VEC_AT(rows, session_row, j).pair[1]) == 0)
-                return true;
-    return false;
+    int n = (int)rows->len; /* the north-south pairs, then the east-west ones */
+    const char **names = xmalloc(sizeof *names * (size_t)(2 * n + 1));
+    int *first = xmalloc(sizeof *first * (size_t)(2 * n + 1));
+    for (int i = 0; i < n; i++)
+        names[i] = VEC_AT(rows, session_row, i).pair[0],
+        names[n + i] = VEC_AT(rows, session_row, i).pair[1];
+    group_by_name(names, 2 * n, first);
+    bool both = false; /* an east-west name first seen among the north-south ones */
+    for (int i = n; i < 2 * n && !both; i++)
+        both = first[i] < n;
+    xfree(names);
+    xfree(first);
+    return both;
 }
 
 /* ---- an artificial score and the session (2017 12C2c, 1963 107) ---- */

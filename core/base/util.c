@@ -395,6 +395,42 @@ size_t utf8_bad_byte(const char *s, size_t n) {
     return n;
 }
 
+typedef struct named {
+    const char *name;
+    int at;
+} named;
+
+static int compare_named(const void *a, const void *b) {
+    const named *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+void group_by_name(const char *const *names, int n, int *first) {
+    named *sorted = xmalloc(sizeof *sorted * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; i < n; i++)
+        sorted[i] = (named){names[i], i};
+    qsort(sorted, (size_t)n, sizeof *sorted, compare_named);
+    for (int i = 0, run = 0; i < n; i++) {
+        if (i > 0 && strcmp(sorted[i].name, sorted[run].name) != 0) run = i;
+        first[sorted[i].at] = sorted[run].at; /* a run is sorted by row: its first is the least */
+    }
+    xfree(sorted);
+}
+
+void group_rows(const int *first, int n, int *count, int *next) {
+    int *last = xmalloc(sizeof *last * (size_t)(n > 0 ? n : 1)); /* per group: its row so far */
+    for (int i = 0; i < n; i++)
+        count[i] = 0, next[i] = last[i] = -1;
+    for (int i = 0; i < n; i++) {
+        int g = first[i];
+        count[g]++;
+        if (last[g] >= 0) next[last[g]] = i;
+        last[g] = i;
+    }
+    xfree(last);
+}
+
 size_t text_control_char(const char *s, size_t n) {
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < n; i++) {

@@ -91,6 +91,17 @@ bool is_utf8_continuation(unsigned char c);
  * none: text that jansson, a browser and a terminal all take whole. */
 size_t utf8_bad_byte(const char *s, size_t n);
 
+/* For each of n names, the index of the first with the same name (first[i]
+ * == i for a name's first appearance): rows grouped by board or by pair in
+ * n log n, where comparing every row with every other took seconds for a
+ * season's sheet. */
+void group_by_name(const char *const *names, int n, int *first);
+
+/* For group_by_name's first[] (n rows): count[i] the rows of the group
+ * whose first row is i, and next[i] the group's next row after i (-1 after
+ * its last), so that a group is walked in the order of its rows. */
+void group_rows(const int *first, int n, int *count, int *next);
+
 /* The offset of the first control character in s (n bytes of valid
  * UTF-8): a C0 byte other than a tab, DEL, or a C1 character (U+0080 to
  * U+009F, which some terminals take as the start of an escape sequence);

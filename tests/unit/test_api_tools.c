@@ -272,15 +272,16 @@ static void test_graph(void **state) {
     capture_close(&err);
 }
 
-/* tests/rules holds nine rulesets; diff-changes has no header and is not one. */
+/* tests/rules holds twelve rulesets; diff-changes has no header and is not one. */
 static void test_rulesets_table(void **state) {
     (void)state;
     fixture_capture out;
     int listed = -1;
     assert_int_equal(arb_rulesets_table("tests/rules", capture_open(&out), &listed), ARB_OK);
-    assert_int_equal(listed, 11);
+    assert_int_equal(listed, 12);
     const char *t = capture_text(&out);
     assert_non_null(strstr(t, "\ntoy "));
+    assert_non_null(strstr(t, "\ncomputed "));
     assert_non_null(strstr(t, " Speelgoedregels\n"));
     assert_non_null(strstr(t, "fnv1a64:"));
     assert_null(strstr(t, "diff-changes"));

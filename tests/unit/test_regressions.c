@@ -533,6 +533,27 @@ static void test_table_cells_overflow(void **state) {
                     "cells");
 }
 
+/* Rows grouped by name in n log n (sheets were grouped by board comparing
+ * every row with every other: seconds for a season): each row's group is
+ * its name's first row, and a group is walked in the order of its rows. */
+static void test_group_by_name(void **state) {
+    (void)state;
+    const char *names[] = {"b", "a", "b", "c", "a", "b"};
+    int first[6], count[6], next[6];
+    group_by_name(names, 6, first);
+    int want_first[6] = {0, 1, 0, 3, 1, 0};
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(first[i], want_first[i]);
+    group_rows(first, 6, count, next);
+    assert_int_equal(count[0], 3);
+    assert_int_equal(count[1], 2);
+    assert_int_equal(count[3], 1);
+    int want_next[6] = {2, 4, 5, -1, -1, -1};
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(next[i], want_next[i]);
+    group_by_name(names, 0, first); /* no rows */
+}
+
 /* Text that is not UTF-8 vanished from JSON answers (jansson refuses such
  * a string): the readers check it with utf8_bad_byte, and a PBN file's
  * Latin-1 is taken as such by utf8_from_latin1, which never cuts a
@@ -572,6 +593,7 @@ static void test_utf8_checks(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_utf8_checks),
+        cmocka_unit_test(test_group_by_name),
         cmocka_unit_test(test_empty_range_fact_in_a_decision),
         cmocka_unit_test(test_range_too_wide),
         cmocka_unit_test(test_long_operator_chain),
