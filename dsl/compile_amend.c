@@ -130,9 +130,26 @@ static void apply_change(compiler *c, ast_decl *ch) {
         ERR(c->d, ch->loc, NULL, "the base ruleset has no %s %s", what, ch->name);
     } else if (ch->change_op == CHANGE_REMOVE) {
         list_remove(&c->decls, at);
+        ast_push(c->a, &c->removed, ch);
     } else {
         c->decls.items[at] = ch->inner;
     }
+}
+
+bool report_removed(compiler *c, int kind, const char *name, src_loc at) {
+    for (int i = c->removed.n - 1; i >= 0; i--) {
+        const ast_decl *ch = c->removed.items[i];
+        if (ch->change_target != kind || strcmp(ch->name, name) != 0) continue;
+        const char *hint = arena_printf(
+            c->a,
+            "the amendment removes it at %s:%d:%d; replace what uses it in the "
+            "amendment too, or keep the %s",
+            ch->loc.file ? ch->loc.file : "?", ch->loc.line, ch->loc.col, kind_words[kind]);
+        ERR(c->d, at, hint, "%s %s is removed by the amendment, and this still uses it",
+            kind_words[kind], name);
+        return true;
+    }
+    return false;
 }
 
 /* Whether text names the citation as a word: "(13i12)", "art. 13i12". */

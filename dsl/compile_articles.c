@@ -129,6 +129,7 @@ static int new_clause(compiler *c, const char *cite, src_loc loc, int article, b
 
 int action_use(compiler *c, const ast_item *it, int clause) {
     int a = find_action(c, it->name);
+    if (a < 0 && report_removed(c, AD_ACTION, it->name, it->loc)) return -1;
     if (a < 0) {
         const char **names = arena_alloc(c->a, sizeof(char *) * (size_t)(c->rs->nactions + 1));
         for (int i = 0; i < c->rs->nactions; i++)
@@ -169,7 +170,7 @@ static gref article_full(compiler *c, int art, src_loc from);
 
 int find_article(compiler *c, const char *id, src_loc at) {
     int i = rs_find_article(c->rs, id);
-    if (i < 0) {
+    if (i < 0 && !report_removed(c, AD_ARTICLE, id, at)) {
         const char **names = arena_alloc(c->a, sizeof(char *) * (size_t)(c->rs->narticles + 1));
         for (int j = 0; j < c->rs->narticles; j++)
             names[j] = c->rs->articles[j].id;

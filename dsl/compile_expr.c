@@ -56,7 +56,7 @@ int name_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     if (want && want->kind == TY_ENUM) {
         ERR(c->d, e->loc, nearest(c, e->text, want->values, want->nvalues),
             "'%s' is neither a value of %s nor a fact", e->text, type_text(c, want));
-    } else {
+    } else if (!report_removed(c, AD_FACT, e->text, e->loc)) {
         const char **names = arena_alloc(c->a, sizeof(char *) * (size_t)(c->rs->nfacts + 1));
         for (int i = 0; i < c->rs->nfacts; i++)
             names[i] = c->rs->facts[i].name;
@@ -163,8 +163,9 @@ static int call_expr(compiler *c, const ast_expr *e, const rs_type *want) {
     }
     int t = find_table(c, e->text);
     if (t < 0) {
-        ERR(c->d, e->loc, "tables and min, max, abs, sign can be called",
-            "unknown table or function '%s'", e->text);
+        if (!report_removed(c, AD_TABLE, e->text, e->loc))
+            ERR(c->d, e->loc, "tables and min, max, abs, sign can be called",
+                "unknown table or function '%s'", e->text);
         return bad_expr(c, e, want);
     }
     const rs_table *tb = &c->rs->tables[t];

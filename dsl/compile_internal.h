@@ -115,6 +115,7 @@ typedef struct compiler {
     char *applied;       /* articles some clause applies */
     ast_decl *header;    /* the ruleset header */
     ast_list amendments; /* the amendment headers applied, in order */
+    ast_list removed;    /* the amendments' `remove` changes (ast_decl*), in order */
     int errors_before;   /* after other errors, "never applies" would only echo them */
     int proof_errors;    /* the "never applies" errors reported so far */
     int apply_depth;     /* articles being compiled inside one another (apply) */
@@ -152,6 +153,11 @@ void load_path(compiler *c, const char *path, src_loc from, int depth);
 
 /* ---- amendments (compile_amend.c) */
 void apply_amendment(compiler *c, const char *path);
+/* Whether an amendment removed the declaration of this kind (AD_FACT,
+ * AD_ARTICLE, …) and name: if so, the use at `at` that the base keeps is
+ * reported as such (with where the amendment removes it), not as a name
+ * the ruleset never had, and true is returned. */
+bool report_removed(compiler *c, int kind, const char *name, src_loc at);
 
 /* ---- types (compile_types.c) */
 rs_type *type_new(compiler *c, const char *name, enum type_kind kind);

@@ -93,7 +93,8 @@ const rs_type *resolve_type(compiler *c, const ast_type *at, const char *name) {
             int n = 0;
             for (int i = 0; i < c->rs->ntypes && n < 64; i++)
                 if (c->rs->types[i]->name) names[n++] = c->rs->types[i]->name;
-            ERR(c->d, at->loc, nearest(c, at->name, names, n), "unknown type '%s'", at->name);
+            if (!report_removed(c, AD_TYPE, at->name, at->loc))
+                ERR(c->d, at->loc, nearest(c, at->name, names, n), "unknown type '%s'", at->name);
             return type_new(c, NULL, TY_BOOL);
         }
         return found;

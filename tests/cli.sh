@@ -1764,6 +1764,16 @@ expect "amend: a base message citing a replaced clause is named" 0 \
     -- "$ARBITER" check $AM --amend $AM/stale.amend
 expect "amend: an action no article names any more is not" 0 "complete" -- sh -c \
     "! $ARBITER check $AM --amend $AM/stale.amend 2>&1 | grep -q \"action 'one_point'\" && $ARBITER check $AM --amend $AM/stale.amend"
+expect "amend: a use of what the amendment removes says so, with where" 2 \
+    "base.rules:19:30: error: fact appeal is removed by the amendment, and this still uses it" \
+    "hint: the amendment removes it at $AM/remove-used.amend:5:13; replace what uses it in the amendment too, or keep the fact" \
+    "base.rules:21:21: error: action nothing is removed by the amendment, and this still uses it" \
+    -- "$ARBITER" check $AM --amend $AM/remove-used.amend
+if "$ARBITER" check $AM --amend $AM/remove-used.amend 2>&1 | grep -q "unknown fact\|did you mean"; then
+    fail "amend: a removed fact is not called unknown" "it is"
+else
+    pass "amend: a removed fact is not called unknown"
+fi
 expect "amend: replacing that message too leaves nothing to say" 0 "amend-message+T: complete" \
     -- sh -c "$ARBITER check $AM --amend $AM/mended.amend 2>&1 | grep -c warning | grep -qx 0 && $ARBITER check $AM --amend $AM/mended.amend"
 expect "amend: the replaced clause's ruling has only the new message" 0 "Twee punten aftrek (2a)." \
