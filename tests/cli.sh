@@ -2252,11 +2252,12 @@ expect "score nkf --amend 14i12 s46-S6: too late, as played 140 : 82 (OP12)" 0 "
     -- sh -c "echo '{\"revoke_by\":\"takers\",\"revoke_kind\":\"must_follow\",\"revoke_claim\":\"last_trick_open\",\"hand_complete\":true,\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":140,\"defenders_points\":82,\"takers_roem\":40,\"defenders_roem\":20,\"offender_roem_before\":20}' | $ARBITER score --ruleset $NKF --amend $out.op12 -"
 # Point 14 in `matchpoints` and `ranking`: without the shared top, s46-R2's
 # A and C have no top: D first (19b), B second on points (19c), A and C 3=.
-# (The tie_broken_by column is the scorer's; the places and tops are pinned.)
+# A and C share third place by 2deel19d, and both say so (A said 2deel19c,
+# the clause that put it below B).
 printf 'amendment "Een gedeelde hoogste score is geen top" {\n  base "klaverjas-nkf-1976"\n  cite "OP14"\n}\nreplace clause 2deel19i14 => 2deel19i14 { }\n' >"$out.op14"
 printf 'board,pair,score\n1NZ,A,100\n1NZ,B,50\n1NZ,C,100\n1NZ,D,0\n2NZ,A,0\n2NZ,B,90\n2NZ,C,0\n2NZ,D,100\n' >"$out.s46r2"
 expect "ranking nkf --amend no shared top s46-R2: D, B, A= C= (OP14)" 0 \
-    "1,D,2,10,1,100," "2,B,2,10,0,140," "3=,A,2,10,0,100," "3=,C,2,10,0,100," \
+    "1,D,2,10,1,100," "2,B,2,10,0,140," "3=,A,2,10,0,100,2deel19d" "3=,C,2,10,0,100,2deel19d" \
     -- "$ARBITER" ranking --ruleset $NKF --amend $out.op14 "$out.s46r2"
 rm -f "$out.s46p1" "$out.s46r2" "$out.op8" "$out.op9" "$out.op10" "$out.op11" "$out.op12" "$out.op14"
 # Points 2-4 in `legal` under the overrides the

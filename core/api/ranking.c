@@ -153,6 +153,12 @@ static bool order_tie(const ruleset *rs, const scenario_hooks *hooks, int articl
         if (i == 1) snprintf(run[0].tie, sizeof run[0].tie, "%s", run[1].tie);
         place[i] = order == 0 ? place[i - 1] : first_place + i;
     }
+    /* Pairs sharing a place carry the clause that made them equal: the
+     * first of them carried the one that put it below the pair before
+     * (A 3= "2deel19c" beside C 3= "2deel19d"). */
+    for (int i = 1; i + 1 < n; i++)
+        if (place[i] == place[i + 1] && place[i - 1] != place[i])
+            snprintf(run[i].tie, sizeof run[i].tie, "%s", run[i + 1].tie);
     return true;
 }
 
