@@ -365,7 +365,7 @@ size_t eval_row_size(const ruleset *rs) {
  * after those test (vc): its table holds, for each value of va, vb and
  * vc, the cell of the node those values lead to, two or three levels
  * down (a node on the way that tests something else is not passed: its
- * cell is repeated). A walk of ten levels takes four to six steps. A
+ * cell is repeated). A walk of ten levels takes six or seven steps. A
  * variable a node does not test is the row's last byte, always 0.
  *
  * A terminal k is the cell k, which leads to itself (base k, every
@@ -395,8 +395,8 @@ typedef struct flat_end {
 } flat_end;
 
 typedef struct flat {
-    flat_cell
-        *cell; /* NULL: the view is too large to lay out; its rows are ruled from their values */
+    /* NULL: the view is too large to lay out; its rows are ruled from their values */
+    flat_cell *cell;
     int32_t root;
     flat_end *end;
     int32_t nends;  /* terminals: cell[0 .. nends), where a walk ends */
