@@ -158,7 +158,7 @@ static bool order_tie(const ruleset *rs, const scenario_hooks *hooks, int articl
      * (A 3= "2deel19c" beside C 3= "2deel19d"). */
     for (int i = 1; i + 1 < n; i++)
         if (place[i] == place[i + 1] && place[i - 1] != place[i])
-            snprintf(run[i].tie, sizeof run[i].tie, "%s", run[i + 1].tie);
+            memcpy(run[i].tie, run[i + 1].tie, sizeof run[i].tie); /* both end in a NUL */
     return true;
 }
 
