@@ -96,17 +96,17 @@ static bool want_new_problem(const graph_term *t, void *ctx) {
     return false;
 }
 
-/* given: the facts a test gives; computed: the derived facts the path
- * also fixes ("" when none), which a test reaches through what they are
- * computed from. */
-static void report(const ruleset *rs, diag *d, const graph_term *t, const char *given,
+/* inputs: the facts a test gives; computed: the derived facts the path
+ * also fixes, which a test reaches through what they are computed from
+ * (each "" when there are none). */
+static void report(const ruleset *rs, diag *d, const graph_term *t, const char *inputs,
                    const char *computed) {
     strbuf hint, when;
     sb_init(&hint);
     sb_init(&when);
-    bool any = strcmp(given, "(any situation)") == 0;
-    sb_printf(&when, "%s%s%s", any && *computed ? "" : given, *computed && !any ? " and " : "",
-              computed);
+    const char *given = *inputs ? inputs : "(any situation)";
+    sb_printf(&when, "%s%s%s", *inputs || !*computed ? given : "",
+              *inputs && *computed ? " and " : "", computed);
     char also[200] = "";
     if (*computed) /* a derived fact is not given: what it reads is */
         snprintf(also, sizeof also, "\n      with values of the facts it reads that give %s",
@@ -145,8 +145,7 @@ static int check_graph(const ruleset *rs, gref root, diag *d, seen_set *seen) {
         graph_term t;
         bool found = check_find_path(rs, root, want_new_problem, seen, &given, &computed, &t);
         if (found) {
-            report(rs, d, &t, given.len ? given.data : "(any situation)",
-                   computed.len ? computed.data : "");
+            report(rs, d, &t, given.len ? given.data : "", computed.len ? computed.data : "");
             if (t.kind == TERM_GAP)
                 seen->seen_gap[t.v + 1] = 1;
             else

@@ -172,8 +172,7 @@ static int next_token(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx) {
                         ERR(lx->diag, here(lx, lx->tok + 1 + ctl),
                             "write \\n for a new line; other control characters have no place in a text",
                             "control character U+%04X in a string",
-                            (unsigned char)lx->tok[1 + ctl] == 0xC2 ? (unsigned char)lx->tok[2 + ctl]
-                                                                    : (unsigned char)lx->tok[1 + ctl]);
+                            text_control_code(lx->tok + 1 + ctl));
                     val->text = unescape(lx, lx->tok + 1, lx->cur - 1);
                     return STRING;
                 }

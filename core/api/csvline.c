@@ -82,12 +82,12 @@ bool csv_line_split(const char *line, char sep, int max, csv_line *out, char *ms
         bad == len && ctl == body && csv_parse(&parser, line, len, field_read, NULL, &s) == len;
     if (bad < len || ctl < body) {
         size_t at = bad < len ? bad : ctl;
-        unsigned char c = (unsigned char)line[at];
         if (bad < len)
-            snprintf(msg, msgsz, "byte 0x%02X is not UTF-8; save the sheet as UTF-8", c);
+            snprintf(msg, msgsz, "byte 0x%02X is not UTF-8; save the sheet as UTF-8",
+                     (unsigned char)line[at]);
         else
             snprintf(msg, msgsz, "control character U+%04X: a name or a score is plain text",
-                     c == 0xC2 ? (unsigned char)line[at + 1] : c);
+                     text_control_code(line + at));
         csv_free(&parser);
         field_columns(line, sep, out->col, CSV_LINE_FIELDS);
         out->bad_col = utf8_column(line, line + at);

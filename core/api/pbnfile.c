@@ -15,6 +15,7 @@
 #include "scoring.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -407,14 +408,9 @@ static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *ho
     }
     int article = scoring_article(rs, SCORE_MATCHPOINTS, err);
     bool ok = article >= 0 && scoring_matchpoint_lines(rs, hooks, &rows, err);
-    size_t room = rows.len ? rows.len : 1;
-    const char **names = xmalloc(sizeof *names * room);
-    int *board = xmalloc(sizeof *board * room), *count = xmalloc(sizeof *count * room),
-        *next = xmalloc(sizeof *next * room);
-    for (int k = 0; k < (int)rows.len; k++)
-        names[k] = VEC_AT(&rows, score_line, k).board;
-    group_by_name(names, (int)rows.len, board);
-    group_rows(board, (int)rows.len, count, next);
+    size_t room = rows.len ? (size_t)rows.len : 1;
+    int *board = xmalloc(sizeof *board * room), *count = xmalloc(sizeof *count * room);
+    vec_group_by_name(&rows, offsetof(score_line, board), board, count, NULL);
     for (int k = 0; ok && k < (int)rows.len; k++) {
         const score_line *row = &VEC_AT(&rows, score_line, k);
         game_score *s = &scores[atoi(row->pair)];
@@ -426,7 +422,7 @@ static bool matchpoint_direction(const arb_ruleset *rs, const scenario_hooks *ho
         s->top = (double)top;
         s->pct[side] = s->top > 0 ? 100 * s->mp[side] / s->top : 50;
     }
-    xfree(names), xfree(board), xfree(count), xfree(next);
+    xfree(board), xfree(count);
     json_decref(fields);
     vec_free(&rows);
     return ok;

@@ -10,6 +10,7 @@
 #include "plugin.h"
 #include "scoring.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,14 +39,9 @@ static bool total_sheet(const ruleset *rs, const scenario_hooks *hooks, vec *row
             *beaten = xmalloc(sizeof *beaten * (size_t)(n ? n : 1));
     int64_t *equalled = xmalloc(sizeof *equalled * (size_t)(n ? n : 1));
     int *idx = xmalloc(sizeof *idx * (size_t)(n ? n : 1));
-    size_t room = (size_t)(n ? n : 1);
-    const char **names = xmalloc(sizeof *names * room);
-    int *board = xmalloc(sizeof *board * room), *count_of = xmalloc(sizeof *count_of * room),
-        *next = xmalloc(sizeof *next * room);
-    for (int i = 0; i < n; i++)
-        names[i] = VEC_AT(rows, score_line, i).board;
-    group_by_name(names, n, board); /* n log n: a season's sheet took seconds row by row */
-    group_rows(board, n, count_of, next);
+    int *board = xmalloc(sizeof *board * (size_t)(n ? n : 1)),
+        *next = xmalloc(sizeof *next * (size_t)(n ? n : 1));
+    vec_group_by_name(rows, offsetof(score_line, board), board, NULL, next);
     bool ok = article >= 0;
     for (int i = 0; ok && i < n; i++) {
         if (board[i] != i) continue; /* a board, at its first row */
@@ -79,9 +75,7 @@ static bool total_sheet(const ruleset *rs, const scenario_hooks *hooks, vec *row
     xfree(beaten);
     xfree(equalled);
     xfree(idx);
-    xfree(names);
     xfree(board);
-    xfree(count_of);
     xfree(next);
     return ok;
 }

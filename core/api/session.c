@@ -12,6 +12,7 @@
 #include "scoring.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -396,40 +397,15 @@ static json_t *short_boards_json(const vec *shorts) {
 
 /* ---- matchpoints ---- */
 
-/* The rows of a sheet grouped by board (group_by_name): first[i] the
- * board's first row, count[i] its rows (at its first row), next[i] the
- * board's next row. */
-typedef struct board_groups {
-    int *first, *count, *next;
-} board_groups;
-
-static board_groups board_groups_of(const vec *rows) {
-    int n = (int)rows->len;
-    size_t room = (size_t)(n > 0 ? n : 1);
-    const char **names = xmalloc(sizeof *names * room);
-    board_groups b = {xmalloc(sizeof(int) * room), xmalloc(sizeof(int) * room),
-                      xmalloc(sizeof(int) * room)};
-    for (int i = 0; i < n; i++)
-        names[i] = VEC_AT(rows, session_row, i).board;
-    group_by_name(names, n, b.first);
-    group_rows(b.first, n, b.count, b.next);
-    xfree(names);
-    return b;
-}
-
-static void board_groups_free(board_groups *b) {
-    xfree(b->first), xfree(b->count), xfree(b->next);
-}
-
 /* Per row: the rows of its board. */
 static int *board_counts(const vec *rows) {
-    board_groups b = board_groups_of(rows);
-    for (int i = 0; i < (int)rows->len; i++)
-        b.next[i] = b.count[b.first[i]];
-    int *played = b.next;
-    b.next = NULL;
-    board_groups_free(&b);
-    return played;
+    size_t room = (size_t)(rows->len > 0 ? rows->len : 1);
+    int *first = xmalloc(sizeof *first * room), *count = xmalloc(sizeof *count * room);
+    vec_group_by_name(rows, offsetof(session_row, board), first, count, NULL);
+    for (int i = 0; i < rows->len; i++)
+        first[i] = count[first[i]];
+    xfree(count);
+    return first;
 }
 
 /* One side's entries as a matchpoint sheet, matchpointed board by board;
@@ -718,19 +694,22 @@ static bool imp_sessions(const ruleset *rs, const scenario_hooks *hooks, enum me
                       "per_comparison", &s.per_comparison, NULL, NULL, 0, err))
         return false;
     int n = (int)rows->len, *idx = xmalloc(sizeof *idx * (size_t)(n ? n : 1));
-    board_groups b = board_groups_of(rows);
+    size_t room = (size_t)(n ? n : 1);
+    int *first = xmalloc(sizeof *first * room), *count = xmalloc(sizeof *count * room),
+        *next = xmalloc(sizeof *next * room);
+    vec_group_by_name(rows, offsetof(session_row, board), first, count, next);
     bool ok = true;
     for (int i = 0; i < n; i++)
-        if (b.count[i] > s.most) s.most = b.count[i];
+        if (count[i] > s.most) s.most = count[i];
     for (int i = 0; ok && i < n; i++) {
-        if (b.first[i] != i) continue; /* a board, at its first row */
-        int count = 0;
-        for (int j = i; j >= 0; j = b.next[j])
-            idx[count++] = j;
-        ok = imp_board(rs, hooks, &s, m, rows, idx, count, 0, err) &&
-             imp_board(rs, hooks, &s, m, rows, idx, count, 1, err);
+        if (first[i] != i) continue; /* a board, at its first row */
+        int played = 0;
+        for (int j = i; j >= 0; j = next[j])
+            idx[played++] = j;
+        ok = imp_board(rs, hooks, &s, m, rows, idx, played, 0, err) &&
+             imp_board(rs, hooks, &s, m, rows, idx, played, 1, err);
     }
-    board_groups_free(&b);
+    xfree(first), xfree(count), xfree(next);
     xfree(idx);
     xfree(memo.slot);
     return ok;
@@ -804,18 +783,18 @@ static int find_pair(vec *totals, const char *pair, int direction) {
 /* A Mitchell has two fields (a pair sits one way all session); a Howell
  * one (a pair sits both ways). */
 static bool one_field(const vec *rows) {
-    int n = (int)rows->len; /* the north-south pairs, then the east-west ones */
-    const char **names = xmalloc(sizeof *names * (size_t)(2 * n + 1));
-    int *first = xmalloc(sizeof *first * (size_t)(2 * n + 1));
-    for (int i = 0; i < n; i++)
-        names[i] = VEC_AT(rows, session_row, i).pair[0],
-        names[n + i] = VEC_AT(rows, session_row, i).pair[1];
-    group_by_name(names, 2 * n, first);
+    vec names; /* the north-south pairs' names, then the east-west ones */
+    vec_init(&names, sizeof(((session_row *)0)->pair[0]));
+    for (int side = 0; side < 2; side++)
+        for (int i = 0; i < rows->len; i++)
+            memcpy(vec_push(&names), VEC_AT(rows, session_row, i).pair[side], names.elem);
+    int n = rows->len, *first = xmalloc(sizeof *first * (size_t)(2 * n + 1));
+    vec_group_by_name(&names, 0, first, NULL, NULL);
     bool both = false; /* an east-west name first seen among the north-south ones */
     for (int i = n; i < 2 * n && !both; i++)
         both = first[i] < n;
-    xfree(names);
     xfree(first);
+    vec_free(&names);
     return both;
 }
 

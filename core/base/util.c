@@ -406,27 +406,28 @@ static int compare_named(const void *a, const void *b) {
     return c ? c : (x->at > y->at) - (x->at < y->at);
 }
 
-void group_by_name(const char *const *names, int n, int *first) {
-    named *sorted = xmalloc(sizeof *sorted * (size_t)(n > 0 ? n : 1));
+void vec_group_by_name(const vec *v, size_t name_at, int *first, int *count, int *next) {
+    int n = v->len;
+    size_t room = (size_t)(n > 0 ? n : 1);
+    named *sorted = xmalloc(sizeof *sorted * room);
     for (int i = 0; i < n; i++)
-        sorted[i] = (named){names[i], i};
+        sorted[i] = (named){(const char *)v->data + (size_t)i * v->elem + name_at, i};
     qsort(sorted, (size_t)n, sizeof *sorted, compare_named);
     for (int i = 0, run = 0; i < n; i++) {
         if (i > 0 && strcmp(sorted[i].name, sorted[run].name) != 0) run = i;
         first[sorted[i].at] = sorted[run].at; /* a run is sorted by row: its first is the least */
     }
     xfree(sorted);
-}
-
-void group_rows(const int *first, int n, int *count, int *next) {
-    int *last = xmalloc(sizeof *last * (size_t)(n > 0 ? n : 1)); /* per group: its row so far */
-    for (int i = 0; i < n; i++)
-        count[i] = 0, next[i] = last[i] = -1;
+    int *last = next ? xmalloc(sizeof *last * room) : NULL; /* per group: its row so far */
+    for (int i = 0; i < n; i++) {
+        if (count) count[i] = 0;
+        if (next) next[i] = last[i] = -1;
+    }
     for (int i = 0; i < n; i++) {
         int g = first[i];
-        count[g]++;
-        if (last[g] >= 0) next[last[g]] = i;
-        last[g] = i;
+        if (count) count[g]++;
+        if (next && last[g] >= 0) next[last[g]] = i;
+        if (next) last[g] = i;
     }
     xfree(last);
 }
@@ -438,6 +439,11 @@ size_t text_control_char(const char *s, size_t n) {
         if (u[i] == 0xC2 && i + 1 < n && u[i + 1] >= 0x80 && u[i + 1] <= 0x9F) return i;
     }
     return n;
+}
+
+unsigned text_control_code(const char *at) {
+    const unsigned char *u = (const unsigned char *)at;
+    return u[0] == 0xC2 ? u[1] : u[0];
 }
 
 size_t latin1_from_utf8(char *out, size_t size, const char *s, size_t n) {

@@ -91,16 +91,14 @@ bool is_utf8_continuation(unsigned char c);
  * none: text that jansson, a browser and a terminal all take whole. */
 size_t utf8_bad_byte(const char *s, size_t n);
 
-/* For each of n names, the index of the first with the same name (first[i]
- * == i for a name's first appearance): rows grouped by board or by pair in
- * n log n, where comparing every row with every other took seconds for a
- * season's sheet. */
-void group_by_name(const char *const *names, int n, int *first);
-
-/* For group_by_name's first[] (n rows): count[i] the rows of the group
- * whose first row is i, and next[i] the group's next row after i (-1 after
- * its last), so that a group is walked in the order of its rows. */
-void group_rows(const int *first, int n, int *count, int *next);
+/* The rows of v grouped by the name each holds at byte offset name_at
+ * (a board, a pair), in n log n (comparing every row with every other
+ * took seconds for a season's sheet): first[i] the first row with row i's
+ * name (i itself at a name's first appearance); where not NULL, count[i]
+ * the rows of the group whose first row is i and next[i] the group's next
+ * row after i (-1 after its last), so that a group is walked in the order
+ * of its rows. Each array has room for v->len. */
+void vec_group_by_name(const vec *v, size_t name_at, int *first, int *count, int *next);
 
 /* The offset of the first control character in s (n bytes of valid
  * UTF-8): a C0 byte other than a tab, DEL, or a C1 character (U+0080 to
@@ -108,6 +106,9 @@ void group_rows(const int *first, int n, int *count, int *next);
  * n when there is none. Text with one can move a terminal's cursor,
  * change its colours or hide what follows it. */
 size_t text_control_char(const char *s, size_t n);
+/* The code point of the control character at `at` (where
+ * text_control_char found it): U+001B for ESC, U+009B for C2 9B. */
+unsigned text_control_code(const char *at);
 
 /* s (n bytes of UTF-8) copied into out (size bytes, its NUL included) as
  * Latin-1: a character up to U+00FF as its byte, any other as '?' (a

@@ -536,22 +536,36 @@ static void test_table_cells_overflow(void **state) {
 /* Rows grouped by name in n log n (sheets were grouped by board comparing
  * every row with every other: seconds for a season): each row's group is
  * its name's first row, and a group is walked in the order of its rows. */
+typedef struct named_row {
+    int score;
+    char name[8];
+} named_row;
+
 static void test_group_by_name(void **state) {
     (void)state;
     const char *names[] = {"b", "a", "b", "c", "a", "b"};
+    vec rows;
+    vec_init(&rows, sizeof(named_row));
+    for (int i = 0; i < 6; i++)
+        snprintf(((named_row *)vec_push(&rows))->name, sizeof(((named_row *)0)->name), "%s",
+                 names[i]);
     int first[6], count[6], next[6];
-    group_by_name(names, 6, first);
+    vec_group_by_name(&rows, offsetof(named_row, name), first, count, next);
     int want_first[6] = {0, 1, 0, 3, 1, 0};
     for (int i = 0; i < 6; i++)
         assert_int_equal(first[i], want_first[i]);
-    group_rows(first, 6, count, next);
     assert_int_equal(count[0], 3);
     assert_int_equal(count[1], 2);
     assert_int_equal(count[3], 1);
     int want_next[6] = {2, 4, 5, -1, -1, -1};
     for (int i = 0; i < 6; i++)
         assert_int_equal(next[i], want_next[i]);
-    group_by_name(names, 0, first); /* no rows */
+    vec_group_by_name(&rows, offsetof(named_row, name), first, NULL, NULL); /* first alone */
+    assert_int_equal(first[5], 0);
+    vec_free(&rows);
+    vec empty;
+    vec_init(&empty, sizeof(named_row));
+    vec_group_by_name(&empty, offsetof(named_row, name), first, count, next); /* no rows */
 }
 
 /* Text that is not UTF-8 vanished from JSON answers (jansson refuses such
