@@ -345,47 +345,65 @@ static int known_words(const ruleset *rs) {
     return (rs->nvars + 63) / 64;
 }
 
-/* A row: its view (8 bytes, see view_of), then its values, then one byte
- * that is always 0, the variable a laid-out terminal tests (see flat). */
+/* A row: its view (8 bytes, see view_of), then its keys (see flat), the
+ * first always 0. */
 #define ROW_HEAD 8
+/* Keys a view's rows hold, at most: a cell names its key in a byte. */
+#define FLAT_KEYS 256
 
 size_t eval_row_size(const ruleset *rs) {
-    return ROW_HEAD + ((size_t)rs->nvars + 1 + 7) / 8 * 8;
+    (void)rs;
+    return ROW_HEAD + FLAT_KEYS;
 }
 
-/* A graph laid out for walking. A cell describes a node: the row
- * positions of up to three variables it tests and where its table of
- * children lies. A step is two dependent loads, the row's values the
- * cell names, then the cell they pick:
+/* A graph laid out for walking. A node's cell says where its table of
+ * children lies and which of the row's keys picks the child. A key is
+ * worked out once, when the row is packed, from up to three of the
+ * situation's values:
  *
- *     next = base + (row[va] << sa) + (row[vb] << sb) + row[vc]
+ *     key = (value[va] << sa) + (value[vb] << sb) + value[vc]
  *
- * A node tests its own variable (va) and, where its table stays small,
- * the one most of its children test (vb) and the one most of the nodes
- * after those test (vc): its table holds, for each value of va, vb and
- * vc, the cell of the node those values lead to, two or three levels
- * down (a node on the way that tests something else is not passed: its
- * cell is repeated). A walk of ten levels takes six or seven steps. A
- * variable a node does not test is the row's last byte, always 0.
+ * the node's own variable (va) and, where its table stays small, the one
+ * most of its children test (vb) and the one most of the nodes after
+ * those test (vc). Its table holds, for each key, the cell of the node
+ * those values lead to, two or three levels down (a node on the way that
+ * tests something else is not passed: its cell is repeated). A step is
+ * then two dependent loads, the cell and the key it names:
  *
- * A terminal k is the cell k, which leads to itself (base k, every
- * variable the last byte), so that a lane that has ended stays where it
- * is; end[k] says what graph terminal k settles. Cells name variables
- * while they are laid out, row positions once place_variables is done. */
-typedef struct flat_cell {
-    int32_t base;
+ *     next = base + row[key]
+ *
+ * and a walk of ten levels takes six or seven steps. A view's nodes test
+ * few combinations of variables (bridge-2017's: under a hundred), so a
+ * row holds every key its walk may read, in the order the walk first
+ * reads them. A cell is base << 8 | key.
+ *
+ * A terminal k is the cell k, which leads to itself (key 0, always 0),
+ * so that a lane that has ended stays where it is; end[k] says what
+ * graph terminal k settles. */
+typedef uint32_t flat_cell;
+
+/* A key: variables va, vb, vc (nvars: none, the value 0) and shifts. */
+typedef struct flat_key {
     uint16_t va, vb, vc;
     uint8_t sa, sb;
-} flat_cell;
+} flat_key;
 
-/* The cells of a node's table, at most: where two variables of a few
- * values each fit, a wide one (a call, 38 values) is tested alone. */
+/* The cells of a node's table, at most (a key is below this): where two
+ * variables of a few values each fit, a wide one (a call, 38 values) is
+ * tested alone. */
 #define FLAT_TABLE_CELLS 128
+/* Cells a layout may have: a cell's base has 24 bits, and a cell is kept
+ * as a non-negative int32 while the layout is made. */
+#define FLAT_MAX_CELLS (INT32_C(1) << 23)
 
-/* One step down from cell at, on a row's values. */
+static inline flat_cell cell_of(int32_t base, int key) {
+    return (uint32_t)base << 8 | (uint32_t)key;
+}
+
+/* One step down from cell at, on a row's keys. */
 static inline int32_t flat_step(const flat_cell *cell, int32_t at, const uint8_t *row) {
-    const flat_cell *c = &cell[at];
-    return c->base + ((int32_t)row[c->va] << c->sa) + ((int32_t)row[c->vb] << c->sb) + row[c->vc];
+    flat_cell c = cell[at];
+    return (int32_t)(c >> 8) + row[c & 0xFF];
 }
 
 typedef struct flat_end {
@@ -401,6 +419,8 @@ typedef struct flat {
     flat_end *end;
     int32_t nends;  /* terminals: cell[0 .. nends), where a walk ends */
     int32_t parked; /* a cell that leads to itself and is no terminal: a lane with no row */
+    flat_key *keys; /* what a row packed for the view holds: keys[0] is 0 */
+    int nkeys;
 } flat;
 
 /* A memo per node of a graph up to top (a node's children come before
@@ -415,8 +435,9 @@ static int32_t *memo_new(gref top, int32_t fill) {
 
 typedef struct flat_build {
     const graph *g;
-    uint16_t sink; /* the row's byte that is always 0 */
-    int32_t *memo; /* per node: where its table lies, or -1 */
+    uint16_t none; /* the variable of a key's unused place: nvars */
+    int32_t *memo; /* per node: its cell, or -1 */
+    int levels;    /* a step goes down this many levels at most */
     flat *f;
     size_t n, cap;
     bool too_large;
@@ -474,97 +495,109 @@ static int next_var(const graph *g, gref r, int vb) {
     return best;
 }
 
-/* How node r is walked: its own variable and up to two more, in how many
- * cells. */
-static flat_cell shape_of(const flat_build *b, gref r, int *ncells) {
+/* How node r is walked: its own variable and up to levels - 1 more, in
+ * how many cells. */
+static flat_key shape_of(const flat_build *b, gref r, int levels, int *ncells) {
     const graph *g = b->g;
     const graph_node *nd = &g->nodes[r];
     int da = g->domain[nd->var];
-    flat_cell c = {0, (uint16_t)nd->var, b->sink, b->sink, 0, 0};
+    flat_key k = {(uint16_t)nd->var, b->none, b->none, 0, 0};
     *ncells = da;
-    int vb = next_var(g, r, -1);
-    if (vb < 0) return c;
+    int vb = levels > 1 ? next_var(g, r, -1) : -1;
+    if (vb < 0) return k;
     uint8_t bits_b = value_bits(g, vb);
     long cells = ((long)(da - 1) << bits_b) + g->domain[vb];
-    if (cells > FLAT_TABLE_CELLS) return c;
-    c.vb = (uint16_t)vb, c.sa = bits_b, *ncells = (int)cells;
-    int vc = next_var(g, r, vb);
-    if (vc < 0) return c;
+    if (cells > FLAT_TABLE_CELLS) return k;
+    k.vb = (uint16_t)vb, k.sa = bits_b, *ncells = (int)cells;
+    int vc = levels > 2 ? next_var(g, r, vb) : -1;
+    if (vc < 0) return k;
     uint8_t bits_c = value_bits(g, vc);
     cells = ((long)(da - 1) << (bits_b + bits_c)) + ((long)(g->domain[vb] - 1) << bits_c) +
             g->domain[vc];
-    if (cells > FLAT_TABLE_CELLS) return c;
+    if (cells > FLAT_TABLE_CELLS) return k;
     *ncells = (int)cells;
-    return (flat_cell){
-        0, (uint16_t)nd->var, (uint16_t)vb, (uint16_t)vc, (uint8_t)(bits_b + bits_c), bits_c};
+    return (flat_key){(uint16_t)nd->var, (uint16_t)vb, (uint16_t)vc, (uint8_t)(bits_b + bits_c),
+                      bits_c};
 }
 
-static flat_cell terminal_cell(const flat_build *b, int32_t k) {
-    return (flat_cell){k, b->sink, b->sink, b->sink, 0, 0};
+/* The number of key k among the view's, added if it is new; -1 when
+ * there is no room for it. */
+static int key_number(flat *f, flat_key k) {
+    for (int i = 0; i < f->nkeys; i++)
+        if (f->keys[i].va == k.va && f->keys[i].vb == k.vb && f->keys[i].vc == k.vc &&
+            f->keys[i].sa == k.sa && f->keys[i].sb == k.sb)
+            return i;
+    if (f->nkeys == FLAT_KEYS) return -1;
+    f->keys[f->nkeys] = k;
+    return f->nkeys++;
 }
 
 /* The cell of node (or terminal) r, its table laid out on first use. */
 static flat_cell flatten(flat_build *b, gref r) {
-    if (GRAPH_IS_TERM(r)) return terminal_cell(b, GRAPH_TERM_INDEX(r));
+    if (GRAPH_IS_TERM(r)) return cell_of(GRAPH_TERM_INDEX(r), 0);
+    if (b->too_large || b->memo[r] >= 0) return (flat_cell)b->memo[r];
     int ncells;
-    flat_cell self = shape_of(b, r, &ncells);
-    if (b->memo[r] >= 0 || b->too_large) return self.base = b->memo[r], self;
-    if (b->n + (size_t)ncells + 1 > INT32_MAX / 2) { /* + the parked cell */
+    flat_key k = shape_of(b, r, b->levels, &ncells);
+    int key = key_number(b->f, k);
+    if (key < 0 || b->n + (size_t)ncells + 1 > FLAT_MAX_CELLS) { /* + the parked cell */
         b->too_large = true;
-        return self;
+        return 0;
     }
     const graph *g = b->g;
     const graph_node *nd = &g->nodes[r];
     int32_t base = flat_reserve(b, (size_t)ncells);
-    b->memo[r] = self.base = base;
+    b->memo[r] = (int32_t)cell_of(base, key);
     for (int at = 0; at < ncells; at++) {
-        int i = at >> self.sa, j = (at & ((1 << self.sa) - 1)) >> self.sb,
-            l = at & ((1 << self.sb) - 1);
+        int i = at >> k.sa, j = (at & ((1 << k.sa) - 1)) >> k.sb, l = at & ((1 << k.sb) - 1);
         gref kid = graph_kid(g, nd, i);
-        if (self.vb != b->sink && j < g->domain[self.vb]) kid = past(g, kid, self.vb, j);
-        if (self.vc != b->sink && l < g->domain[self.vc]) kid = past(g, kid, self.vc, l);
+        if (k.vb != b->none && j < g->domain[k.vb]) kid = past(g, kid, k.vb, j);
+        if (k.vc != b->none && l < g->domain[k.vc]) kid = past(g, kid, k.vc, l);
         flat_cell c = flatten(b, kid);
         b->f->cell[base + at] = c; /* after the call: it may have moved the cells */
     }
-    return self;
+    return (flat_cell)b->memo[r];
 }
 
-/* Where each variable's value lies in a row packed for f: in the order
- * the cells, laid out depth first, first test it, so that a walk reads
- * few of the row's cache lines; pos[v] is UINT16_MAX for a variable f
- * does not test. The cells are given row positions for variables, and
- * the byte past the last, never written, for nvars. */
-static void place_variables(flat *f, size_t ncells, int nvars, uint16_t *pos) {
-    uint16_t next = 0;
-    for (int v = 0; v < nvars; v++)
-        pos[v] = UINT16_MAX;
-    for (size_t i = 0; i < ncells; i++) {
-        uint16_t *var[3] = {&f->cell[i].va, &f->cell[i].vb, &f->cell[i].vc};
-        for (int k = 0; k < 3; k++)
-            if (*var[k] != nvars && pos[*var[k]] == UINT16_MAX) pos[*var[k]] = next++;
-    }
-    for (size_t i = 0; i < ncells; i++) {
-        uint16_t *var[3] = {&f->cell[i].va, &f->cell[i].vb, &f->cell[i].vc};
-        for (int k = 0; k < 3; k++)
-            *var[k] = *var[k] == nvars ? next : pos[*var[k]];
-    }
-}
-
-/* Lays out g from root, a ruling's graph, for rows of nvars values;
- * nargs and first: per outcome, what batch_cache keeps of its arguments.
- * False, with f->cell NULL, when the layout would not fit a flat_cell. */
-static bool make_flat(const graph *g, int nvars, gref root, const int *nargs, const int *first,
-                      flat *f, uint16_t *pos) {
-    *f = (flat){0};
-    if (nvars >= UINT16_MAX) return false; /* UINT16_MAX: no position */
+/* Lays out g from root, a ruling's graph, up to levels levels a step;
+ * false, with f->cell NULL, when it does not fit: more cells than a
+ * cell's base can name, or more keys than a row holds. */
+static bool lay_out(const graph *g, int nvars, gref root, int levels, flat *f) {
     int nends = g->nterms;
-    flat_build b = {g, (uint16_t)nvars, NULL, f, 0, (size_t)nends * 2 + 64, false};
+    flat_build b = {g, (uint16_t)nvars, NULL, levels, f, 0, (size_t)nends * 2 + 64, false};
     f->cell = xcalloc(b.cap, sizeof(flat_cell));
+    f->keys = xcalloc(FLAT_KEYS, sizeof(flat_key));
+    f->keys[0] = (flat_key){b.none, b.none, b.none, 0, 0};
+    f->nkeys = 1;
+    flat_reserve(&b, (size_t)nends + 1); /* the terminals, then the root's cell */
+    for (int32_t k = 0; k < nends; k++)
+        f->cell[k] = cell_of(k, 0);
+    b.memo = memo_new(root, -1);
+    flat_cell top = flatten(&b, root);
+    xfree(b.memo);
+    if (b.too_large) {
+        xfree(f->cell), xfree(f->keys);
+        f->cell = NULL, f->keys = NULL;
+        return false;
+    }
+    f->root = nends;
+    f->cell[nends] = top;
+    f->parked = flat_reserve(&b, 1);
+    f->cell[f->parked] = cell_of(f->parked, 0);
+    return true;
+}
+
+/* Lays out g from root, a ruling's graph, for rows of nvars values: three
+ * levels a step, or fewer where the keys of three do not fit in a row;
+ * nargs and first: per outcome, what batch_cache keeps of its arguments.
+ * False, with f->cell NULL, when even one level a step does not fit. */
+static bool make_flat(const graph *g, int nvars, gref root, const int *nargs, const int *first,
+                      flat *f) {
+    *f = (flat){0};
+    int nends = g->nterms;
+    if (nvars >= UINT16_MAX || nends + 2 > FLAT_MAX_CELLS) return false;
     f->nends = nends;
     f->end = xcalloc((size_t)nends + 1, sizeof(flat_end));
-    flat_reserve(&b, (size_t)nends + 1); /* the terminals, then the root's cell */
     for (int32_t k = 0; k < nends; k++) {
-        f->cell[k] = terminal_cell(&b, k);
         const graph_term *t = &g->terms[k];
         flat_end *e = &f->end[k];
         e->settled = brief_of(t, &e->brief);
@@ -573,20 +606,11 @@ static bool make_flat(const graph *g, int nvars, gref root, const int *nargs, co
             e->first = first[t->v];
         }
     }
-    b.memo = memo_new(root, -1);
-    flat_cell top = flatten(&b, root);
-    xfree(b.memo);
-    if (b.too_large) {
-        xfree(f->cell), xfree(f->end);
-        *f = (flat){0};
-        return false;
-    }
-    f->root = nends;
-    f->cell[nends] = top;
-    f->parked = flat_reserve(&b, 1);
-    f->cell[f->parked] = terminal_cell(&b, f->parked);
-    place_variables(f, b.n, nvars, pos);
-    return true;
+    for (int levels = 3; levels > 0; levels--)
+        if (lay_out(g, nvars, root, levels, f)) return true;
+    xfree(f->end);
+    *f = (flat){0};
+    return false;
 }
 
 /* The invariants seen from one set of known facts: their graph with every
@@ -600,7 +624,6 @@ static bool make_flat(const graph *g, int nvars, gref root, const int *nargs, co
 
 typedef struct inv_view {
     uint64_t *known;
-    uint16_t *pos; /* per variable: where rows packed for the view hold its value */
     flat ruling;
 } inv_view;
 
@@ -621,7 +644,7 @@ static void batch_cache_free(void *p) {
     if (!c) return;
     for (int i = 0; i < c->nviews; i++) {
         xfree(c->views[i].known);
-        xfree(c->views[i].pos);
+        xfree(c->views[i].ruling.keys);
         xfree(c->views[i].ruling.cell);
         xfree(c->views[i].ruling.end);
     }
@@ -763,8 +786,7 @@ static void make_view(const ruleset *rs, const batch_cache *c, const uint64_t *k
     xfree(memo);
     gref both = graph_ite(g, holds, ruling, graph_term_ref(g, TERM_FALLTHROUGH, 0));
     graph_done_building(g);
-    v->pos = xcalloc((size_t)rs->nvars + 1, sizeof(uint16_t));
-    make_flat(g, rs->nvars, both, c->nargs, c->first, &v->ruling, v->pos);
+    make_flat(g, rs->nvars, both, c->nargs, c->first, &v->ruling);
     graph_free(g);
 }
 
@@ -806,10 +828,10 @@ void eval_pack(const ruleset *rs, const fact_values *fv, void *row) {
     const graph *g = rs->graph;
     int w = known_words(rs);
     uint64_t stack[KNOWN_ON_STACK / 64] = {0};
-    uint8_t values_on_stack[KNOWN_ON_STACK];
+    uint8_t values_on_stack[KNOWN_ON_STACK + 1];
     bool small = rs->nvars <= KNOWN_ON_STACK;
     uint64_t *known = small ? stack : xcalloc((size_t)w, sizeof(uint64_t));
-    uint8_t *value_of = small ? values_on_stack : xmalloc((size_t)rs->nvars);
+    uint8_t *value_of = small ? values_on_stack : xmalloc((size_t)rs->nvars + 1);
     bool held = true; /* every value known is one a row can hold */
     for (int v = 0; v < rs->nvars; v++) {
         int f = rs->var_fact[v], missing = f;
@@ -824,15 +846,17 @@ void eval_pack(const ruleset *rs, const fact_values *fv, void *row) {
         known[v / 64] |= UINT64_C(1) << (v % 64);
         value_of[v] = (uint8_t)i;
     }
+    value_of[rs->nvars] = 0; /* a key's unused place */
     uint32_t view = held ? view_of(rs, known) : 0;
     memset(row, 0, eval_row_size(rs));
     memcpy(row, &view, sizeof view);
     const inv_view *iv = view ? &cache_of(rs)->views[view - 1] : NULL;
-    if (iv && iv->ruling.cell) { /* each value where the view's walk reads it */
-        const uint16_t *pos = iv->pos;
-        uint8_t *val = (uint8_t *)row + ROW_HEAD;
-        for (int v = 0; v < rs->nvars; v++)
-            if (pos[v] != UINT16_MAX) val[pos[v]] = value_of[v];
+    if (iv && iv->ruling.cell) { /* the keys the view's walk reads (its variables are known) */
+        const flat_key *k = iv->ruling.keys;
+        uint8_t *key = (uint8_t *)row + ROW_HEAD;
+        for (int i = 1; i < iv->ruling.nkeys; i++)
+            key[i] = (uint8_t)((value_of[k[i].va] << k[i].sa) + (value_of[k[i].vb] << k[i].sb) +
+                               value_of[k[i].vc]);
     }
     if (!small) xfree(known), xfree(value_of);
 }

@@ -69,12 +69,13 @@ typedef struct ruling_brief {
 /* A situation packed for eval_batch, in eval_row_size(rs) bytes (a
  * multiple of 8; rows lie one after the other, 8-byte aligned): which
  * view of the ruleset's graph it walks (the facts it gives decide that:
- * eval_pack finds or makes it), then a byte per variable the view's walk
- * tests, in the order it first tests them: the index of the fact's value
- * in the variable's domain (value - lo). A view tests only the facts its
- * rows give; a situation whose walk reaches another is ruled from its
- * fact values, and so is one that gives a value outside its domain (no
- * view). Rows are for the ruleset they were packed for. */
+ * eval_pack finds or makes it), then the keys the view's walk reads, in
+ * the order it first reads them: a byte each, made of up to three of the
+ * facts' values (their indexes in their domains, value - lo), the one
+ * number that picks a node's child two or three levels down. A view tests
+ * only the facts its rows give; a situation whose walk reaches another is
+ * ruled from its fact values, and so is one that gives a value outside
+ * its domain (no view). Rows are for the ruleset they were packed for. */
 size_t eval_row_size(const ruleset *rs);
 void eval_pack(const ruleset *rs, const fact_values *fv, void *row);
 

@@ -742,15 +742,16 @@ static void test_derived_fact_on_untestable_numbers_is_computed(void **state) {
  * fact values alone: a row that settles its ruling, one that stops at a
  * fact it does not give (the ruling then asks), one whose first values
  * break an invariant (the search decides), one rejected. */
-static void batch_packed_alike(const ruleset *rs, const char *const *json, int n) {
+static int batch_packed_alike(const ruleset *rs, const char *const *json, int n) {
     enum { MAX = 80 };
     static scenario sc[MAX];
     static fact_values fv[MAX];
     assert_true(n <= MAX);
     read_all(rs, json, n, sc, fv);
-    batch_alike_on(rs, fv, n);
+    int ok = batch_alike_on(rs, fv, n);
     for (int i = 0; i < n; i++)
         scenario_free(&sc[i]);
+    return ok;
 }
 
 static void test_batch_packed_rows_rule_alike(void **state) {
@@ -772,6 +773,83 @@ static void test_batch_packed_rows_rule_alike(void **state) {
                          "{\"n\": 1, \"a\": true}", "{\"n\": 2, \"a\": true}"};
     batch_packed_alike(split, inv, 5);
     ruleset_free(split);
+}
+
+/* A ruleset of two selectors s1, s2 (0..19) and nfacts yes/no facts: under
+ * each of the 400 pairs of selector values an article tests three facts
+ * drawn at random (tested 3: "fA and (not fB or fC)") or one (tested 1:
+ * the pair's own fact, fK with K = pair % nfacts). */
+static ruleset *selector_rules(int nfacts, int tested) {
+    enum { SELECT = 20 };
+    strbuf rules;
+    sb_init(&rules);
+    sb_printf(&rules, "ruleset \"keys\" { }\naction w text \"w\"\n"
+                      "fact s1 : int 0..%d\n  ask \"s1?\"\nfact s2 : int 0..%d\n  ask \"s2?\"\n",
+              SELECT - 1, SELECT - 1);
+    for (int f = 0; f < nfacts; f++)
+        sb_printf(&rules, "fact f%d : bool\n  ask \"f%d?\"\n", f, f);
+    uint32_t seed = 12345;
+    for (int a = 0; a < SELECT * SELECT; a++) {
+        sb_printf(&rules, "article %d when s1 == %d and s2 == %d and ", a + 1, a / SELECT,
+                  a % SELECT);
+        if (tested == 1) {
+            sb_printf(&rules, "f%d { w }\n", a % nfacts);
+            continue;
+        }
+        int v[3];
+        for (int k = 0; k < 3; k++)
+            v[k] = (int)((seed = seed * 1103515245u + 12345u) >> 16) % nfacts;
+        sb_printf(&rules, "f%d and (not f%d or f%d) { w }\n", v[0], v[1], v[2]);
+    }
+    ruleset *rs = compile_text(rules.data);
+    sb_free(&rules);
+    return rs;
+}
+
+/* n situations of selector_rules(nfacts, …) in runs of 80, every fact
+ * given, each packed and unpacked ruled alike; returns the rulings. */
+static int selector_situations_alike(const ruleset *rs, int nfacts, int n) {
+    enum { RUN = 80 };
+    size_t size = (size_t)nfacts * 16 + 40;
+    char *text = malloc((size_t)RUN * size);
+    const char *json[RUN];
+    uint32_t seed = 777;
+    int ruled = 0;
+    for (int start = 0; start < n; start += RUN) {
+        for (int i = 0; i < RUN; i++) {
+            char *t = text + (size_t)i * size;
+            int k = snprintf(t, size, "{\"s1\": %d, \"s2\": %d", (start + i) / 20 % 20,
+                             (start + i) % 20);
+            for (int f = 0; f < nfacts; f++) {
+                bool value = ((seed = seed * 1103515245u + 12345u) >> 16) & 1;
+                k += snprintf(t + k, size - (size_t)k, ", \"f%d\": %s", f, value ? "true" : "false");
+            }
+            snprintf(t + k, size - (size_t)k, "}");
+            json[i] = t;
+        }
+        ruled += batch_packed_alike(rs, json, RUN);
+    }
+    free(text);
+    return ruled;
+}
+
+/* A graph whose nodes test more combinations of facts than a row has keys
+ * for (256; about 400 threes of 40 facts): it is walked one level a step,
+ * and its situations rule as their fact values do all the same. */
+static void test_batch_packed_rows_past_the_keys_a_row_holds(void **state) {
+    (void)state;
+    ruleset *rs = selector_rules(40, 3);
+    assert_true(selector_situations_alike(rs, 40, 400) > 100); /* rulings, not only gaps */
+    ruleset_free(rs);
+}
+
+/* A graph that tests more facts than a row has keys for (300): it is not
+ * laid out, and its situations are ruled from their fact values. */
+static void test_batch_packed_rows_past_the_facts_a_row_holds(void **state) {
+    (void)state;
+    ruleset *rs = selector_rules(300, 1);
+    assert_true(selector_situations_alike(rs, 300, 160) > 40);
+    ruleset_free(rs);
 }
 
 /* Inside a protected call a batch makes no cache on the ruleset (a failed
@@ -1503,6 +1581,8 @@ int main(void) {
         cmocka_unit_test(test_batch_packed_rows_many_known_sets),
         cmocka_unit_test(test_batch_packed_rows_on_bridge_2017),
         cmocka_unit_test(test_batch_packed_rows_in_protected_call),
+        cmocka_unit_test(test_batch_packed_rows_past_the_keys_a_row_holds),
+        cmocka_unit_test(test_batch_packed_rows_past_the_facts_a_row_holds),
         cmocka_unit_test(test_needs_first_fact_in_order),
         cmocka_unit_test(test_irrelevant_facts_are_never_needed),
         cmocka_unit_test(test_facts_given_but_irrelevant_are_not_in_path),
