@@ -783,8 +783,9 @@ static ruleset *selector_rules(int nfacts, int tested) {
     enum { SELECT = 20 };
     strbuf rules;
     sb_init(&rules);
-    sb_printf(&rules, "ruleset \"keys\" { }\naction w text \"w\"\n"
-                      "fact s1 : int 0..%d\n  ask \"s1?\"\nfact s2 : int 0..%d\n  ask \"s2?\"\n",
+    sb_printf(&rules,
+              "ruleset \"keys\" { }\naction w text \"w\"\n"
+              "fact s1 : int 0..%d\n  ask \"s1?\"\nfact s2 : int 0..%d\n  ask \"s2?\"\n",
               SELECT - 1, SELECT - 1);
     for (int f = 0; f < nfacts; f++)
         sb_printf(&rules, "fact f%d : bool\n  ask \"f%d?\"\n", f, f);
@@ -822,7 +823,8 @@ static int selector_situations_alike(const ruleset *rs, int nfacts, int n) {
                              (start + i) % 20);
             for (int f = 0; f < nfacts; f++) {
                 bool value = ((seed = seed * 1103515245u + 12345u) >> 16) & 1;
-                k += snprintf(t + k, size - (size_t)k, ", \"f%d\": %s", f, value ? "true" : "false");
+                k +=
+                    snprintf(t + k, size - (size_t)k, ", \"f%d\": %s", f, value ? "true" : "false");
             }
             snprintf(t + k, size - (size_t)k, "}");
             json[i] = t;
