@@ -161,9 +161,9 @@
       "could_have_known(72C); lead_restriction(26B)")                                              \
     S(c38D_lho, "38D", "no_lead_restriction(38D)")                                                 \
     S(c38D, "38D > 72C > 26B", "lead_restriction(26B); could_have_known(72C)")                     \
-    S(c22B_lho, "22B", "hands_returned_unplayed")                                                  \
+    S(c22B_lho, "22 > 22B", "hands_returned_unplayed")                                              \
     S(c39B_lho, "39B", "no_further_rectification")                                                 \
-    S(c22B, "22B", "hands_returned_unplayed")                                                      \
+    S(c22B, "22 > 22B", "hands_returned_unplayed")                                                  \
     S(c39B, "39B", "no_further_rectification")                                                     \
     S(c39C, "39C > 26B", "lead_restriction(26B)")                                                  \
     S(c61A, "61A", "")                                                                             \
@@ -171,7 +171,7 @@
     S(c61A_none, "61A", "not_a_revoke")                                                            \
     S(c66D_assumed, "66D", "revoke_assumed(66D)")                                                  \
     S(c66D_not, "66D", "no_revoke_assumed(66D)")                                                   \
-    S(c85A1, "85A1", "revoke_facts_judgment(85A1)")                                                \
+    S(c85A1, "85 > 85A1", "revoke_facts_judgment(85A1)")                                            \
     S(c62A, "62A", "")                                                                             \
     S(c62B1, "62B1 > 50B > 50D > 50D1 > 50D2", A_62B1)                                             \
     S(c62B2_decl, "62B2 > 43B2b",                                                                  \
