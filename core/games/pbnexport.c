@@ -131,6 +131,12 @@ static bool lex_game(const char *p, const char *end, vec *items, int *line, int 
             newline = true;
         } else {
             const char *s = p;
+            if (*p == '"') { /* a table's quoted value (5.2): one word, its spaces, [ { ; kept */
+                p++;
+                while (p < end && *p != '"' && *p != '\n' && *p)
+                    p++;
+                if (p < end && *p == '"') p++;
+            }
             while (p < end && !isspace((unsigned char)*p) && !strchr("[{;", *p))
                 p++;
             push(items, ITEM_WORD, NULL, copy(s, (size_t)(p - s)), newline);

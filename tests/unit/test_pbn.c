@@ -318,9 +318,33 @@ static void test_export_stops_at_nul(void **state) {
     sb_free(&err);
 }
 
+/* A table's quoted value is one value however it is written (5.2): a
+ * pair's names with two spaces, a bracket, a brace and a semicolon are
+ * exported as they are, and the export reads back without a mistake (the
+ * export's lexer took the [ for a tag, the { for a comment). */
+static void test_export_keeps_a_quoted_table_value(void **state) {
+    (void)state;
+    const char *text = "[Board \"1\"]\n[Dealer \"N\"]\n[Vulnerable \"None\"]\n"
+                       "[TotalScoreTable \"Rank\\2R;PairId\\2R;Names\\40L\"]\n"
+                       " 1  1 \"Ann  [c] - Carl; {x} Dean\"\n"
+                       " 2  4 \"Mia North - Ned Oak\"\n";
+    read_one(text, 0);
+    strbuf out, err;
+    sb_init(&out);
+    sb_init(&err);
+    assert_true(pbn_export(text, strlen(text), &f, "t.pbn", &out, &err));
+    assert_non_null(strstr(out.data, "1 1 \"Ann  [c] - Carl; {x} Dean\"\r\n"));
+    assert_non_null(strstr(out.data, "2 4 \"Mia North - Ned Oak\"\r\n"));
+    char *exported = sb_take(&out);
+    read_one(exported, 0);
+    free(exported);
+    sb_free(&err);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tag_over_lines_and_crlf),
+        cmocka_unit_test(test_export_keeps_a_quoted_table_value),
         cmocka_unit_test(test_result_and_score_by_side),
         cmocka_unit_test(test_inheritance),
         cmocka_unit_test(test_repeated_tag_ignored),
