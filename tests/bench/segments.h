@@ -186,7 +186,7 @@
     S(c63A1, "63A > 63A1", "")                                                                     \
     S(c63A2, "63A > 63A2", "")                                                                     \
     S(c63A3, "63A > 63A3", "")                                                                     \
-    S(c63A4, "63A > 63A4", "")                                                                     \
+    S(c63A4, "63A > 63A4 > 69A", "")                                                               \
     S(c64A_during, "", "transfer_after_play(64A)")                                                 \
     S(c64A1_during, "64A1", "") /* who won the revoke trick is known while play goes on */         \
     S(c64A2_during, "64A2", "")                                                                    \
