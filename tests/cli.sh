@@ -1431,7 +1431,7 @@ fi
 # (43A1c: he takes part in the play).
 D3="--ruleset bridge-1997 --ruleset bridge-2017 --ruleset bridge-1963"
 expect "dummy, three editions: warning a defender" 0 "Artikelen: 43 > 42B2 > 43A1c > 43B1 > 90" \
-    "Verschillen tussen bridge-1997 en bridge-2017:" "Alleen in bridge-2017:" "[42B2] dummy_within_rights{\"article\":\"42B2\"}" \
+    "Verschillen tussen bridge-1997 en bridge-2017:" "Alleen in bridge-2017:" "[42B] dummy_within_rights{\"article\":\"42B2\"}" \
     "Alleen in bridge-1963:" "[42b] dummy_acted_within_rights{\"article\":\"42b\"}" \
     -- "$ARBITER" compare $D3 examples/dummy-warns-defender.json
 # (2) Dummy draws attention to an irregularity during the play: 1997 and
