@@ -30,7 +30,8 @@
     "artificial_call_shows"
 #define A_62B1                                                                                     \
     "withdrawn_card_major_penalty(62B1); major_penalty_card_created; "                             \
-    "owner_plays_penalty_card_when_legal(50D1); declarer_chooses_partner_lead(50D2)"
+    "owner_plays_penalty_card_when_legal(50D1); declarer_chooses_partner_lead(50D2); "             \
+    "penalty_card_information"
 #define A_NOXFER(x) "no_automatic_transfer(" x "); revoke_compensation_check(64C1)"
 /* both sides' revokes established: 64C2b, not 64C1, beside the exception */
 #define A_BOTH(x) "no_automatic_transfer(" x "); both_sides_revoked_adjustment(64C2b)"
@@ -173,14 +174,15 @@
     S(c66D_not, "66D", "no_revoke_assumed(66D)")                                                   \
     S(c85A1, "85 > 85A1", "revoke_facts_judgment(85A1)")                                            \
     S(c62A, "62A", "")                                                                             \
-    S(c62B1, "62B1 > 50B > 50D > 50D1 > 50D2", A_62B1)                                             \
+    S(c62B1, "62B1 > 50B > 50D > 50D1 > 50D2 > 50E > 12B1", A_62B1)                                \
     S(c62B2_decl, "62B2 > 43B2b",                                                                  \
       "withdrawn_card_no_rectification(62B2); dummy_forfeited_rights_note(43B2b)")                 \
     S(c62B2, "62B2", "withdrawn_card_no_rectification(62B2)")                                      \
-    S(c62C3, "62C3 > 16C > 16C2 > 64B > 64B8 > 64C1 > 50B > 50D > 50D1 > 50D2",                    \
+    S(c62C3, "62C3 > 16C > 16C2 > 64B > 64B8 > 64C1 > 50B > 50D > 50D1 > 50D2 > 50E > 12B1",       \
       "both_revokes_corrected(62C3); unauthorised_information(16C2); "                             \
       "no_automatic_transfer(64B8); revoke_compensation_check(64C1); major_penalty_card_created; " \
-      "owner_plays_penalty_card_when_legal(50D1); declarer_chooses_partner_lead(50D2)")            \
+      "owner_plays_penalty_card_when_legal(50D1); declarer_chooses_partner_lead(50D2); "           \
+      "penalty_card_information")                                                                  \
     S(c62D1, "62D1", "twelfth_trick_revoke_corrected(62D1)")                                       \
     S(c62D2, "62D2 > 62D1", "twelfth_trick_revoke_corrected(62D1)")                                \
     S(c63A1, "63A > 63A1", "")                                                                     \
