@@ -906,7 +906,7 @@ rm -f "$TOY.tmp.pbn"
 # happened, as examples/call-out-of-rotation.json): the ruling (31A2b) is
 # written into the game as a commentary, and the file reads back whole.
 expect "pbn: the ruling written into the game" 0 "{Uitspraak volgens Spelregels voor Wedstrijdbridge 2017" \
-    "Artikelen: 29 > 29B > 31 > 31A > 23A > 31A2b" "  [31A2b] De partner van de overtreder moet bij zijn eerstvolgende beurt" \
+    "Artikelen: 29 > 29B > 31 > 31A > 31A2 > 23A > 31A2b" "  [31A2b] De partner van de overtreder moet bij zijn eerstvolgende beurt" \
     -- "$ARBITER" pbn --ruleset bridge-2017 --game 3 --ruling tests/pbn/board-3-ruling.json tests/pbn/irregularities.pbn
 "$ARBITER" pbn --ruleset bridge-2017 --game 3 --ruling tests/pbn/board-3-ruling.json tests/pbn/irregularities.pbn >"$TOY.tmp.pbn"
 expect "pbn: with the ruling, all eight games read back" 0 "board 3 (line 16): dealer W, vulnerable ?; 2 calls" \

@@ -200,8 +200,8 @@
   => (retract ?g) (push c30B2 a25) (assert (art a25)))
 (defrule r30B1b (declare (salience 87)) ?g <- (art a30) (s (replacement not_yet)) => (retract ?g) (push c30B1 c30B1b))
 (defrule r30B1bi (declare (salience 86)) ?g <- (art a30) (s (replacement_comparable TRUE))
-  => (retract ?g) (push c30B1 f23A c30B1bi))
-(defrule r30B1bii (declare (salience 85)) ?g <- (art a30) => (retract ?g) (push c30B1 f23A c30B1bii))
+  => (retract ?g) (push c30B1 o30B1b f23A c30B1bi))
+(defrule r30B1bii (declare (salience 85)) ?g <- (art a30) => (retract ?g) (push c30B1 o30B1b f23A c30B1bii))
 
 ; ---- Art. 31
 
@@ -223,7 +223,7 @@
 (defrule r31A2-replaced (declare (salience 86)) ?g <- (art a31)
   (s (irregularity ?irr) (turn_was ?tw) (call_kind ?ck) (pass_artificial ?pa) (replacement_comparable ?rc))
   (test (rho-in-turn ?irr ?tw))
-  => (retract ?g) (push g_rho31) (replacement ?irr ?ck ?pa ?rc c31A2a c31A2b))
+  => (retract ?g) (push g_rho31 o31A2) (replacement ?irr ?ck ?pa ?rc c31A2a c31A2b))
 (defrule r31C (declare (salience 85)) ?g <- (art a31) (s (irregularity ?irr) (turn_was ?tw) (offender_called_before ?ocb))
   (test (lho-after-own ?irr ?tw ?ocb))
   => (retract ?g) (push c31C a25) (assert (art a25)))
@@ -248,7 +248,7 @@
 (defrule r32A2-replaced (declare (salience 87)) ?g <- (art a32)
   (s (irregularity ?irr) (turn_was ?tw) (call_kind ?ck) (pass_artificial ?pa) (replacement_comparable ?rc))
   (test (rho-in-turn ?irr ?tw))
-  => (retract ?g) (push g_rho) (replacement ?irr ?ck ?pa ?rc c32A2a c32A2b))
+  => (retract ?g) (push g_rho o32A2) (replacement ?irr ?ck ?pa ?rc c32A2a c32A2b))
 (defrule r32B2 (declare (salience 86)) ?g <- (art a32) (s (irregularity ?irr) (turn_was ?tw) (replacement not_yet))
   (test (partner-in-turn ?irr ?tw))
   => (retract ?g) (push c32B c32B2))

@@ -114,7 +114,7 @@ local function art31(f)
     elseif f.replacement == "not_yet" then
       if a29C then push("f29C") end
       push("c31A2")
-    else replacement(f, "c31A2a", "c31A2b") end
+    else push("o31A2"); replacement(f, "c31A2a", "c31A2b") end
   elseif lho_in_turn_after_own_call(f) then
     push("c31C"); art25(f)
   else
@@ -135,7 +135,7 @@ local function art30(f)
     push("c30B1")
     if f.replacement == "not_yet" then push("c30B1b")
     else
-      push("f23A")
+      push("o30B1b"); push("f23A")
       if f.replacement_comparable then push("c30B1bi") else push("c30B1bii") end
     end
   end
@@ -148,7 +148,7 @@ local function art32(f)
     if f.rho_next_call == "not_yet" then push("c32A")
     elseif f.rho_next_call == "pass" then push("c32A1")
     elseif f.replacement == "not_yet" then push("c32A2")
-    else replacement(f, "c32A2a", "c32A2b") end
+    else push("o32A2"); replacement(f, "c32A2a", "c32A2b") end
   elseif partner_in_turn(f) then
     push("c32B")
     if f.replacement == "not_yet" then push("c32B2")

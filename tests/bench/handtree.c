@@ -191,6 +191,7 @@ static void art31(const hand_facts *f, hand_ruling *out) {
             if (artificial_call_out_of_rotation(f)) PUSH(f29C);
             PUSH(c31A2);
         } else {
+            PUSH(o31A2); /* the lead-in, before 29C and 23A */
             replacement(f, out, SEG_c31A2a, SEG_c31A2b);
         }
     } else if (lho_in_turn_after_own_call(f)) {
@@ -221,6 +222,7 @@ static void art30(const hand_facts *f, hand_ruling *out) {
         if (f->replacement == RP_NOT_YET) {
             PUSH(c30B1b);
         } else {
+            PUSH(o30B1b); /* the lead-in, before 23A */
             PUSH(f23A);
             if (f->replacement_comparable)
                 PUSH(c30B1bi);
@@ -240,8 +242,10 @@ static void art32(const hand_facts *f, hand_ruling *out) {
             PUSH(c32A1);
         else if (f->replacement == RP_NOT_YET)
             PUSH(c32A2);
-        else
+        else {
+            PUSH(o32A2); /* the lead-in, before 29C and 23A */
             replacement(f, out, SEG_c32A2a, SEG_c32A2b);
+        }
     } else if (partner_in_turn(f)) {
         PUSH(c32B);
         if (f->replacement == RP_NOT_YET)

@@ -115,16 +115,18 @@
     S(c30B1, "30B1 > 30B1a > 16C > 16C2",                                                          \
       "call_cancelled; turn_reverts_to_rightful_caller; partner_may_call_freely(16C2)")            \
     S(c30B1b, "30B1b > 23A > 23C > 12C1b", "later_call_options(30B1bi, 30B1bii)")                  \
-    S(c30B1bi, "30B1bi > 30B1b > 23B > 23C > 12C1b", A_NO_FURTHER)                                 \
-    S(c30B1bii, "30B1bii > 30B1b > 26B > 72C", A_PARTNER_PASSES)                                   \
+    S(o30B1b, "30B1b", "") /* 30B1b states the condition of 30B1bi and 30B1bii */                 \
+    S(c30B1bi, "30B1bi > 23B > 23C > 12C1b", A_NO_FURTHER)                                         \
+    S(c30B1bii, "30B1bii > 26B > 72C", A_PARTNER_PASSES)                                           \
     S(c30B2, "30B2", "")                                                                           \
     S(c30C, "30C", "")                                                                             \
     S(c31A, "23A > 23C > 12C1b", "rho_call_options(31A1, 31A2)")                                   \
     S(c31A1, "31A1", "offender_must_repeat_call")                                                  \
     S(c31A1_ib, "31A1 > 27A1 > 27B", "offender_must_repeat_call; repeated_bid_is_insufficient")    \
     S(c31A2, "31A2 > 23A > 23C > 12C1b", "later_call_options(31A2a, 31A2b)")                       \
-    S(c31A2a, "31A2a > 31A2 > 23B > 23C > 12C1b", A_NO_FURTHER)                                    \
-    S(c31A2b, "31A2b > 31A2 > 16C > 26B > 72C", A_PARTNER_PASSES)                                  \
+    S(o31A2, "31A2", "") /* 31A2 states the condition of 31A2a and 31A2b */                        \
+    S(c31A2a, "31A2a > 23B > 23C > 12C1b", A_NO_FURTHER)                                           \
+    S(c31A2b, "31A2b > 16C > 26B > 72C", A_PARTNER_PASSES)                                         \
     S(c31B, "31B > 31B1 > 16C > 16C2", A_FREE)                                                     \
     S(c31B2, "31B2 > 23A > 23C > 12C1b", "later_call_options(31A2a, 31A2b)")                       \
     S(c31B2a, "31A2a > 31B2 > 23B > 23C > 12C1b", A_NO_FURTHER)                                    \
@@ -133,8 +135,9 @@
     S(c32A, "23A > 23C > 12C1b", "rho_call_options(32A1, 32A2)")                                   \
     S(c32A1, "32A1", "offender_must_repeat_call")                                                  \
     S(c32A2, "32A2 > 23A > 23C > 12C1b", "later_call_options(32A2a, 32A2b)")                       \
-    S(c32A2a, "32A2a > 32A2 > 23B > 23C > 12C1b", A_NO_FURTHER)                                    \
-    S(c32A2b, "32A2b > 32A2 > 16C > 26B > 72C", A_PARTNER_PASSES)                                  \
+    S(o32A2, "32A2", "") /* 32A2 states the condition of 32A2a and 32A2b */                        \
+    S(c32A2a, "32A2a > 23B > 23C > 12C1b", A_NO_FURTHER)                                           \
+    S(c32A2b, "32A2b > 16C > 26B > 72C", A_PARTNER_PASSES)                                         \
     S(c32B, "32B > 32B1 > 16C > 16C2", A_FREE)                                                     \
     S(c32B2, "32B2 > 23A > 23C > 12C1b", "later_call_options(32A2a, 32A2b)")                       \
     S(c32B2a, "32A2a > 32B2 > 23B > 23C > 12C1b", A_NO_FURTHER)                                    \
