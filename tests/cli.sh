@@ -1419,7 +1419,7 @@ if [ -f examples/insufficient-bid.json ]; then
         -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
     rm -f "$TOY.tmp.json" "$TOY.tmp.csv"
     expect "rulesets" 0 "bridge-2017" "fnv1a64:" -- "$ARBITER" rulesets
-    expect "play example: 59 after declarer required the suit" 0 "Artikelen: 50 > 50B > 50D > 50D2a > 50D2 > 50E2 > 16C > 59" -- "$ARBITER" rule --ruleset bridge-2017 examples/penalty-card-cannot-comply.json
+    expect "play example: 59 after declarer required the suit" 0 "Artikelen: 50 > 50B > 50D > 50D2 > 50D2a > 50E2 > 16C > 59" -- "$ARBITER" rule --ruleset bridge-2017 examples/penalty-card-cannot-comply.json
     expect "play example 1963: the chosen option, then 59" 0 "Artikelen: 57 > 57c > 59" -- "$ARBITER" rule --ruleset bridge-1963 examples/1963-premature-play.json
 fi
 
