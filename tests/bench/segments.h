@@ -57,7 +57,7 @@
       "offending_side_must_pass(rest_of_auction)")                                                 \
     S(a39, "39 > 39A", "calls_after_final_pass_cancelled")                                         \
     S(a61, "61", "quitted_tricks_inspection(61C)")                                                 \
-    S(a62, "62 > 62B > 62C1 > 62C2 > 16C",                                                         \
+    S(a62, "62 > 62B",                                                                             \
       "revoke_corrected; later_cards_may_be_withdrawn(62C1); "                                     \
       "offender_later_card_withdrawn(62C2); "                                                      \
       "unauthorised_information(16C)")                                                             \
@@ -177,10 +177,11 @@
     S(c66D_not, "66D", "no_revoke_assumed(66D)")                                                   \
     S(c85A1, "85 > 85A1", "revoke_facts_judgment(85A1)")                                            \
     S(c62A, "62A", "")                                                                             \
-    S(c62B1, "62B1 > 50B > 50D > 50D1 > 50D2 > 50E > 12B1", A_62B1)                                \
-    S(c62B2_decl, "62B2 > 43B2b",                                                                  \
+    /* 62B's sub-clause with its pointers, then 62C1, 62C2 and their 16C */                        \
+    S(c62B1, "62B1 > 50B > 50D > 50D1 > 50D2 > 50E > 12B1 > 62C1 > 62C2 > 16C", A_62B1)            \
+    S(c62B2_decl, "62B2 > 43B2b > 62C1 > 62C2 > 16C",                                              \
       "withdrawn_card_no_rectification(62B2); dummy_forfeited_rights_note(43B2b)")                 \
-    S(c62B2, "62B2", "withdrawn_card_no_rectification(62B2)")                                      \
+    S(c62B2, "62B2 > 62C1 > 62C2 > 16C", "withdrawn_card_no_rectification(62B2)")                  \
     S(c62C3, "62C3 > 16C > 16C2 > 64B > 64B8 > 64C1 > 50B > 50D > 50D1 > 50D2 > 50E > 12B1",       \
       "both_revokes_corrected(62C3); unauthorised_information(16C2); "                             \
       "no_automatic_transfer(64B8); revoke_compensation_check(64C1); major_penalty_card_created; " \
