@@ -379,7 +379,8 @@
 
 (defrule r64A-during (declare (salience 90)) ?g <- (art a64A) (s (play_over FALSE) (revoke_trick_won_by ?w))
   => (retract ?g) (push c64A_during)
-  (if (eq ?w offender) then (push c64A1_during) else (if (eq ?w partner) then (push c64A2_during))))
+  (if (eq ?w offender) then (push c64A1_during)
+   else (if (eq ?w partner) then (push c64A2_during) else (push c64A0_during))))
 (defrule r64A1 (declare (salience 89)) ?g <- (art a64A) (s (revoke_trick_won_by offender) (offending_side_tricks_after ?t))
   => (retract ?g) (push c64A1) (bind ?*arg* (+ 1 (min 1 ?t))))
 (defrule r64A2 (declare (salience 88)) ?g <- (art a64A) => (retract ?g) (push c64A2))

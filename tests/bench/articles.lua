@@ -261,7 +261,8 @@ local function art64A(f)
   if not f.play_over then
     push("c64A_during")
     if f.revoke_trick_won_by == "offender" then push("c64A1_during")
-    elseif f.revoke_trick_won_by == "partner" then push("c64A2_during") end
+    elseif f.revoke_trick_won_by == "partner" then push("c64A2_during")
+    else push("c64A0_during") end
     return
   end
   local won = f.revoke_trick_won_by

@@ -439,6 +439,8 @@ static void art64A(const hand_facts *f, hand_ruling *out) {
             PUSH(c64A1_during);
         else if (f->revoke_trick_won_by == WB_PARTNER)
             PUSH(c64A2_during);
+        else
+            PUSH(c64A0_during);
         return;
     }
     switch (f->revoke_trick_won_by) {

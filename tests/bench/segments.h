@@ -63,7 +63,7 @@
       "unauthorised_information(16C)")                                                             \
     S(a63, "63", "")                                                                               \
     S(a64, "64 > 63B", "revoke_trick_stands(63B)")                                                 \
-    S(a64A, "64A > 64C1", "revoke_compensation_check(64C1)")                                       \
+    S(a64A, "64A", "revoke_compensation_check(64C1)")                                              \
     /* the citations facts carry, before the clause that reads them */                             \
     S(f19A1, "19A1", "")                                                                           \
     S(f19B1, "19B1", "")                                                                           \
@@ -194,10 +194,12 @@
     S(c63A3, "63A > 63A3", "")                                                                     \
     S(c63A4, "63A > 63A4 > 69A", "")                                                               \
     S(c64A_during, "", "transfer_after_play(64A)")                                                 \
-    S(c64A1_during, "64A1", "") /* who won the revoke trick is known while play goes on */         \
-    S(c64A2_during, "64A2", "")                                                                    \
-    S(c64A1, "64A1", "transfer_tricks(%I)")                                                        \
-    S(c64A2, "64A2", "transfer_tricks(1)")                                                         \
+    /* 64A's sub-clause that makes the transfer, then 64C1 */                                      \
+    S(c64A1_during, "64A1 > 64C1", "") /* who won the revoke trick is known while play goes on */  \
+    S(c64A2_during, "64A2 > 64C1", "")                                                             \
+    S(c64A0_during, "64C1", "") /* won by the opponents: 64A2 or 64B1 after play */                \
+    S(c64A1, "64A1 > 64C1", "transfer_tricks(%I)")                                                 \
+    S(c64A2, "64A2 > 64C1", "transfer_tricks(1)")                                                  \
     S(c64B1, "64B1 > 64C1", "no_automatic_transfer(64B1); revoke_compensation_check(64C1)")        \
     /* 64B1 the first ground named: 64B's first sentence, the ruling, before it */                 \
     S(c64B1_first, "64B > 64B1 > 64C1",                                                            \
