@@ -232,7 +232,7 @@
   => (retract ?g) (push c31B) (if (artificial-oor ?irr ?ck ?pa) then (push f29C)) (push c31B2))
 (defrule r31B-replaced (declare (salience 83)) ?g <- (art a31)
   (s (irregularity ?irr) (call_kind ?ck) (pass_artificial ?pa) (replacement_comparable ?rc))
-  => (retract ?g) (push c31B) (replacement ?irr ?ck ?pa ?rc c31B2a c31B2b))
+  => (retract ?g) (push c31B o31B2) (replacement ?irr ?ck ?pa ?rc c31B2a c31B2b))
 
 ; ---- Art. 32
 
@@ -255,7 +255,7 @@
 (defrule r32B-replaced (declare (salience 85)) ?g <- (art a32)
   (s (irregularity ?irr) (turn_was ?tw) (call_kind ?ck) (pass_artificial ?pa) (replacement_comparable ?rc))
   (test (partner-in-turn ?irr ?tw))
-  => (retract ?g) (push c32B) (replacement ?irr ?ck ?pa ?rc c32B2a c32B2b))
+  => (retract ?g) (push c32B o32B2) (replacement ?irr ?ck ?pa ?rc c32B2a c32B2b))
 ; 32C hands the call to 25, which an unintended call has on the trail
 ; already (when-25): a ruling names it once
 (defrule r32C (declare (salience 84)) ?g <- (art a32)

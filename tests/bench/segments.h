@@ -129,8 +129,9 @@
     S(c31A2b, "31A2b > 16C > 26B > 72C", A_PARTNER_PASSES)                                         \
     S(c31B, "31B > 31B1 > 16C > 16C2", A_FREE)                                                     \
     S(c31B2, "31B2 > 23A > 23C > 12C1b", "later_call_options(31A2a, 31A2b)")                       \
-    S(c31B2a, "31A2a > 31B2 > 23B > 23C > 12C1b", A_NO_FURTHER)                                    \
-    S(c31B2b, "31A2b > 31B2 > 26B > 72C", A_PARTNER_PASSES)                                        \
+    S(o31B2, "31B2", "") /* 31B2 states the condition of the A2 sub-clause it applies */           \
+    S(c31B2a, "31A2a > 23B > 23C > 12C1b", A_NO_FURTHER)                                           \
+    S(c31B2b, "31A2b > 26B > 72C", A_PARTNER_PASSES) /* 16C is 31B1's already */                   \
     S(c31C, "31C", "")                                                                             \
     S(c32A, "23A > 23C > 12C1b", "rho_call_options(32A1, 32A2)")                                   \
     S(c32A1, "32A1", "offender_must_repeat_call")                                                  \
@@ -140,8 +141,9 @@
     S(c32A2b, "32A2b > 16C > 26B > 72C", A_PARTNER_PASSES)                                         \
     S(c32B, "32B > 32B1 > 16C > 16C2", A_FREE)                                                     \
     S(c32B2, "32B2 > 23A > 23C > 12C1b", "later_call_options(32A2a, 32A2b)")                       \
-    S(c32B2a, "32A2a > 32B2 > 23B > 23C > 12C1b", A_NO_FURTHER)                                    \
-    S(c32B2b, "32A2b > 32B2 > 26B > 72C", A_PARTNER_PASSES)                                        \
+    S(o32B2, "32B2", "") /* 32B2 states the condition of the A2 sub-clause it applies */           \
+    S(c32B2a, "32A2a > 23B > 23C > 12C1b", A_NO_FURTHER)                                           \
+    S(c32B2b, "32A2b > 26B > 72C", A_PARTNER_PASSES) /* 16C is 32B1's already */                   \
     S(c32C, "32C", "")                                                                             \
     S(c33rho, "", "auction_continues")                                                             \
     S(c33other, "", "ruled_as_call_out_of_rotation")                                               \
