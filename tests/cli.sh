@@ -2536,12 +2536,14 @@ rm -f "$out.s56k1" "$out.s56k2"
 # Changed: 64A1 now names 12C1e after the transfer where the director finds
 # the non-offending side caused part of its own damage: the regions are
 # split by that judgment, and there the 12C1e measures follow the transfer.
+# Changed: 64C1 is named after 64A1, the sub-clause that makes the transfer
+# whose compensation it judges, so the trails end 64A1 > 64C1 (> 12C1e).
 AMEND=examples/amendments/64A1-one-trick.rules
 if [ -f "$AMEND" ]; then
     "$ARBITER" diff bridge-2017 bridge-2017 --amend "$AMEND" --format exact >"$out" 2>"$err"
     regions=$(sed -n 's/^\([0-9]*\) gebieden met een andere uitspraak.*/\1/p' "$out")
-    two=$(grep -c '^   bridge-2017: .*64A1\( > 12C1e\)*: .*transfer_tricks(2)\(, offenders_keep_rectified_score(12C1e), no_redress_for_own_damage(12C1e)\)\{0,1\}$' "$out")
-    one=$(grep -c '^   bridge-2017+Voorstel 64A1: .*64A1\( > 12C1e\)*: .*transfer_tricks(1)\(, offenders_keep_rectified_score(12C1e), no_redress_for_own_damage(12C1e)\)\{0,1\}$' "$out")
+    two=$(grep -c '^   bridge-2017: .*64A1 > 64C1\( > 12C1e\)*: .*transfer_tricks(2)\(, offenders_keep_rectified_score(12C1e), no_redress_for_own_damage(12C1e)\)\{0,1\}$' "$out")
+    one=$(grep -c '^   bridge-2017+Voorstel 64A1: .*64A1 > 64C1\( > 12C1e\)*: .*transfer_tricks(1)\(, offenders_keep_rectified_score(12C1e), no_redress_for_own_damage(12C1e)\)\{0,1\}$' "$out")
     later=$(grep -c 'offending_side_tricks_after in {1..12}' "$out")
     won=$(grep -c 'revoke_trick_won_by = offender' "$out")
     if [ -n "$regions" ] && [ "$regions" -gt 0 ] && [ "$two" = "$regions" ] && [ "$one" = "$regions" ] &&

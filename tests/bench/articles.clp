@@ -232,7 +232,7 @@
   => (retract ?g) (push c31B) (if (artificial-oor ?irr ?ck ?pa) then (push f29C)) (push c31B2))
 (defrule r31B-replaced (declare (salience 83)) ?g <- (art a31)
   (s (irregularity ?irr) (call_kind ?ck) (pass_artificial ?pa) (replacement_comparable ?rc))
-  => (retract ?g) (push c31B) (replacement ?irr ?ck ?pa ?rc c31B2a c31B2b))
+  => (retract ?g) (push c31B o31B2) (replacement ?irr ?ck ?pa ?rc c31B2a c31B2b))
 
 ; ---- Art. 32
 
@@ -255,7 +255,7 @@
 (defrule r32B-replaced (declare (salience 85)) ?g <- (art a32)
   (s (irregularity ?irr) (turn_was ?tw) (call_kind ?ck) (pass_artificial ?pa) (replacement_comparable ?rc))
   (test (partner-in-turn ?irr ?tw))
-  => (retract ?g) (push c32B) (replacement ?irr ?ck ?pa ?rc c32B2a c32B2b))
+  => (retract ?g) (push c32B o32B2) (replacement ?irr ?ck ?pa ?rc c32B2a c32B2b))
 ; 32C hands the call to 25, which an unintended call has on the trail
 ; already (when-25): a ruling names it once
 (defrule r32C (declare (salience 84)) ?g <- (art a32)
@@ -379,7 +379,8 @@
 
 (defrule r64A-during (declare (salience 90)) ?g <- (art a64A) (s (play_over FALSE) (revoke_trick_won_by ?w))
   => (retract ?g) (push c64A_during)
-  (if (eq ?w offender) then (push c64A1_during) else (if (eq ?w partner) then (push c64A2_during))))
+  (if (eq ?w offender) then (push c64A1_during)
+   else (if (eq ?w partner) then (push c64A2_during) else (push c64A0_during))))
 (defrule r64A1 (declare (salience 89)) ?g <- (art a64A) (s (revoke_trick_won_by offender) (offending_side_tricks_after ?t))
   => (retract ?g) (push c64A1) (bind ?*arg* (+ 1 (min 1 ?t))))
 (defrule r64A2 (declare (salience 88)) ?g <- (art a64A) => (retract ?g) (push c64A2))

@@ -122,7 +122,7 @@ local function art31(f)
     if f.replacement == "not_yet" then
       if artificial_call_out_of_rotation(f) then push("f29C") end
       push("c31B2")
-    else replacement(f, "c31B2a", "c31B2b") end
+    else push("o31B2"); replacement(f, "c31B2a", "c31B2b") end
   end
 end
 
@@ -152,7 +152,7 @@ local function art32(f)
   elseif partner_in_turn(f) then
     push("c32B")
     if f.replacement == "not_yet" then push("c32B2")
-    else replacement(f, "c32B2a", "c32B2b") end
+    else push("o32B2"); replacement(f, "c32B2a", "c32B2b") end
   else
     push("c32C")
     -- 25 is on the trail already for an unintended call: named once
@@ -261,7 +261,8 @@ local function art64A(f)
   if not f.play_over then
     push("c64A_during")
     if f.revoke_trick_won_by == "offender" then push("c64A1_during")
-    elseif f.revoke_trick_won_by == "partner" then push("c64A2_during") end
+    elseif f.revoke_trick_won_by == "partner" then push("c64A2_during")
+    else push("c64A0_during") end
     return
   end
   local won = f.revoke_trick_won_by

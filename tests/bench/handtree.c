@@ -202,8 +202,10 @@ static void art31(const hand_facts *f, hand_ruling *out) {
         if (f->replacement == RP_NOT_YET) {
             if (artificial_call_out_of_rotation(f)) PUSH(f29C);
             PUSH(c31B2);
-        } else
+        } else {
+            PUSH(o31B2); /* 31B2, before 29C, 23A and the A2 sub-clause it applies */
             replacement(f, out, SEG_c31B2a, SEG_c31B2b);
+        }
     }
 }
 
@@ -250,8 +252,10 @@ static void art32(const hand_facts *f, hand_ruling *out) {
         PUSH(c32B);
         if (f->replacement == RP_NOT_YET)
             PUSH(c32B2);
-        else
+        else {
+            PUSH(o32B2); /* 32B2, before 29C, 23A and the A2 sub-clause it applies */
             replacement(f, out, SEG_c32B2a, SEG_c32B2b);
+        }
     } else {
         PUSH(c32C);
         /* 32C hands the call to 25, which an unintended call has on the
@@ -439,6 +443,8 @@ static void art64A(const hand_facts *f, hand_ruling *out) {
             PUSH(c64A1_during);
         else if (f->revoke_trick_won_by == WB_PARTNER)
             PUSH(c64A2_during);
+        else
+            PUSH(c64A0_during);
         return;
     }
     switch (f->revoke_trick_won_by) {

@@ -57,13 +57,13 @@
       "offending_side_must_pass(rest_of_auction)")                                                 \
     S(a39, "39 > 39A", "calls_after_final_pass_cancelled")                                         \
     S(a61, "61", "quitted_tricks_inspection(61C)")                                                 \
-    S(a62, "62 > 62B > 62C1 > 62C2 > 16C",                                                         \
+    S(a62, "62 > 62B",                                                                             \
       "revoke_corrected; later_cards_may_be_withdrawn(62C1); "                                     \
       "offender_later_card_withdrawn(62C2); "                                                      \
       "unauthorised_information(16C)")                                                             \
     S(a63, "63", "")                                                                               \
     S(a64, "64 > 63B", "revoke_trick_stands(63B)")                                                 \
-    S(a64A, "64A > 64C1", "revoke_compensation_check(64C1)")                                       \
+    S(a64A, "64A", "revoke_compensation_check(64C1)")                                              \
     /* the citations facts carry, before the clause that reads them */                             \
     S(f19A1, "19A1", "")                                                                           \
     S(f19B1, "19B1", "")                                                                           \
@@ -129,8 +129,9 @@
     S(c31A2b, "31A2b > 16C > 26B > 72C", A_PARTNER_PASSES)                                         \
     S(c31B, "31B > 31B1 > 16C > 16C2", A_FREE)                                                     \
     S(c31B2, "31B2 > 23A > 23C > 12C1b", "later_call_options(31A2a, 31A2b)")                       \
-    S(c31B2a, "31A2a > 31B2 > 23B > 23C > 12C1b", A_NO_FURTHER)                                    \
-    S(c31B2b, "31A2b > 31B2 > 26B > 72C", A_PARTNER_PASSES)                                        \
+    S(o31B2, "31B2", "") /* 31B2 states the condition of the A2 sub-clause it applies */           \
+    S(c31B2a, "31A2a > 23B > 23C > 12C1b", A_NO_FURTHER)                                           \
+    S(c31B2b, "31A2b > 26B > 72C", A_PARTNER_PASSES) /* 16C is 31B1's already */                   \
     S(c31C, "31C", "")                                                                             \
     S(c32A, "23A > 23C > 12C1b", "rho_call_options(32A1, 32A2)")                                   \
     S(c32A1, "32A1", "offender_must_repeat_call")                                                  \
@@ -140,8 +141,9 @@
     S(c32A2b, "32A2b > 16C > 26B > 72C", A_PARTNER_PASSES)                                         \
     S(c32B, "32B > 32B1 > 16C > 16C2", A_FREE)                                                     \
     S(c32B2, "32B2 > 23A > 23C > 12C1b", "later_call_options(32A2a, 32A2b)")                       \
-    S(c32B2a, "32A2a > 32B2 > 23B > 23C > 12C1b", A_NO_FURTHER)                                    \
-    S(c32B2b, "32A2b > 32B2 > 26B > 72C", A_PARTNER_PASSES)                                        \
+    S(o32B2, "32B2", "") /* 32B2 states the condition of the A2 sub-clause it applies */           \
+    S(c32B2a, "32A2a > 23B > 23C > 12C1b", A_NO_FURTHER)                                           \
+    S(c32B2b, "32A2b > 26B > 72C", A_PARTNER_PASSES) /* 16C is 32B1's already */                   \
     S(c32C, "32C", "")                                                                             \
     S(c33rho, "", "auction_continues")                                                             \
     S(c33other, "", "ruled_as_call_out_of_rotation")                                               \
@@ -177,10 +179,11 @@
     S(c66D_not, "66D", "no_revoke_assumed(66D)")                                                   \
     S(c85A1, "85 > 85A1", "revoke_facts_judgment(85A1)")                                            \
     S(c62A, "62A", "")                                                                             \
-    S(c62B1, "62B1 > 50B > 50D > 50D1 > 50D2 > 50E > 12B1", A_62B1)                                \
-    S(c62B2_decl, "62B2 > 43B2b",                                                                  \
+    /* 62B's sub-clause with its pointers, then 62C1, 62C2 and their 16C */                        \
+    S(c62B1, "62B1 > 50B > 50D > 50D1 > 50D2 > 50E > 12B1 > 62C1 > 62C2 > 16C", A_62B1)            \
+    S(c62B2_decl, "62B2 > 43B2b > 62C1 > 62C2 > 16C",                                              \
       "withdrawn_card_no_rectification(62B2); dummy_forfeited_rights_note(43B2b)")                 \
-    S(c62B2, "62B2", "withdrawn_card_no_rectification(62B2)")                                      \
+    S(c62B2, "62B2 > 62C1 > 62C2 > 16C", "withdrawn_card_no_rectification(62B2)")                  \
     S(c62C3, "62C3 > 16C > 16C2 > 64B > 64B8 > 64C1 > 50B > 50D > 50D1 > 50D2 > 50E > 12B1",       \
       "both_revokes_corrected(62C3); unauthorised_information(16C2); "                             \
       "no_automatic_transfer(64B8); revoke_compensation_check(64C1); major_penalty_card_created; " \
@@ -193,10 +196,12 @@
     S(c63A3, "63A > 63A3", "")                                                                     \
     S(c63A4, "63A > 63A4 > 69A", "")                                                               \
     S(c64A_during, "", "transfer_after_play(64A)")                                                 \
-    S(c64A1_during, "64A1", "") /* who won the revoke trick is known while play goes on */         \
-    S(c64A2_during, "64A2", "")                                                                    \
-    S(c64A1, "64A1", "transfer_tricks(%I)")                                                        \
-    S(c64A2, "64A2", "transfer_tricks(1)")                                                         \
+    /* 64A's sub-clause that makes the transfer, then 64C1 */                                      \
+    S(c64A1_during, "64A1 > 64C1", "") /* who won the revoke trick is known while play goes on */  \
+    S(c64A2_during, "64A2 > 64C1", "")                                                             \
+    S(c64A0_during, "64C1", "") /* won by the opponents: 64A2 or 64B1 after play */                \
+    S(c64A1, "64A1 > 64C1", "transfer_tricks(%I)")                                                 \
+    S(c64A2, "64A2 > 64C1", "transfer_tricks(1)")                                                  \
     S(c64B1, "64B1 > 64C1", "no_automatic_transfer(64B1); revoke_compensation_check(64C1)")        \
     /* 64B1 the first ground named: 64B's first sentence, the ruling, before it */                 \
     S(c64B1_first, "64B > 64B1 > 64C1",                                                            \
