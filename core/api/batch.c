@@ -158,6 +158,7 @@ static void batch_init(batch *b, const arb_ruleset *rs, const arb_plugins *p,
     b->to = out;
     scenario_init(&b->sc, rs);
     b->sc.hooks = p ? plugin_set_hooks(p) : NULL;
+    b->sc.without_grounds = format == ARB_RECORD_BRIEF; /* a brief record shows none */
     b->index = scenario_index_new(rs);
     b->cache = output_cache_new(rs);
     sb_init(&b->out);

@@ -40,7 +40,10 @@ typedef struct ruling {
     int block;     /* RULING_GAP: block id, -1 when no article applies */
     int outside;   /* RULING_OUTSIDE: the declaration */
     enum expr_status error;
-    /* the facts the decision tested, in order: the audit of the ruling */
+    /* the facts that decided the ruling, in the order the decision tested
+     * them: the audit of the ruling (a fact it tested that could not have
+     * changed it left out; every fact tested where the ruling was made
+     * without its grounds, see eval_rule_again) */
     int npath;
     int *path_fact;
     int64_t *path_value;
@@ -108,8 +111,11 @@ enum expr_status eval_tested_value(const ruleset *rs, int f, const fact_values *
 void eval_rule(const ruleset *rs, gref root, const fact_values *fv, ruling *out);
 /* The same into a ruling that holds an earlier one (or is all zero): its
  * memory is used again (rulings in bulk allocate nothing once the largest
- * has been seen). Release it with ruling_clear after the last. */
-void eval_rule_again(const ruleset *rs, gref root, const fact_values *fv, ruling *out);
+ * has been seen). Release it with ruling_clear after the last. grounds
+ * false: the path holds every known fact the decision tested, not only
+ * those that decided it (cheaper, for records that do not show it). */
+void eval_rule_again(const ruleset *rs, gref root, const fact_values *fv, bool grounds,
+                     ruling *out);
 void ruling_clear(ruling *r);
 /* The first invariant fv breaks, settled by its known facts (-1: none is),
  * as a ruling settles it before it walks. */

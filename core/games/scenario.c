@@ -161,9 +161,10 @@ static bool rule_with_hooks(const ruleset *rs, gref root, scenario *sc, ruling *
         r->status = RULING_ERROR;
         return false;
     }
-    eval_rule_again(rs, root, &sc->fv, r);
+    bool grounds = !sc->without_grounds || h; /* plugins may read them */
+    eval_rule_again(rs, root, &sc->fv, grounds, r);
     if (r->status == RULING_REJECTED && drop_breaking_defaults(rs, sc))
-        eval_rule_again(rs, root, &sc->fv, r);
+        eval_rule_again(rs, root, &sc->fv, grounds, r);
     return !(h && h->after_ruling && r->status == RULING_OK &&
              !h->after_ruling(h->ctx, sc, r, err));
 }

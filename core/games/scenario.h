@@ -47,6 +47,9 @@ typedef struct scenario {
     int err_line, err_col; /* where the scenario's text went wrong, else 0 */
     const char *err_key;   /* the top-level key whose value was refused (lives with the JSON) */
     const scenario_hooks *hooks; /* NULL: none */
+    /* ruled for records that do not show the ruling's grounds (its path
+     * then holds every fact tested: eval_rule_again) */
+    bool without_grounds;
     json_t *own; /* the keys the hooks took as facts of their own, as given: they live and die with
                     the scenario (NULL: none) */
     /* the facts that hold something since the last reset (listed[f]: f is

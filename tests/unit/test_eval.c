@@ -455,7 +455,7 @@ static void test_rule_again_is_rule_afresh(void **state) {
         for (int i = 0; i < N; i++) {
             ruling fresh;
             eval_rule(rs, rs->root, &fv[i], &fresh);
-            eval_rule_again(rs, rs->root, &fv[i], &again);
+            eval_rule_again(rs, rs->root, &fv[i], true, &again);
             assert_int_equal(again.status, fresh.status);
             assert_int_equal(again.outcome, fresh.outcome);
             assert_int_equal(again.fact, fresh.fact);
@@ -557,6 +557,39 @@ static void test_facts_given_but_irrelevant_are_not_in_path(void **state) {
     assert_string_equal(rs->facts[r.path_fact[1]].name, "minutes");
     assert_int_equal(r.path_value[1], 3);
     done(&sc, &r);
+}
+
+/* The graph tests x first (declaration order) because article 1 needs
+ * it where y holds; with y false article 2 rules whatever x is, so x
+ * did not decide that ruling: the path names y alone (x given and tested
+ * on the way is left out), and with y true it names both. */
+#define ORDERED_RULES                                                                              \
+    "ruleset \"ordered\" { }\n"                                                                    \
+    "fact x : bool\n  ask \"x?\"\n"                                                                \
+    "fact y : bool\n  ask \"y?\"\n"                                                                \
+    "action w text \"w\"\n"                                                                        \
+    "action v text \"v\"\n"                                                                        \
+    "article 1 when y and x { w }\n"                                                               \
+    "article 2 when not y { v }\n"
+
+static void test_path_names_the_facts_that_decided(void **state) {
+    (void)state;
+    ruleset *rs = compile_text(ORDERED_RULES);
+    scenario sc;
+    ruling r;
+    rule(rs, "{\"x\": false, \"y\": false}", &sc, &r);
+    assert_trail(&r, "2");
+    assert_int_equal(r.npath, 1);
+    assert_true(path_has(&r, "y"));
+    assert_false(path_has(&r, "x"));
+    done(&sc, &r);
+    rule(rs, "{\"x\": true, \"y\": true}", &sc, &r);
+    assert_trail(&r, "1");
+    assert_int_equal(r.npath, 2);
+    assert_true(path_has(&r, "x"));
+    assert_true(path_has(&r, "y"));
+    done(&sc, &r);
+    ruleset_free(rs);
 }
 
 /* -------------------------------------------------------------- rejected */
@@ -1588,6 +1621,7 @@ int main(void) {
         cmocka_unit_test(test_needs_first_fact_in_order),
         cmocka_unit_test(test_irrelevant_facts_are_never_needed),
         cmocka_unit_test(test_facts_given_but_irrelevant_are_not_in_path),
+        cmocka_unit_test(test_path_names_the_facts_that_decided),
         cmocka_unit_test(test_rejected_by_invariant),
         cmocka_unit_test(test_invariant_settled_by_given_facts),
         cmocka_unit_test(test_fact_needed_only_by_invariant_is_not_asked),
