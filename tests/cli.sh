@@ -2691,8 +2691,10 @@ fi
 # needs it), which cannot change this ruling: it is not among the grounds,
 # assumed or not, while the facts that decided are.
 printf '%s\n' '{"irregularity":"revoke","revoke_occurred":true,"revoke_in_twelfth_trick":false,"revoke_noticed":"before_hands_returned","revoke_established_by_play":true,"other_side_revoked":"no","second_revoke_same_suit":false,"revoker_role":"defender","revoke_card_faced":false,"revoke_failed_penalty_card":false,"play_over":true,"revoke_trick_won_by":"offender","offending_side_tricks_after":0}' >"$TOY.tmp.json"
-expect "rule: the grounds name what decided (the revoke's facts)" 0 "Artikelen: 61 > 61A > 63 > 63A > 63A1 > 64" \
-    "Wie won de slag waarin verzaakt werd" -- "$ARBITER" rule --ruleset bridge-2017 "$TOY.tmp.json"
+# The tricks the revoking side won after the revoke trick decide how many
+# are transferred (64A1's argument reads them): they are among the grounds.
+expect "rule: the grounds name what decided (the revoke's facts, the tricks won after it)" 0 "Artikelen: 61 > 61A > 63 > 63A > 63A1 > 64" \
+    "Wie won de slag waarin verzaakt werd" "na de slag waarin verzaakt werd?: 0" -- "$ARBITER" rule --ruleset bridge-2017 "$TOY.tmp.json"
 expect "rule: the grounds leave out a fact that could not change the ruling (the penalty cards' count)" 1 "0" \
     -- sh -c "\"$ARBITER\" rule --ruleset bridge-2017 \"$TOY.tmp.json\" | grep -c strafkaarten"
 rm -f "$TOY.tmp.json"

@@ -1059,6 +1059,44 @@ int eval_batch(const ruleset *rs, gref root, const fact_values *fv, const void *
     return n;
 }
 
+/* Adds to the path (n entries) the known input facts expression e reads
+ * that are not on it yet: a derived fact by what it reads. */
+static void facts_read(const ruleset *rs, int e, const fact_values *fv, int *path_fact,
+                       int64_t *path_value, int *n, int depth) {
+    if (e < 0 || depth > 64) return; /* derived facts cannot loop (the compiler refuses cycles) */
+    const rs_expr *x = rs_expr_at(rs, e);
+    if (x->kind == EX_CONST) return;
+    if (x->kind == EX_FACT) {
+        const rs_fact *f = &rs->facts[x->a];
+        if (f->derived >= 0) {
+            facts_read(rs, f->derived, fv, path_fact, path_value, n, depth + 1);
+            return;
+        }
+        if (!fv->known[x->a]) return;
+        for (int i = 0; i < *n; i++)
+            if (path_fact[i] == x->a) return;
+        path_fact[*n] = x->a;
+        path_value[(*n)++] = fv->value[x->a];
+        return;
+    }
+    if (x->kind != EX_TABLE) facts_read(rs, x->a, fv, path_fact, path_value, n, depth + 1);
+    facts_read(rs, x->b, fv, path_fact, path_value, n, depth + 1);
+    for (int i = 0; x->kind == EX_TABLE && i < x->nargs; i++)
+        facts_read(rs, rs_arg(rs, x->args + i), fv, path_fact, path_value, n, depth + 1);
+}
+
+/* The facts the actions of outcome o read for their arguments, after the
+ * path's: they decided the ruling's numbers (the tricks a revoke
+ * transfers), where the graph did not test them. */
+static void argument_facts(const ruleset *rs, const rs_outcome *o, const fact_values *fv,
+                           int *path_fact, int64_t *path_value, int *n) {
+    for (int i = 0; i < o->nactions; i++) {
+        const rs_action_use *u = rs_use_at(rs, o->actions[i]);
+        for (int p = 0; p < rs->actions[u->action].nparams; p++)
+            facts_read(rs, rs_arg(rs, u->args + p), fv, path_fact, path_value, n, 0);
+    }
+}
+
 /* Paths up to this many facts are walked into the stack; eval_rule then
  * makes one block for the path, the actions and their arguments. */
 #define PATH_ON_STACK 256
@@ -1118,6 +1156,7 @@ void eval_rule_again(const ruleset *rs, gref root, const fact_values *fv, bool g
      * the path's facts (in that order, for alignment); ruling_clear frees it
      * through path_value. */
     const rs_outcome *o = b.status == RULING_OK ? rs_outcome_at(rs, b.detail) : NULL;
+    if (o && grounds) argument_facts(rs, o, fv, path_fact, path_value, &out->npath);
     size_t nargs = o ? (size_t)outcome_nargs(rs, o) : 0, nact = o ? (size_t)o->nactions : 0;
     size_t npath = (size_t)out->npath;
     char *block = ruling_block(out, (npath + nargs) * sizeof(int64_t) +

@@ -592,6 +592,33 @@ static void test_path_names_the_facts_that_decided(void **state) {
     ruleset_free(rs);
 }
 
+/* A fact an action's argument reads decided the ruling's number, though
+ * the graph does not test it: it is among the grounds, after the facts
+ * the decision tested (and so not among the unused). */
+#define ARGUMENT_RULES                                                                             \
+    "ruleset \"argument\" { }\n"                                                                   \
+    "fact late : bool\n  ask \"late?\"\n"                                                          \
+    "fact minutes : int 0..60\n  ask \"minutes?\"\n"                                               \
+    "fact noise : bool\n  ask \"noise?\"\n"                                                        \
+    "action fine(n: int) text \"fine %I\"\n"                                                       \
+    "article 1 when late { fine(minutes * 2) }\n"
+
+static void test_path_names_the_facts_an_argument_reads(void **state) {
+    (void)state;
+    ruleset *rs = compile_text(ARGUMENT_RULES);
+    scenario sc;
+    ruling r;
+    rule(rs, "{\"late\": true, \"minutes\": 7, \"noise\": false}", &sc, &r);
+    assert_trail(&r, "1");
+    assert_int_equal(r.npath, 2);
+    assert_string_equal(rs->facts[r.path_fact[0]].name, "late");
+    assert_string_equal(rs->facts[r.path_fact[1]].name, "minutes");
+    assert_int_equal(r.path_value[1], 7);
+    assert_false(path_has(&r, "noise"));
+    done(&sc, &r);
+    ruleset_free(rs);
+}
+
 /* -------------------------------------------------------------- rejected */
 
 static void test_rejected_by_invariant(void **state) {
@@ -730,11 +757,13 @@ static void test_derived_fact_on_untestable_numbers_is_computed(void **state) {
     rule(rs, "{\"mine\": 300, \"theirs\": 290, \"bonus\": 0}", &sc, &r);
     assert_trail(&r, "1,1A");
     assert_true(path_has(&r, "won"));
-    assert_false(path_has(&r, "mine")); /* read by the computation, not tested */
+    assert_true(path_has(&r, "mine")); /* made's argument reads it: it decided the points */
     assert_int_equal(r.actions[0].args[0], 300);
     done(&sc, &r);
     rule(rs, "{\"mine\": 280, \"theirs\": 290, \"bonus\": 10}", &sc, &r);
     assert_trail(&r, "1,1B"); /* 290 is not more than 290 */
+    assert_true(path_has(&r, "won"));
+    assert_false(path_has(&r, "mine")); /* read by the computation of won, not tested */
     done(&sc, &r);
     rule(rs, "{\"mine\": 280, \"bonus\": 10}", &sc, &r);
     assert_needs(&r, "theirs");
@@ -1622,6 +1651,7 @@ int main(void) {
         cmocka_unit_test(test_irrelevant_facts_are_never_needed),
         cmocka_unit_test(test_facts_given_but_irrelevant_are_not_in_path),
         cmocka_unit_test(test_path_names_the_facts_that_decided),
+        cmocka_unit_test(test_path_names_the_facts_an_argument_reads),
         cmocka_unit_test(test_rejected_by_invariant),
         cmocka_unit_test(test_invariant_settled_by_given_facts),
         cmocka_unit_test(test_fact_needed_only_by_invariant_is_not_asked),
