@@ -219,7 +219,9 @@
 (defrule r31A2 (declare (salience 87)) ?g <- (art a31)
   (s (irregularity ?irr) (turn_was ?tw) (replacement not_yet) (call_kind ?ck) (pass_artificial ?pa))
   (test (rho-in-turn ?irr ?tw))
-  => (retract ?g) (push g_rho31) (if (artificial-oor ?irr ?ck ?pa) then (push f29C)) (push c31A2))
+  => (retract ?g) (push g_rho31)
+     ; an artificial call's options: the lead-in, then 29C and 23A
+     (if (artificial-oor ?irr ?ck ?pa) then (push o31A2 f29C c31A2_29C) else (push c31A2)))
 (defrule r31A2-replaced (declare (salience 86)) ?g <- (art a31)
   (s (irregularity ?irr) (turn_was ?tw) (call_kind ?ck) (pass_artificial ?pa) (replacement_comparable ?rc))
   (test (rho-in-turn ?irr ?tw))
@@ -229,7 +231,9 @@
   => (retract ?g) (push c31C a25) (assert (art a25)))
 (defrule r31B2 (declare (salience 84)) ?g <- (art a31)
   (s (irregularity ?irr) (replacement not_yet) (call_kind ?ck) (pass_artificial ?pa))
-  => (retract ?g) (push c31B) (if (artificial-oor ?irr ?ck ?pa) then (push f29C)) (push c31B2))
+  => (retract ?g) (push c31B)
+     ; an artificial call's options: 31B2, then 29C and 23A
+     (if (artificial-oor ?irr ?ck ?pa) then (push o31B2 f29C c31A2_29C) else (push c31B2)))
 (defrule r31B-replaced (declare (salience 83)) ?g <- (art a31)
   (s (irregularity ?irr) (call_kind ?ck) (pass_artificial ?pa) (replacement_comparable ?rc))
   => (retract ?g) (push c31B o31B2) (replacement ?irr ?ck ?pa ?rc c31B2a c31B2b))

@@ -112,16 +112,18 @@ local function art31(f)
     elseif f.rho_next_call == "pass" and f.irregularity == "insufficient_bid" then push("c31A1_ib")
     elseif f.rho_next_call == "pass" then push("c31A1")
     elseif f.replacement == "not_yet" then
-      if a29C then push("f29C") end
-      push("c31A2")
+      -- an artificial call's options: the lead-in, then 29C and 23A
+      if a29C then push("o31A2"); push("f29C"); push("c31A2_29C")
+      else push("c31A2") end
     else push("o31A2"); replacement(f, "c31A2a", "c31A2b") end
   elseif lho_in_turn_after_own_call(f) then
     push("c31C"); art25(f)
   else
     push("c31B")
     if f.replacement == "not_yet" then
-      if artificial_call_out_of_rotation(f) then push("f29C") end
-      push("c31B2")
+      -- an artificial call's options: 31B2, then 29C and 23A
+      if artificial_call_out_of_rotation(f) then push("o31B2"); push("f29C"); push("c31A2_29C")
+      else push("c31B2") end
     else push("o31B2"); replacement(f, "c31B2a", "c31B2b") end
   end
 end

@@ -188,8 +188,13 @@ static void art31(const hand_facts *f, hand_ruling *out) {
         } else if (f->rho_next_call == RN_PASS) {
             PUSH(c31A1);
         } else if (f->replacement == RP_NOT_YET) {
-            if (artificial_call_out_of_rotation(f)) PUSH(f29C);
-            PUSH(c31A2);
+            if (artificial_call_out_of_rotation(f)) { /* the lead-in, then 29C and 23A */
+                PUSH(o31A2);
+                PUSH(f29C);
+                PUSH(c31A2_29C);
+            } else {
+                PUSH(c31A2);
+            }
         } else {
             PUSH(o31A2); /* the lead-in, before 29C and 23A */
             replacement(f, out, SEG_c31A2a, SEG_c31A2b);
@@ -200,8 +205,13 @@ static void art31(const hand_facts *f, hand_ruling *out) {
     } else {
         PUSH(c31B);
         if (f->replacement == RP_NOT_YET) {
-            if (artificial_call_out_of_rotation(f)) PUSH(f29C);
-            PUSH(c31B2);
+            if (artificial_call_out_of_rotation(f)) { /* 31B2, then 29C and 23A */
+                PUSH(o31B2);
+                PUSH(f29C);
+                PUSH(c31A2_29C);
+            } else {
+                PUSH(c31B2);
+            }
         } else {
             PUSH(o31B2); /* 31B2, before 29C, 23A and the A2 sub-clause it applies */
             replacement(f, out, SEG_c31B2a, SEG_c31B2b);

@@ -125,6 +125,8 @@
     S(c31A1_ib, "31A1 > 27A1 > 27B", "offender_must_repeat_call; repeated_bid_is_insufficient")    \
     S(c31A2, "31A2 > 23A > 23C > 12C1b", "later_call_options(31A2a, 31A2b)")                       \
     S(o31A2, "31A2", "") /* 31A2 states the condition of 31A2a and 31A2b */                        \
+    /* an artificial call's options: after the lead-in (o31A2) or 31B2 (o31B2) and 29C */          \
+    S(c31A2_29C, "23A > 23C > 12C1b", "later_call_options(31A2a, 31A2b)")                          \
     S(c31A2a, "31A2a > 23B > 23C > 12C1b", A_NO_FURTHER)                                           \
     S(c31A2b, "31A2b > 16C > 26B > 72C", A_PARTNER_PASSES)                                         \
     S(c31B, "31B > 31B1 > 16C > 16C2", A_FREE)                                                     \
