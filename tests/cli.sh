@@ -553,6 +553,15 @@ expect "pbn: results written back" 0 '[Score "NS 420 EW -420"]' '[ScoreMP "NS 2 
 expect "pbn: the written file reads back (three tags more a game)" 0 "1,15,4S+1,S,450,4,2" "1,34,PASS,,0,0,6" -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 if grep -q 'Score "400"' "$TOY.tmp.pbn"; then fail "pbn: old Score tag dropped" "still there"; else pass "pbn: old Score tag dropped"; fi
 rm -f "$TOY.tmp.pbn"
+# A tag's value with a control character (ESC starts a terminal's escape
+# sequence) is refused: it would reach the listing, --export and --write as
+# it is.
+printf '[Event "a\033[2Jb"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "N:AKJ64.K52.Q3.A72 T9.QJT9.AK84.Q65 Q87532.A4.J72.84 .8763.T965.KJT93"]\n' >"$TOY.tmp.pbn"
+expect "pbn: a control character in a tag's value" 2 ":1:9: error: tag Event: the value holds a control character (U+001B)" \
+    -- "$ARBITER" pbn "$TOY.tmp.pbn"
+expect "pbn --export: a control character in a tag's value" 2 "tag Event: the value holds a control character" \
+    -- "$ARBITER" pbn --export "$TOY.tmp.pbn"
+rm -f "$TOY.tmp.pbn"
 expect "pbn: each mistake with its line, the other games read" 2 \
     'tests/pbn/mistakes.pbn:4:14: error: Vulnerable "Some": expected None, NS, EW or All' \
     'tests/pbn/mistakes.pbn:7:8: error: Deal: N'"'"'s hand "AKQJT.T98.765.432": 14 cards' \
@@ -1202,6 +1211,24 @@ expect "session: a percentage has no IMPs" 2 ":2:1: error: a percentage has no I
 printf 'board,ns,ew,score\n1,1,2,-\n' >"$TOY.tmp.csv"
 expect "session: nobody played (found by fuzz_session): an empty ranking" 0 "place,pair,direction,boards" \
     -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+# A pair plays a board once (at one table, against one other pair): a sheet
+# that gives it two results on a board, or puts it on both sides of one,
+# is refused, where it was ranked with both results counted.
+printf 'board,ns,ew,score\n1,1,4,420\n1,1,5,450\n1,3,6,420\n' >"$TOY.tmp.csv"
+expect "session: a pair twice on a board" 2 ":3:1: error: pair 1 has a result on board 1 already (line 2)" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,4,420\n1,2,1,450\n1,3,6,420\n' >"$TOY.tmp.csv"
+expect "session: a pair north-south at one table and east-west at another" 2 ":3:1: error: pair 1 has a result on board 1 already (line 2)" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method butler "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,1,420\n1,2,5,450\n' >"$TOY.tmp.csv"
+expect "session: a pair against itself" 2 ":2:1: error: pair 1 is named north-south and east-west of board 1" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,pair,score\n1,1,620\n1,1,650\n1,3,620\n' >"$TOY.tmp.csv"
+expect "matchpoints: a pair twice on a board" 2 ":3:1: error: pair 1 has a result on board 1 already (line 2)" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,pair,score\n1NZ,A,100\n1NZ,B,50\n1NZ,A,50\n' >"$TOY.tmp.csv"
+expect "ranking: a pair twice on a board" 2 ":4:1: error: pair A has a result on board 1NZ already (line 2)" \
+    -- "$ARBITER" ranking --ruleset klaverjas-nkf-1976 "$TOY.tmp.csv"
 # Total points (78C): each side's scores added. Board 1 NS1 420, NS3 -50;
 # board 2 NS1 110, NS3 140; board 3 (east-west vulnerable, Art. 2) NS1 a
 # weighted 30% 4S= (420) + 70% 4S-1 (-50) = 126 - 35 = 91, NS3 -100.

@@ -261,9 +261,21 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
         }
         if (!read_row(rs, hooks, fields, col, cf.col, line, vec_push(rows), err)) return false;
     }
-    if (!header || rows->len == 0)
+    if (!header || rows->len == 0) {
         sb_puts(err, header ? "no results under the header row" : "no header row");
-    return header && rows->len > 0;
+        return false;
+    }
+    /* each pair once a board, north-south or east-west */
+    sheet_seat *seats = xmalloc(sizeof *seats * 2 * (size_t)rows->len);
+    int n = 0;
+    for (int i = 0; i < (int)rows->len; i++) {
+        const session_row *r = &VEC_AT(rows, session_row, i);
+        for (int side = 0; side < 2; side++)
+            seats[n++] = (sheet_seat){r->board, r->pair[side], r->line};
+    }
+    bool ok = scoring_pairs_once(seats, n, err);
+    xfree(seats);
+    return ok;
 }
 
 /* ---- a board played fewer times than the others ---- */

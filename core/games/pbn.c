@@ -1176,7 +1176,13 @@ static void tag_pair(reader *r) {
     mark_at(r, value_at, value_line);
     /* in UTF-8: a Latin-1 file's too (the standard's own character set) */
     char text[2 * MAX_TAG_VALUE];
-    utf8_from_latin1(text, sizeof text, value, n);
+    size_t len = utf8_from_latin1(text, sizeof text, value, n);
+    size_t ctl = text_control_char(text, len);
+    if (ctl < len) { /* it would reach the output as it is: a terminal's escape, a broken line */
+        report(r, line, "tag %s: the value holds a control character (U+%04X); a value is printable "
+               "text (3.1)", name, text_control_code(text + ctl));
+        return;
+    }
     handle_tag(r, name, text, line);
     return;
 skip: /* to the end of the tag's line (not past it): the rest of the game is still read */
