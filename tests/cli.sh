@@ -201,6 +201,15 @@ expect "ask: a word in several choices lists them" 1 '"bod" staat in' "11) bod b
 expect "ask --lang en: questions, hints and the ruling in English" 0 "Which irregularity occurred?" "Answer yes or no." \
     "Articles: 27 (Insufficient Bid) > 18D > 27B > 27B1a > 27D > 12B1" "[27B1a] Nothing (more) is rectified." "Which bid did the offender make instead of the insufficient bid?: 2H" \
     -- sh -c "printf 'insufficient\n1\nmaybe\nno\nbid\n2H\nno\n2H\n' | $ARBITER ask --ruleset bridge-2017 --lang en"
+# --save's file not written (a full disk, a missing directory): an error and
+# exit 2, the scenario on stdout instead, where the ruling was reported as
+# if the scenario had been kept.
+if [ -w /dev/full ]; then
+    expect "ask --save: a full disk" 2 "cannot write '/dev/full': No space left on device" "hint:" '{"deal": ' \
+        -- "$ARBITER" ask --ruleset bridge-2017 --save /dev/full examples/revoke.json
+fi
+expect "ask --save: a directory that is not there" 2 "cannot write '$TOY.no-such-dir/x.json'" '{"deal": ' \
+    -- "$ARBITER" ask --ruleset bridge-2017 --save "$TOY.no-such-dir/x.json" examples/revoke.json
 expect "ask --lang: only nl or en" 2 "--lang is nl or en, not 'fr'" -- "$ARBITER" ask --ruleset bridge-2017 --lang fr
 expect "graph" 0 "digraph article" '"volume"' "2B" -- "$ARBITER" graph --ruleset $TOY --article 2
 expect "graph unknown article" 2 "has no article 9" -- "$ARBITER" graph --ruleset $TOY --article 9
