@@ -566,6 +566,12 @@ rm -f "$TOY.tmp.pbn"
 # sequence) is refused: it would reach the listing, --export and --write as
 # it is.
 printf '[Event "a\033[2Jb"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "N:AKJ64.K52.Q3.A72 T9.QJT9.AK84.Q65 Q87532.A4.J72.84 .8763.T965.KJT93"]\n' >"$TOY.tmp.pbn"
+# A ScoreTable that gives pair 1 north-south two rows of board 1 (event.pbn
+# with its second row's PairId_NS 2 made 1): refused at the second row, the
+# first named by its line in the file.
+sed '25s/^ 2  1  2  6/ 2  1  1  6/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn --ranking: a pair twice in a board's ScoreTable" 2 ":25:1: error: pair 1 has a result on board 1 already (line 24)" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --ranking "$TOY.tmp.pbn"
 expect "pbn: a control character in a tag's value" 2 ":1:9: error: tag Event: the value holds a control character (U+001B)" \
     -- "$ARBITER" pbn "$TOY.tmp.pbn"
 expect "pbn --export: a control character in a tag's value" 2 "tag Event: the value holds a control character" \
