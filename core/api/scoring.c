@@ -661,17 +661,18 @@ static int compare_seats(const void *a, const void *b) {
 bool scoring_pairs_once(sheet_seat *seats, int n, strbuf *err) {
     if (n > 1) qsort(seats, (size_t)n, sizeof *seats, compare_seats);
     for (int i = 1; i < n; i++)
-        if (!compare_seats(&seats[i - 1], &(sheet_seat){seats[i].board, seats[i].pair,
-                                                        seats[i - 1].line})) {
+        if (!compare_seats(&seats[i - 1],
+                           &(sheet_seat){seats[i].board, seats[i].pair, seats[i - 1].line})) {
             if (seats[i].line == seats[i - 1].line)
-                sb_printf(err, "line %d: pair %s is named north-south and east-west of board %s; "
-                          "a line gives the board's two pairs", seats[i].line, seats[i].pair,
-                          seats[i].board);
+                sb_printf(err,
+                          "line %d: pair %s is named north-south and east-west of board %s; "
+                          "a line gives the board's two pairs",
+                          seats[i].line, seats[i].pair, seats[i].board);
             else
-            sb_printf(err,
-                      "line %d: pair %s has a result on board %s already (line %d); a pair "
-                      "plays a board once: give the board's other results to their own pairs",
-                      seats[i].line, seats[i].pair, seats[i].board, seats[i - 1].line);
+                sb_printf(err,
+                          "line %d: pair %s has a result on board %s already (line %d); a pair "
+                          "plays a board once: give the board's other results to their own pairs",
+                          seats[i].line, seats[i].pair, seats[i].board, seats[i - 1].line);
             return false;
         }
     return true;

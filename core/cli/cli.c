@@ -1059,8 +1059,7 @@ static bool show_scenario(const ask_state *a, const char *save, bool stopped) {
     /* a full disk shows at the flush: every step checked, not only the open */
     bool written = f && fprintf(f, "%s\n", json) >= 0;
     written = f && fclose(f) == 0 && written;
-    if (written)
-        printf(say(a, "Scenario bewaard in %s.\n", "Scenario saved in %s.\n"), save);
+    if (written) printf(say(a, "Scenario bewaard in %s.\n", "Scenario saved in %s.\n"), save);
     if (save && !written) {
         eprintf("arbiter ask: cannot write '%s': %s\n"
                 "    hint: the scenario is on stdout; --save a file in a directory you can write\n",

@@ -1179,8 +1179,10 @@ static void tag_pair(reader *r) {
     size_t len = utf8_from_latin1(text, sizeof text, value, n);
     size_t ctl = text_control_char(text, len);
     if (ctl < len) { /* it would reach the output as it is: a terminal's escape, a broken line */
-        report(r, line, "tag %s: the value holds a control character (U+%04X); a value is printable "
-               "text (3.1)", name, text_control_code(text + ctl));
+        report(r, line,
+               "tag %s: the value holds a control character (U+%04X); a value is printable "
+               "text (3.1)",
+               name, text_control_code(text + ctl));
         return;
     }
     handle_tag(r, name, text, line);
