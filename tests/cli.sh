@@ -576,6 +576,14 @@ expect "pbn: a control character in a tag's value" 2 ":1:9: error: tag Event: th
     -- "$ARBITER" pbn "$TOY.tmp.pbn"
 expect "pbn --export: a control character in a tag's value" 2 "tag Event: the value holds a control character" \
     -- "$ARBITER" pbn --export "$TOY.tmp.pbn"
+# The same in a ScoreTable's value (event.pbn's first Names in its
+# TotalScoreTable made "Ann ESC[31m Baker"): the row is refused, and
+# --export writes nothing.
+sed '30s/"Ann Baker - Carl Dean"/"Ann \x1b[31m Baker"/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn: a control character in a ScoreTable's value" 2 ":30:34: error: a ScoreTable value holds a control character (U+001B)" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
+expect "pbn --export: a control character in a ScoreTable's value" 2 "a ScoreTable value holds a control character" \
+    -- "$ARBITER" pbn --export "$TOY.tmp.pbn"
 rm -f "$TOY.tmp.pbn"
 expect "pbn: each mistake with its line, the other games read" 2 \
     'tests/pbn/mistakes.pbn:4:14: error: Vulnerable "Some": expected None, NS, EW or All' \
