@@ -1252,6 +1252,23 @@ expect "session: a pair against itself" 2 ":2:1: error: pair 1 is named north-so
 printf 'board,pair,score\n1,1,620\n1,1,650\n1,3,620\n' >"$TOY.tmp.csv"
 expect "matchpoints: a pair twice on a board" 2 ":3:1: error: pair 1 has a result on board 1 already (line 2)" \
     -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.csv"
+# A score alone among board,pair,score lines was matchpointed as a board
+# named "" of its own; a line with its board or pair empty as a board or a
+# pair named "" (ranked as a pair). Each is refused at its line.
+printf 'board,pair,score\n1,1,620\n1,2,650\n650\n' >"$TOY.tmp.csv"
+expect "matchpoints: a score alone among board,pair,score lines" 2 ":4:1: error: a score alone, where line 2 is board,pair,score" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,pair,score\n1NZ,A,100\n1NZ,,50\n' >"$TOY.tmp.csv"
+expect "ranking: a line without its pair" 2 ":3:5: error: the pair is not named" \
+    -- "$ARBITER" ranking --ruleset klaverjas-nkf-1976 "$TOY.tmp.csv"
+printf 'board,pair,score\n1,1,620\n,2,650\n' >"$TOY.tmp.csv"
+expect "matchpoints: a line without its board" 2 ":3:1: error: the board is not named" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.csv"
+# A header that names a column twice (score and score_ns are one column):
+# the second was passed over unseen.
+printf 'board,ns,ew,score,score_ns\n1,1,4,420,5\n1,2,5,450,6\n' >"$TOY.tmp.csv"
+expect "session: a header naming a column twice" 2 ":1:19: error: the header names a column twice ('score' and 'score_ns' are both score)" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
 printf 'board,pair,score\n1NZ,A,100\n1NZ,B,50\n1NZ,A,50\n' >"$TOY.tmp.csv"
 expect "ranking: a pair twice on a board" 2 ":4:1: error: pair A has a result on board 1NZ already (line 2)" \
     -- "$ARBITER" ranking --ruleset klaverjas-nkf-1976 "$TOY.tmp.csv"

@@ -679,7 +679,7 @@ bool scoring_pairs_once(sheet_seat *seats, int n, strbuf *err) {
 }
 
 bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
-    int line = 0;
+    int line = 0, first_fields = 0, first_line = 0; /* the first score's line: its kind */
     for (const char *p = text; *p;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -714,6 +714,24 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
             }
             return false;
         }
+        /* a sheet is scores alone (one board) or board,pair,score lines: a
+         * score without its board among them would be a board of its own */
+        if (rows->len > 0 && (nf == SCORE_FIELDS) != (first_fields == SCORE_FIELDS)) {
+            sb_printf(err,
+                      "line %d: %s, where line %d is %s; a sheet is scores alone (one board) "
+                      "or board,pair,score lines",
+                      line, nf == 1 ? "a score alone" : "board,pair,score", first_line,
+                      nf == 1 ? "board,pair,score" : "a score alone");
+            return false;
+        }
+        for (int i = 0; nf == SCORE_FIELDS && i < 2; i++)
+            if (!sf.f[i][0]) {
+                sb_printf(err,
+                          "line %d, column %d: the %s is not named; a line is board,pair,score",
+                          line, sf.col[i], i ? "pair" : "board");
+                return false;
+            }
+        if (rows->len == 0) first_fields = nf, first_line = line;
         score_line *row = vec_push(rows);
         memset(row, 0, sizeof *row);
         for (int i = 0; nf == SCORE_FIELDS && i < 2; i++)

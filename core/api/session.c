@@ -222,7 +222,14 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
                 col[c] = -1;
             for (int i = 0; i < cf.n; i++) {
                 int c = column_named(cf.f[i]);
-                if (c >= 0 && col[c] < 0) col[c] = i;
+                if (c >= 0 && col[c] >= 0) { /* which would be read is a guess: neither is */
+                    sb_printf(err,
+                              "line %d, column %d: the header names a column twice ('%s' and "
+                              "'%s' are both %s); each column once",
+                              line, cf.col[i], cf.f[col[c]], cf.f[i], column_names[c][0]);
+                    return false;
+                }
+                if (c >= 0) col[c] = i;
             }
             if (col[COL_BOARD] < 0 || col[COL_NS] < 0 || col[COL_EW] < 0 || col[COL_SCORE] < 0) {
                 sb_printf(err,
