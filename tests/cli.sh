@@ -201,6 +201,15 @@ expect "ask: a word in several choices lists them" 1 '"bod" staat in' "11) bod b
 expect "ask --lang en: questions, hints and the ruling in English" 0 "Which irregularity occurred?" "Answer yes or no." \
     "Articles: 27 (Insufficient Bid) > 18D > 27B > 27B1a > 27D > 12B1" "[27B1a] Nothing (more) is rectified." "Which bid did the offender make instead of the insufficient bid?: 2H" \
     -- sh -c "printf 'insufficient\n1\nmaybe\nno\nbid\n2H\nno\n2H\n' | $ARBITER ask --ruleset bridge-2017 --lang en"
+# --save's file not written (a full disk, a missing directory): an error and
+# exit 2, the scenario on stdout instead, where the ruling was reported as
+# if the scenario had been kept.
+if [ -w /dev/full ]; then
+    expect "ask --save: a full disk" 2 "cannot write '/dev/full': No space left on device" "hint:" '{"deal": ' \
+        -- "$ARBITER" ask --ruleset bridge-2017 --save /dev/full examples/revoke.json
+fi
+expect "ask --save: a directory that is not there" 2 "cannot write '$TOY.no-such-dir/x.json'" '{"deal": ' \
+    -- "$ARBITER" ask --ruleset bridge-2017 --save "$TOY.no-such-dir/x.json" examples/revoke.json
 expect "ask --lang: only nl or en" 2 "--lang is nl or en, not 'fr'" -- "$ARBITER" ask --ruleset bridge-2017 --lang fr
 expect "graph" 0 "digraph article" '"volume"' "2B" -- "$ARBITER" graph --ruleset $TOY --article 2
 expect "graph unknown article" 2 "has no article 9" -- "$ARBITER" graph --ruleset $TOY --article 9
@@ -553,6 +562,29 @@ expect "pbn: results written back" 0 '[Score "NS 420 EW -420"]' '[ScoreMP "NS 2 
 expect "pbn: the written file reads back (three tags more a game)" 0 "1,15,4S+1,S,450,4,2" "1,34,PASS,,0,0,6" -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 if grep -q 'Score "400"' "$TOY.tmp.pbn"; then fail "pbn: old Score tag dropped" "still there"; else pass "pbn: old Score tag dropped"; fi
 rm -f "$TOY.tmp.pbn"
+# A ScoreTable that gives pair 1 north-south two rows of board 1 (event.pbn
+# with its second row's PairId_NS 2 made 1): refused at the second row, the
+# first named by its line in the file.
+sed '25s/^ 2  1  2  6/ 2  1  1  6/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn --ranking: a pair twice in a board's ScoreTable" 2 ":25:1: error: pair 1 has a result on board 1 already (line 24)" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --ranking "$TOY.tmp.pbn"
+# A tag's value with a control character (ESC starts a terminal's escape
+# sequence) is refused: it would reach the listing, --export and --write as
+# it is.
+printf '[Event "a\033[2Jb"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "N:AKJ64.K52.Q3.A72 T9.QJT9.AK84.Q65 Q87532.A4.J72.84 .8763.T965.KJT93"]\n' >"$TOY.tmp.pbn"
+expect "pbn: a control character in a tag's value" 2 ":1:9: error: tag Event: the value holds a control character (U+001B)" \
+    -- "$ARBITER" pbn "$TOY.tmp.pbn"
+expect "pbn --export: a control character in a tag's value" 2 "tag Event: the value holds a control character" \
+    -- "$ARBITER" pbn --export "$TOY.tmp.pbn"
+# The same in a ScoreTable's value (event.pbn's first Names in its
+# TotalScoreTable made "Ann ESC[31m Baker"): the row is refused, and
+# --export writes nothing.
+sed '30s/"Ann Baker - Carl Dean"/"Ann \x1b[31m Baker"/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn: a control character in a ScoreTable's value" 2 ":30:34: error: a ScoreTable value holds a control character (U+001B)" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
+expect "pbn --export: a control character in a ScoreTable's value" 2 "a ScoreTable value holds a control character" \
+    -- "$ARBITER" pbn --export "$TOY.tmp.pbn"
+rm -f "$TOY.tmp.pbn"
 expect "pbn: each mistake with its line, the other games read" 2 \
     'tests/pbn/mistakes.pbn:4:14: error: Vulnerable "Some": expected None, NS, EW or All' \
     'tests/pbn/mistakes.pbn:7:8: error: Deal: N'"'"'s hand "AKQJT.T98.765.432": 14 cards' \
@@ -841,17 +873,15 @@ for totals in "" --totals; do
         pass "pbn $totals: two sections, the file's figures agree with arbiter's"
     fi
 done
-# Without the Section tags the twelve rows are one field: the file's
-# figures (each section's) are no longer arbiter's.
+# Without the Section tags the twelve rows are one field, and both
+# sections' pair 1 north-south is one pair that played board 1 twice.
+# Changed: this was matchpointed as one field (pair 1 ranked with both
+# results); a pair plays a board once (Law 15A2 cancels a second play's
+# score), so the file is refused at the second section's row, naming the first.
 sed '/^\[Section /d' tests/pbn/sections.pbn >"$TOY.tmp.pbn"
-expect "pbn: the sections' rows as one field, where they differ" 0 '1,17,4S+1,N,450,10,0,100,0,,2,5,' \
-    '1,16,4S=,N,420,6,4,60,40,,1,4,"MP_NS 2 (arbiter 2.4); Percentage_NS 50 (arbiter 60)' \
+expect "pbn: the sections' rows as one field: a pair twice on a board" 2 \
+    ':49:1: error: pair 1 has a result on board 1 already (line 16)' \
     -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
-if "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn" | grep -q '"MP_NS'; then
-    pass "pbn: the sections' rows as one field disagree with the file"
-else
-    fail "pbn: the sections' rows as one field disagree with the file" "no disagreement"
-fi
 # A file of one game a result (tests/pbn/session.pbn) with a Section "##B"
 # from its third game on (4.8: the games after it have it too): 420 and
 # 450 are one field, 500 and the passed-out board another, a top of 2
@@ -1176,9 +1206,14 @@ rm -f "$TOY.tmp.rules"
 # Bakker and "Jansen; Smit" each score 2 of 4: a shared first place.
 expect "session: ; and quotes, a tie shown as 1=" 0 "1=,Bakker,NS,2,2,4,50" '1=,Jansen; Smit,NS,2,2,4,50' \
     "1,Visser,EW,2,4,4,100" -- "$ARBITER" session --ruleset bridge-2017 examples/session-semicolon.csv
-printf 'board,ns,ew,score\n1,1,2,100\n1,2,1,50\n' >"$TOY.tmp.csv"
-expect "session: pairs that sit both ways are one field" 0 "1,1,all,2,4,4,100" "2,2,all,2,0,4,0" \
-    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+# Changed: the sheet had pairs 1 and 2 play board 1 twice, against each
+# other both ways, which a pair cannot (it plays a board once; Law 15A2).
+# Now four pairs, 2 and 1 changing direction on board 2: 1 NS 100 beats 3
+# NS 50 (2 and 0), EW 4 -50 beats EW 2 -100 (2 and 0); board 2: 4 NS 100
+# beats 2 NS 50, EW 1 -50 beats EW 3 -100. Pairs 1 and 4 4 of 4, 2 and 3 0.
+printf 'board,ns,ew,score\n1,1,2,100\n1,3,4,50\n2,2,1,50\n2,4,3,100\n' >"$TOY.tmp.csv"
+expect "session: pairs that sit both ways are one field" 0 "1=,1,all,2,4,4,100" "1=,4,all,2,4,4,100" \
+    "3=,2,all,2,0,4,0" "3=,3,all,2,0,4,0" -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
 printf 'board,ns,ew,score,score_ew\n1,1,2,A+,A+\n1,3,4,420\n1,5,6,450 P\n' >"$TOY.tmp.csv"
 # Neither side at fault: A+ both ways (12C2a), 2.4 each; 450 (2 + 1) x 3 / 2
 # - 1 = 3.5 less a quarter top (1) = 2.5; east-west's -450 keeps 0.5.
@@ -1202,6 +1237,41 @@ expect "session: a percentage has no IMPs" 2 ":2:1: error: a percentage has no I
 printf 'board,ns,ew,score\n1,1,2,-\n' >"$TOY.tmp.csv"
 expect "session: nobody played (found by fuzz_session): an empty ranking" 0 "place,pair,direction,boards" \
     -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+# A pair plays a board once (at one table, against one other pair): a sheet
+# that gives it two results on a board, or puts it on both sides of one,
+# is refused, where it was ranked with both results counted.
+printf 'board,ns,ew,score\n1,1,4,420\n1,1,5,450\n1,3,6,420\n' >"$TOY.tmp.csv"
+expect "session: a pair twice on a board" 2 ":3:1: error: pair 1 has a result on board 1 already (line 2)" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,4,420\n1,2,1,450\n1,3,6,420\n' >"$TOY.tmp.csv"
+expect "session: a pair north-south at one table and east-west at another" 2 ":3:1: error: pair 1 has a result on board 1 already (line 2)" \
+    -- "$ARBITER" session --ruleset bridge-2017 --method butler "$TOY.tmp.csv"
+printf 'board,ns,ew,score\n1,1,1,420\n1,2,5,450\n' >"$TOY.tmp.csv"
+expect "session: a pair against itself" 2 ":2:1: error: pair 1 is named north-south and east-west of board 1" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,pair,score\n1,1,620\n1,1,650\n1,3,620\n' >"$TOY.tmp.csv"
+expect "matchpoints: a pair twice on a board" 2 ":3:1: error: pair 1 has a result on board 1 already (line 2)" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.csv"
+# A score alone among board,pair,score lines was matchpointed as a board
+# named "" of its own; a line with its board or pair empty as a board or a
+# pair named "" (ranked as a pair). Each is refused at its line.
+printf 'board,pair,score\n1,1,620\n1,2,650\n650\n' >"$TOY.tmp.csv"
+expect "matchpoints: a score alone among board,pair,score lines" 2 ":4:1: error: a score alone, where line 2 is board,pair,score" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,pair,score\n1NZ,A,100\n1NZ,,50\n' >"$TOY.tmp.csv"
+expect "ranking: a line without its pair" 2 ":3:5: error: the pair is not named" \
+    -- "$ARBITER" ranking --ruleset klaverjas-nkf-1976 "$TOY.tmp.csv"
+printf 'board,pair,score\n1,1,620\n,2,650\n' >"$TOY.tmp.csv"
+expect "matchpoints: a line without its board" 2 ":3:1: error: the board is not named" \
+    -- "$ARBITER" matchpoints --ruleset bridge-2017 "$TOY.tmp.csv"
+# A header that names a column twice (score and score_ns are one column):
+# the second was passed over unseen.
+printf 'board,ns,ew,score,score_ns\n1,1,4,420,5\n1,2,5,450,6\n' >"$TOY.tmp.csv"
+expect "session: a header naming a column twice" 2 ":1:19: error: the header names a column twice ('score' and 'score_ns' are both score)" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.csv"
+printf 'board,pair,score\n1NZ,A,100\n1NZ,B,50\n1NZ,A,50\n' >"$TOY.tmp.csv"
+expect "ranking: a pair twice on a board" 2 ":4:1: error: pair A has a result on board 1NZ already (line 2)" \
+    -- "$ARBITER" ranking --ruleset klaverjas-nkf-1976 "$TOY.tmp.csv"
 # Total points (78C): each side's scores added. Board 1 NS1 420, NS3 -50;
 # board 2 NS1 110, NS3 140; board 3 (east-west vulnerable, Art. 2) NS1 a
 # weighted 30% 4S= (420) + 70% 4S-1 (-50) = 126 - 35 = 91, NS3 -100.
@@ -1576,6 +1646,18 @@ expect "diff --cases, cases that cannot be ruled" 2 "regel 2: niet te beoordelen
     -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/bad-cases.jsonl
 expect "diff --cases json, cases that cannot be ruled" 2 '"cases": 4' '"changed": 1' '"unchanged": 1' '"not_ruled": 2' \
     '"failures": [' '"line": 3' -- "$ARBITER" diff $LATE $STRICT --cases $CHANGES/bad-cases.jsonl --json
+# A NUL byte on line 2 and a byte that is not UTF-8 on line 3: each a
+# case that cannot be read, and the line after them still ruled (1B
+# changes); the JSON keeps a failure for each. Before, the lines from the
+# NUL on were dropped unseen, and a failure whose line was not UTF-8 was
+# missing from "failures" though counted.
+printf '{"minutes": 10, "repeated": true}\n{"minutes": \000 1}\n{"minutes": 1, "x": "\377"}\n{"minutes": 10, "repeated": true}\n' >"$TOY.tmp.jsonl"
+expect "diff --cases: a NUL byte and a line not in UTF-8" 2 "regel 2: niet te beoordelen" "regel 3: niet te beoordelen" \
+    "2 van 4 zaken krijgen een andere uitspraak; 0 ongewijzigd; 2 niet te beoordelen" \
+    -- "$ARBITER" diff $LATE $STRICT --cases "$TOY.tmp.jsonl"
+expect "diff --cases json: a failure for each line that cannot be read" 2 '"not_ruled": 2' '"line": 2' '"line": 3' \
+    -- "$ARBITER" diff $LATE $STRICT --cases "$TOY.tmp.jsonl" --json
+rm -f "$TOY.tmp.jsonl"
 # The report for people: one change (1B: 2 points become 4), the rulings'
 # texts from the rule file, the facts that decide, an example both rule so.
 expect "diff report" 0 "Verschil late → late-strict" "1 soort situatie krijgt een andere uitspraak; waar de uitspraken uiteengaan: 1B." \

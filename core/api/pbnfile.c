@@ -543,7 +543,15 @@ static bool score_field(const arb_ruleset *rs, const scenario_hooks *hooks, cons
                 msg = strchr(msg, ':') ? strchr(msg, ':') + 2 : msg;
                 sb_printf(err, "line %d: ", units[of[line - 2]].row->line);
             }
-            sb_puts(err, msg);
+            /* a second line the message names ("already (line 3)"): the file's too */
+            const char *other = strstr(msg, "(line ");
+            int at = 0;
+            if (other && sscanf(other, "(line %d)", &at) == 1 && at >= 2 && at - 2 < n) {
+                sb_printf(err, "%.*s(line %d%s", (int)(other - msg), msg,
+                          units[of[at - 2]].row->line, strchr(other, ')'));
+            } else {
+                sb_puts(err, msg);
+            }
             ok = false;
         }
         sb_free(&why);

@@ -1395,11 +1395,11 @@ static void count_change(case_totals *t, const char *change, long line) {
                                                 (json_int_t)line));
 }
 
-static void one_case(const ruleset *a, const ruleset *b, const char *text, long line, bool json,
-                     enum arb_lang lang, case_totals *t, FILE *out) {
+static void one_case(const ruleset *a, const ruleset *b, const char *text, size_t len, long line,
+                     bool json, enum arb_lang lang, case_totals *t, FILE *out) {
     char *sa = NULL, *sb = NULL;
-    arb_rule_json(a, text, strlen(text), &sa);
-    arb_rule_json(b, text, strlen(text), &sb);
+    arb_rule_json(a, text, len, &sa);
+    arb_rule_json(b, text, len, &sb);
     json_t *ra = sa ? json_loads(sa, 0, NULL) : NULL, *rb = sb ? json_loads(sb, 0, NULL) : NULL;
     xfree(sa);
     xfree(sb);
@@ -1411,10 +1411,15 @@ static void one_case(const ruleset *a, const ruleset *b, const char *text, long 
         sb_init(&why_b);
         if (!ruled(ra)) why_not_ruled(ra, &why_a);
         if (!ruled(rb)) why_not_ruled(rb, &why_b);
+        /* the line as a JSON string even when it is not UTF-8 (a byte that is not
+         * shown as its Latin-1 character): the record is kept, not dropped */
+        char *shown = xmalloc(2 * len + 1);
+        utf8_from_latin1(shown, 2 * len + 1, text, len);
         json_array_append_new(t->failures,
-                              json_pack("{sIssssss}", "line", (json_int_t)line, "scenario", text,
+                              json_pack("{sIssssss}", "line", (json_int_t)line, "scenario", shown,
                                         "a", why_a.data ? why_a.data : "", "b",
                                         why_b.data ? why_b.data : ""));
+        xfree(shown);
         if (!json) {
             fprintf(out, "regel %ld: niet te beoordelen", line);
             if (why_a.data && why_b.data && strcmp(why_a.data, why_b.data) == 0)
@@ -1475,12 +1480,16 @@ enum arb_status report_cases(const ruleset *a, const ruleset *b, const char *cas
     text[len] = 0;
     case_totals t = {0, 0, 0, 0, json_array(), json_array(), json_array()};
     long line = 0;
-    for (char *p = text, *next; p && *p; p = next) {
-        next = strchr(p, '\n');
-        if (next) *next++ = 0;
+    /* by length, not up to a NUL: a line holding one is a case that cannot be
+     * read (invalid JSON), and the lines after it are still ruled */
+    for (char *p = text, *end = text + len, *next; p < end; p = next) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        next = p + n + (nl ? 1 : 0);
+        p[n] = 0;
         line++;
-        if (strspn(p, " \t\r") == strlen(p)) continue;
-        one_case(a, b, p, line, json, lang, &t, out);
+        if (strspn(p, " \t\r") == n) continue;
+        one_case(a, b, p, n, line, json, lang, &t, out);
     }
     if (json) {
         json_t *o = json_pack("{sisisisisOsOsO}", "cases", t.total, "changed", t.changed,

@@ -651,8 +651,35 @@ json_t *scoring_hand_json(const ruleset *rs, const kj_hand_score *hs, const scen
 #define SCORE_FIELDS 3
 #define SCORE_LINE 256
 
+static int compare_seats(const void *a, const void *b) {
+    const sheet_seat *x = a, *y = b;
+    int c = strcmp(x->board, y->board);
+    if (!c) c = strcmp(x->pair, y->pair);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+bool scoring_pairs_once(sheet_seat *seats, int n, strbuf *err) {
+    if (n > 1) qsort(seats, (size_t)n, sizeof *seats, compare_seats);
+    for (int i = 1; i < n; i++)
+        if (!compare_seats(&seats[i - 1],
+                           &(sheet_seat){seats[i].board, seats[i].pair, seats[i - 1].line})) {
+            if (seats[i].line == seats[i - 1].line)
+                sb_printf(err,
+                          "line %d: pair %s is named north-south and east-west of board %s; "
+                          "a line gives the board's two pairs",
+                          seats[i].line, seats[i].pair, seats[i].board);
+            else
+                sb_printf(err,
+                          "line %d: pair %s has a result on board %s already (line %d); a pair "
+                          "plays a board once: give the board's other results to their own pairs",
+                          seats[i].line, seats[i].pair, seats[i].board, seats[i - 1].line);
+            return false;
+        }
+    return true;
+}
+
 bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
-    int line = 0;
+    int line = 0, first_fields = 0, first_line = 0; /* the first score's line: its kind */
     for (const char *p = text; *p;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -687,6 +714,24 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
             }
             return false;
         }
+        /* a sheet is scores alone (one board) or board,pair,score lines: a
+         * score without its board among them would be a board of its own */
+        if (rows->len > 0 && (nf == SCORE_FIELDS) != (first_fields == SCORE_FIELDS)) {
+            sb_printf(err,
+                      "line %d: %s, where line %d is %s; a sheet is scores alone (one board) "
+                      "or board,pair,score lines",
+                      line, nf == 1 ? "a score alone" : "board,pair,score", first_line,
+                      nf == 1 ? "board,pair,score" : "a score alone");
+            return false;
+        }
+        for (int i = 0; nf == SCORE_FIELDS && i < 2; i++)
+            if (!sf.f[i][0]) {
+                sb_printf(err,
+                          "line %d, column %d: the %s is not named; a line is board,pair,score",
+                          line, sf.col[i], i ? "pair" : "board");
+                return false;
+            }
+        if (rows->len == 0) first_fields = nf, first_line = line;
         score_line *row = vec_push(rows);
         memset(row, 0, sizeof *row);
         for (int i = 0; nf == SCORE_FIELDS && i < 2; i++)
@@ -704,7 +749,17 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
         snprintf(row->pair, sizeof row->pair, "%.31s", nf == SCORE_FIELDS ? sf.f[1] : "");
     }
     if (rows->len == 0) sb_puts(err, "no scores");
-    return rows->len > 0;
+    if (rows->len == 0) return false;
+    /* the lines that name their pair: each pair once a board */
+    sheet_seat *seats = xmalloc(sizeof *seats * (size_t)rows->len);
+    int n = 0;
+    for (int i = 0; i < (int)rows->len; i++) {
+        const score_line *r = &VEC_AT(rows, score_line, i);
+        if (r->pair[0]) seats[n++] = (sheet_seat){r->board, r->pair, r->line};
+    }
+    bool ok = scoring_pairs_once(seats, n, err);
+    xfree(seats);
+    return ok;
 }
 
 /* A row of the sheet as it is sorted to group the boards. */

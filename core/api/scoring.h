@@ -300,8 +300,20 @@ bool adjusted_board_needed(score_line *const *rows, int n);
 json_t *session_sheet_json(const ruleset *rs, const scenario_hooks *hooks, const char *sheet,
                            size_t len, const char *method, strbuf *error);
 
+/* A pair's result on a board: where a sheet names it. */
+typedef struct sheet_seat {
+    const char *board, *pair;
+    int line;
+} sheet_seat;
+
+/* Whether each pair plays each board once: false with err naming the
+ * line that gives a pair a second result on a board it already has one
+ * on (a pair plays a board once, at one table; a line of the pair against
+ * itself is a second result too). Sorts seats. */
+bool scoring_pairs_once(sheet_seat *seats, int n, strbuf *err);
+
 /* Reads the sheet into rows (a vec of score_line); false with err naming
- * the line. */
+ * the line (a pair given two scores on one board too). */
 bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err);
 /* The same for a sheet of len bytes that need not be terminated (a NUL in
  * it is refused: the file is not text). */

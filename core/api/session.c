@@ -222,7 +222,14 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
                 col[c] = -1;
             for (int i = 0; i < cf.n; i++) {
                 int c = column_named(cf.f[i]);
-                if (c >= 0 && col[c] < 0) col[c] = i;
+                if (c >= 0 && col[c] >= 0) { /* which would be read is a guess: neither is */
+                    sb_printf(err,
+                              "line %d, column %d: the header names a column twice ('%s' and "
+                              "'%s' are both %s); each column once",
+                              line, cf.col[i], cf.f[col[c]], cf.f[i], column_names[c][0]);
+                    return false;
+                }
+                if (c >= 0) col[c] = i;
             }
             if (col[COL_BOARD] < 0 || col[COL_NS] < 0 || col[COL_EW] < 0 || col[COL_SCORE] < 0) {
                 sb_printf(err,
@@ -261,9 +268,21 @@ static bool read_sheet(const ruleset *rs, const scenario_hooks *hooks, const cha
         }
         if (!read_row(rs, hooks, fields, col, cf.col, line, vec_push(rows), err)) return false;
     }
-    if (!header || rows->len == 0)
+    if (!header || rows->len == 0) {
         sb_puts(err, header ? "no results under the header row" : "no header row");
-    return header && rows->len > 0;
+        return false;
+    }
+    /* each pair once a board, north-south or east-west */
+    sheet_seat *seats = xmalloc(sizeof *seats * 2 * (size_t)rows->len);
+    int n = 0;
+    for (int i = 0; i < (int)rows->len; i++) {
+        const session_row *r = &VEC_AT(rows, session_row, i);
+        for (int side = 0; side < 2; side++)
+            seats[n++] = (sheet_seat){r->board, r->pair[side], r->line};
+    }
+    bool ok = scoring_pairs_once(seats, n, err);
+    xfree(seats);
+    return ok;
 }
 
 /* ---- a board played fewer times than the others ---- */

@@ -1040,10 +1040,12 @@ static enum reply next_step(ask_state *a, const arb_ruling *r, int answered, int
     return reply == REPLY_END ? REPLY_ANSWER : reply; /* Enter or the end: the ruling stands */
 }
 
-/* The scenario so far, on stdout and in --save's file: a start for later. */
-static void show_scenario(const ask_state *a, const char *save, bool stopped) {
+/* The scenario so far, on stdout and in --save's file: a start for later.
+ * False when --save's file could not be written (the scenario then goes to
+ * stdout, so that it is not lost). */
+static bool show_scenario(const ask_state *a, const char *save, bool stopped) {
     char *json = arb_scenario_json(a->sc);
-    if (!json) return;
+    if (!json) return !save;
     if (stopped) {
         printf(
             say(a,
@@ -1054,13 +1056,18 @@ static void show_scenario(const ask_state *a, const char *save, bool stopped) {
         printf("%s\n", json);
     }
     FILE *f = save ? fopen(save, "w") : NULL;
-    if (save && !f) eprintf("arbiter ask: cannot write '%s': %s\n", save, strerror(errno));
-    if (f) {
-        fprintf(f, "%s\n", json);
-        fclose(f);
-        printf(say(a, "Scenario bewaard in %s.\n", "Scenario saved in %s.\n"), save);
+    /* a full disk shows at the flush: every step checked, not only the open */
+    bool written = f && fprintf(f, "%s\n", json) >= 0;
+    written = f && fclose(f) == 0 && written;
+    if (written) printf(say(a, "Scenario bewaard in %s.\n", "Scenario saved in %s.\n"), save);
+    if (save && !written) {
+        eprintf("arbiter ask: cannot write '%s': %s\n"
+                "    hint: the scenario is on stdout; --save a file in a directory you can write\n",
+                save, strerror(errno));
+        if (!stopped) printf("%s\n", json);
     }
     free(json);
+    return !save || written;
 }
 
 /* The questions, until there is a ruling to keep; the ruling in *out. */
@@ -1145,16 +1152,15 @@ static int cmd_ask(const options *o) {
         show_scenario(&a, o->save, true);
         status = ARB_BAD_INPUT;
     } else if (status == ARB_OK && reply == REPLY_STOP) {
-        show_scenario(&a, o->save, true);
-        status = ARB_NO_RULING;
+        status = show_scenario(&a, o->save, true) ? ARB_NO_RULING : ARB_BAD_INPUT;
     } else if (status == ARB_OK) {
         putchar('\n');
         if (a.lang == ARB_EN && !o->json)
             print_ruling_english(&a, r);
         else
             print_ruling(r, o->json);
-        show_scenario(&a, o->save, false);
-        status = arb_ruling_exit_status(r);
+        bool saved = show_scenario(&a, o->save, false);
+        status = saved ? arb_ruling_exit_status(r) : ARB_BAD_INPUT;
     }
     for (int i = 0; i < a.n; i++)
         free(a.history[i]);

@@ -783,6 +783,23 @@ static void table_token(reader *r) {
         r->p = p;
         if (n == 0) return; /* at a NUL: the caller reports it */
     }
+    /* a control character would reach --write and --export as it is (in the
+     * file's bytes, or a Latin-1 file's C1 characters once in UTF-8) */
+    char shown[2 * sizeof r->values[0]];
+    size_t len = utf8_from_latin1(shown, sizeof shown, start, n), ctl = text_control_char(start, n);
+    const char *bad = ctl < n ? start + ctl : NULL;
+    if (!bad && (ctl = text_control_char(shown, len)) < len) bad = shown + ctl;
+    if (bad) {
+        mark_here(r, ctl < n && bad == start + ctl ? bad : start);
+        report(r, r->line,
+               "a ScoreTable value holds a control character (U+%04X); a value is printable "
+               "text (5.2); the row is not read",
+               text_control_code(bad));
+        while (r->p < r->end && *r->p != '\n') /* the rest of its line is passed over */
+            r->p++;
+        r->nvalues = 0;
+        return;
+    }
     if (r->ncolumns == 0) return;                   /* the columns were wrong: reported */
     if (r->nvalues > 0 && r->line != r->row_line) { /* a row a line, as the programs write it */
         report(r, r->row_line,
@@ -1176,7 +1193,15 @@ static void tag_pair(reader *r) {
     mark_at(r, value_at, value_line);
     /* in UTF-8: a Latin-1 file's too (the standard's own character set) */
     char text[2 * MAX_TAG_VALUE];
-    utf8_from_latin1(text, sizeof text, value, n);
+    size_t len = utf8_from_latin1(text, sizeof text, value, n);
+    size_t ctl = text_control_char(text, len);
+    if (ctl < len) { /* it would reach the output as it is: a terminal's escape, a broken line */
+        report(r, line,
+               "tag %s: the value holds a control character (U+%04X); a value is printable "
+               "text (3.1)",
+               name, text_control_code(text + ctl));
+        return;
+    }
     handle_tag(r, name, text, line);
     return;
 skip: /* to the end of the tag's line (not past it): the rest of the game is still read */
