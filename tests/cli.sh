@@ -1459,7 +1459,9 @@ if [ -f examples/insufficient-bid.json ]; then
     expect "demo example json" 0 '"articles": [' '"27"' '"actions": [' '"messages": [' -- "$ARBITER" rule --ruleset bridge-2017 --json examples/insufficient-bid.json
     expect "ask re-asks an impossible answer" 0 "Dat kan niet:" "Artikelen: 27 > 18D > 27B > 27B1a > 27D > 12B1" -- sh -c "printf '1\nnee\n1\nnee\n2\nP\n2H\nnee\n2H\n' | $ARBITER ask --ruleset bridge-2017"
     expect "compare, no difference" 0 "== bridge-2017" "Geen verschil tussen bridge-2017 en bridge-2017." -- "$ARBITER" compare --ruleset bridge-2017 --ruleset rulesets/bridge-2017 examples/insufficient-bid.json
-    expect "compare, other ruleset" 2 "Alleen in bridge-2017:" "[27B1a] no_further_rectification" "is not a value of fact 'irregularity'" -- "$ARBITER" compare --ruleset bridge-2017 --ruleset $TOY examples/insufficient-bid.json
+    # Changed: a ruleset that cannot read the scenario gives no ruling, so the
+    # difference is the status; the other's actions are not "only in" it.
+    expect "compare, other ruleset" 2 'Status: ["ruling","bad_input"]' "Artikelen: 27 > 18D > 27B > 27B1a" "is not a value of fact 'irregularity'" -- "$ARBITER" compare --ruleset bridge-2017 --ruleset $TOY examples/insufficient-bid.json
     expect "compare json" 0 '"differences": [' '"rulings": [' -- "$ARBITER" compare --ruleset bridge-2017 --ruleset bridge-2017 --json examples/insufficient-bid.json
     expect "compare needs two" 2 "needs two --ruleset" -- "$ARBITER" compare --ruleset bridge-2017 examples/insufficient-bid.json
     # A scenario none of the rulesets can read is an error at its place, as
@@ -2780,6 +2782,14 @@ expect "rule: the grounds name what decided (the revoke's facts, the tricks won 
 expect "rule: the grounds leave out a fact that could not change the ruling (the penalty cards' count)" 1 "0" \
     -- sh -c "\"$ARBITER\" rule --ruleset bridge-2017 \"$TOY.tmp.json\" | grep -c strafkaarten"
 rm -f "$TOY.tmp.json"
+
+# compare: where one ruleset gives no ruling (klaverjas cannot read a
+# bridge scenario), the difference is the status, not the other's actions
+# listed as "only in" it.
+expect "compare: a ruleset without a ruling differs by its status alone" 2 'Status: ["ruling","bad_input"]' \
+    -- "$ARBITER" compare --ruleset bridge-2017 --ruleset klaverjas-nkf-1976 examples/insufficient-bid.json
+expect "compare: no actions listed as only in the ruleset that ruled" 1 "0" \
+    -- sh -c "\"$ARBITER\" compare --ruleset bridge-2017 --ruleset klaverjas-nkf-1976 examples/insufficient-bid.json | grep -c 'Alleen in'"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

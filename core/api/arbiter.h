@@ -825,7 +825,8 @@ enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p,
  * ruleset scores the scenario's contract; a scenario a ruleset cannot read
  * gives its "status" "bad_input" and "error"], "differences": [what differs
  * between the first and each of the others: "status", "articles" (each a
- * pair), "actions_only_in", "score"; {} when they agree]}. The status is
+ * pair), "actions_only_in", "score"; the "status" alone where one of the
+ * two gave no ruling; {} when they agree]}. The status is
  * the worst of the rulings' (as arb_rule_json's); *json is given whenever
  * the arguments were sound. A plugin that failed is named in *error, one
  * line each, beside the answer. */

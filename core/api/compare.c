@@ -70,12 +70,20 @@ static bool action_in(json_t *action, json_t *actions) {
     return false;
 }
 
+static bool is_ruling(json_t *r) {
+    const char *s = json_string_value(json_object_get(r, "status"));
+    return s && strcmp(s, "ruling") == 0;
+}
+
 json_t *compare_differences_json(json_t *a, json_t *b) {
     json_t *d = json_object();
     if (!json_equal(json_object_get(a, "status"), json_object_get(b, "status")))
         json_object_set_new(
             d, "status",
             json_pack("[OO]", json_object_get(a, "status"), json_object_get(b, "status")));
+    /* where one gave no ruling, its missing articles and actions are no
+     * difference of the rules: the status says it */
+    if (json_object_get(d, "status") && (!is_ruling(a) || !is_ruling(b))) return d;
     if (!json_equal(json_object_get(a, "articles"), json_object_get(b, "articles")))
         json_object_set_new(
             d, "articles",
