@@ -141,19 +141,13 @@ static const char *source_text(const char *source) {
     return "";
 }
 
-static bool expr_uses(const ruleset *rs, int e, int fact, int depth) {
-    const rs_expr *x = rs_expr_at(rs, e);
-    if (depth > 64)
-        return true; /* derived facts cannot loop (the compiler refuses cycles); be safe */
-    if (x->kind == EX_FACT)
-        return x->a == fact || (rs->facts[x->a].derived >= 0 &&
-                                expr_uses(rs, rs->facts[x->a].derived, fact, depth + 1));
-    if (x->kind == EX_CONST) return false;
-    if (x->a >= 0 && x->kind != EX_TABLE && expr_uses(rs, x->a, fact, depth + 1)) return true;
-    if (x->b >= 0 && expr_uses(rs, x->b, fact, depth + 1)) return true;
-    for (int i = 0; x->kind == EX_TABLE && i < x->nargs; i++)
-        if (expr_uses(rs, rs_arg(rs, x->args + i), fact, depth + 1)) return true;
-    return false;
+static bool is_fact(void *ctx, int f) {
+    return f == *(const int *)ctx;
+}
+
+/* Whether expression e reads fact f, itself or through a derived fact. */
+static bool expr_uses(const ruleset *rs, int e, int f) {
+    return expr_reads(rs, e, is_fact, &f);
 }
 
 /* Whether a given fact took part in the ruling: the decision tested it, a
@@ -164,13 +158,13 @@ static bool fact_used(const ruling *r, int f) {
     for (int i = 0; i < r->npath; i++) {
         int tested = r->path_fact[i];
         if (tested == f) return true;
-        if (rs->facts[tested].derived >= 0 && expr_uses(rs, rs->facts[tested].derived, f, 0))
+        if (rs->facts[tested].derived >= 0 && expr_uses(rs, rs->facts[tested].derived, f))
             return true;
     }
     for (int i = 0; i < r->nactions; i++) {
         const rs_action_use *u = rs_use_at(rs, r->actions[i].use);
         for (int p = 0; p < rs->actions[u->action].nparams; p++)
-            if (expr_uses(rs, rs_arg(rs, u->args + p), f, 0)) return true;
+            if (expr_uses(rs, rs_arg(rs, u->args + p), f)) return true;
     }
     return false;
 }

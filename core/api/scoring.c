@@ -661,8 +661,8 @@ static int compare_seats(const void *a, const void *b) {
 bool scoring_pairs_once(sheet_seat *seats, int n, strbuf *err) {
     if (n > 1) qsort(seats, (size_t)n, sizeof *seats, compare_seats);
     for (int i = 1; i < n; i++)
-        if (!compare_seats(&seats[i - 1],
-                           &(sheet_seat){seats[i].board, seats[i].pair, seats[i - 1].line})) {
+        if (!strcmp(seats[i].board, seats[i - 1].board) &&
+            !strcmp(seats[i].pair, seats[i - 1].pair)) { /* sorted: the first line before */
             if (seats[i].line == seats[i - 1].line)
                 sb_printf(err,
                           "line %d: pair %s is named north-south and east-west of board %s; "

@@ -63,21 +63,27 @@ enum expr_status eval_tested_value(const ruleset *rs, int f, const fact_values *
  * bounded by the number of facts. */
 static bool alike(const ruleset *rs, gref a, gref b, const fact_values *fv, long *budget) {
     const graph *g = rs->graph;
-    if (a == b) return true;
-    if (--*budget < 0) return false; /* past the budget, assume it matters: ask */
-    if (GRAPH_IS_TERM(a) && GRAPH_IS_TERM(b)) return false; /* terminals are interned */
-    int va = GRAPH_IS_TERM(a) ? g->nvars : g->nodes[a].var,
-        vb = GRAPH_IS_TERM(b) ? g->nvars : g->nodes[b].var;
-    int var = va < vb ? va : vb, missing = -1;
-    int64_t v = 0;
-    bool known = eval_tested_value(rs, rs->var_fact[var], fv, &v, &missing) == EXPR_OK;
-    for (int i = 0; i < g->domain[var]; i++) {
-        if (known && v - g->lo[var] != i) continue;
-        gref ca = va == var ? graph_kid(g, &g->nodes[a], i) : a,
-             cb = vb == var ? graph_kid(g, &g->nodes[b], i) : b;
-        if (!alike(rs, ca, cb, fv, budget)) return false;
+    for (;;) { /* a known fact's one child, and an unknown fact's last, without a call */
+        if (a == b) return true;
+        if (--*budget < 0) return false; /* past the budget, assume it matters: ask */
+        if (GRAPH_IS_TERM(a) && GRAPH_IS_TERM(b)) return false; /* terminals are interned */
+        int va = GRAPH_IS_TERM(a) ? g->nvars : g->nodes[a].var,
+            vb = GRAPH_IS_TERM(b) ? g->nvars : g->nodes[b].var;
+        int var = va < vb ? va : vb, f = rs->var_fact[var], missing = -1, last = g->domain[var] - 1;
+        int64_t v = fv->value[f]; /* a known value without a call, as in walk */
+        if (fv->known[f] || eval_tested_value(rs, f, fv, &v, &missing) == EXPR_OK) {
+            v -= g->lo[var];
+            if (v < 0 || v > last) return true; /* no value of the domain: nothing differs */
+            last = (int)v;
+        } else {
+            for (int i = 0; i < last; i++)
+                if (!alike(rs, va == var ? graph_kid(g, &g->nodes[a], i) : a,
+                           vb == var ? graph_kid(g, &g->nodes[b], i) : b, fv, budget))
+                    return false;
+        }
+        if (va == var) a = graph_kid(g, &g->nodes[a], last);
+        if (vb == var) b = graph_kid(g, &g->nodes[b], last);
     }
-    return true;
 }
 
 /* Whether value i of a missing fact is possible: no invariant is broken by
@@ -118,40 +124,10 @@ static int some_possible(const ruleset *rs, const graph_node *nd, const fact_val
     return 0;
 }
 
-/* Whether every situation that agrees with the known facts leads from r
- * to the terminal t, for facts_that_decided; past the budget, no. */
-typedef struct reach {
-    const ruleset *rs;
-    const fact_values *fv;
-    gref t;
-    long budget;
-} reach;
-
-static bool all_reach(reach *q, gref r) {
-    const graph *g = q->rs->graph;
-    while (r != q->t) {
-        if (GRAPH_IS_TERM(r) || --q->budget < 0) return false;
-        const graph_node *nd = &g->nodes[r];
-        int f = q->rs->var_fact[nd->var], missing = -1;
-        int64_t v = q->fv->value[f];
-        bool known = q->fv->known[f] || eval_tested_value(q->rs, f, q->fv, &v, &missing) == EXPR_OK;
-        if (!known) { /* every value: the last one's by the loop */
-            for (int i = 0; i + 1 < g->domain[nd->var]; i++)
-                if (!all_reach(q, graph_kid(g, nd, i))) return false;
-            r = graph_kid(g, nd, g->domain[nd->var] - 1);
-            continue;
-        }
-        int64_t i = v - g->lo[nd->var];
-        if (i < 0 || i >= g->domain[nd->var]) return false;
-        r = graph_kid(g, nd, (int)i);
-    }
-    return true;
-}
-
 /* Steps facts_that_decided spends on a ruling, at most: past them a fact
  * not yet shown to change nothing counts as deciding (the benchmark's
  * batch of bridge-2017 takes under fifty a ruling). */
-#define REACH_BUDGET 2000L
+#define DECIDED_BUDGET 2000L
 
 /* Path entries walked at most for facts_that_decided; a longer path keeps
  * every fact it tested. */
@@ -167,13 +143,13 @@ static bool all_reach(reach *q, gref r) {
 static void facts_that_decided(const ruleset *rs, const fact_values *fv, gref t, const gref *node,
                                const int *kid, int *path_fact, int64_t *path_value, int *npath) {
     const graph *g = rs->graph;
-    reach q = {rs, fv, t, REACH_BUDGET};
+    long budget = DECIDED_BUDGET;
     int kept = 0;
     for (int k = 0; k < *npath; k++) {
         const graph_node *nd = &g->nodes[node[k]];
-        bool decided = false;
+        bool decided = false; /* another value's child does not always lead to t */
         for (int j = 0; j < g->domain[nd->var] && !decided; j++)
-            decided = j != kid[k] && !all_reach(&q, graph_kid(g, nd, j));
+            decided = j != kid[k] && !alike(rs, graph_kid(g, nd, j), t, fv, &budget);
         if (!decided) continue;
         path_fact[kept] = path_fact[k];
         path_value[kept++] = path_value[k];
@@ -220,7 +196,7 @@ static graph_term walk(const ruleset *rs, gref r, const fact_values *fv, ruling_
             return (graph_term){-1, 0};
         }
         if (path_fact) {
-            if (*npath - first < PATH_CHECKED)
+            if (grounds && *npath - first < PATH_CHECKED)
                 node[*npath - first] = r, kid[*npath - first] = (int)i;
             path_fact[*npath] = f;
             path_value[(*npath)++] = value;
@@ -1059,30 +1035,23 @@ int eval_batch(const ruleset *rs, gref root, const fact_values *fv, const void *
     return n;
 }
 
-/* Adds to the path (n entries) the known input facts expression e reads
- * that are not on it yet: a derived fact by what it reads. */
-static void facts_read(const ruleset *rs, int e, const fact_values *fv, int *path_fact,
-                       int64_t *path_value, int *n, int depth) {
-    if (e < 0 || depth > 64) return; /* derived facts cannot loop (the compiler refuses cycles) */
-    const rs_expr *x = rs_expr_at(rs, e);
-    if (x->kind == EX_CONST) return;
-    if (x->kind == EX_FACT) {
-        const rs_fact *f = &rs->facts[x->a];
-        if (f->derived >= 0) {
-            facts_read(rs, f->derived, fv, path_fact, path_value, n, depth + 1);
-            return;
-        }
-        if (!fv->known[x->a]) return;
-        for (int i = 0; i < *n; i++)
-            if (path_fact[i] == x->a) return;
-        path_fact[*n] = x->a;
-        path_value[(*n)++] = fv->value[x->a];
-        return;
-    }
-    if (x->kind != EX_TABLE) facts_read(rs, x->a, fv, path_fact, path_value, n, depth + 1);
-    facts_read(rs, x->b, fv, path_fact, path_value, n, depth + 1);
-    for (int i = 0; x->kind == EX_TABLE && i < x->nargs; i++)
-        facts_read(rs, rs_arg(rs, x->args + i), fv, path_fact, path_value, n, depth + 1);
+/* A path being added to by argument_facts. */
+typedef struct path_add {
+    const fact_values *fv;
+    int *fact;
+    int64_t *value;
+    int *n;
+} path_add;
+
+/* A known fact read, to the path unless it is there already. */
+static bool add_read(void *ctx, int f) {
+    path_add *p = ctx;
+    if (!p->fv->known[f]) return false; /* a derived fact: by what it reads */
+    for (int i = 0; i < *p->n; i++)
+        if (p->fact[i] == f) return false;
+    p->fact[*p->n] = f;
+    p->value[(*p->n)++] = p->fv->value[f];
+    return false;
 }
 
 /* The facts the actions of outcome o read for their arguments, after the
@@ -1090,10 +1059,11 @@ static void facts_read(const ruleset *rs, int e, const fact_values *fv, int *pat
  * transfers), where the graph did not test them. */
 static void argument_facts(const ruleset *rs, const rs_outcome *o, const fact_values *fv,
                            int *path_fact, int64_t *path_value, int *n) {
+    path_add add = {fv, path_fact, path_value, n};
     for (int i = 0; i < o->nactions; i++) {
         const rs_action_use *u = rs_use_at(rs, o->actions[i]);
         for (int p = 0; p < rs->actions[u->action].nparams; p++)
-            facts_read(rs, rs_arg(rs, u->args + p), fv, path_fact, path_value, n, 0);
+            expr_reads(rs, rs_arg(rs, u->args + p), add_read, &add);
     }
 }
 

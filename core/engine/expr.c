@@ -440,3 +440,24 @@ gref expr_to_graph(graph *g, const ruleset *rs, int x, expr_fact_graph fact_grap
 #undef SUB
     return graph_term_ref(g, TERM_VALUE, 0);
 }
+
+static bool reads(const ruleset *rs, int e, bool (*visit)(void *ctx, int fact), void *ctx,
+                  int depth) {
+    if (e < 0 || depth > 64)
+        return false; /* derived facts cannot loop (the compiler refuses cycles) */
+    const rs_expr *x = rs_expr_at(rs, e);
+    if (x->kind == EX_CONST) return false;
+    if (x->kind == EX_FACT)
+        return visit(ctx, x->a) || (rs->facts[x->a].derived >= 0 &&
+                                    reads(rs, rs->facts[x->a].derived, visit, ctx, depth + 1));
+    if (x->kind != EX_TABLE && reads(rs, x->a, visit, ctx, depth + 1))
+        return true; /* a table's a is the table */
+    if (reads(rs, x->b, visit, ctx, depth + 1)) return true;
+    for (int i = 0; x->kind == EX_TABLE && i < x->nargs; i++)
+        if (reads(rs, rs_arg(rs, x->args + i), visit, ctx, depth + 1)) return true;
+    return false;
+}
+
+bool expr_reads(const ruleset *rs, int e, bool (*visit)(void *ctx, int fact), void *ctx) {
+    return reads(rs, e, visit, ctx, 0);
+}

@@ -33,6 +33,11 @@ typedef struct fact_values {
 enum expr_status expr_eval(const ruleset *rs, int e, const fact_values *fv, int64_t *out,
                            int *missing);
 
+/* Calls visit(ctx, f) for each fact expression e reads, in order, and
+ * for a derived one then for what its expression reads; stops, returning
+ * true, when visit does. */
+bool expr_reads(const ruleset *rs, int e, bool (*visit)(void *ctx, int fact), void *ctx);
+
 /* The decision graph of expression e's value over the variables of g: the
  * operators folded over terminals, exactly as expr_eval computes them.
  * fact_graph gives the graph of each fact the expression reads; salt keeps
