@@ -1469,6 +1469,19 @@ if [ -f examples/insufficient-bid.json ]; then
     printf '{"x": 1,}' >"$TOY.tmp.json"
     expect "compare: a scenario that is no JSON, at its line and column" 2 "$TOY.tmp.json:1:9: error: invalid JSON" "hint:" \
         -- "$ARBITER" compare --ruleset bridge-2017 --ruleset bridge-1963 "$TOY.tmp.json"
+    # --json as well: a scenario every ruleset refused alike is that error at
+    # its place, as `rule --json` gives it, with no comparison printed (it
+    # printed both refusals and "differences": [{}], an error without a file).
+    expect "compare --json: empty input is an error at -:1:1" 2 "-:1:1: error: invalid JSON" "stdout: 0" \
+        -- sh -c "printf '' | $ARBITER compare --ruleset bridge-2017 --ruleset bridge-1963 --json - >$TOY.tmp.out; rc=\$?; echo stdout: \$(wc -c <$TOY.tmp.out); rm -f $TOY.tmp.out; exit \$rc"
+    # Neither ruleset rules, each for its own reason: that is the difference
+    # (it said "Geen verschil"); the same fact needed by both is none.
+    printf '{"volume": "x", "call_artificial": false}' >"$TOY.tmp.json"
+    expect "compare: two refusals for their own reasons differ" 2 "Geen uitspraak, om een andere reden: bridge-2017: line 1, column 2: unknown fact 'volume'" "toy: line 1, column 2: 'x' is not a value of fact 'volume'" \
+        -- "$ARBITER" compare --ruleset bridge-2017 --ruleset $TOY "$TOY.tmp.json"
+    printf '{"turn_was": "offender"}' >"$TOY.tmp.json"
+    expect "compare: the same fact asked by both, worded apart, is no difference" 2 "Geen verschil tussen bridge-2017 en toy." \
+        -- "$ARBITER" compare --ruleset bridge-2017 --ruleset $TOY "$TOY.tmp.json"
     # legal and score read a position or a hand: a key refused at its place
     # (line 2, column 3: the key "stand" in the object's second line).
     printf '{\n  "stand": 1\n}\n' >"$TOY.tmp.json"

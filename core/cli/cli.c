@@ -1666,7 +1666,7 @@ static int cmd_compare(const options *o) {
                                   &answer, &error);
         print_plugin_errors(error);
         json_t *all = answer ? json_loads(answer, 0, NULL) : NULL;
-        const char *unread = o->json ? NULL : refused_by_all(all);
+        const char *unread = refused_by_all(all); /* as `rule` does, --json too */
         if (unread)
             report_input_error(o->input, unread,
                                "docs/guide.md describes a scenario's keys; `arbiter ask` asks "
