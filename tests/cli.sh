@@ -297,6 +297,14 @@ expect "matchpoints csv: a quoted pair" 0 '1,"Jansen, Smit",100,2' "1,B,-10,0" -
 printf '1,A,100\n1,B,-10,5\n' >"$TOY.tmp.txt"
 expect "matchpoints csv: four fields" 2 ":2:1: error: expected a score (a whole number) or board,pair,score" \
     -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+# A first line whose score cannot be read is that error when its board is a
+# number: it was passed over as a CSV header, and pair A left out unsaid.
+printf '1,A,99999999\n1,B,-10\n' >"$TOY.tmp.txt"
+expect "matchpoints csv: a first result is not taken for a header" 2 ":1:5: error: a score is a whole number from -100000 to 100000" \
+    -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"
+printf 'board,ns,ew,score\n1,1,4,-99999999\n1,2,5,450\n' >"$TOY.tmp.txt"
+expect "session: a score past the range says the range" 2 ":2:7: error: a score is a whole number from -100000 to 100000" \
+    -- "$ARBITER" session --ruleset bridge-2017 "$TOY.tmp.txt"
 printf '1,A,"100\n' >"$TOY.tmp.txt"
 expect "matchpoints csv: a quote that does not close" 2 ":1:5: error: a quoted field does not end with a quote" \
     -- "$ARBITER" matchpoints --ruleset $TOY "$TOY.tmp.txt"

@@ -257,6 +257,12 @@ bool sheet_parse_entry(const char *text, sheet_entry *e, char *msg, size_t msgsz
         e->parts[0] = (score_part){.score = score, .percent = 100};
         return true;
     }
+    const char *digits = s + (*s == '-' || *s == '+');
+    if (isdigit((unsigned char)*digits) && !*skip_spaces(digits + strspn(digits, "0123456789"))) {
+        snprintf(msg, msgsz, "a score is a whole number from %d to %d (a bridge score is at most "
+                 "7600 either way)", -SCORE_LIMIT, SCORE_LIMIT);
+        return false;
+    }
     snprintf(
         msg, msgsz,
         "expected a score (a whole number), a weighted score (30%% 420 + 70%% -50), an artificial "

@@ -5,6 +5,7 @@
 #include "csvline.h"
 #include "output.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -705,7 +706,10 @@ bool scoring_parse_score_lines(const char *text, vec *rows, strbuf *err) {
         bool read =
             (nf == 1 || nf == SCORE_FIELDS) && sheet_parse_entry(score, &entry, msg, sizeof msg);
         if (!read) {
-            if (line == 1 && nf >= SCORE_FIELDS) continue; /* a CSV header */
+            /* a CSV header; a first line whose board is a number is a
+             * result with a wrong score, not a header to pass over */
+            const char *board = sf.f[0] + strspn(sf.f[0], " \t");
+            if (line == 1 && nf >= SCORE_FIELDS && !isdigit((unsigned char)*board)) continue;
             if (nf != 1 && nf != SCORE_FIELDS) {
                 snprintf(msg, sizeof msg, "expected a score (a whole number) or board,pair,score");
                 sb_printf(err, "line %d: %s", line, msg);
