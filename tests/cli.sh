@@ -104,6 +104,9 @@ if [ "$records" = 330001 ] && printf '%s\n' "$last" | grep -q '"line":330001}'; 
 else
     fail "a batch past 16 MiB from a pipe: every line ruled" "$records records, the last: $last"
 fi
+# An empty ruleset name names no ruleset (it compiled the directory of
+# them all, and said it held no .rules files).
+expect "an empty ruleset name" 2 "'': error: no ruleset named or at ''" -- "$ARBITER" rule --ruleset "" -
 expect "missing file, with the reason" 2 "cannot read 'tests/bad/nonexistent.json': No such file or directory" -- "$ARBITER" rule --ruleset $TOY tests/bad/nonexistent.json
 expect "unknown ruleset" 2 "no ruleset named or at 'bridge-1850'" -- "$ARBITER" rule --ruleset bridge-1850 tests/bad/bad-enum.json
 
@@ -229,6 +232,9 @@ expect "score passed out, 2017: 77 names 22 and 22B" 0 '"articles":["77","22","2
     -- sh -c "'$ARBITER' score --ruleset bridge-2017 PASS --json | tr -d ' \n'"
 expect "score bad contract" 2 "the level is 1 to 7" -- "$ARBITER" score --ruleset $TOY 8S=
 expect "score impossible result" 2 "14 tricks is not a result" -- "$ARBITER" score --ruleset $TOY 7S+1
+# +0 and -0 are no results: made exactly is written = (it said "9 tricks
+# is not a result of a 3-level contract", which 3NT= is).
+expect "score: -0 is written =" 2 '"3NT-0": a contract made exactly is written =, not -0' -- "$ARBITER" score --ruleset $TOY 3NT-0
 # Undertricks (77): the defenders' points, written as the declaring side's
 # score, negative; the label says whose score they are, in both languages.
 # 4SX-4 vulnerable, from 77's table: the first 200, the second to the
@@ -1771,6 +1777,10 @@ expect "score klaverjas card not held" 2 "trick 1 (E:SK S9 S10 S8): N does not h
     -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"tricks\":[\"E:SK S9 S10 S8\"],\"hands\":{\"N\":\"SA S7 HJ H9 DA D7 CA C7\"}}' | $ARBITER score --ruleset $KJ -"
 expect "score klaverjas no hand" 2 "no hand to score" -- "$ARBITER" score --ruleset $KJ $KJ/position-follow.json
 expect "score klaverjas missing file" 2 "No such file or directory" -- "$ARBITER" score --ruleset $KJ $KJ/nonexistent.json
+# A contract given where klaverjas scores a hand: the file it would be
+# cannot be read, said as every command says it (it said "4S=: error: …").
+expect "score klaverjas: a contract is no hand file" 2 "arbiter score: cannot read '4S=': No such file or directory" "hint: arbiter score --help" \
+    -- "$ARBITER" score --ruleset $KJ 4S=
 
 # klaverjas-nkf-1976: whether a card Art. 12 forbids is a revoke is the rule
 # files' (13a, 13i6), so an amendment that replaces 13i6 changes what

@@ -63,7 +63,7 @@ static char *search_rulesets(const char *name) {
 }
 
 static char *find_ruleset_unprotected(const char *name) {
-    if (!name) return NULL;
+    if (!name || !*name) return NULL; /* "" would name the directory of all of them */
     if (strchr(name, '/') || is_dir(name)) {
         struct stat st;
         return stat(name, &st) == 0 ? xstrdup(name) : NULL;
@@ -185,7 +185,7 @@ static arb_ruleset *load_amended_unprotected(const char *name, const char *const
     if (!errors) diag_mute(d, 1);
     ruleset *rs = NULL;
     if (!path) {
-        src_loc none = {name, 0, 0};
+        src_loc none = {*name ? name : "''", 0, 0}; /* an empty name shown as one */
         ERR(d, none, "`arbiter rulesets` lists the installed ones", "no ruleset named or at '%s'",
             name);
     } else {

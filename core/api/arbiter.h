@@ -101,7 +101,7 @@ void arb_release(void *p);
 
 /* Finds a ruleset by name (searching $ARBITER_RULESETS, the rulesets/
  * directory beside the program, and ./rulesets) or takes a path. Returns a
- * malloc'd path, or NULL (also for a NULL name). */
+ * malloc'd path, or NULL (also for a NULL or empty name). */
 char *arb_find_ruleset(const char *name_or_path);
 
 /* The directory of installed rulesets: the first of those places that

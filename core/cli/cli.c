@@ -1296,23 +1296,22 @@ typedef enum arb_status (*scenario_call)(const arb_ruleset *rs, const arb_plugin
 
 /* The scenario file o->input answered by call: printed as JSON or by
  * print_text, or what went wrong reported with the file's name. */
-static int answer_scenario_file(const arb_ruleset *rs, const options *o, scenario_call call,
+static int answer_scenario_file(const arb_ruleset *rs, const options *o, const char *cmd,
+                                scenario_call call,
                                 void (*print_text)(const arb_ruleset *rs, json_t *answer)) {
     size_t len;
     char *text = read_input(o->input, &len), *answer = NULL, *error = NULL;
-    const char *unread = text ? NULL : strerror(errno);
-    int status = text ? call(rs, api_plugins(), text, len, &answer, &error) : ARB_BAD_INPUT;
+    if (!text) return cannot_read(cmd, o->input); /* a contract given to klaverjas, say */
+    int status = call(rs, api_plugins(), text, len, &answer, &error);
     json_t *j = answer_json(answer);
     if (status == ARB_OK && o->json)
         print_json(json_incref(j));
     else if (status == ARB_OK)
         print_text(rs, j);
-    else if (text)
+    else
         report_input_error(o->input, error,
                            "docs/guide.md describes the file's keys; `arbiter ask` asks for the "
                            "facts one at a time");
-    else
-        eprintf("%s: error: %s\n", o->input, unread);
     json_decref(j);
     free(error);
     free(text);
@@ -1324,7 +1323,7 @@ static int cmd_legal(const options *o) {
         return usage_error("legal", "%s", "needs --ruleset NAME and a POSITION file (or -)");
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
-    int status = answer_scenario_file(rs, o, arb_legal_json, print_legal);
+    int status = answer_scenario_file(rs, o, "legal", arb_legal_json, print_legal);
     arb_free(rs);
     return status;
 }
@@ -1413,7 +1412,7 @@ static int cmd_score(const options *o) {
     if (!rs) return ARB_BAD_INPUT;
     if (arb_game(rs) && strcmp(arb_game(rs), "klaverjas") == 0) {
         int status =
-            answer_scenario_file(rs, o, arb_score_hand_json, print_hand_score); /* trick by trick */
+            answer_scenario_file(rs, o, "score", arb_score_hand_json, print_hand_score); /* trick by trick */
         arb_free(rs);
         return status;
     }

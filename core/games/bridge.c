@@ -231,8 +231,11 @@ bool bridge_parse_contract(const char *text, bridge_contract *out, char *err, si
                          text_excerpt(text, strlen(text), shown), expect);
     int n = atoi(p);
     out->result = sign == '+' ? n : -n;
+    if (n == 0) /* 3NT+0 or 3NT-0: made exactly, which is written = */
+        return fail_with(err, errsz, "\"%s\": a contract made exactly is written =, not %c0; %s",
+                         text_excerpt(text, strlen(text), shown), sign, expect);
     int tricks = out->level + 6 + out->result;
-    if (tricks < 0 || tricks > 13 || n == 0)
+    if (tricks < 0 || tricks > 13)
         return fail_with(err, errsz, "\"%s\": %d tricks is not a result of a %d-level contract",
                          text_excerpt(text, strlen(text), shown), tricks, out->level);
     return true;
