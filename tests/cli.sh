@@ -1776,6 +1776,11 @@ expect "score klaverjas wrong leader" 2 "impossible hand: trick 2 (E:HJ H10 HQ H
 expect "score klaverjas card not held" 2 "trick 1 (E:SK S9 S10 S8): N does not hold S8" \
     -- sh -c "echo '{\"trump\":\"H\",\"taker\":\"N\",\"tricks\":[\"E:SK S9 S10 S8\"],\"hands\":{\"N\":\"SA S7 HJ H9 DA D7 CA C7\"}}' | $ARBITER score --ruleset $KJ -"
 expect "score klaverjas no hand" 2 "no hand to score" -- "$ARBITER" score --ruleset $KJ $KJ/position-follow.json
+# A klaverjas record's value that cannot be read is placed at its key, as a
+# bridge scenario's is (it said "-: error: hand: H7 twice").
+printf '{"trump": "H", "taker": "N", "seat": "N",\n  "hand": "H7 H7", "trick": "E:S7"}' >"$TOY.tmp.json"
+expect "legal klaverjas: a hand's card twice at its key" 2 "$TOY.tmp.json:2:3: error: hand: H7 twice" \
+    -- "$ARBITER" legal --ruleset $KJ "$TOY.tmp.json"
 expect "score klaverjas missing file" 2 "No such file or directory" -- "$ARBITER" score --ruleset $KJ $KJ/nonexistent.json
 # A contract given where klaverjas scores a hand: the file it would be
 # cannot be read, said as every command says it (it said "4S=: error: …").

@@ -259,8 +259,10 @@ bool sheet_parse_entry(const char *text, sheet_entry *e, char *msg, size_t msgsz
     }
     const char *digits = s + (*s == '-' || *s == '+');
     if (isdigit((unsigned char)*digits) && !*skip_spaces(digits + strspn(digits, "0123456789"))) {
-        snprintf(msg, msgsz, "a score is a whole number from %d to %d (a bridge score is at most "
-                 "7600 either way)", -SCORE_LIMIT, SCORE_LIMIT);
+        snprintf(msg, msgsz,
+                 "a score is a whole number from %d to %d (a bridge score is at most "
+                 "7600 either way)",
+                 -SCORE_LIMIT, SCORE_LIMIT);
         return false;
     }
     snprintf(

@@ -1411,8 +1411,8 @@ static int cmd_score(const options *o) {
     arb_ruleset *rs = load_or_report(o->ruleset);
     if (!rs) return ARB_BAD_INPUT;
     if (arb_game(rs) && strcmp(arb_game(rs), "klaverjas") == 0) {
-        int status =
-            answer_scenario_file(rs, o, "score", arb_score_hand_json, print_hand_score); /* trick by trick */
+        int status = answer_scenario_file(rs, o, "score", arb_score_hand_json,
+                                          print_hand_score); /* trick by trick */
         arb_free(rs);
         return status;
     }

@@ -555,6 +555,13 @@ static bool has_any_key(json_t *obj, const char *const *keys, size_t n) {
     return false;
 }
 
+/* ok, and where it is not, the key the error is placed at (its line and
+ * column: scenario_read_json) */
+static bool at_key(scenario *sc, const char *key, bool ok) {
+    if (!ok) sc->err_key = key;
+    return ok;
+}
+
 static bool read_kj_seat(json_t *v, const char *key, enum bridge_seat *out, strbuf *err) {
     if (json_is_string(v) && bridge_parse_seat(json_string_value(v), out)) return true;
     sb_printf(err, "\"%s\" is \"N\", \"E\", \"S\" or \"W\"", key);
@@ -605,17 +612,21 @@ static bool read_kj_position(scenario *sc, json_t *obj, strbuf *err) {
     kj_position *p = &sc->rec.kj_position_record;
     json_t *trick = json_object_get(obj, "trick"), *card = json_object_get(obj, "card");
     char msg[200];
-    if (!read_kj_seat(json_object_get(obj, "seat"), "seat", &p->seat, err)) return false;
+    if (!at_key(sc, "seat", read_kj_seat(json_object_get(obj, "seat"), "seat", &p->seat, err)))
+        return false;
     if (!json_object_get(obj, "hand")) {
         sb_puts(err,
                 "a position needs \"hand\": the cards the player holds, e.g. \"S9 SK H7 D10\"");
         return false;
     }
-    if (!read_kj_cards(json_object_get(obj, "hand"), "hand", p->hand, KJ_HAND_SIZE, &p->ncards,
-                       err))
+    if (!at_key(sc, "hand",
+                read_kj_cards(json_object_get(obj, "hand"), "hand", p->hand, KJ_HAND_SIZE,
+                              &p->ncards, err)))
         return false;
-    if (trick && !read_kj_trick(trick, "trick", &p->trick, err)) return false;
-    if (!read_kj_penalty_card(json_object_get(obj, "penalty_card"), p, err)) return false;
+    if (trick && !at_key(sc, "trick", read_kj_trick(trick, "trick", &p->trick, err))) return false;
+    if (!at_key(sc, "penalty_card",
+                read_kj_penalty_card(json_object_get(obj, "penalty_card"), p, err)))
+        return false;
     if (!trick || (p->trick.ncards == 0 && !strchr(json_string_value(trick), ':')))
         p->trick.leader = p->seat;
     if (!kj_check_position(p, msg, sizeof msg)) {
@@ -626,6 +637,7 @@ static bool read_kj_position(scenario *sc, json_t *obj, strbuf *err) {
     sc->rec.has_kj_position_record = sc->rec.has_kj_position = true;
     if (!card) return true;
     kj_card c;
+    sc->err_key = "card";
     if (!json_is_string(card) || !kj_parse_card(json_string_value(card), &c, msg, sizeof msg)) {
         sb_printf(err, "card: %s", json_is_string(card) ? msg : "a card such as \"SA\"");
         return false;
@@ -718,17 +730,20 @@ static bool read_kj_hand(scenario *sc, json_t *obj, int trump, strbuf *err) {
         sb_puts(err, "a hand record needs \"taker\": the player who plays the game");
         return false;
     }
-    if (!read_kj_seat(json_object_get(obj, "taker"), "taker", &h->taker, err)) return false;
+    if (!at_key(sc, "taker", read_kj_seat(json_object_get(obj, "taker"), "taker", &h->taker, err)))
+        return false;
     if (!json_object_get(obj, "tricks")) {
         sb_puts(err,
                 "a hand record needs \"tricks\": the tricks played, e.g. [\"E:S7 SA S8 S10\", …]");
         return false;
     }
-    if (!read_kj_tricks(json_object_get(obj, "tricks"), h, err)) return false;
-    if (leader && !read_kj_seat(leader, "first_leader", &h->first_leader, err)) return false;
+    if (!at_key(sc, "tricks", read_kj_tricks(json_object_get(obj, "tricks"), h, err))) return false;
+    if (leader &&
+        !at_key(sc, "first_leader", read_kj_seat(leader, "first_leader", &h->first_leader, err)))
+        return false;
     h->has_first_leader = leader != NULL;
-    if (roem && !read_kj_roem_claims(roem, h, err)) return false;
-    if (dealt && !read_kj_dealt(dealt, h, err)) return false;
+    if (roem && !at_key(sc, "roem_claimed", read_kj_roem_claims(roem, h, err))) return false;
+    if (dealt && !at_key(sc, "hands", read_kj_dealt(dealt, h, err))) return false;
     if (!kj_check_hand(h, &sc->rec.kj_tables, msg, sizeof msg)) {
         sb_printf(err, "impossible hand: %s", msg);
         return false;
@@ -759,6 +774,7 @@ static bool read_klaverjas(scenario *sc, json_t *obj, strbuf *err) {
     }
     int suit;
     if (!json_is_string(trump) || !kj_parse_suit(json_string_value(trump), &suit)) {
+        if (trump) sc->err_key = "trump";
         sb_puts(err, "a klaverjas record needs \"trump\": \"H\", \"S\", \"D\" (or \"R\") or \"C\" "
                      "(or \"K\")");
         return false;
@@ -766,7 +782,7 @@ static bool read_klaverjas(scenario *sc, json_t *obj, strbuf *err) {
     kj_position *p = &sc->rec.kj_position_record;
     p->trump = suit;
     p->has_taker = taker != NULL;
-    if (taker && !read_kj_seat(taker, "taker", &p->taker, err)) return false;
+    if (taker && !at_key(sc, "taker", read_kj_seat(taker, "taker", &p->taker, err))) return false;
     if (position && !read_kj_position(sc, obj, err)) return false;
     return !hand || read_kj_hand(sc, obj, suit, err);
 }

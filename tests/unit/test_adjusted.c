@@ -108,7 +108,8 @@ static void test_bad_entries_say_why(void **state) {
     read_fails("30% 420 + 70% -50 +", "expected a weighted score");
     read_fails("20% 1 + 20% 2 + 20% 3 + 20% 4 + 20% 5", "at most 4 results");
     read_fails("101%", "0% to 100%");
-    read_fails("100001", "expected a score");
+    read_fails("100001", "a score is a whole number from -100000 to 100000");
+    read_fails("-100001", "a score is a whole number from -100000 to 100000");
     read_fails("P", "follows the pair's score");
     read_fails("420 P5", "P10%");
     read_fails("- P", "not played carries no procedural penalty");
