@@ -1488,11 +1488,12 @@ if [ -f examples/insufficient-bid.json ]; then
     # printed both refusals and "differences": [{}], an error without a file).
     expect "compare --json: empty input is an error at -:1:1" 2 "-:1:1: error: invalid JSON" "stdout: 0" \
         -- sh -c "printf '' | $ARBITER compare --ruleset bridge-2017 --ruleset bridge-1963 --json - >$TOY.tmp.out; rc=\$?; echo stdout: \$(wc -c <$TOY.tmp.out); rm -f $TOY.tmp.out; exit \$rc"
-    # Neither ruleset rules, each for its own reason: that is the difference
-    # (it said "Geen verschil"); the same fact needed by both is none.
-    printf '{"volume": "x", "call_artificial": false}' >"$TOY.tmp.json"
-    expect "compare: two refusals for their own reasons differ" 2 "Geen uitspraak, om een andere reden: bridge-2017: line 1, column 2: unknown fact 'volume'" "toy: line 1, column 2: 'x' is not a value of fact 'volume'" \
-        -- "$ARBITER" compare --ruleset bridge-2017 --ruleset $TOY "$TOY.tmp.json"
+    # Neither edition rules yet, and each needs another fact: that is the
+    # difference (it said "Geen verschil"); the same fact needed by both,
+    # worded apart, is none.
+    printf '{"irregularity": "inadmissible_double"}' >"$TOY.tmp.json"
+    expect "compare: each edition needs another fact" 2 "Geen uitspraak, elk vraagt iets anders: bridge-1963 lho_called | bridge-2017 call_kind" \
+        -- "$ARBITER" compare --ruleset bridge-1963 --ruleset bridge-2017 "$TOY.tmp.json"
     printf '{"turn_was": "offender"}' >"$TOY.tmp.json"
     expect "compare: the same fact asked by both, worded apart, is no difference" 2 "Geen verschil tussen bridge-2017 en toy." \
         -- "$ARBITER" compare --ruleset bridge-2017 --ruleset $TOY "$TOY.tmp.json"

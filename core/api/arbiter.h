@@ -826,9 +826,8 @@ enum arb_status arb_score_hand_json(const arb_ruleset *rs, const arb_plugins *p,
  * gives its "status" "bad_input" and "error"], "differences": [what differs
  * between the first and each of the others: "status", "articles" (each a
  * pair), "actions_only_in", "score"; the "status" alone where one of the
- * two gave no ruling; where neither did, for the same kind of reason,
- * "needs" (the facts each asks) or "error", if those differ; {} when they
- * agree]}. The status is
+ * two gave no ruling; where both need a fact, "needs" (the fact each
+ * asks) if those differ; {} when they agree]}. The status is
  * the worst of the rulings' (as arb_rule_json's); *json is given whenever
  * the arguments were sound. A plugin that failed is named in *error, one
  * line each, beside the answer. */

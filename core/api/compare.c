@@ -82,15 +82,13 @@ json_t *compare_differences_json(json_t *a, json_t *b) {
             d, "status",
             json_pack("[OO]", json_object_get(a, "status"), json_object_get(b, "status")));
     /* where one gave no ruling, its missing articles and actions are no
-     * difference of the rules: the status says it, or, where neither ruled
-     * and for the same kind of reason, the reasons: the fact each needs (its
-     * question may be worded apart), or the error */
+     * difference of the rules: the status says it, or, where both need a
+     * fact, which each needs (the question may be worded apart). An error's
+     * text is no difference: it names its ruleset, and each is shown. */
     if (!is_ruling(a) || !is_ruling(b)) {
-        const char *why = json_object_get(a, "needs") ? "needs" : "error";
-        json_t *ea = json_object_get(a, why), *eb = json_object_get(b, why);
-        if (!json_object_get(d, "status") && !json_equal(ea, eb))
-            json_object_set_new(d, why,
-                                json_pack("[OO]", ea ? ea : json_null(), eb ? eb : json_null()));
+        json_t *na = json_object_get(a, "needs"), *nb = json_object_get(b, "needs");
+        if (!json_object_get(d, "status") && na && nb && !json_equal(na, nb))
+            json_object_set_new(d, "needs", json_pack("[OO]", na, nb));
         return d;
     }
     if (!json_equal(json_object_get(a, "articles"), json_object_get(b, "articles")))
@@ -163,15 +161,11 @@ void compare_differences_text(FILE *out, json_t *a, json_t *b, json_t *diff) {
         fprintf(out, "  Score: %s (%s, %s)\n", s, na, nb);
         xfree(s);
     }
-    json_t *needs = json_object_get(diff, "needs"), *why = json_object_get(diff, "error");
+    json_t *needs = json_object_get(diff, "needs");
     if (needs)
         fprintf(out, "  Geen uitspraak, elk vraagt iets anders: %s %s | %s %s\n", na,
                 json_string_value(json_array_get(needs, 0)), nb,
                 json_string_value(json_array_get(needs, 1)));
-    if (why)
-        fprintf(out, "  Geen uitspraak, om een andere reden: %s: %s | %s: %s\n", na,
-                json_string_value(json_array_get(why, 0)), nb,
-                json_string_value(json_array_get(why, 1)));
     json_t *st = json_object_get(diff, "status");
     if (st) {
         char *s = json_dumps(st, JSON_COMPACT);
