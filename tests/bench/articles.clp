@@ -178,6 +178,11 @@
 (defrule r28A (declare (salience 89)) ?g <- (art a28) (s (turn_was rho) (rho_must_pass TRUE)) => (retract ?g) (push c28A))
 (defrule r28B (declare (salience 88)) ?g <- (art a28) => (retract ?g) (push c28B))
 
+; 32A1's exception: the RHO, in turn, passed after the cancellation
+(defrule r29-32A1 (declare (salience 91)) ?g <- (art a29)
+  (s (irregularity ?irr) (turn_was ?tw) (rho_next_call pass) (call_kind ?ck&double|redouble) (double_admissible FALSE))
+  (test (rho-in-turn ?irr ?tw))
+  => (retract ?g) (against-19 ?ck) (push c29_32A1 a36) (assert (art a36)))
 (defrule r29-32 (declare (salience 90)) ?g <- (art a29) (s (call_kind ?ck&double|redouble) (double_admissible FALSE))
   => (retract ?g) (against-19 ?ck) (push c29_32 a36) (assert (art a36)))
 (defrule r29A (declare (salience 89)) ?g <- (art a29) (s (lho_called TRUE)) => (retract ?g) (push c29A))

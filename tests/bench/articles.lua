@@ -225,7 +225,10 @@ end
 
 local function art29(f)
   push("a29")
-  if against_19(f) then push("c29_32"); art36(f)
+  if against_19(f) then
+    -- 32A1's exception: the RHO, in turn, passed after the cancellation
+    if rho_in_turn(f) and f.rho_next_call == "pass" then push("c29_32A1") else push("c29_32") end
+    art36(f)
   elseif f.lho_called then push("c29A")
   else
     push("c29B")

@@ -381,7 +381,11 @@ static void art28(const hand_facts *f, hand_ruling *out) {
 static void art29(const hand_facts *f, hand_ruling *out) {
     PUSH(a29);
     if (against_19(f, out)) {
-        PUSH(c29_32);
+        /* 32A1's exception: the RHO, in turn, passed after the cancellation */
+        if (rho_in_turn(f) && f->rho_next_call == RN_PASS)
+            PUSH(c29_32A1);
+        else
+            PUSH(c29_32);
         art36(f, out);
     } else if (f->lho_called) {
         PUSH(c29A);

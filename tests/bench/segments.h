@@ -107,6 +107,7 @@
     S(c28B, "28B > 16C > 16C2",                                                                    \
       "call_out_of_rotation_void; unauthorised_information(16C2); no_lead_restriction(28B)")       \
     S(c29_32, "32 > 35 > 35A", "")                                                                    \
+    S(c29_32A1, "32 > 32A > 32A1 > 35 > 35A", "")                                                     \
     S(c29A, "29A > 16A1 > 16A1a", "call_accepted")                                                 \
     S(c29B, "29B", "")                                                                             \
     S(c30A, "30A > 72C",                                                                           \
