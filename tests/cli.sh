@@ -582,6 +582,16 @@ rm -f "$TOY.tmp.pbn"
 sed '25s/^ 2  1  2  6/ 2  1  1  6/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
 expect "pbn --ranking: a pair twice in a board's ScoreTable" 2 ":25:1: error: pair 1 has a result on board 1 already (line 24)" \
     -- "$ARBITER" pbn --ruleset bridge-2017 --ranking "$TOY.tmp.pbn"
+# A file whose Scoring tag names rubber bridge (or board-a-match, total
+# points, …) was ranked by matchpoints it did not ask for: its ranking and
+# totals are refused at the game, its rows' scores are still checked.
+sed 's/\[Scoring "[^"]*"\]/[Scoring "Rubber"]/' tests/pbn/event.pbn >"$TOY.tmp.pbn"
+expect "pbn --ranking: a Scoring the ranking does not know" 2 ":7:1: error: Scoring \"Rubber\": arbiter ranks a field by matchpoints (MP) or IMPs" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --ranking "$TOY.tmp.pbn"
+expect "pbn --totals: a Scoring the ranking does not know" 2 ":7:1: error: Scoring \"Rubber\"" \
+    -- "$ARBITER" pbn --ruleset bridge-2017 --totals "$TOY.tmp.pbn"
+expect "pbn: a Scoring the ranking does not know, the scores still checked" 0 "1,24,4S+1,N,450,,,,,,1,5," \
+    -- "$ARBITER" pbn --ruleset bridge-2017 "$TOY.tmp.pbn"
 # A tag's value with a control character (ESC starts a terminal's escape
 # sequence) is refused: it would reach the listing, --export and --write as
 # it is.

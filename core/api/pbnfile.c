@@ -462,10 +462,24 @@ static void unit_key(const unit *u, char *key, size_t size) {
     field_key(u->g, key, size);
 }
 
+/* Whether the word of a Scoring tag (n bytes at p) names a way of scoring
+ * that compares no field by matchpoints or IMPs: board-a-match, total
+ * points, rubber bridge and its kin. Ranked as matchpoints, such a file
+ * would get a ranking it did not ask for. */
+static bool unranked_scoring(const char *p, size_t n) {
+    static const char *const systems[] = {"BAM",    "BoardaMatch", "Board-a-match", "Instant",
+                                          "Rubber", "Chicago",     "Cavendish",     "TP",
+                                          "Total",  "TotalPoints"};
+    for (size_t i = 0; i < sizeof systems / sizeof *systems; i++)
+        if (strlen(systems[i]) == n && strncasecmp(p, systems[i], n) == 0) return true;
+    return false;
+}
+
 /* How the game's rows are scored, as its Scoring tag names it (3.4.12:
  * "MP", "MatchPoints", or "IMP" with a modifier: "Butler", "Butler-2",
  * "Cross", "Cross1", "Cross2"): "matchpoints", "butler" or "cross"; the
- * session's method. Without the tag, a row with IMPs and no matchpoints is
+ * session's method. NULL where the tag names a way of scoring that ranks
+ * no field so (unranked_scoring). Without the tag, a row with IMPs and no matchpoints is
  * Butler's. The datum's and the comparisons' details are the ruleset's
  * (its 78D clause), not the tag's. */
 static const char *field_method(const pbn_game *g, const pbn_row *row) {
@@ -473,6 +487,7 @@ static const char *field_method(const pbn_game *g, const pbn_row *row) {
     const char *p = g->scoring;
     while (*p) {
         size_t n = strcspn(p, ";");
+        if (unranked_scoring(p, n)) return NULL;
         if (n >= 3 && strncasecmp(p, "IMP", 3) == 0 && (n == 3 || p[3] == ' ')) imps = true;
         if (n >= 6 && strncasecmp(p, "Butler", 6) == 0) imps = true;
         if (n >= 5 && strncasecmp(p, "Cross", 5) == 0) imps = cross = true;
@@ -509,7 +524,12 @@ static bool score_field(const arb_ruleset *rs, const scenario_hooks *hooks, cons
         if (!u->row || (!s->scored && !s->artificial)) continue;
         unit_key(u, own, sizeof own);
         if (strcmp(own, key) != 0) continue;
-        if (!method) method = field_method(u->g, u->row);
+        if (!method && !(method = field_method(u->g, u->row))) { /* not ranked: unranked_field */
+            *session = NULL;
+            xfree(of);
+            sb_free(&sheet);
+            return true;
+        }
         char board[32], pairs[2][32], score[32];
         snprintf(board, sizeof board, "%s", u->g->board[0] ? u->g->board : "?");
         for (int side = 0; side < 2; side++) {
@@ -598,6 +618,27 @@ static bool score_fields(const arb_ruleset *rs, const scenario_hooks *hooks, con
         json_object_set_new(*sessions, key, session ? session : json_null());
     }
     return ok;
+}
+
+/* The first ScoreTable's game whose Scoring tag names a way of scoring no
+ * field is ranked by here (unranked_scoring), or NULL: its rows' scores are
+ * checked, but the file's ranking is refused rather than made by
+ * matchpoints it did not ask for. */
+static const pbn_game *unranked_field(const unit *units, int nunits) {
+    for (int i = 0; i < nunits; i++)
+        if (units[i].row && !field_method(units[i].g, units[i].row)) return units[i].g;
+    return NULL;
+}
+
+/* The error of a ranking asked of such a file. */
+static enum arb_status refuse_unranked(const pbn_game *g, char **error) {
+    char msg[200];
+    if (error) xfree(*error); /* a mistake of another game: this one stops the ranking */
+    snprintf(msg, sizeof msg,
+             "line %d: Scoring \"%s\": arbiter ranks a field by matchpoints (MP) or IMPs (IMP: "
+             "Butler or cross-IMPs), not this way",
+             g->line, g->scoring);
+    return fail(ARB_BAD_INPUT, error, msg);
 }
 
 static double percentage(const game_score *s, int side) {
@@ -929,7 +970,10 @@ static enum arb_status pbn_totals_json_unprotected(const arb_ruleset *rs, const 
     scored_file sf;
     bool scored;
     enum arb_status status = score_file(rs, p, pbn, len, name, &sf, &scored, error);
-    if (scored) {
+    const pbn_game *unranked = scored ? unranked_field(sf.units, sf.n) : NULL;
+    if (unranked) {
+        status = refuse_unranked(unranked, error);
+    } else if (scored) {
         json_t *all = json_array();
         for (int i = 0; i < (int)sf.f.games.len; i++) {
             const pbn_game *g = &VEC_AT(&sf.f.games, pbn_game, i);
@@ -1026,6 +1070,11 @@ static enum arb_status pbn_session_json_unprotected(const arb_ruleset *rs, const
     scored_file sf;
     bool scored;
     enum arb_status status = score_file(rs, p, pbn, len, name, &sf, &scored, error);
+    const pbn_game *unranked = scored ? unranked_field(sf.units, sf.n) : NULL;
+    if (unranked) {
+        status = refuse_unranked(unranked, error);
+        scored = false;
+    }
     json_t *session = scored ? file_session(&sf) : NULL;
     if (scored && !session && status == ARB_OK)
         status = fail_file(error, name, "the file has no ScoreTable row that can be scored");
