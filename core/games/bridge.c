@@ -452,11 +452,15 @@ static enum irregularity state_classify(const auction_state *st, const bridge_au
     return IRREGULARITY_NONE;
 }
 
+/* The first call of seat among calls [from, to), or -1. */
+static int first_call_between(const bridge_auction *a, int from, int to, enum bridge_seat seat) {
+    for (int i = from; i < to; i++)
+        if (a->calls[i].seat == seat) return i;
+    return -1;
+}
+
 static bool seat_called_between(const bridge_auction *a, int from, int to, enum bridge_seat seat) {
-    for (int i = from; i < to; i++) {
-        if (a->calls[i].seat == seat) return true;
-    }
-    return false;
+    return first_call_between(a, from, to, seat) >= 0;
 }
 
 /* The record settles which bid in the same denomination would have been the
@@ -490,6 +494,7 @@ static bool side_doubled_last_bid(const bridge_auction *a, int k, enum bridge_se
 
 static void settle_facts(const bridge_auction *a, int k, const auction_state *st, bridge_facts *f) {
     const bridge_auction_entry *e = &a->calls[k];
+    int lho_call = first_call_between(a, k + 1, a->ncalls, bridge_seat_at(e->seat, REL_LHO));
     *f = (bridge_facts){
         .irregular_index = k,
         .offender = e->seat,
@@ -501,7 +506,8 @@ static void settle_facts(const bridge_auction *a, int k, const auction_state *st
         .double_admissible = state_double_admissible(st, e->seat, e->call.kind),
         .after_final_pass = state_auction_ended(st),
         .offender_called_before = seat_called_between(a, 0, k, e->seat),
-        .lho_called = seat_called_between(a, k + 1, a->ncalls, bridge_seat_at(e->seat, REL_LHO)),
+        .lho_called = lho_call >= 0,
+        .lho_call_kind = lho_call >= 0 ? a->calls[lho_call].call.kind : CALL_PASS,
         .rho_called = seat_called_between(a, k + 1, a->ncalls, bridge_seat_at(e->seat, REL_RHO)),
         .side_doubled_before = side_doubled_last_bid(a, k, e->seat),
         /* after the final pass the offender's part is settled: the side

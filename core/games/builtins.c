@@ -43,6 +43,7 @@ enum {
     B_AFTER_FINAL_PASS,
     B_OFFENDER_CALLED_BEFORE,
     B_LHO_CALLED,
+    B_LHO_CALL_KIND,
     B_RHO_CALLED,
     B_LOWEST_SUFFICIENT,
     B_SUFFICIENT_IN_DENOMINATION,
@@ -138,6 +139,7 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_AFTER_FINAL_PASS] = {"auction", "after_final_pass", BT_BOOL, NULL, 0},
     [B_OFFENDER_CALLED_BEFORE] = {"auction", "offender_called_before", BT_BOOL, NULL, 0},
     [B_LHO_CALLED] = {"auction", "lho_called", BT_BOOL, NULL, 0},
+    [B_LHO_CALL_KIND] = {"auction", "lho_call_kind", BT_SYMBOL, kind_names, 4},
     [B_RHO_CALLED] = {"auction", "rho_called", BT_BOOL, NULL, 0},
     [B_LOWEST_SUFFICIENT] = {"auction", "lowest_sufficient", BT_CALL, NULL, 0},
     [B_SUFFICIENT_IN_DENOMINATION] = {"auction", "sufficient_in_denomination", BT_BOOL, NULL, 0},
@@ -289,6 +291,10 @@ static bool auction_value(int i, const record *rec, int64_t *value, const char *
         return true;
     case B_LHO_CALLED:
         *value = bf->lho_called;
+        return true;
+    case B_LHO_CALL_KIND: /* the record says it only where he has called */
+        if (!bf->lho_called) return false;
+        *symbol = kind_names[bf->lho_call_kind];
         return true;
     case B_RHO_CALLED:
         *value = bf->rho_called;

@@ -821,6 +821,20 @@ static void test_lho_called_after_the_irregular_call(void **state) {
 
     f = analyse_ok("N: 1S 1H W:P S:P");
     assert_true(f.lho_called);
+    assert_int_equal(f.lho_call_kind, CALL_PASS);
+}
+
+/* The kind of the LHO's first call after the irregular one: his 2C over
+ * E's insufficient 1H is a bid; a later double of his is not the first. */
+static void test_lho_call_kind(void **state) {
+    (void)state;
+    bridge_facts f = analyse_ok("N: 1S 1H 2C X");
+    assert_true(f.lho_called);
+    assert_int_equal(f.lho_call_kind, CALL_BID);
+    f = analyse_ok("N: 1S 1H X");
+    assert_int_equal(f.lho_call_kind, CALL_DOUBLE);
+    f = analyse_ok("N: 1S 1H P 2H P P X");
+    assert_int_equal(f.lho_call_kind, CALL_PASS);
 }
 
 static void test_offender_called_before(void **state) {
@@ -953,6 +967,7 @@ int main(void) {
         cmocka_unit_test(test_irregular_call_before_the_marked_one),
         cmocka_unit_test(test_no_irregular_call),
         cmocka_unit_test(test_lho_called_after_the_irregular_call),
+        cmocka_unit_test(test_lho_call_kind),
         cmocka_unit_test(test_offender_called_before),
         cmocka_unit_test(test_malformed_records_are_rejected),
     };
