@@ -510,6 +510,9 @@ static void settle_facts(const bridge_auction *a, int k, const auction_state *st
         .lho_call_kind = lho_call >= 0 ? a->calls[lho_call].call.kind : CALL_PASS,
         .rho_called = seat_called_between(a, k + 1, a->ncalls, bridge_seat_at(e->seat, REL_RHO)),
         .side_doubled_before = side_doubled_last_bid(a, k, e->seat),
+        .pass_instead_ends = st->has_bid && st->trailing_passes == 2    ? PASS_ENDS_AFTER_BID
+                             : !st->has_bid && st->trailing_passes == 3 ? PASS_ENDS_PASSED_OUT
+                                                                        : PASS_ENDS_NOT,
         /* after the final pass the offender's part is settled: the side
          * that made the last bid declares (none on a passed-out board) */
         .role = !state_auction_ended(st)                        ? AUCTION_ROLE_UNSETTLED

@@ -49,6 +49,10 @@ enum bridge_role {
     AUCTION_ROLE_NONE
 };
 
+/* Whether a pass at some point of an auction ends it: not, as the third
+ * pass after a bid, or as the fourth pass of a board passed out. */
+enum bridge_pass_ending { PASS_ENDS_NOT, PASS_ENDS_AFTER_BID, PASS_ENDS_PASSED_OUT };
+
 /* What the record settles about its irregular call. */
 typedef struct bridge_facts {
     int irregular_index; /* index into calls[] */
@@ -56,19 +60,21 @@ typedef struct bridge_facts {
     enum bridge_seat turn;         /* whose turn it was */
     enum bridge_relative turn_was; /* that player, seen from the offender */
     enum bridge_call_kind call_kind;
-    bool insufficient;                   /* a bid not overcalling the last bid */
-    bool over_seven;                     /* a bid above seven */
-    bool double_admissible;              /* Art. 19 (true for a pass or a bid) */
-    bool after_final_pass;               /* the auction had ended before the call */
-    bool offender_called_before;         /* the offender called earlier in the record */
-    bool lho_called;                     /* offender's LHO called after the irregular call */
-    enum bridge_call_kind lho_call_kind; /* the kind of his first call then (lho_called) */
-    bool rho_called;                     /* offender's RHO called after the irregular call */
-    bool side_doubled_before;            /* a double or redouble: the offender's side had
-                                            already doubled or redoubled the last bid */
-    enum bridge_role role;               /* a call after the final pass: the offender's part */
-    bool has_lowest_sufficient;          /* the call is a bid with a sufficient bid in its denom */
-    bridge_call lowest_sufficient;       /* lowest sufficient bid in the same denomination */
+    bool insufficient;                         /* a bid not overcalling the last bid */
+    bool over_seven;                           /* a bid above seven */
+    bool double_admissible;                    /* Art. 19 (true for a pass or a bid) */
+    bool after_final_pass;                     /* the auction had ended before the call */
+    bool offender_called_before;               /* the offender called earlier in the record */
+    bool lho_called;                           /* offender's LHO called after the irregular call */
+    enum bridge_call_kind lho_call_kind;       /* the kind of his first call then (lho_called) */
+    bool rho_called;                           /* offender's RHO called after the irregular call */
+    bool side_doubled_before;                  /* a double or redouble: the offender's side had
+                                                  already doubled or redoubled the last bid */
+    enum bridge_pass_ending pass_instead_ends; /* whether a pass in the call's place would
+                                                  have ended the auction, and how */
+    enum bridge_role role;         /* a call after the final pass: the offender's part */
+    bool has_lowest_sufficient;    /* the call is a bid with a sufficient bid in its denom */
+    bridge_call lowest_sufficient; /* lowest sufficient bid in the same denomination */
     bridge_call irregular_call;
 } bridge_facts;
 

@@ -11,6 +11,8 @@ static const char *const auction_role_names[] = {"declarer_or_dummy", "defender"
 /* an inadmissible double or redouble: the side had doubled or redoubled the
  * bid already, or another case */
 static const char *const double_case_names[] = {"already_doubled", "other"};
+/* whether a pass in the irregular call's place ends the auction (enum bridge_pass_ending) */
+static const char *const pass_ending_names[] = {"no", "after_bid", "passed_out"};
 static const char *const denom_names[] = {"clubs", "diamonds", "hearts", "spades", "notrump"};
 static const char *const doubling_names[] = {"undoubled", "doubled", "redoubled"};
 static const char *const role_names[] = {"declarer", "dummy", "defender"}; /* enum play_role */
@@ -48,6 +50,7 @@ enum {
     B_LOWEST_SUFFICIENT,
     B_SUFFICIENT_IN_DENOMINATION,
     B_INADMISSIBLE_DOUBLE_CASE,
+    B_PASS_INSTEAD_ENDS,
     B_OFFENDER_ROLE,
     B_IRREGULAR_CALL,
     B_DEALER,
@@ -145,6 +148,7 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_SUFFICIENT_IN_DENOMINATION] = {"auction", "sufficient_in_denomination", BT_BOOL, NULL, 0},
     [B_INADMISSIBLE_DOUBLE_CASE] = {"auction", "inadmissible_double_case", BT_SYMBOL,
                                     double_case_names, 2},
+    [B_PASS_INSTEAD_ENDS] = {"auction", "pass_instead_ends", BT_SYMBOL, pass_ending_names, 3},
     [B_OFFENDER_ROLE] = {"auction", "offender_role", BT_SYMBOL, auction_role_names, 3},
     [B_IRREGULAR_CALL] = {"auction", "irregular_call", BT_CALL, NULL, 0},
     [B_DEALER] = {"auction", "dealer", BT_SYMBOL, seat_names, 4},
@@ -310,6 +314,10 @@ static bool auction_value(int i, const record *rec, int64_t *value, const char *
     case B_INADMISSIBLE_DOUBLE_CASE: /* only of an inadmissible double or redouble */
         if (bf->double_admissible) return false;
         *symbol = double_case_names[bf->side_doubled_before ? 0 : 1];
+        return true;
+    case B_PASS_INSTEAD_ENDS: /* only of a call made before the auction ended */
+        if (bf->after_final_pass) return false;
+        *symbol = pass_ending_names[bf->pass_instead_ends];
         return true;
     case B_OFFENDER_ROLE: /* only of a call after the final pass */
         if (bf->role == AUCTION_ROLE_UNSETTLED) return false;

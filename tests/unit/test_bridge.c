@@ -824,6 +824,16 @@ static void test_lho_called_after_the_irregular_call(void **state) {
     assert_int_equal(f.lho_call_kind, CALL_PASS);
 }
 
+/* Whether a pass in the irregular call's place ends the auction: W's 8C
+ * after 7NT P P would be the third pass after a bid; after three passes
+ * the fourth; after 7NT P, not. */
+static void test_pass_instead_ends(void **state) {
+    (void)state;
+    assert_int_equal(analyse_ok("N: 7NT P P 8C").pass_instead_ends, PASS_ENDS_AFTER_BID);
+    assert_int_equal(analyse_ok("N: P P P 8C").pass_instead_ends, PASS_ENDS_PASSED_OUT);
+    assert_int_equal(analyse_ok("W: 7H P 8S").pass_instead_ends, PASS_ENDS_NOT);
+}
+
 /* The kind of the LHO's first call after the irregular one: his 2C over
  * E's insufficient 1H is a bid; a later double of his is not the first. */
 static void test_lho_call_kind(void **state) {
@@ -968,6 +978,7 @@ int main(void) {
         cmocka_unit_test(test_no_irregular_call),
         cmocka_unit_test(test_lho_called_after_the_irregular_call),
         cmocka_unit_test(test_lho_call_kind),
+        cmocka_unit_test(test_pass_instead_ends),
         cmocka_unit_test(test_offender_called_before),
         cmocka_unit_test(test_malformed_records_are_rejected),
     };
