@@ -2838,5 +2838,18 @@ expect "compare: a ruleset without a ruling differs by its status alone" 2 'Stat
 expect "compare: no actions listed as only in the ruleset that ruled" 1 "0" \
     -- sh -c "\"$ARBITER\" compare --ruleset bridge-2017 --ruleset klaverjas-nkf-1976 examples/insufficient-bid.json | grep -c 'Alleen in'"
 
+# Seventy-second sample (klaverjas-nkf-1976, the exceptions and the
+# moments; docs/coverage.md, "Seventy-second sample").
+# [steekproef72-r02, score] A hand record played out: E (defenders) plays
+# D8 in trick 7 while holding C8, claimed during trick 8, before it is taken
+# in. 13a; 14a in time, 14c final; all eight tricks are on the table, so the
+# hand was not ended early and 21b decides nothing; 13b: the takers 162 and
+# 100, the defenders nothing. As played it was 110 : 52 without roem.
+printf '{"trump":"H","taker":"N","first_leader":"E","hands":{"N":"HJ H9 HA H10 HK HQ D7 C7","E":"SA S10 SK SQ SJ S9 D8 C8","S":"H8 H7 DA D10 DK DQ DJ D9","W":"S8 S7 CA C10 CK CQ CJ C9"},"tricks":["E:SA H7 S8 HJ","N:H9 S9 H8 S7","N:HA SJ D9 C9","N:H10 SQ DJ CJ","N:HK SK DQ CQ","N:HQ S10 DK CK","N:C7 D8 D10 CA","W:C10 D7 C8 DA"],"roem_claimed":[],"revoke_claim":"during_play"}' >"$out.s72r02"
+expect "score nkf s72-r02: a revoke claimed with the eighth trick on the table - 262 : 0, no 21b (14a, 14c, 13b)" 0 \
+    "Score [4 > 13a > 14 > 14a > 14c > 13b]" "Kolom score voor de spelers: 162." "Kolom roem voor de spelers: 100." \
+    "Kolom score voor de tegenspelers: 0." "Spelers: 262   Tegenspelers: 0" \
+    -- "$ARBITER" score --ruleset $NKF "$out.s72r02"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
