@@ -450,7 +450,8 @@ void declare_derived(compiler *c) {
 }
 
 /* `default V`: the value a scenario that is silent about an input fact is
- * ruled with, shown as assumed so that the director can correct it. */
+ * ruled with, shown as assumed so that the director can correct it; for a
+ * fact read from a record, where no record settles it. */
 void declare_defaults(compiler *c) {
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
@@ -458,10 +459,9 @@ void declare_defaults(compiler *c) {
         int f = find_fact(c, d->name);
         if (f < 0) continue;
         rs_fact *fact = &c->rs->facts[f];
-        if (d->expr || d->from_ns) {
+        if (d->expr) { /* a record fact may have one: assumed where no record settles it */
             ERR(c->d, d->default_value->loc,
-                "a default is for a fact the director gives, not one computed or read from a "
-                "record",
+                "a default is for a fact the director or a record gives, not one computed",
                 "'%s' cannot have a default", d->name);
             continue;
         }

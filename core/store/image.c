@@ -1315,10 +1315,11 @@ static bool derived_cycle(const ruleset *rs, int e, char *state) {
     }
 }
 
-/* A default is a value of an input fact's own type (the compiler's rule). */
+/* A default is a value of an input or record fact's own type (the
+ * compiler's rule). */
 static bool valid_default(const rs_fact *x) {
     if (!x->has_default) return true;
-    if (x->derived >= 0 || x->builtin >= 0) return false;
+    if (x->derived >= 0) return false;
     switch (x->type->kind) {
     case TY_BOOL:
         return x->default_value == 0 || x->default_value == 1;

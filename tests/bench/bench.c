@@ -384,9 +384,6 @@ static void to_scenario(const ruleset *rs, const hand_facts *f, scenario *sc) {
      * director ruled (what the baselines were written for) */
     give(&m, "call_artificial", false);
     give(&m, "replaced_before_ruling", false);
-    /* nor does the pass that replaces a bid above seven end the auction (38C:
-     * the first of the fact's values, no; a record would say) */
-    give(&m, "above_seven_pass_ends_auction", 0);
     give(&m, "partner_called_since", f->partner_called_since);
     give(&m, "second_insufficient_accepted", f->second_insufficient_accepted);
     give(&m, "unintended_call", f->unintended_call);
