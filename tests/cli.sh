@@ -1057,6 +1057,12 @@ replace test "12C2c: G+ voor een partij die over de zitting meer dan 60% haalde 
         sheet_session_known = true, sheet_session_passes = true
   expect session_percentage_instead(none, 60, 3, 12C2c)
 }
+
+replace test "12C2c: G+ voor een niet-overtredende partij die over de zitting 61% haalde - meer dan 60%: haar percentage [steekproef73-r01]" article 12C {
+  given sheet_adjustment = average_plus, artificial_scores_in_imps = false,
+        sheet_session_known = true, sheet_session_passes = true
+  expect session_percentage_instead(none, 60, 3, 12C2c), not 12C2b
+}
 RULES
 expect "session: 12C2c switched off for A+ by an amendment" 0 "3,2,4,A+,A-,2.4,1.5,60,37.5" \
     -- "$ARBITER" session --ruleset bridge-2017 --amend "$TOY.tmp.rules" --boards examples/session.csv
