@@ -479,9 +479,9 @@ static bool unranked_scoring(const char *p, size_t n) {
  * "MP", "MatchPoints", or "IMP" with a modifier: "Butler", "Butler-2",
  * "Cross", "Cross1", "Cross2"): "matchpoints", "butler" or "cross"; the
  * session's method. NULL where the tag names a way of scoring that ranks
- * no field so (unranked_scoring). Without the tag, a row with IMPs and no matchpoints is
- * Butler's. The datum's and the comparisons' details are the ruleset's
- * (its 78D clause), not the tag's. */
+ * no field so (unranked_scoring). Without the tag, a row with IMPs and no
+ * matchpoints is Butler's. The datum's and the comparisons' details are
+ * the ruleset's (its 78D clause), not the tag's. */
 static const char *field_method(const pbn_game *g, const pbn_row *row) {
     bool imps = false, cross = false;
     const char *p = g->scoring;
