@@ -2857,5 +2857,18 @@ expect "score nkf s72-r02: a revoke claimed with the eighth trick on the table -
     "Kolom score voor de tegenspelers: 0." "Spelers: 262   Tegenspelers: 0" \
     -- "$ARBITER" score --ruleset $NKF "$out.s72r02"
 
+# Seventy-seventh sample (klaverjas-nkf-1976, the numbers and their edges;
+# docs/coverage.md, "Seventy-seventh sample").
+# [steekproef77-r24] Three pairs, two boards: 1NZ A 100, B 90, C 20 (A 6, a
+# top; B 4; C 2); 2NZ A 10, B 90, C 100 (A 2; B 4; C 6, a top). All three 8
+# matchpoints (2deel18d). Tops: A 1, C 1, B 0 - B, with the most points
+# (180), is last: the tops come first (19b); A and C are equal in tops, so
+# the points decide (19c): C 120 before A 110.
+printf 'board,pair,score\n1NZ,A,100\n1NZ,B,90\n1NZ,C,20\n2NZ,A,10\n2NZ,B,90\n2NZ,C,100\n' >"$out.s77r24"
+expect "ranking nkf s77-r24: equal matchpoints - one top more beats 60 points more (2deel19b), equal tops go to the points (2deel19c)" 0 \
+    "1,C,2,8,1,120,2deel19c" "2,A,2,8,1,110,2deel19c" "3,B,2,8,0,180,2deel19b" \
+    -- "$ARBITER" ranking --ruleset $NKF "$out.s77r24"
+rm -f "$out.s77r24"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
