@@ -2856,6 +2856,7 @@ expect "score nkf s72-r02: a revoke claimed with the eighth trick on the table -
     "Score [4 > 13a > 14 > 14a > 14c > 13b]" "Kolom score voor de spelers: 162." "Kolom roem voor de spelers: 100." \
     "Kolom score voor de tegenspelers: 0." "Spelers: 262   Tegenspelers: 0" \
     -- "$ARBITER" score --ruleset $NKF "$out.s72r02"
+rm -f "$out.s72r02"
 
 # Seventy-seventh sample (klaverjas-nkf-1976, the numbers and their edges;
 # docs/coverage.md, "Seventy-seventh sample").

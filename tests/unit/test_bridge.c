@@ -834,8 +834,9 @@ static void test_pass_instead_ends(void **state) {
     assert_int_equal(analyse_ok("W: 7H P 8S").pass_instead_ends, PASS_ENDS_NOT);
 }
 
-/* The kind of the LHO's first call after the irregular one: his 2C over
- * E's insufficient 1H is a bid; a later double of his is not the first. */
+/* The kind of the LHO's first call after the irregular one (E's
+ * insufficient 1H; S is his LHO): S's 2C is a bid (W's double after it is
+ * not S's); S's double; S's pass, not his double two rounds later. */
 static void test_lho_call_kind(void **state) {
     (void)state;
     bridge_facts f = analyse_ok("N: 1S 1H 2C X");
