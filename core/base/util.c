@@ -385,9 +385,37 @@ static size_t utf8_sequence(const unsigned char *s, size_t n) {
     return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : len;
 }
 
+/* Eight bytes at a time where a text is plain ASCII, as most of a rule
+ * file or a scenario is: a word's bytes tested together, and a word that
+ * fails the test read byte by byte as before. */
+#define BYTES_ONE UINT64_C(0x0101010101010101)
+#define BYTES_HIGH UINT64_C(0x8080808080808080)
+
+static inline uint64_t word_at(const unsigned char *p) {
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/* Nonzero when a byte of w is below n (n <= 128). */
+static inline uint64_t byte_below(uint64_t w, unsigned n) {
+    return (w - BYTES_ONE * n) & ~w & BYTES_HIGH;
+}
+
+/* Every byte of the word at p from U+0001 to U+007F: each a whole,
+ * valid UTF-8 sequence. */
+static inline bool word_is_ascii(const unsigned char *p) {
+    uint64_t w = word_at(p);
+    return !(w & BYTES_HIGH) && !byte_below(w, 1);
+}
+
 size_t utf8_bad_byte(const char *s, size_t n) {
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < n;) {
+        if (i + 8 <= n && word_is_ascii(u + i)) {
+            i += 8;
+            continue;
+        }
         size_t len = u[i] ? utf8_sequence(u + i, n - i) : 0;
         if (!len) return i;
         i += len;
@@ -432,9 +460,20 @@ void vec_group_by_name(const vec *v, size_t name_at, int *first, int *count, int
     xfree(last);
 }
 
+/* Every byte of the word at p printable ASCII, U+0020 to U+007E. No byte
+ * has its high bit, so adding one to each carries into no other and makes
+ * 0x80 of DEL alone. */
+static inline bool word_is_printable(const unsigned char *p) {
+    uint64_t w = word_at(p);
+    return !(w & BYTES_HIGH) && !byte_below(w, 0x20) && !((w + BYTES_ONE) & BYTES_HIGH);
+}
+
 size_t text_control_char(const char *s, size_t n) {
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < n; i++) {
+        while (i + 8 <= n && word_is_printable(u + i))
+            i += 8;
+        if (i >= n) break;
         if ((u[i] < 0x20 && u[i] != '\t') || u[i] == 0x7F) return i;
         if (u[i] == 0xC2 && i + 1 < n && u[i + 1] >= 0x80 && u[i + 1] <= 0x9F) return i;
     }

@@ -604,9 +604,45 @@ static void test_utf8_checks(void **state) {
     assert_int_equal(text_control_char("x\xC2\xA0", 3), 3);
 }
 
+/* The checks read eight bytes at a time where the text is plain ASCII:
+ * every kind of byte they look for is found at each place within a word
+ * and across a word's end, in a text long enough to have whole words
+ * before and after it. */
+static void test_utf8_checks_by_word(void **state) {
+    (void)state;
+    static const struct {
+        const char *bytes;
+        size_t len, bad, ctl; /* where each check stops, from the bytes' start */
+    } cases[] = {
+        {"\x80", 1, 0, 1},     {"\0", 1, 0, 0},       {"\x1B", 1, 1, 0}, {"\x7F", 1, 1, 0},
+        {"\x1F", 1, 1, 0},     {"\t", 1, 1, 1},       {"\n", 1, 1, 0},   {"\xC2\x9B", 2, 2, 0},
+        {"\xC2\xA0", 2, 2, 2}, {"\xC3\xA9", 2, 2, 2}, {"\xC3", 1, 0, 1}, {"\xE2\x99\xA0", 3, 3, 3},
+        {"\xC0\x80", 2, 0, 2}, {" ~", 2, 2, 2},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (size_t at = 0; at < 24; at++) {
+            char text[64];
+            memset(text, 'a', sizeof text);
+            memcpy(text + at, cases[c].bytes, cases[c].len);
+            size_t n = at + cases[c].len + 17;
+            size_t bad = cases[c].bad < cases[c].len ? at + cases[c].bad : n;
+            size_t ctl = cases[c].ctl < cases[c].len ? at + cases[c].ctl : n;
+            if (utf8_bad_byte(text, n) != bad || text_control_char(text, n) != ctl)
+                fail_msg("case %zu at %zu: utf8_bad_byte %zu (want %zu), text_control_char %zu "
+                         "(want %zu)",
+                         c, at, utf8_bad_byte(text, n), bad, text_control_char(text, n), ctl);
+            /* a valid sequence cut after its first byte: the check sees
+             * only the bytes it is given */
+            if (cases[c].len > 1 && cases[c].bad == cases[c].len && (cases[c].bytes[0] & 0x80) &&
+                utf8_bad_byte(text, at + 1) != at)
+                fail_msg("case %zu cut at %zu", c, at);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_utf8_checks),
+        cmocka_unit_test(test_utf8_checks_by_word),
         cmocka_unit_test(test_group_by_name),
         cmocka_unit_test(test_empty_range_fact_in_a_decision),
         cmocka_unit_test(test_range_too_wide),
