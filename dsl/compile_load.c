@@ -68,13 +68,13 @@ ast_file *read_and_parse(compiler *c, const char *path, src_loc from) {
     const char *p = keep_str(c, path); /* every location in the file names it */
     size_t body_len = len;
     const char *body = skip_bom(text, &body_len); /* parsed and quoted without it */
-    diag_add_source(c->d, p, body);
+    bool kept = diag_take_source(c->d, p, text, body);
     const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1
                                        : p; /* the hash does not depend on where it is installed */
     c->rs->hash = fnv1a64(c->rs->hash, base, strlen(base));
     c->rs->hash = fnv1a64(c->rs->hash, text, len);
     ast_file *f = dsl_parse(c->a, c->d, p, body); /* the tree holds copies of what it names */
-    xfree(text);
+    if (!kept) xfree(text);
     ast_push(c->a, &c->files, f);
     return f;
 }

@@ -21,7 +21,8 @@ struct diag {
     int errors, reports, muted, shown;
     int nsources;
     char *files[DIAG_MAX_SOURCES]; /* copies: a source outlives what registered it */
-    char *texts[DIAG_MAX_SOURCES];
+    const char *texts[DIAG_MAX_SOURCES];
+    char *owned[DIAG_MAX_SOURCES]; /* what holds each text, freed with the diag */
     char last[512];
     /* where the last message was, to drop the same message at the same
      * place (one condition compiled into two graphs meets its mistake
@@ -41,7 +42,7 @@ void diag_free(diag *d) {
     if (!d) return;
     for (int i = 0; i < d->nsources; i++) {
         xfree(d->files[i]);
-        xfree(d->texts[i]);
+        xfree(d->owned[i]);
     }
     xfree(d);
 }
@@ -52,11 +53,17 @@ static char *copy_of(const char *s) {
     return memcpy(p, s, n);
 }
 
+bool diag_take_source(diag *d, const char *file, char *text, const char *shown) {
+    if (d->nsources == DIAG_MAX_SOURCES) return false;
+    d->files[d->nsources] = copy_of(file);
+    d->owned[d->nsources] = text;
+    d->texts[d->nsources++] = shown;
+    return true;
+}
+
 void diag_add_source(diag *d, const char *file, const char *text) {
-    if (d->nsources < DIAG_MAX_SOURCES) {
-        d->files[d->nsources] = copy_of(file);
-        d->texts[d->nsources++] = copy_of(text);
-    }
+    char *copy = copy_of(text);
+    if (!diag_take_source(d, file, copy, copy)) xfree(copy);
 }
 
 static const char *source_line(const diag *d, src_loc at, int *len) {

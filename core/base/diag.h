@@ -4,6 +4,7 @@
 #ifndef ARBITER_DIAG_H
 #define ARBITER_DIAG_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 typedef struct src_loc {
@@ -21,6 +22,12 @@ typedef struct diag diag;
 diag *diag_new(FILE *out);
 void diag_free(diag *d);
 void diag_add_source(diag *d, const char *file, const char *text);
+/* The same for a text the caller allocated (xmalloc) and hands over: the
+ * diag frees it, and quotes from `shown` on (within text: after a byte
+ * order mark). A compile reads megabytes of rule files, which a copy would
+ * read and write again. False when the diag holds all the sources it can:
+ * the text is then still the caller's. */
+bool diag_take_source(diag *d, const char *file, char *text, const char *shown);
 void diag_report(diag *d, enum diag_level lvl, src_loc at, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 int diag_errors(const diag *d);
