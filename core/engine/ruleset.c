@@ -60,7 +60,7 @@ struct fact_names {
     int slot[]; /* a fact, or -1 */
 };
 
-static size_t name_hash(const char *name) {
+static size_t fact_name_hash(const char *name) {
     return (size_t)fnv1a64(FNV1A64_INIT, name, strlen(name));
 }
 
@@ -73,7 +73,7 @@ static void index_facts(ruleset *rs) {
     for (size_t i = 0; i < cap; i++)
         t->slot[i] = -1;
     for (int f = 0; f < rs->nfacts; f++) {
-        size_t i = name_hash(rs->facts[f].name) & t->mask;
+        size_t i = fact_name_hash(rs->facts[f].name) & t->mask;
         while (t->slot[i] >= 0 && strcmp(rs->facts[t->slot[i]].name, rs->facts[f].name) != 0)
             i = (i + 1) & t->mask;
         if (t->slot[i] < 0) t->slot[i] = f; /* the first of a name wins, as in a search */
@@ -212,7 +212,7 @@ int rs_find_fact(const ruleset *rs, const char *name) {
             if (strcmp(rs->facts[i].name, name) == 0) return i;
         return -1;
     }
-    for (size_t i = name_hash(name) & t->mask; t->slot[i] >= 0; i = (i + 1) & t->mask)
+    for (size_t i = fact_name_hash(name) & t->mask; t->slot[i] >= 0; i = (i + 1) & t->mask)
         if (strcmp(rs->facts[t->slot[i]].name, name) == 0) return t->slot[i];
     return -1;
 }

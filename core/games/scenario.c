@@ -1142,8 +1142,8 @@ static void index_put(scenario_index *ix, const rs_type *type, const char *name,
     }
 }
 
-static const index_slot *index_find(const scenario_index *ix, const rs_type *type, const char *name,
-                                    size_t len) {
+static const index_slot *slot_of_name(const scenario_index *ix, const rs_type *type,
+                                      const char *name, size_t len) {
     for (size_t i = index_hash(type, name, len) & ix->mask;; i = (i + 1) & ix->mask) {
         const index_slot *s = &ix->slots[i];
         if (!s->name) return NULL;
@@ -1338,7 +1338,7 @@ static bool flat_value(scenario_index *ix, int fact_index, const rs_fact *fact, 
         if (t->kind == TY_ENUM) { /* the value this fact took last, else by hash */
             const index_slot *v = ix->last_value[fact_index];
             if (!v || v->len != f->slen || memcmp(v->name, f->str, f->slen) != 0)
-                v = ix->last_value[fact_index] = index_find(ix, t, f->str, f->slen);
+                v = ix->last_value[fact_index] = slot_of_name(ix, t, f->str, f->slen);
             return v && (*out = v->value, true);
         }
         if (t->kind == TY_CALL) {
