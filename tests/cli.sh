@@ -2871,5 +2871,105 @@ expect "ranking nkf s77-r24: equal matchpoints - one top more beats 60 points mo
     -- "$ARBITER" ranking --ruleset $NKF "$out.s77r24"
 rm -f "$out.s77r24"
 
+# Eighty-second sample (klaverjas-nkf-1976, the articles reached least and
+# the open points; docs/coverage.md, "Eighty-second sample"). Each open
+# point is a test block as shipped and a check here with it overridden the
+# way the rule file offers.
+# [steekproef82-r18] Open point 12 (13i12) overridden: "voor dit verzaken
+# gemaakt" read as all the roem the revoking side made in this hand. The
+# takers did not follow in trick 6, claimed at once; their 50 roem (20
+# before the revoke), the defenders' 20: the defenders 162 and 100 + 20 +
+# 50 = 170 (as shipped 140, [steekproef82-r17]). 13i12 stays on the trail.
+# The amendment replaces the question of offender_roem_before too, which
+# names 13i12 (without it `--amend` warns that the question keeps the old
+# reading); under this reading the question is not asked.
+cat >"$out.s82op12" <<'RULES'
+amendment "Alle roem van de verzakende partij" {
+  base "klaverjas-nkf-1976"
+  cite "OP12"
+}
+add action revoking_roem_of_the_hand
+  text "13i12 (andere lezing): alle roem die de verzakende partij in dit spel meldde, gaat naar de tegenpartij."
+  en   "13i12 (other reading): all the roem the revoking side declared in this hand goes to the other side."
+replace fact offender_roem_before : int 0..255
+  ask "Hoeveel van haar roem meldde de verzakende partij vóór de slag waarin zij verzaakte?"
+  en  "How much of its roem did the revoking side declare before the trick of the revoke?"
+replace clause 13i12 => 13i12 { revoking_roem_of_the_hand roem_column(non_offender, revoke_penalty_points + takers_roem + defenders_roem) }
+RULES
+S82R17='{"situation":"revoke","revoke_found":"revoke","revoke_kind":"must_follow","revoke_claim":"during_play","revoke_by":"takers","hand_complete":false,"takers_roem":50,"defenders_roem":20,"offender_roem_before":20}'
+expect "rule nkf s82-r17: 13i12 as shipped - the defenders 162 and 140" 0 \
+    "Artikelen: 13 > 13a > 14 > 14a > 14c > 21b > 13b > 13i12" "Kolom roem voor de tegenspelers: 140." \
+    -- sh -c "echo '$S82R17' | $ARBITER rule --ruleset $NKF -"
+expect "rule nkf --amend 13i12 s82-r18: all the revoking side's roem - the defenders 162 and 170 (OP12)" 0 \
+    "Artikelen: 13 > 13a > 14 > 14a > 14c > 21b > 13b > 13i12" "Kolom score voor de tegenspelers: 162." \
+    "Kolom roem voor de tegenspelers: 170." "13i12 (andere lezing)" \
+    -- sh -c "echo '$S82R17' | $ARBITER rule --ruleset $NKF --amend $out.s82op12 -"
+expect "rule nkf --amend 13i12 s82-r18: the amendment gives no warning" 1 "0" \
+    -- sh -c "echo '$S82R17' | $ARBITER rule --ruleset $NKF --amend $out.s82op12 - 2>&1 >/dev/null | grep -c warning"
+# [steekproef82-r20] Open point 10 (19i10) overridden: a nat hand's
+# defenders write their own roem only. 95 + 20 roem against 67 + 50: nat
+# (20i9); the defenders 162 and 50, 0 : 212 (as shipped 162 and 70,
+# [steekproef82-r19]).
+# The message of outcome(nat) states the reading too ("alle gemelde roem
+# (19i10)"), so the amendment replaces it with the fact: without it the
+# ruling's text would contradict its own roem column.
+cat >"$out.s82op10" <<'RULES'
+amendment "Nat: alleen de eigen roem" {
+  base "klaverjas-nkf-1976"
+  cite "OP10"
+}
+replace fact nat_defenders_roem : int = defenders_roem
+replace type hand_result = enum {
+  made "De spelers hebben het spel gehaald: elke partij noteert haar eigen punten en roem."
+    en "The takers made the game: each side writes down its own points and roem.",
+  nat  "De spelers zijn nat (beet, 0Tbeet): zij noteren niets; de tegenspelers krijgen alle 162 punten en hun eigen roem (19i10, andere lezing)."
+    en "The takers went down (nat, 0Tbeet): they write down nothing; the defenders get all 162 points and their own roem (19i10, other reading).",
+  mars_takers    "De spelers haalden alle slagen (mars, 0Tmars): 100 punten extra (0P2e)."
+              en "The takers won every trick (mars, 0Tmars): 100 extra points (0P2e).",
+  mars_defenders "De tegenspelers haalden alle slagen (mars): de spelers zijn nat, de tegenspelers krijgen alle punten en 100 extra (19i11)."
+              en "The defenders won every trick (mars): the takers go down, the defenders get all the points and 100 extra (19i11)."
+}
+RULES
+S82R19='{"revoke_by":"none","hand_complete":true,"takers_tricks":5,"defenders_tricks":3,"takers_points":115,"defenders_points":117,"takers_roem":20,"defenders_roem":50}'
+expect "score nkf s82-r19: nat with roem on both sides - 0 : 232 (20i9, 19i10)" 0 \
+    "Score [4 > 19 > 20 > 20i9 > 19i10]" "Kolom roem voor de tegenspelers: 70." "Spelers: 0   Tegenspelers: 232" \
+    -- sh -c "echo '$S82R19' | $ARBITER score --ruleset $NKF -"
+expect "score nkf --amend 19i10 s82-r20: the defenders' own roem only - 0 : 212 (OP10)" 0 \
+    "Score [4 > 19 > 20 > 20i9 > 19i10]" "Kolom score voor de tegenspelers: 162." "Kolom roem voor de tegenspelers: 50." \
+    "Spelers: 0   Tegenspelers: 212" "hun eigen roem (19i10, andere lezing)" \
+    -- sh -c "echo '$S82R19' | $ARBITER score --ruleset $NKF --amend $out.s82op10 -"
+# [steekproef82-r22] Open point 1 (12i1) overridden by the shipped
+# amendment: E leads C8, S takes it over with CA; W, the leader's partner,
+# holds H10 and S9 and no clubs. As shipped S9 is forbidden ([12 > 12b >
+# 12i1], [steekproef82-r21]); read literally he is not bound, and S9 is
+# legal by the same clause. H10 (trumping) is 12b's either way.
+S82R21='{"trump":"H","taker":"N","seat":"W","hand":"H10 S9","trick":"E:C8 CA"}'
+expect "legal nkf s82-r21: the leader's partner must trump (12b, 12i1)" 0 \
+    "  H10  legal    [12 > 12b] " "  S9   illegal  [12 > 12b > 12i1] " \
+    -- sh -c "echo '$S82R21' | $ARBITER legal --ruleset $NKF -"
+expect "legal nkf --amend 12i1-literal s82-r22: the leader's partner is not bound (OP1)" 0 \
+    "  H10  legal    [12 > 12b] " "  S9   legal    [12 > 12b > 12i1] " \
+    -- sh -c "echo '$S82R21' | $ARBITER legal --ruleset $NKF --amend examples/amendments/klaverjas-12i1-literal.rules -"
+# [steekproef82-r24] Open point 14 (2deel19i14) overridden: a shared
+# highest score is no top. Five scores 120, 120, 100, 60, 0: 9, 9 (18e), 6,
+# 4, 2 (18d) either way; as shipped the two 120s are each a top
+# ([steekproef82-r23]), overridden neither is, 19i14 still on their trail.
+printf 'amendment "Een gedeelde hoogste score is geen top" {\n  base "klaverjas-nkf-1976"\n  cite "OP14"\n}\nreplace clause 2deel19i14 => 2deel19i14 { }\n' >"$out.s82op14"
+printf 'board,pair,score\n7NZ,1,120\n7NZ,3,120\n7NZ,5,100\n7NZ,7,60\n7NZ,9,0\n' >"$out.s82m"
+expect "matchpoints nkf --amend 19i14 s82-r24: the figures unchanged (OP14)" 0 \
+    "7NZ,1,120,9" "7NZ,3,120,9" "7NZ,5,100,6" "7NZ,7,60,4" "7NZ,9,0,2" \
+    -- "$ARBITER" matchpoints --ruleset $NKF --amend $out.s82op14 "$out.s82m"
+expect "matchpoints nkf --amend 19i14 --json s82-r24: 19i14 still on the 120s' trail (OP14)" 0 \
+    '"articles": "2deel18 > 2deel18e > 2deel19c > 2deel19i14"' '"articles": "2deel18 > 2deel18d > 2deel19c"' \
+    -- "$ARBITER" matchpoints --ruleset $NKF --amend $out.s82op14 --json "$out.s82m"
+# The tops column of `ranking` shows whether the 120s count as tops.
+expect "ranking nkf s82-r23: the shared 120 is a top for each (19i14)" 0 \
+    "1=,1,1,9,1,120,2deel19d" "1=,3,1,9,1,120,2deel19d" "3,5,1,6,0,100," \
+    -- "$ARBITER" ranking --ruleset $NKF "$out.s82m"
+expect "ranking nkf --amend 19i14 s82-r24: the shared 120 is no top (OP14)" 0 \
+    "1=,1,1,9,0,120,2deel19d" "1=,3,1,9,0,120,2deel19d" "3,5,1,6,0,100," \
+    -- "$ARBITER" ranking --ruleset $NKF --amend $out.s82op14 "$out.s82m"
+rm -f "$out.s82op12" "$out.s82op10" "$out.s82op14" "$out.s82m"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
