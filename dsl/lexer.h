@@ -3,6 +3,7 @@
 #define ARBITER_LEXER_H
 
 #include "ast.h"
+#include "parser.h"
 
 typedef struct dsl_lexer {
     arena *arena;
@@ -15,5 +16,9 @@ typedef struct dsl_lexer {
 } dsl_lexer;
 
 void dsl_lexer_init(dsl_lexer *lx, arena *a, diag *d, const char *path, const char *text);
+/* The next token of the text (0 at its end): its value in *val, its
+ * place in *loc. The parser's scanner, and the floor a compile stands on
+ * (tests/bench: the rule text read, hashed and cut into tokens alone). */
+int yylex(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx);
 
 #endif

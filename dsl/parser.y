@@ -22,7 +22,6 @@ typedef struct dsl_lexer dsl_lexer;
 #define YYMALLOC xmalloc
 #define YYFREE xfree
 
-int yylex(YYSTYPE *val, YYLTYPE *loc, dsl_lexer *lx);
 static void yyerror(YYLTYPE *loc, dsl_lexer *lx, const char *msg);
 static src_loc L(dsl_lexer *lx, YYLTYPE l);
 static void *node(dsl_lexer *lx, size_t size, YYLTYPE l);
