@@ -1956,8 +1956,9 @@ expect "test nkf --amend 11i5: the amendment's tests pass" 0 " 0 failed" \
     -- "$ARBITER" test $NKF --amend examples/amendments/klaverjas-11i5-permission.rules
 # A revoke claimed after the last trick was covered (Art. 14): the hand as
 # played, scored from the score slip's numbers without the trick record.
+# Changed: 13a (and 13i6) off the trail: after the covered last trick no claim is possible whatever the card was (14b).
 expect "score nkf: a late claim, the result as played without the tricks (14b, 19)" 0 \
-    "het resultaat zoals opgegeven, zonder slagverloop" "Score [4 > 13a > 14 > 14b > 19 > 25]" \
+    "het resultaat zoals opgegeven, zonder slagverloop" "Score [4 > 14 > 14b > 19 > 25]" \
     "Kolom score voor de spelers: 120." "Spelers: 120   Tegenspelers: 42" \
     -- "$ARBITER" score --ruleset $NKF examples/klaverjas-late-claim.json
 expect "score nkf --json: the result without the tricks" 0 '"from_record": false' '"takers": 120' '"defenders": 42' \
@@ -2080,8 +2081,9 @@ expect "score nkf s24-S2: 80 + 20 roem against 82 card points - made (20i9)" 0 "
     "Kolom score voor de spelers: 80." "Kolom roem voor de spelers: 20." "Kolom score voor de tegenspelers: 82." \
     "Spelers: 100   Tegenspelers: 82" \
     -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":4,\"defenders_tricks\":4,\"takers_points\":100,\"defenders_points\":82,\"takers_roem\":20,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
+# Changed: 13a (and 13i6) off the trail: after the covered last trick no claim is possible whatever the card was (14b).
 expect "score nkf s24-S3: the defenders' revoke claimed too late - as played, the takers nat (14b, 19)" 0 \
-    "Score [4 > 13a > 14 > 14b > 19 > 19i10 > 25]" "Spelers: 0   Tegenspelers: 162" \
+    "Score [4 > 14 > 14b > 19 > 19i10 > 25]" "Spelers: 0   Tegenspelers: 162" \
     -- sh -c "echo '{\"revoke_by\":\"defenders\",\"revoke_kind\":\"must_follow\",\"revoke_claim\":\"too_late\",\"hand_complete\":true,\"takers_tricks\":3,\"defenders_tricks\":5,\"takers_points\":70,\"defenders_points\":92,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
 # S4, S5: deal D1 above. Only the defenders' driekaart declared: 89 card
 # points against 73 + 20 = 93; roem declared, so the most points with roem
@@ -2176,8 +2178,9 @@ expect "score nkf s36-S3: 110 against 172 with roem - nat, 0 : 282 (20i9, 19i10)
     -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":5,\"defenders_tricks\":3,\"takers_points\":110,\"defenders_points\":172,\"takers_roem\":20,\"defenders_roem\":100}' | $ARBITER score --ruleset $NKF -"
 # S4: the takers won every trick but revoked; claimed after the covered last
 # trick (14b): as played, mars (0P2e): 162, roem 20 + 100.
+# Changed: 13a (and 13i6) off the trail: after the covered last trick no claim is possible whatever the card was (14b).
 expect "score nkf s36-S4: a late claim against a mars - as played, 282 : 0 (14b, 0P2e)" 0 \
-    "Score [4 > 13a > 14 > 14b > 19 > 0P2e]" "Kolom roem voor de spelers: 120." "Spelers: 282   Tegenspelers: 0" \
+    "Score [4 > 14 > 14b > 19 > 0P2e]" "Kolom roem voor de spelers: 120." "Spelers: 282   Tegenspelers: 0" \
     -- sh -c "echo '{\"revoke_by\":\"takers\",\"revoke_kind\":\"must_follow\",\"revoke_claim\":\"too_late\",\"hand_complete\":true,\"takers_tricks\":8,\"defenders_tricks\":0,\"takers_points\":182,\"defenders_points\":0,\"takers_roem\":20,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
 # S5: deal D1, the stuk (trick 4) and the vierkaart (trick 7) declared, the
 # driekaart of trick 1 not: 89 + 20 against 73 + 50, nat (20i9, 19i10;
@@ -2277,11 +2280,13 @@ expect "score nkf s46-S4: the defenders' mars with 20 roem - 0 : 282 (0P2e, 19i1
 # played: 100 + 20 against 62 + 20, made (20i9). Under the amendment of
 # 13i6 no revoke at all, the same columns.
 S46S5='{"revoke_by":"defenders","revoke_kind":"must_trump","revoke_claim":"too_late","hand_complete":true,"takers_tricks":5,"defenders_tricks":3,"takers_points":120,"defenders_points":82,"takers_roem":20,"defenders_roem":20}'
+# Changed: 13a (and 13i6) off the trail: after the covered last trick no claim is possible whatever the card was (14b).
 expect "score nkf s46-S5: a missed trump claimed too late, roem both sides - as played, 120 : 82 (14b, 20i9)" 0 \
-    "Score [4 > 13a > 13i6 > 14 > 14b > 19 > 20 > 20i9]" "Kolom roem voor de tegenspelers: 20." "Spelers: 120   Tegenspelers: 82" \
+    "Score [4 > 14 > 14b > 19 > 20 > 20i9]" "Kolom roem voor de tegenspelers: 20." "Spelers: 120   Tegenspelers: 82" \
     -- sh -c "echo '$S46S5' | $ARBITER score --ruleset $NKF -"
+# Changed: a claim after the covered last trick is no claim whatever the card was (14b), under either reading of 13i6.
 expect "score nkf --amend 13i6 s46-S5: no revoke, the same columns (OP6)" 0 \
-    "Score [4 > 13a > 13i6 > 19 > 20 > 20i9]" "Spelers: 120   Tegenspelers: 82" \
+    "Score [4 > 14 > 14b > 19 > 20 > 20i9]" "Spelers: 120   Tegenspelers: 82" \
     -- sh -c "echo '$S46S5' | $ARBITER score --ruleset $NKF --amend $NO_REVOKE -"
 # [steekproef46-S6] The takers did not follow; claimed with the last trick
 # taken in but open (14i12: in time). 13b: the defenders 162 and 100, their
