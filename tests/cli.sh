@@ -2976,5 +2976,38 @@ expect "ranking nkf --amend 19i14 s82-r24: the shared 120 is no top (OP14)" 0 \
     -- "$ARBITER" ranking --ruleset $NKF --amend $out.s82op14 "$out.s82m"
 rm -f "$out.s82op12" "$out.s82op10" "$out.s82op14" "$out.s82m"
 
+# Eighty-fifth sample (docs/coverage.md, "Eighty-fifth sample"): the
+# questions through `ask` and the record through `score`. [steekproef85-r07]
+# at the table: the takers revoked, claimed after the covered last trick;
+# the claim's moment is asked first, and then what the card broke is not
+# asked (14b); 90 against 72 without roem, as played (19, 25).
+printf '{"situation":"revoke","revoke_found":"revoke","revoke_by":"takers"}' >"$out.s85a"
+expect "ask nkf s85-r07: a claim after the covered last trick - as played, the card's duty not asked (14b)" 0 \
+    "Wanneer werd het verzaken gemeld?" "Artikelen: 13 > 14 > 14b > 19 > 25" "Kolom score voor de spelers: 90." \
+    -- sh -c "printf '3\n5\n0\n0\n90\n72\n\n' | $ARBITER ask --ruleset $NKF $out.s85a"
+expect "ask nkf s85-r07: neither the card's duty nor the eighth trick is asked" 0 \
+    -- sh -c "printf '3\n5\n0\n0\n90\n72\n\n' | $ARBITER ask --ruleset $NKF $out.s85a | grep -c 'Welke plicht\|Zijn alle acht\|slagen haalden de tegenspelers' | grep -qx 0"
+# [steekproef85-r08] at the table: claimed in time, then the card's duty is
+# asked; the takers had no roem, so only the two roem figures follow (no
+# tricks, no points, no roem before the revoke): 0 against 162 and 120.
+expect "ask nkf s85-r08: claimed in time - the card's duty, then the roem only (13b)" 0 \
+    "Welke plicht van art. 12 brak de speler met die kaart?" "Artikelen: 13 > 13a > 14 > 14a > 14c > 21b > 13b" \
+    "Kolom roem voor de tegenspelers: 120." \
+    -- sh -c "printf '1\n1\n0\n20\n\n' | $ARBITER ask --ruleset $NKF $out.s85a"
+expect "ask nkf s85-r08: no tricks, points or roem before the revoke asked" 0 \
+    -- sh -c "printf '1\n1\n0\n20\n\n' | $ARBITER ask --ruleset $NKF $out.s85a | grep -c 'slagen haalden\|punten haalden\|vóór de slag' | grep -qx 0"
+# The record answers what the card broke: examples/klaverjas-not-trumped.json
+# (S does not trump in trick 2) claimed after the covered last trick needs
+# nothing more, as played 147 + 40 against 15 (14b, 20i9); claimed in time,
+# the takers' roem (20 in trick 4, 20 in trick 8) asks which came before
+# the revoke (13i12), which the record cannot say.
+expect "score nkf s85-r07: the record, claimed too late - as played 187 : 15 (14b, 20i9)" 0 \
+    "Score [4 > 14 > 14b > 19 > 20 > 20i9]" "Spelers: 187   Tegenspelers: 15" \
+    -- sh -c "sed 's/\"last_trick_open\",/\"too_late\"/; /offender_roem_before/d' examples/klaverjas-not-trumped.json | $ARBITER score --ruleset $NKF -"
+expect "score nkf s85-r09: the record, claimed in time - the roem before the revoke is asked (13i12)" 2 \
+    "the scenario does not say 'offender_roem_before'" \
+    -- sh -c "sed 's/\"last_trick_open\",/\"during_play\"/; /offender_roem_before/d' examples/klaverjas-not-trumped.json | $ARBITER score --ruleset $NKF -"
+rm -f "$out.s85a"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
