@@ -1820,8 +1820,9 @@ expect "score nkf --amend 13i6: the hand counts as played" 0 "Score [4 > 13a > 1
     -- "$ARBITER" score --ruleset $NKF --amend $NO_REVOKE examples/klaverjas-not-trumped.json
 expect "score nkf --json: the illegal card and its reason" 0 '"illegal_by": "takers"' '"reason": "must_trump"' \
     '"card": "C10"' -- "$ARBITER" score --ruleset $NKF --json examples/klaverjas-not-trumped.json
+# Changed: the claim given as in time: the claim's moment is asked before what the card broke (14b).
 expect "rule nkf --amend 13i6 at the table follows the same clause" 0 "Artikelen: 13 > 13a > 13i6 > 19" \
-    -- sh -c "echo '{\"situation\":\"revoke\",\"revoke_found\":\"revoke\",\"revoke_kind\":\"must_trump\",\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":120,\"defenders_points\":42,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER rule --ruleset $NKF --amend $NO_REVOKE -"
+    -- sh -c "echo '{\"situation\":\"revoke\",\"revoke_found\":\"revoke\",\"revoke_claim\":\"during_play\",\"revoke_kind\":\"must_trump\",\"takers_tricks\":6,\"defenders_tricks\":2,\"takers_points\":120,\"defenders_points\":42,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER rule --ruleset $NKF --amend $NO_REVOKE -"
 expect "test nkf --amend 13i6: the amendment's tests pass" 0 " 0 failed" \
     -- "$ARBITER" test $NKF --amend $NO_REVOKE
 # Who must trump (12b, 12i1): the core says whether the player is the
@@ -1956,8 +1957,9 @@ expect "test nkf --amend 11i5: the amendment's tests pass" 0 " 0 failed" \
     -- "$ARBITER" test $NKF --amend examples/amendments/klaverjas-11i5-permission.rules
 # A revoke claimed after the last trick was covered (Art. 14): the hand as
 # played, scored from the score slip's numbers without the trick record.
+# Changed: 13a (and 13i6) off the trail: after the covered last trick no claim is possible whatever the card was (14b).
 expect "score nkf: a late claim, the result as played without the tricks (14b, 19)" 0 \
-    "het resultaat zoals opgegeven, zonder slagverloop" "Score [4 > 13a > 14 > 14b > 19 > 25]" \
+    "het resultaat zoals opgegeven, zonder slagverloop" "Score [4 > 14 > 14b > 19 > 25]" \
     "Kolom score voor de spelers: 120." "Spelers: 120   Tegenspelers: 42" \
     -- "$ARBITER" score --ruleset $NKF examples/klaverjas-late-claim.json
 expect "score nkf --json: the result without the tricks" 0 '"from_record": false' '"takers": 120' '"defenders": 42' \
@@ -2080,8 +2082,9 @@ expect "score nkf s24-S2: 80 + 20 roem against 82 card points - made (20i9)" 0 "
     "Kolom score voor de spelers: 80." "Kolom roem voor de spelers: 20." "Kolom score voor de tegenspelers: 82." \
     "Spelers: 100   Tegenspelers: 82" \
     -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":4,\"defenders_tricks\":4,\"takers_points\":100,\"defenders_points\":82,\"takers_roem\":20,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
+# Changed: 13a (and 13i6) off the trail: after the covered last trick no claim is possible whatever the card was (14b).
 expect "score nkf s24-S3: the defenders' revoke claimed too late - as played, the takers nat (14b, 19)" 0 \
-    "Score [4 > 13a > 14 > 14b > 19 > 19i10 > 25]" "Spelers: 0   Tegenspelers: 162" \
+    "Score [4 > 14 > 14b > 19 > 19i10 > 25]" "Spelers: 0   Tegenspelers: 162" \
     -- sh -c "echo '{\"revoke_by\":\"defenders\",\"revoke_kind\":\"must_follow\",\"revoke_claim\":\"too_late\",\"hand_complete\":true,\"takers_tricks\":3,\"defenders_tricks\":5,\"takers_points\":70,\"defenders_points\":92,\"takers_roem\":0,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
 # S4, S5: deal D1 above. Only the defenders' driekaart declared: 89 card
 # points against 73 + 20 = 93; roem declared, so the most points with roem
@@ -2176,8 +2179,9 @@ expect "score nkf s36-S3: 110 against 172 with roem - nat, 0 : 282 (20i9, 19i10)
     -- sh -c "echo '{\"revoke_by\":\"none\",\"hand_complete\":true,\"takers_tricks\":5,\"defenders_tricks\":3,\"takers_points\":110,\"defenders_points\":172,\"takers_roem\":20,\"defenders_roem\":100}' | $ARBITER score --ruleset $NKF -"
 # S4: the takers won every trick but revoked; claimed after the covered last
 # trick (14b): as played, mars (0P2e): 162, roem 20 + 100.
+# Changed: 13a (and 13i6) off the trail: after the covered last trick no claim is possible whatever the card was (14b).
 expect "score nkf s36-S4: a late claim against a mars - as played, 282 : 0 (14b, 0P2e)" 0 \
-    "Score [4 > 13a > 14 > 14b > 19 > 0P2e]" "Kolom roem voor de spelers: 120." "Spelers: 282   Tegenspelers: 0" \
+    "Score [4 > 14 > 14b > 19 > 0P2e]" "Kolom roem voor de spelers: 120." "Spelers: 282   Tegenspelers: 0" \
     -- sh -c "echo '{\"revoke_by\":\"takers\",\"revoke_kind\":\"must_follow\",\"revoke_claim\":\"too_late\",\"hand_complete\":true,\"takers_tricks\":8,\"defenders_tricks\":0,\"takers_points\":182,\"defenders_points\":0,\"takers_roem\":20,\"defenders_roem\":0}' | $ARBITER score --ruleset $NKF -"
 # S5: deal D1, the stuk (trick 4) and the vierkaart (trick 7) declared, the
 # driekaart of trick 1 not: 89 + 20 against 73 + 50, nat (20i9, 19i10;
@@ -2277,11 +2281,13 @@ expect "score nkf s46-S4: the defenders' mars with 20 roem - 0 : 282 (0P2e, 19i1
 # played: 100 + 20 against 62 + 20, made (20i9). Under the amendment of
 # 13i6 no revoke at all, the same columns.
 S46S5='{"revoke_by":"defenders","revoke_kind":"must_trump","revoke_claim":"too_late","hand_complete":true,"takers_tricks":5,"defenders_tricks":3,"takers_points":120,"defenders_points":82,"takers_roem":20,"defenders_roem":20}'
+# Changed: 13a (and 13i6) off the trail: after the covered last trick no claim is possible whatever the card was (14b).
 expect "score nkf s46-S5: a missed trump claimed too late, roem both sides - as played, 120 : 82 (14b, 20i9)" 0 \
-    "Score [4 > 13a > 13i6 > 14 > 14b > 19 > 20 > 20i9]" "Kolom roem voor de tegenspelers: 20." "Spelers: 120   Tegenspelers: 82" \
+    "Score [4 > 14 > 14b > 19 > 20 > 20i9]" "Kolom roem voor de tegenspelers: 20." "Spelers: 120   Tegenspelers: 82" \
     -- sh -c "echo '$S46S5' | $ARBITER score --ruleset $NKF -"
+# Changed: a claim after the covered last trick is no claim whatever the card was (14b), under either reading of 13i6.
 expect "score nkf --amend 13i6 s46-S5: no revoke, the same columns (OP6)" 0 \
-    "Score [4 > 13a > 13i6 > 19 > 20 > 20i9]" "Spelers: 120   Tegenspelers: 82" \
+    "Score [4 > 14 > 14b > 19 > 20 > 20i9]" "Spelers: 120   Tegenspelers: 82" \
     -- sh -c "echo '$S46S5' | $ARBITER score --ruleset $NKF --amend $NO_REVOKE -"
 # [steekproef46-S6] The takers did not follow; claimed with the last trick
 # taken in but open (14i12: in time). 13b: the defenders 162 and 100, their
@@ -2783,6 +2789,9 @@ expect "diff nkf against itself: nothing differs" 0 "0 gebieden met een andere u
 # too_late (14b) the hand as played but with 14b's trail and action. So
 # every region lies in those revoke kinds, every claim moment has one, and
 # each reads 13i6 > 14 against 13i6 > 19 with breach_without_penalty.
+# Changed: too_late no longer differs: a claim after the covered last trick
+# goes to 14b before 13a under either reading (14b: no claim whatever the
+# card was), so only the claims in time have regions.
 "$ARBITER" diff $KJ $KJ --amend examples/amendments/klaverjas-13i6-no-revoke.rules --format exact >"$out" 2>"$err"; rc=$?
 regions=$(sed -n 's/^\([0-9]*\) gebieden met een andere uitspraak.*/\1/p' "$out")
 kinds=$(grep -c '^[0-9]*\. situation = revoke, revoke_found = revoke, .*revoke_kind in {must_trump, must_overtrump, no_undertrump}, ' "$out")
@@ -2791,7 +2800,7 @@ after=$(grep -c '^   klaverjas-nkf-1976+OP6: 13 > 13a > 13i6 > 19\( >.*\)\?: bre
 claims=$(grep -o 'revoke_claim = [a-z_]*' "$out" | sort -u | tr '\n' ' ')
 if [ $rc -eq 0 ] && [ -n "$regions" ] && [ "$regions" -gt 0 ] && [ "$kinds" = "$regions" ] && [ "$before" = "$regions" ] &&
     [ "$after" = "$regions" ] &&
-    [ "$claims" = "revoke_claim = during_play revoke_claim = last_trick_open revoke_claim = too_late " ]; then
+    [ "$claims" = "revoke_claim = during_play revoke_claim = last_trick_open " ]; then
     pass "diff nkf --amend 13i6: $regions regions, all of 13i6, for every claim moment"
 else
     fail "diff nkf --amend 13i6" "exit $rc regions=$regions kinds=$kinds before=$before after=$after claims=$claims"
@@ -2970,6 +2979,39 @@ expect "ranking nkf --amend 19i14 s82-r24: the shared 120 is no top (OP14)" 0 \
     "1=,1,1,9,0,120,2deel19d" "1=,3,1,9,0,120,2deel19d" "3,5,1,6,0,100," \
     -- "$ARBITER" ranking --ruleset $NKF --amend $out.s82op14 "$out.s82m"
 rm -f "$out.s82op12" "$out.s82op10" "$out.s82op14" "$out.s82m"
+
+# Eighty-fifth sample (docs/coverage.md, "Eighty-fifth sample"): the
+# questions through `ask` and the record through `score`. [steekproef85-r07]
+# at the table: the takers revoked, claimed after the covered last trick;
+# the claim's moment is asked first, and then what the card broke is not
+# asked (14b); 90 against 72 without roem, as played (19, 25).
+printf '{"situation":"revoke","revoke_found":"revoke","revoke_by":"takers"}' >"$out.s85a"
+expect "ask nkf s85-r07: a claim after the covered last trick - as played, the card's duty not asked (14b)" 0 \
+    "Wanneer werd het verzaken gemeld?" "Artikelen: 13 > 14 > 14b > 19 > 25" "Kolom score voor de spelers: 90." \
+    -- sh -c "printf '3\n5\n0\n0\n90\n72\n\n' | $ARBITER ask --ruleset $NKF $out.s85a"
+expect "ask nkf s85-r07: neither the card's duty nor the eighth trick is asked" 0 \
+    -- sh -c "printf '3\n5\n0\n0\n90\n72\n\n' | $ARBITER ask --ruleset $NKF $out.s85a | grep -c 'Welke plicht\|Zijn alle acht\|slagen haalden de tegenspelers' | grep -qx 0"
+# [steekproef85-r08] at the table: claimed in time, then the card's duty is
+# asked; the takers had no roem, so only the two roem figures follow (no
+# tricks, no points, no roem before the revoke): 0 against 162 and 120.
+expect "ask nkf s85-r08: claimed in time - the card's duty, then the roem only (13b)" 0 \
+    "Welke plicht van art. 12 brak de speler met die kaart?" "Artikelen: 13 > 13a > 14 > 14a > 14c > 21b > 13b" \
+    "Kolom roem voor de tegenspelers: 120." \
+    -- sh -c "printf '1\n1\n0\n20\n\n' | $ARBITER ask --ruleset $NKF $out.s85a"
+expect "ask nkf s85-r08: no tricks, points or roem before the revoke asked" 0 \
+    -- sh -c "printf '1\n1\n0\n20\n\n' | $ARBITER ask --ruleset $NKF $out.s85a | grep -c 'slagen haalden\|punten haalden\|vóór de slag' | grep -qx 0"
+# The record answers what the card broke: examples/klaverjas-not-trumped.json
+# (S does not trump in trick 2) claimed after the covered last trick needs
+# nothing more, as played 147 + 40 against 15 (14b, 20i9); claimed in time,
+# the takers' roem (20 in trick 4, 20 in trick 8) asks which came before
+# the revoke (13i12), which the record cannot say.
+expect "score nkf s85-r07: the record, claimed too late - as played 187 : 15 (14b, 20i9)" 0 \
+    "Score [4 > 14 > 14b > 19 > 20 > 20i9]" "Spelers: 187   Tegenspelers: 15" \
+    -- sh -c "sed 's/\"last_trick_open\",/\"too_late\"/; /offender_roem_before/d' examples/klaverjas-not-trumped.json | $ARBITER score --ruleset $NKF -"
+expect "score nkf s85-r09: the record, claimed in time - the roem before the revoke is asked (13i12)" 2 \
+    "the scenario does not say 'offender_roem_before'" \
+    -- sh -c "sed 's/\"last_trick_open\",/\"during_play\"/; /offender_roem_before/d' examples/klaverjas-not-trumped.json | $ARBITER score --ruleset $NKF -"
+rm -f "$out.s85a"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
