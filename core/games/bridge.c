@@ -506,6 +506,7 @@ static void settle_facts(const bridge_auction *a, int k, const auction_state *st
         .double_admissible = state_double_admissible(st, e->seat, e->call.kind),
         .after_final_pass = state_auction_ended(st),
         .offender_called_before = seat_called_between(a, 0, k, e->seat),
+        .bid_before = st->has_bid,
         .lho_called = lho_call >= 0,
         .lho_call_kind = lho_call >= 0 ? a->calls[lho_call].call.kind : CALL_PASS,
         .rho_called = seat_called_between(a, k + 1, a->ncalls, bridge_seat_at(e->seat, REL_RHO)),

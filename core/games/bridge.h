@@ -65,6 +65,7 @@ typedef struct bridge_facts {
     bool double_admissible;                    /* Art. 19 (true for a pass or a bid) */
     bool after_final_pass;                     /* the auction had ended before the call */
     bool offender_called_before;               /* the offender called earlier in the record */
+    bool bid_before;                           /* some player bid before the irregular call */
     bool lho_called;                           /* offender's LHO called after the irregular call */
     enum bridge_call_kind lho_call_kind;       /* the kind of his first call then (lho_called) */
     bool rho_called;                           /* offender's RHO called after the irregular call */

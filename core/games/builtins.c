@@ -46,6 +46,7 @@ enum {
     B_OFFENDER_CALLED_BEFORE,
     B_LHO_CALLED,
     B_LHO_CALL_KIND,
+    B_BID_BEFORE,
     B_RHO_CALLED,
     B_LOWEST_SUFFICIENT,
     B_SUFFICIENT_IN_DENOMINATION,
@@ -143,6 +144,7 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_OFFENDER_CALLED_BEFORE] = {"auction", "offender_called_before", BT_BOOL, NULL, 0},
     [B_LHO_CALLED] = {"auction", "lho_called", BT_BOOL, NULL, 0},
     [B_LHO_CALL_KIND] = {"auction", "lho_call_kind", BT_SYMBOL, kind_names, 4},
+    [B_BID_BEFORE] = {"auction", "bid_before", BT_BOOL, NULL, 0},
     [B_RHO_CALLED] = {"auction", "rho_called", BT_BOOL, NULL, 0},
     [B_LOWEST_SUFFICIENT] = {"auction", "lowest_sufficient", BT_CALL, NULL, 0},
     [B_SUFFICIENT_IN_DENOMINATION] = {"auction", "sufficient_in_denomination", BT_BOOL, NULL, 0},
@@ -302,6 +304,9 @@ static bool auction_value(int i, const record *rec, int64_t *value, const char *
         return true;
     case B_RHO_CALLED:
         *value = bf->rho_called;
+        return true;
+    case B_BID_BEFORE:
+        *value = bf->bid_before;
         return true;
     case B_LOWEST_SUFFICIENT:
         if (!bf->has_lowest_sufficient) return false;

@@ -848,6 +848,22 @@ static void test_lho_call_kind(void **state) {
     assert_int_equal(f.lho_call_kind, CALL_PASS);
 }
 
+/* Whether a bid came before the irregular call: not where only passes did
+ * (N passes, W passes while E is to call), nor where the irregular call is
+ * the first bid; where one did, also a bid of the offender's own side. */
+static void test_bid_before(void **state) {
+    (void)state;
+    bridge_facts f = analyse_ok("N: P W:P*");
+    assert_int_equal(f.offender, SEAT_W);
+    assert_false(f.bid_before);
+    f = analyse_ok("N: P P S:1H*");
+    assert_false(f.bid_before);
+    f = analyse_ok("N: 1S P W:P*");
+    assert_true(f.bid_before);
+    f = analyse_ok("N: 1S 1H");
+    assert_true(f.bid_before);
+}
+
 static void test_offender_called_before(void **state) {
     (void)state;
     /* N 1S, E 2C, S 2S, W P, N P, E 2D: E bid 2C earlier; 3D is the lowest
@@ -980,6 +996,7 @@ int main(void) {
         cmocka_unit_test(test_lho_called_after_the_irregular_call),
         cmocka_unit_test(test_lho_call_kind),
         cmocka_unit_test(test_pass_instead_ends),
+        cmocka_unit_test(test_bid_before),
         cmocka_unit_test(test_offender_called_before),
         cmocka_unit_test(test_malformed_records_are_rejected),
     };
