@@ -1003,7 +1003,7 @@ static void read_own_fact(lua_State *L, plugin *p) {
                *ask_en = full ? field_string(L, -1, "ask_en") : NULL;
     if (!is_header_text(ask) || !is_header_text(ask_en))
         load_error(L, "a fact's `ask` and `ask_en` are UTF-8 text "
-                      "without NUL bytes, at most 200 bytes long");
+                      "without NUL bytes or control characters, at most 200 bytes long");
     p->own_kind[p->nown] = k;
     p->own_ask[p->nown] = ask ? xstrdup(ask) : NULL;
     p->own_ask_en[p->nown] = ask_en ? xstrdup(ask_en) : NULL;
@@ -1036,11 +1036,12 @@ static void bind_hooks(lua_State *L, plugin *p) {
     p->table = luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
-/* A name or citation a ruling can carry (NULL: not given). */
+/* A name or citation a ruling can carry (NULL: not given): UTF-8 without
+ * control characters, which would act on a terminal. */
 static bool is_header_text(const char *s) {
     size_t n =
         s ? strlen(s) : 0; /* a NUL byte ends it early: then it is not all of the Lua string */
-    return !s || (n <= 200 && utf8_bad_byte(s, n) == n);
+    return !s || (n <= 200 && utf8_bad_byte(s, n) == n && text_control_char(s, n) == n);
 }
 
 /* The fields of a plugin's table; those without a type are checked where
@@ -1091,8 +1092,8 @@ static int read_plugin(lua_State *L) {
     const char *name = field_string(L, 1, "name");
     const char *cite = field_string(L, 1, "cite");
     if (!is_header_text(name) || !is_header_text(cite))
-        return load_error(
-            L, "`name` and `cite` are UTF-8 text without NUL bytes, at most 200 bytes long");
+        return load_error(L, "`name` and `cite` are UTF-8 text without NUL bytes or control "
+                             "characters, at most 200 bytes long");
     p->name = xstrdup(name ? name : p->path);
     p->cite = xstrdup(cite ? cite : p->name);
     lua_getfield(L, 1, "api");
@@ -1389,7 +1390,7 @@ static bool charge(plugin *p, size_t bytes, strbuf *err) {
 }
 
 /* Whether the string at idx (of type string) is text a ruling can carry:
- * UTF-8, no NUL, at most max bytes. `what` names it in the error. */
+ * UTF-8, no NUL or other control character, at most max bytes. `what` names it in the error. */
 static bool check_text(plugin *p, int idx, const char *what, size_t max, strbuf *err) {
     size_t n;
     const char *s = lua_tolstring(p->L, idx, &n);
@@ -1399,8 +1400,14 @@ static bool check_text(plugin *p, int idx, const char *what, size_t max, strbuf 
         return false;
     }
     size_t bad = utf8_bad_byte(s, n);
-    if (bad == n) return charge(p, n + 1, err);
-    if (s[bad] == '\0')
+    size_t ctl = bad < n ? n : text_control_char(s, n);
+    if (bad == n && ctl == n) return charge(p, n + 1, err);
+    if (ctl < n) /* printed as it is, it would act on the terminal (ESC [2J clears it) */
+        sb_printf(err,
+                  "plugin %s: %s: %s holds a control character (U+%04X at byte %zu); a text a "
+                  "ruling carries is printable",
+                  p->name, p->path, what, text_control_code(s + ctl), ctl + 1);
+    else if (s[bad] == '\0')
         sb_printf(err, "plugin %s: %s: %s holds a NUL byte (byte %zu)", p->name, p->path, what,
                   bad + 1);
     else

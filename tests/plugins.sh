@@ -212,6 +212,14 @@ hostile hostile-long-argument.lua "returned too much: argument 'x' of action 'bi
 hostile hostile-bad-utf8.lua "the note is not UTF-8 text (byte 4 is 0xE9)"
 hostile hostile-bad-utf8-argument.lua "argument 'x' of action 'big' is not UTF-8 text (byte 1 is 0xFF)"
 hostile hostile-nul.lua "the citation holds a NUL byte (byte 6)"
+# Nor a control character: printed as it is, ESC [8m hides what follows.
+hostile hostile-control-char.lua "the note holds a control character (U+001B at byte 3)"
+printf 'return { api = 1, name = "p", cite = "C 1", actions = { fee = { text = "\033[2J{x}" } },\n  override = { ["*"] = function() return { actions = { { name = "fee", args = { x = "1" } } } } end } }\n' >"$tmp/clear.lua"
+expect "a message with a control character" 2 "clear.lua: the message of one of its actions holds a control character (U+001B at byte 1)" \
+    -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/clear.lua" examples/insufficient-bid.json
+printf 'return { api = 1, name = "p\033[2J", cite = "Proef art. 1" }\n' >"$tmp/escname.lua"
+expect "a name with a control character" 2 "escname.lua: \`name\` and \`cite\` are UTF-8 text without NUL bytes or control characters" \
+    -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/escname.lua" examples/insufficient-bid.json
 printf 'return { api = 1, name = "caf\351", cite = "Proef art. 1" }\n' >"$tmp/badname.lua"
 expect "a name that is not UTF-8" 2 "badname.lua: \`name\` and \`cite\` are UTF-8 text without NUL bytes" \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/badname.lua" examples/insufficient-bid.json
