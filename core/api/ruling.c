@@ -212,8 +212,10 @@ void arb_scenario_forget(arb_scenario *s, const char *fact) {
     int f = s && fact ? rs_find_fact(s->rs, fact) : -1;
     if (f >= 0)
         scenario_forget(&s->sc, f);
-    else if (s && fact && s->sc.own)
-        json_object_del(s->sc.own, fact); /* a plugin's own fact */
+    else if (s && fact && json_object_get(s->sc.own, fact)) { /* a plugin's own fact */
+        json_object_del(s->sc.own, fact);
+        json_object_del(s->source, fact); /* or arb_scenario_json would still give it */
+    }
 }
 
 /* ---- ruling ------------------------------------------------------------ */
