@@ -1360,6 +1360,16 @@ printf '{"\\u001b[8mx": 1}\n' >"$TOY.tmp.json"
 expect "a control character in an error is shown as ?" 2 "unknown fact '?[8mx'" \
     -- "$ARBITER" rule --ruleset bridge-2017 "$TOY.tmp.json"
 if grep -q "$(printf '\033')" "$err"; then fail "no escape sequence on stderr" "stderr holds ESC"; else pass "no escape sequence on stderr"; fi
+# The same in a batch's error records as text (--text), which go to stdout.
+printf '{"irregularity": "late", "minutes": 5, "\\u001b[2Jx": 1}\n{"irregularity": "\\u001b[8mlate"}\n' >"$TOY.tmp.json"
+expect "rule --text: a control character in an error record is shown as ?" 2 \
+    "Fout (bad_input): unknown fact '?[2Jx'" "Fout (bad_input): '?[8mlate' is not a value" \
+    -- "$ARBITER" rule --ruleset $TOY --text "$TOY.tmp.json"
+if "$ARBITER" rule --ruleset $TOY --text "$TOY.tmp.json" 2>/dev/null | grep -q "$(printf '\033')"; then
+    fail "rule --text: no escape sequence on stdout" "stdout holds ESC"
+else
+    pass "rule --text: no escape sequence on stdout"
+fi
 rm -f "$TOY.tmp.json"
 # A board or a pair named longer than its field was cut to 31 bytes: two
 # boards (or pairs) whose names begin alike became one.
