@@ -1370,6 +1370,22 @@ if "$ARBITER" rule --ruleset $TOY --text "$TOY.tmp.json" 2>/dev/null | grep -q "
 else
     pass "rule --text: no escape sequence on stdout"
 fi
+# And where `diff --cases` and `compare` say why a ruleset could not rule.
+expect "diff --cases: a control character in a reason is shown as ?" 2 \
+    "regel 1: niet te beoordelen (toy en toy): unknown fact '?[2Jx'" "regel 2: niet te beoordelen (toy en toy): '?[8mlate'" \
+    -- "$ARBITER" diff $TOY $TOY --cases "$TOY.tmp.json"
+head -n 1 "$TOY.tmp.json" >"$TOY.tmp2.json"
+expect "compare: a control character in a refusal is shown as ?" 2 "Geen uitspraak: unknown fact '?[2Jx'" \
+    -- "$ARBITER" compare --ruleset $TOY --ruleset bridge-2017 "$TOY.tmp2.json"
+for c in "diff $TOY $TOY --cases $TOY.tmp.json" "compare --ruleset $TOY --ruleset bridge-2017 $TOY.tmp2.json"; do
+    # shellcheck disable=SC2086 # the words of the command
+    if "$ARBITER" $c 2>/dev/null | grep -q "$(printf '\033')"; then
+        fail "${c%% *}: no escape sequence on stdout" "stdout holds ESC"
+    else
+        pass "${c%% *}: no escape sequence on stdout"
+    fi
+done
+rm -f "$TOY.tmp2.json"
 rm -f "$TOY.tmp.json"
 # A board or a pair named longer than its field was cut to 31 bytes: two
 # boards (or pairs) whose names begin alike became one.

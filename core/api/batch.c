@@ -40,28 +40,12 @@ static void flush(batch *b) {
     b->out.len = 0;
 }
 
-/* msg with each byte of a control character (text_control_char) as '?':
- * the message quotes what the line gave (a key, a value, a plugin's
- * error), and on a terminal an escape sequence would act instead of
- * showing, as it would in a message on stderr. */
-static void put_visible(strbuf *out, const char *msg) {
-    for (size_t n = strlen(msg); n > 0;) {
-        size_t ok = text_control_char(msg, n);
-        sb_putn(out, msg, ok);
-        if (ok == n) return;
-        size_t bad = (unsigned char)msg[ok] == 0xC2 ? 2 : 1;
-        for (size_t i = 0; i < bad; i++)
-            sb_putc(out, '?');
-        msg += ok + bad, n -= ok + bad;
-    }
-}
-
 /* An error record, as jansson writes it (the message may hold any text the
  * input had). */
 static void error_record(batch *b, const char *status, const char *msg, long line) {
     if (b->format == ARB_RECORD_TEXT) {
         sb_printf(&b->out, "--- regel %ld\nFout (%s): ", line, status);
-        put_visible(&b->out, msg);
+        output_visible(&b->out, msg, strlen(msg)); /* it quotes the line: an escape would act */
         sb_putc(&b->out, '\n');
         return;
     }
