@@ -2085,8 +2085,24 @@ static bool stop_ruling_clock(bool ok) {
     return ok;
 }
 
+bool plugin_set_for(const plugin_set *s, const ruleset *rs) {
+    return s->n == 0 || s->list[0]->rs == rs; /* plugin_set_load loads them all for one */
+}
+
+/* False, with the error, for a scenario of a ruleset the set was not
+ * loaded for (an embedder's mistake the library can see). */
+static bool same_ruleset(const plugin_set *s, const scenario *sc, strbuf *err) {
+    if (plugin_set_for(s, sc->rs)) return true;
+    sb_printf(err,
+              "plugin %s: loaded for ruleset %s, not for %s, which rules this scenario; load the "
+              "plugins for each ruleset that rules with them (arb_load_plugins)",
+              plugin_name(s->list[0]), s->list[0]->rs->name, sc->rs->name);
+    return false;
+}
+
 static bool set_validate(void *ctx, const scenario *sc, strbuf *err) {
     plugin_set *s = ctx;
+    if (!same_ruleset(s, sc, err)) return false;
     start_ruling_clock(s, sc, true);
     for (int i = 0; i < s->n; i++) {
         strbuf rejection;
@@ -2105,6 +2121,7 @@ static bool set_validate(void *ctx, const scenario *sc, strbuf *err) {
 
 static bool set_after_ruling(void *ctx, const scenario *sc, ruling *r, strbuf *err) {
     plugin_set *s = ctx;
+    if (!same_ruleset(s, sc, err)) return false;
     start_ruling_clock(s, sc, false);
     for (int i = 0; i < s->n; i++)
         if (!plugin_override(s->list[i], sc, r, err)) return stop_ruling_clock(false);
@@ -2113,6 +2130,7 @@ static bool set_after_ruling(void *ctx, const scenario *sc, ruling *r, strbuf *e
 
 static bool set_adjust_score(void *ctx, const scenario *sc, int64_t *score, strbuf *err) {
     plugin_set *s = ctx;
+    if (!same_ruleset(s, sc, err)) return false;
     start_ruling_clock(s, sc, false);
     for (int i = 0; i < s->n; i++)
         if (!plugin_adjust_score(s->list[i], sc, score, err)) return stop_ruling_clock(false);
@@ -2140,6 +2158,7 @@ static bool acts_on(const plugin *p, const ruling *r) {
 
 bool plugin_set_question(const plugin_set *s, const scenario *sc, const ruling *r,
                          plugin_question *q) {
+    if (!plugin_set_for(s, sc->rs)) return false;
     for (int i = 0; i < s->n; i++) {
         const plugin *p = s->list[i];
         for (int f = 0; f < p->nown && acts_on(p, r); f++) {

@@ -612,7 +612,7 @@ int arb_fact_range(const arb_ruleset *rs, int f, long long *lo, long long *hi) {
 
 static int plugin_question_next_unprotected(const arb_plugins *p, const arb_scenario *s,
                                             const arb_ruling *r, arb_plugin_question *q) {
-    if (!p || !s || !r || !q || r->sc != s || r->failed) return -1;
+    if (!p || !s || !r || !q || r->sc != s || r->failed || !plugin_set_for(p, s->sc.rs)) return -1;
     plugin_question pq;
     if (!plugin_set_question(p, &s->sc, &r->r, &pq)) return 0;
     *q = (arb_plugin_question){pq.fact, pq.kind, pq.ask, pq.ask_en};
