@@ -1360,6 +1360,15 @@ printf '{"\\u001b[8mx": 1}\n' >"$TOY.tmp.json"
 expect "a control character in an error is shown as ?" 2 "unknown fact '?[8mx'" \
     -- "$ARBITER" rule --ruleset bridge-2017 "$TOY.tmp.json"
 if grep -q "$(printf '\033')" "$err"; then fail "no escape sequence on stderr" "stderr holds ESC"; else pass "no escape sequence on stderr"; fi
+# A NUL byte in a scenario: jansson ends the text there and said "end of
+# file expected near end of file"; it is named, at its place, with a hint.
+printf '{"irregularity": "late",\n "minutes": 5}\000\n' >"$TOY.tmp2.json"
+expect "a NUL byte in a scenario, at its place" 2 "tmp2.json:2:15: error: a NUL byte: a scenario is JSON text" \
+    "hint: save the scenario as text (UTF-8)" -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp2.json"
+printf '{"irregularity": "late", "minutes": 5}\n{"irregularity": "late",\000 "minutes": 5}\n{"irregularity": "late", "minutes": 5}\n' >"$TOY.tmp2.json"
+expect "batch: a NUL byte in a line, named in its record" 2 '"line":2,"status":"bad_input","error":"a NUL byte: a scenario is JSON text' \
+    '"line":3' -- "$ARBITER" rule --ruleset $TOY --brief "$TOY.tmp2.json"
+rm -f "$TOY.tmp2.json"
 # The same in a batch's error records as text (--text), which go to stdout.
 printf '{"irregularity": "late", "minutes": 5, "\\u001b[2Jx": 1}\n{"irregularity": "\\u001b[8mlate"}\n' >"$TOY.tmp.json"
 expect "rule --text: a control character in an error record is shown as ?" 2 \

@@ -454,6 +454,9 @@ static void report_unread(const char *path, const arb_scenario *sc, const char *
                    strncmp(error, "invalid JSON", 12) == 0
                        ? "a scenario is one JSON object; check the quotes, commas and brackets "
                          "there"
+                   : strncmp(error, "a NUL byte", 10) == 0
+                       ? "save the scenario as text (UTF-8): a NUL byte comes from a file of "
+                         "another kind, or from text saved as UTF-16"
                        : "docs/guide.md (\"A scenario file\") describes its keys; `arbiter ask` "
                          "asks for the facts one at a time");
 }

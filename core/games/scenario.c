@@ -927,6 +927,17 @@ bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err)
     json_error_t je;
     sc->err_line = sc->err_col = 0;
     json_t *obj = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    const char *nul = obj ? NULL : memchr(text, '\0', len);
+    if (nul && je.position >= nul - text) {
+        /* jansson ends the text there and says "end of file expected near
+         * end of file": say what is there instead */
+        sc->err_line = 1;
+        for (const char *p = text; p < nul; p++)
+            sc->err_line += *p == '\n';
+        sc->err_col = utf8_column(text, nul);
+        sb_puts(err, "a NUL byte: a scenario is JSON text, which holds none");
+        return false;
+    }
     if (!obj) {
         sc->err_line = je.line;
         sc->err_col = je.column > 0 ? je.column : 1; /* jansson says 0 at a line's start */
