@@ -458,7 +458,9 @@ static void end_call(plugin *p) {
 #define ERROR_TEXT_MAX 1000
 
 /* The error value at the top as text that any output can carry: bytes that
- * are NUL or not UTF-8 written as \xNN, and cut after ERROR_TEXT_MAX. */
+ * are NUL or not UTF-8, and control characters (an escape sequence would
+ * act on the terminal that shows the error), written as \xNN, and cut
+ * after ERROR_TEXT_MAX. */
 static void error_text(lua_State *L, strbuf *err) {
     size_t n;
     const char *msg = lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER
@@ -470,6 +472,7 @@ static void error_text(lua_State *L, strbuf *err) {
     }
     for (size_t i = 0; i < n && i < ERROR_TEXT_MAX;) {
         size_t good = utf8_bad_byte(msg + i, n - i);
+        good = text_control_char(msg + i, good); /* C1's second byte is then a stray one */
         sb_putn(err, msg + i, good);
         i += good;
         if (i < n) sb_printf(err, "\\x%02X", (unsigned char)msg[i++]);

@@ -220,6 +220,20 @@ expect "a message with a control character" 2 "clear.lua: the message of one of 
 printf 'return { api = 1, name = "p\033[2J", cite = "Proef art. 1" }\n' >"$tmp/escname.lua"
 expect "a name with a control character" 2 "escname.lua: \`name\` and \`cite\` are UTF-8 text without NUL bytes or control characters" \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/escname.lua" examples/insufficient-bid.json
+# A plugin's error with an escape sequence reached the terminal as it was
+# wherever the library wrote it itself (a load error, `test`'s "got:", the
+# legal-card walk of `check`): its control characters are written \xNN,
+# as its NUL bytes and bytes that are not UTF-8 are.
+printf 'error("load \\27[2J x")\n' >"$tmp/load-esc.lua"
+expect "a load error with an escape sequence" 2 'load-esc.lua:1: load \x1B[2J x' \
+    -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/load-esc.lua" examples/insufficient-bid.json
+printf 'return { api = 1, name = "p", cite = "Proef art. 1", validate = function() error("v \\27[2J") end }\n' >"$tmp/error-esc.lua"
+expect "test: a plugin's error with an escape sequence" 1 'got: plugin p: ' 'error-esc.lua:1: v \x1B[2J' \
+    -- "$ARBITER" test tests/rules/toy --plugin "$tmp/error-esc.lua"
+same "a plugin's error: no escape sequence in the output" "$({
+    "$ARBITER" test tests/rules/toy --plugin "$tmp/error-esc.lua"
+    "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/load-esc.lua" examples/insufficient-bid.json
+} 2>&1 | grep -c "$(printf '\033')")" 0
 printf 'return { api = 1, name = "caf\351", cite = "Proef art. 1" }\n' >"$tmp/badname.lua"
 expect "a name that is not UTF-8" 2 "badname.lua: \`name\` and \`cite\` are UTF-8 text without NUL bytes" \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/badname.lua" examples/insufficient-bid.json
