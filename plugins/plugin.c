@@ -2186,8 +2186,9 @@ bool plugin_answer(scenario *sc, const plugin_question *q, const char *text, str
         if (!v) sb_puts(err, "antwoord ja of nee");
     } else if (strcmp(q->kind, "int") == 0) {
         char *end;
+        errno = 0;
         long long n = strtoll(text, &end, 10);
-        if (*text && !*end)
+        if (*text && !*end && errno != ERANGE) /* past 64 bits: not the largest number, silently */
             v = json_integer(n);
         else
             sb_puts(err, "antwoord met een geheel getal");

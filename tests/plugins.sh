@@ -67,6 +67,12 @@ expect "ask: the drive's question, answered ja" 0 "Wordt dit spel in een beginne
     "gaan er 1 slag(en)" -- sh -c "printf 'misschien\nja\n' | \"$ARBITER\" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $tmp/nodrive.json"
 expect "ask: answered nee, the law's two tricks" 0 "Wordt dit spel in een beginnersdrive gespeeld?" "gaan er 2 slag(en)" \
     -- sh -c "printf 'nee\n' | \"$ARBITER\" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $tmp/nodrive.json"
+# A whole number past 64 bits was taken as the largest there is
+# (9223372036854775807) without a word; it is asked again.
+printf 'return { api = 1, name = "p", cite = "C 1", facts = { n = { kind = "int", ask = "Hoeveel tafels?" } },\n  override = { ["*"] = function(r) if r.facts.n then return { note = "n=" .. r.facts.n, remove = {} } end end } }\n' >"$tmp/askint.lua"
+printf '{"irregularity": "late", "minutes": 5}' >"$tmp/late.json"
+expect "ask: a plugin's number past 64 bits is asked again" 0 "antwoord met een geheel getal" "changed the ruling at *: n=12" \
+    -- sh -c "printf '99999999999999999999\n12\n' | \"$ARBITER\" ask --ruleset tests/rules/toy --plugin $tmp/askint.lua $tmp/late.json"
 expect "ask: no answer" 2 "the input ended before the questions did" \
     -- "$ARBITER" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua "$tmp/nodrive.json"
 expect "ask: not asked where the plugin does not act" 0 "27B1a" \
