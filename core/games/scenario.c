@@ -4,6 +4,7 @@
 #include "builtins.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -1077,8 +1078,9 @@ bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_
     }
     if (t->kind == TY_INT) {
         char *end;
-        long long n = strtoll(text, &end, 10);
-        if (*text && !*end && int_in_range(t, n)) return (*out = n), true;
+        errno = 0;
+        long long n = strtoll(text, &end, 10); /* past 64 bits: ERANGE, not the largest number */
+        if (*text && !*end && errno != ERANGE && int_in_range(t, n)) return (*out = n), true;
         if (t->bounded)
             sb_printf(err, "answer a whole number from %lld to %lld", (long long)t->lo,
                       (long long)t->hi);

@@ -183,6 +183,24 @@ static void test_plugins_of_another_ruleset_are_refused(void **state) {
     arb_free_plugins(p);
 }
 
+/* An answer past 64 bits to a fact of unbounded whole numbers was taken as
+ * the largest there is (strtoll saturates); it is refused. */
+static void test_answer_past_64_bits_is_refused(void **state) {
+    (void)state;
+    arb_scenario *sc = arb_scenario_new(bridge);
+    char *error = NULL;
+    assert_int_equal(arb_scenario_answer(sc, "scores_beaten", "99999999999999999999", &error),
+                     ARB_BAD_INPUT);
+    assert_non_null(strstr(error, "answer a whole number"));
+    free(error);
+    assert_int_equal(arb_scenario_answer(sc, "scores_beaten", "-99999999999999999999", &error),
+                     ARB_BAD_INPUT);
+    free(error);
+    assert_int_equal(arb_scenario_answer(sc, "scores_beaten", "9223372036854775807", &error),
+                     ARB_OK); /* the good call: the largest there is, written out */
+    arb_scenario_free(sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_find_and_list_reject_null),
@@ -192,6 +210,7 @@ int main(void) {
         cmocka_unit_test(test_rule_batch_rejects_null),
         cmocka_unit_test(test_load_plugins_rejects_bad_arguments),
         cmocka_unit_test(test_plugins_of_another_ruleset_are_refused),
+        cmocka_unit_test(test_answer_past_64_bits_is_refused),
     };
     return FIXTURE_RUN_GROUP("api", tests, rulesets);
 }
