@@ -555,6 +555,11 @@ expect "pbn: the standard's example game" 0 "board 1 (line 3): dealer N, vulnera
 expect "pbn: its notes and annotations" 0 '"call": "3H",' '"note": 1' '"1": "non-forcing 6-9 points, 6-card"' \
     '"2": "two colors: clubs and diamonds"' '"1": "highest of series"' -- "$ARBITER" pbn --json tests/pbn/standard-example.pbn
 expect "pbn: the example scored" 0 "1,3,5HX-2,S,-300," -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/standard-example.pbn
+# A note reference past 32 bits was read by atoi, which wrapped =4294967297= to note 1.
+sed 's/3H =1= 4S/3H =4294967297= 4S/' tests/pbn/standard-example.pbn >"$TOY.tmp.pbn"
+expect "pbn: a note reference past 32 bits" 2 ".tmp.pbn:19:17: error: a note reference is =n= with n from 1 to 32" \
+    -- "$ARBITER" pbn "$TOY.tmp.pbn"
+rm -f "$TOY.tmp.pbn"
 # The standard's irregularity table (3.9), West dealer or West to lead:
 # "1D ^S ^I 1C" is East's insufficient 1C out of rotation; "CA ^R S6" North's
 # revoke; "CA C2 ^L C3" East's lead out of turn.
