@@ -458,7 +458,9 @@ static void end_call(plugin *p) {
 #define ERROR_TEXT_MAX 1000
 
 /* The error value at the top as text that any output can carry: bytes that
- * are NUL or not UTF-8 written as \xNN, and cut after ERROR_TEXT_MAX. */
+ * are NUL or not UTF-8, and control characters (an escape sequence would
+ * act on the terminal that shows the error), written as \xNN, and cut
+ * after ERROR_TEXT_MAX. */
 static void error_text(lua_State *L, strbuf *err) {
     size_t n;
     const char *msg = lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER
@@ -470,6 +472,7 @@ static void error_text(lua_State *L, strbuf *err) {
     }
     for (size_t i = 0; i < n && i < ERROR_TEXT_MAX;) {
         size_t good = utf8_bad_byte(msg + i, n - i);
+        good = text_control_char(msg + i, good); /* C1's second byte is then a stray one */
         sb_putn(err, msg + i, good);
         i += good;
         if (i < n) sb_printf(err, "\\x%02X", (unsigned char)msg[i++]);
@@ -1003,7 +1006,7 @@ static void read_own_fact(lua_State *L, plugin *p) {
                *ask_en = full ? field_string(L, -1, "ask_en") : NULL;
     if (!is_header_text(ask) || !is_header_text(ask_en))
         load_error(L, "a fact's `ask` and `ask_en` are UTF-8 text "
-                      "without NUL bytes, at most 200 bytes long");
+                      "without NUL bytes or control characters, at most 200 bytes long");
     p->own_kind[p->nown] = k;
     p->own_ask[p->nown] = ask ? xstrdup(ask) : NULL;
     p->own_ask_en[p->nown] = ask_en ? xstrdup(ask_en) : NULL;
@@ -1036,11 +1039,12 @@ static void bind_hooks(lua_State *L, plugin *p) {
     p->table = luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
-/* A name or citation a ruling can carry (NULL: not given). */
+/* A name or citation a ruling can carry (NULL: not given): UTF-8 without
+ * control characters, which would act on a terminal. */
 static bool is_header_text(const char *s) {
     size_t n =
         s ? strlen(s) : 0; /* a NUL byte ends it early: then it is not all of the Lua string */
-    return !s || (n <= 200 && utf8_bad_byte(s, n) == n);
+    return !s || (n <= 200 && utf8_bad_byte(s, n) == n && text_control_char(s, n) == n);
 }
 
 /* The fields of a plugin's table; those without a type are checked where
@@ -1091,8 +1095,8 @@ static int read_plugin(lua_State *L) {
     const char *name = field_string(L, 1, "name");
     const char *cite = field_string(L, 1, "cite");
     if (!is_header_text(name) || !is_header_text(cite))
-        return load_error(
-            L, "`name` and `cite` are UTF-8 text without NUL bytes, at most 200 bytes long");
+        return load_error(L, "`name` and `cite` are UTF-8 text without NUL bytes or control "
+                             "characters, at most 200 bytes long");
     p->name = xstrdup(name ? name : p->path);
     p->cite = xstrdup(cite ? cite : p->name);
     lua_getfield(L, 1, "api");
@@ -1389,7 +1393,7 @@ static bool charge(plugin *p, size_t bytes, strbuf *err) {
 }
 
 /* Whether the string at idx (of type string) is text a ruling can carry:
- * UTF-8, no NUL, at most max bytes. `what` names it in the error. */
+ * UTF-8, no NUL or other control character, at most max bytes. `what` names it in the error. */
 static bool check_text(plugin *p, int idx, const char *what, size_t max, strbuf *err) {
     size_t n;
     const char *s = lua_tolstring(p->L, idx, &n);
@@ -1399,8 +1403,14 @@ static bool check_text(plugin *p, int idx, const char *what, size_t max, strbuf 
         return false;
     }
     size_t bad = utf8_bad_byte(s, n);
-    if (bad == n) return charge(p, n + 1, err);
-    if (s[bad] == '\0')
+    size_t ctl = bad < n ? n : text_control_char(s, n);
+    if (bad == n && ctl == n) return charge(p, n + 1, err);
+    if (ctl < n) /* printed as it is, it would act on the terminal (ESC [2J clears it) */
+        sb_printf(err,
+                  "plugin %s: %s: %s holds a control character (U+%04X at byte %zu); a text a "
+                  "ruling carries is printable",
+                  p->name, p->path, what, text_control_code(s + ctl), ctl + 1);
+    else if (s[bad] == '\0')
         sb_printf(err, "plugin %s: %s: %s holds a NUL byte (byte %zu)", p->name, p->path, what,
                   bad + 1);
     else
@@ -2078,8 +2088,24 @@ static bool stop_ruling_clock(bool ok) {
     return ok;
 }
 
+bool plugin_set_for(const plugin_set *s, const ruleset *rs) {
+    return s->n == 0 || s->list[0]->rs == rs; /* plugin_set_load loads them all for one */
+}
+
+/* False, with the error, for a scenario of a ruleset the set was not
+ * loaded for (an embedder's mistake the library can see). */
+static bool same_ruleset(const plugin_set *s, const scenario *sc, strbuf *err) {
+    if (plugin_set_for(s, sc->rs)) return true;
+    sb_printf(err,
+              "plugin %s: loaded for ruleset %s, not for %s, which rules this scenario; load the "
+              "plugins for each ruleset that rules with them (arb_load_plugins)",
+              plugin_name(s->list[0]), s->list[0]->rs->name, sc->rs->name);
+    return false;
+}
+
 static bool set_validate(void *ctx, const scenario *sc, strbuf *err) {
     plugin_set *s = ctx;
+    if (!same_ruleset(s, sc, err)) return false;
     start_ruling_clock(s, sc, true);
     for (int i = 0; i < s->n; i++) {
         strbuf rejection;
@@ -2098,6 +2124,7 @@ static bool set_validate(void *ctx, const scenario *sc, strbuf *err) {
 
 static bool set_after_ruling(void *ctx, const scenario *sc, ruling *r, strbuf *err) {
     plugin_set *s = ctx;
+    if (!same_ruleset(s, sc, err)) return false;
     start_ruling_clock(s, sc, false);
     for (int i = 0; i < s->n; i++)
         if (!plugin_override(s->list[i], sc, r, err)) return stop_ruling_clock(false);
@@ -2106,6 +2133,7 @@ static bool set_after_ruling(void *ctx, const scenario *sc, ruling *r, strbuf *e
 
 static bool set_adjust_score(void *ctx, const scenario *sc, int64_t *score, strbuf *err) {
     plugin_set *s = ctx;
+    if (!same_ruleset(s, sc, err)) return false;
     start_ruling_clock(s, sc, false);
     for (int i = 0; i < s->n; i++)
         if (!plugin_adjust_score(s->list[i], sc, score, err)) return stop_ruling_clock(false);
@@ -2133,6 +2161,7 @@ static bool acts_on(const plugin *p, const ruling *r) {
 
 bool plugin_set_question(const plugin_set *s, const scenario *sc, const ruling *r,
                          plugin_question *q) {
+    if (!plugin_set_for(s, sc->rs)) return false;
     for (int i = 0; i < s->n; i++) {
         const plugin *p = s->list[i];
         for (int f = 0; f < p->nown && acts_on(p, r); f++) {
@@ -2157,8 +2186,9 @@ bool plugin_answer(scenario *sc, const plugin_question *q, const char *text, str
         if (!v) sb_puts(err, "antwoord ja of nee");
     } else if (strcmp(q->kind, "int") == 0) {
         char *end;
+        errno = 0;
         long long n = strtoll(text, &end, 10);
-        if (*text && !*end)
+        if (*text && !*end && errno != ERANGE) /* past 64 bits: not the largest number, silently */
             v = json_integer(n);
         else
             sb_puts(err, "antwoord met een geheel getal");

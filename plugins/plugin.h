@@ -92,6 +92,12 @@ bool plugin_set_load(plugin_set *s, const ruleset *rs, const char *const *paths,
 void plugin_set_free(plugin_set *s);
 /* NULL when no plugin is loaded. */
 const scenario_hooks *plugin_set_hooks(const plugin_set *s);
+/* Whether the set may act on rulings of rs: it is empty, or its plugins
+ * were loaded for rs. A plugin reads a scenario's facts and a ruling's
+ * trail by the numbers of the ruleset it was loaded for: on another
+ * ruleset's, it would read the wrong facts, or past their end. The hooks
+ * refuse such a scenario with an error. */
+bool plugin_set_for(const plugin_set *s, const ruleset *rs);
 
 /* A fact of a plugin's own that has a question (its `ask`), for `arbiter
  * ask`: the first that the scenario does not give, of a plugin that acts

@@ -555,6 +555,11 @@ expect "pbn: the standard's example game" 0 "board 1 (line 3): dealer N, vulnera
 expect "pbn: its notes and annotations" 0 '"call": "3H",' '"note": 1' '"1": "non-forcing 6-9 points, 6-card"' \
     '"2": "two colors: clubs and diamonds"' '"1": "highest of series"' -- "$ARBITER" pbn --json tests/pbn/standard-example.pbn
 expect "pbn: the example scored" 0 "1,3,5HX-2,S,-300," -- "$ARBITER" pbn --ruleset bridge-2017 tests/pbn/standard-example.pbn
+# A note reference past 32 bits was read by atoi, which wrapped =4294967297= to note 1.
+sed 's/3H =1= 4S/3H =4294967297= 4S/' tests/pbn/standard-example.pbn >"$TOY.tmp.pbn"
+expect "pbn: a note reference past 32 bits" 2 ".tmp.pbn:19:17: error: a note reference is =n= with n from 1 to 32" \
+    -- "$ARBITER" pbn "$TOY.tmp.pbn"
+rm -f "$TOY.tmp.pbn"
 # The standard's irregularity table (3.9), West dealer or West to lead:
 # "1D ^S ^I 1C" is East's insufficient 1C out of rotation; "CA ^R S6" North's
 # revoke; "CA C2 ^L C3" East's lead out of turn.
@@ -1360,6 +1365,41 @@ printf '{"\\u001b[8mx": 1}\n' >"$TOY.tmp.json"
 expect "a control character in an error is shown as ?" 2 "unknown fact '?[8mx'" \
     -- "$ARBITER" rule --ruleset bridge-2017 "$TOY.tmp.json"
 if grep -q "$(printf '\033')" "$err"; then fail "no escape sequence on stderr" "stderr holds ESC"; else pass "no escape sequence on stderr"; fi
+# A NUL byte in a scenario: jansson ends the text there and said "end of
+# file expected near end of file"; it is named, at its place, with a hint.
+printf '{"irregularity": "late",\n "minutes": 5}\000\n' >"$TOY.tmp2.json"
+expect "a NUL byte in a scenario, at its place" 2 "tmp2.json:2:15: error: a NUL byte: a scenario is JSON text" \
+    "hint: save the scenario as text (UTF-8)" -- "$ARBITER" rule --ruleset $TOY "$TOY.tmp2.json"
+printf '{"irregularity": "late", "minutes": 5}\n{"irregularity": "late",\000 "minutes": 5}\n{"irregularity": "late", "minutes": 5}\n' >"$TOY.tmp2.json"
+expect "batch: a NUL byte in a line, named in its record" 2 '"line":2,"status":"bad_input","error":"a NUL byte: a scenario is JSON text' \
+    '"line":3' -- "$ARBITER" rule --ruleset $TOY --brief "$TOY.tmp2.json"
+rm -f "$TOY.tmp2.json"
+# The same in a batch's error records as text (--text), which go to stdout.
+printf '{"irregularity": "late", "minutes": 5, "\\u001b[2Jx": 1}\n{"irregularity": "\\u001b[8mlate"}\n' >"$TOY.tmp.json"
+expect "rule --text: a control character in an error record is shown as ?" 2 \
+    "Fout (bad_input): unknown fact '?[2Jx'" "Fout (bad_input): '?[8mlate' is not a value" \
+    -- "$ARBITER" rule --ruleset $TOY --text "$TOY.tmp.json"
+if "$ARBITER" rule --ruleset $TOY --text "$TOY.tmp.json" 2>/dev/null | grep -q "$(printf '\033')"; then
+    fail "rule --text: no escape sequence on stdout" "stdout holds ESC"
+else
+    pass "rule --text: no escape sequence on stdout"
+fi
+# And where `diff --cases` and `compare` say why a ruleset could not rule.
+expect "diff --cases: a control character in a reason is shown as ?" 2 \
+    "regel 1: niet te beoordelen (toy en toy): unknown fact '?[2Jx'" "regel 2: niet te beoordelen (toy en toy): '?[8mlate'" \
+    -- "$ARBITER" diff $TOY $TOY --cases "$TOY.tmp.json"
+head -n 1 "$TOY.tmp.json" >"$TOY.tmp2.json"
+expect "compare: a control character in a refusal is shown as ?" 2 "Geen uitspraak: unknown fact '?[2Jx'" \
+    -- "$ARBITER" compare --ruleset $TOY --ruleset bridge-2017 "$TOY.tmp2.json"
+for c in "diff $TOY $TOY --cases $TOY.tmp.json" "compare --ruleset $TOY --ruleset bridge-2017 $TOY.tmp2.json"; do
+    # shellcheck disable=SC2086 # the words of the command
+    if "$ARBITER" $c 2>/dev/null | grep -q "$(printf '\033')"; then
+        fail "${c%% *}: no escape sequence on stdout" "stdout holds ESC"
+    else
+        pass "${c%% *}: no escape sequence on stdout"
+    fi
+done
+rm -f "$TOY.tmp2.json"
 rm -f "$TOY.tmp.json"
 # A board or a pair named longer than its field was cut to 31 bytes: two
 # boards (or pairs) whose names begin alike became one.

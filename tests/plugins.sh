@@ -67,6 +67,12 @@ expect "ask: the drive's question, answered ja" 0 "Wordt dit spel in een beginne
     "gaan er 1 slag(en)" -- sh -c "printf 'misschien\nja\n' | \"$ARBITER\" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $tmp/nodrive.json"
 expect "ask: answered nee, the law's two tricks" 0 "Wordt dit spel in een beginnersdrive gespeeld?" "gaan er 2 slag(en)" \
     -- sh -c "printf 'nee\n' | \"$ARBITER\" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua $tmp/nodrive.json"
+# A whole number past 64 bits was taken as the largest there is
+# (9223372036854775807) without a word; it is asked again.
+printf 'return { api = 1, name = "p", cite = "C 1", facts = { n = { kind = "int", ask = "Hoeveel tafels?" } },\n  override = { ["*"] = function(r) if r.facts.n then return { note = "n=" .. r.facts.n, remove = {} } end end } }\n' >"$tmp/askint.lua"
+printf '{"irregularity": "late", "minutes": 5}' >"$tmp/late.json"
+expect "ask: a plugin's number past 64 bits is asked again" 0 "antwoord met een geheel getal" "changed the ruling at *: n=12" \
+    -- sh -c "printf '99999999999999999999\n12\n' | \"$ARBITER\" ask --ruleset tests/rules/toy --plugin $tmp/askint.lua $tmp/late.json"
 expect "ask: no answer" 2 "the input ended before the questions did" \
     -- "$ARBITER" ask --ruleset bridge-2017 --plugin $P/bridge-beginners-revoke.lua "$tmp/nodrive.json"
 expect "ask: not asked where the plugin does not act" 0 "27B1a" \
@@ -212,6 +218,28 @@ hostile hostile-long-argument.lua "returned too much: argument 'x' of action 'bi
 hostile hostile-bad-utf8.lua "the note is not UTF-8 text (byte 4 is 0xE9)"
 hostile hostile-bad-utf8-argument.lua "argument 'x' of action 'big' is not UTF-8 text (byte 1 is 0xFF)"
 hostile hostile-nul.lua "the citation holds a NUL byte (byte 6)"
+# Nor a control character: printed as it is, ESC [8m hides what follows.
+hostile hostile-control-char.lua "the note holds a control character (U+001B at byte 3)"
+printf 'return { api = 1, name = "p", cite = "C 1", actions = { fee = { text = "\033[2J{x}" } },\n  override = { ["*"] = function() return { actions = { { name = "fee", args = { x = "1" } } } } end } }\n' >"$tmp/clear.lua"
+expect "a message with a control character" 2 "clear.lua: the message of one of its actions holds a control character (U+001B at byte 1)" \
+    -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/clear.lua" examples/insufficient-bid.json
+printf 'return { api = 1, name = "p\033[2J", cite = "Proef art. 1" }\n' >"$tmp/escname.lua"
+expect "a name with a control character" 2 "escname.lua: \`name\` and \`cite\` are UTF-8 text without NUL bytes or control characters" \
+    -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/escname.lua" examples/insufficient-bid.json
+# A plugin's error with an escape sequence reached the terminal as it was
+# wherever the library wrote it itself (a load error, `test`'s "got:", the
+# legal-card walk of `check`): its control characters are written \xNN,
+# as its NUL bytes and bytes that are not UTF-8 are.
+printf 'error("load \\27[2J x")\n' >"$tmp/load-esc.lua"
+expect "a load error with an escape sequence" 2 'load-esc.lua:1: load \x1B[2J x' \
+    -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/load-esc.lua" examples/insufficient-bid.json
+printf 'return { api = 1, name = "p", cite = "Proef art. 1", validate = function() error("v \\27[2J") end }\n' >"$tmp/error-esc.lua"
+expect "test: a plugin's error with an escape sequence" 1 'got: plugin p: ' 'error-esc.lua:1: v \x1B[2J' \
+    -- "$ARBITER" test tests/rules/toy --plugin "$tmp/error-esc.lua"
+same "a plugin's error: no escape sequence in the output" "$({
+    "$ARBITER" test tests/rules/toy --plugin "$tmp/error-esc.lua"
+    "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/load-esc.lua" examples/insufficient-bid.json
+} 2>&1 | grep -c "$(printf '\033')")" 0
 printf 'return { api = 1, name = "caf\351", cite = "Proef art. 1" }\n' >"$tmp/badname.lua"
 expect "a name that is not UTF-8" 2 "badname.lua: \`name\` and \`cite\` are UTF-8 text without NUL bytes" \
     -- "$ARBITER" rule --ruleset bridge-2017 --plugin "$tmp/badname.lua" examples/insufficient-bid.json

@@ -289,6 +289,18 @@ if start_server --ruleset tests/rules/toy --web "$work/web"; then
 else
     fail "--web" "the server did not start"
 fi
+# --verbose logs each request's address: one with an escape sequence in it
+# (%1b%5b2J clears the screen) is logged with '?', never as it came.
+if start_server --ruleset tests/rules/toy; then
+    curl -s -m 10 -o /dev/null "http://127.0.0.1:$port/api/rulesets/%1b%5b2Jx"
+    curl -s -m 10 -o /dev/null "http://127.0.0.1:$port/api/x%1b%5b8my"
+    stop_server TERM "--verbose: the server stops"
+    if grep -q "$(printf '\033')" "$work/stderr"; then fail "--verbose: no escape sequence in the log" "$(grep -c "$(printf '\033')" "$work/stderr") lines hold ESC"
+    elif grep -qF 'GET /api/rulesets/?[2Jx 404' "$work/stderr" && grep -qF 'GET /api/x?[8my 404' "$work/stderr"; then pass "--verbose: a control character in an address logged as ?"
+    else fail "--verbose: the addresses logged" "$(cat "$work/stderr")"; fi
+else
+    fail "--verbose log" "the server did not start"
+fi
 "$ARBITER" serve --listen 127.0.0.1:0 --ruleset tests/rules/toy --web "$work/nowhere" >/dev/null 2>"$work/err"
 rc=$?
 if [ "$rc" -eq 2 ] && grep -q "no index.html there" "$work/err"; then pass "--web without an app: exit 2, said why"

@@ -165,7 +165,9 @@ enum arb_status arb_rule_batch(const arb_ruleset *rs, const char *jsonl, size_t 
  * is 0) and returns NULL, with the reason written to errors (NULL: not
  * written), when a plugin cannot be loaded or an argument is bad: a NULL
  * rs, a negative n or one over ARB_MAX_PLUGINS, a NULL path. The set keeps
- * a pointer to rs: use it only with that ruleset, and free it
+ * a pointer to rs: use it only with that ruleset (with another, every
+ * ruling is the plugins' error, "plugin_error", and
+ * arb_plugin_question_next gives -1), and free it
  * (arb_free_plugins; NULL: nothing happens) before the ruleset. A NULL p
  * in the two calls below means no plugins; their other arguments are as
  * for arb_rule_json and arb_rule_batch. Threads may share one arb_plugins

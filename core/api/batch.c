@@ -44,7 +44,9 @@ static void flush(batch *b) {
  * input had). */
 static void error_record(batch *b, const char *status, const char *msg, long line) {
     if (b->format == ARB_RECORD_TEXT) {
-        sb_printf(&b->out, "--- regel %ld\nFout (%s): %s\n", line, status, msg);
+        sb_printf(&b->out, "--- regel %ld\nFout (%s): ", line, status);
+        output_visible(&b->out, msg, strlen(msg)); /* it quotes the line: an escape would act */
+        sb_putc(&b->out, '\n');
         return;
     }
     json_t *o = json_object();

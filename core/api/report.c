@@ -1420,15 +1420,22 @@ static void one_case(const ruleset *a, const ruleset *b, const char *text, size_
                                         "a", why_a.data ? why_a.data : "", "b",
                                         why_b.data ? why_b.data : ""));
         xfree(shown);
-        if (!json) {
-            fprintf(out, "regel %ld: niet te beoordelen", line);
-            if (why_a.data && why_b.data && strcmp(why_a.data, why_b.data) == 0)
-                fprintf(out, " (%s en %s): %s", a->name, b->name, why_a.data);
-            else {
-                if (why_a.data) fprintf(out, "; %s: %s", a->name, why_a.data);
-                if (why_b.data) fprintf(out, "; %s: %s", b->name, why_b.data);
+        if (!json) { /* the reasons quote the line: a control character shown as '?' */
+            strbuf text;
+            sb_init(&text);
+            sb_printf(&text, "regel %ld: niet te beoordelen", line);
+            if (why_a.data && why_b.data && strcmp(why_a.data, why_b.data) == 0) {
+                sb_printf(&text, " (%s en %s): ", a->name, b->name);
+                output_visible(&text, why_a.data, why_a.len);
+            } else {
+                if (why_a.data) sb_printf(&text, "; %s: ", a->name);
+                if (why_a.data) output_visible(&text, why_a.data, why_a.len);
+                if (why_b.data) sb_printf(&text, "; %s: ", b->name);
+                if (why_b.data) output_visible(&text, why_b.data, why_b.len);
             }
-            fputc('\n', out);
+            sb_putc(&text, '\n');
+            fwrite(text.data, 1, text.len, out);
+            sb_free(&text);
         }
         sb_free(&why_a);
         sb_free(&why_b);

@@ -212,8 +212,10 @@ void arb_scenario_forget(arb_scenario *s, const char *fact) {
     int f = s && fact ? rs_find_fact(s->rs, fact) : -1;
     if (f >= 0)
         scenario_forget(&s->sc, f);
-    else if (s && fact && s->sc.own)
-        json_object_del(s->sc.own, fact); /* a plugin's own fact */
+    else if (s && fact && json_object_get(s->sc.own, fact)) { /* a plugin's own fact */
+        json_object_del(s->sc.own, fact);
+        json_object_del(s->source, fact); /* or arb_scenario_json would still give it */
+    }
 }
 
 /* ---- ruling ------------------------------------------------------------ */
@@ -610,7 +612,7 @@ int arb_fact_range(const arb_ruleset *rs, int f, long long *lo, long long *hi) {
 
 static int plugin_question_next_unprotected(const arb_plugins *p, const arb_scenario *s,
                                             const arb_ruling *r, arb_plugin_question *q) {
-    if (!p || !s || !r || !q || r->sc != s || r->failed) return -1;
+    if (!p || !s || !r || !q || r->sc != s || r->failed || !plugin_set_for(p, s->sc.rs)) return -1;
     plugin_question pq;
     if (!plugin_set_question(p, &s->sc, &r->r, &pq)) return 0;
     *q = (arb_plugin_question){pq.fact, pq.kind, pq.ask, pq.ask_en};

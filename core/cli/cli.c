@@ -46,6 +46,16 @@ static void eprintf(const char *fmt, ...) {
     if (text != small) free(text);
 }
 
+/* A text on stdout that quotes an input (a ruleset's refusal of a
+ * scenario), a control character shown as '?' as eprintf shows it. */
+static void print_visible(const char *s) {
+    for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
+        bool c1 = u[0] == 0xC2 && u[1] >= 0x80 && u[1] <= 0x9F;
+        putchar((u[0] < 0x20 && u[0] != '\n' && u[0] != '\t') || u[0] == 0x7F || c1 ? '?' : u[0]);
+        if (c1) putchar('?'), u++;
+    }
+}
+
 typedef struct options {
     const char *ruleset, *article, *input, *input2, *why_not, *cases, *format, *lang;
     const char *listen;                 /* serve: ADDRESS:PORT */
@@ -444,6 +454,9 @@ static void report_unread(const char *path, const arb_scenario *sc, const char *
                    strncmp(error, "invalid JSON", 12) == 0
                        ? "a scenario is one JSON object; check the quotes, commas and brackets "
                          "there"
+                   : strncmp(error, "a NUL byte", 10) == 0
+                       ? "save the scenario as text (UTF-8): a NUL byte comes from a file of "
+                         "another kind, or from text saved as UTF-16"
                        : "docs/guide.md (\"A scenario file\") describes its keys; `arbiter ask` "
                          "asks for the facts one at a time");
 }
@@ -1574,7 +1587,9 @@ static void print_compared(json_t *ruling) {
                ? json_string_value(json_object_get(ruling, "title"))
                : "");
     if (json_object_get(ruling, "error")) {
-        printf("Geen uitspraak: %s\n\n", json_string_value(json_object_get(ruling, "error")));
+        fputs("Geen uitspraak: ", stdout);
+        print_visible(json_string_value(json_object_get(ruling, "error")));
+        fputs("\n\n", stdout);
         return;
     }
     printf("Artikelen: ");
@@ -1607,7 +1622,9 @@ static void print_comparison(const options *o, json_t *answer, const char *text)
             json_pack("{sssOsO}", "scenario", o->input, "rulings", rulings, "differences", diffs));
         return;
     }
-    printf("Vergelijking voor %s\n\n", o->input);
+    fputs("Vergelijking voor ", stdout);
+    print_visible(o->input);
+    fputs("\n\n", stdout);
     for (size_t i = 0; i < json_array_size(rulings); i++)
         print_compared(json_array_get(rulings, i));
     arb_compare_differences_text(text, strlen(text), stdout);

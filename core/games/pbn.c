@@ -1061,16 +1061,16 @@ static void section_token(reader *r) {
         while (p + n < r->end && isdigit((unsigned char)p[n]))
             n++;
         bool ok = p + n < r->end && p[n] == '=' && n > 1;
-        int note = ok ? atoi(p + 1) : 0;
+        long note = ok ? strtol(p + 1, NULL, 10) : 0; /* atoi took =4294967297= for =1= */
         r->p += ok ? n + 1 : 1;
         if (!ok || note < 1 || note > PBN_MAX_NOTES) {
             report(r, line, "a note reference is =n= with n from 1 to 32 (3.5.4)");
             return;
         }
         if (r->section == SECTION_AUCTION && r->g->ncalls > 0)
-            r->g->calls[r->g->ncalls - 1].note = note;
+            r->g->calls[r->g->ncalls - 1].note = (int)note;
         if (r->section == SECTION_PLAY && r->g->ncards > 0)
-            r->g->cards[r->g->ncards - 1].note = note;
+            r->g->cards[r->g->ncards - 1].note = (int)note;
         return;
     }
     if (*p == '$') { /* a NAG */

@@ -4,6 +4,7 @@
 #include "builtins.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -927,6 +928,17 @@ bool scenario_read_json(scenario *sc, const char *text, size_t len, strbuf *err)
     json_error_t je;
     sc->err_line = sc->err_col = 0;
     json_t *obj = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    const char *nul = obj ? NULL : memchr(text, '\0', len);
+    if (nul && je.position >= nul - text) {
+        /* jansson ends the text there and says "end of file expected near
+         * end of file": say what is there instead */
+        sc->err_line = 1;
+        for (const char *p = text; p < nul; p++)
+            sc->err_line += *p == '\n';
+        sc->err_col = utf8_column(text, nul);
+        sb_puts(err, "a NUL byte: a scenario is JSON text, which holds none");
+        return false;
+    }
     if (!obj) {
         sc->err_line = je.line;
         sc->err_col = je.column > 0 ? je.column : 1; /* jansson says 0 at a line's start */
@@ -1066,8 +1078,9 @@ bool scenario_parse_answer(const ruleset *rs, int fact, const char *text, int64_
     }
     if (t->kind == TY_INT) {
         char *end;
-        long long n = strtoll(text, &end, 10);
-        if (*text && !*end && int_in_range(t, n)) return (*out = n), true;
+        errno = 0;
+        long long n = strtoll(text, &end, 10); /* past 64 bits: ERANGE, not the largest number */
+        if (*text && !*end && errno != ERANGE && int_in_range(t, n)) return (*out = n), true;
         if (t->bounded)
             sb_printf(err, "answer a whole number from %lld to %lld", (long long)t->lo,
                       (long long)t->hi);

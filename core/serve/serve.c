@@ -127,6 +127,30 @@ typedef struct reply {
     json_t *body;
 } reply;
 
+/* A line of the --verbose log on stderr. The method, the address and the
+ * Content-Length it quotes are the client's: a control character is shown
+ * as '?', or a client could send an escape sequence to the terminal that
+ * shows the log (%1b%5b2J in an address clears it). */
+static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void log_line(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    unsigned char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!text) return;
+    va_start(ap, fmt);
+    vsnprintf((char *)text, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    for (int i = 0; i < n; i++) {
+        bool c1 = text[i] == 0xC2 && i + 1 < n && text[i + 1] >= 0x80 && text[i + 1] <= 0x9F;
+        if ((text[i] < 0x20 && text[i] != '\n') || text[i] == 0x7F) text[i] = '?';
+        if (c1) text[i] = text[i + 1] = '?';
+    }
+    fwrite(text, 1, (size_t)n, stderr);
+    free(text);
+}
+
 /* ---- replies ---- */
 
 static reply ok(json_t *body) {
@@ -1014,8 +1038,7 @@ static enum MHD_Result answer(server *s, struct MHD_Connection *c, const char *u
     reply out = route_api(s, c, url, method, rq, &allow);
     unsigned status = out.status;
     enum MHD_Result res = respond_json(c, out, allow);
-    if (s->verbose)
-        fprintf(stderr, "%s %s %u %.1f ms\n", method, url, status, elapsed_ms(&rq->start));
+    if (s->verbose) log_line("%s %s %u %.1f ms\n", method, url, status, elapsed_ms(&rq->start));
     return res;
 }
 
@@ -1049,7 +1072,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
             MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (length && strtoull(length, NULL, 10) > MAX_BODY) {
             rq->too_big = true; /* refuse at once, without reading it */
-            if (s->verbose) fprintf(stderr, "%s %s 413 (Content-Length %s)\n", method, url, length);
+            if (s->verbose) log_line("%s %s 413 (Content-Length %s)\n", method, url, length);
             return respond_json(
                 c,
                 fail(MHD_HTTP_CONTENT_TOO_LARGE, "the request is larger than %d bytes", MAX_BODY),

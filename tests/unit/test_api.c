@@ -149,6 +149,58 @@ static void test_load_plugins_rejects_bad_arguments(void **state) {
     arb_free_plugins(NULL);
 }
 
+/* A plugin set used with a ruleset other than the one it was loaded for
+ * read the scenario's facts and the ruling's trail by the other ruleset's
+ * numbers (past their end: valgrind's invalid reads); it is the plugins'
+ * error now, each ruling refused with the reason, and asks nothing. */
+static void test_plugins_of_another_ruleset_are_refused(void **state) {
+    (void)state;
+    arb_plugins *p = arb_load_plugins(bridge, one_plugin, 1, stderr);
+    assert_non_null(p);
+    char *json = NULL;
+    assert_int_equal(arb_rule_json_plugins(toy, p, SCENARIO, strlen(SCENARIO), &json),
+                     ARB_BAD_INPUT);
+    assert_non_null(strstr(json, "\"status\":\"plugin_error\""));
+    assert_non_null(strstr(json, "loaded for ruleset bridge-2017, not for toy"));
+    free(json);
+    fixture_capture c;
+    assert_int_equal(
+        arb_rule_batch_plugins(toy, p, SCENARIO "\n", strlen(SCENARIO) + 1, capture_open(&c)),
+        ARB_BAD_INPUT);
+    assert_true(capture_close_has(&c, "loaded for ruleset bridge-2017, not for toy"));
+    arb_scenario *sc = arb_scenario_new(toy);
+    assert_int_equal(arb_scenario_read_json(sc, SCENARIO, strlen(SCENARIO), NULL), ARB_OK);
+    arb_ruling *r = arb_rule(toy, NULL, sc); /* ruled without plugins */
+    arb_plugin_question q;
+    assert_int_equal(arb_plugin_question_next(p, sc, r, &q), -1);
+    arb_ruling_free(r);
+    arb_scenario_free(sc);
+    json = NULL; /* the good call: the set with its own ruleset */
+    const char *revoke = "{\"irregularity\": \"revoke\", \"beginners_drive\": true}";
+    arb_rule_json_plugins(bridge, p, revoke, strlen(revoke), &json);
+    assert_null(strstr(json, "loaded for ruleset"));
+    free(json);
+    arb_free_plugins(p);
+}
+
+/* An answer past 64 bits to a fact of unbounded whole numbers was taken as
+ * the largest there is (strtoll saturates); it is refused. */
+static void test_answer_past_64_bits_is_refused(void **state) {
+    (void)state;
+    arb_scenario *sc = arb_scenario_new(bridge);
+    char *error = NULL;
+    assert_int_equal(arb_scenario_answer(sc, "scores_beaten", "99999999999999999999", &error),
+                     ARB_BAD_INPUT);
+    assert_non_null(strstr(error, "answer a whole number"));
+    free(error);
+    assert_int_equal(arb_scenario_answer(sc, "scores_beaten", "-99999999999999999999", &error),
+                     ARB_BAD_INPUT);
+    free(error);
+    assert_int_equal(arb_scenario_answer(sc, "scores_beaten", "9223372036854775807", &error),
+                     ARB_OK); /* the good call: the largest there is, written out */
+    arb_scenario_free(sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_find_and_list_reject_null),
@@ -157,6 +209,8 @@ int main(void) {
         cmocka_unit_test(test_rule_json_rejects_null),
         cmocka_unit_test(test_rule_batch_rejects_null),
         cmocka_unit_test(test_load_plugins_rejects_bad_arguments),
+        cmocka_unit_test(test_plugins_of_another_ruleset_are_refused),
+        cmocka_unit_test(test_answer_past_64_bits_is_refused),
     };
     return FIXTURE_RUN_GROUP("api", tests, rulesets);
 }

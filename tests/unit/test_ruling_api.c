@@ -483,6 +483,21 @@ static void test_plugin_question(void **state) {
     assert_int_equal(arb_ruling_status(r), ARB_RULED);
     assert_int_equal(arb_plugin_question_next(p, with, r, &q), 0);
     arb_ruling_free(r);
+    /* forgotten, the plugin's fact is asked again, and the scenario's JSON
+     * no longer gives it: read back, it is the same scenario */
+    arb_scenario_forget(with, "member");
+    r = arb_rule(toy, p, with);
+    assert_int_equal(arb_plugin_question_next(p, with, r, &q), 1);
+    arb_ruling_free(r);
+    char *saved = arb_scenario_json(with);
+    assert_null(strstr(saved, "member"));
+    arb_scenario *back = arb_scenario_new_plugins(toy, p);
+    assert_int_equal(arb_scenario_read_json(back, saved, strlen(saved), &error), ARB_OK);
+    r = arb_rule(toy, p, back);
+    assert_int_equal(arb_plugin_question_next(p, back, r, &q), 1);
+    arb_ruling_free(r);
+    arb_scenario_free(back);
+    free(saved);
     arb_scenario_free(plain);
     arb_scenario_free(with);
 
