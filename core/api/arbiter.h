@@ -98,6 +98,12 @@ enum arb_status arb_configure(const arb_config *config);
  * their own arb_*free), with the configured allocator: with the default
  * one, free() does the same. NULL: nothing happens. */
 void arb_release(void *p);
+/* Writes '?' in place of each byte of every character of text (n bytes)
+ * that a terminal would act on: a C0 control but a tab and a new line, DEL,
+ * a C1 control (U+0080 to U+009F). For a face that prints what an input
+ * gave it (a scenario's key, a client's address, a file's name): an escape
+ * sequence would move the cursor or hide what follows instead of showing. */
+void arb_mask_controls(char *text, size_t n);
 
 /* Finds a ruleset by name (searching $ARBITER_RULESETS, the rulesets/
  * directory beside the program, and ./rulesets) or takes a path. Returns a

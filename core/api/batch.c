@@ -45,7 +45,7 @@ static void flush(batch *b) {
 static void error_record(batch *b, const char *status, const char *msg, long line) {
     if (b->format == ARB_RECORD_TEXT) {
         sb_printf(&b->out, "--- regel %ld\nFout (%s): ", line, status);
-        output_visible(&b->out, msg, strlen(msg)); /* it quotes the line: an escape would act */
+        sb_put_visible(&b->out, msg, strlen(msg)); /* it quotes the line: an escape would act */
         sb_putc(&b->out, '\n');
         return;
     }

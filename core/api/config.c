@@ -6,6 +6,7 @@
 
 #include "mem.h"
 #include "protect.h"
+#include "util.h"
 
 #include <jansson.h>
 #include <pthread.h>
@@ -32,6 +33,16 @@ enum arb_status arb_configure(const arb_config *config) {
 
 void arb_release(void *p) {
     xfree(p);
+}
+
+void arb_mask_controls(char *text, size_t n) {
+    for (size_t i = 0; i < n;) {
+        size_t at = i + text_control_char(text + i, n - i);
+        if (at >= n) return;
+        size_t len = (unsigned char)text[at] == 0xC2 ? 2 : 1; /* a C1 control is two bytes */
+        if (text[at] != '\n') memset(text + at, '?', len);
+        i = at + len;
+    }
 }
 
 static char *copy_untracked(const char *text) { /* outside any protected call */

@@ -313,18 +313,6 @@ void output_text(const ruling *r, const scenario *sc, FILE *out) {
  * (the record's head, an outcome's trail and actions, a fact's name)
  * escaped once and kept. tests/unit/test_output.c compares the two. */
 
-void output_visible(strbuf *out, const char *s, size_t n) {
-    while (n > 0) {
-        size_t ok = text_control_char(s, n);
-        sb_putn(out, s, ok);
-        if (ok == n) return;
-        size_t bad = (unsigned char)s[ok] == 0xC2 ? 2 : 1;
-        for (size_t i = 0; i < bad; i++)
-            sb_putc(out, '?');
-        s += ok + bad, n -= ok + bad;
-    }
-}
-
 void output_json_string(strbuf *out, const char *s, size_t n) {
     static const char hex[] = "0123456789ABCDEF";
     sb_putc(out, '"');

@@ -56,11 +56,6 @@ output_cache *output_cache_new(const ruleset *rs);
 void output_cache_free(output_cache *c);
 /* A string as jansson writes it, quotes included. */
 void output_json_string(strbuf *out, const char *s, size_t n);
-/* s (n bytes) for a text meant for people, each byte of a control
- * character (text_control_char) as '?': a message that quotes what its
- * input gave (a scenario's key, a plugin's error) must not act on the
- * terminal with an escape sequence, as on stderr (core/cli/cli.c). */
-void output_visible(strbuf *out, const char *s, size_t n);
 /* output_json's record, with "line" last when line > 0, and a newline.
  * False (nothing written) for a ruling plugins took part in: build that
  * one with output_json. */

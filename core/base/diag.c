@@ -79,19 +79,15 @@ static const char *source_line(const diag *d, src_loc at, int *len) {
     return NULL;
 }
 
-/* n bytes of s, a control character (text_control_char) shown as '?' for
- * each of its bytes: a message quotes what it was given, and on a
- * terminal an escape sequence would act instead of showing. */
+/* n bytes of s as sb_put_visible writes them: a message quotes what it
+ * was given, and on a terminal an escape sequence would act instead of
+ * showing. */
 static void put_visible(FILE *out, const char *s, size_t n) {
-    while (n > 0) {
-        size_t ok = text_control_char(s, n);
-        fwrite(s, 1, ok, out);
-        if (ok == n) return;
-        size_t bad = (unsigned char)s[ok] == 0xC2 ? 2 : 1;
-        for (size_t i = 0; i < bad; i++)
-            fputc('?', out);
-        s += ok + bad, n -= ok + bad;
-    }
+    strbuf sb;
+    sb_init(&sb);
+    sb_put_visible(&sb, s, n);
+    if (sb.len) fwrite(sb.data, 1, sb.len, out);
+    sb_free(&sb);
 }
 
 /* The line, or DIAG_LINE_WINDOW bytes of it around the caret ("..." where

@@ -117,6 +117,18 @@ void *arena_alloc(arena *a, size_t size) {
     return memset(arena_room(a, size), 0, size);
 }
 
+void sb_put_visible(strbuf *sb, const char *s, size_t n) {
+    while (n > 0) {
+        size_t ok = text_control_char(s, n);
+        sb_putn(sb, s, ok);
+        if (ok == n) return;
+        size_t bad = (unsigned char)s[ok] == 0xC2 ? 2 : 1;
+        for (size_t i = 0; i < bad; i++)
+            sb_putc(sb, '?');
+        s += ok + bad, n -= ok + bad;
+    }
+}
+
 char *arena_strndup(arena *a, const char *s, size_t n) {
     char *p = arena_room(a, n + 1);
     memcpy(p, s, n);

@@ -37,6 +37,11 @@ void sb_free(strbuf *sb);
 void sb_putc(strbuf *sb, char c);
 void sb_puts(strbuf *sb, const char *s);
 void sb_putn(strbuf *sb, const char *s, size_t n);
+/* n bytes of s with each control character (text_control_char) written as
+ * '?' for each of its bytes: a text that quotes what it was given (a
+ * scenario's key, a plugin's error, a rule file's line) must not act on a
+ * terminal with an escape sequence. */
+void sb_put_visible(strbuf *sb, const char *s, size_t n);
 void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(strbuf *sb, const char *fmt, va_list ap);
 char *sb_take(strbuf *sb); /* caller frees; buffer reset */

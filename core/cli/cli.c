@@ -36,12 +36,7 @@ static void eprintf(const char *fmt, ...) {
         va_end(ap);
     }
     if (!text) text = small, n = (int)sizeof small - 1;
-    unsigned char *u = (unsigned char *)text;
-    for (int i = 0; i < n; i++) {
-        bool c1 = u[i] == 0xC2 && i + 1 < n && u[i + 1] >= 0x80 && u[i + 1] <= 0x9F;
-        if ((u[i] < 0x20 && u[i] != '\n' && u[i] != '\t') || u[i] == 0x7F) u[i] = '?';
-        if (c1) u[i] = u[i + 1] = '?';
-    }
+    arb_mask_controls(text, (size_t)n);
     fwrite(text, 1, (size_t)n, stderr);
     if (text != small) free(text);
 }
@@ -49,11 +44,13 @@ static void eprintf(const char *fmt, ...) {
 /* A text on stdout that quotes an input (a ruleset's refusal of a
  * scenario), a control character shown as '?' as eprintf shows it. */
 static void print_visible(const char *s) {
-    for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
-        bool c1 = u[0] == 0xC2 && u[1] >= 0x80 && u[1] <= 0x9F;
-        putchar((u[0] < 0x20 && u[0] != '\n' && u[0] != '\t') || u[0] == 0x7F || c1 ? '?' : u[0]);
-        if (c1) putchar('?'), u++;
-    }
+    size_t n = strlen(s);
+    char *text = malloc(n + 1);
+    if (!text) return;
+    memcpy(text, s, n + 1);
+    arb_mask_controls(text, n);
+    fputs(text, stdout);
+    free(text);
 }
 
 typedef struct options {

@@ -142,11 +142,7 @@ static void log_line(const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf((char *)text, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    for (int i = 0; i < n; i++) {
-        bool c1 = text[i] == 0xC2 && i + 1 < n && text[i + 1] >= 0x80 && text[i + 1] <= 0x9F;
-        if ((text[i] < 0x20 && text[i] != '\n') || text[i] == 0x7F) text[i] = '?';
-        if (c1) text[i] = text[i + 1] = '?';
-    }
+    arb_mask_controls((char *)text, (size_t)n);
     fwrite(text, 1, (size_t)n, stderr);
     free(text);
 }

@@ -201,8 +201,24 @@ static void test_answer_past_64_bits_is_refused(void **state) {
     arb_scenario_free(sc);
 }
 
+/* What a face prints of its input: each byte of a control character a
+ * terminal acts on becomes '?' (ESC, DEL, the two bytes of C1's CSI);
+ * a tab, a new line and other UTF-8 (é, a no-break space) stay. */
+static void test_mask_controls(void **state) {
+    (void)state;
+    char text[] = "a\x1b[2Jb\tc\nd\x7f"
+                  "e\xc2\x9b"
+                  "f\xc3\xa9\xc2\xa0";
+    arb_mask_controls(text, strlen(text));
+    assert_string_equal(text, "a?[2Jb\tc\nd?e??f\xc3\xa9\xc2\xa0");
+    char cut[] = "x\xc2"; /* a lead byte at the end: no C1 character */
+    arb_mask_controls(cut, strlen(cut));
+    assert_string_equal(cut, "x\xc2");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mask_controls),
         cmocka_unit_test(test_find_and_list_reject_null),
         cmocka_unit_test(test_load_rejects_a_null_name),
         cmocka_unit_test(test_load_amended_rejects_bad_amendments),
