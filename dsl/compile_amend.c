@@ -17,12 +17,33 @@ static void list_remove(ast_list *l, int i) {
     l->n--;
 }
 
-static int find_decl(compiler *c, int kind, const char *name) {
+/* The first declaration of this kind and name, and in *count how many
+ * there are (NULL: not counted). */
+static int find_decls(compiler *c, int kind, const char *name, int *count) {
+    int first = -1, n = 0;
     for (int i = 0; i < c->decls.n; i++) {
         ast_decl *d = c->decls.items[i];
-        if ((int)d->kind == kind && d->name && strcmp(d->name, name) == 0) return i;
+        if ((int)d->kind != kind || !d->name || strcmp(d->name, name) != 0) continue;
+        if (first < 0) first = i;
+        n++;
+        if (!count) break;
     }
-    return -1;
+    if (count) *count = n;
+    return first;
+}
+
+static int find_decl(compiler *c, int kind, const char *name) {
+    return find_decls(c, kind, name, NULL);
+}
+
+/* The change of this amendment that removed a declaration of this kind and
+ * name, or NULL. */
+static const ast_decl *removal_of(const compiler *c, int kind, const char *name) {
+    for (int i = c->removed.n - 1; i >= 0; i--) {
+        const ast_decl *ch = c->removed.items[i];
+        if (ch->change_target == kind && strcmp(ch->name, name) == 0) return ch;
+    }
+    return NULL;
 }
 
 /* Where a clause with this citation sits: the item (if/otherwise) or the
@@ -118,16 +139,27 @@ static void change_row(compiler *c, ast_decl *ch) {
 static void apply_change(compiler *c, ast_decl *ch) {
     if (ch->change_target == CHANGE_CLAUSE) return change_clause(c, ch);
     if (ch->change_target == CHANGE_ROW) return change_row(c, ch);
-    int at = find_decl(c, ch->change_target, ch->name);
+    int count;
+    int at = find_decls(c, ch->change_target, ch->name, &count);
     const char *what = kind_words[ch->change_target];
+    const ast_decl *removed = at < 0 ? removal_of(c, ch->change_target, ch->name) : NULL;
     if (ch->change_op == CHANGE_ADD) {
         if (at >= 0)
             ERR(c->d, ch->loc, "use `replace`", "the base ruleset already has %s %s", what,
                 ch->name);
         else
             ast_push(c->a, &c->decls, ch->inner);
+    } else if (removed) {
+        ERR(c->d, ch->loc,
+            arena_printf(c->a, "the removal is at %s:%d:%d",
+                         removed->loc.file ? removed->loc.file : "?", removed->loc.line,
+                         removed->loc.col),
+            "the amendment has already removed %s %s", what, ch->name);
     } else if (at < 0) {
         ERR(c->d, ch->loc, NULL, "the base ruleset has no %s %s", what, ch->name);
+    } else if (count > 1) { /* which one is meant cannot be told (test names may repeat) */
+        ERR(c->d, ch->loc, "give each its own name in the base ruleset",
+            "%d %ss are named '%s' in the base ruleset", count, what, ch->name);
     } else if (ch->change_op == CHANGE_REMOVE) {
         list_remove(&c->decls, at);
         ast_push(c->a, &c->removed, ch);
@@ -137,19 +169,16 @@ static void apply_change(compiler *c, ast_decl *ch) {
 }
 
 bool report_removed(compiler *c, int kind, const char *name, src_loc at) {
-    for (int i = c->removed.n - 1; i >= 0; i--) {
-        const ast_decl *ch = c->removed.items[i];
-        if (ch->change_target != kind || strcmp(ch->name, name) != 0) continue;
-        const char *hint = arena_printf(
-            c->a,
-            "the amendment removes it at %s:%d:%d; replace what uses it in the "
-            "amendment too, or keep the %s",
-            ch->loc.file ? ch->loc.file : "?", ch->loc.line, ch->loc.col, kind_words[kind]);
-        ERR(c->d, at, hint, "%s %s is removed by the amendment, and this still uses it",
-            kind_words[kind], name);
-        return true;
-    }
-    return false;
+    const ast_decl *ch = removal_of(c, kind, name);
+    if (!ch) return false;
+    const char *hint = arena_printf(c->a,
+                                    "the amendment removes it at %s:%d:%d; replace what uses it in "
+                                    "the amendment too, or keep the %s",
+                                    ch->loc.file ? ch->loc.file : "?", ch->loc.line, ch->loc.col,
+                                    kind_words[kind]);
+    ERR(c->d, at, hint, "%s %s is removed by the amendment, and this still uses it",
+        kind_words[kind], name);
+    return true;
 }
 
 /* Whether text names the citation as a word: "(13i12)", "art. 13i12". */

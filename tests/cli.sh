@@ -1952,6 +1952,22 @@ if "$ARBITER" check $AM --amend $AM/remove-used.amend 2>&1 | grep -q "unknown fa
 else
     pass "amend: a removed fact is not called unknown"
 fi
+# Two tests may carry one name; an amendment that removes or replaces that
+# name cannot say which it means (it changed the first without a word), and
+# an amendment that removes a thing twice is told it already did (it was
+# told the base has none).
+mkdir -p "$out.dup"
+cp $AM/base.rules "$out.dup/base.rules"
+printf 'test "2b: op tijd" {\n  given appeal = false, late = false\n  expect 2b\n}\n' >>"$out.dup/base.rules"
+printf 'amendment "Zonder 2b" { base "amend-message" cite "D" }\nremove test "2b: op tijd"\n' >"$out.dup/one.amend"
+printf 'amendment "Zonder 2" { base "amend-message" cite "E" }\nremove article 2\nremove article 2\n' >"$out.dup/twice.amend"
+expect "amend: a test name two tests share is not removed at a guess" 2 \
+    "one.amend:2:13: error: 2 tests are named '2b: op tijd' in the base ruleset" "hint: give each its own name in the base ruleset" \
+    -- "$ARBITER" check "$out.dup" --amend "$out.dup/one.amend"
+expect "amend: a second removal of one article says the first removed it" 2 \
+    "twice.amend:3:16: error: the amendment has already removed article 2" "hint: the removal is at $out.dup/twice.amend:2:16" \
+    -- "$ARBITER" check "$out.dup" --amend "$out.dup/twice.amend"
+rm -rf "$out.dup"
 expect "amend: replacing that message too leaves nothing to say" 0 "amend-message+T: complete" \
     -- sh -c "$ARBITER check $AM --amend $AM/mended.amend 2>&1 | grep -c warning | grep -qx 0 && $ARBITER check $AM --amend $AM/mended.amend"
 expect "amend: the replaced clause's ruling has only the new message" 0 "Twee punten aftrek (2a)." \
