@@ -98,6 +98,8 @@ const scenario_hooks *plugin_set_hooks(const plugin_set *s);
  * ruleset's, it would read the wrong facts, or past their end. The hooks
  * refuse such a scenario with an error. */
 bool plugin_set_for(const plugin_set *s, const ruleset *rs);
+/* Whether one of the set's plugins declares a fact of its own by this name. */
+bool plugin_set_has_fact(const plugin_set *s, const char *name);
 
 /* A fact of a plugin's own that has a question (its `ask`), for `arbiter
  * ask`: the first that the scenario does not give, of a plugin that acts

@@ -410,7 +410,9 @@ void arb_scenario_free(arb_scenario *sc);
 enum arb_status arb_scenario_read_json(arb_scenario *sc, const char *json, size_t len,
                                        char **error);
 /* A director's answer to a fact's question: a value's name, its label, its
- * number among the choices (from 1), ja/nee, a number or a call. */
+ * number among the choices (from 1), ja/nee, a number or a call. A fact of
+ * a plugin's own is answered with arb_scenario_answer_plugin (below): here
+ * it is refused, and the error says so. */
 enum arb_status arb_scenario_answer(arb_scenario *sc, const char *fact, const char *answer,
                                     char **error);
 /* Forgets a fact given or answered (the ruleset's, or a plugin's own). */

@@ -179,6 +179,8 @@ static enum arb_status scenario_answer_unprotected(arb_scenario *s, const char *
     if (!s || !fact || !answer)
         return refuse(error, "arb_scenario_answer: no scenario, fact or answer");
     int f = rs_find_fact(s->rs, fact);
+    if (f < 0 && plugin_set_has_fact(s->plugins, fact)) /* the plugin checks its own answers */
+        return refuse(error, "a plugin's own fact: answer it with arb_scenario_answer_plugin");
     if (f < 0) return refuse(error, "no such fact in this ruleset");
     int64_t v;
     strbuf err;

@@ -479,6 +479,14 @@ static void test_plugin_question(void **state) {
     assert_non_null(strstr(error, "unknown fact 'member'"));
     free(error);
     assert_int_equal(arb_scenario_read_json(with, member, strlen(member), &error), ARB_OK);
+    /* arb_scenario_answer names the call for a plugin's own fact, where
+     * the plugins are known; without them it is no fact of the ruleset */
+    assert_int_equal(arb_scenario_answer(with, "member", "ja", &error), ARB_BAD_INPUT);
+    assert_non_null(strstr(error, "arb_scenario_answer_plugin"));
+    free(error);
+    assert_int_equal(arb_scenario_answer(plain, "member", "ja", &error), ARB_BAD_INPUT);
+    assert_string_equal(error, "no such fact in this ruleset");
+    free(error);
     r = arb_rule(toy, p, with);
     assert_int_equal(arb_ruling_status(r), ARB_RULED);
     assert_int_equal(arb_plugin_question_next(p, with, r, &q), 0);
