@@ -2499,10 +2499,13 @@ rm -f "$out.op15" "$out.s46m1"
 # The permission amendment carries a copy of Art. 12 without the order's
 # clause: the copy must stay the base's article but for those lines (the
 # header word, the required penalty card's arm, the clause removed).
+# Changed: 18 lines, not 14: the order's clause leaves a card that does not
+# follow while he holds the suit led to 12a (11d: "met inachtneming van de
+# regels, zoals verzaken"), four lines more of the clause the copy removes.
 sed -n '/^article 12 "/,/^}/p' $NKF/12-speelplicht.rules >"$out.a12"
 sed -n '/^replace article 12 "/,/^}/p' $PERMIT >"$out.p12"
 n=$(diff "$out.a12" "$out.p12" | grep -c '^[<>]')
-if [ -s "$out.a12" ] && [ "$n" = 14 ]; then pass "11i5-permission: its Art. 12 is the base's but for the order"; else fail "11i5-permission: its Art. 12 drifted from the base's" "$n lines differ, 14 expected"; fi
+if [ -s "$out.a12" ] && [ "$n" = 18 ]; then pass "11i5-permission: its Art. 12 is the base's but for the order"; else fail "11i5-permission: its Art. 12 drifted from the base's" "$n lines differ, 18 expected"; fi
 rm -f "$out.a12" "$out.p12"
 
 # Fifty-third blind sample (docs/coverage.md, "Fifty-third sample"): written
@@ -3178,5 +3181,13 @@ expect "legal nkf s89-r24: trump led, the forbidden HJ aside: H7 as it comes (11
     "  HJ   illegal  [12 > 11b] " "  H7   legal    [12 > 11b > 11i6b] " "  D9   illegal  [12 > 12a > 12e] " \
     -- sh -c "echo '$S89R24' | $ARBITER legal --ruleset $NKF -"
 
+# [steekproef89-x01], found while the sample was run: SA required, W also
+# holds S8 and D9. S8 follows: only the order forbids it (11b, 11i5); D9
+# does not follow while he holds spades, which 11d leaves to the revoke
+# rules: 12a.
+S89X01='{"trump":"H","seat":"W","hand":"SA S8 D9","trick":"N:S7 SK SQ","penalty_card":"SA","penalty_card_say":"must_play"}'
+expect "legal nkf s89-x01: beside a required penalty card, not following is 12a's (11d)" 0 \
+    "  SA   legal    [12 > 11b] " "  S8   illegal  [12 > 11b > 11i5] " "  D9   illegal  [12 > 12a] " \
+    -- sh -c "echo '$S89X01' | $ARBITER legal --ruleset $NKF -"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
