@@ -2499,10 +2499,13 @@ rm -f "$out.op15" "$out.s46m1"
 # The permission amendment carries a copy of Art. 12 without the order's
 # clause: the copy must stay the base's article but for those lines (the
 # header word, the required penalty card's arm, the clause removed).
+# Changed: 18 lines, not 14: the order's clause leaves a card that does not
+# follow while he holds the suit led to 12a (11d: "met inachtneming van de
+# regels, zoals verzaken"), four lines more of the clause the copy removes.
 sed -n '/^article 12 "/,/^}/p' $NKF/12-speelplicht.rules >"$out.a12"
 sed -n '/^replace article 12 "/,/^}/p' $PERMIT >"$out.p12"
 n=$(diff "$out.a12" "$out.p12" | grep -c '^[<>]')
-if [ -s "$out.a12" ] && [ "$n" = 14 ]; then pass "11i5-permission: its Art. 12 is the base's but for the order"; else fail "11i5-permission: its Art. 12 drifted from the base's" "$n lines differ, 14 expected"; fi
+if [ -s "$out.a12" ] && [ "$n" = 18 ]; then pass "11i5-permission: its Art. 12 is the base's but for the order"; else fail "11i5-permission: its Art. 12 drifted from the base's" "$n lines differ, 18 expected"; fi
 rm -f "$out.a12" "$out.p12"
 
 # Fifty-third blind sample (docs/coverage.md, "Fifty-third sample"): written
@@ -3141,5 +3144,122 @@ expect "imps 1963: 470 = 10 IMP, point a board 2 [steekproef91-r21]" 0 "[87] Ver
     "samen 470: 2 matchpunten" -- "$ARBITER" imps --ruleset bridge-1963 420 -50
 rm -f "$TOY.tmp.txt" "$TOY.tmp.csv"
 
+# Eighty-ninth sample ([steekproef89-ID]): every card of each position,
+# legal or illegal and its trail, written from the text before it was run
+# (the test blocks in 12-speelplicht.rules hold one card of each); hearts
+# trumps. docs/coverage.md, "Eighty-ninth sample".
+# [steekproef89-r22] corrected after the run: DA breaks 12b itself (W must
+# trump), so 11d keeps it on the table before the opponents' word counts.
+S89R01='{"trump":"H","seat":"W","hand":"S7 HJ D10"}'
+expect "legal nkf s89-r01: the leader plays any card (12)" 0 \
+    "  S7   legal    [12] " "  HJ   legal    [12] " "  D10  legal    [12] " \
+    -- sh -c "echo '$S89R01' | $ARBITER legal --ruleset $NKF -"
+S89R02='{"trump":"H","seat":"S","hand":"S9 SK H7 D10","trick":"E:S7"}'
+expect "legal nkf s89-r02: he follows suit or breaks 12a" 0 \
+    "  S9   legal    [12 > 12a] " "  SK   legal    [12 > 12a] " "  H7   illegal  [12 > 12a] " "  D10  illegal  [12 > 12a] " \
+    -- sh -c "echo '$S89R02' | $ARBITER legal --ruleset $NKF -"
+S89R03='{"trump":"H","seat":"S","hand":"D10 DA C8","trick":"E:S7"}'
+expect "legal nkf s89-r03: no suit, no trump: any card (12b)" 0 \
+    "  D10  legal    [12 > 12b] " "  DA   legal    [12 > 12b] " "  C8   legal    [12 > 12b] " \
+    -- sh -c "echo '$S89R03' | $ARBITER legal --ruleset $NKF -"
+S89R04='{"trump":"H","seat":"S","hand":"H7 D10 C8","trick":"E:S7"}'
+expect "legal nkf s89-r04: the second hand must trump (12b)" 0 \
+    "  H7   legal    [12 > 12b] " "  D10  illegal  [12 > 12b] " "  C8   illegal  [12 > 12b] " \
+    -- sh -c "echo '$S89R04' | $ARBITER legal --ruleset $NKF -"
+S89R05='{"trump":"H","seat":"W","hand":"H8 DK","trick":"E:S7 SA"}'
+expect "legal nkf s89-r05: the leader's partner must trump too (12b, 12i1)" 0 \
+    "  H8   legal    [12 > 12b] " "  DK   illegal  [12 > 12b > 12i1] " \
+    -- sh -c "echo '$S89R05' | $ARBITER legal --ruleset $NKF -"
+S89R06='{"trump":"H","seat":"N","hand":"H8 D7","trick":"E:S9 SA S7"}'
+expect "legal nkf s89-r06: on his partner's trick he need not trump (12d, 12i2)" 0 \
+    "  H8   legal    [12 > 12d] " "  D7   legal    [12 > 12d > 12i2] " \
+    -- sh -c "echo '$S89R06' | $ARBITER legal --ruleset $NKF -"
+S89R07='{"trump":"H","seat":"S","hand":"H9 H7 D7","trick":"W:S7 S9 H8"}'
+expect "legal nkf s89-r07: an opponent trumped: overtrump (12c)" 0 \
+    "  H9   legal    [12 > 12c] " "  H7   illegal  [12 > 12c] " "  D7   illegal  [12 > 12c] " \
+    -- sh -c "echo '$S89R07' | $ARBITER legal --ruleset $NKF -"
+S89R08='{"trump":"H","seat":"S","hand":"H9 H7 D7","trick":"W:S7 S9 HJ"}'
+expect "legal nkf s89-r08: he cannot overtrump: no undertrump, another suit (12i4c, 12i4a)" 0 \
+    "  H9   illegal  [12 > 12c > 12i4c] " "  H7   illegal  [12 > 12c > 12i4c] " "  D7   legal    [12 > 12c > 12i4a] " \
+    -- sh -c "echo '$S89R08' | $ARBITER legal --ruleset $NKF -"
+S89R09='{"trump":"H","seat":"S","hand":"H9 H7","trick":"W:S7 S9 HJ"}'
+expect "legal nkf s89-r09: nothing but lower trumps (12c)" 0 \
+    "  H9   legal    [12 > 12c] " "  H7   legal    [12 > 12c] " \
+    -- sh -c "echo '$S89R09' | $ARBITER legal --ruleset $NKF -"
+S89R10='{"trump":"H","seat":"N","hand":"HJ H7 D7","trick":"E:S7 H8 S9"}'
+expect "legal nkf s89-r10: his partner trumped: over him, not under (12d, 12i4d)" 0 \
+    "  HJ   legal    [12 > 12d] " "  H7   illegal  [12 > 12d > 12i4d] " "  D7   legal    [12 > 12d] " \
+    -- sh -c "echo '$S89R10' | $ARBITER legal --ruleset $NKF -"
+S89R11='{"trump":"H","seat":"N","hand":"HQ H7","trick":"E:S7 H9 S8"}'
+expect "legal nkf s89-r11: under his partner with nothing but trumps (12d)" 0 \
+    "  HQ   legal    [12 > 12d] " "  H7   legal    [12 > 12d] " \
+    -- sh -c "echo '$S89R11' | $ARBITER legal --ruleset $NKF -"
+S89R12='{"trump":"H","seat":"S","hand":"H9 H7 D8","trick":"E:HA"}'
+expect "legal nkf s89-r12: trump led: overtrump if he can (12e)" 0 \
+    "  H9   legal    [12 > 12e] " "  H7   illegal  [12 > 12e] " "  D8   illegal  [12 > 12a > 12e] " \
+    -- sh -c "echo '$S89R12' | $ARBITER legal --ruleset $NKF -"
+S89R13='{"trump":"H","seat":"S","hand":"H7 H8 D8","trick":"E:HJ"}'
+expect "legal nkf s89-r13: trump led, he cannot overtrump: any trump (12e)" 0 \
+    "  H7   legal    [12 > 12e] " "  H8   legal    [12 > 12e] " "  D8   illegal  [12 > 12a > 12e] " \
+    -- sh -c "echo '$S89R13' | $ARBITER legal --ruleset $NKF -"
+S89R14='{"trump":"H","seat":"S","hand":"D8 C7","trick":"E:HJ"}'
+expect "legal nkf s89-r14: trump led, no trump: any card (12a, 12e)" 0 \
+    "  D8   legal    [12 > 12a > 12e] " "  C7   legal    [12 > 12a > 12e] " \
+    -- sh -c "echo '$S89R14' | $ARBITER legal --ruleset $NKF -"
+S89R15='{"trump":"H","seat":"W","hand":"HJ H7 D8","trick":"E:H9 H8"}'
+expect "legal nkf s89-r15: trump led, over his partner too (12e, 12i3)" 0 \
+    "  HJ   legal    [12 > 12e] " "  H7   illegal  [12 > 12e > 12i3] " "  D8   illegal  [12 > 12a > 12e] " \
+    -- sh -c "echo '$S89R15' | $ARBITER legal --ruleset $NKF -"
+S89R16='{"trump":"H","seat":"W","hand":"H8 D9 C7","trick":"S:H7","penalty_card":"H8"}'
+expect "legal nkf s89-r16: the penalty card is his last trump, trump led (11c)" 0 \
+    "  H8   legal    [12 > 11c] " "  D9   illegal  [12 > 11c] " "  C7   illegal  [12 > 11c] " \
+    -- sh -c "echo '$S89R16' | $ARBITER legal --ruleset $NKF -"
+S89R17='{"trump":"H","seat":"W","hand":"S8 HA D9","trick":"N:S7 SK SQ","penalty_card":"HA"}'
+expect "legal nkf s89-r17: a penalty card that would revoke stays (11d)" 0 \
+    "  S8   legal    [12 > 12a] " "  HA   illegal  [12 > 11d] " "  D9   illegal  [12 > 12a] " \
+    -- sh -c "echo '$S89R17' | $ARBITER legal --ruleset $NKF -"
+S89R18='{"trump":"H","seat":"W","hand":"H8 DK D7","trick":"N:S7 SK SQ","penalty_card":"DK","penalty_card_say":"must_play"}'
+expect "legal nkf s89-r18: the opponents require it (11b, 11i5)" 0 \
+    "  DK   legal    [12 > 11b] " "  H8   illegal  [12 > 11b > 11i5] " "  D7   illegal  [12 > 11b > 11i5] " \
+    -- sh -c "echo '$S89R18' | $ARBITER legal --ruleset $NKF -"
+S89R19='{"trump":"H","seat":"W","hand":"H8 DK D7","trick":"N:S7 SK SQ","penalty_card":"DK","penalty_card_say":"may_play"}'
+expect "legal nkf s89-r19: the opponents allow it: Art. 12 for the others (11b, 12d)" 0 \
+    "  DK   legal    [12 > 11b] " "  H8   legal    [12 > 12d] " "  D7   legal    [12 > 12d > 12i2] " \
+    -- sh -c "echo '$S89R19' | $ARBITER legal --ruleset $NKF -"
+# [steekproef89-r20] W holds HJ (the penalty card, forbidden), H7 and D9;
+# E:S8 H8. HJ is illegal (11b), D9 legal (11i6b). H7 is illegal, but for
+# undertrumping while he holds D9 (12i4c): his only higher trump is the
+# forbidden HJ. The ruling names 12c (must overtrump), the duty of the hand
+# with HJ in it; the core gives no position fact without the forbidden
+# card (docs/coverage.md, "Eighty-ninth sample"). Checked: the verdict only.
+S89R20='{"trump":"H","seat":"W","hand":"HJ H7 D9","trick":"E:S8 H8","penalty_card":"HJ","penalty_card_say":"may_not_play"}'
+expect "legal nkf s89-r20: the forbidden HJ aside (11b, 11i6b); H7 illegal" 0 \
+    "  HJ   illegal  [12 > 11b] " "  D9   legal    [12 > 11b > 11i6b] " "  H7   illegal  [" \
+    -- sh -c "echo '$S89R20' | $ARBITER legal --ruleset $NKF -"
+S89R21='{"trump":"H","seat":"W","hand":"DQ","trick":"E:S7 SA","penalty_card":"DQ","penalty_card_say":"may_not_play"}'
+expect "legal nkf s89-r21: a forbidden penalty card that is his only card (11i6a)" 0 \
+    "  DQ   legal    [12 > 11b > 11i6a] " \
+    -- sh -c "echo '$S89R21' | $ARBITER legal --ruleset $NKF -"
+S89R22='{"trump":"H","seat":"W","hand":"DA D10 H7","trick":"N:S7 SK SA","penalty_card":"DA","penalty_card_say":"may_not_play"}'
+expect "legal nkf s89-r22: a penalty card Art. 12 forbids, whatever the opponents say (11d, 12b)" 0 \
+    "  DA   illegal  [12 > 11d] " "  H7   legal    [12 > 12b] " "  D10  illegal  [12 > 12b] " \
+    -- sh -c "echo '$S89R22' | $ARBITER legal --ruleset $NKF -"
+S89R23='{"trump":"H","seat":"N","hand":"H7 D10","trick":"E:S7 S8 SA"}'
+expect "legal nkf s89-r23: the fourth hand on the leader's partner's trick (12b, not 12i1)" 0 \
+    "  H7   legal    [12 > 12b] " "  D10  illegal  [12 > 12b] " \
+    -- sh -c "echo '$S89R23' | $ARBITER legal --ruleset $NKF -"
+S89R24='{"trump":"H","seat":"W","hand":"HJ H7 D9","trick":"S:H8","penalty_card":"HJ","penalty_card_say":"may_not_play"}'
+expect "legal nkf s89-r24: trump led, the forbidden HJ aside: H7 as it comes (11i6b)" 0 \
+    "  HJ   illegal  [12 > 11b] " "  H7   legal    [12 > 11b > 11i6b] " "  D9   illegal  [12 > 12a > 12e] " \
+    -- sh -c "echo '$S89R24' | $ARBITER legal --ruleset $NKF -"
+
+# [steekproef89-x01], found while the sample was run: SA required, W also
+# holds S8 and D9. S8 follows: only the order forbids it (11b, 11i5); D9
+# does not follow while he holds spades, which 11d leaves to the revoke
+# rules: 12a.
+S89X01='{"trump":"H","seat":"W","hand":"SA S8 D9","trick":"N:S7 SK SQ","penalty_card":"SA","penalty_card_say":"must_play"}'
+expect "legal nkf s89-x01: beside a required penalty card, not following is 12a's (11d)" 0 \
+    "  SA   legal    [12 > 11b] " "  S8   illegal  [12 > 11b > 11i5] " "  D9   illegal  [12 > 12a] " \
+    -- sh -c "echo '$S89X01' | $ARBITER legal --ruleset $NKF -"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
