@@ -3229,12 +3229,12 @@ expect "legal nkf s89-r19: the opponents allow it: Art. 12 for the others (11b, 
 # [steekproef89-r20] W holds HJ (the penalty card, forbidden), H7 and D9;
 # E:S8 H8. HJ is illegal (11b), D9 legal (11i6b). H7 is illegal, but for
 # undertrumping while he holds D9 (12i4c): his only higher trump is the
-# forbidden HJ. The ruling names 12c (must overtrump), the duty of the hand
-# with HJ in it; the core gives no position fact without the forbidden
-# card (docs/coverage.md, "Eighty-ninth sample"). Checked: the verdict only.
+# forbidden HJ, out of his hand for Art. 12 (11i6b). At first the ruling
+# gave 12c's "must overtrump", the duty of the hand with HJ in it; the core
+# now gives position.can_overtrump_without_penalty_card.
 S89R20='{"trump":"H","seat":"W","hand":"HJ H7 D9","trick":"E:S8 H8","penalty_card":"HJ","penalty_card_say":"may_not_play"}'
 expect "legal nkf s89-r20: the forbidden HJ aside (11b, 11i6b); H7 illegal" 0 \
-    "  HJ   illegal  [12 > 11b] " "  D9   legal    [12 > 11b > 11i6b] " "  H7   illegal  [" \
+    "  HJ   illegal  [12 > 11b] " "  D9   legal    [12 > 11b > 11i6b] " "  H7   illegal  [12 > 12c > 12i4c] " \
     -- sh -c "echo '$S89R20' | $ARBITER legal --ruleset $NKF -"
 S89R21='{"trump":"H","seat":"W","hand":"DQ","trick":"E:S7 SA","penalty_card":"DQ","penalty_card_say":"may_not_play"}'
 expect "legal nkf s89-r21: a forbidden penalty card that is his only card (11i6a)" 0 \

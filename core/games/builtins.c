@@ -101,6 +101,7 @@ enum {
     B_POS_CAN_FOLLOW,
     B_POS_HAS_TRUMP,
     B_POS_CAN_OVERTRUMP,
+    B_POS_CAN_OVERTRUMP_WITHOUT_PENALTY,
     B_POS_TRUMP_LED,
     B_POS_TRUMP_IN_TRICK,
     B_POS_PARTNER_WINNING,
@@ -201,6 +202,8 @@ static const builtin_desc builtins[B_COUNT] = {
     [B_POS_CAN_FOLLOW] = {"position", "can_follow", BT_BOOL, NULL, 0},
     [B_POS_HAS_TRUMP] = {"position", "has_trump", BT_BOOL, NULL, 0},
     [B_POS_CAN_OVERTRUMP] = {"position", "can_overtrump", BT_BOOL, NULL, 0},
+    [B_POS_CAN_OVERTRUMP_WITHOUT_PENALTY] = {"position", "can_overtrump_without_penalty_card",
+                                             BT_BOOL, NULL, 0},
     [B_POS_TRUMP_LED] = {"position", "trump_led", BT_BOOL, NULL, 0},
     [B_POS_TRUMP_IN_TRICK] = {"position", "trump_in_trick", BT_BOOL, NULL, 0},
     [B_POS_PARTNER_WINNING] = {"position", "partner_winning", BT_BOOL, NULL, 0},
@@ -479,6 +482,9 @@ static bool position_value(int i, const record *rec, int64_t *value, const char 
         return true;
     case B_POS_CAN_OVERTRUMP:
         *value = p->can_overtrump;
+        return true;
+    case B_POS_CAN_OVERTRUMP_WITHOUT_PENALTY:
+        *value = p->can_overtrump_without_penalty_card;
         return true;
     case B_POS_TRUMP_LED:
         *value = p->trump_led;

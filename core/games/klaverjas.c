@@ -353,8 +353,14 @@ void kj_settle_position(const kj_position *p, const kj_tables *tb, kj_position_f
     /* A player who leads may play anything: every card "follows". */
     out->can_follow = t->ncards == 0 || (hand & suit_cards(t->cards[0].suit)) != 0;
     out->has_trump = (hand & trumps) != 0;
-    for (int i = 0; i < p->ncards; i++)
-        out->can_overtrump = out->can_overtrump || is_over_trump(p->hand[i], p, tb);
+    for (int i = 0; i < p->ncards; i++) {
+        bool over = is_over_trump(p->hand[i], p, tb);
+        bool penalty =
+            p->has_penalty_card && kj_card_index(p->hand[i]) == kj_card_index(p->penalty_card);
+        out->can_overtrump = out->can_overtrump || over;
+        out->can_overtrump_without_penalty_card =
+            out->can_overtrump_without_penalty_card || (over && !penalty);
+    }
     out->trump_led = t->ncards > 0 && is_trump(t->cards[0], p->trump);
     out->trump_in_trick = top_trump(t, p->trump, tb, &top);
     out->partner_winning =

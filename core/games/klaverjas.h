@@ -110,7 +110,8 @@ typedef struct kj_position_facts {
     bool leaders_partner; /* he plays third: the partner of the player who led to the trick */
     bool is_taker_side;   /* only when the position has a taker */
     bool has_penalty_card;
-    bool penalty_last_of_suit;         /* the penalty card is his only card of the suit led */
+    bool can_overtrump_without_penalty_card; /* can_overtrump, the penalty card left aside */
+    bool penalty_last_of_suit;               /* the penalty card is his only card of the suit led */
     enum kj_penalty_case penalty_case; /* filled by the scorer, who rules on the penalty card */
     /* filled by the scorer when there is a penalty card: a card of his hand
      * other than it is legal in the position without it (the hand less the

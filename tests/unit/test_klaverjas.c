@@ -564,6 +564,24 @@ static void test_position_lead(void **state) {
     assert_false(c.undertrumps);
 }
 
+/* Whether he can overtrump with the penalty card left aside: W holds HJ
+ * (the penalty card), H7 and D9 on E:S8 H8, hearts trumps. Only HJ is above
+ * the eight; without a penalty card the two facts agree. */
+static void test_overtrump_without_penalty_card(void **state) {
+    (void)state;
+    kj_position p = position(DENOM_H, SEAT_W, "HJ H7 D9", "E:S8 H8");
+    kj_position_facts f = position_facts(&p);
+    assert_true(f.can_overtrump);
+    assert_true(f.can_overtrump_without_penalty_card);
+    p.has_penalty_card = true;
+    p.penalty_card = card("HJ");
+    f = position_facts(&p);
+    assert_true(f.can_overtrump);
+    assert_false(f.can_overtrump_without_penalty_card);
+    p.penalty_card = card("D9"); /* another penalty card: HJ is still his */
+    assert_true(position_facts(&p).can_overtrump_without_penalty_card);
+}
+
 /* A penalty card (NKF Art. 11): the core says which card it is and whether
  * it is his only card of the suit led; what follows is the rule files'. */
 static void test_position_penalty_card(void **state) {
@@ -1114,6 +1132,7 @@ int main(void) {
         cmocka_unit_test(test_four_of_a_kind_and_stuk_scored),
         cmocka_unit_test(test_unknown_hands_leave_the_revoke_open),
         cmocka_unit_test(test_result_without_tricks),
+        cmocka_unit_test(test_overtrump_without_penalty_card),
         cmocka_unit_test(test_position_penalty_card),
         cmocka_unit_test(test_impossible_records),
         cmocka_unit_test(test_hand_check_directly),
