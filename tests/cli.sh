@@ -526,7 +526,7 @@ expect "matchpoints 1963: 81 alone on a plain board [steekproef27-s06-63]" 0 \
     -- sh -c "'$ARBITER' matchpoints --ruleset bridge-1963 '$TOY.tmp.txt' && '$ARBITER' matchpoints --ruleset bridge-1963 --json '$TOY.tmp.txt' | jq -c '.[]'"
 printf '620\nA-\n' >"$TOY.tmp.txt"
 # the ruling's own words say why (12a: the 1963 laws have no A-)
-expect "matchpoints 1963: no average minus" 2 ":2:1: error: article 12a gives no percent for 'average_minus': The 1963 laws know no average minus" \
+expect "matchpoints 1963: no average minus" 2 ":2:1: error: article 12a gives no percent for 'average_minus': The 1963 laws do not know what the sheet gives here, average minus (A-)" \
     -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
 # 1963 Art. 107: a contestant not at fault gets at least 60% (of 2, the
 # top of two entries: 1.2), cited as 107.
@@ -3104,7 +3104,7 @@ expect "matchpoints 1963: penalty points, 10% of a top [steekproef91-r14]" 0 \
 # fix no size of penalty points (12: the director decides), so the entry
 # is refused.
 printf '620\n420 P\n' >"$TOY.tmp.txt"
-expect "matchpoints 1963: no penalty of a usual size [steekproef91-r15]" 2 "The 1963 laws know no" \
+expect "matchpoints 1963: no penalty of a usual size [steekproef91-r15]" 2 "The 1963 laws do not know what the sheet gives here, a procedural penalty" \
     -- "$ARBITER" matchpoints --ruleset bridge-1963 "$TOY.tmp.txt"
 # [steekproef91-r16] the Dutch G- is average minus, which 1963 does not
 # know (12 gives a percentage; 107 only a minimum for the side not at
