@@ -2056,14 +2056,14 @@ bool plugin_adjust_matchpoints(plugin *p, int64_t beaten, int64_t equalled, int6
 
 /* ---- a set of plugins as the core's hooks ------------------------------------------- */
 
-/* A scenario key one of the plugins declares: checked against its kind;
- * the scenario keeps it (scenario.own), so it dies with the scenario. */
 bool plugin_set_has_fact(const plugin_set *s, const char *name) {
     for (int i = 0; s && i < s->n; i++)
         if (plugin_has_fact(s->list[i], name)) return true;
     return false;
 }
 
+/* A scenario key one of the plugins declares: checked against its kind;
+ * the scenario keeps it (scenario.own), so it dies with the scenario. */
 static bool set_own_fact(void *ctx, const char *key, json_t *value, bool *taken, strbuf *err) {
     plugin_set *s = ctx;
     for (int i = 0; i < s->n; i++)
