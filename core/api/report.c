@@ -1428,10 +1428,14 @@ static void one_case(const ruleset *a, const ruleset *b, const char *text, size_
                 sb_printf(&text, " (%s en %s): ", a->name, b->name);
                 sb_put_visible(&text, why_a.data, why_a.len);
             } else {
-                if (why_a.data) sb_printf(&text, "; %s: ", a->name);
-                if (why_a.data) sb_put_visible(&text, why_a.data, why_a.len);
-                if (why_b.data) sb_printf(&text, "; %s: ", b->name);
-                if (why_b.data) sb_put_visible(&text, why_b.data, why_b.len);
+                if (why_a.data) {
+                    sb_printf(&text, "; %s: ", a->name);
+                    sb_put_visible(&text, why_a.data, why_a.len);
+                }
+                if (why_b.data) {
+                    sb_printf(&text, "; %s: ", b->name);
+                    sb_put_visible(&text, why_b.data, why_b.len);
+                }
             }
             sb_putc(&text, '\n');
             fwrite(text.data, 1, text.len, out);

@@ -307,6 +307,14 @@ static bool same_board(const char *a, const char *b) {
     return na == nb && strncmp(a, b, na) == 0;
 }
 
+/* What the adjusted-score article's clause for a board is asked with: the
+ * sheet's scores in matchpoints or in IMPs, on a board without or with an
+ * adjusted score (sheet_facts: 1 no, 2 yes). */
+static const sheet_facts board_in_matchpoints = {.in_imps = 1, .board_adjusted = 1},
+                         adjusted_board_in_matchpoints = {.in_imps = 1, .board_adjusted = 2},
+                         board_in_imps = {.in_imps = 2, .board_adjusted = 1},
+                         adjusted_board_in_imps = {.in_imps = 2, .board_adjusted = 2};
+
 /* The boards played fewer times than the most played one: found from the
  * sheet, each line a table that played it (a line marked - counts: the
  * board was played there by the others). */
@@ -343,13 +351,12 @@ static bool find_short_boards(const ruleset *rs, const scenario_hooks *hooks, co
     const char *method = NULL;
     char cited[2][64] = {"", ""}; /* on a board without and with an adjusted score */
     int article = scoring_article(rs, SCORE_ADJUSTED, &why);
-    bool ok = article < 0 ||
-              (adjusted_board_method(rs, hooks, article,
-                                     &(sheet_facts){.in_imps = 2, .board_adjusted = 1}, &method,
-                                     cited[0], sizeof cited[0], &message, &message_en, err) &&
-               adjusted_board_method(
-                   rs, hooks, article, &(sheet_facts){.in_imps = 2, .board_adjusted = 2},
-                   &(const char *){NULL}, cited[1], sizeof cited[1], NULL, NULL, err));
+    bool ok =
+        article < 0 ||
+        (adjusted_board_method(rs, hooks, article, &board_in_matchpoints, &method, cited[0],
+                               sizeof cited[0], &message, &message_en, err) &&
+         adjusted_board_method(rs, hooks, article, &adjusted_board_in_matchpoints,
+                               &(const char *){NULL}, cited[1], sizeof cited[1], NULL, NULL, err));
     for (int k = 0; ok && k < (int)shorts->len; k++) {
         short_board *b = &VEC_AT(shorts, short_board, k);
         bool adjusted = false;
@@ -703,17 +710,13 @@ static bool imp_sessions(const ruleset *rs, const scenario_hooks *hooks, enum me
     if (s.adj_article < 0 ||
         !imps_of(rs, hooks, s.imps_article, 0, &(double){0}, s.imps_cited, sizeof s.imps_cited,
                  err) || /* the scale's trail */
-        !adjusted_ask(rs, hooks, s.adj_article, "board", 0,
-                      &(sheet_facts){.in_imps = 2, .board_adjusted = 1}, "drop", &s.drop, NULL,
+        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, &board_in_imps, "drop", &s.drop, NULL,
                       s.board_cited[0], sizeof s.board_cited[0], err) ||
-        !adjusted_ask(rs, hooks, s.adj_article, "board", 0,
-                      &(sheet_facts){.in_imps = 2, .board_adjusted = 2}, "drop", &(int64_t){0},
-                      NULL, s.board_cited[1], sizeof s.board_cited[1], err) ||
-        !adjusted_ask(rs, hooks, s.adj_article, "board", 0,
-                      &(sheet_facts){.in_imps = 2, .board_adjusted = 1}, "rounding", &s.rounding,
+        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, &adjusted_board_in_imps, "drop",
+                      &(int64_t){0}, NULL, s.board_cited[1], sizeof s.board_cited[1], err) ||
+        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, &board_in_imps, "rounding", &s.rounding,
                       NULL, NULL, 0, err) ||
-        !adjusted_ask(rs, hooks, s.adj_article, "board", 0,
-                      &(sheet_facts){.in_imps = 2, .board_adjusted = 1}, "per_comparison",
+        !adjusted_ask(rs, hooks, s.adj_article, "board", 0, &board_in_imps, "per_comparison",
                       &s.per_comparison, NULL, NULL, 0, err))
         return false;
     int n = (int)rows->len, *idx = xmalloc(sizeof *idx * (size_t)(n ? n : 1));
@@ -751,8 +754,7 @@ static bool imp_short_boards(const ruleset *rs, const scenario_hooks *hooks, enu
     int article = scoring_article(rs, SCORE_ADJUSTED, &why);
     sb_free(&why);
     if (m == METHOD_CROSS && article >= 0 &&
-        !adjusted_ask(rs, hooks, article, "board", 0,
-                      &(sheet_facts){.in_imps = 2, .board_adjusted = 1}, "per_comparison",
+        !adjusted_ask(rs, hooks, article, "board", 0, &board_in_imps, "per_comparison",
                       &per_comparison, NULL, NULL, 0, err))
         return false;
     int most = 0;
